@@ -1,0 +1,161 @@
+import Foundation
+
+/// A calendar date in the book's time zone, with no time of day: the day a sale happened.
+///
+/// Days are proleptic Gregorian and count from 1970-01-01 (``ordinal`` 0), which makes period
+/// arithmetic plain integer arithmetic. They read and write as ISO 8601 (`2026-02-28`).
+public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// - Throws: ``DayError/impossible(_:)`` for a date that does not exist (2026-02-30, 2025-02-29).
+    public init(year: Int, month: Int, day: Int) throws(DayError) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              (1...Day.daysIn(month: month, year: year)).contains(day) else {
+            throw .impossible(String(format: "%04d-%02d-%02d", year, month, day))
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The day `ordinal` days after 1970-01-01 (negative before). Civil-from-days, after Howard Hinnant.
+    public init(ordinal: Int) {
+        let z = ordinal + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.month = m
+        self.day = d
+    }
+
+    /// Days since 1970-01-01. Days-from-civil, after Howard Hinnant.
+    public var ordinal: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// Parses `YYYY-MM-DD` strictly.
+    /// - Throws: ``DayError`` for text that is not such a date, or a date that does not exist.
+    public init(parsing text: String) throws(DayError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }),
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else {
+            throw .malformed(text)
+        }
+        try self.init(year: y, month: m, day: d)
+    }
+
+    /// The day a moment falls on in a time zone.
+    public init(_ date: Date, in timeZone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        // Calendar always yields valid components for a Gregorian date.
+        self = (try? Day(year: parts.year!, month: parts.month!, day: parts.day!)) ?? Day(ordinal: 0)
+    }
+
+    public static func < (lhs: Day, rhs: Day) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    /// `2026-02-28`.
+    public var description: String {
+        let y = String(year), m = String(month), d = String(day)
+        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (m.count < 2 ? "0" : "") + m + "-" + (d.count < 2 ? "0" : "") + d
+    }
+
+    public func adding(days: Int) -> Day { Day(ordinal: ordinal + days) }
+
+    /// Days from `self` to `other` (positive when `other` is later).
+    public func days(to other: Day) -> Int { other.ordinal - ordinal }
+
+    public var weekday: Weekday {
+        // 1970-01-01 was a Thursday (ISO weekday 4).
+        let iso = ((ordinal % 7) + 7 + 3) % 7 + 1
+        return Weekday(rawValue: iso)!
+    }
+
+    public var firstOfMonth: Day { Day(uncheckedYear: year, month: month, day: 1) }
+    public var lastOfMonth: Day { Day(uncheckedYear: year, month: month, day: Day.daysIn(month: month, year: year)) }
+    public var firstOfYear: Day { Day(uncheckedYear: year, month: 1, day: 1) }
+
+    /// The first day of the next month.
+    public var firstOfNextMonth: Day { lastOfMonth.adding(days: 1) }
+
+    public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private init(uncheckedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        self = try Day(parsing: text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+public enum DayError: Error, Sendable, Equatable, CustomStringConvertible {
+    case malformed(String)
+    case impossible(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let text): return "\"\(text)\" is not a date: write it as YYYY-MM-DD, like 2026-03-02."
+        case .impossible(let text): return "\(text) is not a date on the calendar."
+        }
+    }
+}
+
+/// A day of the week, numbered as ISO 8601 does (Monday 1 … Sunday 7).
+public enum Weekday: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+
+    public var description: String {
+        switch self {
+        case .monday: "monday"
+        case .tuesday: "tuesday"
+        case .wednesday: "wednesday"
+        case .thursday: "thursday"
+        case .friday: "friday"
+        case .saturday: "saturday"
+        case .sunday: "sunday"
+        }
+    }
+
+    /// `"monday"`, `"Mon"`, `"MON"`.
+    public init?(name: String) {
+        let lower = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard lower.count >= 3,
+              let match = Weekday.allCases.first(where: { $0.description.hasPrefix(lower) }) else { return nil }
+        self = match
+    }
+}
