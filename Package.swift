@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Commission",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "CommissionCore", targets: ["CommissionCore"]),
         .library(name: "CommissionStore", targets: ["CommissionStore"]),

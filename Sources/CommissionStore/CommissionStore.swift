@@ -1,0 +1,99 @@
+import CommissionCore
+
+/// The book's data access object: every read and write of Commission goes through it.
+///
+/// Implementations (SQLite, PostgreSQL) run the same conformance suite. The rules they share:
+///
+/// - Every write is atomic: when a method throws, nothing it started is left behind.
+/// - Errors are ``StoreError`` values (or the domain's own errors for malformed values), each with a
+///   sentence a user can act on.
+/// - Money history is never deleted: a clinic or product with sales can only be archived, a sale
+///   only voided.
+/// - Sales keep a snapshot of the price, cost, share and basis they were computed with; only
+///   terms changes recompute them, and never in a closed period.
+/// - Every committed write is announced on ``changes()``, which drives live queries.
+public protocol CommissionStore: Sendable {
+    // MARK: Book
+
+    /// The book's currency, time zone and rounding.
+    func settings() async throws -> BookSettings
+    /// Changes the book's settings. The currency cannot change once amounts are recorded; a new
+    /// rounding rule recomputes the sales of open periods.
+    func updateSettings(_ settings: BookSettings) async throws
+
+    // MARK: Clinics
+
+    func createClinic(_ draft: ClinicDraft) async throws -> Clinic
+    func clinic(_ id: Clinic.ID) async throws -> Clinic
+    /// The clinic with this name, compared without regard to case; archived ones included.
+    func clinic(named name: String) async throws -> Clinic
+    func clinics(_ query: ClinicQuery) async throws -> [Clinic]
+    /// Renames, reschedules, archives or restores a clinic.
+    func updateClinic(_ clinic: Clinic) async throws -> Clinic
+    /// Deletes a clinic that never sold anything (with its terms). Refused with
+    /// ``StoreError/hasHistory(_:name:sales:)`` otherwise.
+    func deleteClinic(_ id: Clinic.ID) async throws
+
+    // MARK: Products
+
+    func createProduct(_ draft: ProductDraft) async throws -> Product
+    func product(_ id: Product.ID) async throws -> Product
+    /// The product with this name or SKU, compared without regard to case; archived ones included.
+    func product(named name: String) async throws -> Product
+    func products(_ query: ProductQuery) async throws -> [Product]
+    /// Changes a product. Past sales keep the price and cost they were recorded with.
+    func updateProduct(_ product: Product) async throws -> Product
+    func deleteProduct(_ id: Product.ID) async throws
+
+    // MARK: Terms
+
+    /// Adds terms; sales on or after the effective date in open periods are recomputed.
+    func createTerms(_ draft: TermsDraft) async throws -> TermsChange
+    func terms(_ id: Terms.ID) async throws -> Terms
+    func terms(_ query: TermsQuery) async throws -> [Terms]
+    /// Changes or archives terms, recomputing the affected sales of open periods.
+    func updateTerms(_ terms: Terms) async throws -> TermsChange
+
+    // MARK: Sales
+
+    /// Records a sale. With an idempotency key, a second call with the same key records nothing and
+    /// returns the sale recorded by the first.
+    func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale
+    func sale(_ id: Sale.ID) async throws -> Sale
+    func sales(_ query: SaleQuery) async throws -> [Sale]
+    /// How many sales a query matches (its page ignored).
+    func countSales(_ query: SaleQuery) async throws -> Int
+    /// Replaces a sale's content; nil prices keep the sale's own snapshot. Terms are resolved again.
+    func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale
+    /// Voids a sale: it stays on record but counts nowhere.
+    func voidSale(_ id: Sale.ID) async throws -> Sale
+
+    // MARK: Payouts and periods
+
+    func createPayout(_ draft: PayoutDraft) async throws -> Payout
+    func payouts(_ query: PayoutQuery) async throws -> [Payout]
+    func deletePayout(_ id: Payout.ID) async throws
+    /// Closes a clinic's period: its sales and payouts cannot change until it is reopened.
+    func closePeriod(clinic: Clinic.ID, period: PayPeriod) async throws
+    func reopenPeriod(clinic: Clinic.ID, period: PayPeriod) async throws
+
+    // MARK: Reports
+
+    func dashboard(today: Day) async throws -> Dashboard
+    /// Every sale line of a clinic's period and what the clinic owes for it.
+    func statement(clinic: Clinic.ID, period: PayPeriod) async throws -> Statement
+    /// Every period of a clinic with sales or payouts up to today's, with a running balance.
+    func reconciliation(clinic: Clinic.ID, today: Day) async throws -> Reconciliation
+
+    // MARK: Import
+
+    /// Applies a whole import in one transaction: every row lands, or (on any problem, or a dry run)
+    /// none does. Problems are thrown as ``StoreError/importRejected(_:total:)``.
+    func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary
+
+    // MARK: Changes
+
+    /// The tables touched by each committed write, from now on — including writes by other
+    /// processes on the same database, where the implementation can see them.
+    func changes() -> StoreChanges
+}

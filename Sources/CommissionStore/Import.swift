@@ -1,0 +1,131 @@
+import CommissionCore
+
+/// Terms as an import file names them: by clinic and product name rather than by id.
+public struct NamedTermsDraft: Sendable, Hashable {
+    public var clinic: String
+    /// Nil or empty for clinic-wide terms.
+    public var product: String?
+    public var basis: CommissionBasis
+    public var share: Share
+    public var effectiveFrom: Day
+
+    public init(clinic: String, product: String?, basis: CommissionBasis, share: Share, effectiveFrom: Day) {
+        self.clinic = clinic
+        self.product = product
+        self.basis = basis
+        self.share = share
+        self.effectiveFrom = effectiveFrom
+    }
+}
+
+/// A sale as an import file names it: by clinic and product name (or product SKU).
+public struct NamedSaleDraft: Sendable, Hashable {
+    public var clinic: String
+    public var product: String
+    public var date: Day
+    public var quantity: Int64
+    public var unitPrice: Money?
+    public var unitCost: Money?
+    public var discount: Money
+    public var noCommission: Bool
+    public var note: String?
+
+    public init(clinic: String, product: String, date: Day, quantity: Int64, unitPrice: Money? = nil, unitCost: Money? = nil,
+                discount: Money = .zero, noCommission: Bool = false, note: String? = nil) {
+        self.clinic = clinic
+        self.product = product
+        self.date = date
+        self.quantity = quantity
+        self.unitPrice = unitPrice
+        self.unitCost = unitCost
+        self.discount = discount
+        self.noCommission = noCommission
+        self.note = note
+    }
+}
+
+/// One record of an import, already parsed.
+public enum ImportRecord: Sendable, Hashable {
+    case clinic(ClinicDraft)
+    case product(ProductDraft)
+    case terms(NamedTermsDraft)
+    case sale(NamedSaleDraft)
+}
+
+/// A parsed record and the line of the file it came from.
+public struct ImportRow: Sendable, Hashable {
+    public var line: Int
+    public var record: ImportRecord
+
+    public init(line: Int, record: ImportRecord) {
+        self.line = line
+        self.record = record
+    }
+}
+
+/// Something wrong with one row of an import: where, and why.
+public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The 1-based line of the file where the row starts (the header is line 1).
+    public var line: Int
+    /// The column's header as the file spells it, or nil when the whole row is at fault.
+    public var column: String?
+    public var reason: String
+
+    public init(line: Int, column: String?, reason: String) {
+        self.line = line
+        self.column = column
+        self.reason = reason
+    }
+
+    public var description: String {
+        if let column { return "line \(line), column \"\(column)\": \(reason)" }
+        return "line \(line): \(reason)"
+    }
+}
+
+/// Where the rows of an import come from: a streaming reader that hands over rows one by one, so
+/// that a store can apply a file of any length inside one transaction without holding it whole.
+public protocol ImportSource: Sendable {
+    /// The name of the column holding a field (`"clinic"`, `"date"`…) as the file spells it, so that a
+    /// store's problems (an unknown clinic) point at the right column.
+    func column(for field: String) -> String?
+
+    /// Reads every row, calling `body` for each good one. Returns the problems found while reading
+    /// (malformed amounts, missing fields): rows with problems are not handed to `body`.
+    func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem]
+}
+
+/// How to run an import.
+public struct ImportOptions: Sendable {
+    /// Check everything, then roll back: nothing is written.
+    public var dryRun: Bool
+    /// At most this many problems are reported in full (all are counted).
+    public var problemLimit: Int
+    /// Called now and then with the number of rows read so far.
+    public var progress: (@Sendable (Int) -> Void)?
+
+    public init(dryRun: Bool = false, problemLimit: Int = 200, progress: (@Sendable (Int) -> Void)? = nil) {
+        self.dryRun = dryRun
+        self.problemLimit = problemLimit
+        self.progress = progress
+    }
+}
+
+/// What an import did (or, on a dry run, would do).
+public struct ImportSummary: Sendable, Hashable {
+    public var clinics = 0
+    public var products = 0
+    public var terms = 0
+    public var sales = 0
+    public var dryRun = false
+
+    public init(clinics: Int = 0, products: Int = 0, terms: Int = 0, sales: Int = 0, dryRun: Bool = false) {
+        self.clinics = clinics
+        self.products = products
+        self.terms = terms
+        self.sales = sales
+        self.dryRun = dryRun
+    }
+
+    public var rows: Int { clinics + products + terms + sales }
+}

@@ -1,0 +1,77 @@
+import CommissionCore
+
+/// The kinds of record a store keeps, for error messages and change notifications.
+public enum StoreTable: String, Sendable, Hashable, CaseIterable, Codable {
+    case book, clinics, products, terms, sales, payouts, periods
+}
+
+/// Everything a store refuses, each with a sentence a user can act on.
+///
+/// A store never shows a raw database error: those become ``storage(_:)``, whose text is generic,
+/// while the implementation logs the details.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notFound(StoreTable, id: Int64)
+    case unknownClinic(String)
+    case unknownProduct(String)
+    case duplicateName(StoreTable, String)
+    case duplicateSKU(String)
+    case archived(StoreTable, String)
+    case noTermsInForce(clinic: String, product: String, on: Day)
+    case periodClosed(clinic: String, period: PayPeriod)
+    case notAPeriod(clinic: String, period: PayPeriod, schedule: PaySchedule)
+    case hasHistory(StoreTable, name: String, sales: Int)
+    case currencyLocked(current: String)
+    case invalid(field: String, reason: String)
+    case importRejected([ImportProblem], total: Int)
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let table, let id):
+            return "There is no \(table.singular) with id \(id)."
+        case .unknownClinic(let name):
+            return "There is no clinic named \"\(name)\". See `commission clinic list`, or add it with `commission clinic add`."
+        case .unknownProduct(let name):
+            return "There is no product named \"\(name)\". See `commission product list`, or add it with `commission product add`."
+        case .duplicateName(let table, let name):
+            return "A \(table.singular) named \"\(name)\" already exists (names are compared without regard to case)."
+        case .duplicateSKU(let sku):
+            return "Another product already has the SKU \"\(sku)\"."
+        case .archived(let table, let name):
+            return "The \(table.singular) \"\(name)\" is archived: restore it before recording new sales with it."
+        case .noTermsInForce(let clinic, let product, let day):
+            return "No commission terms for \(clinic) on \(day) (product \(product)). Add terms with `commission terms add`, or mark the sale as no commission."
+        case .periodClosed(let clinic, let period):
+            return "The pay period \(period) of \(clinic) is closed: reopen it with `commission period reopen` before changing it."
+        case .notAPeriod(let clinic, let period, let schedule):
+            return "\(period) is not a pay period of \(clinic), which is paid \(schedule)."
+        case .hasHistory(let table, let name, let sales):
+            return "The \(table.singular) \"\(name)\" has \(sales) sale\(sales == 1 ? "" : "s") on record and cannot be deleted: archive it instead."
+        case .currencyLocked(let current):
+            return "The book already holds amounts in \(current): its currency cannot change."
+        case .invalid(let field, let reason):
+            return "The \(field) is not valid: \(reason)"
+        case .importRejected(let problems, let total):
+            let shown = problems.map(\.description).joined(separator: "\n  ")
+            let more = total > problems.count ? "\n  … and \(total - problems.count) more" : ""
+            return "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").\n  \(shown)\(more)"
+        case .storage(let summary):
+            return "The database could not complete the operation (\(summary)). Nothing was changed."
+        }
+    }
+}
+
+extension StoreTable {
+    /// The name of one record of this table, for sentences.
+    public var singular: String {
+        switch self {
+        case .book: "book"
+        case .clinics: "clinic"
+        case .products: "product"
+        case .terms: "terms"
+        case .sales: "sale"
+        case .payouts: "payout"
+        case .periods: "pay period"
+        }
+    }
+}
