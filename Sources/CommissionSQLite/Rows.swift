@@ -1,0 +1,102 @@
+import CommissionCore
+import CommissionStore
+import GRDB
+
+// Hand-written mapping between rows and domain values: the hot records are read by the thousand,
+// and GRDB's Codable path costs ~10 µs a row more (PERFORMANCE.md).
+
+extension Day {
+    /// A day stored as ISO text. A malformed value means the file was edited by hand.
+    static func stored(_ text: String) throws -> Day {
+        do { return try Day(parsing: text) } catch { throw StoreError.storage("a stored date \"\(text)\" is malformed") }
+    }
+}
+
+enum Rows {
+    static let clinicColumns = "clinic.id, clinic.name, clinic.scheduleKind, clinic.scheduleAnchor, clinic.isArchived"
+
+    static func clinic(_ row: Row, at i: Int = 0) throws -> Clinic {
+        let schedule: PaySchedule
+        do {
+            schedule = try PaySchedule(kind: row[i + 2], anchor: row[i + 3])
+        } catch {
+            throw StoreError.storage("a stored pay schedule is malformed")
+        }
+        return Clinic(id: Clinic.ID(row[i] as Int64), name: row[i + 1], schedule: schedule, isArchived: row[i + 4])
+    }
+
+    static let productColumns = "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
+
+    static func product(_ row: Row, at i: Int = 0) -> Product {
+        Product(id: Product.ID(row[i] as Int64), name: row[i + 1], sku: row[i + 2],
+                unitPrice: Money(minorUnits: row[i + 3]), unitCost: Money(minorUnits: row[i + 4]), isArchived: row[i + 5])
+    }
+
+    static let termsColumns = "terms.id, terms.clinicId, terms.productId, terms.basis, terms.shareBasisPoints, terms.effectiveFrom, terms.isArchived"
+
+    static func terms(_ row: Row) throws -> Terms {
+        guard let basis = CommissionBasis(rawValue: row[3]), let share = try? Share(basisPoints: row[4]) else {
+            throw StoreError.storage("stored terms are malformed")
+        }
+        return Terms(id: Terms.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64),
+                     productID: (row[2] as Int64?).map { Product.ID($0) }, basis: basis, share: share,
+                     effectiveFrom: try Day.stored(row[5]), isArchived: row[6])
+    }
+
+    static let saleColumns = """
+        sale.id, sale.clinicId, sale.productId, sale.date, sale.quantity, sale.unitPriceMinor, sale.unitCostMinor, \
+        sale.discountMinor, sale.termsId, sale.shareBasisPoints, sale.basis, sale.revenueMinor, sale.costMinor, \
+        sale.profitMinor, sale.commissionExact, sale.commissionMinor, sale.note, sale.isVoided
+        """
+
+    static func sale(_ row: Row) throws -> Sale {
+        var rate: CommissionRate?
+        if let bp = row[9] as Int?, let basisText = row[10] as String? {
+            guard let share = try? Share(basisPoints: bp), let basis = CommissionBasis(rawValue: basisText) else {
+                throw StoreError.storage("a stored sale's split is malformed")
+            }
+            rate = CommissionRate(share: share, basis: basis)
+        }
+        let line = SaleLine(quantity: row[4], unitPrice: Money(minorUnits: row[5]), unitCost: Money(minorUnits: row[6]),
+                            discount: Money(minorUnits: row[7]), rate: rate)
+        let figures = SaleFigures(revenue: Money(minorUnits: row[11]), cost: Money(minorUnits: row[12]),
+                                  profit: Money(minorUnits: row[13]),
+                                  exactCommission: ExactCommission(tenThousandths: row[14]),
+                                  commission: Money(minorUnits: row[15]))
+        return Sale(id: Sale.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64), productID: Product.ID(row[2] as Int64),
+                    date: try Day.stored(row[3]), line: line, termsID: (row[8] as Int64?).map { Terms.ID($0) },
+                    figures: figures, note: row[16], isVoided: row[17])
+    }
+
+    static func payout(_ row: Row) throws -> Payout {
+        Payout(id: Payout.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64),
+               period: PayPeriod(start: try Day.stored(row[2]), end: try Day.stored(row[3])),
+               amount: Money(minorUnits: row[4]), receivedOn: try Day.stored(row[5]), reference: row[6])
+    }
+
+    static let payoutColumns = "payout.id, payout.clinicId, payout.periodStart, payout.periodEnd, payout.amountMinor, payout.receivedOn, payout.reference"
+
+    /// Totals from a summary row: saleCount, quantity, revenue, cost, profit, commission, exact commission.
+    static func totals(_ row: Row, at i: Int, rounding: RoundingPolicy) -> Totals {
+        let exact = ExactCommission(tenThousandths: row[i + 6] ?? 0)
+        return Totals(saleCount: row[i] ?? 0, quantity: row[i + 1] ?? 0,
+                      revenue: Money(minorUnits: row[i + 2] ?? 0), cost: Money(minorUnits: row[i + 3] ?? 0),
+                      profit: Money(minorUnits: row[i + 4] ?? 0),
+                      commission: rounding.scope == .perLine ? Money(minorUnits: row[i + 5] ?? 0) : exact.rounded(rounding.rule))
+    }
+
+    /// The select list that sums a summary table in the order ``totals(_:at:rounding:)`` reads.
+    static let totalsSums = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
+}
+
+extension Database {
+    /// Escapes `%`, `_` and `\` for a `LIKE … ESCAPE '\'` pattern that matches a substring.
+    static func likePattern(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return "%\(escaped)%"
+    }
+}

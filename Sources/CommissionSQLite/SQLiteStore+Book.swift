@@ -1,0 +1,266 @@
+import CommissionCore
+import CommissionStore
+import GRDB
+import Foundation
+
+extension SQLiteStore {
+    // MARK: Book
+
+    public func settings() async throws -> BookSettings {
+        try await read { db in try Self.settings(db) }
+    }
+
+    static func settings(_ db: Database) throws -> BookSettings {
+        guard let row = try Row.fetchOne(db, sql: "SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope FROM book") else {
+            throw StoreError.storage("the book's settings are missing")
+        }
+        guard let currency = try? Currency(code: row[0], minorDigits: row[1]),
+              let rule = RoundingRule(rawValue: row[3]), let scope = RoundingScope(rawValue: row[4]) else {
+            throw StoreError.storage("the book's settings are malformed")
+        }
+        return BookSettings(currency: currency, timeZoneIdentifier: row[2], rounding: RoundingPolicy(rule: rule, scope: scope))
+    }
+
+    public func updateSettings(_ settings: BookSettings) async throws {
+        guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
+            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
+        }
+        try await write([.book, .sales]) { db in
+            let current = try Self.settings(db)
+            if current.currency != settings.currency {
+                let amounts = try Int.fetchOne(db, sql: """
+                    SELECT (SELECT count(*) FROM product) + (SELECT count(*) FROM sale) + (SELECT count(*) FROM payout)
+                    """) ?? 0
+                if amounts > 0 { throw StoreError.currencyLocked(current: current.currency.code) }
+            }
+            try db.execute(
+                sql: "UPDATE book SET currencyCode = ?, currencyMinorDigits = ?, timeZone = ?, roundingRule = ?, roundingScope = ?",
+                arguments: [settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
+                            settings.rounding.rule.rawValue, settings.rounding.scope.rawValue])
+            if current.rounding.rule != settings.rounding.rule {
+                // Rounded commissions follow the new rule, except in closed periods.
+                let rows = try Row.fetchAll(db, sql: "SELECT id, clinicId, date, commissionExact, commissionMinor FROM sale WHERE isVoided = 0")
+                let update = try db.cachedStatement(sql: "UPDATE sale SET commissionMinor = ? WHERE id = ?")
+                var closed = ClosedPeriods()
+                for row in rows {
+                    let rounded = ExactCommission(tenThousandths: row[3]).rounded(settings.rounding.rule).minorUnits
+                    guard rounded != row[4] as Int64 else { continue }
+                    if try closed.contains(db, clinic: row[1], day: try Day.stored(row[2])) { continue }
+                    try update.execute(arguments: [rounded, row[0] as Int64])
+                }
+            }
+        }
+    }
+
+    // MARK: Clinics
+
+    public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
+        let name = try Self.cleanName(draft.name, field: "clinic name")
+        return try await write([.clinics]) { db in
+            try Self.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
+        }
+    }
+
+    static func insertClinic(_ db: Database, _ draft: ClinicDraft) throws -> Clinic {
+        if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ?", arguments: [draft.name]) != nil {
+            throw StoreError.duplicateName(.clinics, draft.name)
+        }
+        try db.execute(sql: "INSERT INTO clinic (name, scheduleKind, scheduleAnchor) VALUES (?, ?, ?)",
+                       arguments: [draft.name, draft.schedule.kind, draft.schedule.anchor])
+        return Clinic(id: Clinic.ID(db.lastInsertedRowID), name: draft.name, schedule: draft.schedule)
+    }
+
+    public func clinic(_ id: Clinic.ID) async throws -> Clinic {
+        try await read { db in try Self.clinic(db, id) }
+    }
+
+    static func clinic(_ db: Database, _ id: Clinic.ID) throws -> Clinic {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE id = ?", arguments: [id.rawValue]) else {
+            throw StoreError.notFound(.clinics, id: id.rawValue)
+        }
+        return try Rows.clinic(row)
+    }
+
+    public func clinic(named name: String) async throws -> Clinic {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return try await read { db in try Self.clinic(db, named: trimmed) }
+    }
+
+    static func clinic(_ db: Database, named name: String) throws -> Clinic {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE name = ?", arguments: [name]) else {
+            throw StoreError.unknownClinic(name)
+        }
+        return try Rows.clinic(row)
+    }
+
+    public func clinics(_ query: ClinicQuery) async throws -> [Clinic] {
+        try await read { db in
+            var sql = "SELECT \(Rows.clinicColumns) FROM clinic WHERE 1"
+            var arguments = StatementArguments()
+            if !query.includeArchived { sql += " AND isArchived = 0" }
+            if let text = query.text, !text.isEmpty {
+                sql += " AND name LIKE ? ESCAPE '\\'"
+                arguments += [Database.likePattern(text)]
+            }
+            sql += " ORDER BY name COLLATE NOCASE, id" + Self.limitClause(query.page, &arguments)
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.clinic($0) }
+        }
+    }
+
+    public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
+        let name = try Self.cleanName(clinic.name, field: "clinic name")
+        return try await write([.clinics]) { db in
+            _ = try Self.clinic(db, clinic.id)
+            if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ? AND id <> ?", arguments: [name, clinic.id.rawValue]) != nil {
+                throw StoreError.duplicateName(.clinics, name)
+            }
+            try db.execute(sql: "UPDATE clinic SET name = ?, scheduleKind = ?, scheduleAnchor = ?, isArchived = ? WHERE id = ?",
+                           arguments: [name, clinic.schedule.kind, clinic.schedule.anchor, clinic.isArchived, clinic.id.rawValue])
+            var updated = clinic
+            updated.name = name
+            return updated
+        }
+    }
+
+    public func deleteClinic(_ id: Clinic.ID) async throws {
+        try await write([.clinics, .terms]) { db in
+            let clinic = try Self.clinic(db, id)
+            let sales = try Int.fetchOne(db, sql: "SELECT count(*) FROM sale WHERE clinicId = ?", arguments: [id.rawValue]) ?? 0
+            if sales > 0 { throw StoreError.hasHistory(.clinics, name: clinic.name, sales: sales) }
+            let payouts = try Int.fetchOne(db, sql: "SELECT count(*) FROM payout WHERE clinicId = ?", arguments: [id.rawValue]) ?? 0
+            if payouts > 0 { throw StoreError.hasHistory(.clinics, name: clinic.name, sales: 0) }
+            try db.execute(sql: "DELETE FROM closedPeriod WHERE clinicId = ?", arguments: [id.rawValue])
+            try db.execute(sql: "DELETE FROM clinic WHERE id = ?", arguments: [id.rawValue])
+        }
+    }
+
+    // MARK: Products
+
+    public func createProduct(_ draft: ProductDraft) async throws -> Product {
+        let cleaned = try Self.clean(draft)
+        return try await write([.products]) { db in try Self.insertProduct(db, cleaned) }
+    }
+
+    static func clean(_ draft: ProductDraft) throws -> ProductDraft {
+        var cleaned = draft
+        cleaned.name = try cleanName(draft.name, field: "product name")
+        cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
+        if draft.unitCost.isNegative { throw SaleLineError.negativeAmount(field: "unit cost") }
+        return cleaned
+    }
+
+    static func insertProduct(_ db: Database, _ draft: ProductDraft) throws -> Product {
+        if try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE name = ?", arguments: [draft.name]) != nil {
+            throw StoreError.duplicateName(.products, draft.name)
+        }
+        if let sku = draft.sku, try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE sku = ?", arguments: [sku]) != nil {
+            throw StoreError.duplicateSKU(sku)
+        }
+        try db.execute(sql: "INSERT INTO product (name, sku, unitPriceMinor, unitCostMinor) VALUES (?, ?, ?, ?)",
+                       arguments: [draft.name, draft.sku, draft.unitPrice.minorUnits, draft.unitCost.minorUnits])
+        return Product(id: Product.ID(db.lastInsertedRowID), name: draft.name, sku: draft.sku,
+                       unitPrice: draft.unitPrice, unitCost: draft.unitCost)
+    }
+
+    public func product(_ id: Product.ID) async throws -> Product {
+        try await read { db in try Self.product(db, id) }
+    }
+
+    static func product(_ db: Database, _ id: Product.ID) throws -> Product {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.productColumns) FROM product WHERE id = ?", arguments: [id.rawValue]) else {
+            throw StoreError.notFound(.products, id: id.rawValue)
+        }
+        return Rows.product(row)
+    }
+
+    public func product(named name: String) async throws -> Product {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return try await read { db in try Self.product(db, named: trimmed) }
+    }
+
+    static func product(_ db: Database, named name: String) throws -> Product {
+        let row = try Row.fetchOne(db, sql: "SELECT \(Rows.productColumns) FROM product WHERE name = ?", arguments: [name])
+            ?? Row.fetchOne(db, sql: "SELECT \(Rows.productColumns) FROM product WHERE sku = ?", arguments: [name])
+        guard let row else { throw StoreError.unknownProduct(name) }
+        return Rows.product(row)
+    }
+
+    public func products(_ query: ProductQuery) async throws -> [Product] {
+        try await read { db in
+            var sql = "SELECT \(Rows.productColumns) FROM product"
+            var arguments = StatementArguments()
+            if query.order == .mostSold {
+                sql += " LEFT JOIN (SELECT productId, sum(quantity) AS sold FROM productMonthTotal GROUP BY productId) AS s ON s.productId = product.id"
+            }
+            sql += " WHERE 1"
+            if !query.includeArchived { sql += " AND product.isArchived = 0" }
+            if let text = query.text, !text.isEmpty {
+                sql += " AND (product.name LIKE ? ESCAPE '\\' OR product.sku LIKE ? ESCAPE '\\')"
+                arguments += [Database.likePattern(text), Database.likePattern(text)]
+            }
+            sql += query.order == .mostSold ? " ORDER BY coalesce(s.sold, 0) DESC, product.name COLLATE NOCASE" : " ORDER BY product.name COLLATE NOCASE, product.id"
+            sql += Self.limitClause(query.page, &arguments)
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { Rows.product($0) }
+        }
+    }
+
+    public func updateProduct(_ product: Product) async throws -> Product {
+        let cleaned = try Self.clean(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+        return try await write([.products]) { db in
+            _ = try Self.product(db, product.id)
+            if try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE name = ? AND id <> ?", arguments: [cleaned.name, product.id.rawValue]) != nil {
+                throw StoreError.duplicateName(.products, cleaned.name)
+            }
+            if let sku = cleaned.sku,
+               try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE sku = ? AND id <> ?", arguments: [sku, product.id.rawValue]) != nil {
+                throw StoreError.duplicateSKU(sku)
+            }
+            try db.execute(sql: "UPDATE product SET name = ?, sku = ?, unitPriceMinor = ?, unitCostMinor = ?, isArchived = ? WHERE id = ?",
+                           arguments: [cleaned.name, cleaned.sku, cleaned.unitPrice.minorUnits, cleaned.unitCost.minorUnits,
+                                       product.isArchived, product.id.rawValue])
+            return Product(id: product.id, name: cleaned.name, sku: cleaned.sku, unitPrice: cleaned.unitPrice,
+                           unitCost: cleaned.unitCost, isArchived: product.isArchived)
+        }
+    }
+
+    public func deleteProduct(_ id: Product.ID) async throws {
+        try await write([.products]) { db in
+            let product = try Self.product(db, id)
+            let sales = try Int.fetchOne(db, sql: "SELECT count(*) FROM sale WHERE productId = ?", arguments: [id.rawValue]) ?? 0
+            if sales > 0 { throw StoreError.hasHistory(.products, name: product.name, sales: sales) }
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM terms WHERE productId = ?", arguments: [id.rawValue]) ?? 0 > 0 {
+                throw StoreError.invalid(field: "product", reason: "\(product.name) has commission terms of its own; archive it instead.")
+            }
+            try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id.rawValue])
+        }
+    }
+
+    // MARK: Helpers
+
+    static func cleanName(_ name: String, field: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
+        guard trimmed.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
+        return trimmed
+    }
+
+    static func limitClause(_ page: Page, _ arguments: inout StatementArguments) -> String {
+        guard page.limit != nil || page.offset > 0 else { return "" }
+        arguments += [page.limit.map { max(0, $0) } ?? -1, max(0, page.offset)]
+        return " LIMIT ? OFFSET ?"
+    }
+}
+
+/// Remembers which periods of which clinics are closed, while a transaction walks many sales.
+struct ClosedPeriods {
+    private var ranges: [Int64: [(start: Day, end: Day)]] = [:]
+
+    mutating func contains(_ db: Database, clinic: Int64, day: Day) throws -> Bool {
+        if ranges[clinic] == nil {
+            ranges[clinic] = try Row.fetchAll(db, sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?", arguments: [clinic])
+                .map { (try Day.stored($0[0]), try Day.stored($0[1])) }
+        }
+        return ranges[clinic]!.contains { $0.start <= day && day <= $0.end }
+    }
+}

@@ -1,0 +1,179 @@
+import CommissionCore
+import CommissionStore
+import GRDB
+
+extension SQLiteStore {
+    public func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary {
+        let outcome: Result<ImportSummary, ImportStop>
+        do {
+            let summary = try await writer.write { db -> ImportSummary in
+                var session = ImportSession(db: db, source: source, options: options)
+                try session.run()
+                if !session.problems.isEmpty {
+                    throw ImportStop.rejected(Array(session.problems.sorted { $0.line < $1.line }.prefix(options.problemLimit)),
+                                              total: session.problems.count)
+                }
+                if options.dryRun { throw ImportStop.dryRun(session.summary) }
+                try db.execute(sql: "UPDATE book SET revision = revision + 1")
+                return session.summary
+            }
+            outcome = .success(summary)
+        } catch let stop as ImportStop {
+            outcome = .failure(stop)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error)
+        }
+        switch outcome {
+        case .success(let summary):
+            broadcaster.send([.clinics, .products, .terms, .sales])
+            return summary
+        case .failure(.dryRun(var summary)):
+            summary.dryRun = true
+            return summary
+        case .failure(.rejected(let problems, let total)):
+            throw StoreError.importRejected(problems, total: total)
+        }
+    }
+}
+
+/// Ends an import's transaction with a rollback.
+private enum ImportStop: Error {
+    case rejected([ImportProblem], total: Int)
+    case dryRun(ImportSummary)
+}
+
+/// One import inside its write transaction: resolves names, computes sales, collects problems.
+private struct ImportSession {
+    let db: Database
+    let source: any ImportSource
+    let options: ImportOptions
+    var problems: [ImportProblem] = []
+    var summary = ImportSummary()
+    var settings: BookSettings?
+    var clinics: [String: Clinic] = [:]
+    var products: [String: Product] = [:]
+    var candidates: [Clinic.ID: [Terms]] = [:]
+    /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
+    var recomputeFrom: [Clinic.ID: Day] = [:]
+    var closed = ClosedPeriods()
+    var rowsRead = 0
+
+    init(db: Database, source: any ImportSource, options: ImportOptions) {
+        self.db = db
+        self.source = source
+        self.options = options
+    }
+
+    mutating func run() throws {
+        let rounding = try SQLiteStore.settings(db).rounding.rule
+        var session = self
+        let readProblems = try source.read { row in
+            session.rowsRead += 1
+            if session.rowsRead % 10_000 == 0 { session.options.progress?(session.rowsRead) }
+            do {
+                try session.apply(row, rounding: rounding)
+            } catch let error as DatabaseError {
+                throw error
+            } catch {
+                session.problems.append(ImportProblem(line: row.line, column: session.column(for: error), reason: String(describing: error)))
+            }
+        }
+        session.options.progress?(session.rowsRead)
+        session.problems += readProblems
+        if session.problems.isEmpty {
+            for (clinicID, from) in session.recomputeFrom {
+                do {
+                    _ = try SQLiteStore.recompute(db, clinic: try SQLiteStore.clinic(db, clinicID), from: from)
+                } catch let error as StoreError {
+                    session.problems.append(ImportProblem(line: 0, column: nil, reason: error.description))
+                }
+            }
+        }
+        self = session
+    }
+
+    /// The file's column for the field an error is about.
+    func column(for error: any Error) -> String? {
+        let field: String?
+        switch error {
+        case let error as StoreError:
+            switch error {
+            case .unknownClinic, .archived(.clinics, _): field = "clinic"
+            case .unknownProduct, .archived(.products, _): field = "product"
+            case .duplicateName: field = "name"
+            case .duplicateSKU: field = "sku"
+            case .noTermsInForce, .periodClosed: field = "date"
+            case .invalid(let name, _): field = name
+            default: field = nil
+            }
+        case let error as SaleLineError:
+            switch error {
+            case .zeroQuantity: field = "quantity"
+            case .negativeAmount(let name): field = name == "unit price" ? "unit price" : name == "unit cost" ? "unit cost" : "discount"
+            case .discountExceedsLine: field = "discount"
+            }
+        default: field = nil
+        }
+        return field.flatMap { source.column(for: $0) ?? $0 }
+    }
+
+    mutating func clinic(named name: String) throws -> Clinic {
+        let key = name.lowercased()
+        if let clinic = clinics[key] { return clinic }
+        let clinic = try SQLiteStore.clinic(db, named: name)
+        clinics[key] = clinic
+        return clinic
+    }
+
+    mutating func product(named name: String) throws -> Product {
+        let key = name.lowercased()
+        if let product = products[key] { return product }
+        let product = try SQLiteStore.product(db, named: name)
+        products[key] = product
+        return product
+    }
+
+    mutating func terms(of clinic: Clinic.ID) throws -> [Terms] {
+        if let terms = candidates[clinic] { return terms }
+        let terms = try SQLiteStore.termsCandidates(db, clinic: clinic)
+        candidates[clinic] = terms
+        return terms
+    }
+
+    mutating func apply(_ row: ImportRow, rounding: RoundingRule) throws {
+        switch row.record {
+        case .clinic(let draft):
+            let name = try SQLiteStore.cleanName(draft.name, field: "name")
+            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
+            clinics[name.lowercased()] = clinic
+            summary.clinics += 1
+        case .product(let draft):
+            let product = try SQLiteStore.insertProduct(db, try SQLiteStore.clean(draft))
+            products[product.name.lowercased()] = product
+            summary.products += 1
+        case .terms(let draft):
+            let clinic = try clinic(named: draft.clinic)
+            var productID: Product.ID?
+            if let name = draft.product, !name.isEmpty { productID = try product(named: name).id }
+            try db.execute(
+                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
+                arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description])
+            let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: productID, basis: draft.basis,
+                              share: draft.share, effectiveFrom: draft.effectiveFrom)
+            candidates[clinic.id] = try self.terms(of: clinic.id) + [terms]
+            recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
+            summary.terms += 1
+        case .sale(let named):
+            let clinic = try clinic(named: named.clinic)
+            let product = try product(named: named.product)
+            if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
+            if product.isArchived { throw StoreError.archived(.products, product.name) }
+            let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
+                                  discount: named.discount, noCommission: named.noCommission, note: try SQLiteStore.cleanNote(named.note))
+            _ = try SQLiteStore.insertSale(db, draft, clinic: clinic, product: product,
+                                           unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
+                                           candidates: try terms(of: clinic.id), rounding: rounding, closed: &closed, idempotencyKey: nil)
+            summary.sales += 1
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import CommissionCore
+import CommissionStore
+import GRDB
+
+extension SQLiteStore {
+    /// How many products the dashboard lists.
+    static let dashboardProductLimit = 20
+
+    public func dashboard(today: Day) async throws -> Dashboard {
+        try await read { db in
+            let settings = try Self.settings(db)
+            let rounding = settings.rounding
+            let month = String(today.description.prefix(7))
+            let yearFirst = "\(today.description.prefix(4))-01", yearLast = "\(today.description.prefix(4))-12"
+
+            func totals(_ sql: String, _ arguments: StatementArguments) throws -> Totals {
+                guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return .zero }
+                return Rows.totals(row, at: 0, rounding: rounding)
+            }
+            func grouped(_ sql: String, _ arguments: StatementArguments) throws -> [Int64: Totals] {
+                var result: [Int64: Totals] = [:]
+                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                    result[row[0]] = Rows.totals(row, at: 1, rounding: rounding)
+                }
+                return result
+            }
+
+            let todayTotals = try totals("SELECT \(Rows.totalsSums) FROM clinicDayTotal WHERE date = ?", [today.description])
+            let monthTotals = try totals("SELECT \(Rows.totalsSums) FROM clinicMonthTotal WHERE month = ?", [month])
+            let yearTotals = try totals("SELECT \(Rows.totalsSums) FROM clinicMonthTotal WHERE month BETWEEN ? AND ?", [yearFirst, yearLast])
+
+            let clinicMonth = try grouped("SELECT clinicId, \(Rows.totalsSums) FROM clinicMonthTotal WHERE month = ? GROUP BY clinicId", [month])
+            let clinicYear = try grouped("SELECT clinicId, \(Rows.totalsSums) FROM clinicMonthTotal WHERE month BETWEEN ? AND ? GROUP BY clinicId", [yearFirst, yearLast])
+            let clinics = try Row.fetchAll(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic ORDER BY name COLLATE NOCASE, id")
+                .map { try Rows.clinic($0) }
+                .filter { !$0.isArchived || clinicYear[$0.id.rawValue] != nil }
+            let periodStatement = try db.cachedStatement(sql: "SELECT \(Rows.totalsSums) FROM clinicDayTotal WHERE clinicId = ? AND date BETWEEN ? AND ?")
+            let receivedStatement = try db.cachedStatement(sql: "SELECT sum(amountMinor) FROM payout WHERE clinicId = ? AND periodStart = ?")
+            let standings = try clinics.map { clinic in
+                let period = clinic.schedule.period(containing: today)
+                let periodTotals = try Row.fetchOne(periodStatement, arguments: [clinic.id.rawValue, period.start.description, period.end.description])
+                    .map { Rows.totals($0, at: 0, rounding: rounding) } ?? .zero
+                let received = Money(minorUnits: try Int64.fetchOne(receivedStatement, arguments: [clinic.id.rawValue, period.start.description]) ?? 0)
+                return ClinicStanding(clinic: clinic, period: period, periodTotals: periodTotals, periodReceived: received,
+                                      periodBalance: try periodTotals.commission.subtracting(received),
+                                      monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
+                                      yearTotals: clinicYear[clinic.id.rawValue] ?? .zero)
+            }
+
+            let productYear = try grouped("SELECT productId, \(Rows.totalsSums) FROM productMonthTotal WHERE month BETWEEN ? AND ? GROUP BY productId", [yearFirst, yearLast])
+            let productMonth = try grouped("SELECT productId, \(Rows.totalsSums) FROM productMonthTotal WHERE month = ? GROUP BY productId", [month])
+            let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
+            let products = try top.map { id, year in
+                ProductStanding(product: try Self.product(db, Product.ID(id)), monthTotals: productMonth[id] ?? .zero, yearTotals: year)
+            }
+            return Dashboard(today: today, currency: settings.currency, todayTotals: todayTotals, monthTotals: monthTotals,
+                             yearTotals: yearTotals, clinics: standings, products: products)
+        }
+    }
+
+    public func statement(clinic id: Clinic.ID, period: PayPeriod) async throws -> CommissionCore.Statement {
+        try await read { db in
+            let settings = try Self.settings(db)
+            let clinic = try Self.clinic(db, id)
+            try Self.checkPeriod(period, of: clinic)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Rows.saleColumns), product.name FROM sale JOIN product ON product.id = sale.productId
+                WHERE sale.clinicId = ? AND sale.date BETWEEN ? AND ? AND sale.isVoided = 0
+                ORDER BY sale.date, sale.id
+                """, arguments: [id.rawValue, period.start.description, period.end.description])
+            let lines = try rows.map { StatementLine(sale: try Rows.sale($0), productName: $0[18]) }
+            let payouts = try Row.fetchAll(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE clinicId = ? AND periodStart = ? ORDER BY receivedOn, id",
+                                           arguments: [id.rawValue, period.start.description]).map { try Rows.payout($0) }
+            return try CommissionCore.Statement(clinic: clinic, period: period, lines: lines, payouts: payouts, rounding: settings.rounding,
+                                 isClosed: try Self.isClosed(db, clinic: id, period: period))
+        }
+    }
+
+    public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {
+        try await read { db in
+            let settings = try Self.settings(db)
+            let clinic = try Self.clinic(db, id)
+            let last = clinic.schedule.period(containing: today).end
+            var expected: [PayPeriod: Totals.Accumulator] = [:]
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT date, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
+                FROM clinicDayTotal WHERE clinicId = ? AND date <= ? ORDER BY date
+                """, arguments: [id.rawValue, last.description])
+            var period: PayPeriod?
+            for row in rows {
+                let day = try Day.stored(row[0])
+                if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
+                let figures = SaleFigures(revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
+                                          profit: Money(minorUnits: row[4]),
+                                          exactCommission: ExactCommission(tenThousandths: row[6]),
+                                          commission: Money(minorUnits: row[5]))
+                try expected[period!, default: Totals.Accumulator()].add(row[1], figures)
+            }
+            var received: [PayPeriod: Money] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT periodStart, periodEnd, sum(amountMinor) FROM payout WHERE clinicId = ? AND periodStart <= ?
+                GROUP BY periodStart, periodEnd
+                """, arguments: [id.rawValue, last.description]) {
+                received[PayPeriod(start: try Day.stored(row[0]), end: try Day.stored(row[1]))] = Money(minorUnits: row[2])
+            }
+            var closed = ClosedPeriods()
+            let periods = Set(expected.keys).union(received.keys)
+            let entries = try periods.map { period in
+                (period: period,
+                 expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
+                 received: received[period] ?? .zero,
+                 isClosed: try closed.contains(db, clinic: id.rawValue, day: period.start))
+            }
+            return try Reconciliation(clinic: clinic, entries: entries, today: today)
+        }
+    }
+}

@@ -1,0 +1,338 @@
+import CommissionCore
+import CommissionStore
+import GRDB
+
+extension SQLiteStore {
+    // MARK: Terms
+
+    public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
+        try await write([.terms, .sales]) { db in
+            let clinic = try Self.clinic(db, draft.clinicID)
+            if let productID = draft.productID { _ = try Self.product(db, productID) }
+            try db.execute(
+                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
+                arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
+                            draft.share.basisPoints, draft.effectiveFrom.description])
+            let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID,
+                              basis: draft.basis, share: draft.share, effectiveFrom: draft.effectiveFrom)
+            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom)
+            return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
+        }
+    }
+
+    public func terms(_ id: Terms.ID) async throws -> Terms {
+        try await read { db in try Self.terms(db, id) }
+    }
+
+    static func terms(_ db: Database, _ id: Terms.ID) throws -> Terms {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.termsColumns) FROM terms WHERE id = ?", arguments: [id.rawValue]) else {
+            throw StoreError.notFound(.terms, id: id.rawValue)
+        }
+        return try Rows.terms(row)
+    }
+
+    public func terms(_ query: TermsQuery) async throws -> [Terms] {
+        try await read { db in
+            var sql = "SELECT \(Rows.termsColumns) FROM terms WHERE 1"
+            var arguments = StatementArguments()
+            if let clinic = query.clinicID { sql += " AND clinicId = ?"; arguments += [clinic.rawValue] }
+            if let product = query.productID { sql += " AND productId = ?"; arguments += [product.rawValue] }
+            if !query.includeArchived { sql += " AND isArchived = 0" }
+            sql += " ORDER BY clinicId, effectiveFrom, id"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.terms($0) }
+        }
+    }
+
+    public func updateTerms(_ terms: Terms) async throws -> TermsChange {
+        try await write([.terms, .sales]) { db in
+            let old = try Self.terms(db, terms.id)
+            guard old.clinicID == terms.clinicID else {
+                throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
+            }
+            let clinic = try Self.clinic(db, terms.clinicID)
+            if let productID = terms.productID { _ = try Self.product(db, productID) }
+            try db.execute(
+                sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ? WHERE id = ?",
+                arguments: [terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
+                            terms.effectiveFrom.description, terms.isArchived, terms.id.rawValue])
+            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom))
+            return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
+        }
+    }
+
+    /// Resolves the terms of every commission-bearing sale of `clinic` on or after `from` again, and
+    /// rewrites those whose split changed — except in closed periods, which are only counted.
+    /// - Throws: ``StoreError/noTermsInForce(clinic:product:on:)`` when a sale would be left without terms.
+    static func recompute(_ db: Database, clinic: Clinic, from: Day) throws -> (changed: Int, closed: Int) {
+        let settings = try settings(db)
+        let candidates = try termsCandidates(db, clinic: clinic.id)
+        var closedPeriods = ClosedPeriods()
+        var changed = 0, closed = 0
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(Rows.saleColumns) FROM sale
+            WHERE clinicId = ? AND date >= ? AND isVoided = 0 AND termsId IS NOT NULL
+            """, arguments: [clinic.id.rawValue, from.description])
+        for row in rows {
+            let sale = try Rows.sale(row)
+            guard let terms = Terms.inForce(among: candidates, clinic: clinic.id, product: sale.productID, on: sale.date) else {
+                let product = try Self.product(db, sale.productID)
+                throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: sale.date)
+            }
+            var line = sale.line
+            line.rate = CommissionRate(share: terms.share, basis: terms.basis)
+            guard line != sale.line || terms.id != sale.termsID else { continue }
+            if try closedPeriods.contains(db, clinic: clinic.id.rawValue, day: sale.date) {
+                closed += 1
+                continue
+            }
+            let figures = try line.figures(rounding: settings.rounding.rule)
+            try db.execute(sql: """
+                UPDATE sale SET termsId = ?, shareBasisPoints = ?, basis = ?, commissionExact = ?, commissionMinor = ?
+                WHERE id = ?
+                """, arguments: [terms.id.rawValue, terms.share.basisPoints, terms.basis.rawValue,
+                                 figures.exactCommission.tenThousandths, figures.commission.minorUnits, sale.id.rawValue])
+            changed += 1
+        }
+        return (changed, closed)
+    }
+
+    static func termsCandidates(_ db: Database, clinic: Clinic.ID) throws -> [Terms] {
+        try Row.fetchAll(db, sql: "SELECT \(Rows.termsColumns) FROM terms WHERE clinicId = ? AND isArchived = 0",
+                         arguments: [clinic.rawValue]).map { try Rows.terms($0) }
+    }
+
+    // MARK: Sales
+
+    public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
+        let key = idempotencyKey?.trimmingCharacters(in: .whitespaces)
+        if let key, key.isEmpty || key.count > 200 {
+            throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
+        }
+        let note = try Self.cleanNote(draft.note)
+        return try await write([.sales]) { db in
+            if let key, let row = try Row.fetchOne(db, sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?", arguments: [key]) {
+                return try Rows.sale(row)
+            }
+            let clinic = try Self.clinic(db, draft.clinicID)
+            let product = try Self.product(db, draft.productID)
+            if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
+            if product.isArchived { throw StoreError.archived(.products, product.name) }
+            var draft = draft
+            draft.note = note
+            var closed = ClosedPeriods()
+            return try Self.insertSale(db, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
+                                       unitCost: draft.unitCost ?? product.unitCost,
+                                       candidates: try Self.termsCandidates(db, clinic: clinic.id),
+                                       rounding: try Self.settings(db).rounding.rule, closed: &closed, idempotencyKey: key)
+        }
+    }
+
+    /// Computes a sale's figures under the terms in force and inserts it.
+    static func insertSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
+                           candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods,
+                           idempotencyKey: String?) throws -> Sale {
+        let (line, terms, figures) = try compute(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
+                                                 candidates: candidates, rounding: rounding)
+        if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
+            throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
+        }
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO sale (clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId,
+                              shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor,
+                              note, idempotencyKey)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(arguments: [
+            clinic.id.rawValue, product.id.rawValue, draft.date.description, line.quantity, line.unitPrice.minorUnits,
+            line.unitCost.minorUnits, line.discount.minorUnits, terms?.id.rawValue, line.rate?.share.basisPoints,
+            line.rate?.basis.rawValue, figures.revenue.minorUnits, figures.cost.minorUnits, figures.profit.minorUnits,
+            figures.exactCommission.tenThousandths, figures.commission.minorUnits, draft.note, idempotencyKey,
+        ])
+        return Sale(id: Sale.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: product.id, date: draft.date, line: line,
+                    termsID: terms?.id, figures: figures, note: draft.note)
+    }
+
+    static func compute(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
+                        candidates: [Terms], rounding: RoundingRule) throws -> (SaleLine, Terms?, SaleFigures) {
+        var terms: Terms?
+        if !draft.noCommission {
+            terms = Terms.inForce(among: candidates, clinic: clinic.id, product: product.id, on: draft.date)
+            if terms == nil { throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: draft.date) }
+        }
+        let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
+                            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
+        return (line, terms, try line.figures(rounding: rounding))
+    }
+
+    static func cleanNote(_ note: String?) throws -> String? {
+        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        guard note.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
+        return note
+    }
+
+    public func sale(_ id: Sale.ID) async throws -> Sale {
+        try await read { db in try Self.sale(db, id) }
+    }
+
+    static func sale(_ db: Database, _ id: Sale.ID) throws -> Sale {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.saleColumns) FROM sale WHERE id = ?", arguments: [id.rawValue]) else {
+            throw StoreError.notFound(.sales, id: id.rawValue)
+        }
+        return try Rows.sale(row)
+    }
+
+    private static func saleFilter(_ query: SaleQuery) -> (String, StatementArguments) {
+        var sql = " WHERE 1"
+        var arguments = StatementArguments()
+        if let clinic = query.clinicID { sql += " AND sale.clinicId = ?"; arguments += [clinic.rawValue] }
+        if let product = query.productID { sql += " AND sale.productId = ?"; arguments += [product.rawValue] }
+        if let from = query.from { sql += " AND sale.date >= ?"; arguments += [from.description] }
+        if let through = query.through { sql += " AND sale.date <= ?"; arguments += [through.description] }
+        if !query.includeVoided { sql += " AND sale.isVoided = 0" }
+        if let text = query.text, !text.isEmpty {
+            sql += " AND (sale.note LIKE ? ESCAPE '\\' OR sale.productId IN (SELECT id FROM product WHERE name LIKE ? ESCAPE '\\'))"
+            arguments += [Database.likePattern(text), Database.likePattern(text)]
+        }
+        return (sql, arguments)
+    }
+
+    public func sales(_ query: SaleQuery) async throws -> [Sale] {
+        try await read { db in
+            var (filter, arguments) = Self.saleFilter(query)
+            let order = query.order == .newestFirst ? "sale.date DESC, sale.id DESC" : "sale.date, sale.id"
+            let sql = "SELECT \(Rows.saleColumns) FROM sale" + filter + " ORDER BY \(order)" + Self.limitClause(query.page, &arguments)
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.sale($0) }
+        }
+    }
+
+    public func countSales(_ query: SaleQuery) async throws -> Int {
+        try await read { db in
+            let (filter, arguments) = Self.saleFilter(query)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM sale" + filter, arguments: arguments) ?? 0
+        }
+    }
+
+    public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
+        let note = try Self.cleanNote(draft.note)
+        return try await write([.sales]) { db in
+            let old = try Self.sale(db, id)
+            let oldClinic = try Self.clinic(db, old.clinicID)
+            var closed = ClosedPeriods()
+            if try closed.contains(db, clinic: old.clinicID.rawValue, day: old.date) {
+                throw StoreError.periodClosed(clinic: oldClinic.name, period: oldClinic.schedule.period(containing: old.date))
+            }
+            if old.isVoided { throw StoreError.invalid(field: "sale", reason: "sale \(id) is voided and cannot be edited.") }
+            let clinic = try Self.clinic(db, draft.clinicID)
+            let product = try Self.product(db, draft.productID)
+            var draft = draft
+            draft.note = note
+            let (line, terms, figures) = try Self.compute(
+                draft, clinic: clinic, product: product,
+                unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost,
+                candidates: try Self.termsCandidates(db, clinic: clinic.id), rounding: try Self.settings(db).rounding.rule)
+            if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
+                throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
+            }
+            try db.execute(sql: """
+                UPDATE sale SET clinicId = ?, productId = ?, date = ?, quantity = ?, unitPriceMinor = ?, unitCostMinor = ?,
+                    discountMinor = ?, termsId = ?, shareBasisPoints = ?, basis = ?, revenueMinor = ?, costMinor = ?,
+                    profitMinor = ?, commissionExact = ?, commissionMinor = ?, note = ?
+                WHERE id = ?
+                """, arguments: [
+                    clinic.id.rawValue, product.id.rawValue, draft.date.description, line.quantity, line.unitPrice.minorUnits,
+                    line.unitCost.minorUnits, line.discount.minorUnits, terms?.id.rawValue, line.rate?.share.basisPoints,
+                    line.rate?.basis.rawValue, figures.revenue.minorUnits, figures.cost.minorUnits, figures.profit.minorUnits,
+                    figures.exactCommission.tenThousandths, figures.commission.minorUnits, draft.note, id.rawValue,
+                ])
+            return Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
+                        figures: figures, note: draft.note)
+        }
+    }
+
+    public func voidSale(_ id: Sale.ID) async throws -> Sale {
+        try await write([.sales]) { db in
+            var sale = try Self.sale(db, id)
+            guard !sale.isVoided else { return sale }
+            var closed = ClosedPeriods()
+            if try closed.contains(db, clinic: sale.clinicID.rawValue, day: sale.date) {
+                let clinic = try Self.clinic(db, sale.clinicID)
+                throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: sale.date))
+            }
+            try db.execute(sql: "UPDATE sale SET isVoided = 1 WHERE id = ?", arguments: [id.rawValue])
+            sale.isVoided = true
+            return sale
+        }
+    }
+
+    // MARK: Payouts and periods
+
+    public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
+        let reference = try Self.cleanNote(draft.reference)
+        return try await write([.payouts]) { db in
+            let clinic = try Self.clinic(db, draft.clinicID)
+            try Self.checkPeriod(draft.period, of: clinic)
+            if try Self.isClosed(db, clinic: clinic.id, period: draft.period) {
+                throw StoreError.periodClosed(clinic: clinic.name, period: draft.period)
+            }
+            try db.execute(sql: """
+                INSERT INTO payout (clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [clinic.id.rawValue, draft.period.start.description, draft.period.end.description,
+                                 draft.amount.minorUnits, draft.receivedOn.description, reference])
+            return Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
+                          receivedOn: draft.receivedOn, reference: reference)
+        }
+    }
+
+    static func checkPeriod(_ period: PayPeriod, of clinic: Clinic) throws {
+        guard clinic.schedule.period(containing: period.start) == period else {
+            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.schedule)
+        }
+    }
+
+    static func isClosed(_ db: Database, clinic: Clinic.ID, period: PayPeriod) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM closedPeriod WHERE clinicId = ? AND periodStart <= ? AND periodEnd >= ?",
+                         arguments: [clinic.rawValue, period.end.description, period.start.description]) ?? 0 > 0
+    }
+
+    public func payouts(_ query: PayoutQuery) async throws -> [Payout] {
+        try await read { db in
+            var sql = "SELECT \(Rows.payoutColumns) FROM payout WHERE 1"
+            var arguments = StatementArguments()
+            if let clinic = query.clinicID { sql += " AND clinicId = ?"; arguments += [clinic.rawValue] }
+            if let period = query.period { sql += " AND periodStart = ? AND periodEnd = ?"; arguments += [period.start.description, period.end.description] }
+            sql += " ORDER BY periodStart, receivedOn, id" + Self.limitClause(query.page, &arguments)
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.payout($0) }
+        }
+    }
+
+    public func deletePayout(_ id: Payout.ID) async throws {
+        try await write([.payouts]) { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE id = ?", arguments: [id.rawValue]) else {
+                throw StoreError.notFound(.payouts, id: id.rawValue)
+            }
+            let payout = try Rows.payout(row)
+            if try Self.isClosed(db, clinic: payout.clinicID, period: payout.period) {
+                throw StoreError.periodClosed(clinic: try Self.clinic(db, payout.clinicID).name, period: payout.period)
+            }
+            try db.execute(sql: "DELETE FROM payout WHERE id = ?", arguments: [id.rawValue])
+        }
+    }
+
+    public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
+        try await write([.periods]) { db in
+            let clinic = try Self.clinic(db, id)
+            try Self.checkPeriod(period, of: clinic)
+            try db.execute(sql: "INSERT OR IGNORE INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
+                           arguments: [id.rawValue, period.start.description, period.end.description])
+        }
+    }
+
+    public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
+        try await write([.periods]) { db in
+            let clinic = try Self.clinic(db, id)
+            try Self.checkPeriod(period, of: clinic)
+            try db.execute(sql: "DELETE FROM closedPeriod WHERE clinicId = ? AND periodStart = ?",
+                           arguments: [id.rawValue, period.start.description])
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+import GRDB
+import Synchronization
+
+/// The Commission store on SQLite, through GRDB: the embedded default.
+///
+/// A file database opens as a `DatabasePool` in WAL mode (readers never wait for the writer),
+/// with foreign keys on, `synchronous = NORMAL` (a process crash loses nothing committed) and a busy
+/// timeout, so that the command-line tool and a server can share one file. Migrations run when the
+/// store opens.
+public final class SQLiteStore: CommissionStore, Sendable {
+    /// Where the database lives.
+    public enum Location: Sendable, Hashable {
+        /// A file on disk, created when missing.
+        case file(String)
+        /// A private in-memory database, gone when the store is.
+        case inMemory
+    }
+
+    public let location: Location
+    let writer: any DatabaseWriter
+    let broadcaster = ChangeBroadcaster()
+    /// The book revision this process last wrote or saw; another value in the file means another process wrote.
+    private let knownRevision = Mutex<Int64>(0)
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
+
+    /// Opens (creating when needed) the database and runs pending migrations.
+    ///
+    /// - Parameter defaultSettings: the book's settings when the database is new. Change them later
+    ///   with ``updateSettings(_:)``.
+    public init(_ location: Location, defaultSettings: BookSettings = SQLiteStore.systemDefaultSettings) throws {
+        self.location = location
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "commission"
+        configuration.prepareDatabase { db in
+            if db.configuration.readonly == false {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+        }
+        do {
+            switch location {
+            case .file(let path):
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                writer = try DatabasePool(path: path, configuration: configuration)
+            case .inMemory:
+                writer = try DatabaseQueue(configuration: configuration)
+            }
+            try Schema.migrator.migrate(writer)
+            let revision = try writer.write { db -> Int64 in
+                if try Int64.fetchOne(db, sql: "SELECT revision FROM book") == nil {
+                    try Self.insertBook(db, defaultSettings)
+                }
+                return try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0
+            }
+            knownRevision.withLock { $0 = revision }
+        } catch let error as DatabaseError {
+            throw StoreError.storage("could not open the database at \(location): \(error.message ?? "SQLite error \(error.resultCode)")")
+        }
+    }
+
+    deinit {
+        watcher.withLock { $0?.cancel() }
+        broadcaster.finish()
+    }
+
+    /// USD, the system's time zone, and the default rounding.
+    public static var systemDefaultSettings: BookSettings {
+        BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier)
+    }
+
+    /// Where the CLI and the server keep the book unless told otherwise:
+    /// `$COMMISSION_DB`, else `$XDG_DATA_HOME/commission/commission.sqlite`, else
+    /// `~/.local/share/commission/commission.sqlite`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let path = environment["COMMISSION_DB"], !path.isEmpty { return path }
+        let base: String
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty, xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = home + "/.local/share"
+        }
+        return base + "/commission/commission.sqlite"
+    }
+
+    private static func insertBook(_ db: Database, _ settings: BookSettings) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                VALUES (1, ?, ?, ?, ?, ?)
+                """,
+            arguments: [settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
+                        settings.rounding.rule.rawValue, settings.rounding.scope.rawValue])
+    }
+
+    // MARK: Running reads and writes
+
+    /// Runs `body` in one write transaction, then announces the change. Database errors become
+    /// ``StoreError/storage(_:)``; any error rolls the whole transaction back.
+    func write<T: Sendable>(_ tables: Set<StoreTable>, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let (value, revision) = try await mapErrors {
+            try await writer.write { db -> (T, Int64) in
+                let value = try body(db)
+                try db.execute(sql: "UPDATE book SET revision = revision + 1")
+                return (value, try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0)
+            }
+        }
+        knownRevision.withLock { $0 = max($0, revision) }
+        broadcaster.send(tables)
+        return value
+    }
+
+    /// Runs `body` in a read transaction (a snapshot: concurrent writes are not seen half-done).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await mapErrors { try await writer.read(body) }
+    }
+
+    private func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            throw Self.storeError(error)
+        }
+    }
+
+    static func storeError(_ error: DatabaseError) -> StoreError {
+        if error.message?.contains("integer overflow") == true || error.message?.contains("typeof") == true {
+            return .invalid(field: "amount", reason: MoneyError.overflow("total").description)
+        }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .storage("the database is busy with another writer; try again")
+        case .SQLITE_READONLY:
+            return .storage("the database file is read-only")
+        case .SQLITE_FULL:
+            return .storage("the disk is full")
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return .storage("the file is not a healthy Commission database")
+        default:
+            return .storage("SQLite error \(error.resultCode.rawValue)")
+        }
+    }
+
+    // MARK: Changes
+
+    public func changes() -> StoreChanges {
+        startWatchingOtherProcesses()
+        return broadcaster.stream()
+    }
+
+    /// For a file database, polls SQLite's `data_version` on a connection of its own, four times a
+    /// second, while anyone listens: a write by another process (the CLI while a server runs)
+    /// reaches this process's live queries too.
+    private func startWatchingOtherProcesses() {
+        guard case .file(let path) = location else { return }
+        watcher.withLock { watcher in
+            guard watcher == nil else { return }
+            watcher = Task.detached(priority: .utility) { [weak self] in
+                var configuration = Configuration()
+                configuration.readonly = true
+                configuration.busyMode = .timeout(1)
+                guard let probe = try? DatabaseQueue(path: path, configuration: configuration) else { return }
+                var lastVersion = (try? await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }) ?? 0
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    guard let self else { return }
+                    guard self.broadcaster.listenerCount > 0 else { continue }
+                    guard let (version, revision) = try? await probe.read({ db in
+                        (try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0,
+                         try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0)
+                    }) else { continue }
+                    guard version != lastVersion else { continue }
+                    lastVersion = version
+                    let isNew = self.knownRevision.withLock { known in
+                        defer { known = max(known, revision) }
+                        return revision > known
+                    }
+                    if isNew { self.broadcaster.send(Set(StoreTable.allCases)) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import GRDB
+
+/// The database schema, as named migrations run when a store opens.
+///
+/// Amounts are `INTEGER` minor units and shares `INTEGER` basis points; calendar days are
+/// `TEXT` in ISO form (`2026-03-02`), which sorts as dates do. A `PaySchedule` is a kind column
+/// plus an anchor column, checked together. Money history is protected by `RESTRICT` foreign keys.
+///
+/// Three summary tables, kept by triggers, let the dashboard read a few hundred rows whatever the
+/// size of the history: `clinicDayTotal` (per clinic and day), `clinicMonthTotal` (per clinic and
+/// month) and `productMonthTotal` (per product and month). Voided sales count nowhere. They are
+/// ordinary rowid tables, which SQLite's update hook reports (a `WITHOUT ROWID` table it would not).
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+
+        migrator.registerMigration("v1: book") { db in
+            try db.execute(sql: """
+                CREATE TABLE book (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    currencyCode TEXT NOT NULL CHECK (length(currencyCode) = 3),
+                    currencyMinorDigits INTEGER NOT NULL CHECK (currencyMinorDigits BETWEEN 0 AND 4),
+                    timeZone TEXT NOT NULL,
+                    roundingRule TEXT NOT NULL CHECK (roundingRule IN ('half-away-from-zero', 'half-to-even')),
+                    roundingScope TEXT NOT NULL CHECK (roundingScope IN ('per-line', 'per-statement')),
+                    -- Bumped by every write of every Commission process: tells a process that another wrote.
+                    revision INTEGER NOT NULL DEFAULT 0
+                )
+                """)
+        }
+
+        migrator.registerMigration("v1: clinics and products") { db in
+            try db.execute(sql: """
+                CREATE TABLE clinic (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) > 0),
+                    scheduleKind TEXT NOT NULL CHECK (scheduleKind IN ('weekly', 'biweekly', 'semimonthly', 'monthly')),
+                    scheduleAnchor TEXT,
+                    isArchived INTEGER NOT NULL DEFAULT 0 CHECK (isArchived IN (0, 1)),
+                    CHECK ((scheduleKind IN ('weekly', 'biweekly')) = (scheduleAnchor IS NOT NULL))
+                );
+                CREATE TABLE product (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) > 0),
+                    sku TEXT UNIQUE COLLATE NOCASE,
+                    unitPriceMinor INTEGER NOT NULL CHECK (typeof(unitPriceMinor) = 'integer' AND unitPriceMinor >= 0),
+                    unitCostMinor INTEGER NOT NULL CHECK (typeof(unitCostMinor) = 'integer' AND unitCostMinor >= 0),
+                    isArchived INTEGER NOT NULL DEFAULT 0 CHECK (isArchived IN (0, 1))
+                );
+                """)
+        }
+
+        migrator.registerMigration("v1: terms") { db in
+            try db.execute(sql: """
+                CREATE TABLE terms (
+                    id INTEGER PRIMARY KEY,
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE CASCADE,
+                    productId INTEGER REFERENCES product(id) ON DELETE RESTRICT,
+                    basis TEXT NOT NULL CHECK (basis IN ('profit', 'revenue')),
+                    shareBasisPoints INTEGER NOT NULL CHECK (shareBasisPoints BETWEEN 0 AND 10000),
+                    effectiveFrom TEXT NOT NULL,
+                    isArchived INTEGER NOT NULL DEFAULT 0 CHECK (isArchived IN (0, 1))
+                );
+                CREATE INDEX terms_clinic ON terms(clinicId, effectiveFrom);
+                """)
+        }
+
+        migrator.registerMigration("v1: sales") { db in
+            try db.execute(sql: """
+                CREATE TABLE sale (
+                    id INTEGER PRIMARY KEY,
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE RESTRICT,
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE RESTRICT,
+                    date TEXT NOT NULL,
+                    quantity INTEGER NOT NULL CHECK (typeof(quantity) = 'integer' AND quantity <> 0),
+                    unitPriceMinor INTEGER NOT NULL CHECK (unitPriceMinor >= 0),
+                    unitCostMinor INTEGER NOT NULL CHECK (unitCostMinor >= 0),
+                    discountMinor INTEGER NOT NULL CHECK (discountMinor >= 0),
+                    -- The snapshot of the split; all three NULL for a sale with no commission.
+                    termsId INTEGER REFERENCES terms(id) ON DELETE RESTRICT,
+                    shareBasisPoints INTEGER CHECK (shareBasisPoints BETWEEN 0 AND 10000),
+                    basis TEXT CHECK (basis IN ('profit', 'revenue')),
+                    revenueMinor INTEGER NOT NULL CHECK (typeof(revenueMinor) = 'integer'),
+                    costMinor INTEGER NOT NULL CHECK (typeof(costMinor) = 'integer'),
+                    profitMinor INTEGER NOT NULL CHECK (typeof(profitMinor) = 'integer'),
+                    -- The commission before rounding, in ten-thousandths of a minor unit.
+                    commissionExact INTEGER NOT NULL CHECK (typeof(commissionExact) = 'integer'),
+                    commissionMinor INTEGER NOT NULL CHECK (typeof(commissionMinor) = 'integer'),
+                    note TEXT,
+                    isVoided INTEGER NOT NULL DEFAULT 0 CHECK (isVoided IN (0, 1)),
+                    idempotencyKey TEXT UNIQUE,
+                    CHECK ((termsId IS NULL) = (shareBasisPoints IS NULL) AND (termsId IS NULL) = (basis IS NULL))
+                );
+                CREATE INDEX sale_clinic_date ON sale(clinicId, date);
+                CREATE INDEX sale_product_date ON sale(productId, date);
+                CREATE INDEX sale_date ON sale(date);
+                """)
+        }
+
+        migrator.registerMigration("v1: payouts and closed periods") { db in
+            try db.execute(sql: """
+                CREATE TABLE payout (
+                    id INTEGER PRIMARY KEY,
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE RESTRICT,
+                    periodStart TEXT NOT NULL,
+                    periodEnd TEXT NOT NULL CHECK (periodEnd >= periodStart),
+                    amountMinor INTEGER NOT NULL CHECK (typeof(amountMinor) = 'integer'),
+                    receivedOn TEXT NOT NULL,
+                    reference TEXT
+                );
+                CREATE INDEX payout_clinic_period ON payout(clinicId, periodStart);
+                CREATE TABLE closedPeriod (
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE RESTRICT,
+                    periodStart TEXT NOT NULL,
+                    periodEnd TEXT NOT NULL CHECK (periodEnd >= periodStart),
+                    PRIMARY KEY (clinicId, periodStart)
+                );
+                """)
+        }
+
+        migrator.registerMigration("v1: summary tables") { db in
+            try createSummary(db, table: "clinicDayTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("date", "TEXT", "date")])
+            try createSummary(db, table: "clinicMonthTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("month", "TEXT", "substr(date, 1, 7)")])
+            try createSummary(db, table: "productMonthTotal", keys: [("productId", "INTEGER", "productId"), ("month", "TEXT", "substr(date, 1, 7)")])
+            try db.execute(sql: "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal(month)")
+            try db.execute(sql: "CREATE INDEX productMonthTotal_month ON productMonthTotal(month)")
+        }
+
+        return migrator
+    }
+
+    /// The figures every summary keeps, in the order of the sale's columns that feed them.
+    static let figureColumns = ["quantity", "revenueMinor", "costMinor", "profitMinor", "commissionMinor", "commissionExact"]
+
+    /// Creates a summary table keyed by `keys` (column, type, expression over a sale row) and the
+    /// triggers that keep it: non-voided sales are added on insert, removed on delete, and moved on update.
+    private static func createSummary(_ db: Database, table: String, keys: [(name: String, type: String, expression: String)]) throws {
+        let keyColumns = keys.map(\.name).joined(separator: ", ")
+        // `typeof(...) = 'integer'` turns SQLite's silent integer→real overflow into an error.
+        let figureDefinitions = figureColumns
+            .map { "\($0) INTEGER NOT NULL CHECK (typeof(\($0)) = 'integer')" }
+            .joined(separator: ",\n    ")
+        try db.execute(sql: """
+            CREATE TABLE \(table) (
+                \(keys.map { "\($0.name) \($0.type) NOT NULL" }.joined(separator: ", ")),
+                saleCount INTEGER NOT NULL,
+                \(figureDefinitions),
+                PRIMARY KEY (\(keyColumns))
+            )
+            """)
+        func values(_ row: String) -> String {
+            (keys.map { qualify($0.expression, with: row) } + ["1"] + figureColumns.map { "\(row).\($0)" }).joined(separator: ", ")
+        }
+        let add = """
+            INSERT INTO \(table) (\(keyColumns), saleCount, \(figureColumns.joined(separator: ", ")))
+            VALUES (\(values("NEW")))
+            ON CONFLICT (\(keyColumns)) DO UPDATE SET
+                saleCount = saleCount + 1,
+                \(figureColumns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "));
+            """
+        let keyMatch = keys.map { "\($0.name) = \(qualify($0.expression, with: "OLD"))" }.joined(separator: " AND ")
+        let remove = """
+            UPDATE \(table) SET
+                saleCount = saleCount - 1,
+                \(figureColumns.map { "\($0) = \($0) - OLD.\($0)" }.joined(separator: ", "))
+            WHERE \(keyMatch);
+            DELETE FROM \(table) WHERE \(keyMatch) AND saleCount = 0;
+            """
+        try db.execute(sql: """
+            CREATE TRIGGER \(table)_insert AFTER INSERT ON sale WHEN NEW.isVoided = 0 BEGIN \(add) END;
+            CREATE TRIGGER \(table)_delete AFTER DELETE ON sale WHEN OLD.isVoided = 0 BEGIN \(remove) END;
+            CREATE TRIGGER \(table)_update_remove AFTER UPDATE ON sale WHEN OLD.isVoided = 0 BEGIN \(remove) END;
+            CREATE TRIGGER \(table)_update_add AFTER UPDATE ON sale WHEN NEW.isVoided = 0 BEGIN \(add) END;
+            """)
+    }
+
+    /// `substr(date, 1, 7)` over `NEW` → `substr(NEW.date, 1, 7)`; a bare column → `NEW.column`.
+    private static func qualify(_ expression: String, with row: String) -> String {
+        if expression.hasPrefix("substr(") {
+            return expression.replacingOccurrences(of: "substr(", with: "substr(\(row).")
+        }
+        return "\(row).\(expression)"
+    }
+}
