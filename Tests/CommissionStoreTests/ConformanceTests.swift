@@ -1,0 +1,395 @@
+import CommissionCore
+import CommissionStore
+import Testing
+
+/// The store contract, written once and run against every implementation.
+@Suite struct EntityConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func createdRecordsReadBackAndNamesAreUnique(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        #expect(try await book.store.clinic(book.glow.id) == book.glow)
+        #expect(try await book.store.clinic(named: "  glow ") == book.glow)
+        #expect(try await book.store.product(named: "ser-30") == book.serum)  // by SKU, any case
+        await #expect(throws: StoreError.duplicateName(.clinics, "GLOW")) {
+            _ = try await book.store.createClinic(ClinicDraft(name: "GLOW", schedule: .monthly))
+        }
+        await #expect(throws: StoreError.duplicateSKU("ser-30")) {
+            _ = try await book.store.createProduct(ProductDraft(name: "Other", sku: "ser-30", unitPrice: .zero, unitCost: .zero))
+        }
+        await #expect(throws: StoreError.unknownClinic("Nowhere")) { _ = try await book.store.clinic(named: "Nowhere") }
+        await #expect(throws: StoreError.notFound(.sales, id: 999)) { _ = try await book.store.sale(Sale.ID(999)) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func archivingClinicWithSalesKeepsThemAndDeletingIsRefused(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
+        await #expect(throws: StoreError.hasHistory(.clinics, name: "Glow", sales: 1)) { try await book.store.deleteClinic(book.glow.id) }
+        await #expect(throws: StoreError.hasHistory(.products, name: "Serum 30ml", sales: 1)) { try await book.store.deleteProduct(book.serum.id) }
+
+        var archived = book.glow
+        archived.isArchived = true
+        _ = try await book.store.updateClinic(archived)
+        #expect(try await book.store.clinics(ClinicQuery()).map(\.name) == ["Harbor"])
+        #expect(try await book.store.clinics(ClinicQuery(includeArchived: true)).map(\.name) == ["Glow", "Harbor"])
+        #expect(try await book.store.countSales(SaleQuery(clinicID: book.glow.id)) == 1)
+        await #expect(throws: StoreError.archived(.clinics, "Glow")) { try await book.sell(book.serum, at: book.glow, on: "2026-03-03") }
+
+        // A clinic that never sold goes away whole.
+        let empty = try await book.store.createClinic(ClinicDraft(name: "Empty", schedule: .monthly))
+        try await book.store.deleteClinic(empty.id)
+        await #expect(throws: StoreError.notFound(.clinics, id: empty.id.rawValue)) { _ = try await book.store.clinic(empty.id) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func listsFilterOrderAndPage(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        for (index, date) in ["2026-03-01", "2026-03-05", "2026-03-03", "2026-04-01"].enumerated() {
+            try await book.sell(index.isMultiple(of: 2) ? book.serum : book.cream, at: book.glow, on: date)
+        }
+        try await book.sell(book.serum, at: book.harbor, on: "2026-03-02")
+        let march = SaleQuery(clinicID: book.glow.id, from: day("2026-03-01"), through: day("2026-03-31"), order: .oldestFirst)
+        #expect(try await book.store.sales(march).map(\.date.description) == ["2026-03-01", "2026-03-03", "2026-03-05"])
+        var paged = march
+        paged.order = .newestFirst
+        paged.page = Page(limit: 2, offset: 1)
+        #expect(try await book.store.sales(paged).map(\.date.description) == ["2026-03-03", "2026-03-01"])
+        #expect(try await book.store.countSales(paged) == 3)
+        #expect(try await book.store.sales(SaleQuery(text: "cream")).map(\.date.description) == ["2026-04-01", "2026-03-05"])
+        #expect(try await book.store.sales(SaleQuery(productID: book.serum.id)).count == 3)
+        // Products most sold first: serum 3 units, cream 2.
+        #expect(try await book.store.products(ProductQuery(order: .mostSold)).map(\.name) == ["Serum 30ml", "Cream"])
+        #expect(try await book.store.products(ProductQuery(text: "30")).map(\.name) == ["Serum 30ml"])
+        // A LIKE wildcard in the text is matched literally.
+        #expect(try await book.store.products(ProductQuery(text: "%")).isEmpty)
+    }
+}
+
+@Suite struct SaleConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func saleTakesProductDefaultsAndKeepsItsSnapshot(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        // 2 × 50.00, cost 2 × 20.00, profit 60.00, 40% → 24.00.
+        let sale = try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 2)
+        #expect(sale.figures.commission == cents(2400))
+        var repriced = book.serum
+        repriced.unitPrice = cents(9900)
+        _ = try await book.store.updateProduct(repriced)
+        let reread = try await book.store.sale(sale.id)
+        #expect(reread.line.unitPrice == cents(5000))
+        #expect(reread.figures.commission == cents(2400))
+        // A new sale takes the new price: 99.00 − 20.00 = 79.00 × 40% = 31.60.
+        #expect(try await book.sell(repriced, at: book.glow, on: "2026-03-02").figures.commission == cents(3160))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func sameIdempotencyKeyRecordsOneSale(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let first = try await book.sell(book.serum, at: book.glow, on: "2026-03-02", key: "phone-42")
+        let again = try await book.sell(book.serum, at: book.glow, on: "2026-03-02", key: "phone-42")
+        #expect(first.id == again.id)
+        #expect(try await book.store.countSales(SaleQuery()) == 1)
+        _ = try await book.sell(book.serum, at: book.glow, on: "2026-03-02", key: "phone-43")
+        #expect(try await book.store.countSales(SaleQuery()) == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func saleWithoutTermsIsRefusedUnlessNoCommission(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        await #expect(throws: StoreError.noTermsInForce(clinic: "Glow", product: "Serum 30ml", on: day("2025-12-31"))) {
+            try await book.sell(book.serum, at: book.glow, on: "2025-12-31")
+        }
+        let sample = try await book.sell(book.serum, at: book.glow, on: "2025-12-31", noCommission: true)
+        #expect(sample.figures.commission == .zero)
+        #expect(sample.figures.profit == cents(3000))
+        #expect(sample.termsID == nil)
+        let message = StoreError.noTermsInForce(clinic: "Glow", product: "Serum 30ml", on: day("2025-12-31")).description
+        #expect(message.contains("Glow") && message.contains("2025-12-31"))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func failedWritesChangeNothing(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        await #expect(throws: SaleLineError.zeroQuantity) { try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 0) }
+        await #expect(throws: SaleLineError.self) { try await book.sell(book.serum, at: book.glow, on: "2026-03-02", discount: 10_001) }
+        await #expect(throws: MoneyError.self) {
+            _ = try await book.store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-02"),
+                                                          quantity: 3, unitPrice: cents(Int64.max / 2)), idempotencyKey: nil)
+        }
+        #expect(try await book.store.countSales(SaleQuery(includeVoided: true)) == 0)
+        let dashboard = try await book.store.dashboard(today: day("2026-03-02"))
+        #expect(dashboard.yearTotals == .zero)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func editingAndVoidingMoveTheTotals(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let sale = try await book.sell(book.serum, at: book.glow, on: "2026-03-02")  // 30.00 profit → 12.00
+        // Edited to 3 creams at Harbor: 3 × (30.00 − 12.00) = 54.00 × 55% = 29.70.
+        let edited = try await book.store.updateSale(sale.id, with: SaleDraft(clinicID: book.harbor.id, productID: book.cream.id,
+                                                                               date: day("2026-03-02"), quantity: 3,
+                                                                               unitPrice: cents(3000), unitCost: cents(1200)))
+        #expect(edited.figures.commission == cents(2970))
+        var dashboard = try await book.store.dashboard(today: day("2026-03-02"))
+        #expect(dashboard.monthTotals.commission == cents(2970))
+        #expect(dashboard.clinics.first { $0.clinic.id == book.glow.id }?.monthTotals == .zero)
+        _ = try await book.store.voidSale(sale.id)
+        dashboard = try await book.store.dashboard(today: day("2026-03-02"))
+        #expect(dashboard.monthTotals == .zero)
+        #expect(try await book.store.sale(sale.id).isVoided)
+        #expect(try await book.store.countSales(SaleQuery()) == 0)
+        #expect(try await book.store.countSales(SaleQuery(includeVoided: true)) == 1)
+    }
+}
+
+@Suite struct TermsConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func backdatedTermsRecomputeOpenPeriodsOnlyAndSayHowMany(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let january = try await book.sell(book.serum, at: book.glow, on: "2026-01-20")  // 30.00 × 40% = 12.00
+        let february = try await book.sell(book.serum, at: book.glow, on: "2026-02-10")
+        let march = try await book.sell(book.serum, at: book.glow, on: "2026-03-10")
+        let january2026 = PayPeriod(start: day("2026-01-01"), end: day("2026-01-31"))
+        try await book.store.closePeriod(clinic: book.glow.id, period: january2026)
+
+        // 50% from 2026-01-15: January's sale would change but its period is closed; Feb and March change.
+        let change = try await book.store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("50%"), effectiveFrom: day("2026-01-15")))
+        #expect(change.recomputedSales == 2)
+        #expect(change.salesInClosedPeriods == 1)
+        #expect(try await book.store.sale(january.id).figures.commission == cents(1200))
+        #expect(try await book.store.sale(february.id).figures.commission == cents(1500))  // 30.00 × 50%
+        #expect(try await book.store.sale(march.id).termsID == change.terms.id)
+
+        // A closed period refuses changes until reopened.
+        await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: january2026)) { _ = try await book.store.voidSale(january.id) }
+        await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: january2026)) {
+            try await book.sell(book.serum, at: book.glow, on: "2026-01-05")
+        }
+        try await book.store.reopenPeriod(clinic: book.glow.id, period: january2026)
+        _ = try await book.store.voidSale(january.id)
+
+        // Product terms for the serum from March beat the clinic-wide ones: 30.00 × 60% = 18.00.
+        let serumTerms = try await book.store.createTerms(TermsDraft(clinicID: book.glow.id, productID: book.serum.id,
+                                                                     share: share("60%"), effectiveFrom: day("2026-03-01")))
+        #expect(serumTerms.recomputedSales == 1)
+        #expect(try await book.store.sale(march.id).figures.commission == cents(1800))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func archivingTheOnlyTermsOfSoldSalesIsRefusedWhole(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-10")
+        var terms = try #require(try await book.store.terms(TermsQuery(clinicID: book.glow.id)).first)
+        terms.isArchived = true
+        await #expect(throws: StoreError.noTermsInForce(clinic: "Glow", product: "Serum 30ml", on: day("2026-03-10"))) {
+            _ = try await book.store.updateTerms(terms)
+        }
+        #expect(try await book.store.terms(TermsQuery(clinicID: book.glow.id)).count == 1)  // rolled back
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func changingTheRoundingRuleRecomputesOpenSales(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let half = try await book.store.createClinic(ClinicDraft(name: "Half", schedule: .monthly))
+        _ = try await book.store.createTerms(TermsDraft(clinicID: half.id, basis: .revenue, share: share("50%"), effectiveFrom: day("2026-01-01")))
+        let odd = try await book.store.createProduct(ProductDraft(name: "Odd", unitPrice: cents(1001), unitCost: .zero))
+        // 10.01 × 50% of revenue = 500.5 cents: 5.01 half away from zero, 5.00 half to even.
+        let sale = try await book.sell(odd, at: half, on: "2026-03-10")
+        #expect(sale.figures.commission == cents(501))
+        var settings = try await book.store.settings()
+        settings.rounding.rule = .halfToEven
+        try await book.store.updateSettings(settings)
+        #expect(try await book.store.sale(sale.id).figures.commission == cents(500))
+        // Per statement: two such lines sum to exactly 1001 cents.
+        try await book.sell(odd, at: half, on: "2026-03-11")
+        settings.rounding.scope = .perStatement
+        try await book.store.updateSettings(settings)
+        let statement = try await book.store.statement(clinic: half.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31")))
+        #expect(statement.totals.commission == cents(1001))
+        // The currency cannot change once amounts are recorded.
+        settings.currency = try Currency(code: "EUR")
+        await #expect(throws: StoreError.currencyLocked(current: "USD")) { try await book.store.updateSettings(settings) }
+    }
+}
+
+@Suite struct ReportConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func statementAndReconciliationOfAClinic(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        // Harbor, semimonthly, 55% of profit.
+        // 1–15 March: 2 serums (profit 60.00 → 33.00) and a returned cream (−18.00 → −9.90): 23.10 due.
+        try await book.sell(book.serum, at: book.harbor, on: "2026-03-02", quantity: 2)
+        try await book.sell(book.cream, at: book.harbor, on: "2026-03-15", quantity: -1)
+        // 16–31 March: a cream (18.00 → 9.90).
+        try await book.sell(book.cream, at: book.harbor, on: "2026-03-16")
+        let first = PayPeriod(start: day("2026-03-01"), end: day("2026-03-15"))
+        let second = PayPeriod(start: day("2026-03-16"), end: day("2026-03-31"))
+        _ = try await book.store.createPayout(PayoutDraft(clinicID: book.harbor.id, period: first, amount: cents(2000), receivedOn: day("2026-03-20")))
+
+        let statement = try await book.store.statement(clinic: book.harbor.id, period: first)
+        #expect(statement.lines.count == 2)
+        #expect(statement.totals.revenue == cents(7000))      // 100.00 − 30.00
+        #expect(statement.totals.commission == cents(2310))
+        #expect(statement.received == cents(2000))
+        #expect(statement.balance == cents(310))
+
+        let reconciliation = try await book.store.reconciliation(clinic: book.harbor.id, today: day("2026-04-02"))
+        #expect(reconciliation.periods.map(\.period) == [first, second])
+        #expect(reconciliation.periods.map(\.status) == [.underpaid, .unpaid])
+        #expect(reconciliation.balance == cents(310 + 990))
+
+        // A payout for a range that is not one of Harbor's periods is refused.
+        await #expect(throws: StoreError.self) {
+            _ = try await book.store.createPayout(PayoutDraft(clinicID: book.harbor.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31")),
+                                                              amount: cents(1), receivedOn: day("2026-04-01")))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func dashboardAgreesWithARecountOfTheSales(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        var random = SeededRandom(seed: 2026)
+        let clinics = [book.glow, book.harbor], products = [book.serum, book.cream]
+        var sales: [Sale] = []
+        for _ in 0..<150 {
+            let date = Day(ordinal: day("2026-01-01").ordinal + Int.random(in: 0...120, using: &random))
+            let quantity = Int64.random(in: -2...4, using: &random)
+            guard quantity != 0 else { continue }
+            let sale = try await book.store.createSale(SaleDraft(
+                clinicID: clinics.randomElement(using: &random)!.id, productID: products.randomElement(using: &random)!.id,
+                date: date, quantity: quantity, discount: cents(Int64.random(in: 0...500, using: &random)),
+                noCommission: Int.random(in: 0..<10, using: &random) == 0), idempotencyKey: nil)
+            sales.append(sale)
+        }
+        for sale in sales.shuffled(using: &random).prefix(20) { _ = try await book.store.voidSale(sale.id) }
+        for sale in sales.shuffled(using: &random).prefix(10) where !(try await book.store.sale(sale.id).isVoided) {
+            _ = try await book.store.updateSale(sale.id, with: SaleDraft(clinicID: sale.clinicID, productID: sale.productID, date: sale.date,
+                                                                          quantity: sale.quantity + 5))
+        }
+        _ = try await book.store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("45.5%"), effectiveFrom: day("2026-02-14")))
+
+        let today = day("2026-03-20")
+        let dashboard = try await book.store.dashboard(today: today)
+        let all = try await book.store.sales(SaleQuery())
+        func recount(_ filter: (Sale) -> Bool) -> (Int64, Int64, Int) {
+            let chosen = all.filter(filter)
+            return (chosen.reduce(0) { $0 + $1.figures.revenue.minorUnits }, chosen.reduce(0) { $0 + $1.figures.commission.minorUnits }, chosen.count)
+        }
+        func check(_ totals: Totals, _ expected: (Int64, Int64, Int)) {
+            #expect(totals.revenue.minorUnits == expected.0)
+            #expect(totals.commission.minorUnits == expected.1)
+            #expect(totals.saleCount == expected.2)
+        }
+        check(dashboard.todayTotals, recount { $0.date == today })
+        check(dashboard.monthTotals, recount { $0.date.month == 3 })
+        check(dashboard.yearTotals, recount { _ in true })
+        for standing in dashboard.clinics {
+            check(standing.periodTotals, recount { $0.clinicID == standing.clinic.id && standing.period.contains($0.date) })
+            check(standing.yearTotals, recount { $0.clinicID == standing.clinic.id })
+        }
+        for standing in dashboard.products {
+            check(standing.yearTotals, recount { $0.productID == standing.product.id })
+        }
+        #expect(dashboard.products.count == 2)
+    }
+}
+
+@Suite struct ImportConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func importIsAllOrNothing(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let good = ImportRow(line: 2, record: .sale(NamedSaleDraft(clinic: "Glow", product: "Serum 30ml", date: day("2026-03-02"), quantity: 1)))
+        let unknown = ImportRow(line: 3, record: .sale(NamedSaleDraft(clinic: "Nowhere", product: "Serum 30ml", date: day("2026-03-02"), quantity: 1)))
+        let noTerms = ImportRow(line: 4, record: .sale(NamedSaleDraft(clinic: "glow", product: "cream", date: day("2025-03-02"), quantity: 1)))
+        do {
+            _ = try await book.store.importRows(from: RowsSource(rows: [good, unknown, noTerms]), options: ImportOptions())
+            Issue.record("an import with bad rows was accepted")
+        } catch let StoreError.importRejected(problems, total) {
+            #expect(total == 2)
+            #expect(problems.map(\.line) == [3, 4])
+            #expect(problems.map(\.column) == ["clinic", "date"])
+        }
+        #expect(try await book.store.countSales(SaleQuery()) == 0)
+
+        let dry = try await book.store.importRows(from: RowsSource(rows: [good]), options: ImportOptions(dryRun: true))
+        #expect(dry.sales == 1 && dry.dryRun)
+        #expect(try await book.store.countSales(SaleQuery()) == 0)
+
+        let clinic = ImportRow(line: 2, record: .clinic(ClinicDraft(name: "Lumen", schedule: .weekly(startingOn: .friday))))
+        let terms = ImportRow(line: 3, record: .terms(NamedTermsDraft(clinic: "lumen", product: nil, basis: .revenue, share: share("10%"), effectiveFrom: day("2026-01-01"))))
+        let sale = ImportRow(line: 4, record: .sale(NamedSaleDraft(clinic: "Lumen", product: "SER-30", date: day("2026-03-02"), quantity: 2, unitPrice: cents(4500))))
+        let summary = try await book.store.importRows(from: RowsSource(rows: [clinic, terms, sale, good]), options: ImportOptions())
+        #expect(summary == ImportSummary(clinics: 1, terms: 1, sales: 2))
+        let lumen = try await book.store.clinic(named: "Lumen")
+        // 2 × 45.00 = 90.00 revenue × 10% = 9.00.
+        #expect(try await book.store.sales(SaleQuery(clinicID: lumen.id)).map(\.figures.commission) == [cents(900)])
+    }
+}
+
+@Suite struct LiveQueryConformanceTests {
+    struct GlowSales: StoreRequest {
+        let clinic: Clinic.ID
+        var tables: Set<StoreTable> { [.sales] }
+        func fetch(from store: any CommissionStore) async throws -> Int { try await store.countSales(SaleQuery(clinicID: clinic)) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func observedRequestYieldsAfterEveryRelevantCommit(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        var values = book.store.observe(GlowSales(clinic: book.glow.id)).makeAsyncIterator()
+        #expect(try await values.next() == 0)
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
+        #expect(try await values.next() == 1)
+        // A write to a table the request does not read yields nothing; the next sale does.
+        _ = try await book.store.createClinic(ClinicDraft(name: "Unrelated", schedule: .monthly))
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-03")
+        #expect(try await values.next() == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    @MainActor
+    func liveValueRefreshesAnObservableModel(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let live = LiveValue(store: book.store, request: GlowSales(clinic: book.glow.id))
+        live.start()
+        try await waitUntil { live.value == 0 }
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
+        try await waitUntil { live.value == 1 }
+        live.stop()
+    }
+
+    @Test func aWriteByAnotherProcessReachesObservers() async throws {
+        // Two stores on one file stand for two processes: the second sees nothing in-process.
+        let path = temporaryDatabasePath()
+        let watcher = try SQLiteStoreFactory.open(path)
+        let writer = try SQLiteStoreFactory.open(path)
+        let glow = try await writer.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        var values = watcher.observe(GlowSales(clinic: glow.id)).makeAsyncIterator()
+        #expect(try await values.next() == 0)
+        _ = try await writer.createSale(SaleDraft(clinicID: glow.id, productID: try await writer.createProduct(
+            ProductDraft(name: "Serum", unitPrice: cents(100), unitCost: .zero)).id, date: day("2026-03-02"), noCommission: true), idempotencyKey: nil)
+        #expect(try await values.next() == 1)
+    }
+}
+
+@MainActor
+func waitUntil(timeout: Duration = .seconds(5), _ condition: @MainActor () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now > deadline { Issue.record("condition not met within \(timeout)"); return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+/// A deterministic generator (SplitMix64), so that random tests repeat.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

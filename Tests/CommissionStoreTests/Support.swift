@@ -1,0 +1,80 @@
+import CommissionCore
+import CommissionSQLite
+import CommissionStore
+import Foundation
+import Testing
+
+/// Every store implementation the conformance suite runs against.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqliteFile = "SQLite file"
+    case sqliteMemory = "SQLite in memory"
+
+    var testDescription: String { rawValue }
+
+    /// A new, empty store with the given settings.
+    func makeStore(settings: BookSettings = .test) throws -> any CommissionStore {
+        switch self {
+        case .sqliteFile:
+            return try SQLiteStore(.file(temporaryDatabasePath()), defaultSettings: settings)
+        case .sqliteMemory:
+            return try SQLiteStore(.inMemory, defaultSettings: settings)
+        }
+    }
+}
+
+func temporaryDatabasePath() -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-tests-\(UUID().uuidString)")
+    return directory.appendingPathComponent("book.sqlite").path
+}
+
+extension BookSettings {
+    static let test = BookSettings(currency: .usd, timeZoneIdentifier: "Europe/London")
+}
+
+func day(_ text: String) -> Day { try! Day(parsing: text) }
+func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
+func share(_ text: String) -> Share { try! Share(parsing: text) }
+
+/// A small book: Glow (monthly, 40% of profit from 2026-01-01) and Harbor (semimonthly, 55% of
+/// profit), a serum (50.00, cost 20.00) and a cream (30.00, cost 12.00).
+struct Book {
+    let store: any CommissionStore
+    let glow: Clinic
+    let harbor: Clinic
+    let serum: Product
+    let cream: Product
+
+    init(_ kind: StoreKind, settings: BookSettings = .test) async throws {
+        store = try kind.makeStore(settings: settings)
+        glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        harbor = try await store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
+        serum = try await store.createProduct(ProductDraft(name: "Serum 30ml", sku: "SER-30", unitPrice: cents(5000), unitCost: cents(2000)))
+        cream = try await store.createProduct(ProductDraft(name: "Cream", unitPrice: cents(3000), unitCost: cents(1200)))
+        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01")))
+        _ = try await store.createTerms(TermsDraft(clinicID: harbor.id, share: share("55%"), effectiveFrom: day("2026-01-01")))
+    }
+
+    @discardableResult
+    func sell(_ product: Product, at clinic: Clinic, on date: String, quantity: Int64 = 1, discount: Int64 = 0,
+              noCommission: Bool = false, key: String? = nil) async throws -> Sale {
+        try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day(date), quantity: quantity,
+                                             discount: cents(discount), noCommission: noCommission), idempotencyKey: key)
+    }
+}
+
+/// Import rows handed over from memory.
+struct RowsSource: ImportSource {
+    var rows: [ImportRow]
+    var problems: [ImportProblem] = []
+    func column(for field: String) -> String? { field }
+    func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
+        for row in rows { try body(row) }
+        return problems
+    }
+}
+
+enum SQLiteStoreFactory {
+    static func open(_ path: String) throws -> any CommissionStore {
+        try SQLiteStore(.file(path), defaultSettings: .test)
+    }
+}
