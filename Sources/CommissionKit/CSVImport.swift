@@ -1,0 +1,327 @@
+import CommissionCore
+import CommissionStore
+import CSV
+import Foundation
+
+/// What a CSV file holds. Each kind has its columns; see ``CSVImportSource``.
+public enum ImportKind: String, Sendable, CaseIterable {
+    case clinics, products, terms, sales
+}
+
+/// How to read a CSV file.
+public struct CSVFormat: Sendable, Hashable {
+    /// The field delimiter; nil to detect `,`, `;` or a tab from the header line.
+    public var delimiter: Character?
+    /// Read amounts with a decimal comma (`12,50`), as spreadsheets in many locales export them.
+    public var decimalComma: Bool
+
+    public init(delimiter: Character? = nil, decimalComma: Bool = false) {
+        self.delimiter = delimiter
+        self.decimalComma = decimalComma
+    }
+}
+
+/// A problem with a CSV file as a whole (rather than with some of its rows).
+public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    case cannotOpen(String)
+    case empty(String)
+    case binary(String)
+    case notUTF8(String)
+    case unknownKind(String, headers: [String])
+    case missingColumns(String, [String])
+    case duplicateHeaders(String, [String])
+    case noRows(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path):
+            return "Cannot open \(path): check that the file exists and can be read."
+        case .empty(let path):
+            return "\(path) is empty: a CSV import needs a header row and at least one row."
+        case .binary(let path):
+            return "\(path) is not a text file (it holds binary data): export the sheet as CSV (UTF-8) and import that."
+        case .notUTF8(let path):
+            return "\(path) is not UTF-8 text: export the sheet as \"CSV UTF-8\"."
+        case .unknownKind(let path, let headers):
+            return "Cannot tell what \(path) holds from its headers (\(headers.joined(separator: ", "))): pass --kind clinics|products|terms|sales."
+        case .missingColumns(let path, let columns):
+            return "\(path) lacks the required column\(columns.count == 1 ? "" : "s") \(columns.map { "\"\($0)\"" }.joined(separator: ", "))."
+        case .duplicateHeaders(let path, let headers):
+            return "\(path) has the same column more than once: \(headers.map { "\"\($0)\"" }.joined(separator: ", "))."
+        case .noRows(let path):
+            return "\(path) has a header row but no rows to import."
+        }
+    }
+}
+
+/// Reads a CSV file of clinics, products, terms or sales as an ``ImportSource``, row by row.
+///
+/// Header names match loosely: case, spaces, underscores, hyphens and dots are ignored, and common
+/// synonyms are understood (`Qty` for quantity, `Price` for unit price). Columns it does not know are
+/// ignored, so a file exported by `commission export` imports again. It reads UTF-8 with or without a
+/// byte-order mark, CRLF or LF line ends, quoted fields with embedded delimiters, quotes and newlines,
+/// and `,` `;` or tab delimiters.
+///
+/// | kind | required | optional |
+/// |---|---|---|
+/// | clinics | name, schedule (`monthly`, `semimonthly`, `weekly:monday`, `biweekly:2026-01-02`) | anchor |
+/// | products | name, unit price | sku, unit cost (default 0) |
+/// | terms | clinic, share (`40`, `37.5%`), effective from | product, basis (`profit` or `revenue`) |
+/// | sales | date, clinic, product (name or SKU) | quantity (default 1), unit price, unit cost, discount, no commission, note |
+public struct CSVImportSource: ImportSource {
+    public let path: String
+    public let kind: ImportKind
+    public let format: CSVFormat
+    let currency: Currency
+    let delimiter: UnicodeScalar
+    /// Normalized field name → index of the column, and the header as the file spells it.
+    let columns: [String: (index: Int, header: String)]
+    let headerCount: Int
+
+    /// Opens the file and checks its header.
+    /// - Throws: ``CSVFileError`` for a file that cannot be imported at all.
+    public init(path: String, kind: ImportKind? = nil, format: CSVFormat = CSVFormat(), currency: Currency) throws {
+        self.path = path
+        self.format = format
+        self.currency = currency
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CSVFileError.cannotOpen(path) }
+        let head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+        try? handle.close()
+        guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
+        if head.contains(0) { throw CSVFileError.binary(path) }
+        let delimiter = format.delimiter.flatMap(\.unicodeScalars.first) ?? Self.sniffDelimiter(head)
+        self.delimiter = delimiter
+
+        let reader = try Self.reader(path: path, delimiter: delimiter)
+        guard let header = reader.headerRow, !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            if reader.error != nil { throw CSVFileError.notUTF8(path) }
+            throw CSVFileError.empty(path)
+        }
+        if reader.error != nil { throw CSVFileError.notUTF8(path) }
+        headerCount = header.count
+
+        var columns: [String: (index: Int, header: String)] = [:]
+        var duplicates: [String] = []
+        for (index, raw) in header.enumerated() {
+            let spelled = raw.trimmingCharacters(in: .whitespaces)
+            guard let field = Self.field(for: spelled) else { continue }
+            if columns[field] != nil { duplicates.append(spelled); continue }
+            columns[field] = (index, spelled)
+        }
+        if !duplicates.isEmpty { throw CSVFileError.duplicateHeaders(path, duplicates) }
+        self.columns = columns
+
+        let resolvedKind = kind ?? Self.guessKind(Set(columns.keys))
+        guard let resolvedKind else { throw CSVFileError.unknownKind(path, headers: header) }
+        self.kind = resolvedKind
+        let missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
+        if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing) }
+        guard reader.next() != nil else {
+            if reader.error != nil { throw CSVFileError.notUTF8(path) }
+            throw CSVFileError.noRows(path)
+        }
+    }
+
+    static func reader(path: String, delimiter: UnicodeScalar) throws -> CSVReader {
+        guard let stream = InputStream(fileAtPath: path) else { throw CSVFileError.cannotOpen(path) }
+        do {
+            return try CSVReader(stream: stream, hasHeaderRow: true, delimiter: delimiter)
+        } catch CSVError.unicodeDecoding {
+            throw CSVFileError.notUTF8(path)
+        } catch {
+            throw CSVFileError.empty(path)
+        }
+    }
+
+    /// The delimiter of the header line: the most frequent of `,` `;` and tab outside quotes.
+    static func sniffDelimiter(_ head: Data) -> UnicodeScalar {
+        var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
+        var quoted = false
+        for byte in head {
+            if byte == 0x22 { quoted.toggle() }
+            if !quoted && (byte == 0x0A || byte == 0x0D) { break }
+            if !quoted, counts[byte] != nil { counts[byte]! += 1 }
+        }
+        let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }!
+        return best.value == 0 ? "," : UnicodeScalar(best.key)
+    }
+
+    /// The canonical field a header names, or nil for a column Commission ignores.
+    static func field(for header: String) -> String? {
+        let key = String(header.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" })
+        return synonyms[key]
+    }
+
+    static let synonyms: [String: String] = {
+        let table: [String: [String]] = [
+            "name": ["name"],
+            "clinic": ["clinic", "clinicname", "location", "business"],
+            "product": ["product", "productname", "item", "productsku"],
+            "sku": ["sku", "code", "productcode"],
+            "schedule": ["schedule", "payschedule", "paid", "payfrequency", "frequency"],
+            "anchor": ["anchor", "scheduleanchor", "anchordate", "weekday"],
+            "unit price": ["unitprice", "price", "saleprice", "priceeach", "unitpriceminor"],
+            "unit cost": ["unitcost", "cost", "costeach", "unitcostminor"],
+            "share": ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate"],
+            "basis": ["basis", "commissionbasis"],
+            "effective from": ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
+            "date": ["date", "saledate", "day"],
+            "quantity": ["quantity", "qty", "units", "count"],
+            "discount": ["discount"],
+            "no commission": ["nocommission", "nocomm", "sample"],
+            "note": ["note", "notes", "comment", "comments", "memo"],
+        ]
+        var result: [String: String] = [:]
+        for (field, names) in table { for name in names { result[name] = field } }
+        return result
+    }()
+
+    static let required: [ImportKind: [String]] = [
+        .clinics: ["name", "schedule"],
+        .products: ["name", "unit price"],
+        .terms: ["clinic", "share", "effective from"],
+        .sales: ["date", "clinic", "product"],
+    ]
+
+    static func guessKind(_ fields: Set<String>) -> ImportKind? {
+        if fields.contains("date") && fields.contains("product") { return .sales }
+        if fields.contains("share") { return .terms }
+        if fields.contains("schedule") { return .clinics }
+        if fields.contains("name") && fields.contains("unit price") { return .products }
+        return nil
+    }
+
+    public func column(for field: String) -> String? { columns[field]?.header }
+
+    public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
+        let reader = try Self.reader(path: path, delimiter: delimiter)
+        var problems: [ImportProblem] = []
+        // The header is line 1; each row starts on the line after the previous one ended.
+        var line = 1 + (reader.headerRow ?? []).reduce(0) { $0 + $1.filter(\.isNewline).count } + 1
+        while let fields = reader.next() {
+            let start = line
+            line += 1 + fields.reduce(0) { $0 + $1.filter(\.isNewline).count }
+            if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }  // a blank line
+            if fields.count != headerCount {
+                problems.append(ImportProblem(line: start, column: nil,
+                                              reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))
+                continue
+            }
+            var row = RowReader(fields: fields, columns: columns, line: start, currency: currency,
+                                decimalSeparator: format.decimalComma ? "," : ".")
+            if let record = row.record(kind) {
+                try body(ImportRow(line: start, record: record))
+            }
+            problems += row.problems
+        }
+        if reader.error != nil {
+            problems.append(ImportProblem(line: line, column: nil, reason: "the file stops being UTF-8 text here: export the sheet as \"CSV UTF-8\"."))
+        }
+        return problems
+    }
+}
+
+/// Reads the fields of one row, collecting every problem rather than stopping at the first.
+struct RowReader {
+    let fields: [String]
+    let columns: [String: (index: Int, header: String)]
+    let line: Int
+    let currency: Currency
+    let decimalSeparator: Character
+    var problems: [ImportProblem] = []
+
+    init(fields: [String], columns: [String: (index: Int, header: String)], line: Int, currency: Currency, decimalSeparator: Character) {
+        self.fields = fields
+        self.columns = columns
+        self.line = line
+        self.currency = currency
+        self.decimalSeparator = decimalSeparator
+    }
+
+    func text(_ field: String) -> String? {
+        guard let column = columns[field] else { return nil }
+        let value = fields[column.index].trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+    }
+
+    mutating func problem(_ field: String, _ reason: String) {
+        problems.append(ImportProblem(line: line, column: columns[field]?.header ?? field, reason: reason))
+    }
+
+    mutating func required(_ field: String) -> String? {
+        guard let value = text(field) else { problem(field, "it is empty, and it is required."); return nil }
+        return value
+    }
+
+    mutating func parse<T>(_ field: String, optional: Bool = false, _ parse: (String) throws -> T) -> T?? {
+        guard let value = optional ? text(field) : required(field) else { return optional ? .some(nil) : nil }
+        do {
+            return .some(try parse(value))
+        } catch {
+            problem(field, String(describing: error))
+            return nil
+        }
+    }
+
+    mutating func money(_ field: String, optional: Bool = false) -> Money?? {
+        let (currency, separator) = (self.currency, decimalSeparator)
+        return parse(field, optional: optional) { try currency.parse($0, decimalSeparator: separator) }
+    }
+
+    mutating func record(_ kind: ImportKind) -> ImportRecord? {
+        switch kind {
+        case .clinics:
+            let name = required("name")
+            let anchor = text("anchor")
+            let schedule = parse("schedule") { text -> PaySchedule in
+                if let anchor, !text.contains(":") { return try PaySchedule(kind: text.lowercased(), anchor: anchor) }
+                return try PaySchedule(parsing: text)
+            }
+            guard let name, let schedule = schedule.flatMap({ $0 }), problems.isEmpty else { return nil }
+            return .clinic(ClinicDraft(name: name, schedule: schedule))
+        case .products:
+            let name = required("name")
+            let price = money("unit price")
+            let cost = money("unit cost", optional: true)
+            guard let name, let price = price.flatMap({ $0 }), let cost, problems.isEmpty else { return nil }
+            return .product(ProductDraft(name: name, sku: text("sku"), unitPrice: price, unitCost: cost ?? .zero))
+        case .terms:
+            let clinic = required("clinic")
+            let share = parse("share") { try Share(parsing: $0) }
+            let from = parse("effective from") { try Day(parsing: $0) }
+            let basis = parse("basis", optional: true) { text -> CommissionBasis in
+                guard let basis = CommissionBasis(rawValue: text.lowercased()) else {
+                    throw StoreError.invalid(field: "basis", reason: "\"\(text)\" is neither profit nor revenue.")
+                }
+                return basis
+            }
+            guard let clinic, let share = share.flatMap({ $0 }), let from = from.flatMap({ $0 }), let basis, problems.isEmpty else { return nil }
+            return .terms(NamedTermsDraft(clinic: clinic, product: text("product"), basis: basis ?? .profit, share: share, effectiveFrom: from))
+        case .sales:
+            let date = parse("date") { try Day(parsing: $0) }
+            let clinic = required("clinic")
+            let product = required("product")
+            let quantity = parse("quantity", optional: true) { text -> Int64 in
+                guard let quantity = Int64(text) else {
+                    throw StoreError.invalid(field: "quantity", reason: "\"\(text)\" is not a whole number of units.")
+                }
+                return quantity
+            }
+            let price = money("unit price", optional: true)
+            let cost = money("unit cost", optional: true)
+            let discount = money("discount", optional: true)
+            let noCommission = parse("no commission", optional: true) { text -> Bool in
+                switch text.lowercased() {
+                case "yes", "y", "true", "1", "x": return true
+                case "no", "n", "false", "0": return false
+                default: throw StoreError.invalid(field: "no commission", reason: "\"\(text)\" is not yes or no.")
+                }
+            }
+            guard let date = date.flatMap({ $0 }), let clinic, let product, let quantity, let price, let cost, let discount,
+                  let noCommission, problems.isEmpty else { return nil }
+            return .sale(NamedSaleDraft(clinic: clinic, product: product, date: date, quantity: quantity ?? 1, unitPrice: price,
+                                        unitCost: cost, discount: discount ?? .zero, noCommission: noCommission ?? false,
+                                        note: text("note")))
+        }
+    }
+}

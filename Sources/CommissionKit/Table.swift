@@ -1,0 +1,73 @@
+import CSV
+import Foundation
+
+/// How a report is printed.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// Aligned columns for a terminal.
+    case table
+    /// RFC 4180 CSV with a header row.
+    case csv
+    /// JSON with amounts as decimal strings; see docs/json.md.
+    case json
+}
+
+/// Rows of text under titled columns, printable as an aligned table or as CSV.
+public struct TextTable: Sendable {
+    public enum Alignment: Sendable { case left, right }
+
+    public struct Column: Sendable {
+        public var title: String
+        public var alignment: Alignment
+        public init(_ title: String, _ alignment: Alignment = .left) {
+            self.title = title
+            self.alignment = alignment
+        }
+    }
+
+    public var columns: [Column]
+    public var rows: [[String]]
+
+    public init(_ columns: [Column], rows: [[String]] = []) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// Aligned columns separated by two spaces, a rule under the titles.
+    public func rendered() -> String {
+        var widths = columns.map { $0.title.count }
+        for row in rows {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (index, column) in columns.enumerated() {
+                let cell = index < cells.count ? cells[index] : ""
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                parts.append(column.alignment == .right ? pad + cell : cell + pad)
+            }
+            return parts.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        var out = [line(columns.map(\.title)), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
+        out += rows.map(line)
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// RFC 4180 CSV: a header row, CRLF line ends, fields quoted when they need it.
+    public func csv() -> String {
+        CSVText.encode([columns.map(\.title)] + rows)
+    }
+}
+
+/// Writes CSV with CSV.swift's writer.
+enum CSVText {
+    static func encode(_ rows: [[String]]) -> String {
+        let stream = OutputStream(toMemory: ())
+        guard let writer = try? CSVWriter(stream: stream, newline: .crlf) else { return "" }
+        for row in rows { try? writer.write(row: row) }
+        writer.stream.close()
+        guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else { return "" }
+        return String(decoding: data, as: UTF8.self) + "\r\n"
+    }
+}

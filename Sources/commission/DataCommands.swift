@@ -1,0 +1,212 @@
+import ArgumentParser
+import CommissionCore
+import CommissionKit
+import CommissionSQLite
+import CommissionStore
+import Foundation
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import clinics, products, terms or sales from a CSV file — all of it, or nothing.",
+        discussion: """
+            The kind of file is told from its headers (or --kind). Headers match loosely: case, spaces \
+            and underscores do not matter, and common names work (Qty, Price, Split…). The file may be \
+            UTF-8 with or without a byte-order mark, with CRLF line ends, quoted fields with commas or \
+            newlines, and `,` `;` or tab delimiters. Columns Commission does not know are ignored.
+
+            Any bad row means nothing is imported: every bad row is listed with its line, column and reason.
+
+              clinics:  name, schedule                 (anchor)
+              products: name, unit price               (sku, unit cost)
+              terms:    clinic, share, effective from  (product, basis)
+              sales:    date, clinic, product          (quantity, unit price, unit cost, discount, no commission, note)
+
+            Examples:
+              commission import clinics.csv products.csv terms.csv sales.csv
+              commission import sales.csv --dry-run
+              commission import ventes.csv --delimiter ";" --decimal-comma
+            """)
+    @OptionGroup var book: BookOptions
+    @Argument(help: "CSV files, imported in order, each in its own all-or-nothing transaction.") var files: [String]
+    @Option(help: "What the files hold: clinics, products, terms or sales (default: told from the headers).") var kind: ImportKind?
+    @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
+    @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50).") var decimalComma = false
+    @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("Give at least one CSV file to import.") }
+        if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
+    }
+
+    func run() async throws {
+        let store = try book.open()
+        let settings = try await store.settings()
+        let showProgress = isatty(2) != 0
+        for file in files {
+            let source: CSVImportSource
+            do {
+                source = try CSVImportSource(path: file, kind: kind, format: CSVFormat(
+                    delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma),
+                    currency: settings.currency)
+            } catch let error as CSVFileError {
+                throw Failure(error.description)
+            }
+            var options = ImportOptions(dryRun: dryRun)
+            if showProgress {
+                options.progress = { rows in FileHandle.standardError.write(Data("\r\(file): \(rows) rows read…".utf8)) }
+            }
+            do {
+                let summary = try await store.importRows(from: source, options: options)
+                if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                output("\(file): \(dryRun ? "would import" : "imported") \(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")\(dryRun ? " (dry run: nothing written)" : "").\n")
+            } catch let error as StoreError {
+                if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                throw Failure("\(file): \(error.description)")
+            }
+        }
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export the book's clinics, products, terms, sales or payouts as CSV or JSON.",
+        discussion: """
+            CSV exports of clinics, products, terms and sales import again with `commission import`.
+
+            Examples:
+              commission export sales --format csv --output sales.csv
+              commission export clinics --format json
+              commission export all --output-directory backup-2026-11
+            """)
+    enum What: String, ExpressibleByArgument, CaseIterable { case clinics, products, terms, sales, payouts, all }
+
+    @OptionGroup var book: BookOptions
+    @Argument(help: "clinics, products, terms, sales, payouts, or all.") var what: What
+    @Option(help: "csv or json.") var format: OutputFormat = .csv
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .customLong("output-directory"), help: "With `all`: the directory for one file per kind.") var directory: String?
+    @Flag(name: .long, help: "Include voided sales.") var voided = false
+
+    func validate() throws {
+        if format == .table { throw ValidationError("Export writes csv or json.") }
+        if what == .all && directory == nil { throw ValidationError("`export all` needs --output-directory.") }
+    }
+
+    func run() async throws {
+        let store = try book.open()
+        let renderer = Renderer(currency: try await store.settings().currency)
+        let kinds = what == .all ? What.allCases.filter { $0 != .all } : [what]
+        if let directory { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        for kind in kinds {
+            let table = try await self.table(kind, store: store, renderer: renderer)
+            let text = renderer.render(table, as: format)
+            if let directory {
+                let path = "\(directory)/\(kind.rawValue).\(format.rawValue)"
+                try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                note("Wrote \(table.rows.count) \(kind.rawValue) to \(path)")
+            } else if let output {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                note("Wrote \(table.rows.count) \(kind.rawValue) to \(output)")
+            } else {
+                CommissionCLI.output(text)
+            }
+        }
+    }
+
+    func table(_ kind: What, store: any CommissionStore, renderer: Renderer) async throws -> TextTable {
+        let (clinics, products) = try await names(store)
+        switch kind {
+        case .clinics: return renderer.clinics(try await store.clinics(ClinicQuery(includeArchived: true)))
+        case .products: return renderer.products(try await store.products(ProductQuery(includeArchived: true)))
+        case .terms: return renderer.terms(try await store.terms(TermsQuery(includeArchived: true)), clinics: clinics, products: products)
+        case .sales:
+            return renderer.sales(try await store.sales(SaleQuery(includeVoided: voided, order: .oldestFirst)), clinics: clinics, products: products)
+        case .payouts, .all: return renderer.payouts(try await store.payouts(PayoutQuery()), clinics: clinics)
+        }
+    }
+}
+
+enum CommissionCLI {
+    static func output(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+}
+
+struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy the whole book to a file, safely, even while it is in use.",
+        discussion: """
+            Uses SQLite's online backup: sales recorded meanwhile are either in the copy or not, never half.
+
+            Example:
+              commission backup ~/commission-2026-11-22.sqlite
+            """)
+    @OptionGroup var book: BookOptions
+    @Argument(help: "The backup file to write.") var path: String
+    @Flag(help: "Replace the file if it exists.") var force = false
+
+    func run() async throws {
+        let store = try book.open()
+        try await store.backup(to: path, replacing: force)
+        output("Backed up \(book.path) to \(path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+    }
+}
+
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace the book with a backup.",
+        discussion: """
+            The backup is checked first; the current book is replaced only when it is sound. Refused \
+            when the current book holds sales, unless --force.
+
+            Example:
+              commission restore ~/commission-2026-11-22.sqlite --force
+            """)
+    @OptionGroup var book: BookOptions
+    @Argument(help: "The backup file to restore.") var path: String
+    @Flag(help: "Replace a book that already holds sales.") var force = false
+
+    func run() async throws {
+        let store = try book.open()
+        let existing = try await store.countSales(SaleQuery(includeVoided: true))
+        if existing > 0 && !force {
+            throw Failure("\(book.path) holds \(existing) sales: pass --force to replace them with the backup (take a backup of it first).")
+        }
+        try await store.restore(from: path)
+        output("Restored \(path) into \(book.path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+    }
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build a sample book and show its dashboard.",
+        discussion: """
+            Four clinics on different schedules and splits, a dozen products, a year of sales up to \
+            today with returns, discounts and samples, and payouts (one short, one missing, one over). \
+            The demo lives in its own file, replaced on every run, so your own book is never touched.
+
+            Example:
+              commission demo
+              commission statement "Harbor Skin Clinic" --previous --db "$(commission demo --print-path)"
+            """)
+    @Option(help: ArgumentHelp("Where to build the demo book.", valueName: "path")) var db: String?
+    @Flag(name: .customLong("print-path"), help: "Only print where the demo book is.") var printPath = false
+    @OptionGroup var format: FormatOption
+
+    var path: String {
+        db ?? (SQLiteStore.defaultPath(environment: ProcessInfo.processInfo.environment.filter { $0.key != "COMMISSION_DB" }) as NSString)
+            .deletingLastPathComponent + "/demo.sqlite"
+    }
+
+    func run() async throws {
+        if printPath { output(path + "\n"); return }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let store = try SQLiteStore(.file(path), defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier))
+        let settings = try await store.settings()
+        let today = settings.today()
+        let summary = try await DemoBook(today: today).build(in: store)
+        note("Built a demo book of \(summary.clinics) clinics, \(summary.products) products and \(summary.sales) sales in \(path)")
+        output(Renderer(currency: settings.currency).render(try await store.dashboard(today: today), as: format.format))
+        if format.format == .table {
+            output("\nExplore it:\n  commission statement \"Harbor Skin Clinic\" --previous --db \(path)\n  commission reconcile --db \(path)\n")
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import ArgumentParser
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+
+struct Report: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the dashboard: today, each clinic's current pay period, this month, the year to date.",
+        discussion: """
+            Example:
+              commission report
+              commission report --date 2026-06-30 --format json
+            """)
+    @OptionGroup var book: BookOptions
+    @OptionGroup var format: FormatOption
+    @Option(help: "Show the dashboard as of this day (default today).") var date: String?
+
+    func run() async throws {
+        let store = try book.open()
+        let settings = try await store.settings()
+        let dashboard = try await store.dashboard(today: try date.map { try parseDay($0) } ?? settings.today())
+        output(Renderer(currency: settings.currency).render(dashboard, as: format.format))
+    }
+}
+
+struct StatementCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statement",
+        abstract: "Show what a clinic owes for one pay period, sale by sale.",
+        discussion: """
+            The period is the one containing --period DATE (default today), or the one before with --previous.
+
+            Example:
+              commission statement "Glow" --previous
+              commission statement "Harbor" --period 2026-03-10 --format csv > harbor-march.csv
+            """)
+    @OptionGroup var book: BookOptions
+    @OptionGroup var format: FormatOption
+    @Argument(help: "The clinic's name.") var clinic: String
+    @Option(help: "A date in the period (default today).") var period: String?
+    @Flag(help: "The period before.") var previous = false
+
+    func run() async throws {
+        let store = try book.open()
+        let settings = try await store.settings()
+        let clinic = try await store.clinic(named: self.clinic)
+        let statement = try await store.statement(clinic: clinic.id, period: try payPeriod(
+            of: clinic, containing: period, previous: previous, settings: settings))
+        output(Renderer(currency: settings.currency).render(statement, as: format.format))
+    }
+}
+
+struct Reconcile: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare what clinics paid with what they owed, period by period.",
+        discussion: """
+            Periods that are unpaid, underpaid or overpaid are marked ⚠. The balance runs over all periods.
+
+            Example:
+              commission reconcile "Harbor"
+              commission reconcile --format json
+            """)
+    @OptionGroup var book: BookOptions
+    @OptionGroup var format: FormatOption
+    @Argument(help: "One clinic (default all).") var clinic: String?
+    @Option(help: "As of this day (default today).") var date: String?
+
+    func run() async throws {
+        let store = try book.open()
+        let settings = try await store.settings()
+        let today = try date.map { try parseDay($0) } ?? settings.today()
+        let clinics: [Clinic]
+        if let clinic {
+            clinics = [try await store.clinic(named: clinic)]
+        } else {
+            clinics = try await store.clinics(ClinicQuery())
+        }
+        var reconciliations: [Reconciliation] = []
+        for clinic in clinics { reconciliations.append(try await store.reconciliation(clinic: clinic.id, today: today)) }
+        output(Renderer(currency: settings.currency).render(reconciliations, as: format.format))
+    }
+}
+
+struct PayoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "payout",
+        abstract: "Record and list what clinics paid.",
+        discussion: """
+            Example:
+              commission payout add "Glow" 412.50 --previous --reference "BACS 7781"
+            """,
+        subcommands: [Add.self, List.self, Delete.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record a payment from a clinic for one of its periods.", discussion: """
+            The period is the one containing --period DATE (default today), or the one before with --previous.
+
+            Example:
+              commission payout add "Harbor" 230.10 --period 2026-03-01 --received 2026-03-20
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The clinic's name.") var clinic: String
+        @Argument(help: "The amount received.") var amount: String
+        @Option(help: "A date in the period paid for (default today).") var period: String?
+        @Flag(help: "For the period before.") var previous = false
+        @Option(help: "When the money arrived (default today).") var received: String?
+        @Option(help: "The payment's reference.") var reference: String?
+
+        func run() async throws {
+            let store = try book.open()
+            let settings = try await store.settings()
+            let clinic = try await store.clinic(named: self.clinic)
+            let payPeriod = try payPeriod(of: clinic, containing: period, previous: previous, settings: settings)
+            let payout = try await store.createPayout(PayoutDraft(
+                clinicID: clinic.id, period: payPeriod, amount: try settings.money(amount, "amount"),
+                receivedOn: try received.map { try parseDay($0) } ?? settings.today(), reference: reference))
+            let statement = try await store.statement(clinic: clinic.id, period: payPeriod)
+            let c = settings.currency
+            output("Payout \(payout.id): \(c.format(payout.amount)) from \(clinic.name) for \(payPeriod.start) – \(payPeriod.end). Expected \(c.format(statement.totals.commission)), received \(c.format(statement.received)), balance \(c.format(statement.balance)).\n")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List payouts.", discussion: """
+            Example:
+              commission payout list --clinic "Glow" --format csv
+            """)
+        @OptionGroup var book: BookOptions
+        @OptionGroup var format: FormatOption
+        @Option(help: "Only this clinic's payouts.") var clinic: String?
+
+        func run() async throws {
+            let store = try book.open()
+            let renderer = Renderer(currency: try await store.settings().currency)
+            let payouts = try await store.payouts(PayoutQuery(clinicID: try await clinic.asyncMap { try await store.clinic(named: $0).id }))
+            output(renderer.render(renderer.payouts(payouts, clinics: try await names(store).clinics), as: format.format))
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a payout recorded by mistake.", discussion: """
+            Example:
+              commission payout delete 7
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The payout's id.") var id: Int64
+
+        func run() async throws {
+            try await book.open().deletePayout(Payout.ID(id))
+            output("Deleted payout \(id).\n")
+        }
+    }
+}
+
+struct PeriodCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "period",
+        abstract: "Close a reconciled pay period (locking its sales and payouts) or reopen it.",
+        discussion: """
+            Example:
+              commission period close "Glow" --period 2026-02-01
+              commission period reopen "Glow" --period 2026-02-01
+            """,
+        subcommands: [Close.self, Reopen.self])
+
+    struct Close: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Close a clinic's pay period.", discussion: """
+            Example:
+              commission period close "Glow" --previous
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The clinic's name.") var clinic: String
+        @Option(help: "A date in the period (default today).") var period: String?
+        @Flag(help: "The period before.") var previous = false
+
+        func run() async throws {
+            let store = try book.open()
+            let clinic = try await store.clinic(named: self.clinic)
+            let payPeriod = try payPeriod(of: clinic, containing: period, previous: previous, settings: try await store.settings())
+            try await store.closePeriod(clinic: clinic.id, period: payPeriod)
+            output("Closed \(clinic.name)'s period \(payPeriod.start) – \(payPeriod.end).\n")
+        }
+    }
+
+    struct Reopen: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Reopen a closed pay period.", discussion: """
+            Example:
+              commission period reopen "Glow" --period 2026-02-01
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The clinic's name.") var clinic: String
+        @Option(help: "A date in the period (default today).") var period: String?
+        @Flag(help: "The period before.") var previous = false
+
+        func run() async throws {
+            let store = try book.open()
+            let clinic = try await store.clinic(named: self.clinic)
+            let payPeriod = try payPeriod(of: clinic, containing: period, previous: previous, settings: try await store.settings())
+            try await store.reopenPeriod(clinic: clinic.id, period: payPeriod)
+            output("Reopened \(clinic.name)'s period \(payPeriod.start) – \(payPeriod.end).\n")
+        }
+    }
+}
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A live dashboard: redrawn whenever a sale or payout is recorded, from any process.",
+        discussion: """
+            Leave it running in one terminal and record sales in another (or from the web app): it \
+            redraws within a quarter of a second. Stop it with Ctrl-C.
+
+            Example:
+              commission watch
+            """)
+    @OptionGroup var book: BookOptions
+    @Option(help: "Stop after this many redraws (default: run until interrupted).") var count: Int?
+
+    func run() async throws {
+        let store = try book.open()
+        let renderer = Renderer(currency: try await store.settings().currency)
+        var drawn = 0
+        for try await dashboard in store.observe(DashboardRequest()) {
+            output("\u{1B}[H\u{1B}[2J" + renderer.render(dashboard, as: .table) + "\nWatching \(book.path) — Ctrl-C to stop.\n")
+            drawn += 1
+            if let count, drawn >= count { break }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+
+struct SaleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sale",
+        abstract: "Record, list, change or void sales.",
+        discussion: """
+            Example:
+              commission sale add "Glow" "Serum 30ml" 2
+              commission sale list --clinic "Glow" --from 2026-03-01
+            """,
+        subcommands: [Add.self, List.self, Edit.self, Void.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a sale (or, with a negative quantity, a return).",
+            discussion: """
+                Price and cost default to the product's; the commission follows the clinic's terms in \
+                force on the sale's date.
+
+                Examples:
+                  commission sale add "Glow" "Serum 30ml" 2
+                  commission sale add "Glow" SER-30 -1 --note "returned, allergy"
+                  commission sale add "Harbor" "Daily SPF 50" --price 35.00 --discount 3.50 --date 2026-03-02
+                  commission sale add "Harbor" "Daily SPF 50" --no-commission --note sample
+                """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The clinic's name.") var clinic: String
+        @Argument(help: "The product's name or SKU.") var product: String
+        @Argument(help: "Units sold (negative for a return).") var quantity: Int64 = 1
+        @Option(help: "The sale's date (YYYY-MM-DD, today, yesterday; default today).") var date: String?
+        @Option(help: "Unit price, when not the product's.") var price: String?
+        @Option(help: "Unit cost, when not the product's.") var cost: String?
+        @Option(help: "A discount on the whole line.") var discount: String?
+        @Flag(name: .long, help: "A sample or personal use: no commission.") var noCommission = false
+        @Option(help: "A note.") var note: String?
+        @Option(name: .customLong("idempotency-key"), help: "A key that makes retrying safe: the same key records one sale.") var key: String?
+
+        func run() async throws {
+            let store = try book.open()
+            let settings = try await store.settings()
+            let clinic = try await store.clinic(named: self.clinic)
+            let product = try await store.product(named: self.product)
+            let sale = try await store.createSale(SaleDraft(
+                clinicID: clinic.id, productID: product.id, date: try date.map { try parseDay($0) } ?? settings.today(),
+                quantity: quantity, unitPrice: try price.map { try settings.money($0, "price") },
+                unitCost: try cost.map { try settings.money($0, "cost") },
+                discount: try discount.map { try settings.money($0, "discount") } ?? .zero,
+                noCommission: noCommission, note: note), idempotencyKey: key)
+            let c = settings.currency
+            output("Sale \(sale.id): \(sale.quantity) × \(product.name) at \(clinic.name) on \(sale.date) — revenue \(c.format(sale.figures.revenue)), profit \(c.format(sale.figures.profit)), commission \(c.format(sale.figures.commission)).\n")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List sales, newest first.", discussion: """
+            Example:
+              commission sale list --clinic "Glow" --from 2026-03-01 --to 2026-03-31 --format csv
+            """)
+        @OptionGroup var book: BookOptions
+        @OptionGroup var format: FormatOption
+        @Option(help: "Only this clinic's sales.") var clinic: String?
+        @Option(help: "Only this product's sales.") var product: String?
+        @Option(help: "From this date.") var from: String?
+        @Option(help: "Through this date.") var to: String?
+        @Option(help: "Only sales whose note or product contains this text.") var search: String?
+        @Option(help: "At most this many sales.") var limit: Int = 50
+        @Option(help: "Skip this many sales first.") var offset: Int = 0
+        @Flag(name: .long, help: "Include voided sales.") var voided = false
+
+        func run() async throws {
+            let store = try book.open()
+            let renderer = Renderer(currency: try await store.settings().currency)
+            let query = SaleQuery(clinicID: try await clinic.asyncMap { try await store.clinic(named: $0).id },
+                                  productID: try await product.asyncMap { try await store.product(named: $0).id },
+                                  from: try from.map { try parseDay($0) }, through: try to.map { try parseDay($0) },
+                                  text: search, includeVoided: voided, page: Page(limit: limit, offset: offset))
+            let sales = try await store.sales(query)
+            let (clinics, products) = try await names(store)
+            output(renderer.render(renderer.sales(sales, clinics: clinics, products: products), as: format.format))
+            if format.format == .table {
+                let total = try await store.countSales(query)
+                if total > sales.count { note("Showing \(sales.count) of \(total) sales; use --limit and --offset for more.") }
+            }
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a sale; its commission is computed again.", discussion: """
+            Options left out keep the sale's current values.
+
+            Example:
+              commission sale edit 42 --quantity 3 --discount 5.00
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The sale's id.") var id: Int64
+        @Option(help: "Another clinic.") var clinic: String?
+        @Option(help: "Another product.") var product: String?
+        @Option(help: "Another date.") var date: String?
+        @Option(help: "Another quantity.") var quantity: Int64?
+        @Option(help: "Another unit price.") var price: String?
+        @Option(help: "Another unit cost.") var cost: String?
+        @Option(help: "Another discount.") var discount: String?
+        @Option(help: "Another note.") var note: String?
+        @Flag(inversion: .prefixedNo, help: "Mark or unmark as no commission.") var commission: Bool?
+
+        func run() async throws {
+            let store = try book.open()
+            let settings = try await store.settings()
+            let sale = try await store.sale(Sale.ID(id))
+            var draft = SaleDraft(clinicID: sale.clinicID, productID: sale.productID, date: sale.date, quantity: sale.quantity,
+                                  unitPrice: sale.line.unitPrice, unitCost: sale.line.unitCost, discount: sale.line.discount,
+                                  noCommission: sale.isNoCommission, note: sale.note)
+            if let clinic { draft.clinicID = try await store.clinic(named: clinic).id }
+            if let product { draft.productID = try await store.product(named: product).id }
+            if let date { draft.date = try parseDay(date) }
+            if let quantity { draft.quantity = quantity }
+            if let price { draft.unitPrice = try settings.money(price, "price") }
+            if let cost { draft.unitCost = try settings.money(cost, "cost") }
+            if let discount { draft.discount = try settings.money(discount, "discount") }
+            if let note { draft.note = note }
+            if let commission { draft.noCommission = !commission }
+            let updated = try await store.updateSale(sale.id, with: draft)
+            output("Sale \(updated.id): commission \(settings.currency.format(sale.figures.commission)) → \(settings.currency.format(updated.figures.commission)).\n")
+        }
+    }
+
+    struct Void: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Void a sale: it stays on record but counts nowhere.", discussion: """
+            Example:
+              commission sale void 42
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The sale's id.") var id: Int64
+
+        func run() async throws {
+            let store = try book.open()
+            let sale = try await store.voidSale(Sale.ID(id))
+            output("Voided sale \(sale.id) of \(sale.date).\n")
+        }
+    }
+}
