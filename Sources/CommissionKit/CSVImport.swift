@@ -94,10 +94,10 @@ public struct CSVImportSource: ImportSource {
 
         let reader = try Self.reader(path: path, delimiter: delimiter)
         guard let header = reader.headerRow, !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            if reader.error != nil { throw CSVFileError.notUTF8(path) }
+            if Self.failedDecoding(reader) { throw CSVFileError.notUTF8(path) }
             throw CSVFileError.empty(path)
         }
-        if reader.error != nil { throw CSVFileError.notUTF8(path) }
+        if Self.failedDecoding(reader) { throw CSVFileError.notUTF8(path) }
         headerCount = header.count
 
         var columns: [String: (index: Int, header: String)] = [:]
@@ -114,12 +114,22 @@ public struct CSVImportSource: ImportSource {
         let resolvedKind = kind ?? Self.guessKind(Set(columns.keys))
         guard let resolvedKind else { throw CSVFileError.unknownKind(path, headers: header) }
         self.kind = resolvedKind
-        let missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
+        var missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
+        // A clinics file may name its clinics under "Clinic", a products file its products under "Product".
+        if missing.first == "name", columns[resolvedKind == .clinics ? "clinic" : "product"] != nil, resolvedKind == .clinics || resolvedKind == .products {
+            missing.removeFirst()
+        }
         if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing) }
         guard reader.next() != nil else {
-            if reader.error != nil { throw CSVFileError.notUTF8(path) }
+            if Self.failedDecoding(reader) { throw CSVFileError.notUTF8(path) }
             throw CSVFileError.noRows(path)
         }
+    }
+
+    /// CSV.swift also records an error when a stream simply ends; only a decoding error matters.
+    static func failedDecoding(_ reader: CSVReader) -> Bool {
+        if case CSVError.unicodeDecoding? = reader.error { return true }
+        return false
     }
 
     static func reader(path: String, delimiter: UnicodeScalar) throws -> CSVReader {
@@ -184,10 +194,10 @@ public struct CSVImportSource: ImportSource {
     ]
 
     static func guessKind(_ fields: Set<String>) -> ImportKind? {
-        if fields.contains("date") && fields.contains("product") { return .sales }
+        if fields.contains("date") { return .sales }
         if fields.contains("share") { return .terms }
         if fields.contains("schedule") { return .clinics }
-        if fields.contains("name") && fields.contains("unit price") { return .products }
+        if (fields.contains("name") || fields.contains("product")) && fields.contains("unit price") { return .products }
         return nil
     }
 
@@ -214,7 +224,7 @@ public struct CSVImportSource: ImportSource {
             }
             problems += row.problems
         }
-        if reader.error != nil {
+        if Self.failedDecoding(reader) {
             problems.append(ImportProblem(line: line, column: nil, reason: "the file stops being UTF-8 text here: export the sheet as \"CSV UTF-8\"."))
         }
         return problems
@@ -271,7 +281,7 @@ struct RowReader {
     mutating func record(_ kind: ImportKind) -> ImportRecord? {
         switch kind {
         case .clinics:
-            let name = required("name")
+            let name = required(columns["name"] != nil ? "name" : "clinic")
             let anchor = text("anchor")
             let schedule = parse("schedule") { text -> PaySchedule in
                 if let anchor, !text.contains(":") { return try PaySchedule(kind: text.lowercased(), anchor: anchor) }
@@ -280,7 +290,7 @@ struct RowReader {
             guard let name, let schedule = schedule.flatMap({ $0 }), problems.isEmpty else { return nil }
             return .clinic(ClinicDraft(name: name, schedule: schedule))
         case .products:
-            let name = required("name")
+            let name = required(columns["name"] != nil ? "name" : "product")
             let price = money("unit price")
             let cost = money("unit cost", optional: true)
             guard let name, let price = price.flatMap({ $0 }), let cost, problems.isEmpty else { return nil }

@@ -17,7 +17,7 @@ struct Commission: AsyncParsableCommand {
             The book is an SQLite file: $XDG_DATA_HOME/commission/commission.sqlite (or \
             ~/.local/share/commission/commission.sqlite) unless --db PATH or COMMISSION_DB says otherwise.
 
-            Start with:
+            Examples, to start with:
               commission demo                       build a sample book and show its dashboard
               commission init --currency EUR --time-zone Europe/Paris
               commission clinic add "Glow" --schedule monthly

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@Suite struct CLITests {
+    static let commands: [[String]] = [
+        [], ["init"], ["clinic"], ["clinic", "add"], ["clinic", "list"], ["clinic", "edit"], ["clinic", "archive"], ["clinic", "restore"],
+        ["clinic", "delete"], ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
+        ["product", "delete"], ["terms"], ["terms", "add"], ["terms", "list"], ["terms", "edit"], ["terms", "archive"], ["sale"],
+        ["sale", "add"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
+        ["payout", "list"], ["payout", "delete"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
+        ["export"], ["backup"], ["restore"], ["demo"], ["watch"],
+    ]
+
+    @Test(arguments: commands)
+    func everyCommandExplainsItselfWithAnExample(_ command: [String]) throws {
+        let run = try commission(command + ["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("OVERVIEW:"))
+        #expect(run.stdout.contains("commission \(command.first ?? "")"), "no example in: \(run.stdout)")
+        #expect(run.stdout.contains("Example"), "no example in: \(run.stdout)")
+    }
+
+    @Test func aQuickSaleAndItsReportsInEveryFormat() throws {
+        let directory = temporaryDirectory()
+        let db = directory.appendingPathComponent("book.sqlite").path
+        for arguments in [
+            ["init", "--currency", "EUR", "--time-zone", "Europe/Paris"],
+            ["clinic", "add", "Glow", "--schedule", "semimonthly"],
+            ["product", "add", "Serum 30ml", "--price", "50.00", "--cost", "20.00"],
+            ["terms", "add", "Glow", "--share", "40", "--from", "2026-01-01"],
+        ] {
+            let run = try commission(arguments + ["--db", db])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        // 2 × 50.00 − 20.00 × 2 = 60.00 profit × 40% = 24.00.
+        let sale = try commission(["sale", "add", "Glow", "Serum 30ml", "2", "--date", "2026-03-02", "--db", db])
+        #expect(sale.stdout.contains("commission 24.00"), "\(sale.stdout)\(sale.stderr)")
+
+        let json = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "json", "--db", db])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let totals = object?["totals"] as? [String: Any]
+        #expect(totals?["commission"] as? String == "24.00")
+        #expect(object?["periodEnd"] as? String == "2026-03-15")
+
+        let csv = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "csv", "--db", db])
+        #expect(csv.stdout.hasPrefix("Sale,Date,Product,Qty,Price,Discount,Revenue,Profit,Share,Commission\r\n"))
+        #expect(csv.stdout.contains(",2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"))
+
+        let report = try commission(["report", "--date", "2026-03-02", "--format", "json", "--db", db])
+        let dashboard = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
+        #expect((dashboard?["todayTotals"] as? [String: Any])?["commission"] as? String == "24.00")
+        #expect(dashboard?["currency"] as? String == "EUR")
+
+        let table = try commission(["report", "--date", "2026-03-02", "--db", db])
+        #expect(table.stdout.contains("Glow") && table.stdout.contains("24.00"))
+
+        // The export of sales imports again into another book and gives the same statement.
+        let exported = directory.appendingPathComponent("sales.csv").path
+        #expect(try commission(["export", "sales", "--output", exported, "--db", db]).status == 0)
+        let other = directory.appendingPathComponent("other.sqlite").path
+        for arguments in [["init", "--currency", "EUR"], ["clinic", "add", "Glow", "--schedule", "semimonthly"],
+                          ["product", "add", "Serum 30ml", "--price", "1.00"], ["terms", "add", "Glow", "--share", "40", "--from", "2026-01-01"],
+                          ["import", exported]] {
+            let run = try commission(arguments + ["--db", other])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let again = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "csv", "--db", other])
+        #expect(again.stdout.contains(",2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"), "\(again.stdout)")
+    }
+
+    @Test func demoBuildsABookAndPrintsItsDashboard() throws {
+        let home = temporaryDirectory()
+        let run = try commission(["demo"], environment: ["XDG_DATA_HOME": home.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Year to date"))
+        for clinic in ["Glow Aesthetics", "Harbor Skin Clinic", "Lumen Dermatology", "Northside Day Spa"] {
+            #expect(run.stdout.contains(clinic))
+        }
+        let path = home.appendingPathComponent("commission/demo.sqlite").path
+        #expect(FileManager.default.fileExists(atPath: path))
+        // The demo's payouts leave periods that stand out: Harbor was paid 25.00 short once.
+        let reconcile = try commission(["reconcile", "Harbor Skin Clinic", "--format", "json", "--db", path])
+        #expect(reconcile.stdout.contains("\"difference\" : \"25.00\""), "\(reconcile.stdout)")
+        #expect(reconcile.stdout.contains("\"status\" : \"underpaid\""))
+        // Running it again rebuilds the same book rather than failing.
+        #expect(try commission(["demo"], environment: ["XDG_DATA_HOME": home.path]).status == 0)
+    }
+
+    @Test func theDefaultBookFollowsXDGAndCommissionDB() throws {
+        let home = temporaryDirectory()
+        #expect(try commission(["clinic", "add", "Glow"], environment: ["XDG_DATA_HOME": home.path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("commission/commission.sqlite").path))
+        let explicit = home.appendingPathComponent("elsewhere.sqlite").path
+        #expect(try commission(["clinic", "add", "Harbor"], environment: ["XDG_DATA_HOME": home.path, "COMMISSION_DB": explicit]).status == 0)
+        let list = try commission(["clinic", "list", "--format", "csv", "--db", explicit])
+        #expect(list.stdout.contains("Harbor") && !list.stdout.contains("Glow"))
+    }
+
+    @Test func backupAndRestoreKeepEveryFigure() throws {
+        let home = temporaryDirectory()
+        let demo = home.appendingPathComponent("demo.sqlite").path
+        #expect(try commission(["demo", "--db", demo]).status == 0)
+        let backup = home.appendingPathComponent("backup.sqlite").path
+        #expect(try commission(["backup", backup, "--db", demo]).status == 0)
+        let reportBefore = try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", demo]).stdout
+
+        let fresh = home.appendingPathComponent("fresh.sqlite").path
+        #expect(try commission(["restore", backup, "--db", fresh]).status == 0)
+        #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", fresh]).stdout == reportBefore)
+        // Restoring over a book with sales needs --force; a file that is not a backup is refused.
+        #expect(try commission(["restore", backup, "--db", fresh]).status == 1)
+        let junk = file("junk.sqlite", "not a database", in: home)
+        let refused = try commission(["restore", junk, "--force", "--db", fresh])
+        #expect(refused.status == 1 && refused.stderr.contains("not an SQLite database"), "\(refused.stderr)")
+        #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", fresh]).stdout == reportBefore)
+    }
+}
