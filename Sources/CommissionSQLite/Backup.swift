@@ -13,6 +13,7 @@ extension SQLiteStore {
         if fileManager.fileExists(atPath: path) && !replacing {
             throw StoreError.invalid(field: "backup path", reason: "\(path) already exists; pass --force to replace it.")
         }
+        try? fileManager.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         try? fileManager.removeItem(atPath: temporary)
         do {

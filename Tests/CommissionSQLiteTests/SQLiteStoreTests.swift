@@ -1,0 +1,166 @@
+import CommissionCore
+@testable import CommissionSQLite
+import CommissionStore
+import Foundation
+import GRDB
+import Testing
+
+func temporaryPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("commission-sqlite-\(UUID().uuidString)/book.sqlite").path
+}
+
+func day(_ text: String) -> Day { try! Day(parsing: text) }
+func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
+
+@Suite struct SQLiteStoreTests {
+    @Test func aFileBookIsAWALPoolWithForeignKeysAndABusyTimeout() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        #expect(store.writer is DatabasePool)
+        let (journal, foreignKeys, synchronous, timeout) = try await store.writer.write { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"),
+             try Int.fetchOne(db, sql: "PRAGMA synchronous"), try Int.fetchOne(db, sql: "PRAGMA busy_timeout"))
+        }
+        #expect(journal == "wal")
+        #expect(foreignKeys == 1)
+        #expect(synchronous == 1)  // NORMAL
+        #expect(timeout == 10_000)
+    }
+
+    @Test func migrationsAreNamedAndRunOnceWhenTheStoreOpens() async throws {
+        let path = temporaryPath()
+        _ = try SQLiteStore(.file(path))
+        let reopened = try SQLiteStore(.file(path))
+        let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables"])
+    }
+
+    @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinic = try await store.createClinic(ClinicDraft(name: "Lumen", schedule: .biweekly(anchor: day("2026-01-02"))))
+        let product = try await store.createProduct(ProductDraft(name: "Mask", unitPrice: cents(4250), unitCost: cents(1601)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "37.5"), effectiveFrom: day("2026-01-01")))
+        _ = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-03-02")), idempotencyKey: nil)
+        try await store.writer.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT scheduleKind, scheduleAnchor FROM clinic"))
+            #expect(row[0] as String == "biweekly" && row[1] as String == "2026-01-02")
+            let sale = try #require(try Row.fetchOne(db, sql: """
+                SELECT typeof(revenueMinor), revenueMinor, profitMinor, shareBasisPoints, commissionExact, commissionMinor FROM sale
+                """))
+            // 42.50 − 16.01 = 26.49 profit; × 3750 bp = 9,933,750 ten-thousandths = 993.375 cents → 9.93.
+            #expect(sale[0] as String == "integer")
+            #expect(sale[1] as Int64 == 4250 && sale[2] as Int64 == 2649 && sale[3] as Int == 3750)
+            #expect(sale[4] as Int64 == 9_933_750 && sale[5] as Int64 == 993)
+        }
+        // The schema itself refuses a weekly schedule without its weekday, and a share above 100%.
+        await #expect(throws: DatabaseError.self) {
+            try await store.writer.write { db in
+                try db.execute(sql: "INSERT INTO clinic (name, scheduleKind, scheduleAnchor) VALUES ('Bad', 'weekly', NULL)")
+            }
+        }
+        await #expect(throws: DatabaseError.self) {
+            try await store.writer.write { db in
+                try db.execute(sql: "INSERT INTO terms (clinicId, basis, shareBasisPoints, effectiveFrom) VALUES (1, 'profit', 10001, '2026-01-01')")
+            }
+        }
+        // And a sale's clinic cannot be deleted under it.
+        await #expect(throws: DatabaseError.self) {
+            try await store.writer.write { db in try db.execute(sql: "DELETE FROM clinic") }
+        }
+    }
+
+    @Test func summaryTablesEqualARecountFromTheSales() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinics = [try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly)),
+                       try await store.createClinic(ClinicDraft(name: "B", schedule: .weekly(startingOn: .monday)))]
+        let products = [try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1999), unitCost: cents(733))),
+                        try await store.createProduct(ProductDraft(name: "Q", unitPrice: cents(505), unitCost: cents(10)))]
+        for clinic in clinics {
+            _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 3333), effectiveFrom: day("2025-01-01")))
+        }
+        var generator = SystemRandomNumberGenerator()
+        var ids: [Sale.ID] = []
+        for _ in 0..<300 {
+            let quantity = Int64.random(in: -2...5, using: &generator)
+            guard quantity != 0 else { continue }
+            ids.append(try await store.createSale(SaleDraft(
+                clinicID: clinics.randomElement()!.id, productID: products.randomElement()!.id,
+                date: Day(ordinal: day("2025-11-01").ordinal + Int.random(in: 0...120)), quantity: quantity), idempotencyKey: nil).id)
+        }
+        for id in ids.shuffled().prefix(40) { _ = try await store.voidSale(id) }
+        for id in ids.shuffled().prefix(40) where !(try await store.sale(id).isVoided) {
+            let sale = try await store.sale(id)
+            _ = try await store.updateSale(id, with: SaleDraft(clinicID: clinics.randomElement()!.id, productID: sale.productID,
+                                                               date: sale.date.adding(days: 31), quantity: sale.quantity))
+        }
+        _ = try await store.createTerms(TermsDraft(clinicID: clinics[0].id, share: try Share(basisPoints: 5001), effectiveFrom: day("2025-12-15")))
+
+        try await store.writer.read { db in
+            let figures = "count(*), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
+            let stored = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
+            let pairs = [
+                ("SELECT clinicId, date, \(figures) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2",
+                 "SELECT clinicId, date, \(stored) FROM clinicDayTotal GROUP BY 1, 2 ORDER BY 1, 2"),
+                ("SELECT clinicId, substr(date, 1, 7), \(figures) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2",
+                 "SELECT clinicId, month, \(stored) FROM clinicMonthTotal GROUP BY 1, 2 ORDER BY 1, 2"),
+                ("SELECT productId, substr(date, 1, 7), \(figures) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2",
+                 "SELECT productId, month, \(stored) FROM productMonthTotal GROUP BY 1, 2 ORDER BY 1, 2"),
+            ]
+            for (recount, summary) in pairs {
+                // Compare values only: the two queries name their columns differently.
+                let expected = try Row.fetchAll(db, sql: recount).map { Array($0.databaseValues) }
+                #expect(!expected.isEmpty)
+                #expect(try Row.fetchAll(db, sql: summary).map { Array($0.databaseValues) } == expected, "\(summary)")
+            }
+        }
+    }
+
+    @Test func summariesRefuseToOverflowRatherThanTurnIntoFloats() async throws {
+        let store = try SQLiteStore(.inMemory)
+        let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
+        let product = try await store.createProduct(ProductDraft(name: "Gold", unitPrice: Money(minorUnits: Int64.max / 2 + 1), unitCost: .zero))
+        let sale = SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-03-02"), noCommission: true)
+        _ = try await store.createSale(sale, idempotencyKey: nil)
+        // A second sale's revenue would push the day's total past Int64.max.
+        await #expect(throws: StoreError.self) { _ = try await store.createSale(sale, idempotencyKey: nil) }
+        #expect(try await store.countSales(SaleQuery()) == 1)
+    }
+
+    @Test func defaultPathFollowsTheEnvironment() {
+        #expect(SQLiteStore.defaultPath(environment: ["HOME": "/home/ana"]) == "/home/ana/.local/share/commission/commission.sqlite")
+        #expect(SQLiteStore.defaultPath(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "/data"]) == "/data/commission/commission.sqlite")
+        // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+        #expect(SQLiteStore.defaultPath(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "data"]) == "/home/ana/.local/share/commission/commission.sqlite")
+        #expect(SQLiteStore.defaultPath(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "/data", "COMMISSION_DB": "/tmp/b.sqlite"]) == "/tmp/b.sqlite")
+    }
+
+    @Test func aBackupTakenWhileWritesGoOnRestoresToIdenticalFigures() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .semimonthly))
+        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1234), unitCost: cents(99)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 4000), effectiveFrom: day("2026-01-01")))
+        let writes = Task {
+            for index in 0..<300 {
+                _ = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id,
+                                                         date: Day(ordinal: day("2026-01-01").ordinal + index % 200)), idempotencyKey: nil)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))
+        let backupPath = temporaryPath()
+        try await store.backup(to: backupPath)
+        try await writes.value
+
+        let copy = try SQLiteStore(.file(backupPath))
+        let copied = try await copy.countSales(SaleQuery())
+        #expect(copied > 0)
+        // The copy is a consistent snapshot: its summaries agree with its own sales.
+        let recount = try await copy.sales(SaleQuery()).reduce(Int64(0)) { $0 + $1.figures.commission.minorUnits }
+        #expect(try await copy.dashboard(today: day("2026-12-31")).yearTotals.commission.minorUnits == recount)
+
+        // Restoring it into a fresh book gives the same figures.
+        let restored = try SQLiteStore(.file(temporaryPath()))
+        try await restored.restore(from: backupPath)
+        #expect(try await restored.dashboard(today: day("2026-12-31")) == (try await copy.dashboard(today: day("2026-12-31"))))
+        // Backups never overwrite by accident.
+        await #expect(throws: StoreError.self) { try await store.backup(to: backupPath) }
+    }
+}
