@@ -261,7 +261,13 @@ public struct Renderer: Sendable {
                                   })
             if format == .csv { return table.csv() }
             var out = table.rendered()
-            for r in reconciliations { out += "\n\(r.clinic.name) owes \(m(r.balance)) in all." }
+            for r in reconciliations {
+                if r.balance.isNegative {
+                    out += "\n\(r.clinic.name) has paid \(m((try? r.balance.negated()) ?? r.balance)) more than it owes in all."
+                } else {
+                    out += "\n\(r.clinic.name) owes \(m(r.balance)) in all."
+                }
+            }
             return out + "\n"
         }
     }

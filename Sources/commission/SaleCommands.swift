@@ -24,14 +24,15 @@ struct SaleCommand: AsyncParsableCommand {
 
                 Examples:
                   commission sale add "Glow" "Serum 30ml" 2
-                  commission sale add "Glow" SER-30 -1 --note "returned, allergy"
+                  commission sale add "Glow" SER-30 --return --note "returned, allergy"
                   commission sale add "Harbor" "Daily SPF 50" --price 35.00 --discount 3.50 --date 2026-03-02
                   commission sale add "Harbor" "Daily SPF 50" --no-commission --note sample
                 """)
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's name.") var clinic: String
         @Argument(help: "The product's name or SKU.") var product: String
-        @Argument(help: "Units sold (negative for a return).") var quantity: Int64 = 1
+        @Argument(help: "Units sold (for a return, add --return, or write `-- -1`).") var quantity: Int64 = 1
+        @Flag(name: .customLong("return"), help: "A return: the quantity comes back, and so does its commission.") var isReturn = false
         @Option(help: "The sale's date (YYYY-MM-DD, today, yesterday; default today).") var date: String?
         @Option(help: "Unit price, when not the product's.") var price: String?
         @Option(help: "Unit cost, when not the product's.") var cost: String?
@@ -47,7 +48,7 @@ struct SaleCommand: AsyncParsableCommand {
             let product = try await store.product(named: self.product)
             let sale = try await store.createSale(SaleDraft(
                 clinicID: clinic.id, productID: product.id, date: try date.map { try parseDay($0) } ?? settings.today(),
-                quantity: quantity, unitPrice: try price.map { try settings.money($0, "price") },
+                quantity: isReturn ? -abs(quantity) : quantity, unitPrice: try price.map { try settings.money($0, "price") },
                 unitCost: try cost.map { try settings.money($0, "cost") },
                 discount: try discount.map { try settings.money($0, "discount") } ?? .zero,
                 noCommission: noCommission, note: note), idempotencyKey: key)

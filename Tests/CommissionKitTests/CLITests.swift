@@ -115,3 +115,34 @@ import Testing
         #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", fresh]).stdout == reportBefore)
     }
 }
+
+@Suite struct WatchTests {
+    @Test func watchRedrawsWhenAnotherProcessRecordsASale() async throws {
+        let directory = temporaryDirectory()
+        let db = directory.appendingPathComponent("book.sqlite").path
+        #expect(try commission(["demo", "--db", db]).status == 0)
+
+        let process = Process()
+        process.executableURL = commissionExecutable
+        process.arguments = ["watch", "--count", "2", "--db", db]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // Wait for the first drawing, then record a sale from another process.
+        let deadline = ContinuousClock.now + .seconds(20)
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("Watching") && ContinuousClock.now < deadline {
+            text += String(decoding: handle.availableData, as: UTF8.self)
+        }
+        #expect(text.contains("Watching"))
+        let sale = try commission(["sale", "add", "Glow Aesthetics", "SPF-50", "3", "--price", "1000.00", "--db", db])
+        #expect(sale.status == 0, "\(sale.stderr)")
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning { process.terminate(); Issue.record("watch did not redraw after the sale") }
+        text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        // 3 × 1000.00 of revenue appears in today's line of the second drawing.
+        #expect(text.components(separatedBy: "Watching").count == 3)
+        #expect(text.contains("3000.00"))
+    }
+}
