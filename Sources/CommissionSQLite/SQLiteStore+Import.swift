@@ -14,7 +14,7 @@ extension SQLiteStore {
                                               total: session.problems.count)
                 }
                 if options.dryRun { throw ImportStop.dryRun(session.summary) }
-                try db.execute(sql: "UPDATE book SET revision = revision + 1")
+                try self.bumpRevision(db)
                 return session.summary
             }
             outcome = .success(summary)

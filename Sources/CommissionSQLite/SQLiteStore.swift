@@ -103,16 +103,23 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// Runs `body` in one write transaction, then announces the change. Database errors become
     /// ``StoreError/storage(_:)``; any error rolls the whole transaction back.
     func write<T: Sendable>(_ tables: Set<StoreTable>, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let (value, revision) = try await mapErrors {
-            try await writer.write { db -> (T, Int64) in
+        let value = try await mapErrors {
+            try await writer.write { db -> T in
                 let value = try body(db)
-                try db.execute(sql: "UPDATE book SET revision = revision + 1")
-                return (value, try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0)
+                try self.bumpRevision(db)
+                return value
             }
         }
-        knownRevision.withLock { $0 = max($0, revision) }
         broadcaster.send(tables)
         return value
+    }
+
+    /// Marks the transaction as this process's write. The new revision is known here before the
+    /// commit makes it visible, so the watcher of other processes never mistakes it for theirs.
+    func bumpRevision(_ db: Database) throws {
+        try db.execute(sql: "UPDATE book SET revision = revision + 1")
+        let revision = try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0
+        knownRevision.withLock { $0 = max($0, revision) }
     }
 
     /// Runs `body` in a read transaction (a snapshot: concurrent writes are not seen half-done).
