@@ -14,12 +14,20 @@ let package = Package(
         .library(name: "CommissionStore", targets: ["CommissionStore"]),
         .library(name: "CommissionSQLite", targets: ["CommissionSQLite"]),
         .library(name: "CommissionKit", targets: ["CommissionKit"]),
+        .library(name: "CommissionWeb", targets: ["CommissionWeb"]),
         .executable(name: "commission", targets: ["commission"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The commission domain: money, shares, schedules, terms, sale lines, statements.
@@ -45,13 +53,33 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The web app and JSON API on Hummingbird 2: pages, sessions, tokens, live updates.
+        .target(
+            name: "CommissionWeb",
+            dependencies: [
+                "CommissionKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
+
         // The thin `commission` executable: parses arguments and calls the libraries.
         .executableTarget(
             name: "commission",
             dependencies: [
                 "CommissionKit",
                 "CommissionSQLite",
+                "CommissionWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -66,6 +94,14 @@ let package = Package(
         .testTarget(
             name: "CommissionSQLiteTests",
             dependencies: ["CommissionSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CommissionWebTests",
+            dependencies: [
+                "CommissionWeb", "CommissionSQLite",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -102,11 +102,12 @@ public final class SQLiteStore: CommissionStore, Sendable {
 
     /// Runs `body` in one write transaction, then announces the change. Database errors become
     /// ``StoreError/storage(_:)``; any error rolls the whole transaction back.
-    func write<T: Sendable>(_ tables: Set<StoreTable>, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// With `bump: false` (accounts and sessions) other processes are not told: no book figure changed.
+    func write<T: Sendable>(_ tables: Set<StoreTable>, bump: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let value = try await mapErrors {
             try await writer.write { db -> T in
                 let value = try body(db)
-                try self.bumpRevision(db)
+                if bump { try self.bumpRevision(db) }
                 return value
             }
         }

@@ -126,6 +126,33 @@ enum Schema {
             try db.execute(sql: "CREATE INDEX productMonthTotal_month ON productMonthTotal(month)")
         }
 
+        migrator.registerMigration("v2: accounts, sessions and API tokens") { db in
+            try db.execute(sql: """
+                CREATE TABLE account (
+                    id INTEGER PRIMARY KEY,
+                    username TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(username)) > 0),
+                    passwordHash TEXT NOT NULL,
+                    createdAt INTEGER NOT NULL
+                );
+                -- Only SHA-256 digests of session and token secrets are stored.
+                CREATE TABLE session (
+                    tokenDigest TEXT PRIMARY KEY,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    csrfToken TEXT NOT NULL,
+                    expiresAt INTEGER NOT NULL
+                );
+                CREATE TABLE apiToken (
+                    id INTEGER PRIMARY KEY,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    tokenDigest TEXT NOT NULL UNIQUE,
+                    createdAt INTEGER NOT NULL,
+                    lastUsedAt INTEGER,
+                    revokedAt INTEGER
+                );
+                """)
+        }
+
         return migrator
     }
 

@@ -8,7 +8,8 @@ import Testing
         ["product", "delete"], ["terms"], ["terms", "add"], ["terms", "list"], ["terms", "edit"], ["terms", "archive"], ["sale"],
         ["sale", "add"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
         ["payout", "list"], ["payout", "delete"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
-        ["export"], ["backup"], ["restore"], ["demo"], ["watch"],
+        ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"], ["token", "list"],
+        ["token", "revoke"],
     ]
 
     @Test(arguments: commands)

@@ -31,7 +31,8 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         _ = try SQLiteStore(.file(path))
         let reopened = try SQLiteStore(.file(path))
         let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables"])
+        #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
+                            "v2: accounts, sessions and API tokens"])
     }
 
     @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {

@@ -1,0 +1,356 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ServiceLifecycle
+
+/// Server-Sent Events: the dashboard, pushed after every committed change that touches it —
+/// driven by the store's live query, not by polling.
+enum Events {
+    static func stream(store: any WebStore, context: AppRequestContext) -> Response {
+        let updates = store.observe(DashboardRequest())
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                do {
+                    for try await dashboard in updates.cancelOnGracefulShutdown() {
+                        let json = Renderer(currency: dashboard.currency).render(dashboard, as: .json)
+                        let data = json.split(separator: "\n").map { "data: \($0)" }.joined(separator: "\n")
+                        try await writer.write(ByteBuffer(string: "event: dashboard\n\(data)\n\n"))
+                    }
+                } catch is CancellationError {
+                    // The client went away, or the server is shutting down.
+                }
+                try await writer.finish(nil)
+            })
+    }
+}
+
+/// The JSON API under `/api/v1`. Amounts are decimal strings; errors are RFC 9457 problem details.
+struct APIRoutes: Sendable {
+    let store: any WebStore
+
+    func register<G>(on api: Registrar<G>) {
+        api.get("/dashboard") { request, _ in try await dashboard(request) }
+        api.get("/events") { _, context in Events.stream(store: store, context: context) }
+        api.get("/clinics") { _, _ in try json(try await store.clinics(ClinicQuery()).map(ClinicJSON.init)) }
+        api.post("/clinics") { request, context in try await createClinic(request, context: context) }
+        api.get("/products") { _, _ in try await productsJSON() }
+        api.post("/products") { request, context in try await createProduct(request, context: context) }
+        api.get("/terms") { _, _ in try json(try await store.terms(TermsQuery()).map(TermsJSON.init)) }
+        api.post("/terms") { request, context in try await createTerms(request, context: context) }
+        api.get("/sales") { request, _ in try await listSales(request) }
+        api.post("/sales") { request, context in try await createSale(request, context: context) }
+        api.get("/sales/:id") { _, context in try await saleJSON(try await store.sale(Sale.ID(try context.parameters.require("id", as: Int64.self)))) }
+        api.post("/sales/:id/void") { _, context in try await saleJSON(try await store.voidSale(Sale.ID(try context.parameters.require("id", as: Int64.self)))) }
+        api.get("/clinics/:id/statement") { request, context in try await statement(request, context: context) }
+        api.get("/clinics/:id/reconciliation") { request, context in try await reconciliation(request, context: context) }
+        api.get("/payouts") { _, _ in try await payoutsJSON() }
+        api.post("/payouts") { request, context in try await createPayout(request, context: context) }
+    }
+
+    // MARK: Shapes
+
+    struct ClinicJSON: Codable {
+        var id: Int64
+        var name: String
+        var schedule: String
+        var archived: Bool
+        init(_ clinic: Clinic) {
+            id = clinic.id.rawValue
+            name = clinic.name
+            schedule = clinic.schedule.description
+            archived = clinic.isArchived
+        }
+    }
+
+    struct ProductJSON: Codable {
+        var id: Int64
+        var name: String
+        var sku: String?
+        var unitPrice: String
+        var unitCost: String
+        var archived: Bool
+    }
+
+    struct TermsJSON: Codable {
+        var id: Int64
+        var clinicId: Int64
+        var productId: Int64?
+        var basis: String
+        var share: String
+        var effectiveFrom: String
+        init(_ terms: Terms) {
+            id = terms.id.rawValue
+            clinicId = terms.clinicID.rawValue
+            productId = terms.productID?.rawValue
+            basis = terms.basis.rawValue
+            share = terms.share.percentText
+            effectiveFrom = terms.effectiveFrom.description
+        }
+    }
+
+    struct SaleJSON: Codable {
+        var id: Int64
+        var clinicId: Int64
+        var productId: Int64
+        var date: String
+        var quantity: Int64
+        var unitPrice: String
+        var unitCost: String
+        var discount: String
+        var noCommission: Bool
+        var share: String?
+        var basis: String?
+        var revenue: String
+        var cost: String
+        var profit: String
+        var commission: String
+        var note: String?
+        var voided: Bool
+    }
+
+    struct PayoutJSON: Codable {
+        var id: Int64
+        var clinicId: Int64
+        var periodStart: String
+        var periodEnd: String
+        var amount: String
+        var receivedOn: String
+        var reference: String?
+    }
+
+    // MARK: Helpers
+
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    func rawJSON(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    func body<T: Decodable>(_ type: T.Type, _ request: Request, context: AppRequestContext) async throws -> T {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else { throw Problem(.badRequest, "The request has no body: send a JSON object.") }
+        return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+    }
+
+    func encode(_ sale: Sale, currency: Currency) -> SaleJSON {
+        SaleJSON(id: sale.id.rawValue, clinicId: sale.clinicID.rawValue, productId: sale.productID.rawValue, date: sale.date.description,
+                 quantity: sale.quantity, unitPrice: currency.format(sale.line.unitPrice), unitCost: currency.format(sale.line.unitCost),
+                 discount: currency.format(sale.line.discount), noCommission: sale.isNoCommission, share: sale.line.rate?.share.percentText,
+                 basis: sale.line.rate?.basis.rawValue, revenue: currency.format(sale.figures.revenue), cost: currency.format(sale.figures.cost),
+                 profit: currency.format(sale.figures.profit), commission: currency.format(sale.figures.commission), note: sale.note,
+                 voided: sale.isVoided)
+    }
+
+    func saleJSON(_ sale: Sale, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let currency = try await store.settings().currency
+        var headers: HTTPFields = [:]
+        if status == .created { headers[.location] = "/api/v1/sales/\(sale.id)" }
+        return try json(encode(sale, currency: currency), status: status, headers: headers)
+    }
+
+    func day(_ text: String?, field: String, default fallback: Day) throws -> Day {
+        guard let text else { return fallback }
+        do { return try Day(parsing: text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
+    }
+
+    func money(_ text: String?, field: String, currency: Currency) throws -> Money? {
+        guard let text else { return nil }
+        do { return try currency.parse(text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
+    }
+
+    func clinicID(_ id: Int64?, name: String?) async throws -> Clinic.ID {
+        if let id { return Clinic.ID(id) }
+        if let name { return try await store.clinic(named: name).id }
+        throw Problem(.unprocessableContent, "Name the clinic: \"clinicId\" or \"clinic\".")
+    }
+
+    func productID(_ id: Int64?, name: String?) async throws -> Product.ID {
+        if let id { return Product.ID(id) }
+        if let name { return try await store.product(named: name).id }
+        throw Problem(.unprocessableContent, "Name the product: \"productId\" or \"product\" (a name or SKU).")
+    }
+
+    // MARK: Handlers
+
+    func dashboard(_ request: Request) async throws -> Response {
+        let settings = try await store.settings()
+        let today = try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+        return rawJSON(Renderer(currency: settings.currency).render(try await store.dashboard(today: today), as: .json))
+    }
+
+    struct ClinicBody: Decodable { var name: String; var schedule: String? }
+
+    func createClinic(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(ClinicBody.self, request, context: context)
+        let clinic = try await store.createClinic(ClinicDraft(name: input.name, schedule: try PaySchedule(parsing: input.schedule ?? "monthly")))
+        return try json(ClinicJSON(clinic), status: .created)
+    }
+
+    func productJSON(_ product: Product, _ currency: Currency) -> ProductJSON {
+        ProductJSON(id: product.id.rawValue, name: product.name, sku: product.sku, unitPrice: currency.format(product.unitPrice),
+                    unitCost: currency.format(product.unitCost), archived: product.isArchived)
+    }
+
+    func productsJSON() async throws -> Response {
+        let currency = try await store.settings().currency
+        return try json(try await store.products(ProductQuery()).map { productJSON($0, currency) })
+    }
+
+    struct ProductBody: Decodable { var name: String; var sku: String?; var unitPrice: String; var unitCost: String? }
+
+    func createProduct(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(ProductBody.self, request, context: context)
+        let currency = try await store.settings().currency
+        let product = try await store.createProduct(ProductDraft(
+            name: input.name, sku: input.sku, unitPrice: try money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
+            unitCost: try money(input.unitCost, field: "unitCost", currency: currency) ?? .zero))
+        return try json(productJSON(product, currency), status: .created)
+    }
+
+    struct TermsBody: Decodable {
+        var clinicId: Int64?
+        var clinic: String?
+        var productId: Int64?
+        var product: String?
+        var basis: String?
+        var share: String
+        var effectiveFrom: String
+    }
+
+    struct TermsChangeJSON: Encodable {
+        var terms: TermsJSON
+        var recomputedSales: Int
+        var salesInClosedPeriods: Int
+    }
+
+    func createTerms(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(TermsBody.self, request, context: context)
+        guard let basis = CommissionBasis(rawValue: input.basis ?? "profit") else {
+            throw Problem(.unprocessableContent, "The basis is \"profit\" or \"revenue\".")
+        }
+        let product: Product.ID? = input.productId != nil || input.product != nil ? try await productID(input.productId, name: input.product) : nil
+        let change = try await store.createTerms(TermsDraft(
+            clinicID: try await clinicID(input.clinicId, name: input.clinic), productID: product, basis: basis,
+            share: try Share(parsing: input.share), effectiveFrom: try day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0))))
+        return try json(TermsChangeJSON(terms: TermsJSON(change.terms), recomputedSales: change.recomputedSales,
+                                        salesInClosedPeriods: change.salesInClosedPeriods), status: .created)
+    }
+
+    func listSales(_ request: Request) async throws -> Response {
+        let currency = try await store.settings().currency
+        let query = request.uri.queryParameters
+        func int(_ key: String) throws -> Int64? {
+            guard let text = query[Substring(key)] else { return nil }
+            guard let value = Int64(String(text)) else { throw Problem(.badRequest, "The query parameter \(key) is a whole number.") }
+            return value
+        }
+        let limit = Int(try int("limit") ?? 50)
+        guard (1...1000).contains(limit) else { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
+        let saleQuery = SaleQuery(
+            clinicID: try int("clinicId").map { Clinic.ID($0) }, productID: try int("productId").map { Product.ID($0) },
+            from: try query["from"].map { try day(String($0), field: "from", default: .init(ordinal: 0)) },
+            through: try query["to"].map { try day(String($0), field: "to", default: .init(ordinal: 0)) },
+            text: query["q"].map(String.init), includeVoided: query["voided"] == "true",
+            page: Page(limit: limit, offset: max(0, Int(try int("offset") ?? 0))))
+        struct Listing: Encodable { var total: Int; var sales: [SaleJSON] }
+        return try json(Listing(total: try await store.countSales(saleQuery),
+                                sales: try await store.sales(saleQuery).map { encode($0, currency: currency) }))
+    }
+
+    struct SaleBody: Decodable {
+        var clinicId: Int64?
+        var clinic: String?
+        var productId: Int64?
+        var product: String?
+        var date: String?
+        var quantity: Int64?
+        var unitPrice: String?
+        var unitCost: String?
+        var discount: String?
+        var noCommission: Bool?
+        var note: String?
+    }
+
+    func createSale(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(SaleBody.self, request, context: context)
+        let settings = try await store.settings()
+        let currency = settings.currency
+        let draft = SaleDraft(
+            clinicID: try await clinicID(input.clinicId, name: input.clinic),
+            productID: try await productID(input.productId, name: input.product),
+            date: try day(input.date, field: "date", default: settings.today()), quantity: input.quantity ?? 1,
+            unitPrice: try money(input.unitPrice, field: "unitPrice", currency: currency),
+            unitCost: try money(input.unitCost, field: "unitCost", currency: currency),
+            discount: try money(input.discount, field: "discount", currency: currency) ?? .zero,
+            noCommission: input.noCommission ?? false, note: input.note)
+        let sale = try await store.createSale(draft, idempotencyKey: request.headers[.idempotencyKey])
+        return try await saleJSON(sale, status: .created)
+    }
+
+    func period(_ request: Request, clinic: Clinic) async throws -> PayPeriod {
+        let settings = try await store.settings()
+        let date = try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+        return clinic.schedule.period(containing: date)
+    }
+
+    func statement(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let clinic = try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
+        let statement = try await store.statement(clinic: clinic.id, period: try await period(request, clinic: clinic))
+        return rawJSON(Renderer(currency: try await store.settings().currency).render(statement, as: .json))
+    }
+
+    func reconciliation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let settings = try await store.settings()
+        let clinic = try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
+        let today = try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+        let reconciliation = try await store.reconciliation(clinic: clinic.id, today: today)
+        let text = Renderer(currency: settings.currency).render([reconciliation], as: .json)
+        // One clinic: the object, not a one-element array.
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return rawJSON(String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines) + "\n")
+    }
+
+    func encode(_ payout: Payout, currency: Currency) -> PayoutJSON {
+        PayoutJSON(id: payout.id.rawValue, clinicId: payout.clinicID.rawValue, periodStart: payout.period.start.description,
+                   periodEnd: payout.period.end.description, amount: currency.format(payout.amount),
+                   receivedOn: payout.receivedOn.description, reference: payout.reference)
+    }
+
+    func payoutsJSON() async throws -> Response {
+        let currency = try await store.settings().currency
+        return try json(try await store.payouts(PayoutQuery()).map { encode($0, currency: currency) })
+    }
+
+    struct PayoutBody: Decodable {
+        var clinicId: Int64?
+        var clinic: String?
+        /// Any day of the period paid for.
+        var period: String
+        var amount: String
+        var receivedOn: String?
+        var reference: String?
+    }
+
+    func createPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(PayoutBody.self, request, context: context)
+        let settings = try await store.settings()
+        let clinic = try await store.clinic(try await clinicID(input.clinicId, name: input.clinic))
+        let payout = try await store.createPayout(PayoutDraft(
+            clinicID: clinic.id, period: clinic.schedule.period(containing: try day(input.period, field: "period", default: settings.today())),
+            amount: try money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
+            receivedOn: try day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference))
+        return try json(encode(payout, currency: settings.currency), status: .created)
+    }
+}

@@ -1,0 +1,33 @@
+import CommissionStore
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the web app and API on a store: the one composition root that `commission serve` and the
+/// tests share.
+public func buildApplication(
+    configuration: WebConfiguration, store: any WebStore, logger: Logger = Logger(label: "commission")
+) -> some ApplicationProtocol {
+    let router = buildRouter(configuration: configuration, store: store)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Commission"),
+        logger: logger)
+}
+
+/// The router alone, for tests that need no socket. `routes` receives every route registered.
+public func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog = RouteLog()) -> Router<AppRequestContext> {
+    let pages = Pages()
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorMiddleware(pages: pages))
+    router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
+
+    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: LoginThrottle())
+    web.registerPublic(on: Registrar(group: router, prefix: "", isPublic: true, log: routes))
+    let protected = router.group().add(middleware: RequireAccountMiddleware(store: store))
+    web.registerProtected(on: Registrar(group: protected, prefix: "", isPublic: false, log: routes))
+    APIRoutes(store: store).register(on: Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes))
+    return router
+}

@@ -1,0 +1,38 @@
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// A route of the app: its method, path (with `:parameters`), and whether it is open to anyone.
+public struct RouteInfo: Sendable, Hashable, CustomStringConvertible {
+    public let method: HTTPRequest.Method
+    public let path: String
+    public let isPublic: Bool
+    public var description: String { "\(method) \(path)" }
+}
+
+/// Every route registered, in order: the list the unauthenticated sweep walks, so it cannot drift
+/// from what the router serves.
+public final class RouteLog: Sendable {
+    private let entries = Mutex<[RouteInfo]>([])
+    public init() {}
+    public var routes: [RouteInfo] { entries.withLock { $0 } }
+    func add(_ route: RouteInfo) { entries.withLock { $0.append(route) } }
+}
+
+/// Registers handlers on a router group and records them in a ``RouteLog``.
+struct Registrar<Group: RouterMethods<AppRequestContext>> {
+    typealias Handler = @Sendable (Request, AppRequestContext) async throws -> Response
+    let group: Group
+    let prefix: String
+    let isPublic: Bool
+    let log: RouteLog
+
+    func get(_ path: String, use handler: @escaping Handler) { add(.get, path, handler) }
+    func post(_ path: String, use handler: @escaping Handler) { add(.post, path, handler) }
+
+    private func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
+        group.on(RouterPath(path), method: method, use: handler)
+        let full = prefix + (path == "/" && !prefix.isEmpty ? "" : path)
+        log.add(RouteInfo(method: method, path: full, isPublic: isPublic))
+    }
+}

@@ -1,0 +1,198 @@
+import CommissionCore
+import CommissionStore
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// How `commission serve` runs.
+public struct WebConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Mark cookies `Secure` (set when the app is served over TLS, directly or behind a proxy).
+    public var secureCookies: Bool
+    /// How long a sign-in lasts.
+    public var sessionLifetime: TimeInterval
+    /// The largest request body accepted, in bytes (an import upload is the biggest).
+    public var maxBodySize: Int
+    /// bcrypt's cost for new passwords (lower only in tests).
+    public var bcryptCost: UInt8
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
+                sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12) {
+        self.host = host
+        self.port = port
+        self.secureCookies = secureCookies
+        self.sessionLifetime = sessionLifetime
+        self.maxBodySize = maxBodySize
+        self.bcryptCost = bcryptCost
+    }
+}
+
+/// The store the web app needs: the book and its accounts.
+public typealias WebStore = CommissionStore & AccountStore
+
+/// Who is asking, once the authenticator has looked at the request.
+public enum Caller: Sendable {
+    case anonymous
+    /// A browser with a session cookie; its state-changing requests must carry the CSRF token.
+    case session(SessionRecord, tokenDigest: String)
+    /// An API client with a bearer token: no cookies, so no CSRF to fear.
+    case token(Account)
+
+    public var account: Account? {
+        switch self {
+        case .anonymous: nil
+        case .session(let session, _): session.account
+        case .token(let account): account
+        }
+    }
+}
+
+/// The request context of every route: Hummingbird's core storage plus the caller.
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var caller: Caller = .anonymous
+    var bodyLimit: Int = 8 * 1024 * 1024
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    public var maxUploadSize: Int { bodyLimit }
+}
+
+/// The digest the store keeps of a session or token secret, for tools outside the web app.
+public enum WebSecrets {
+    public static func digest(_ secret: String) -> String { Secret.digest(secret) }
+}
+
+/// Random secrets and their digests.
+enum Secret {
+    /// 32 random bytes, hex: for session cookies, API tokens and CSRF tokens.
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// What the store keeps instead of the secret.
+    static func digest(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares two secrets in time that does not depend on where they differ.
+    static func matches(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count, !x.isEmpty else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}
+
+/// An `application/x-www-form-urlencoded` body or query, as a dictionary (the last value of a repeated key wins).
+struct Form: Sendable {
+    var values: [String: String]
+
+    init(_ text: String) {
+        values = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ s: Substring) -> String {
+                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
+            }
+            values[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+    }
+
+    static func read(_ request: Request, context: AppRequestContext) async throws -> Form {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        return Form(String(buffer: buffer))
+    }
+
+    subscript(_ key: String) -> String? {
+        guard let value = values[key]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// An RFC 9457 problem detail: every API error, with a sentence in `detail`.
+struct Problem: Error, Encodable, Sendable {
+    var type: String = "about:blank"
+    var title: String
+    var status: Int
+    var detail: String
+    /// For an import: each bad row.
+    var errors: [RowError]?
+
+    struct RowError: Encodable, Sendable {
+        var line: Int
+        var column: String?
+        var reason: String
+    }
+
+    init(_ status: HTTPResponse.Status, _ detail: String, errors: [RowError]? = nil) {
+        self.title = status.reasonPhrase
+        self.status = status.code
+        self.detail = detail
+        self.errors = errors
+    }
+
+    /// The problem an error stands for. Raw database errors never reach here: the store turns them
+    /// into ``StoreError/storage(_:)``, whose text is generic.
+    static func from(_ error: any Error) -> Problem {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let error as StoreError:
+            switch error {
+            case .notFound: return Problem(.notFound, error.description)
+            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed: return Problem(.conflict, error.description)
+            case .storage: return Problem(.serviceUnavailable, error.description)
+            case .importRejected(let problems, _):
+                return Problem(.unprocessableContent, error.description,
+                               errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
+            default: return Problem(.unprocessableContent, error.description)
+            }
+        case let error as HTTPError:
+            return Problem(error.status, error.body ?? error.status.reasonPhrase)
+        case let error as any HTTPResponseError where error.status == .contentTooLarge:
+            return Problem(.contentTooLarge, "The request body is larger than this server accepts.")
+        case let error as any HTTPResponseError:
+            return Problem(error.status, error.status.reasonPhrase)
+        case is DecodingError:
+            return Problem(.badRequest, "The request body is not the JSON this endpoint expects: \(describe(error as! DecodingError))")
+        case let error as any CustomStringConvertible where error is MoneyError || error is SaleLineError || error is DayError
+            || error is ShareError || error is PayScheduleError || error is CurrencyError:
+            return Problem(.unprocessableContent, error.description)
+        default:
+            return Problem(.internalServerError, "Something went wrong on the server; nothing was changed. The log has the details.")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "the field \"\(key.stringValue)\" is missing."
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "the field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type."
+        case .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "it is not valid JSON." : "the field \"\(path)\": \(context.debugDescription)"
+        @unknown default: return "it cannot be read."
+        }
+    }
+
+    var response: Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return Response(status: .init(code: status), headers: [.contentType: "application/problem+json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension HTTPResponse.Status {
+    static let unprocessableContent = HTTPResponse.Status(code: 422, reasonPhrase: "Unprocessable Content")
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import CommissionCore
+import CommissionKit
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import Hummingbird
+import HummingbirdBcrypt
+import Logging
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the web app and the JSON API.",
+        discussion: """
+            Serves the same book as the other commands, on 127.0.0.1:8080 unless told otherwise. The \
+            first visit to a new book creates its owner account. Stop it with Ctrl-C (or SIGTERM): \
+            requests in flight finish and the database closes cleanly.
+
+            With --demo it serves a fresh demo book from a temporary file and prints a login for it.
+
+            Examples:
+              commission serve
+              commission serve --demo
+              commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
+            """)
+    @OptionGroup var book: BookOptions
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on.") var port = 8080
+    @Flag(help: "Serve a temporary demo book, with a printed login.") var demo = false
+    @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure (when users reach the app over HTTPS).") var secureCookies = false
+
+    func run() async throws {
+        var logger = Logger(label: "commission")
+        logger.logLevel = .info
+        let store: SQLiteStore
+        if demo {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-demo-\(UUID().uuidString)")
+            store = try SQLiteStore(.file(directory.appendingPathComponent("demo.sqlite").path),
+                                    defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier))
+            let summary = try await DemoBook(today: try await store.settings().today()).build(in: store)
+            let password = String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16)).lowercased()
+            _ = try await store.createOwner(username: "demo", passwordHash: Bcrypt.hash(password, cost: 10))
+            output("""
+                Demo book: \(summary.clinics) clinics, \(summary.products) products, \(summary.sales) sales (\(directory.path)).
+                Open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ and sign in as demo / \(password)
+
+                """)
+        } else {
+            store = try book.open()
+            if try await store.accountCount() == 0 {
+                output("Open http://\(host):\(port)/ to create the owner account of \(book.path).\n")
+            }
+        }
+        let app = buildApplication(
+            configuration: WebConfiguration(host: host, port: port, secureCookies: secureCookies), store: store, logger: logger)
+        try await app.runService()
+    }
+}
+
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Create, list and revoke API tokens of the book's owner.",
+        discussion: """
+            A token lets a script use the JSON API: send `Authorization: Bearer TOKEN`. It is shown once.
+
+            Example:
+              commission token create "laptop script"
+              curl -H "Authorization: Bearer cm_…" http://127.0.0.1:8080/api/v1/dashboard
+            """,
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    static func owner(_ store: SQLiteStore) async throws -> Account {
+        guard let row = try await store.ownerAccount() else {
+            throw Failure("This book has no owner yet: run `commission serve` and open it in a browser to create one.")
+        }
+        return row
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a token.", discussion: """
+            Example:
+              commission token create "laptop script"
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "What the token is for.") var name: String
+
+        func run() async throws {
+            let store = try book.open()
+            let owner = try await TokenCommand.owner(store)
+            let secret = "cm_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+            let token = try await store.createToken(account: owner.id, name: name, tokenDigest: WebSecrets.digest(secret), now: Date())
+            output("Token \(token.id) (\(token.name)) for \(owner.username):\n\(secret)\nIt is shown only now; keep it somewhere safe.\n")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List live tokens.", discussion: """
+            Example:
+              commission token list
+            """)
+        @OptionGroup var book: BookOptions
+
+        func run() async throws {
+            let store = try book.open()
+            let owner = try await TokenCommand.owner(store)
+            let tokens = try await store.tokens(account: owner.id)
+            let table = TextTable([.init("id"), .init("name"), .init("created"), .init("last used")], rows: tokens.map {
+                [String($0.id.rawValue), $0.name, ISO8601DateFormatter().string(from: $0.createdAt), $0.lastUsedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never"]
+            })
+            output(table.rendered())
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token.", discussion: """
+            Example:
+              commission token revoke 3
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The token's id.") var id: Int64
+
+        func run() async throws {
+            let store = try book.open()
+            let owner = try await TokenCommand.owner(store)
+            try await store.revokeToken(APIToken.ID(id), account: owner.id)
+            output("Revoked token \(id).\n")
+        }
+    }
+}

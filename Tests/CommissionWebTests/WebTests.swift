@@ -1,0 +1,252 @@
+import CommissionCore
+import CommissionStore
+import CommissionWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite struct AccessTests {
+    @Test func everyProtectedRouteRefusesAnAnonymousCaller() async throws {
+        let test = try await TestApp()
+        let routes = test.routes.routes
+        #expect(routes.filter { !$0.isPublic }.count >= 30)
+        try await test.app.test(.router) { client in
+            for route in routes where !route.isPublic {
+                let uri = route.path.replacingOccurrences(of: ":id", with: "1")
+                let response = try await client.execute(uri: uri, method: route.method, headers: [.contentType: "application/json"],
+                                                        body: ByteBuffer(string: "{}"))
+                if route.path.hasPrefix("/api/") {
+                    #expect(response.status == .unauthorized, "\(route)")
+                    #expect(response.headers[.contentType] == "application/problem+json", "\(route)")
+                } else {
+                    #expect(response.status == .seeOther, "\(route)")
+                    #expect(response.headers[.location] == "/setup", "\(route)")
+                }
+                // A forged or stale session cookie is no better than none.
+                let forged = try await client.execute(uri: uri, method: route.method, headers: [.cookie: "commission_session=forged"])
+                #expect(forged.status == .unauthorized || forged.status == .seeOther, "\(route)")
+            }
+        }
+        // Nothing was written by the sweep.
+        #expect(try await test.store.countSales(SaleQuery(includeVoided: true)) == 0)
+    }
+
+    @Test func onlyTheHealthCheckStaticFilesAndSignInAreOpen() async throws {
+        let test = try await TestApp()
+        let open = Set(test.routes.routes.filter(\.isPublic).map(\.description))
+        #expect(open == ["GET /health", "GET /static/app.css", "GET /static/app.js", "GET /setup", "POST /setup", "GET /login", "POST /login"])
+    }
+
+    @Test func securityHeadersOnEveryResponse() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            for uri in ["/login", "/setup", "/api/v1/sales", "/static/app.js", "/nowhere"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                let csp = try #require(response.headers[.contentSecurityPolicy], "\(uri)")
+                #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && csp.contains("frame-ancestors 'none'"))
+                #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin")
+            }
+        }
+    }
+
+    @Test func theFirstVisitCreatesTheOwnerAndOnlyOnce() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            #expect(try await client.execute(uri: "/login", method: .get).headers[.location] == "/setup")
+            let (session, _) = try await signUp(client)
+            #expect(try await test.store.accountCount() == 1)
+            // The session cookie is HttpOnly and SameSite.
+            let page = try await client.execute(uri: "/setup", method: .get)
+            #expect(page.headers[.location] == "/login")
+            let home = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"])
+            #expect(home.status == .ok && home.text.contains("Save sale"))
+        }
+        // The password is kept as a bcrypt hash, never as given.
+        let (_, hash) = try #require(try await test.store.credentials(username: "ANA"))
+        #expect(hash.hasPrefix("$2") && !hash.contains("correct horse"))
+    }
+
+    @Test func sessionCookieIsHttpOnlyAndSameSite() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let page = try await client.execute(uri: "/setup", method: .get)
+            var headers = formHeaders
+            headers[.cookie] = "commission_csrf=\(page.cookies["commission_csrf"] ?? "")"
+            let created = try await client.execute(uri: "/setup", method: .post, headers: headers,
+                                                   body: form(["csrf": csrfField(page.text) ?? "", "username": "ana", "password": "0123456789ab"]))
+            let header = try #require(created.headers[values: .setCookie].first { $0.hasPrefix("commission_session=") })
+            #expect(header.contains("HttpOnly") && header.contains("SameSite=Lax") && header.contains("Path=/"))
+        }
+    }
+
+    @Test func repeatedFailedSignInsSlowDown() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            _ = try await signUp(client, password: "the right password")
+            func attempt(_ password: String) async throws -> HTTPResponse.Status {
+                let page = try await client.execute(uri: "/login", method: .get)
+                var headers = formHeaders
+                headers[.cookie] = "commission_csrf=\(page.cookies["commission_csrf"] ?? "")"
+                return try await client.execute(uri: "/login", method: .post, headers: headers,
+                                                body: form(["csrf": csrfField(page.text) ?? "", "username": "ana", "password": password])).status
+            }
+            for _ in 0..<5 { #expect(try await attempt("wrong") == .unauthorized) }
+            // Now even the right password must wait.
+            #expect(try await attempt("the right password") == .tooManyRequests)
+        }
+    }
+
+    @Test func statechangingFormsNeedTheirCSRFToken() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let sale = ["clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "2", "date": "2026-03-02"]
+            #expect(try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(sale)).status == .forbidden)
+            var forged = sale
+            forged["csrf"] = String(repeating: "0", count: 64)
+            #expect(try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(forged)).status == .forbidden)
+            #expect(try await test.store.countSales(SaleQuery()) == 0)
+            var good = sale
+            good["csrf"] = csrf
+            let saved = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(good))
+            #expect(saved.status == .seeOther)
+            // 2 × (50.00 − 20.00) × 40% = 24.00.
+            #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 2400)])
+        }
+    }
+
+    @Test func tokensAreAcceptedUntilRevoked() async throws {
+        let test = try await TestApp()
+        let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
+        let secret = "cm_test-secret"
+        let token = try await test.store.createToken(account: owner.id, name: "script", tokenDigest: WebSecrets.digest(secret), now: Date())
+        try await test.app.test(.router) { client in
+            let bearer: HTTPFields = [.authorization: "Bearer \(secret)"]
+            #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: bearer).status == .ok)
+            try await test.store.revokeToken(token.id, account: owner.id)
+            let refused = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: bearer)
+            #expect(refused.status == .unauthorized)
+            #expect(try refused.json()["detail"] as? String != nil)
+        }
+    }
+}
+
+@Suite struct APITests {
+    func bearer(_ test: TestApp) async throws -> HTTPFields {
+        let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        return [.authorization: "Bearer cm_secret", .contentType: "application/json"]
+    }
+
+    @Test func aRetriedSaleWithTheSameIdempotencyKeyIsRecordedOnce() async throws {
+        let test = try await TestApp()
+        var fields = try await bearer(test)
+        fields[HTTPField.Name("Idempotency-Key")!] = "phone-1234"
+        let headers = fields
+        let body = #"{"clinic": "Glow", "product": "SER-30", "quantity": 2, "date": "2026-03-02", "unitPrice": "50.00"}"#
+        try await test.app.test(.router) { client in
+            let first = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string: body))
+            let second = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string: body))
+            #expect(first.status == .created && second.status == .created)
+            #expect(first.text == second.text)
+            #expect(try first.json()["commission"] as? String == "24.00")
+            #expect(first.headers[.location] == "/api/v1/sales/\(try first.json()["id"] as? Int ?? -1)")
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 1)
+    }
+
+    static let badRequests: [(name: String, body: String, status: Int, detail: String)] = [
+        ("malformed JSON", #"{"clinic": "Glow", "#, 400, "not valid JSON"),
+        ("wrong type", #"{"clinic": "Glow", "product": "SER-30", "quantity": "two"}"#, 400, "quantity"),
+        ("unknown clinic", #"{"clinic": "Nowhere", "product": "SER-30"}"#, 422, "no clinic named \"Nowhere\""),
+        ("unknown product", #"{"clinic": "Glow", "product": "Elixir"}"#, 422, "no product named"),
+        ("too many decimals", #"{"clinic": "Glow", "product": "SER-30", "unitPrice": "12.345"}"#, 422, "at most 2 decimal places"),
+        ("exponent", #"{"clinic": "Glow", "product": "SER-30", "unitPrice": "1e5"}"#, 422, "is not an amount"),
+        ("impossible date", #"{"clinic": "Glow", "product": "SER-30", "date": "2026-02-30"}"#, 422, "2026-02-30"),
+        ("quantity zero", #"{"clinic": "Glow", "product": "SER-30", "quantity": 0}"#, 422, "quantity is 0"),
+        ("no terms", #"{"clinic": "Glow", "product": "SER-30", "date": "2019-12-31"}"#, 422, "No commission terms for Glow on 2019-12-31"),
+        ("overflow", #"{"clinic": "Glow", "product": "SER-30", "quantity": 3, "unitPrice": "92233720368547758.07"}"#, 422, "too large"),
+        ("no clinic", #"{"product": "SER-30"}"#, 422, "Name the clinic"),
+    ]
+
+    @Test(arguments: badRequests)
+    func badInputGetsAProblemDetailAndChangesNothing(_ bad: (name: String, body: String, status: Int, detail: String)) async throws {
+        let test = try await TestApp()
+        let headers = try await bearer(test)
+        try await test.app.test(.router) { client in
+            let response = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string: bad.body))
+            #expect(response.status.code == bad.status, "\(bad.name): \(response.text)")
+            #expect(response.headers[.contentType] == "application/problem+json")
+            let problem = try response.json()
+            #expect(problem["status"] as? Int == bad.status)
+            #expect((problem["detail"] as? String)?.contains(bad.detail) == true, "\(bad.name): \(problem)")
+        }
+        #expect(try await test.store.countSales(SaleQuery(includeVoided: true)) == 0)
+    }
+
+    @Test func unknownRecordsAre404AndTooLargeBodiesAre413() async throws {
+        let test = try await TestApp(maxBodySize: 1024)
+        let headers = try await bearer(test)
+        try await test.app.test(.router) { client in
+            #expect(try await client.execute(uri: "/api/v1/sales/999", method: .get, headers: headers).status == .notFound)
+            let huge = ByteBuffer(string: #"{"note": ""# + String(repeating: "x", count: 4096) + #""}"#)
+            let response = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: huge)
+            #expect(response.status == .contentTooLarge)
+        }
+    }
+
+    @Test func statementAndReconciliationOverTheAPI() async throws {
+        let test = try await TestApp()
+        let headers = try await bearer(test)
+        try await test.app.test(.router) { client in
+            _ = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers,
+                                         body: ByteBuffer(string: #"{"clinicId": 1, "productId": 1, "quantity": 2, "date": "2026-03-02"}"#))
+            _ = try await client.execute(uri: "/api/v1/payouts", method: .post, headers: headers,
+                                         body: ByteBuffer(string: #"{"clinic": "Glow", "period": "2026-03-10", "amount": "20.00", "receivedOn": "2026-04-02"}"#))
+            let statement = try await client.execute(uri: "/api/v1/clinics/1/statement?date=2026-03-15", method: .get, headers: headers)
+            let totals = try statement.json()["totals"] as? [String: Any]
+            #expect(totals?["commission"] as? String == "24.00")
+            #expect(try statement.json()["balance"] as? String == "4.00")
+            let reconciliation = try await client.execute(uri: "/api/v1/clinics/1/reconciliation?date=2026-04-30", method: .get, headers: headers)
+            let periods = try reconciliation.json()["periods"] as? [[String: Any]]
+            #expect(periods?.first?["status"] as? String == "underpaid")
+        }
+    }
+}
+
+@Suite struct PageTests {
+    @Test func everyPageRendersForASignedInOwner() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            for route in test.routes.routes where route.method == .get && !route.isPublic && !route.path.contains(":") && route.path != "/api/v1/events" && route.path != "/events" {
+                let response = try await client.execute(uri: route.path, method: .get, headers: [.cookie: "commission_session=\(session)"])
+                #expect(response.status == .ok, "\(route): \(response.status)")
+            }
+        }
+    }
+
+    @Test func quickEntryPrefillsTheLastClinicAndTheMostSoldProduct() async throws {
+        let test = try await TestApp()
+        let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
+        _ = try await test.store.createTerms(TermsDraft(clinicID: harbor.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))
+        for _ in 0..<3 {
+            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: cream.id, date: try Day(parsing: "2026-03-01")), idempotencyKey: nil)
+        }
+        _ = try await test.store.createSale(SaleDraft(clinicID: harbor.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")), idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let html = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(html.contains("<option value=\"\(harbor.id)\" selected>Harbor</option>"))
+            #expect(html.contains("value=\"\(cream.id)\" data-price=\"30.00\" checked"))
+            #expect(html.contains("inputmode=\"decimal\""))
+            #expect(html.contains("value=\"30.00\""))  // the price field, prefilled as typed: 30.00, never 3000
+        }
+    }
+}
