@@ -202,6 +202,20 @@ def main():
         except urllib.error.HTTPError as error:
             body = json.loads(error.read())
             check(error.code == 401 and "detail" in body, "the API answers 401 with a problem detail")
+        print("SIGTERM shuts the server down gracefully, even with a live stream open")
+        session = next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session")
+        stream = socket.create_connection(("127.0.0.1", port))
+        stream.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: commission_session={session}\r\n\r\n".encode())
+        first = stream.recv(4096).decode(errors="replace")
+        check("text/event-stream" in first, "the event stream is open")
+        started = time.time()
+        server.terminate()
+        try:
+            code = server.wait(timeout=10)
+            check(code == 0, f"the server exited cleanly (status {code}) in {time.time() - started:.2f}s")
+        except subprocess.TimeoutExpired:
+            check(False, "the server did not stop within 10 seconds of SIGTERM")
+        stream.close()
     finally:
         for driver in drivers:
             driver.quit()
