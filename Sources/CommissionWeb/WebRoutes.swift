@@ -38,7 +38,16 @@ struct WebRoutes: Sendable {
         router.get("/statements.csv") { request, context in try await statementCSV(request, context: context) }
         router.get("/payouts") { _, context in try await payoutsPage(context: context) }
         router.post("/payouts") { request, context in try await recordPayout(request, context: context) }
-        router.get("/book") { _, context in try await bookPage(context: context) }
+        router.get("/book") { request, context in
+            let query = request.uri.queryParameters
+            var message: String?
+            if let recomputed = query["recomputed"].flatMap({ Int(String($0)) }) {
+                let closed = query["closed"].flatMap { Int(String($0)) } ?? 0
+                message = "Terms added: \(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
+                    + (closed > 0 ? ", \(closed) in closed periods left as they were." : ".")
+            }
+            return try await bookPage(context: context, message: message)
+        }
         router.post("/clinics") { request, context in try await addClinic(request, context: context) }
         router.post("/products") { request, context in try await addProduct(request, context: context) }
         router.post("/terms") { request, context in try await addTerms(request, context: context) }
@@ -415,7 +424,7 @@ struct WebRoutes: Sendable {
 
     // MARK: Clinics, products, terms
 
-    func bookPage(context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await store.settings()
         let currency = settings.currency
         let clinics = try await store.clinics(ClinicQuery())
@@ -430,15 +439,16 @@ struct WebRoutes: Sendable {
                  "share": terms.share.percentText, "basis": terms.basis.rawValue, "from": terms.effectiveFrom.description] as [String: Any]
             },
         ]
-        return pages.page("book", title: "Clinics & products", nav: "book", context: context, values: values, status: status, error: error)
+        return pages.page("book", title: "Clinics & products", nav: "book", context: context, values: values, status: status,
+                          message: message, error: error)
     }
 
-    func bookForm(_ request: Request, context: AppRequestContext, _ body: (Form, BookSettings) async throws -> Void) async throws -> Response {
+    /// Runs a form of the book page; `body` returns where to go next (default: the book page).
+    func bookForm(_ request: Request, context: AppRequestContext, _ body: (Form, BookSettings) async throws -> String?) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await store.settings()
         do {
-            try await body(form, settings)
-            return .redirect(to: "/book")
+            return .redirect(to: try await body(form, settings) ?? "/book")
         } catch {
             let problem = Problem.from(error)
             guard problem.status < 500 else { throw error }
@@ -449,6 +459,7 @@ struct WebRoutes: Sendable {
     func addClinic(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await bookForm(request, context: context) { form, _ in
             _ = try await store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try PaySchedule(parsing: form["schedule"] ?? "monthly")))
+            return nil
         }
     }
 
@@ -456,16 +467,18 @@ struct WebRoutes: Sendable {
         try await bookForm(request, context: context) { form, settings in
             _ = try await store.createProduct(ProductDraft(name: form["name"] ?? "", unitPrice: try settings.currency.parse(form["price"] ?? ""),
                                                            unitCost: try settings.currency.parse(form["cost"] ?? "0")))
+            return nil
         }
     }
 
     func addTerms(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await bookForm(request, context: context) { form, _ in
             guard let clinic = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
-            _ = try await store.createTerms(TermsDraft(
+            let change = try await store.createTerms(TermsDraft(
                 clinicID: Clinic.ID(clinic), productID: form["product"].flatMap(Int64.init).map { Product.ID($0) },
                 basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit, share: try Share(parsing: form["share"] ?? ""),
                 effectiveFrom: try Day(parsing: form["from"] ?? "")))
+            return "/book?recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)"
         }
     }
 

@@ -34,8 +34,14 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "commission")
         logger.logLevel = .info
         let store: SQLiteStore
+        var temporary: URL?
+        defer {
+            // The demo book lives only as long as the server.
+            if let temporary { try? FileManager.default.removeItem(at: temporary) }
+        }
         if demo {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-demo-\(UUID().uuidString)")
+            temporary = directory
             store = try SQLiteStore(.file(directory.appendingPathComponent("demo.sqlite").path),
                                     defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier))
             let summary = try await DemoBook(today: try await store.settings().today()).build(in: store)

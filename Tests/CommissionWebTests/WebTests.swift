@@ -250,3 +250,25 @@ import Testing
         }
     }
 }
+
+@Suite struct TermsPageTests {
+    @Test func backdatedTermsSayHowManySalesTheyRecomputed() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+                                            idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let response = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "clinic": "\(test.glow.id)", "product": "", "share": "50", "basis": "profit", "from": "2026-03-01"]))
+            #expect(response.status == .seeOther)
+            let location = try #require(response.headers[.location])
+            #expect(location == "/book?recomputed=1&closed=0")
+            let page = try await client.execute(uri: location, method: .get, headers: [.cookie: "commission_session=\(session)"])
+            #expect(page.text.contains("Terms added: 1 sale recomputed."))
+        }
+        // 1 × 30.00 profit × 50% = 15.00 now.
+        #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 1500)])
+    }
+}
