@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            resources: [.copy("Resources/openapi.json")],
             swiftSettings: strict
         ),
 

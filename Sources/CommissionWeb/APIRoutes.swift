@@ -29,11 +29,25 @@ enum Events {
     }
 }
 
+/// The OpenAPI 3.1 document of the API, kept in the repository at
+/// `Sources/CommissionWeb/Resources/openapi.json` and served at `/api/v1/openapi.json`.
+public enum OpenAPI {
+    public static func document() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
+            throw Problem(.internalServerError, "The OpenAPI document is missing from this build.")
+        }
+        return try Data(contentsOf: url)
+    }
+}
+
 /// The JSON API under `/api/v1`. Amounts are decimal strings; errors are RFC 9457 problem details.
 struct APIRoutes: Sendable {
     let store: any WebStore
 
     func register<G>(on api: Registrar<G>) {
+        api.get("/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPI.document())))
+        }
         api.get("/dashboard") { request, _ in try await dashboard(request) }
         api.get("/events") { _, context in Events.stream(store: store, context: context) }
         api.get("/clinics") { _, _ in try json(try await store.clinics(ClinicQuery()).map(ClinicJSON.init)) }

@@ -272,3 +272,39 @@ import Testing
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 1500)])
     }
 }
+
+@Suite struct OpenAPITests {
+    @Test func theDocumentAndTheRoutesAgree() async throws {
+        let test = try await TestApp()
+        let document = try #require(try JSONSerialization.jsonObject(with: try OpenAPI.document()) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var documented = Set<String>()
+        for (path, operations) in paths {
+            for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
+        }
+        let served = Set(test.routes.routes.filter { $0.path.hasPrefix("/api/") }.map {
+            "\($0.method) \($0.path.replacingOccurrences(of: ":id", with: "{id}"))"
+        })
+        #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
+        #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
+
+        // Every $ref points at a schema the document defines.
+        let text = String(decoding: try OpenAPI.document(), as: UTF8.self)
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        for match in text.matches(of: /"#\/components\/schemas\/([A-Za-z]+)"/) {
+            #expect(schemas[String(match.1)] != nil, "undefined schema \(match.1)")
+        }
+    }
+
+    @Test func theDocumentIsServed() async throws {
+        let test = try await TestApp()
+        let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_s"), now: Date())
+        try await test.app.test(.router) { client in
+            let response = try await client.execute(uri: "/api/v1/openapi.json", method: .get, headers: [.authorization: "Bearer cm_s"])
+            #expect(response.status == .ok)
+            #expect(try response.json()["openapi"] as? String == "3.1.0")
+        }
+    }
+}
