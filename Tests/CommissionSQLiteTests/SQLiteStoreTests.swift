@@ -145,14 +145,15 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                                                          date: Day(ordinal: day("2026-01-01").ordinal + index % 200)), idempotencyKey: nil)
             }
         }
-        try await Task.sleep(for: .milliseconds(20))
+        // Back up once the writes are well under way.
+        while try await store.countSales(SaleQuery()) < 20 { try await Task.sleep(for: .milliseconds(1)) }
         let backupPath = temporaryPath()
         try await store.backup(to: backupPath)
         try await writes.value
 
         let copy = try SQLiteStore(.file(backupPath))
         let copied = try await copy.countSales(SaleQuery())
-        #expect(copied > 0)
+        #expect(copied >= 20)
         // The copy is a consistent snapshot: its summaries agree with its own sales.
         let recount = try await copy.sales(SaleQuery()).reduce(Int64(0)) { $0 + $1.figures.commission.minorUnits }
         #expect(try await copy.dashboard(today: day("2026-12-31")).yearTotals.commission.minorUnits == recount)
