@@ -75,3 +75,4 @@ extension SQLiteStore {
         broadcaster.send(Set(StoreTable.allCases))
     }
 }
+extension SQLiteStore: BookBackup {}

@@ -65,3 +65,9 @@ public protocol AccountStore: Sendable {
     /// The account a live (not revoked) token belongs to, noting its use.
     func account(tokenDigest: String, now: Date) async throws -> Account?
 }
+
+/// A store that can copy the whole book to a file (SQLite's online backup).
+public protocol BookBackup: Sendable {
+    /// Writes a consistent copy of the book to `path`; refuses to replace an existing file unless told.
+    func backup(to path: String, replacing: Bool) async throws
+}

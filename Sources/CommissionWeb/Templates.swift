@@ -5,7 +5,7 @@ enum Templates {
     static let all: [String: String] = [
         "layout": layout, "setup": setup, "login": login, "entry": entry, "dashboard": dashboard,
         "dashboard-body": dashboardBody, "sales": sales, "statement": statement, "payouts": payouts,
-        "book": book, "settings": settings, "error": error,
+        "book": book, "settings": settings, "error": error, "transfer": transfer, "edit-sale": editSale,
     ]
 
     static let layout = """
@@ -28,6 +28,7 @@ enum Templates {
             <a href="/statements" {{#nav.statements}}aria-current="page"{{/nav.statements}}>Statements</a>
             <a href="/payouts" {{#nav.payouts}}aria-current="page"{{/nav.payouts}}>Payouts</a>
             <a href="/book" {{#nav.book}}aria-current="page"{{/nav.book}}>Clinics &amp; products</a>
+            <a href="/transfer" {{#nav.transfer}}aria-current="page"{{/nav.transfer}}>Import &amp; export</a>
             <a href="/settings" {{#nav.settings}}aria-current="page"{{/nav.settings}}>Settings</a>
           </nav>
           <form method="post" action="/logout" class="logout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Sign out</button></form>
@@ -70,7 +71,7 @@ enum Templates {
     static let entry = """
         <h1 class="visually-hidden">New sale</h1>
         {{#noSetup}}<p class="notice">Add a clinic, a product and terms first: <a href="/book">Clinics &amp; products</a>.</p>{{/noSetup}}
-        {{#missedDays.0}}<p class="notice" id="missed">No sales entered on {{#missedDays}}<a href="/?date={{iso}}">{{label}}</a>{{^last}}, {{/last}}{{/missedDays}} — days you usually work.</p>{{/missedDays.0}}
+        {{#hasMissedDays}}<p class="notice" id="missed">No sales entered on {{#missedDays}}<a href="/?date={{iso}}">{{label}}</a>{{^last}}, {{/last}}{{/missedDays}} — days you usually work.</p>{{/hasMissedDays}}
         <form method="post" action="/sales" class="entry" id="sale-form">
           <input type="hidden" name="csrf" value="{{csrf}}">
           <input type="hidden" name="key" value="{{key}}">
@@ -169,7 +170,8 @@ enum Templates {
           <thead><tr><th scope="col">Date</th><th scope="col">Clinic</th><th scope="col">Product</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Revenue</th><th scope="col" class="num">Commission</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
           {{#sales}}<tr><td>{{date}}</td><td>{{clinic}}</td><td>{{product}}{{#note}} <span class="muted">· {{note}}</span>{{/note}}</td><td class="num">{{quantity}}</td><td class="num">{{revenue}}</td><td class="num">{{commission}}</td>
-            <td><form method="post" action="/sales/{{id}}/void"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" aria-label="Void sale {{id}}">Void</button></form></td></tr>{{/sales}}
+            <td><a href="/sales/{{id}}/edit" aria-label="Edit sale {{id}}">Edit</a>
+              <form method="post" action="/sales/{{id}}/void" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" aria-label="Void sale {{id}}">Void</button></form></td></tr>{{/sales}}
           {{^sales}}<tr><td colspan="7">No sales match.</td></tr>{{/sales}}
           </tbody>
         </table></div>
@@ -293,6 +295,60 @@ enum Templates {
         </section>
         """
 
+    static let editSale = """
+        <h1>Edit sale {{id}}</h1>
+        <form method="post" action="/sales/{{id}}" class="card">
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <label for="e-clinic">Clinic</label>
+          <select id="e-clinic" name="clinic">{{#clinics}}<option value="{{id}}" {{#selected}}selected{{/selected}}>{{name}}</option>{{/clinics}}</select>
+          <label for="e-product">Product</label>
+          <select id="e-product" name="product">{{#products}}<option value="{{id}}" {{#selected}}selected{{/selected}}>{{name}}</option>{{/products}}</select>
+          <label for="e-date">Date</label><input id="e-date" name="date" type="date" value="{{date}}" required>
+          <label for="e-quantity">Quantity</label><input id="e-quantity" name="quantity" type="number" inputmode="numeric" value="{{quantity}}" required>
+          <label for="e-price">Unit price</label><input id="e-price" name="price" inputmode="decimal" value="{{price}}" autocomplete="off" required>
+          <label for="e-cost">Unit cost</label><input id="e-cost" name="cost" inputmode="decimal" value="{{cost}}" autocomplete="off" required>
+          <label for="e-discount">Discount</label><input id="e-discount" name="discount" inputmode="decimal" value="{{discount}}" autocomplete="off">
+          <label for="e-note">Note</label><input id="e-note" name="note" value="{{note}}" maxlength="1000">
+          <label class="check"><input type="checkbox" name="noCommission" value="1" {{#noCommission}}checked{{/noCommission}}> No commission</label>
+          <button type="submit" class="primary">Save changes</button>
+        </form>
+        """
+
+    static let transfer = """
+        <h1>Import &amp; export</h1>
+        <section class="card">
+          <h2>Import a CSV file</h2>
+          <p class="muted">Clinics, products, terms or sales, as a spreadsheet exports them. Any bad row means nothing is imported.</p>
+          <form method="post" action="/import" id="import-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="csv-file">CSV file</label>
+            <input type="file" id="csv-file" accept=".csv,text/csv,text/plain">
+            <label for="csv">…or paste it here</label>
+            <textarea id="csv" name="csv" rows="6" spellcheck="false">{{csv}}</textarea>
+            <label for="kind">It holds</label>
+            <select id="kind" name="kind"><option value="">(tell from the headers)</option><option value="clinics">clinics</option><option value="products">products</option><option value="terms">terms</option><option value="sales">sales</option></select>
+            <label class="check"><input type="checkbox" name="decimalComma" value="1"> Amounts use a decimal comma (12,50)</label>
+            <div class="row">
+              <button type="submit" name="action" value="preview">Check only</button>
+              <button type="submit" name="action" value="commit" class="primary">Import</button>
+            </div>
+          </form>
+          {{#hasProblems}}
+          <div class="scroll"><table id="import-problems">
+            <thead><tr><th scope="col">Line</th><th scope="col">Column</th><th scope="col">Problem</th></tr></thead>
+            <tbody>{{#problems}}<tr><td>{{line}}</td><td>{{column}}</td><td>{{reason}}</td></tr>{{/problems}}</tbody>
+          </table></div>
+          {{/hasProblems}}
+        </section>
+        <section class="card">
+          <h2>Export</h2>
+          <ul>
+          {{#kinds}}<li>{{name}}: <a href="/export/{{name}}.csv" download>CSV</a> · <a href="/export/{{name}}.json" download>JSON</a></li>{{/kinds}}
+          </ul>
+          {{#backup}}<p><a href="/export/backup.sqlite" download>Download a backup of the whole book</a> (an SQLite file that <code>commission restore</code> reads).</p>{{/backup}}
+        </section>
+        """
+
     static let error = """
         <h1>{{title}}</h1>
         <p>{{detail}}</p>
@@ -311,7 +367,7 @@ enum Templates {
         h1 { font-size: 1.4rem; margin: 0.5rem 0; } h2 { font-size: 1.1rem; margin: 1rem 0 0.5rem; }
         label { display: block; font-weight: 600; margin-top: 0.5rem; }
         input, select, button { font: inherit; }
-        input, select { width: 100%; padding: 0.55rem; border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: var(--fg); }
+        input, select, textarea { width: 100%; padding: 0.55rem; border: 1px solid #8c959f; border-radius: 6px; background: #fff; color: var(--fg); }
         input[type="checkbox"], input[type="radio"] { width: auto; }
         button { padding: 0.55rem 0.9rem; border: 1px solid #8c959f; border-radius: 6px; background: #f6f8fa; color: var(--fg); cursor: pointer; }
         button.primary { background: var(--accent); color: #fff; border-color: var(--accent); font-weight: 700; width: 100%; padding: 0.8rem; margin-top: 0.75rem; }
@@ -379,6 +435,17 @@ enum Templates {
               all("label.product").forEach(function (label) {
                 label.hidden = text !== "" && label.textContent.toLowerCase().indexOf(text) < 0;
               });
+            });
+          }
+
+          // A chosen CSV file is read into the text area, so the form posts it as text.
+          var file = $("#csv-file");
+          if (file && window.FileReader) {
+            file.addEventListener("change", function () {
+              if (!file.files.length) { return; }
+              var reader = new FileReader();
+              reader.onload = function () { $("#csv").value = reader.result; };
+              reader.readAsText(file.files[0]);
             });
           }
 

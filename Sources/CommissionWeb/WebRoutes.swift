@@ -31,6 +31,11 @@ struct WebRoutes: Sendable {
         router.post("/sales") { request, context in try await recordSale(request, context: context) }
         router.post("/sales/:id/repeat") { _, context in try await repeatSale(context: context) }
         router.post("/sales/:id/void") { _, context in try await voidSale(context: context) }
+        router.get("/sales/:id/edit") { _, context in try await editSalePage(context: context) }
+        router.post("/sales/:id") { request, context in try await editSale(request, context: context) }
+        router.get("/transfer") { _, context in try await transferPage(context: context) }
+        router.post("/import") { request, context in try await importCSV(request, context: context) }
+        router.get("/export/:file") { _, context in try await export(context: context) }
         router.get("/sales") { request, context in try await salesPage(request, context: context) }
         router.get("/dashboard") { request, context in try await dashboardPage(request, context: context) }
         router.get("/events") { _, context in Events.stream(store: store, context: context) }
@@ -172,6 +177,7 @@ struct WebRoutes: Sendable {
                  "product": names.products[sale.productID] ?? "", "quantity": sale.quantity,
                  "commission": currency.format(sale.figures.commission), "csrf": context.csrfToken ?? ""] as [String: Any]
             },
+            "hasMissedDays": !missed.isEmpty,
             "missedDays": missed.enumerated().map { index, day in
                 ["iso": day.description, "label": "\(day.weekday.shortName) \(day)", "last": index == missed.count - 1] as [String: Any]
             },
@@ -233,6 +239,103 @@ struct WebRoutes: Sendable {
         let id = try context.parameters.require("id", as: Int64.self)
         _ = try await store.voidSale(Sale.ID(id))
         return .redirect(to: "/sales")
+    }
+
+    func editSalePage(context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let currency = try await store.settings().currency
+        let sale = try await store.sale(Sale.ID(try context.parameters.require("id", as: Int64.self)))
+        let values: [String: Any] = [
+            "id": sale.id.rawValue, "date": sale.date.description, "quantity": sale.quantity,
+            "price": currency.format(sale.line.unitPrice), "cost": currency.format(sale.line.unitCost),
+            "discount": currency.format(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission,
+            "clinics": try await store.clinics(ClinicQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.clinicID] as [String: Any] },
+            "products": try await store.products(ProductQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.productID] as [String: Any] },
+        ]
+        return pages.page("edit-sale", title: "Edit sale", nav: "sales", context: context, values: values, status: status, error: error)
+    }
+
+    func editSale(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = Sale.ID(try context.parameters.require("id", as: Int64.self))
+        let form = try await Form.read(request, context: context)
+        let currency = try await store.settings().currency
+        do {
+            guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init),
+                  let quantity = form["quantity"].flatMap(Int64.init) else {
+                throw Problem(.unprocessableContent, "Choose a clinic and a product, and give a whole quantity.")
+            }
+            _ = try await store.updateSale(id, with: SaleDraft(
+                clinicID: Clinic.ID(clinic), productID: Product.ID(product), date: try Day(parsing: form["date"] ?? ""), quantity: quantity,
+                unitPrice: try currency.parse(form["price"] ?? ""), unitCost: try currency.parse(form["cost"] ?? ""),
+                discount: try form["discount"].map { try currency.parse($0) } ?? .zero, noCommission: form["noCommission"] != nil,
+                note: form["note"]))
+            return .redirect(to: "/sales")
+        } catch {
+            let problem = Problem.from(error)
+            guard problem.status < 500, problem.status != 404 else { throw error }
+            return try await editSalePage(context: context, error: problem.detail, status: .init(code: problem.status))
+        }
+    }
+
+    // MARK: Import and export
+
+    func transferPage(context: AppRequestContext, csv: String = "", problems: [ImportProblem] = [], message: String? = nil,
+                      error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let values: [String: Any] = [
+            "csv": csv,
+            "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
+            "hasProblems": !problems.isEmpty,
+            "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
+            "backup": store is any BookBackup,
+        ]
+        return pages.page("transfer", title: "Import & export", nav: "transfer", context: context, values: values, status: status,
+                          message: message, error: error)
+    }
+
+    func importCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let settings = try await store.settings()
+        let text = form.values["csv"] ?? ""
+        let dryRun = form["action"] != "commit"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-import-\(UUID().uuidString).csv")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            let source = try CSVImportSource(path: file.path, kind: form["kind"].flatMap(ImportKind.init(rawValue:)),
+                                             format: CSVFormat(decimalComma: form["decimalComma"] != nil), currency: settings.currency)
+            let summary = try await store.importRows(from: source, options: ImportOptions(dryRun: dryRun))
+            let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
+            return try await transferPage(context: context, csv: dryRun ? text : "",
+                                          message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
+        } catch let error as CSVFileError {
+            let detail = error.description.replacingOccurrences(of: file.path, with: "The file")
+            return try await transferPage(context: context, csv: text, error: detail, status: .unprocessableContent)
+        } catch let StoreError.importRejected(problems, total) {
+            return try await transferPage(context: context, csv: text, problems: problems,
+                                          error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
+        }
+    }
+
+    func export(context: AppRequestContext) async throws -> Response {
+        let file = try context.parameters.require("file")
+        if file == "backup.sqlite" {
+            guard let backup = store as? any BookBackup else { throw Problem(.notFound, "This store cannot be backed up from the web.") }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-backup-\(UUID().uuidString).sqlite").path
+            try await backup.backup(to: path, replacing: false)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return Response(status: .ok, headers: [.contentType: "application/vnd.sqlite3",
+                                                   .contentDisposition: "attachment; filename=\"commission-\(try await store.settings().today()).sqlite\""],
+                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        let parts = file.split(separator: ".")
+        guard parts.count == 2, let kind = ExportKind(rawValue: String(parts[0])), let format = OutputFormat(rawValue: String(parts[1])), format != .table else {
+            throw Problem(.notFound, "There is no export named \(file): try sales.csv or clinics.json.")
+        }
+        let renderer = Renderer(currency: try await store.settings().currency)
+        let text = renderer.render(try await renderer.export(kind, from: store), as: format)
+        return Response(status: .ok, headers: [.contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json",
+                                               .contentDisposition: "attachment; filename=\"\(file)\""],
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     // MARK: Lists and reports

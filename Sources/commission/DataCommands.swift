@@ -114,15 +114,7 @@ struct Export: AsyncParsableCommand {
     }
 
     func table(_ kind: What, store: any CommissionStore, renderer: Renderer) async throws -> TextTable {
-        let (clinics, products) = try await names(store)
-        switch kind {
-        case .clinics: return renderer.clinics(try await store.clinics(ClinicQuery(includeArchived: true)))
-        case .products: return renderer.products(try await store.products(ProductQuery(includeArchived: true)))
-        case .terms: return renderer.terms(try await store.terms(TermsQuery(includeArchived: true)), clinics: clinics, products: products)
-        case .sales:
-            return renderer.sales(try await store.sales(SaleQuery(includeVoided: voided, order: .oldestFirst)), clinics: clinics, products: products)
-        case .payouts, .all: return renderer.payouts(try await store.payouts(PayoutQuery()), clinics: clinics)
-        }
+        try await renderer.export(ExportKind(rawValue: kind.rawValue) ?? .payouts, from: store, includeVoided: voided)
     }
 }
 

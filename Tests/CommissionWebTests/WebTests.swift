@@ -308,3 +308,84 @@ import Testing
         }
     }
 }
+
+@Suite struct TransferPageTests {
+    @Test func importChecksThenImportsAndListsBadRows() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let bad = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,1\n2026-03-03,Nowhere,Serum 30ml,1\n"
+            let refused = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                   body: form(["csrf": csrf, "csv": bad, "action": "commit"]))
+            #expect(refused.status.code == 422)
+            #expect(refused.text.contains("<td>3</td><td>clinic</td>"))
+            let good = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,2\n"
+            let checked = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                   body: form(["csrf": csrf, "csv": good, "action": "preview"]))
+            #expect(checked.text.contains("1 sales row would be imported"))
+            #expect(try await test.store.countSales(SaleQuery()) == 0)
+            let imported = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                    body: form(["csrf": csrf, "csv": good, "action": "commit"]))
+            #expect(imported.text.contains("Imported 1 sales row."))
+        }
+        #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 2400)])
+    }
+
+    @Test func exportsAndABackupDownload() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+                                            idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
+            let csv = try await client.execute(uri: "/export/sales.csv", method: .get, headers: cookie)
+            #expect(csv.text.hasPrefix("id,date,clinic,product,quantity,unit price"))
+            #expect(csv.text.contains(",2026-03-02,Glow,Serum 30ml,1,50.00,20.00,0.00,no,40.00,profit,50.00,30.00,12.00,no,"))
+            let backup = try await client.execute(uri: "/export/backup.sqlite", method: .get, headers: cookie)
+            #expect(backup.status == .ok)
+            #expect(backup.text.hasPrefix("SQLite format 3"))
+            #expect(try await client.execute(uri: "/export/secrets.txt", method: .get, headers: cookie).status == .notFound)
+        }
+    }
+
+    @Test func editingASaleRecomputesIt() async throws {
+        let test = try await TestApp()
+        let sale = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+                                                   idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let page = try await client.execute(uri: "/sales/\(sale.id)/edit", method: .get, headers: headers)
+            #expect(page.text.contains("value=\"50.00\""))
+            let saved = try await client.execute(uri: "/sales/\(sale.id)", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "date": "2026-03-02", "quantity": "3",
+                 "price": "50.00", "cost": "20.00", "discount": "6.00"]))
+            #expect(saved.status == .seeOther)
+        }
+        // 3 × 50.00 − 6.00 = 144.00 revenue, 60.00 cost, 84.00 profit × 40% = 33.60.
+        #expect(try await test.store.sale(sale.id).figures.commission == Money(minorUnits: 3360))
+    }
+}
+
+@Suite struct MissedDaysTests {
+    @Test func daysSheUsuallyWorksButEnteredNothingArePointedOut() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        // She sold on the same weekday for four weeks, 3 to 6 weeks ago, then entered nothing.
+        for weeks in 3...6 {
+            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today.adding(days: -7 * weeks)),
+                                                idempotencyKey: nil)
+        }
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let html = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(html.contains("id=\"missed\""))
+            #expect(html.contains("href=\"/?date=\(today.adding(days: -7))\""))
+            #expect(html.contains("href=\"/?date=\(today.adding(days: -14))\""))
+            #expect(!html.contains("href=\"/?date=\(today.adding(days: -8))\""))
+        }
+    }
+}
