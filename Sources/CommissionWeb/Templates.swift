@@ -270,7 +270,16 @@ enum Templates {
         <h1>Settings</h1>
         <section class="card">
           <h2>Book</h2>
-          <p>Currency {{currency}} · time zone {{timeZone}} · rounding {{rounding}}. Change them with <code>commission init</code>.</p>
+          <form method="post" action="/settings/book">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="currency">Currency (ISO code; fixed once amounts are recorded)</label><input id="currency" name="currency" value="{{currency}}" maxlength="3" required>
+            <label for="time-zone">Time zone</label><input id="time-zone" name="timeZone" value="{{timeZone}}" required>
+            <label for="rule">Rounding</label>
+            <select id="rule" name="rule"><option value="half-away-from-zero" {{#awayFromZero}}selected{{/awayFromZero}}>half away from zero (a spreadsheet's ROUND)</option><option value="half-to-even" {{^awayFromZero}}selected{{/awayFromZero}}>half to even</option></select>
+            <label for="scope">Round</label>
+            <select id="scope" name="scope"><option value="per-line" {{#perLine}}selected{{/perLine}}>each sale line</option><option value="per-statement" {{^perLine}}selected{{/perLine}}>once per statement</option></select>
+            <button type="submit">Save settings</button>
+          </form>
         </section>
         <section class="card">
           <h2>API tokens</h2>

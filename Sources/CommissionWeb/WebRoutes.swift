@@ -60,6 +60,7 @@ struct WebRoutes: Sendable {
         router.post("/settings/tokens") { request, context in try await createToken(request, context: context) }
         router.post("/settings/tokens/:id/revoke") { _, context in try await revokeToken(context: context) }
         router.post("/settings/password") { request, context in try await changePassword(request, context: context) }
+        router.post("/settings/book") { request, context in try await changeBookSettings(request, context: context) }
     }
 
     static func asset(_ text: String, type: String) -> Response {
@@ -592,13 +593,31 @@ struct WebRoutes: Sendable {
         guard let account = context.caller.account else { throw Problem(.unauthorized, "Sign in first.") }
         let settings = try await store.settings()
         let values: [String: Any] = [
-            "currency": settings.currency.code, "timeZone": settings.timeZoneIdentifier, "rounding": settings.rounding.description,
+            "currency": settings.currency.code, "timeZone": settings.timeZoneIdentifier,
+            "awayFromZero": settings.rounding.rule == .halfAwayFromZero, "perLine": settings.rounding.scope == .perLine,
             "newToken": newToken ?? "",
             "tokens": try await store.tokens(account: account.id).map {
                 ["id": $0.id.rawValue, "name": $0.name, "created": Day($0.createdAt, in: .current).description, "csrf": context.csrfToken ?? ""] as [String: Any]
             },
         ]
         return pages.page("settings", title: "Settings", nav: "settings", context: context, values: values, status: status, message: message, error: error)
+    }
+
+    func changeBookSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        var settings = try await store.settings()
+        do {
+            settings.currency = try Currency(code: form["currency"] ?? "")
+            settings.timeZoneIdentifier = form["timeZone"] ?? ""
+            settings.rounding = RoundingPolicy(rule: RoundingRule(rawValue: form["rule"] ?? "") ?? settings.rounding.rule,
+                                               scope: RoundingScope(rawValue: form["scope"] ?? "") ?? settings.rounding.scope)
+            try await store.updateSettings(settings)
+            return try await settingsPage(context: context, message: "Settings saved.")
+        } catch {
+            let problem = Problem.from(error)
+            guard problem.status < 500 else { throw error }
+            return try await settingsPage(context: context, error: problem.detail, status: .init(code: problem.status))
+        }
     }
 
     func createToken(_ request: Request, context: AppRequestContext) async throws -> Response {

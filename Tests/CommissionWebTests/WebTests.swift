@@ -389,3 +389,26 @@ import Testing
         }
     }
 }
+
+@Suite struct SettingsPageTests {
+    @Test func bookSettingsChangeFromTheWebButTheCurrencyStaysOnceAmountsExist() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let saved = try await client.execute(uri: "/settings/book", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "currency": "USD", "timeZone": "Europe/Paris", "rule": "half-to-even", "scope": "per-statement"]))
+            #expect(saved.text.contains("Settings saved."))
+            let refused = try await client.execute(uri: "/settings/book", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "currency": "EUR", "timeZone": "Europe/Paris", "rule": "half-to-even", "scope": "per-statement"]))
+            #expect(refused.status.code == 422 && refused.text.contains("cannot change"))
+            let badZone = try await client.execute(uri: "/settings/book", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "currency": "USD", "timeZone": "Mars/Olympus", "rule": "half-to-even", "scope": "per-line"]))
+            #expect(badZone.status.code == 422 && badZone.text.contains("not an IANA time zone"))
+        }
+        let settings = try await test.store.settings()
+        #expect(settings.timeZoneIdentifier == "Europe/Paris")
+        #expect(settings.rounding == RoundingPolicy(rule: .halfToEven, scope: .perStatement))
+    }
+}
