@@ -62,6 +62,16 @@ struct APIRoutes: Sendable {
         api.post("/sales/:id/void") { _, context in try await saleJSON(try await store.voidSale(Sale.ID(try context.parameters.require("id", as: Int64.self)))) }
         api.get("/clinics/:id/statement") { request, context in try await statement(request, context: context) }
         api.get("/clinics/:id/reconciliation") { request, context in try await reconciliation(request, context: context) }
+        api.post("/sales/:id") { request, context in try await updateSale(request, context: context) }
+        api.post("/clinics/:id/close") { request, context in try await closePeriod(request, context: context, close: true) }
+        api.post("/clinics/:id/reopen") { request, context in try await closePeriod(request, context: context, close: false) }
+        api.post("/import") { request, context in try await importCSV(request, context: context) }
+        api.get("/export/:file") { _, context in try await export(context: context) }
+        api.get("/settings") { _, _ in try json(SettingsJSON(try await store.settings())) }
+        api.post("/settings") { request, context in try await updateSettings(request, context: context) }
+        api.get("/tokens") { _, context in try await listTokens(context: context) }
+        api.post("/tokens") { request, context in try await createToken(request, context: context) }
+        api.post("/tokens/:id/revoke") { _, context in try await revokeToken(context: context) }
         api.get("/payouts") { _, _ in try await payoutsJSON() }
         api.post("/payouts") { request, context in try await createPayout(request, context: context) }
     }
@@ -142,6 +152,7 @@ struct APIRoutes: Sendable {
     func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
@@ -334,6 +345,133 @@ struct APIRoutes: Sendable {
         // One clinic: the object, not a one-element array.
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return rawJSON(String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines) + "\n")
+    }
+
+    func updateSale(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = Sale.ID(try context.parameters.require("id", as: Int64.self))
+        let input = try await body(SaleBody.self, request, context: context)
+        let currency = try await store.settings().currency
+        let old = try await store.sale(id)
+        // Fields left out keep the sale's values.
+        let draft = SaleDraft(
+            clinicID: input.clinicId != nil || input.clinic != nil ? try await clinicID(input.clinicId, name: input.clinic) : old.clinicID,
+            productID: input.productId != nil || input.product != nil ? try await productID(input.productId, name: input.product) : old.productID,
+            date: try day(input.date, field: "date", default: old.date), quantity: input.quantity ?? old.quantity,
+            unitPrice: try money(input.unitPrice, field: "unitPrice", currency: currency) ?? old.line.unitPrice,
+            unitCost: try money(input.unitCost, field: "unitCost", currency: currency) ?? old.line.unitCost,
+            discount: try money(input.discount, field: "discount", currency: currency) ?? old.line.discount,
+            noCommission: input.noCommission ?? old.isNoCommission, note: input.note ?? old.note)
+        return try await saleJSON(try await store.updateSale(id, with: draft))
+    }
+
+    struct PeriodJSON: Encodable { var clinicId: Int64; var periodStart: String; var periodEnd: String; var closed: Bool }
+
+    func closePeriod(_ request: Request, context: AppRequestContext, close: Bool) async throws -> Response {
+        let clinic = try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
+        let period = try await period(request, clinic: clinic)
+        if close {
+            try await store.closePeriod(clinic: clinic.id, period: period)
+        } else {
+            try await store.reopenPeriod(clinic: clinic.id, period: period)
+        }
+        return try json(PeriodJSON(clinicId: clinic.id.rawValue, periodStart: period.start.description, periodEnd: period.end.description, closed: close))
+    }
+
+    struct ImportJSON: Encodable { var kind: String; var dryRun: Bool; var clinics: Int; var products: Int; var terms: Int; var sales: Int }
+
+    /// `POST /api/v1/import?kind=sales&dryRun=true&decimalComma=true` with the CSV as the body.
+    func importCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let query = request.uri.queryParameters
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-import-\(UUID().uuidString).csv")
+        try Data(buffer: buffer).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var kind: ImportKind?
+        if let text = query["kind"] {
+            guard let parsed = ImportKind(rawValue: String(text)) else { throw Problem(.badRequest, "The kind is clinics, products, terms or sales.") }
+            kind = parsed
+        }
+        let source: CSVImportSource
+        do {
+            source = try CSVImportSource(path: file.path, kind: kind, format: CSVFormat(decimalComma: query["decimalComma"] == "true"),
+                                         currency: try await store.settings().currency)
+        } catch let error as CSVFileError {
+            throw Problem(.unprocessableContent, error.description.replacingOccurrences(of: file.path, with: "The file"))
+        }
+        let summary = try await store.importRows(from: source, options: ImportOptions(dryRun: query["dryRun"] == "true"))
+        return try json(ImportJSON(kind: source.kind.rawValue, dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
+                                   terms: summary.terms, sales: summary.sales), status: summary.dryRun ? .ok : .created)
+    }
+
+    /// `GET /api/v1/export/sales.csv`, `…/clinics.json` and so on.
+    func export(context: AppRequestContext) async throws -> Response {
+        let file = try context.parameters.require("file")
+        let parts = file.split(separator: ".")
+        guard parts.count == 2, let kind = ExportKind(rawValue: String(parts[0])), let format = OutputFormat(rawValue: String(parts[1])), format != .table else {
+            throw Problem(.notFound, "There is no export named \(file): try sales.csv or clinics.json.")
+        }
+        let renderer = Renderer(currency: try await store.settings().currency)
+        return Response(status: .ok, headers: [.contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(string: renderer.render(try await renderer.export(kind, from: store), as: format))))
+    }
+
+    struct SettingsJSON: Codable {
+        var currency: String
+        var timeZone: String
+        var rounding: String
+        var roundingScope: String
+        init(_ settings: BookSettings) {
+            currency = settings.currency.code
+            timeZone = settings.timeZoneIdentifier
+            rounding = settings.rounding.rule.rawValue
+            roundingScope = settings.rounding.scope.rawValue
+        }
+    }
+
+    struct SettingsBody: Decodable { var currency: String?; var timeZone: String?; var rounding: String?; var roundingScope: String? }
+
+    func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(SettingsBody.self, request, context: context)
+        var settings = try await store.settings()
+        if let code = input.currency { settings.currency = try Currency(code: code) }
+        if let zone = input.timeZone { settings.timeZoneIdentifier = zone }
+        if let rule = input.rounding {
+            guard let parsed = RoundingRule(rawValue: rule) else { throw Problem(.unprocessableContent, "The rounding is half-away-from-zero or half-to-even.") }
+            settings.rounding.rule = parsed
+        }
+        if let scope = input.roundingScope {
+            guard let parsed = RoundingScope(rawValue: scope) else { throw Problem(.unprocessableContent, "The rounding scope is per-line or per-statement.") }
+            settings.rounding.scope = parsed
+        }
+        try await store.updateSettings(settings)
+        return try json(SettingsJSON(settings))
+    }
+
+    struct TokenJSON: Encodable { var id: Int64; var name: String; var createdAt: Date; var lastUsedAt: Date?; var token: String? }
+
+    func account(_ context: AppRequestContext) throws -> Account {
+        guard let account = context.caller.account else { throw Problem(.unauthorized, "Sign in first.") }
+        return account
+    }
+
+    func listTokens(context: AppRequestContext) async throws -> Response {
+        let tokens = try await store.tokens(account: try account(context).id)
+        return try json(tokens.map { TokenJSON(id: $0.id.rawValue, name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil) })
+    }
+
+    struct TokenBody: Decodable { var name: String }
+
+    func createToken(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(TokenBody.self, request, context: context)
+        let secret = "cm_" + Secret.make()
+        let token = try await store.createToken(account: try account(context).id, name: input.name, tokenDigest: Secret.digest(secret), now: Date())
+        return try json(TokenJSON(id: token.id.rawValue, name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
+    }
+
+    func revokeToken(context: AppRequestContext) async throws -> Response {
+        try await store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try account(context).id)
+        return Response(status: .noContent)
     }
 
     func encode(_ payout: Payout, currency: Currency) -> PayoutJSON {

@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionSQLite
 import CommissionStore
 import CommissionWeb
 import Foundation
@@ -14,7 +15,7 @@ import Testing
         #expect(routes.filter { !$0.isPublic }.count >= 30)
         try await test.app.test(.router) { client in
             for route in routes where !route.isPublic {
-                let uri = route.path.replacingOccurrences(of: ":id", with: "1")
+                let uri = route.path.replacing(/:\w+/, with: "1")
                 let response = try await client.execute(uri: uri, method: route.method, headers: [.contentType: "application/json"],
                                                         body: ByteBuffer(string: "{}"))
                 if route.path.hasPrefix("/api/") {
@@ -284,7 +285,7 @@ import Testing
             for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
         }
         let served = Set(test.routes.routes.filter { $0.path.hasPrefix("/api/") }.map {
-            "\($0.method) \($0.path.replacingOccurrences(of: ":id", with: "{id}"))"
+            "\($0.method) \($0.path.replacing(/:(\w+)/) { "{\($0.1)}" })"
         })
         #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
         #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
@@ -410,5 +411,67 @@ import Testing
         let settings = try await test.store.settings()
         #expect(settings.timeZoneIdentifier == "Europe/Paris")
         #expect(settings.rounding == RoundingPolicy(rule: .halfToEven, scope: .perStatement))
+    }
+}
+
+@Suite struct MoreAPITests {
+    func bearer(_ test: TestApp) async throws -> HTTPFields {
+        let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        return [.authorization: "Bearer cm_secret", .contentType: "application/json"]
+    }
+
+    @Test func editCloseImportExportAndTokensOverTheAPI() async throws {
+        let test = try await TestApp()
+        let headers = try await bearer(test)
+        try await test.app.test(.router) { client in
+            let created = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers,
+                                                   body: ByteBuffer(string: #"{"clinic": "Glow", "product": "SER-30", "date": "2026-03-02"}"#))
+            let id = try created.json()["id"] as? Int ?? -1
+            // 2 × 30.00 profit × 40% = 24.00 once the quantity is 2.
+            let edited = try await client.execute(uri: "/api/v1/sales/\(id)", method: .post, headers: headers, body: ByteBuffer(string: #"{"quantity": 2}"#))
+            #expect(try edited.json()["commission"] as? String == "24.00")
+            let closed = try await client.execute(uri: "/api/v1/clinics/1/close?date=2026-03-10", method: .post, headers: headers)
+            #expect(try closed.json()["periodEnd"] as? String == "2026-03-31")
+            let locked = try await client.execute(uri: "/api/v1/sales/\(id)/void", method: .post, headers: headers)
+            #expect(locked.status == .conflict)
+            #expect(try await client.execute(uri: "/api/v1/clinics/1/reopen?date=2026-03-10", method: .post, headers: headers).status == .ok)
+
+            var csv = headers
+            csv[.contentType] = "text/csv"
+            let rejected = try await client.execute(uri: "/api/v1/import", method: .post, headers: csv,
+                                                    body: ByteBuffer(string: "date,clinic,product\n2026-03-03,Glow,Nothing\n"))
+            #expect(rejected.status.code == 422)
+            let errors = try rejected.json()["errors"] as? [[String: Any]]
+            #expect(errors?.first?["line"] as? Int == 2 && errors?.first?["column"] as? String == "product")
+            let imported = try await client.execute(uri: "/api/v1/import", method: .post, headers: csv,
+                                                    body: ByteBuffer(string: "date,clinic,product\n2026-03-03,Glow,Serum 30ml\n"))
+            let importedSales = try imported.json()["sales"] as? Int
+            #expect(imported.status == .created && importedSales == 1)
+
+            let export = try await client.execute(uri: "/api/v1/export/sales.csv", method: .get, headers: headers)
+            #expect(export.text.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 3)  // header + 2 sales
+
+            let token = try await client.execute(uri: "/api/v1/tokens", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "second"}"#))
+            let secret = try #require(try token.json()["token"] as? String)
+            let tokenID = try #require(try token.json()["id"] as? Int)
+            #expect(try await client.execute(uri: "/api/v1/settings", method: .get, headers: [.authorization: "Bearer \(secret)"]).status == .ok)
+            #expect(try await client.execute(uri: "/api/v1/tokens/\(tokenID)/revoke", method: .post, headers: headers).status == .noContent)
+            #expect(try await client.execute(uri: "/api/v1/settings", method: .get, headers: [.authorization: "Bearer \(secret)"]).status == .unauthorized)
+        }
+    }
+
+    @Test func secureCookiesWhenServedOverTLS() async throws {
+        let store = try SQLiteStore(.inMemory)
+        let app = Application(router: buildRouter(configuration: WebConfiguration(secureCookies: true, bcryptCost: 4), store: store))
+        try await app.test(.router) { client in
+            let page = try await client.execute(uri: "/setup", method: .get)
+            #expect(page.headers[values: .setCookie].allSatisfy { $0.contains("Secure") })
+            // And a sign-in form posted without its CSRF cookie is refused.
+            let forged = try await client.execute(uri: "/setup", method: .post, headers: formHeaders,
+                                                  body: form(["csrf": "x", "username": "eve", "password": "0123456789ab"]))
+            #expect(forged.status == .forbidden)
+        }
+        #expect(try await store.accountCount() == 0)
     }
 }
