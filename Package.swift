@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommissionKitTests",
-            dependencies: ["CommissionKit", "CommissionSQLite", "commission"],
+            dependencies: ["CommissionKit", "CommissionSQLite", "CommissionWeb", "commission"],
             swiftSettings: strict
         ),
     ]

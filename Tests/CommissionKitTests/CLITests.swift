@@ -1,3 +1,5 @@
+import CommissionWeb
+import CommissionSQLite
 import Foundation
 import Testing
 
@@ -145,5 +147,26 @@ import Testing
         // 3 × 1000.00 of revenue appears in today's line of the second drawing.
         #expect(text.components(separatedBy: "Watching").count == 3)
         #expect(text.contains("3000.00"))
+    }
+}
+
+@Suite struct TokenCLITests {
+    @Test func tokensAreCreatedListedAndRevokedForTheOwner() async throws {
+        let db = temporaryDirectory().appendingPathComponent("book.sqlite").path
+        let refused = try commission(["token", "create", "script", "--db", db])
+        #expect(refused.status == 1 && refused.stderr.contains("no owner yet"))
+        let store = try SQLiteStore(.file(db))
+        let owner = try await store.createOwner(username: "ana", passwordHash: "x")
+
+        let created = try commission(["token", "create", "laptop script", "--db", db])
+        #expect(created.status == 0, "\(created.stderr)")
+        let secret = try #require(created.stdout.split(separator: "\n").dropFirst().first.map(String.init))
+        #expect(secret.hasPrefix("cm_") && secret.count == 67)
+        // The store keeps a digest, and it finds the owner by it.
+        #expect(try await store.account(tokenDigest: WebSecrets.digest(secret), now: Date())?.id == owner.id)
+        #expect(try commission(["token", "list", "--db", db]).stdout.contains("laptop script"))
+        let id = try #require(try await store.tokens(account: owner.id).first?.id)
+        #expect(try commission(["token", "revoke", "\(id)", "--db", db]).status == 0)
+        #expect(try await store.account(tokenDigest: WebSecrets.digest(secret), now: Date()) == nil)
     }
 }

@@ -24,6 +24,38 @@ SCREENSHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" i
 PASSWORD = "a long enough password"
 failures = []
 
+# Runs in the page: sideways overflow, inputs without a label, and text whose contrast with its
+# background is below WCAG AA's 4.5:1.
+AUDIT = """
+function rgb(text) { var m = text.match(/[\\d.]+/g) || []; return m.map(Number); }
+function luminance(c) {
+  var v = c.slice(0, 3).map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(el) {
+  for (; el; el = el.parentElement) {
+    var c = rgb(getComputedStyle(el).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) { return c; }
+  }
+  return [255, 255, 255];
+}
+var unlabelled = [], low = [], checked = 0;
+document.querySelectorAll("input, select, textarea").forEach(function (el) {
+  if (el.type === "hidden") { return; }
+  if (!(el.labels && el.labels.length) && !el.getAttribute("aria-label")) { unlabelled.push(el.name || el.id); }
+});
+document.querySelectorAll("main *, header *").forEach(function (el) {
+  if (el.closest("svg") || !el.offsetParent) { return; }
+  var own = Array.prototype.some.call(el.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim(); });
+  if (!own) { return; }
+  var a = luminance(rgb(getComputedStyle(el).color)), b = luminance(background(el));
+  var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  checked++;
+  if (!(ratio >= 4.5)) { low.push(el.tagName + " " + el.textContent.trim().slice(0, 20) + " " + ratio.toFixed(2)); }
+});
+return { overflow: document.documentElement.scrollWidth - window.innerWidth, unlabelled: unlabelled, lowContrast: low, checked: checked };
+"""
+
 
 def check(condition, message):
     print(("  ok   " if condition else "  FAIL ") + message, flush=True)
@@ -189,6 +221,23 @@ def main():
         rows = desk.find_elements(By.CSS_SELECTOR, "tr.attention")
         check(len(rows) == 1 and "underpaid" in rows[0].text and "8.00" in rows[0].text,
               f"the period stands out as underpaid by 8.00 ({[r.text for r in rows]})")
+
+        print("Every page: labelled inputs, readable contrast, no sideways scrolling at 360 px")
+        for path in ["/", "/dashboard", "/sales", "/statements", "/payouts", "/book", "/transfer", "/settings"]:
+            phone.get(base + path)
+            audit = phone.execute_script(AUDIT)
+            check(audit["overflow"] <= 0, f"{path}: fits 360 px (overflow {audit['overflow']} px)")
+            check(audit["unlabelled"] == [], f"{path}: every input is labelled {audit['unlabelled']}")
+            check(audit["checked"] >= 10 and audit["lowContrast"] == [],
+                  f"{path}: text contrast is at least 4.5:1 ({audit['checked']} elements) {audit['lowContrast'][:3]}")
+        phone.get(base + "/")
+        reached = False
+        for _ in range(60):
+            phone.switch_to.active_element.send_keys("\ue004")  # Tab
+            if phone.switch_to.active_element.get_attribute("id") == "save":
+                reached = True
+                break
+        check(reached, "the keyboard reaches Save on quick entry")
 
         print("Without a session, nothing is shown")
         stranger = browser()
