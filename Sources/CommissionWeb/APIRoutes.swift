@@ -7,22 +7,16 @@ import Hummingbird
 import ServiceLifecycle
 
 /// Server-Sent Events: the dashboard, pushed after every committed change that touches it —
-/// driven by the store's live query, not by polling.
+/// driven by the store's live query (shared by all streams through a ``DashboardHub``), not by polling.
 enum Events {
-    static func stream(store: any WebStore, context: AppRequestContext) -> Response {
-        let updates = store.observe(DashboardRequest())
+    static func stream(hub: DashboardHub) -> Response {
+        let events = hub.subscribe()
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
-                do {
-                    for try await dashboard in updates.cancelOnGracefulShutdown() {
-                        let json = Renderer(currency: dashboard.currency).render(dashboard, as: .json)
-                        let data = json.split(separator: "\n").map { "data: \($0)" }.joined(separator: "\n")
-                        try await writer.write(ByteBuffer(string: "event: dashboard\n\(data)\n\n"))
-                    }
-                } catch is CancellationError {
-                    // The client went away, or the server is shutting down.
+                for await event in events.cancelOnGracefulShutdown() {
+                    try await writer.write(ByteBuffer(string: event))
                 }
                 try await writer.finish(nil)
             })
@@ -43,13 +37,14 @@ public enum OpenAPI {
 /// The JSON API under `/api/v1`. Amounts are decimal strings; errors are RFC 9457 problem details.
 struct APIRoutes: Sendable {
     let store: any WebStore
+    let hub: DashboardHub
 
     func register<G>(on api: Registrar<G>) {
         api.get("/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPI.document())))
         }
         api.get("/dashboard") { request, _ in try await dashboard(request) }
-        api.get("/events") { _, context in Events.stream(store: store, context: context) }
+        api.get("/events") { _, _ in Events.stream(hub: hub) }
         api.get("/clinics") { _, _ in try json(try await store.clinics(ClinicQuery()).map(ClinicJSON.init)) }
         api.post("/clinics") { request, context in try await createClinic(request, context: context) }
         api.get("/products") { _, _ in try await productsJSON() }

@@ -24,10 +24,11 @@ public func buildRouter(configuration: WebConfiguration, store: any WebStore, ro
     router.add(middleware: ErrorMiddleware(pages: pages))
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
-    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: LoginThrottle())
+    let hub = DashboardHub(store: store)
+    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: LoginThrottle(), hub: hub)
     web.registerPublic(on: Registrar(group: router, prefix: "", isPublic: true, log: routes))
     let protected = router.group().add(middleware: RequireAccountMiddleware(store: store))
     web.registerProtected(on: Registrar(group: protected, prefix: "", isPublic: false, log: routes))
-    APIRoutes(store: store).register(on: Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes))
+    APIRoutes(store: store, hub: hub).register(on: Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes))
     return router
 }

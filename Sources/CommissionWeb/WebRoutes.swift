@@ -12,6 +12,7 @@ struct WebRoutes: Sendable {
     let pages: Pages
     let configuration: WebConfiguration
     let throttle: LoginThrottle
+    let hub: DashboardHub
 
     static let anonymousCSRFCookie = "commission_csrf"
 
@@ -38,7 +39,7 @@ struct WebRoutes: Sendable {
         router.get("/export/:file") { _, context in try await export(context: context) }
         router.get("/sales") { request, context in try await salesPage(request, context: context) }
         router.get("/dashboard") { request, context in try await dashboardPage(request, context: context) }
-        router.get("/events") { _, context in Events.stream(store: store, context: context) }
+        router.get("/events") { _, _ in Events.stream(hub: hub) }
         router.get("/statements") { request, context in try await statementPage(request, context: context) }
         router.get("/statements.csv") { request, context in try await statementCSV(request, context: context) }
         router.get("/payouts") { _, context in try await payoutsPage(context: context) }
