@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CommissionKit", targets: ["CommissionKit"]),
         .library(name: "CommissionWeb", targets: ["CommissionWeb"]),
         .executable(name: "commission", targets: ["commission"]),
+        .executable(name: "commission-bench", targets: ["commission-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The commission domain: money, shares, schedules, terms, sale lines, statements.
@@ -80,6 +82,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // The benchmark command: generates books, measures every performance target beside its
+        // baseline in the same run, prints a table and writes JSON. Not a test.
+        .executableTarget(
+            name: "commission-bench",
+            dependencies: [
+                "CommissionKit",
+                "CommissionSQLite",
+                "CommissionWeb",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,4 +1,6 @@
+import CommissionCore
 import CommissionKit
+import Foundation
 import CommissionStore
 import Synchronization
 
@@ -7,7 +9,9 @@ import Synchronization
 /// The store's live query runs once (not once per connected browser); each new value is rendered
 /// to an event once and handed to every stream, each of which keeps only the latest event it has
 /// not sent yet. A hundred open dashboards cost one query per change, and a slow client never
-/// holds up the others or the writer.
+/// holds up the others or the writer. Under a burst of writes the dashboard is computed at most
+/// once per ``minimumInterval`` (the changes in between are merged), so live streams never take
+/// more than a bounded share of the machine from the writers.
 final class DashboardHub: Sendable {
     private struct State {
         var latest: String?
@@ -18,6 +22,7 @@ final class DashboardHub: Sendable {
 
     private let store: any WebStore
     private let state = Mutex(State())
+    static let minimumInterval = Duration.milliseconds(20)
 
     init(store: any WebStore) { self.store = store }
 
@@ -47,8 +52,10 @@ final class DashboardHub: Sendable {
         return Task { [weak self] in
             do {
                 for try await dashboard in updates {
+                    let started = ContinuousClock.now
                     guard let self else { return }
                     self.publish(Self.event(dashboard))
+                    try await Task.sleep(until: started + Self.minimumInterval)
                 }
             } catch {
                 // The store failed: end every stream; browsers reconnect and start a new observation.
@@ -73,10 +80,43 @@ final class DashboardHub: Sendable {
         for subscriber in subscribers { subscriber.finish() }
     }
 
-    /// The dashboard as one Server-Sent Event.
+    /// The dashboard's summary as one Server-Sent Event: the headline figures and each clinic's
+    /// current period, on one line of compact JSON (clients fetch the whole dashboard when they need it).
     static func event(_ dashboard: Dashboard) -> String {
-        let json = Renderer(currency: dashboard.currency).render(dashboard, as: .json)
-        let data = json.split(separator: "\n").map { "data: \($0)" }.joined(separator: "\n")
-        return "event: dashboard\n\(data)\n\n"
+        let c = dashboard.currency
+        func totals(_ t: Totals) -> EventTotals {
+            EventTotals(sales: t.saleCount, revenue: c.format(t.revenue), commission: c.format(t.commission))
+        }
+        let summary = EventSummary(
+            today: dashboard.today.description, currency: c.code, todayTotals: totals(dashboard.todayTotals),
+            month: totals(dashboard.monthTotals), yearToDate: totals(dashboard.yearTotals),
+            clinics: dashboard.clinics.map {
+                EventClinic(id: $0.clinic.id.rawValue, name: $0.clinic.name, periodStart: $0.period.start.description,
+                            periodEnd: $0.period.end.description, expected: c.format($0.periodTotals.commission),
+                            received: c.format($0.periodReceived), balance: c.format($0.periodBalance))
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "event: dashboard\ndata: \(json)\n\n"
     }
+}
+
+struct EventTotals: Encodable { var sales: Int; var revenue: String; var commission: String }
+struct EventClinic: Encodable {
+    var id: Int64
+    var name: String
+    var periodStart: String
+    var periodEnd: String
+    var expected: String
+    var received: String
+    var balance: String
+}
+struct EventSummary: Encodable {
+    var today: String
+    var currency: String
+    var todayTotals: EventTotals
+    var month: EventTotals
+    var yearToDate: EventTotals
+    var clinics: [EventClinic]
 }

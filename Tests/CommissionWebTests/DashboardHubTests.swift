@@ -17,7 +17,7 @@ import Testing
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for stream in streams {
                 group.addTask {
-                    for await event in stream where event.contains("\"commission\" : \"24.00\"") { return true }
+                    for await event in stream where event.contains(#""todayTotals":{"commission":"24.00""#) { return true }
                     return false
                 }
             }

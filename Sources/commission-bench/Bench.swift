@@ -1,0 +1,343 @@
+import ArgumentParser
+import AsyncHTTPClient
+import CommissionCore
+import CommissionKit
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import GRDB
+import Hummingbird
+import NIOCore
+
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "commission-bench",
+        abstract: "Measure Commission's performance targets, each beside its baseline in the same run.",
+        discussion: """
+            Generates books of 10k, 100k and 1M sales (50 clinics with mixed schedules and splits, 500 \
+            products, five years), then measures the import, the dashboard, a statement, sale entry over \
+            HTTP with 100 live streams, live-update latency, and the small things a user feels. Prints a \
+            table and writes the figures as JSON. It asserts nothing: the machine is shared and noisy, so \
+            read the ratios.
+
+            Build both executables in release first, then run it:
+              swift build -c release --product commission && swift run -c release commission-bench
+              swift run -c release commission-bench --sizes 10000,100000 --http-seconds 3
+            """)
+
+    @Option(help: "Book sizes, in sales, comma-separated.") var sizes: String = "10000,100000,1000000"
+    @Option(help: "Where to write the figures.") var output: String = "benchmarks/results/latest.json"
+    @Option(name: .customLong("http-seconds"), help: "How long each HTTP load runs.") var httpSeconds: Double = 5
+    @Option(help: "Dashboard and statement repetitions.") var repetitions: Int = 200
+    @Option(help: "The commission executable (default: next to this one).") var commission: String?
+
+    func run() async throws {
+        let sizes = try self.sizes.split(separator: ",").map {
+            guard let n = Int($0.trimmingCharacters(in: .whitespaces)), n >= 1000 else { throw ValidationError("Sizes are whole numbers of at least 1000.") }
+            return n
+        }
+        let binary = commission ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("commission").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("\(binary) is missing: build it first with `swift build -c release --product commission`.")
+        }
+        guard let sqlite3 = which("sqlite3") else { throw ValidationError("The sqlite3 shell is missing: apt-get install sqlite3.") }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("commission-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
+        let started = ContinuousClock.now
+        var dashboardP50: [Int: Double] = [:]
+        var largest: (size: Int, path: String, today: Day)?
+
+        for size in sizes {
+            note("== \(size) sales")
+            let book = try BookGenerator(sales: size, directory: work.appendingPathComponent("\(size)"))
+            try book.write()
+            let db = book.directory.appendingPathComponent("book.sqlite").path
+
+            // 1. Import, against sqlite3 .import of the same file into a bare table.
+            let setup = try runProcess(binary, ["import", book.clinicsCSV, book.productsCSV, book.termsCSV, "--db", db])
+            guard setup.status == 0 else { throw ValidationError("setting up the book failed: \(setup.output)") }
+            let imported = try runProcess(binary, ["import", book.salesCSV, "--db", db])
+            guard imported.status == 0 else { throw ValidationError("the import failed: \(imported.output)") }
+            let bare = book.directory.appendingPathComponent("bare.sqlite").path
+            let baseline = try runProcess(sqlite3, [bare], input: ".mode csv\n.import \(book.salesCSV) sales\n")
+            report.add("import \(size) sales", measured: imported.seconds * 1000, unit: "ms", baseline: baseline.seconds * 1000,
+                       baselineName: "sqlite3 .import", target: "≤ 3× baseline", met: imported.seconds <= 3 * baseline.seconds)
+            report.add("import \(size) sales: peak memory", measured: Double(imported.maxRSSKiB) / 1024, unit: "MB", baseline: nil,
+                       baselineName: nil, target: "< 150 MB", met: imported.maxRSSKiB < 150 * 1024)
+
+            // 2. The whole dashboard, against the naive GROUP BY over every sale.
+            let store = try SQLiteStore(.file(db))
+            let today = book.lastDay
+            _ = try await store.dashboard(today: today)
+            let dashboard = try await timed(repetitions) { _ = try await store.dashboard(today: today) }
+            let pool = try DatabasePool(path: db)
+            let naive = try await timed(3) {
+                _ = try pool.read { db in
+                    try Row.fetchAll(db, sql: "SELECT clinicId, substr(date, 1, 7), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0 GROUP BY 1, 2")
+                }
+            }
+            dashboardP50[size] = dashboard.p50
+            report.add("dashboard at \(size): p50", measured: dashboard.p50, unit: "ms", baseline: naive.p50, baselineName: "naive GROUP BY",
+                       target: "≤ 5 ms", met: dashboard.p50 <= 5)
+            report.add("dashboard at \(size): p99", measured: dashboard.p99, unit: "ms", baseline: nil, baselineName: nil, target: nil, met: nil)
+
+            // 3. The statement of the busiest clinic-period of the last month.
+            let busiest = try pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT clinicId, count(*) FROM sale WHERE date >= ? GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+                                 arguments: [today.firstOfMonth.adding(days: -1).firstOfMonth.description])
+            }
+            if let busiest {
+                let clinic = try await store.clinic(Clinic.ID(busiest[0] as Int64))
+                let period = clinic.schedule.period(before: clinic.schedule.period(containing: today))
+                let lines = try await store.statement(clinic: clinic.id, period: period).lines.count
+                let statement = try await timed(max(10, repetitions / 4)) { _ = try await store.statement(clinic: clinic.id, period: period) }
+                report.add("statement at \(size) (\(lines) lines): p50", measured: statement.p50, unit: "ms", baseline: nil, baselineName: nil,
+                           target: "≤ 20 ms", met: statement.p50 <= 20)
+            }
+            try pool.close()
+            largest = (size, db, today)
+        }
+        if let small = sizes.first, let large = sizes.last, small != large, let a = dashboardP50[small], let b = dashboardP50[large] {
+            report.add("dashboard p50 at \(large) ÷ p50 at \(small)", measured: b / a, unit: "×", baseline: nil, baselineName: nil,
+                       target: "≤ 2×", met: b / a <= 2)
+        }
+
+        if let largest {
+            note("== HTTP and live updates on the \(largest.size)-sale book")
+            try await HTTPBench(path: largest.path, seconds: httpSeconds).run(report: &report)
+            note("== the small things")
+            try await smallThings(binary: binary, db: largest.path, report: &report)
+        }
+
+        report.totalSeconds = (ContinuousClock.now - started).seconds
+        print(report.table())
+        let url = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: url)
+        note("Wrote \(output) (\(String(format: "%.0f", report.totalSeconds)) s in all).")
+    }
+
+    /// `commission sale add` from process start to exit; `commission serve` until its first answer; server memory.
+    func smallThings(binary: String, db: String, report: inout Report) async throws {
+        var saleTimes: [Double] = []
+        for _ in 0..<20 {
+            let run = try runProcess(binary, ["sale", "add", "Clinic 001", "Product 001", "--db", db])
+            guard run.status == 0 else { throw ValidationError("sale add failed: \(run.output)") }
+            saleTimes.append(run.seconds * 1000)
+        }
+        let trueRun = try (0..<20).map { _ in try runProcess("/bin/true", []).seconds * 1000 }
+        report.add("commission sale add, start to exit: p50", measured: percentile(saleTimes, 50), unit: "ms",
+                   baseline: percentile(trueRun, 50), baselineName: "/bin/true", target: "≤ 100 ms", met: percentile(saleTimes, 50) <= 100)
+
+        let port = try freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--db", db, "--port", "\(port)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = ContinuousClock.now
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        var firstAnswer: Double?
+        while (ContinuousClock.now - start) < .seconds(10) {
+            if let (status, _) = try? await get("http://127.0.0.1:\(port)/health"), status == 200 {
+                firstAnswer = (ContinuousClock.now - start).seconds * 1000
+                break
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        report.add("commission serve, start to first answer", measured: firstAnswer ?? .infinity, unit: "ms", baseline: nil, baselineName: nil,
+                   target: "≤ 500 ms", met: (firstAnswer ?? .infinity) <= 500)
+        try await Task.sleep(for: .seconds(1))
+        let idle = memory(of: process.processIdentifier).rss
+        report.add("server memory, idle", measured: idle, unit: "MB", baseline: nil, baselineName: nil, target: "≤ 60 MB", met: idle <= 60)
+
+        // Serve dashboards of the big book for a while (through a token made for the purpose).
+        let store = try SQLiteStore(.file(db))
+        let owner: Account
+        if let existing = try await store.ownerAccount() {
+            owner = existing
+        } else {
+            owner = try await store.createOwner(username: "bench", passwordHash: "x")
+        }
+        let secret = "cm_bench_\(UUID().uuidString)"
+        _ = try await store.createToken(account: owner.id, name: "bench", tokenDigest: WebSecrets.digest(secret), now: Date())
+        for _ in 0..<200 {
+            _ = try await get("http://127.0.0.1:\(port)/api/v1/dashboard", token: secret)
+        }
+        let serving = memory(of: process.processIdentifier).peak
+        report.add("server memory, peak serving dashboards", measured: serving, unit: "MB", baseline: nil, baselineName: nil,
+                   target: "≤ 150 MB", met: serving <= 150)
+    }
+}
+
+// MARK: Measuring
+
+struct Timing {
+    var samples: [Double]
+    var p50: Double { percentile(samples, 50) }
+    var p99: Double { percentile(samples, 99) }
+}
+
+/// Runs `body` `count` times and returns the durations in milliseconds.
+func timed(_ count: Int, _ body: () async throws -> Void) async throws -> Timing {
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    for _ in 0..<count {
+        let start = ContinuousClock.now
+        try await body()
+        samples.append((ContinuousClock.now - start).seconds * 1000)
+    }
+    return Timing(samples: samples)
+}
+
+func percentile(_ samples: [Double], _ p: Double) -> Double {
+    guard !samples.isEmpty else { return .nan }
+    let sorted = samples.sorted()
+    let index = min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1))
+    return sorted[index]
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var seconds: Double
+    var maxRSSKiB: Int
+    var output: String
+}
+
+/// Runs a program to its end, timing it and reading its peak memory from the kernel (`wait4`).
+/// Spawned directly rather than through `Process`, which reaps its children itself.
+func runProcess(_ path: String, _ arguments: [String], input: String? = nil) throws -> ProcessResult {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("bench-out-\(UUID().uuidString)").path
+    let inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("bench-in-\(UUID().uuidString)").path
+    try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: inputPath))
+    defer {
+        try? FileManager.default.removeItem(atPath: output)
+        try? FileManager.default.removeItem(atPath: inputPath)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let start = ContinuousClock.now
+    let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+    guard spawned == 0 else { throw ValidationError("cannot run \(path): error \(spawned)") }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let seconds = (ContinuousClock.now - start).seconds
+    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    return ProcessResult(status: (status >> 8) & 0xFF, seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss), output: text)
+}
+
+/// Resident and peak resident memory of a process, in MB, from /proc.
+func memory(of pid: Int32) -> (rss: Double, peak: Double) {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (.nan, .nan) }
+    func field(_ name: String) -> Double {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
+              let kib = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return .nan }
+        return kib / 1024
+    }
+    return (field("VmRSS"), field("VmHWM"))
+}
+
+func which(_ name: String) -> String? {
+    for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let path = "\(directory)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}
+
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+func get(_ url: String, token: String? = nil) async throws -> (Int, ByteBuffer) {
+    var request = HTTPClientRequest(url: url)
+    if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+    return (Int(response.status.code), try await response.body.collect(upTo: 16 * 1024 * 1024))
+}
+
+func machine() -> String {
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
+        .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown CPU"
+    let sqlite = (try? runProcess(which("sqlite3") ?? "/usr/bin/sqlite3", ["--version"]).output.split(separator: " ").first.map(String.init)) ?? "?"
+    return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu), SQLite \(sqlite)"
+}
+
+func note(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+// MARK: The report
+
+struct Report: Encodable {
+    struct Row: Encodable {
+        var name: String
+        var measured: Double
+        var unit: String
+        var baseline: Double?
+        var baselineName: String?
+        var ratio: Double?
+        var target: String?
+        var met: Bool?
+    }
+
+    var machine: String
+    var date: String
+    var rows: [Row]
+    var totalSeconds: Double = 0
+
+    mutating func add(_ name: String, measured: Double, unit: String, baseline: Double?, baselineName: String?, target: String?, met: Bool?) {
+        rows.append(Row(name: name, measured: measured, unit: unit, baseline: baseline, baselineName: baselineName,
+                        ratio: baseline.map { measured / $0 }, target: target, met: met))
+        note("  \(name): \(Self.format(measured)) \(unit)" + (baseline.map { " (baseline \(Self.format($0)) \(unit))" } ?? ""))
+    }
+
+    static func format(_ value: Double) -> String {
+        if value.isNaN || value.isInfinite { return "—" }
+        if value >= 100 { return String(format: "%.0f", value) }
+        if value >= 10 { return String(format: "%.1f", value) }
+        return String(format: "%.2f", value)
+    }
+
+    /// A Markdown table, as the README shows it.
+    func table() -> String {
+        var lines = ["Machine: \(machine). Run: \(date), \(Self.format(totalSeconds)) s.", "",
+                     "| measurement | measured | baseline | ratio | target | met |", "|---|---|---|---|---|---|"]
+        for row in rows {
+            let baseline = row.baseline.map { "\(Self.format($0)) \(row.unit) (\(row.baselineName ?? ""))" } ?? ""
+            let ratio = row.ratio.map { Self.format($0) + "×" } ?? ""
+            let met = row.met.map { $0 ? "yes" : "**no**" } ?? ""
+            lines.append("| \(row.name) | \(Self.format(row.measured)) \(row.unit) | \(baseline) | \(ratio) | \(row.target ?? "") | \(met) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

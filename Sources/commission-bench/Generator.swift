@@ -1,0 +1,96 @@
+import CommissionCore
+import Foundation
+
+/// Writes a deterministic book as CSV files: 50 clinics on mixed schedules and splits, 500
+/// products, and `sales` sales spread over five years up to today, with returns, discounts and samples.
+struct BookGenerator {
+    let sales: Int
+    let directory: URL
+    let lastDay: Day
+    var clinicsCSV: String { directory.appendingPathComponent("clinics.csv").path }
+    var productsCSV: String { directory.appendingPathComponent("products.csv").path }
+    var termsCSV: String { directory.appendingPathComponent("terms.csv").path }
+    var salesCSV: String { directory.appendingPathComponent("sales.csv").path }
+
+    static let clinicCount = 50
+    static let productCount = 500
+
+    init(sales: Int, directory: URL) throws {
+        self.sales = sales
+        self.directory = directory
+        self.lastDay = Day(Date(), in: .current)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    var firstDay: Day { lastDay.adding(days: -5 * 365) }
+
+    func write() throws {
+        var random = Generator(seed: UInt64(sales))
+        let schedules = ["monthly", "semimonthly", "weekly:monday", "weekly:friday", "biweekly:\(firstDay)"]
+        var clinics = "name,schedule\n"
+        for index in 1...Self.clinicCount {
+            clinics += "Clinic \(String(format: "%03d", index)),\(schedules[index % schedules.count])\n"
+        }
+        try clinics.write(toFile: clinicsCSV, atomically: true, encoding: .utf8)
+
+        var products = "name,sku,unit price,unit cost\n"
+        var prices: [Int64] = []
+        for index in 1...Self.productCount {
+            let price = Int64.random(in: 500...15_000, using: &random)
+            prices.append(price)
+            let cost = price * Int64.random(in: 30...60, using: &random) / 100
+            products += "Product \(String(format: "%03d", index)),P\(index),\(cents(price)),\(cents(cost))\n"
+        }
+        try products.write(toFile: productsCSV, atomically: true, encoding: .utf8)
+
+        var terms = "clinic,product,share,basis,effective from\n"
+        for index in 1...Self.clinicCount {
+            let clinic = "Clinic \(String(format: "%03d", index))"
+            if index % 5 == 0 {
+                terms += "\(clinic),,\(Int.random(in: 10...15, using: &random)),revenue,\(firstDay)\n"
+            } else {
+                terms += "\(clinic),,\(Int.random(in: 30...60, using: &random)).5,profit,\(firstDay)\n"
+            }
+            // A raise half-way, and a product line with its own split.
+            terms += "\(clinic),,\(Int.random(in: 40...65, using: &random)),profit,\(firstDay.adding(days: 900 + index))\n"
+            terms += "\(clinic),Product \(String(format: "%03d", index)),70,profit,\(firstDay)\n"
+        }
+        try terms.write(toFile: termsCSV, atomically: true, encoding: .utf8)
+
+        _ = FileManager.default.createFile(atPath: salesCSV, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: salesCSV))
+        defer { try? handle.close() }
+        var chunk = "date,clinic,product,quantity,unit price,discount,no commission,note\n"
+        let span = firstDay.days(to: lastDay)
+        for index in 0..<sales {
+            // Spread evenly over the five years, so that every book reaches today.
+            let date = firstDay.adding(days: Int(Int64(index) * Int64(span) / Int64(max(1, sales - 1))))
+            let clinic = Int.random(in: 1...Self.clinicCount, using: &random)
+            let product = Int.random(in: 1...Self.productCount, using: &random)
+            let roll = Int.random(in: 0..<100, using: &random)
+            let quantity = roll < 3 ? -1 : (roll < 80 ? 1 : Int.random(in: 2...3, using: &random))
+            let discount = quantity > 0 && roll >= 90 ? cents(prices[product - 1] * Int64(quantity) / 10) : ""
+            chunk += "\(date),Clinic \(String(format: "%03d", clinic)),Product \(String(format: "%03d", product)),\(quantity),,\(discount),\(roll == 50 ? "yes" : ""),\n"
+            if chunk.utf8.count > 1 << 20 {
+                handle.write(Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        handle.write(Data(chunk.utf8))
+    }
+
+    func cents(_ minor: Int64) -> String { Currency.usd.format(Money(minorUnits: minor)) }
+}
+
+/// SplitMix64: the same book on every run.
+struct Generator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,167 @@
+import AsyncHTTPClient
+import CommissionCore
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// Sale entry over HTTP with and without 100 live dashboard streams, `GET /health` as the
+/// baseline, and the latency from a committed sale to its event on a stream.
+struct HTTPBench {
+    let path: String
+    let seconds: Double
+}
+
+extension HTTPBench {
+    func run(report: inout Report) async throws {
+        let store = try SQLiteStore(.file(path))
+        let owner: Account
+        if let existing = try await store.ownerAccount() { owner = existing } else {
+            owner = try await store.createOwner(username: "bench", passwordHash: "x")
+        }
+        let secret = "cm_bench_\(UUID().uuidString)"
+        _ = try await store.createToken(account: owner.id, name: "bench", tokenDigest: WebSecrets.digest(secret), now: Date())
+        let port = try freePort()
+        var logger = Logger(label: "commission-bench")
+        logger.logLevel = .error
+        let app = buildApplication(configuration: WebConfiguration(port: port, bcryptCost: 4), store: store, logger: logger)
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        defer { server.cancel() }
+        let base = "http://127.0.0.1:\(port)"
+        while (try? await get(base + "/health"))?.0 != 200 { try await Task.sleep(for: .milliseconds(10)) }
+
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
+
+        let today = try await store.settings().today()
+        let body = #"{"clinicId": 1, "productId": 1, "quantity": 1, "date": "\#(today)"}"#
+        let health: @Sendable () -> HTTPClientRequest = { HTTPClientRequest(url: base + "/health") }
+        let sale: @Sendable () -> HTTPClientRequest = {
+            var request = HTTPClientRequest(url: base + "/api/v1/sales")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bearer \(secret)")
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: body))
+            return request
+        }
+        defer { Task { try? await client.shutdown() } }
+
+        let healthLoad = try await load(client, seconds: seconds, expect: 200, health)
+        report.add("GET /health, 4 connections", measured: healthLoad.rate, unit: "req/s", baseline: nil, baselineName: nil, target: nil, met: nil)
+
+        let before = try await store.countSales(SaleQuery(includeVoided: true))
+        let quiet = try await load(client, seconds: seconds, expect: 201, sale)
+        report.add("POST /api/v1/sales, no streams", measured: quiet.rate, unit: "req/s", baseline: healthLoad.rate,
+                   baselineName: "GET /health", target: nil, met: nil)
+
+        // 100 live dashboards.
+        let arrivals = Arrivals()
+        let opened = Counter()
+        let streams = (0..<100).map { index in
+            Task {
+                var request = HTTPClientRequest(url: base + "/api/v1/events")
+                request.headers.add(name: "Authorization", value: "Bearer \(secret)")
+                let response = try await client.execute(request, timeout: .hours(1))
+                opened.increment()
+                for try await chunk in response.body where index == 0 {
+                    if chunk.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") }) &&
+                        String(buffer: chunk).contains("event: dashboard") {
+                        arrivals.record(.now)
+                    }
+                }
+            }
+        }
+        defer { streams.forEach { $0.cancel() } }
+        while opened.value < 100 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(500))
+
+        let busy = try await load(client, seconds: seconds, expect: 201, sale)
+        report.add("POST /api/v1/sales, 100 streams: rate", measured: busy.rate, unit: "req/s", baseline: healthLoad.rate,
+                   baselineName: "GET /health", target: "≥ 2000 req/s", met: busy.rate >= 2000)
+        report.add("POST /api/v1/sales, 100 streams: p99", measured: busy.p99, unit: "ms", baseline: nil, baselineName: nil,
+                   target: "≤ 20 ms", met: busy.p99 <= 20)
+        report.add("commit rate with 100 streams ÷ with none", measured: busy.rate / quiet.rate, unit: "×", baseline: nil, baselineName: nil,
+                   target: "≥ 0.5", met: busy.rate / quiet.rate >= 0.5)
+        let after = try await store.countSales(SaleQuery(includeVoided: true))
+        let acknowledged = quiet.acknowledged + busy.acknowledged
+        report.add("acknowledged sales stored (\(acknowledged) posted)", measured: Double(after - before), unit: "sales",
+                   baseline: Double(acknowledged), baselineName: "acknowledged", target: "all", met: after - before == acknowledged)
+
+        // Commit → event on a stream, one sale at a time.
+        try await Task.sleep(for: .milliseconds(300))
+        var latencies: [Double] = []
+        for _ in 0..<100 {
+            try await Task.sleep(for: .milliseconds(30))  // let earlier events arrive
+            let response = try await client.execute(sale(), timeout: .seconds(10))
+            let committed = ContinuousClock.now
+            _ = try await response.body.collect(upTo: 1 << 20)
+            let deadline = committed + .seconds(2)
+            var arrival: ContinuousClock.Instant?
+            while arrival == nil && ContinuousClock.now < deadline {
+                arrival = arrivals.first(after: committed)
+                if arrival == nil { try await Task.sleep(for: .microseconds(200)) }
+            }
+            if let arrival { latencies.append((arrival - committed).seconds * 1000) }
+        }
+        report.add("live update, commit to event: p50", measured: percentile(latencies, 50), unit: "ms", baseline: nil, baselineName: nil,
+                   target: "≤ 5 ms", met: percentile(latencies, 50) <= 5)
+        report.add("live update, commit to event: p99", measured: percentile(latencies, 99), unit: "ms", baseline: nil, baselineName: nil,
+                   target: "≤ 50 ms", met: percentile(latencies, 99) <= 50)
+    }
+
+    struct Load {
+        var rate: Double
+        var p50: Double
+        var p99: Double
+        var acknowledged: Int
+    }
+
+    /// Four connections sending requests back to back for `seconds`.
+    func load(_ client: HTTPClient, seconds: Double, expect: Int, _ make: @escaping @Sendable () -> HTTPClientRequest) async throws -> Load {
+        let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var ok = 0
+                    while ContinuousClock.now < end {
+                        let start = ContinuousClock.now
+                        let response = try await client.execute(make(), timeout: .seconds(10))
+                        _ = try await response.body.collect(upTo: 1 << 20)
+                        latencies.append((ContinuousClock.now - start).seconds * 1000)
+                        if response.status.code == expect { ok += 1 }
+                    }
+                    return (latencies, ok)
+                }
+            }
+            var all: [Double] = []
+            var ok = 0
+            for try await (latencies, count) in group {
+                all += latencies
+                ok += count
+            }
+            return (all, ok)
+        }
+        return Load(rate: Double(results.0.count) / seconds, p50: percentile(results.0, 50), p99: percentile(results.0, 99), acknowledged: results.1)
+    }
+}
+
+/// A counter shared between tasks.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+    func increment() { count.add(1, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// When events reached the watched stream.
+final class Arrivals: Sendable {
+    private let instants = Mutex<[ContinuousClock.Instant]>([])
+    func record(_ instant: ContinuousClock.Instant) { instants.withLock { $0.append(instant) } }
+    func first(after instant: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        instants.withLock { $0.first(where: { $0 >= instant }) }
+    }
+}
