@@ -94,6 +94,13 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                                                                date: sale.date.adding(days: 31), quantity: sale.quantity))
         }
         _ = try await store.createTerms(TermsDraft(clinicID: clinics[0].id, share: try Share(basisPoints: 5001), effectiveFrom: day("2025-12-15")))
+        // An import of sales and of backdated terms, in one transaction.
+        let imported = (0..<200).map { index in
+            ImportRow(line: index + 2, record: .sale(NamedSaleDraft(clinic: index.isMultiple(of: 2) ? "A" : "B", product: index.isMultiple(of: 3) ? "P" : "Q",
+                                                                    date: day("2025-11-01").adding(days: index % 150), quantity: index % 7 == 0 ? -1 : 2)))
+        } + [ImportRow(line: 300, record: .terms(NamedTermsDraft(clinic: "B", product: nil, basis: .revenue, share: try Share(basisPoints: 1234),
+                                                                 effectiveFrom: day("2026-01-10"))))]
+        _ = try await store.importRows(from: MemorySource(rows: imported), options: ImportOptions())
 
         try await store.writer.read { db in
             let figures = "count(*), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
@@ -164,5 +171,14 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(try await restored.dashboard(today: day("2026-12-31")) == (try await copy.dashboard(today: day("2026-12-31"))))
         // Backups never overwrite by accident.
         await #expect(throws: StoreError.self) { try await store.backup(to: backupPath) }
+    }
+}
+
+struct MemorySource: ImportSource {
+    var rows: [ImportRow]
+    func column(for field: String) -> String? { field }
+    func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
+        for row in rows { try body(row) }
+        return []
     }
 }
