@@ -25,7 +25,7 @@ struct BookGenerator {
     var firstDay: Day { lastDay.adding(days: -5 * 365) }
 
     func write() throws {
-        var random = Generator(seed: UInt64(sales))
+        var random = SplitMix64(seed: UInt64(sales))
         let schedules = ["monthly", "semimonthly", "weekly:monday", "weekly:friday", "biweekly:\(firstDay)"]
         var clinics = "name,schedule\n"
         for index in 1...Self.clinicCount {
@@ -80,17 +80,4 @@ struct BookGenerator {
     }
 
     func cents(_ minor: Int64) -> String { Currency.usd.format(Money(minorUnits: minor)) }
-}
-
-/// SplitMix64: the same book on every run.
-struct Generator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
