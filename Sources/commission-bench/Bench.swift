@@ -32,6 +32,7 @@ struct Bench: AsyncParsableCommand {
     @Option(name: .customLong("http-seconds"), help: "How long each HTTP load runs.") var httpSeconds: Double = 5
     @Option(help: "Dashboard and statement repetitions.") var repetitions: Int = 200
     @Option(help: "The commission executable (default: next to this one).") var commission: String?
+    @Option(help: "Build the books in this directory and keep them (default: a temporary one, removed).") var keep: String?
 
     func run() async throws {
         let sizes = try self.sizes.split(separator: ",").map {
@@ -43,9 +44,10 @@ struct Bench: AsyncParsableCommand {
             throw ValidationError("\(binary) is missing: build it first with `swift build -c release --product commission`.")
         }
         guard let sqlite3 = which("sqlite3") else { throw ValidationError("The sqlite3 shell is missing: apt-get install sqlite3.") }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("commission-bench-\(UUID().uuidString)")
+        let work = keep.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("commission-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { if keep == nil { try? FileManager.default.removeItem(at: work) } }
 
         var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
         let started = ContinuousClock.now
