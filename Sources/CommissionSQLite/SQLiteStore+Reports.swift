@@ -58,6 +58,19 @@ extension SQLiteStore {
         }
     }
 
+    public func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth] {
+        try await read { db in
+            let rounding = try Self.settings(db).rounding
+            return try Row.fetchAll(db, sql: """
+                SELECT clinicId, month, \(Rows.totalsSums) FROM clinicMonthTotal WHERE month BETWEEN ? AND ?
+                GROUP BY clinicId, month ORDER BY month, clinicId
+                """, arguments: [String(first.description.prefix(7)), String(last.description.prefix(7))]).map { row in
+                ClinicMonth(clinicID: Clinic.ID(row[0] as Int64), month: try Day.stored((row[1] as String) + "-01"),
+                            totals: Rows.totals(row, at: 2, rounding: rounding))
+            }
+        }
+    }
+
     public func statement(clinic id: Clinic.ID, period: PayPeriod) async throws -> CommissionCore.Statement {
         try await read { db in
             let settings = try Self.settings(db)

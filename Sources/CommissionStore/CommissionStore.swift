@@ -82,6 +82,8 @@ public protocol CommissionStore: Sendable {
     func dashboard(today: Day) async throws -> Dashboard
     /// Every sale line of a clinic's period and what the clinic owes for it.
     func statement(clinic: Clinic.ID, period: PayPeriod) async throws -> Statement
+    /// Each clinic's totals per calendar month, for the months from `first` through `last` that have sales.
+    func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth]
     /// Every period of a clinic with sales or payouts up to today's, with a running balance.
     func reconciliation(clinic: Clinic.ID, today: Day) async throws -> Reconciliation
 

@@ -73,3 +73,17 @@ extension BookSettings {
         Day(now, in: TimeZone(identifier: timeZoneIdentifier) ?? .current)
     }
 }
+
+/// One clinic's totals for one calendar month.
+public struct ClinicMonth: Sendable, Hashable {
+    public var clinicID: Clinic.ID
+    /// The first day of the month.
+    public var month: Day
+    public var totals: Totals
+
+    public init(clinicID: Clinic.ID, month: Day, totals: Totals) {
+        self.clinicID = clinicID
+        self.month = month
+        self.totals = totals
+    }
+}

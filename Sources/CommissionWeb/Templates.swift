@@ -472,6 +472,7 @@ enum Templates {
                 .then(function () { refreshing = false; if (again) { again = false; refresh(); } });
             }
             var source = new EventSource(dashboard.getAttribute("data-live"));
+            // The first event may already differ from what was rendered: every event refreshes.
             source.addEventListener("dashboard", refresh);
           }
         })();

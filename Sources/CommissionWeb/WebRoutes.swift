@@ -391,11 +391,10 @@ struct WebRoutes: Sendable {
             month = month.adding(days: -1).firstOfMonth
         }
         var series: [Clinic.ID: (name: String, values: [Int64])] = [:]
-        for (index, first) in months.enumerated() {
-            let monthly = try await store.dashboard(today: first.lastOfMonth)
-            for standing in monthly.clinics {
-                series[standing.clinic.id, default: (standing.clinic.name, Array(repeating: 0, count: 12))].values[index] = standing.monthTotals.commission.minorUnits
-            }
+        let names = try await Names(store: store)
+        for entry in try await store.clinicMonths(from: months[0], through: dashboard.today) {
+            guard let index = months.firstIndex(of: entry.month) else { continue }
+            series[entry.clinicID, default: (names.clinics[entry.clinicID] ?? "", Array(repeating: 0, count: 12))].values[index] = entry.totals.commission.minorUnits
         }
         let ordered = series.sorted { $0.key < $1.key }.map { $0.value }
         return [

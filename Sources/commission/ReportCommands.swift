@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommissionCore
 import CommissionKit
+import CommissionSQLite
 import CommissionStore
 import Foundation
 
@@ -164,22 +165,32 @@ struct PeriodCommand: AsyncParsableCommand {
             """,
         subcommands: [Close.self, Reopen.self])
 
-    struct Close: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Close a clinic's pay period.", discussion: """
-            Example:
-              commission period close "Glow" --previous
-            """)
+    /// Which clinic period a close or reopen is about.
+    struct Target: ParsableArguments {
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's name.") var clinic: String
         @Option(help: "A date in the period (default today).") var period: String?
         @Flag(help: "The period before.") var previous = false
 
-        func run() async throws {
+        /// Opens the book, finds the period, and applies `change` to it.
+        func apply(_ verb: String, _ change: (SQLiteStore, Clinic.ID, PayPeriod) async throws -> Void) async throws {
             let store = try book.open()
             let clinic = try await store.clinic(named: self.clinic)
             let payPeriod = try payPeriod(of: clinic, containing: period, previous: previous, settings: try await store.settings())
-            try await store.closePeriod(clinic: clinic.id, period: payPeriod)
-            output("Closed \(clinic.name)'s period \(payPeriod.start) – \(payPeriod.end).\n")
+            try await change(store, clinic.id, payPeriod)
+            output("\(verb) \(clinic.name)'s period \(payPeriod.start) – \(payPeriod.end).\n")
+        }
+    }
+
+    struct Close: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Close a clinic's pay period.", discussion: """
+            Example:
+              commission period close "Glow" --previous
+            """)
+        @OptionGroup var target: Target
+
+        func run() async throws {
+            try await target.apply("Closed") { store, clinic, period in try await store.closePeriod(clinic: clinic, period: period) }
         }
     }
 
@@ -188,17 +199,10 @@ struct PeriodCommand: AsyncParsableCommand {
             Example:
               commission period reopen "Glow" --period 2026-02-01
             """)
-        @OptionGroup var book: BookOptions
-        @Argument(help: "The clinic's name.") var clinic: String
-        @Option(help: "A date in the period (default today).") var period: String?
-        @Flag(help: "The period before.") var previous = false
+        @OptionGroup var target: Target
 
         func run() async throws {
-            let store = try book.open()
-            let clinic = try await store.clinic(named: self.clinic)
-            let payPeriod = try payPeriod(of: clinic, containing: period, previous: previous, settings: try await store.settings())
-            try await store.reopenPeriod(clinic: clinic.id, period: payPeriod)
-            output("Reopened \(clinic.name)'s period \(payPeriod.start) – \(payPeriod.end).\n")
+            try await target.apply("Reopened") { store, clinic, period in try await store.reopenPeriod(clinic: clinic, period: period) }
         }
     }
 }

@@ -294,6 +294,23 @@ import Testing
     }
 }
 
+@Suite struct ClinicMonthConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func monthlyTotalsPerClinic(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        // Glow (40% of profit): a serum in January (30.00 → 12.00) and two in March (24.00).
+        // Harbor (55%): a cream in March (18.00 → 9.90); one in April falls outside the range.
+        try await book.sell(book.serum, at: book.glow, on: "2026-01-20")
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 2)
+        try await book.sell(book.cream, at: book.harbor, on: "2026-03-31")
+        try await book.sell(book.cream, at: book.harbor, on: "2026-04-01")
+        let months = try await book.store.clinicMonths(from: day("2026-01-15"), through: day("2026-03-31"))
+        #expect(months.map(\.month) == [day("2026-01-01"), day("2026-03-01"), day("2026-03-01")])
+        #expect(months.map(\.clinicID) == [book.glow.id, book.glow.id, book.harbor.id])
+        #expect(months.map(\.totals.commission) == [cents(1200), cents(2400), cents(990)])
+    }
+}
+
 @Suite struct ImportConformanceTests {
     @Test(arguments: StoreKind.allCases)
     func importIsAllOrNothing(_ kind: StoreKind) async throws {
