@@ -69,7 +69,40 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
 /// | terms | clinic, share (`40`, `37.5%`), effective from | product, basis (`profit` or `revenue`) |
 /// | sales | date, clinic, product (name or SKU) | quantity (default 1), unit price, unit cost, discount, no commission, note |
 public struct CSVImportSource: ImportSource {
-    public let path: String
+    /// Where the CSV comes from: a file, or bytes already in memory (an upload).
+    public enum Origin: Sendable {
+        case file(path: String)
+        /// `name` is how messages refer to the bytes ("the upload").
+        case data(Data, name: String)
+
+        var name: String {
+            switch self {
+            case .file(let path): path
+            case .data(_, let name): name
+            }
+        }
+
+        func stream() -> InputStream? {
+            switch self {
+            case .file(let path): InputStream(fileAtPath: path)
+            case .data(let data, _): InputStream(data: data)
+            }
+        }
+
+        /// The first 64 KiB, to sniff the delimiter and spot binary data.
+        func head() throws -> Data {
+            switch self {
+            case .file(let path):
+                guard let handle = FileHandle(forReadingAtPath: path) else { throw CSVFileError.cannotOpen(path) }
+                defer { try? handle.close() }
+                return (try? handle.read(upToCount: 64 * 1024)) ?? Data()
+            case .data(let data, _):
+                return data.prefix(64 * 1024)
+            }
+        }
+    }
+
+    public let origin: Origin
     public let kind: ImportKind
     public let format: CSVFormat
     let currency: Currency
@@ -81,18 +114,23 @@ public struct CSVImportSource: ImportSource {
     /// Opens the file and checks its header.
     /// - Throws: ``CSVFileError`` for a file that cannot be imported at all.
     public init(path: String, kind: ImportKind? = nil, format: CSVFormat = CSVFormat(), currency: Currency) throws {
-        self.path = path
+        try self.init(origin: .file(path: path), kind: kind, format: format, currency: currency)
+    }
+
+    /// Reads a CSV from `origin` and checks its header.
+    /// - Throws: ``CSVFileError`` for a file that cannot be imported at all.
+    public init(origin: Origin, kind: ImportKind? = nil, format: CSVFormat = CSVFormat(), currency: Currency) throws {
+        self.origin = origin
         self.format = format
         self.currency = currency
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CSVFileError.cannotOpen(path) }
-        let head = (try? handle.read(upToCount: 64 * 1024)) ?? Data()
-        try? handle.close()
+        let path = origin.name
+        let head = try origin.head()
         guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
         if head.contains(0) { throw CSVFileError.binary(path) }
         let delimiter = format.delimiter.flatMap(\.unicodeScalars.first) ?? Self.sniffDelimiter(head)
         self.delimiter = delimiter
 
-        let reader = try Self.reader(path: path, delimiter: delimiter)
+        let reader = try Self.reader(origin, delimiter: delimiter)
         guard let header = reader.headerRow, !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             if Self.failedDecoding(reader) { throw CSVFileError.notUTF8(path) }
             throw CSVFileError.empty(path)
@@ -132,8 +170,9 @@ public struct CSVImportSource: ImportSource {
         return false
     }
 
-    static func reader(path: String, delimiter: UnicodeScalar) throws -> CSVReader {
-        guard let stream = InputStream(fileAtPath: path) else { throw CSVFileError.cannotOpen(path) }
+    static func reader(_ origin: Origin, delimiter: UnicodeScalar) throws -> CSVReader {
+        let path = origin.name
+        guard let stream = origin.stream() else { throw CSVFileError.cannotOpen(path) }
         do {
             return try CSVReader(stream: stream, hasHeaderRow: true, delimiter: delimiter)
         } catch CSVError.unicodeDecoding {
@@ -204,7 +243,7 @@ public struct CSVImportSource: ImportSource {
     public func column(for field: String) -> String? { columns[field]?.header }
 
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
-        let reader = try Self.reader(path: path, delimiter: delimiter)
+        let reader = try Self.reader(origin, delimiter: delimiter)
         var problems: [ImportProblem] = []
         // The header is line 1; each row starts on the line after the previous one ended.
         var line = 1 + (reader.headerRow ?? []).reduce(0) { $0 + $1.filter(\.isNewline).count } + 1

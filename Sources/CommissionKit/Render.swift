@@ -239,16 +239,23 @@ public struct Renderer: Sendable {
         var balance: String
     }
 
+    func reconciliationJSON(_ r: Reconciliation) -> ReconciliationJSON {
+        ReconciliationJSON(clinic: r.clinic.name, periods: r.periods.map {
+            .init(periodStart: $0.period.start.description, periodEnd: $0.period.end.description, expected: m($0.expected),
+                  received: m($0.received), difference: m($0.difference), balance: m($0.balance), status: $0.status.rawValue,
+                  closed: $0.isClosed)
+        }, balance: m(r.balance))
+    }
+
+    /// One clinic's reconciliation as a JSON object (the shape of one element of the list form).
+    public func json(_ reconciliation: Reconciliation) -> String {
+        Self.encode(reconciliationJSON(reconciliation))
+    }
+
     public func render(_ reconciliations: [Reconciliation], as format: OutputFormat) -> String {
         switch format {
         case .json:
-            return Self.encode(reconciliations.map { r in
-                ReconciliationJSON(clinic: r.clinic.name, periods: r.periods.map {
-                    .init(periodStart: $0.period.start.description, periodEnd: $0.period.end.description, expected: m($0.expected),
-                          received: m($0.received), difference: m($0.difference), balance: m($0.balance), status: $0.status.rawValue,
-                          closed: $0.isClosed)
-                }, balance: m(r.balance))
-            })
+            return Self.encode(reconciliations.map(reconciliationJSON))
         case .csv, .table:
             let table = TextTable([.init("Clinic"), .init("Period"), .init("Expected", .right), .init("Received", .right),
                                    .init("Difference", .right), .init("Balance", .right), .init("Status")],

@@ -118,8 +118,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// Marks the transaction as this process's write. The new revision is known here before the
     /// commit makes it visible, so the watcher of other processes never mistakes it for theirs.
     func bumpRevision(_ db: Database) throws {
-        try db.execute(sql: "UPDATE book SET revision = revision + 1")
-        let revision = try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0
+        let revision = try Int64.fetchOne(db, sql: "UPDATE book SET revision = revision + 1 RETURNING revision") ?? 0
         knownRevision.withLock { $0 = max($0, revision) }
     }
 

@@ -23,6 +23,19 @@ enum Events {
     }
 }
 
+/// An export named like a file (`sales.csv`, `clinics.json`), as a download. Shared by the page and the API.
+func exportResponse(file: String, store: any WebStore) async throws -> Response {
+    let parts = file.split(separator: ".")
+    guard parts.count == 2, let kind = ExportKind(rawValue: String(parts[0])), let format = OutputFormat(rawValue: String(parts[1])),
+          format != .table else {
+        throw Problem(.notFound, "There is no export named \(file): try sales.csv or clinics.json.")
+    }
+    let renderer = Renderer(currency: try await store.settings().currency)
+    return Response(status: .ok, headers: [.contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json",
+                                           .contentDisposition: "attachment; filename=\"\(file)\""],
+                    body: .init(byteBuffer: ByteBuffer(string: renderer.render(try await renderer.export(kind, from: store), as: format))))
+}
+
 /// The OpenAPI 3.1 document of the API, kept in the repository at
 /// `Sources/CommissionWeb/Resources/openapi.json` and served at `/api/v1/openapi.json`.
 public enum OpenAPI {
@@ -336,10 +349,7 @@ struct APIRoutes: Sendable {
         let clinic = try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
         let today = try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
         let reconciliation = try await store.reconciliation(clinic: clinic.id, today: today)
-        let text = Renderer(currency: settings.currency).render([reconciliation], as: .json)
-        // One clinic: the object, not a one-element array.
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return rawJSON(String(trimmed.dropFirst().dropLast()).trimmingCharacters(in: .whitespacesAndNewlines) + "\n")
+        return rawJSON(Renderer(currency: settings.currency).json(reconciliation))
     }
 
     func updateSale(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -379,9 +389,6 @@ struct APIRoutes: Sendable {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         let query = request.uri.queryParameters
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-import-\(UUID().uuidString).csv")
-        try Data(buffer: buffer).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         var kind: ImportKind?
         if let text = query["kind"] {
             guard let parsed = ImportKind(rawValue: String(text)) else { throw Problem(.badRequest, "The kind is clinics, products, terms or sales.") }
@@ -389,10 +396,11 @@ struct APIRoutes: Sendable {
         }
         let source: CSVImportSource
         do {
-            source = try CSVImportSource(path: file.path, kind: kind, format: CSVFormat(decimalComma: query["decimalComma"] == "true"),
+            source = try CSVImportSource(origin: .data(Data(buffer: buffer), name: "The request body"), kind: kind,
+                                         format: CSVFormat(decimalComma: query["decimalComma"] == "true"),
                                          currency: try await store.settings().currency)
         } catch let error as CSVFileError {
-            throw Problem(.unprocessableContent, error.description.replacingOccurrences(of: file.path, with: "The file"))
+            throw Problem(.unprocessableContent, error.description)
         }
         let summary = try await store.importRows(from: source, options: ImportOptions(dryRun: query["dryRun"] == "true"))
         return try json(ImportJSON(kind: source.kind.rawValue, dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
@@ -401,14 +409,7 @@ struct APIRoutes: Sendable {
 
     /// `GET /api/v1/export/sales.csv`, `…/clinics.json` and so on.
     func export(context: AppRequestContext) async throws -> Response {
-        let file = try context.parameters.require("file")
-        let parts = file.split(separator: ".")
-        guard parts.count == 2, let kind = ExportKind(rawValue: String(parts[0])), let format = OutputFormat(rawValue: String(parts[1])), format != .table else {
-            throw Problem(.notFound, "There is no export named \(file): try sales.csv or clinics.json.")
-        }
-        let renderer = Renderer(currency: try await store.settings().currency)
-        return Response(status: .ok, headers: [.contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(string: renderer.render(try await renderer.export(kind, from: store), as: format))))
+        try await exportResponse(file: try context.parameters.require("file"), store: store)
     }
 
     struct SettingsJSON: Codable {

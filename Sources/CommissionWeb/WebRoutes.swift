@@ -298,19 +298,16 @@ struct WebRoutes: Sendable {
         let settings = try await store.settings()
         let text = form.values["csv"] ?? ""
         let dryRun = form["action"] != "commit"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-import-\(UUID().uuidString).csv")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         do {
-            let source = try CSVImportSource(path: file.path, kind: form["kind"].flatMap(ImportKind.init(rawValue:)),
+            let source = try CSVImportSource(origin: .data(Data(text.utf8), name: "The file"),
+                                             kind: form["kind"].flatMap(ImportKind.init(rawValue:)),
                                              format: CSVFormat(decimalComma: form["decimalComma"] != nil), currency: settings.currency)
             let summary = try await store.importRows(from: source, options: ImportOptions(dryRun: dryRun))
             let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
             return try await transferPage(context: context, csv: dryRun ? text : "",
                                           message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
         } catch let error as CSVFileError {
-            let detail = error.description.replacingOccurrences(of: file.path, with: "The file")
-            return try await transferPage(context: context, csv: text, error: detail, status: .unprocessableContent)
+            return try await transferPage(context: context, csv: text, error: error.description, status: .unprocessableContent)
         } catch let StoreError.importRejected(problems, total) {
             return try await transferPage(context: context, csv: text, problems: problems,
                                           error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
@@ -329,15 +326,7 @@ struct WebRoutes: Sendable {
                                                    .contentDisposition: "attachment; filename=\"commission-\(try await store.settings().today()).sqlite\""],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        let parts = file.split(separator: ".")
-        guard parts.count == 2, let kind = ExportKind(rawValue: String(parts[0])), let format = OutputFormat(rawValue: String(parts[1])), format != .table else {
-            throw Problem(.notFound, "There is no export named \(file): try sales.csv or clinics.json.")
-        }
-        let renderer = Renderer(currency: try await store.settings().currency)
-        let text = renderer.render(try await renderer.export(kind, from: store), as: format)
-        return Response(status: .ok, headers: [.contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json",
-                                               .contentDisposition: "attachment; filename=\"\(file)\""],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+        return try await exportResponse(file: file, store: store)
     }
 
     // MARK: Lists and reports

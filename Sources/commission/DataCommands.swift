@@ -83,7 +83,7 @@ struct Export: AsyncParsableCommand {
     @OptionGroup var book: BookOptions
     @Argument(help: "clinics, products, terms, sales, payouts, or all.") var what: What
     @Option(help: "csv or json.") var format: OutputFormat = .csv
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(name: .customLong("output"), help: "Write to this file instead of standard output.") var outputPath: String?
     @Option(name: .customLong("output-directory"), help: "With `all`: the directory for one file per kind.") var directory: String?
     @Flag(name: .long, help: "Include voided sales.") var voided = false
 
@@ -104,11 +104,11 @@ struct Export: AsyncParsableCommand {
                 let path = "\(directory)/\(kind.rawValue).\(format.rawValue)"
                 try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
                 note("Wrote \(table.rows.count) \(kind.rawValue) to \(path)")
-            } else if let output {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                note("Wrote \(table.rows.count) \(kind.rawValue) to \(output)")
+            } else if let outputPath {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic)
+                note("Wrote \(table.rows.count) \(kind.rawValue) to \(outputPath)")
             } else {
-                CommissionCLI.output(text)
+                output(text)
             }
         }
     }
@@ -116,10 +116,6 @@ struct Export: AsyncParsableCommand {
     func table(_ kind: What, store: any CommissionStore, renderer: Renderer) async throws -> TextTable {
         try await renderer.export(ExportKind(rawValue: kind.rawValue) ?? .payouts, from: store, includeVoided: voided)
     }
-}
-
-enum CommissionCLI {
-    static func output(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 }
 
 struct Backup: AsyncParsableCommand {

@@ -117,13 +117,7 @@ struct ClinicCommand: AsyncParsableCommand {
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's name.") var clinic: String
 
-        func run() async throws {
-            let store = try book.open()
-            var clinic = try await store.clinic(named: self.clinic)
-            clinic.isArchived = true
-            _ = try await store.updateClinic(clinic)
-            output("Archived \(clinic.name).\n")
-        }
+        func run() async throws { try await ClinicCommand.setArchived(true, clinic: clinic, book: book) }
     }
 
     struct Restore: AsyncParsableCommand {
@@ -134,13 +128,15 @@ struct ClinicCommand: AsyncParsableCommand {
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's name.") var clinic: String
 
-        func run() async throws {
-            let store = try book.open()
-            var clinic = try await store.clinic(named: self.clinic)
-            clinic.isArchived = false
-            _ = try await store.updateClinic(clinic)
-            output("Restored \(clinic.name).\n")
-        }
+        func run() async throws { try await ClinicCommand.setArchived(false, clinic: clinic, book: book) }
+    }
+
+    static func setArchived(_ archived: Bool, clinic name: String, book: BookOptions) async throws {
+        let store = try book.open()
+        var clinic = try await store.clinic(named: name)
+        clinic.isArchived = archived
+        _ = try await store.updateClinic(clinic)
+        output("\(archived ? "Archived" : "Restored") \(clinic.name).\n")
     }
 
     struct Delete: AsyncParsableCommand {
