@@ -161,6 +161,8 @@ enum Templates {
         <form method="get" action="/sales" class="filters">
           <label for="f-clinic">Clinic</label>
           <select id="f-clinic" name="clinic"><option value="">All</option>{{#clinics}}<option value="{{id}}" {{#selected}}selected{{/selected}}>{{name}}</option>{{/clinics}}</select>
+          <label for="f-product">Product</label>
+          <select id="f-product" name="product"><option value="">All</option>{{#products}}<option value="{{id}}" {{#selected}}selected{{/selected}}>{{name}}</option>{{/products}}</select>
           <label for="f-from">From</label><input id="f-from" name="from" type="date" value="{{from}}">
           <label for="f-to">To</label><input id="f-to" name="to" type="date" value="{{to}}">
           <label for="f-q">Search</label><input id="f-q" name="q" value="{{q}}">

@@ -335,9 +335,10 @@ struct WebRoutes: Sendable {
         let currency = try await store.settings().currency
         let query = request.uri.queryParameters
         let clinicID = query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) }
+        let productID = query["product"].flatMap { Int64(String($0)) }.map { Product.ID($0) }
         let offset = max(0, query["offset"].flatMap { Int(String($0)) } ?? 0)
         let pageSize = 50
-        let saleQuery = SaleQuery(clinicID: clinicID, from: query["from"].flatMap { try? Day(parsing: String($0)) },
+        let saleQuery = SaleQuery(clinicID: clinicID, productID: productID, from: query["from"].flatMap { try? Day(parsing: String($0)) },
                                   through: query["to"].flatMap { try? Day(parsing: String($0)) },
                                   text: query["q"].map(String.init), page: Page(limit: pageSize, offset: offset))
         let sales = try await store.sales(saleQuery)
@@ -345,7 +346,7 @@ struct WebRoutes: Sendable {
         let names = try await Names(store: store)
         func link(_ offset: Int) -> String {
             var parts = ["offset=\(offset)"]
-            for key in ["clinic", "from", "to", "q"] {
+            for key in ["clinic", "product", "from", "to", "q"] {
                 if let value = query[Substring(key)], !value.isEmpty {
                     parts.append("\(key)=\(String(value).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
                 }
@@ -355,6 +356,9 @@ struct WebRoutes: Sendable {
         let values: [String: Any] = [
             "clinics": try await store.clinics(ClinicQuery(includeArchived: true)).map {
                 ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == clinicID] as [String: Any]
+            },
+            "products": try await store.products(ProductQuery(includeArchived: true)).map {
+                ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == productID] as [String: Any]
             },
             "from": query["from"].map(String.init) ?? "", "to": query["to"].map(String.init) ?? "", "q": query["q"].map(String.init) ?? "",
             "sales": sales.map { sale in

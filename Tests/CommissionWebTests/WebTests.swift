@@ -475,3 +475,21 @@ import Testing
         #expect(try await store.accountCount() == 0)
     }
 }
+
+@Suite struct SalesPageTests {
+    @Test func salesFilterByProduct() async throws {
+        let test = try await TestApp()
+        let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))
+        for product in [test.serum.id, cream.id] {
+            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: product, date: try Day(parsing: "2026-03-02")),
+                                                idempotencyKey: nil)
+        }
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let html = try await client.execute(uri: "/sales?product=\(cream.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(html.contains("1 sales."))
+            #expect(html.contains("<td>Cream</td>") || html.contains("<td>Cream"))
+            #expect(!html.contains("<td>Serum 30ml"))
+        }
+    }
+}
