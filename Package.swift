@@ -43,7 +43,12 @@ let package = Package(
         // The embedded default: the store on SQLite through GRDB.
         .target(
             name: "CommissionSQLite",
-            dependencies: ["CommissionStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CommissionStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the few hot statements bound by hand (see FastStatement.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
 

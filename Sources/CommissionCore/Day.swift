@@ -49,6 +49,30 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     /// Parses `YYYY-MM-DD` strictly.
     /// - Throws: ``DayError`` for text that is not such a date, or a date that does not exist.
     public init(parsing text: String) throws(DayError) {
+        // The common case, exactly `YYYY-MM-DD`, without splitting into substrings.
+        if text.utf8.count == 10 {
+            var fields = (0, 0, 0), field = 0, isPlain = true
+            for (index, byte) in text.utf8.enumerated() {
+                if index == 4 || index == 7 {
+                    if byte != 45 { isPlain = false; break }
+                    field += 1
+                } else if (48...57).contains(byte) {
+                    let digit = Int(byte - 48)
+                    switch field {
+                    case 0: fields.0 = fields.0 * 10 + digit
+                    case 1: fields.1 = fields.1 * 10 + digit
+                    default: fields.2 = fields.2 * 10 + digit
+                    }
+                } else {
+                    isPlain = false
+                    break
+                }
+            }
+            if isPlain {
+                try self.init(year: fields.0, month: fields.1, day: fields.2)
+                return
+            }
+        }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
@@ -74,8 +98,22 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
 
     /// `2026-02-28`.
     public var description: String {
-        let y = String(year), m = String(month), d = String(day)
-        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (m.count < 2 ? "0" : "") + m + "-" + (d.count < 2 ? "0" : "") + d
+        // Written digit by digit: a million-sale import formats a million dates.
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            func put(_ value: Int, at end: Int, digits: Int) {
+                var value = value
+                for index in stride(from: end, to: end - digits, by: -1) {
+                    buffer[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, at: 3, digits: 4)
+            buffer[4] = 45  // "-"
+            put(month, at: 6, digits: 2)
+            buffer[7] = 45
+            put(day, at: 9, digits: 2)
+            return 10
+        }
     }
 
     public func adding(days: Int) -> Day { Day(ordinal: ordinal + days) }

@@ -1,6 +1,5 @@
 import CommissionCore
 import CommissionStore
-import CSV
 import Foundation
 
 /// What a CSV file holds. Each kind has its columns; see ``CSVImportSource``.
@@ -31,6 +30,8 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingColumns(String, [String])
     case duplicateHeaders(String, [String])
     case noRows(String)
+    case unterminatedQuote(String, line: Int)
+    case delimiterNotASCII(String)
 
     public var description: String {
         switch self {
@@ -50,6 +51,10 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) has the same column more than once: \(headers.map { "\"\($0)\"" }.joined(separator: ", "))."
         case .noRows(let path):
             return "\(path) has a header row but no rows to import."
+        case .unterminatedQuote(let path, let line):
+            return "\(path): a quoted field opened on line \(line) is never closed; check for a stray \"."
+        case .delimiterNotASCII(let delimiter):
+            return "The delimiter \"\(delimiter)\" is not a plain ASCII character: use , ; or a tab."
         }
     }
 }
@@ -69,6 +74,17 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
 /// | terms | clinic, share (`40`, `37.5%`), effective from | product, basis (`profit` or `revenue`) |
 /// | sales | date, clinic, product (name or SKU) | quantity (default 1), unit price, unit cost, discount, no commission, note |
 public struct CSVImportSource: ImportSource {
+    /// A column Commission reads; the raw value is how messages name it.
+    enum Field: String, CaseIterable {
+        case name, clinic, product, sku, schedule, anchor
+        case unitPrice = "unit price", unitCost = "unit cost"
+        case share, basis
+        case effectiveFrom = "effective from"
+        case date, quantity, discount
+        case noCommission = "no commission"
+        case note
+    }
+
     /// Where the CSV comes from: a file, or bytes already in memory (an upload).
     public enum Origin: Sendable {
         case file(path: String)
@@ -82,10 +98,13 @@ public struct CSVImportSource: ImportSource {
             }
         }
 
-        func stream() -> InputStream? {
+        func scanner(delimiter: UInt8) throws -> CSVScanner {
             switch self {
-            case .file(let path): InputStream(fileAtPath: path)
-            case .data(let data, _): InputStream(data: data)
+            case .file(let path):
+                guard let scanner = CSVScanner(path: path, delimiter: delimiter) else { throw CSVFileError.cannotOpen(path) }
+                return scanner
+            case .data(let data, _):
+                return CSVScanner(data: data, delimiter: delimiter)
             }
         }
 
@@ -106,9 +125,9 @@ public struct CSVImportSource: ImportSource {
     public let kind: ImportKind
     public let format: CSVFormat
     let currency: Currency
-    let delimiter: UnicodeScalar
+    let delimiter: UInt8
     /// Normalized field name → index of the column, and the header as the file spells it.
-    let columns: [String: (index: Int, header: String)]
+    let columns: [Field: (index: Int, header: String)]
     let headerCount: Int
 
     /// Opens the file and checks its header.
@@ -127,18 +146,23 @@ public struct CSVImportSource: ImportSource {
         let head = try origin.head()
         guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
         if head.contains(0) { throw CSVFileError.binary(path) }
-        let delimiter = format.delimiter.flatMap(\.unicodeScalars.first) ?? Self.sniffDelimiter(head)
+        let delimiter: UInt8
+        if let given = format.delimiter {
+            guard let ascii = given.asciiValue else { throw CSVFileError.delimiterNotASCII(String(given)) }
+            delimiter = ascii
+        } else {
+            delimiter = Self.sniffDelimiter(head)
+        }
         self.delimiter = delimiter
 
-        let reader = try Self.reader(origin, delimiter: delimiter)
-        guard let header = reader.headerRow, !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            if Self.failedDecoding(reader) { throw CSVFileError.notUTF8(path) }
+        var scanner = try origin.scanner(delimiter: delimiter)
+        guard let header = try Self.next(&scanner, path: path)?.fields,
+              !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
             throw CSVFileError.empty(path)
         }
-        if Self.failedDecoding(reader) { throw CSVFileError.notUTF8(path) }
         headerCount = header.count
 
-        var columns: [String: (index: Int, header: String)] = [:]
+        var columns: [Field: (index: Int, header: String)] = [:]
         var duplicates: [String] = []
         for (index, raw) in header.enumerated() {
             let spelled = raw.trimmingCharacters(in: .whitespaces)
@@ -154,36 +178,26 @@ public struct CSVImportSource: ImportSource {
         self.kind = resolvedKind
         var missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
         // A clinics file may name its clinics under "Clinic", a products file its products under "Product".
-        if missing.first == "name", columns[resolvedKind == .clinics ? "clinic" : "product"] != nil, resolvedKind == .clinics || resolvedKind == .products {
+        if missing.first == .name, columns[resolvedKind == .clinics ? .clinic : .product] != nil, resolvedKind == .clinics || resolvedKind == .products {
             missing.removeFirst()
         }
-        if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing) }
-        guard reader.next() != nil else {
-            if Self.failedDecoding(reader) { throw CSVFileError.notUTF8(path) }
-            throw CSVFileError.noRows(path)
-        }
+        if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing.map(\.rawValue)) }
+        guard try Self.next(&scanner, path: path) != nil else { throw CSVFileError.noRows(path) }
     }
 
-    /// CSV.swift also records an error when a stream simply ends; only a decoding error matters.
-    static func failedDecoding(_ reader: CSVReader) -> Bool {
-        if case CSVError.unicodeDecoding? = reader.error { return true }
-        return false
-    }
-
-    static func reader(_ origin: Origin, delimiter: UnicodeScalar) throws -> CSVReader {
-        let path = origin.name
-        guard let stream = origin.stream() else { throw CSVFileError.cannotOpen(path) }
+    /// The next record, for the header and the check that rows follow it.
+    static func next(_ scanner: inout CSVScanner, path: String) throws -> CSVScanner.Record? {
         do {
-            return try CSVReader(stream: stream, hasHeaderRow: true, delimiter: delimiter)
-        } catch CSVError.unicodeDecoding {
+            return try scanner.next()
+        } catch .notUTF8 {
             throw CSVFileError.notUTF8(path)
-        } catch {
-            throw CSVFileError.empty(path)
+        } catch .unterminatedQuote(let line) {
+            throw CSVFileError.unterminatedQuote(path, line: line)
         }
     }
 
     /// The delimiter of the header line: the most frequent of `,` `;` and tab outside quotes.
-    static func sniffDelimiter(_ head: Data) -> UnicodeScalar {
+    static func sniffDelimiter(_ head: Data) -> UInt8 {
         var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
         var quoted = false
         for byte in head {
@@ -192,79 +206,84 @@ public struct CSVImportSource: ImportSource {
             if !quoted, counts[byte] != nil { counts[byte]! += 1 }
         }
         let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }!
-        return best.value == 0 ? "," : UnicodeScalar(best.key)
+        return best.value == 0 ? 0x2C : best.key
     }
 
     /// The canonical field a header names, or nil for a column Commission ignores.
-    static func field(for header: String) -> String? {
+    static func field(for header: String) -> Field? {
         let key = String(header.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" })
         return synonyms[key]
     }
 
-    static let synonyms: [String: String] = {
-        let table: [String: [String]] = [
-            "name": ["name"],
-            "clinic": ["clinic", "clinicname", "location", "business"],
-            "product": ["product", "productname", "item", "productsku"],
-            "sku": ["sku", "code", "productcode"],
-            "schedule": ["schedule", "payschedule", "paid", "payfrequency", "frequency"],
-            "anchor": ["anchor", "scheduleanchor", "anchordate", "weekday"],
-            "unit price": ["unitprice", "price", "saleprice", "priceeach", "unitpriceminor"],
-            "unit cost": ["unitcost", "cost", "costeach", "unitcostminor"],
-            "share": ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate"],
-            "basis": ["basis", "commissionbasis"],
-            "effective from": ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
-            "date": ["date", "saledate", "day"],
-            "quantity": ["quantity", "qty", "units", "count"],
-            "discount": ["discount"],
-            "no commission": ["nocommission", "nocomm", "sample"],
-            "note": ["note", "notes", "comment", "comments", "memo"],
+    static let synonyms: [String: Field] = {
+        let table: [Field: [String]] = [
+            .name: ["name"],
+            .clinic: ["clinic", "clinicname", "location", "business"],
+            .product: ["product", "productname", "item", "productsku"],
+            .sku: ["sku", "code", "productcode"],
+            .schedule: ["schedule", "payschedule", "paid", "payfrequency", "frequency"],
+            .anchor: ["anchor", "scheduleanchor", "anchordate", "weekday"],
+            .unitPrice: ["unitprice", "price", "saleprice", "priceeach", "unitpriceminor"],
+            .unitCost: ["unitcost", "cost", "costeach", "unitcostminor"],
+            .share: ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate"],
+            .basis: ["basis", "commissionbasis"],
+            .effectiveFrom: ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
+            .date: ["date", "saledate", "day"],
+            .quantity: ["quantity", "qty", "units", "count"],
+            .discount: ["discount"],
+            .noCommission: ["nocommission", "nocomm", "sample"],
+            .note: ["note", "notes", "comment", "comments", "memo"],
         ]
-        var result: [String: String] = [:]
+        var result: [String: Field] = [:]
         for (field, names) in table { for name in names { result[name] = field } }
         return result
     }()
 
-    static let required: [ImportKind: [String]] = [
-        .clinics: ["name", "schedule"],
-        .products: ["name", "unit price"],
-        .terms: ["clinic", "share", "effective from"],
-        .sales: ["date", "clinic", "product"],
+    static let required: [ImportKind: [Field]] = [
+        .clinics: [.name, .schedule],
+        .products: [.name, .unitPrice],
+        .terms: [.clinic, .share, .effectiveFrom],
+        .sales: [.date, .clinic, .product],
     ]
 
-    static func guessKind(_ fields: Set<String>) -> ImportKind? {
-        if fields.contains("date") { return .sales }
-        if fields.contains("share") { return .terms }
-        if fields.contains("schedule") { return .clinics }
-        if (fields.contains("name") || fields.contains("product")) && fields.contains("unit price") { return .products }
+    static func guessKind(_ fields: Set<Field>) -> ImportKind? {
+        if fields.contains(.date) { return .sales }
+        if fields.contains(.share) { return .terms }
+        if fields.contains(.schedule) { return .clinics }
+        if (fields.contains(.name) || fields.contains(.product)) && fields.contains(.unitPrice) { return .products }
         return nil
     }
 
-    public func column(for field: String) -> String? { columns[field]?.header }
+    public func column(for field: String) -> String? { Field(rawValue: field).flatMap { columns[$0]?.header } }
 
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
-        let reader = try Self.reader(origin, delimiter: delimiter)
+        var scanner = try origin.scanner(delimiter: delimiter)
         var problems: [ImportProblem] = []
-        // The header is line 1; each row starts on the line after the previous one ended.
-        var line = 1 + (reader.headerRow ?? []).reduce(0) { $0 + $1.filter(\.isNewline).count } + 1
-        while let fields = reader.next() {
-            let start = line
-            line += 1 + fields.reduce(0) { $0 + $1.filter(\.isNewline).count }
-            if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }  // a blank line
-            if fields.count != headerCount {
-                problems.append(ImportProblem(line: start, column: nil,
-                                              reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))
-                continue
+        let decimalSeparator: Character = format.decimalComma ? "," : "."
+        do {
+            _ = try scanner.next()  // the header
+            while let record = try scanner.next() {
+                let fields = record.fields
+                if fields.allSatisfy({ $0.isBlank }) { continue }  // a blank line
+                if fields.count != headerCount {
+                    problems.append(ImportProblem(line: record.line, column: nil,
+                                                  reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))
+                    continue
+                }
+                var row = RowReader(fields: fields, columns: columns, line: record.line, currency: currency, decimalSeparator: decimalSeparator)
+                if let record = row.record(kind) {
+                    try body(ImportRow(line: row.line, record: record))
+                }
+                problems += row.problems
             }
-            var row = RowReader(fields: fields, columns: columns, line: start, currency: currency,
-                                decimalSeparator: format.decimalComma ? "," : ".")
-            if let record = row.record(kind) {
-                try body(ImportRow(line: start, record: record))
+        } catch let failure as CSVScanner.Failure {
+            switch failure {
+            case .notUTF8(let line):
+                problems.append(ImportProblem(line: line, column: nil, reason: "the file stops being UTF-8 text here: export the sheet as \"CSV UTF-8\"."))
+            case .unterminatedQuote(let line):
+                problems.append(ImportProblem(line: line, column: nil,
+                                              reason: "a quoted field opened here is never closed; check for a stray \" (nothing after it was read)."))
             }
-            problems += row.problems
-        }
-        if Self.failedDecoding(reader) {
-            problems.append(ImportProblem(line: line, column: nil, reason: "the file stops being UTF-8 text here: export the sheet as \"CSV UTF-8\"."))
         }
         return problems
     }
@@ -273,13 +292,13 @@ public struct CSVImportSource: ImportSource {
 /// Reads the fields of one row, collecting every problem rather than stopping at the first.
 struct RowReader {
     let fields: [String]
-    let columns: [String: (index: Int, header: String)]
+    let columns: [CSVImportSource.Field: (index: Int, header: String)]
     let line: Int
     let currency: Currency
     let decimalSeparator: Character
     var problems: [ImportProblem] = []
 
-    init(fields: [String], columns: [String: (index: Int, header: String)], line: Int, currency: Currency, decimalSeparator: Character) {
+    init(fields: [String], columns: [CSVImportSource.Field: (index: Int, header: String)], line: Int, currency: Currency, decimalSeparator: Character) {
         self.fields = fields
         self.columns = columns
         self.line = line
@@ -287,22 +306,22 @@ struct RowReader {
         self.decimalSeparator = decimalSeparator
     }
 
-    func text(_ field: String) -> String? {
+    func text(_ field: CSVImportSource.Field) -> String? {
         guard let column = columns[field] else { return nil }
-        let value = fields[column.index].trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = fields[column.index].trimmed
         return value.isEmpty ? nil : value
     }
 
-    mutating func problem(_ field: String, _ reason: String) {
-        problems.append(ImportProblem(line: line, column: columns[field]?.header ?? field, reason: reason))
+    mutating func problem(_ field: CSVImportSource.Field, _ reason: String) {
+        problems.append(ImportProblem(line: line, column: columns[field]?.header ?? field.rawValue, reason: reason))
     }
 
-    mutating func required(_ field: String) -> String? {
+    mutating func required(_ field: CSVImportSource.Field) -> String? {
         guard let value = text(field) else { problem(field, "it is empty, and it is required."); return nil }
         return value
     }
 
-    mutating func parse<T>(_ field: String, optional: Bool = false, _ parse: (String) throws -> T) -> T?? {
+    mutating func parse<T>(_ field: CSVImportSource.Field, optional: Bool = false, _ parse: (String) throws -> T) -> T?? {
         guard let value = optional ? text(field) : required(field) else { return optional ? .some(nil) : nil }
         do {
             return .some(try parse(value))
@@ -312,7 +331,7 @@ struct RowReader {
         }
     }
 
-    mutating func money(_ field: String, optional: Bool = false) -> Money?? {
+    mutating func money(_ field: CSVImportSource.Field, optional: Bool = false) -> Money?? {
         let (currency, separator) = (self.currency, decimalSeparator)
         return parse(field, optional: optional) { try currency.parse($0, decimalSeparator: separator) }
     }
@@ -320,46 +339,46 @@ struct RowReader {
     mutating func record(_ kind: ImportKind) -> ImportRecord? {
         switch kind {
         case .clinics:
-            let name = required(columns["name"] != nil ? "name" : "clinic")
-            let anchor = text("anchor")
-            let schedule = parse("schedule") { text -> PaySchedule in
+            let name = required(columns[.name] != nil ? CSVImportSource.Field.name : .clinic)
+            let anchor = text(.anchor)
+            let schedule = parse(.schedule) { text -> PaySchedule in
                 if let anchor, !text.contains(":") { return try PaySchedule(kind: text.lowercased(), anchor: anchor) }
                 return try PaySchedule(parsing: text)
             }
             guard let name, let schedule = schedule.flatMap({ $0 }), problems.isEmpty else { return nil }
             return .clinic(ClinicDraft(name: name, schedule: schedule))
         case .products:
-            let name = required(columns["name"] != nil ? "name" : "product")
-            let price = money("unit price")
-            let cost = money("unit cost", optional: true)
+            let name = required(columns[.name] != nil ? CSVImportSource.Field.name : .product)
+            let price = money(.unitPrice)
+            let cost = money(.unitCost, optional: true)
             guard let name, let price = price.flatMap({ $0 }), let cost, problems.isEmpty else { return nil }
-            return .product(ProductDraft(name: name, sku: text("sku"), unitPrice: price, unitCost: cost ?? .zero))
+            return .product(ProductDraft(name: name, sku: text(.sku), unitPrice: price, unitCost: cost ?? .zero))
         case .terms:
-            let clinic = required("clinic")
-            let share = parse("share") { try Share(parsing: $0) }
-            let from = parse("effective from") { try Day(parsing: $0) }
-            let basis = parse("basis", optional: true) { text -> CommissionBasis in
+            let clinic = required(.clinic)
+            let share = parse(.share) { try Share(parsing: $0) }
+            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
+            let basis = parse(.basis, optional: true) { text -> CommissionBasis in
                 guard let basis = CommissionBasis(rawValue: text.lowercased()) else {
                     throw StoreError.invalid(field: "basis", reason: "\"\(text)\" is neither profit nor revenue.")
                 }
                 return basis
             }
             guard let clinic, let share = share.flatMap({ $0 }), let from = from.flatMap({ $0 }), let basis, problems.isEmpty else { return nil }
-            return .terms(NamedTermsDraft(clinic: clinic, product: text("product"), basis: basis ?? .profit, share: share, effectiveFrom: from))
+            return .terms(NamedTermsDraft(clinic: clinic, product: text(.product), basis: basis ?? .profit, share: share, effectiveFrom: from))
         case .sales:
-            let date = parse("date") { try Day(parsing: $0) }
-            let clinic = required("clinic")
-            let product = required("product")
-            let quantity = parse("quantity", optional: true) { text -> Int64 in
+            let date = parse(.date) { try Day(parsing: $0) }
+            let clinic = required(.clinic)
+            let product = required(.product)
+            let quantity = parse(.quantity, optional: true) { text -> Int64 in
                 guard let quantity = Int64(text) else {
                     throw StoreError.invalid(field: "quantity", reason: "\"\(text)\" is not a whole number of units.")
                 }
                 return quantity
             }
-            let price = money("unit price", optional: true)
-            let cost = money("unit cost", optional: true)
-            let discount = money("discount", optional: true)
-            let noCommission = parse("no commission", optional: true) { text -> Bool in
+            let price = money(.unitPrice, optional: true)
+            let cost = money(.unitCost, optional: true)
+            let discount = money(.discount, optional: true)
+            let noCommission = parse(.noCommission, optional: true) { text -> Bool in
                 switch text.lowercased() {
                 case "yes", "y", "true", "1", "x": return true
                 case "no", "n", "false", "0": return false
@@ -370,7 +389,21 @@ struct RowReader {
                   let noCommission, problems.isEmpty else { return nil }
             return .sale(NamedSaleDraft(clinic: clinic, product: product, date: date, quantity: quantity ?? 1, unitPrice: price,
                                         unitCost: cost, discount: discount ?? .zero, noCommission: noCommission ?? false,
-                                        note: text("note")))
+                                        note: text(.note)))
         }
+    }
+}
+
+extension String {
+    /// True when the text is empty or white space only.
+    var isBlank: Bool { allSatisfy(\.isWhitespace) }
+
+    /// Without leading and trailing white space and line breaks. Most fields have none, and are
+    /// returned as they are without Foundation's slower scan.
+    var trimmed: String {
+        guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
+        func isPlain(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x20 && scalar.value < 0x7F }
+        if isPlain(first) && isPlain(last) { return self }
+        return trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

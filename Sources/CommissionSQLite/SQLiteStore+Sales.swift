@@ -131,25 +131,56 @@ extension SQLiteStore {
     static func insertSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
                            candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods,
                            idempotencyKey: String?) throws -> Sale {
+        var sale = try prepareSale(db, draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
+                                   candidates: candidates, rounding: rounding, closed: &closed)
+        try FastStatement.execute(try db.cachedStatement(sql: insertSaleSQL(rows: 1))) { row in
+            bind(sale, idempotencyKey: idempotencyKey, to: &row)
+        }
+        sale.id = Sale.ID(db.lastInsertedRowID)
+        return sale
+    }
+
+    /// The sale a draft makes, figures computed under the terms in force, once its period is known
+    /// to be open; its id is 0 until it is inserted.
+    static func prepareSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
+                            candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods) throws -> Sale {
         let (line, terms, figures) = try compute(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
                                                  candidates: candidates, rounding: rounding)
         if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
             throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
         }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO sale (clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId,
-                              shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor,
-                              note, idempotencyKey)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try statement.execute(arguments: [
-            clinic.id.rawValue, product.id.rawValue, draft.date.description, line.quantity, line.unitPrice.minorUnits,
-            line.unitCost.minorUnits, line.discount.minorUnits, terms?.id.rawValue, line.rate?.share.basisPoints,
-            line.rate?.basis.rawValue, figures.revenue.minorUnits, figures.cost.minorUnits, figures.profit.minorUnits,
-            figures.exactCommission.tenThousandths, figures.commission.minorUnits, draft.note, idempotencyKey,
-        ])
-        return Sale(id: Sale.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: product.id, date: draft.date, line: line,
+        return Sale(id: Sale.ID(0), clinicID: clinic.id, productID: product.id, date: draft.date, line: line,
                     termsID: terms?.id, figures: figures, note: draft.note)
+    }
+
+    /// An insert of `rows` sales, bound by ``bind(_:idempotencyKey:to:)``.
+    static func insertSaleSQL(rows: Int) -> String {
+        """
+        INSERT INTO sale (clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId,
+                          shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor,
+                          note, idempotencyKey)
+        VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
+        """
+    }
+
+    static func bind(_ sale: Sale, idempotencyKey: String?, to row: inout FastStatement) {
+        row.bind(sale.clinicID.rawValue)
+        row.bind(sale.productID.rawValue)
+        row.bind(sale.date.description)
+        row.bind(sale.line.quantity)
+        row.bind(sale.line.unitPrice.minorUnits)
+        row.bind(sale.line.unitCost.minorUnits)
+        row.bind(sale.line.discount.minorUnits)
+        row.bind(sale.termsID?.rawValue)
+        row.bind((sale.line.rate?.share.basisPoints).map(Int64.init))
+        row.bind(sale.line.rate?.basis.rawValue)
+        row.bind(sale.figures.revenue.minorUnits)
+        row.bind(sale.figures.cost.minorUnits)
+        row.bind(sale.figures.profit.minorUnits)
+        row.bind(sale.figures.exactCommission.tenThousandths)
+        row.bind(sale.figures.commission.minorUnits)
+        row.bind(sale.note)
+        row.bind(idempotencyKey)
     }
 
     static func compute(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,

@@ -119,9 +119,9 @@ enum Schema {
         }
 
         migrator.registerMigration("v1: summary tables") { db in
-            try createSummary(db, table: "clinicDayTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("date", "TEXT", "date")])
-            try createSummary(db, table: "clinicMonthTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("month", "TEXT", "substr(date, 1, 7)")])
-            try createSummary(db, table: "productMonthTotal", keys: [("productId", "INTEGER", "productId"), ("month", "TEXT", "substr(date, 1, 7)")])
+            for summary in Summary.all {
+                try createSummary(db, summary)
+            }
             try db.execute(sql: "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal(month)")
             try db.execute(sql: "CREATE INDEX productMonthTotal_month ON productMonthTotal(month)")
         }
@@ -159,46 +159,87 @@ enum Schema {
     /// The figures every summary keeps, in the order of the sale's columns that feed them.
     static let figureColumns = ["quantity", "revenueMinor", "costMinor", "profitMinor", "commissionMinor", "commissionExact"]
 
-    /// Creates a summary table keyed by `keys` (column, type, expression over a sale row) and the
-    /// triggers that keep it: non-voided sales are added on insert, removed on delete, and moved on update.
-    private static func createSummary(_ db: Database, table: String, keys: [(name: String, type: String, expression: String)]) throws {
-        let keyColumns = keys.map(\.name).joined(separator: ", ")
+    /// A summary table: its name and its key columns (name, type, expression over a sale row).
+    struct Summary {
+        let table: String
+        let keys: [(name: String, type: String, expression: String)]
+
+        static let clinicDay = Summary(table: "clinicDayTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("date", "TEXT", "date")])
+        static let clinicMonth = Summary(table: "clinicMonthTotal",
+                                         keys: [("clinicId", "INTEGER", "clinicId"), ("month", "TEXT", "substr(date, 1, 7)")])
+        static let productMonth = Summary(table: "productMonthTotal",
+                                          keys: [("productId", "INTEGER", "productId"), ("month", "TEXT", "substr(date, 1, 7)")])
+        static let all = [clinicDay, clinicMonth, productMonth]
+
+        var keyColumns: String { keys.map(\.name).joined(separator: ", ") }
+
+        /// Adds one row of figures to the summary: `values` lists the keys, the sale count and the
+        /// figures; `count` is what the sale count grows by on a conflict.
+        func upsert(values: String, count: String = "excluded.saleCount") -> String {
+            """
+            INSERT INTO \(table) (\(keyColumns), saleCount, \(Schema.figureColumns.joined(separator: ", ")))
+            VALUES (\(values))
+            ON CONFLICT (\(keyColumns)) DO UPDATE SET
+                saleCount = saleCount + \(count),
+                \(Schema.figureColumns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "));
+            """
+        }
+
+        var triggerNames: [String] { ["insert", "delete", "update_remove", "update_add"].map { "\(table)_\($0)" } }
+
+        /// The triggers that keep the summary: non-voided sales are added on insert, removed on
+        /// delete, and moved on update.
+        var triggers: String {
+            func values(_ row: String) -> String {
+                (keys.map { Schema.qualify($0.expression, with: row) } + ["1"] + Schema.figureColumns.map { "\(row).\($0)" }).joined(separator: ", ")
+            }
+            let keyMatch = keys.map { "\($0.name) = \(Schema.qualify($0.expression, with: "OLD"))" }.joined(separator: " AND ")
+            let remove = """
+                UPDATE \(table) SET
+                    saleCount = saleCount - 1,
+                    \(Schema.figureColumns.map { "\($0) = \($0) - OLD.\($0)" }.joined(separator: ", "))
+                WHERE \(keyMatch);
+                DELETE FROM \(table) WHERE \(keyMatch) AND saleCount = 0;
+                """
+            let names = triggerNames
+            return """
+                CREATE TRIGGER \(names[0]) AFTER INSERT ON sale WHEN NEW.isVoided = 0 BEGIN \(upsert(values: values("NEW"), count: "1")) END;
+                CREATE TRIGGER \(names[1]) AFTER DELETE ON sale WHEN OLD.isVoided = 0 BEGIN \(remove) END;
+                CREATE TRIGGER \(names[2]) AFTER UPDATE ON sale WHEN OLD.isVoided = 0 BEGIN \(remove) END;
+                CREATE TRIGGER \(names[3]) AFTER UPDATE ON sale WHEN NEW.isVoided = 0 BEGIN \(upsert(values: values("NEW"), count: "1")) END;
+                """
+        }
+    }
+
+    /// Creates a summary table and its triggers.
+    private static func createSummary(_ db: Database, _ summary: Summary) throws {
         // `typeof(...) = 'integer'` turns SQLite's silent integer→real overflow into an error.
         let figureDefinitions = figureColumns
             .map { "\($0) INTEGER NOT NULL CHECK (typeof(\($0)) = 'integer')" }
             .joined(separator: ",\n    ")
         try db.execute(sql: """
-            CREATE TABLE \(table) (
-                \(keys.map { "\($0.name) \($0.type) NOT NULL" }.joined(separator: ", ")),
+            CREATE TABLE \(summary.table) (
+                \(summary.keys.map { "\($0.name) \($0.type) NOT NULL" }.joined(separator: ", ")),
                 saleCount INTEGER NOT NULL,
                 \(figureDefinitions),
-                PRIMARY KEY (\(keyColumns))
+                PRIMARY KEY (\(summary.keyColumns))
             )
             """)
-        func values(_ row: String) -> String {
-            (keys.map { qualify($0.expression, with: row) } + ["1"] + figureColumns.map { "\(row).\($0)" }).joined(separator: ", ")
+        try db.execute(sql: summary.triggers)
+    }
+
+    /// Drops the summary triggers, for a bulk load that keeps the summaries itself
+    /// (see `SummaryDeltas`); ``restoreSummaryTriggers(_:)`` puts them back in the same transaction.
+    static func dropSummaryTriggers(_ db: Database) throws {
+        for name in Summary.all.flatMap(\.triggerNames) {
+            try db.execute(sql: "DROP TRIGGER \(name)")
         }
-        let add = """
-            INSERT INTO \(table) (\(keyColumns), saleCount, \(figureColumns.joined(separator: ", ")))
-            VALUES (\(values("NEW")))
-            ON CONFLICT (\(keyColumns)) DO UPDATE SET
-                saleCount = saleCount + 1,
-                \(figureColumns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "));
-            """
-        let keyMatch = keys.map { "\($0.name) = \(qualify($0.expression, with: "OLD"))" }.joined(separator: " AND ")
-        let remove = """
-            UPDATE \(table) SET
-                saleCount = saleCount - 1,
-                \(figureColumns.map { "\($0) = \($0) - OLD.\($0)" }.joined(separator: ", "))
-            WHERE \(keyMatch);
-            DELETE FROM \(table) WHERE \(keyMatch) AND saleCount = 0;
-            """
-        try db.execute(sql: """
-            CREATE TRIGGER \(table)_insert AFTER INSERT ON sale WHEN NEW.isVoided = 0 BEGIN \(add) END;
-            CREATE TRIGGER \(table)_delete AFTER DELETE ON sale WHEN OLD.isVoided = 0 BEGIN \(remove) END;
-            CREATE TRIGGER \(table)_update_remove AFTER UPDATE ON sale WHEN OLD.isVoided = 0 BEGIN \(remove) END;
-            CREATE TRIGGER \(table)_update_add AFTER UPDATE ON sale WHEN NEW.isVoided = 0 BEGIN \(add) END;
-            """)
+    }
+
+    static func restoreSummaryTriggers(_ db: Database) throws {
+        for summary in Summary.all {
+            try db.execute(sql: summary.triggers)
+        }
     }
 
     /// `substr(date, 1, 7)` over `NEW` → `substr(NEW.date, 1, 7)`; a bare column → `NEW.column`.

@@ -139,4 +139,51 @@ func importCSV(_ text: [UInt8], into store: SQLiteStore, format: CSVFormat = CSV
             #expect(problems.allSatisfy { $0.reason.contains("but the header has 3") })
         }
     }
+
+    @Test func anUnclosedQuoteIsReportedWhereItOpens() async throws {
+        let store = try await glowBook()
+        do {
+            _ = try await importCSV(Array("date,clinic,product,note\n2026-03-02,Glow,Serum 30ml,ok\n2026-03-03,Glow,Serum 30ml,\"oops\n2026-03-04,Glow,Serum 30ml,\n".utf8),
+                                    into: store)
+            Issue.record("a file with an unclosed quote was imported")
+        } catch let StoreError.importRejected(problems, _) {
+            #expect(problems.map(\.line) == [3])
+            #expect(problems.first?.reason.contains("never closed") == true)
+        }
+        #expect(try await store.countSales(SaleQuery()) == 0)
+    }
+
+    @Test func oldMacLineEndsAndNonASCIITextAreRead() async throws {
+        let store = try await glowBook()
+        let summary = try await importCSV(Array("date,clinic,product,note\r2026-03-02,Glow,Serum 30ml,Crème ✓\r2026-03-03,Glow,Serum 30ml,\r".utf8), into: store)
+        #expect(summary.sales == 2)
+        #expect(try await store.sales(SaleQuery(order: .oldestFirst)).first?.note == "Crème ✓")
+    }
+
+    /// Rows with quoted, doubled quotes and line breaks, in a file of several read chunks: whichever
+    /// rows straddle a chunk's end must come out whole, and line numbers must still count true.
+    @Test func recordsAcrossReadChunksComeOutWhole() async throws {
+        let store = try await glowBook()
+        let rows = 40_000
+        func note(_ index: Int) -> String { "row \(index) says \"hi\"\r\nline two" }
+        var csv = "date,clinic,product,quantity,note\r\n"
+        for index in 0..<rows {
+            let quoted = "\"" + note(index).replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            csv += "2026-03-\(String(format: "%02d", index % 28 + 1)),Glow,Serum 30ml,\(index % 5 + 1),\(quoted)\r\n"
+        }
+        #expect(csv.utf8.count > 2 * (1 << 20))
+        // First, with one bad row at the end: its line is 1 + 2 per row + 1.
+        do {
+            _ = try await importCSV(Array((csv + "2026-03-02,Nowhere,Serum 30ml,1,\r\n").utf8), into: store)
+            Issue.record("an unknown clinic was imported")
+        } catch let StoreError.importRejected(problems, _) {
+            #expect(problems.map(\.line) == [1 + 2 * rows + 1])
+        }
+        let summary = try await importCSV(Array(csv.utf8), into: store)
+        #expect(summary.sales == rows)
+        let sales = try await store.sales(SaleQuery(order: .oldestFirst))
+        let byID = sales.sorted { $0.id.rawValue < $1.id.rawValue }
+        #expect(byID.map(\.note) == (0..<rows).map(note))
+        #expect(byID.map(\.quantity) == (0..<rows).map { Int64($0 % 5 + 1) })
+    }
 }
