@@ -105,6 +105,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // The CSV library, to show beside our own byte-level reader what each costs.
+                .product(name: "CSV", package: "CSV.swift"),
             ],
             swiftSettings: strict
         ),

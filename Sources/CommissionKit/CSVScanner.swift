@@ -13,8 +13,8 @@ import Foundation
 /// lenient where a spreadsheet user would expect it, a quote inside an unquoted field is kept as
 /// text, as is text after a closing quote. A quote never closed is an error, and so are bytes that
 /// are not UTF-8.
-struct CSVScanner {
-    enum Failure: Error, Equatable {
+public struct CSVScanner {
+    public enum Failure: Error, Equatable {
         /// The record starting on `line` holds bytes that are not UTF-8.
         case notUTF8(line: Int)
         /// A quoted field opened in the record starting on `line` is never closed.
@@ -22,9 +22,9 @@ struct CSVScanner {
     }
 
     /// One record: its fields and the 1-based line of the file it starts on.
-    struct Record {
-        var fields: [String]
-        var line: Int
+    public struct Record {
+        public var fields: [String]
+        public var line: Int
     }
 
     private let input: FileHandle?
@@ -41,7 +41,7 @@ struct CSVScanner {
     static let chunkSize = 1 << 20
 
     /// Reads the file at `path`.
-    init?(path: String, delimiter: UInt8) {
+    public init?(path: String, delimiter: UInt8) {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         input = handle
         buffer = []
@@ -52,7 +52,7 @@ struct CSVScanner {
     }
 
     /// Reads bytes already in memory.
-    init(data: Data, delimiter: UInt8) {
+    public init(data: Data, delimiter: UInt8) {
         input = nil
         buffer = Array(data)
         atEnd = true
@@ -79,7 +79,7 @@ struct CSVScanner {
     }
 
     /// The next record, or nil at the end of the file.
-    mutating func next() throws(Failure) -> Record? {
+    public mutating func next() throws(Failure) -> Record? {
         while true {
             if position == buffer.count {
                 if atEnd { return nil }

@@ -119,7 +119,7 @@ enum Schema {
         }
 
         migrator.registerMigration("v1: summary tables") { db in
-            for summary in Summary.all {
+            for summary in [Summary.clinicDay, .clinicMonth, .productMonth] {
                 try createSummary(db, summary)
             }
             try db.execute(sql: "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal(month)")
@@ -153,6 +153,16 @@ enum Schema {
                 """)
         }
 
+        // The dashboard's top products of the year: 500 rows for the year rather than 6,000 product-months.
+        migrator.registerMigration("v3: product year summary") { db in
+            try createSummary(db, .productYear)
+            try db.execute(sql: """
+                INSERT INTO productYearTotal (year, productId, saleCount, \(figureColumns.joined(separator: ", ")))
+                SELECT substr(date, 1, 4), productId, count(*), \(figureColumns.map { "sum(\($0))" }.joined(separator: ", "))
+                FROM sale WHERE isVoided = 0 GROUP BY 1, 2
+                """)
+        }
+
         return migrator
     }
 
@@ -163,21 +173,38 @@ enum Schema {
     struct Summary {
         let table: String
         let keys: [(name: String, type: String, expression: String)]
+        /// Which of the sale's ids the summary is kept by, and the length of the date prefix it
+        /// groups by (10 a day, 7 a month, 4 a year), for sums kept outside SQL (`SummaryDeltas`).
+        let byProduct: Bool
+        let datePrefix: Int
 
-        static let clinicDay = Summary(table: "clinicDayTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("date", "TEXT", "date")])
+        static let clinicDay = Summary(table: "clinicDayTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("date", "TEXT", "date")],
+                                       byProduct: false, datePrefix: 10)
         static let clinicMonth = Summary(table: "clinicMonthTotal",
-                                         keys: [("clinicId", "INTEGER", "clinicId"), ("month", "TEXT", "substr(date, 1, 7)")])
+                                         keys: [("clinicId", "INTEGER", "clinicId"), ("month", "TEXT", "substr(date, 1, 7)")],
+                                         byProduct: false, datePrefix: 7)
         static let productMonth = Summary(table: "productMonthTotal",
-                                          keys: [("productId", "INTEGER", "productId"), ("month", "TEXT", "substr(date, 1, 7)")])
-        static let all = [clinicDay, clinicMonth, productMonth]
+                                          keys: [("productId", "INTEGER", "productId"), ("month", "TEXT", "substr(date, 1, 7)")],
+                                          byProduct: true, datePrefix: 7)
+        /// Keyed year first, so that a year's few hundred rows are one range of the primary key.
+        static let productYear = Summary(table: "productYearTotal",
+                                         keys: [("year", "TEXT", "substr(date, 1, 4)"), ("productId", "INTEGER", "productId")],
+                                         byProduct: true, datePrefix: 4)
+        static let all = [clinicDay, clinicMonth, productMonth, productYear]
+
+        /// The summary's key columns in the order of a delta's (id, date text).
+        var deltaKeyColumns: String {
+            keys.first?.name == "year" ? "\(keys[1].name), \(keys[0].name)" : keyColumns
+        }
 
         var keyColumns: String { keys.map(\.name).joined(separator: ", ") }
 
         /// Adds one row of figures to the summary: `values` lists the keys, the sale count and the
         /// figures; `count` is what the sale count grows by on a conflict.
-        func upsert(values: String, count: String = "excluded.saleCount") -> String {
+        /// `columns` names the key columns in the order `values` gives them.
+        func upsert(values: String, count: String = "excluded.saleCount", columns: String? = nil) -> String {
             """
-            INSERT INTO \(table) (\(keyColumns), saleCount, \(Schema.figureColumns.joined(separator: ", ")))
+            INSERT INTO \(table) (\(columns ?? keyColumns), saleCount, \(Schema.figureColumns.joined(separator: ", ")))
             VALUES (\(values))
             ON CONFLICT (\(keyColumns)) DO UPDATE SET
                 saleCount = saleCount + \(count),

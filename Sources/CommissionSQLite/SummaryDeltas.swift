@@ -10,7 +10,7 @@ import GRDB
 struct SummaryDeltas {
     struct Key: Hashable {
         var id: Int64
-        /// The ordinal of the day for `clinicDayTotal`, of the month's first day for the month summaries.
+        /// The ordinal of the sale's day, or of the first day of its month or year.
         var period: Int
     }
 
@@ -39,39 +39,39 @@ struct SummaryDeltas {
         }
     }
 
-    private var clinicDay: [Key: Figures] = [:]
-    private var clinicMonth: [Key: Figures] = [:]
-    private var productMonth: [Key: Figures] = [:]
+    /// One table of deltas per summary, in the order of `Schema.Summary.all`.
+    private var deltas = Array(repeating: [Key: Figures](), count: Schema.Summary.all.count)
 
     /// Counts a non-voided sale.
     mutating func add(_ sale: Sale) throws {
-        let month = sale.date.firstOfMonth.ordinal
-        try clinicDay[Key(id: sale.clinicID.rawValue, period: sale.date.ordinal), default: Figures()].add(sale)
-        try clinicMonth[Key(id: sale.clinicID.rawValue, period: month), default: Figures()].add(sale)
-        try productMonth[Key(id: sale.productID.rawValue, period: month), default: Figures()].add(sale)
+        let day = sale.date, month = day.firstOfMonth
+        for (index, summary) in Schema.Summary.all.enumerated() {
+            let period = switch summary.datePrefix {
+            case 10: day.ordinal
+            case 7: month.ordinal
+            default: try Day(year: day.year, month: 1, day: 1).ordinal
+            }
+            let id = summary.byProduct ? sale.productID.rawValue : sale.clinicID.rawValue
+            try deltas[index][Key(id: id, period: period), default: Figures()].add(sale)
+        }
     }
 
     /// Adds every delta to its summary row.
     func write(_ db: Database) throws {
-        func monthText(_ period: Int) -> String { String(Day(ordinal: period).description.prefix(7)) }
-        try write(db, clinicDay, to: .clinicDay) { Day(ordinal: $0).description }
-        try write(db, clinicMonth, to: .clinicMonth, period: monthText)
-        try write(db, productMonth, to: .productMonth, period: monthText)
-    }
-
-    private func write(_ db: Database, _ deltas: [Key: Figures], to summary: Schema.Summary, period: (Int) -> String) throws {
-        let statement = try db.makeStatement(sql: summary.upsert(values: "?, ?, ?, ?, ?, ?, ?, ?, ?"))
-        for (key, figures) in deltas {
-            try FastStatement.execute(statement) { row in
-                row.bind(key.id)
-                row.bind(period(key.period))
-                row.bind(figures.saleCount)
-                row.bind(figures.quantity)
-                row.bind(figures.revenue)
-                row.bind(figures.cost)
-                row.bind(figures.profit)
-                row.bind(figures.commission)
-                row.bind(figures.exactCommission)
+        for (summary, deltas) in zip(Schema.Summary.all, deltas) {
+            let statement = try db.makeStatement(sql: summary.upsert(values: "?, ?, ?, ?, ?, ?, ?, ?, ?", columns: summary.deltaKeyColumns))
+            for (key, figures) in deltas {
+                try FastStatement.execute(statement) { row in
+                    row.bind(key.id)
+                    row.bind(String(Day(ordinal: key.period).description.prefix(summary.datePrefix)))
+                    row.bind(figures.saleCount)
+                    row.bind(figures.quantity)
+                    row.bind(figures.revenue)
+                    row.bind(figures.cost)
+                    row.bind(figures.profit)
+                    row.bind(figures.commission)
+                    row.bind(figures.exactCommission)
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import CSV
 import CommissionCore
 import CommissionKit
 import CommissionSQLite
@@ -69,6 +70,11 @@ struct Bench: AsyncParsableCommand {
             let baseline = try runProcess(sqlite3, [bare], input: ".mode csv\n.import \(book.salesCSV) sales\n")
             report.add("import \(size) sales", measured: imported.seconds * 1000, unit: "ms", baseline: baseline.seconds * 1000,
                        baselineName: "sqlite3 .import", target: "≤ 3× baseline", met: imported.seconds <= 3 * baseline.seconds)
+            if size == sizes.last {
+                let (ours, library) = try readCSV(book.salesCSV)
+                report.add("read the \(size)-line CSV (every field)", measured: ours * 1000, unit: "ms", baseline: library * 1000,
+                           baselineName: "CSV.swift", target: nil, met: nil)
+            }
             report.add("import \(size) sales: peak memory", measured: Double(imported.maxRSSKiB) / 1024, unit: "MB", baseline: nil,
                        baselineName: nil, target: "< 150 MB", met: imported.maxRSSKiB < 150 * 1024)
 
@@ -124,6 +130,23 @@ struct Bench: AsyncParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(report).write(to: url)
         note("Wrote \(output) (\(String(format: "%.0f", report.totalSeconds)) s in all).")
+    }
+
+    /// Seconds to read every field of a CSV file with `CSVScanner` (what the import uses) and with CSV.swift.
+    func readCSV(_ path: String) throws -> (ours: Double, library: Double) {
+        let clock = ContinuousClock()
+        var ourFields = 0, libraryFields = 0
+        let ours = try clock.measure {
+            guard var scanner = CSVScanner(path: path, delimiter: UInt8(ascii: ",")) else { throw ValidationError("cannot open \(path)") }
+            while let record = try scanner.next() { ourFields += record.fields.count }
+        }
+        let library = try clock.measure {
+            guard let stream = InputStream(fileAtPath: path) else { throw ValidationError("cannot open \(path)") }
+            let reader = try CSVReader(stream: stream)
+            while let row = reader.next() { libraryFields += row.count }
+        }
+        guard ourFields == libraryFields else { throw ValidationError("the two CSV readers disagree: \(ourFields) and \(libraryFields) fields") }
+        return (ours.seconds, library.seconds)
     }
 
     /// `commission sale add` from process start to exit; `commission serve` until its first answer; server memory.

@@ -32,7 +32,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let reopened = try SQLiteStore(.file(path))
         let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
-                            "v2: accounts, sessions and API tokens"])
+                            "v2: accounts, sessions and API tokens", "v3: product year summary"])
     }
 
     @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {
@@ -123,6 +123,8 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                  "SELECT clinicId, month, \(stored) FROM clinicMonthTotal GROUP BY 1, 2 ORDER BY 1, 2"),
                 ("SELECT productId, substr(date, 1, 7), \(figures) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2",
                  "SELECT productId, month, \(stored) FROM productMonthTotal GROUP BY 1, 2 ORDER BY 1, 2"),
+                ("SELECT productId, substr(date, 1, 4), \(figures) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2",
+                 "SELECT productId, year, \(stored) FROM productYearTotal GROUP BY 1, 2 ORDER BY 1, 2"),
             ]
             for (recount, summary) in pairs {
                 // Compare values only: the two queries name their columns differently.
@@ -131,6 +133,41 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                 #expect(try Row.fetchAll(db, sql: summary).map { Array($0.databaseValues) } == expected, "\(summary)")
             }
         }
+    }
+
+    /// A book written before the product-year summary gets it filled from its sales when it opens.
+    @Test func theProductYearSummaryIsFilledFromExistingSales() async throws {
+        let path = temporaryPath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(old, upTo: "v2: accounts, sessions and API tokens")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                VALUES (1, 'USD', 2, 'UTC', 'half-away-from-zero', 'per-line');
+                INSERT INTO clinic (id, name, scheduleKind) VALUES (1, 'A', 'monthly');
+                INSERT INTO product (id, name, unitPriceMinor, unitCostMinor) VALUES (1, 'P', 1000, 400), (2, 'Q', 500, 100);
+                """)
+            // Three sales of P across two years, one of Q, and a voided one that counts nowhere.
+            for (product, date, revenue, voided) in [(1, "2025-12-31", 1000, 0), (1, "2026-01-01", 2000, 0), (1, "2026-06-30", 1000, 0),
+                                                     (2, "2026-02-02", 500, 0), (2, "2026-02-03", 500, 1)] {
+                try db.execute(sql: """
+                    INSERT INTO sale (clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor,
+                                      revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor, isVoided)
+                    VALUES (1, ?, ?, 1, ?, 0, 0, ?, 0, ?, ?, ?, ?)
+                    """, arguments: [product, date, revenue, revenue, revenue, revenue * 10_000 / 10, revenue / 10, voided])
+            }
+        }
+        try old.close()
+        let store = try SQLiteStore(.file(path))
+        let rows = try store.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT year, productId, saleCount, revenueMinor, commissionMinor FROM productYearTotal ORDER BY year, productId")
+        }
+        let found = rows.map { row -> String in
+            "\(row[0] as String) \(row[1] as Int) \(row[2] as Int) \(row[3] as Int) \(row[4] as Int)"
+        }
+        // year, product, sales, revenue, commission
+        #expect(found == ["2025 1 1 1000 100", "2026 1 2 3000 300", "2026 2 1 500 50"])
     }
 
     @Test func summariesRefuseToOverflowRatherThanTurnIntoFloats() async throws {

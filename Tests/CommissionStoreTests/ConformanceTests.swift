@@ -269,6 +269,10 @@ import Testing
         _ = try await book.store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("45.5%"), effectiveFrom: day("2026-02-14")))
 
         let today = day("2026-03-20")
+        let glowPeriod = book.glow.schedule.period(containing: today)
+        for amount in [cents(1000), cents(234)] {
+            _ = try await book.store.createPayout(PayoutDraft(clinicID: book.glow.id, period: glowPeriod, amount: amount, receivedOn: today))
+        }
         let dashboard = try await book.store.dashboard(today: today)
         let all = try await book.store.sales(SaleQuery())
         func recount(_ filter: (Sale) -> Bool) -> (Int64, Int64, Int) {
@@ -286,11 +290,17 @@ import Testing
         for standing in dashboard.clinics {
             check(standing.periodTotals, recount { $0.clinicID == standing.clinic.id && standing.period.contains($0.date) })
             check(standing.yearTotals, recount { $0.clinicID == standing.clinic.id })
+            check(standing.monthTotals, recount { $0.clinicID == standing.clinic.id && $0.date.month == 3 })
+            let received = standing.clinic.id == book.glow.id ? cents(1234) : .zero
+            #expect(standing.periodReceived == received)
+            #expect(standing.periodBalance == (try standing.periodTotals.commission.subtracting(received)))
         }
         for standing in dashboard.products {
             check(standing.yearTotals, recount { $0.productID == standing.product.id })
+            check(standing.monthTotals, recount { $0.productID == standing.product.id && $0.date.month == 3 })
         }
         #expect(dashboard.products.count == 2)
+        #expect(dashboard.products.map(\.yearTotals.commission) == dashboard.products.map(\.yearTotals.commission).sorted(by: >))
     }
 }
 
