@@ -101,21 +101,30 @@ extension SQLiteStore: AccountStore {
     }
 
     public func account(tokenDigest: String, now: Date) async throws -> Account? {
-        let found = try await read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT account.id, account.username, apiToken.id, apiToken.lastUsedAt FROM apiToken JOIN account ON account.id = apiToken.accountId
-                WHERE apiToken.tokenDigest = ? AND apiToken.revokedAt IS NULL
-                """, arguments: [tokenDigest]).map {
-                (Account(id: Account.ID($0[0] as Int64), username: $0[1]), $0[2] as Int64, $0[3] as Int64?)
-            }
+        let (isOn, cached, generation) = caches.withLock { ($0.isOn, $0.tokens[tokenDigest], $0.generation) }
+        let found: (account: Account, tokenID: Int64, lastUsed: Int64?)
+        if let cached {
+            found = cached
+        } else {
+            guard let row = try await read({ db in
+                try Row.fetchOne(db, sql: """
+                    SELECT account.id, account.username, apiToken.id, apiToken.lastUsedAt FROM apiToken JOIN account ON account.id = apiToken.accountId
+                    WHERE apiToken.tokenDigest = ? AND apiToken.revokedAt IS NULL
+                    """, arguments: [tokenDigest]).map {
+                    (Account(id: Account.ID($0[0] as Int64), username: $0[1]), $0[2] as Int64, $0[3] as Int64?)
+                }
+            }) else { return nil }
+            found = row
         }
-        guard let (account, tokenID, lastUsed) = found else { return nil }
         let seconds = Int64(now.timeIntervalSince1970)
-        if (lastUsed ?? 0) < seconds - 60 {  // note the use at most once a minute: reads stay reads
+        if (found.lastUsed ?? 0) < seconds - 60 {  // note the use at most once a minute: reads stay reads
             try await write([], bump: false) { db in
-                try db.execute(sql: "UPDATE apiToken SET lastUsedAt = ? WHERE id = ?", arguments: [seconds, tokenID])
+                try db.execute(sql: "UPDATE apiToken SET lastUsedAt = ? WHERE id = ?", arguments: [seconds, found.tokenID])
             }
+            // That write cleared the caches: the next request reads the token again, and caches it.
+        } else if isOn && cached == nil {
+            caches.withLock { if $0.generation == generation { $0.tokens[tokenDigest] = found } }
         }
-        return account
+        return found.account
     }
 }

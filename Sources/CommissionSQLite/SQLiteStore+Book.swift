@@ -7,11 +7,15 @@ extension SQLiteStore {
     // MARK: Book
 
     public func settings() async throws -> BookSettings {
-        try await read { db in try Self.settings(db) }
+        let (isOn, cached, generation) = caches.withLock { ($0.isOn, $0.settings, $0.generation) }
+        if let cached { return cached }
+        let settings = try await read { db in try Self.settings(db) }
+        if isOn { caches.withLock { if $0.generation == generation { $0.settings = settings } } }
+        return settings
     }
 
     static func settings(_ db: Database) throws -> BookSettings {
-        guard let row = try Row.fetchOne(db, sql: "SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope FROM book") else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope FROM book")) else {
             throw StoreError.storage("the book's settings are missing")
         }
         guard let currency = try? Currency(code: row[0], minorDigits: row[1]),
@@ -75,7 +79,7 @@ extension SQLiteStore {
     }
 
     static func clinic(_ db: Database, _ id: Clinic.ID) throws -> Clinic {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE id = ?", arguments: [id.rawValue]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE id = ?"), arguments: [id.rawValue]) else {
             throw StoreError.notFound(.clinics, id: id.rawValue)
         }
         return try Rows.clinic(row)
@@ -168,7 +172,7 @@ extension SQLiteStore {
     }
 
     static func product(_ db: Database, _ id: Product.ID) throws -> Product {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.productColumns) FROM product WHERE id = ?", arguments: [id.rawValue]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.productColumns) FROM product WHERE id = ?"), arguments: [id.rawValue]) else {
             throw StoreError.notFound(.products, id: id.rawValue)
         }
         return Rows.product(row)
@@ -258,7 +262,7 @@ struct ClosedPeriods {
 
     mutating func contains(_ db: Database, clinic: Int64, day: Day) throws -> Bool {
         if ranges[clinic] == nil {
-            ranges[clinic] = try Row.fetchAll(db, sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?", arguments: [clinic])
+            ranges[clinic] = try Row.fetchAll(db.cachedStatement(sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?"), arguments: [clinic])
                 .map { (try Day.stored($0[0]), try Day.stored($0[1])) }
         }
         return ranges[clinic]!.contains { $0.start <= day && day <= $0.end }

@@ -97,7 +97,7 @@ extension SQLiteStore {
     }
 
     static func termsCandidates(_ db: Database, clinic: Clinic.ID) throws -> [Terms] {
-        try Row.fetchAll(db, sql: "SELECT \(Rows.termsColumns) FROM terms WHERE clinicId = ? AND isArchived = 0",
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Rows.termsColumns) FROM terms WHERE clinicId = ? AND isArchived = 0"),
                          arguments: [clinic.rawValue]).map { try Rows.terms($0) }
     }
 
@@ -110,7 +110,7 @@ extension SQLiteStore {
         }
         let note = try Self.cleanNote(draft.note)
         return try await write([.sales]) { db in
-            if let key, let row = try Row.fetchOne(db, sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?", arguments: [key]) {
+            if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
                 return try Rows.sale(row)
             }
             let clinic = try Self.clinic(db, draft.clinicID)

@@ -25,6 +25,25 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// The book revision this process last wrote or saw; another value in the file means another process wrote.
     private let knownRevision = Mutex<Int64>(0)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
+    /// What a server reads on every request, once caching is on (``cacheHotReads()``).
+    let caches = Mutex(Caches())
+
+    struct Caches {
+        var isOn = false
+        var settings: BookSettings?
+        /// API token digest → the account, the token's id and when its use was last noted.
+        var tokens: [String: (account: Account, tokenID: Int64, lastUsed: Int64?)] = [:]
+
+        /// Grows at every clear: a value read from the database is cached only if no clear came
+        /// between the read's start and its end (else it may predate the change).
+        var generation = 0
+
+        mutating func clear() {
+            settings = nil
+            tokens = [:]
+            generation += 1
+        }
+    }
 
     /// Opens (creating when needed) the database and runs pending migrations.
     ///
@@ -107,6 +126,10 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// ``StoreError/storage(_:)``; any error rolls the whole transaction back.
     /// With `bump: false` (accounts and sessions) other processes are not told: no book figure changed.
     func write<T: Sendable>(_ tables: Set<StoreTable>, bump: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        // Settings, accounts and tokens may change: what was cached of them is dropped, before and
+        // after, so that no read in between caches the old value for good.
+        let touchesCaches = tables.contains(.book) || !bump
+        if touchesCaches { caches.withLock { $0.clear() } }
         let value = try await mapErrors {
             try await writer.write { db -> T in
                 let value = try body(db)
@@ -114,14 +137,27 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 return value
             }
         }
+        if touchesCaches { caches.withLock { $0.clear() } }
         broadcaster.send(tables)
         return value
+    }
+
+    /// Keeps the book's settings and the API tokens in memory, for a server that reads them on
+    /// every request: each read saved is a hop to a database thread and back.
+    ///
+    /// This process's own changes drop the caches at once; for a file database, a watcher polls
+    /// SQLite's `data_version` four times a second and drops them whenever any connection of any
+    /// process committed, so a change made by another process (a token revoked with the CLI) is
+    /// seen within a quarter of a second.
+    public func cacheHotReads() {
+        caches.withLock { $0.isOn = true }
+        startWatchingOtherProcesses()
     }
 
     /// Marks the transaction as this process's write. The new revision is known here before the
     /// commit makes it visible, so the watcher of other processes never mistakes it for theirs.
     func bumpRevision(_ db: Database) throws {
-        let revision = try Int64.fetchOne(db, sql: "UPDATE book SET revision = revision + 1 RETURNING revision") ?? 0
+        let revision = try Int64.fetchOne(db.cachedStatement(sql: "UPDATE book SET revision = revision + 1 RETURNING revision")) ?? 0
         knownRevision.withLock { $0 = max($0, revision) }
     }
 
@@ -179,13 +215,15 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
                     guard let self else { return }
-                    guard self.broadcaster.listenerCount > 0 else { continue }
+                    let isCaching = self.caches.withLock { $0.isOn }
+                    guard self.broadcaster.listenerCount > 0 || isCaching else { continue }
                     guard let (version, revision) = try? await probe.read({ db in
                         (try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0,
                          try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0)
                     }) else { continue }
                     guard version != lastVersion else { continue }
                     lastVersion = version
+                    if isCaching { self.caches.withLock { $0.clear() } }
                     let isNew = self.knownRevision.withLock { known in
                         defer { known = max(known, revision) }
                         return revision > known

@@ -39,25 +39,47 @@ public struct SalesRequest: StoreRequest {
 extension CommissionStore {
     /// The request's value now, then a fresh value after every committed write to a table it reads.
     ///
-    /// Writes that arrive while a fetch runs are coalesced into one more fetch, so a slow consumer
-    /// sees the latest value, not every intermediate one. The sequence ends when the consumer stops
-    /// iterating; a failed fetch ends it with the error.
-    public func observe<Request: StoreRequest>(_ request: Request) -> AsyncThrowingStream<Request.Value, any Error> {
-        let changes = self.changes()
-        let tables = request.tables
-        return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let task = Task {
-                do {
-                    continuation.yield(try await request.fetch(from: self))
-                    for await changed in changes where !changed.isDisjoint(with: tables) {
-                        continuation.yield(try await request.fetch(from: self))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+    /// Fetches happen when the consumer asks for the next value, never ahead of it: writes committed
+    /// meanwhile are merged into one fetch, so a consumer that takes values at its own pace (the
+    /// server's live dashboard, at most 20 a second) costs that many fetches and no more, however
+    /// fast the writes come. The sequence ends when the store's changes end; a failed fetch ends it
+    /// with the error.
+    public func observe<Request: StoreRequest>(_ request: Request) -> StoreObservation<Request> {
+        StoreObservation(store: self, request: request, changes: changes())
+    }
+}
+
+/// The values of an observed ``StoreRequest``: see ``CommissionStore/observe(_:)``.
+public struct StoreObservation<Request: StoreRequest>: AsyncSequence, Sendable {
+    public typealias Element = Request.Value
+    public typealias Failure = any Error
+
+    let store: any CommissionStore
+    let request: Request
+    let changes: StoreChanges
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(store: store, request: request, changes: changes.makeAsyncIterator())
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let store: any CommissionStore
+        let request: Request
+        var changes: StoreChanges.Iterator
+        var isFirst = true
+
+        public mutating func next() async throws -> Request.Value? {
+            if isFirst {
+                isFirst = false
+            } else {
+                // Wait for a change to a table the request reads (the changes since the last fetch, merged).
+                while true {
+                    guard let changed = await changes.next() else { return nil }
+                    if !changed.isDisjoint(with: request.tables) { break }
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            try Task.checkCancellation()
+            return try await request.fetch(from: store)
         }
     }
 }

@@ -58,6 +58,7 @@ struct Serve: AsyncParsableCommand {
                 output("Open http://\(host):\(port)/ to create the owner account of \(book.path).\n")
             }
         }
+        store.cacheHotReads()
         let app = buildApplication(
             configuration: WebConfiguration(host: host, port: port, secureCookies: secureCookies), store: store, logger: logger)
         try await app.runService()

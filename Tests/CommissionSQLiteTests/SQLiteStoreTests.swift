@@ -170,6 +170,45 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(found == ["2025 1 1 1000 100", "2026 1 2 3000 300", "2026 2 1 500 50"])
     }
 
+    /// A server keeps settings and tokens in memory; a change by another process (two stores on one
+    /// file stand for two) still reaches it within a moment, and its own changes at once.
+    @Test func cachedSettingsAndTokensFollowChangesOfEveryProcess() async throws {
+        let path = temporaryPath()
+        let server = try SQLiteStore(.file(path), defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let cli = try SQLiteStore(.file(path))
+        server.cacheHotReads()
+        let owner = try await server.createOwner(username: "owner", passwordHash: "x")
+        let first = try await server.createToken(account: owner.id, name: "one", tokenDigest: "digest-1", now: Date())
+        let second = try await server.createToken(account: owner.id, name: "two", tokenDigest: "digest-2", now: Date())
+        for _ in 0..<3 {  // read, then served from memory
+            #expect(try await server.account(tokenDigest: "digest-1", now: Date()) == owner)
+            #expect(try await server.account(tokenDigest: "digest-2", now: Date()) == owner)
+            #expect(try await server.settings().timeZoneIdentifier == "UTC")
+        }
+        // Its own revocation: refused at once.
+        try await server.revokeToken(first.id, account: owner.id)
+        #expect(try await server.account(tokenDigest: "digest-1", now: Date()) == nil)
+        for _ in 0..<2 {  // in memory again
+            #expect(try await server.account(tokenDigest: "digest-2", now: Date()) == owner)
+            #expect(try await server.settings().timeZoneIdentifier == "UTC")
+        }
+        #expect(server.caches.withLock { $0.tokens["digest-2"] != nil && $0.settings != nil })
+        // Another process's revocation and settings change: seen within a second.
+        try await cli.revokeToken(second.id, account: owner.id)
+        var settings = try await cli.settings()
+        settings.timeZoneIdentifier = "Europe/Paris"
+        try await cli.updateSettings(settings)
+        let deadline = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < deadline {
+            let account = try await server.account(tokenDigest: "digest-2", now: Date())
+            let zone = try await server.settings().timeZoneIdentifier
+            if account == nil && zone == "Europe/Paris" { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await server.account(tokenDigest: "digest-2", now: Date()) == nil)
+        #expect(try await server.settings().timeZoneIdentifier == "Europe/Paris")
+    }
+
     @Test func summariesRefuseToOverflowRatherThanTurnIntoFloats() async throws {
         let store = try SQLiteStore(.inMemory)
         let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))

@@ -1,5 +1,6 @@
 import CommissionCore
 import CommissionStore
+import Synchronization
 import Testing
 
 /// The store contract, written once and run against every implementation.
@@ -371,6 +372,36 @@ import Testing
         _ = try await book.store.createClinic(ClinicDraft(name: "Unrelated", schedule: .monthly))
         try await book.sell(book.serum, at: book.glow, on: "2026-03-03")
         #expect(try await values.next() == 2)
+    }
+
+    /// Counts its fetches, to show that observation fetches at the consumer's pace.
+    struct CountedSales: StoreRequest {
+        let fetches: Counter
+        var tables: Set<StoreTable> { [.sales] }
+        func fetch(from store: any CommissionStore) async throws -> Int {
+            fetches.increment()
+            return try await store.countSales(SaleQuery())
+        }
+    }
+
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func observationFetchesOnlyWhenTheConsumerAsks(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let fetches = Counter()
+        var values = book.store.observe(CountedSales(fetches: fetches)).makeAsyncIterator()
+        #expect(try await values.next() == 0)
+        // Twenty commits while the consumer is busy elsewhere: no fetch until it asks, then one.
+        for day in 1...20 { try await book.sell(book.serum, at: book.glow, on: "2026-03-\(String(format: "%02d", day))") }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(fetches.value == 1)
+        #expect(try await values.next() == 20)
+        #expect(fetches.value == 2)
     }
 
     @Test(arguments: StoreKind.allCases)
