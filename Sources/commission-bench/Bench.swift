@@ -17,15 +17,18 @@ struct Bench: AsyncParsableCommand {
         commandName: "commission-bench",
         abstract: "Measure Commission's performance targets, each beside its baseline in the same run.",
         discussion: """
-            Generates books of 10k, 100k and 1M sales (50 clinics with mixed schedules and splits, 500 \
+            Generates books of 10k, 100k and 1M sales (50 clinics with mixed schedules and splits, one \
+            of them busy, 500 \
             products, five years), then measures the import, the dashboard, a statement, sale entry over \
             HTTP with 100 live streams, live-update latency, and the small things a user feels. Prints a \
             table and writes the figures as JSON. It asserts nothing: the machine is shared and noisy, so \
             read the ratios.
 
-            Build both executables in release first, then run it:
-              swift build -c release --product commission && swift run -c release commission-bench
-              swift run -c release commission-bench --sizes 10000,100000 --http-seconds 3
+            The HTTP load comes from wrk when it is installed (else from this process). \
+            `benchmarks/run` installs sqlite3 and wrk, builds both executables in release, and runs it \
+            with your arguments:
+              benchmarks/run
+              benchmarks/run --sizes 10000,100000 --http-seconds 3
             """)
 
     @Option(help: "Book sizes, in sales, comma-separated.") var sizes: String = "10000,100000,1000000"
