@@ -1,0 +1,86 @@
+import CommissionStore
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// A connection pool to one PostgreSQL database, running for as long as this value lives, with the
+/// Commission schema migrated.
+///
+/// ```swift
+/// let database = try await PostgresDatabase(url: "postgres://commission@127.0.0.1/commission")
+/// defer { database.shutdown() }
+/// ```
+public final class PostgresDatabase: Sendable {
+    public let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    /// Connects to the database `url` names and applies the migrations it lacks.
+    ///
+    /// `url` is `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, optionally with
+    /// `?sslmode=require` (TLS, the server's certificate verified) or `?sslmode=prefer`.
+    /// - Throws: ``StoreError/invalid(field:reason:)`` for a URL it cannot use, ``StoreError/storage(_:)``
+    ///   when the server cannot be reached or a migration fails.
+    public init(url: String, logger: Logger = Logger(label: "commission.postgres")) async throws {
+        let configuration = try Self.configuration(url)
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+        let client = self.client
+        running = Task { await client.run() }
+        do {
+            try await PostgresSchema.migrate(client, logger: logger)
+        } catch {
+            running.cancel()
+            throw Self.storeError(error, doing: "migrate the database at \(Self.redacted(url))")
+        }
+    }
+
+    deinit { running.cancel() }
+
+    /// Closes every connection.
+    public func shutdown() { running.cancel() }
+
+    /// The pool's configuration from a `postgres://` URL.
+    static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+        func invalid(_ reason: String) -> StoreError {
+            .invalid(field: "database URL", reason: "\(redacted(url)) \(reason) Use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.")
+        }
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+            throw invalid("is not a postgres:// URL.")
+        }
+        guard let host = components.host, !host.isEmpty else { throw invalid("names no host.") }
+        guard let user = components.user, !user.isEmpty else { throw invalid("names no user.") }
+        let database = String(components.path.drop { $0 == "/" })
+        guard !database.isEmpty else { throw invalid("names no database.") }
+        let tls: PostgresClient.Configuration.TLS
+        switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable" {
+        case "disable": tls = .disable
+        case "prefer": tls = .prefer(.makeClientConfiguration())
+        case "require", "verify-full": tls = .require(.makeClientConfiguration())
+        case let other: throw invalid("has sslmode=\(other), which is not one of disable, prefer, require.")
+        }
+        var configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
+                                                         password: components.password, database: database, tls: tls)
+        configuration.options.minimumConnections = 0
+        configuration.options.maximumConnections = 10
+        return configuration
+    }
+
+    /// The URL without its password, for messages and logs.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
+    }
+
+    /// A database error as the store reports it: a generic sentence, the details in the log.
+    static func storeError(_ error: any Error, doing action: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? PSQLError {
+            let message = error.serverInfo?[.message] ?? "\(error.code)"
+            return .storage("could not \(action): \(message)")
+        }
+        return .storage("could not \(action): \(error)")
+    }
+}

@@ -1,0 +1,280 @@
+import CommissionStore
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, as named migrations applied in one transaction under an advisory lock, so
+/// that several server instances starting at once migrate exactly once.
+///
+/// Every row belongs to a book (`bookId`), and rows that refer to each other refer within their
+/// book: a sale's clinic is `(bookId, clinicId)` → `clinic(bookId, id)`, so a row of one book can
+/// never point at another's. Amounts are `bigint` minor units and shares `integer` basis points —
+/// never `real`, `numeric` or `money` — and PostgreSQL refuses a `bigint` overflow rather than
+/// rounding. Days are `date`. Money history is protected by `RESTRICT` foreign keys.
+///
+/// Four summary tables, kept by one trigger function on `sale`, let the dashboard read a few
+/// hundred rows whatever the size of the history, as in the SQLite store.
+enum PostgresSchema {
+    struct Migration {
+        let name: String
+        /// One statement each: PostgreSQL's extended protocol runs one statement per query.
+        let statements: [String]
+    }
+
+    /// A fixed key for `pg_advisory_xact_lock`: "commission" in ASCII, truncated to 63 bits.
+    static let lockKey: Int64 = 0x636F_6D6D_6973_7369
+
+    static let migrations: [Migration] = [
+        Migration(name: "v1: books, accounts and members", statements: [
+            """
+            CREATE TABLE book (
+                id bigserial PRIMARY KEY,
+                name text NOT NULL CHECK (length(btrim(name)) > 0),
+                currencyCode text NOT NULL CHECK (currencyCode ~ '^[A-Z]{3}$'),
+                currencyMinorDigits integer NOT NULL CHECK (currencyMinorDigits BETWEEN 0 AND 4),
+                timeZone text NOT NULL,
+                roundingRule text NOT NULL CHECK (roundingRule IN ('half-away-from-zero', 'half-to-even')),
+                roundingScope text NOT NULL CHECK (roundingScope IN ('per-line', 'per-statement')),
+                -- Bumped by every write to the book: what LISTEN/NOTIFY announces to other instances.
+                revision bigint NOT NULL DEFAULT 0
+            )
+            """,
+            """
+            CREATE TABLE account (
+                id bigserial PRIMARY KEY,
+                username text NOT NULL CHECK (length(btrim(username)) > 0),
+                passwordHash text NOT NULL,
+                createdAt bigint NOT NULL
+            )
+            """,
+            "CREATE UNIQUE INDEX account_username ON account (lower(username))",
+            """
+            CREATE TABLE member (
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                accountId bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                role text NOT NULL CHECK (role IN ('owner', 'member')),
+                PRIMARY KEY (bookId, accountId)
+            )
+            """,
+            "CREATE INDEX member_account ON member (accountId)",
+            """
+            CREATE TABLE invitation (
+                -- Only the SHA-256 digest of the one-time link's secret is stored.
+                tokenDigest text PRIMARY KEY,
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                invitedBy bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                expiresAt bigint NOT NULL,
+                usedAt bigint
+            )
+            """,
+            """
+            CREATE TABLE session (
+                tokenDigest text PRIMARY KEY,
+                accountId bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                csrfToken text NOT NULL,
+                expiresAt bigint NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE apiToken (
+                id bigserial PRIMARY KEY,
+                accountId bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                name text NOT NULL,
+                tokenDigest text NOT NULL UNIQUE,
+                createdAt bigint NOT NULL,
+                lastUsedAt bigint,
+                revokedAt bigint
+            )
+            """,
+        ]),
+        Migration(name: "v1: clinics, products and terms", statements: [
+            """
+            CREATE TABLE clinic (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                name text NOT NULL CHECK (length(btrim(name)) > 0),
+                scheduleKind text NOT NULL CHECK (scheduleKind IN ('weekly', 'biweekly', 'semimonthly', 'monthly')),
+                scheduleAnchor text,
+                isArchived boolean NOT NULL DEFAULT false,
+                CHECK ((scheduleKind IN ('weekly', 'biweekly')) = (scheduleAnchor IS NOT NULL)),
+                UNIQUE (bookId, id)
+            )
+            """,
+            "CREATE UNIQUE INDEX clinic_name ON clinic (bookId, lower(name))",
+            """
+            CREATE TABLE product (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                name text NOT NULL CHECK (length(btrim(name)) > 0),
+                sku text,
+                unitPriceMinor bigint NOT NULL CHECK (unitPriceMinor >= 0),
+                unitCostMinor bigint NOT NULL CHECK (unitCostMinor >= 0),
+                isArchived boolean NOT NULL DEFAULT false,
+                UNIQUE (bookId, id)
+            )
+            """,
+            "CREATE UNIQUE INDEX product_name ON product (bookId, lower(name))",
+            "CREATE UNIQUE INDEX product_sku ON product (bookId, lower(sku)) WHERE sku IS NOT NULL",
+            """
+            CREATE TABLE terms (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL,
+                clinicId bigint NOT NULL,
+                productId bigint,
+                basis text NOT NULL CHECK (basis IN ('profit', 'revenue')),
+                shareBasisPoints integer NOT NULL CHECK (shareBasisPoints BETWEEN 0 AND 10000),
+                effectiveFrom date NOT NULL,
+                isArchived boolean NOT NULL DEFAULT false,
+                UNIQUE (bookId, id),
+                FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE CASCADE,
+                FOREIGN KEY (bookId, productId) REFERENCES product (bookId, id) ON DELETE RESTRICT
+            )
+            """,
+            "CREATE INDEX terms_clinic ON terms (bookId, clinicId, effectiveFrom)",
+        ]),
+        Migration(name: "v1: sales, payouts and closed periods", statements: [
+            """
+            CREATE TABLE sale (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL,
+                clinicId bigint NOT NULL,
+                productId bigint NOT NULL,
+                date date NOT NULL,
+                quantity bigint NOT NULL CHECK (quantity <> 0),
+                unitPriceMinor bigint NOT NULL CHECK (unitPriceMinor >= 0),
+                unitCostMinor bigint NOT NULL CHECK (unitCostMinor >= 0),
+                discountMinor bigint NOT NULL CHECK (discountMinor >= 0),
+                -- The snapshot of the split; all three NULL for a sale with no commission.
+                termsId bigint,
+                shareBasisPoints integer CHECK (shareBasisPoints BETWEEN 0 AND 10000),
+                basis text CHECK (basis IN ('profit', 'revenue')),
+                revenueMinor bigint NOT NULL,
+                costMinor bigint NOT NULL,
+                profitMinor bigint NOT NULL,
+                -- The commission before rounding, in ten-thousandths of a minor unit.
+                commissionExact bigint NOT NULL,
+                commissionMinor bigint NOT NULL,
+                note text,
+                isVoided boolean NOT NULL DEFAULT false,
+                idempotencyKey text,
+                CHECK ((termsId IS NULL) = (shareBasisPoints IS NULL) AND (termsId IS NULL) = (basis IS NULL)),
+                FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE RESTRICT,
+                FOREIGN KEY (bookId, productId) REFERENCES product (bookId, id) ON DELETE RESTRICT,
+                FOREIGN KEY (bookId, termsId) REFERENCES terms (bookId, id) ON DELETE RESTRICT,
+                UNIQUE (bookId, idempotencyKey)
+            )
+            """,
+            "CREATE INDEX sale_clinic_date ON sale (bookId, clinicId, date)",
+            "CREATE INDEX sale_product_date ON sale (bookId, productId, date)",
+            "CREATE INDEX sale_date ON sale (bookId, date)",
+            """
+            CREATE TABLE payout (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL,
+                clinicId bigint NOT NULL,
+                periodStart date NOT NULL,
+                periodEnd date NOT NULL CHECK (periodEnd >= periodStart),
+                amountMinor bigint NOT NULL,
+                receivedOn date NOT NULL,
+                reference text,
+                FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE RESTRICT
+            )
+            """,
+            "CREATE INDEX payout_clinic_period ON payout (bookId, clinicId, periodStart)",
+            """
+            CREATE TABLE closedPeriod (
+                bookId bigint NOT NULL,
+                clinicId bigint NOT NULL,
+                periodStart date NOT NULL,
+                periodEnd date NOT NULL CHECK (periodEnd >= periodStart),
+                PRIMARY KEY (bookId, clinicId, periodStart),
+                FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE RESTRICT
+            )
+            """,
+        ]),
+        Migration(name: "v1: summary tables", statements: summaryStatements),
+    ]
+
+    /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row
+    /// (`ROW` stands for `NEW` or `OLD`) that give them.
+    static let summaries: [(table: String, keys: [(name: String, type: String, expression: String)])] = [
+        ("clinicDayTotal", [("clinicId", "bigint", "ROW.clinicId"), ("date", "date", "ROW.date")]),
+        ("clinicMonthTotal", [("clinicId", "bigint", "ROW.clinicId"), ("month", "date", "date_trunc('month', ROW.date)::date")]),
+        ("productMonthTotal", [("productId", "bigint", "ROW.productId"), ("month", "date", "date_trunc('month', ROW.date)::date")]),
+        ("productYearTotal", [("year", "integer", "extract(year FROM ROW.date)::integer"), ("productId", "bigint", "ROW.productId")]),
+    ]
+
+    /// The figures every summary keeps, in the order of the sale's columns that feed them.
+    static let figureColumns = ["quantity", "revenueMinor", "costMinor", "profitMinor", "commissionMinor", "commissionExact"]
+
+    static var summaryStatements: [String] {
+        var statements = summaries.map { summary in
+            """
+            CREATE TABLE \(summary.table) (
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                \(summary.keys.map { "\($0.name) \($0.type) NOT NULL" }.joined(separator: ", ")),
+                saleCount bigint NOT NULL,
+                \(figureColumns.map { "\($0) bigint NOT NULL" }.joined(separator: ", ")),
+                PRIMARY KEY (bookId, \(summary.keys.map(\.name).joined(separator: ", ")))
+            )
+            """
+        }
+        // One trigger function adds a sale's figures to every summary (sign +1) or takes them away (-1).
+        func apply(_ row: String, sign: String) -> String {
+            summaries.map { summary in
+                let keys = summary.keys.map { $0.expression.replacingOccurrences(of: "ROW.", with: "\(row).") }
+                let columns = summary.keys.map(\.name).joined(separator: ", ")
+                return """
+                    INSERT INTO \(summary.table) AS t (bookId, \(columns), saleCount, \(figureColumns.joined(separator: ", ")))
+                    VALUES (\(row).bookId, \(keys.joined(separator: ", ")), \(sign), \(figureColumns.map { "\(sign) * \(row).\($0)" }.joined(separator: ", ")))
+                    ON CONFLICT (bookId, \(columns)) DO UPDATE SET
+                        saleCount = t.saleCount + excluded.saleCount,
+                        \(figureColumns.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", "));
+                    DELETE FROM \(summary.table) WHERE bookId = \(row).bookId AND \(zip(summary.keys, keys).map { "\($0.name) = \($1)" }.joined(separator: " AND ")) AND saleCount = 0;
+                    """
+            }.joined(separator: "\n")
+        }
+        statements.append("""
+            CREATE FUNCTION commission_keep_summaries() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP IN ('UPDATE', 'DELETE') AND NOT OLD.isVoided THEN
+                    \(apply("OLD", sign: "-1"))
+                END IF;
+                IF TG_OP IN ('INSERT', 'UPDATE') AND NOT NEW.isVoided THEN
+                    \(apply("NEW", sign: "1"))
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """)
+        statements.append("""
+            CREATE TRIGGER sale_keeps_summaries AFTER INSERT OR UPDATE OR DELETE ON sale
+            FOR EACH ROW EXECUTE FUNCTION commission_keep_summaries()
+            """)
+        return statements
+    }
+
+    /// Applies the migrations the database lacks, in one transaction.
+    /// - Throws: ``StoreError/storage(_:)`` when the database holds a migration this program does not know.
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS commissionMigration (name text PRIMARY KEY, appliedAt timestamptz NOT NULL DEFAULT now())
+                """, logger: logger)
+            var applied: Set<String> = []
+            for try await name in try await connection.query("SELECT name FROM commissionMigration", logger: logger).decode(String.self) {
+                applied.insert(name)
+            }
+            let known = Set(migrations.map(\.name))
+            if let unknown = applied.subtracting(known).sorted().first {
+                throw StoreError.storage("the database was migrated by a newer Commission (\"\(unknown)\"): upgrade this program")
+            }
+            for migration in migrations where !applied.contains(migration.name) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO commissionMigration (name) VALUES (\(migration.name))", logger: logger)
+            }
+        }
+    }
+}
