@@ -15,6 +15,7 @@ public final class PostgresDatabase: Sendable {
     public let client: PostgresClient
     let logger: Logger
     private let running: Task<Void, Never>
+    private let changeFeed: PostgresChanges
 
     /// Connects to the database `url` names and applies the migrations it lacks.
     ///
@@ -28,6 +29,7 @@ public final class PostgresDatabase: Sendable {
         self.logger = logger
         let client = self.client
         running = Task { await client.run() }
+        changeFeed = PostgresChanges(client: client, logger: logger)
         do {
             try await PostgresSchema.migrate(client, logger: logger)
         } catch {
@@ -36,10 +38,42 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    deinit { running.cancel() }
+    deinit {
+        changeFeed.stop()
+        running.cancel()
+    }
+
+    /// Runs `body` in one transaction that writes to `book`: the book's revision grows, and when the
+    /// transaction commits every instance on the database learns which of its tables changed
+    /// (LISTEN/NOTIFY). Nothing is announced when `body` throws: the transaction rolls back.
+    public func write<Result: Sendable>(book: Int64, tables: Set<StoreTable>,
+                                        _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let result = try await body(connection)
+                try await connection.query("UPDATE book SET revision = revision + 1 WHERE id = \(book)", logger: logger)
+                try await PostgresChanges.notify(connection, book: book, tables: tables, logger: logger)
+                return result
+            }
+        } catch {
+            throw Self.storeError(error, doing: "write")
+        }
+    }
+
+    /// The changes committed to `book` by any instance on the database from now on.
+    public func changes(book: Int64) async throws -> StoreChanges {
+        do {
+            return try await changeFeed.stream(book: book)
+        } catch {
+            throw Self.storeError(error, doing: "listen for changes")
+        }
+    }
 
     /// Closes every connection.
-    public func shutdown() { running.cancel() }
+    public func shutdown() {
+        changeFeed.stop()
+        running.cancel()
+    }
 
     /// The pool's configuration from a `postgres://` URL.
     static func configuration(_ url: String) throws -> PostgresClient.Configuration {
@@ -75,12 +109,15 @@ public final class PostgresDatabase: Sendable {
     }
 
     /// A database error as the store reports it: a generic sentence, the details in the log.
-    static func storeError(_ error: any Error, doing action: String) -> StoreError {
-        if let error = error as? StoreError { return error }
-        if let error = error as? PSQLError {
-            let message = error.serverInfo?[.message] ?? "\(error.code)"
-            return .storage("could not \(action): \(message)")
+    /// Errors that are not the database's (a ``StoreError``, a domain error) pass through unchanged;
+    /// a failed transaction reports what failed in it (what its body threw, first).
+    static func storeError(_ error: any Error, doing action: String) -> any Error {
+        if let failed = error as? PostgresTransactionError,
+           let cause = failed.closureError ?? failed.commitError ?? failed.beginError ?? failed.rollbackError {
+            return storeError(cause, doing: action)
         }
-        return .storage("could not \(action): \(error)")
+        if !(error is PSQLError || error is PostgresTransactionError) { return error }
+        let message = (error as? PSQLError)?.serverInfo?[.message] ?? "\(error)"
+        return StoreError.storage("could not \(action): \(message)")
     }
 }

@@ -1,0 +1,116 @@
+import CommissionStore
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Committed changes, announced to every instance on the database with LISTEN/NOTIFY.
+///
+/// A write sends `NOTIFY commission_changes, '<book id> <table> <table>…'` inside its transaction;
+/// PostgreSQL delivers it at commit (never for a rolled-back transaction), to every listening
+/// connection of every process. Each ``PostgresDatabase`` keeps one connection listening while
+/// anyone observes a book, and hands each book's changes to that book's observers only.
+final class PostgresChanges: Sendable {
+    static let channel = "commission_changes"
+
+    private struct State {
+        var broadcasters: [Int64: ChangeBroadcaster] = [:]
+        var listener: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let client: PostgresClient
+    private let logger: Logger
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    deinit { stop() }
+
+    /// Stops listening and ends every stream.
+    func stop() {
+        let (listener, broadcasters) = state.withLock { state in
+            defer { state.listener = nil; state.broadcasters = [:] }
+            return (state.listener, Array(state.broadcasters.values))
+        }
+        listener?.cancel()
+        for broadcaster in broadcasters { broadcaster.finish() }
+    }
+
+    /// The changes committed to `book` by any instance from now on.
+    ///
+    /// The listening connection is up before this returns, so no change committed after it is missed.
+    func stream(book: Int64) async throws -> StoreChanges {
+        let (stream, needsListener) = state.withLock { state in
+            let broadcaster = state.broadcasters[book] ?? ChangeBroadcaster()
+            state.broadcasters[book] = broadcaster
+            return (broadcaster.stream(), state.listener == nil)
+        }
+        if needsListener { try await startListening() }
+        return stream
+    }
+
+    /// Announces a change of `book` when the transaction `connection` is in commits.
+    static func notify(_ connection: PostgresConnection, book: Int64, tables: Set<StoreTable>, logger: Logger) async throws {
+        guard !tables.isEmpty else { return }
+        let payload = ([String(book)] + tables.map(\.rawValue).sorted()).joined(separator: " ")
+        try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+    }
+
+    /// `"3 sales terms"` → book 3, those tables; nil for anything else.
+    static func parse(_ payload: String) -> (book: Int64, tables: Set<StoreTable>)? {
+        let words = payload.split(separator: " ")
+        guard let first = words.first, let book = Int64(first) else { return nil }
+        return (book, Set(words.dropFirst().compactMap { StoreTable(rawValue: String($0)) }))
+    }
+
+    private func startListening() async throws {
+        let ready = AsyncStream.makeStream(of: (any Error)?.self)
+        let task = Task { [client, logger, weak self] in
+            var announced = false
+            // Listen until cancelled; after a lost connection, listen again (and tell every
+            // observer that anything may have changed meanwhile).
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notifications in
+                            if announced {
+                                self?.sendToAll(Set(StoreTable.allCases))
+                            } else {
+                                announced = true
+                                ready.continuation.yield(nil)
+                            }
+                            for try await notification in notifications {
+                                guard let (book, tables) = Self.parse(notification.payload) else { continue }
+                                self?.send(tables, to: book)
+                            }
+                        }
+                    }
+                } catch {
+                    if !announced {
+                        ready.continuation.yield(error)
+                        return
+                    }
+                    logger.warning("Listening for changes failed; listening again in a second.", metadata: ["error": "\(error)"])
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+        state.withLock { $0.listener = task }
+        var iterator = ready.stream.makeAsyncIterator()
+        if let failure = await iterator.next() ?? nil {
+            state.withLock { $0.listener = nil }
+            throw failure
+        }
+    }
+
+    private func send(_ tables: Set<StoreTable>, to book: Int64) {
+        state.withLock { $0.broadcasters[book] }?.send(tables)
+    }
+
+    private func sendToAll(_ tables: Set<StoreTable>) {
+        for broadcaster in state.withLock({ Array($0.broadcasters.values) }) { broadcaster.send(tables) }
+    }
+}

@@ -1,0 +1,60 @@
+@testable import CommissionPostgres
+import CommissionStore
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@Suite(.serialized) struct PostgresChangesTests {
+    /// Two instances on one database stand for two servers behind a proxy.
+    @Test func aCommitOnOneInstanceReachesTheOtherAndOnlyForItsBook() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let one = try await PostgresDatabase(url: scratch.url)
+        let two = try await PostgresDatabase(url: scratch.url)
+        defer { one.shutdown(); two.shutdown() }
+        for id in [1, 2] {
+            try await one.client.query("""
+                INSERT INTO book (id, name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                VALUES (\(id), \("Book \(id)"), 'USD', 2, 'UTC', 'half-away-from-zero', 'per-line')
+                """)
+        }
+        let changes = try await two.changes(book: 1)
+
+        // A rolled-back write announces nothing; a write to another book reaches only that book.
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            _ = try await one.write(book: 1, tables: [.payouts]) { _ -> Int in throw Refused() }
+        }
+        _ = try await one.write(book: 2, tables: [.products]) { _ in 0 }
+        // The committed write to book 1 arrives, within two seconds, as the only change.
+        let started = ContinuousClock.now
+        _ = try await one.write(book: 1, tables: [.sales, .clinics]) { connection in
+            try await connection.query("INSERT INTO clinic (bookId, name, scheduleKind) VALUES (1, 'Glow', 'monthly')",
+                                       logger: Logger(label: "test"))
+            return 0
+        }
+        let received = try await withThrowingTaskGroup(of: Set<StoreTable>?.self) { group in
+            group.addTask {
+                var iterator = changes.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(2))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        #expect(received == [.sales, .clinics])
+        #expect(ContinuousClock.now - started < .seconds(2))
+        // The write counted in the book's revision.
+        let revisions = try await one.client.texts("SELECT revision::text FROM book ORDER BY id")
+        #expect(revisions == ["1", "1"])
+    }
+
+    @Test func payloadsParseBackToTheirBookAndTables() {
+        #expect(PostgresChanges.parse("3 sales terms")! == (3, [.sales, .terms]))
+        #expect(PostgresChanges.parse("nonsense") == nil)
+    }
+}
