@@ -131,7 +131,10 @@ let package = Package(
         // The store conformance suite: one body of tests, run against every store implementation.
         .testTarget(
             name: "CommissionStoreTests",
-            dependencies: ["CommissionStore", "CommissionSQLite"],
+            dependencies: [
+                "CommissionStore", "CommissionSQLite", "CommissionPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

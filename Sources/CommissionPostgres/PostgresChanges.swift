@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// A write sends `NOTIFY commission_changes, '<book id> <table> <table>…'` inside its transaction;
 /// PostgreSQL delivers it at commit (never for a rolled-back transaction), to every listening
-/// connection of every process. Each ``PostgresDatabase`` keeps one connection listening while
+/// connection of every process. Each ``PostgresBookDatabase`` keeps one connection listening while
 /// anyone observes a book, and hands each book's changes to that book's observers only.
 final class PostgresChanges: Sendable {
     static let channel = "commission_changes"
@@ -16,6 +16,7 @@ final class PostgresChanges: Sendable {
     private struct State {
         var broadcasters: [Int64: ChangeBroadcaster] = [:]
         var listener: Task<Void, Never>?
+        var isStarting = false
     }
 
     private let state = Mutex(State())
@@ -39,17 +40,28 @@ final class PostgresChanges: Sendable {
         for broadcaster in broadcasters { broadcaster.finish() }
     }
 
-    /// The changes committed to `book` by any instance from now on.
-    ///
-    /// The listening connection is up before this returns, so no change committed after it is missed.
-    func stream(book: Int64) async throws -> StoreChanges {
-        let (stream, needsListener) = state.withLock { state in
+    /// The changes committed to `book` by any instance from now on (once ``start()`` has returned).
+    func stream(book: Int64) -> StoreChanges {
+        state.withLock { state in
             let broadcaster = state.broadcasters[book] ?? ChangeBroadcaster()
             state.broadcasters[book] = broadcaster
-            return (broadcaster.stream(), state.listener == nil)
+            return broadcaster.stream()
         }
-        if needsListener { try await startListening() }
-        return stream
+    }
+
+    /// Starts the listening connection, unless it runs already; returns once it listens.
+    func start() async throws {
+        let isFirst = state.withLock { state in
+            defer { state.isStarting = true }
+            return !state.isStarting
+        }
+        guard isFirst else { return }
+        do {
+            try await startListening()
+        } catch {
+            state.withLock { $0.isStarting = false }
+            throw error
+        }
     }
 
     /// Announces a change of `book` when the transaction `connection` is in commits.

@@ -10,8 +10,8 @@ import Testing
     @Test func aCommitOnOneInstanceReachesTheOtherAndOnlyForItsBook() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
-        let one = try await PostgresDatabase(url: scratch.url)
-        let two = try await PostgresDatabase(url: scratch.url)
+        let one = try await PostgresBookDatabase(url: scratch.url)
+        let two = try await PostgresBookDatabase(url: scratch.url)
         defer { one.shutdown(); two.shutdown() }
         for id in [1, 2] {
             try await one.client.query("""

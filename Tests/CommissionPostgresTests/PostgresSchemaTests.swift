@@ -37,7 +37,7 @@ struct ScratchDatabase {
     }
 
     static func withClient(_ url: String, _ body: (PostgresClient) async throws -> Void) async throws {
-        let client = PostgresClient(configuration: try PostgresDatabase.configuration(url))
+        let client = PostgresClient(configuration: try PostgresBookDatabase.configuration(url))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
@@ -60,15 +60,15 @@ extension PostgresClient {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
         // Three instances start at once on an empty database: the advisory lock lets one migrate.
-        async let a = PostgresDatabase(url: scratch.url)
-        async let b = PostgresDatabase(url: scratch.url)
-        async let c = PostgresDatabase(url: scratch.url)
+        async let a = PostgresBookDatabase(url: scratch.url)
+        async let b = PostgresBookDatabase(url: scratch.url)
+        async let c = PostgresBookDatabase(url: scratch.url)
         let instances = try await [a, b, c]
         let names = try await instances[0].client.texts("SELECT name FROM commissionMigration ORDER BY appliedAt, name")
         #expect(Set(names) == Set(PostgresSchema.migrations.map(\.name)))
         #expect(names.count == PostgresSchema.migrations.count)
         // Opening again applies nothing.
-        let again = try await PostgresDatabase(url: scratch.url)
+        let again = try await PostgresBookDatabase(url: scratch.url)
         #expect(try await again.client.texts("SELECT count(*)::text FROM commissionMigration") == ["\(PostgresSchema.migrations.count)"])
         for instance in instances + [again] { instance.shutdown() }
     }
@@ -76,7 +76,7 @@ extension PostgresClient {
     @Test func amountsAreExactIntegersNeverFloatsOrMoney() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
-        let database = try await PostgresDatabase(url: scratch.url)
+        let database = try await PostgresBookDatabase(url: scratch.url)
         defer { database.shutdown() }
         let inexact = try await database.client.texts("""
             SELECT table_name || '.' || column_name FROM information_schema.columns
@@ -103,7 +103,7 @@ extension PostgresClient {
     func rowsStayInTheirBook() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
-        let database = try await PostgresDatabase(url: scratch.url)
+        let database = try await PostgresBookDatabase(url: scratch.url)
         defer { database.shutdown() }
         let client = database.client
         for id in [1, 2] {
@@ -158,11 +158,11 @@ extension PostgresClient {
     @Test func aDatabaseFromANewerCommissionIsRefused() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
-        let database = try await PostgresDatabase(url: scratch.url)
+        let database = try await PostgresBookDatabase(url: scratch.url)
         try await database.client.query("INSERT INTO commissionMigration (name) VALUES ('v99: from the future')")
         database.shutdown()
         do {
-            _ = try await PostgresDatabase(url: scratch.url)
+            _ = try await PostgresBookDatabase(url: scratch.url)
             Issue.record("a database with an unknown migration was opened")
         } catch let error as StoreError {
             #expect(error.description.contains("newer Commission"), "\(error)")
@@ -177,7 +177,7 @@ extension PostgresClient {
     ])
     func unusableURLsAreRefusedWithAReason(_ url: String, _ reason: String) throws {
         do {
-            _ = try PostgresDatabase.configuration(url)
+            _ = try PostgresBookDatabase.configuration(url)
             Issue.record("\(url) was accepted")
         } catch let error as StoreError {
             #expect(error.description.contains(reason), "\(error)")

@@ -1,24 +1,57 @@
 import CommissionCore
+import CommissionPostgres
 import CommissionSQLite
 import CommissionStore
 import Foundation
+import PostgresNIO
 import Testing
 
 /// Every store implementation the conformance suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqliteFile = "SQLite file"
     case sqliteMemory = "SQLite in memory"
+    /// A new book in one database of the test server (books share the database, as a team's do).
+    case postgres = "PostgreSQL"
 
     var testDescription: String { rawValue }
 
     /// A new, empty store with the given settings.
-    func makeStore(settings: BookSettings = .test) throws -> any CommissionStore {
+    func makeStore(settings: BookSettings = .test) async throws -> any CommissionStore {
         switch self {
         case .sqliteFile:
             return try SQLiteStore(.file(temporaryDatabasePath()), defaultSettings: settings)
         case .sqliteMemory:
             return try SQLiteStore(.inMemory, defaultSettings: settings)
+        case .postgres:
+            return try await PostgresStore.createBook(in: try await ConformanceDatabase.shared.database(), name: "Test book", settings: settings)
         }
+    }
+}
+
+/// One database on the throw-away server `scripts/test` starts, created for this test run.
+actor ConformanceDatabase {
+    static let shared = ConformanceDatabase()
+    private var opened: PostgresBookDatabase?
+
+    func database() async throws -> PostgresBookDatabase {
+        if let opened { return opened }
+        guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty,
+              var components = URLComponents(string: server) else {
+            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+        }
+        let name = "commission_conformance_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
+        let admin = PostgresClient(configuration: .init(host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
+                                                       username: components.user ?? "postgres", password: components.password,
+                                                       database: String(components.path.dropFirst()), tls: .disable))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await admin.run() }
+            defer { group.cancelAll() }
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        }
+        components.path = "/\(name)"
+        let database = try await PostgresBookDatabase(url: components.string!)
+        opened = database
+        return database
     }
 }
 
@@ -45,7 +78,7 @@ struct Book {
     let cream: Product
 
     init(_ kind: StoreKind, settings: BookSettings = .test) async throws {
-        store = try kind.makeStore(settings: settings)
+        store = try await kind.makeStore(settings: settings)
         glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         harbor = try await store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
         serum = try await store.createProduct(ProductDraft(name: "Serum 30ml", sku: "SER-30", unitPrice: cents(5000), unitCost: cents(2000)))

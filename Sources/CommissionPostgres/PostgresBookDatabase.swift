@@ -8,10 +8,10 @@ import PostgresNIO
 /// Commission schema migrated.
 ///
 /// ```swift
-/// let database = try await PostgresDatabase(url: "postgres://commission@127.0.0.1/commission")
+/// let database = try await PostgresBookDatabase(url: "postgres://commission@127.0.0.1/commission")
 /// defer { database.shutdown() }
 /// ```
-public final class PostgresDatabase: Sendable {
+public final class PostgresBookDatabase: Sendable {
     public let client: PostgresClient
     let logger: Logger
     private let running: Task<Void, Never>
@@ -62,11 +62,22 @@ public final class PostgresDatabase: Sendable {
 
     /// The changes committed to `book` by any instance on the database from now on.
     public func changes(book: Int64) async throws -> StoreChanges {
+        try await startListening()
+        return changeFeed.stream(book: book)
+    }
+
+    /// Opens the connection that listens for every instance's changes (once); returns when it listens.
+    public func startListening() async throws {
         do {
-            return try await changeFeed.stream(book: book)
+            try await changeFeed.start()
         } catch {
             throw Self.storeError(error, doing: "listen for changes")
         }
+    }
+
+    /// The changes of `book` from now on, for a caller that has called ``startListening()``.
+    func changeStream(book: Int64) -> StoreChanges {
+        changeFeed.stream(book: book)
     }
 
     /// Closes every connection.

@@ -1,0 +1,333 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    /// How many products the dashboard lists.
+    static let dashboardProductLimit = 20
+
+    /// Totals from a row of ``Columns/totalsSums`` starting at `offset`.
+    static func totals(_ cells: [Int64?], rounding: RoundingPolicy) -> Totals {
+        let value = { (index: Int) in index < cells.count ? cells[index] ?? 0 : 0 }
+        let exact = ExactCommission(tenThousandths: value(6))
+        return Totals(saleCount: Int(value(0)), quantity: value(1), revenue: Money(minorUnits: value(2)), cost: Money(minorUnits: value(3)),
+                      profit: Money(minorUnits: value(4)),
+                      commission: rounding.scope == .perLine ? Money(minorUnits: value(5)) : exact.rounded(rounding.rule))
+    }
+
+    /// One row of sums.
+    func totals(_ connection: PostgresConnection, _ query: PostgresQuery, rounding: RoundingPolicy) async throws -> Totals {
+        let rows = try await connection.query(query, logger: logger)
+            .decode((Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all()
+        guard let row = rows.first else { return .zero }
+        return Self.totals([row.0, row.1, row.2, row.3, row.4, row.5, row.6], rounding: rounding)
+    }
+
+    /// Sums per id: the id first, then ``Columns/totalsSums``.
+    func grouped(_ connection: PostgresConnection, _ query: PostgresQuery, rounding: RoundingPolicy) async throws -> [Int64: Totals] {
+        var result: [Int64: Totals] = [:]
+        for row in try await connection.query(query, logger: logger)
+            .decode((Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
+            result[row.0] = Self.totals([row.1, row.2, row.3, row.4, row.5, row.6, row.7], rounding: rounding)
+        }
+        return result
+    }
+
+    public func dashboard(today: Day) async throws -> Dashboard {
+        try await read { connection in
+            let settings = try await settings(connection)
+            let rounding = settings.rounding
+            let day = today.description, month = today.firstOfMonth.description
+            let yearFirst = "\(today.year)-01-01", yearLast = "\(today.year)-12-31"
+            let sums = Columns.totalsSums
+
+            let todayTotals = try await totals(connection, try SQL("SELECT \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date",
+                                                                   book, day).query, rounding: rounding)
+            let monthTotals = try await totals(connection, try SQL("SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date",
+                                                                   book, month).query, rounding: rounding)
+            let yearTotals = try await totals(connection, try SQL("""
+                SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
+                """, book, yearFirst, yearLast).query, rounding: rounding)
+            let clinicMonth = try await grouped(connection, try SQL("""
+                SELECT clinicId, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date GROUP BY clinicId
+                """, book, month).query, rounding: rounding)
+            let clinicYear = try await grouped(connection, try SQL("""
+                SELECT clinicId, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date GROUP BY clinicId
+                """, book, yearFirst, yearLast).query, rounding: rounding)
+            let clinics = try await clinics(connection, try SQL("SELECT \(Columns.clinic) FROM clinic WHERE bookId = ? ORDER BY lower(name), id", book).query)
+                .filter { !$0.isArchived || clinicYear[$0.id.rawValue] != nil }
+
+            var standings: [ClinicStanding] = []
+            for clinic in clinics {
+                let period = clinic.schedule.period(containing: today)
+                let periodTotals = try await totals(connection, try SQL("""
+                    SELECT \(sums) FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date BETWEEN ?::date AND ?::date
+                    """, book, clinic.id.rawValue, period.start.description, period.end.description).query, rounding: rounding)
+                let received = Money(minorUnits: try await int(connection, try SQL("""
+                    SELECT sum(amountMinor)::bigint FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date
+                    """, book, clinic.id.rawValue, period.start.description).query))
+                standings.append(ClinicStanding(clinic: clinic, period: period, periodTotals: periodTotals, periodReceived: received,
+                                                periodBalance: try periodTotals.commission.subtracting(received),
+                                                monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
+                                                yearTotals: clinicYear[clinic.id.rawValue] ?? .zero))
+            }
+
+            let productYear = try await grouped(connection, try SQL("""
+                SELECT productId, \(sums) FROM productYearTotal WHERE bookId = ? AND year = ? GROUP BY productId
+                """, book, today.year).query, rounding: rounding)
+            let productMonth = try await grouped(connection, try SQL("""
+                SELECT productId, \(sums) FROM productMonthTotal WHERE bookId = ? AND month = ?::date GROUP BY productId
+                """, book, month).query, rounding: rounding)
+            let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
+            var products: [ProductStanding] = []
+            for (id, year) in top {
+                products.append(ProductStanding(product: try await product(connection, Product.ID(id)), monthTotals: productMonth[id] ?? .zero,
+                                                yearTotals: year))
+            }
+            _ = day
+            return Dashboard(today: today, currency: settings.currency, todayTotals: todayTotals, monthTotals: monthTotals,
+                             yearTotals: yearTotals, clinics: standings, products: products)
+        }
+    }
+
+    public func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth] {
+        try await read { connection in
+            let rounding = try await settings(connection).rounding
+            let rows = try await connection.query(try SQL("""
+                SELECT clinicId, month::text, \(Columns.totalsSums) FROM clinicMonthTotal
+                WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
+                GROUP BY clinicId, month ORDER BY month, clinicId
+                """, book, first.firstOfMonth.description, last.firstOfMonth.description).query, logger: logger)
+                .decode((Int64, String, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all()
+            return try rows.map { row in
+                ClinicMonth(clinicID: Clinic.ID(row.0), month: try Day.stored(row.1),
+                            totals: Self.totals([row.2, row.3, row.4, row.5, row.6, row.7, row.8], rounding: rounding))
+            }
+        }
+    }
+
+    public func statement(clinic id: Clinic.ID, period: PayPeriod) async throws -> CommissionCore.Statement {
+        try await read { connection in
+            let settings = try await settings(connection)
+            let clinic = try await clinic(connection, id)
+            try Self.checkPeriod(period, of: clinic)
+            let sales = try await sales(connection, try SQL("""
+                SELECT \(Columns.sale) FROM sale
+                WHERE sale.bookId = ? AND sale.clinicId = ? AND sale.date BETWEEN ?::date AND ?::date AND NOT sale.isVoided
+                ORDER BY sale.date, sale.id
+                """, book, id.rawValue, period.start.description, period.end.description).query)
+            var names: [Product.ID: String] = [:]
+            for row in try await connection.query(try SQL("SELECT id, name FROM product WHERE bookId = ?", book).query, logger: logger)
+                .decode((Int64, String).self).all() {
+                names[Product.ID(row.0)] = row.1
+            }
+            let lines = sales.map { StatementLine(sale: $0, productName: names[$0.productID] ?? "") }
+            let payouts = try await payouts(connection, try SQL("""
+                SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date ORDER BY receivedOn, id
+                """, book, id.rawValue, period.start.description).query)
+            return try CommissionCore.Statement(clinic: clinic, period: period, lines: lines, payouts: payouts, rounding: settings.rounding,
+                                                isClosed: try await isClosed(connection, clinic: id, period: period))
+        }
+    }
+
+    public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {
+        try await read { connection in
+            let settings = try await settings(connection)
+            let clinic = try await clinic(connection, id)
+            let last = clinic.schedule.period(containing: today).end
+            var expected: [PayPeriod: Totals.Accumulator] = [:]
+            let rows = try await connection.query(try SQL("""
+                SELECT date::text, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
+                FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date <= ?::date ORDER BY date
+                """, book, id.rawValue, last.description).query, logger: logger)
+                .decode((String, Int64, Int64, Int64, Int64, Int64, Int64).self).all()
+            var period: PayPeriod?
+            for (date, quantity, revenue, cost, profit, commission, exact) in rows {
+                let day = try Day.stored(date)
+                if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
+                let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: cost), profit: Money(minorUnits: profit),
+                                          exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
+                try expected[period!, default: Totals.Accumulator()].add(quantity, figures)
+            }
+            var received: [PayPeriod: Money] = [:]
+            for (start, end, amount) in try await connection.query(try SQL("""
+                SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout
+                WHERE bookId = ? AND clinicId = ? AND periodStart <= ?::date GROUP BY periodStart, periodEnd
+                """, book, id.rawValue, last.description).query, logger: logger).decode((String, String, Int64).self).all() {
+                received[PayPeriod(start: try Day.stored(start), end: try Day.stored(end))] = Money(minorUnits: amount)
+            }
+            var closed = ClosedPeriods()
+            var entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)] = []
+            for period in Set(expected.keys).union(received.keys) {
+                entries.append((period: period,
+                                expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
+                                received: received[period] ?? .zero,
+                                isClosed: try await closed.contains(self, connection, clinic: id.rawValue, day: period.start)))
+            }
+            return try Reconciliation(clinic: clinic, entries: entries, today: today)
+        }
+    }
+
+    // MARK: Import
+
+    /// The import, in one transaction. The source's rows are read first (a PostgreSQL statement is
+    /// asynchronous, the source's reading is not), then applied in file order.
+    public func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary {
+        var rows: [ImportRow] = []
+        var problems = try source.read { row in
+            rows.append(row)
+            if rows.count % 10_000 == 0 { options.progress?(rows.count) }
+        }
+        options.progress?(rows.count)
+        let readProblems = problems
+        let collected = rows
+        struct Rejected: Error { let problems: [ImportProblem] }
+        struct DryRun: Error { let summary: ImportSummary }
+        do {
+            let summary = try await write([.clinics, .products, .terms, .sales]) { connection -> ImportSummary in
+                var session = ImportSession(store: self, source: source)
+                for row in collected { await session.apply(row, connection) }
+                var problems = readProblems + session.problems
+                if problems.isEmpty {
+                    for (clinicID, from) in session.recomputeFrom {
+                        do {
+                            _ = try await recompute(connection, clinic: try await clinic(connection, clinicID), from: from)
+                        } catch let error as StoreError {
+                            problems.append(ImportProblem(line: 0, column: nil, reason: error.description))
+                        }
+                    }
+                }
+                if !problems.isEmpty { throw Rejected(problems: problems) }
+                if options.dryRun { throw DryRun(summary: session.summary) }
+                return session.summary
+            }
+            return summary
+        } catch let rejected as Rejected {
+            problems = rejected.problems.sorted { $0.line < $1.line }
+            throw StoreError.importRejected(Array(problems.prefix(options.problemLimit)), total: problems.count)
+        } catch let dryRun as DryRun {
+            var summary = dryRun.summary
+            summary.dryRun = true
+            return summary
+        }
+    }
+}
+
+/// One import inside its transaction: resolves names, computes sales, collects problems.
+private struct ImportSession {
+    let store: PostgresStore
+    let source: any ImportSource
+    var problems: [ImportProblem] = []
+    var summary = ImportSummary()
+    var clinics: [String: Clinic] = [:]
+    var products: [String: Product] = [:]
+    var candidates: [Clinic.ID: [Terms]] = [:]
+    /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
+    var recomputeFrom: [Clinic.ID: Day] = [:]
+    var closed = ClosedPeriods()
+    var rounding: RoundingRule?
+
+    init(store: PostgresStore, source: any ImportSource) {
+        self.store = store
+        self.source = source
+    }
+
+    mutating func apply(_ row: ImportRow, _ connection: PostgresConnection) async {
+        do {
+            try await apply(row.record, connection)
+        } catch {
+            problems.append(ImportProblem(line: row.line, column: column(for: error), reason: String(describing: error)))
+        }
+    }
+
+    /// The file's column for the field an error is about.
+    func column(for error: any Error) -> String? {
+        let field: String?
+        switch error {
+        case let error as StoreError:
+            switch error {
+            case .unknownClinic, .archived(.clinics, _): field = "clinic"
+            case .unknownProduct, .archived(.products, _): field = "product"
+            case .duplicateName: field = "name"
+            case .duplicateSKU: field = "sku"
+            case .noTermsInForce, .periodClosed: field = "date"
+            case .invalid(let name, _): field = name
+            default: field = nil
+            }
+        case let error as SaleLineError:
+            switch error {
+            case .zeroQuantity: field = "quantity"
+            case .negativeAmount(let name): field = name == "unit price" ? "unit price" : name == "unit cost" ? "unit cost" : "discount"
+            case .discountExceedsLine: field = "discount"
+            }
+        default: field = nil
+        }
+        return field.flatMap { source.column(for: $0) ?? $0 }
+    }
+
+    mutating func clinic(named name: String, _ connection: PostgresConnection) async throws -> Clinic {
+        let key = name.lowercased()
+        if let clinic = clinics[key] { return clinic }
+        let clinic = try await store.clinic(connection, named: name)
+        clinics[key] = clinic
+        return clinic
+    }
+
+    mutating func product(named name: String, _ connection: PostgresConnection) async throws -> Product {
+        let key = name.lowercased()
+        if let product = products[key] { return product }
+        let product = try await store.product(connection, named: name)
+        products[key] = product
+        return product
+    }
+
+    mutating func terms(of clinic: Clinic.ID, _ connection: PostgresConnection) async throws -> [Terms] {
+        if let terms = candidates[clinic] { return terms }
+        let terms = try await store.termsCandidates(connection, clinic: clinic)
+        candidates[clinic] = terms
+        return terms
+    }
+
+    mutating func apply(_ record: ImportRecord, _ connection: PostgresConnection) async throws {
+        switch record {
+        case .clinic(let draft):
+            let name = try Names.clean(draft.name, field: "name")
+            let clinic = try await store.insertClinic(connection, ClinicDraft(name: name, schedule: draft.schedule))
+            clinics[name.lowercased()] = clinic
+            summary.clinics += 1
+        case .product(let draft):
+            let product = try await store.insertProduct(connection, try Names.clean(draft))
+            products[product.name.lowercased()] = product
+            summary.products += 1
+        case .terms(let draft):
+            let clinic = try await clinic(named: draft.clinic, connection)
+            var productID: Product.ID?
+            if let name = draft.product, !name.isEmpty { productID = try await product(named: name, connection).id }
+            let id = try await store.int(connection, """
+                INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom)
+                VALUES (\(store.book), \(clinic.id.rawValue), \(productID?.rawValue), \(draft.basis.rawValue), \(draft.share.basisPoints),
+                        \(draft.effectiveFrom.description)::date)
+                RETURNING id
+                """)
+            let terms = Terms(id: Terms.ID(id), clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share,
+                              effectiveFrom: draft.effectiveFrom)
+            candidates[clinic.id] = try await self.terms(of: clinic.id, connection) + [terms]
+            recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
+            summary.terms += 1
+        case .sale(let named):
+            let clinic = try await clinic(named: named.clinic, connection)
+            let product = try await product(named: named.product, connection)
+            if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
+            if product.isArchived { throw StoreError.archived(.products, product.name) }
+            if rounding == nil { rounding = try await store.settings(connection).rounding.rule }
+            let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
+                                  discount: named.discount, noCommission: named.noCommission, note: try Names.cleanNote(named.note))
+            _ = try await store.insertSale(connection, draft, clinic: clinic, product: product,
+                                           unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
+                                           candidates: try await terms(of: clinic.id, connection), rounding: rounding!, closed: &closed,
+                                           idempotencyKey: nil)
+            summary.sales += 1
+        }
+    }
+}

@@ -1,0 +1,451 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The Commission store on PostgreSQL: one book of a shared database.
+///
+/// Every statement names the book (`bookId`), so a store sees only its own book's rows. Writes run
+/// in one transaction each and are announced to every instance on the database (LISTEN/NOTIFY),
+/// which drives live queries across server instances.
+public final class PostgresStore: CommissionStore, Sendable {
+    public let database: PostgresBookDatabase
+    /// The book this store reads and writes.
+    public let book: Int64
+    let logger: Logger
+
+    /// The store of an existing book. Starts listening for other instances' changes.
+    public init(database: PostgresBookDatabase, book: Int64) async throws {
+        self.database = database
+        self.book = book
+        self.logger = database.logger
+        try await database.startListening()
+        _ = try await settings()
+    }
+
+    /// Creates a new book with these settings and returns its store.
+    public static func createBook(in database: PostgresBookDatabase, name: String, settings: BookSettings) async throws -> PostgresStore {
+        guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
+            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
+        }
+        let rows = try await database.client.query("""
+            INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+            VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
+                    \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue))
+            RETURNING id
+            """, logger: database.logger)
+        var id: Int64?
+        for try await value in rows.decode(Int64.self) { id = value }
+        guard let id else { throw StoreError.storage("the new book has no id") }
+        return try await PostgresStore(database: database, book: id)
+    }
+
+    // MARK: Running reads and writes
+
+    /// Runs `body` on a connection of the pool, in one transaction (a consistent snapshot).
+    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await database.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+                return try await body(connection)
+            }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "read the book")
+        }
+    }
+
+    /// Runs `body` in one write transaction of the book, announced to every instance when it commits.
+    func write<T: Sendable>(_ tables: Set<StoreTable>, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await database.write(book: book, tables: tables) { connection in
+            // One writer per book at a time: the checks a write makes (names, closed periods) hold until it commits.
+            try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
+            return try await body(connection)
+        }
+    }
+
+    public func changes() -> StoreChanges { database.changeStream(book: book) }
+
+    // MARK: Book
+
+    public func settings() async throws -> BookSettings {
+        try await read { connection in try await settings(connection) }
+    }
+
+    func settings(_ connection: PostgresConnection) async throws -> BookSettings {
+        let rows = try await connection.query("""
+            SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope FROM book WHERE id = \(book)
+            """, logger: logger)
+        for try await (code, digits, zone, rule, scope) in rows.decode((String, Int, String, String, String).self) {
+            guard let currency = try? Currency(code: code, minorDigits: digits), let rule = RoundingRule(rawValue: rule),
+                  let scope = RoundingScope(rawValue: scope) else {
+                throw StoreError.storage("the book's settings are malformed")
+            }
+            return BookSettings(currency: currency, timeZoneIdentifier: zone, rounding: RoundingPolicy(rule: rule, scope: scope))
+        }
+        throw StoreError.storage("the book \(book) does not exist")
+    }
+
+    public func updateSettings(_ settings: BookSettings) async throws {
+        guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
+            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
+        }
+        try await write([.book, .sales]) { connection in
+            let current = try await self.settings(connection)
+            if current.currency != settings.currency {
+                let amounts = try await int(connection, """
+                    SELECT ((SELECT count(*) FROM product WHERE bookId = \(book)) + (SELECT count(*) FROM sale WHERE bookId = \(book))
+                            + (SELECT count(*) FROM payout WHERE bookId = \(book)))::bigint
+                    """)
+                if amounts > 0 { throw StoreError.currencyLocked(current: current.currency.code) }
+            }
+            try await connection.query("""
+                UPDATE book SET currencyCode = \(settings.currency.code), currencyMinorDigits = \(settings.currency.minorDigits),
+                    timeZone = \(settings.timeZoneIdentifier), roundingRule = \(settings.rounding.rule.rawValue),
+                    roundingScope = \(settings.rounding.scope.rawValue)
+                WHERE id = \(book)
+                """, logger: logger)
+            if current.rounding.rule != settings.rounding.rule {
+                // Rounded commissions follow the new rule, except in closed periods.
+                var closed = ClosedPeriods()
+                let rows = try await connection.query("""
+                    SELECT id, clinicId, date::text, commissionExact, commissionMinor FROM sale WHERE bookId = \(book) AND NOT isVoided
+                    """, logger: logger).decode((Int64, Int64, String, Int64, Int64).self).all()
+                for (id, clinic, date, exact, minor) in rows {
+                    let rounded = ExactCommission(tenThousandths: exact).rounded(settings.rounding.rule).minorUnits
+                    guard rounded != minor else { continue }
+                    if try await closed.contains(self, connection, clinic: clinic, day: Day.stored(date)) { continue }
+                    try await connection.query("UPDATE sale SET commissionMinor = \(rounded) WHERE bookId = \(book) AND id = \(id)", logger: logger)
+                }
+            }
+        }
+    }
+
+    // MARK: Clinics
+
+    public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
+        let name = try Names.clean(draft.name, field: "clinic name")
+        return try await write([.clinics]) { connection in
+            try await insertClinic(connection, ClinicDraft(name: name, schedule: draft.schedule))
+        }
+    }
+
+    func insertClinic(_ connection: PostgresConnection, _ draft: ClinicDraft) async throws -> Clinic {
+        if try await int(connection, "SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(draft.name))") > 0 {
+            throw StoreError.duplicateName(.clinics, draft.name)
+        }
+        let id = try await int(connection, """
+            INSERT INTO clinic (bookId, name, scheduleKind, scheduleAnchor) VALUES (\(book), \(draft.name), \(draft.schedule.kind), \(draft.schedule.anchor))
+            RETURNING id
+            """)
+        return Clinic(id: Clinic.ID(id), name: draft.name, schedule: draft.schedule)
+    }
+
+    public func clinic(_ id: Clinic.ID) async throws -> Clinic {
+        try await read { connection in try await clinic(connection, id) }
+    }
+
+    func clinic(_ connection: PostgresConnection, _ id: Clinic.ID) async throws -> Clinic {
+        guard let clinic = try await clinics(connection, "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND id = \(id.rawValue)").first else {
+            throw StoreError.notFound(.clinics, id: id.rawValue)
+        }
+        return clinic
+    }
+
+    public func clinic(named name: String) async throws -> Clinic {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return try await read { connection in try await clinic(connection, named: trimmed) }
+    }
+
+    func clinic(_ connection: PostgresConnection, named name: String) async throws -> Clinic {
+        guard let clinic = try await clinics(connection, """
+            SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name))
+            """).first else {
+            throw StoreError.unknownClinic(name)
+        }
+        return clinic
+    }
+
+    public func clinics(_ query: ClinicQuery) async throws -> [Clinic] {
+        var sql = try SQL("SELECT \(Columns.clinic) FROM clinic WHERE bookId = ?", book)
+        if !query.includeArchived { try sql.add(" AND NOT isArchived") }
+        if let text = query.text, !text.isEmpty { try sql.add(" AND name ILIKE ? ESCAPE '\\'", Names.likePattern(text)) }
+        try sql.add(" ORDER BY lower(name), id")
+        try sql.add(page: query.page)
+        let built = sql.query
+        return try await read { connection in try await clinics(connection, built) }
+    }
+
+    func clinics(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Clinic] {
+        var result: [Clinic] = []
+        for try await (id, name, kind, anchor, archived) in try await connection.query(query, logger: logger)
+            .decode((Int64, String, String, String?, Bool).self) {
+            guard let schedule = try? PaySchedule(kind: kind, anchor: anchor) else { throw StoreError.storage("a stored pay schedule is malformed") }
+            result.append(Clinic(id: Clinic.ID(id), name: name, schedule: schedule, isArchived: archived))
+        }
+        return result
+    }
+
+    public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
+        let name = try Names.clean(clinic.name, field: "clinic name")
+        return try await write([.clinics]) { connection in
+            _ = try await self.clinic(connection, clinic.id)
+            if try await int(connection, """
+                SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name)) AND id <> \(clinic.id.rawValue)
+                """) > 0 {
+                throw StoreError.duplicateName(.clinics, name)
+            }
+            try await connection.query("""
+                UPDATE clinic SET name = \(name), scheduleKind = \(clinic.schedule.kind), scheduleAnchor = \(clinic.schedule.anchor),
+                    isArchived = \(clinic.isArchived)
+                WHERE bookId = \(book) AND id = \(clinic.id.rawValue)
+                """, logger: logger)
+            var updated = clinic
+            updated.name = name
+            return updated
+        }
+    }
+
+    public func deleteClinic(_ id: Clinic.ID) async throws {
+        try await write([.clinics, .terms]) { connection in
+            let clinic = try await self.clinic(connection, id)
+            let sales = try await int(connection, "SELECT count(*) FROM sale WHERE bookId = \(book) AND clinicId = \(id.rawValue)")
+            if sales > 0 { throw StoreError.hasHistory(.clinics, name: clinic.name, sales: Int(sales)) }
+            if try await int(connection, "SELECT count(*) FROM payout WHERE bookId = \(book) AND clinicId = \(id.rawValue)") > 0 {
+                throw StoreError.hasHistory(.clinics, name: clinic.name, sales: 0)
+            }
+            try await connection.query("DELETE FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(id.rawValue)", logger: logger)
+            try await connection.query("DELETE FROM clinic WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
+        }
+    }
+
+    // MARK: Products
+
+    public func createProduct(_ draft: ProductDraft) async throws -> Product {
+        let cleaned = try Names.clean(draft)
+        return try await write([.products]) { connection in try await insertProduct(connection, cleaned) }
+    }
+
+    func insertProduct(_ connection: PostgresConnection, _ draft: ProductDraft) async throws -> Product {
+        if try await int(connection, "SELECT count(*) FROM product WHERE bookId = \(book) AND lower(name) = lower(\(draft.name))") > 0 {
+            throw StoreError.duplicateName(.products, draft.name)
+        }
+        if let sku = draft.sku, try await int(connection, "SELECT count(*) FROM product WHERE bookId = \(book) AND lower(sku) = lower(\(sku))") > 0 {
+            throw StoreError.duplicateSKU(sku)
+        }
+        let id = try await int(connection, """
+            INSERT INTO product (bookId, name, sku, unitPriceMinor, unitCostMinor)
+            VALUES (\(book), \(draft.name), \(draft.sku), \(draft.unitPrice.minorUnits), \(draft.unitCost.minorUnits))
+            RETURNING id
+            """)
+        return Product(id: Product.ID(id), name: draft.name, sku: draft.sku, unitPrice: draft.unitPrice, unitCost: draft.unitCost)
+    }
+
+    public func product(_ id: Product.ID) async throws -> Product {
+        try await read { connection in try await product(connection, id) }
+    }
+
+    func product(_ connection: PostgresConnection, _ id: Product.ID) async throws -> Product {
+        guard let product = try await products(connection, "SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) AND id = \(id.rawValue)").first else {
+            throw StoreError.notFound(.products, id: id.rawValue)
+        }
+        return product
+    }
+
+    public func product(named name: String) async throws -> Product {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        return try await read { connection in try await product(connection, named: trimmed) }
+    }
+
+    func product(_ connection: PostgresConnection, named name: String) async throws -> Product {
+        // The name first, then the SKU.
+        guard let product = try await products(connection, """
+            SELECT \(unescaped: Columns.product) FROM product
+            WHERE bookId = \(book) AND (lower(name) = lower(\(name)) OR lower(sku) = lower(\(name)))
+            ORDER BY lower(name) = lower(\(name)) DESC LIMIT 1
+            """).first else {
+            throw StoreError.unknownProduct(name)
+        }
+        return product
+    }
+
+    public func products(_ query: ProductQuery) async throws -> [Product] {
+        var sql = SQL("SELECT \(Columns.product) FROM product")
+        if query.order == .mostSold {
+            try sql.add("""
+                 LEFT JOIN (SELECT productId, sum(quantity) AS sold FROM productMonthTotal WHERE bookId = ? GROUP BY productId) AS s
+                 ON s.productId = product.id
+                """, book)
+        }
+        try sql.add(" WHERE product.bookId = ?", book)
+        if !query.includeArchived { try sql.add(" AND NOT product.isArchived") }
+        if let text = query.text, !text.isEmpty {
+            let pattern = Names.likePattern(text)
+            try sql.add(" AND (product.name ILIKE ? ESCAPE '\\' OR product.sku ILIKE ? ESCAPE '\\')", pattern, pattern)
+        }
+        try sql.add(query.order == .mostSold ? " ORDER BY coalesce(s.sold, 0) DESC, lower(product.name), product.id" : " ORDER BY lower(product.name), product.id")
+        try sql.add(page: query.page)
+        let built = sql.query
+        return try await read { connection in try await products(connection, built) }
+    }
+
+    func products(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Product] {
+        var result: [Product] = []
+        for try await (id, name, sku, price, cost, archived) in try await connection.query(query, logger: logger)
+            .decode((Int64, String, String?, Int64, Int64, Bool).self) {
+            result.append(Product(id: Product.ID(id), name: name, sku: sku, unitPrice: Money(minorUnits: price),
+                                  unitCost: Money(minorUnits: cost), isArchived: archived))
+        }
+        return result
+    }
+
+    public func updateProduct(_ product: Product) async throws -> Product {
+        let cleaned = try Names.clean(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+        return try await write([.products]) { connection in
+            _ = try await self.product(connection, product.id)
+            if try await int(connection, """
+                SELECT count(*) FROM product WHERE bookId = \(book) AND lower(name) = lower(\(cleaned.name)) AND id <> \(product.id.rawValue)
+                """) > 0 {
+                throw StoreError.duplicateName(.products, cleaned.name)
+            }
+            if let sku = cleaned.sku, try await int(connection, """
+                SELECT count(*) FROM product WHERE bookId = \(book) AND lower(sku) = lower(\(sku)) AND id <> \(product.id.rawValue)
+                """) > 0 {
+                throw StoreError.duplicateSKU(sku)
+            }
+            try await connection.query("""
+                UPDATE product SET name = \(cleaned.name), sku = \(cleaned.sku), unitPriceMinor = \(cleaned.unitPrice.minorUnits),
+                    unitCostMinor = \(cleaned.unitCost.minorUnits), isArchived = \(product.isArchived)
+                WHERE bookId = \(book) AND id = \(product.id.rawValue)
+                """, logger: logger)
+            return Product(id: product.id, name: cleaned.name, sku: cleaned.sku, unitPrice: cleaned.unitPrice,
+                           unitCost: cleaned.unitCost, isArchived: product.isArchived)
+        }
+    }
+
+    public func deleteProduct(_ id: Product.ID) async throws {
+        try await write([.products]) { connection in
+            let product = try await self.product(connection, id)
+            let sales = try await int(connection, "SELECT count(*) FROM sale WHERE bookId = \(book) AND productId = \(id.rawValue)")
+            if sales > 0 { throw StoreError.hasHistory(.products, name: product.name, sales: Int(sales)) }
+            if try await int(connection, "SELECT count(*) FROM terms WHERE bookId = \(book) AND productId = \(id.rawValue)") > 0 {
+                throw StoreError.invalid(field: "product", reason: "\(product.name) has commission terms of its own; archive it instead.")
+            }
+            try await connection.query("DELETE FROM product WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The first column of the first row, as a whole number (0 when there is no row or it is NULL).
+    func int(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Int64 {
+        let values = try await connection.query(query, logger: logger).decode(Int64?.self).all()
+        return (values.first ?? nil) ?? 0
+    }
+}
+
+/// The select lists the row decoders read, in their order.
+enum Columns {
+    static let clinic = "id, name, scheduleKind, scheduleAnchor, isArchived"
+    static let product = "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
+    static let terms = "id, clinicId, productId, basis, shareBasisPoints, effectiveFrom::text, isArchived"
+    static let sale = """
+        sale.id, sale.clinicId, sale.productId, sale.date::text, sale.quantity, sale.unitPriceMinor, sale.unitCostMinor, \
+        sale.discountMinor, sale.termsId, sale.shareBasisPoints, sale.basis, sale.revenueMinor, sale.costMinor, \
+        sale.profitMinor, sale.commissionExact, sale.commissionMinor, sale.note, sale.isVoided
+        """
+    static let payout = "id, clinicId, periodStart::text, periodEnd::text, amountMinor, receivedOn::text, reference"
+    /// Sums of a summary table, in the order ``PostgresStore/totals(_:rounding:)`` reads.
+    static let totalsSums = """
+        sum(saleCount)::bigint, sum(quantity)::bigint, sum(revenueMinor)::bigint, sum(costMinor)::bigint, \
+        sum(profitMinor)::bigint, sum(commissionMinor)::bigint, sum(commissionExact)::bigint
+        """
+}
+
+/// Cleaning of names and search text, as the SQLite store does it.
+enum Names {
+    static func clean(_ name: String, field: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
+        guard trimmed.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
+        return trimmed
+    }
+
+    static func clean(_ draft: ProductDraft) throws -> ProductDraft {
+        var cleaned = draft
+        cleaned.name = try clean(draft.name, field: "product name")
+        cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
+        if draft.unitCost.isNegative { throw SaleLineError.negativeAmount(field: "unit cost") }
+        return cleaned
+    }
+
+    static func cleanNote(_ note: String?) throws -> String? {
+        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        guard note.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
+        return note
+    }
+
+    /// `%text%` with `%`, `_` and `\` escaped, for `ILIKE … ESCAPE '\'`.
+    static func likePattern(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return "%\(escaped)%"
+    }
+}
+
+/// A statement built piece by piece: each `?` in a piece becomes the next `$n`, bound to the next value.
+struct SQL {
+    private(set) var text: String
+    private var binds = PostgresBindings()
+
+    init(_ text: String) { self.text = text }
+
+    init(_ text: String, _ values: any PostgresThrowingDynamicTypeEncodable...) throws {
+        self.text = ""
+        try add(text, values)
+    }
+
+    mutating func add(_ piece: String, _ values: any PostgresThrowingDynamicTypeEncodable...) throws {
+        try add(piece, values)
+    }
+
+    private mutating func add(_ piece: String, _ values: [any PostgresThrowingDynamicTypeEncodable]) throws {
+        var values = values.makeIterator()
+        for character in piece {
+            guard character == "?", let value = values.next() else {
+                text.append(character)
+                continue
+            }
+            try binds.append(value)
+            text += "$\(binds.count)"
+        }
+    }
+
+    mutating func add(page: Page) throws {
+        guard page.limit != nil || page.offset > 0 else { return }
+        if let limit = page.limit { try add(" LIMIT ?", Int64(max(0, limit))) }
+        try add(" OFFSET ?", Int64(max(0, page.offset)))
+    }
+
+    var query: PostgresQuery { PostgresQuery(unsafeSQL: text, binds: binds) }
+}
+
+extension Day {
+    /// A day stored as ISO text. A malformed value means the database was edited by hand.
+    static func stored(_ text: String) throws -> Day {
+        do { return try Day(parsing: text) } catch { throw StoreError.storage("a stored date \"\(text)\" is malformed") }
+    }
+}
+
+extension AsyncSequence {
+    /// Every element. Rows are read to the end before the next statement runs on their connection.
+    func all() async throws -> [Element] {
+        var result: [Element] = []
+        for try await element in self { result.append(element) }
+        return result
+    }
+}
