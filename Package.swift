@@ -99,6 +99,7 @@ let package = Package(
             dependencies: [
                 "CommissionKit",
                 "CommissionSQLite",
+                "CommissionPostgres",
                 "CommissionWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -158,7 +159,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CommissionKitTests",
-            dependencies: ["CommissionKit", "CommissionSQLite", "CommissionWeb", "commission"],
+            dependencies: [
+                "CommissionKit", "CommissionSQLite", "CommissionPostgres", "CommissionWeb", "commission",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strict
         ),
     ]

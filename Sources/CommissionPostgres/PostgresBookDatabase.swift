@@ -113,7 +113,7 @@ public final class PostgresBookDatabase: Sendable {
     }
 
     /// The URL without its password, for messages and logs.
-    static func redacted(_ url: String) -> String {
+    public static func redacted(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
         components.password = "***"
         return components.string ?? url

@@ -41,6 +41,34 @@ public final class PostgresStore: CommissionStore, Sendable {
         return try await PostgresStore(database: database, book: id)
     }
 
+    /// The database's first book, created with `settings` when it has none: what a server serves
+    /// until books are chosen per account.
+    public static func firstBook(in database: PostgresBookDatabase, creatingWith settings: BookSettings) async throws -> PostgresStore {
+        guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
+            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
+        }
+        let logger = database.logger
+        let id: Int64
+        do {
+            // Under the migrations' lock: instances starting together on an empty database make one book.
+            id = try await database.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey))", logger: logger)
+                if let id = try await connection.query("SELECT id FROM book ORDER BY id LIMIT 1", logger: logger).decode(Int64.self).all().first {
+                    return id
+                }
+                return try await connection.query("""
+                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                    VALUES ('Commission', \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
+                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue))
+                    RETURNING id
+                    """, logger: logger).decode(Int64.self).all().first ?? 0
+            }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "open the book")
+        }
+        return try await PostgresStore(database: database, book: id)
+    }
+
     // MARK: Running reads and writes
 
     /// Runs `body` on a connection of the pool, in one transaction (a consistent snapshot).

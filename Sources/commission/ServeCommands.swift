@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommissionCore
 import CommissionKit
+import CommissionPostgres
 import CommissionSQLite
 import CommissionStore
 import CommissionWeb
@@ -19,12 +20,21 @@ struct Serve: AsyncParsableCommand {
 
             With --demo it serves a fresh demo book from a temporary file and prints a login for it.
 
+            With --database (or COMMISSION_DATABASE_URL) it serves a book on a PostgreSQL server instead of \
+            the SQLite file, so that several instances behind a proxy share it: each pushes every \
+            instance's changes to its browsers. The database is migrated on start; a database without a \
+            book gets one, with this machine's time zone and USD (change them in the settings).
+
             Examples:
               commission serve
               commission serve --demo
+              commission serve --database postgres://commission@127.0.0.1/commission
               commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
             """)
     @OptionGroup var book: BookOptions
+    @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
+                                            valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+    var database: String?
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on.") var port = 8080
     @Flag(help: "Serve a temporary demo book, with a printed login.") var demo = false
@@ -33,32 +43,43 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "commission")
         logger.logLevel = .info
-        let store: SQLiteStore
+        let store: any WebStore
         var temporary: URL?
         defer {
             // The demo book lives only as long as the server.
             if let temporary { try? FileManager.default.removeItem(at: temporary) }
         }
+        let databaseURL = database ?? ProcessInfo.processInfo.environment["COMMISSION_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         if demo {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-demo-\(UUID().uuidString)")
             temporary = directory
-            store = try SQLiteStore(.file(directory.appendingPathComponent("demo.sqlite").path),
-                                    defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier))
-            let summary = try await DemoBook(today: try await store.settings().today()).build(in: store)
+            let demoStore = try SQLiteStore(.file(directory.appendingPathComponent("demo.sqlite").path),
+                                            defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier))
+            let summary = try await DemoBook(today: try await demoStore.settings().today()).build(in: demoStore)
             let password = String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16)).lowercased()
-            _ = try await store.createOwner(username: "demo", passwordHash: Bcrypt.hash(password, cost: 10))
+            _ = try await demoStore.createOwner(username: "demo", passwordHash: Bcrypt.hash(password, cost: 10))
             output("""
                 Demo book: \(summary.clinics) clinics, \(summary.products) products, \(summary.sales) sales (\(directory.path)).
                 Open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ and sign in as demo / \(password)
 
                 """)
+            demoStore.cacheHotReads()
+            store = demoStore
+        } else if let databaseURL {
+            let shared = try await PostgresBookDatabase(url: databaseURL, logger: logger)
+            let bookStore = try await PostgresStore.firstBook(in: shared, creatingWith: SQLiteStore.systemDefaultSettings)
+            if try await bookStore.accountCount() == 0 {
+                output("Open http://\(host):\(port)/ to create the owner account of the book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
+            }
+            store = bookStore
         } else {
-            store = try book.open()
-            if try await store.accountCount() == 0 {
+            let fileStore = try book.open()
+            if try await fileStore.accountCount() == 0 {
                 output("Open http://\(host):\(port)/ to create the owner account of \(book.path).\n")
             }
+            fileStore.cacheHotReads()
+            store = fileStore
         }
-        store.cacheHotReads()
         let app = buildApplication(
             configuration: WebConfiguration(host: host, port: port, secureCookies: secureCookies), store: store, logger: logger)
         try await app.runService()

@@ -1,0 +1,155 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+import PostgresNIO
+
+/// Accounts on a shared database: an account signs in to this store's book only while it is a
+/// member of it (`member`), so sessions and tokens of other books' accounts count for nothing here.
+extension PostgresStore: AccountStore {
+    /// A transaction for accounts, sessions and tokens: no book figure changes, nothing is announced.
+    @discardableResult
+    func accountWrite<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await database.client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "write")
+        }
+    }
+
+    public func accountCount() async throws -> Int {
+        Int(try await read { connection in try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") })
+    }
+
+    public func createOwner(username: String, passwordHash: String) async throws -> Account {
+        let name = try Names.clean(username, field: "user name")
+        return try await accountWrite { connection in
+            try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
+            if try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") > 0 {
+                throw StoreError.invalid(field: "account", reason: "this book already has its owner; sign in instead.")
+            }
+            if try await int(connection, "SELECT count(*) FROM account WHERE lower(username) = lower(\(name))") > 0 {
+                throw StoreError.invalid(field: "user name", reason: "\"\(name)\" is taken on this server; choose another.")
+            }
+            let id = try await int(connection, """
+                INSERT INTO account (username, passwordHash, createdAt) VALUES (\(name), \(passwordHash), \(Int64(Date().timeIntervalSince1970)))
+                RETURNING id
+                """)
+            try await connection.query("INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), 'owner')", logger: logger)
+            return Account(id: Account.ID(id), username: name)
+        }
+    }
+
+    /// The book's owner, if it has one.
+    public func ownerAccount() async throws -> Account? {
+        try await read { connection in
+            try await connection.query("""
+                SELECT account.id, account.username FROM account JOIN member ON member.accountId = account.id
+                WHERE member.bookId = \(book) AND member.role = 'owner' ORDER BY account.id LIMIT 1
+                """, logger: logger).decode((Int64, String).self).all().first.map { Account(id: Account.ID($0.0), username: $0.1) }
+        }
+    }
+
+    public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
+        let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await read { connection in
+            try await connection.query("""
+                SELECT account.id, account.username, account.passwordHash FROM account JOIN member ON member.accountId = account.id
+                WHERE member.bookId = \(book) AND lower(account.username) = lower(\(name))
+                """, logger: logger).decode((Int64, String, String).self).all().first
+                .map { (Account(id: Account.ID($0.0), username: $0.1), $0.2) }
+        }
+    }
+
+    public func updatePasswordHash(account: Account.ID, passwordHash: String) async throws {
+        try await accountWrite { connection in
+            let updated = try await int(connection, """
+                WITH changed AS (UPDATE account SET passwordHash = \(passwordHash)
+                                 WHERE id = \(account.rawValue) AND id IN (SELECT accountId FROM member WHERE bookId = \(book)) RETURNING 1)
+                SELECT count(*) FROM changed
+                """)
+            if updated == 0 { throw StoreError.notFound(.book, id: account.rawValue) }
+            try await connection.query("DELETE FROM session WHERE accountId = \(account.rawValue)", logger: logger)
+        }
+    }
+
+    public func createSession(account: Account.ID, tokenDigest: String, csrfToken: String, expiresAt: Date) async throws {
+        try await accountWrite { connection in
+            try await connection.query("DELETE FROM session WHERE expiresAt < \(Int64(Date().timeIntervalSince1970))", logger: logger)
+            try await connection.query("""
+                INSERT INTO session (tokenDigest, accountId, csrfToken, expiresAt)
+                VALUES (\(tokenDigest), \(account.rawValue), \(csrfToken), \(Int64(expiresAt.timeIntervalSince1970)))
+                """, logger: logger)
+        }
+    }
+
+    public func session(tokenDigest: String, now: Date) async throws -> SessionRecord? {
+        try await read { connection in
+            try await connection.query("""
+                SELECT account.id, account.username, session.csrfToken, session.expiresAt
+                FROM session JOIN account ON account.id = session.accountId JOIN member ON member.accountId = account.id
+                WHERE member.bookId = \(book) AND session.tokenDigest = \(tokenDigest) AND session.expiresAt > \(Int64(now.timeIntervalSince1970))
+                """, logger: logger).decode((Int64, String, String, Int64).self).all().first.map {
+                SessionRecord(account: Account(id: Account.ID($0.0), username: $0.1), csrfToken: $0.2,
+                              expiresAt: Date(timeIntervalSince1970: TimeInterval($0.3)))
+            }
+        }
+    }
+
+    public func deleteSession(tokenDigest: String) async throws {
+        try await accountWrite { connection in
+            try await connection.query("DELETE FROM session WHERE tokenDigest = \(tokenDigest)", logger: logger)
+        }
+    }
+
+    public func createToken(account: Account.ID, name: String, tokenDigest: String, now: Date) async throws -> APIToken {
+        let cleaned = try Names.clean(name, field: "token name")
+        return try await accountWrite { connection in
+            let id = try await int(connection, """
+                INSERT INTO apiToken (accountId, name, tokenDigest, createdAt)
+                VALUES (\(account.rawValue), \(cleaned), \(tokenDigest), \(Int64(now.timeIntervalSince1970)))
+                RETURNING id
+                """)
+            return APIToken(id: APIToken.ID(id), name: cleaned, createdAt: now, lastUsedAt: nil)
+        }
+    }
+
+    public func tokens(account: Account.ID) async throws -> [APIToken] {
+        try await read { connection in
+            try await connection.query("""
+                SELECT id, name, createdAt, lastUsedAt FROM apiToken WHERE accountId = \(account.rawValue) AND revokedAt IS NULL ORDER BY id
+                """, logger: logger).decode((Int64, String, Int64, Int64?).self).all().map {
+                APIToken(id: APIToken.ID($0.0), name: $0.1, createdAt: Date(timeIntervalSince1970: TimeInterval($0.2)),
+                         lastUsedAt: $0.3.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+            }
+        }
+    }
+
+    public func revokeToken(_ id: APIToken.ID, account: Account.ID) async throws {
+        try await accountWrite { connection in
+            let revoked = try await int(connection, """
+                WITH changed AS (UPDATE apiToken SET revokedAt = \(Int64(Date().timeIntervalSince1970))
+                                 WHERE id = \(id.rawValue) AND accountId = \(account.rawValue) AND revokedAt IS NULL RETURNING 1)
+                SELECT count(*) FROM changed
+                """)
+            if revoked == 0 { throw StoreError.notFound(.book, id: id.rawValue) }
+        }
+    }
+
+    public func account(tokenDigest: String, now: Date) async throws -> Account? {
+        let found = try await read { connection in
+            try await connection.query("""
+                SELECT account.id, account.username, apiToken.id, apiToken.lastUsedAt
+                FROM apiToken JOIN account ON account.id = apiToken.accountId JOIN member ON member.accountId = account.id
+                WHERE member.bookId = \(book) AND apiToken.tokenDigest = \(tokenDigest) AND apiToken.revokedAt IS NULL
+                """, logger: logger).decode((Int64, String, Int64, Int64?).self).all().first
+        }
+        guard let (accountID, username, tokenID, lastUsed) = found else { return nil }
+        let seconds = Int64(now.timeIntervalSince1970)
+        if (lastUsed ?? 0) < seconds - 60 {  // note the use at most once a minute: reads stay reads
+            try await accountWrite { connection in
+                try await connection.query("UPDATE apiToken SET lastUsedAt = \(seconds) WHERE id = \(tokenID)", logger: logger)
+            }
+        }
+        return Account(id: Account.ID(accountID), username: username)
+    }
+}

@@ -1,0 +1,155 @@
+import AsyncHTTPClient
+import CommissionCore
+import CommissionPostgres
+import CommissionStore
+import CommissionWeb
+import Foundation
+import NIOCore
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// Two `commission serve` processes on one PostgreSQL database, as behind a proxy.
+@Suite(.serialized) struct TwoServersTests {
+    @Test func aSalePostedToOneServerReachesTheOthersLiveStreamWithinTwoSeconds() async throws {
+        let url = try await scratchPostgresDatabase()
+        // The book, its owner and an API token, straight through the store.
+        let database = try await PostgresBookDatabase(url: url)
+        defer { database.shutdown() }
+        let store = try await PostgresStore.firstBook(in: database, creatingWith: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let owner = try await store.createOwner(username: "owner", passwordHash: "unused")
+        let secret = "cm_test_\(UUID().uuidString)"
+        _ = try await store.createToken(account: owner.id, name: "test", tokenDigest: WebSecrets.digest(secret), now: Date())
+        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
+        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2000-01-01")))
+        let today = try await store.settings().today()
+
+        let servers = try [ServerProcess(databaseURL: url), ServerProcess(databaseURL: url)]
+        defer { servers.forEach { $0.stop() } }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        for server in servers { try await server.waitUntilAnswering(client) }
+
+        // A live dashboard on the second server.
+        let events = Mutex<[String]>([])
+        var request = HTTPClientRequest(url: servers[1].base + "/api/v1/events")
+        request.headers.add(name: "Authorization", value: "Bearer \(secret)")
+        let response = try await client.execute(request, timeout: .seconds(30))
+        #expect(response.status == .ok)
+        let reader = Task {
+            var pending = ""
+            for try await chunk in response.body {
+                pending += String(buffer: chunk)
+                while let end = pending.range(of: "\n\n") {
+                    let event = String(pending[..<end.lowerBound])
+                    events.withLock { $0.append(event) }
+                    pending.removeSubrange(..<end.upperBound)
+                }
+            }
+        }
+        defer { reader.cancel() }
+        try await waitFor(seconds: 5) { events.withLock { !$0.isEmpty } }
+        #expect(events.withLock { $0.first?.contains(#""sales":0}"#) == true })
+
+        // A sale posted to the first server.
+        var post = HTTPClientRequest(url: servers[0].base + "/api/v1/sales")
+        post.method = .POST
+        post.headers.add(name: "Authorization", value: "Bearer \(secret)")
+        post.headers.add(name: "Content-Type", value: "application/json")
+        post.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "quantity": 2, "date": "\#(today)"}"#))
+        let posted = try await client.execute(post, timeout: .seconds(10))
+        #expect(posted.status == .created)
+        let acknowledged = ContinuousClock.now
+
+        // 2 × (50.00 − 20.00) × 40% = 24.00 today, on the other server's stream.
+        let arrived = try await waitFor(seconds: 2) {
+            events.withLock { $0.contains { $0.contains(#""todayTotals":{"commission":"24.00","revenue":"100.00","sales":1}"#) } }
+        }
+        #expect(arrived, "events seen: \(events.withLock { $0 })")
+        #expect(ContinuousClock.now - acknowledged < .seconds(2))
+    }
+}
+
+/// A new database on the test server (`scripts/test` starts one; its URL is in COMMISSION_TEST_POSTGRES_URL).
+func scratchPostgresDatabase() async throws -> String {
+    guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty,
+          var components = URLComponents(string: server) else {
+        throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+    }
+    let name = "commission_kit_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
+    let admin = PostgresClient(configuration: .init(host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
+                                                   username: components.user ?? "postgres", password: components.password,
+                                                   database: String(components.path.dropFirst()), tls: .disable))
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await admin.run() }
+        defer { group.cancelAll() }
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+    }
+    components.path = "/\(name)"
+    return components.string!
+}
+
+/// `commission serve --database URL` on a free port, stopped with SIGTERM.
+final class ServerProcess: Sendable {
+    let base: String
+    private let process: Process
+
+    init(databaseURL: String) throws {
+        let socket = try ServerSocketPort()
+        base = "http://127.0.0.1:\(socket.port)"
+        let process = Process()
+        process.executableURL = commissionExecutable
+        process.arguments = ["serve", "--database", databaseURL, "--port", String(socket.port)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+    }
+
+    func waitUntilAnswering(_ client: HTTPClient) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if let response = try? await client.execute(HTTPClientRequest(url: base + "/health"), timeout: .seconds(2)), response.status == .ok {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw StoreError.storage("the server at \(base) did not answer within 20 seconds")
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A free TCP port on 127.0.0.1, found by binding port 0.
+struct ServerSocketPort {
+    let port: Int
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw StoreError.storage("no free port") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass; whether it held.
+@discardableResult
+func waitFor(seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
