@@ -229,8 +229,10 @@ enum PostgresSchema {
                     ON CONFLICT (bookId, \(columns)) DO UPDATE SET
                         saleCount = t.saleCount + excluded.saleCount,
                         \(figureColumns.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", "));
+                    """ + (sign == "1" ? "" : """
+
                     DELETE FROM \(summary.table) WHERE bookId = \(row).bookId AND \(zip(summary.keys, keys).map { "\($0.name) = \($1)" }.joined(separator: " AND ")) AND saleCount = 0;
-                    """
+                    """)
             }.joined(separator: "\n")
         }
         statements.append("""

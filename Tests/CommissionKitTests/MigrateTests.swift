@@ -1,0 +1,73 @@
+import CommissionCore
+import CommissionPostgres
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import PostgresNIO
+import Testing
+
+@Suite(.serialized) struct MigrateTests {
+    @Test func aBookMovesToPostgreSQLWholeAndTheCopyIsProved() async throws {
+        // A small book with everything a book holds: voided sales, an awkward note, payouts, a closed period, an account, a token.
+        let path = temporaryDirectory().appendingPathComponent("book.sqlite").path
+        let store = try SQLiteStore(.file(path), defaultSettings: BookSettings(currency: try Currency(code: "EUR", minorDigits: 2), timeZoneIdentifier: "Europe/Paris"))
+        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let harbor = try await store.createClinic(ClinicDraft(name: "Harbor", schedule: .weekly(startingOn: .monday)))
+        let serum = try await store.createProduct(ProductDraft(name: "Serum", sku: "SER", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
+        for clinic in [glow, harbor] {
+            _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "37.5"), effectiveFrom: try Day(parsing: "2026-01-01")))
+        }
+        let note = "tab\there, a back\\slash,\nand a new line"
+        var sales: [Sale] = []
+        for index in 0..<40 {
+            sales.append(try await store.createSale(SaleDraft(
+                clinicID: index.isMultiple(of: 2) ? glow.id : harbor.id, productID: serum.id,
+                date: try Day(parsing: "2026-03-01").adding(days: index), quantity: Int64(index % 3 + 1), note: index == 7 ? note : nil),
+                idempotencyKey: index == 9 ? "phone-9" : nil))
+        }
+        _ = try await store.voidSale(sales[4].id)
+        let march = PayPeriod(start: try Day(parsing: "2026-03-01"), end: try Day(parsing: "2026-03-31"))
+        _ = try await store.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: Money(minorUnits: 10_000), receivedOn: try Day(parsing: "2026-04-05")))
+        try await store.closePeriod(clinic: glow.id, period: march)
+        let owner = try await store.createOwner(username: "owner", passwordHash: "bcrypt-hash")
+        _ = try await store.createToken(account: owner.id, name: "laptop", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+
+        let url = try await scratchPostgresDatabase()
+        let copied = try commission(["migrate", "--from", "sqlite:\(path)", "--to", url])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stdout.contains("40 sales"))
+        #expect(copied.stdout.contains("Checked: the counts are equal"))
+
+        // The copy, read through the PostgreSQL store.
+        let database = try await PostgresBookDatabase(url: url)
+        defer { database.shutdown() }
+        let book = try await PostgresStore.firstBook(in: database, creatingWith: .init(currency: .usd, timeZoneIdentifier: "UTC"))
+        #expect(try await book.settings() == store.settings())
+        #expect(try await book.sales(SaleQuery(text: "back\\slash")).first?.note == note)
+        #expect(try await book.countSales(SaleQuery(includeVoided: true)) == 40)
+        #expect(try await book.countSales(SaleQuery()) == 39)
+        let copiedGlow = try await book.clinic(named: "Glow")
+        #expect(try await book.statement(clinic: copiedGlow.id, period: march).isClosed)
+        #expect(try await book.statement(clinic: copiedGlow.id, period: march).totals == (try await store.statement(clinic: glow.id, period: march).totals))
+        #expect(try await book.credentials(username: "owner")?.passwordHash == "bcrypt-hash")
+        #expect(try await book.account(tokenDigest: WebSecrets.digest("cm_secret"), now: Date())?.username == "owner")
+        // A retried sale with the same key is still one sale.
+        _ = try await book.createSale(SaleDraft(clinicID: copiedGlow.id, productID: try await book.product(named: "SER").id,
+                                                date: try Day(parsing: "2026-04-02")), idempotencyKey: "phone-9")
+        #expect(try await book.countSales(SaleQuery(includeVoided: true)) == 40)
+
+        // A database with a book is refused; told to add it anyway, the clash of accounts stops it,
+        // and nothing of the second copy is left behind.
+        let again = try commission(["migrate", "--from", path, "--to", url])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already holds 1 book"))
+        let beside = try commission(["migrate", "--from", path, "--to", url, "--into-nonempty"])
+        #expect(beside.status == 1)
+        #expect(beside.stderr.contains("\"owner\" exists in the target database already"))
+        let books = try await database.client.query("SELECT count(*) FROM book").decode(Int64.self)
+        var count: Int64 = 0
+        for try await value in books { count = value }
+        #expect(count == 1)
+    }
+}
