@@ -134,10 +134,7 @@ let package = Package(
         // The store conformance suite: one body of tests, run against every store implementation.
         .testTarget(
             name: "CommissionStoreTests",
-            dependencies: [
-                "CommissionStore", "CommissionSQLite", "CommissionPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
+            dependencies: ["CommissionStore", "CommissionSQLite", "CommissionPostgres"],
             swiftSettings: strict
         ),
         .testTarget(

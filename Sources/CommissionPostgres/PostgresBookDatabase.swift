@@ -86,6 +86,28 @@ public final class PostgresBookDatabase: Sendable {
         running.cancel()
     }
 
+    /// Creates a new, empty database named `prefix` and a random suffix on the server `serverURL`
+    /// reaches, and returns its URL: a scratch database for a test or a trial.
+    public static func createDatabase(prefix: String, onServer serverURL: String) async throws -> String {
+        guard var components = URLComponents(string: serverURL) else { throw StoreError.invalid(field: "database URL", reason: "\(redacted(serverURL)) is not a URL.") }
+        let name = "\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
+        guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw StoreError.invalid(field: "database name", reason: "\"\(name)\" is not made of letters, digits and underscores.")
+        }
+        let admin = PostgresClient(configuration: try configuration(serverURL))
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await admin.run() }
+                defer { group.cancelAll() }
+                try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+            }
+        } catch {
+            throw storeError(error, doing: "create the database \(name)")
+        }
+        components.path = "/\(name)"
+        return components.string ?? serverURL
+    }
+
     /// The pool's configuration from a `postgres://` URL.
     static func configuration(_ url: String) throws -> PostgresClient.Configuration {
         func invalid(_ reason: String) -> StoreError {

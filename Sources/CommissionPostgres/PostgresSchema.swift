@@ -218,41 +218,59 @@ enum PostgresSchema {
             )
             """
         }
-        // One trigger function adds a sale's figures to every summary (sign +1) or takes them away (-1).
-        func apply(_ row: String, sign: String) -> String {
-            summaries.map { summary in
-                let keys = summary.keys.map { $0.expression.replacingOccurrences(of: "ROW.", with: "\(row).") }
-                let columns = summary.keys.map(\.name).joined(separator: ", ")
-                return """
-                    INSERT INTO \(summary.table) AS t (bookId, \(columns), saleCount, \(figureColumns.joined(separator: ", ")))
-                    VALUES (\(row).bookId, \(keys.joined(separator: ", ")), \(sign), \(figureColumns.map { "\(sign) * \(row).\($0)" }.joined(separator: ", ")))
-                    ON CONFLICT (bookId, \(columns)) DO UPDATE SET
-                        saleCount = t.saleCount + excluded.saleCount,
-                        \(figureColumns.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", "));
-                    """ + (sign == "1" ? "" : """
-
-                    DELETE FROM \(summary.table) WHERE bookId = \(row).bookId AND \(zip(summary.keys, keys).map { "\($0.name) = \($1)" }.joined(separator: " AND ")) AND saleCount = 0;
-                    """)
-            }.joined(separator: "\n")
+        // Statement-level triggers with transition tables: a statement's rows are added up per
+        // summary row first, then applied with one upsert per summary. A bulk insert (COPY, a
+        // migration) costs one upsert per summary row, not one per sale; a single sale costs the same.
+        for (operation, added, removed) in [("INSERT", "new_rows", nil), ("UPDATE", "new_rows", "old_rows"), ("DELETE", nil, "old_rows")] {
+            let function = "commission_summaries_after_\(operation.lowercased())"
+            statements.append("""
+                CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                \(summaries.map { apply($0, added: added, removed: removed) }.joined(separator: "\n"))
+                    RETURN NULL;
+                END
+                $$
+                """)
+            let transitions = [removed.map { "OLD TABLE AS \($0)" }, added.map { "NEW TABLE AS \($0)" }].compactMap { $0 }.joined(separator: " ")
+            statements.append("""
+                CREATE TRIGGER sale_summaries_after_\(operation.lowercased()) AFTER \(operation) ON sale
+                REFERENCING \(transitions) FOR EACH STATEMENT EXECUTE FUNCTION \(function)()
+                """)
         }
-        statements.append("""
-            CREATE FUNCTION commission_keep_summaries() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP IN ('UPDATE', 'DELETE') AND NOT OLD.isVoided THEN
-                    \(apply("OLD", sign: "-1"))
-                END IF;
-                IF TG_OP IN ('INSERT', 'UPDATE') AND NOT NEW.isVoided THEN
-                    \(apply("NEW", sign: "1"))
-                END IF;
-                RETURN NULL;
-            END
-            $$
-            """)
-        statements.append("""
-            CREATE TRIGGER sale_keeps_summaries AFTER INSERT OR UPDATE OR DELETE ON sale
-            FOR EACH ROW EXECUTE FUNCTION commission_keep_summaries()
-            """)
         return statements
+    }
+
+    /// The SQL that moves one summary by a statement's rows: `added` rows count once each, `removed`
+    /// rows negatively; voided sales count nowhere. Rows whose count falls to zero go away.
+    static func apply(_ summary: (table: String, keys: [(name: String, type: String, expression: String)]),
+                      added: String?, removed: String?) -> String {
+        let keyNames = summary.keys.map(\.name)
+        func rows(_ table: String, sign: String) -> String {
+            let keys = summary.keys.map { "\($0.expression.replacingOccurrences(of: "ROW.", with: "")) AS \($0.name)" }
+            return """
+                SELECT bookId, \(keys.joined(separator: ", ")), \(sign) AS saleCount, \(figureColumns.map { "\(sign) * \($0) AS \($0)" }.joined(separator: ", "))
+                FROM \(table) WHERE NOT isVoided
+                """
+        }
+        let sources = [added.map { rows($0, sign: "1") }, removed.map { rows($0, sign: "-1") }].compactMap { $0 }
+        var sql = """
+                INSERT INTO \(summary.table) AS t (bookId, \(keyNames.joined(separator: ", ")), saleCount, \(figureColumns.joined(separator: ", ")))
+                SELECT bookId, \(keyNames.joined(separator: ", ")), sum(saleCount)::bigint, \(figureColumns.map { "sum(\($0))::bigint" }.joined(separator: ", "))
+                FROM (\(sources.joined(separator: " UNION ALL "))) AS moved
+                GROUP BY bookId, \(keyNames.joined(separator: ", "))
+                ON CONFLICT (bookId, \(keyNames.joined(separator: ", "))) DO UPDATE SET
+                    saleCount = t.saleCount + excluded.saleCount,
+                    \(figureColumns.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", "));
+            """
+        if let removed {
+            let keys = summary.keys.map { "\($0.expression.replacingOccurrences(of: "ROW.", with: "")) AS \($0.name)" }
+            sql += """
+
+                DELETE FROM \(summary.table) AS t USING (SELECT DISTINCT bookId, \(keys.joined(separator: ", ")) FROM \(removed)) AS k
+                WHERE t.saleCount = 0 AND t.bookId = k.bookId AND \(keyNames.map { "t.\($0) = k.\($0)" }.joined(separator: " AND "));
+                """
+        }
+        return sql
     }
 
     /// Applies the migrations the database lacks, in one transaction.

@@ -243,27 +243,7 @@ private struct ImportSession {
 
     /// The file's column for the field an error is about.
     func column(for error: any Error) -> String? {
-        let field: String?
-        switch error {
-        case let error as StoreError:
-            switch error {
-            case .unknownClinic, .archived(.clinics, _): field = "clinic"
-            case .unknownProduct, .archived(.products, _): field = "product"
-            case .duplicateName: field = "name"
-            case .duplicateSKU: field = "sku"
-            case .noTermsInForce, .periodClosed: field = "date"
-            case .invalid(let name, _): field = name
-            default: field = nil
-            }
-        case let error as SaleLineError:
-            switch error {
-            case .zeroQuantity: field = "quantity"
-            case .negativeAmount(let name): field = name == "unit price" ? "unit price" : name == "unit cost" ? "unit cost" : "discount"
-            case .discountExceedsLine: field = "discount"
-            }
-        default: field = nil
-        }
-        return field.flatMap { source.column(for: $0) ?? $0 }
+        StoreInput.importField(for: error).flatMap { source.column(for: $0) ?? $0 }
     }
 
     mutating func clinic(named name: String, _ connection: PostgresConnection) async throws -> Clinic {

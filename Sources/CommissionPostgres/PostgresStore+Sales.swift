@@ -165,14 +165,8 @@ extension PostgresStore {
 
     static func compute(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
                         candidates: [Terms], rounding: RoundingRule) throws -> (SaleLine, Terms?, SaleFigures) {
-        var terms: Terms?
-        if !draft.noCommission {
-            terms = Terms.inForce(among: candidates, clinic: clinic.id, product: product.id, on: draft.date)
-            if terms == nil { throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: draft.date) }
-        }
-        let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
-                            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
-        return (line, terms, try line.figures(rounding: rounding))
+        try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
+                            candidates: candidates, rounding: rounding)
     }
 
     public func sale(_ id: Sale.ID) async throws -> Sale {

@@ -390,39 +390,12 @@ enum Columns {
         """
 }
 
-/// Cleaning of names and search text, as the SQLite store does it.
+/// What people type, cleaned as every store cleans it (``StoreInput``).
 enum Names {
-    static func clean(_ name: String, field: String) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
-        guard trimmed.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
-        return trimmed
-    }
-
-    static func clean(_ draft: ProductDraft) throws -> ProductDraft {
-        var cleaned = draft
-        cleaned.name = try clean(draft.name, field: "product name")
-        cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
-        if draft.unitCost.isNegative { throw SaleLineError.negativeAmount(field: "unit cost") }
-        return cleaned
-    }
-
-    static func cleanNote(_ note: String?) throws -> String? {
-        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
-        guard note.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
-        return note
-    }
-
-    /// `%text%` with `%`, `_` and `\` escaped, for `ILIKE … ESCAPE '\'`.
-    static func likePattern(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "%\(escaped)%"
-    }
+    static func clean(_ name: String, field: String) throws -> String { try StoreInput.name(name, field: field) }
+    static func clean(_ draft: ProductDraft) throws -> ProductDraft { try StoreInput.product(draft) }
+    static func cleanNote(_ note: String?) throws -> String? { try StoreInput.note(note) }
+    static func likePattern(_ text: String) -> String { StoreInput.likePattern(text) }
 }
 
 /// A statement built piece by piece: each `?` in a piece becomes the next `$n`, bound to the next value.

@@ -91,12 +91,5 @@ enum Rows {
 
 extension Database {
     /// Escapes `%`, `_` and `\` for a `LIKE … ESCAPE '\'` pattern that matches a substring.
-    static func likePattern(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return "%\(escaped)%"
-    }
+    static func likePattern(_ text: String) -> String { StoreInput.likePattern(text) }
 }

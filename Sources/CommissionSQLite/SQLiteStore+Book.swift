@@ -145,14 +145,7 @@ extension SQLiteStore {
         return try await write([.products]) { db in try Self.insertProduct(db, cleaned) }
     }
 
-    static func clean(_ draft: ProductDraft) throws -> ProductDraft {
-        var cleaned = draft
-        cleaned.name = try cleanName(draft.name, field: "product name")
-        cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
-        if draft.unitCost.isNegative { throw SaleLineError.negativeAmount(field: "unit cost") }
-        return cleaned
-    }
+    static func clean(_ draft: ProductDraft) throws -> ProductDraft { try StoreInput.product(draft) }
 
     static func insertProduct(_ db: Database, _ draft: ProductDraft) throws -> Product {
         if try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE name = ?", arguments: [draft.name]) != nil {
@@ -242,12 +235,7 @@ extension SQLiteStore {
 
     // MARK: Helpers
 
-    static func cleanName(_ name: String, field: String) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
-        guard trimmed.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
-        return trimmed
-    }
+    static func cleanName(_ name: String, field: String) throws -> String { try StoreInput.name(name, field: field) }
 
     static func limitClause(_ page: Page, _ arguments: inout StatementArguments) -> String {
         guard page.limit != nil || page.offset > 0 else { return "" }

@@ -185,21 +185,11 @@ extension SQLiteStore {
 
     static func compute(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
                         candidates: [Terms], rounding: RoundingRule) throws -> (SaleLine, Terms?, SaleFigures) {
-        var terms: Terms?
-        if !draft.noCommission {
-            terms = Terms.inForce(among: candidates, clinic: clinic.id, product: product.id, on: draft.date)
-            if terms == nil { throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: draft.date) }
-        }
-        let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
-                            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
-        return (line, terms, try line.figures(rounding: rounding))
+        try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
+                            candidates: candidates, rounding: rounding)
     }
 
-    static func cleanNote(_ note: String?) throws -> String? {
-        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
-        guard note.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
-        return note
-    }
+    static func cleanNote(_ note: String?) throws -> String? { try StoreInput.note(note) }
 
     public func sale(_ id: Sale.ID) async throws -> Sale {
         try await read { db in try Self.sale(db, id) }

@@ -5,7 +5,6 @@ import CommissionStore
 import CommissionWeb
 import Foundation
 import NIOCore
-import PostgresNIO
 import Synchronization
 import Testing
 
@@ -73,21 +72,10 @@ import Testing
 
 /// A new database on the test server (`scripts/test` starts one; its URL is in COMMISSION_TEST_POSTGRES_URL).
 func scratchPostgresDatabase() async throws -> String {
-    guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty,
-          var components = URLComponents(string: server) else {
+    guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
         throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
     }
-    let name = "commission_kit_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
-    let admin = PostgresClient(configuration: .init(host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
-                                                   username: components.user ?? "postgres", password: components.password,
-                                                   database: String(components.path.dropFirst()), tls: .disable))
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await admin.run() }
-        defer { group.cancelAll() }
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-    }
-    components.path = "/\(name)"
-    return components.string!
+    return try await PostgresBookDatabase.createDatabase(prefix: "commission_kit", onServer: server)
 }
 
 /// `commission serve --database URL` on a free port, stopped with SIGTERM.

@@ -19,12 +19,8 @@ struct ScratchDatabase {
     }
 
     static func create() async throws -> ScratchDatabase {
-        let server = try serverURL()
-        let name = "commission_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
-        try await admin { client in try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
-        var components = URLComponents(string: server)!
-        components.path = "/\(name)"
-        return ScratchDatabase(url: components.string!, name: name)
+        let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_test", onServer: try serverURL())
+        return ScratchDatabase(url: url, name: String(URLComponents(string: url)!.path.dropFirst()))
     }
 
     func drop() async {

@@ -3,7 +3,6 @@ import CommissionPostgres
 import CommissionSQLite
 import CommissionStore
 import Foundation
-import PostgresNIO
 import Testing
 
 /// Every store implementation the conformance suite runs against.
@@ -35,21 +34,10 @@ actor ConformanceDatabase {
 
     func database() async throws -> PostgresBookDatabase {
         if let opened { return opened }
-        guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty,
-              var components = URLComponents(string: server) else {
+        guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }
-        let name = "commission_conformance_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
-        let admin = PostgresClient(configuration: .init(host: components.host ?? "127.0.0.1", port: components.port ?? 5432,
-                                                       username: components.user ?? "postgres", password: components.password,
-                                                       database: String(components.path.dropFirst()), tls: .disable))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await admin.run() }
-            defer { group.cancelAll() }
-            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-        }
-        components.path = "/\(name)"
-        let database = try await PostgresBookDatabase(url: components.string!)
+        let database = try await PostgresBookDatabase(url: try await PostgresBookDatabase.createDatabase(prefix: "commission_conformance", onServer: server))
         opened = database
         return database
     }

@@ -1,0 +1,79 @@
+import CommissionCore
+import Foundation
+
+/// What every store does with what people type, so that each implementation trims, refuses and
+/// computes alike.
+public enum StoreInput {
+    /// A name trimmed of white space; refused when empty or longer than 200 characters.
+    public static func name(_ name: String, field: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
+        guard trimmed.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
+        return trimmed
+    }
+
+    /// A product with its name cleaned, an empty SKU as none, and no negative amount.
+    public static func product(_ draft: ProductDraft) throws -> ProductDraft {
+        var cleaned = draft
+        cleaned.name = try name(draft.name, field: "product name")
+        cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
+        if draft.unitCost.isNegative { throw SaleLineError.negativeAmount(field: "unit cost") }
+        return cleaned
+    }
+
+    /// A note trimmed, nil when empty; refused beyond 1000 characters.
+    public static func note(_ note: String?) throws -> String? {
+        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        guard note.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
+        return note
+    }
+
+    /// `%text%` with `%`, `_` and `\` escaped, for a `LIKE … ESCAPE '\'` that matches a substring.
+    public static func likePattern(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return "%\(escaped)%"
+    }
+
+    /// A sale's line, the terms in force for it, and its figures.
+    /// - Throws: ``StoreError/noTermsInForce(clinic:product:on:)`` for a commission-bearing sale without terms.
+    public static func sale(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
+                            candidates: [Terms], rounding: RoundingRule) throws -> (SaleLine, Terms?, SaleFigures) {
+        var terms: Terms?
+        if !draft.noCommission {
+            terms = Terms.inForce(among: candidates, clinic: clinic.id, product: product.id, on: draft.date)
+            if terms == nil { throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: draft.date) }
+        }
+        let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
+                            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
+        return (line, terms, try line.figures(rounding: rounding))
+    }
+
+    /// The import field an error is about (`"clinic"`, `"date"`, …), for the problem's column.
+    public static func importField(for error: any Error) -> String? {
+        switch error {
+        case let error as StoreError:
+            switch error {
+            case .unknownClinic, .archived(.clinics, _): return "clinic"
+            case .unknownProduct, .archived(.products, _): return "product"
+            case .duplicateName: return "name"
+            case .duplicateSKU: return "sku"
+            case .noTermsInForce, .periodClosed: return "date"
+            case .invalid(let name, _): return name
+            default: return nil
+            }
+        case let error as SaleLineError:
+            switch error {
+            case .zeroQuantity: return "quantity"
+            case .negativeAmount(let name): return name == "unit price" ? "unit price" : name == "unit cost" ? "unit cost" : "discount"
+            case .discountExceedsLine: return "discount"
+            }
+        default:
+            return nil
+        }
+    }
+}
