@@ -118,6 +118,7 @@ let package = Package(
             dependencies: [
                 "CommissionKit",
                 "CommissionSQLite",
+                "CommissionPostgres",
                 "CommissionWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -58,17 +58,43 @@ extension PostgresStore {
             let clinics = try await clinics(connection, try SQL("SELECT \(Columns.clinic) FROM clinic WHERE bookId = ? ORDER BY lower(name), id", book).query)
                 .filter { !$0.isArchived || clinicYear[$0.id.rawValue] != nil }
 
+            // Every clinic's current period at once: the periods as a VALUES list joined to the day
+            // summary and to the payouts (two round trips, however many clinics).
+            let periods = clinics.map { ($0.id.rawValue, $0.schedule.period(containing: today)) }
+            var periodTotals: [Int64: Totals] = [:], received: [Int64: Int64] = [:]
+            if !periods.isEmpty {
+                func current() throws -> SQL {
+                    var sql = SQL("WITH current(clinicId, first, last) AS (VALUES ")
+                    for (index, (id, period)) in periods.enumerated() {
+                        try sql.add(index == 0 ? "(?::bigint, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date)",
+                                    id, period.start.description, period.end.description)
+                    }
+                    try sql.add(") ")
+                    return sql
+                }
+                var totalsQuery = try current()
+                try totalsQuery.add("""
+                    SELECT current.clinicId, \(sums) FROM current JOIN clinicDayTotal t
+                    ON t.bookId = ? AND t.clinicId = current.clinicId AND t.date BETWEEN current.first AND current.last
+                    GROUP BY current.clinicId
+                    """, book)
+                periodTotals = try await grouped(connection, totalsQuery.query, rounding: rounding)
+                var paidQuery = try current()
+                try paidQuery.add("""
+                    SELECT current.clinicId, sum(p.amountMinor)::bigint FROM current JOIN payout p
+                    ON p.bookId = ? AND p.clinicId = current.clinicId AND p.periodStart = current.first
+                    GROUP BY current.clinicId
+                    """, book)
+                for (id, amount) in try await connection.query(paidQuery.query, logger: logger).decode((Int64, Int64).self).all() {
+                    received[id] = amount
+                }
+            }
             var standings: [ClinicStanding] = []
-            for clinic in clinics {
-                let period = clinic.schedule.period(containing: today)
-                let periodTotals = try await totals(connection, try SQL("""
-                    SELECT \(sums) FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date BETWEEN ?::date AND ?::date
-                    """, book, clinic.id.rawValue, period.start.description, period.end.description).query, rounding: rounding)
-                let received = Money(minorUnits: try await int(connection, try SQL("""
-                    SELECT sum(amountMinor)::bigint FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date
-                    """, book, clinic.id.rawValue, period.start.description).query))
-                standings.append(ClinicStanding(clinic: clinic, period: period, periodTotals: periodTotals, periodReceived: received,
-                                                periodBalance: try periodTotals.commission.subtracting(received),
+            for (clinic, period) in zip(clinics, periods) {
+                let totals = periodTotals[clinic.id.rawValue] ?? .zero
+                let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
+                standings.append(ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodReceived: paid,
+                                                periodBalance: try totals.commission.subtracting(paid),
                                                 monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
                                                 yearTotals: clinicYear[clinic.id.rawValue] ?? .zero))
             }
@@ -80,14 +106,18 @@ extension PostgresStore {
                 SELECT productId, \(sums) FROM productMonthTotal WHERE bookId = ? AND month = ?::date GROUP BY productId
                 """, book, month).query, rounding: rounding)
             let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
-            var products: [ProductStanding] = []
-            for (id, year) in top {
-                products.append(ProductStanding(product: try await product(connection, Product.ID(id)), monthTotals: productMonth[id] ?? .zero,
-                                                yearTotals: year))
+            var byID: [Int64: Product] = [:]
+            if !top.isEmpty {
+                var query = try SQL("SELECT \(Columns.product) FROM product WHERE bookId = ? AND id IN (", book)
+                for (index, (id, _)) in top.enumerated() { try query.add(index == 0 ? "?" : ", ?", id) }
+                try query.add(")")
+                for product in try await products(connection, query.query) { byID[product.id.rawValue] = product }
             }
-            _ = day
+            let topProducts = top.compactMap { id, year in
+                byID[id].map { ProductStanding(product: $0, monthTotals: productMonth[id] ?? .zero, yearTotals: year) }
+            }
             return Dashboard(today: today, currency: settings.currency, todayTotals: todayTotals, monthTotals: monthTotals,
-                             yearTotals: yearTotals, clinics: standings, products: products)
+                             yearTotals: yearTotals, clinics: standings, products: topProducts)
         }
     }
 

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import CSV
 import CommissionCore
 import CommissionKit
+import CommissionPostgres
 import CommissionSQLite
 import CommissionStore
 import CommissionWeb
@@ -37,6 +38,10 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Dashboard and statement repetitions.") var repetitions: Int = 200
     @Option(help: "The commission executable (default: next to this one).") var commission: String?
     @Option(help: "Build the books in this directory and keep them (default: a temporary one, removed).") var keep: String?
+    @Option(name: .long, help: ArgumentHelp(
+        "A PostgreSQL server to measure the PostgreSQL store on too, beside SQLite (default: COMMISSION_TEST_POSTGRES_URL, which benchmarks/run sets).",
+        valueName: "postgres-url"))
+    var postgres: String?
 
     func run() async throws {
         let sizes = try self.sizes.split(separator: ",").map {
@@ -126,6 +131,33 @@ struct Bench: AsyncParsableCommand {
             }
             try pool.close()
             largest = (size, db, today)
+
+            // 4. The same book on PostgreSQL, side by side (migrated with `commission migrate`).
+            if let server = postgres ?? ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+                let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_bench", onServer: server)
+                let copied = try runProcess(binary, ["migrate", "--from", "sqlite:\(db)", "--to", url, "--skip-proof"])
+                guard copied.status == 0 else { throw ValidationError("migrating to PostgreSQL failed: \(copied.output)") }
+                report.add("migrate \(size) sales to PostgreSQL", measured: copied.seconds * 1000, unit: "ms", baseline: imported.seconds * 1000,
+                           baselineName: "import into SQLite", target: nil, met: nil)
+                let database = try await PostgresBookDatabase(url: url)
+                defer { database.shutdown() }
+                let onPostgres = try await PostgresStore.firstBook(in: database, creatingWith: SQLiteStore.systemDefaultSettings)
+                _ = try await onPostgres.dashboard(today: today)
+                let pgDashboard = try await timed(repetitions) { _ = try await onPostgres.dashboard(today: today) }
+                report.add("dashboard at \(size), PostgreSQL: p50", measured: pgDashboard.p50, unit: "ms", baseline: dashboard.p50,
+                           baselineName: "SQLite", target: nil, met: nil)
+                if let busiest {
+                    let name = try await store.clinic(Clinic.ID(busiest[0] as Int64)).name
+                    let clinic = try await onPostgres.clinic(named: name)
+                    let period = clinic.schedule.period(before: clinic.schedule.period(containing: today))
+                    let sqliteStatement = try await timed(max(10, repetitions / 4)) {
+                        _ = try await store.statement(clinic: Clinic.ID(busiest[0] as Int64), period: period)
+                    }
+                    let pgStatement = try await timed(max(10, repetitions / 4)) { _ = try await onPostgres.statement(clinic: clinic.id, period: period) }
+                    report.add("statement at \(size), PostgreSQL: p50", measured: pgStatement.p50, unit: "ms", baseline: sqliteStatement.p50,
+                               baselineName: "SQLite", target: nil, met: nil)
+                }
+            }
         }
         if let small = sizes.first, let large = sizes.last, small != large, let a = dashboardP50[small], let b = dashboardP50[large] {
             report.add("dashboard p50 at \(large) ÷ p50 at \(small)", measured: b / a, unit: "×", baseline: nil, baselineName: nil,
