@@ -108,6 +108,25 @@ public final class PostgresBookDatabase: Sendable {
         return components.string ?? serverURL
     }
 
+    /// Drops the database `url` names (one ``createDatabase(prefix:onServer:)`` made), through the
+    /// server `serverURL` reaches, closing its connections first.
+    public static func dropDatabase(_ url: String, onServer serverURL: String) async throws {
+        guard let name = URLComponents(string: url).map({ String($0.path.drop { $0 == "/" }) }),
+              !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw StoreError.invalid(field: "database URL", reason: "\(redacted(url)) names no database that can be dropped.")
+        }
+        let admin = PostgresClient(configuration: try configuration(serverURL))
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await admin.run() }
+                defer { group.cancelAll() }
+                try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+            }
+        } catch {
+            throw storeError(error, doing: "drop the database \(name)")
+        }
+    }
+
     /// The pool's configuration from a `postgres://` URL.
     static func configuration(_ url: String) throws -> PostgresClient.Configuration {
         func invalid(_ reason: String) -> StoreError {

@@ -62,6 +62,7 @@ struct Bench: AsyncParsableCommand {
         let started = ContinuousClock.now
         var dashboardP50: [Int: Double] = [:]
         var largest: (size: Int, path: String, today: Day)?
+        var sideBySide: [SideBySide] = []
 
         for size in sizes {
             note("== \(size) sales")
@@ -132,32 +133,8 @@ struct Bench: AsyncParsableCommand {
             try pool.close()
             largest = (size, db, today)
 
-            // 4. The same book on PostgreSQL, side by side (migrated with `commission migrate`).
-            if let server = postgres ?? ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-                let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_bench", onServer: server)
-                let copied = try runProcess(binary, ["migrate", "--from", "sqlite:\(db)", "--to", url, "--skip-proof"])
-                guard copied.status == 0 else { throw ValidationError("migrating to PostgreSQL failed: \(copied.output)") }
-                report.add("migrate \(size) sales to PostgreSQL", measured: copied.seconds * 1000, unit: "ms", baseline: imported.seconds * 1000,
-                           baselineName: "import into SQLite", target: nil, met: nil)
-                let database = try await PostgresBookDatabase(url: url)
-                defer { database.shutdown() }
-                let onPostgres = try await PostgresStore.firstBook(in: database, creatingWith: SQLiteStore.systemDefaultSettings)
-                _ = try await onPostgres.dashboard(today: today)
-                let pgDashboard = try await timed(repetitions) { _ = try await onPostgres.dashboard(today: today) }
-                report.add("dashboard at \(size), PostgreSQL: p50", measured: pgDashboard.p50, unit: "ms", baseline: dashboard.p50,
-                           baselineName: "SQLite", target: nil, met: nil)
-                if let busiest {
-                    let name = try await store.clinic(Clinic.ID(busiest[0] as Int64)).name
-                    let clinic = try await onPostgres.clinic(named: name)
-                    let period = clinic.schedule.period(before: clinic.schedule.period(containing: today))
-                    let sqliteStatement = try await timed(max(10, repetitions / 4)) {
-                        _ = try await store.statement(clinic: Clinic.ID(busiest[0] as Int64), period: period)
-                    }
-                    let pgStatement = try await timed(max(10, repetitions / 4)) { _ = try await onPostgres.statement(clinic: clinic.id, period: period) }
-                    report.add("statement at \(size), PostgreSQL: p50", measured: pgStatement.p50, unit: "ms", baseline: sqliteStatement.p50,
-                               baselineName: "SQLite", target: nil, met: nil)
-                }
-            }
+            sideBySide.append(SideBySide(size: size, path: db, today: today, imported: imported.seconds, dashboard: dashboard.p50,
+                                         busiestClinic: (busiest?[0] as Int64?).map { Clinic.ID($0) }))
         }
         if let small = sizes.first, let large = sizes.last, small != large, let a = dashboardP50[small], let b = dashboardP50[large] {
             report.add("dashboard p50 at \(large) ÷ p50 at \(small)", measured: b / a, unit: "×", baseline: nil, baselineName: nil,
@@ -171,6 +148,15 @@ struct Bench: AsyncParsableCommand {
             try await smallThings(binary: binary, db: largest.path, report: &report)
         }
 
+        // The same books on PostgreSQL, last: its background writes after a big copy would disturb the
+        // SQLite and HTTP figures.
+        if let server = postgres ?? ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            note("== the same books on PostgreSQL")
+            for book in sideBySide {
+                try await postgresFigures(book, server: server, binary: binary, report: &report)
+            }
+        }
+
         report.totalSeconds = (ContinuousClock.now - started).seconds
         print(report.table())
         let url = URL(fileURLWithPath: output)
@@ -179,6 +165,45 @@ struct Bench: AsyncParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(report).write(to: url)
         note("Wrote \(output) (\(String(format: "%.0f", report.totalSeconds)) s in all).")
+    }
+
+    /// A SQLite book measured, to measure again on PostgreSQL.
+    struct SideBySide {
+        var size: Int
+        var path: String
+        var today: Day
+        var imported: Double
+        var dashboard: Double
+        var busiestClinic: Clinic.ID?
+    }
+
+    /// The book migrated to a scratch database of `server` (`commission migrate`), its dashboard and
+    /// statement timed on PostgreSQL beside SQLite; the database is dropped afterwards.
+    func postgresFigures(_ book: SideBySide, server: String, binary: String, report: inout Report) async throws {
+        let size = book.size, today = book.today
+        let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_bench", onServer: server)
+        let copied = try runProcess(binary, ["migrate", "--from", "sqlite:\(book.path)", "--to", url, "--skip-proof"])
+        guard copied.status == 0 else { throw ValidationError("migrating to PostgreSQL failed: \(copied.output)") }
+        report.add("migrate \(size) sales to PostgreSQL", measured: copied.seconds * 1000, unit: "ms", baseline: book.imported * 1000,
+                   baselineName: "import into SQLite", target: nil, met: nil)
+        let database = try await PostgresBookDatabase(url: url)
+        let onPostgres = try await PostgresStore.firstBook(in: database, creatingWith: SQLiteStore.systemDefaultSettings)
+        _ = try await onPostgres.dashboard(today: today)
+        let dashboard = try await timed(repetitions) { _ = try await onPostgres.dashboard(today: today) }
+        report.add("dashboard at \(size), PostgreSQL: p50", measured: dashboard.p50, unit: "ms", baseline: book.dashboard,
+                   baselineName: "SQLite", target: nil, met: nil)
+        if let busiest = book.busiestClinic {
+            let store = try SQLiteStore(.file(book.path))
+            let name = try await store.clinic(busiest).name
+            let clinic = try await onPostgres.clinic(named: name)
+            let period = clinic.schedule.period(before: clinic.schedule.period(containing: today))
+            let onSQLite = try await timed(max(10, repetitions / 4)) { _ = try await store.statement(clinic: busiest, period: period) }
+            let statement = try await timed(max(10, repetitions / 4)) { _ = try await onPostgres.statement(clinic: clinic.id, period: period) }
+            report.add("statement at \(size), PostgreSQL: p50", measured: statement.p50, unit: "ms", baseline: onSQLite.p50,
+                       baselineName: "SQLite", target: nil, met: nil)
+        }
+        database.shutdown()
+        try await PostgresBookDatabase.dropDatabase(url, onServer: server)
     }
 
     /// Seconds to read every field of a CSV file with `CSVScanner` (what the import uses) and with CSV.swift.
