@@ -72,6 +72,7 @@ extension SQLiteStore {
         } catch let error as DatabaseError {
             throw Self.storeError(error)
         }
+        caches.withLock { $0.clear() }  // other settings, other accounts and tokens
         broadcaster.send(Set(StoreTable.allCases))
     }
 }
