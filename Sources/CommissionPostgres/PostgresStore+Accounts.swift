@@ -21,7 +21,7 @@ extension PostgresStore: AccountStore {
     }
 
     public func createOwner(username: String, passwordHash: String) async throws -> Account {
-        let name = try Names.clean(username, field: "user name")
+        let name = try StoreInput.name(username, field: "user name")
         return try await accountWrite { connection in
             try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
             if try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") > 0 {
@@ -102,7 +102,7 @@ extension PostgresStore: AccountStore {
     }
 
     public func createToken(account: Account.ID, name: String, tokenDigest: String, now: Date) async throws -> APIToken {
-        let cleaned = try Names.clean(name, field: "token name")
+        let cleaned = try StoreInput.name(name, field: "token name")
         return try await accountWrite { connection in
             let id = try await int(connection, """
                 INSERT INTO apiToken (accountId, name, tokenDigest, createdAt)

@@ -7,7 +7,7 @@ extension PostgresStore {
     /// How many products the dashboard lists.
     static let dashboardProductLimit = 20
 
-    /// Totals from a row of ``Columns/totalsSums`` starting at `offset`.
+    /// Totals from the seven sums of ``Columns/totalsSums``, in their order (NULL for no rows counts as 0).
     static func totals(_ cells: [Int64?], rounding: RoundingPolicy) -> Totals {
         let value = { (index: Int) in index < cells.count ? cells[index] ?? 0 : 0 }
         let exact = ExactCommission(tenThousandths: value(6))
@@ -302,12 +302,12 @@ private struct ImportSession {
     mutating func apply(_ record: ImportRecord, _ connection: PostgresConnection) async throws {
         switch record {
         case .clinic(let draft):
-            let name = try Names.clean(draft.name, field: "name")
+            let name = try StoreInput.name(draft.name, field: "name")
             let clinic = try await store.insertClinic(connection, ClinicDraft(name: name, schedule: draft.schedule))
             clinics[name.lowercased()] = clinic
             summary.clinics += 1
         case .product(let draft):
-            let product = try await store.insertProduct(connection, try Names.clean(draft))
+            let product = try await store.insertProduct(connection, try StoreInput.product(draft))
             products[product.name.lowercased()] = product
             summary.products += 1
         case .terms(let draft):
@@ -332,7 +332,7 @@ private struct ImportSession {
             if product.isArchived { throw StoreError.archived(.products, product.name) }
             if rounding == nil { rounding = try await store.settings(connection).rounding.rule }
             let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
-                                  discount: named.discount, noCommission: named.noCommission, note: try Names.cleanNote(named.note))
+                                  discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
             _ = try await store.insertSale(connection, draft, clinic: clinic, product: product,
                                            unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
                                            candidates: try await terms(of: clinic.id, connection), rounding: rounding!, closed: &closed,

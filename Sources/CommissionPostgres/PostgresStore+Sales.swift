@@ -120,7 +120,7 @@ extension PostgresStore {
         if let key, key.isEmpty || key.count > 200 {
             throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
         }
-        let note = try Names.cleanNote(draft.note)
+        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { connection in
             if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
                                                                        book, key).query).first {
@@ -143,8 +143,8 @@ extension PostgresStore {
     /// Computes a sale's figures under the terms in force and inserts it.
     func insertSale(_ connection: PostgresConnection, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
                     candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods, idempotencyKey: String?) async throws -> Sale {
-        let (line, terms, figures) = try Self.compute(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                                      candidates: candidates, rounding: rounding)
+        let (line, terms, figures) = try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
+                                                         candidates: candidates, rounding: rounding)
         if try await closed.contains(self, connection, clinic: clinic.id.rawValue, day: draft.date) {
             throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
         }
@@ -163,11 +163,6 @@ extension PostgresStore {
                     termsID: terms?.id, figures: figures, note: draft.note)
     }
 
-    static func compute(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                        candidates: [Terms], rounding: RoundingRule) throws -> (SaleLine, Terms?, SaleFigures) {
-        try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                            candidates: candidates, rounding: rounding)
-    }
 
     public func sale(_ id: Sale.ID) async throws -> Sale {
         try await read { connection in try await sale(connection, id) }
@@ -211,7 +206,7 @@ extension PostgresStore {
         if let through = query.through { try sql.add(" AND sale.date <= ?::date", through.description) }
         if !query.includeVoided { try sql.add(" AND NOT sale.isVoided") }
         if let text = query.text, !text.isEmpty {
-            let pattern = Names.likePattern(text)
+            let pattern = StoreInput.likePattern(text)
             try sql.add("""
                  AND (sale.note ILIKE ? ESCAPE '\\' OR sale.productId IN (SELECT id FROM product WHERE bookId = ? AND name ILIKE ? ESCAPE '\\'))
                 """, pattern, book, pattern)
@@ -235,7 +230,7 @@ extension PostgresStore {
     }
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
-        let note = try Names.cleanNote(draft.note)
+        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { connection in
             let old = try await sale(connection, id)
             var closed = ClosedPeriods()
@@ -248,7 +243,7 @@ extension PostgresStore {
             let product = try await product(connection, draft.productID)
             var draft = draft
             draft.note = note
-            let (line, terms, figures) = try Self.compute(
+            let (line, terms, figures) = try StoreInput.sale(
                 draft, clinic: clinic, product: product,
                 unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost,
                 candidates: try await termsCandidates(connection, clinic: clinic.id), rounding: try await settings(connection).rounding.rule)
@@ -287,7 +282,7 @@ extension PostgresStore {
     // MARK: Payouts and periods
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
-        let reference = try Names.cleanNote(draft.reference)
+        let reference = try StoreInput.note(draft.reference)
         return try await write([.payouts]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)

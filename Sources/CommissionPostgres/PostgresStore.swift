@@ -152,7 +152,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     // MARK: Clinics
 
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
-        let name = try Names.clean(draft.name, field: "clinic name")
+        let name = try StoreInput.name(draft.name, field: "clinic name")
         return try await write([.clinics]) { connection in
             try await insertClinic(connection, ClinicDraft(name: name, schedule: draft.schedule))
         }
@@ -197,7 +197,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     public func clinics(_ query: ClinicQuery) async throws -> [Clinic] {
         var sql = try SQL("SELECT \(Columns.clinic) FROM clinic WHERE bookId = ?", book)
         if !query.includeArchived { try sql.add(" AND NOT isArchived") }
-        if let text = query.text, !text.isEmpty { try sql.add(" AND name ILIKE ? ESCAPE '\\'", Names.likePattern(text)) }
+        if let text = query.text, !text.isEmpty { try sql.add(" AND name ILIKE ? ESCAPE '\\'", StoreInput.likePattern(text)) }
         try sql.add(" ORDER BY lower(name), id")
         try sql.add(page: query.page)
         let built = sql.query
@@ -215,7 +215,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     }
 
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
-        let name = try Names.clean(clinic.name, field: "clinic name")
+        let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { connection in
             _ = try await self.clinic(connection, clinic.id)
             if try await int(connection, """
@@ -250,7 +250,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     // MARK: Products
 
     public func createProduct(_ draft: ProductDraft) async throws -> Product {
-        let cleaned = try Names.clean(draft)
+        let cleaned = try StoreInput.product(draft)
         return try await write([.products]) { connection in try await insertProduct(connection, cleaned) }
     }
 
@@ -308,7 +308,7 @@ public final class PostgresStore: CommissionStore, Sendable {
         try sql.add(" WHERE product.bookId = ?", book)
         if !query.includeArchived { try sql.add(" AND NOT product.isArchived") }
         if let text = query.text, !text.isEmpty {
-            let pattern = Names.likePattern(text)
+            let pattern = StoreInput.likePattern(text)
             try sql.add(" AND (product.name ILIKE ? ESCAPE '\\' OR product.sku ILIKE ? ESCAPE '\\')", pattern, pattern)
         }
         try sql.add(query.order == .mostSold ? " ORDER BY coalesce(s.sold, 0) DESC, lower(product.name), product.id" : " ORDER BY lower(product.name), product.id")
@@ -328,7 +328,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     }
 
     public func updateProduct(_ product: Product) async throws -> Product {
-        let cleaned = try Names.clean(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+        let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
         return try await write([.products]) { connection in
             _ = try await self.product(connection, product.id)
             if try await int(connection, """
@@ -388,14 +388,6 @@ enum Columns {
         sum(saleCount)::bigint, sum(quantity)::bigint, sum(revenueMinor)::bigint, sum(costMinor)::bigint, \
         sum(profitMinor)::bigint, sum(commissionMinor)::bigint, sum(commissionExact)::bigint
         """
-}
-
-/// What people type, cleaned as every store cleans it (``StoreInput``).
-enum Names {
-    static func clean(_ name: String, field: String) throws -> String { try StoreInput.name(name, field: field) }
-    static func clean(_ draft: ProductDraft) throws -> ProductDraft { try StoreInput.product(draft) }
-    static func cleanNote(_ note: String?) throws -> String? { try StoreInput.note(note) }
-    static func likePattern(_ text: String) -> String { StoreInput.likePattern(text) }
 }
 
 /// A statement built piece by piece: each `?` in a piece becomes the next `$n`, bound to the next value.

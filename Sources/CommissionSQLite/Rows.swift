@@ -88,8 +88,3 @@ enum Rows {
     /// The select list that sums a summary table in the order ``totals(_:at:rounding:)`` reads.
     static let totalsSums = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
 }
-
-extension Database {
-    /// Escapes `%`, `_` and `\` for a `LIKE … ESCAPE '\'` pattern that matches a substring.
-    static func likePattern(_ text: String) -> String { StoreInput.likePattern(text) }
-}

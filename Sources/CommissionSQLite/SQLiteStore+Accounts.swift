@@ -9,7 +9,7 @@ extension SQLiteStore: AccountStore {
     }
 
     public func createOwner(username: String, passwordHash: String) async throws -> Account {
-        let name = try Self.cleanName(username, field: "user name")
+        let name = try StoreInput.name(username, field: "user name")
         return try await write([], bump: false) { db in
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM account") ?? 0 > 0 {
                 throw StoreError.invalid(field: "account", reason: "this book already has its owner; sign in instead.")
@@ -74,7 +74,7 @@ extension SQLiteStore: AccountStore {
     }
 
     public func createToken(account: Account.ID, name: String, tokenDigest: String, now: Date) async throws -> APIToken {
-        let cleaned = try Self.cleanName(name, field: "token name")
+        let cleaned = try StoreInput.name(name, field: "token name")
         return try await write([], bump: false) { db in
             try db.execute(sql: "INSERT INTO apiToken (accountId, name, tokenDigest, createdAt) VALUES (?, ?, ?, ?)",
                            arguments: [account.rawValue, cleaned, tokenDigest, Int64(now.timeIntervalSince1970)])

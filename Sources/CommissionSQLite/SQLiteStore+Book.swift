@@ -59,7 +59,7 @@ extension SQLiteStore {
     // MARK: Clinics
 
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
-        let name = try Self.cleanName(draft.name, field: "clinic name")
+        let name = try StoreInput.name(draft.name, field: "clinic name")
         return try await write([.clinics]) { db in
             try Self.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
         }
@@ -104,7 +104,7 @@ extension SQLiteStore {
             if !query.includeArchived { sql += " AND isArchived = 0" }
             if let text = query.text, !text.isEmpty {
                 sql += " AND name LIKE ? ESCAPE '\\'"
-                arguments += [Database.likePattern(text)]
+                arguments += [StoreInput.likePattern(text)]
             }
             sql += " ORDER BY name COLLATE NOCASE, id" + Self.limitClause(query.page, &arguments)
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.clinic($0) }
@@ -112,7 +112,7 @@ extension SQLiteStore {
     }
 
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
-        let name = try Self.cleanName(clinic.name, field: "clinic name")
+        let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { db in
             _ = try Self.clinic(db, clinic.id)
             if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ? AND id <> ?", arguments: [name, clinic.id.rawValue]) != nil {
@@ -141,11 +141,10 @@ extension SQLiteStore {
     // MARK: Products
 
     public func createProduct(_ draft: ProductDraft) async throws -> Product {
-        let cleaned = try Self.clean(draft)
+        let cleaned = try StoreInput.product(draft)
         return try await write([.products]) { db in try Self.insertProduct(db, cleaned) }
     }
 
-    static func clean(_ draft: ProductDraft) throws -> ProductDraft { try StoreInput.product(draft) }
 
     static func insertProduct(_ db: Database, _ draft: ProductDraft) throws -> Product {
         if try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE name = ?", arguments: [draft.name]) != nil {
@@ -194,7 +193,7 @@ extension SQLiteStore {
             if !query.includeArchived { sql += " AND product.isArchived = 0" }
             if let text = query.text, !text.isEmpty {
                 sql += " AND (product.name LIKE ? ESCAPE '\\' OR product.sku LIKE ? ESCAPE '\\')"
-                arguments += [Database.likePattern(text), Database.likePattern(text)]
+                arguments += [StoreInput.likePattern(text), StoreInput.likePattern(text)]
             }
             sql += query.order == .mostSold ? " ORDER BY coalesce(s.sold, 0) DESC, product.name COLLATE NOCASE" : " ORDER BY product.name COLLATE NOCASE, product.id"
             sql += Self.limitClause(query.page, &arguments)
@@ -203,7 +202,7 @@ extension SQLiteStore {
     }
 
     public func updateProduct(_ product: Product) async throws -> Product {
-        let cleaned = try Self.clean(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+        let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
         return try await write([.products]) { db in
             _ = try Self.product(db, product.id)
             if try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE name = ? AND id <> ?", arguments: [cleaned.name, product.id.rawValue]) != nil {
@@ -235,7 +234,6 @@ extension SQLiteStore {
 
     // MARK: Helpers
 
-    static func cleanName(_ name: String, field: String) throws -> String { try StoreInput.name(name, field: field) }
 
     static func limitClause(_ page: Page, _ arguments: inout StatementArguments) -> String {
         guard page.limit != nil || page.offset > 0 else { return "" }

@@ -6,23 +6,25 @@ extension SQLiteStore {
     public func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary {
         let outcome: Result<ImportSummary, ImportStop>
         do {
+            // Outside the transaction, where SQLite takes them: foreign keys off (every id the import
+            // writes comes from its own transaction) and a larger page cache, both for the load only.
             let summary = try await writer.writeWithoutTransaction { db -> ImportSummary in
-              try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
-              defer { try? db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000") }
-              var result: ImportSummary?
-              try db.inTransaction(.immediate) {
-                var session = ImportSession(db: db, source: source, options: options)
-                try session.run()
-                if !session.problems.isEmpty {
-                    throw ImportStop.rejected(Array(session.problems.sorted { $0.line < $1.line }.prefix(options.problemLimit)),
-                                              total: session.problems.count)
+                try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000") }  // -2000: SQLite's default
+                var summary = ImportSummary()
+                try db.inTransaction(.immediate) {
+                    var session = ImportSession(db: db, source: source, options: options)
+                    try session.run()
+                    if !session.problems.isEmpty {
+                        throw ImportStop.rejected(Array(session.problems.sorted { $0.line < $1.line }.prefix(options.problemLimit)),
+                                                  total: session.problems.count)
+                    }
+                    if options.dryRun { throw ImportStop.dryRun(session.summary) }
+                    try self.bumpRevision(db)
+                    summary = session.summary
+                    return .commit
                 }
-                if options.dryRun { throw ImportStop.dryRun(session.summary) }
-                try self.bumpRevision(db)
-                result = session.summary
-                return .commit
-              }
-              return result!
+                return summary
             }
             outcome = .success(summary)
         } catch let stop as ImportStop {
@@ -141,12 +143,12 @@ private struct ImportSession {
     mutating func apply(_ row: ImportRow, rounding: RoundingRule) throws {
         switch row.record {
         case .clinic(let draft):
-            let name = try SQLiteStore.cleanName(draft.name, field: "name")
+            let name = try StoreInput.name(draft.name, field: "name")
             let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
             clinics[name.lowercased()] = clinic
             summary.clinics += 1
         case .product(let draft):
-            let product = try SQLiteStore.insertProduct(db, try SQLiteStore.clean(draft))
+            let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft))
             products[product.name.lowercased()] = product
             summary.products += 1
         case .terms(let draft):
@@ -167,7 +169,7 @@ private struct ImportSession {
             if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
             if product.isArchived { throw StoreError.archived(.products, product.name) }
             let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
-                                  discount: named.discount, noCommission: named.noCommission, note: try SQLiteStore.cleanNote(named.note))
+                                  discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
             if deltas == nil {
                 try Schema.dropSummaryTriggers(db)
                 deltas = SummaryDeltas()

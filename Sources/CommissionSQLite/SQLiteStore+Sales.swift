@@ -108,7 +108,7 @@ extension SQLiteStore {
         if let key, key.isEmpty || key.count > 200 {
             throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
         }
-        let note = try Self.cleanNote(draft.note)
+        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { db in
             if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
                 return try Rows.sale(row)
@@ -144,8 +144,8 @@ extension SQLiteStore {
     /// to be open; its id is 0 until it is inserted.
     static func prepareSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
                             candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods) throws -> Sale {
-        let (line, terms, figures) = try compute(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                                 candidates: candidates, rounding: rounding)
+        let (line, terms, figures) = try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
+                                                         candidates: candidates, rounding: rounding)
         if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
             throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
         }
@@ -183,13 +183,7 @@ extension SQLiteStore {
         row.bind(idempotencyKey)
     }
 
-    static func compute(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                        candidates: [Terms], rounding: RoundingRule) throws -> (SaleLine, Terms?, SaleFigures) {
-        try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                            candidates: candidates, rounding: rounding)
-    }
 
-    static func cleanNote(_ note: String?) throws -> String? { try StoreInput.note(note) }
 
     public func sale(_ id: Sale.ID) async throws -> Sale {
         try await read { db in try Self.sale(db, id) }
@@ -212,7 +206,7 @@ extension SQLiteStore {
         if !query.includeVoided { sql += " AND sale.isVoided = 0" }
         if let text = query.text, !text.isEmpty {
             sql += " AND (sale.note LIKE ? ESCAPE '\\' OR sale.productId IN (SELECT id FROM product WHERE name LIKE ? ESCAPE '\\'))"
-            arguments += [Database.likePattern(text), Database.likePattern(text)]
+            arguments += [StoreInput.likePattern(text), StoreInput.likePattern(text)]
         }
         return (sql, arguments)
     }
@@ -234,7 +228,7 @@ extension SQLiteStore {
     }
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
-        let note = try Self.cleanNote(draft.note)
+        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { db in
             let old = try Self.sale(db, id)
             let oldClinic = try Self.clinic(db, old.clinicID)
@@ -247,7 +241,7 @@ extension SQLiteStore {
             let product = try Self.product(db, draft.productID)
             var draft = draft
             draft.note = note
-            let (line, terms, figures) = try Self.compute(
+            let (line, terms, figures) = try StoreInput.sale(
                 draft, clinic: clinic, product: product,
                 unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost,
                 candidates: try Self.termsCandidates(db, clinic: clinic.id), rounding: try Self.settings(db).rounding.rule)
@@ -288,7 +282,7 @@ extension SQLiteStore {
     // MARK: Payouts and periods
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
-        let reference = try Self.cleanNote(draft.reference)
+        let reference = try StoreInput.note(draft.reference)
         return try await write([.payouts]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)
