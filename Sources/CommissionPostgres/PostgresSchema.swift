@@ -192,6 +192,16 @@ enum PostgresSchema {
             """,
         ]),
         Migration(name: "v1: summary tables", statements: summaryStatements),
+        // Teams: an invitation says which role it grants (an owner's comes from the command line and
+        // has no inviting account), and an account belongs to one book, which is how a server finds a
+        // caller's book.
+        Migration(name: "v2: invitation roles, one book per account", statements: [
+            "ALTER TABLE invitation ADD COLUMN role text NOT NULL DEFAULT 'member' CHECK (role IN ('owner', 'member'))",
+            "ALTER TABLE invitation ALTER COLUMN invitedBy DROP NOT NULL",
+            "ALTER TABLE invitation ADD COLUMN accountId bigint REFERENCES account (id) ON DELETE SET NULL",
+            "DROP INDEX member_account",
+            "CREATE UNIQUE INDEX member_account ON member (accountId)",
+        ]),
     ]
 
     /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row

@@ -163,6 +163,21 @@ enum Schema {
                 """)
         }
 
+        // Members: the first account stays the owner; invitations (one-time links, digests only) add more.
+        migrator.registerMigration("v4: members and invitations") { db in
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN role TEXT NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'member'));
+                CREATE TABLE invitation (
+                    tokenDigest TEXT PRIMARY KEY,
+                    role TEXT NOT NULL CHECK (role IN ('owner', 'member')),
+                    invitedBy INTEGER REFERENCES account(id) ON DELETE CASCADE,
+                    expiresAt INTEGER NOT NULL,
+                    usedAt INTEGER,
+                    accountId INTEGER REFERENCES account(id) ON DELETE SET NULL
+                );
+                """)
+        }
+
         return migrator
     }
 

@@ -71,3 +71,67 @@ public protocol BookBackup: Sendable {
     /// Writes a consistent copy of the book to `path`; refuses to replace an existing file unless told.
     func backup(to path: String, replacing: Bool) async throws
 }
+
+/// What an account may do in a book: the owner also invites members and changes the book's settings.
+public enum MemberRole: String, Sendable, Hashable, CaseIterable {
+    case owner
+    case member
+}
+
+/// An account of the book with its role.
+public struct Member: Sendable, Hashable {
+    public var account: Account
+    public var role: MemberRole
+
+    public init(account: Account, role: MemberRole) {
+        self.account = account
+        self.role = role
+    }
+}
+
+/// A one-time link that lets someone create an account in a book. Only a digest of its secret is kept.
+public struct Invitation: Sendable, Hashable {
+    public var role: MemberRole
+    /// Who created it; nil for an owner's invitation made from the command line.
+    public var invitedBy: String?
+    public var expiresAt: Date
+
+    public init(role: MemberRole, invitedBy: String?, expiresAt: Date) {
+        self.role = role
+        self.invitedBy = invitedBy
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The people of a book: its members and the one-time links that add more.
+public protocol TeamStore: Sendable {
+    /// Every account of the book with its role, owners first.
+    func members() async throws -> [Member]
+    /// The role of an account in this book; nil when it is not one of the book's accounts.
+    func role(of account: Account.ID) async throws -> MemberRole?
+    /// Records an invitation. `invitedBy` must be an owner of the book (nil: made by the server's operator).
+    func createInvitation(tokenDigest: String, role: MemberRole, invitedBy: Account.ID?, expiresAt: Date) async throws
+    /// The invitation with this digest while it can still be used: unused and not expired at `now`.
+    func invitation(tokenDigest: String, now: Date) async throws -> Invitation?
+    /// Uses an invitation, once: creates the account with the invitation's role and marks it used, in
+    /// one transaction. Refused (``StoreError/invalid(field:reason:)``) when it is used, expired or
+    /// unknown, or when the user name is taken.
+    func acceptInvitation(tokenDigest: String, username: String, passwordHash: String, now: Date) async throws -> Account
+}
+
+/// The books a server serves, and which one each caller belongs to: what lets one server hold
+/// the private books of several people. An account belongs to one book.
+public protocol BookDirectory: Sendable {
+    /// The book that a caller with no account is shown (where `/setup` creates the first owner).
+    func defaultBook() async throws -> Int64
+    /// The book of the account signed in with this session, if the session is live at `now`.
+    func book(sessionDigest: String, now: Date) async throws -> Int64?
+    /// The book of the account holding this live API token.
+    func book(tokenDigest: String) async throws -> Int64?
+    /// The book of the account with this user name (compared without regard to case).
+    func book(username: String) async throws -> Int64?
+    /// The book an unused, unexpired invitation leads to.
+    func book(invitationDigest: String, now: Date) async throws -> Int64?
+    /// The store of a book.
+    func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore
+}

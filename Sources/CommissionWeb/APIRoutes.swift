@@ -51,6 +51,8 @@ public enum OpenAPI {
 struct APIRoutes: Sendable {
     let store: any WebStore
     let hub: DashboardHub
+    /// Links the API hands out (invitations) are https: the server is behind TLS.
+    let secureLinks: Bool
 
     func register<G>(on api: Registrar<G>) {
         api.get("/openapi.json") { _, _ in
@@ -82,6 +84,8 @@ struct APIRoutes: Sendable {
         api.post("/tokens/:id/revoke") { _, context in try await revokeToken(context: context) }
         api.get("/payouts") { _, _ in try await payoutsJSON() }
         api.post("/payouts") { request, context in try await createPayout(request, context: context) }
+        api.get("/members") { _, _ in try json(try await store.members().map { MemberJSON(id: $0.account.id.rawValue, username: $0.account.username, role: $0.role.rawValue) }) }
+        api.post("/invitations") { request, context in try await invite(request, context: context) }
     }
 
     // MARK: Shapes
@@ -428,6 +432,7 @@ struct APIRoutes: Sendable {
     struct SettingsBody: Decodable { var currency: String?; var timeZone: String?; var rounding: String?; var roundingScope: String? }
 
     func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await requireOwner(context, store: store, to: "change the book's settings")
         let input = try await body(SettingsBody.self, request, context: context)
         var settings = try await store.settings()
         if let code = input.currency { settings.currency = try Currency(code: code) }
@@ -468,6 +473,30 @@ struct APIRoutes: Sendable {
     func revokeToken(context: AppRequestContext) async throws -> Response {
         try await store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try account(context).id)
         return Response(status: .noContent)
+    }
+
+    struct MemberJSON: Encodable {
+        var id: Int64
+        var username: String
+        var role: String
+    }
+
+    struct InvitationBody: Decodable { var role: String? }
+
+    struct InvitationJSON: Encodable {
+        var url: String
+        var path: String
+        var role: String
+        var expiresAt: Date
+    }
+
+    func invite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await body(InvitationBody.self, request, context: context)
+        guard let role = MemberRole(rawValue: input.role ?? MemberRole.member.rawValue) else {
+            throw Problem(.unprocessableContent, "The role is member or owner.")
+        }
+        let link = try await createInvitation(request, context: context, role: role, store: store, secure: secureLinks)
+        return try json(InvitationJSON(url: link.url, path: link.path, role: role.rawValue, expiresAt: link.expiresAt), status: .created)
     }
 
     func encode(_ payout: Payout, currency: Currency) -> PayoutJSON {

@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// Builds the web app and API on a store: the one composition root that `commission serve` and the
-/// tests share.
+/// Builds the web app and API on the store of one book (an SQLite file): the composition root that
+/// `commission serve` and the tests share. A server of several books uses `buildApplication(configuration:books:)`.
 public func buildApplication(
     configuration: WebConfiguration, store: any WebStore, logger: Logger = Logger(label: "commission")
 ) -> some ApplicationProtocol {
@@ -17,6 +17,10 @@ public func buildApplication(
 
 /// The router alone, for tests that need no socket. `routes` receives every route registered.
 public func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog = RouteLog()) -> Router<AppRequestContext> {
+    buildRouter(configuration: configuration, store: store, routes: routes, throttle: LoginThrottle())
+}
+
+func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog, throttle: LoginThrottle) -> Router<AppRequestContext> {
     let pages = Pages()
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
@@ -25,10 +29,10 @@ public func buildRouter(configuration: WebConfiguration, store: any WebStore, ro
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
     let hub = DashboardHub(store: store)
-    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: LoginThrottle(), hub: hub)
+    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: throttle, hub: hub)
     web.registerPublic(on: Registrar(group: router, prefix: "", isPublic: true, log: routes))
     let protected = router.group().add(middleware: RequireAccountMiddleware(store: store))
     web.registerProtected(on: Registrar(group: protected, prefix: "", isPublic: false, log: routes))
-    APIRoutes(store: store, hub: hub).register(on: Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes))
+    APIRoutes(store: store, hub: hub, secureLinks: configuration.secureCookies).register(on: Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes))
     return router
 }

@@ -64,8 +64,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.bodyLimit = configuration.maxBodySize
-        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
-            let secret = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        if let secret = Self.bearerSecret(request) {
             guard let account = try await store.account(tokenDigest: Secret.digest(secret), now: Date()) else {
                 throw Problem(.unauthorized, "The bearer token is unknown or revoked. Create one in Settings or with `commission token create`.")
             }
@@ -77,6 +76,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
             }
         }
         return try await next(request, context)
+    }
+
+    /// The secret of an `Authorization: Bearer` header.
+    static func bearerSecret(_ request: Request) -> String? {
+        guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 }
 

@@ -30,8 +30,8 @@ public struct WebConfiguration: Sendable {
     }
 }
 
-/// The store the web app needs: the book and its accounts.
-public typealias WebStore = CommissionStore & AccountStore
+/// The store the web app needs: the book, its accounts and its members.
+public typealias WebStore = CommissionStore & AccountStore & TeamStore
 
 /// Who is asking, once the authenticator has looked at the request.
 public enum Caller: Sendable {
@@ -66,6 +66,10 @@ public struct AppRequestContext: RequestContext {
 /// The digest the store keeps of a session or token secret, for tools outside the web app.
 public enum WebSecrets {
     public static func digest(_ secret: String) -> String { Secret.digest(secret) }
+    /// A new random secret, as the web app makes them.
+    public static func make() -> String { Secret.make() }
+    /// The path of an invitation link, before its secret.
+    public static let invitationPath = WebRoutes.invitationPath
 }
 
 /// Random secrets and their digests.

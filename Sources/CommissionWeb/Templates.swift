@@ -5,7 +5,7 @@ enum Templates {
     static let all: [String: String] = [
         "layout": layout, "setup": setup, "login": login, "entry": entry, "dashboard": dashboard,
         "dashboard-body": dashboardBody, "sales": sales, "statement": statement, "payouts": payouts,
-        "book": book, "settings": settings, "error": error, "transfer": transfer, "edit-sale": editSale,
+        "book": book, "settings": settings, "error": error, "transfer": transfer, "edit-sale": editSale, "invite": invite,
     ]
 
     static let layout = """
@@ -53,6 +53,21 @@ enum Templates {
           <label for="password">Password (at least 10 characters)</label>
           <input id="password" name="password" type="password" autocomplete="new-password" minlength="10" required>
           <button type="submit" class="primary">Create the owner account</button>
+        </form>
+        """
+
+    static let invite = """
+        <h1>Join Commission</h1>
+        <p>{{#invitedBy}}{{invitedBy}} invites you{{/invitedBy}}{{^invitedBy}}You are invited{{/invitedBy}} to
+        {{#isOwner}}own a book of your own on this server{{/isOwner}}{{^isOwner}}work in their book as a member{{/isOwner}}.
+        Choose the name and password you will sign in with. This link works once, until {{expires}}.</p>
+        <form method="post" action="{{action}}" class="card">
+          <input type="hidden" name="csrf" value="{{csrf}}">
+          <label for="username">User name</label>
+          <input id="username" name="username" autocomplete="username" required value="{{username}}">
+          <label for="password">Password (at least 10 characters)</label>
+          <input id="password" name="password" type="password" autocomplete="new-password" minlength="10" required>
+          <button type="submit" class="primary">Create my account</button>
         </form>
         """
 
@@ -272,7 +287,8 @@ enum Templates {
         <h1>Settings</h1>
         <section class="card">
           <h2>Book</h2>
-          <form method="post" action="/settings/book">
+          {{^isOwner}}<p class="muted">{{currency}} · {{timeZone}}. Only an owner of the book changes its settings.</p>{{/isOwner}}
+          {{#isOwner}}<form method="post" action="/settings/book">
             <input type="hidden" name="csrf" value="{{csrf}}">
             <label for="currency">Currency (ISO code; fixed once amounts are recorded)</label><input id="currency" name="currency" value="{{currency}}" maxlength="3" required>
             <label for="time-zone">Time zone</label><input id="time-zone" name="timeZone" value="{{timeZone}}" required>
@@ -281,7 +297,18 @@ enum Templates {
             <label for="scope">Round</label>
             <select id="scope" name="scope"><option value="per-line" {{#perLine}}selected{{/perLine}}>each sale line</option><option value="per-statement" {{^perLine}}selected{{/perLine}}>once per statement</option></select>
             <button type="submit">Save settings</button>
-          </form>
+          </form>{{/isOwner}}
+        </section>
+        <section class="card">
+          <h2>People</h2>
+          <ul id="members">{{#members}}<li>{{username}} <span class="muted">· {{role}}</span></li>{{/members}}</ul>
+          {{#newInvitation}}<p class="notice" role="status">Send this link to the person you invite; it works once, for 7 days: <code id="new-invitation">{{newInvitation}}</code></p>{{/newInvitation}}
+          {{#isOwner}}<form method="post" action="/settings/invitations">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="invite-role">Invite as</label>
+            <select id="invite-role" name="role"><option value="member">member: records sales and sees the whole book</option><option value="owner">owner: also invites people and changes the settings</option></select>
+            <button type="submit">Create an invitation link</button>
+          </form>{{/isOwner}}
         </section>
         <section class="card">
           <h2>API tokens</h2>

@@ -15,6 +15,10 @@ struct WebRoutes: Sendable {
     let hub: DashboardHub
 
     static let anonymousCSRFCookie = "commission_csrf"
+    /// Where invitation links lead: the path, then the link's secret.
+    static let invitationPath = "/invite/"
+    /// How long an invitation link works.
+    static let invitationLifetime: TimeInterval = 7 * 24 * 3600
 
     func registerPublic<G>(on router: Registrar<G>) {
         router.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
@@ -24,6 +28,8 @@ struct WebRoutes: Sendable {
         router.post("/setup") { request, context in try await setup(request, context: context) }
         router.get("/login") { _, context in try await loginPage(context: context) }
         router.post("/login") { request, context in try await login(request, context: context) }
+        router.get(Self.invitationPath + ":secret") { _, context in try await invitationPage(context: context) }
+        router.post(Self.invitationPath + ":secret") { request, context in try await acceptInvitation(request, context: context) }
     }
 
     func registerProtected<G>(on router: Registrar<G>) {
@@ -62,6 +68,7 @@ struct WebRoutes: Sendable {
         router.post("/settings/tokens/:id/revoke") { _, context in try await revokeToken(context: context) }
         router.post("/settings/password") { request, context in try await changePassword(request, context: context) }
         router.post("/settings/book") { request, context in try await changeBookSettings(request, context: context) }
+        router.post("/settings/invitations") { request, context in try await invite(request, context: context) }
     }
 
     static func asset(_ text: String, type: String) -> Response {
@@ -126,6 +133,47 @@ struct WebRoutes: Sendable {
         await throttle.failed(username)
         return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
                              error: "The user name or the password is wrong.")
+    }
+
+    // MARK: Invitations
+
+    func invitationPage(context: AppRequestContext, username: String = "", status: HTTPResponse.Status = .ok, error: String? = nil) async throws -> Response {
+        let secret = try context.parameters.require("secret")
+        guard let invitation = try await store.invitation(tokenDigest: Secret.digest(secret), now: Date()) else {
+            throw Problem(.notFound, "This invitation link has been used or has expired, or it was copied wrongly. Ask for a new one.")
+        }
+        let values: [String: Any] = [
+            "action": Self.invitationPath + secret, "username": username, "invitedBy": invitation.invitedBy ?? "",
+            "isOwner": invitation.role == .owner, "expires": Day(invitation.expiresAt, in: .current).description,
+        ]
+        return anonymousForm("invite", title: "Join", context: context, values: values, status: status, error: error)
+    }
+
+    func acceptInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let secret = try context.parameters.require("secret")
+        let form = try await Form.read(request, context: context)
+        try checkAnonymousForm(request, form)
+        let username = form["username"] ?? ""
+        guard let password = form.values["password"], password.count >= 10 else {
+            return try await invitationPage(context: context, username: username, status: .unprocessableContent,
+                                            error: "Choose a password of at least 10 characters.")
+        }
+        let account: Account
+        do {
+            account = try await store.acceptInvitation(tokenDigest: Secret.digest(secret), username: username,
+                                                       passwordHash: Bcrypt.hash(password, cost: configuration.bcryptCost), now: Date())
+        } catch StoreError.invalid(let field, let reason) where field == "user name" {
+            return try await invitationPage(context: context, username: username, status: .unprocessableContent, error: "The user name: \(reason)")
+        }
+        return try await startSession(for: account)
+    }
+
+    /// An owner creates a one-time link that adds a person to the book.
+    func invite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let link = try await createInvitation(request, context: context, role: MemberRole(rawValue: form["role"] ?? "member") ?? .member, store: store,
+                                        secure: configuration.secureCookies)
+        return try await settingsPage(context: context, newInvitation: link.url)
     }
 
     func startSession(for account: Account) async throws -> Response {
@@ -581,11 +629,13 @@ struct WebRoutes: Sendable {
 
     // MARK: Settings
 
-    func settingsPage(context: AppRequestContext, newToken: String? = nil, message: String? = nil, error: String? = nil,
-                      status: HTTPResponse.Status = .ok) async throws -> Response {
+    func settingsPage(context: AppRequestContext, newToken: String? = nil, newInvitation: String? = nil, message: String? = nil,
+                      error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let account = context.caller.account else { throw Problem(.unauthorized, "Sign in first.") }
         let settings = try await store.settings()
         let values: [String: Any] = [
+            "isOwner": try await store.role(of: account.id) == .owner, "newInvitation": newInvitation ?? "",
+            "members": try await store.members().map { ["username": $0.account.username, "role": $0.role.rawValue] },
             "currency": settings.currency.code, "timeZone": settings.timeZoneIdentifier,
             "awayFromZero": settings.rounding.rule == .halfAwayFromZero, "perLine": settings.rounding.scope == .perLine,
             "newToken": newToken ?? "",
@@ -597,6 +647,7 @@ struct WebRoutes: Sendable {
     }
 
     func changeBookSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await requireOwner(context, store: store, to: "change the book's settings")
         let form = try await Form.read(request, context: context)
         var settings = try await store.settings()
         do {
@@ -654,4 +705,25 @@ struct Names {
 
 extension Weekday {
     var shortName: String { String(description.prefix(3)).capitalized }
+}
+
+/// Refuses a caller who is not an owner of the book.
+func requireOwner(_ context: AppRequestContext, store: any WebStore, to action: String) async throws {
+    guard let account = context.caller.account, try await store.role(of: account.id) == .owner else {
+        throw Problem(.forbidden, "Only an owner of the book can \(action).")
+    }
+}
+
+/// A new invitation link of the book: its secret is in the link only, the store keeps its digest.
+func createInvitation(_ request: Request, context: AppRequestContext, role: MemberRole, store: any WebStore, secure: Bool) async throws
+    -> (url: String, path: String, expiresAt: Date) {
+    try await requireOwner(context, store: store, to: "invite people")
+    let secret = Secret.make()
+    let expires = Date().addingTimeInterval(WebRoutes.invitationLifetime)
+    try await store.createInvitation(tokenDigest: Secret.digest(secret), role: role, invitedBy: context.caller.account?.id, expiresAt: expires)
+    let path = WebRoutes.invitationPath + secret
+    // The address the caller used; behind TLS (secure cookies) the link is https.
+    let host = request.head.authority ?? "127.0.0.1"
+    let scheme = secure ? "https" : "http"
+    return ("\(scheme)://\(host)\(path)", path, expires)
 }

@@ -94,7 +94,7 @@ struct BookCopier {
              terms: try Row.fetchAll(db, sql: "SELECT id, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived FROM terms ORDER BY id"),
              payouts: try Row.fetchAll(db, sql: "SELECT clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference FROM payout ORDER BY id"),
              closed: try Row.fetchAll(db, sql: "SELECT clinicId, periodStart, periodEnd FROM closedPeriod"),
-             accounts: try Row.fetchAll(db, sql: "SELECT id, username, passwordHash, createdAt FROM account ORDER BY id"),
+             accounts: try Row.fetchAll(db, sql: "SELECT id, username, passwordHash, createdAt, role FROM account ORDER BY id"),
              tokens: try Row.fetchAll(db, sql: "SELECT accountId, name, tokenDigest, createdAt, lastUsedAt, revokedAt FROM apiToken ORDER BY id"))
         }
         let logger = self.logger
@@ -186,7 +186,7 @@ struct BookCopier {
                         """, logger: logger)
                 }
                 var accounts: [Int64: Int64] = [:]
-                for (index, row) in small.accounts.enumerated() {
+                for row in small.accounts {
                     let name = row[1] as String
                     if try await connection.query("SELECT id FROM account WHERE lower(username) = lower(\(name))", logger: logger)
                         .decode(Int64.self).firstValue() != nil {
@@ -196,7 +196,7 @@ struct BookCopier {
                         INSERT INTO account (username, passwordHash, createdAt) VALUES (\(name), \(row[2] as String), \(row[3] as Int64)) RETURNING id
                         """)
                     accounts[row[0]] = id
-                    try await connection.query("INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), \(index == 0 ? "owner" : "member"))",
+                    try await connection.query("INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), \(row[4] as String))",
                                                logger: logger)
                 }
                 for row in small.tokens {

@@ -20,10 +20,12 @@ struct Serve: AsyncParsableCommand {
 
             With --demo it serves a fresh demo book from a temporary file and prints a login for it.
 
-            With --database (or COMMISSION_DATABASE_URL) it serves a book on a PostgreSQL server instead of \
-            the SQLite file, so that several instances behind a proxy share it: each pushes every \
-            instance's changes to its browsers. The database is migrated on start; a database without a \
-            book gets one, with this machine's time zone and USD (change them in the settings).
+            With --database (or COMMISSION_DATABASE_URL) it serves the books of a PostgreSQL database \
+            instead of the SQLite file, so that several instances behind a proxy share them: each pushes \
+            every instance's changes to its browsers. Each account sees only its own book. The database \
+            is migrated on start; a database without a book gets one, with this machine's time zone and \
+            USD (change them in the settings), whose owner is created on the first visit. Owners invite \
+            members from Settings; `commission books add` makes another private book.
 
             Examples:
               commission serve
@@ -43,6 +45,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "commission")
         logger.logLevel = .info
+        let configuration = WebConfiguration(host: host, port: port, secureCookies: secureCookies)
         let store: any WebStore
         var temporary: URL?
         defer {
@@ -67,11 +70,14 @@ struct Serve: AsyncParsableCommand {
             store = demoStore
         } else if let databaseURL {
             let shared = try await PostgresBookDatabase(url: databaseURL, logger: logger)
-            let bookStore = try await PostgresStore.firstBook(in: shared, creatingWith: SQLiteStore.systemDefaultSettings)
-            if try await bookStore.accountCount() == 0 {
-                output("Open http://\(host):\(port)/ to create the owner account of the book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
+            let firstBook = try await PostgresStore.firstBook(in: shared, creatingWith: SQLiteStore.systemDefaultSettings)
+            if try await firstBook.accountCount() == 0 {
+                output("Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
             }
-            store = bookStore
+            let books = PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings)
+            let app = buildApplication(configuration: configuration, books: books, logger: logger)
+            try await app.runService()
+            return
         } else {
             let fileStore = try book.open()
             if try await fileStore.accountCount() == 0 {
@@ -80,8 +86,7 @@ struct Serve: AsyncParsableCommand {
             fileStore.cacheHotReads()
             store = fileStore
         }
-        let app = buildApplication(
-            configuration: WebConfiguration(host: host, port: port, secureCookies: secureCookies), store: store, logger: logger)
+        let app = buildApplication(configuration: configuration, store: store, logger: logger)
         try await app.runService()
     }
 }

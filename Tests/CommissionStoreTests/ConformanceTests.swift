@@ -1,4 +1,5 @@
 import CommissionCore
+import Foundation
 import CommissionStore
 import Synchronization
 import Testing
@@ -441,3 +442,89 @@ func waitUntil(timeout: Duration = .seconds(5), _ condition: @MainActor () -> Bo
 
 /// A deterministic generator (SplitMix64), so that random tests repeat.
 typealias SeededRandom = SplitMix64
+
+@Suite struct TeamConformanceTests {
+    typealias TeamBook = any CommissionStore & AccountStore & TeamStore
+
+    func makeTeam(_ kind: StoreKind) async throws -> (store: TeamBook, owner: Account) {
+        let store = try #require(try await kind.makeStore() as? TeamBook)
+        // User names are unique per server on PostgreSQL, whose books share one database.
+        let owner = try await store.createOwner(username: "owner-\(UUID().uuidString.prefix(8))", passwordHash: "hash-o")
+        return (store, owner)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anInvitationAddsOneMemberOnce(_ kind: StoreKind) async throws {
+        let (store, owner) = try await makeTeam(kind)
+        let now = Date()
+        let digest = "invitation-\(UUID().uuidString)"
+        try await store.createInvitation(tokenDigest: digest, role: .member, invitedBy: owner.id, expiresAt: now.addingTimeInterval(3600))
+        let invitation = try #require(try await store.invitation(tokenDigest: digest, now: now))
+        #expect(invitation.role == .member && invitation.invitedBy == owner.username)
+
+        let name = "member-\(UUID().uuidString.prefix(8))"
+        let member = try await store.acceptInvitation(tokenDigest: digest, username: name, passwordHash: "hash-m", now: now)
+        #expect(try await store.role(of: member.id) == .member)
+        #expect(try await store.role(of: owner.id) == .owner)
+        #expect(try await store.members().map(\.account.username) == [owner.username, name])
+        #expect(try await store.credentials(username: name)?.passwordHash == "hash-m")
+
+        // Used: gone, and a second acceptance adds nobody.
+        #expect(try await store.invitation(tokenDigest: digest, now: now) == nil)
+        await #expect(throws: StoreError.self) {
+            _ = try await store.acceptInvitation(tokenDigest: digest, username: name + "-again", passwordHash: "x", now: now)
+        }
+        #expect(try await store.members().count == 2)
+
+        // A member may not invite; an owner may invite another owner.
+        await #expect(throws: StoreError.self) {
+            try await store.createInvitation(tokenDigest: digest + "-m", role: .member, invitedBy: member.id, expiresAt: now.addingTimeInterval(3600))
+        }
+        #expect(try await store.invitation(tokenDigest: digest + "-m", now: now) == nil)
+        try await store.createInvitation(tokenDigest: digest + "-o", role: .owner, invitedBy: owner.id, expiresAt: now.addingTimeInterval(3600))
+        let second = try await store.acceptInvitation(tokenDigest: digest + "-o", username: name + "-o", passwordHash: "x", now: now)
+        #expect(try await store.role(of: second.id) == .owner)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func expiredInvitationsAndTakenNamesAreRefusedWhole(_ kind: StoreKind) async throws {
+        let (store, owner) = try await makeTeam(kind)
+        let now = Date()
+        let expired = "expired-\(UUID().uuidString)"
+        try await store.createInvitation(tokenDigest: expired, role: .member, invitedBy: owner.id, expiresAt: now.addingTimeInterval(-1))
+        #expect(try await store.invitation(tokenDigest: expired, now: now) == nil)
+        await #expect(throws: StoreError.self) {
+            _ = try await store.acceptInvitation(tokenDigest: expired, username: "late-\(UUID().uuidString.prefix(8))", passwordHash: "x", now: now)
+        }
+        #expect(try await store.invitation(tokenDigest: "never-made", now: now) == nil)
+
+        // The owner's name (in another case) is taken: refused, and the link still works afterwards.
+        let fresh = "fresh-\(UUID().uuidString)"
+        try await store.createInvitation(tokenDigest: fresh, role: .member, invitedBy: owner.id, expiresAt: now.addingTimeInterval(3600))
+        await #expect(throws: StoreError.self) {
+            _ = try await store.acceptInvitation(tokenDigest: fresh, username: owner.username.uppercased(), passwordHash: "x", now: now)
+        }
+        #expect(try await store.members().count == 1)
+        #expect(try await store.invitation(tokenDigest: fresh, now: now) != nil)
+        _ = try await store.acceptInvitation(tokenDigest: fresh, username: "ok-\(UUID().uuidString.prefix(8))", passwordHash: "x", now: now)
+        #expect(try await store.members().count == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func twoPeopleRacingForOneLinkMakeOneAccount(_ kind: StoreKind) async throws {
+        let (store, owner) = try await makeTeam(kind)
+        let digest = "race-\(UUID().uuidString)"
+        try await store.createInvitation(tokenDigest: digest, role: .member, invitedBy: owner.id, expiresAt: Date().addingTimeInterval(3600))
+        let accepted = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    (try? await store.acceptInvitation(tokenDigest: digest, username: "racer-\(index)-\(UUID().uuidString.prefix(6))",
+                                                       passwordHash: "x", now: Date())) != nil
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(accepted == 1)
+        #expect(try await store.members().count == 2)
+    }
+}

@@ -1,0 +1,150 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+import PostgresNIO
+
+/// The people of a book on a shared database: members, and one-time invitations that add more.
+extension PostgresStore: TeamStore {
+    public func members() async throws -> [Member] {
+        try await read { connection in
+            try await connection.query("""
+                SELECT account.id, account.username, member.role FROM member JOIN account ON account.id = member.accountId
+                WHERE member.bookId = \(book) ORDER BY member.role = 'owner' DESC, lower(account.username)
+                """, logger: logger).decode((Int64, String, String).self).all().map {
+                Member(account: Account(id: Account.ID($0.0), username: $0.1), role: MemberRole(rawValue: $0.2) ?? .member)
+            }
+        }
+    }
+
+    public func role(of account: Account.ID) async throws -> MemberRole? {
+        try await read { connection in
+            try await connection.query("SELECT role FROM member WHERE bookId = \(book) AND accountId = \(account.rawValue)", logger: logger)
+                .decode(String.self).all().first.flatMap(MemberRole.init(rawValue:))
+        }
+    }
+
+    public func createInvitation(tokenDigest: String, role: MemberRole, invitedBy: Account.ID?, expiresAt: Date) async throws {
+        try await accountWrite { connection in
+            if let invitedBy {
+                let inviter = try await connection.query(
+                    "SELECT role FROM member WHERE bookId = \(book) AND accountId = \(invitedBy.rawValue)", logger: logger
+                ).decode(String.self).all().first
+                guard inviter == MemberRole.owner.rawValue else {
+                    throw StoreError.invalid(field: "invitation", reason: "only an owner of the book can invite people to it.")
+                }
+            }
+            try await connection.query("""
+                INSERT INTO invitation (tokenDigest, bookId, invitedBy, role, expiresAt)
+                VALUES (\(tokenDigest), \(book), \(invitedBy?.rawValue), \(role.rawValue), \(Int64(expiresAt.timeIntervalSince1970)))
+                """, logger: logger)
+        }
+    }
+
+    public func invitation(tokenDigest: String, now: Date) async throws -> Invitation? {
+        try await read { connection in
+            try await connection.query("""
+                SELECT invitation.role, account.username, invitation.expiresAt
+                FROM invitation LEFT JOIN account ON account.id = invitation.invitedBy
+                WHERE invitation.bookId = \(book) AND invitation.tokenDigest = \(tokenDigest)
+                  AND invitation.usedAt IS NULL AND invitation.expiresAt > \(Int64(now.timeIntervalSince1970))
+                """, logger: logger).decode((String, String?, Int64).self).all().first.map {
+                Invitation(role: MemberRole(rawValue: $0.0) ?? .member, invitedBy: $0.1, expiresAt: Date(timeIntervalSince1970: TimeInterval($0.2)))
+            }
+        }
+    }
+
+    public func acceptInvitation(tokenDigest: String, username: String, passwordHash: String, now: Date) async throws -> Account {
+        let name = try StoreInput.name(username, field: "user name")
+        let seconds = Int64(now.timeIntervalSince1970)
+        return try await accountWrite { connection in
+            // Claiming the invitation first, in the same transaction, is what makes it one-time: a
+            // second acceptance waits for this one's row lock and then finds it used.
+            let role = try await connection.query("""
+                UPDATE invitation SET usedAt = \(seconds)
+                WHERE bookId = \(book) AND tokenDigest = \(tokenDigest) AND usedAt IS NULL AND expiresAt > \(seconds)
+                RETURNING role
+                """, logger: logger).decode(String.self).all().first
+            guard let role else {
+                throw StoreError.invalid(field: "invitation", reason: "this link has been used or has expired; ask for a new one.")
+            }
+            if try await int(connection, "SELECT count(*) FROM account WHERE lower(username) = lower(\(name))") > 0 {
+                throw StoreError.invalid(field: "user name", reason: "\"\(name)\" is taken on this server; choose another.")
+            }
+            let id = try await int(connection, """
+                INSERT INTO account (username, passwordHash, createdAt) VALUES (\(name), \(passwordHash), \(seconds)) RETURNING id
+                """)
+            try await connection.query("INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), \(role))", logger: logger)
+            try await connection.query("UPDATE invitation SET accountId = \(id) WHERE tokenDigest = \(tokenDigest)", logger: logger)
+            return Account(id: Account.ID(id), username: name)
+        }
+    }
+}
+
+/// Every book of a shared database: finds the book of each caller, and makes new books.
+public struct PostgresBooks: BookDirectory {
+    public let database: PostgresBookDatabase
+    /// Settings for the first book when the database has none.
+    let defaultSettings: BookSettings
+
+    public init(database: PostgresBookDatabase, defaultSettings: BookSettings) {
+        self.database = database
+        self.defaultSettings = defaultSettings
+    }
+
+    public func defaultBook() async throws -> Int64 {
+        if let id = try await first("SELECT id FROM book ORDER BY id LIMIT 1") { return id }
+        return try await PostgresStore.firstBook(in: database, creatingWith: defaultSettings).book
+    }
+
+    public func book(sessionDigest: String, now: Date) async throws -> Int64? {
+        try await first("""
+            SELECT member.bookId FROM session JOIN member ON member.accountId = session.accountId
+            WHERE session.tokenDigest = \(sessionDigest) AND session.expiresAt > \(Int64(now.timeIntervalSince1970))
+            """)
+    }
+
+    public func book(tokenDigest: String) async throws -> Int64? {
+        try await first("""
+            SELECT member.bookId FROM apiToken JOIN member ON member.accountId = apiToken.accountId
+            WHERE apiToken.tokenDigest = \(tokenDigest) AND apiToken.revokedAt IS NULL
+            """)
+    }
+
+    public func book(username: String) async throws -> Int64? {
+        let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await first("""
+            SELECT member.bookId FROM account JOIN member ON member.accountId = account.id WHERE lower(account.username) = lower(\(name))
+            """)
+    }
+
+    public func book(invitationDigest: String, now: Date) async throws -> Int64? {
+        try await first("""
+            SELECT bookId FROM invitation
+            WHERE tokenDigest = \(invitationDigest) AND usedAt IS NULL AND expiresAt > \(Int64(now.timeIntervalSince1970))
+            """)
+    }
+
+    public func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore {
+        try await PostgresStore(database: database, book: book)
+    }
+
+    /// Every book with its name and how many accounts it has, oldest first.
+    public func books() async throws -> [(id: Int64, name: String, accounts: Int)] {
+        do {
+            return try await database.client.query("""
+                SELECT book.id, book.name, count(member.accountId) FROM book LEFT JOIN member ON member.bookId = book.id
+                GROUP BY book.id ORDER BY book.id
+                """, logger: database.logger).decode((Int64, String, Int64).self).all().map { ($0.0, $0.1, Int($0.2)) }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "list the books")
+        }
+    }
+
+    private func first(_ query: PostgresQuery) async throws -> Int64? {
+        do {
+            return try await database.client.query(query, logger: database.logger).decode(Int64.self).all().first
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "find the caller's book")
+        }
+    }
+}

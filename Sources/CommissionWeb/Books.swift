@@ -1,0 +1,103 @@
+import CommissionStore
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the server of several books (a shared PostgreSQL database): each request is answered by
+/// the app of the caller's own book, found from its session, token, sign-in name or invitation.
+public func buildApplication(
+    configuration: WebConfiguration, books: any BookDirectory, routes: RouteLog = RouteLog(), logger: Logger = Logger(label: "commission")
+) -> some ApplicationProtocol {
+    Application(
+        responder: BookResponder(books: books, configuration: configuration, routes: routes),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Commission"),
+        logger: logger)
+}
+
+/// Sends each request to the app of one book. Every book has its own router, store and live
+/// dashboard hub, so no handler can reach another book's rows; the book's own authentication then
+/// checks the caller again (its store knows only its members).
+struct BookResponder: HTTPResponder {
+    typealias Context = AppRequestContext
+    let books: any BookDirectory
+    let configuration: WebConfiguration
+    let apps: BookApps
+    let pages = Pages()
+
+    init(books: any BookDirectory, configuration: WebConfiguration, routes: RouteLog) {
+        self.books = books
+        self.configuration = configuration
+        self.apps = BookApps(books: books, configuration: configuration, routes: routes)
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var request = request
+        let app: RouterResponder<Context>
+        do {
+            app = try await apps.app(for: try await book(of: &request, context: context))
+        } catch {
+            let problem = Problem.from(error)
+            if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path): no book: \(String(reflecting: error))") }
+            return request.uri.path.hasPrefix("/api/") ? problem.response : pages.errorPage(problem, context: context)
+        }
+        return try await app.respond(to: request, context: context)
+    }
+
+    /// The book whose app answers: the one an invitation link leads to, the caller's, the one a
+    /// sign-in name belongs to, else the default book (whose app asks the caller to sign in).
+    func book(of request: inout Request, context: Context) async throws -> Int64 {
+        let path = request.uri.path
+        // An invitation leads to its book even when the browser is signed in to another one.
+        if path.hasPrefix(WebRoutes.invitationPath), let book = try await books.book(
+            invitationDigest: Secret.digest(String(path.dropFirst(WebRoutes.invitationPath.count))), now: Date()) {
+            return book
+        }
+        if let secret = AuthenticationMiddleware.bearerSecret(request) {
+            if let book = try await books.book(tokenDigest: Secret.digest(secret)) { return book }
+            return try await books.defaultBook()
+        }
+        if let cookie = request.cookies[AuthenticationMiddleware.cookieName]?.value, !cookie.isEmpty,
+           let book = try await books.book(sessionDigest: Secret.digest(cookie), now: Date()) {
+            return book
+        }
+        if request.method == .post && path == "/login" {
+            // Reading the form keeps it in the request for the book's own sign-in handler.
+            let form = Form(String(buffer: try await request.collectBody(upTo: configuration.maxBodySize)))
+            if let name = form["username"], let book = try await books.book(username: name) { return book }
+        }
+        return try await books.defaultBook()
+    }
+}
+
+/// The app of each book, built on its first request and kept.
+actor BookApps {
+    let books: any BookDirectory
+    let configuration: WebConfiguration
+    let routes: RouteLog
+    /// One sign-in throttle for the whole server, whichever book a name belongs to.
+    let throttle = LoginThrottle()
+    private var apps: [Int64: Task<RouterResponder<AppRequestContext>, any Error>] = [:]
+
+    init(books: any BookDirectory, configuration: WebConfiguration, routes: RouteLog) {
+        self.books = books
+        self.configuration = configuration
+        self.routes = routes
+    }
+
+    func app(for book: Int64) async throws -> RouterResponder<AppRequestContext> {
+        if let app = apps[book] { return try await app.value }
+        let (books, configuration, throttle) = (books, configuration, throttle)
+        // Only the first book's routes are logged: every book has the same ones.
+        let routes = apps.isEmpty ? routes : RouteLog()
+        let app = Task {
+            buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes, throttle: throttle).buildResponder()
+        }
+        apps[book] = app
+        do {
+            return try await app.value
+        } catch {
+            apps[book] = nil  // a failed start (the database away) is tried again by the next request
+            throw error
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import CommissionCore
+import CommissionKit
+import CommissionPostgres
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import Logging
+
+struct BooksCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "books",
+        abstract: "List the books of a PostgreSQL database, or add a private book for another person.",
+        discussion: """
+            A server on PostgreSQL (`commission serve --database …`) holds one book per person or team; \
+            each account sees only its own. `books add` makes a new, empty book and prints a one-time \
+            link (valid 7 days) with which its owner creates their account. Owners then invite members \
+            of their own book from Settings in the web app.
+
+            Examples:
+              commission books list --database postgres://commission@127.0.0.1/commission
+              commission books add "Maya's book" --currency EUR --time-zone Europe/Paris \\
+                  --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
+            """,
+        subcommands: [List.self, Add.self])
+
+    struct DatabaseOption: ParsableArguments {
+        @Option(name: .long, help: ArgumentHelp("The PostgreSQL database (also COMMISSION_DATABASE_URL).",
+                                                valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+        var database: String?
+
+        func open() async throws -> PostgresBookDatabase {
+            guard let url = database ?? ProcessInfo.processInfo.environment["COMMISSION_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+                throw Failure("Name the PostgreSQL database with --database postgres://… (or COMMISSION_DATABASE_URL): books live there.")
+            }
+            var logger = Logger(label: "commission")
+            logger.logLevel = .error
+            return try await PostgresBookDatabase(url: url, logger: logger)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the books, with how many accounts each has.")
+        @OptionGroup var database: DatabaseOption
+        @OptionGroup var format: FormatOption
+
+        func run() async throws {
+            let shared = try await database.open()
+            defer { shared.shutdown() }
+            let books = try await PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings).books()
+            let table = TextTable([.init("id", .right), .init("name"), .init("accounts", .right)],
+                                  rows: books.map { ["\($0.id)", $0.name, "\($0.accounts)"] })
+            output(Renderer(currency: .usd).render(table, as: format.format))
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an empty book and print the one-time link with which its owner signs up.",
+            discussion: """
+                Example:
+                  commission books add "Maya's book" --currency EUR --time-zone Europe/Paris --url http://127.0.0.1:8080
+                """)
+        @Argument(help: "The book's name.") var name: String
+        @Option(help: "The book's currency (ISO 4217 code).") var currency = "USD"
+        @Option(name: .customLong("time-zone"), help: "The book's time zone (IANA name); this machine's by default.")
+        var timeZone = TimeZone.current.identifier
+        @Option(help: ArgumentHelp("The address the server is reached at, for the link.", valueName: "http(s)://HOST[:PORT]"))
+        var url = "http://127.0.0.1:8080"
+        @OptionGroup var database: DatabaseOption
+
+        func run() async throws {
+            let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty else { throw Failure("Give the book a name.") }
+            let settings: BookSettings
+            do {
+                settings = BookSettings(currency: try Currency(code: currency), timeZoneIdentifier: timeZone)
+            } catch {
+                throw Failure("The currency: \(error)")
+            }
+            guard let base = URL(string: url), ["http", "https"].contains(base.scheme ?? ""), base.host != nil else {
+                throw Failure("--url must be the server's address, such as http://127.0.0.1:8080 or https://commission.example.com.")
+            }
+            let shared = try await database.open()
+            defer { shared.shutdown() }
+            let store = try await PostgresStore.createBook(in: shared, name: name, settings: settings)
+            let secret = WebSecrets.make()
+            let expires = Date().addingTimeInterval(7 * 24 * 3600)
+            try await store.createInvitation(tokenDigest: WebSecrets.digest(secret), role: .owner, invitedBy: nil, expiresAt: expires)
+            let link = url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WebSecrets.invitationPath + secret
+            output("""
+                Book \(store.book) "\(name)" (\(settings.currency.code), \(settings.timeZoneIdentifier)) is ready.
+                Send its owner this link; it works once, until \(Day(expires, in: .current)):
+                  \(link)
+
+                """)
+        }
+    }
+}
