@@ -152,8 +152,9 @@ let package = Package(
         .testTarget(
             name: "CommissionWebTests",
             dependencies: [
-                "CommissionWeb", "CommissionSQLite",
+                "CommissionWeb", "CommissionSQLite", "CommissionPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),

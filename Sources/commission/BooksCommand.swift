@@ -49,6 +49,10 @@ struct BooksCommand: AsyncParsableCommand {
             let shared = try await database.open()
             defer { shared.shutdown() }
             let books = try await PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings).books()
+            if books.isEmpty && format.format == .table {
+                output("No books yet: `commission serve --database …` makes the first, `commission books add` another.\n")
+                return
+            }
             let table = TextTable([.init("id", .right), .init("name"), .init("accounts", .right)],
                                   rows: books.map { ["\($0.id)", $0.name, "\($0.accounts)"] })
             output(Renderer(currency: .usd).render(table, as: format.format))

@@ -32,6 +32,8 @@ import Testing
         try await store.closePeriod(clinic: glow.id, period: march)
         let owner = try await store.createOwner(username: "owner", passwordHash: "bcrypt-hash")
         _ = try await store.createToken(account: owner.id, name: "laptop", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        try await store.createInvitation(tokenDigest: "invited", role: .member, invitedBy: owner.id, expiresAt: Date().addingTimeInterval(60))
+        _ = try await store.acceptInvitation(tokenDigest: "invited", username: "helper", passwordHash: "bcrypt-2", now: Date())
 
         let url = try await scratchPostgresDatabase()
         let copied = try commission(["migrate", "--from", "sqlite:\(path)", "--to", url])
@@ -51,6 +53,7 @@ import Testing
         #expect(try await book.statement(clinic: copiedGlow.id, period: march).isClosed)
         #expect(try await book.statement(clinic: copiedGlow.id, period: march).totals == (try await store.statement(clinic: glow.id, period: march).totals))
         #expect(try await book.credentials(username: "owner")?.passwordHash == "bcrypt-hash")
+        #expect(try await book.members().map { "\($0.account.username):\($0.role)" } == ["owner:owner", "helper:member"])
         #expect(try await book.account(tokenDigest: WebSecrets.digest("cm_secret"), now: Date())?.username == "owner")
         // A retried sale with the same key is still one sale.
         _ = try await book.createSale(SaleDraft(clinicID: copiedGlow.id, productID: try await book.product(named: "SER").id,
@@ -69,5 +72,41 @@ import Testing
         var count: Int64 = 0
         for try await value in books { count = value }
         #expect(count == 1)
+    }
+}
+
+@Suite(.serialized) struct BooksCommandTests {
+    @Test func aNewBookComesWithAOneTimeLinkForItsOwner() async throws {
+        let url = try await scratchPostgresDatabase()
+        let empty = try commission(["books", "list", "--database", url])
+        #expect(empty.status == 0 && empty.stdout.contains("No books yet"), "\(empty.stderr)")
+
+        let added = try commission(["books", "add", "Maya's book", "--currency", "EUR", "--time-zone", "Europe/Paris",
+                                    "--url", "https://commission.example.com/"], environment: ["COMMISSION_DATABASE_URL": url])
+        #expect(added.status == 0, "\(added.stderr)")
+        let link = try #require(added.stdout.firstMatch(of: /https:\/\/commission\.example\.com\/invite\/([0-9a-f]{64})/))
+        let listed = try commission(["books", "list", "--format", "csv", "--database", url])
+        #expect(listed.stdout.replacingOccurrences(of: "\r\n", with: "\n") == "id,name,accounts\n1,Maya's book,0\n", "\(listed.stdout)")
+
+        // The link's secret leads to the new book, which takes it once, for its owner.
+        let database = try await PostgresBookDatabase(url: url)
+        defer { database.shutdown() }
+        let books = PostgresBooks(database: database, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let digest = WebSecrets.digest(String(link.1))
+        let book = try #require(try await books.book(invitationDigest: digest, now: Date()))
+        let store = try await books.store(book: book)
+        let settings = try await store.settings()
+        #expect(settings.currency.code == "EUR" && settings.timeZoneIdentifier == "Europe/Paris")
+        let maya = try await store.acceptInvitation(tokenDigest: digest, username: "maya", passwordHash: "x", now: Date())
+        #expect(try await store.role(of: maya.id) == .owner)
+        #expect(try await books.book(username: "MAYA") == book)
+        #expect(try await books.book(invitationDigest: digest, now: Date()) == nil)
+
+        // Bad input is refused with a reason, and adds no book.
+        let badCurrency = try commission(["books", "add", "X", "--currency", "EURO", "--database", url])
+        #expect(badCurrency.status == 1 && badCurrency.stderr.contains("currency"), "\(badCurrency.stderr)")
+        let noDatabase = try commission(["books", "add", "X"], environment: ["COMMISSION_DATABASE_URL": ""])
+        #expect(noDatabase.status == 1 && noDatabase.stderr.contains("--database"), "\(noDatabase.stderr)")
+        #expect(try commission(["books", "list", "--format", "csv", "--database", url]).stdout.split(whereSeparator: \.isNewline).count == 2)
     }
 }

@@ -32,7 +32,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let reopened = try SQLiteStore(.file(path))
         let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
-                            "v2: accounts, sessions and API tokens", "v3: product year summary"])
+                            "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations"])
     }
 
     @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {
@@ -168,6 +168,22 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         }
         // year, product, sales, revenue, commission
         #expect(found == ["2025 1 1 1000 100", "2026 1 2 3000 300", "2026 2 1 500 50"])
+    }
+
+    /// The account of a book written before members existed is its owner, and still signs in.
+    @Test func theAccountOfAnOlderBookBecomesItsOwner() async throws {
+        let path = temporaryPath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(old, upTo: "v3: product year summary")
+        try await old.write { db in
+            try db.execute(sql: "INSERT INTO account (id, username, passwordHash, createdAt) VALUES (7, 'ana', 'hash', 0)")
+        }
+        try old.close()
+        let store = try SQLiteStore(.file(path))
+        #expect(try await store.role(of: Account.ID(7)) == .owner)
+        #expect(try await store.members().map(\.account.username) == ["ana"])
+        #expect(try await store.credentials(username: "ANA")?.passwordHash == "hash")
     }
 
     /// A server keeps settings and tokens in memory; a change by another process (two stores on one

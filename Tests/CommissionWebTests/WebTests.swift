@@ -34,10 +34,11 @@ import Testing
         #expect(try await test.store.countSales(SaleQuery(includeVoided: true)) == 0)
     }
 
-    @Test func onlyTheHealthCheckStaticFilesAndSignInAreOpen() async throws {
+    @Test func onlyTheHealthCheckStaticFilesSignInAndInvitationsAreOpen() async throws {
         let test = try await TestApp()
         let open = Set(test.routes.routes.filter(\.isPublic).map(\.description))
-        #expect(open == ["GET /health", "GET /static/app.css", "GET /static/app.js", "GET /setup", "POST /setup", "GET /login", "POST /login"])
+        #expect(open == ["GET /health", "GET /static/app.css", "GET /static/app.js", "GET /setup", "POST /setup", "GET /login", "POST /login",
+                         "GET /invite/:secret", "POST /invite/:secret"])
     }
 
     @Test func securityHeadersOnEveryResponse() async throws {

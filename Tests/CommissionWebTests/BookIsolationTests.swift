@@ -1,0 +1,246 @@
+import AsyncHTTPClient
+import CommissionCore
+import CommissionPostgres
+import CommissionStore
+import CommissionWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Several people's books on one PostgreSQL server: every API route, called by every account
+/// against the other book's records, reads and changes nothing of it.
+@Suite struct BookIsolationTests {
+    /// A book of the shared database with one record of each kind, and the words that would show
+    /// it in a response.
+    struct Fixture {
+        let name: String
+        let store: PostgresStore
+        let clinic: Clinic
+        let product: Product
+        let sale: Sale
+        /// Names and amounts found only in this book (its product's price and its commission today).
+        let markers: [String]
+        var ownerToken: APIToken.ID?
+
+        init(in database: PostgresBookDatabase, store: PostgresStore, tag: String, price: Int64, cost: Int64, markers: [String]) async throws {
+            name = tag
+            self.store = store
+            clinic = try await store.createClinic(ClinicDraft(name: "\(tag) Clinic", schedule: .monthly))
+            product = try await store.createProduct(ProductDraft(name: "\(tag) Product", unitPrice: Money(minorUnits: price), unitCost: Money(minorUnits: cost)))
+            _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2000-01-01")))
+            let today = try await store.settings().today()
+            sale = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: today, quantity: 1, note: "\(tag) note"),
+                                              idempotencyKey: nil)
+            _ = try await store.createPayout(PayoutDraft(clinicID: clinic.id, period: PaySchedule.monthly.period(containing: today),
+                                                         amount: Money(minorUnits: 100), receivedOn: today, reference: "\(tag) ref"))
+            self.markers = [tag] + markers
+        }
+
+        /// Everything the book holds, as text: equal before and after means nothing changed.
+        func fingerprint() async throws -> String {
+            let today = try await store.settings().today()
+            var parts = [
+                "\(try await store.settings())",
+                "\(try await store.clinics(ClinicQuery(includeArchived: true)))",
+                "\(try await store.products(ProductQuery(includeArchived: true)))",
+                "\(try await store.terms(TermsQuery(includeArchived: true)))",
+                "\(try await store.sales(SaleQuery(includeVoided: true)))",
+                "\(try await store.payouts(PayoutQuery()))",
+                "\(try await store.dashboard(today: today))",
+                "\(try await store.reconciliation(clinic: clinic.id, today: today))",
+            ]
+            for member in try await store.members() {
+                parts.append("\(member) \(try await store.tokens(account: member.account.id))")
+            }
+            return parts.joined(separator: "\n")
+        }
+    }
+
+    struct Caller {
+        let username: String
+        let token: String
+        let book: Fixture
+    }
+
+    /// A request of the sweep and what it must get.
+    struct Probe {
+        enum Expectation { case refused, answeredWithoutTheOtherBook, ownRecordShown }
+        var uri: String
+        var body: String = ""
+        var contentType = "application/json"
+        var expectation: Expectation
+    }
+
+    @Test func noAccountReadsOrChangesAnotherBookThroughAnyRoute() async throws {
+        guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
+            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+        }
+        let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_teams", onServer: server)
+        let database = try await PostgresBookDatabase(url: url)
+        defer { database.shutdown() }
+        let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        // Book A is the server's first book (its owner signs up at /setup); B is added as `commission books add` does.
+        let alphaSeed = try await Fixture(in: database, store: try await PostgresStore.firstBook(in: database, creatingWith: settings),
+                                      tag: "Alphaqx", price: 12345, cost: 2345, markers: ["annqx", "amyqx", "123.45"])
+        let bravoSeed = try await Fixture(in: database, store: try await PostgresStore.createBook(in: database, name: "Bravoqx", settings: settings),
+                                      tag: "Bravoqx", price: 99900, cost: 0, markers: ["bobqx", "999.00", "499.50"])
+        let bravoOwnerLink = WebSecrets.invitationPath + String(repeating: "b0", count: 32)
+        try await bravoSeed.store.createInvitation(tokenDigest: WebSecrets.digest(String(bravoOwnerLink.dropFirst(WebSecrets.invitationPath.count))),
+                                               role: .owner, invitedBy: nil, expiresAt: Date().addingTimeInterval(600))
+
+        let routes = RouteLog()
+        let app = buildApplication(configuration: WebConfiguration(bcryptCost: 4), books: PostgresBooks(database: database, defaultSettings: settings),
+                                   routes: routes)
+        try await app.test(.live) { client in
+            var (alpha, bravo) = (alphaSeed, bravoSeed)  // each gets its owner's token id below
+            // The people, through the pages: ann sets up the first book and invites amy; bob takes B's owner link.
+            let ann = try await signUp(client, username: "annqx")
+            let invited = try await client.execute(uri: "/api/v1/invitations", method: .post, headers: [
+                .cookie: "commission_session=\(ann.cookie)", .csrfToken: ann.csrf, .contentType: "application/json"], body: ByteBuffer(string: "{}"))
+            let amyLink = try #require(try invited.json()["path"] as? String)
+            _ = try await accept(client, path: amyLink, username: "amyqx")
+            _ = try await accept(client, path: bravoOwnerLink, username: "bobqx")
+            #expect(try await alpha.store.members().map { "\($0.account.username):\($0.role)" } == ["annqx:owner", "amyqx:member"])
+            #expect(try await bravo.store.members().map { "\($0.account.username):\($0.role)" } == ["bobqx:owner"])
+
+            // Signing in finds each person's own book.
+            let login = try await client.execute(uri: "/login", method: .get)
+            var loginHeaders = formHeaders
+            loginHeaders[.cookie] = "commission_csrf=\(try #require(login.cookies["commission_csrf"]))"
+            let signedIn = try await client.execute(uri: "/login", method: .post, headers: loginHeaders, body: form([
+                "csrf": try #require(csrfField(login.text)), "username": "BOBQX", "password": "a long enough password"]))
+            let bob = try #require(signedIn.cookies["commission_session"])
+            let bobsClinics = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.cookie: "commission_session=\(bob)"])
+            #expect(bobsClinics.text.contains("Bravoqx Clinic") && !bobsClinics.text.contains("Alphaqx"))
+
+            // A bearer token for each account.
+            var secrets: [String: String] = [:]
+            for (fixture, username) in [(alpha, "annqx"), (alpha, "amyqx"), (bravo, "bobqx")] {
+                let account = try #require(try await fixture.store.credentials(username: username)).account
+                let secret = "cm_\(username)_\(UUID().uuidString)"
+                let token = try await fixture.store.createToken(account: account.id, name: "sweep", tokenDigest: WebSecrets.digest(secret), now: Date())
+                if username == "annqx" { alpha.ownerToken = token.id }
+                if username == "bobqx" { bravo.ownerToken = token.id }
+                secrets[username] = secret
+            }
+            let callers = [Caller(username: "annqx", token: secrets["annqx"]!, book: alpha),
+                           Caller(username: "amyqx", token: secrets["amyqx"]!, book: alpha),
+                           Caller(username: "bobqx", token: secrets["bobqx"]!, book: bravo)]
+
+            // Each live dashboard stream shows its own book's figures only (A: 100.00 profit × 50%; B: 999.00 × 50%).
+            let port = try #require(client.port)
+            for caller in callers {
+                let event = try await firstEvent(port: port, token: caller.token)
+                #expect(event.contains(caller.book.name == "Alphaqx" ? #""commission":"50.00""# : #""commission":"499.50""#), "\(caller.username): \(event)")
+                #expect(!event.contains(caller.book.name == "Alphaqx" ? "499.50" : "50.00"), "\(caller.username): \(event)")
+            }
+
+            // The sweep: every API route, by every account, aimed at the other book.
+            let apiRoutes = routes.routes.filter { $0.path.hasPrefix("/api/v1/") }
+            #expect(apiRoutes.count >= 27)
+            var probed = Set<String>()
+            for caller in callers {
+                let victim = caller.book.name == "Alphaqx" ? bravo : alpha
+                let before = try await victim.fingerprint()
+                for route in apiRoutes {
+                    if route.path == "/api/v1/events" { probed.insert(route.description); continue }  // streamed: checked above
+                    for probe in probes(route, own: caller.book, victim: victim) {
+                        probed.insert(route.description)
+                        let response = try await client.execute(uri: probe.uri, method: route.method, headers: [
+                            .authorization: "Bearer \(caller.token)", .contentType: probe.contentType], body: ByteBuffer(string: probe.body))
+                        let what = "\(caller.username) \(route.method) \(probe.uri) \(probe.body) → \(response.status.code)"
+                        #expect(response.status.code < 500, "\(what): \(response.text)")
+                        // Words the caller sent may come back in an error; any other word of the other book is a leak.
+                        for marker in victim.markers where !probe.body.contains(marker) {
+                            #expect(!response.text.contains(marker), "\(what) shows \(marker): \(response.text)")
+                        }
+                        switch probe.expectation {
+                        case .refused:
+                            #expect(response.status == .notFound || response.status.code == 422, "\(what): \(response.text)")
+                        case .answeredWithoutTheOtherBook:
+                            break
+                        case .ownRecordShown:
+                            #expect(response.status == .ok && caller.book.markers.contains { response.text.contains($0) }, "\(what): \(response.text)")
+                        }
+                    }
+                }
+                #expect(try await victim.fingerprint() == before, "\(caller.username) changed the other book")
+            }
+            #expect(probed == Set(apiRoutes.map(\.description)), "routes the sweep does not know: \(Set(apiRoutes.map(\.description)).subtracting(probed))")
+        }
+        try await PostgresBookDatabase.dropDatabase(url, onServer: server)
+    }
+
+    /// The requests that aim a route at the other book: its ids, its names; and, where a route
+    /// reads, the caller's own record as a control that the route works at all.
+    func probes(_ route: RouteInfo, own: Fixture, victim: Fixture) -> [Probe] {
+        let path = route.path
+        let date = "?date=\(victim.sale.date)"
+        func at(_ id: Int64) -> String { path.replacing(/:id/, with: "\(id)") }
+        switch (route.method, path) {
+        case (_, let path) where path.hasPrefix("/api/v1/sales/:id"):
+            var list = [Probe(uri: at(victim.sale.id.rawValue), body: #"{"quantity": 2}"#, expectation: .refused)]
+            if route.method == .get { list.append(Probe(uri: at(own.sale.id.rawValue), expectation: .ownRecordShown)) }
+            return list
+        case (_, let path) where path.hasPrefix("/api/v1/clinics/:id/"):
+            var list = [Probe(uri: at(victim.clinic.id.rawValue) + date, expectation: .refused)]
+            if route.method == .get { list.append(Probe(uri: at(own.clinic.id.rawValue) + date, expectation: .ownRecordShown)) }
+            return list
+        case (_, "/api/v1/tokens/:id/revoke"):
+            return [Probe(uri: at(victim.ownerToken!.rawValue), expectation: .refused)]
+        case (_, "/api/v1/export/:file"):
+            return ["sales.csv", "clinics.json", "products.csv", "terms.json", "payouts.csv"].map {
+                Probe(uri: path.replacing(":file", with: $0), expectation: .answeredWithoutTheOtherBook)
+            }
+        case (.post, "/api/v1/sales"):
+            return [
+                Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "productId": \#(victim.product.id.rawValue), "quantity": 1}"#, expectation: .refused),
+                Probe(uri: path, body: #"{"clinicId": \#(own.clinic.id.rawValue), "productId": \#(victim.product.id.rawValue), "quantity": 1}"#, expectation: .refused),
+                Probe(uri: path, body: #"{"clinic": "\#(victim.clinic.name)", "product": "\#(victim.product.name)", "quantity": 1}"#, expectation: .refused),
+            ]
+        case (.post, "/api/v1/terms"):
+            return [
+                Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "share": "10", "effectiveFrom": "2001-01-01"}"#, expectation: .refused),
+                Probe(uri: path, body: #"{"clinic": "\#(victim.clinic.name)", "share": "10", "effectiveFrom": "2001-01-01"}"#, expectation: .refused),
+            ]
+        case (.post, "/api/v1/payouts"):
+            return [Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "period": "\#(victim.sale.date)", "amount": "1.00"}"#,
+                          expectation: .refused)]
+        case (.post, "/api/v1/import"):
+            return [Probe(uri: path + "?kind=sales", body: "date,clinic,product\n\(victim.sale.date),\(victim.clinic.name),\(victim.product.name)\n",
+                          contentType: "text/csv", expectation: .refused)]
+        case (.post, "/api/v1/clinics"):
+            return [Probe(uri: path, body: #"{"name": "Intruder clinic"}"#, expectation: .answeredWithoutTheOtherBook)]
+        case (.post, "/api/v1/products"):
+            return [Probe(uri: path, body: #"{"name": "Intruder product", "unitPrice": "1.00"}"#, expectation: .answeredWithoutTheOtherBook)]
+        case (.post, "/api/v1/settings"):
+            return [Probe(uri: path, body: #"{"timeZone": "Europe/Paris"}"#, expectation: .answeredWithoutTheOtherBook)]
+        case (.post, "/api/v1/tokens"):
+            return [Probe(uri: path, body: #"{"name": "another"}"#, expectation: .answeredWithoutTheOtherBook)]
+        case (.post, "/api/v1/invitations"):
+            return [Probe(uri: path, body: "{}", expectation: .answeredWithoutTheOtherBook)]
+        case (.get, _) where !path.contains(":"):
+            return [Probe(uri: path, expectation: .answeredWithoutTheOtherBook)]
+        default:
+            Issue.record("the sweep has no probe for \(route): add one")
+            return []
+        }
+    }
+
+    /// The first event of a live dashboard stream.
+    func firstEvent(port: Int, token: String) async throws -> String {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/events")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        #expect(response.status == .ok)
+        var text = ""
+        for try await chunk in response.body {
+            text += String(buffer: chunk)
+            if text.contains("\n\n") { break }
+        }
+        return text
+    }
+}
