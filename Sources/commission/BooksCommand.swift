@@ -41,7 +41,10 @@ struct BooksCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the books, with how many accounts each has.")
+        static let configuration = CommandConfiguration(abstract: "List the books, with how many accounts each has.", discussion: """
+            Example:
+              commission books list --database postgres://commission@127.0.0.1/commission --format csv
+            """)
         @OptionGroup var database: DatabaseOption
         @OptionGroup var format: FormatOption
 

@@ -11,7 +11,7 @@ import Testing
         ["sale", "add"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
         ["payout", "list"], ["payout", "delete"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
         ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"], ["token", "list"],
-        ["token", "revoke"],
+        ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"],
     ]
 
     @Test(arguments: commands)
