@@ -308,7 +308,8 @@ struct RowReader {
 
     func text(_ field: CSVImportSource.Field) -> String? {
         guard let column = columns[field] else { return nil }
-        let value = fields[column.index].trimmed
+        var value = fields[column.index].trimmed
+        if value.utf8.first == UInt8(ascii: "'") { value = SpreadsheetSafety.restored(value) }  // as an export wrote it
         return value.isEmpty ? nil : value
     }
 

@@ -65,9 +65,35 @@ enum CSVText {
     static func encode(_ rows: [[String]]) -> String {
         let stream = OutputStream(toMemory: ())
         guard let writer = try? CSVWriter(stream: stream, newline: .crlf) else { return "" }
-        for row in rows { try? writer.write(row: row) }
+        for row in rows { try? writer.write(row: row.map(SpreadsheetSafety.inert)) }
         writer.stream.close()
         guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else { return "" }
         return String(decoding: data, as: UTF8.self) + "\r\n"
+    }
+}
+
+/// Keeps a CSV cell from being run as a formula when a spreadsheet opens the file (CSV injection):
+/// text that begins with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, which
+/// spreadsheets show as text. Plain numbers such as `-12.50` stay numbers. The importer takes the
+/// `'` off again, so an export imports back as it was.
+public enum SpreadsheetSafety {
+    static let triggers: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
+    public static func inert(_ cell: String) -> String {
+        guard let first = cell.first, triggers.contains(first), !isPlainNumber(cell) else { return cell }
+        return "'" + cell
+    }
+
+    /// The cell as it was before ``inert(_:)``.
+    public static func restored(_ cell: String) -> String {
+        guard cell.hasPrefix("'"), let second = cell.dropFirst().first, triggers.contains(second), !isPlainNumber(String(cell.dropFirst())) else {
+            return cell
+        }
+        return String(cell.dropFirst())
+    }
+
+    /// An optional sign, digits, and an optional decimal part: what the exports write for amounts.
+    static func isPlainNumber(_ cell: String) -> Bool {
+        cell.wholeMatch(of: /[+-]?[0-9]+([.,][0-9]+)?/) != nil
     }
 }

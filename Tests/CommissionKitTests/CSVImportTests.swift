@@ -187,3 +187,58 @@ func importCSV(_ text: [UInt8], into store: SQLiteStore, format: CSVFormat = CSV
         #expect(byID.map(\.quantity) == (0..<rows).map { Int64($0 % 5 + 1) })
     }
 }
+
+@Suite struct ExportSafetyTests {
+    /// Every cell of a CSV export.
+    func cells(_ csv: String) throws -> [[String]] {
+        var scanner = CSVScanner(data: Data(csv.utf8), delimiter: UInt8(ascii: ","))
+        var rows: [[String]] = []
+        while let record = try scanner.next() { rows.append(record.fields) }
+        return rows
+    }
+
+    @Test func formulaCellsAreMadeInertAndImportBackAsTheyWere() async throws {
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let hostile = ["=HYPERLINK(\"http://evil.example\",\"pay\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "=1+1 in a note", "-Minus Clinic"]
+        let clinic = try await store.createClinic(ClinicDraft(name: hostile[0], schedule: .monthly))
+        _ = try await store.createClinic(ClinicDraft(name: hostile[5], schedule: .monthly))
+        let product = try await store.createProduct(ProductDraft(name: hostile[3], sku: hostile[1], unitPrice: cents(5000), unitCost: cents(2000)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "40"), effectiveFrom: day("2026-01-01")))
+        // A return: its amounts are negative numbers, which stay numbers.
+        _ = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-03-02"), quantity: -1, note: hostile[2]),
+                                       idempotencyKey: nil)
+        _ = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-03-03"), quantity: 1, note: hostile[4]),
+                                       idempotencyKey: nil)
+
+        let renderer = Renderer(currency: .usd)
+        var exported: [ExportKind: String] = [:]
+        for kind in ExportKind.allCases {
+            let csv = renderer.render(try await renderer.export(kind, from: store), as: .csv)
+            exported[kind] = csv
+            for cell in try cells(csv).joined() {
+                guard let first = cell.first, "=+-@\t\r".contains(first) else { continue }
+                // What a spreadsheet would run: only plain numbers may start so.
+                #expect(cell.wholeMatch(of: /-[0-9]+(\.[0-9]+)?/) != nil, "\(kind): \(cell.debugDescription) would be a formula")
+            }
+        }
+        let sales = try cells(try #require(exported[.sales]))
+        let header = try #require(sales.first)
+        let column = { (name: String) in try #require(header.firstIndex(of: name)) }
+        #expect(sales[1][try column("clinic")] == "'" + hostile[0])
+        #expect(sales[1][try column("product")] == "'" + hostile[3])
+        #expect(sales[1][try column("note")] == "'" + hostile[2])
+        #expect(sales[1][try column("revenue")] == "-50.00")
+        #expect(sales[2][try column("note")] == "'" + hostile[4])
+
+        // The exported clinics and products import into a new book with their names as they were.
+        let copy = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        for kind in [ExportKind.clinics, .products] {
+            let source = try CSVImportSource(origin: .data(Data(try #require(exported[kind]).utf8), name: "\(kind).csv"), kind: ImportKind(rawValue: kind.rawValue),
+                                             currency: .usd)
+            _ = try await copy.importRows(from: source, options: ImportOptions())
+        }
+        #expect(Set(try await copy.clinics(ClinicQuery()).map(\.name)) == [hostile[0], hostile[5]])
+        #expect(try await copy.products(ProductQuery()).map(\.name) == [hostile[3]])
+        #expect(try await copy.products(ProductQuery()).map(\.sku) == [hostile[1]])
+    }
+}
