@@ -78,17 +78,22 @@ func scratchPostgresDatabase() async throws -> String {
     return try await PostgresBookDatabase.createDatabase(prefix: "commission_kit", onServer: server)
 }
 
-/// `commission serve --database URL` on a free port, stopped with SIGTERM.
+/// `commission serve` on a free port, stopped with SIGTERM (or killed).
 final class ServerProcess: Sendable {
     let base: String
     private let process: Process
 
-    init(databaseURL: String) throws {
+    convenience init(databaseURL: String) throws {
+        try self.init(["--database", databaseURL])
+    }
+
+    /// A server of the book these options name (`--db PATH` or `--database URL`).
+    init(_ book: [String]) throws {
         let socket = try ServerSocketPort()
         base = "http://127.0.0.1:\(socket.port)"
         let process = Process()
         process.executableURL = commissionExecutable
-        process.arguments = ["serve", "--database", databaseURL, "--port", String(socket.port)]
+        process.arguments = ["serve"] + book + ["--port", String(socket.port)]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -108,6 +113,12 @@ final class ServerProcess: Sendable {
 
     func stop() {
         process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// SIGKILL: no clean-up of any kind, as a crash or a power cut of the process would leave it.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 }

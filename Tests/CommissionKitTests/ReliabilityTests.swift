@@ -1,0 +1,266 @@
+import AsyncHTTPClient
+import CommissionCore
+import CommissionPostgres
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import NIOCore
+import Synchronization
+import Testing
+
+/// A book ready for clients of the API: Glow (40% of profit) and a serum at 50.00 that cost 20.00,
+/// so every unit sold is 50.00 of revenue and 12.00 of commission, exactly.
+struct APIBook: Sendable {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite = "SQLite", postgres = "PostgreSQL"
+        var testDescription: String { rawValue }
+    }
+
+    let store: any CommissionStore
+    /// `--db PATH` or `--database URL`, for `commission serve`.
+    let serveArguments: [String]
+    let token: String
+    let glow: Clinic
+    let serum: Product
+    let today: Day
+    /// For SQLite: the file.
+    let path: String?
+
+    static let unitRevenue: Int64 = 5000
+    static let unitCommission: Int64 = 1200
+
+    init(_ kind: Kind) async throws {
+        let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        let accounts: any AccountStore
+        switch kind {
+        case .sqlite:
+            let path = temporaryDirectory().appendingPathComponent("book.sqlite").path
+            let sqlite = try SQLiteStore(.file(path), defaultSettings: settings)
+            (store, accounts, serveArguments, self.path) = (sqlite, sqlite, ["--db", path], path)
+        case .postgres:
+            let url = try await scratchPostgresDatabase()
+            let database = try await PostgresBookDatabase(url: url)
+            let postgres = try await PostgresStore.firstBook(in: database, creatingWith: settings)
+            (store, accounts, serveArguments, path) = (postgres, postgres, ["--database", url], nil)
+        }
+        let owner = try await accounts.createOwner(username: "owner", passwordHash: "unused")
+        token = "cm_\(UUID().uuidString)"
+        _ = try await accounts.createToken(account: owner.id, name: "clients", tokenDigest: WebSecrets.digest(token), now: Date())
+        glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
+        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2000-01-01")))
+        today = try await store.settings().today()
+    }
+
+    /// Posts one sale; its status, or nil when no answer came (the server was gone).
+    func post(_ client: HTTPClient, base: String, quantity: Int, key: String) async -> UInt? {
+        var request = HTTPClientRequest(url: base + "/api/v1/sales")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Idempotency-Key", value: key)
+        request.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "quantity": \#(quantity), "date": "\#(today)"}"#))
+        guard let response = try? await client.execute(request, timeout: .seconds(15)) else { return nil }
+        _ = try? await response.body.collect(upTo: 1 << 20)
+        return response.status.code
+    }
+}
+
+/// What the clients were told: the keys and quantities of the sales acknowledged (201), and every
+/// server error.
+final class Acknowledgements: Sendable {
+    private let state = Mutex<(sales: [String: Int], serverErrors: [String], requests: Int, unanswered: [String: Int])>(([:], [], 0, [:]))
+    var sales: [String: Int] { state.withLock { $0.sales } }
+    var serverErrors: [String] { state.withLock { $0.serverErrors } }
+    var requests: Int { state.withLock { $0.requests } }
+
+    /// A sale that got no answer (the server died), to send again with its key.
+    func takeUnanswered() -> (key: String, quantity: Int)? {
+        state.withLock { state in state.unanswered.keys.first.map { ($0, state.unanswered.removeValue(forKey: $0)!) } }
+    }
+
+    func record(_ status: UInt?, key: String, quantity: Int) {
+        state.withLock {
+            $0.requests += 1
+            if status == nil { $0.unanswered[key] = quantity }
+            if status == 201 || status == 200 { $0.sales[key] = quantity }
+            if let status, status >= 500 { $0.serverErrors.append("\(key): \(status)") }
+        }
+    }
+}
+
+@Suite(.serialized) struct ConcurrencyTests {
+    /// Eight clients post sales as fast as they can for a few seconds, some retrying with the same
+    /// key: every acknowledged sale is stored once, none fails with a server error, and the totals
+    /// are exact to the cent.
+    @Test(arguments: APIBook.Kind.allCases)
+    func eightClientsPostingTogetherLoseNothing(_ kind: APIBook.Kind) async throws {
+        let book = try await APIBook(kind)
+        let server = try ServerProcess(book.serveArguments)
+        defer { server.stop() }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        try await server.waitUntilAnswering(client)
+
+        let acknowledged = Acknowledgements()
+        let deadline = ContinuousClock.now + .seconds(3)
+        await withTaskGroup(of: Void.self) { group in
+            for clientNumber in 0..<8 {
+                group.addTask {
+                    var generator = SplitMix64(seed: UInt64(clientNumber))
+                    var count = 0
+                    while ContinuousClock.now < deadline {
+                        let key = "client-\(clientNumber)-\(count)"
+                        let quantity = Int(generator.next() % 5) + 1
+                        acknowledged.record(await book.post(client, base: server.base, quantity: quantity, key: key), key: key, quantity: quantity)
+                        // Now and then the answer "was lost" and the client sends the same sale again.
+                        if generator.next() % 10 == 0 {
+                            acknowledged.record(await book.post(client, base: server.base, quantity: quantity, key: key), key: key, quantity: quantity)
+                        }
+                        count += 1
+                    }
+                }
+            }
+        }
+        let sales = acknowledged.sales
+        #expect(acknowledged.serverErrors.isEmpty, "\(acknowledged.serverErrors.prefix(5))")
+        #expect(sales.count > 50, "only \(sales.count) sales were acknowledged")
+
+        let stored = try await book.store.sales(SaleQuery(includeVoided: true))
+        #expect(stored.count == sales.count)
+        let units = Int64(sales.values.reduce(0, +))
+        #expect(stored.reduce(0) { $0 + $1.quantity } == units)
+        // The dashboard's summaries, kept while the writes raced, against the figures worked out here.
+        let dashboard = try await book.store.dashboard(today: book.today)
+        #expect(dashboard.todayTotals.revenue == Money(minorUnits: units * APIBook.unitRevenue))
+        #expect(dashboard.todayTotals.commission == Money(minorUnits: units * APIBook.unitCommission))
+        #expect(dashboard.todayTotals.saleCount == sales.count)
+    }
+}
+
+/// What Debian's `sqlite3` prints for these statements on the file: an independent reader.
+func sqlite3(_ path: String, _ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = ["-batch", "-bail", path, sql]
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw StoreError.storage("sqlite3 failed: \(String(decoding: errors, as: UTF8.self))")
+    }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Figures of the long runs, for docs/reliability.md: appended as JSON lines to the file named by
+/// `COMMISSION_RELIABILITY_REPORT`, when it is set (`scripts/reliability` sets it).
+func reportFigures(_ test: String, _ figures: [String: Int]) {
+    guard let path = ProcessInfo.processInfo.environment["COMMISSION_RELIABILITY_REPORT"], !path.isEmpty,
+          let data = try? JSONSerialization.data(withJSONObject: ["test": test, "figures": figures] as [String: Any], options: [.sortedKeys]) else { return }
+    if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+    guard let handle = FileHandle(forWritingAtPath: path) else { return }
+    handle.seekToEndOfFile()
+    handle.write(data + Data("\n".utf8))
+    handle.closeFile()
+}
+
+func environmentCount(_ name: String, default value: Int) -> Int {
+    ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? value
+}
+
+@Suite(.serialized) struct CrashTests {
+    /// The server is killed (SIGKILL) at random moments while four clients post sales and, every
+    /// third round, while `commission import` loads a file; it restarts on the same file. After
+    /// every kill: `PRAGMA integrity_check` is ok, every acknowledged sale is there exactly once
+    /// (clients resend what got no answer, with the same key, as a phone would), a killed import
+    /// left no row, and the summaries behind the dashboard and statements equal a recount of the
+    /// sales, all read by Debian's `sqlite3`. 100 rounds here; `scripts/reliability` runs more.
+    @Test func killedAtRandomMomentsTheBookKeepsEveryAcknowledgedSale() async throws {
+        let rounds = environmentCount("COMMISSION_CRASH_ROUNDS", default: 100)
+        let book = try await APIBook(.sqlite)
+        let path = try #require(book.path)
+        let importRows = 30_000  // about 0.4 s to load here: the kill lands before, during or after it
+        let csv = temporaryDirectory().appendingPathComponent("import.csv")
+        try Data(("date,clinic,product,quantity,note\n" + String(repeating: "\(book.today),Glow,Serum,1,imported\n", count: importRows)).utf8).write(to: csv)
+
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        let acknowledged = Acknowledgements()
+        var generator = SplitMix64(seed: 2026)
+        var (importsCompleted, importsKilled) = (0, 0)
+        for round in 0..<rounds {
+            let server = try ServerProcess(["--db", path])
+            try await server.waitUntilAnswering(client)
+            let importer: Process? = round % 3 == 0 ? try startCommission(["import", csv.path, "--db", path]) : nil
+            let base = server.base
+            let posting = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for clientNumber in 0..<4 {
+                        group.addTask {
+                            var count = 0
+                            while !Task.isCancelled {
+                                // First what got no answer before the last kill, then new sales.
+                                let (key, quantity) = acknowledged.takeUnanswered() ?? ("r\(round)-c\(clientNumber)-\(count)", count % 3 + 1)
+                                count += 1
+                                let status = await book.post(client, base: base, quantity: quantity, key: key)
+                                acknowledged.record(status, key: key, quantity: quantity)
+                            }
+                        }
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(Int(30 + generator.next() % (importer == nil ? 400 : 700))))
+            server.kill()
+            if let importer {
+                if importer.isRunning { Foundation.kill(importer.processIdentifier, SIGKILL) }
+                importer.waitUntilExit()
+                if importer.terminationReason == .exit && importer.terminationStatus == 0 { importsCompleted += 1 } else { importsKilled += 1 }
+            }
+            posting.cancel()
+            await posting.value
+
+            #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok", "round \(round)")
+            let keys = Set(try sqlite3(path, "SELECT idempotencyKey FROM sale WHERE idempotencyKey IS NOT NULL").split(separator: "\n").map(String.init))
+            let missing = Set(acknowledged.sales.keys).subtracting(keys)
+            #expect(missing.isEmpty, "round \(round): acknowledged but not stored: \(missing.sorted().prefix(5))")
+            #expect(try sqlite3(path, "SELECT count(*) - count(DISTINCT idempotencyKey) FROM sale WHERE idempotencyKey IS NOT NULL") == "0")
+            #expect(try sqlite3(path, "SELECT count(*) FROM sale WHERE note = 'imported'") == "\(importRows * importsCompleted)", "round \(round)")
+            let summaries = try sqlite3(path, """
+                SELECT clinicId, month, saleCount, quantity, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0 ORDER BY 1, 2
+                """)
+            let recount = try sqlite3(path, """
+                SELECT clinicId, substr(date, 1, 7), count(*), sum(quantity), sum(revenueMinor), sum(commissionMinor)
+                FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2
+                """)
+            #expect(summaries == recount, "round \(round)")
+            if !(missing.isEmpty && summaries == recount) { break }
+        }
+
+        // What the statements say, through the store, against the rows counted by hand.
+        let stored = try await book.store.sales(SaleQuery(includeVoided: true))
+        let period = PaySchedule.monthly.period(containing: book.today)
+        let statement = try await book.store.statement(clinic: book.glow.id, period: period)
+        let units = stored.filter { period.contains($0.date) }.reduce(0) { $0 + $1.quantity }
+        #expect(statement.totals.commission == Money(minorUnits: units * APIBook.unitCommission))
+        #expect(statement.totals.revenue == Money(minorUnits: units * APIBook.unitRevenue))
+        #expect(importsCompleted + importsKilled == (rounds + 2) / 3)
+        reportFigures("crash", ["rounds": rounds, "requests": acknowledged.requests, "acknowledged": acknowledged.sales.count,
+                                "stored": stored.count, "importsCompleted": importsCompleted, "importsKilled": importsKilled])
+    }
+}
+
+/// Starts the `commission` binary without waiting for it.
+func startCommission(_ arguments: [String]) throws -> Process {
+    let process = Process()
+    process.executableURL = commissionExecutable
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+}
