@@ -1,0 +1,92 @@
+import CommissionCore
+import CommissionKit
+import CommissionPostgres
+import CommissionStore
+import Foundation
+import PostgresNIO
+import Testing
+
+/// The books of every schema version that has shipped (`Fixtures/`, made by
+/// `scripts/make-schema-fixture` with the binary of that version) open in this version, and every
+/// figure is the one that version printed: the dashboard and every clinic's reconciliation as of
+/// 2026-11-23, and every sale as exported.
+@Suite struct SchemaUpgradeTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// SQLite schema versions and the commits whose binaries wrote them.
+    static let sqliteVersions = [
+        "v1",  // d5b4fe9^: the six v1 migrations
+        "v2",  // 8c58bc5^: + accounts, sessions and API tokens
+        "v3",  // 5833b1f: + product year summary
+        "v4",  // members and invitations: this version
+    ]
+
+    func expected(_ version: String, _ what: String) throws -> String {
+        try String(contentsOf: Self.fixtures.appendingPathComponent("sqlite-\(version).\(what)"), encoding: .utf8)
+    }
+
+    @Test(arguments: sqliteVersions)
+    func anSQLiteBookOfEveryShippedVersionUpgradesWithItsFiguresUnchanged(_ version: String) throws {
+        let directory = temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("book.sqlite").path
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("sqlite-\(version).sqlite").path, toPath: path)
+
+        let report = try commission(["report", "--format", "json", "--date", "2026-11-23", "--db", path])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout == (try expected(version, "report.json")))
+        #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-23", "--db", path]).stdout == (try expected(version, "reconcile.json")))
+        #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
+
+        // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
+        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v4: members and invitations")
+        #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
+        #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "")
+        let summaries = try sqlite3(path, "SELECT productId, year, saleCount, revenueMinor, commissionMinor FROM productYearTotal WHERE saleCount > 0 ORDER BY 1, 2")
+        let recount = try sqlite3(path, """
+            SELECT productId, substr(date, 1, 4), count(*), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2
+            """)
+        #expect(!recount.isEmpty && summaries == recount)
+    }
+
+    /// PostgreSQL schema versions, each the demo book copied by that version's `migrate` from the
+    /// SQLite fixture named beside it.
+    static let postgresVersions = [
+        ("v1", "v3"),  // 5833b1f
+        ("v2", "v4"),  // invitation roles, one book per account: this version
+    ]
+
+    @Test(arguments: postgresVersions)
+    func aPostgreSQLDatabaseOfEveryShippedVersionUpgradesWithItsFiguresUnchanged(_ version: String, _ sqliteVersion: String) async throws {
+        guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
+            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+        }
+        let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_upgrade", onServer: server)
+        let restore = Process()
+        restore.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        restore.arguments = ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f", Self.fixtures.appendingPathComponent("postgres-\(version).sql").path, url]
+        restore.standardOutput = FileHandle.nullDevice
+        try restore.run()
+        restore.waitUntilExit()
+        #expect(restore.terminationStatus == 0, "psql could not restore postgres-\(version).sql")
+
+        let database = try await PostgresBookDatabase(url: url)  // migrates
+        defer { database.shutdown() }
+        let books = try await PostgresBooks(database: database, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")).books()
+        #expect(books.count == 1)
+        let store = try await PostgresStore(database: database, book: try #require(books.first).id)
+        let settings = try await store.settings()
+        let renderer = Renderer(currency: settings.currency)
+        let today = try Day(parsing: "2026-11-23")
+        // As `commission report` and `commission reconcile` print them.
+        #expect(renderer.render(try await store.dashboard(today: today), as: .json) == (try expected(sqliteVersion, "report.json")))
+        var reconciliations: [Reconciliation] = []
+        for clinic in try await store.clinics(ClinicQuery()) { reconciliations.append(try await store.reconciliation(clinic: clinic.id, today: today)) }
+        #expect(renderer.render(reconciliations, as: .json) == (try expected(sqliteVersion, "reconcile.json")))
+        #expect(try await store.countSales(SaleQuery(includeVoided: true)) > 1000)
+        var migrations: [String] = []
+        for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(String.self) { migrations.append(name) }
+        #expect(migrations.contains("v2: invitation roles, one book per account"))
+        try await PostgresBookDatabase.dropDatabase(url, onServer: server)
+    }
+}
