@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CommissionPostgres", targets: ["CommissionPostgres"]),
         .library(name: "CommissionKit", targets: ["CommissionKit"]),
         .library(name: "CommissionWeb", targets: ["CommissionWeb"]),
+        // The entry points of the fuzz targets in fuzz/ (and of the replay of their findings).
+        .library(name: "CommissionFuzzing", targets: ["CommissionFuzzing"]),
         .executable(name: "commission", targets: ["commission"]),
         .executable(name: "commission-bench", targets: ["commission-bench"]),
     ],
@@ -131,6 +133,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .target(name: "CommissionFuzzing", dependencies: ["CommissionKit"], swiftSettings: strict),
+
         .testTarget(name: "CommissionCoreTests", dependencies: ["CommissionCore"], swiftSettings: strict),
         // The store conformance suite: one body of tests, run against every store implementation.
         .testTarget(
@@ -161,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "CommissionKitTests",
             dependencies: [
-                "CommissionKit", "CommissionSQLite", "CommissionPostgres", "CommissionWeb", "commission",
+                "CommissionKit", "CommissionSQLite", "CommissionPostgres", "CommissionWeb", "CommissionFuzzing", "commission",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
