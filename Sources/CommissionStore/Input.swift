@@ -8,7 +8,11 @@ public enum StoreInput {
     public static func name(_ name: String, field: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
-        guard trimmed.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
+        // Counted as given, in Unicode scalars, as the API's document (JSON Schema's maxLength) counts them.
+        guard name.unicodeScalars.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw StoreError.invalid(field: field, reason: "it contains a control character (a tab, a line break or an invisible code).")
+        }
         return trimmed
     }
 
@@ -17,6 +21,11 @@ public enum StoreInput {
         var cleaned = draft
         cleaned.name = try name(draft.name, field: "product name")
         cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let sku = cleaned.sku {
+            guard sku.unicodeScalars.count <= 200, !sku.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw StoreError.invalid(field: "sku", reason: "it is longer than 200 characters or contains a control character.")
+            }
+        }
         if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
         if draft.unitCost.isNegative { throw SaleLineError.negativeAmount(field: "unit cost") }
         return cleaned
@@ -25,8 +34,17 @@ public enum StoreInput {
     /// A note trimmed, nil when empty; refused beyond 1000 characters.
     public static func note(_ note: String?) throws -> String? {
         guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
-        guard note.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
+        guard note.unicodeScalars.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
+        guard !note.unicodeScalars.contains(where: isInvisibleControl) else {
+            throw StoreError.invalid(field: "note", reason: "it contains an invisible control code (tabs and line breaks are fine).")
+        }
         return note
+    }
+
+    /// A control code other than tab, line feed and carriage return: never typed, and NUL is not
+    /// text to PostgreSQL nor to SQLite's string functions.
+    static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control && scalar != "\t" && scalar != "\n" && scalar != "\r"
     }
 
     /// `%text%` with `%`, `_` and `\` escaped, for a `LIKE … ESCAPE '\'` that matches a substring.

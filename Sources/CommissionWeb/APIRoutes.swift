@@ -295,12 +295,16 @@ struct APIRoutes: Sendable {
         }
         let limit = Int(try int("limit") ?? 50)
         guard (1...1000).contains(limit) else { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
+        let offset = try int("offset") ?? 0
+        guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
+        let voided = query["voided"]
+        guard voided == nil || voided == "true" || voided == "false" else { throw Problem(.badRequest, "The query parameter voided is true or false.") }
         let saleQuery = SaleQuery(
             clinicID: try int("clinicId").map { Clinic.ID($0) }, productID: try int("productId").map { Product.ID($0) },
             from: try query["from"].map { try day(String($0), field: "from", default: .init(ordinal: 0)) },
             through: try query["to"].map { try day(String($0), field: "to", default: .init(ordinal: 0)) },
-            text: query["q"].map(String.init), includeVoided: query["voided"] == "true",
-            page: Page(limit: limit, offset: max(0, Int(try int("offset") ?? 0))))
+            text: query["q"].map(String.init), includeVoided: voided == "true",
+            page: Page(limit: limit, offset: Int(offset)))
         struct Listing: Encodable { var total: Int; var sales: [SaleJSON] }
         return try json(Listing(total: try await store.countSales(saleQuery),
                                 sales: try await store.sales(saleQuery).map { encode($0, currency: currency) }))

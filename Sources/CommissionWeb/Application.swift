@@ -26,6 +26,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(pages: pages))
+    router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
     let hub = DashboardHub(store: store)

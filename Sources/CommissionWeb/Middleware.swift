@@ -49,7 +49,28 @@ struct ErrorMiddleware: RouterMiddleware {
             let problem = Problem.from(error)
             if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))") }
             if request.uri.path.hasPrefix("/api/") { return problem.response }
-            return pages.errorPage(problem, context: context)
+            var page = pages.errorPage(problem, context: context)
+            if let allow = problem.allow { page.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
+            return page
+        }
+    }
+}
+
+/// Answers a method a path does not take with 405 and the methods it does take (`Allow`), rather
+/// than the router's 404: the path exists.
+struct MethodNotAllowedMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let routes: RouteLog
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            let allowed = routes.methods(serving: request.uri.path)
+            guard !allowed.isEmpty, !allowed.contains(request.method) else { throw error }
+            var problem = Problem(.methodNotAllowed, "\(request.uri.path) does not take \(request.method); it takes \(allowed.map(\.rawValue).joined(separator: ", ")).")
+            problem.allow = allowed
+            throw problem
         }
     }
 }

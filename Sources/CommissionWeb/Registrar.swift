@@ -17,6 +17,20 @@ public final class RouteLog: Sendable {
     public init() {}
     public var routes: [RouteInfo] { entries.withLock { $0 } }
     func add(_ route: RouteInfo) { entries.withLock { $0.append(route) } }
+
+    /// The methods of the routes whose path (with `:parameters` standing for any segment) is this one.
+    func methods(serving path: String) -> [HTTPRequest.Method] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        var methods: [HTTPRequest.Method] = []
+        for route in routes {
+            let template = route.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard template.count == segments.count,
+                  zip(template, segments).allSatisfy({ $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }),
+                  !methods.contains(route.method) else { continue }
+            methods.append(route.method)
+        }
+        return methods
+    }
 }
 
 /// Registers handlers on a router group and records them in a ``RouteLog``.

@@ -130,6 +130,10 @@ struct Problem: Error, Encodable, Sendable {
     var detail: String
     /// For an import: each bad row.
     var errors: [RowError]?
+    /// For a 405: the methods the path takes, sent as `Allow`.
+    var allow: [HTTPRequest.Method]?
+
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
 
     struct RowError: Encodable, Sendable {
         var line: Int
@@ -192,8 +196,9 @@ struct Problem: Error, Encodable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        return Response(status: .init(code: status), headers: [.contentType: "application/problem+json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if let allow { headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 

@@ -528,3 +528,38 @@ typealias SeededRandom = SplitMix64
         #expect(try await store.members().count == 2)
     }
 }
+
+@Suite struct TextInputConformanceTests {
+    /// Found by fuzzing the API: a NUL in a name passed the checks, then SQLite's CHECK (whose
+    /// length() stops at a NUL) refused the row with a raw constraint error. Control codes are now
+    /// refused with a reason in every store; tabs and line breaks stay fine in notes.
+    @Test(arguments: StoreKind.allCases)
+    func controlCodesAreRefusedWithAReason(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        for name in ["\u{0}Glow", "Gl\u{0}ow", "Harbor\u{7}", "tab\there"] {
+            await #expect(throws: StoreError.self) { _ = try await book.store.createClinic(ClinicDraft(name: name, schedule: .monthly)) }
+            await #expect(throws: StoreError.self) {
+                _ = try await book.store.createProduct(ProductDraft(name: name, unitPrice: cents(100), unitCost: cents(0)))
+            }
+        }
+        await #expect(throws: StoreError.self) {
+            _ = try await book.store.createProduct(ProductDraft(name: "Fine", sku: "S\u{0}", unitPrice: cents(100), unitCost: cents(0)))
+        }
+        await #expect(throws: StoreError.self) {
+            _ = try await book.store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-02"), quantity: 1,
+                                                          note: "a\u{0}b"), idempotencyKey: nil)
+        }
+        #expect(try await book.store.clinics(ClinicQuery()).count == 2)
+        #expect(try await book.store.products(ProductQuery()).count == 2)
+        #expect(try await book.store.countSales(SaleQuery(includeVoided: true)) == 0)
+
+        let sale = try await book.store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-02"), quantity: 1,
+                                                             note: "first line\n\tsecond line"), idempotencyKey: nil)
+        #expect(sale.note == "first line\n\tsecond line")
+        // 200 characters is the most a name may have, counted as the API's document counts them.
+        _ = try await book.store.createClinic(ClinicDraft(name: String(repeating: "é", count: 200), schedule: .monthly))
+        await #expect(throws: StoreError.self) {
+            _ = try await book.store.createClinic(ClinicDraft(name: String(repeating: "e\u{301}", count: 101), schedule: .monthly))
+        }
+    }
+}

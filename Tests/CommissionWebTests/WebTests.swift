@@ -41,6 +41,20 @@ import Testing
                          "GET /invite/:secret", "POST /invite/:secret"])
     }
 
+    @Test func aPathRefusesAMethodItDoesNotTakeWith405() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            for (method, uri, allow) in [(HTTPRequest.Method.delete, "/api/v1/sales/7", "GET, POST"), (.put, "/api/v1/clinics", "GET, POST"),
+                                         (.init("TRACE")!, "/api/v1/dashboard", "GET"), (.patch, "/settings", "GET")] {
+                let response = try await client.execute(uri: uri, method: method)
+                #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                #expect(response.headers[.allow] == allow, "\(method) \(uri)")
+            }
+            #expect(try await client.execute(uri: "/api/v1/nowhere", method: .delete).status == .notFound)
+            #expect(try await client.execute(uri: "/api/v1/sales/7/void/again", method: .get).status == .notFound)
+        }
+    }
+
     @Test func securityHeadersOnEveryResponse() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
