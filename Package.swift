@@ -150,7 +150,7 @@ let package = Package(
         // Needs a PostgreSQL server: scripts/test starts a throw-away one (COMMISSION_TEST_POSTGRES_URL).
         .testTarget(
             name: "CommissionPostgresTests",
-            dependencies: ["CommissionPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["CommissionCore", "CommissionStore", "CommissionPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,9 +1,12 @@
 import CommissionCore
 import CommissionStore
 
-/// What `export` can write. CSV exports of clinics, products, terms and sales import again.
+import Foundation
+
+/// What `export` can write. CSV exports of clinics, products, terms and sales import again; the
+/// audit log is every change on record, oldest first.
 public enum ExportKind: String, Sendable, CaseIterable {
-    case clinics, products, terms, sales, payouts
+    case clinics, products, terms, sales, payouts, audit
 }
 
 extension Renderer {
@@ -18,6 +21,58 @@ extension Renderer {
         case .sales:
             return sales(try await store.sales(SaleQuery(includeVoided: includeVoided, order: .oldestFirst)), clinics: clinics, products: products)
         case .payouts: return payouts(try await store.payouts(PayoutQuery()), clinics: clinics)
+        case .audit: return audit(try await store.auditLog(AuditQuery()).reversed())
         }
+    }
+
+    /// Audit entries as a table: when (UTC), who, what, which record, and the record before and after as JSON.
+    public func audit(_ entries: some Sequence<AuditEntry>) -> TextTable {
+        let time = ISO8601DateFormatter()
+        return TextTable([.init("id", .right), .init("at"), .init("actor"), .init("subject"), .init("record", .right), .init("action"),
+                          .init("before"), .init("after")],
+                         rows: entries.map { entry in
+                             let record = entry.subjectID.map { first in entry.lastSubjectID.map { "\(first)-\($0)" } ?? "\(first)" } ?? ""
+                             return ["\(entry.id.rawValue)", time.string(from: entry.at), entry.actor, entry.subject.rawValue, record, entry.action,
+                                     entry.before ?? "", entry.after ?? ""]
+                         })
+    }
+}
+
+extension AuditEntry {
+    /// What changed, for a person: `quantity 1 → 2, unit price 50.00 → 45.00`; for a creation or a
+    /// deletion the record's main fields. Amounts (`…Minor`) in the book's currency.
+    public func changes(currency: Currency) -> String {
+        func object(_ json: String?) -> [String: Any] {
+            guard let data = json?.data(using: .utf8), let value = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+            return value
+        }
+        func text(_ key: String, _ value: Any?) -> String {
+            switch value {
+            case nil, is NSNull: return "none"
+            case let number as NSNumber where key.hasSuffix("Minor"): return currency.format(Money(minorUnits: number.int64Value))
+            case let number as NSNumber where key == "shareBasisPoints":
+                return ((try? Share(basisPoints: number.intValue)).map { $0.description }) ?? "\(number)"
+            case let value? where ["voided", "closed", "archived"].contains(key):
+                return (value as? Bool ?? (value as? NSNumber)?.boolValue ?? false) ? "yes" : "no"
+            case let number as NSNumber: return number.stringValue
+            case let string as String: return string
+            default: return "\(value!)"
+            }
+        }
+        func label(_ key: String) -> String {
+            var name = key.hasSuffix("Minor") ? String(key.dropLast(5)) : key == "shareBasisPoints" ? "share" : key
+            name = name.replacing(/([a-z])([A-Z])/) { "\($0.1) \($0.2.lowercased())" }
+            return name
+        }
+        let old = object(before), new = object(after)
+        if subject == .sale && action == "import" {
+            return "imported \(text("sales", new["sales"])) sales, \(text("clinics", new["clinics"])) clinics, \(text("products", new["products"])) products, \(text("terms", new["terms"])) terms"
+        }
+        if old.isEmpty || new.isEmpty {
+            let record = old.isEmpty ? new : old
+            return record.keys.sorted().filter { !(record[$0] is NSNull) }.map { "\(label($0)) \(text($0, record[$0]))" }.joined(separator: ", ")
+        }
+        let changed = Set(old.keys).union(new.keys).sorted().filter { text($0, old[$0]) != text($0, new[$0]) }
+        return changed.map { "\(label($0)) \(text($0, old[$0])) → \(text($0, new[$0]))" }.joined(separator: ", ")
     }
 }

@@ -202,6 +202,32 @@ enum PostgresSchema {
             "DROP INDEX member_account",
             "CREATE UNIQUE INDEX member_account ON member (accountId)",
         ]),
+        // The audit log: append-only, enforced by the database itself.
+        Migration(name: "v3: audit log", statements: [
+            """
+            CREATE TABLE auditEntry (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                at bigint NOT NULL,
+                actor text NOT NULL,
+                subject text NOT NULL CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings')),
+                subjectId bigint,
+                lastSubjectId bigint,
+                action text NOT NULL,
+                before text,
+                after text
+            )
+            """,
+            "CREATE INDEX auditEntry_subject ON auditEntry (bookId, subject, subjectId)",
+            """
+            CREATE FUNCTION commission_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'the audit log is append-only';
+            END
+            $$
+            """,
+            "CREATE TRIGGER auditEntry_append_only BEFORE UPDATE OR DELETE ON auditEntry FOR EACH ROW EXECUTE FUNCTION commission_audit_append_only()",
+        ]),
     ]
 
     /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row

@@ -7,7 +7,8 @@ extension PostgresStore {
     // MARK: Terms
 
     public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
-        try await write([.terms, .sales]) { connection in
+        let actor = Audit.actor
+        return try await write([.terms, .sales]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             if let productID = draft.productID { _ = try await product(connection, productID) }
             let id = try await int(connection, """
@@ -18,7 +19,8 @@ extension PostgresStore {
                 """)
             let terms = Terms(id: Terms.ID(id), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis,
                               share: draft.share, effectiveFrom: draft.effectiveFrom)
-            let (changed, closed) = try await recompute(connection, clinic: clinic, from: draft.effectiveFrom)
+            try await record(connection, actor, Audit.Change(.terms, id, "create", before: nil, after: Audit.json(terms)))
+            let (changed, closed) = try await recompute(connection, clinic: clinic, from: draft.effectiveFrom, actor: actor)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
@@ -61,7 +63,8 @@ extension PostgresStore {
     }
 
     public func updateTerms(_ terms: Terms) async throws -> TermsChange {
-        try await write([.terms, .sales]) { connection in
+        let actor = Audit.actor
+        return try await write([.terms, .sales]) { connection in
             let old = try await self.terms(connection, terms.id)
             guard old.clinicID == terms.clinicID else {
                 throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
@@ -74,14 +77,15 @@ extension PostgresStore {
                     isArchived = \(terms.isArchived)
                 WHERE bookId = \(book) AND id = \(terms.id.rawValue)
                 """, logger: logger)
-            let (changed, closed) = try await recompute(connection, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom))
+            try await record(connection, actor, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
+            let (changed, closed) = try await recompute(connection, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom), actor: actor)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
 
     /// Resolves the terms of every commission-bearing sale of `clinic` on or after `from` again, and
     /// rewrites those whose split changed — except in closed periods, which are only counted.
-    func recompute(_ connection: PostgresConnection, clinic: Clinic, from: Day) async throws -> (changed: Int, closed: Int) {
+    func recompute(_ connection: PostgresConnection, clinic: Clinic, from: Day, actor: String) async throws -> (changed: Int, closed: Int) {
         let rounding = try await settings(connection).rounding.rule
         let candidates = try await termsCandidates(connection, clinic: clinic.id)
         var closedPeriods = ClosedPeriods()
@@ -108,6 +112,9 @@ extension PostgresStore {
                     commissionExact = \(figures.exactCommission.tenThousandths), commissionMinor = \(figures.commission.minorUnits)
                 WHERE bookId = \(book) AND id = \(sale.id.rawValue)
                 """, logger: logger)
+            var after = sale
+            (after.line, after.termsID, after.figures) = (line, terms.id, figures)
+            try await record(connection, actor, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
             changed += 1
         }
         return (changed, closed)
@@ -121,6 +128,7 @@ extension PostgresStore {
             throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
         }
         let note = try StoreInput.note(draft.note)
+        let actor = Audit.actor
         return try await write([.sales]) { connection in
             if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
                                                                        book, key).query).first {
@@ -133,10 +141,12 @@ extension PostgresStore {
             var draft = draft
             draft.note = note
             var closed = ClosedPeriods()
-            return try await insertSale(connection, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
-                                        unitCost: draft.unitCost ?? product.unitCost,
-                                        candidates: try await termsCandidates(connection, clinic: clinic.id),
-                                        rounding: try await settings(connection).rounding.rule, closed: &closed, idempotencyKey: key)
+            let sale = try await insertSale(connection, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
+                                            unitCost: draft.unitCost ?? product.unitCost,
+                                            candidates: try await termsCandidates(connection, clinic: clinic.id),
+                                            rounding: try await settings(connection).rounding.rule, closed: &closed, idempotencyKey: key)
+            try await record(connection, actor, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
+            return sale
         }
     }
 
@@ -231,6 +241,7 @@ extension PostgresStore {
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
         let note = try StoreInput.note(draft.note)
+        let actor = Audit.actor
         return try await write([.sales]) { connection in
             let old = try await sale(connection, id)
             var closed = ClosedPeriods()
@@ -259,13 +270,16 @@ extension PostgresStore {
                     commissionMinor = \(figures.commission.minorUnits), note = \(draft.note)
                 WHERE bookId = \(book) AND id = \(id.rawValue)
                 """, logger: logger)
-            return Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
-                        figures: figures, note: draft.note)
+            let sale = Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
+                            figures: figures, note: draft.note)
+            try await record(connection, actor, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
+            return sale
         }
     }
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
-        try await write([.sales]) { connection in
+        let actor = Audit.actor
+        return try await write([.sales]) { connection in
             var sale = try await sale(connection, id)
             guard !sale.isVoided else { return sale }
             var closed = ClosedPeriods()
@@ -274,7 +288,9 @@ extension PostgresStore {
                 throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: sale.date))
             }
             try await connection.query("UPDATE sale SET isVoided = true WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
+            let before = Audit.json(sale)
             sale.isVoided = true
+            try await record(connection, actor, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
             return sale
         }
     }
@@ -283,6 +299,7 @@ extension PostgresStore {
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
         let reference = try StoreInput.note(draft.reference)
+        let actor = Audit.actor
         return try await write([.payouts]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)
@@ -295,8 +312,10 @@ extension PostgresStore {
                         \(draft.amount.minorUnits), \(draft.receivedOn.description)::date, \(reference))
                 RETURNING id
                 """)
-            return Payout(id: Payout.ID(id), clinicID: clinic.id, period: draft.period, amount: draft.amount,
-                          receivedOn: draft.receivedOn, reference: reference)
+            let payout = Payout(id: Payout.ID(id), clinicID: clinic.id, period: draft.period, amount: draft.amount,
+                                receivedOn: draft.receivedOn, reference: reference)
+            try await record(connection, actor, Audit.Change(.payout, id, "create", before: nil, after: Audit.json(payout)))
+            return payout
         }
     }
 
@@ -335,6 +354,7 @@ extension PostgresStore {
     }
 
     public func deletePayout(_ id: Payout.ID) async throws {
+        let actor = Audit.actor
         try await write([.payouts]) { connection in
             guard let payout = try await payouts(connection, try SQL("SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND id = ?",
                                                                      book, id.rawValue).query).first else {
@@ -344,28 +364,78 @@ extension PostgresStore {
                 throw StoreError.periodClosed(clinic: try await clinic(connection, payout.clinicID).name, period: payout.period)
             }
             try await connection.query("DELETE FROM payout WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
+            try await record(connection, actor, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
         }
     }
 
     public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
+        let actor = Audit.actor
         try await write([.periods]) { connection in
             let clinic = try await clinic(connection, id)
             try Self.checkPeriod(period, of: clinic)
-            try await connection.query("""
-                INSERT INTO closedPeriod (bookId, clinicId, periodStart, periodEnd)
-                VALUES (\(book), \(id.rawValue), \(period.start.description)::date, \(period.end.description)::date)
-                ON CONFLICT DO NOTHING
-                """, logger: logger)
+            let inserted = try await int(connection, """
+                WITH inserted AS (
+                    INSERT INTO closedPeriod (bookId, clinicId, periodStart, periodEnd)
+                    VALUES (\(book), \(id.rawValue), \(period.start.description)::date, \(period.end.description)::date)
+                    ON CONFLICT DO NOTHING RETURNING 1)
+                SELECT count(*) FROM inserted
+                """)
+            if inserted > 0 {
+                try await record(connection, actor, Audit.Change(.period, id.rawValue, "close", before: Audit.json(clinic: id, period: period, closed: false),
+                                                                 after: Audit.json(clinic: id, period: period, closed: true)))
+            }
         }
     }
 
     public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
+        let actor = Audit.actor
         try await write([.periods]) { connection in
             let clinic = try await clinic(connection, id)
             try Self.checkPeriod(period, of: clinic)
-            try await connection.query("""
-                DELETE FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(id.rawValue) AND periodStart = \(period.start.description)::date
-                """, logger: logger)
+            let deleted = try await int(connection, """
+                WITH deleted AS (
+                    DELETE FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(id.rawValue) AND periodStart = \(period.start.description)::date
+                    RETURNING 1)
+                SELECT count(*) FROM deleted
+                """)
+            if deleted > 0 {
+                try await record(connection, actor, Audit.Change(.period, id.rawValue, "reopen", before: Audit.json(clinic: id, period: period, closed: true),
+                                                                 after: Audit.json(clinic: id, period: period, closed: false)))
+            }
+        }
+    }
+
+    // MARK: Audit
+
+    /// Records a change in the audit log, in the transaction that makes it.
+    func record(_ connection: PostgresConnection, _ actor: String, _ change: Audit.Change) async throws {
+        try await connection.query("""
+            INSERT INTO auditEntry (bookId, at, actor, subject, subjectId, lastSubjectId, action, before, after)
+            VALUES (\(book), \(Int64(Date().timeIntervalSince1970)), \(actor), \(change.subject.rawValue), \(change.subjectID),
+                    \(change.lastSubjectID), \(change.action), \(change.before), \(change.after))
+            """, logger: logger)
+    }
+
+    public func auditLog(_ query: AuditQuery) async throws -> [AuditEntry] {
+        var sql = try SQL("SELECT id, at, actor, subject, subjectId, lastSubjectId, action, before, after FROM auditEntry WHERE bookId = ?", book)
+        if let subject = query.subject {
+            try sql.add(" AND subject = ?", subject.rawValue)
+            if let id = query.subjectID {
+                // An import covers a range of sale ids.
+                try sql.add(" AND (subjectId = ? OR (lastSubjectId IS NOT NULL AND subjectId <= ? AND lastSubjectId >= ?))", id, id, id)
+            }
+        }
+        try sql.add(" ORDER BY id DESC")
+        try sql.add(page: query.page)
+        let built = sql.query
+        return try await read { connection in
+            try await connection.query(built, logger: logger)
+                .decode((Int64, Int64, String, String, Int64?, Int64?, String, String?, String?).self).all()
+                .map { id, at, actor, subject, subjectID, lastSubjectID, action, before, after in
+                    AuditEntry(id: AuditEntry.ID(id), at: Date(timeIntervalSince1970: TimeInterval(at)), actor: actor,
+                               subject: AuditSubject(rawValue: subject) ?? .sale, subjectID: subjectID, lastSubjectID: lastSubjectID,
+                               action: action, before: before, after: after)
+                }
         }
     }
 }

@@ -1,12 +1,14 @@
 import CommissionCore
 import CommissionStore
+import Foundation
 import GRDB
 
 extension SQLiteStore {
     // MARK: Terms
 
     public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
-        try await write([.terms, .sales]) { db in
+        let actor = Audit.actor
+        return try await write([.terms, .sales]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             if let productID = draft.productID { _ = try Self.product(db, productID) }
             try db.execute(
@@ -15,7 +17,8 @@ extension SQLiteStore {
                             draft.share.basisPoints, draft.effectiveFrom.description])
             let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID,
                               basis: draft.basis, share: draft.share, effectiveFrom: draft.effectiveFrom)
-            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom)
+            try Self.record(db, actor, Audit.Change(.terms, terms.id.rawValue, "create", before: nil, after: Audit.json(terms)))
+            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom, actor: actor)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
@@ -44,7 +47,8 @@ extension SQLiteStore {
     }
 
     public func updateTerms(_ terms: Terms) async throws -> TermsChange {
-        try await write([.terms, .sales]) { db in
+        let actor = Audit.actor
+        return try await write([.terms, .sales]) { db in
             let old = try Self.terms(db, terms.id)
             guard old.clinicID == terms.clinicID else {
                 throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
@@ -55,7 +59,8 @@ extension SQLiteStore {
                 sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ? WHERE id = ?",
                 arguments: [terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
                             terms.effectiveFrom.description, terms.isArchived, terms.id.rawValue])
-            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom))
+            try Self.record(db, actor, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
+            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom), actor: actor)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
@@ -63,7 +68,7 @@ extension SQLiteStore {
     /// Resolves the terms of every commission-bearing sale of `clinic` on or after `from` again, and
     /// rewrites those whose split changed — except in closed periods, which are only counted.
     /// - Throws: ``StoreError/noTermsInForce(clinic:product:on:)`` when a sale would be left without terms.
-    static func recompute(_ db: Database, clinic: Clinic, from: Day) throws -> (changed: Int, closed: Int) {
+    static func recompute(_ db: Database, clinic: Clinic, from: Day, actor: String) throws -> (changed: Int, closed: Int) {
         let settings = try settings(db)
         let candidates = try termsCandidates(db, clinic: clinic.id)
         var closedPeriods = ClosedPeriods()
@@ -91,6 +96,9 @@ extension SQLiteStore {
                 WHERE id = ?
                 """, arguments: [terms.id.rawValue, terms.share.basisPoints, terms.basis.rawValue,
                                  figures.exactCommission.tenThousandths, figures.commission.minorUnits, sale.id.rawValue])
+            var after = sale
+            (after.line, after.termsID, after.figures) = (line, terms.id, figures)
+            try record(db, actor, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
             changed += 1
         }
         return (changed, closed)
@@ -109,6 +117,7 @@ extension SQLiteStore {
             throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
         }
         let note = try StoreInput.note(draft.note)
+        let actor = Audit.actor
         return try await write([.sales]) { db in
             if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
                 return try Rows.sale(row)
@@ -120,10 +129,12 @@ extension SQLiteStore {
             var draft = draft
             draft.note = note
             var closed = ClosedPeriods()
-            return try Self.insertSale(db, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
-                                       unitCost: draft.unitCost ?? product.unitCost,
-                                       candidates: try Self.termsCandidates(db, clinic: clinic.id),
-                                       rounding: try Self.settings(db).rounding.rule, closed: &closed, idempotencyKey: key)
+            let sale = try Self.insertSale(db, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
+                                           unitCost: draft.unitCost ?? product.unitCost,
+                                           candidates: try Self.termsCandidates(db, clinic: clinic.id),
+                                           rounding: try Self.settings(db).rounding.rule, closed: &closed, idempotencyKey: key)
+            try Self.record(db, actor, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
+            return sale
         }
     }
 
@@ -229,6 +240,7 @@ extension SQLiteStore {
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
         let note = try StoreInput.note(draft.note)
+        let actor = Audit.actor
         return try await write([.sales]) { db in
             let old = try Self.sale(db, id)
             let oldClinic = try Self.clinic(db, old.clinicID)
@@ -259,13 +271,16 @@ extension SQLiteStore {
                     line.rate?.basis.rawValue, figures.revenue.minorUnits, figures.cost.minorUnits, figures.profit.minorUnits,
                     figures.exactCommission.tenThousandths, figures.commission.minorUnits, draft.note, id.rawValue,
                 ])
-            return Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
-                        figures: figures, note: draft.note)
+            let sale = Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
+                            figures: figures, note: draft.note)
+            try Self.record(db, actor, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
+            return sale
         }
     }
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
-        try await write([.sales]) { db in
+        let actor = Audit.actor
+        return try await write([.sales]) { db in
             var sale = try Self.sale(db, id)
             guard !sale.isVoided else { return sale }
             var closed = ClosedPeriods()
@@ -274,7 +289,9 @@ extension SQLiteStore {
                 throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: sale.date))
             }
             try db.execute(sql: "UPDATE sale SET isVoided = 1 WHERE id = ?", arguments: [id.rawValue])
+            let before = Audit.json(sale)
             sale.isVoided = true
+            try Self.record(db, actor, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
             return sale
         }
     }
@@ -283,6 +300,7 @@ extension SQLiteStore {
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
         let reference = try StoreInput.note(draft.reference)
+        let actor = Audit.actor
         return try await write([.payouts]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)
@@ -293,8 +311,10 @@ extension SQLiteStore {
                 INSERT INTO payout (clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [clinic.id.rawValue, draft.period.start.description, draft.period.end.description,
                                  draft.amount.minorUnits, draft.receivedOn.description, reference])
-            return Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
-                          receivedOn: draft.receivedOn, reference: reference)
+            let payout = Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
+                                receivedOn: draft.receivedOn, reference: reference)
+            try Self.record(db, actor, Audit.Change(.payout, payout.id.rawValue, "create", before: nil, after: Audit.json(payout)))
+            return payout
         }
     }
 
@@ -321,6 +341,7 @@ extension SQLiteStore {
     }
 
     public func deletePayout(_ id: Payout.ID) async throws {
+        let actor = Audit.actor
         try await write([.payouts]) { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE id = ?", arguments: [id.rawValue]) else {
                 throw StoreError.notFound(.payouts, id: id.rawValue)
@@ -330,24 +351,67 @@ extension SQLiteStore {
                 throw StoreError.periodClosed(clinic: try Self.clinic(db, payout.clinicID).name, period: payout.period)
             }
             try db.execute(sql: "DELETE FROM payout WHERE id = ?", arguments: [id.rawValue])
+            try Self.record(db, actor, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
         }
     }
 
     public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
+        let actor = Audit.actor
         try await write([.periods]) { db in
             let clinic = try Self.clinic(db, id)
             try Self.checkPeriod(period, of: clinic)
             try db.execute(sql: "INSERT OR IGNORE INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
                            arguments: [id.rawValue, period.start.description, period.end.description])
+            if db.changesCount > 0 {
+                try Self.record(db, actor, Audit.Change(.period, id.rawValue, "close", before: Audit.json(clinic: id, period: period, closed: false),
+                                                        after: Audit.json(clinic: id, period: period, closed: true)))
+            }
         }
     }
 
     public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
+        let actor = Audit.actor
         try await write([.periods]) { db in
             let clinic = try Self.clinic(db, id)
             try Self.checkPeriod(period, of: clinic)
             try db.execute(sql: "DELETE FROM closedPeriod WHERE clinicId = ? AND periodStart = ?",
                            arguments: [id.rawValue, period.start.description])
+            if db.changesCount > 0 {
+                try Self.record(db, actor, Audit.Change(.period, id.rawValue, "reopen", before: Audit.json(clinic: id, period: period, closed: true),
+                                                        after: Audit.json(clinic: id, period: period, closed: false)))
+            }
+        }
+    }
+
+    // MARK: Audit
+
+    /// Records a change in the audit log, in the transaction that makes it.
+    static func record(_ db: Database, _ actor: String, _ change: Audit.Change) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO auditEntry (at, actor, subject, subjectId, lastSubjectId, action, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [Int64(Date().timeIntervalSince1970), actor, change.subject.rawValue, change.subjectID,
+                                     change.lastSubjectID, change.action, change.before, change.after])
+    }
+
+    public func auditLog(_ query: AuditQuery) async throws -> [AuditEntry] {
+        try await read { db in
+            var sql = "SELECT id, at, actor, subject, subjectId, lastSubjectId, action, before, after FROM auditEntry WHERE 1"
+            var arguments = StatementArguments()
+            if let subject = query.subject {
+                sql += " AND subject = ?"
+                arguments += [subject.rawValue]
+                if let id = query.subjectID {
+                    // An import covers a range of sale ids.
+                    sql += " AND (subjectId = ? OR (lastSubjectId IS NOT NULL AND subjectId <= ? AND lastSubjectId >= ?))"
+                    arguments += [id, id, id]
+                }
+            }
+            sql += " ORDER BY id DESC" + Self.limitClause(query.page, &arguments)
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                AuditEntry(id: AuditEntry.ID(row[0] as Int64), at: Date(timeIntervalSince1970: TimeInterval(row[1] as Int64)), actor: row[2],
+                           subject: AuditSubject(rawValue: row[3]) ?? .sale, subjectID: row[4], lastSubjectID: row[5], action: row[6],
+                           before: row[7], after: row[8])
+            }
         }
     }
 }

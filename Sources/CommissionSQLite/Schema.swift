@@ -178,6 +178,26 @@ enum Schema {
                 """)
         }
 
+        // The audit log: append-only, enforced by the database itself.
+        migrator.registerMigration("v5: audit log") { db in
+            try db.execute(sql: """
+                CREATE TABLE auditEntry (
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    actor TEXT NOT NULL,
+                    subject TEXT NOT NULL CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings')),
+                    subjectId INTEGER,
+                    lastSubjectId INTEGER,
+                    action TEXT NOT NULL,
+                    before TEXT,
+                    after TEXT
+                );
+                CREATE INDEX auditEntry_subject ON auditEntry(subject, subjectId);
+                CREATE TRIGGER auditEntry_no_update BEFORE UPDATE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+                CREATE TRIGGER auditEntry_no_delete BEFORE DELETE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+                """)
+        }
+
         return migrator
     }
 

@@ -93,6 +93,12 @@ public protocol CommissionStore: Sendable {
     /// none does. Problems are thrown as ``StoreError/importRejected(_:total:)``.
     func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary
 
+    // MARK: Audit
+
+    /// The record of every change to sales, terms, payouts, periods and settings (who, when, before
+    /// and after), newest first. An import is one entry covering the sales it created.
+    func auditLog(_ query: AuditQuery) async throws -> [AuditEntry]
+
     // MARK: Changes
 
     /// The tables touched by each committed write, from now on — including writes by other

@@ -69,6 +69,7 @@ struct APIRoutes: Sendable {
         api.get("/sales") { request, _ in try await listSales(request) }
         api.post("/sales") { request, context in try await createSale(request, context: context) }
         api.get("/sales/:id") { _, context in try await saleJSON(try await store.sale(Sale.ID(try context.parameters.require("id", as: Int64.self)))) }
+        api.get("/sales/:id/history") { _, context in try await saleHistory(context: context) }
         api.post("/sales/:id/void") { _, context in try await saleJSON(try await store.voidSale(Sale.ID(try context.parameters.require("id", as: Int64.self)))) }
         api.get("/clinics/:id/statement") { request, context in try await statement(request, context: context) }
         api.get("/clinics/:id/reconciliation") { request, context in try await reconciliation(request, context: context) }
@@ -477,6 +478,29 @@ struct APIRoutes: Sendable {
     func revokeToken(context: AppRequestContext) async throws -> Response {
         try await store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try account(context).id)
         return Response(status: .noContent)
+    }
+
+    struct AuditJSON: Encodable {
+        var id: Int64
+        var at: Date
+        var actor: String
+        var subject: String
+        var subjectId: Int64?
+        var lastSubjectId: Int64?
+        var action: String
+        var before: String?
+        var after: String?
+        var changes: String
+    }
+
+    /// Every change on record of one sale, newest first (an import that created it included).
+    func saleHistory(context: AppRequestContext) async throws -> Response {
+        let sale = try await store.sale(Sale.ID(try context.parameters.require("id", as: Int64.self)))
+        let currency = try await store.settings().currency
+        return try json(try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map {
+            AuditJSON(id: $0.id.rawValue, at: $0.at, actor: $0.actor, subject: $0.subject.rawValue, subjectId: $0.subjectID,
+                      lastSubjectId: $0.lastSubjectID, action: $0.action, before: $0.before, after: $0.after, changes: $0.changes(currency: currency))
+        })
     }
 
     struct MemberJSON: Encodable {

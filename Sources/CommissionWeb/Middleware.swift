@@ -135,11 +135,12 @@ struct RequireAccountMiddleware: RouterMiddleware {
                 guard let token, Secret.matches(token, session.csrfToken) else {
                     throw Problem(.forbidden, "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again.")
                 }
-                return try await next(request, context)
+                return try await Audit.$actor.withValue(session.account.username) { try await next(request, context) }
             }
             return try await next(request, context)
-        case .token:
-            return try await next(request, context)
+        case .token(let account):
+            // Changes made through the API are on record as the token's owner's.
+            return try await Audit.$actor.withValue("\(account.username) (API)") { try await next(request, context) }
         }
     }
 }

@@ -350,6 +350,11 @@ enum Templates {
           <label class="check"><input type="checkbox" name="noCommission" value="1" {{#noCommission}}checked{{/noCommission}}> No commission</label>
           <button type="submit" class="primary">Save changes</button>
         </form>
+        <section class="card">
+          <h2>History</h2>
+          <ol id="history" class="history">{{#history}}<li><span class="muted">{{at}} · {{actor}}</span> <strong>{{action}}</strong> {{changes}}</li>{{/history}}</ol>
+          {{^history}}<p class="muted">No change on record.</p>{{/history}}
+        </section>
         """
 
     static let transfer = """

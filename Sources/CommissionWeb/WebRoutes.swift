@@ -15,6 +15,14 @@ struct WebRoutes: Sendable {
     let hub: DashboardHub
 
     static let anonymousCSRFCookie = "commission_csrf"
+    /// When a change was made, in UTC, to the minute.
+    static let auditTime: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter
+    }()
     /// Where invitation links lead: the path, then the link's secret.
     static let invitationPath = "/invite/"
     /// How long an invitation link works.
@@ -300,6 +308,9 @@ struct WebRoutes: Sendable {
             "discount": currency.format(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission,
             "clinics": try await store.clinics(ClinicQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.clinicID] as [String: Any] },
             "products": try await store.products(ProductQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.productID] as [String: Any] },
+            "history": try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
+                ["at": Self.auditTime.string(from: entry.at), "actor": entry.actor, "action": entry.action, "changes": entry.changes(currency: currency)]
+            },
         ]
         return pages.page("edit-sale", title: "Edit sale", nav: "sales", context: context, values: values, status: status, error: error)
     }

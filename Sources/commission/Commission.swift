@@ -32,6 +32,23 @@ struct Commission: AsyncParsableCommand {
             Import.self, Export.self, Backup.self, Restore.self, Migrate.self, BooksCommand.self, Demo.self, Watch.self, Serve.self, TokenCommand.self,
         ]
     )
+
+    /// Runs the command with its changes on record as made by `cli:USER`.
+    static func main() async {
+        let user = ProcessInfo.processInfo.environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? NSUserName()
+        await Audit.$actor.withValue("cli:\(user)") {
+            do {
+                var command = try parseAsRoot()
+                if var command = command as? any AsyncParsableCommand {
+                    try await command.run()
+                } else {
+                    try command.run()
+                }
+            } catch {
+                exit(withError: error)
+            }
+        }
+    }
 }
 
 /// The options every command that opens the book takes.

@@ -69,19 +69,23 @@ struct Import: AsyncParsableCommand {
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export the book's clinics, products, terms, sales or payouts as CSV or JSON.",
+        abstract: "Export the book's clinics, products, terms, sales, payouts or audit log as CSV or JSON.",
         discussion: """
-            CSV exports of clinics, products, terms and sales import again with `commission import`.
+            CSV exports of clinics, products, terms and sales import again with `commission import`. \
+            The audit log is every change to sales, terms, payouts, periods and settings: when, who \
+            (an account, or cli:USER), what, and the record before and after as JSON. Cells that a \
+            spreadsheet would run as a formula are written with a leading '.
 
             Examples:
               commission export sales --format csv --output sales.csv
               commission export clinics --format json
+              commission export audit --output audit.csv
               commission export all --output-directory backup-2026-11
             """)
-    enum What: String, ExpressibleByArgument, CaseIterable { case clinics, products, terms, sales, payouts, all }
+    enum What: String, ExpressibleByArgument, CaseIterable { case clinics, products, terms, sales, payouts, audit, all }
 
     @OptionGroup var book: BookOptions
-    @Argument(help: "clinics, products, terms, sales, payouts, or all.") var what: What
+    @Argument(help: "clinics, products, terms, sales, payouts, audit, or all.") var what: What
     @Option(help: "csv or json.") var format: OutputFormat = .csv
     @Option(name: .customLong("output"), help: "Write to this file instead of standard output.") var outputPath: String?
     @Option(name: .customLong("output-directory"), help: "With `all`: the directory for one file per kind.") var directory: String?

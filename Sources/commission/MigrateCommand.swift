@@ -14,7 +14,7 @@ struct Migrate: AsyncParsableCommand {
         abstract: "Copy a whole book from its SQLite file to a PostgreSQL database, then prove the copy.",
         discussion: """
             Copies the book's settings, clinics, products, terms, every sale (voided ones too, with \
-            their snapshots), payouts, closed periods, and its accounts and API tokens (browsers sign \
+            their snapshots), payouts, closed periods, the audit log, and its accounts and API tokens (browsers sign \
             in again), in one transaction on the target: an interrupted copy leaves nothing behind. \
             Then it proves the copy: the count of every kind of record, and the totals of every \
             statement of every clinic (expected, received, balance), must be equal on both sides.
@@ -92,7 +92,10 @@ struct BookCopier {
              clinics: try Row.fetchAll(db, sql: "SELECT id, name, scheduleKind, scheduleAnchor, isArchived FROM clinic ORDER BY id"),
              products: try Row.fetchAll(db, sql: "SELECT id, name, sku, unitPriceMinor, unitCostMinor, isArchived FROM product ORDER BY id"),
              terms: try Row.fetchAll(db, sql: "SELECT id, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived FROM terms ORDER BY id"),
-             payouts: try Row.fetchAll(db, sql: "SELECT clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference FROM payout ORDER BY id"),
+             payouts: try Row.fetchAll(db, sql: "SELECT clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference, id FROM payout ORDER BY id"),
+             audit: try Row.fetchAll(db, sql: """
+                SELECT at, actor, subject, subjectId, lastSubjectId, action, before, after FROM auditEntry ORDER BY id
+                """),
              closed: try Row.fetchAll(db, sql: "SELECT clinicId, periodStart, periodEnd FROM closedPeriod"),
              accounts: try Row.fetchAll(db, sql: "SELECT id, username, passwordHash, createdAt, role FROM account ORDER BY id"),
              tokens: try Row.fetchAll(db, sql: "SELECT accountId, name, tokenDigest, createdAt, lastUsedAt, revokedAt FROM apiToken ORDER BY id"))
@@ -172,12 +175,47 @@ struct BookCopier {
                         sales += page.count
                     }
                 }
+                var payouts: [Int64: Int64] = [:]
                 for row in small.payouts {
-                    try await connection.query("""
+                    payouts[row[6]] = try await insert("""
                         INSERT INTO payout (bookId, clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference)
                         VALUES (\(book), \(clinics[row[0]]!), \(row[1] as String)::date, \(row[2] as String)::date, \(row[3] as Int64),
                                 \(row[4] as String)::date, \(row[5] as String?))
-                        """, logger: logger)
+                        RETURNING id
+                        """)
+                }
+                // The audit log, its record ids mapped to the copy's (the JSON in each entry stays as recorded).
+                // COPY gave the sales ids in the file's order, so the n-th sale by id here is the n-th there.
+                if !small.audit.isEmpty {
+                    let fileSales = try await source.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM sale ORDER BY id") }
+                    var copiedSales: [Int64] = []
+                    copiedSales.reserveCapacity(fileSales.count)
+                    for try await id in try await connection.query("SELECT id FROM sale WHERE bookId = \(book) ORDER BY id", logger: logger)
+                        .decode(Int64.self) { copiedSales.append(id) }
+                    let saleIDs = Dictionary(uniqueKeysWithValues: zip(fileSales, copiedSales))
+                    try await connection.copyFrom(table: "auditentry", columns: [
+                        "bookid", "at", "actor", "subject", "subjectid", "lastsubjectid", "action", "before", "after",
+                    ], logger: logger) { writer in
+                        var buffer = ByteBuffer()
+                        for row in small.audit {
+                            let subject = row[2] as String
+                            let map: [Int64: Int64] = switch subject {
+                            case "sale": saleIDs
+                            case "terms": terms
+                            case "payout": payouts
+                            case "period": clinics
+                            default: [:]
+                            }
+                            // A deleted payout has no copy: its entry keeps the file's id.
+                            let subjectID = (row[3] as Int64?).map { String(map[$0] ?? $0) } ?? "\\N"
+                            let lastSubjectID = (row[4] as Int64?).map { String(map[$0] ?? $0) } ?? "\\N"
+                            let fields = [String(book), String(row[0] as Int64), Self.copyText(row[1]), subject, subjectID, lastSubjectID,
+                                          Self.copyText(row[5]), (row[6] as String?).map(Self.copyText) ?? "\\N",
+                                          (row[7] as String?).map(Self.copyText) ?? "\\N"]
+                            buffer.writeString(fields.joined(separator: "\t") + "\n")
+                        }
+                        try await writer.write(buffer)
+                    }
                 }
                 for row in small.closed {
                     try await connection.query("""
@@ -208,7 +246,7 @@ struct BookCopier {
                 }
                 let counts = ["clinics": small.clinics.count, "products": small.products.count, "terms": small.terms.count,
                               "sales": sales, "payouts": small.payouts.count, "closed periods": small.closed.count,
-                              "accounts": small.accounts.count]
+                              "accounts": small.accounts.count, "audit entries": small.audit.count]
                 return Result(book: book, clinicIDs: clinics, counts: counts)
             }
         } catch let error as PostgresTransactionError {

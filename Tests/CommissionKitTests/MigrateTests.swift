@@ -55,6 +55,12 @@ import Testing
         #expect(try await book.credentials(username: "owner")?.passwordHash == "bcrypt-hash")
         #expect(try await book.members().map { "\($0.account.username):\($0.role)" } == ["owner:owner", "helper:member"])
         #expect(try await book.account(tokenDigest: WebSecrets.digest("cm_secret"), now: Date())?.username == "owner")
+        // The audit log came along, its entries pointing at the copied records.
+        #expect(try await book.auditLog(AuditQuery()).count == (try await store.auditLog(AuditQuery())).count)
+        let voided = try #require(try await book.sales(SaleQuery(includeVoided: true)).first { $0.isVoided })
+        #expect(try await book.auditLog(AuditQuery(subject: .sale, subjectID: voided.id.rawValue)).map(\.action) == ["void", "create"])
+        let periods = try await book.auditLog(AuditQuery(subject: .period, subjectID: copiedGlow.id.rawValue))
+        #expect(periods.map(\.action) == ["close"])
         // A retried sale with the same key is still one sale.
         _ = try await book.createSale(SaleDraft(clinicID: copiedGlow.id, productID: try await book.product(named: "SER").id,
                                                 date: try Day(parsing: "2026-04-02")), idempotencyKey: "phone-9")

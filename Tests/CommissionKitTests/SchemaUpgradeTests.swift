@@ -18,7 +18,8 @@ import Testing
         "v1",  // d5b4fe9^: the six v1 migrations
         "v2",  // 8c58bc5^: + accounts, sessions and API tokens
         "v3",  // 5833b1f: + product year summary
-        "v4",  // members and invitations: this version
+        "v4",  // 7ef902d: + members and invitations
+        "v5",  // + the audit log: this version
     ]
 
     func expected(_ version: String, _ what: String) throws -> String {
@@ -39,7 +40,7 @@ import Testing
         #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
 
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
-        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v4: members and invitations")
+        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v5: audit log")
         #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "")
         let summaries = try sqlite3(path, "SELECT productId, year, saleCount, revenueMinor, commissionMinor FROM productYearTotal WHERE saleCount > 0 ORDER BY 1, 2")
@@ -53,7 +54,8 @@ import Testing
     /// SQLite fixture named beside it.
     static let postgresVersions = [
         ("v1", "v3"),  // 5833b1f
-        ("v2", "v4"),  // invitation roles, one book per account: this version
+        ("v2", "v4"),  // + invitation roles, one book per account
+        ("v3", "v5"),  // + the audit log: this version
     ]
 
     @Test(arguments: postgresVersions)
@@ -86,7 +88,7 @@ import Testing
         #expect(try await store.countSales(SaleQuery(includeVoided: true)) > 1000)
         var migrations: [String] = []
         for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(String.self) { migrations.append(name) }
-        #expect(migrations.contains("v2: invitation roles, one book per account"))
+        #expect(migrations.contains("v3: audit log"))
         try await PostgresBookDatabase.dropDatabase(url, onServer: server)
     }
 }

@@ -1,3 +1,4 @@
+import CommissionCore
 @testable import CommissionPostgres
 import CommissionStore
 import Foundation
@@ -149,6 +150,21 @@ extension PostgresClient {
         try await client.query("INSERT INTO product (id, bookId, name, unitPriceMinor, unitCostMinor) VALUES (22, 1, 'Gold', 0, 0)")
         try await sell(product: 22, date: "2026-05-01", quantity: 1, revenue: Int64.max / 2 + 1, commission: 0)
         await #expect(throws: PSQLError.self) { try await sell(product: 22, date: "2026-05-01", quantity: 1, revenue: Int64.max / 2 + 1, commission: 0) }
+    }
+
+    @Test func theAuditLogIsAppendOnly() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let database = try await PostgresBookDatabase(url: scratch.url)
+        defer { database.shutdown() }
+        let store = try await PostgresStore.createBook(in: database, name: "Audit", settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let clinic = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        try await store.closePeriod(clinic: clinic.id, period: PaySchedule.monthly.period(containing: try Day(parsing: "2026-03-02")))
+        #expect(try await store.auditLog(AuditQuery()).count == 1)
+        for statement: PostgresQuery in ["UPDATE auditEntry SET actor = 'someone else'", "DELETE FROM auditEntry"] {
+            await #expect(throws: (any Error).self) { try await database.client.query(statement) }
+        }
+        #expect(try await store.auditLog(AuditQuery()).map(\.actor) == ["system"])
     }
 
     @Test func aDatabaseFromANewerCommissionIsRefused() async throws {

@@ -32,7 +32,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let reopened = try SQLiteStore(.file(path))
         let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
-                            "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations"])
+                            "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations", "v5: audit log"])
     }
 
     @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {
@@ -168,6 +168,17 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         }
         // year, product, sales, revenue, commission
         #expect(found == ["2025 1 1 1000 100", "2026 1 2 3000 300", "2026 2 1 500 50"])
+    }
+
+    @Test func theAuditLogIsAppendOnly() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinic = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        try await store.closePeriod(clinic: clinic.id, period: PaySchedule.monthly.period(containing: day("2026-03-02")))
+        #expect(try await store.auditLog(AuditQuery()).count == 1)
+        for sql in ["UPDATE auditEntry SET actor = 'someone else'", "DELETE FROM auditEntry"] {
+            await #expect(throws: DatabaseError.self) { try await store.writer.write { db in try db.execute(sql: sql) } }
+        }
+        #expect(try await store.auditLog(AuditQuery()).map(\.actor) == ["system"])
     }
 
     /// The account of a book written before members existed is its owner, and still signs in.

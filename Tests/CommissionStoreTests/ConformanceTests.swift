@@ -563,3 +563,93 @@ typealias SeededRandom = SplitMix64
         }
     }
 }
+
+@Suite struct AuditConformanceTests {
+    /// The JSON an entry holds, as a dictionary.
+    func object(_ json: String?) -> [String: Any] {
+        guard let json, let value = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
+        return value
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyChangeIsOnRecordWithWhoWhenBeforeAndAfter(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let started = Date().addingTimeInterval(-1)
+        let sale = try await Audit.$actor.withValue("ana") { try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 2) }
+        let edited = try await Audit.$actor.withValue("bea (API)") {
+            try await book.store.updateSale(sale.id, with: SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-02"),
+                                                                   quantity: 3, note: "three"))
+        }
+        // New terms from March: the sale is recomputed, and that is on record too.
+        let terms = try await Audit.$actor.withValue("ana") {
+            try await book.store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("50%"), effectiveFrom: day("2026-03-01")))
+        }
+        #expect(terms.recomputedSales == 1)
+        _ = try await Audit.$actor.withValue("ana") { try await book.store.voidSale(sale.id) }
+
+        let history = try await book.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue))
+        #expect(history.map(\.action) == ["void", "recompute", "update", "create"])
+        #expect(history.map(\.actor) == ["ana", "ana", "bea (API)", "ana"])
+        #expect(history.allSatisfy { $0.at >= started && $0.at <= Date().addingTimeInterval(1) && $0.subjectID == sale.id.rawValue })
+        let created = try #require(history.last)
+        #expect(created.before == nil)
+        #expect(object(created.after)["quantity"] as? Int == 2)
+        let update = history[2]
+        #expect(object(update.before)["quantity"] as? Int == 2 && object(update.after)["quantity"] as? Int == 3)
+        #expect(object(update.after)["note"] as? String == "three")
+        // 3 × (50.00 − 20.00) = 90.00 of profit: 40% is 36.00 before the new terms, 50% is 45.00 after.
+        let recompute = history[1]
+        #expect(object(recompute.before)["commissionMinor"] as? Int == 3600 && object(recompute.after)["commissionMinor"] as? Int == 4500)
+        #expect(object(history[0].before)["voided"] as? Bool == false && object(history[0].after)["voided"] as? Bool == true)
+        #expect(edited.quantity == 3)
+        let termsLog = try await book.store.auditLog(AuditQuery(subject: .terms, subjectID: terms.terms.id.rawValue))
+        #expect(termsLog.map(\.action) == ["create"] && (object(termsLog[0].after)["shareBasisPoints"] as? Int) == 5000)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func periodsPayoutsImportsAndSettingsAreOnRecordAndRefusedChangesAreNot(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let sale = try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
+        let march = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
+        let payout = try await book.store.createPayout(PayoutDraft(clinicID: book.glow.id, period: march, amount: cents(1200), receivedOn: day("2026-04-02")))
+        try await book.store.deletePayout(payout.id)
+        try await Audit.$actor.withValue("ana") { try await book.store.closePeriod(clinic: book.glow.id, period: march) }
+        // Closing locks the period's sales: a refused change is not on record.
+        let before = try await book.store.auditLog(AuditQuery()).count
+        await #expect(throws: StoreError.self) { _ = try await book.store.voidSale(sale.id) }
+        #expect(try await book.store.auditLog(AuditQuery()).count == before)
+        try await Audit.$actor.withValue("bea") { try await book.store.reopenPeriod(clinic: book.glow.id, period: march) }
+        _ = try await book.store.voidSale(sale.id)
+
+        let periods = try await book.store.auditLog(AuditQuery(subject: .period, subjectID: book.glow.id.rawValue))
+        #expect(periods.map { "\($0.action) by \($0.actor)" } == ["reopen by bea", "close by ana"])
+        #expect(object(periods[1].after)["periodStart"] as? String == "2026-03-01")
+        let payouts = try await book.store.auditLog(AuditQuery(subject: .payout, subjectID: payout.id.rawValue))
+        #expect(payouts.map(\.action) == ["delete", "create"] && payouts[0].after == nil && (object(payouts[0].before)["amountMinor"] as? Int) == 1200)
+
+        // An import is one entry, which the history of each sale it made shows.
+        let rows = (0..<3).map { index in
+            ImportRow(line: index + 2, record: .sale(NamedSaleDraft(clinic: "Glow", product: "Serum 30ml", date: day("2026-05-0\(index + 1)"), quantity: 1)))
+        }
+        let summary = try await Audit.$actor.withValue("cli:ana") { try await book.store.importRows(from: RowsSource(rows: rows), options: ImportOptions()) }
+        #expect(summary.sales == 3)
+        let imported = try await book.store.sales(SaleQuery(from: day("2026-05-01"), order: .oldestFirst))
+        #expect(imported.count == 3)
+        for sale in imported {
+            let history = try await book.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue))
+            #expect(history.map { "\($0.action) by \($0.actor)" } == ["import by cli:ana"])
+            #expect(object(history[0].after)["sales"] as? Int == 3)
+        }
+        // A dry run and a rejected import leave no entry.
+        let count = try await book.store.auditLog(AuditQuery()).count
+        _ = try await book.store.importRows(from: RowsSource(rows: rows), options: ImportOptions(dryRun: true))
+        #expect(try await book.store.auditLog(AuditQuery()).count == count)
+
+        var settings = try await book.store.settings()
+        settings.rounding.rule = .halfToEven
+        try await book.store.updateSettings(settings)
+        let settingsLog = try await book.store.auditLog(AuditQuery(subject: .settings))
+        #expect(settingsLog.count == 1 && (object(settingsLog[0].after)["rounding"] as? String) == "half-to-even")
+        #expect(try await book.store.auditLog(AuditQuery(page: Page(limit: 2))).count == 2)
+    }
+}

@@ -108,3 +108,45 @@ func accept(_ client: some TestClientProtocol, path: String, username: String, p
 extension HTTPField.Name {
     static let csrfToken = Self("X-CSRF-Token")!
 }
+
+/// The audit log in the app: each sale's history on its page and in the API, and the whole log as an export.
+@Suite struct AuditWebTests {
+    @Test func aSalesHistoryShowsWhoChangedWhatAndTheLogExports() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let ana = try await signUp(client, username: "ana")
+            let api: HTTPFields = [.cookie: "commission_session=\(ana.cookie)", .csrfToken: ana.csrf, .contentType: "application/json"]
+            let created = try await client.execute(uri: "/api/v1/sales", method: .post, headers: api, body: ByteBuffer(string:
+                #"{"clinicId": \#(test.glow.id.rawValue), "productId": \#(test.serum.id.rawValue), "quantity": 1, "date": "2026-03-02"}"#))
+            let id = try #require(try created.json()["id"] as? Int)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(ana.cookie)"
+            let edited = try await client.execute(uri: "/sales/\(id)", method: .post, headers: headers, body: form([
+                "csrf": ana.csrf, "clinic": "\(test.glow.id.rawValue)", "product": "\(test.serum.id.rawValue)", "date": "2026-03-02",
+                "quantity": "2", "price": "45.00", "cost": "20.00"]))
+            #expect(edited.status == .seeOther, "\(edited.text)")
+
+            let page = try await client.execute(uri: "/sales/\(id)/edit", method: .get, headers: [.cookie: "commission_session=\(ana.cookie)"])
+            let history = try #require(page.text.firstMatch(of: /<ol id="history"[^>]*>(.*?)<\/ol>/)?.1)
+            let items = history.components(separatedBy: "<li>").dropFirst()
+            #expect(items.count == 2)
+            // Newest first: the edit (as the signed-in account), then the creation (through the API, by the same account).
+            #expect(items.first?.contains("ana</span> <strong>update</strong>") == true, "\(history)")
+            #expect(items.first?.contains("quantity 1 → 2") == true && items.first?.contains("unit price 50.00 → 45.00") == true, "\(history)")
+            #expect(items.last?.contains("<strong>create</strong>") == true, "\(history)")
+
+            let json = try await client.execute(uri: "/api/v1/sales/\(id)/history", method: .get, headers: api)
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(buffer: json.body)) as? [[String: Any]])
+            #expect(entries.map { $0["action"] as? String } == ["update", "create"])
+            #expect(entries.map { $0["actor"] as? String } == ["ana", "ana"])
+
+            let export = try await client.execute(uri: "/export/audit.csv", method: .get, headers: [.cookie: "commission_session=\(ana.cookie)"])
+            #expect(export.status == .ok)
+            let lines = export.text.split(whereSeparator: \.isNewline)
+            #expect(lines.first == "id,at,actor,subject,record,action,before,after")
+            // Oldest first: the book's terms (set up without an account: "system"), then the sale's two changes.
+            #expect(lines.count == 4 && lines[1].contains(",system,terms,") && lines[2].contains(",ana,sale,\(id),create,")
+                    && lines[3].contains(",ana,sale,\(id),update,"), "\(export.text)")
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import CommissionCore
+import Foundation
+
+/// What an audit entry is about.
+public enum AuditSubject: String, Sendable, Hashable, CaseIterable {
+    case sale, terms, payout, period, settings
+}
+
+/// One change on record: who made it, when, and the record before and after (as JSON, amounts in
+/// minor units). The log is append-only: the stores refuse to change or delete an entry.
+public struct AuditEntry: Sendable, Hashable, Identifiable {
+    public typealias ID = EntityID<AuditEntry>
+    public var id: ID
+    public var at: Date
+    /// The account's user name, `cli:USER` for the command line, or `system`.
+    public var actor: String
+    public var subject: AuditSubject
+    /// The record's id (for a period, its clinic's); an import covers the sales from `subjectID`
+    /// through `lastSubjectID`.
+    public var subjectID: Int64?
+    public var lastSubjectID: Int64?
+    /// `create`, `update`, `void`, `recompute`, `delete`, `close`, `reopen`, `import`.
+    public var action: String
+    public var before: String?
+    public var after: String?
+
+    public init(id: ID, at: Date, actor: String, subject: AuditSubject, subjectID: Int64?, lastSubjectID: Int64? = nil,
+                action: String, before: String?, after: String?) {
+        self.id = id
+        self.at = at
+        self.actor = actor
+        self.subject = subject
+        self.subjectID = subjectID
+        self.lastSubjectID = lastSubjectID
+        self.action = action
+        self.before = before
+        self.after = after
+    }
+}
+
+/// Which audit entries to list, newest first.
+public struct AuditQuery: Sendable, Hashable {
+    /// Only entries about this subject…
+    public var subject: AuditSubject?
+    /// …and this record (for sales, an import that created it counts too).
+    public var subjectID: Int64?
+    public var page: Page
+
+    public init(subject: AuditSubject? = nil, subjectID: Int64? = nil, page: Page = .all) {
+        self.subject = subject
+        self.subjectID = subjectID
+        self.page = page
+    }
+}
+
+/// Who is making the changes of the current task: the web app sets the signed-in account, the
+/// command line `cli:USER`. Stores read it when they record a change.
+public enum Audit {
+    @TaskLocal public static var actor: String = "system"
+
+    /// A change about to be recorded, its JSON already made.
+    public struct Change: Sendable {
+        public var subject: AuditSubject
+        public var subjectID: Int64?
+        public var lastSubjectID: Int64?
+        public var action: String
+        public var before: String?
+        public var after: String?
+
+        public init(_ subject: AuditSubject, _ subjectID: Int64?, lastSubjectID: Int64? = nil, _ action: String, before: String?, after: String?) {
+            self.subject = subject
+            self.subjectID = subjectID
+            self.lastSubjectID = lastSubjectID
+            self.action = action
+            self.before = before
+            self.after = after
+        }
+    }
+
+    // MARK: Records as JSON
+
+    public static func json(_ sale: Sale) -> String {
+        encode([
+            "clinicId": sale.clinicID.rawValue, "productId": sale.productID.rawValue, "date": sale.date.description,
+            "quantity": sale.line.quantity, "unitPriceMinor": sale.line.unitPrice.minorUnits, "unitCostMinor": sale.line.unitCost.minorUnits,
+            "discountMinor": sale.line.discount.minorUnits, "termsId": sale.termsID?.rawValue,
+            "shareBasisPoints": sale.line.rate.map { Int64($0.share.basisPoints) }, "basis": sale.line.rate?.basis.rawValue,
+            "revenueMinor": sale.figures.revenue.minorUnits, "profitMinor": sale.figures.profit.minorUnits,
+            "commissionMinor": sale.figures.commission.minorUnits, "note": sale.note, "voided": sale.isVoided,
+        ])
+    }
+
+    public static func json(_ terms: Terms) -> String {
+        encode([
+            "clinicId": terms.clinicID.rawValue, "productId": terms.productID?.rawValue, "basis": terms.basis.rawValue,
+            "shareBasisPoints": Int64(terms.share.basisPoints), "effectiveFrom": terms.effectiveFrom.description, "archived": terms.isArchived,
+        ])
+    }
+
+    public static func json(_ payout: Payout) -> String {
+        encode([
+            "clinicId": payout.clinicID.rawValue, "periodStart": payout.period.start.description, "periodEnd": payout.period.end.description,
+            "amountMinor": payout.amount.minorUnits, "receivedOn": payout.receivedOn.description, "reference": payout.reference,
+        ])
+    }
+
+    public static func json(clinic: Clinic.ID, period: PayPeriod, closed: Bool) -> String {
+        encode(["clinicId": clinic.rawValue, "periodStart": period.start.description, "periodEnd": period.end.description, "closed": closed])
+    }
+
+    public static func json(_ settings: BookSettings) -> String {
+        encode([
+            "currency": settings.currency.code, "minorDigits": Int64(settings.currency.minorDigits), "timeZone": settings.timeZoneIdentifier,
+            "rounding": settings.rounding.rule.rawValue, "roundingScope": settings.rounding.scope.rawValue,
+        ])
+    }
+
+    public static func json(_ summary: ImportSummary) -> String {
+        encode(["clinics": Int64(summary.clinics), "products": Int64(summary.products), "terms": Int64(summary.terms), "sales": Int64(summary.sales)])
+    }
+
+    /// A JSON object with sorted keys; nil values are written as null.
+    static func encode(_ fields: [String: (any Sendable)?]) -> String {
+        let object = fields.mapValues { value -> Any in value ?? NSNull() }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
