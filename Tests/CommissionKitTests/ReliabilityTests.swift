@@ -91,9 +91,9 @@ final class Acknowledgements: Sendable {
 }
 
 @Suite(.serialized) struct ConcurrencyTests {
-    /// Eight clients post sales as fast as they can for a few seconds, some retrying with the same
-    /// key: every acknowledged sale is stored once, none fails with a server error, and the totals
-    /// are exact to the cent.
+    /// Eight clients post sales as fast as they can for 3 seconds (`COMMISSION_CONCURRENCY_SECONDS`),
+    /// some retrying with the same key: every acknowledged sale is stored once, none fails with a
+    /// server error, and the totals are exact to the cent.
     @Test(arguments: APIBook.Kind.allCases)
     func eightClientsPostingTogetherLoseNothing(_ kind: APIBook.Kind) async throws {
         let book = try await APIBook(kind)
@@ -104,7 +104,8 @@ final class Acknowledgements: Sendable {
         try await server.waitUntilAnswering(client)
 
         let acknowledged = Acknowledgements()
-        let deadline = ContinuousClock.now + .seconds(3)
+        let seconds = environmentCount("COMMISSION_CONCURRENCY_SECONDS", default: 3)
+        let deadline = ContinuousClock.now + .seconds(seconds)
         await withTaskGroup(of: Void.self) { group in
             for clientNumber in 0..<8 {
                 group.addTask {
@@ -136,6 +137,9 @@ final class Acknowledgements: Sendable {
         #expect(dashboard.todayTotals.revenue == Money(minorUnits: units * APIBook.unitRevenue))
         #expect(dashboard.todayTotals.commission == Money(minorUnits: units * APIBook.unitCommission))
         #expect(dashboard.todayTotals.saleCount == sales.count)
+        reportFigures("concurrency-\(kind == .sqlite ? "sqlite" : "postgres")", [
+            "clients": 8, "seconds": seconds, "requests": acknowledged.requests, "acknowledged": sales.count, "stored": stored.count,
+            "serverErrors": acknowledged.serverErrors.count])
     }
 }
 
@@ -273,4 +277,64 @@ func startCommission(_ arguments: [String]) throws -> Process {
     process.standardError = FileHandle.nullDevice
     try process.run()
     return process
+}
+
+@Suite(.serialized) struct BackupWhileWritingTests {
+    /// `commission backup` runs while clients post sales to the server: the copy is a consistent
+    /// snapshot (its summaries equal a recount of its own sales, `sqlite3` says), and restoring it
+    /// gives a book with identical figures.
+    @Test func aBackupTakenWhileSalesArePostedRestoresToIdenticalFigures() async throws {
+        let book = try await APIBook(.sqlite)
+        let path = try #require(book.path)
+        let server = try ServerProcess(book.serveArguments)
+        defer { server.stop() }
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        defer { _ = client.shutdown() }
+        try await server.waitUntilAnswering(client)
+
+        let acknowledged = Acknowledgements()
+        let posting = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for clientNumber in 0..<4 {
+                    group.addTask {
+                        var count = 0
+                        while !Task.isCancelled {
+                            let key = "b-\(clientNumber)-\(count)"
+                            acknowledged.record(await book.post(client, base: server.base, quantity: count % 4 + 1, key: key), key: key, quantity: count % 4 + 1)
+                            count += 1
+                        }
+                    }
+                }
+            }
+        }
+        while acknowledged.sales.count < 50 { try await Task.sleep(for: .milliseconds(10)) }
+        let directory = temporaryDirectory()
+        let backup = directory.appendingPathComponent("backup.sqlite").path
+        let made = try commission(["backup", backup, "--db", path])
+        let acknowledgedAtBackup = acknowledged.sales.count
+        try await Task.sleep(for: .milliseconds(300))
+        posting.cancel()
+        await posting.value
+        #expect(made.status == 0, "\(made.stderr)")
+
+        // A snapshot from the middle of the writes: some sales, not all, and self-consistent.
+        let inBackup = Int(try sqlite3(backup, "SELECT count(*) FROM sale")) ?? -1
+        let inBook = Int(try sqlite3(path, "SELECT count(*) FROM sale")) ?? -1
+        #expect(inBackup >= 50 && inBackup < inBook, "backup \(inBackup), book \(inBook), acknowledged at backup time \(acknowledgedAtBackup)")
+        #expect(try sqlite3(backup, "PRAGMA integrity_check") == "ok")
+        let summaries = try sqlite3(backup, "SELECT clinicId, month, saleCount, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0 ORDER BY 1, 2")
+        let recount = try sqlite3(backup, """
+            SELECT clinicId, substr(date, 1, 7), count(*), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2
+            """)
+        #expect(summaries == recount)
+
+        let restored = directory.appendingPathComponent("restored.sqlite").path
+        #expect(try commission(["restore", backup, "--db", restored]).status == 0)
+        for report in [["reconcile", "--format", "json", "--date", "\(book.today)"], ["report", "--format", "json", "--date", "\(book.today)"],
+                       ["export", "sales", "--format", "csv"]] {
+            let fromBackup = try commission(report + ["--db", backup])
+            #expect(fromBackup.status == 0 && !fromBackup.stdout.isEmpty)
+            #expect(try commission(report + ["--db", restored]).stdout == fromBackup.stdout, "\(report)")
+        }
+    }
 }
