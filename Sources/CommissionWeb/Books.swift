@@ -38,7 +38,10 @@ struct BookResponder: HTTPResponder {
         } catch {
             let problem = Problem.from(error)
             if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path): no book: \(String(reflecting: error))") }
-            return request.uri.path.hasPrefix("/api/") ? problem.response : pages.errorPage(problem, context: context)
+            // No book's app answers this one, so its middleware does not either: the headers are set here.
+            var response = request.uri.path.hasPrefix("/api/") ? problem.response : pages.errorPage(problem, context: context)
+            SecurityHeadersMiddleware.secure(&response)
+            return response
         }
         return try await app.respond(to: request, context: context)
     }
