@@ -89,6 +89,7 @@ import Testing
         var migrations: [String] = []
         for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(String.self) { migrations.append(name) }
         #expect(migrations.contains("v3: audit log"))
+        database.shutdown()  // its listener first, or it reports the dropped database
         try await PostgresBookDatabase.dropDatabase(url, onServer: server)
     }
 }

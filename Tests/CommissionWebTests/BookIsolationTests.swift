@@ -171,6 +171,7 @@ import Testing
             }
             #expect(probed == Set(apiRoutes.map(\.description)), "routes the sweep does not know: \(Set(apiRoutes.map(\.description)).subtracting(probed))")
         }
+        database.shutdown()  // its listener first, or it reports the dropped database
         try await PostgresBookDatabase.dropDatabase(url, onServer: server)
     }
 
