@@ -53,6 +53,18 @@ struct APIBook: Sendable {
         today = try await store.settings().today()
     }
 
+    /// Imports a CSV of sales through the API; its status, or nil when no answer came.
+    func importCSV(_ client: HTTPClient, base: String, csv: Data) async -> UInt? {
+        var request = HTTPClientRequest(url: base + "/api/v1/import?kind=sales")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Content-Type", value: "text/csv")
+        request.body = .bytes(ByteBuffer(bytes: csv))
+        guard let response = try? await client.execute(request, timeout: .seconds(60)) else { return nil }
+        _ = try? await response.body.collect(upTo: 1 << 20)
+        return response.status.code
+    }
+
     /// Posts one sale; its status, or nil when no answer came (the server was gone).
     func post(_ client: HTTPClient, base: String, quantity: Int, key: String) async -> UInt? {
         var request = HTTPClientRequest(url: base + "/api/v1/sales")
@@ -179,7 +191,8 @@ func environmentCount(_ name: String, default value: Int) -> Int {
 
 @Suite(.serialized) struct CrashTests {
     /// The server is killed (SIGKILL) at random moments while four clients post sales and, every
-    /// third round, while `commission import` loads a file; it restarts on the same file. After
+    /// third round, while a file of 30,000 sales is imported (by `commission import` and through the
+    /// server's API, in turn); it restarts on the same file. After
     /// every kill: `PRAGMA integrity_check` is ok, every acknowledged sale is there exactly once
     /// (clients resend what got no answer, with the same key, as a phone would), a killed import
     /// left no row, and the summaries behind the dashboard and statements equal a recount of the
@@ -190,7 +203,8 @@ func environmentCount(_ name: String, default value: Int) -> Int {
         let path = try #require(book.path)
         let importRows = 30_000  // about 0.4 s to load here: the kill lands before, during or after it
         let csv = temporaryDirectory().appendingPathComponent("import.csv")
-        try Data(("date,clinic,product,quantity,note\n" + String(repeating: "\(book.today),Glow,Serum,1,imported\n", count: importRows)).utf8).write(to: csv)
+        let csvData = Data(("date,clinic,product,quantity,note\n" + String(repeating: "\(book.today),Glow,Serum,1,imported\n", count: importRows)).utf8)
+        try csvData.write(to: csv)
 
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         defer { _ = client.shutdown() }
@@ -200,8 +214,11 @@ func environmentCount(_ name: String, default value: Int) -> Int {
         for round in 0..<rounds {
             let server = try ServerProcess(["--db", path])
             try await server.waitUntilAnswering(client)
-            let importer: Process? = round % 3 == 0 ? try startCommission(["import", csv.path, "--db", path]) : nil
+            // Every third round an import runs: by `commission import` in one, through the server's API in the next.
             let base = server.base
+            let importer: Process? = round % 6 == 0 ? try startCommission(["import", csv.path, "--db", path]) : nil
+            let upload: Task<UInt?, Never>? = round % 6 == 3 ? Task { await book.importCSV(client, base: base, csv: csvData) } : nil
+            let importing = importer != nil || upload != nil
             let posting = Task {
                 await withTaskGroup(of: Void.self) { group in
                     for clientNumber in 0..<4 {
@@ -218,7 +235,7 @@ func environmentCount(_ name: String, default value: Int) -> Int {
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(Int(30 + generator.next() % (importer == nil ? 400 : 700))))
+            try await Task.sleep(for: .milliseconds(Int(30 + generator.next() % (importing ? 700 : 400))))
             server.kill()
             var importerEnded = false
             if let importer {
@@ -226,6 +243,13 @@ func environmentCount(_ name: String, default value: Int) -> Int {
                 importer.waitUntilExit()
                 importerEnded = importer.terminationReason == .exit
                 #expect(!importerEnded || importer.terminationStatus == 0, "round \(round): the import failed (status \(importer.terminationStatus))")
+                if importerEnded { importsCompleted += 1 } else { importsKilled += 1 }
+            }
+            if let upload {
+                // Acknowledged (201), or no answer because the server died: nothing else.
+                let status = await upload.value
+                #expect(status == nil || status == 201, "round \(round): the import through the API answered \(status ?? 0)")
+                importerEnded = status == 201
                 if importerEnded { importsCompleted += 1 } else { importsKilled += 1 }
             }
             posting.cancel()
@@ -239,7 +263,7 @@ func environmentCount(_ name: String, default value: Int) -> Int {
             // A killed import left nothing, or (killed after its commit) everything; one that ended left everything.
             let importedNow = Int(try sqlite3(path, "SELECT count(*) FROM sale WHERE note = 'imported'")) ?? -1
             let added = importedNow - importedBefore
-            #expect(added == 0 || (importer != nil && added == importRows), "round \(round): the import added \(added) rows")
+            #expect(added == 0 || (importing && added == importRows), "round \(round): the import added \(added) rows")
             if importerEnded { #expect(added == importRows, "round \(round): an import that ended well added \(added) rows") }
             if added == importRows && !importerEnded { importsKilledAfterCommit += 1 }
             importedBefore = importedNow
