@@ -214,7 +214,6 @@ extension PostgresStore {
         let collected = rows
         struct Rejected: Error { let problems: [ImportProblem] }
         struct DryRun: Error { let summary: ImportSummary }
-        let actor = Audit.actor
         do {
             let summary = try await write([.clinics, .products, .terms, .sales]) { connection -> ImportSummary in
                 let before = try await int(connection, "SELECT coalesce(max(id), 0) FROM sale WHERE bookId = \(book)")
@@ -224,7 +223,7 @@ extension PostgresStore {
                 if problems.isEmpty {
                     for (clinicID, from) in session.recomputeFrom {
                         do {
-                            _ = try await recompute(connection, clinic: try await clinic(connection, clinicID), from: from, actor: actor)
+                            _ = try await recompute(connection, clinic: try await clinic(connection, clinicID), from: from)
                         } catch let error as StoreError {
                             problems.append(ImportProblem(line: 0, column: nil, reason: error.description))
                         }
@@ -235,7 +234,7 @@ extension PostgresStore {
                 // One entry for the whole import: who, when, how much, and the ids of the sales it made.
                 let made = try await connection.query("SELECT min(id), max(id) FROM sale WHERE bookId = \(book) AND id > \(before)", logger: logger)
                     .decode((Int64?, Int64?).self).all().first
-                try await record(connection, actor, Audit.Change(.sale, made?.0, lastSubjectID: made?.1, "import", before: nil,
+                try await record(connection, Audit.Change(.sale, made?.0, lastSubjectID: made?.1, "import", before: nil,
                                                                  after: Audit.json(session.summary)))
                 return session.summary
             }

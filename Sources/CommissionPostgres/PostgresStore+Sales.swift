@@ -7,7 +7,6 @@ extension PostgresStore {
     // MARK: Terms
 
     public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
-        let actor = Audit.actor
         return try await write([.terms, .sales]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             if let productID = draft.productID { _ = try await product(connection, productID) }
@@ -19,8 +18,8 @@ extension PostgresStore {
                 """)
             let terms = Terms(id: Terms.ID(id), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis,
                               share: draft.share, effectiveFrom: draft.effectiveFrom)
-            try await record(connection, actor, Audit.Change(.terms, id, "create", before: nil, after: Audit.json(terms)))
-            let (changed, closed) = try await recompute(connection, clinic: clinic, from: draft.effectiveFrom, actor: actor)
+            try await record(connection, Audit.Change(.terms, id, "create", before: nil, after: Audit.json(terms)))
+            let (changed, closed) = try await recompute(connection, clinic: clinic, from: draft.effectiveFrom)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
@@ -63,7 +62,6 @@ extension PostgresStore {
     }
 
     public func updateTerms(_ terms: Terms) async throws -> TermsChange {
-        let actor = Audit.actor
         return try await write([.terms, .sales]) { connection in
             let old = try await self.terms(connection, terms.id)
             guard old.clinicID == terms.clinicID else {
@@ -77,15 +75,15 @@ extension PostgresStore {
                     isArchived = \(terms.isArchived)
                 WHERE bookId = \(book) AND id = \(terms.id.rawValue)
                 """, logger: logger)
-            try await record(connection, actor, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
-            let (changed, closed) = try await recompute(connection, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom), actor: actor)
+            try await record(connection, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
+            let (changed, closed) = try await recompute(connection, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom))
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
 
     /// Resolves the terms of every commission-bearing sale of `clinic` on or after `from` again, and
     /// rewrites those whose split changed — except in closed periods, which are only counted.
-    func recompute(_ connection: PostgresConnection, clinic: Clinic, from: Day, actor: String) async throws -> (changed: Int, closed: Int) {
+    func recompute(_ connection: PostgresConnection, clinic: Clinic, from: Day) async throws -> (changed: Int, closed: Int) {
         let rounding = try await settings(connection).rounding.rule
         let candidates = try await termsCandidates(connection, clinic: clinic.id)
         var closedPeriods = ClosedPeriods()
@@ -114,7 +112,7 @@ extension PostgresStore {
                 """, logger: logger)
             var after = sale
             (after.line, after.termsID, after.figures) = (line, terms.id, figures)
-            try await record(connection, actor, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
+            try await record(connection, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
             changed += 1
         }
         return (changed, closed)
@@ -123,12 +121,8 @@ extension PostgresStore {
     // MARK: Sales
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
-        let key = idempotencyKey?.trimmingCharacters(in: .whitespaces)
-        if let key, key.isEmpty || key.count > 200 {
-            throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
-        }
+        let key = try StoreInput.idempotencyKey(idempotencyKey)
         let note = try StoreInput.note(draft.note)
-        let actor = Audit.actor
         return try await write([.sales]) { connection in
             if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
                                                                        book, key).query).first {
@@ -145,7 +139,7 @@ extension PostgresStore {
                                             unitCost: draft.unitCost ?? product.unitCost,
                                             candidates: try await termsCandidates(connection, clinic: clinic.id),
                                             rounding: try await settings(connection).rounding.rule, closed: &closed, idempotencyKey: key)
-            try await record(connection, actor, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
+            try await record(connection, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
             return sale
         }
     }
@@ -241,7 +235,6 @@ extension PostgresStore {
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
         let note = try StoreInput.note(draft.note)
-        let actor = Audit.actor
         return try await write([.sales]) { connection in
             let old = try await sale(connection, id)
             var closed = ClosedPeriods()
@@ -272,13 +265,12 @@ extension PostgresStore {
                 """, logger: logger)
             let sale = Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
                             figures: figures, note: draft.note)
-            try await record(connection, actor, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
+            try await record(connection, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
             return sale
         }
     }
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
-        let actor = Audit.actor
         return try await write([.sales]) { connection in
             var sale = try await sale(connection, id)
             guard !sale.isVoided else { return sale }
@@ -290,7 +282,7 @@ extension PostgresStore {
             try await connection.query("UPDATE sale SET isVoided = true WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
             let before = Audit.json(sale)
             sale.isVoided = true
-            try await record(connection, actor, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
+            try await record(connection, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
             return sale
         }
     }
@@ -299,7 +291,6 @@ extension PostgresStore {
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
         let reference = try StoreInput.note(draft.reference)
-        let actor = Audit.actor
         return try await write([.payouts]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)
@@ -314,7 +305,7 @@ extension PostgresStore {
                 """)
             let payout = Payout(id: Payout.ID(id), clinicID: clinic.id, period: draft.period, amount: draft.amount,
                                 receivedOn: draft.receivedOn, reference: reference)
-            try await record(connection, actor, Audit.Change(.payout, id, "create", before: nil, after: Audit.json(payout)))
+            try await record(connection, Audit.Change(.payout, id, "create", before: nil, after: Audit.json(payout)))
             return payout
         }
     }
@@ -354,7 +345,6 @@ extension PostgresStore {
     }
 
     public func deletePayout(_ id: Payout.ID) async throws {
-        let actor = Audit.actor
         try await write([.payouts]) { connection in
             guard let payout = try await payouts(connection, try SQL("SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND id = ?",
                                                                      book, id.rawValue).query).first else {
@@ -364,12 +354,11 @@ extension PostgresStore {
                 throw StoreError.periodClosed(clinic: try await clinic(connection, payout.clinicID).name, period: payout.period)
             }
             try await connection.query("DELETE FROM payout WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
-            try await record(connection, actor, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
+            try await record(connection, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
         }
     }
 
     public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
-        let actor = Audit.actor
         try await write([.periods]) { connection in
             let clinic = try await clinic(connection, id)
             try Self.checkPeriod(period, of: clinic)
@@ -381,14 +370,13 @@ extension PostgresStore {
                 SELECT count(*) FROM inserted
                 """)
             if inserted > 0 {
-                try await record(connection, actor, Audit.Change(.period, id.rawValue, "close", before: Audit.json(clinic: id, period: period, closed: false),
+                try await record(connection, Audit.Change(.period, id.rawValue, "close", before: Audit.json(clinic: id, period: period, closed: false),
                                                                  after: Audit.json(clinic: id, period: period, closed: true)))
             }
         }
     }
 
     public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
-        let actor = Audit.actor
         try await write([.periods]) { connection in
             let clinic = try await clinic(connection, id)
             try Self.checkPeriod(period, of: clinic)
@@ -399,7 +387,7 @@ extension PostgresStore {
                 SELECT count(*) FROM deleted
                 """)
             if deleted > 0 {
-                try await record(connection, actor, Audit.Change(.period, id.rawValue, "reopen", before: Audit.json(clinic: id, period: period, closed: true),
+                try await record(connection, Audit.Change(.period, id.rawValue, "reopen", before: Audit.json(clinic: id, period: period, closed: true),
                                                                  after: Audit.json(clinic: id, period: period, closed: false)))
             }
         }
@@ -407,11 +395,12 @@ extension PostgresStore {
 
     // MARK: Audit
 
-    /// Records a change in the audit log, in the transaction that makes it.
-    func record(_ connection: PostgresConnection, _ actor: String, _ change: Audit.Change) async throws {
+    /// Records a change in the audit log, in the transaction that makes it, as made by `Audit.actor`
+    /// (a transaction runs in the task that asked for it, so the task's actor is the one).
+    func record(_ connection: PostgresConnection, _ change: Audit.Change) async throws {
         try await connection.query("""
             INSERT INTO auditEntry (bookId, at, actor, subject, subjectId, lastSubjectId, action, before, after)
-            VALUES (\(book), \(Int64(Date().timeIntervalSince1970)), \(actor), \(change.subject.rawValue), \(change.subjectID),
+            VALUES (\(book), \(Int64(Date().timeIntervalSince1970)), \(Audit.actor), \(change.subject.rawValue), \(change.subjectID),
                     \(change.lastSubjectID), \(change.action), \(change.before), \(change.after))
             """, logger: logger)
     }

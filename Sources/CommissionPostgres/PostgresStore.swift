@@ -118,7 +118,6 @@ public final class PostgresStore: CommissionStore, Sendable {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
             throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
         }
-        let actor = Audit.actor
         try await write([.book, .sales]) { connection in
             let current = try await self.settings(connection)
             guard current != settings else { return }
@@ -136,7 +135,7 @@ public final class PostgresStore: CommissionStore, Sendable {
                 WHERE id = \(book)
                 """, logger: logger)
             // One entry for the settings; the commissions a new rounding rule changes are that entry's consequence.
-            try await record(connection, actor, Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings)))
+            try await record(connection, Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings)))
             if current.rounding.rule != settings.rounding.rule {
                 // Rounded commissions follow the new rule, except in closed periods.
                 var closed = ClosedPeriods()

@@ -29,7 +29,6 @@ extension SQLiteStore {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
             throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
         }
-        let actor = Audit.actor
         try await write([.book, .sales]) { db in
             let current = try Self.settings(db)
             guard current != settings else { return }
@@ -44,7 +43,7 @@ extension SQLiteStore {
                 arguments: [settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
                             settings.rounding.rule.rawValue, settings.rounding.scope.rawValue])
             // One entry for the settings; the commissions a new rounding rule changes are that entry's consequence.
-            try Self.record(db, actor, Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings)))
+            try Self.record(db, Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings)))
             if current.rounding.rule != settings.rounding.rule {
                 // Rounded commissions follow the new rule, except in closed periods.
                 let rows = try Row.fetchAll(db, sql: "SELECT id, clinicId, date, commissionExact, commissionMinor FROM sale WHERE isVoided = 0")

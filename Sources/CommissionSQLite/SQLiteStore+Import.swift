@@ -6,7 +6,7 @@ import GRDB
 extension SQLiteStore {
     public func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary {
         let outcome: Result<ImportSummary, ImportStop>
-        let actor = Audit.actor
+        let actor = Audit.actor  // the load runs on the writer's thread: the caller's audit actor goes along
         do {
             // Outside the transaction, where SQLite takes them: foreign keys off (every id the import
             // writes comes from its own transaction) and a larger page cache, both for the load only.
@@ -14,9 +14,9 @@ extension SQLiteStore {
                 try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
                 defer { try? db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000") }  // -2000: SQLite's default
                 var summary = ImportSummary()
-                try db.inTransaction(.immediate) {
+                try Audit.$actor.withValue(actor) { try db.inTransaction(.immediate) {
                     let firstSale = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") ?? 0) + 1
-                    var session = ImportSession(db: db, source: source, options: options, actor: actor)
+                    var session = ImportSession(db: db, source: source, options: options)
                     try session.run()
                     if !session.problems.isEmpty {
                         throw ImportStop.rejected(Array(session.problems.sorted { $0.line < $1.line }.prefix(options.problemLimit)),
@@ -25,12 +25,12 @@ extension SQLiteStore {
                     if options.dryRun { throw ImportStop.dryRun(session.summary) }
                     // One entry for the whole import: who, when, how much, and the ids of the sales it made.
                     let lastSale = session.summary.sales > 0 ? try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") : nil
-                    try SQLiteStore.record(db, actor, Audit.Change(.sale, lastSale == nil ? nil : firstSale, lastSubjectID: lastSale, "import",
+                    try SQLiteStore.record(db, Audit.Change(.sale, lastSale == nil ? nil : firstSale, lastSubjectID: lastSale, "import",
                                                                    before: nil, after: Audit.json(session.summary)))
                     try self.bumpRevision(db)
                     summary = session.summary
                     return .commit
-                }
+                } }
                 return summary
             }
             outcome = .success(summary)
@@ -63,7 +63,6 @@ private struct ImportSession {
     let db: Database
     let source: any ImportSource
     let options: ImportOptions
-    let actor: String
     var problems: [ImportProblem] = []
     var summary = ImportSummary()
     var settings: BookSettings?
@@ -79,11 +78,10 @@ private struct ImportSession {
     var deltas: SummaryDeltas?
     var batch = SaleBatch()
 
-    init(db: Database, source: any ImportSource, options: ImportOptions, actor: String) {
+    init(db: Database, source: any ImportSource, options: ImportOptions) {
         self.db = db
         self.source = source
         self.options = options
-        self.actor = actor
     }
 
     mutating func run() throws {
@@ -110,7 +108,7 @@ private struct ImportSession {
         if session.problems.isEmpty {
             for (clinicID, from) in session.recomputeFrom {
                 do {
-                    _ = try SQLiteStore.recompute(db, clinic: try SQLiteStore.clinic(db, clinicID), from: from, actor: actor)
+                    _ = try SQLiteStore.recompute(db, clinic: try SQLiteStore.clinic(db, clinicID), from: from)
                 } catch let error as StoreError {
                     session.problems.append(ImportProblem(line: 0, column: nil, reason: error.description))
                 }

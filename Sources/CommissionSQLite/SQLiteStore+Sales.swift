@@ -7,7 +7,6 @@ extension SQLiteStore {
     // MARK: Terms
 
     public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
-        let actor = Audit.actor
         return try await write([.terms, .sales]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             if let productID = draft.productID { _ = try Self.product(db, productID) }
@@ -17,8 +16,8 @@ extension SQLiteStore {
                             draft.share.basisPoints, draft.effectiveFrom.description])
             let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID,
                               basis: draft.basis, share: draft.share, effectiveFrom: draft.effectiveFrom)
-            try Self.record(db, actor, Audit.Change(.terms, terms.id.rawValue, "create", before: nil, after: Audit.json(terms)))
-            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom, actor: actor)
+            try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "create", before: nil, after: Audit.json(terms)))
+            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
@@ -47,7 +46,6 @@ extension SQLiteStore {
     }
 
     public func updateTerms(_ terms: Terms) async throws -> TermsChange {
-        let actor = Audit.actor
         return try await write([.terms, .sales]) { db in
             let old = try Self.terms(db, terms.id)
             guard old.clinicID == terms.clinicID else {
@@ -59,8 +57,8 @@ extension SQLiteStore {
                 sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ? WHERE id = ?",
                 arguments: [terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
                             terms.effectiveFrom.description, terms.isArchived, terms.id.rawValue])
-            try Self.record(db, actor, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
-            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom), actor: actor)
+            try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
+            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom))
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
@@ -68,7 +66,7 @@ extension SQLiteStore {
     /// Resolves the terms of every commission-bearing sale of `clinic` on or after `from` again, and
     /// rewrites those whose split changed — except in closed periods, which are only counted.
     /// - Throws: ``StoreError/noTermsInForce(clinic:product:on:)`` when a sale would be left without terms.
-    static func recompute(_ db: Database, clinic: Clinic, from: Day, actor: String) throws -> (changed: Int, closed: Int) {
+    static func recompute(_ db: Database, clinic: Clinic, from: Day) throws -> (changed: Int, closed: Int) {
         let settings = try settings(db)
         let candidates = try termsCandidates(db, clinic: clinic.id)
         var closedPeriods = ClosedPeriods()
@@ -98,7 +96,7 @@ extension SQLiteStore {
                                  figures.exactCommission.tenThousandths, figures.commission.minorUnits, sale.id.rawValue])
             var after = sale
             (after.line, after.termsID, after.figures) = (line, terms.id, figures)
-            try record(db, actor, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
+            try record(db, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
             changed += 1
         }
         return (changed, closed)
@@ -112,12 +110,8 @@ extension SQLiteStore {
     // MARK: Sales
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
-        let key = idempotencyKey?.trimmingCharacters(in: .whitespaces)
-        if let key, key.isEmpty || key.count > 200 {
-            throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
-        }
+        let key = try StoreInput.idempotencyKey(idempotencyKey)
         let note = try StoreInput.note(draft.note)
-        let actor = Audit.actor
         return try await write([.sales]) { db in
             if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
                 return try Rows.sale(row)
@@ -133,7 +127,7 @@ extension SQLiteStore {
                                            unitCost: draft.unitCost ?? product.unitCost,
                                            candidates: try Self.termsCandidates(db, clinic: clinic.id),
                                            rounding: try Self.settings(db).rounding.rule, closed: &closed, idempotencyKey: key)
-            try Self.record(db, actor, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
+            try Self.record(db, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
             return sale
         }
     }
@@ -240,7 +234,6 @@ extension SQLiteStore {
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
         let note = try StoreInput.note(draft.note)
-        let actor = Audit.actor
         return try await write([.sales]) { db in
             let old = try Self.sale(db, id)
             let oldClinic = try Self.clinic(db, old.clinicID)
@@ -273,13 +266,12 @@ extension SQLiteStore {
                 ])
             let sale = Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
                             figures: figures, note: draft.note)
-            try Self.record(db, actor, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
+            try Self.record(db, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
             return sale
         }
     }
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
-        let actor = Audit.actor
         return try await write([.sales]) { db in
             var sale = try Self.sale(db, id)
             guard !sale.isVoided else { return sale }
@@ -291,7 +283,7 @@ extension SQLiteStore {
             try db.execute(sql: "UPDATE sale SET isVoided = 1 WHERE id = ?", arguments: [id.rawValue])
             let before = Audit.json(sale)
             sale.isVoided = true
-            try Self.record(db, actor, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
+            try Self.record(db, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
             return sale
         }
     }
@@ -300,7 +292,6 @@ extension SQLiteStore {
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
         let reference = try StoreInput.note(draft.reference)
-        let actor = Audit.actor
         return try await write([.payouts]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)
@@ -313,7 +304,7 @@ extension SQLiteStore {
                                  draft.amount.minorUnits, draft.receivedOn.description, reference])
             let payout = Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
                                 receivedOn: draft.receivedOn, reference: reference)
-            try Self.record(db, actor, Audit.Change(.payout, payout.id.rawValue, "create", before: nil, after: Audit.json(payout)))
+            try Self.record(db, Audit.Change(.payout, payout.id.rawValue, "create", before: nil, after: Audit.json(payout)))
             return payout
         }
     }
@@ -341,7 +332,6 @@ extension SQLiteStore {
     }
 
     public func deletePayout(_ id: Payout.ID) async throws {
-        let actor = Audit.actor
         try await write([.payouts]) { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE id = ?", arguments: [id.rawValue]) else {
                 throw StoreError.notFound(.payouts, id: id.rawValue)
@@ -351,33 +341,31 @@ extension SQLiteStore {
                 throw StoreError.periodClosed(clinic: try Self.clinic(db, payout.clinicID).name, period: payout.period)
             }
             try db.execute(sql: "DELETE FROM payout WHERE id = ?", arguments: [id.rawValue])
-            try Self.record(db, actor, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
+            try Self.record(db, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
         }
     }
 
     public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
-        let actor = Audit.actor
         try await write([.periods]) { db in
             let clinic = try Self.clinic(db, id)
             try Self.checkPeriod(period, of: clinic)
             try db.execute(sql: "INSERT OR IGNORE INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
                            arguments: [id.rawValue, period.start.description, period.end.description])
             if db.changesCount > 0 {
-                try Self.record(db, actor, Audit.Change(.period, id.rawValue, "close", before: Audit.json(clinic: id, period: period, closed: false),
+                try Self.record(db, Audit.Change(.period, id.rawValue, "close", before: Audit.json(clinic: id, period: period, closed: false),
                                                         after: Audit.json(clinic: id, period: period, closed: true)))
             }
         }
     }
 
     public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
-        let actor = Audit.actor
         try await write([.periods]) { db in
             let clinic = try Self.clinic(db, id)
             try Self.checkPeriod(period, of: clinic)
             try db.execute(sql: "DELETE FROM closedPeriod WHERE clinicId = ? AND periodStart = ?",
                            arguments: [id.rawValue, period.start.description])
             if db.changesCount > 0 {
-                try Self.record(db, actor, Audit.Change(.period, id.rawValue, "reopen", before: Audit.json(clinic: id, period: period, closed: true),
+                try Self.record(db, Audit.Change(.period, id.rawValue, "reopen", before: Audit.json(clinic: id, period: period, closed: true),
                                                         after: Audit.json(clinic: id, period: period, closed: false)))
             }
         }
@@ -385,11 +373,12 @@ extension SQLiteStore {
 
     // MARK: Audit
 
-    /// Records a change in the audit log, in the transaction that makes it.
-    static func record(_ db: Database, _ actor: String, _ change: Audit.Change) throws {
+    /// Records a change in the audit log, in the transaction that makes it, as made by `Audit.actor`
+    /// (which ``write(_:bump:_:)`` carries onto the writer's thread).
+    static func record(_ db: Database, _ change: Audit.Change) throws {
         try db.cachedStatement(sql: """
             INSERT INTO auditEntry (at, actor, subject, subjectId, lastSubjectId, action, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [Int64(Date().timeIntervalSince1970), actor, change.subject.rawValue, change.subjectID,
+            """).execute(arguments: [Int64(Date().timeIntervalSince1970), Audit.actor, change.subject.rawValue, change.subjectID,
                                      change.lastSubjectID, change.action, change.before, change.after])
     }
 

@@ -130,9 +130,11 @@ public final class SQLiteStore: CommissionStore, Sendable {
         // after, so that no read in between caches the old value for good.
         let touchesCaches = tables.contains(.book) || !bump
         if touchesCaches { caches.withLock { $0.clear() } }
+        // The writer runs `body` on a thread of its own: the caller's audit actor goes along.
+        let actor = Audit.actor
         let value = try await mapErrors {
             try await writer.write { db -> T in
-                let value = try body(db)
+                let value = try Audit.$actor.withValue(actor) { try body(db) }
                 if bump { try self.bumpRevision(db) }
                 return value
             }

@@ -31,6 +31,15 @@ public enum StoreInput {
         return cleaned
     }
 
+    /// An idempotency key trimmed; refused when empty or longer than 200 characters.
+    public static func idempotencyKey(_ key: String?) throws -> String? {
+        guard let key = key?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard !key.isEmpty && key.count <= 200 else {
+            throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
+        }
+        return key
+    }
+
     /// A note trimmed, nil when empty; refused beyond 1000 characters.
     public static func note(_ note: String?) throws -> String? {
         guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
