@@ -123,6 +123,8 @@ public struct CSVImportSource: ImportSource {
 
     public let origin: Origin
     public let kind: ImportKind
+
+    public var holdsOnlySales: Bool { kind == .sales }
     public let format: CSVFormat
     let currency: Currency
     let delimiter: UInt8

@@ -16,7 +16,7 @@ extension SQLiteStore {
                 var summary = ImportSummary()
                 try Audit.$actor.withValue(actor) { try db.inTransaction(.immediate) {
                     let firstSale = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") ?? 0) + 1
-                    var session = ImportSession(db: db, source: source, options: options)
+                    var session = ImportSession(db: db, pool: self.writer as? DatabasePool, source: source, options: options)
                     try session.run()
                     if !session.problems.isEmpty {
                         throw ImportStop.rejected(Array(session.problems.sorted { $0.line < $1.line }.prefix(options.problemLimit)),
@@ -59,67 +59,188 @@ private enum ImportStop: Error {
 }
 
 /// One import inside its write transaction: resolves names, computes sales, collects problems.
+///
+/// The rows come from an ``ImportRowStream``, read on a thread of its own. When every row is a
+/// sale and the book is a file (a pool of readers beside the writer), that thread also resolves the
+/// names and computes the sales, through a reader that sees the book as the import found it: the
+/// writer holds the book's write lock, so nothing else changes it meanwhile, and a file of sales
+/// changes no clinic, product or terms. The writer is then left with SQLite's own work, which is
+/// most of an import's.
 private struct ImportSession {
     let db: Database
+    let pool: DatabasePool?
     let source: any ImportSource
     let options: ImportOptions
     var problems: [ImportProblem] = []
     var summary = ImportSummary()
-    var settings: BookSettings?
-    /// Clinics and products by lowercased name, and by name as the file spells it.
-    var clinics: [String: Clinic] = [:]
-    var products: [String: Product] = [:]
-    var candidates: [Clinic.ID: [Terms]] = [:]
+    /// Names, terms and closed periods as the writer sees them, for the sales it computes itself.
+    var resolver: SaleResolver?
     /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
     var recomputeFrom: [Clinic.ID: Day] = [:]
-    var closed = ClosedPeriods()
     var rowsRead = 0
     /// Set at the first sale: the summary triggers are off, and the summaries are added up here.
     var deltas: SummaryDeltas?
-    var batch = SaleBatch()
 
-    init(db: Database, source: any ImportSource, options: ImportOptions) {
+    init(db: Database, pool: DatabasePool?, source: any ImportSource, options: ImportOptions) {
         self.db = db
+        self.pool = pool
         self.source = source
         self.options = options
     }
 
     mutating func run() throws {
         let rounding = try SQLiteStore.settings(db).rounding.rule
-        var session = self
-        let readProblems = try source.read { row in
-            session.rowsRead += 1
-            if session.rowsRead % 10_000 == 0 { session.options.progress?(session.rowsRead) }
-            do {
-                try session.apply(row, rounding: rounding)
-            } catch let error as DatabaseError {
-                throw error
-            } catch {
-                session.problems.append(ImportProblem(line: row.line, column: session.column(for: error), reason: String(describing: error)))
+        resolver = SaleResolver(db: db, rounding: rounding)
+        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, rounding) } else { .parsing }
+        let rows = ImportRowStream(source, reading)
+        func pull() throws -> StagedRow? {
+            guard let row = try rows.next() else { return nil }
+            rowsRead += 1
+            if rowsRead % 10_000 == 0 { options.progress?(rowsRead) }
+            return row
+        }
+        var pending = try pull()
+        while let staged = pending {
+            pending = nil
+            if case .row(let row) = staged, !row.isSale {
+                do {
+                    try apply(row)
+                } catch let error as DatabaseError {
+                    throw error
+                } catch {
+                    problems.append(problem(row, error))
+                }
+                pending = try pull()
+                continue
+            }
+            // A run of sales, in one statement: the feed takes rows until one that is not a sale.
+            if deltas == nil {
+                try Schema.dropSummaryTriggers(db)
+                deltas = SummaryDeltas()
+            }
+            var first: StagedRow? = staged
+            _ = try SaleFeed.insert(db) { () throws -> Sale? in
+                while let staged = try first.take() ?? pull() {
+                    switch staged {
+                    case .sale(let sale):
+                        summary.sales += 1
+                        return sale
+                    case .problem(let problem):
+                        problems.append(problem)
+                    case .row(let row):
+                        guard case .sale(let named) = row.record else {
+                            pending = staged
+                            return nil
+                        }
+                        do {
+                            let sale = try resolver!.sale(named)
+                            try deltas!.add(sale)
+                            summary.sales += 1
+                            return sale
+                        } catch let error as DatabaseError {
+                            throw error
+                        } catch {
+                            problems.append(problem(row, error))
+                        }
+                    }
+                }
+                return nil
             }
         }
-        session.options.progress?(session.rowsRead)
-        session.problems += readProblems
-        if session.problems.isEmpty, let deltas = session.deltas {
-            try session.batch.flush(db)
+        options.progress?(rowsRead)
+        let read = rows.end
+        problems += read.problems
+        if let computed = read.deltas {
+            if var mine = deltas, !mine.isEmpty {
+                do {
+                    try mine.merge(computed)
+                    deltas = mine
+                } catch {
+                    problems.append(ImportProblem(line: 0, column: nil, reason: String(describing: error)))
+                }
+            } else {
+                deltas = computed  // shared, not copied
+            }
+        }
+        if problems.isEmpty, let deltas {
             try deltas.write(db)
             try Schema.restoreSummaryTriggers(db)
         }
-        if session.problems.isEmpty {
-            for (clinicID, from) in session.recomputeFrom {
+        if problems.isEmpty {
+            for (clinicID, from) in recomputeFrom {
                 do {
                     _ = try SQLiteStore.recompute(db, clinic: try SQLiteStore.clinic(db, clinicID), from: from)
                 } catch let error as StoreError {
-                    session.problems.append(ImportProblem(line: 0, column: nil, reason: error.description))
+                    problems.append(ImportProblem(line: 0, column: nil, reason: error.description))
                 }
             }
         }
-        self = session
     }
 
-    /// The file's column for the field an error is about.
-    func column(for error: any Error) -> String? {
-        StoreInput.importField(for: error).flatMap { source.column(for: $0) ?? $0 }
+    private func problem(_ row: ImportRow, _ error: any Error) -> ImportProblem {
+        ImportProblem(row, error, source: source)
+    }
+
+    /// Applies a row that is not a sale: a clinic, a product or terms.
+    mutating func apply(_ row: ImportRow) throws {
+        switch row.record {
+        case .clinic(let draft):
+            let name = try StoreInput.name(draft.name, field: "name")
+            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
+            resolver!.clinics[name.lowercased()] = clinic
+            summary.clinics += 1
+        case .product(let draft):
+            let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft))
+            resolver!.products[product.name.lowercased()] = product
+            summary.products += 1
+        case .terms(let draft):
+            let clinic = try resolver!.clinic(named: draft.clinic)
+            var productID: Product.ID?
+            if let name = draft.product, !name.isEmpty { productID = try resolver!.product(named: name).id }
+            try db.execute(
+                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
+                arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description])
+            let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: productID, basis: draft.basis,
+                              share: draft.share, effectiveFrom: draft.effectiveFrom)
+            resolver!.candidates[clinic.id] = try resolver!.terms(of: clinic.id) + [terms]
+            recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
+            summary.terms += 1
+        case .sale:
+            preconditionFailure("sales go through the sale feed")
+        }
+    }
+}
+
+extension ImportRow {
+    var isSale: Bool {
+        if case .sale = record { return true }
+        return false
+    }
+}
+
+extension ImportProblem {
+    /// The problem with a row, pointing at the file's column for the field the error is about.
+    init(_ row: ImportRow, _ error: any Error, source: any ImportSource) {
+        let column = StoreInput.importField(for: error).flatMap { source.column(for: $0) ?? $0 }
+        self.init(line: row.line, column: column, reason: String(describing: error))
+    }
+}
+
+/// Turns an import's named sales into sales, against one connection: resolves clinic and product
+/// names (cached), picks the terms in force, computes the figures and checks closed periods. It only
+/// reads the database.
+struct SaleResolver {
+    let db: Database
+    let rounding: RoundingRule
+    /// Clinics and products by lowercased name, and by name as the file spells it.
+    var clinics: [String: Clinic] = [:]
+    var products: [String: Product] = [:]
+    var candidates: [Clinic.ID: [Terms]] = [:]
+    var closed = ClosedPeriods()
+
+    init(db: Database, rounding: RoundingRule) {
+        self.db = db
+        self.rounding = rounding
     }
 
     mutating func clinic(named name: String) throws -> Clinic {
@@ -147,70 +268,16 @@ private struct ImportSession {
         return terms
     }
 
-    mutating func apply(_ row: ImportRow, rounding: RoundingRule) throws {
-        switch row.record {
-        case .clinic(let draft):
-            let name = try StoreInput.name(draft.name, field: "name")
-            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
-            clinics[name.lowercased()] = clinic
-            summary.clinics += 1
-        case .product(let draft):
-            let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft))
-            products[product.name.lowercased()] = product
-            summary.products += 1
-        case .terms(let draft):
-            let clinic = try clinic(named: draft.clinic)
-            var productID: Product.ID?
-            if let name = draft.product, !name.isEmpty { productID = try product(named: name).id }
-            try db.execute(
-                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
-                arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description])
-            let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: productID, basis: draft.basis,
-                              share: draft.share, effectiveFrom: draft.effectiveFrom)
-            candidates[clinic.id] = try self.terms(of: clinic.id) + [terms]
-            recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
-            summary.terms += 1
-        case .sale(let named):
-            let clinic = try clinic(named: named.clinic)
-            let product = try product(named: named.product)
-            if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
-            if product.isArchived { throw StoreError.archived(.products, product.name) }
-            let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
-                                  discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
-            if deltas == nil {
-                try Schema.dropSummaryTriggers(db)
-                deltas = SummaryDeltas()
-            }
-            let sale = try SQLiteStore.prepareSale(db, draft, clinic: clinic, product: product,
+    /// The sale a row of the file makes, not yet inserted.
+    mutating func sale(_ named: NamedSaleDraft) throws -> Sale {
+        let clinic = try clinic(named: named.clinic)
+        let product = try product(named: named.product)
+        if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
+        if product.isArchived { throw StoreError.archived(.products, product.name) }
+        let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
+                              discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
+        return try SQLiteStore.prepareSale(db, draft, clinic: clinic, product: product,
                                            unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
                                            candidates: try terms(of: clinic.id), rounding: rounding, closed: &closed)
-            try batch.add(sale, db)
-            try deltas?.add(sale)
-            summary.sales += 1
-        }
-    }
-}
-
-/// Sales waiting to be inserted a hundred at a time: one multi-row `INSERT` costs SQLite far less
-/// than a hundred single ones (statement start and end, cursors opened on the table and each index).
-private struct SaleBatch {
-    static let size = 100
-    private static let fullSQL = SQLiteStore.insertSaleSQL(rows: size)
-    private var pending: [Sale] = []
-
-    mutating func add(_ sale: Sale, _ db: Database) throws {
-        pending.append(sale)
-        if pending.count == Self.size { try flush(db) }
-    }
-
-    mutating func flush(_ db: Database) throws {
-        guard !pending.isEmpty else { return }
-        let statement = pending.count == Self.size
-            ? try db.cachedStatement(sql: Self.fullSQL)
-            : try db.makeStatement(sql: SQLiteStore.insertSaleSQL(rows: pending.count))
-        try FastStatement.execute(statement) { row in
-            for sale in pending { SQLiteStore.bind(sale, idempotencyKey: nil, to: &row) }
-        }
-        pending.removeAll(keepingCapacity: true)
     }
 }

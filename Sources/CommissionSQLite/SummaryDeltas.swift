@@ -23,12 +23,24 @@ struct SummaryDeltas {
         var commission: Int64 = 0
         var exactCommission: Int64 = 0
 
+        private static func add(_ total: inout Int64, _ value: Int64) throws {
+            let (sum, overflow) = total.addingReportingOverflow(value)
+            if overflow { throw StoreError.invalid(field: "amount", reason: MoneyError.overflow("total").description) }
+            total = sum
+        }
+
+        mutating func add(_ other: Figures) throws {
+            try Self.add(&saleCount, other.saleCount)
+            try Self.add(&quantity, other.quantity)
+            try Self.add(&revenue, other.revenue)
+            try Self.add(&cost, other.cost)
+            try Self.add(&profit, other.profit)
+            try Self.add(&commission, other.commission)
+            try Self.add(&exactCommission, other.exactCommission)
+        }
+
         mutating func add(_ sale: Sale) throws {
-            func add(_ total: inout Int64, _ value: Int64) throws {
-                let (sum, overflow) = total.addingReportingOverflow(value)
-                if overflow { throw StoreError.invalid(field: "amount", reason: MoneyError.overflow("total").description) }
-                total = sum
-            }
+            func add(_ total: inout Int64, _ value: Int64) throws { try Self.add(&total, value) }
             saleCount += 1
             try add(&quantity, sale.line.quantity)
             try add(&revenue, sale.figures.revenue.minorUnits)
@@ -53,6 +65,17 @@ struct SummaryDeltas {
             }
             let id = summary.byProduct ? sale.productID.rawValue : sale.clinicID.rawValue
             try deltas[index][Key(id: id, period: period), default: Figures()].add(sale)
+        }
+    }
+
+    var isEmpty: Bool { deltas.allSatisfy(\.isEmpty) }
+
+    /// Adds the deltas of another part of the same load.
+    mutating func merge(_ other: SummaryDeltas) throws {
+        for index in deltas.indices {
+            for (key, figures) in other.deltas[index] {
+                try deltas[index][key, default: Figures()].add(figures)
+            }
         }
     }
 

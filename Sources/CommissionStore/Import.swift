@@ -93,6 +93,14 @@ public protocol ImportSource: Sendable {
     /// Reads every row, calling `body` for each good one. Returns the problems found while reading
     /// (malformed amounts, missing fields): rows with problems are not handed to `body`.
     func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem]
+
+    /// True when every row is a sale (a CSV file of sales): a store may then resolve names and compute
+    /// the sales beside the writer, against the book as it was when the import began.
+    var holdsOnlySales: Bool { get }
+}
+
+extension ImportSource {
+    public var holdsOnlySales: Bool { false }
 }
 
 /// How to run an import.

@@ -1,0 +1,210 @@
+import CommissionCore
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Inserts a stream of sales with one `INSERT … SELECT` from a virtual table whose rows Swift hands
+/// over one at a time.
+///
+/// A bulk load through many small `INSERT` statements pays, for each statement, SQLite's statement
+/// journal: a copy of every page the statement touches that the transaction had already changed,
+/// which for a sale is the table's last page and one leaf of each index, so a 100-row statement
+/// copies a few hundred pages. One statement over the whole stream copies them once: measured with
+/// `sqlite3` on the benchmark's book, 300,000 sales took 1.3 s of CPU in one `INSERT … SELECT`
+/// against 2.0–2.8 s in 100-row statements.
+///
+/// The table is an eponymous virtual table (`commission_sale_feed`), registered on the connection
+/// for the one statement and dropped after it, so nothing is left in the schema.
+enum SaleFeed {
+    static let table = "commission_sale_feed"
+
+    /// The columns of the feed, in the order of `sale`'s columns the insert fills.
+    private static let columns = ["clinicId", "productId", "date", "quantity", "unitPriceMinor", "unitCostMinor", "discountMinor",
+                                  "termsId", "shareBasisPoints", "basis", "revenueMinor", "costMinor", "profitMinor",
+                                  "commissionExact", "commissionMinor", "note"]
+
+    /// Inserts the sales `next` returns, in order, until it returns nil. The ids follow that order.
+    ///
+    /// `next` runs inside SQLite's step, on the writer, and may read the database (a lookup of a name);
+    /// it must not write. What it throws ends the statement and is rethrown here.
+    /// - Returns: how many sales were inserted.
+    static func insert(_ db: Database, next: () throws -> Sale?) throws -> Int {
+        try withoutActuallyEscaping(next) { next in
+            let feed = Feed(next: next)
+            let connection = db.sqliteConnection
+            defer {
+                feed.next = nil
+                // A NULL module unregisters it; SQLite then releases the feed (the destructor below).
+                sqlite3_create_module_v2(connection, table, nil, nil, nil)
+            }
+            let code = sqlite3_create_module_v2(connection, table, feed.module, Unmanaged.passRetained(feed).toOpaque()) { context in
+                context.map { Unmanaged<Feed>.fromOpaque($0).release() }
+            }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register the sale feed")
+            }
+            let sql = "INSERT INTO sale (\(columns.joined(separator: ", "))) SELECT \(columns.joined(separator: ", ")) FROM \(table)"
+            do {
+                let statement = try db.makeStatement(sql: sql)
+                try statement.execute()
+            } catch {
+                // The feed's own error, rather than SQLite's "the virtual table failed" that carries it.
+                if let failure = feed.failure { throw failure }
+                throw error
+            }
+            if let failure = feed.failure { throw failure }
+            return feed.rows
+        }
+    }
+
+    /// What the virtual table's callbacks reach through their context pointer.
+    private final class Feed {
+        var next: (() throws -> Sale?)?
+        var current: Sale?
+        var rows = 0
+        var failure: (any Error)?
+        var cursorOpen = false
+        let module: UnsafeMutablePointer<sqlite3_module>
+
+        init(next: @escaping () throws -> Sale?) {
+            self.next = next
+            module = .allocate(capacity: 1)
+            module.initialize(to: SaleFeed.makeModule())
+        }
+
+        deinit {
+            module.deinitialize(count: 1)
+            module.deallocate()
+        }
+
+        /// Moves to the next sale; false (and `failure` set) when `next` threw.
+        func advance() -> Bool {
+            do {
+                current = try next?()
+                if current != nil { rows += 1 }
+                return true
+            } catch {
+                failure = error
+                current = nil
+                return false
+            }
+        }
+    }
+
+    /// A virtual table's memory: SQLite's `sqlite3_vtab`, then the feed's context pointer.
+    private static let contextOffset = MemoryLayout<sqlite3_vtab>.stride
+    private static let vtabSize = contextOffset + MemoryLayout<UnsafeMutableRawPointer>.stride
+
+    private static func feed(of vtab: UnsafeMutablePointer<sqlite3_vtab>) -> Feed {
+        let context = UnsafeMutableRawPointer(vtab).load(fromByteOffset: contextOffset, as: UnsafeMutableRawPointer.self)
+        return Unmanaged<Feed>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    private static func feed(of cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Feed? {
+        guard let vtab = cursor?.pointee.pVtab else { return nil }
+        return feed(of: vtab)
+    }
+
+    private static func makeModule() -> sqlite3_module {
+        var module = sqlite3_module()
+        module.iVersion = 0
+        // xCreate nil: an eponymous-only table, usable by its module's name and never in the schema.
+        module.xConnect = { connection, context, _, _, vtabOut, _ in
+            let declared = sqlite3_declare_vtab(connection, "CREATE TABLE x(\(SaleFeed.columns.joined(separator: ", ")))")
+            guard declared == SQLITE_OK, let context, let vtabOut else { return declared == SQLITE_OK ? SQLITE_ERROR : declared }
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: SaleFeed.vtabSize, alignment: MemoryLayout<sqlite3_vtab>.alignment)
+            memory.initializeMemory(as: UInt8.self, repeating: 0, count: SaleFeed.vtabSize)
+            memory.storeBytes(of: context, toByteOffset: SaleFeed.contextOffset, as: UnsafeMutableRawPointer.self)
+            vtabOut.pointee = memory.assumingMemoryBound(to: sqlite3_vtab.self)
+            return SQLITE_OK
+        }
+        module.xBestIndex = { _, info in
+            // One plan: every row, in order. SQLite checks any constraint itself.
+            info?.pointee.estimatedCost = 1_000_000
+            info?.pointee.estimatedRows = 1_000_000
+            return SQLITE_OK
+        }
+        module.xDisconnect = { vtab in
+            vtab.map { UnsafeMutableRawPointer($0).deallocate() }
+            return SQLITE_OK
+        }
+        module.xDestroy = module.xDisconnect
+        module.xOpen = { vtab, cursorOut in
+            guard let vtab, let cursorOut else { return SQLITE_ERROR }
+            let feed = SaleFeed.feed(of: vtab)
+            // The feed can be read once: a second cursor (a query that joins it) would split its rows.
+            guard !feed.cursorOpen else { return SQLITE_ERROR }
+            feed.cursorOpen = true
+            let cursor = UnsafeMutablePointer<sqlite3_vtab_cursor>.allocate(capacity: 1)
+            cursor.initialize(to: sqlite3_vtab_cursor(pVtab: vtab))
+            cursorOut.pointee = cursor
+            return SQLITE_OK
+        }
+        module.xClose = { cursor in
+            SaleFeed.feed(of: cursor)?.cursorOpen = false
+            cursor?.deinitialize(count: 1)
+            cursor?.deallocate()
+            return SQLITE_OK
+        }
+        module.xFilter = { cursor, _, _, _, _ in
+            guard let feed = SaleFeed.feed(of: cursor) else { return SQLITE_ERROR }
+            return feed.advance() ? SQLITE_OK : SQLITE_ERROR
+        }
+        module.xNext = { cursor in
+            guard let feed = SaleFeed.feed(of: cursor) else { return SQLITE_ERROR }
+            return feed.advance() ? SQLITE_OK : SQLITE_ERROR
+        }
+        module.xEof = { cursor in
+            SaleFeed.feed(of: cursor)?.current == nil ? 1 : 0
+        }
+        module.xRowid = { cursor, rowid in
+            rowid?.pointee = Int64(SaleFeed.feed(of: cursor)?.rows ?? 0)
+            return SQLITE_OK
+        }
+        module.xColumn = { cursor, context, column in
+            guard let sale = SaleFeed.feed(of: cursor)?.current else {
+                sqlite3_result_null(context)
+                return SQLITE_OK
+            }
+            SaleFeed.result(sale, column: column, context)
+            return SQLITE_OK
+        }
+        return module
+    }
+
+    /// Hands SQLite one column of a sale, as ``SQLiteStore/bind(_:idempotencyKey:to:)`` binds it.
+    private static func result(_ sale: Sale, column: CInt, _ context: OpaquePointer?) {
+        func integer(_ value: Int64?) {
+            if let value { sqlite3_result_int64(context, value) } else { sqlite3_result_null(context) }
+        }
+        func text(_ value: String?) {
+            guard var value else { return sqlite3_result_null(context) }
+            value.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_result_text(context, "", 0, transient) }
+                sqlite3_result_text(context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(bytes.count), transient)
+            }
+        }
+        switch column {
+        case 0: integer(sale.clinicID.rawValue)
+        case 1: integer(sale.productID.rawValue)
+        case 2: text(sale.date.description)
+        case 3: integer(sale.line.quantity)
+        case 4: integer(sale.line.unitPrice.minorUnits)
+        case 5: integer(sale.line.unitCost.minorUnits)
+        case 6: integer(sale.line.discount.minorUnits)
+        case 7: integer(sale.termsID?.rawValue)
+        case 8: integer((sale.line.rate?.share.basisPoints).map(Int64.init))
+        case 9: text(sale.line.rate?.basis.rawValue)
+        case 10: integer(sale.figures.revenue.minorUnits)
+        case 11: integer(sale.figures.cost.minorUnits)
+        case 12: integer(sale.figures.profit.minorUnits)
+        case 13: integer(sale.figures.exactCommission.tenThousandths)
+        case 14: integer(sale.figures.commission.minorUnits)
+        case 15: text(sale.note)
+        default: sqlite3_result_null(context)
+        }
+    }
+
+    /// `SQLITE_TRANSIENT`: SQLite copies the bytes before the call returns.
+    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+}
