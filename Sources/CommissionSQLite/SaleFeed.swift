@@ -60,11 +60,18 @@ enum SaleFeed {
     /// What the virtual table's callbacks reach through their context pointer.
     private final class Feed {
         var next: (() throws -> Sale?)?
-        var current: Sale?
+        var atEnd = true
         var rows = 0
         var failure: (any Error)?
         var cursorOpen = false
         let module: UnsafeMutablePointer<sqlite3_module>
+
+        /// The current sale as SQLite reads it, column by column (``SaleFeed/columns``): set once
+        /// per row, rather than taken apart again for each of its sixteen columns.
+        var integers = [Int64?](repeating: nil, count: SaleFeed.columns.count)
+        var date = ""
+        var basis: StaticString?
+        var note: String?
 
         init(next: @escaping () throws -> Sale?) {
             self.next = next
@@ -80,13 +87,71 @@ enum SaleFeed {
         /// Moves to the next sale; false (and `failure` set) when `next` threw.
         func advance() -> Bool {
             do {
-                current = try next?()
-                if current != nil { rows += 1 }
+                guard let sale = try next?() else {
+                    atEnd = true
+                    return true
+                }
+                atEnd = false
+                rows += 1
+                set(sale)
                 return true
             } catch {
                 failure = error
-                current = nil
+                atEnd = true
                 return false
+            }
+        }
+
+        private func set(_ sale: Sale) {
+            integers[0] = sale.clinicID.rawValue
+            integers[1] = sale.productID.rawValue
+            date = sale.date.description  // "2026-03-02": a small string, no allocation
+            integers[3] = sale.line.quantity
+            integers[4] = sale.line.unitPrice.minorUnits
+            integers[5] = sale.line.unitCost.minorUnits
+            integers[6] = sale.line.discount.minorUnits
+            integers[7] = sale.termsID?.rawValue
+            integers[8] = (sale.line.rate?.share.basisPoints).map(Int64.init)
+            basis = switch sale.line.rate?.basis {
+            case .profit: "profit"
+            case .revenue: "revenue"
+            case nil: nil
+            }
+            integers[10] = sale.figures.revenue.minorUnits
+            integers[11] = sale.figures.cost.minorUnits
+            integers[12] = sale.figures.profit.minorUnits
+            integers[13] = sale.figures.exactCommission.tenThousandths
+            integers[14] = sale.figures.commission.minorUnits
+            note = sale.note
+        }
+
+        /// Hands SQLite one column of the current sale, as ``SQLiteStore/bind(_:idempotencyKey:to:)`` binds it.
+        func result(_ column: CInt, _ context: OpaquePointer?) {
+            switch column {
+            case 2:
+                text(date, context)
+            case 9:
+                guard let basis else { return sqlite3_result_null(context) }
+                // nil: SQLITE_STATIC, for a string in the binary, which never moves.
+                sqlite3_result_text(context, UnsafeRawPointer(basis.utf8Start).assumingMemoryBound(to: CChar.self),
+                                    CInt(basis.utf8CodeUnitCount), nil)
+            case 15:
+                guard let note else { return sqlite3_result_null(context) }
+                text(note, context)
+            default:
+                if integers.indices.contains(Int(column)), let value = integers[Int(column)] {
+                    sqlite3_result_int64(context, value)
+                } else {
+                    sqlite3_result_null(context)
+                }
+            }
+        }
+
+        private func text(_ value: String, _ context: OpaquePointer?) {
+            var value = value
+            value.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_result_text(context, "", 0, SaleFeed.transient) }
+                sqlite3_result_text(context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(bytes.count), SaleFeed.transient)
             }
         }
     }
@@ -103,6 +168,14 @@ enum SaleFeed {
     private static func feed(of cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?) -> Feed? {
         guard let vtab = cursor?.pointee.pVtab else { return nil }
         return feed(of: vtab)
+    }
+
+    /// The feed of a cursor, for the callbacks SQLite makes for every column of every row: the
+    /// feed outlives the statement (SQLite holds it), so no retain and release around the call.
+    private static func withFeed<T>(of cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ body: (Feed) -> T) -> T? {
+        guard let vtab = cursor?.pointee.pVtab else { return nil }
+        let context = UnsafeMutableRawPointer(vtab).load(fromByteOffset: contextOffset, as: UnsafeMutableRawPointer.self)
+        return Unmanaged<Feed>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
     }
 
     private static func makeModule() -> sqlite3_module {
@@ -155,56 +228,19 @@ enum SaleFeed {
             return feed.advance() ? SQLITE_OK : SQLITE_ERROR
         }
         module.xEof = { cursor in
-            SaleFeed.feed(of: cursor)?.current == nil ? 1 : 0
+            SaleFeed.withFeed(of: cursor) { $0.atEnd } ?? true ? 1 : 0
         }
         module.xRowid = { cursor, rowid in
             rowid?.pointee = Int64(SaleFeed.feed(of: cursor)?.rows ?? 0)
             return SQLITE_OK
         }
         module.xColumn = { cursor, context, column in
-            guard let sale = SaleFeed.feed(of: cursor)?.current else {
-                sqlite3_result_null(context)
-                return SQLITE_OK
-            }
-            SaleFeed.result(sale, column: column, context)
+            SaleFeed.withFeed(of: cursor) { $0.result(column, context) } ?? sqlite3_result_null(context)
             return SQLITE_OK
         }
         return module
     }
 
-    /// Hands SQLite one column of a sale, as ``SQLiteStore/bind(_:idempotencyKey:to:)`` binds it.
-    private static func result(_ sale: Sale, column: CInt, _ context: OpaquePointer?) {
-        func integer(_ value: Int64?) {
-            if let value { sqlite3_result_int64(context, value) } else { sqlite3_result_null(context) }
-        }
-        func text(_ value: String?) {
-            guard var value else { return sqlite3_result_null(context) }
-            value.withUTF8 { bytes in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_result_text(context, "", 0, transient) }
-                sqlite3_result_text(context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(bytes.count), transient)
-            }
-        }
-        switch column {
-        case 0: integer(sale.clinicID.rawValue)
-        case 1: integer(sale.productID.rawValue)
-        case 2: text(sale.date.description)
-        case 3: integer(sale.line.quantity)
-        case 4: integer(sale.line.unitPrice.minorUnits)
-        case 5: integer(sale.line.unitCost.minorUnits)
-        case 6: integer(sale.line.discount.minorUnits)
-        case 7: integer(sale.termsID?.rawValue)
-        case 8: integer((sale.line.rate?.share.basisPoints).map(Int64.init))
-        case 9: text(sale.line.rate?.basis.rawValue)
-        case 10: integer(sale.figures.revenue.minorUnits)
-        case 11: integer(sale.figures.cost.minorUnits)
-        case 12: integer(sale.figures.profit.minorUnits)
-        case 13: integer(sale.figures.exactCommission.tenThousandths)
-        case 14: integer(sale.figures.commission.minorUnits)
-        case 15: text(sale.note)
-        default: sqlite3_result_null(context)
-        }
-    }
-
     /// `SQLITE_TRANSIENT`: SQLite copies the bytes before the call returns.
-    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+    fileprivate static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 }

@@ -122,6 +122,8 @@ import Testing
         #expect(stored.map { $0["revenueMinor"] as Int64 } == quantities.map { $0 * 2000 })
         #expect(stored[3]["note"] as String? == "séance 7")
         #expect(stored[0]["note"] as String? == nil)
+        let basisAndDate = try await store.writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT basis || ' ' || date FROM sale") }
+        #expect(basisAndDate == ["profit 2026-03-02"])
         #expect(try store.writer.read { db in try Row.fetchAll(db, sql: schema) } == schemaBefore)
         // The module is gone from the connection too: the next statement cannot read it.
         #expect(throws: DatabaseError.self) {
