@@ -198,6 +198,50 @@ enum Schema {
                 """)
         }
 
+        // A UNIQUE column keeps an index entry for every row, NULL or not; only sales entered
+        // through the API with an Idempotency-Key have one, so an import paid for a fourth index of
+        // NULLs (8% of SQLite's work for a million sales). A partial index keeps the keys only.
+        // SQLite cannot drop a column constraint: the table is rebuilt, as its documentation
+        // describes (lang_altertable.html, "other kinds of table schema changes"), in this
+        // migration's transaction, with the foreign keys checked at its end.
+        migrator.registerMigration("v6: idempotency keys indexed where set") { db in
+            try dropSummaryTriggers(db)
+            try db.execute(sql: """
+                CREATE TABLE sale_new (
+                    id INTEGER PRIMARY KEY,
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE RESTRICT,
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE RESTRICT,
+                    date TEXT NOT NULL,
+                    quantity INTEGER NOT NULL CHECK (typeof(quantity) = 'integer' AND quantity <> 0),
+                    unitPriceMinor INTEGER NOT NULL CHECK (unitPriceMinor >= 0),
+                    unitCostMinor INTEGER NOT NULL CHECK (unitCostMinor >= 0),
+                    discountMinor INTEGER NOT NULL CHECK (discountMinor >= 0),
+                    -- The snapshot of the split; all three NULL for a sale with no commission.
+                    termsId INTEGER REFERENCES terms(id) ON DELETE RESTRICT,
+                    shareBasisPoints INTEGER CHECK (shareBasisPoints BETWEEN 0 AND 10000),
+                    basis TEXT CHECK (basis IN ('profit', 'revenue')),
+                    revenueMinor INTEGER NOT NULL CHECK (typeof(revenueMinor) = 'integer'),
+                    costMinor INTEGER NOT NULL CHECK (typeof(costMinor) = 'integer'),
+                    profitMinor INTEGER NOT NULL CHECK (typeof(profitMinor) = 'integer'),
+                    -- The commission before rounding, in ten-thousandths of a minor unit.
+                    commissionExact INTEGER NOT NULL CHECK (typeof(commissionExact) = 'integer'),
+                    commissionMinor INTEGER NOT NULL CHECK (typeof(commissionMinor) = 'integer'),
+                    note TEXT,
+                    isVoided INTEGER NOT NULL DEFAULT 0 CHECK (isVoided IN (0, 1)),
+                    idempotencyKey TEXT,
+                    CHECK ((termsId IS NULL) = (shareBasisPoints IS NULL) AND (termsId IS NULL) = (basis IS NULL))
+                );
+                INSERT INTO sale_new SELECT * FROM sale ORDER BY id;
+                DROP TABLE sale;
+                ALTER TABLE sale_new RENAME TO sale;
+                CREATE INDEX sale_clinic_date ON sale(clinicId, date);
+                CREATE INDEX sale_product_date ON sale(productId, date);
+                CREATE INDEX sale_date ON sale(date);
+                CREATE UNIQUE INDEX sale_idempotencyKey ON sale(idempotencyKey) WHERE idempotencyKey IS NOT NULL;
+                """)
+            try restoreSummaryTriggers(db)
+        }
+
         return migrator
     }
 

@@ -32,7 +32,32 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let reopened = try SQLiteStore(.file(path))
         let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
-                            "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations", "v5: audit log"])
+                            "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations", "v5: audit log",
+                            "v6: idempotency keys indexed where set"])
+    }
+
+    /// Idempotency keys are unique where a sale has one, and sales without (every imported one)
+    /// cost no index entry; the lookup of a key still goes through the index.
+    @Test func idempotencyKeysAreUniqueAndIndexedOnlyWhereSet() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
+        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+        let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-02-02"), quantity: 1)
+        let keyed = try await store.createSale(draft, idempotencyKey: "k-1")
+        for _ in 0..<3 { _ = try await store.createSale(draft, idempotencyKey: nil) }
+        try await store.writer.write { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sale") == 4)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sale INDEXED BY sale_idempotencyKey WHERE idempotencyKey IS NOT NULL") == 1)
+            #expect(try String.fetchOne(db, sql: "SELECT group_concat(name) FROM sqlite_master WHERE tbl_name = 'sale' AND name LIKE 'sqlite_autoindex%'") == nil)
+            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM sale WHERE idempotencyKey = ?", arguments: ["k-1"]).map { $0["detail"] as String }
+            #expect(plan.contains { $0.contains("sale_idempotencyKey") }, "\(plan)")
+            // SQLite itself refuses a second sale with the same key.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(sql: "UPDATE sale SET idempotencyKey = 'k-1' WHERE id <> ?", arguments: [keyed.id.rawValue])
+            }
+        }
+        #expect(try await store.createSale(draft, idempotencyKey: "k-1").id == keyed.id)
     }
 
     @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {
