@@ -38,17 +38,11 @@ extension PostgresStore {
         try await read { connection in
             let settings = try await settings(connection)
             let rounding = settings.rounding
-            let day = today.description, month = today.firstOfMonth.description
+            let month = today.firstOfMonth.description
             let yearFirst = "\(today.year)-01-01", yearLast = "\(today.year)-12-31"
             let sums = Columns.totalsSums
 
-            let todayTotals = try await totals(connection, try SQL("SELECT \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date",
-                                                                   book, day).query, rounding: rounding)
-            let monthTotals = try await totals(connection, try SQL("SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date",
-                                                                   book, month).query, rounding: rounding)
-            let yearTotals = try await totals(connection, try SQL("""
-                SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
-                """, book, yearFirst, yearLast).query, rounding: rounding)
+            let headline = try await headline(connection, today: today, settings: settings)
             let clinicMonth = try await grouped(connection, try SQL("""
                 SELECT clinicId, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date GROUP BY clinicId
                 """, book, month).query, rounding: rounding)
@@ -116,9 +110,30 @@ extension PostgresStore {
             let topProducts = top.compactMap { id, year in
                 byID[id].map { ProductStanding(product: $0, monthTotals: productMonth[id] ?? .zero, yearTotals: year) }
             }
-            return Dashboard(today: today, currency: settings.currency, todayTotals: todayTotals, monthTotals: monthTotals,
-                             yearTotals: yearTotals, clinics: standings, products: topProducts)
+            return Dashboard(today: today, currency: settings.currency, todayTotals: headline.todayTotals, monthTotals: headline.monthTotals,
+                             yearTotals: headline.yearTotals, clinics: standings, products: topProducts)
         }
+    }
+
+    /// Three round trips over the summaries, of the dashboard's ten or so: what each live update reads.
+    public func headline(today: Day) async throws -> Headline {
+        try await read { connection in
+            try await headline(connection, today: today, settings: try await settings(connection))
+        }
+    }
+
+    func headline(_ connection: PostgresConnection, today: Day, settings: BookSettings) async throws -> Headline {
+        let rounding = settings.rounding, sums = Columns.totalsSums
+        let yearFirst = "\(today.year)-01-01", yearLast = "\(today.year)-12-31"
+        return Headline(
+            today: today, currency: settings.currency,
+            todayTotals: try await totals(connection, try SQL("SELECT \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date",
+                                                              book, today.description).query, rounding: rounding),
+            monthTotals: try await totals(connection, try SQL("SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date",
+                                                              book, today.firstOfMonth.description).query, rounding: rounding),
+            yearTotals: try await totals(connection, try SQL("""
+                SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
+                """, book, yearFirst, yearLast).query, rounding: rounding))
     }
 
     public func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth] {

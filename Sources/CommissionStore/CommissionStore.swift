@@ -80,6 +80,9 @@ public protocol CommissionStore: Sendable {
     // MARK: Reports
 
     func dashboard(today: Day) async throws -> Dashboard
+    /// The dashboard's headline figures alone (today, this month, the year to date): what a live
+    /// update carries. A store can answer it without the rest of the dashboard.
+    func headline(today: Day) async throws -> Headline
     /// Every sale line of a clinic's period and what the clinic owes for it.
     func statement(clinic: Clinic.ID, period: PayPeriod) async throws -> Statement
     /// Each clinic's totals per calendar month, for the months from `first` through `last` that have sales.

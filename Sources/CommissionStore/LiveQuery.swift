@@ -28,6 +28,16 @@ public struct DashboardRequest: StoreRequest {
     }
 }
 
+/// The headline figures of today's dashboard, in the book's time zone, after any change that may
+/// move the dashboard (so a live page also learns of changes the headline does not show).
+public struct HeadlineRequest: StoreRequest {
+    public init() {}
+    public var tables: Set<StoreTable> { Set(StoreTable.allCases) }
+    public func fetch(from store: any CommissionStore) async throws -> Headline {
+        try await store.headline(today: try await store.settings().today())
+    }
+}
+
 /// A page of sales.
 public struct SalesRequest: StoreRequest {
     public var query: SaleQuery

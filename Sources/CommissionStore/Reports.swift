@@ -29,6 +29,29 @@ public struct Dashboard: Sendable, Hashable {
     }
 }
 
+/// The dashboard's headline figures: see ``CommissionStore/headline(today:)``.
+public struct Headline: Sendable, Hashable {
+    public var today: Day
+    public var currency: Currency
+    public var todayTotals: Totals
+    public var monthTotals: Totals
+    public var yearTotals: Totals
+
+    public init(today: Day, currency: Currency, todayTotals: Totals, monthTotals: Totals, yearTotals: Totals) {
+        self.today = today
+        self.currency = currency
+        self.todayTotals = todayTotals
+        self.monthTotals = monthTotals
+        self.yearTotals = yearTotals
+    }
+
+    /// The headline of a whole dashboard.
+    public init(_ dashboard: Dashboard) {
+        self.init(today: dashboard.today, currency: dashboard.currency, todayTotals: dashboard.todayTotals,
+                  monthTotals: dashboard.monthTotals, yearTotals: dashboard.yearTotals)
+    }
+}
+
 /// One clinic on the dashboard.
 public struct ClinicStanding: Sendable, Hashable {
     public var clinic: Clinic

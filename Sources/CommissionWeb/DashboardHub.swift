@@ -49,13 +49,13 @@ final class DashboardHub: Sendable {
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     private func startObserving() -> Task<Void, Never> {
-        let updates = store.observe(DashboardRequest())
+        let updates = store.observe(HeadlineRequest())
         return Task { [weak self] in
             do {
-                for try await dashboard in updates {
+                for try await headline in updates {
                     let started = ContinuousClock.now
                     guard let self else { return }
-                    self.publish(Self.event(dashboard))
+                    self.publish(Self.event(headline))
                     try await Task.sleep(until: started + Self.minimumInterval)
                 }
             } catch {
@@ -83,15 +83,18 @@ final class DashboardHub: Sendable {
 
     /// The dashboard's headline figures as one Server-Sent Event, on one line of compact JSON:
     /// a few hundred bytes whatever the number of clinics, since every open stream receives it up to
-    /// 20 times a second. Clients fetch the whole dashboard (or the page's fragment) when it comes.
-    static func event(_ dashboard: Dashboard) -> String {
-        let c = dashboard.currency
+    /// 20 times a second. It comes after any change that may move the dashboard; clients fetch the
+    /// whole dashboard (or the page's fragment) when it comes. Only the headline is read for it
+    /// (``CommissionStore/headline(today:)``), not the whole dashboard: the commit-to-event time
+    /// of every live page.
+    static func event(_ headline: Headline) -> String {
+        let c = headline.currency
         func totals(_ t: Totals) -> EventTotals {
             EventTotals(sales: t.saleCount, revenue: c.format(t.revenue), commission: c.format(t.commission))
         }
         let summary = EventSummary(
-            today: dashboard.today.description, currency: c.code, todayTotals: totals(dashboard.todayTotals),
-            month: totals(dashboard.monthTotals), yearToDate: totals(dashboard.yearTotals))
+            today: headline.today.description, currency: c.code, todayTotals: totals(headline.todayTotals),
+            month: totals(headline.monthTotals), yearToDate: totals(headline.yearTotals))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

@@ -289,6 +289,14 @@ import Testing
         check(dashboard.todayTotals, recount { $0.date == today })
         check(dashboard.monthTotals, recount { $0.date.month == 3 })
         check(dashboard.yearTotals, recount { _ in true })
+        // The headline a live update reads on its own has the same figures, whatever the day.
+        let headline = try await book.store.headline(today: today)
+        #expect(headline == Headline(dashboard))
+        check(headline.todayTotals, recount { $0.date == today })
+        check(headline.yearTotals, recount { _ in true })
+        for other in [day("2026-02-14"), day("2026-04-30"), day("2025-12-31")] {
+            #expect(try await book.store.headline(today: other) == Headline(try await book.store.dashboard(today: other)))
+        }
         for standing in dashboard.clinics {
             check(standing.periodTotals, recount { $0.clinicID == standing.clinic.id && standing.period.contains($0.date) })
             check(standing.yearTotals, recount { $0.clinicID == standing.clinic.id })
