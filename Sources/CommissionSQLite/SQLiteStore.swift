@@ -47,9 +47,14 @@ public final class SQLiteStore: CommissionStore, Sendable {
 
     /// Opens (creating when needed) the database and runs pending migrations.
     ///
-    /// - Parameter defaultSettings: the book's settings when the database is new. Change them later
-    ///   with ``updateSettings(_:)``.
-    public init(_ location: Location, defaultSettings: BookSettings = SQLiteStore.systemDefaultSettings) throws {
+    /// - Parameters:
+    ///   - defaultSettings: the book's settings when the database is new. Change them later with
+    ///     ``updateSettings(_:)``.
+    ///   - willUpgrade: called before the migrations of a book written by an earlier version run
+    ///     (not for a new book), so that a program can say why the book takes a moment to open: an
+    ///     upgrade may rebuild a table of a million sales.
+    public init(_ location: Location, defaultSettings: BookSettings = SQLiteStore.systemDefaultSettings,
+                willUpgrade: (() -> Void)? = nil) throws {
         self.location = location
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -71,6 +76,11 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 writer = try DatabasePool(path: path, configuration: configuration)
             case .inMemory:
                 writer = try DatabaseQueue(configuration: configuration)
+            }
+            if let willUpgrade, try writer.read({ db in
+                try db.tableExists("sale") && !Schema.migrator.hasCompletedMigrations(db)
+            }) {
+                willUpgrade()
             }
             try Schema.migrator.migrate(writer)
             let revision = try writer.write { db -> Int64 in

@@ -59,7 +59,9 @@ struct BookOptions: ParsableArguments {
     var path: String { db ?? SQLiteStore.defaultPath() }
 
     func open() throws -> SQLiteStore {
-        try SQLiteStore(.file(path))
+        try SQLiteStore(.file(path)) {
+            FileHandle.standardError.write(Data("Upgrading \(path) to this version of Commission (once; a big book takes a few seconds)…\n".utf8))
+        }
     }
 }
 
