@@ -94,7 +94,7 @@ extension SQLiteStore {
     }
 
     static func clinic(_ db: Database, named name: String) throws -> Clinic {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE name = ?", arguments: [name]) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE name = ?"), arguments: [name]) else {
             throw StoreError.unknownClinic(name)
         }
         return try Rows.clinic(row)
@@ -179,8 +179,9 @@ extension SQLiteStore {
     }
 
     static func product(_ db: Database, named name: String) throws -> Product {
-        let row = try Row.fetchOne(db, sql: "SELECT \(Rows.productColumns) FROM product WHERE name = ?", arguments: [name])
-            ?? Row.fetchOne(db, sql: "SELECT \(Rows.productColumns) FROM product WHERE sku = ?", arguments: [name])
+        // Cached: an import looks up each of its products by name once.
+        let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.productColumns) FROM product WHERE name = ?"), arguments: [name])
+            ?? Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.productColumns) FROM product WHERE sku = ?"), arguments: [name])
         guard let row else { throw StoreError.unknownProduct(name) }
         return Rows.product(row)
     }
