@@ -3,9 +3,10 @@ import GRDBSQLite
 
 /// Runs a prepared statement with values bound through SQLite's C API.
 ///
-/// GRDB's `StatementArguments` box every value; for the statements that run once per sale in a
-/// million-row import that costs more than SQLite's own work (PERFORMANCE.md: 3.0 s against 1.2 s a
-/// million rows). The statement stays a GRDB `Statement`, so GRDB still owns its life and its cache.
+/// GRDB's `StatementArguments` box every value; for a statement that runs once per row in bulk (the
+/// summary upserts at the end of an import) or once per sale entered, that costs more than SQLite's
+/// own work (PERFORMANCE.md: 3.0 s against 1.2 s a million rows). The statement stays a GRDB
+/// `Statement`, so GRDB still owns its life and its cache.
 struct FastStatement {
     let statement: Statement
     private var index: CInt = 0

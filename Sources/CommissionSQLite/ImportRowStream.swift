@@ -18,9 +18,9 @@ enum StagedRow: Sendable {
 ///
 /// Reading a CSV file (scanning, splitting fields, parsing dates and amounts) is about a fifth of an
 /// import's work, and computing its sales another fifth; on their own thread they run beside
-/// SQLite's work, on the second core, instead of before it. The reader stays at most `capacity` chunks ahead, so memory does not grow with the file, and
-/// stops at its next chunk once the stream is released: a writer that gives up half way leaves no
-/// thread behind.
+/// SQLite's work, on the second core, instead of before it. The reader stays at most `capacity`
+/// chunks ahead, so memory does not grow with the file, and stops at its next chunk once the stream
+/// is released: a writer that gives up half way leaves no thread behind.
 final class ImportRowStream {
     private let shared: Shared
     /// The chunk the writer is taking rows from, and where it is in it.
@@ -136,17 +136,7 @@ final class ImportRowStream {
                         var deltas = SummaryDeltas()
                         end.problems = try source.read { row in
                             guard case .sale(let named) = row.record else { return try add(.row(row)) }
-                            do {
-                                let sale = try resolver.sale(named)
-                                try deltas.add(sale)
-                                try add(.sale(sale))
-                            } catch let error as DatabaseError {
-                                throw error
-                            } catch is Cancelled {
-                                throw Cancelled()
-                            } catch {
-                                try add(.problem(ImportProblem(row, error, source: source)))
-                            }
+                            try add(try resolver.stage(row, named, into: &deltas, source: source))
                         }
                         end.deltas = deltas
                     }

@@ -16,7 +16,7 @@ extension SQLiteStore {
                 var summary = ImportSummary()
                 try Audit.$actor.withValue(actor) { try db.inTransaction(.immediate) {
                     let firstSale = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") ?? 0) + 1
-                    var session = ImportSession(db: db, pool: self.writer as? DatabasePool, source: source, options: options)
+                    var session = try ImportSession(db: db, pool: self.writer as? DatabasePool, source: source, options: options)
                     try session.run()
                     if !session.problems.isEmpty {
                         throw ImportStop.rejected(Array(session.problems.sorted { $0.line < $1.line }.prefix(options.problemLimit)),
@@ -74,24 +74,24 @@ private struct ImportSession {
     var problems: [ImportProblem] = []
     var summary = ImportSummary()
     /// Names, terms and closed periods as the writer sees them, for the sales it computes itself.
-    var resolver: SaleResolver?
+    var resolver: SaleResolver
     /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
     var recomputeFrom: [Clinic.ID: Day] = [:]
     var rowsRead = 0
-    /// Set at the first sale: the summary triggers are off, and the summaries are added up here.
-    var deltas: SummaryDeltas?
+    /// From the first sale on, the summary triggers are off and the summaries are added up here.
+    var triggersDropped = false
+    var deltas = SummaryDeltas()
 
-    init(db: Database, pool: DatabasePool?, source: any ImportSource, options: ImportOptions) {
+    init(db: Database, pool: DatabasePool?, source: any ImportSource, options: ImportOptions) throws {
         self.db = db
         self.pool = pool
         self.source = source
         self.options = options
+        resolver = SaleResolver(db: db, rounding: try SQLiteStore.settings(db).rounding.rule)
     }
 
     mutating func run() throws {
-        let rounding = try SQLiteStore.settings(db).rounding.rule
-        resolver = SaleResolver(db: db, rounding: rounding)
-        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, rounding) } else { .parsing }
+        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, resolver.rounding) } else { .parsing }
         let rows = ImportRowStream(source, reading)
         func pull() throws -> StagedRow? {
             guard let row = try rows.next() else { return nil }
@@ -114,34 +114,28 @@ private struct ImportSession {
                 continue
             }
             // A run of sales, in one statement: the feed takes rows until one that is not a sale.
-            if deltas == nil {
+            if !triggersDropped {
                 try Schema.dropSummaryTriggers(db)
-                deltas = SummaryDeltas()
+                triggersDropped = true
             }
             var first: StagedRow? = staged
             _ = try SaleFeed.insert(db) { () throws -> Sale? in
-                while let staged = try first.take() ?? pull() {
+                while var staged = try first.take() ?? pull() {
+                    if case .row(let row) = staged {  // not computed by the reading thread: computed here
+                        guard case .sale(let named) = row.record else {
+                            pending = staged
+                            return nil
+                        }
+                        staged = try resolver.stage(row, named, into: &deltas, source: source)
+                    }
                     switch staged {
                     case .sale(let sale):
                         summary.sales += 1
                         return sale
                     case .problem(let problem):
                         problems.append(problem)
-                    case .row(let row):
-                        guard case .sale(let named) = row.record else {
-                            pending = staged
-                            return nil
-                        }
-                        do {
-                            let sale = try resolver!.sale(named)
-                            try deltas!.add(sale)
-                            summary.sales += 1
-                            return sale
-                        } catch let error as DatabaseError {
-                            throw error
-                        } catch {
-                            problems.append(problem(row, error))
-                        }
+                    case .row:
+                        break  // staged above
                     }
                 }
                 return nil
@@ -151,18 +145,17 @@ private struct ImportSession {
         let read = rows.end
         problems += read.problems
         if let computed = read.deltas {
-            if var mine = deltas, !mine.isEmpty {
+            if deltas.isEmpty {
+                deltas = computed  // shared, not copied
+            } else {
                 do {
-                    try mine.merge(computed)
-                    deltas = mine
+                    try deltas.merge(computed)
                 } catch {
                     problems.append(ImportProblem(line: 0, column: nil, reason: String(describing: error)))
                 }
-            } else {
-                deltas = computed  // shared, not copied
             }
         }
-        if problems.isEmpty, let deltas {
+        if problems.isEmpty, triggersDropped {
             try deltas.write(db)
             try Schema.restoreSummaryTriggers(db)
         }
@@ -187,22 +180,22 @@ private struct ImportSession {
         case .clinic(let draft):
             let name = try StoreInput.name(draft.name, field: "name")
             let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
-            resolver!.clinics[name.lowercased()] = clinic
+            resolver.clinics[name.lowercased()] = clinic
             summary.clinics += 1
         case .product(let draft):
             let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft))
-            resolver!.products[product.name.lowercased()] = product
+            resolver.products[product.name.lowercased()] = product
             summary.products += 1
         case .terms(let draft):
-            let clinic = try resolver!.clinic(named: draft.clinic)
+            let clinic = try resolver.clinic(named: draft.clinic)
             var productID: Product.ID?
-            if let name = draft.product, !name.isEmpty { productID = try resolver!.product(named: name).id }
+            if let name = draft.product, !name.isEmpty { productID = try resolver.product(named: name).id }
             try db.execute(
                 sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
                 arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description])
             let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: productID, basis: draft.basis,
                               share: draft.share, effectiveFrom: draft.effectiveFrom)
-            resolver!.candidates[clinic.id] = try resolver!.terms(of: clinic.id) + [terms]
+            resolver.candidates[clinic.id] = try resolver.terms(of: clinic.id) + [terms]
             recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
             summary.terms += 1
         case .sale:
@@ -266,6 +259,21 @@ struct SaleResolver {
         let terms = try SQLiteStore.termsCandidates(db, clinic: clinic)
         candidates[clinic] = terms
         return terms
+    }
+
+    /// A sale row as a sale (added to `deltas`), or as the problem with it. A database error is
+    /// thrown: it ends the import.
+    mutating func stage(_ row: ImportRow, _ named: NamedSaleDraft, into deltas: inout SummaryDeltas,
+                        source: any ImportSource) throws -> StagedRow {
+        do {
+            let sale = try sale(named)
+            try deltas.add(sale)
+            return .sale(sale)
+        } catch let error as DatabaseError {
+            throw error
+        } catch {
+            return .problem(ImportProblem(row, error, source: source))
+        }
     }
 
     /// The sale a row of the file makes, not yet inserted.

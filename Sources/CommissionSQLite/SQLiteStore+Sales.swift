@@ -138,7 +138,7 @@ extension SQLiteStore {
                            idempotencyKey: String?) throws -> Sale {
         var sale = try prepareSale(db, draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
                                    candidates: candidates, rounding: rounding, closed: &closed)
-        try FastStatement.execute(try db.cachedStatement(sql: insertSaleSQL(rows: 1))) { row in
+        try FastStatement.execute(try db.cachedStatement(sql: insertSaleSQL)) { row in
             bind(sale, idempotencyKey: idempotencyKey, to: &row)
         }
         sale.id = Sale.ID(db.lastInsertedRowID)
@@ -158,15 +158,13 @@ extension SQLiteStore {
                     termsID: terms?.id, figures: figures, note: draft.note)
     }
 
-    /// An insert of `rows` sales, bound by ``bind(_:idempotencyKey:to:)``.
-    static func insertSaleSQL(rows: Int) -> String {
-        """
+    /// The insert of a sale, bound by ``bind(_:idempotencyKey:to:)`` (an import inserts through ``SaleFeed``).
+    static let insertSaleSQL = """
         INSERT INTO sale (clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId,
                           shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor,
                           note, idempotencyKey)
-        VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", "))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    }
 
     static func bind(_ sale: Sale, idempotencyKey: String?, to row: inout FastStatement) {
         row.bind(sale.clinicID.rawValue)
