@@ -214,19 +214,30 @@ extension SQLiteStore {
         return (sql, arguments)
     }
 
+    /// The sales list's statement: in the order of `sale_date` (date, id), which every filter
+    /// but the clinic's (`sale_clinic_date`) scans without a sort.
+    static func salesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
+        var (filter, arguments) = saleFilter(query)
+        let order = query.order == .newestFirst ? "sale.date DESC, sale.id DESC" : "sale.date, sale.id"
+        return ("SELECT \(Rows.saleColumns) FROM sale" + filter + " ORDER BY \(order)" + limitClause(query.page, &arguments), arguments)
+    }
+
+    static func countSalesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
+        let (filter, arguments) = saleFilter(query)
+        return ("SELECT count(*) FROM sale" + filter, arguments)
+    }
+
     public func sales(_ query: SaleQuery) async throws -> [Sale] {
         try await read { db in
-            var (filter, arguments) = Self.saleFilter(query)
-            let order = query.order == .newestFirst ? "sale.date DESC, sale.id DESC" : "sale.date, sale.id"
-            let sql = "SELECT \(Rows.saleColumns) FROM sale" + filter + " ORDER BY \(order)" + Self.limitClause(query.page, &arguments)
+            let (sql, arguments) = Self.salesStatement(query)
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.sale($0) }
         }
     }
 
     public func countSales(_ query: SaleQuery) async throws -> Int {
         try await read { db in
-            let (filter, arguments) = Self.saleFilter(query)
-            return try Int.fetchOne(db, sql: "SELECT count(*) FROM sale" + filter, arguments: arguments) ?? 0
+            let (sql, arguments) = Self.countSalesStatement(query)
+            return try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
         }
     }
 

@@ -242,6 +242,22 @@ enum Schema {
             try restoreSummaryTriggers(db)
         }
 
+        // Keeping `sale_product_date` was a third of SQLite's work in a bulk import (measured with
+        // sqlite3 copying a million computed sales: 4.1–4.4 s with it, 3.0–3.2 s without): every
+        // sale is inserted in the middle of that index, at one of as many places as there are
+        // products, where the date index only grows at its end. A sales list filtered by product
+        // now scans the date index instead, which carries the product and the voided flag, so the
+        // scan reads no sale it does not return: at a million sales, a product's newest page takes
+        // 2 ms and counting all its sales 50 ms (the benchmark prints both). `id` is in the key so
+        // that the index still gives the lists' `ORDER BY date, id` without a sort.
+        migrator.registerMigration("v7: sales by product through the date index") { db in
+            try db.execute(sql: """
+                DROP INDEX sale_product_date;
+                DROP INDEX sale_date;
+                CREATE INDEX sale_date ON sale(date, id, productId, isVoided);
+                """)
+        }
+
         return migrator
     }
 

@@ -33,7 +33,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
                             "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations", "v5: audit log",
-                            "v6: idempotency keys indexed where set"])
+                            "v6: idempotency keys indexed where set", "v7: sales by product through the date index"])
     }
 
     /// Idempotency keys are unique where a sale has one, and sales without (every imported one)
@@ -58,6 +58,46 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
             }
         }
         #expect(try await store.createSale(draft, idempotencyKey: "k-1").id == keyed.id)
+    }
+
+    /// The sales lists, whatever their filter, come in the order of an index (no sort of every
+    /// matching sale before the first page); a product's sales are found through the date index,
+    /// which carries the product and the voided flag, so counting them reads no sale.
+    @Test func salesListsComeInIndexOrderAndAProductsSalesAreCountedFromTheDateIndex() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
+        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+        for date in ["2026-02-02", "2026-02-01", "2026-03-05"] {
+            _ = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day(date), quantity: 1), idempotencyKey: nil)
+        }
+        let page = Page(limit: 50)
+        let lists = [
+            SaleQuery(page: page), SaleQuery(order: .oldestFirst, page: page), SaleQuery(includeVoided: true, page: page),
+            SaleQuery(productID: product.id, page: page), SaleQuery(productID: product.id, order: .oldestFirst, page: page),
+            SaleQuery(productID: product.id, from: day("2026-02-01"), through: day("2026-02-28"), page: page),
+            SaleQuery(clinicID: clinic.id, page: page), SaleQuery(clinicID: clinic.id, productID: product.id, page: page),
+            SaleQuery(from: day("2026-02-01"), page: page),
+        ]
+        try await store.writer.read { db in
+            func plan(_ statement: (sql: String, arguments: StatementArguments)) throws -> [String] {
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String }
+            }
+            for query in lists {
+                let steps = try plan(SQLiteStore.salesStatement(query))
+                #expect(steps.contains { $0.contains("USING INDEX sale_date") || $0.contains("USING INDEX sale_clinic_date") }, "\(query): \(steps)")
+                #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(query): \(steps)")
+            }
+            for query in [SaleQuery(productID: product.id), SaleQuery(productID: product.id, includeVoided: true),
+                          SaleQuery(productID: product.id, from: day("2026-02-01"), through: day("2026-02-28"))] {
+                let steps = try plan(SQLiteStore.countSalesStatement(query))
+                #expect(steps.contains { $0.contains("USING COVERING INDEX sale_date") }, "\(query): \(steps)")
+            }
+        }
+        // And the lists hold what they should, in order.
+        let newest = try await store.sales(SaleQuery(productID: product.id, page: Page(limit: 2)))
+        #expect(newest.map(\.date) == [day("2026-03-05"), day("2026-02-02")])
+        #expect(try await store.countSales(SaleQuery(productID: product.id, from: day("2026-02-01"), through: day("2026-02-28"))) == 2)
     }
 
     @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {
