@@ -180,11 +180,11 @@ private struct ImportSession {
         case .clinic(let draft):
             let name = try StoreInput.name(draft.name, field: "name")
             let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
-            resolver.clinics[name.lowercased()] = clinic
+            resolver.clinics[name.nocaseKey] = clinic
             summary.clinics += 1
         case .product(let draft):
             let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft))
-            resolver.products[product.name.lowercased()] = product
+            resolver.products[product.name.nocaseKey] = product
             summary.products += 1
         case .terms(let draft):
             let clinic = try resolver.clinic(named: draft.clinic)
@@ -201,6 +201,16 @@ private struct ImportSession {
         case .sale:
             preconditionFailure("sales go through the sale feed")
         }
+    }
+}
+
+extension String {
+    /// The name as SQLite's NOCASE collation compares it, which the book's names use: ASCII letters
+    /// folded to lower case, every other character as it is. Swift's `lowercased()` folds every
+    /// script, so "Émile" and "émile", two clinics to the book, would be one to a cache keyed by it.
+    var nocaseKey: String {
+        guard utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return self }
+        return String(decoding: utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }
 
@@ -225,7 +235,8 @@ extension ImportProblem {
 struct SaleResolver {
     let db: Database
     let rounding: RoundingRule
-    /// Clinics and products by lowercased name, and by name as the file spells it.
+    /// Clinics and products by name folded as the book compares names (`nocaseKey`),
+    /// and by name as the file spells it.
     var clinics: [String: Clinic] = [:]
     var products: [String: Product] = [:]
     var candidates: [Clinic.ID: [Terms]] = [:]
@@ -238,7 +249,7 @@ struct SaleResolver {
 
     mutating func clinic(named name: String) throws -> Clinic {
         if let clinic = clinics[name] { return clinic }
-        let key = name.lowercased()
+        let key = name.nocaseKey
         let clinic = try clinics[key] ?? SQLiteStore.clinic(db, named: name)
         clinics[key] = clinic
         clinics[name] = clinic  // as spelled, which the next rows most likely repeat
@@ -247,7 +258,7 @@ struct SaleResolver {
 
     mutating func product(named name: String) throws -> Product {
         if let product = products[name] { return product }
-        let key = name.lowercased()
+        let key = name.nocaseKey
         let product = try products[key] ?? SQLiteStore.product(db, named: name)
         products[key] = product
         products[name] = product

@@ -174,6 +174,39 @@ import Testing
 
     /// A file book (a pool, so an import can compute beside the writer) with two clinics, two
     /// products (one archived), terms from 2025, and January 2026 closed at North.
+    /// Names match as the book compares them (SQLite's NOCASE: ASCII letters folded, nothing else):
+    /// "Émile" and "émile" are two clinics, and each imported sale goes to the one it names, on
+    /// either path, however the rows alternate; "ÉMILE" is "Émile", and "EMILE" neither.
+    @Test func namesThatDifferBeyondASCIICaseAreDifferentClinicsAndProducts() async throws {
+        for onlySales in [true, false] {
+            let store = try SQLiteStore(.file(temporaryPath()))
+            let upper = try await store.createClinic(ClinicDraft(name: "Émile", schedule: .monthly))
+            let lower = try await store.createClinic(ClinicDraft(name: "émile", schedule: .monthly))
+            let big = try await store.createProduct(ProductDraft(name: "Ölbad", unitPrice: cents(1000), unitCost: cents(100)))
+            let small = try await store.createProduct(ProductDraft(name: "ölbad", unitPrice: cents(3000), unitCost: cents(100)))
+            for clinic in [upper, lower] {
+                _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+            }
+            let names = [("émile", "Ölbad"), ("Émile", "ölbad"), ("ÉMILE", "ölbad"), ("émile", "ÖLBAD"), ("émile", "ölbad"), ("Émile", "Ölbad")]
+            func rows(_ names: [(String, String)]) -> [ImportRow] {
+                names.enumerated().map { index, name in
+                    ImportRow(line: index + 2, record: .sale(NamedSaleDraft(clinic: name.0, product: name.1, date: day("2026-02-02"), quantity: 1)))
+                }
+            }
+            do {
+                _ = try await store.importRows(from: SalesSource(rows: rows(names + [("EMILE", "Ölbad"), ("émile", "OLBAD")]), onlySales: onlySales),
+                                               options: ImportOptions())
+                Issue.record("names no clinic or product is called were accepted")
+            } catch StoreError.importRejected(let problems, _) {
+                #expect(problems.map(\.line) == [8, 9], "\(problems)")
+            }
+            _ = try await store.importRows(from: SalesSource(rows: rows(names), onlySales: onlySales), options: ImportOptions())
+            let sales = try await store.sales(SaleQuery(order: .oldestFirst))
+            #expect(sales.map(\.clinicID) == [lower.id, upper.id, upper.id, lower.id, lower.id, upper.id])
+            #expect(sales.map(\.productID) == [big.id, small.id, small.id, big.id, small.id, big.id])
+        }
+    }
+
     static func book() async throws -> SQLiteStore {
         let store = try SQLiteStore(.file(temporaryPath()))
         let north = try await store.createClinic(ClinicDraft(name: "North", schedule: .monthly))
