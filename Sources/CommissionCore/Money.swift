@@ -141,8 +141,10 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
     /// guessed. With `decimalSeparator: ","` the amount is read as spreadsheets in many locales export it (`"12,50"`).
     /// - Throws: ``MoneyError`` saying what is wrong with the text.
     public func parse(_ text: String, decimalSeparator: Character = ".") throws(MoneyError) -> Money {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var scalars = Substring(trimmed)
+        // Foundation's trim scans every amount of an import; most have nothing to trim.
+        let edges = (text.unicodeScalars.first, text.unicodeScalars.last)
+        let untrimmed = edges.0.map { !$0.properties.isWhitespace } == true && edges.1.map { !$0.properties.isWhitespace } == true
+        var scalars = Substring(untrimmed ? text : text.trimmingCharacters(in: .whitespaces))
         guard !scalars.isEmpty else { throw .malformed(text, reason: "it is empty") }
         var negative = false
         if let first = scalars.first, first == "-" || first == "+" {

@@ -83,6 +83,46 @@ public struct CSVImportSource: ImportSource {
         case date, quantity, discount
         case noCommission = "no commission"
         case note
+
+        /// The field's place in `allCases`, where ``Columns`` keeps its column.
+        var ordinal: Int {
+            switch self {
+            case .name: 0
+            case .clinic: 1
+            case .product: 2
+            case .sku: 3
+            case .schedule: 4
+            case .anchor: 5
+            case .unitPrice: 6
+            case .unitCost: 7
+            case .share: 8
+            case .basis: 9
+            case .effectiveFrom: 10
+            case .date: 11
+            case .quantity: 12
+            case .discount: 13
+            case .noCommission: 14
+            case .note: 15
+            }
+        }
+    }
+
+    /// Where each field is in a row, and its header as the file spells it, by ``Field/ordinal``:
+    /// every row looks up each of its fields, and hashing them into a dictionary was a tenth of
+    /// reading a row.
+    struct Columns {
+        private var slots = [(index: Int, header: String)?](repeating: nil, count: Field.allCases.count)
+
+        init() {
+            assert(Field.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal }, "Field.ordinal is not each field's place in allCases")
+        }
+
+        subscript(field: Field) -> (index: Int, header: String)? {
+            get { slots[field.ordinal] }
+            set { slots[field.ordinal] = newValue }
+        }
+
+        var fields: Set<Field> { Set(Field.allCases.filter { self[$0] != nil }) }
     }
 
     /// Where the CSV comes from: a file, or bytes already in memory (an upload).
@@ -128,8 +168,8 @@ public struct CSVImportSource: ImportSource {
     public let format: CSVFormat
     let currency: Currency
     let delimiter: UInt8
-    /// Normalized field name → index of the column, and the header as the file spells it.
-    let columns: [Field: (index: Int, header: String)]
+    /// Each field's column, and its header as the file spells it.
+    let columns: Columns
     let headerCount: Int
 
     /// Opens the file and checks its header.
@@ -164,7 +204,7 @@ public struct CSVImportSource: ImportSource {
         }
         headerCount = header.count
 
-        var columns: [Field: (index: Int, header: String)] = [:]
+        var columns = Columns()
         var duplicates: [String] = []
         for (index, raw) in header.enumerated() {
             let spelled = raw.trimmingCharacters(in: .whitespaces)
@@ -175,7 +215,7 @@ public struct CSVImportSource: ImportSource {
         if !duplicates.isEmpty { throw CSVFileError.duplicateHeaders(path, duplicates) }
         self.columns = columns
 
-        let resolvedKind = kind ?? Self.guessKind(Set(columns.keys))
+        let resolvedKind = kind ?? Self.guessKind(columns.fields)
         guard let resolvedKind else { throw CSVFileError.unknownKind(path, headers: header) }
         self.kind = resolvedKind
         var missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
@@ -294,13 +334,13 @@ public struct CSVImportSource: ImportSource {
 /// Reads the fields of one row, collecting every problem rather than stopping at the first.
 struct RowReader {
     let fields: [String]
-    let columns: [CSVImportSource.Field: (index: Int, header: String)]
+    let columns: CSVImportSource.Columns
     let line: Int
     let currency: Currency
     let decimalSeparator: Character
     var problems: [ImportProblem] = []
 
-    init(fields: [String], columns: [CSVImportSource.Field: (index: Int, header: String)], line: Int, currency: Currency, decimalSeparator: Character) {
+    init(fields: [String], columns: CSVImportSource.Columns, line: Int, currency: Currency, decimalSeparator: Character) {
         self.fields = fields
         self.columns = columns
         self.line = line

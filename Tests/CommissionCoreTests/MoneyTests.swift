@@ -6,7 +6,7 @@ import CommissionCore
 
     @Test(arguments: [
         ("50", 5000), ("50.0", 5000), ("50.00", 5000),      // typed on a phone: fifty stays fifty
-        ("0.05", 5), ("-12.34", -1234), ("+1", 100), (" 7.5 ", 750),
+        ("0.05", 5), ("-12.34", -1234), ("+1", 100), (" 7.5 ", 750), ("\t7.5", 750), ("7.50\u{00A0}", 750),
         ("92233720368547758.07", Int64.max), ("-92233720368547758.08", Int64.min),
     ] as [(String, Int64)])
     func parsesDecimalStrings(text: String, minor: Int64) throws {
