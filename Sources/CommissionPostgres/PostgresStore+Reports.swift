@@ -216,24 +216,31 @@ extension PostgresStore {
 
     // MARK: Import
 
-    /// The import, in one transaction. The source's rows are read first (a PostgreSQL statement is
-    /// asynchronous, the source's reading is not), then applied in file order.
+    /// The import, in one transaction. The source is read on a thread of its own a few thousand rows
+    /// ahead (a PostgreSQL statement is asynchronous, the source's reading is not), and its rows are
+    /// applied in file order as they come: a file of any length takes the memory of a few chunks.
     public func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary {
-        var rows: [ImportRow] = []
-        var problems = try source.read { row in
-            rows.append(row)
-            if rows.count % 10_000 == 0 { options.progress?(rows.count) }
-        }
-        options.progress?(rows.count)
-        let readProblems = problems
-        let collected = rows
         struct Rejected: Error { let problems: [ImportProblem] }
         struct DryRun: Error { let summary: ImportSummary }
         do {
             let summary = try await write([.clinics, .products, .terms, .sales]) { connection -> ImportSummary in
                 let before = try await int(connection, "SELECT coalesce(max(id), 0) FROM sale WHERE bookId = \(book)")
                 var session = ImportSession(store: self, source: source)
-                for row in collected { await session.apply(row, connection) }
+                var readProblems: [ImportProblem] = []
+                var rowsRead = 0
+                for try await chunk in source.chunks() {
+                    switch chunk {
+                    case .rows(let rows):
+                        for row in rows {
+                            await session.apply(row, connection)
+                            rowsRead += 1
+                            if rowsRead % 10_000 == 0 { options.progress?(rowsRead) }
+                        }
+                    case .end(let problems):
+                        readProblems = problems
+                    }
+                }
+                options.progress?(rowsRead)
                 var problems = readProblems + session.problems
                 if problems.isEmpty {
                     for (clinicID, from) in session.recomputeFrom {
@@ -255,7 +262,7 @@ extension PostgresStore {
             }
             return summary
         } catch let rejected as Rejected {
-            problems = rejected.problems.sorted { $0.line < $1.line }
+            let problems = rejected.problems.sorted { $0.line < $1.line }
             throw StoreError.importRejected(Array(problems.prefix(options.problemLimit)), total: problems.count)
         } catch let dryRun as DryRun {
             var summary = dryRun.summary
