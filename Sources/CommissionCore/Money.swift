@@ -142,9 +142,9 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``MoneyError`` saying what is wrong with the text.
     public func parse(_ text: String, decimalSeparator: Character = ".") throws(MoneyError) -> Money {
         // Foundation's trim scans every amount of an import; most have nothing to trim.
-        let edges = (text.unicodeScalars.first, text.unicodeScalars.last)
-        let untrimmed = edges.0.map { !$0.properties.isWhitespace } == true && edges.1.map { !$0.properties.isWhitespace } == true
-        var scalars = Substring(untrimmed ? text : text.trimmingCharacters(in: .whitespaces))
+        func isSpace(_ scalar: Unicode.Scalar?) -> Bool { scalar?.properties.isWhitespace ?? false }
+        let spaced = isSpace(text.unicodeScalars.first) || isSpace(text.unicodeScalars.last)
+        var scalars = Substring(spaced ? text.trimmingCharacters(in: .whitespaces) : text)
         guard !scalars.isEmpty else { throw .malformed(text, reason: "it is empty") }
         var negative = false
         if let first = scalars.first, first == "-" || first == "+" {
