@@ -222,7 +222,19 @@ extension SQLiteStore {
         return ("SELECT \(Rows.saleColumns) FROM sale" + filter + " ORDER BY \(order)" + limitClause(query.page, &arguments), arguments)
     }
 
+    /// The count beside the sales list. Sales that are not voided, filtered by clinic and dates only
+    /// (the sales page as it opens), are counted by the day summary, which the triggers keep exact:
+    /// a sum over at most a row per clinic and day, where counting the sales scanned an index of
+    /// every sale (60–100 ms at a million). Other filters count the sales themselves.
     static func countSalesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
+        if !query.includeVoided, query.productID == nil, query.text?.isEmpty ?? true {
+            var sql = "SELECT coalesce(sum(saleCount), 0) FROM clinicDayTotal WHERE 1"
+            var arguments = StatementArguments()
+            if let clinic = query.clinicID { sql += " AND clinicId = ?"; arguments += [clinic.rawValue] }
+            if let from = query.from { sql += " AND date >= ?"; arguments += [from.description] }
+            if let through = query.through { sql += " AND date <= ?"; arguments += [through.description] }
+            return (sql, arguments)
+        }
         let (filter, arguments) = saleFilter(query)
         return ("SELECT count(*) FROM sale" + filter, arguments)
     }

@@ -88,6 +88,11 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                 #expect(steps.contains { $0.contains("USING INDEX sale_date") || $0.contains("USING INDEX sale_clinic_date") }, "\(query): \(steps)")
                 #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(query): \(steps)")
             }
+            // Not voided, by clinic and dates: summed from the day summary, not counted sale by sale.
+            for query in [SaleQuery(), SaleQuery(clinicID: clinic.id), SaleQuery(clinicID: clinic.id, from: day("2026-02-01"), through: day("2026-02-28"))] {
+                let steps = try plan(SQLiteStore.countSalesStatement(query))
+                #expect(steps.allSatisfy { !$0.contains("sale ") && !$0.hasSuffix("sale") } && steps.contains { $0.contains("clinicDayTotal") }, "\(query): \(steps)")
+            }
             for query in [SaleQuery(productID: product.id), SaleQuery(productID: product.id, includeVoided: true),
                           SaleQuery(productID: product.id, from: day("2026-02-01"), through: day("2026-02-28"))] {
                 let steps = try plan(SQLiteStore.countSalesStatement(query))
@@ -198,6 +203,18 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                 #expect(try Row.fetchAll(db, sql: summary).map { Array($0.databaseValues) } == expected, "\(summary)")
             }
         }
+        // The count beside the sales list, summed from the day summary where it can be, is the
+        // number of sales the list holds, whatever the filter.
+        let queries = [
+            SaleQuery(), SaleQuery(clinicID: clinics[1].id), SaleQuery(from: day("2025-12-01")), SaleQuery(through: day("2026-01-15")),
+            SaleQuery(clinicID: clinics[0].id, from: day("2025-11-10"), through: day("2026-02-01")), SaleQuery(text: ""),
+            SaleQuery(from: day("2027-01-01")), SaleQuery(includeVoided: true), SaleQuery(clinicID: clinics[0].id, productID: products[1].id),
+        ]
+        for query in queries {
+            let listed = try await store.sales(query).count
+            #expect(try await store.countSales(query) == listed, "\(query)")
+        }
+        #expect(try await store.countSales(SaleQuery()) > 300)
     }
 
     /// A book written before the product-year summary gets it filled from its sales when it opens.
