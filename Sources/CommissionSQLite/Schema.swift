@@ -6,10 +6,12 @@ import GRDB
 /// `TEXT` in ISO form (`2026-03-02`), which sorts as dates do. A `PaySchedule` is a kind column
 /// plus an anchor column, checked together. Money history is protected by `RESTRICT` foreign keys.
 ///
-/// Three summary tables, kept by triggers, let the dashboard read a few hundred rows whatever the
+/// Four summary tables, kept by triggers, let the dashboard read a few hundred rows whatever the
 /// size of the history: `clinicDayTotal` (per clinic and day), `clinicMonthTotal` (per clinic and
-/// month) and `productMonthTotal` (per product and month). Voided sales count nowhere. They are
-/// ordinary rowid tables, which SQLite's update hook reports (a `WITHOUT ROWID` table it would not).
+/// month), `productMonthTotal` (per product and month) and `productYearTotal` (per year and
+/// product). Voided sales count nowhere. They are ordinary rowid tables; live updates do not depend
+/// on that (they come from the store's own change broadcast and `data_version`, not from SQLite's
+/// update hook, which would not report a `WITHOUT ROWID` table).
 enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
