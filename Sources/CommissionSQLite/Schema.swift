@@ -9,9 +9,9 @@ import GRDB
 /// Four summary tables, kept by triggers, let the dashboard read a few hundred rows whatever the
 /// size of the history: `clinicDayTotal` (per clinic and day), `clinicMonthTotal` (per clinic and
 /// month), `productMonthTotal` (per product and month) and `productYearTotal` (per year and
-/// product). Voided sales count nowhere. They are ordinary rowid tables; live updates do not depend
-/// on that (they come from the store's own change broadcast and `data_version`, not from SQLite's
-/// update hook, which would not report a `WITHOUT ROWID` table).
+/// product). Voided sales count nowhere. They are `WITHOUT ROWID` tables, clustered by their key
+/// (schema v8); live updates come from the store's own change broadcast and `data_version`, not
+/// from SQLite's update hook, which does not report such tables.
 enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -260,6 +260,26 @@ enum Schema {
                 """)
         }
 
+        // The dashboard reads every clinic's current period from the day summary: at a million sales
+        // some 1,500 rows, each found in the key's index and then read from the table by its rowid
+        // (2.5 ms of a 3–4 ms dashboard). Clustered by their key (`WITHOUT ROWID`), the summaries
+        // are read where the key finds them (0.7 ms for the same statement). Live updates do not
+        // rely on SQLite's update hook, which does not report such tables.
+        migrator.registerMigration("v8: summaries clustered by their key") { db in
+            try dropSummaryTriggers(db)
+            for summary in Summary.all {
+                try db.execute(sql: summaryTable(summary, named: "\(summary.table)_new", withoutRowID: true))
+                try db.execute(sql: """
+                    INSERT INTO \(summary.table)_new SELECT * FROM \(summary.table);
+                    DROP TABLE \(summary.table);
+                    ALTER TABLE \(summary.table)_new RENAME TO \(summary.table);
+                    """)
+            }
+            try db.execute(sql: "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal(month)")
+            try db.execute(sql: "CREATE INDEX productMonthTotal_month ON productMonthTotal(month)")
+            try restoreSummaryTriggers(db)
+        }
+
         return migrator
     }
 
@@ -337,19 +357,24 @@ enum Schema {
 
     /// Creates a summary table and its triggers.
     private static func createSummary(_ db: Database, _ summary: Summary) throws {
+        try db.execute(sql: summaryTable(summary, named: summary.table, withoutRowID: false))
+        try db.execute(sql: summary.triggers)
+    }
+
+    /// The `CREATE TABLE` of a summary.
+    private static func summaryTable(_ summary: Summary, named name: String, withoutRowID: Bool) -> String {
         // `typeof(...) = 'integer'` turns SQLite's silent integer→real overflow into an error.
         let figureDefinitions = figureColumns
             .map { "\($0) INTEGER NOT NULL CHECK (typeof(\($0)) = 'integer')" }
             .joined(separator: ",\n    ")
-        try db.execute(sql: """
-            CREATE TABLE \(summary.table) (
+        return """
+            CREATE TABLE \(name) (
                 \(summary.keys.map { "\($0.name) \($0.type) NOT NULL" }.joined(separator: ", ")),
                 saleCount INTEGER NOT NULL,
                 \(figureDefinitions),
                 PRIMARY KEY (\(summary.keyColumns))
-            )
-            """)
-        try db.execute(sql: summary.triggers)
+            )\(withoutRowID ? " WITHOUT ROWID" : "")
+            """
     }
 
     /// Drops the summary triggers, for a bulk load that keeps the summaries itself

@@ -33,7 +33,8 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let applied = try await reopened.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
                             "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations", "v5: audit log",
-                            "v6: idempotency keys indexed where set", "v7: sales by product through the date index"])
+                            "v6: idempotency keys indexed where set", "v7: sales by product through the date index",
+                            "v8: summaries clustered by their key"])
     }
 
     /// Idempotency keys are unique where a sale has one, and sales without (every imported one)
@@ -215,6 +216,11 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
             #expect(try await store.countSales(query) == listed, "\(query)")
         }
         #expect(try await store.countSales(SaleQuery()) > 300)
+        // The summaries are clustered by their key (schema v8): read where the key finds them.
+        let clustered = try await store.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM pragma_table_list WHERE wr = 1 AND schema = 'main' ORDER BY name")
+        }
+        #expect(clustered == ["clinicDayTotal", "clinicMonthTotal", "productMonthTotal", "productYearTotal"])
     }
 
     /// A book written before the product-year summary gets it filled from its sales when it opens.
