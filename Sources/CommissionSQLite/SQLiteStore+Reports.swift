@@ -86,8 +86,8 @@ extension SQLiteStore {
         }
     }
 
-    /// Three statements over the summaries, a tenth of the whole dashboard's work: what each live
-    /// update of the server reads.
+    /// Three statements over the summaries, of the whole dashboard's eight: what each live update
+    /// of the server reads.
     public func headline(today: Day) async throws -> Headline {
         try await read { db in try Self.headline(db, today: today, settings: try Self.settings(db)) }
     }

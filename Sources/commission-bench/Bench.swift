@@ -19,9 +19,9 @@ struct Bench: AsyncParsableCommand {
         abstract: "Measure Commission's performance targets, each beside its baseline in the same run.",
         discussion: """
             Generates books of 10k, 100k and 1M sales (50 clinics with mixed schedules and splits, one \
-            of them busy, 500 \
-            products, five years), then measures the import, the dashboard, a statement, the sales page of one product, sale entry over \
-            HTTP with 100 live streams, live-update latency, and the small things a user feels. Prints a \
+            of them busy, 500 products, five years), then measures the import, the dashboard, a \
+            statement, the sales page of one product, sale entry over HTTP with 100 live streams, \
+            live-update latency, and the small things a user feels. Prints a \
             table and writes the figures as JSON. It asserts nothing: the machine is shared and noisy, so \
             read the ratios.
 
