@@ -20,12 +20,25 @@ extension PostgresStore: AccountStore {
         Int(try await read { connection in try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") })
     }
 
+    public func awaitsSetup() async throws -> Bool {
+        try await read { connection in
+            try await int(connection, """
+                SELECT count(*) FROM book WHERE id = \(book)
+                  AND NOT EXISTS (SELECT 1 FROM member WHERE bookId = \(book))
+                  AND NOT EXISTS (SELECT 1 FROM invitation WHERE bookId = \(book) AND role = 'owner' AND invitedBy IS NULL)
+                """) > 0
+        }
+    }
+
     public func createOwner(username: String, passwordHash: String) async throws -> Account {
         let name = try StoreInput.name(username, field: "user name")
         return try await accountWrite { connection in
             try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
             if try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") > 0 {
                 throw StoreError.invalid(field: "account", reason: "this book already has its owner; sign in instead.")
+            }
+            if try await int(connection, "SELECT count(*) FROM invitation WHERE bookId = \(book) AND role = 'owner' AND invitedBy IS NULL") > 0 {
+                throw StoreError.invalid(field: "account", reason: "this book is claimed through its owner's one-time link, not set up here.")
             }
             if try await int(connection, "SELECT count(*) FROM account WHERE lower(username) = lower(\(name))") > 0 {
                 throw StoreError.invalid(field: "user name", reason: "\"\(name)\" is taken on this server; choose another.")

@@ -43,12 +43,15 @@ extension PostgresStore: TeamStore {
     public func invitation(tokenDigest: String, now: Date) async throws -> Invitation? {
         try await read { connection in
             try await connection.query("""
-                SELECT invitation.role, account.username, invitation.expiresAt
+                SELECT invitation.role, account.username, invitation.expiresAt, EXISTS (SELECT 1 FROM member WHERE bookId = \(book))
                 FROM invitation LEFT JOIN account ON account.id = invitation.invitedBy
                 WHERE invitation.bookId = \(book) AND invitation.tokenDigest = \(tokenDigest)
                   AND invitation.usedAt IS NULL AND invitation.expiresAt > \(Int64(now.timeIntervalSince1970))
-                """, logger: logger).decode((String, String?, Int64).self).all().first.map {
-                Invitation(role: MemberRole(rawValue: $0.0) ?? .member, invitedBy: $0.1, expiresAt: Date(timeIntervalSince1970: TimeInterval($0.2)))
+                """, logger: logger).decode((String, String?, Int64, Bool).self).all().first.map {
+                var invitation = Invitation(role: MemberRole(rawValue: $0.0) ?? .member, invitedBy: $0.1,
+                                            expiresAt: Date(timeIntervalSince1970: TimeInterval($0.2)))
+                invitation.isSpent = invitation.isOwnersLink && $0.3
+                return invitation
             }
         }
     }
@@ -59,13 +62,21 @@ extension PostgresStore: TeamStore {
         return try await accountWrite { connection in
             // Claiming the invitation first, in the same transaction, is what makes it one-time: a
             // second acceptance waits for this one's row lock and then finds it used.
-            let role = try await connection.query("""
+            let claimed = try await connection.query("""
                 UPDATE invitation SET usedAt = \(seconds)
                 WHERE bookId = \(book) AND tokenDigest = \(tokenDigest) AND usedAt IS NULL AND expiresAt > \(seconds)
-                RETURNING role
-                """, logger: logger).decode(String.self).all().first
-            guard let role else {
+                RETURNING role, invitedBy IS NULL
+                """, logger: logger).decode((String, Bool).self).all().first
+            guard let (role, byOperator) = claimed else {
                 throw StoreError.invalid(field: "invitation", reason: "this link has been used or has expired; ask for a new one.")
+            }
+            if role == MemberRole.owner.rawValue && byOperator {
+                // A new book's owner link adds its first account only; the book's row lock orders it
+                // against set-up and against a second such link.
+                try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
+                if try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") > 0 {
+                    throw StoreError.invalid(field: "invitation", reason: Invitation.spentReason)
+                }
             }
             if try await int(connection, "SELECT count(*) FROM account WHERE lower(username) = lower(\(name))") > 0 {
                 throw StoreError.invalid(field: "user name", reason: "\"\(name)\" is taken on this server; choose another.")
@@ -94,6 +105,14 @@ public struct PostgresBooks: BookDirectory {
     public func defaultBook() async throws -> Int64 {
         if let id = try await first("SELECT id FROM book ORDER BY id LIMIT 1") { return id }
         return try await PostgresStore.firstBook(in: database, creatingWith: defaultSettings).book
+    }
+
+    public func setupIsOpen(book: Int64) async throws -> Bool {
+        try await first("""
+            SELECT count(*) FROM book WHERE id = \(book) AND id = (SELECT min(id) FROM book)
+              AND NOT EXISTS (SELECT 1 FROM account)
+              AND NOT EXISTS (SELECT 1 FROM invitation WHERE bookId = \(book) AND role = 'owner' AND invitedBy IS NULL)
+            """) ?? 0 > 0
     }
 
     public func book(sessionDigest: String, now: Date) async throws -> Int64? {

@@ -25,19 +25,40 @@ public final class PostgresStore: CommissionStore, Sendable {
     }
 
     /// Creates a new book with these settings and returns its store.
-    public static func createBook(in database: PostgresBookDatabase, name: String, settings: BookSettings) async throws -> PostgresStore {
+    ///
+    /// With `ownersLink` (the digest of a one-time link's secret and when it expires), the book is
+    /// made to be claimed through that link alone (`commission books add`): the link is recorded in
+    /// the same transaction, so `/setup` never offers the book to anyone, not even for an instant.
+    public static func createBook(in database: PostgresBookDatabase, name: String, settings: BookSettings,
+                                  ownersLink: (tokenDigest: String, expiresAt: Date)? = nil) async throws -> PostgresStore {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
             throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
         }
-        let rows = try await database.client.query("""
-            INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
-            VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
-                    \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue))
-            RETURNING id
-            """, logger: database.logger)
-        var id: Int64?
-        for try await value in rows.decode(Int64.self) { id = value }
-        guard let id else { throw StoreError.storage("the new book has no id") }
+        let logger = database.logger
+        let id: Int64
+        do {
+            id = try await database.client.withTransaction(logger: logger) { connection in
+                guard let id = try await connection.query("""
+                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                    VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
+                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue))
+                    RETURNING id
+                    """, logger: logger).decode(Int64.self).all().first else {
+                    throw StoreError.storage("the new book has no id")
+                }
+                if let ownersLink {
+                    try await connection.query("""
+                        INSERT INTO invitation (tokenDigest, bookId, invitedBy, role, expiresAt)
+                        VALUES (\(ownersLink.tokenDigest), \(id), NULL, 'owner', \(Int64(ownersLink.expiresAt.timeIntervalSince1970)))
+                        """, logger: logger)
+                }
+                return id
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "create the book")
+        }
         return try await PostgresStore(database: database, book: id)
     }
 

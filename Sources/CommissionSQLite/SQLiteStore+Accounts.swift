@@ -8,11 +8,23 @@ extension SQLiteStore: AccountStore {
         try await read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM account") ?? 0 }
     }
 
+    /// An owner's link made by the operator (``Invitation/isOwnersLink``), used or not.
+    static let ownersLinkExists = "EXISTS (SELECT 1 FROM invitation WHERE role = 'owner' AND invitedBy IS NULL)"
+
+    public func awaitsSetup() async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM account) AND NOT \(Self.ownersLinkExists)") ?? false
+        }
+    }
+
     public func createOwner(username: String, passwordHash: String) async throws -> Account {
         let name = try StoreInput.name(username, field: "user name")
         return try await write([], bump: false) { db in
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM account") ?? 0 > 0 {
                 throw StoreError.invalid(field: "account", reason: "this book already has its owner; sign in instead.")
+            }
+            if try Bool.fetchOne(db, sql: "SELECT \(Self.ownersLinkExists)") ?? false {
+                throw StoreError.invalid(field: "account", reason: "this book is claimed through its owner's one-time link, not set up here.")
             }
             try db.execute(sql: "INSERT INTO account (username, passwordHash, createdAt) VALUES (?, ?, ?)",
                            arguments: [name, passwordHash, Int64(Date().timeIntervalSince1970)])

@@ -35,12 +35,14 @@ extension SQLiteStore: TeamStore {
     public func invitation(tokenDigest: String, now: Date) async throws -> Invitation? {
         try await read { db in
             try Row.fetchOne(db, sql: """
-                SELECT invitation.role, account.username, invitation.expiresAt
+                SELECT invitation.role, account.username, invitation.expiresAt, EXISTS (SELECT 1 FROM account)
                 FROM invitation LEFT JOIN account ON account.id = invitation.invitedBy
                 WHERE invitation.tokenDigest = ? AND invitation.usedAt IS NULL AND invitation.expiresAt > ?
                 """, arguments: [tokenDigest, Int64(now.timeIntervalSince1970)]).map {
-                Invitation(role: MemberRole(rawValue: $0[0]) ?? .member, invitedBy: $0[1],
-                           expiresAt: Date(timeIntervalSince1970: TimeInterval($0[2] as Int64)))
+                var invitation = Invitation(role: MemberRole(rawValue: $0[0]) ?? .member, invitedBy: $0[1],
+                                            expiresAt: Date(timeIntervalSince1970: TimeInterval($0[2] as Int64)))
+                invitation.isSpent = invitation.isOwnersLink && $0[3] as Bool
+                return invitation
             }
         }
     }
@@ -49,10 +51,14 @@ extension SQLiteStore: TeamStore {
         let name = try StoreInput.name(username, field: "user name")
         let seconds = Int64(now.timeIntervalSince1970)
         return try await write([], bump: false) { db in
-            guard let role = try String.fetchOne(db, sql: """
-                SELECT role FROM invitation WHERE tokenDigest = ? AND usedAt IS NULL AND expiresAt > ?
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT role, invitedBy IS NULL FROM invitation WHERE tokenDigest = ? AND usedAt IS NULL AND expiresAt > ?
                 """, arguments: [tokenDigest, seconds]) else {
                 throw StoreError.invalid(field: "invitation", reason: "this link has been used or has expired; ask for a new one.")
+            }
+            let role: String = row[0]
+            if role == MemberRole.owner.rawValue && row[1] as Bool, try Int.fetchOne(db, sql: "SELECT count(*) FROM account") ?? 0 > 0 {
+                throw StoreError.invalid(field: "invitation", reason: Invitation.spentReason)
             }
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM account WHERE username = ?", arguments: [name]) ?? 0 > 0 {
                 throw StoreError.invalid(field: "user name", reason: "\"\(name)\" is taken in this book; choose another.")

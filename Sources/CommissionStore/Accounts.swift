@@ -46,7 +46,13 @@ public struct APIToken: Sendable, Hashable, Identifiable {
 /// hashes (bcrypt) and SHA-256 digests of session and token secrets.
 public protocol AccountStore: Sendable {
     func accountCount() async throws -> Int
-    /// Creates the book's owner: refused with ``StoreError/invalid(field:reason:)`` once any account exists.
+    /// Whether the book can still be set up through `/setup`: it has no account yet, and it was not
+    /// made to be claimed through its owner's one-time link (`commission books add`). A server of
+    /// several books asks its ``BookDirectory`` as well (``BookDirectory/setupIsOpen(book:)``).
+    func awaitsSetup() async throws -> Bool
+    /// Creates the book's first owner (set-up). Refused with ``StoreError/invalid(field:reason:)``
+    /// once any account exists, and for a book that waits for its owner's link (see ``awaitsSetup()``),
+    /// in the same transaction that would create the account.
     func createOwner(username: String, passwordHash: String) async throws -> Account
     /// The account with this user name (compared without regard to case) and its password hash.
     func credentials(username: String) async throws -> (account: Account, passwordHash: String)?
@@ -92,15 +98,26 @@ public struct Member: Sendable, Hashable {
 /// A one-time link that lets someone create an account in a book. Only a digest of its secret is kept.
 public struct Invitation: Sendable, Hashable {
     public var role: MemberRole
-    /// Who created it; nil for an owner's invitation made from the command line.
+    /// Who created it; nil for the owner's link of a new book, made from the command line.
     public var invitedBy: String?
     public var expiresAt: Date
+    /// True for a new book's owner link (``isOwnersLink``) when the book has an account already:
+    /// such a link no longer adds anyone.
+    public var isSpent: Bool
 
-    public init(role: MemberRole, invitedBy: String?, expiresAt: Date) {
+    public init(role: MemberRole, invitedBy: String?, expiresAt: Date, isSpent: Bool = false) {
         self.role = role
         self.invitedBy = invitedBy
         self.expiresAt = expiresAt
+        self.isSpent = isSpent
     }
+
+    /// The link with which a book made by `commission books add` gets its first owner: an owner's
+    /// invitation made by the server's operator, not by an account of the book.
+    public var isOwnersLink: Bool { role == .owner && invitedBy == nil }
+
+    /// The sentence for a link that is spent.
+    public static let spentReason = "this link is spent: the book it opens already has its owner. Sign in, or ask the owner for an invitation."
 }
 
 /// The people of a book: its members and the one-time links that add more.
@@ -111,19 +128,24 @@ public protocol TeamStore: Sendable {
     func role(of account: Account.ID) async throws -> MemberRole?
     /// Records an invitation. `invitedBy` must be an owner of the book (nil: made by the server's operator).
     func createInvitation(tokenDigest: String, role: MemberRole, invitedBy: Account.ID?, expiresAt: Date) async throws
-    /// The invitation with this digest while it can still be used: unused and not expired at `now`.
+    /// The invitation with this digest while it is unused and not expired at `now`. A new book's owner
+    /// link whose book has an account already comes back with ``Invitation/isSpent``.
     func invitation(tokenDigest: String, now: Date) async throws -> Invitation?
     /// Uses an invitation, once: creates the account with the invitation's role and marks it used, in
-    /// one transaction. Refused (``StoreError/invalid(field:reason:)``) when it is used, expired or
-    /// unknown, or when the user name is taken.
+    /// one transaction. Refused (``StoreError/invalid(field:reason:)``) when it is used, expired,
+    /// spent or unknown, or when the user name is taken.
     func acceptInvitation(tokenDigest: String, username: String, passwordHash: String, now: Date) async throws -> Account
 }
 
 /// The books a server serves, and which one each caller belongs to: what lets one server hold
 /// the private books of several people. An account belongs to one book.
 public protocol BookDirectory: Sendable {
-    /// The book that a caller with no account is shown (where `/setup` creates the first owner).
+    /// The book that a caller with no account is shown (where `/setup` may create the first owner).
     func defaultBook() async throws -> Int64
+    /// Whether `/setup` may create the owner of `book`: only the server's own first book (not one
+    /// made by `commission books add`, which is claimed through its owner's link alone), and only
+    /// while no account exists anywhere on the server.
+    func setupIsOpen(book: Int64) async throws -> Bool
     /// The book of the account signed in with this session, if the session is live at `now`.
     func book(sessionDigest: String, now: Date) async throws -> Int64?
     /// The book of the account holding this live API token.

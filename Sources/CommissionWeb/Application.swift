@@ -17,10 +17,13 @@ public func buildApplication(
 
 /// The router alone, for tests that need no socket. `routes` receives every route registered.
 public func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog = RouteLog()) -> Router<AppRequestContext> {
-    buildRouter(configuration: configuration, store: store, routes: routes, throttle: LoginThrottle())
+    buildRouter(configuration: configuration, store: store, routes: routes, throttle: LoginThrottle(), setupIsOpen: { try await store.awaitsSetup() })
 }
 
-func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog, throttle: LoginThrottle) -> Router<AppRequestContext> {
+/// `setupIsOpen` says whether `/setup` may create the book's owner now: for a book alone in its
+/// file, while it awaits set-up; on a server of several books, what the directory says.
+func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog, throttle: LoginThrottle,
+                 setupIsOpen: @escaping @Sendable () async throws -> Bool) -> Router<AppRequestContext> {
     let pages = Pages()
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
@@ -30,9 +33,9 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
     let hub = DashboardHub(store: store)
-    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: throttle, hub: hub)
+    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: throttle, hub: hub, setupIsOpen: setupIsOpen)
     web.registerPublic(on: Registrar(group: router, prefix: "", isPublic: true, log: routes))
-    let protected = router.group().add(middleware: RequireAccountMiddleware(store: store))
+    let protected = router.group().add(middleware: RequireAccountMiddleware(setupIsOpen: setupIsOpen))
     web.registerProtected(on: Registrar(group: protected, prefix: "", isPublic: false, log: routes))
     APIRoutes(store: store, hub: hub, secureLinks: configuration.secureCookies).register(on: Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes))
     return router

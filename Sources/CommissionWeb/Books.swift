@@ -93,7 +93,8 @@ actor BookApps {
         // Only the first book's routes are logged: every book has the same ones.
         let routes = apps.isEmpty ? routes : RouteLog()
         let app = Task {
-            buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes, throttle: throttle).buildResponder()
+            buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes, throttle: throttle,
+                        setupIsOpen: { try await books.setupIsOpen(book: book) }).buildResponder()
         }
         apps[book] = app
         do {

@@ -114,7 +114,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
 /// made with a session cookie (a hidden `csrf` form field, or the `X-CSRF-Token` header).
 struct RequireAccountMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let store: any WebStore
+    /// Whether a caller without an account is sent to `/setup` rather than to sign in.
+    let setupIsOpen: @Sendable () async throws -> Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let isAPI = request.uri.path.hasPrefix("/api/")
@@ -123,7 +124,7 @@ struct RequireAccountMiddleware: RouterMiddleware {
             if isAPI {
                 throw Problem(.unauthorized, "Sign in first: send a session cookie, or an `Authorization: Bearer` token.")
             }
-            let target = try await store.accountCount() == 0 ? "/setup" : "/login"
+            let target = try await setupIsOpen() ? "/setup" : "/login"
             return .redirect(to: target, type: .normal)
         case .session(let session, _):
             if ![.get, .head, .options].contains(request.method) {

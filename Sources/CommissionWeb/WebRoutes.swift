@@ -13,6 +13,8 @@ struct WebRoutes: Sendable {
     let configuration: WebConfiguration
     let throttle: LoginThrottle
     let hub: DashboardHub
+    /// Whether `/setup` may create the book's owner now (see `buildRouter`).
+    let setupIsOpen: @Sendable () async throws -> Bool
 
     static let anonymousCSRFCookie = "commission_csrf"
     /// When a change was made, in UTC, to the minute.
@@ -102,14 +104,14 @@ struct WebRoutes: Sendable {
     }
 
     func setupPage(context: AppRequestContext) async throws -> Response {
-        if try await store.accountCount() > 0 { return .redirect(to: "/login") }
+        if try await !setupIsOpen() { return .redirect(to: "/login") }
         return anonymousForm("setup", title: "Welcome", context: context)
     }
 
     func setup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         try checkAnonymousForm(request, form)
-        if try await store.accountCount() > 0 { return .redirect(to: "/login") }
+        if try await !setupIsOpen() { return .redirect(to: "/login") }
         let username = form["username"] ?? ""
         guard let password = form.values["password"], password.count >= 10 else {
             return anonymousForm("setup", title: "Welcome", context: context, values: ["username": username], status: .unprocessableContent,
@@ -121,7 +123,7 @@ struct WebRoutes: Sendable {
     }
 
     func loginPage(context: AppRequestContext) async throws -> Response {
-        if try await store.accountCount() == 0 { return .redirect(to: "/setup") }
+        if try await setupIsOpen() { return .redirect(to: "/setup") }
         if context.caller.account != nil { return .redirect(to: "/") }
         return anonymousForm("login", title: "Sign in", context: context)
     }
@@ -150,6 +152,9 @@ struct WebRoutes: Sendable {
         guard let invitation = try await store.invitation(tokenDigest: Secret.digest(secret), now: Date()) else {
             throw Problem(.notFound, "This invitation link has been used or has expired, or it was copied wrongly. Ask for a new one.")
         }
+        if invitation.isSpent {
+            throw Problem(.gone, "This link is spent: the book it opens already has its owner. Sign in, or ask the owner for an invitation.")
+        }
         let values: [String: Any] = [
             "action": Self.invitationPath + secret, "username": username, "invitedBy": invitation.invitedBy ?? "",
             "isOwner": invitation.role == .owner, "expires": Day(invitation.expiresAt, in: .current).description,
@@ -172,6 +177,8 @@ struct WebRoutes: Sendable {
                                                        passwordHash: Bcrypt.hash(password, cost: configuration.bcryptCost), now: Date())
         } catch StoreError.invalid(let field, let reason) where field == "user name" {
             return try await invitationPage(context: context, username: username, status: .unprocessableContent, error: "The user name: \(reason)")
+        } catch StoreError.invalid(let field, let reason) where field == "invitation" && reason == Invitation.spentReason {
+            throw Problem(.gone, "This link is spent: the book it opens already has its owner. Sign in, or ask the owner for an invitation.")
         }
         return try await startSession(for: account)
     }

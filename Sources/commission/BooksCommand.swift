@@ -91,10 +91,11 @@ struct BooksCommand: AsyncParsableCommand {
             }
             let shared = try await database.open()
             defer { shared.shutdown() }
-            let store = try await PostgresStore.createBook(in: shared, name: name, settings: settings)
             let secret = WebSecrets.make()
             let expires = Date().addingTimeInterval(7 * 24 * 3600)
-            try await store.createInvitation(tokenDigest: WebSecrets.digest(secret), role: .owner, invitedBy: nil, expiresAt: expires)
+            // The book and its owner's link in one transaction: only the link can claim it.
+            let store = try await PostgresStore.createBook(in: shared, name: name, settings: settings,
+                                                           ownersLink: (WebSecrets.digest(secret), expires))
             let link = url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WebSecrets.invitationPath + secret
             output("""
                 Book \(store.book) "\(name)" (\(settings.currency.code), \(settings.timeZoneIdentifier)) is ready.

@@ -71,16 +71,16 @@ struct Serve: AsyncParsableCommand {
         } else if let databaseURL {
             let shared = try await PostgresBookDatabase(url: databaseURL, logger: logger)
             let firstBook = try await PostgresStore.firstBook(in: shared, creatingWith: SQLiteStore.systemDefaultSettings)
-            if try await firstBook.accountCount() == 0 {
+            let books = PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings)
+            if try await books.setupIsOpen(book: firstBook.book) {
                 output("Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
             }
-            let books = PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings)
             let app = buildApplication(configuration: configuration, books: books, logger: logger)
             try await app.runService()
             return
         } else {
             let fileStore = try book.open()
-            if try await fileStore.accountCount() == 0 {
+            if try await fileStore.awaitsSetup() {
                 output("Open http://\(host):\(port)/ to create the owner account of \(book.path).\n")
             }
             fileStore.cacheHotReads()

@@ -537,6 +537,57 @@ typealias SeededRandom = SplitMix64
     }
 }
 
+extension TeamConformanceTests {
+    /// What `commission books add` makes: a book claimed through its owner's one-time link alone.
+    /// Set-up (the `/setup` page) must never give it to whoever comes first.
+    @Test(arguments: StoreKind.allCases)
+    func aBookMadeForItsOwnersLinkCannotBeSetUpByAnyoneElse(_ kind: StoreKind) async throws {
+        let store = try #require(try await kind.makeStore() as? TeamBook)
+        let now = Date()
+        #expect(try await store.awaitsSetup())
+        let link = "owners-link-\(UUID().uuidString)"
+        try await store.createInvitation(tokenDigest: link, role: .owner, invitedBy: nil, expiresAt: now.addingTimeInterval(3600))
+        #expect(try await !store.awaitsSetup())
+
+        // A stranger at /setup gets nothing.
+        await #expect(throws: StoreError.self) {
+            _ = try await store.createOwner(username: "stranger-\(UUID().uuidString.prefix(8))", passwordHash: "x")
+        }
+        #expect(try await store.members().isEmpty)
+
+        // The link makes its owner, once.
+        let invitation = try #require(try await store.invitation(tokenDigest: link, now: now))
+        #expect(invitation.isOwnersLink && !invitation.isSpent)
+        let owner = try await store.acceptInvitation(tokenDigest: link, username: "maya-\(UUID().uuidString.prefix(8))", passwordHash: "x", now: now)
+        #expect(try await store.members() == [Member(account: owner, role: .owner)])
+        #expect(try await !store.awaitsSetup())
+    }
+
+    /// A book's owner link claimed after the book has its owner (a book taken at `/setup` by an
+    /// earlier version, or a second link made for it) says it is spent and adds no second owner.
+    @Test(arguments: StoreKind.allCases)
+    func anOwnersLinkClaimedAfterTheBookHasAnOwnerIsSpent(_ kind: StoreKind) async throws {
+        let (store, owner) = try await makeTeam(kind)
+        let now = Date()
+        #expect(try await !store.awaitsSetup())
+        let link = "late-link-\(UUID().uuidString)"
+        try await store.createInvitation(tokenDigest: link, role: .owner, invitedBy: nil, expiresAt: now.addingTimeInterval(3600))
+        let invitation = try #require(try await store.invitation(tokenDigest: link, now: now))
+        #expect(invitation.isSpent)
+        await #expect(throws: StoreError.invalid(field: "invitation", reason: Invitation.spentReason)) {
+            _ = try await store.acceptInvitation(tokenDigest: link, username: "late-\(UUID().uuidString.prefix(8))", passwordHash: "x", now: now)
+        }
+        #expect(try await store.members() == [Member(account: owner, role: .owner)])
+
+        // An owner's own invitation of another owner is not such a link: it still works.
+        let invited = "co-owner-\(UUID().uuidString)"
+        try await store.createInvitation(tokenDigest: invited, role: .owner, invitedBy: owner.id, expiresAt: now.addingTimeInterval(3600))
+        #expect(try await store.invitation(tokenDigest: invited, now: now)?.isSpent == false)
+        let second = try await store.acceptInvitation(tokenDigest: invited, username: "co-\(UUID().uuidString.prefix(8))", passwordHash: "x", now: now)
+        #expect(try await store.role(of: second.id) == .owner)
+    }
+}
+
 @Suite struct TextInputConformanceTests {
     /// Found by fuzzing the API: a NUL in a name passed the checks, then SQLite's CHECK (whose
     /// length() stops at a NUL) refused the row with a raw constraint error. Control codes are now
