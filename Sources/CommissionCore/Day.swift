@@ -150,6 +150,27 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         self.day = day
     }
 
+    /// Reads a date as a store wrote it: `YYYY-MM-DD` as ``init(parsing:)`` reads it, and also the
+    /// year 0000 that ``init(ordinal:)`` gives the days just before 0001-01-01 (a period that an
+    /// earlier version let start there, before ``AcceptedDays`` bounded what a book takes).
+    public init(stored text: String) throws(DayError) {
+        do {
+            try self.init(parsing: text)
+        } catch {
+            let bytes = Array(text.utf8)
+            guard bytes.count == 10, text.hasPrefix("0000-"), bytes[7] == 45,
+                  let month = Int(text.dropFirst(5).prefix(2)), let day = Int(text.suffix(2)),
+                  (1...12).contains(month), (1...Day.daysIn(month: month, year: 0)).contains(day) else { throw error }
+            self.init(uncheckedYear: 0, month: month, day: day)
+        }
+    }
+
+    /// The same day `years` years later (or earlier); 29 February becomes 28 February in a common year.
+    public func adding(years: Int) -> Day {
+        let year = self.year + years
+        return Day(uncheckedYear: year, month: month, day: min(day, Day.daysIn(month: month, year: year)))
+    }
+
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         self = try Day(parsing: text)
@@ -164,11 +185,47 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
 public enum DayError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     case impossible(String)
+    /// A date outside the days a book takes (``AcceptedDays``); `field` names what it was for.
+    case outOfRange(field: String, Day, accepted: AcceptedDays)
 
     public var description: String {
         switch self {
         case .malformed(let text): return "\"\(text)\" is not a date: write it as YYYY-MM-DD, like 2026-03-02."
         case .impossible(let text): return "\(text) is not a date on the calendar."
+        case .outOfRange(let field, let day, let accepted):
+            let why = day < AcceptedDays.earliest ? "is before \(AcceptedDays.earliest)" : "is more than a year from today"
+            return "\(field.prefix(1).uppercased() + field.dropFirst()): \(day) \(why); a book takes dates from \(AcceptedDays.earliest) to \(accepted.latest)."
+        }
+    }
+}
+
+/// The dates a book takes: from 1900-01-01 to a year after today (in the book's time zone).
+///
+/// Every date that enters a book is checked against it — a sale's, terms' effective date, a
+/// payout's, a period closed, a biweekly anchor, each row of an import, the API's query
+/// parameters — so that a typo (2062 for 2026) is refused with a sentence rather than counted in
+/// no figure, and no pay period can leave the calendar that ``Day`` writes.
+public struct AcceptedDays: Sendable, Hashable {
+    public static let earliest = Day(ordinal: -25_567)  // 1900-01-01
+    /// The last day taken: the same date a year after today.
+    public let latest: Day
+
+    public init(today: Day) {
+        latest = today.adding(years: 1)
+    }
+
+    public func contains(_ day: Day) -> Bool { Self.earliest <= day && day <= latest }
+
+    /// - Throws: ``DayError/outOfRange(field:_:accepted:)`` naming `field` ("date", "effective date" …).
+    public func check(_ day: Day, field: String) throws(DayError) {
+        guard contains(day) else { throw .outOfRange(field: field, day, accepted: self) }
+    }
+
+    /// A period is taken when at least one of its days is (a week that starts on 1899-12-25 holds 1900-01-01).
+    /// - Throws: ``DayError/outOfRange(field:_:accepted:)`` for the period's first day when none is.
+    public func check(_ period: PayPeriod, field: String) throws(DayError) {
+        guard period.end >= Self.earliest && period.start <= latest else {
+            throw .outOfRange(field: field, period.end < Self.earliest ? period.end : period.start, accepted: self)
         }
     }
 }

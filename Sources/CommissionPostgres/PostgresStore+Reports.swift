@@ -146,7 +146,7 @@ extension PostgresStore {
                 """, book, first.firstOfMonth.description, last.firstOfMonth.description).query, logger: logger)
                 .decode((Int64, String, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all()
             return try rows.map { row in
-                ClinicMonth(clinicID: Clinic.ID(row.0), month: try Day.stored(row.1),
+                ClinicMonth(clinicID: Clinic.ID(row.0), month: try Day.stored(row.1, row: "A month summary of clinic \(row.0)"),
                             totals: Self.totals([row.2, row.3, row.4, row.5, row.6, row.7, row.8], rounding: rounding))
             }
         }
@@ -189,7 +189,7 @@ extension PostgresStore {
                 .decode((String, Int64, Int64, Int64, Int64, Int64, Int64).self).all()
             var period: PayPeriod?
             for (date, quantity, revenue, cost, profit, commission, exact) in rows {
-                let day = try Day.stored(date)
+                let day = try Day.stored(date, row: "A day summary of clinic \(id)")
                 if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
                 let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: cost), profit: Money(minorUnits: profit),
                                           exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
@@ -200,7 +200,8 @@ extension PostgresStore {
                 SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout
                 WHERE bookId = ? AND clinicId = ? AND periodStart <= ?::date GROUP BY periodStart, periodEnd
                 """, book, id.rawValue, last.description).query, logger: logger).decode((String, String, Int64).self).all() {
-                received[PayPeriod(start: try Day.stored(start), end: try Day.stored(end))] = Money(minorUnits: amount)
+                received[PayPeriod(start: try Day.stored(start, row: "A payout's period at clinic \(id)"),
+                                   end: try Day.stored(end, row: "A payout's period at clinic \(id)"))] = Money(minorUnits: amount)
             }
             var closed = ClosedPeriods()
             var entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)] = []
@@ -284,7 +285,8 @@ private struct ImportSession {
     /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
     var recomputeFrom: [Clinic.ID: Day] = [:]
     var closed = ClosedPeriods()
-    var rounding: RoundingRule?
+    /// The book's rounding and the dates it takes, read once for the whole import.
+    var rules: EntryRules?
 
     init(store: PostgresStore, source: any ImportSource) {
         self.store = store
@@ -302,6 +304,13 @@ private struct ImportSession {
     /// The file's column for the field an error is about.
     func column(for error: any Error) -> String? {
         StoreInput.importField(for: error).flatMap { source.column(for: $0) ?? $0 }
+    }
+
+    mutating func rules(_ connection: PostgresConnection) async throws -> EntryRules {
+        if let rules { return rules }
+        let read = EntryRules(try await store.settings(connection))
+        rules = read
+        return read
     }
 
     mutating func clinic(named name: String, _ connection: PostgresConnection) async throws -> Clinic {
@@ -331,7 +340,8 @@ private struct ImportSession {
         switch record {
         case .clinic(let draft):
             let name = try StoreInput.name(draft.name, field: "name")
-            let clinic = try await store.insertClinic(connection, ClinicDraft(name: name, schedule: draft.schedule))
+            let clinic = try await store.insertClinic(connection, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule,
+                                                                                                                  rules: try await rules(connection))))
             clinics[name.lowercased()] = clinic
             summary.clinics += 1
         case .product(let draft):
@@ -342,6 +352,7 @@ private struct ImportSession {
             let clinic = try await clinic(named: draft.clinic, connection)
             var productID: Product.ID?
             if let name = draft.product, !name.isEmpty { productID = try await product(named: name, connection).id }
+            try await rules(connection).days.check(draft.effectiveFrom, field: "effective from")
             let id = try await store.int(connection, """
                 INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom)
                 VALUES (\(store.book), \(clinic.id.rawValue), \(productID?.rawValue), \(draft.basis.rawValue), \(draft.share.basisPoints),
@@ -358,12 +369,11 @@ private struct ImportSession {
             let product = try await product(named: named.product, connection)
             if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
             if product.isArchived { throw StoreError.archived(.products, product.name) }
-            if rounding == nil { rounding = try await store.settings(connection).rounding.rule }
             let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
                                   discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
             _ = try await store.insertSale(connection, draft, clinic: clinic, product: product,
                                            unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
-                                           candidates: try await terms(of: clinic.id, connection), rounding: rounding!, closed: &closed,
+                                           candidates: try await terms(of: clinic.id, connection), rules: try await rules(connection), closed: &closed,
                                            idempotencyKey: nil)
             summary.sales += 1
         }

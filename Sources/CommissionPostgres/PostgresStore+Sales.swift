@@ -10,6 +10,7 @@ extension PostgresStore {
         return try await write([.terms, .sales]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             if let productID = draft.productID { _ = try await product(connection, productID) }
+            try EntryRules(try await settings(connection)).days.check(draft.effectiveFrom, field: "effective from")
             let id = try await int(connection, """
                 INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom)
                 VALUES (\(book), \(draft.clinicID.rawValue), \(draft.productID?.rawValue), \(draft.basis.rawValue),
@@ -52,7 +53,7 @@ extension PostgresStore {
                     throw StoreError.storage("stored terms are malformed")
                 }
                 return Terms(id: Terms.ID(id), clinicID: Clinic.ID(clinic), productID: product.map { Product.ID($0) }, basis: basis,
-                             share: share, effectiveFrom: try Day.stored(from), isArchived: archived)
+                             share: share, effectiveFrom: try Day.stored(from, row: "Terms \(id)'s effective date"), isArchived: archived)
             }
     }
 
@@ -69,6 +70,9 @@ extension PostgresStore {
             }
             let clinic = try await clinic(connection, terms.clinicID)
             if let productID = terms.productID { _ = try await product(connection, productID) }
+            if terms.effectiveFrom != old.effectiveFrom {
+                try EntryRules(try await settings(connection)).days.check(terms.effectiveFrom, field: "effective from")
+            }
             try await connection.query("""
                 UPDATE terms SET productId = \(terms.productID?.rawValue), basis = \(terms.basis.rawValue),
                     shareBasisPoints = \(terms.share.basisPoints), effectiveFrom = \(terms.effectiveFrom.description)::date,
@@ -138,7 +142,7 @@ extension PostgresStore {
             let sale = try await insertSale(connection, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
                                             unitCost: draft.unitCost ?? product.unitCost,
                                             candidates: try await termsCandidates(connection, clinic: clinic.id),
-                                            rounding: try await settings(connection).rounding.rule, closed: &closed, idempotencyKey: key)
+                                            rules: EntryRules(try await settings(connection)), closed: &closed, idempotencyKey: key)
             try await record(connection, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
             return sale
         }
@@ -146,9 +150,9 @@ extension PostgresStore {
 
     /// Computes a sale's figures under the terms in force and inserts it.
     func insertSale(_ connection: PostgresConnection, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                    candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods, idempotencyKey: String?) async throws -> Sale {
+                    candidates: [Terms], rules: EntryRules, closed: inout ClosedPeriods, idempotencyKey: String?) async throws -> Sale {
         let (line, terms, figures) = try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                                         candidates: candidates, rounding: rounding)
+                                                         candidates: candidates, rules: rules)
         if try await closed.contains(self, connection, clinic: clinic.id.rawValue, day: draft.date) {
             throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
         }
@@ -197,7 +201,7 @@ extension PostgresStore {
                                 discount: Money(minorUnits: discount), rate: rate)
             let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: costTotal), profit: Money(minorUnits: profit),
                                       exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
-            return Sale(id: Sale.ID(id), clinicID: Clinic.ID(clinic), productID: Product.ID(product), date: try Day.stored(date), line: line,
+            return Sale(id: Sale.ID(id), clinicID: Clinic.ID(clinic), productID: Product.ID(product), date: try Day.stored(date, row: "Sale \(id)'s date"), line: line,
                         termsID: termsID.map { Terms.ID($0) }, figures: figures, note: note, isVoided: voided)
         }
     }
@@ -250,7 +254,7 @@ extension PostgresStore {
             let (line, terms, figures) = try StoreInput.sale(
                 draft, clinic: clinic, product: product,
                 unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost,
-                candidates: try await termsCandidates(connection, clinic: clinic.id), rounding: try await settings(connection).rounding.rule)
+                candidates: try await termsCandidates(connection, clinic: clinic.id), rules: EntryRules(try await settings(connection)))
             if try await closed.contains(self, connection, clinic: clinic.id.rawValue, day: draft.date) {
                 throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
             }
@@ -294,6 +298,9 @@ extension PostgresStore {
         return try await write([.payouts]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)
+            let days = EntryRules(try await settings(connection)).days
+            try days.check(draft.period, field: "period")
+            try days.check(draft.receivedOn, field: "received on")
             if try await isClosed(connection, clinic: clinic.id, period: draft.period) {
                 throw StoreError.periodClosed(clinic: clinic.name, period: draft.period)
             }
@@ -339,8 +346,8 @@ extension PostgresStore {
     func payouts(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Payout] {
         try await connection.query(query, logger: logger).decode((Int64, Int64, String, String, Int64, String, String?).self).all()
             .map { id, clinic, start, end, amount, received, reference in
-                Payout(id: Payout.ID(id), clinicID: Clinic.ID(clinic), period: PayPeriod(start: try Day.stored(start), end: try Day.stored(end)),
-                       amount: Money(minorUnits: amount), receivedOn: try Day.stored(received), reference: reference)
+                Payout(id: Payout.ID(id), clinicID: Clinic.ID(clinic), period: PayPeriod(start: try Day.stored(start, row: "Payout \(id)'s period"), end: try Day.stored(end, row: "Payout \(id)'s period")),
+                       amount: Money(minorUnits: amount), receivedOn: try Day.stored(received, row: "Payout \(id)'s date received"), reference: reference)
             }
     }
 
@@ -362,6 +369,8 @@ extension PostgresStore {
         try await write([.periods]) { connection in
             let clinic = try await clinic(connection, id)
             try Self.checkPeriod(period, of: clinic)
+            // Reopening takes any period, so that one stored before dates were bounded can be reopened.
+            try EntryRules(try await settings(connection)).days.check(period, field: "period")
             let inserted = try await int(connection, """
                 WITH inserted AS (
                     INSERT INTO closedPeriod (bookId, clinicId, periodStart, periodEnd)
@@ -437,7 +446,7 @@ struct ClosedPeriods {
         if ranges[clinic] == nil {
             ranges[clinic] = try await connection.query("""
                 SELECT periodStart::text, periodEnd::text FROM closedPeriod WHERE bookId = \(store.book) AND clinicId = \(clinic)
-                """, logger: store.logger).decode((String, String).self).all().map { (try Day.stored($0), try Day.stored($1)) }
+                """, logger: store.logger).decode((String, String).self).all().map { (try Day.stored($0, row: "A closed period of clinic \(clinic)"), try Day.stored($1, row: "A closed period of clinic \(clinic)")) }
         }
         return ranges[clinic]!.contains { $0.start <= day && day <= $0.end }
     }

@@ -166,7 +166,7 @@ public final class PostgresStore: CommissionStore, Sendable {
                 for (id, clinic, date, exact, minor) in rows {
                     let rounded = ExactCommission(tenThousandths: exact).rounded(settings.rounding.rule).minorUnits
                     guard rounded != minor else { continue }
-                    if try await closed.contains(self, connection, clinic: clinic, day: Day.stored(date)) { continue }
+                    if try await closed.contains(self, connection, clinic: clinic, day: Day.stored(date, row: "Sale \(id)'s date")) { continue }
                     try await connection.query("UPDATE sale SET commissionMinor = \(rounded) WHERE bookId = \(book) AND id = \(id)", logger: logger)
                 }
             }
@@ -178,7 +178,8 @@ public final class PostgresStore: CommissionStore, Sendable {
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
         let name = try StoreInput.name(draft.name, field: "clinic name")
         return try await write([.clinics]) { connection in
-            try await insertClinic(connection, ClinicDraft(name: name, schedule: draft.schedule))
+            try await insertClinic(connection, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule,
+                                                                                                       rules: EntryRules(try await settings(connection)))))
         }
     }
 
@@ -241,7 +242,9 @@ public final class PostgresStore: CommissionStore, Sendable {
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { connection in
-            _ = try await self.clinic(connection, clinic.id)
+            if try await self.clinic(connection, clinic.id).schedule != clinic.schedule {
+                _ = try StoreInput.schedule(clinic.schedule, rules: EntryRules(try await settings(connection)))
+            }
             if try await int(connection, """
                 SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name)) AND id <> \(clinic.id.rawValue)
                 """) > 0 {
@@ -449,13 +452,6 @@ struct SQL {
     }
 
     var query: PostgresQuery { PostgresQuery(unsafeSQL: text, binds: binds) }
-}
-
-extension Day {
-    /// A day stored as ISO text. A malformed value means the database was edited by hand.
-    static func stored(_ text: String) throws -> Day {
-        do { return try Day(parsing: text) } catch { throw StoreError.storage("a stored date \"\(text)\" is malformed") }
-    }
 }
 
 extension AsyncSequence {

@@ -33,7 +33,7 @@ final class ImportRowStream {
         case parsing
         /// Every row is a sale: compute it (``SaleResolver``) in a read transaction of `pool`, and
         /// add it up in the summaries, handed over at the end (``end``).
-        case computingSales(DatabasePool, RoundingRule)
+        case computingSales(DatabasePool, EntryRules)
     }
 
     /// What the reading thread found besides the rows, once ``next()`` has returned nil.
@@ -130,9 +130,9 @@ final class ImportRowStream {
                 switch reading {
                 case .parsing:
                     end.problems = try source.read { try add(.row($0)) }
-                case .computingSales(let pool, let rounding):
+                case .computingSales(let pool, let rules):
                     try pool.read { db in
-                        var resolver = SaleResolver(db: db, rounding: rounding)
+                        var resolver = SaleResolver(db: db, rules: rules)
                         var deltas = SummaryDeltas()
                         end.problems = try source.read { row in
                             guard case .sale(let named) = row.record else { return try add(.row(row)) }

@@ -5,13 +5,6 @@ import GRDB
 // Hand-written mapping between rows and domain values: the hot records are read by the thousand,
 // and GRDB's Codable path costs ~10 µs a row more (PERFORMANCE.md).
 
-extension Day {
-    /// A day stored as ISO text. A malformed value means the file was edited by hand.
-    static func stored(_ text: String) throws -> Day {
-        do { return try Day(parsing: text) } catch { throw StoreError.storage("a stored date \"\(text)\" is malformed") }
-    }
-}
-
 enum Rows {
     static let clinicColumns = "clinic.id, clinic.name, clinic.scheduleKind, clinic.scheduleAnchor, clinic.isArchived"
 
@@ -40,7 +33,7 @@ enum Rows {
         }
         return Terms(id: Terms.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64),
                      productID: (row[2] as Int64?).map { Product.ID($0) }, basis: basis, share: share,
-                     effectiveFrom: try Day.stored(row[5]), isArchived: row[6])
+                     effectiveFrom: try Day.stored(row[5], row: "Terms \(row[0] as Int64)'s effective date"), isArchived: row[6])
     }
 
     static let saleColumns = """
@@ -64,14 +57,16 @@ enum Rows {
                                   exactCommission: ExactCommission(tenThousandths: row[14]),
                                   commission: Money(minorUnits: row[15]))
         return Sale(id: Sale.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64), productID: Product.ID(row[2] as Int64),
-                    date: try Day.stored(row[3]), line: line, termsID: (row[8] as Int64?).map { Terms.ID($0) },
+                    date: try Day.stored(row[3], row: "Sale \(row[0] as Int64)'s date"), line: line, termsID: (row[8] as Int64?).map { Terms.ID($0) },
                     figures: figures, note: row[16], isVoided: row[17])
     }
 
     static func payout(_ row: Row) throws -> Payout {
         Payout(id: Payout.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64),
-               period: PayPeriod(start: try Day.stored(row[2]), end: try Day.stored(row[3])),
-               amount: Money(minorUnits: row[4]), receivedOn: try Day.stored(row[5]), reference: row[6])
+               period: PayPeriod(start: try Day.stored(row[2], row: "Payout \(row[0] as Int64)'s period"),
+                                 end: try Day.stored(row[3], row: "Payout \(row[0] as Int64)'s period")),
+               amount: Money(minorUnits: row[4]), receivedOn: try Day.stored(row[5], row: "Payout \(row[0] as Int64)'s date received"),
+               reference: row[6])
     }
 
     static let payoutColumns = "payout.id, payout.clinicId, payout.periodStart, payout.periodEnd, payout.amountMinor, payout.receivedOn, payout.reference"

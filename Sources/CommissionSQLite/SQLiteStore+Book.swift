@@ -52,7 +52,7 @@ extension SQLiteStore {
                 for row in rows {
                     let rounded = ExactCommission(tenThousandths: row[3]).rounded(settings.rounding.rule).minorUnits
                     guard rounded != row[4] as Int64 else { continue }
-                    if try closed.contains(db, clinic: row[1], day: try Day.stored(row[2])) { continue }
+                    if try closed.contains(db, clinic: row[1], day: try Day.stored(row[2], row: "Sale \(row[0] as Int64)'s date")) { continue }
                     try update.execute(arguments: [rounded, row[0] as Int64])
                 }
             }
@@ -64,7 +64,7 @@ extension SQLiteStore {
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
         let name = try StoreInput.name(draft.name, field: "clinic name")
         return try await write([.clinics]) { db in
-            try Self.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
+            try Self.insertClinic(db, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule, rules: EntryRules(try Self.settings(db)))))
         }
     }
 
@@ -117,7 +117,9 @@ extension SQLiteStore {
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { db in
-            _ = try Self.clinic(db, clinic.id)
+            if try Self.clinic(db, clinic.id).schedule != clinic.schedule {
+                _ = try StoreInput.schedule(clinic.schedule, rules: EntryRules(try Self.settings(db)))
+            }
             if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ? AND id <> ?", arguments: [name, clinic.id.rawValue]) != nil {
                 throw StoreError.duplicateName(.clinics, name)
             }
@@ -253,7 +255,7 @@ struct ClosedPeriods {
     mutating func contains(_ db: Database, clinic: Int64, day: Day) throws -> Bool {
         if ranges[clinic] == nil {
             ranges[clinic] = try Row.fetchAll(db.cachedStatement(sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?"), arguments: [clinic])
-                .map { (try Day.stored($0[0]), try Day.stored($0[1])) }
+                .map { (try Day.stored($0[0], row: "A closed period of clinic \(clinic)"), try Day.stored($0[1], row: "A closed period of clinic \(clinic)")) }
         }
         return ranges[clinic]!.contains { $0.start <= day && day <= $0.end }
     }

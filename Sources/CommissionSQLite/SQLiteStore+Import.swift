@@ -87,11 +87,11 @@ private struct ImportSession {
         self.pool = pool
         self.source = source
         self.options = options
-        resolver = SaleResolver(db: db, rounding: try SQLiteStore.settings(db).rounding.rule)
+        resolver = SaleResolver(db: db, rules: EntryRules(try SQLiteStore.settings(db)))
     }
 
     mutating func run() throws {
-        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, resolver.rounding) } else { .parsing }
+        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, resolver.rules) } else { .parsing }
         let rows = ImportRowStream(source, reading)
         func pull() throws -> StagedRow? {
             guard let row = try rows.next() else { return nil }
@@ -179,7 +179,7 @@ private struct ImportSession {
         switch row.record {
         case .clinic(let draft):
             let name = try StoreInput.name(draft.name, field: "name")
-            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: draft.schedule))
+            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule, rules: resolver.rules)))
             resolver.clinics[name.nocaseKey] = clinic
             summary.clinics += 1
         case .product(let draft):
@@ -190,6 +190,7 @@ private struct ImportSession {
             let clinic = try resolver.clinic(named: draft.clinic)
             var productID: Product.ID?
             if let name = draft.product, !name.isEmpty { productID = try resolver.product(named: name).id }
+            try resolver.rules.days.check(draft.effectiveFrom, field: "effective from")
             try db.execute(
                 sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
                 arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description])
@@ -234,7 +235,8 @@ extension ImportProblem {
 /// reads the database.
 struct SaleResolver {
     let db: Database
-    let rounding: RoundingRule
+    /// The book's rounding and the dates it takes, read once for the whole import.
+    let rules: EntryRules
     /// Clinics and products by name folded as the book compares names (`nocaseKey`),
     /// and by name as the file spells it.
     var clinics: [String: Clinic] = [:]
@@ -242,9 +244,9 @@ struct SaleResolver {
     var candidates: [Clinic.ID: [Terms]] = [:]
     var closed = ClosedPeriods()
 
-    init(db: Database, rounding: RoundingRule) {
+    init(db: Database, rules: EntryRules) {
         self.db = db
-        self.rounding = rounding
+        self.rules = rules
     }
 
     mutating func clinic(named name: String) throws -> Clinic {
@@ -297,6 +299,6 @@ struct SaleResolver {
                               discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
         return try SQLiteStore.prepareSale(db, draft, clinic: clinic, product: product,
                                            unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
-                                           candidates: try terms(of: clinic.id), rounding: rounding, closed: &closed)
+                                           candidates: try terms(of: clinic.id), rules: rules, closed: &closed)
     }
 }

@@ -114,7 +114,7 @@ extension SQLiteStore {
                 SELECT clinicId, month, \(Rows.totalsSums) FROM clinicMonthTotal WHERE month BETWEEN ? AND ?
                 GROUP BY clinicId, month ORDER BY month, clinicId
                 """, arguments: [String(first.description.prefix(7)), String(last.description.prefix(7))]).map { row in
-                ClinicMonth(clinicID: Clinic.ID(row[0] as Int64), month: try Day.stored((row[1] as String) + "-01"),
+                ClinicMonth(clinicID: Clinic.ID(row[0] as Int64), month: try Day.stored((row[1] as String) + "-01", row: "A month summary of clinic \(row[0] as Int64)"),
                             totals: Rows.totals(row, at: 2, rounding: rounding))
             }
         }
@@ -150,7 +150,7 @@ extension SQLiteStore {
                 """, arguments: [id.rawValue, last.description])
             var period: PayPeriod?
             for row in rows {
-                let day = try Day.stored(row[0])
+                let day = try Day.stored(row[0], row: "A day summary of clinic \(id)")
                 if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
                 let figures = SaleFigures(revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
                                           profit: Money(minorUnits: row[4]),
@@ -163,7 +163,8 @@ extension SQLiteStore {
                 SELECT periodStart, periodEnd, sum(amountMinor) FROM payout WHERE clinicId = ? AND periodStart <= ?
                 GROUP BY periodStart, periodEnd
                 """, arguments: [id.rawValue, last.description]) {
-                received[PayPeriod(start: try Day.stored(row[0]), end: try Day.stored(row[1]))] = Money(minorUnits: row[2])
+                received[PayPeriod(start: try Day.stored(row[0], row: "A payout's period at clinic \(id)"),
+                                   end: try Day.stored(row[1], row: "A payout's period at clinic \(id)"))] = Money(minorUnits: row[2])
             }
             var closed = ClosedPeriods()
             let periods = Set(expected.keys).union(received.keys)

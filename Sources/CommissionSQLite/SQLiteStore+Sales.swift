@@ -10,6 +10,7 @@ extension SQLiteStore {
         return try await write([.terms, .sales]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             if let productID = draft.productID { _ = try Self.product(db, productID) }
+            try EntryRules(try Self.settings(db)).days.check(draft.effectiveFrom, field: "effective from")
             try db.execute(
                 sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
                 arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
@@ -53,6 +54,9 @@ extension SQLiteStore {
             }
             let clinic = try Self.clinic(db, terms.clinicID)
             if let productID = terms.productID { _ = try Self.product(db, productID) }
+            if terms.effectiveFrom != old.effectiveFrom {
+                try EntryRules(try Self.settings(db)).days.check(terms.effectiveFrom, field: "effective from")
+            }
             try db.execute(
                 sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ? WHERE id = ?",
                 arguments: [terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
@@ -126,7 +130,7 @@ extension SQLiteStore {
             let sale = try Self.insertSale(db, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
                                            unitCost: draft.unitCost ?? product.unitCost,
                                            candidates: try Self.termsCandidates(db, clinic: clinic.id),
-                                           rounding: try Self.settings(db).rounding.rule, closed: &closed, idempotencyKey: key)
+                                           rules: EntryRules(try Self.settings(db)), closed: &closed, idempotencyKey: key)
             try Self.record(db, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
             return sale
         }
@@ -134,10 +138,10 @@ extension SQLiteStore {
 
     /// Computes a sale's figures under the terms in force and inserts it.
     static func insertSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                           candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods,
+                           candidates: [Terms], rules: EntryRules, closed: inout ClosedPeriods,
                            idempotencyKey: String?) throws -> Sale {
         var sale = try prepareSale(db, draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                   candidates: candidates, rounding: rounding, closed: &closed)
+                                   candidates: candidates, rules: rules, closed: &closed)
         try FastStatement.execute(try db.cachedStatement(sql: insertSaleSQL)) { row in
             bind(sale, idempotencyKey: idempotencyKey, to: &row)
         }
@@ -148,9 +152,9 @@ extension SQLiteStore {
     /// The sale a draft makes, figures computed under the terms in force, once its period is known
     /// to be open; its id is 0 until it is inserted.
     static func prepareSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                            candidates: [Terms], rounding: RoundingRule, closed: inout ClosedPeriods) throws -> Sale {
+                            candidates: [Terms], rules: EntryRules, closed: inout ClosedPeriods) throws -> Sale {
         let (line, terms, figures) = try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                                         candidates: candidates, rounding: rounding)
+                                                         candidates: candidates, rules: rules)
         if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
             throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
         }
@@ -275,7 +279,7 @@ extension SQLiteStore {
             let (line, terms, figures) = try StoreInput.sale(
                 draft, clinic: clinic, product: product,
                 unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost,
-                candidates: try Self.termsCandidates(db, clinic: clinic.id), rounding: try Self.settings(db).rounding.rule)
+                candidates: try Self.termsCandidates(db, clinic: clinic.id), rules: EntryRules(try Self.settings(db)))
             if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
                 throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
             }
@@ -321,6 +325,9 @@ extension SQLiteStore {
         return try await write([.payouts]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             try Self.checkPeriod(draft.period, of: clinic)
+            let days = EntryRules(try Self.settings(db)).days
+            try days.check(draft.period, field: "period")
+            try days.check(draft.receivedOn, field: "received on")
             if try Self.isClosed(db, clinic: clinic.id, period: draft.period) {
                 throw StoreError.periodClosed(clinic: clinic.name, period: draft.period)
             }
@@ -375,6 +382,8 @@ extension SQLiteStore {
         try await write([.periods]) { db in
             let clinic = try Self.clinic(db, id)
             try Self.checkPeriod(period, of: clinic)
+            // Reopening takes any period, so that one stored before dates were bounded can be reopened.
+            try EntryRules(try Self.settings(db)).days.check(period, field: "period")
             try db.execute(sql: "INSERT OR IGNORE INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
                            arguments: [id.rawValue, period.start.description, period.end.description])
             if db.changesCount > 0 {

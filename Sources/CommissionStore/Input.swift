@@ -67,9 +67,12 @@ public enum StoreInput {
     }
 
     /// A sale's line, the terms in force for it, and its figures.
-    /// - Throws: ``StoreError/noTermsInForce(clinic:product:on:)`` for a commission-bearing sale without terms.
+    /// - Throws: ``DayError/outOfRange(field:_:accepted:)`` for a date the book does not take;
+    ///   ``StoreError/noTermsInForce(clinic:product:on:)`` for a commission-bearing sale without terms.
     public static func sale(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                            candidates: [Terms], rounding: RoundingRule) throws -> (SaleLine, Terms?, SaleFigures) {
+                            candidates: [Terms], rules: EntryRules) throws -> (SaleLine, Terms?, SaleFigures) {
+        try rules.days.check(draft.date, field: "date")
+        let rounding = rules.rounding
         var terms: Terms?
         if !draft.noCommission {
             terms = Terms.inForce(among: candidates, clinic: clinic.id, product: product.id, on: draft.date)
@@ -80,9 +83,17 @@ public enum StoreInput {
         return (line, terms, try line.figures(rounding: rounding))
     }
 
+    /// A clinic's schedule, whose anchor (a biweekly one's first day) must be a date the book takes.
+    public static func schedule(_ schedule: PaySchedule, rules: EntryRules) throws -> PaySchedule {
+        if case .biweekly(let anchor) = schedule { try rules.days.check(anchor, field: "anchor") }
+        return schedule
+    }
+
     /// The import field an error is about (`"clinic"`, `"date"`, …), for the problem's column.
     public static func importField(for error: any Error) -> String? {
         switch error {
+        case DayError.outOfRange(let field, _, _):
+            return field
         case let error as StoreError:
             switch error {
             case .unknownClinic, .archived(.clinics, _): return "clinic"
@@ -102,5 +113,22 @@ public enum StoreInput {
         default:
             return nil
         }
+    }
+}
+
+/// What a book's settings decide for every change that enters it: how commissions round, and the
+/// dates it takes (``AcceptedDays``, from today in the book's time zone). Made once per change, or
+/// once per import.
+public struct EntryRules: Sendable, Hashable {
+    public var rounding: RoundingRule
+    public var days: AcceptedDays
+
+    public init(rounding: RoundingRule, days: AcceptedDays) {
+        self.rounding = rounding
+        self.days = days
+    }
+
+    public init(_ settings: BookSettings, now: Date = Date()) {
+        self.init(rounding: settings.rounding.rule, days: AcceptedDays(today: settings.today(now: now)))
     }
 }

@@ -23,6 +23,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case currencyLocked(current: String)
     case invalid(field: String, reason: String)
     case importRejected([ImportProblem], total: Int)
+    /// One stored row holds a value that cannot be read (the database was changed outside
+    /// Commission): `what` names the row and the value. The rest of the book stays usable.
+    case unreadable(String)
     case storage(String)
 
     public var description: String {
@@ -55,6 +58,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             let shown = problems.map(\.description).joined(separator: "\n  ")
             let more = total > problems.count ? "\n  … and \(total - problems.count) more" : ""
             return "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").\n  \(shown)\(more)"
+        case .unreadable(let what):
+            return "\(what) cannot be read: the book was changed outside Commission. Correct or remove that row; the rest of the book is unaffected."
         case .storage(let summary):
             return "The database could not complete the operation (\(summary)). Nothing was changed."
         }
@@ -73,5 +78,13 @@ extension StoreTable {
         case .payouts: "payout"
         case .periods: "pay period"
         }
+    }
+}
+
+extension Day {
+    /// A day as a store wrote it (``Day/init(stored:)``); `row` names the row and column it comes
+    /// from ("sale 17's date"), for the error when it cannot be read.
+    public static func stored(_ text: String, row: @autoclosure () -> String) throws -> Day {
+        do { return try Day(stored: text) } catch { throw StoreError.unreadable("\(row()) (\"\(text)\")") }
     }
 }

@@ -203,6 +203,15 @@ struct APIRoutes: Sendable {
         do { return try Day(parsing: text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
     }
 
+    /// The date a query parameter gives (`?date=2026-11-02`), when it is one the book takes
+    /// (``AcceptedDays``; a 422 otherwise), or nil when the parameter is absent.
+    func queryDay(_ request: Request, _ name: String, settings: BookSettings) throws -> Day? {
+        guard let text = request.uri.queryParameters[Substring(name)].map(String.init) else { return nil }
+        let day = try day(text, field: name, default: .init(ordinal: 0))
+        try AcceptedDays(today: settings.today()).check(day, field: name)
+        return day
+    }
+
     func money(_ text: String?, field: String, currency: Currency) throws -> Money? {
         guard let text else { return nil }
         do { return try currency.parse(text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
@@ -224,7 +233,7 @@ struct APIRoutes: Sendable {
 
     func dashboard(_ request: Request) async throws -> Response {
         let settings = try await store.settings()
-        let today = try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+        let today = try queryDay(request, "date", settings: settings) ?? settings.today()
         return rawJSON(Renderer(currency: settings.currency).render(try await store.dashboard(today: today), as: .json))
     }
 
@@ -287,7 +296,8 @@ struct APIRoutes: Sendable {
     }
 
     func listSales(_ request: Request) async throws -> Response {
-        let currency = try await store.settings().currency
+        let settings = try await store.settings()
+        let currency = settings.currency
         let query = request.uri.queryParameters
         func int(_ key: String) throws -> Int64? {
             guard let text = query[Substring(key)] else { return nil }
@@ -302,8 +312,7 @@ struct APIRoutes: Sendable {
         guard voided == nil || voided == "true" || voided == "false" else { throw Problem(.badRequest, "The query parameter voided is true or false.") }
         let saleQuery = SaleQuery(
             clinicID: try int("clinicId").map { Clinic.ID($0) }, productID: try int("productId").map { Product.ID($0) },
-            from: try query["from"].map { try day(String($0), field: "from", default: .init(ordinal: 0)) },
-            through: try query["to"].map { try day(String($0), field: "to", default: .init(ordinal: 0)) },
+            from: try queryDay(request, "from", settings: settings), through: try queryDay(request, "to", settings: settings),
             text: query["q"].map(String.init), includeVoided: voided == "true",
             page: Page(limit: limit, offset: Int(offset)))
         struct Listing: Encodable { var total: Int; var sales: [SaleJSON] }
@@ -341,9 +350,12 @@ struct APIRoutes: Sendable {
         return try await saleJSON(sale, status: .created)
     }
 
-    func period(_ request: Request, clinic: Clinic) async throws -> PayPeriod {
+    /// The period of `clinic` that holds `?date=` (today by default). `anyDate` lets through a date
+    /// the book would not take now, for reopening a period stored before dates were bounded.
+    func period(_ request: Request, clinic: Clinic, anyDate: Bool = false) async throws -> PayPeriod {
         let settings = try await store.settings()
-        let date = try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+        let date = anyDate ? try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+            : try queryDay(request, "date", settings: settings) ?? settings.today()
         return clinic.schedule.period(containing: date)
     }
 
@@ -356,7 +368,7 @@ struct APIRoutes: Sendable {
     func reconciliation(_ request: Request, context: AppRequestContext) async throws -> Response {
         let settings = try await store.settings()
         let clinic = try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
-        let today = try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+        let today = try queryDay(request, "date", settings: settings) ?? settings.today()
         let reconciliation = try await store.reconciliation(clinic: clinic.id, today: today)
         return rawJSON(Renderer(currency: settings.currency).json(reconciliation))
     }
@@ -382,7 +394,7 @@ struct APIRoutes: Sendable {
 
     func closePeriod(_ request: Request, context: AppRequestContext, close: Bool) async throws -> Response {
         let clinic = try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
-        let period = try await period(request, clinic: clinic)
+        let period = try await period(request, clinic: clinic, anyDate: !close)
         if close {
             try await store.closePeriod(clinic: clinic.id, period: period)
         } else {

@@ -494,6 +494,7 @@ struct WebRoutes: Sendable {
         let clinics = try await store.clinics(ClinicQuery(includeArchived: true))
         let query = request.uri.queryParameters
         let date = try query["date"].map { try Day(parsing: String($0)) } ?? settings.today()
+        try AcceptedDays(today: settings.today()).check(date, field: "date")
         guard let clinic = query["clinic"].flatMap({ Int64(String($0)) }).flatMap({ id in clinics.first { $0.id.rawValue == id } }) ?? clinics.first else {
             return nil
         }

@@ -384,3 +384,60 @@ struct MemorySource: ImportSource {
         return []
     }
 }
+
+/// What an earlier version could store, or a hand edit leave behind, costs that row and nothing more.
+@Suite struct StoredValueTests {
+    /// Found by Schemathesis (another seed than the test script's): a sale dated 0001-01-01 at a
+    /// clinic paid every two weeks falls in a period that starts on 0000-12-29. An earlier version
+    /// let that period be closed, and from then on reconciling the clinic, voiding its sales and
+    /// reconciling every clinic failed on "a stored date "0000-12-29" is malformed".
+    @Test func aPeriodStoredAtTheCalendarsEdgeIsReadAndCanBeReopened() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()), defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let clinic = try await store.createClinic(ClinicDraft(name: "Fortnightly", schedule: .biweekly(anchor: day("2026-01-02"))))
+        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+        let sale = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-02-02"), quantity: 1),
+                                              idempotencyKey: nil)
+        let edge = clinic.schedule.period(containing: day("0001-01-01"))
+        try await store.writer.write { db in
+            try db.execute(sql: "INSERT INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, '0000-12-29', ?)",
+                           arguments: [clinic.id.rawValue, edge.end.description])
+        }
+        #expect(edge.start.description == "0000-12-29")
+        #expect(try await store.reconciliation(clinic: clinic.id, today: day("2026-02-20")).periods.count >= 1)
+        #expect(try await store.voidSale(sale.id).isVoided)
+        try await store.reopenPeriod(clinic: clinic.id, period: edge)
+        #expect(try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM closedPeriod") } == 0)
+    }
+
+    @Test func aStoredValueThatCannotBeReadIsAnErrorAboutItsRowOnly() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()), defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let clinic = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+        var made: [Sale] = []
+        for date in ["2026-02-02", "2026-02-03"] {
+            made.append(try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day(date), quantity: 1), idempotencyKey: nil))
+        }
+        let sales = made
+        try await store.writer.write { db in
+            try db.execute(sql: "UPDATE sale SET date = '2026-02-3x' WHERE id = ?", arguments: [sales[1].id.rawValue])
+        }
+        await #expect(throws: StoreError.unreadable("Sale \(sales[1].id.rawValue)'s date (\"2026-02-3x\")")) { _ = try await store.sale(sales[1].id) }
+        #expect(StoreError.unreadable("Sale 2's date (\"2026-02-3x\")").description.hasPrefix("Sale 2's date (\"2026-02-3x\") cannot be read"))
+        // The rest of the book works: the other sale, the dashboard, a new sale.
+        #expect(try await store.sale(sales[0].id).date == day("2026-02-02"))
+        _ = try await store.dashboard(today: day("2026-02-20"))
+        _ = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-02-04"), quantity: 1), idempotencyKey: nil)
+    }
+
+    @Test func everyDayThatADayCanWriteReadsBack() throws {
+        // Around the calendar's start, where Day(ordinal:) writes the year 0000, and across the bounds a book takes.
+        for ordinal in stride(from: -719_528, through: -719_100, by: 1) {  // from 0000-01-01
+            let written = Day(ordinal: ordinal)
+            #expect(try Day(stored: written.description) == written, "\(written)")
+        }
+        #expect(throws: DayError.self) { try Day(stored: "0000-02-30") }
+        #expect(throws: DayError.self) { try Day(stored: "00000-01-01") }
+    }
+}

@@ -588,6 +588,85 @@ extension TeamConformanceTests {
     }
 }
 
+/// A book takes dates from 1900-01-01 to a year from today: a typo (2062 for 2026) or a date at the
+/// calendar's edge is refused with a sentence and changes nothing, wherever it comes in.
+@Suite struct DateBoundsConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func datesABookDoesNotTakeAreRefusedEverywhere(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        let today = try await store.settings().today()
+        let tooLate = today.adding(years: 1).adding(days: 1)
+        let before = try await store.sales(SaleQuery(includeVoided: true))
+
+        for date in ["9999-12-31", tooLate.description, "0001-01-01", "1899-12-31"] {
+            await #expect(throws: DayError.self, "a sale on \(date)") { try await book.sell(book.serum, at: book.glow, on: date) }
+        }
+        // The last day taken is a year from today; the first is 1900-01-01 (with terms from then).
+        try await book.sell(book.serum, at: book.glow, on: today.adding(years: 1).description)
+        _ = try await store.createTerms(TermsDraft(clinicID: book.harbor.id, share: share("50"), effectiveFrom: AcceptedDays.earliest))
+        try await book.sell(book.serum, at: book.harbor, on: "1900-01-01")
+
+        let sale = try await book.sell(book.cream, at: book.glow, on: "2026-03-02")
+        var draft = SaleDraft(clinicID: book.glow.id, productID: book.cream.id, date: day("2062-03-02"), quantity: 1)
+        await #expect(throws: DayError.outOfRange(field: "date", day("2062-03-02"), accepted: AcceptedDays(today: today))) {
+            _ = try await store.updateSale(sale.id, with: draft)
+        }
+        draft.date = day("2026-03-03")
+        #expect(try await store.updateSale(sale.id, with: draft).date == day("2026-03-03"))
+
+        await #expect(throws: DayError.self) {
+            _ = try await store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("45"), effectiveFrom: day("1800-01-01")))
+        }
+        await #expect(throws: DayError.self) {
+            _ = try await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: PaySchedule.monthly.period(containing: day("2026-03-02")),
+                                                         amount: cents(100), receivedOn: tooLate))
+        }
+        await #expect(throws: DayError.self) {
+            _ = try await store.createClinic(ClinicDraft(name: "Edge", schedule: .biweekly(anchor: day("0001-01-01"))))
+        }
+        // The finding that stopped a book: a period at the calendar's edge can no longer be closed.
+        let edge = try await store.createClinic(ClinicDraft(name: "Every other Friday", schedule: .biweekly(anchor: day("2026-01-02"))))
+        let edgePeriod = edge.schedule.period(containing: day("0001-01-01"))
+        #expect(edgePeriod.start.description == "0000-12-29")
+        await #expect(throws: DayError.self) { try await store.closePeriod(clinic: edge.id, period: edgePeriod) }
+        // A week that starts in 1899 but holds 1900-01-01 is a period the book takes.
+        let lumen = try await store.createClinic(ClinicDraft(name: "Lumen", schedule: .weekly(startingOn: .friday)))
+        let firstWeek = lumen.schedule.period(containing: AcceptedDays.earliest)
+        #expect(firstWeek.start.description == "1899-12-29")
+        try await store.closePeriod(clinic: lumen.id, period: firstWeek)
+
+        // An import names the row and the column.
+        let rows = [ImportRow(line: 2, record: .sale(NamedSaleDraft(clinic: "Glow", product: "Serum 30ml", date: day("2062-11-23"), quantity: 1))),
+                    ImportRow(line: 3, record: .terms(NamedTermsDraft(clinic: "Glow", product: nil, basis: .profit, share: share("41"),
+                                                                      effectiveFrom: day("1850-01-01")))),
+                    ImportRow(line: 4, record: .clinic(ClinicDraft(name: "Anchored", schedule: .biweekly(anchor: day("9000-01-01")))))]
+        do {
+            _ = try await store.importRows(from: RowsSource(rows: rows), options: ImportOptions())
+            Issue.record("the import should have been refused")
+        } catch StoreError.importRejected(let problems, _) {
+            #expect(problems.map(\.line) == [2, 3, 4])
+            #expect(problems.map(\.column) == ["date", "effective from", "anchor"])
+            #expect(problems[0].reason.contains("2062-11-23 is more than a year from today"), "\(problems[0].reason)")
+            #expect(problems[1].reason.contains("1850-01-01 is before 1900-01-01"), "\(problems[1].reason)")
+        }
+        let after = try await store.sales(SaleQuery(includeVoided: true))
+        #expect(after.count == before.count + 3)
+        #expect(try await store.clinics(ClinicQuery(includeArchived: true)).map(\.name).sorted() == ["Every other Friday", "Glow", "Harbor", "Lumen"])
+    }
+
+    @Test func theRefusalSaysWhatIsWrongAndWhatIsTaken() throws {
+        let days = AcceptedDays(today: day("2026-11-23"))
+        #expect(days.latest == day("2027-11-23"))
+        #expect(AcceptedDays(today: day("2028-02-29")).latest == day("2029-02-28"))
+        #expect(throws: DayError.self) { try days.check(day("2062-03-02"), field: "date") }
+        #expect(DayError.outOfRange(field: "date", day("2062-03-02"), accepted: days).description
+                == "Date: 2062-03-02 is more than a year from today; a book takes dates from 1900-01-01 to 2027-11-23.")
+        #expect(DayError.outOfRange(field: "effective from", day("0001-01-01"), accepted: days).description
+                == "Effective from: 0001-01-01 is before 1900-01-01; a book takes dates from 1900-01-01 to 2027-11-23.")
+    }
+}
+
 @Suite struct TextInputConformanceTests {
     /// Found by fuzzing the API: a NUL in a name passed the checks, then SQLite's CHECK (whose
     /// length() stops at a NUL) refused the row with a raw constraint error. Control codes are now

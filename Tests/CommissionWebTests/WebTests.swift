@@ -188,7 +188,31 @@ import Testing
         ("no terms", #"{"clinic": "Glow", "product": "SER-30", "date": "2019-12-31"}"#, 422, "No commission terms for Glow on 2019-12-31"),
         ("overflow", #"{"clinic": "Glow", "product": "SER-30", "quantity": 3, "unitPrice": "92233720368547758.07"}"#, 422, "too large"),
         ("no clinic", #"{"product": "SER-30"}"#, 422, "Name the clinic"),
+        ("the calendar's last day", #"{"clinic": "Glow", "product": "SER-30", "date": "9999-12-31"}"#, 422,
+         "Date: 9999-12-31 is more than a year from today; a book takes dates from 1900-01-01 to"),
+        ("a year typed wrong", #"{"clinic": "Glow", "product": "SER-30", "date": "2062-03-02"}"#, 422, "2062-03-02 is more than a year from today"),
+        ("before 1900", #"{"clinic": "Glow", "product": "SER-30", "date": "0001-01-01"}"#, 422, "0001-01-01 is before 1900-01-01"),
     ]
+
+    /// Query parameters take the dates a book takes too; reopening takes any period, so that one
+    /// stored before dates were bounded can still be reopened.
+    @Test func queryDatesOutsideTheBooksRangeAre422() async throws {
+        let test = try await TestApp()
+        let headers = try await bearer(test)
+        try await test.app.test(.router) { client in
+            for uri in ["/api/v1/dashboard?date=0001-01-01", "/api/v1/sales?from=2062-01-01", "/api/v1/sales?to=1899-12-31",
+                        "/api/v1/clinics/1/statement?date=9999-12-31", "/api/v1/clinics/1/reconciliation?date=0001-01-01"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: headers)
+                #expect(response.status.code == 422, "\(uri): \(response.text)")
+                #expect((try response.json()["detail"] as? String)?.contains("a book takes dates from 1900-01-01") == true, "\(uri)")
+            }
+            let close = try await client.execute(uri: "/api/v1/clinics/1/close?date=0001-01-01", method: .post, headers: headers)
+            #expect(close.status.code == 422, "\(close.text)")
+            let reopen = try await client.execute(uri: "/api/v1/clinics/1/reopen?date=0001-01-01", method: .post, headers: headers)
+            #expect(reopen.status == .ok, "\(reopen.text)")
+            #expect(try await client.execute(uri: "/api/v1/dashboard?date=1900-01-01", method: .get, headers: headers).status == .ok)
+        }
+    }
 
     @Test(arguments: badRequests)
     func badInputGetsAProblemDetailAndChangesNothing(_ bad: (name: String, body: String, status: Int, detail: String)) async throws {

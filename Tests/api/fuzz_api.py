@@ -61,6 +61,10 @@ def main():
         csrf = re.search(r'name="csrf" value="([^"]+)"', home.text).group(1)
         token = session.post(base + "/api/v1/tokens", json={"name": "schemathesis"}, headers={"X-CSRF-Token": csrf}).json()["token"]
 
+        # A new seed each run, so that every run explores other cases; printed, so that a failure
+        # can be replayed with API_FUZZ_SEED=N. What a seed finds is kept as a regression test.
+        seed = os.environ.get("API_FUZZ_SEED") or str(int.from_bytes(os.urandom(4), "big"))
+        print(f"==> Schemathesis seed {seed} (replay with API_FUZZ_SEED={seed})", flush=True)
         command = [
             "st", "run", base + "/api/v1/openapi.json",
             "--header", f"Authorization: Bearer {token}",
@@ -72,7 +76,7 @@ def main():
             "--max-time", str(args.max_time),
             # One worker: with two, CPython 3.11 sometimes fails inside Hypothesis ("AST constructor recursion depth mismatch").
             "--workers", "1",
-            "--seed", os.environ.get("API_FUZZ_SEED", "2026"),
+            "--seed", seed,
             "--no-color",
         ]
         print("==> " + " ".join(c if "Bearer" not in c else "Authorization: Bearer …" for c in command), flush=True)
@@ -86,10 +90,10 @@ def main():
                 report.write(json.dumps({"test": "api-fuzz", "figures": {"cases": int(generated.group(1)), "seconds": args.max_time,
                                                                         "serverErrorsLogged": server_errors}}, sort_keys=True) + "\n")
         if result.returncode != 0:
-            print("error: Schemathesis found failures (above); the server log is " + log.name, file=sys.stderr)
+            print(f"error: Schemathesis found failures (above) with seed {seed}; the server log is " + log.name, file=sys.stderr)
             return 1
         if server_errors:
-            print(f"error: the server logged {server_errors} unexpected errors: {log.name}", file=sys.stderr)
+            print(f"error: the server logged {server_errors} unexpected errors with seed {seed}: {log.name}", file=sys.stderr)
             return 1
         return 0
     finally:
