@@ -186,7 +186,10 @@ public enum DayError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     case impossible(String)
     /// A date outside the days a book takes (``AcceptedDays``); `field` names what it was for.
-    case outOfRange(field: String, Day, accepted: AcceptedDays)
+    /// `indirect` on purpose: with this payload inline (64 bytes), Swift 6.3.1's debug build
+    /// crashed in `Day(parsing:)` called from another module (a null dereference in the typed-throws
+    /// thunk; `FuzzRegressionTests` replays the input). Boxed, the error stays one pointer wide.
+    indirect case outOfRange(field: String, Day, accepted: AcceptedDays)
 
     public var description: String {
         switch self {
