@@ -91,7 +91,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            resources: [.copy("Resources/openapi.json")],
+            // Page templates (.mustache), the browser's static files and the OpenAPI document.
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/templates"), .copy("Resources/static")],
             swiftSettings: strict
         ),
 

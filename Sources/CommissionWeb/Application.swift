@@ -24,7 +24,7 @@ public func buildRouter(configuration: WebConfiguration, store: any WebStore, ro
 /// file, while it awaits set-up; on a server of several books, what the directory says.
 func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog, throttle: LoginThrottle,
                  setupIsOpen: @escaping @Sendable () async throws -> Bool) -> Router<AppRequestContext> {
-    let pages = Pages()
+    let pages = Pages.shared
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())

@@ -22,7 +22,7 @@ struct BookResponder: HTTPResponder {
     let books: any BookDirectory
     let configuration: WebConfiguration
     let apps: BookApps
-    let pages = Pages()
+    let pages = Pages.shared
 
     init(books: any BookDirectory, configuration: WebConfiguration, routes: RouteLog) {
         self.books = books

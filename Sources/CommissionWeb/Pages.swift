@@ -6,17 +6,17 @@ import Hummingbird
 import Mustache
 
 /// Renders the server-side pages.
+///
+/// The templates are the `.mustache` files of `Resources/templates` (a template's name is its file
+/// name without the extension; double mustaches escape HTML, triple ones are only used for HTML the
+/// server built itself). They are read and compiled once per process and shared by every book's app.
 struct Pages: Sendable {
     let library: MustacheLibrary
 
-    init() {
-        var library = MustacheLibrary()
-        for (name, text) in Templates.all {
-            // The templates are compiled into the binary and covered by tests: a parse failure is a bug.
-            try! library.register(text, named: name)
-        }
-        self.library = library
-    }
+    /// The templates of this build, compiled once.
+    static let shared = Pages(library: Resources.templates())
+
+    private init(library: MustacheLibrary) { self.library = library }
 
     /// A whole page: `template` rendered with `values`, inside the layout.
     func page(_ template: String, title: String, nav: String? = nil, context: AppRequestContext, values: [String: Any] = [:],

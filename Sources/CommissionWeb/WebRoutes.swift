@@ -32,8 +32,12 @@ struct WebRoutes: Sendable {
 
     func registerPublic<G>(on router: Registrar<G>) {
         router.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
-        router.get("/static/app.css") { _, _ in Self.asset(Templates.css, type: "text/css; charset=utf-8") }
-        router.get("/static/app.js") { _, _ in Self.asset(Templates.javascript, type: "text/javascript; charset=utf-8") }
+        router.get("/static/:file") { request, context in
+            guard let response = StaticFiles.shared.response(try context.parameters.require("file"), request: request) else {
+                throw Problem(.notFound, "There is no such file.")
+            }
+            return response
+        }
         router.get("/setup") { _, context in try await setupPage(context: context) }
         router.post("/setup") { request, context in try await setup(request, context: context) }
         router.get("/login") { _, context in try await loginPage(context: context) }
@@ -79,10 +83,6 @@ struct WebRoutes: Sendable {
         router.post("/settings/password") { request, context in try await changePassword(request, context: context) }
         router.post("/settings/book") { request, context in try await changeBookSettings(request, context: context) }
         router.post("/settings/invitations") { request, context in try await invite(request, context: context) }
-    }
-
-    static func asset(_ text: String, type: String) -> Response {
-        Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=3600"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     // MARK: Accounts
