@@ -10,31 +10,32 @@ public enum ExportKind: String, Sendable, CaseIterable {
 }
 
 extension Renderer {
-    /// Every record of a kind as a table (archived ones included; voided sales only when asked).
-    public func export(_ kind: ExportKind, from store: any CommissionStore, includeVoided: Bool = false) async throws -> TextTable {
-        let clinics = Dictionary(uniqueKeysWithValues: try await store.clinics(ClinicQuery(includeArchived: true)).map { ($0.id, $0.name) })
-        let products = Dictionary(uniqueKeysWithValues: try await store.products(ProductQuery(includeArchived: true)).map { ($0.id, $0.name) })
+    /// Every record of a kind (archived ones included; voided sales only when asked), with the
+    /// book's names: a renderer made without names learns them here.
+    public func export(_ kind: ExportKind, from store: any CommissionStore, includeVoided: Bool = false) async throws -> Listing {
+        let renderer = Renderer(currency: currency, names: try await Presenter.Names(store: store))
         switch kind {
-        case .clinics: return self.clinics(try await store.clinics(ClinicQuery(includeArchived: true)))
-        case .products: return self.products(try await store.products(ProductQuery(includeArchived: true)))
-        case .terms: return terms(try await store.terms(TermsQuery(includeArchived: true)), clinics: clinics, products: products)
-        case .sales:
-            return sales(try await store.sales(SaleQuery(includeVoided: includeVoided, order: .oldestFirst)), clinics: clinics, products: products)
-        case .payouts: return payouts(try await store.payouts(PayoutQuery()), clinics: clinics)
+        case .clinics: return renderer.clinics(try await store.clinics(ClinicQuery(includeArchived: true)))
+        case .products: return renderer.products(try await store.products(ProductQuery(includeArchived: true)))
+        case .terms: return renderer.terms(try await store.terms(TermsQuery(includeArchived: true)))
+        case .sales: return renderer.sales(try await store.sales(SaleQuery(includeVoided: includeVoided, order: .oldestFirst)))
+        case .payouts: return renderer.payouts(try await store.payouts(PayoutQuery()))
         case .audit: return audit(try await store.auditLog(AuditQuery()).reversed())
         }
     }
 
     /// Audit entries as a table: when (UTC), who, what, which record, and the record before and after as JSON.
-    public func audit(_ entries: some Sequence<AuditEntry>) -> TextTable {
+    public func audit(_ entries: some Sequence<AuditEntry>) -> Listing {
         let time = ISO8601DateFormatter()
-        return TextTable([.init("id", .right), .init("at"), .init("actor"), .init("subject"), .init("record", .right), .init("action"),
-                          .init("before"), .init("after")],
-                         rows: entries.map { entry in
-                             let record = entry.subjectID.map { first in entry.lastSubjectID.map { "\(first)-\($0)" } ?? "\(first)" } ?? ""
-                             return ["\(entry.id.rawValue)", time.string(from: entry.at), entry.actor, entry.subject.rawValue, record, entry.action,
-                                     entry.before ?? "", entry.after ?? ""]
-                         })
+        let entries = Array(entries)
+        return Listing(TextTable([.init("id", .right), .init("at"), .init("actor"), .init("subject"), .init("record", .right), .init("action"),
+                                  .init("before"), .init("after")],
+                                 rows: entries.map { entry in
+                                     let record = entry.subjectID.map { first in entry.lastSubjectID.map { "\(first)-\($0)" } ?? "\(first)" } ?? ""
+                                     return ["\(entry.id.rawValue)", time.string(from: entry.at), entry.actor, entry.subject.rawValue, record,
+                                             entry.action, entry.before ?? "", entry.after ?? ""]
+                                 }),
+                       json: entries.map(presenter.audit))
     }
 }
 

@@ -32,11 +32,37 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
-    let hub = DashboardHub(store: store)
-    let web = WebRoutes(store: store, pages: pages, configuration: configuration, throttle: throttle, hub: hub, setupIsOpen: setupIsOpen)
-    web.registerPublic(on: Registrar(group: router, prefix: "", isPublic: true, log: routes))
+    let app = WebApp(store: store, pages: pages, configuration: configuration, hub: DashboardHub(store: store), throttle: throttle,
+                     setupIsOpen: setupIsOpen)
+    let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)
+    open.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+    open.get("/static/:file") { request, context in
+        guard let response = StaticFiles.shared.response(try context.parameters.require("file"), request: request) else {
+            throw Problem(.notFound, "There is no such file.")
+        }
+        return response
+    }
     let protected = router.group().add(middleware: RequireAccountMiddleware(setupIsOpen: setupIsOpen))
-    web.registerProtected(on: Registrar(group: protected, prefix: "", isPublic: false, log: routes))
-    APIRoutes(store: store, hub: hub, secureLinks: configuration.secureCookies).register(on: Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes))
+    let pagesRegistrar = Registrar(group: protected, prefix: "", isPublic: false, log: routes)
+    let api = Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes)
+    api.get("/openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPI.document())))
+    }
+    for job in WebApp.jobs.map({ $0.init(app) }) {
+        job.registerPublic(on: open)
+        job.registerPages(on: pagesRegistrar)
+        job.registerAPI(on: api)
+    }
     return router
+}
+
+/// The OpenAPI 3.1 document of the API, kept in the repository at
+/// `Sources/CommissionWeb/Resources/openapi.json` and served at `/api/v1/openapi.json`.
+public enum OpenAPI {
+    public static func document() throws -> Data {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json") else {
+            throw Problem(.internalServerError, "The OpenAPI document is missing from this build.")
+        }
+        return try Data(contentsOf: url)
+    }
 }

@@ -51,8 +51,8 @@ struct BookResponder: HTTPResponder {
     func book(of request: inout Request, context: Context) async throws -> Int64 {
         let path = request.uri.path
         // An invitation leads to its book even when the browser is signed in to another one.
-        if path.hasPrefix(WebRoutes.invitationPath), let book = try await books.book(
-            invitationDigest: Secret.digest(String(path.dropFirst(WebRoutes.invitationPath.count))), now: Date()) {
+        if path.hasPrefix(AccountJob.invitationPath), let book = try await books.book(
+            invitationDigest: Secret.digest(String(path.dropFirst(AccountJob.invitationPath.count))), now: Date()) {
             return book
         }
         if let secret = AuthenticationMiddleware.bearerSecret(request) {

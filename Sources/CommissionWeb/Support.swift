@@ -69,7 +69,7 @@ public enum WebSecrets {
     /// A new random secret, as the web app makes them.
     public static func make() -> String { Secret.make() }
     /// The path of an invitation link, before its secret.
-    public static let invitationPath = WebRoutes.invitationPath
+    public static let invitationPath = AccountJob.invitationPath
 }
 
 /// Random secrets and their digests.

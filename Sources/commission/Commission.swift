@@ -108,13 +108,6 @@ func note(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-func names(_ store: any CommissionStore) async throws -> (clinics: [Clinic.ID: String], products: [Product.ID: String]) {
-    let clinics = try await store.clinics(ClinicQuery(includeArchived: true))
-    let products = try await store.products(ProductQuery(includeArchived: true))
-    return (Dictionary(uniqueKeysWithValues: clinics.map { ($0.id, $0.name) }),
-            Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0.name) }))
-}
-
 /// The pay period of `clinic` containing `date` (today by default), or the one before with `previous`.
 func payPeriod(of clinic: Clinic, containing date: String?, previous: Bool, settings: BookSettings) throws -> PayPeriod {
     let day = try date.map { try parseDay($0) } ?? settings.today()

@@ -102,23 +102,19 @@ struct Export: AsyncParsableCommand {
         let kinds = what == .all ? What.allCases.filter { $0 != .all } : [what]
         if let directory { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         for kind in kinds {
-            let table = try await self.table(kind, store: store, renderer: renderer)
-            let text = renderer.render(table, as: format)
+            let listing = try await renderer.export(ExportKind(rawValue: kind.rawValue) ?? .payouts, from: store, includeVoided: voided)
+            let text = renderer.render(listing, as: format)
             if let directory {
                 let path = "\(directory)/\(kind.rawValue).\(format.rawValue)"
                 try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-                note("Wrote \(table.rows.count) \(kind.rawValue) to \(path)")
+                note("Wrote \(listing.count) \(kind.rawValue) to \(path)")
             } else if let outputPath {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: outputPath), options: .atomic)
-                note("Wrote \(table.rows.count) \(kind.rawValue) to \(outputPath)")
+                note("Wrote \(listing.count) \(kind.rawValue) to \(outputPath)")
             } else {
                 output(text)
             }
         }
-    }
-
-    func table(_ kind: What, store: any CommissionStore, renderer: Renderer) async throws -> TextTable {
-        try await renderer.export(ExportKind(rawValue: kind.rawValue) ?? .payouts, from: store, includeVoided: voided)
     }
 }
 

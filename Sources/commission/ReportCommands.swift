@@ -133,9 +133,9 @@ struct PayoutCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try book.open()
-            let renderer = Renderer(currency: try await store.settings().currency)
+            let renderer = Renderer(currency: try await store.settings().currency, names: try await Presenter.Names(store: store))
             let payouts = try await store.payouts(PayoutQuery(clinicID: try await clinic.asyncMap { try await store.clinic(named: $0).id }))
-            output(renderer.render(renderer.payouts(payouts, clinics: try await names(store).clinics), as: format.format))
+            output(renderer.render(renderer.payouts(payouts), as: format.format))
         }
     }
 

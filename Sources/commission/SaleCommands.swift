@@ -75,14 +75,13 @@ struct SaleCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try book.open()
-            let renderer = Renderer(currency: try await store.settings().currency)
+            let renderer = Renderer(currency: try await store.settings().currency, names: try await Presenter.Names(store: store))
             let query = SaleQuery(clinicID: try await clinic.asyncMap { try await store.clinic(named: $0).id },
                                   productID: try await product.asyncMap { try await store.product(named: $0).id },
                                   from: try from.map { try parseDay($0) }, through: try to.map { try parseDay($0) },
                                   text: search, includeVoided: voided, page: Page(limit: limit, offset: offset))
             let sales = try await store.sales(query)
-            let (clinics, products) = try await names(store)
-            output(renderer.render(renderer.sales(sales, clinics: clinics, products: products), as: format.format))
+            output(renderer.render(renderer.sales(sales), as: format.format))
             if format.format == .table {
                 let total = try await store.countSales(query)
                 if total > sales.count { note("Showing \(sales.count) of \(total) sales; use --limit and --offset for more.") }

@@ -85,7 +85,8 @@ struct ClinicCommand: AsyncParsableCommand {
             let store = try book.open()
             let settings = try await store.settings()
             let clinics = try await store.clinics(ClinicQuery(includeArchived: all))
-            output(Renderer(currency: settings.currency).render(Renderer(currency: settings.currency).clinics(clinics), as: format.format))
+            let renderer = Renderer(currency: settings.currency)
+            output(renderer.render(renderer.clinics(clinics), as: format.format))
         }
     }
 
@@ -331,11 +332,10 @@ struct TermsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try book.open()
-            let renderer = Renderer(currency: try await store.settings().currency)
+            let renderer = Renderer(currency: try await store.settings().currency, names: try await Presenter.Names(store: store))
             let clinicID = try await clinic.asyncMap { try await store.clinic(named: $0).id }
             let terms = try await store.terms(TermsQuery(clinicID: clinicID, includeArchived: all))
-            let (clinics, products) = try await names(store)
-            output(renderer.render(renderer.terms(terms, clinics: clinics, products: products), as: format.format))
+            output(renderer.render(renderer.terms(terms), as: format.format))
         }
     }
 

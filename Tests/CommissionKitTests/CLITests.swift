@@ -1,5 +1,6 @@
 import CommissionWeb
 import CommissionSQLite
+import CommissionKit
 import Foundation
 import Testing
 
@@ -56,6 +57,19 @@ import Testing
 
         let table = try commission(["report", "--date", "2026-03-02", "--db", db])
         #expect(table.stdout.contains("Glow") && table.stdout.contains("24.00"))
+
+        // Lists print the API's shapes: ids and counts are numbers, flags booleans, amounts decimal strings.
+        let list = try commission(["sale", "list", "--format", "json", "--db", db])
+        let sales = try JSONDecoder().decode([SaleJSON].self, from: Data(list.stdout.utf8))
+        #expect(sales.count == 1)
+        #expect(sales.first?.quantity == 2 && sales.first?.voided == false && sales.first?.commission == "24.00")
+        #expect(sales.first?.clinic == "Glow" && sales.first?.product == "Serum 30ml" && sales.first?.share == "40.00")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.first?["id"] is Int && listed.first?["noCommission"] as? Bool == false && listed.first?["unitPrice"] as? String == "50.00")
+        let clinics = try JSONDecoder().decode([ClinicJSON].self, from: Data(try commission(["clinic", "list", "--format", "json", "--db", db]).stdout.utf8))
+        #expect(clinics.map(\.schedule) == ["semimonthly"] && clinics.first?.archived == false)
+        let terms = try JSONDecoder().decode([TermsJSON].self, from: Data(try commission(["terms", "list", "--format", "json", "--db", db]).stdout.utf8))
+        #expect(terms.first?.share == "40.00" && terms.first?.clinic == "Glow" && terms.first?.effectiveFrom == "2026-01-01")
 
         // The export of sales imports again into another book and gives the same statement.
         let exported = directory.appendingPathComponent("sales.csv").path

@@ -1,0 +1,308 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+
+// The JSON shape of every value Commission shows, written once: the API answers with these, the
+// CLI's `--format json` prints them, and `docs/json.md` describes them. Everywhere: ids and counts
+// are numbers, flags are booleans, amounts are decimal strings with the currency's minor digits
+// (`"1234.50"`, never a binary float), dates are `YYYY-MM-DD`, shares are percentage strings
+// (`"37.50"`), keys are camelCase and sorted, and an absent optional is left out.
+
+/// Turns store values into their JSON shapes, with amounts in the book's currency.
+public struct Presenter: Sendable {
+    public let currency: Currency
+    /// Names by id, for the shapes that show a clinic's or product's name beside its id.
+    public var names: Names
+
+    public init(currency: Currency, names: Names = Names()) {
+        self.currency = currency
+        self.names = names
+    }
+
+    func m(_ money: Money) -> String { currency.format(money) }
+
+    public func totals(_ totals: Totals) -> TotalsJSON {
+        TotalsJSON(sales: totals.saleCount, quantity: totals.quantity, revenue: m(totals.revenue), cost: m(totals.cost),
+                   profit: m(totals.profit), commission: m(totals.commission))
+    }
+
+    public func clinic(_ clinic: Clinic) -> ClinicJSON {
+        ClinicJSON(id: clinic.id.rawValue, name: clinic.name, schedule: clinic.schedule.description, archived: clinic.isArchived)
+    }
+
+    public func product(_ product: Product) -> ProductJSON {
+        ProductJSON(id: product.id.rawValue, name: product.name, sku: product.sku, unitPrice: m(product.unitPrice),
+                    unitCost: m(product.unitCost), archived: product.isArchived)
+    }
+
+    public func terms(_ terms: Terms) -> TermsJSON {
+        TermsJSON(id: terms.id.rawValue, clinicId: terms.clinicID.rawValue, clinic: names.clinics[terms.clinicID],
+                  productId: terms.productID?.rawValue, product: terms.productID.flatMap { names.products[$0] },
+                  basis: terms.basis.rawValue, share: terms.share.percentText, effectiveFrom: terms.effectiveFrom.description,
+                  archived: terms.isArchived)
+    }
+
+    public func sale(_ sale: Sale) -> SaleJSON {
+        SaleJSON(id: sale.id.rawValue, clinicId: sale.clinicID.rawValue, clinic: names.clinics[sale.clinicID],
+                 productId: sale.productID.rawValue, product: names.products[sale.productID], date: sale.date.description,
+                 quantity: sale.quantity, unitPrice: m(sale.line.unitPrice), unitCost: m(sale.line.unitCost), discount: m(sale.line.discount),
+                 noCommission: sale.isNoCommission, share: sale.line.rate?.share.percentText, basis: sale.line.rate?.basis.rawValue,
+                 revenue: m(sale.figures.revenue), cost: m(sale.figures.cost), profit: m(sale.figures.profit),
+                 commission: m(sale.figures.commission), note: sale.note, voided: sale.isVoided)
+    }
+
+    public func payout(_ payout: Payout) -> PayoutJSON {
+        PayoutJSON(id: payout.id.rawValue, clinicId: payout.clinicID.rawValue, clinic: names.clinics[payout.clinicID],
+                   periodStart: payout.period.start.description, periodEnd: payout.period.end.description, amount: m(payout.amount),
+                   receivedOn: payout.receivedOn.description, reference: payout.reference)
+    }
+
+    public func audit(_ entry: AuditEntry) -> AuditJSON {
+        AuditJSON(id: entry.id.rawValue, at: entry.at, actor: entry.actor, subject: entry.subject.rawValue, subjectId: entry.subjectID,
+                  lastSubjectId: entry.lastSubjectID, action: entry.action, before: entry.before, after: entry.after,
+                  changes: entry.changes(currency: currency))
+    }
+
+    public func settings(_ settings: BookSettings) -> SettingsJSON {
+        SettingsJSON(currency: settings.currency.code, timeZone: settings.timeZoneIdentifier, rounding: settings.rounding.rule.rawValue,
+                     roundingScope: settings.rounding.scope.rawValue)
+    }
+
+    public func dashboard(_ dashboard: Dashboard) -> DashboardJSON {
+        DashboardJSON(
+            today: dashboard.today.description, currency: dashboard.currency.code,
+            todayTotals: totals(dashboard.todayTotals), month: totals(dashboard.monthTotals), yearToDate: totals(dashboard.yearTotals),
+            clinics: dashboard.clinics.map {
+                .init(id: $0.clinic.id.rawValue, name: $0.clinic.name, schedule: $0.clinic.schedule.description,
+                      periodStart: $0.period.start.description, periodEnd: $0.period.end.description, period: totals($0.periodTotals),
+                      received: m($0.periodReceived), balance: m($0.periodBalance), month: totals($0.monthTotals),
+                      yearToDate: totals($0.yearTotals))
+            },
+            products: dashboard.products.map {
+                .init(id: $0.product.id.rawValue, name: $0.product.name, month: totals($0.monthTotals), yearToDate: totals($0.yearTotals))
+            })
+    }
+
+    public func statement(_ statement: Statement) -> StatementJSON {
+        StatementJSON(
+            clinic: statement.clinic.name, periodStart: statement.period.start.description, periodEnd: statement.period.end.description,
+            closed: statement.isClosed,
+            lines: statement.lines.map { line in
+                let s = line.sale
+                return .init(saleId: s.id.rawValue, date: s.date.description, product: line.productName, quantity: s.quantity,
+                             unitPrice: m(s.line.unitPrice), unitCost: m(s.line.unitCost), discount: m(s.line.discount),
+                             revenue: m(s.figures.revenue), cost: m(s.figures.cost), profit: m(s.figures.profit),
+                             share: s.line.rate?.share.percentText, basis: s.line.rate?.basis.rawValue,
+                             commission: m(s.figures.commission), note: s.note)
+            },
+            totals: totals(statement.totals),
+            payouts: statement.payouts.map { .init(id: $0.id.rawValue, amount: m($0.amount), receivedOn: $0.receivedOn.description, reference: $0.reference) },
+            received: m(statement.received), balance: m(statement.balance))
+    }
+
+    public func reconciliation(_ r: Reconciliation) -> ReconciliationJSON {
+        ReconciliationJSON(clinic: r.clinic.name, periods: r.periods.map {
+            .init(periodStart: $0.period.start.description, periodEnd: $0.period.end.description, expected: m($0.expected),
+                  received: m($0.received), difference: m($0.difference), balance: m($0.balance), status: $0.status.rawValue,
+                  closed: $0.isClosed)
+        }, balance: m(r.balance))
+    }
+
+    /// Clinic and product names by id.
+    public struct Names: Sendable {
+        public var clinics: [Clinic.ID: String]
+        public var products: [Product.ID: String]
+
+        public init(clinics: [Clinic.ID: String] = [:], products: [Product.ID: String] = [:]) {
+            self.clinics = clinics
+            self.products = products
+        }
+
+        /// Every clinic's and product's name, archived ones included.
+        public init(store: any CommissionStore) async throws {
+            clinics = Dictionary(uniqueKeysWithValues: try await store.clinics(ClinicQuery(includeArchived: true)).map { ($0.id, $0.name) })
+            products = Dictionary(uniqueKeysWithValues: try await store.products(ProductQuery(includeArchived: true)).map { ($0.id, $0.name) })
+        }
+    }
+
+    /// A value as JSON text, keys sorted, pretty-printed for a person or compact for the wire.
+    public static func encode(_ value: some Encodable, pretty: Bool = true) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(value) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + (pretty ? "\n" : "")
+    }
+}
+
+public struct TotalsJSON: Codable, Sendable, Hashable {
+    public var sales: Int
+    public var quantity: Int64
+    public var revenue: String
+    public var cost: String
+    public var profit: String
+    public var commission: String
+}
+
+public struct ClinicJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    public var schedule: String
+    public var archived: Bool
+}
+
+public struct ProductJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var name: String
+    public var sku: String?
+    public var unitPrice: String
+    public var unitCost: String
+    public var archived: Bool
+}
+
+public struct TermsJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var clinicId: Int64
+    /// The clinic's name, when the presenter knows it.
+    public var clinic: String?
+    public var productId: Int64?
+    public var product: String?
+    public var basis: String
+    public var share: String
+    public var effectiveFrom: String
+    public var archived: Bool
+}
+
+public struct SaleJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var clinicId: Int64
+    /// The clinic's and the product's names, when the presenter knows them.
+    public var clinic: String?
+    public var productId: Int64
+    public var product: String?
+    public var date: String
+    public var quantity: Int64
+    public var unitPrice: String
+    public var unitCost: String
+    public var discount: String
+    public var noCommission: Bool
+    /// Both absent for a no-commission sale.
+    public var share: String?
+    public var basis: String?
+    public var revenue: String
+    public var cost: String
+    public var profit: String
+    public var commission: String
+    public var note: String?
+    public var voided: Bool
+}
+
+public struct PayoutJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var clinicId: Int64
+    public var clinic: String?
+    public var periodStart: String
+    public var periodEnd: String
+    public var amount: String
+    public var receivedOn: String
+    public var reference: String?
+}
+
+public struct AuditJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var at: Date
+    public var actor: String
+    public var subject: String
+    public var subjectId: Int64?
+    public var lastSubjectId: Int64?
+    public var action: String
+    public var before: String?
+    public var after: String?
+    /// What changed, for a person (`quantity 1 → 2`).
+    public var changes: String
+}
+
+public struct SettingsJSON: Codable, Sendable, Hashable {
+    public var currency: String
+    public var timeZone: String
+    public var rounding: String
+    public var roundingScope: String
+}
+
+public struct DashboardJSON: Codable, Sendable, Hashable {
+    public struct ClinicStanding: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        public var schedule: String
+        public var periodStart: String
+        public var periodEnd: String
+        public var period: TotalsJSON
+        public var received: String
+        public var balance: String
+        public var month: TotalsJSON
+        public var yearToDate: TotalsJSON
+    }
+    public struct ProductStanding: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var name: String
+        public var month: TotalsJSON
+        public var yearToDate: TotalsJSON
+    }
+    public var today: String
+    public var currency: String
+    public var todayTotals: TotalsJSON
+    public var month: TotalsJSON
+    public var yearToDate: TotalsJSON
+    public var clinics: [ClinicStanding]
+    public var products: [ProductStanding]
+}
+
+public struct StatementJSON: Codable, Sendable, Hashable {
+    public struct Line: Codable, Sendable, Hashable {
+        public var saleId: Int64
+        public var date: String
+        public var product: String
+        public var quantity: Int64
+        public var unitPrice: String
+        public var unitCost: String
+        public var discount: String
+        public var revenue: String
+        public var cost: String
+        public var profit: String
+        public var share: String?
+        public var basis: String?
+        public var commission: String
+        public var note: String?
+    }
+    public struct Payment: Codable, Sendable, Hashable {
+        public var id: Int64
+        public var amount: String
+        public var receivedOn: String
+        public var reference: String?
+    }
+    public var clinic: String
+    public var periodStart: String
+    public var periodEnd: String
+    public var closed: Bool
+    public var lines: [Line]
+    public var totals: TotalsJSON
+    public var payouts: [Payment]
+    public var received: String
+    public var balance: String
+}
+
+public struct ReconciliationJSON: Codable, Sendable, Hashable {
+    public struct Period: Codable, Sendable, Hashable {
+        public var periodStart: String
+        public var periodEnd: String
+        public var expected: String
+        public var received: String
+        public var difference: String
+        public var balance: String
+        public var status: String
+        public var closed: Bool
+    }
+    public var clinic: String
+    public var periods: [Period]
+    public var balance: String
+}

@@ -1,0 +1,193 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+import Hummingbird
+import HummingbirdBcrypt
+
+/// Who may use the book: set-up of its owner, sign-in and sign-out, invitation links; the API's
+/// members and invitations.
+struct AccountJob: Job {
+    let app: WebApp
+    init(_ app: WebApp) { self.app = app }
+
+    static let anonymousCSRFCookie = "commission_csrf"
+    /// Where invitation links lead: the path, then the link's secret.
+    static let invitationPath = "/invite/"
+    /// How long an invitation link works.
+    static let invitationLifetime: TimeInterval = 7 * 24 * 3600
+
+    func registerPublic<G>(on router: Registrar<G>) {
+        router.get("/setup") { _, context in try await setupPage(context: context) }
+        router.post("/setup") { request, context in try await setup(request, context: context) }
+        router.get("/login") { _, context in try await loginPage(context: context) }
+        router.post("/login") { request, context in try await login(request, context: context) }
+        router.get(Self.invitationPath + ":secret") { _, context in try await invitationPage(context: context) }
+        router.post(Self.invitationPath + ":secret") { request, context in try await acceptInvitation(request, context: context) }
+    }
+
+    func registerPages<G>(on pages: Registrar<G>) {
+        pages.post("/logout") { _, context in try await logout(context: context) }
+    }
+
+    func registerAPI<G>(on api: Registrar<G>) {
+        api.get("/members") { _, _ in
+            try app.json(try await app.store.members().map { MemberJSON(id: $0.account.id.rawValue, username: $0.account.username, role: $0.role.rawValue) })
+        }
+        api.post("/invitations") { request, context in try await invite(request, context: context) }
+    }
+
+    // MARK: Set-up and sign-in
+
+    /// Forms shown before sign-in carry a token that must match a cookie (double submit).
+    func anonymousForm(_ template: String, title: String, context: AppRequestContext, values: [String: Any] = [:],
+                       status: HTTPResponse.Status = .ok, error: String? = nil) -> Response {
+        let token = Secret.make()
+        var response = app.pages.page(template, title: title, context: context, values: values, status: status, error: error, csrf: token)
+        response.setCookie(Cookie(name: Self.anonymousCSRFCookie, value: token, path: "/", secure: app.configuration.secureCookies,
+                                  httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    func checkAnonymousForm(_ request: Request, _ form: Form) throws {
+        guard let cookie = request.cookies[Self.anonymousCSRFCookie]?.value, let field = form["csrf"], Secret.matches(cookie, field) else {
+            throw Problem(.forbidden, "This form has expired (its CSRF token does not match). Reload the page and try again.")
+        }
+    }
+
+    func setupPage(context: AppRequestContext) async throws -> Response {
+        if try await !app.setupIsOpen() { return .redirect(to: "/login") }
+        return anonymousForm("setup", title: "Welcome", context: context)
+    }
+
+    func setup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        try checkAnonymousForm(request, form)
+        if try await !app.setupIsOpen() { return .redirect(to: "/login") }
+        let username = form["username"] ?? ""
+        guard let password = form.values["password"], password.count >= 10 else {
+            return anonymousForm("setup", title: "Welcome", context: context, values: ["username": username], status: .unprocessableContent,
+                                 error: "Choose a password of at least 10 characters.")
+        }
+        let hash = Bcrypt.hash(password, cost: app.configuration.bcryptCost)
+        let account = try await app.store.createOwner(username: username, passwordHash: hash)
+        return try await startSession(for: account)
+    }
+
+    func loginPage(context: AppRequestContext) async throws -> Response {
+        if try await app.setupIsOpen() { return .redirect(to: "/setup") }
+        if context.caller.account != nil { return .redirect(to: "/") }
+        return anonymousForm("login", title: "Sign in", context: context)
+    }
+
+    func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        try checkAnonymousForm(request, form)
+        let username = form["username"] ?? ""
+        if let seconds = await app.throttle.wait(for: username) {
+            return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .tooManyRequests,
+                                 error: "Too many failed sign-ins for this name: try again in \(seconds) seconds.")
+        }
+        if let (account, hash) = try await app.store.credentials(username: username), Bcrypt.verify(form.values["password"] ?? "", hash: hash) {
+            await app.throttle.succeeded(username)
+            return try await startSession(for: account)
+        }
+        await app.throttle.failed(username)
+        return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
+                             error: "The user name or the password is wrong.")
+    }
+
+    func startSession(for account: Account) async throws -> Response {
+        let secret = Secret.make()
+        let lifetime = app.configuration.sessionLifetime
+        try await app.store.createSession(account: account.id, tokenDigest: Secret.digest(secret), csrfToken: Secret.make(),
+                                          expiresAt: Date().addingTimeInterval(lifetime))
+        var response = Response.redirect(to: "/")
+        response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: secret, maxAge: Int(lifetime), path: "/",
+                                  secure: app.configuration.secureCookies, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    func logout(context: AppRequestContext) async throws -> Response {
+        if case .session(_, let digest) = context.caller { try await app.store.deleteSession(tokenDigest: digest) }
+        var response = Response.redirect(to: "/login")
+        response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: "", maxAge: 0, path: "/",
+                                  secure: app.configuration.secureCookies, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    // MARK: Invitations
+
+    func invitationPage(context: AppRequestContext, username: String = "", status: HTTPResponse.Status = .ok, error: String? = nil) async throws -> Response {
+        let secret = try context.parameters.require("secret")
+        guard let invitation = try await app.store.invitation(tokenDigest: Secret.digest(secret), now: Date()) else {
+            throw Problem(.notFound, "This invitation link has been used or has expired, or it was copied wrongly. Ask for a new one.")
+        }
+        if invitation.isSpent { throw Self.spent }
+        let values: [String: Any] = [
+            "action": Self.invitationPath + secret, "username": username, "invitedBy": invitation.invitedBy ?? "",
+            "isOwner": invitation.role == .owner, "expires": Day(invitation.expiresAt, in: .current).description,
+        ]
+        return anonymousForm("invite", title: "Join", context: context, values: values, status: status, error: error)
+    }
+
+    static let spent = Problem(.gone, "This link is spent: the book it opens already has its owner. Sign in, or ask the owner for an invitation.")
+
+    func acceptInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let secret = try context.parameters.require("secret")
+        let form = try await Form.read(request, context: context)
+        try checkAnonymousForm(request, form)
+        let username = form["username"] ?? ""
+        guard let password = form.values["password"], password.count >= 10 else {
+            return try await invitationPage(context: context, username: username, status: .unprocessableContent,
+                                            error: "Choose a password of at least 10 characters.")
+        }
+        let account: Account
+        do {
+            account = try await app.store.acceptInvitation(tokenDigest: Secret.digest(secret), username: username,
+                                                           passwordHash: Bcrypt.hash(password, cost: app.configuration.bcryptCost), now: Date())
+        } catch StoreError.invalid(let field, let reason) where field == "user name" {
+            return try await invitationPage(context: context, username: username, status: .unprocessableContent, error: "The user name: \(reason)")
+        } catch StoreError.invalid(let field, let reason) where field == "invitation" && reason == Invitation.spentReason {
+            throw Self.spent
+        }
+        return try await startSession(for: account)
+    }
+
+    struct MemberJSON: Encodable {
+        var id: Int64
+        var username: String
+        var role: String
+    }
+
+    struct InvitationBody: Decodable { var role: String? }
+
+    struct InvitationJSON: Encodable {
+        var url: String
+        var path: String
+        var role: String
+        var expiresAt: Date
+    }
+
+    func invite(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await app.body(InvitationBody.self, request, context: context)
+        guard let role = MemberRole(rawValue: input.role ?? MemberRole.member.rawValue) else {
+            throw Problem(.unprocessableContent, "The role is member or owner.")
+        }
+        let link = try await createInvitation(request, context: context, role: role)
+        return try app.json(InvitationJSON(url: link.url, path: link.path, role: role.rawValue, expiresAt: link.expiresAt), status: .created)
+    }
+
+    /// A new invitation link of the book: its secret is in the link only, the store keeps its digest.
+    func createInvitation(_ request: Request, context: AppRequestContext, role: MemberRole) async throws
+        -> (url: String, path: String, expiresAt: Date) {
+        try await app.requireOwner(context, to: "invite people")
+        let secret = Secret.make()
+        let expires = Date().addingTimeInterval(Self.invitationLifetime)
+        try await app.store.createInvitation(tokenDigest: Secret.digest(secret), role: role, invitedBy: context.caller.account?.id, expiresAt: expires)
+        let path = Self.invitationPath + secret
+        // The address the caller used; behind TLS (secure cookies) the link is https.
+        let host = request.head.authority ?? "127.0.0.1"
+        let scheme = app.configuration.secureCookies ? "https" : "http"
+        return ("\(scheme)://\(host)\(path)", path, expires)
+    }
+}

@@ -1,0 +1,143 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+// The web app is laid out by the jobs she does (see docs/architecture.md): entry, sales, dashboard,
+// statements, payouts, book (clinics, products, terms), transfer, account and settings. Each job
+// serves its pages and its `/api/v1` routes from one file, over the shapes of ``Presenter``.
+
+/// A job of the web app: registers its open routes (sign-in and the like), its pages (for a
+/// signed-in caller) and its API routes.
+protocol Job: Sendable {
+    init(_ app: WebApp)
+    func registerPublic<G>(on router: Registrar<G>)
+    func registerPages<G>(on pages: Registrar<G>)
+    func registerAPI<G>(on api: Registrar<G>)
+}
+
+extension Job {
+    func registerPublic<G>(on router: Registrar<G>) {}
+    func registerAPI<G>(on api: Registrar<G>) {}
+}
+
+/// What every job works with: the book's store, the compiled pages, the server's configuration
+/// and the book's live dashboard hub.
+struct WebApp: Sendable {
+    let store: any WebStore
+    let pages: Pages
+    let configuration: WebConfiguration
+    let hub: DashboardHub
+    let throttle: LoginThrottle
+    /// Whether `/setup` may create the book's owner now (see `buildRouter`).
+    let setupIsOpen: @Sendable () async throws -> Bool
+
+    /// The jobs, in the order their routes are registered.
+    static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self,
+                                       PayoutsJob.self, BookJob.self, TransferJob.self, SettingsJob.self]
+
+    // MARK: Pages
+
+    /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the sentence, and
+    /// with the status of the refusal; anything else is the error middleware's.
+    func form(_ body: () async throws -> Response,
+              otherwise redraw: (_ error: String, _ status: HTTPResponse.Status) async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch {
+            let problem = Problem.from(error)
+            guard problem.status < 500 else { throw error }
+            return try await redraw(problem.detail, .init(code: problem.status))
+        }
+    }
+
+    // MARK: API
+
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: Presenter.encode(value, pretty: false))))
+    }
+
+    func presenter() async throws -> Presenter { Presenter(currency: try await store.settings().currency) }
+
+    /// The request's JSON body as `T`; an empty or malformed body is a 400 with a sentence.
+    func body<T: Decodable>(_ type: T.Type, _ request: Request, context: AppRequestContext) async throws -> T {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        guard buffer.readableBytes > 0 else { throw Problem(.badRequest, "The request has no body: send a JSON object.") }
+        return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+    }
+
+    func day(_ text: String?, field: String, default fallback: Day) throws -> Day {
+        guard let text else { return fallback }
+        do { return try Day(parsing: text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
+    }
+
+    /// The date a query parameter gives (`?date=2026-11-02`), when it is one the book takes
+    /// (``AcceptedDays``; a 422 otherwise), or nil when the parameter is absent.
+    func queryDay(_ request: Request, _ name: String, settings: BookSettings) throws -> Day? {
+        guard let text = request.uri.queryParameters[Substring(name)].map(String.init) else { return nil }
+        let day = try day(text, field: name, default: .init(ordinal: 0))
+        try AcceptedDays(today: settings.today()).check(day, field: name)
+        return day
+    }
+
+    func money(_ text: String?, field: String, currency: Currency) throws -> Money? {
+        guard let text else { return nil }
+        do { return try currency.parse(text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
+    }
+
+    func clinicID(_ id: Int64?, name: String?) async throws -> Clinic.ID {
+        if let id { return Clinic.ID(id) }
+        if let name { return try await store.clinic(named: name).id }
+        throw Problem(.unprocessableContent, "Name the clinic: \"clinicId\" or \"clinic\".")
+    }
+
+    func productID(_ id: Int64?, name: String?) async throws -> Product.ID {
+        if let id { return Product.ID(id) }
+        if let name { return try await store.product(named: name).id }
+        throw Problem(.unprocessableContent, "Name the product: \"productId\" or \"product\" (a name or SKU).")
+    }
+
+    /// The period of `clinic` that holds `?date=` (today by default). `anyDate` lets through a date
+    /// the book would not take now, for reopening a period stored before dates were bounded.
+    func period(_ request: Request, clinic: Clinic, anyDate: Bool = false) async throws -> PayPeriod {
+        let settings = try await store.settings()
+        let date = anyDate ? try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+            : try queryDay(request, "date", settings: settings) ?? settings.today()
+        return clinic.schedule.period(containing: date)
+    }
+
+    /// The clinic a route's `:id` names.
+    func clinic(_ context: AppRequestContext) async throws -> Clinic {
+        try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
+    }
+
+    /// The signed-in account; a 401 when there is none.
+    func account(_ context: AppRequestContext) throws -> Account {
+        guard let account = context.caller.account else { throw Problem(.unauthorized, "Sign in first.") }
+        return account
+    }
+
+    /// Refuses a caller who is not an owner of the book.
+    func requireOwner(_ context: AppRequestContext, to action: String) async throws {
+        guard let account = context.caller.account, try await store.role(of: account.id) == .owner else {
+            throw Problem(.forbidden, "Only an owner of the book can \(action).")
+        }
+    }
+}
+
+extension AppRequestContext {
+    /// The session's CSRF token, for the forms of a page.
+    var csrfToken: String? {
+        if case .session(let session, _) = caller { return session.csrfToken }
+        return nil
+    }
+}
+
+extension Weekday {
+    var shortName: String { String(description.prefix(3)).capitalized }
+}

@@ -1,0 +1,112 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import Hummingbird
+
+/// What clinics paid against what they owed: payouts, reconciliation, closing and reopening periods.
+struct PayoutsJob: Job {
+    let app: WebApp
+    init(_ app: WebApp) { self.app = app }
+
+    func registerPages<G>(on pages: Registrar<G>) {
+        pages.get("/payouts") { _, context in try await payoutsPage(context: context) }
+        pages.post("/payouts") { request, context in try await recordPayout(request, context: context) }
+    }
+
+    func registerAPI<G>(on api: Registrar<G>) {
+        api.get("/payouts") { _, _ in
+            let presenter = try await app.presenter()
+            return try app.json(try await app.store.payouts(PayoutQuery()).map(presenter.payout))
+        }
+        api.post("/payouts") { request, context in try await createPayout(request, context: context) }
+        api.get("/clinics/:id/reconciliation") { request, context in
+            let settings = try await app.store.settings()
+            let clinic = try await app.clinic(context)
+            let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
+            return try app.json(Presenter(currency: settings.currency).reconciliation(try await app.store.reconciliation(clinic: clinic.id, today: today)))
+        }
+        api.post("/clinics/:id/close") { request, context in try await closePeriod(request, context: context, close: true) }
+        api.post("/clinics/:id/reopen") { request, context in try await closePeriod(request, context: context, close: false) }
+    }
+
+    // MARK: Pages
+
+    func payoutsPage(context: AppRequestContext, error: String? = nil, message: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let settings = try await app.store.settings()
+        let currency = settings.currency
+        let today = settings.today()
+        let clinics = try await app.store.clinics(ClinicQuery())
+        var reconciliations: [[String: Any]] = []
+        for clinic in clinics {
+            let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
+            reconciliations.append([
+                "clinic": clinic.name, "balance": currency.format(r.balance),
+                "periods": r.periods.reversed().map { p in
+                    ["period": "\(p.period.start) – \(p.period.end)", "expected": currency.format(p.expected), "received": currency.format(p.received),
+                     "difference": currency.format(p.difference), "balance": currency.format(p.balance),
+                     "status": p.status.rawValue + (p.isClosed ? " (closed)" : ""), "attention": p.status.needsAttention] as [String: Any]
+                },
+            ])
+        }
+        let values: [String: Any] = [
+            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name] as [String: Any] },
+            "today": today.description, "previousDay": today.firstOfMonth.adding(days: -1).description,
+            "reconciliations": reconciliations,
+        ]
+        return app.pages.page("payouts", title: "Payouts", nav: "payouts", context: context, values: values, status: status, message: message, error: error)
+    }
+
+    func recordPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let settings = try await app.store.settings()
+        return try await app.form {
+            guard let clinicID = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
+            let clinic = try await app.store.clinic(Clinic.ID(clinicID))
+            let day = try Day(parsing: form["period"] ?? "")
+            guard let amountText = form["amount"] else { throw Problem(.unprocessableContent, "Enter the amount received.") }
+            let payout = try await app.store.createPayout(PayoutDraft(
+                clinicID: clinic.id, period: clinic.schedule.period(containing: day), amount: try settings.currency.parse(amountText),
+                receivedOn: try form["received"].map { try Day(parsing: $0) } ?? settings.today(), reference: form["reference"]))
+            return try await payoutsPage(context: context, message: "Recorded \(settings.currency.format(payout.amount)) from \(clinic.name) for \(payout.period.start) – \(payout.period.end).")
+        } otherwise: { error, status in
+            try await payoutsPage(context: context, error: error, status: status)
+        }
+    }
+
+    // MARK: API
+
+    struct PayoutBody: Decodable {
+        var clinicId: Int64?
+        var clinic: String?
+        /// Any day of the period paid for.
+        var period: String
+        var amount: String
+        var receivedOn: String?
+        var reference: String?
+    }
+
+    func createPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await app.body(PayoutBody.self, request, context: context)
+        let settings = try await app.store.settings()
+        let clinic = try await app.store.clinic(try await app.clinicID(input.clinicId, name: input.clinic))
+        let payout = try await app.store.createPayout(PayoutDraft(
+            clinicID: clinic.id, period: clinic.schedule.period(containing: try app.day(input.period, field: "period", default: settings.today())),
+            amount: try app.money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
+            receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference))
+        return try app.json(Presenter(currency: settings.currency).payout(payout), status: .created)
+    }
+
+    struct PeriodJSON: Encodable { var clinicId: Int64; var periodStart: String; var periodEnd: String; var closed: Bool }
+
+    func closePeriod(_ request: Request, context: AppRequestContext, close: Bool) async throws -> Response {
+        let clinic = try await app.clinic(context)
+        let period = try await app.period(request, clinic: clinic, anyDate: !close)
+        if close {
+            try await app.store.closePeriod(clinic: clinic.id, period: period)
+        } else {
+            try await app.store.reopenPeriod(clinic: clinic.id, period: period)
+        }
+        return try app.json(PeriodJSON(clinicId: clinic.id.rawValue, periodStart: period.start.description, periodEnd: period.end.description, closed: close))
+    }
+}

@@ -1,0 +1,214 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import Hummingbird
+
+/// Her sales: the list (filter, page), a sale's page (edit, history), voiding; the API's sales.
+struct SalesJob: Job {
+    let app: WebApp
+    init(_ app: WebApp) { self.app = app }
+
+    /// When a change was made, in UTC, to the minute.
+    static let auditTime: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter
+    }()
+
+    func registerPages<G>(on pages: Registrar<G>) {
+        pages.get("/sales") { request, context in try await salesPage(request, context: context) }
+        pages.get("/sales/:id/edit") { _, context in try await editSalePage(context: context) }
+        pages.post("/sales/:id") { request, context in try await editSale(request, context: context) }
+        pages.post("/sales/:id/void") { _, context in
+            _ = try await app.store.voidSale(Sale.ID(try context.parameters.require("id", as: Int64.self)))
+            return .redirect(to: "/sales")
+        }
+    }
+
+    func registerAPI<G>(on api: Registrar<G>) {
+        api.get("/sales") { request, _ in try await listSales(request) }
+        api.post("/sales") { request, context in try await createSale(request, context: context) }
+        api.get("/sales/:id") { _, context in try await saleJSON(try await app.store.sale(try id(context))) }
+        api.post("/sales/:id") { request, context in try await updateSale(request, context: context) }
+        api.post("/sales/:id/void") { _, context in try await saleJSON(try await app.store.voidSale(try id(context))) }
+        api.get("/sales/:id/history") { _, context in try await saleHistory(context: context) }
+    }
+
+    func id(_ context: AppRequestContext) throws -> Sale.ID { Sale.ID(try context.parameters.require("id", as: Int64.self)) }
+
+    // MARK: Pages
+
+    func salesPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let store = app.store
+        let currency = try await store.settings().currency
+        let query = request.uri.queryParameters
+        let clinicID = query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) }
+        let productID = query["product"].flatMap { Int64(String($0)) }.map { Product.ID($0) }
+        let offset = max(0, query["offset"].flatMap { Int(String($0)) } ?? 0)
+        let pageSize = 50
+        let saleQuery = SaleQuery(clinicID: clinicID, productID: productID, from: query["from"].flatMap { try? Day(parsing: String($0)) },
+                                  through: query["to"].flatMap { try? Day(parsing: String($0)) },
+                                  text: query["q"].map(String.init), page: Page(limit: pageSize, offset: offset))
+        let sales = try await store.sales(saleQuery)
+        let total = try await store.countSales(saleQuery)
+        let names = try await Presenter.Names(store: store)
+        func link(_ offset: Int) -> String {
+            var parts = ["offset=\(offset)"]
+            for key in ["clinic", "product", "from", "to", "q"] {
+                if let value = query[Substring(key)], !value.isEmpty {
+                    parts.append("\(key)=\(String(value).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+                }
+            }
+            return "/sales?" + parts.joined(separator: "&")
+        }
+        let values: [String: Any] = [
+            "clinics": try await store.clinics(ClinicQuery(includeArchived: true)).map {
+                ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == clinicID] as [String: Any]
+            },
+            "products": try await store.products(ProductQuery(includeArchived: true)).map {
+                ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == productID] as [String: Any]
+            },
+            "from": query["from"].map(String.init) ?? "", "to": query["to"].map(String.init) ?? "", "q": query["q"].map(String.init) ?? "",
+            "sales": sales.map { sale in
+                ["id": sale.id.rawValue, "date": sale.date.description, "clinic": names.clinics[sale.clinicID] ?? "",
+                 "product": names.products[sale.productID] ?? "", "quantity": sale.quantity, "note": sale.note ?? "",
+                 "revenue": currency.format(sale.figures.revenue), "commission": currency.format(sale.figures.commission),
+                 "csrf": context.csrfToken ?? ""] as [String: Any]
+            },
+            "total": total,
+            "previous": offset > 0 ? link(max(0, offset - pageSize)) : "",
+            "next": offset + pageSize < total ? link(offset + pageSize) : "",
+        ]
+        return app.pages.page("sales", title: "Sales", nav: "sales", context: context, values: values)
+    }
+
+    func editSalePage(context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let store = app.store
+        let currency = try await store.settings().currency
+        let sale = try await store.sale(try id(context))
+        let values: [String: Any] = [
+            "id": sale.id.rawValue, "date": sale.date.description, "quantity": sale.quantity,
+            "price": currency.format(sale.line.unitPrice), "cost": currency.format(sale.line.unitCost),
+            "discount": currency.format(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission,
+            "clinics": try await store.clinics(ClinicQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.clinicID] as [String: Any] },
+            "products": try await store.products(ProductQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.productID] as [String: Any] },
+            "history": try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
+                ["at": Self.auditTime.string(from: entry.at), "actor": entry.actor, "action": entry.action, "changes": entry.changes(currency: currency)]
+            },
+        ]
+        return app.pages.page("edit-sale", title: "Edit sale", nav: "sales", context: context, values: values, status: status, error: error)
+    }
+
+    func editSale(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try id(context)
+        let form = try await Form.read(request, context: context)
+        let currency = try await app.store.settings().currency
+        do {
+            guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init),
+                  let quantity = form["quantity"].flatMap(Int64.init) else {
+                throw Problem(.unprocessableContent, "Choose a clinic and a product, and give a whole quantity.")
+            }
+            _ = try await app.store.updateSale(id, with: SaleDraft(
+                clinicID: Clinic.ID(clinic), productID: Product.ID(product), date: try Day(parsing: form["date"] ?? ""), quantity: quantity,
+                unitPrice: try currency.parse(form["price"] ?? ""), unitCost: try currency.parse(form["cost"] ?? ""),
+                discount: try form["discount"].map { try currency.parse($0) } ?? .zero, noCommission: form["noCommission"] != nil,
+                note: form["note"]))
+            return .redirect(to: "/sales")
+        } catch {
+            // A sale that is gone is the error page's; any other refusal redraws the form with its sentence.
+            let problem = Problem.from(error)
+            guard problem.status < 500, problem.status != 404 else { throw error }
+            return try await editSalePage(context: context, error: problem.detail, status: .init(code: problem.status))
+        }
+    }
+
+    // MARK: API
+
+    func saleJSON(_ sale: Sale, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var headers: HTTPFields = [:]
+        if status == .created { headers[.location] = "/api/v1/sales/\(sale.id)" }
+        return try app.json(try await app.presenter().sale(sale), status: status, headers: headers)
+    }
+
+    func listSales(_ request: Request) async throws -> Response {
+        let settings = try await app.store.settings()
+        let query = request.uri.queryParameters
+        func int(_ key: String) throws -> Int64? {
+            guard let text = query[Substring(key)] else { return nil }
+            guard let value = Int64(String(text)) else { throw Problem(.badRequest, "The query parameter \(key) is a whole number.") }
+            return value
+        }
+        let limit = Int(try int("limit") ?? 50)
+        guard (1...1000).contains(limit) else { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
+        let offset = try int("offset") ?? 0
+        guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
+        let voided = query["voided"]
+        guard voided == nil || voided == "true" || voided == "false" else { throw Problem(.badRequest, "The query parameter voided is true or false.") }
+        let saleQuery = SaleQuery(
+            clinicID: try int("clinicId").map { Clinic.ID($0) }, productID: try int("productId").map { Product.ID($0) },
+            from: try app.queryDay(request, "from", settings: settings), through: try app.queryDay(request, "to", settings: settings),
+            text: query["q"].map(String.init), includeVoided: voided == "true",
+            page: Page(limit: limit, offset: Int(offset)))
+        struct Listing: Encodable { var total: Int; var sales: [SaleJSON] }
+        let presenter = Presenter(currency: settings.currency)
+        return try app.json(Listing(total: try await app.store.countSales(saleQuery),
+                                    sales: try await app.store.sales(saleQuery).map(presenter.sale)))
+    }
+
+    struct SaleBody: Decodable {
+        var clinicId: Int64?
+        var clinic: String?
+        var productId: Int64?
+        var product: String?
+        var date: String?
+        var quantity: Int64?
+        var unitPrice: String?
+        var unitCost: String?
+        var discount: String?
+        var noCommission: Bool?
+        var note: String?
+    }
+
+    func createSale(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await app.body(SaleBody.self, request, context: context)
+        let settings = try await app.store.settings()
+        let currency = settings.currency
+        let draft = SaleDraft(
+            clinicID: try await app.clinicID(input.clinicId, name: input.clinic),
+            productID: try await app.productID(input.productId, name: input.product),
+            date: try app.day(input.date, field: "date", default: settings.today()), quantity: input.quantity ?? 1,
+            unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency),
+            unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency),
+            discount: try app.money(input.discount, field: "discount", currency: currency) ?? .zero,
+            noCommission: input.noCommission ?? false, note: input.note)
+        let sale = try await app.store.createSale(draft, idempotencyKey: request.headers[.idempotencyKey])
+        return try await saleJSON(sale, status: .created)
+    }
+
+    func updateSale(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try id(context)
+        let input = try await app.body(SaleBody.self, request, context: context)
+        let currency = try await app.store.settings().currency
+        let old = try await app.store.sale(id)
+        // Fields left out keep the sale's values.
+        let draft = SaleDraft(
+            clinicID: input.clinicId != nil || input.clinic != nil ? try await app.clinicID(input.clinicId, name: input.clinic) : old.clinicID,
+            productID: input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : old.productID,
+            date: try app.day(input.date, field: "date", default: old.date), quantity: input.quantity ?? old.quantity,
+            unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? old.line.unitPrice,
+            unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? old.line.unitCost,
+            discount: try app.money(input.discount, field: "discount", currency: currency) ?? old.line.discount,
+            noCommission: input.noCommission ?? old.isNoCommission, note: input.note ?? old.note)
+        return try await saleJSON(try await app.store.updateSale(id, with: draft))
+    }
+
+    /// Every change on record of one sale, newest first (an import that created it included).
+    func saleHistory(context: AppRequestContext) async throws -> Response {
+        let sale = try await app.store.sale(try id(context))
+        let presenter = try await app.presenter()
+        return try app.json(try await app.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map(presenter.audit))
+    }
+}

@@ -1,0 +1,126 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import Hummingbird
+import HummingbirdBcrypt
+
+/// The book's settings (owners), its people and invitation links, API tokens, her password.
+struct SettingsJob: Job {
+    let app: WebApp
+    init(_ app: WebApp) { self.app = app }
+
+    func registerPages<G>(on pages: Registrar<G>) {
+        pages.get("/settings") { _, context in try await settingsPage(context: context) }
+        pages.post("/settings/tokens") { request, context in
+            let form = try await Form.read(request, context: context)
+            let secret = "cm_" + Secret.make()
+            _ = try await app.store.createToken(account: try app.account(context).id, name: form["name"] ?? "", tokenDigest: Secret.digest(secret), now: Date())
+            return try await settingsPage(context: context, newToken: secret)
+        }
+        pages.post("/settings/tokens/:id/revoke") { _, context in
+            try await app.store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try app.account(context).id)
+            return .redirect(to: "/settings")
+        }
+        pages.post("/settings/password") { request, context in try await changePassword(request, context: context) }
+        pages.post("/settings/book") { request, context in try await changeBookSettings(request, context: context) }
+        pages.post("/settings/invitations") { request, context in
+            let form = try await Form.read(request, context: context)
+            let link = try await AccountJob(app).createInvitation(request, context: context, role: MemberRole(rawValue: form["role"] ?? "member") ?? .member)
+            return try await settingsPage(context: context, newInvitation: link.url)
+        }
+    }
+
+    func registerAPI<G>(on api: Registrar<G>) {
+        api.get("/settings") { _, _ in try app.json(try await app.presenter().settings(try await app.store.settings())) }
+        api.post("/settings") { request, context in try await updateSettings(request, context: context) }
+        api.get("/tokens") { _, context in
+            let tokens = try await app.store.tokens(account: try app.account(context).id)
+            return try app.json(tokens.map { TokenJSON(id: $0.id.rawValue, name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil) })
+        }
+        api.post("/tokens") { request, context in
+            let input = try await app.body(TokenBody.self, request, context: context)
+            let secret = "cm_" + Secret.make()
+            let token = try await app.store.createToken(account: try app.account(context).id, name: input.name, tokenDigest: Secret.digest(secret), now: Date())
+            return try app.json(TokenJSON(id: token.id.rawValue, name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
+        }
+        api.post("/tokens/:id/revoke") { _, context in
+            try await app.store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try app.account(context).id)
+            return Response(status: .noContent)
+        }
+    }
+
+    // MARK: Pages
+
+    func settingsPage(context: AppRequestContext, newToken: String? = nil, newInvitation: String? = nil, message: String? = nil,
+                      error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let account = try app.account(context)
+        let settings = try await app.store.settings()
+        let values: [String: Any] = [
+            "isOwner": try await app.store.role(of: account.id) == .owner, "newInvitation": newInvitation ?? "",
+            "members": try await app.store.members().map { ["username": $0.account.username, "role": $0.role.rawValue] },
+            "currency": settings.currency.code, "timeZone": settings.timeZoneIdentifier,
+            "awayFromZero": settings.rounding.rule == .halfAwayFromZero, "perLine": settings.rounding.scope == .perLine,
+            "newToken": newToken ?? "",
+            "tokens": try await app.store.tokens(account: account.id).map {
+                ["id": $0.id.rawValue, "name": $0.name, "created": Day($0.createdAt, in: .current).description, "csrf": context.csrfToken ?? ""] as [String: Any]
+            },
+        ]
+        return app.pages.page("settings", title: "Settings", nav: "settings", context: context, values: values, status: status, message: message, error: error)
+    }
+
+    func changeBookSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await app.requireOwner(context, to: "change the book's settings")
+        let form = try await Form.read(request, context: context)
+        var settings = try await app.store.settings()
+        return try await app.form {
+            settings.currency = try Currency(code: form["currency"] ?? "")
+            settings.timeZoneIdentifier = form["timeZone"] ?? ""
+            settings.rounding = RoundingPolicy(rule: RoundingRule(rawValue: form["rule"] ?? "") ?? settings.rounding.rule,
+                                               scope: RoundingScope(rawValue: form["scope"] ?? "") ?? settings.rounding.scope)
+            try await app.store.updateSettings(settings)
+            return try await settingsPage(context: context, message: "Settings saved.")
+        } otherwise: { error, status in
+            try await settingsPage(context: context, error: error, status: status)
+        }
+    }
+
+    func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let account = try app.account(context)
+        let form = try await Form.read(request, context: context)
+        guard let (_, hash) = try await app.store.credentials(username: account.username), Bcrypt.verify(form.values["current"] ?? "", hash: hash) else {
+            return try await settingsPage(context: context, error: "The current password is wrong.", status: .unprocessableContent)
+        }
+        guard let new = form.values["new"], new.count >= 10 else {
+            return try await settingsPage(context: context, error: "Choose a new password of at least 10 characters.", status: .unprocessableContent)
+        }
+        try await app.store.updatePasswordHash(account: account.id, passwordHash: Bcrypt.hash(new, cost: app.configuration.bcryptCost))
+        return try await AccountJob(app).startSession(for: account)
+    }
+
+    // MARK: API
+
+    struct SettingsBody: Decodable { var currency: String?; var timeZone: String?; var rounding: String?; var roundingScope: String? }
+
+    func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await app.requireOwner(context, to: "change the book's settings")
+        let input = try await app.body(SettingsBody.self, request, context: context)
+        var settings = try await app.store.settings()
+        if let code = input.currency { settings.currency = try Currency(code: code) }
+        if let zone = input.timeZone { settings.timeZoneIdentifier = zone }
+        if let rule = input.rounding {
+            guard let parsed = RoundingRule(rawValue: rule) else { throw Problem(.unprocessableContent, "The rounding is half-away-from-zero or half-to-even.") }
+            settings.rounding.rule = parsed
+        }
+        if let scope = input.roundingScope {
+            guard let parsed = RoundingScope(rawValue: scope) else { throw Problem(.unprocessableContent, "The rounding scope is per-line or per-statement.") }
+            settings.rounding.scope = parsed
+        }
+        try await app.store.updateSettings(settings)
+        return try app.json(try await app.presenter().settings(settings))
+    }
+
+    struct TokenJSON: Encodable { var id: Int64; var name: String; var createdAt: Date; var lastUsedAt: Date?; var token: String? }
+
+    struct TokenBody: Decodable { var name: String }
+}

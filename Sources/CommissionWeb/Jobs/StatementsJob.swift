@@ -1,0 +1,78 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import Hummingbird
+
+/// What a clinic owes her for one pay period: the printable statement and its CSV; the API's statement.
+struct StatementsJob: Job {
+    let app: WebApp
+    init(_ app: WebApp) { self.app = app }
+
+    func registerPages<G>(on pages: Registrar<G>) {
+        pages.get("/statements") { request, context in try await statementPage(request, context: context) }
+        pages.get("/statements.csv") { request, context in try await statementCSV(request, context: context) }
+    }
+
+    func registerAPI<G>(on api: Registrar<G>) {
+        api.get("/clinics/:id/statement") { request, context in
+            let clinic = try await app.clinic(context)
+            let statement = try await app.store.statement(clinic: clinic.id, period: try await app.period(request, clinic: clinic))
+            return try app.json(try await app.presenter().statement(statement))
+        }
+    }
+
+    /// The clinic and period a statement request names: `clinic=ID&date=YYYY-MM-DD` (default: the first clinic, today).
+    func statementTarget(_ request: Request) async throws -> (Clinic, PayPeriod, Day, [Clinic])? {
+        let settings = try await app.store.settings()
+        let clinics = try await app.store.clinics(ClinicQuery(includeArchived: true))
+        let query = request.uri.queryParameters
+        let date = try query["date"].map { try Day(parsing: String($0)) } ?? settings.today()
+        try AcceptedDays(today: settings.today()).check(date, field: "date")
+        guard let clinic = query["clinic"].flatMap({ Int64(String($0)) }).flatMap({ id in clinics.first { $0.id.rawValue == id } }) ?? clinics.first else {
+            return nil
+        }
+        return (clinic, clinic.schedule.period(containing: date), date, clinics)
+    }
+
+    func statementPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let currency = try await app.store.settings().currency
+        guard let (clinic, period, date, clinics) = try await statementTarget(request) else {
+            return app.pages.page("statement", title: "Statement", nav: "statements", context: context, values: ["clinics": []],
+                                  message: "Add a clinic first.")
+        }
+        let statement = try await app.store.statement(clinic: clinic.id, period: period)
+        let link = { (day: Day) in "/statements?clinic=\(clinic.id)&date=\(day)" }
+        let values: [String: Any] = [
+            "date": date.description,
+            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == clinic.id] as [String: Any] },
+            "statement": [
+                "clinic": clinic.name, "period": "\(period.start) – \(period.end)", "closed": statement.isClosed,
+                "previousLink": link(period.start.adding(days: -1)), "nextLink": link(period.end.adding(days: 1)),
+                "csvLink": "/statements.csv?clinic=\(clinic.id)&date=\(period.start)",
+                "lines": statement.lines.map { line in
+                    let s = line.sale
+                    return ["date": s.date.description, "product": line.productName, "quantity": s.quantity,
+                            "price": currency.format(s.line.unitPrice), "discount": currency.format(s.line.discount),
+                            "revenue": currency.format(s.figures.revenue), "profit": currency.format(s.figures.profit),
+                            "share": s.line.rate.map { "\($0.share.percentText)%" } ?? "none",
+                            "commission": currency.format(s.figures.commission)] as [String: Any]
+                },
+                "revenue": currency.format(statement.totals.revenue), "profit": currency.format(statement.totals.profit),
+                "commission": currency.format(statement.totals.commission), "received": currency.format(statement.received),
+                "balance": currency.format(statement.balance),
+            ] as [String: Any],
+        ]
+        return app.pages.page("statement", title: "Statement \(clinic.name)", nav: "statements", context: context, values: values)
+    }
+
+    func statementCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let currency = try await app.store.settings().currency
+        guard let (clinic, period, _, _) = try await statementTarget(request) else { throw Problem(.notFound, "There is no clinic yet.") }
+        let statement = try await app.store.statement(clinic: clinic.id, period: period)
+        let csv = Renderer(currency: currency).render(statement, as: .csv)
+        let filename = "statement-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(period.start).csv"
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\""],
+                        body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+}
