@@ -153,16 +153,17 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     /// Reads a date as a store wrote it: `YYYY-MM-DD` as ``init(parsing:)`` reads it, and also the
     /// year 0000 that ``init(ordinal:)`` gives the days just before 0001-01-01 (a period that an
     /// earlier version let start there, before ``AcceptedDays`` bounded what a book takes).
-    public init(stored text: String) throws(DayError) {
-        do {
-            try self.init(parsing: text)
-        } catch {
-            let bytes = Array(text.utf8)
-            guard bytes.count == 10, text.hasPrefix("0000-"), bytes[7] == 45,
-                  let month = Int(text.dropFirst(5).prefix(2)), let day = Int(text.suffix(2)),
-                  (1...12).contains(month), (1...Day.daysIn(month: month, year: 0)).contains(day) else { throw error }
-            self.init(uncheckedYear: 0, month: month, day: day)
-        }
+    ///
+    /// A function, not an initializer on purpose: a typed-throws initializer that delegated to
+    /// `init(parsing:)`, caught its error and threw it again handed its caller a corrupt error
+    /// (Swift 6.3.1, seen as a crash describing it).
+    public static func reading(stored text: String) -> Day? {
+        if let day = try? Day(parsing: text) { return day }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, text.hasPrefix("0000-"), bytes[7] == 45,
+              let month = Int(text.dropFirst(5).prefix(2)), let day = Int(text.suffix(2)),
+              (1...12).contains(month), (1...Day.daysIn(month: month, year: 0)).contains(day) else { return nil }
+        return Day(uncheckedYear: 0, month: month, day: day)
     }
 
     /// The same day `years` years later (or earlier); 29 February becomes 28 February in a common year.
@@ -185,20 +186,34 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
 public enum DayError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     case impossible(String)
-    /// A date outside the days a book takes (``AcceptedDays``); `field` names what it was for.
-    /// `indirect` on purpose: with this payload inline (64 bytes), Swift 6.3.1's debug build
-    /// crashed in `Day(parsing:)` called from another module (a null dereference in the typed-throws
-    /// thunk; `FuzzRegressionTests` replays the input). Boxed, the error stays one pointer wide.
-    indirect case outOfRange(field: String, Day, accepted: AcceptedDays)
 
     public var description: String {
         switch self {
         case .malformed(let text): return "\"\(text)\" is not a date: write it as YYYY-MM-DD, like 2026-03-02."
         case .impossible(let text): return "\(text) is not a date on the calendar."
-        case .outOfRange(let field, let day, let accepted):
-            let why = day < AcceptedDays.earliest ? "is before \(AcceptedDays.earliest)" : "is more than a year from today"
-            return "\(field.prefix(1).uppercased() + field.dropFirst()): \(day) \(why); a book takes dates from \(AcceptedDays.earliest) to \(accepted.latest)."
         }
+    }
+}
+
+/// A date outside the days a book takes (``AcceptedDays``); `field` names what it was for.
+///
+/// An error of its own rather than a case of ``DayError``: a third, larger case there made Swift
+/// 6.3.1's typed throws hand callers of `Day(parsing:)` in other modules a corrupt error (crashes
+/// replayed by `FuzzRegressionTests`), so ``DayError`` keeps the shape it has always had.
+public struct DateOutOfRange: Error, Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var day: Day
+    public var accepted: AcceptedDays
+
+    public init(field: String, day: Day, accepted: AcceptedDays) {
+        self.field = field
+        self.day = day
+        self.accepted = accepted
+    }
+
+    public var description: String {
+        let why = day < AcceptedDays.earliest ? "is before \(AcceptedDays.earliest)" : "is more than a year from today"
+        return "\(field.prefix(1).uppercased() + field.dropFirst()): \(day) \(why); a book takes dates from \(AcceptedDays.earliest) to \(accepted.latest)."
     }
 }
 
@@ -219,16 +234,16 @@ public struct AcceptedDays: Sendable, Hashable {
 
     public func contains(_ day: Day) -> Bool { Self.earliest <= day && day <= latest }
 
-    /// - Throws: ``DayError/outOfRange(field:_:accepted:)`` naming `field` ("date", "effective date" …).
-    public func check(_ day: Day, field: String) throws(DayError) {
-        guard contains(day) else { throw .outOfRange(field: field, day, accepted: self) }
+    /// - Throws: ``DateOutOfRange`` naming `field` ("date", "effective from" …).
+    public func check(_ day: Day, field: String) throws {
+        guard contains(day) else { throw DateOutOfRange(field: field, day: day, accepted: self) }
     }
 
     /// A period is taken when at least one of its days is (a week that starts on 1899-12-25 holds 1900-01-01).
-    /// - Throws: ``DayError/outOfRange(field:_:accepted:)`` for the period's first day when none is.
-    public func check(_ period: PayPeriod, field: String) throws(DayError) {
+    /// - Throws: ``DateOutOfRange`` for the period's nearest day when none is.
+    public func check(_ period: PayPeriod, field: String) throws {
         guard period.end >= Self.earliest && period.start <= latest else {
-            throw .outOfRange(field: field, period.end < Self.earliest ? period.end : period.start, accepted: self)
+            throw DateOutOfRange(field: field, day: period.end < Self.earliest ? period.end : period.start, accepted: self)
         }
     }
 }

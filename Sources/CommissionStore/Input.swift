@@ -67,7 +67,7 @@ public enum StoreInput {
     }
 
     /// A sale's line, the terms in force for it, and its figures.
-    /// - Throws: ``DayError/outOfRange(field:_:accepted:)`` for a date the book does not take;
+    /// - Throws: ``DateOutOfRange`` for a date the book does not take;
     ///   ``StoreError/noTermsInForce(clinic:product:on:)`` for a commission-bearing sale without terms.
     public static func sale(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
                             candidates: [Terms], rules: EntryRules) throws -> (SaleLine, Terms?, SaleFigures) {
@@ -92,8 +92,8 @@ public enum StoreInput {
     /// The import field an error is about (`"clinic"`, `"date"`, …), for the problem's column.
     public static func importField(for error: any Error) -> String? {
         switch error {
-        case DayError.outOfRange(let field, _, _):
-            return field
+        case let error as DateOutOfRange:
+            return error.field
         case let error as StoreError:
             switch error {
             case .unknownClinic, .archived(.clinics, _): return "clinic"

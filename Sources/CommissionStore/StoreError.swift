@@ -82,9 +82,10 @@ extension StoreTable {
 }
 
 extension Day {
-    /// A day as a store wrote it (``Day/init(stored:)``); `row` names the row and column it comes
-    /// from ("sale 17's date"), for the error when it cannot be read.
+    /// A day as a store wrote it (``Day/reading(stored:)``); `row` names the row and column it
+    /// comes from ("Sale 17's date"), for the error when it cannot be read.
     public static func stored(_ text: String, row: @autoclosure () -> String) throws -> Day {
-        do { return try Day(stored: text) } catch { throw StoreError.unreadable("\(row()) (\"\(text)\")") }
+        guard let day = Day.reading(stored: text) else { throw StoreError.unreadable("\(row()) (\"\(text)\")") }
+        return day
     }
 }

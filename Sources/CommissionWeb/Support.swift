@@ -173,7 +173,7 @@ struct Problem: Error, Encodable, Sendable {
         case is DecodingError:
             return Problem(.badRequest, "The request body is not the JSON this endpoint expects: \(describe(error as! DecodingError))")
         case let error as any CustomStringConvertible where error is MoneyError || error is SaleLineError || error is DayError
-            || error is ShareError || error is PayScheduleError || error is CurrencyError:
+            || error is ShareError || error is PayScheduleError || error is CurrencyError || error is DateOutOfRange:
             return Problem(.unprocessableContent, error.description)
         default:
             return Problem(.internalServerError, "Something went wrong on the server; nothing was changed. The log has the details.")

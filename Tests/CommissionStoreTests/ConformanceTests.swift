@@ -600,7 +600,7 @@ extension TeamConformanceTests {
         let before = try await store.sales(SaleQuery(includeVoided: true))
 
         for date in ["9999-12-31", tooLate.description, "0001-01-01", "1899-12-31"] {
-            await #expect(throws: DayError.self, "a sale on \(date)") { try await book.sell(book.serum, at: book.glow, on: date) }
+            await #expect(throws: DateOutOfRange.self, "a sale on \(date)") { try await book.sell(book.serum, at: book.glow, on: date) }
         }
         // The last day taken is a year from today; the first is 1900-01-01 (with terms from then).
         try await book.sell(book.serum, at: book.glow, on: today.adding(years: 1).description)
@@ -609,27 +609,27 @@ extension TeamConformanceTests {
 
         let sale = try await book.sell(book.cream, at: book.glow, on: "2026-03-02")
         var draft = SaleDraft(clinicID: book.glow.id, productID: book.cream.id, date: day("2062-03-02"), quantity: 1)
-        await #expect(throws: DayError.outOfRange(field: "date", day("2062-03-02"), accepted: AcceptedDays(today: today))) {
+        await #expect(throws: DateOutOfRange(field: "date", day: day("2062-03-02"), accepted: AcceptedDays(today: today))) {
             _ = try await store.updateSale(sale.id, with: draft)
         }
         draft.date = day("2026-03-03")
         #expect(try await store.updateSale(sale.id, with: draft).date == day("2026-03-03"))
 
-        await #expect(throws: DayError.self) {
+        await #expect(throws: DateOutOfRange.self) {
             _ = try await store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("45"), effectiveFrom: day("1800-01-01")))
         }
-        await #expect(throws: DayError.self) {
+        await #expect(throws: DateOutOfRange.self) {
             _ = try await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: PaySchedule.monthly.period(containing: day("2026-03-02")),
                                                          amount: cents(100), receivedOn: tooLate))
         }
-        await #expect(throws: DayError.self) {
+        await #expect(throws: DateOutOfRange.self) {
             _ = try await store.createClinic(ClinicDraft(name: "Edge", schedule: .biweekly(anchor: day("0001-01-01"))))
         }
         // The finding that stopped a book: a period at the calendar's edge can no longer be closed.
         let edge = try await store.createClinic(ClinicDraft(name: "Every other Friday", schedule: .biweekly(anchor: day("2026-01-02"))))
         let edgePeriod = edge.schedule.period(containing: day("0001-01-01"))
         #expect(edgePeriod.start.description == "0000-12-29")
-        await #expect(throws: DayError.self) { try await store.closePeriod(clinic: edge.id, period: edgePeriod) }
+        await #expect(throws: DateOutOfRange.self) { try await store.closePeriod(clinic: edge.id, period: edgePeriod) }
         // A week that starts in 1899 but holds 1900-01-01 is a period the book takes.
         let lumen = try await store.createClinic(ClinicDraft(name: "Lumen", schedule: .weekly(startingOn: .friday)))
         let firstWeek = lumen.schedule.period(containing: AcceptedDays.earliest)
@@ -659,10 +659,10 @@ extension TeamConformanceTests {
         let days = AcceptedDays(today: day("2026-11-23"))
         #expect(days.latest == day("2027-11-23"))
         #expect(AcceptedDays(today: day("2028-02-29")).latest == day("2029-02-28"))
-        #expect(throws: DayError.self) { try days.check(day("2062-03-02"), field: "date") }
-        #expect(DayError.outOfRange(field: "date", day("2062-03-02"), accepted: days).description
+        #expect(throws: DateOutOfRange.self) { try days.check(day("2062-03-02"), field: "date") }
+        #expect(DateOutOfRange(field: "date", day: day("2062-03-02"), accepted: days).description
                 == "Date: 2062-03-02 is more than a year from today; a book takes dates from 1900-01-01 to 2027-11-23.")
-        #expect(DayError.outOfRange(field: "effective from", day("0001-01-01"), accepted: days).description
+        #expect(DateOutOfRange(field: "effective from", day: day("0001-01-01"), accepted: days).description
                 == "Effective from: 0001-01-01 is before 1900-01-01; a book takes dates from 1900-01-01 to 2027-11-23.")
     }
 }
