@@ -22,12 +22,19 @@ public struct BookSettings: Sendable, Hashable {
     /// An IANA time zone identifier (`Europe/London`). Dates are calendar dates in this zone.
     public var timeZoneIdentifier: String
     public var rounding: RoundingPolicy
+    /// How her pages write amounts and dates (`en_US`, `de_DE`): see ``LocaleStyle``. Stored and
+    /// exchanged figures keep their one form (`1234.50`, `2026-11-23`) whatever it is.
+    public var localeIdentifier: String
 
-    public init(currency: Currency, timeZoneIdentifier: String, rounding: RoundingPolicy = .default) {
+    public init(currency: Currency, timeZoneIdentifier: String, rounding: RoundingPolicy = .default, localeIdentifier: String = "en_US") {
         self.currency = currency
         self.timeZoneIdentifier = timeZoneIdentifier
         self.rounding = rounding
+        self.localeIdentifier = localeIdentifier
     }
+
+    /// How the book's pages write and read amounts and dates.
+    public var style: LocaleStyle { LocaleStyle(identifier: localeIdentifier, currency: currency) }
 }
 
 /// A business where the practitioner sells, and which pays her a split on its own schedule.

@@ -40,9 +40,11 @@ extension Renderer {
 }
 
 extension AuditEntry {
-    /// What changed, for a person: `quantity 1 → 2, unit price 50.00 → 45.00`; for a creation or a
-    /// deletion the record's main fields. Amounts (`…Minor`) in the book's currency.
-    public func changes(currency: Currency) -> String {
+    /// What changed, for a person: `quantity 1 → 2, unit price 50.00 → 45.00, clinic Glow → Harbor`;
+    /// for a creation or a deletion the record's main fields. Amounts (`…Minor`) in the book's
+    /// currency; clinics and products by name when `names` has them (their ids otherwise); the
+    /// terms a sale was computed under show as its share and basis, not as an id.
+    public func changes(currency: Currency, names: Presenter.Names = Presenter.Names()) -> String {
         func object(_ json: String?) -> [String: Any] {
             guard let data = json?.data(using: .utf8), let value = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
             return value
@@ -51,6 +53,10 @@ extension AuditEntry {
             switch value {
             case nil, is NSNull: return "none"
             case let number as NSNumber where key.hasSuffix("Minor"): return currency.format(Money(minorUnits: number.int64Value))
+            case let number as NSNumber where key == "clinicId":
+                return names.clinics[Clinic.ID(number.int64Value)] ?? number.stringValue
+            case let number as NSNumber where key == "productId":
+                return names.products[Product.ID(number.int64Value)] ?? number.stringValue
             case let number as NSNumber where key == "shareBasisPoints":
                 return ((try? Share(basisPoints: number.intValue)).map { $0.description }) ?? "\(number)"
             case let value? where ["voided", "closed", "archived"].contains(key):
@@ -61,11 +67,14 @@ extension AuditEntry {
             }
         }
         func label(_ key: String) -> String {
-            var name = key.hasSuffix("Minor") ? String(key.dropLast(5)) : key == "shareBasisPoints" ? "share" : key
+            var name = key.hasSuffix("Minor") ? String(key.dropLast(5)) : key == "shareBasisPoints" ? "share"
+                : key == "clinicId" ? "clinic" : key == "productId" ? "product" : key
             name = name.replacing(/([a-z])([A-Z])/) { "\($0.1) \($0.2.lowercased())" }
             return name
         }
-        let old = object(before), new = object(after)
+        // The terms' id says nothing to a person; the share and basis beside it say what changed.
+        var old = object(before), new = object(after)
+        if subject == .sale { old["termsId"] = nil; new["termsId"] = nil }
         if subject == .sale && action == "import" {
             return "imported \(text("sales", new["sales"])) sales, \(text("clinics", new["clinics"])) clinics, \(text("products", new["products"])) products, \(text("terms", new["terms"])) terms"
         }

@@ -60,12 +60,12 @@ public struct Presenter: Sendable {
     public func audit(_ entry: AuditEntry) -> AuditJSON {
         AuditJSON(id: entry.id.rawValue, at: entry.at, actor: entry.actor, subject: entry.subject.rawValue, subjectId: entry.subjectID,
                   lastSubjectId: entry.lastSubjectID, action: entry.action, before: entry.before, after: entry.after,
-                  changes: entry.changes(currency: currency))
+                  changes: entry.changes(currency: currency, names: names))
     }
 
     public func settings(_ settings: BookSettings) -> SettingsJSON {
         SettingsJSON(currency: settings.currency.code, timeZone: settings.timeZoneIdentifier, rounding: settings.rounding.rule.rawValue,
-                     roundingScope: settings.rounding.scope.rawValue)
+                     roundingScope: settings.rounding.scope.rawValue, locale: settings.localeIdentifier)
     }
 
     public func dashboard(_ dashboard: Dashboard) -> DashboardJSON {
@@ -227,6 +227,8 @@ public struct SettingsJSON: Codable, Sendable, Hashable {
     public var timeZone: String
     public var rounding: String
     public var roundingScope: String
+    /// How the web pages write amounts and dates (`de_DE`).
+    public var locale: String
 }
 
 public struct DashboardJSON: Codable, Sendable, Hashable {

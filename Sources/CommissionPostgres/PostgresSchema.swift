@@ -228,6 +228,10 @@ enum PostgresSchema {
             """,
             "CREATE TRIGGER auditEntry_append_only BEFORE UPDATE OR DELETE ON auditEntry FOR EACH ROW EXECUTE FUNCTION commission_audit_append_only()",
         ]),
+        // How her pages write amounts and dates (LocaleStyle); what is stored stays as it was.
+        Migration(name: "v4: the book's locale", statements: [
+            "ALTER TABLE book ADD COLUMN locale text NOT NULL DEFAULT 'en_US' CHECK (length(locale) BETWEEN 2 AND 20)",
+        ]),
     ]
 
     /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row

@@ -83,6 +83,7 @@ extension PostgresStore {
                     received[id] = amount
                 }
             }
+            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings)
             var standings: [ClinicStanding] = []
             for (clinic, period) in zip(clinics, periods) {
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
@@ -90,7 +91,9 @@ extension PostgresStore {
                 standings.append(ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodReceived: paid,
                                                 periodBalance: try totals.commission.subtracting(paid),
                                                 monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
-                                                yearTotals: clinicYear[clinic.id.rawValue] ?? .zero))
+                                                yearTotals: clinicYear[clinic.id.rawValue] ?? .zero,
+                                                arrears: arrears[clinic.id.rawValue]
+                                                    ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays)))
             }
 
             let productYear = try await grouped(connection, try SQL("""
@@ -176,43 +179,116 @@ extension PostgresStore {
         }
     }
 
+    /// What each clinic owes her now (``Arrears``), as the SQLite store reads it: with rounding per
+    /// line from sums (three round trips for every clinic at once), else period by period.
+    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings) async throws -> [Int64: Arrears] {
+        guard !clinics.isEmpty else { return [:] }
+        var lagsByClinic: [Int64: [Int]] = [:]
+        for (clinic, lag) in try await connection.query(try SQL("""
+            SELECT clinicId, (receivedOn - periodEnd)::bigint FROM (
+                SELECT clinicId, receivedOn, periodEnd, row_number() OVER (PARTITION BY clinicId ORDER BY periodStart DESC, id DESC) AS n
+                FROM payout WHERE bookId = ?) latest
+            WHERE n <= ?
+            """, book, Int64(Arrears.lagSample)).query, logger: logger).decode((Int64, Int64).self).all() {
+            lagsByClinic[clinic, default: []].append(Int(lag))
+        }
+        let lags = Dictionary(uniqueKeysWithValues: clinics.map { ($0.id.rawValue, Arrears.usualLag(lagsByClinic[$0.id.rawValue] ?? [])) })
+        if settings.rounding.scope == .perStatement {
+            var result: [Int64: Arrears] = [:]
+            for clinic in clinics {
+                result[clinic.id.rawValue] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings),
+                                                     today: today, dueAfterDays: lags[clinic.id.rawValue]!)
+            }
+            return result
+        }
+        let points = clinics.map { clinic -> (id: Int64, current: PayPeriod, notDue: Day) in
+            (clinic.id.rawValue, clinic.schedule.period(containing: today),
+             Arrears.notDueFrom(clinic.schedule, today: today, dueAfterDays: lags[clinic.id.rawValue]!))
+        }
+        var sums = SQL("WITH point(clinicId, month, first, last) AS (VALUES ")
+        for (index, point) in points.enumerated() {
+            for (offset, day) in [point.current.end, point.notDue.adding(days: -1)].enumerated() {
+                try sums.add(index == 0 && offset == 0 ? "(?::bigint, ?::date, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date, ?::date)",
+                             point.id, day.firstOfMonth.description, day.firstOfMonth.description, day.description)
+            }
+        }
+        try sums.add("""
+            ) SELECT point.clinicId,
+                ((SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId AND m.month < point.month)
+               + (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
+                  AND d.date BETWEEN point.first AND point.last))::bigint
+            FROM point
+            """, book, book)
+        var upTo: [Int64: [Int64]] = [:]
+        for (clinic, amount) in try await connection.query(sums.query, logger: logger).decode((Int64, Int64).self).all() {
+            upTo[clinic, default: []].append(amount)
+        }
+        var paidQuery = SQL("WITH point(clinicId, current, notDue) AS (VALUES ")
+        for (index, point) in points.enumerated() {
+            try paidQuery.add(index == 0 ? "(?::bigint, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date)",
+                              point.id, point.current.start.description, point.notDue.description)
+        }
+        try paidQuery.add("""
+            ) SELECT point.clinicId, coalesce(sum(p.amountMinor), 0)::bigint,
+                     coalesce(sum(CASE WHEN p.periodStart >= point.notDue THEN p.amountMinor END), 0)::bigint
+            FROM point JOIN payout p ON p.bookId = ? AND p.clinicId = point.clinicId AND p.periodStart <= point.current
+            GROUP BY point.clinicId
+            """, book)
+        var paid: [Int64: (all: Int64, notDue: Int64)] = [:]
+        for (clinic, all, notDue) in try await connection.query(paidQuery.query, logger: logger).decode((Int64, Int64, Int64).self).all() {
+            paid[clinic] = (all, notDue)
+        }
+        var result: [Int64: Arrears] = [:]
+        for point in points {
+            let sums = upTo[point.id] ?? [0, 0]
+            let received = paid[point.id] ?? (0, 0)
+            result[point.id] = try Arrears(expected: Money(minorUnits: sums[0]), received: Money(minorUnits: received.all),
+                                           expectedNotDue: Money(minorUnits: sums[0] - sums[1]), receivedNotDue: Money(minorUnits: received.notDue),
+                                           dueAfterDays: lags[point.id]!)
+        }
+        return result
+    }
+
     public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {
         try await read { connection in
-            let settings = try await settings(connection)
-            let clinic = try await clinic(connection, id)
-            let last = clinic.schedule.period(containing: today).end
-            var expected: [PayPeriod: Totals.Accumulator] = [:]
-            let rows = try await connection.query(try SQL("""
-                SELECT date::text, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
-                FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date <= ?::date ORDER BY date
-                """, book, id.rawValue, last.description).query, logger: logger)
-                .decode((String, Int64, Int64, Int64, Int64, Int64, Int64).self).all()
-            var period: PayPeriod?
-            for (date, quantity, revenue, cost, profit, commission, exact) in rows {
-                let day = try Day.stored(date, row: "A day summary of clinic \(id)")
-                if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
-                let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: cost), profit: Money(minorUnits: profit),
-                                          exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
-                try expected[period!, default: Totals.Accumulator()].add(quantity, figures)
-            }
-            var received: [PayPeriod: Money] = [:]
-            for (start, end, amount) in try await connection.query(try SQL("""
-                SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout
-                WHERE bookId = ? AND clinicId = ? AND periodStart <= ?::date GROUP BY periodStart, periodEnd
-                """, book, id.rawValue, last.description).query, logger: logger).decode((String, String, Int64).self).all() {
-                received[PayPeriod(start: try Day.stored(start, row: "A payout's period at clinic \(id)"),
-                                   end: try Day.stored(end, row: "A payout's period at clinic \(id)"))] = Money(minorUnits: amount)
-            }
-            var closed = ClosedPeriods()
-            var entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)] = []
-            for period in Set(expected.keys).union(received.keys) {
-                entries.append((period: period,
-                                expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
-                                received: received[period] ?? .zero,
-                                isClosed: try await closed.contains(self, connection, clinic: id.rawValue, day: period.start)))
-            }
-            return try Reconciliation(clinic: clinic, entries: entries, today: today)
+            try await reconciliation(connection, clinic: try await clinic(connection, id), today: today, settings: try await settings(connection))
         }
+    }
+
+    func reconciliation(_ connection: PostgresConnection, clinic: Clinic, today: Day, settings: BookSettings) async throws -> Reconciliation {
+        let id = clinic.id
+        let last = clinic.schedule.period(containing: today).end
+        var expected: [PayPeriod: Totals.Accumulator] = [:]
+        let rows = try await connection.query(try SQL("""
+            SELECT date::text, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
+            FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date <= ?::date ORDER BY date
+            """, book, id.rawValue, last.description).query, logger: logger)
+            .decode((String, Int64, Int64, Int64, Int64, Int64, Int64).self).all()
+        var period: PayPeriod?
+        for (date, quantity, revenue, cost, profit, commission, exact) in rows {
+            let day = try Day.stored(date, row: "A day summary of clinic \(id)")
+            if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
+            let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: cost), profit: Money(minorUnits: profit),
+                                      exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
+            try expected[period!, default: Totals.Accumulator()].add(quantity, figures)
+        }
+        var received: [PayPeriod: Money] = [:]
+        for (start, end, amount) in try await connection.query(try SQL("""
+            SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout
+            WHERE bookId = ? AND clinicId = ? AND periodStart <= ?::date GROUP BY periodStart, periodEnd
+            """, book, id.rawValue, last.description).query, logger: logger).decode((String, String, Int64).self).all() {
+            received[PayPeriod(start: try Day.stored(start, row: "A payout's period at clinic \(id)"),
+                               end: try Day.stored(end, row: "A payout's period at clinic \(id)"))] = Money(minorUnits: amount)
+        }
+        var closed = ClosedPeriods()
+        var entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)] = []
+        for period in Set(expected.keys).union(received.keys) {
+            entries.append((period: period,
+                            expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
+                            received: received[period] ?? .zero,
+                            isClosed: try await closed.contains(self, connection, clinic: id.rawValue, day: period.start)))
+        }
+        return try Reconciliation(clinic: clinic, entries: entries, today: today)
     }
 
     // MARK: Import

@@ -130,7 +130,7 @@ extension PostgresStore {
         return try await write([.sales]) { connection in
             if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
                                                                        book, key).query).first {
-                return sale
+                return try StoreInput.replay(draft, of: sale, key: key)
             }
             let clinic = try await clinic(connection, draft.clinicID)
             let product = try await product(connection, draft.productID)
@@ -224,10 +224,23 @@ extension PostgresStore {
     public func sales(_ query: SaleQuery) async throws -> [Sale] {
         var sql = SQL("SELECT \(Columns.sale) FROM sale")
         try saleFilter(query, into: &sql)
-        try sql.add(query.order == .newestFirst ? " ORDER BY sale.date DESC, sale.id DESC" : " ORDER BY sale.date, sale.id")
+        switch query.order {
+        case .newestFirst: try sql.add(" ORDER BY sale.date DESC, sale.id DESC")
+        case .oldestFirst: try sql.add(" ORDER BY sale.date, sale.id")
+        case .latestRecorded: try sql.add(" ORDER BY sale.id DESC")
+        }
         try sql.add(page: query.page)
         let built = sql.query
         return try await read { connection in try await sales(connection, built) }
+    }
+
+    public func daysWithSales(from first: Day, through last: Day) async throws -> Set<Day> {
+        try await read { connection in
+            Set(try await connection.query(try SQL("""
+                SELECT DISTINCT date::text FROM clinicDayTotal
+                WHERE bookId = ? AND clinicId = ANY(ARRAY(SELECT id FROM clinic WHERE bookId = ?)) AND date BETWEEN ?::date AND ?::date AND saleCount > 0
+                """, book, book, first.description, last.description).query, logger: logger).decode(String.self).all().compactMap(Day.reading(stored:)))
+        }
     }
 
     public func countSales(_ query: SaleQuery) async throws -> Int {

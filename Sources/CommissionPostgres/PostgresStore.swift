@@ -39,9 +39,9 @@ public final class PostgresStore: CommissionStore, Sendable {
         do {
             id = try await database.client.withTransaction(logger: logger) { connection in
                 guard let id = try await connection.query("""
-                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
                     VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
-                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue))
+                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier))
                     RETURNING id
                     """, logger: logger).decode(Int64.self).all().first else {
                     throw StoreError.storage("the new book has no id")
@@ -78,9 +78,9 @@ public final class PostgresStore: CommissionStore, Sendable {
                     return id
                 }
                 return try await connection.query("""
-                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
                     VALUES ('Commission', \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
-                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue))
+                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier))
                     RETURNING id
                     """, logger: logger).decode(Int64.self).all().first ?? 0
             }
@@ -123,22 +123,20 @@ public final class PostgresStore: CommissionStore, Sendable {
 
     func settings(_ connection: PostgresConnection) async throws -> BookSettings {
         let rows = try await connection.query("""
-            SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope FROM book WHERE id = \(book)
+            SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale FROM book WHERE id = \(book)
             """, logger: logger)
-        for try await (code, digits, zone, rule, scope) in rows.decode((String, Int, String, String, String).self) {
+        for try await (code, digits, zone, rule, scope, locale) in rows.decode((String, Int, String, String, String, String).self) {
             guard let currency = try? Currency(code: code, minorDigits: digits), let rule = RoundingRule(rawValue: rule),
                   let scope = RoundingScope(rawValue: scope) else {
                 throw StoreError.storage("the book's settings are malformed")
             }
-            return BookSettings(currency: currency, timeZoneIdentifier: zone, rounding: RoundingPolicy(rule: rule, scope: scope))
+            return BookSettings(currency: currency, timeZoneIdentifier: zone, rounding: RoundingPolicy(rule: rule, scope: scope), localeIdentifier: locale)
         }
         throw StoreError.storage("the book \(book) does not exist")
     }
 
     public func updateSettings(_ settings: BookSettings) async throws {
-        guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
-            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
-        }
+        try StoreInput.check(settings)
         try await write([.book, .sales]) { connection in
             let current = try await self.settings(connection)
             guard current != settings else { return }
@@ -152,7 +150,7 @@ public final class PostgresStore: CommissionStore, Sendable {
             try await connection.query("""
                 UPDATE book SET currencyCode = \(settings.currency.code), currencyMinorDigits = \(settings.currency.minorDigits),
                     timeZone = \(settings.timeZoneIdentifier), roundingRule = \(settings.rounding.rule.rawValue),
-                    roundingScope = \(settings.rounding.scope.rawValue)
+                    roundingScope = \(settings.rounding.scope.rawValue), locale = \(settings.localeIdentifier)
                 WHERE id = \(book)
                 """, logger: logger)
             // One entry for the settings; the commissions a new rounding rule changes are that entry's consequence.

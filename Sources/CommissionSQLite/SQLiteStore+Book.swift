@@ -15,20 +15,18 @@ extension SQLiteStore {
     }
 
     static func settings(_ db: Database) throws -> BookSettings {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope FROM book")) else {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale FROM book")) else {
             throw StoreError.storage("the book's settings are missing")
         }
         guard let currency = try? Currency(code: row[0], minorDigits: row[1]),
               let rule = RoundingRule(rawValue: row[3]), let scope = RoundingScope(rawValue: row[4]) else {
             throw StoreError.storage("the book's settings are malformed")
         }
-        return BookSettings(currency: currency, timeZoneIdentifier: row[2], rounding: RoundingPolicy(rule: rule, scope: scope))
+        return BookSettings(currency: currency, timeZoneIdentifier: row[2], rounding: RoundingPolicy(rule: rule, scope: scope), localeIdentifier: row[5])
     }
 
     public func updateSettings(_ settings: BookSettings) async throws {
-        guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
-            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
-        }
+        try StoreInput.check(settings)
         try await write([.book, .sales]) { db in
             let current = try Self.settings(db)
             guard current != settings else { return }
@@ -39,9 +37,9 @@ extension SQLiteStore {
                 if amounts > 0 { throw StoreError.currencyLocked(current: current.currency.code) }
             }
             try db.execute(
-                sql: "UPDATE book SET currencyCode = ?, currencyMinorDigits = ?, timeZone = ?, roundingRule = ?, roundingScope = ?",
+                sql: "UPDATE book SET currencyCode = ?, currencyMinorDigits = ?, timeZone = ?, roundingRule = ?, roundingScope = ?, locale = ?",
                 arguments: [settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
-                            settings.rounding.rule.rawValue, settings.rounding.scope.rawValue])
+                            settings.rounding.rule.rawValue, settings.rounding.scope.rawValue, settings.localeIdentifier])
             // One entry for the settings; the commissions a new rounding rule changes are that entry's consequence.
             try Self.record(db, Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings)))
             if current.rounding.rule != settings.rounding.rule {

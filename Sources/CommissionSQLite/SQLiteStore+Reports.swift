@@ -54,13 +54,15 @@ extension SQLiteStore {
                     """), arguments: arguments)
                 while let row = try rows.next() { received[row[0]] = row[1] }
             }
+            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings)
             let standings = try zip(clinics, periods).map { clinic, period in
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
                 return ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodReceived: paid,
                                       periodBalance: try totals.commission.subtracting(paid),
                                       monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
-                                      yearTotals: clinicYear[clinic.id.rawValue] ?? .zero)
+                                      yearTotals: clinicYear[clinic.id.rawValue] ?? .zero,
+                                      arrears: arrears[clinic.id.rawValue] ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays))
             }
 
             // Top products: the year's few hundred rows, then this month's figures and the names of the top ones.
@@ -84,6 +86,81 @@ extension SQLiteStore {
             return Dashboard(today: today, currency: settings.currency, todayTotals: headline.todayTotals, monthTotals: headline.monthTotals,
                              yearTotals: headline.yearTotals, clinics: standings, products: products)
         }
+    }
+
+    /// What each clinic owes her now (``Arrears``). With rounding per line every period's expected
+    /// figure is the sum of its lines, so sums serve: the commission through the current period's
+    /// end and from the first period not yet due (each a clinic's months before, plus the days of
+    /// its month), against the payouts for the same periods — two statements for every clinic at
+    /// once, and one small lookup per clinic for its usual time to pay. Rounding once per statement
+    /// is not additive: those books reconcile each clinic period by period.
+    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings) throws -> [Int64: Arrears] {
+        guard !clinics.isEmpty else { return [:] }
+        var lags: [Int64: Int] = [:]
+        let latest = try db.cachedStatement(sql: """
+            SELECT CAST(julianday(receivedOn) - julianday(periodEnd) AS INTEGER) FROM payout
+            WHERE clinicId = ? ORDER BY periodStart DESC, id DESC LIMIT \(Arrears.lagSample)
+            """)
+        for clinic in clinics {
+            lags[clinic.id.rawValue] = Arrears.usualLag(try Int.fetchAll(latest, arguments: [clinic.id.rawValue]))
+        }
+        if settings.rounding.scope == .perStatement {
+            var result: [Int64: Arrears] = [:]
+            for clinic in clinics {
+                let lag = lags[clinic.id.rawValue]!
+                result[clinic.id.rawValue] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today, dueAfterDays: lag)
+            }
+            return result
+        }
+        // Per clinic: the current period's end, and the first day not yet due.
+        let points = clinics.map { clinic -> (id: Int64, end: Day, notDue: Day) in
+            (clinic.id.rawValue, clinic.schedule.period(containing: today).end,
+             Arrears.notDueFrom(clinic.schedule, today: today, dueAfterDays: lags[clinic.id.rawValue]!))
+        }
+        // Commission of every line up to a day: the clinic's months before the day's month, then the day's month up to it.
+        var arguments = StatementArguments()
+        for point in points {
+            let before = point.notDue.adding(days: -1)
+            for day in [point.end, before] {
+                arguments += [point.id, String(day.description.prefix(7)), day.firstOfMonth.description, day.description]
+            }
+        }
+        let values = repeatElement("(?, ?, ?, ?)", count: points.count * 2).joined(separator: ", ")
+        var upTo: [Int64: [Int64]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            WITH point(clinicId, month, first, last) AS (VALUES \(values))
+            SELECT clinicId,
+                   (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.clinicId = point.clinicId AND m.month < point.month)
+                 + (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d
+                    WHERE d.clinicId = point.clinicId AND d.date BETWEEN point.first AND point.last)
+            FROM point
+            """, arguments: arguments) {
+            upTo[row[0], default: []].append(row[1])
+        }
+        var payoutArguments = StatementArguments()
+        for point in points {
+            payoutArguments += [point.id, clinics.first { $0.id.rawValue == point.id }!.schedule.period(containing: today).start.description,
+                                point.notDue.description]
+        }
+        var paid: [Int64: (all: Int64, notDue: Int64)] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            WITH point(clinicId, current, notDue) AS (VALUES \(repeatElement("(?, ?, ?)", count: points.count).joined(separator: ", ")))
+            SELECT point.clinicId, coalesce(sum(payout.amountMinor), 0),
+                   coalesce(sum(CASE WHEN payout.periodStart >= point.notDue THEN payout.amountMinor END), 0)
+            FROM point JOIN payout ON payout.clinicId = point.clinicId AND payout.periodStart <= point.current
+            GROUP BY point.clinicId
+            """, arguments: payoutArguments) {
+            paid[row[0]] = (row[1], row[2])
+        }
+        var result: [Int64: Arrears] = [:]
+        for point in points {
+            let sums = upTo[point.id] ?? [0, 0]
+            let received = paid[point.id] ?? (0, 0)
+            result[point.id] = try Arrears(expected: Money(minorUnits: sums[0]), received: Money(minorUnits: received.all),
+                                           expectedNotDue: Money(minorUnits: sums[0] - sums[1]), receivedNotDue: Money(minorUnits: received.notDue),
+                                           dueAfterDays: lags[point.id]!)
+        }
+        return result
     }
 
     /// Three statements over the summaries, of the whole dashboard's eight: what each live update
@@ -140,41 +217,44 @@ extension SQLiteStore {
 
     public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {
         try await read { db in
-            let settings = try Self.settings(db)
-            let clinic = try Self.clinic(db, id)
-            let last = clinic.schedule.period(containing: today).end
-            var expected: [PayPeriod: Totals.Accumulator] = [:]
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT date, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
-                FROM clinicDayTotal WHERE clinicId = ? AND date <= ? ORDER BY date
-                """, arguments: [id.rawValue, last.description])
-            var period: PayPeriod?
-            for row in rows {
-                let day = try Day.stored(row[0], row: "A day summary of clinic \(id)")
-                if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
-                let figures = SaleFigures(revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
-                                          profit: Money(minorUnits: row[4]),
-                                          exactCommission: ExactCommission(tenThousandths: row[6]),
-                                          commission: Money(minorUnits: row[5]))
-                try expected[period!, default: Totals.Accumulator()].add(row[1], figures)
-            }
-            var received: [PayPeriod: Money] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT periodStart, periodEnd, sum(amountMinor) FROM payout WHERE clinicId = ? AND periodStart <= ?
-                GROUP BY periodStart, periodEnd
-                """, arguments: [id.rawValue, last.description]) {
-                received[PayPeriod(start: try Day.stored(row[0], row: "A payout's period at clinic \(id)"),
-                                   end: try Day.stored(row[1], row: "A payout's period at clinic \(id)"))] = Money(minorUnits: row[2])
-            }
-            var closed = ClosedPeriods()
-            let periods = Set(expected.keys).union(received.keys)
-            let entries = try periods.map { period in
-                (period: period,
-                 expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
-                 received: received[period] ?? .zero,
-                 isClosed: try closed.contains(db, clinic: id.rawValue, day: period.start))
-            }
-            return try Reconciliation(clinic: clinic, entries: entries, today: today)
+            try Self.reconciliation(db, clinic: try Self.clinic(db, id), today: today, settings: try Self.settings(db))
         }
+    }
+
+    static func reconciliation(_ db: Database, clinic: Clinic, today: Day, settings: BookSettings) throws -> Reconciliation {
+        let id = clinic.id
+        let last = clinic.schedule.period(containing: today).end
+        var expected: [PayPeriod: Totals.Accumulator] = [:]
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT date, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
+            FROM clinicDayTotal WHERE clinicId = ? AND date <= ? ORDER BY date
+            """, arguments: [id.rawValue, last.description])
+        var period: PayPeriod?
+        for row in rows {
+            let day = try Day.stored(row[0], row: "A day summary of clinic \(id)")
+            if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
+            let figures = SaleFigures(revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
+                                      profit: Money(minorUnits: row[4]),
+                                      exactCommission: ExactCommission(tenThousandths: row[6]),
+                                      commission: Money(minorUnits: row[5]))
+            try expected[period!, default: Totals.Accumulator()].add(row[1], figures)
+        }
+        var received: [PayPeriod: Money] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT periodStart, periodEnd, sum(amountMinor) FROM payout WHERE clinicId = ? AND periodStart <= ?
+            GROUP BY periodStart, periodEnd
+            """, arguments: [id.rawValue, last.description]) {
+            received[PayPeriod(start: try Day.stored(row[0], row: "A payout's period at clinic \(id)"),
+                               end: try Day.stored(row[1], row: "A payout's period at clinic \(id)"))] = Money(minorUnits: row[2])
+        }
+        var closed = ClosedPeriods()
+        let periods = Set(expected.keys).union(received.keys)
+        let entries = try periods.map { period in
+            (period: period,
+             expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
+             received: received[period] ?? .zero,
+             isClosed: try closed.contains(db, clinic: id.rawValue, day: period.start))
+        }
+        return try Reconciliation(clinic: clinic, entries: entries, today: today)
     }
 }

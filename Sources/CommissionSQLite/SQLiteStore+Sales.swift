@@ -118,7 +118,7 @@ extension SQLiteStore {
         let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { db in
             if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
-                return try Rows.sale(row)
+                return try StoreInput.replay(draft, of: try Rows.sale(row), key: key)
             }
             let clinic = try Self.clinic(db, draft.clinicID)
             let product = try Self.product(db, draft.productID)
@@ -222,7 +222,11 @@ extension SQLiteStore {
     /// but the clinic's (`sale_clinic_date`) scans without a sort.
     static func salesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
         var (filter, arguments) = saleFilter(query)
-        let order = query.order == .newestFirst ? "sale.date DESC, sale.id DESC" : "sale.date, sale.id"
+        let order = switch query.order {
+        case .newestFirst: "sale.date DESC, sale.id DESC"
+        case .oldestFirst: "sale.date, sale.id"
+        case .latestRecorded: "sale.id DESC"
+        }
         return ("SELECT \(Rows.saleColumns) FROM sale" + filter + " ORDER BY \(order)" + limitClause(query.page, &arguments), arguments)
     }
 
@@ -252,6 +256,17 @@ extension SQLiteStore {
         try await read { db in
             let (sql, arguments) = Self.salesStatement(query)
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.sale($0) }
+        }
+    }
+
+    public func daysWithSales(from first: Day, through last: Day) async throws -> Set<Day> {
+        try await read { db in
+            // The day summary has a row per clinic and day with sales (voided ones count nowhere);
+            // naming the clinics lets its key (clinicId, date) find each clinic's range of days.
+            Set(try String.fetchAll(db, sql: """
+                SELECT DISTINCT date FROM clinicDayTotal WHERE clinicId IN (SELECT id FROM clinic) AND date BETWEEN ? AND ? AND saleCount > 0
+                """,
+                                    arguments: [first.description, last.description]).compactMap(Day.reading(stored:)))
         }
     }
 

@@ -123,11 +123,11 @@ public final class SQLiteStore: CommissionStore, Sendable {
     private static func insertBook(_ db: Database, _ settings: BookSettings) throws {
         try db.execute(
             sql: """
-                INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
-                VALUES (1, ?, ?, ?, ?, ?)
+                INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
+                VALUES (1, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
-                        settings.rounding.rule.rawValue, settings.rounding.scope.rawValue])
+                        settings.rounding.rule.rawValue, settings.rounding.scope.rawValue, settings.localeIdentifier])
     }
 
     // MARK: Running reads and writes

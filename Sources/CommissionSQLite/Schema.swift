@@ -280,6 +280,11 @@ enum Schema {
             try restoreSummaryTriggers(db)
         }
 
+        // How her pages write amounts and dates (LocaleStyle); what is stored stays as it was.
+        migrator.registerMigration("v9: the book's locale") { db in
+            try db.execute(sql: "ALTER TABLE book ADD COLUMN locale TEXT NOT NULL DEFAULT 'en_US' CHECK (length(locale) BETWEEN 2 AND 20)")
+        }
+
         return migrator
     }
 

@@ -142,12 +142,13 @@ public enum Audit {
     struct SettingsRecord: Encodable {
         var currency: String
         var minorDigits: Int
-        var timeZone, rounding, roundingScope: String
+        var timeZone, rounding, roundingScope, locale: String
     }
 
     public static func json(_ settings: BookSettings) -> String {
         encode(SettingsRecord(currency: settings.currency.code, minorDigits: settings.currency.minorDigits, timeZone: settings.timeZoneIdentifier,
-                              rounding: settings.rounding.rule.rawValue, roundingScope: settings.rounding.scope.rawValue))
+                              rounding: settings.rounding.rule.rawValue, roundingScope: settings.rounding.scope.rawValue,
+                              locale: settings.localeIdentifier))
     }
 
     struct ImportRecord: Encodable {

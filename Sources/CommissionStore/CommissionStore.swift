@@ -63,6 +63,9 @@ public protocol CommissionStore: Sendable {
     func sales(_ query: SaleQuery) async throws -> [Sale]
     /// How many sales a query matches (its page ignored).
     func countSales(_ query: SaleQuery) async throws -> Int
+    /// The days from `first` through `last` with at least one sale (not voided): what the entry
+    /// assistant's missed days are found from, read from the day summary.
+    func daysWithSales(from first: Day, through last: Day) async throws -> Set<Day>
     /// Replaces a sale's content; nil prices keep the sale's own snapshot. Terms are resolved again.
     func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale
     /// Voids a sale: it stays on record but counts nowhere.

@@ -70,6 +70,8 @@ public struct SaleQuery: Sendable, Hashable {
         case newestFirst = "newest-first"
         /// Earliest date first, then earliest recorded first.
         case oldestFirst = "oldest-first"
+        /// The last recorded first, whatever their dates (a backdated sale just entered comes first).
+        case latestRecorded = "latest-recorded"
     }
 
     public var clinicID: Clinic.ID?

@@ -64,9 +64,12 @@ public struct ClinicStanding: Sendable, Hashable {
     public var periodBalance: Money
     public var monthTotals: Totals
     public var yearTotals: Totals
+    /// What the clinic owes her over every period through the current one, and how much of it is
+    /// overdue (see ``Arrears``).
+    public var arrears: Arrears
 
     public init(clinic: Clinic, period: PayPeriod, periodTotals: Totals, periodReceived: Money, periodBalance: Money,
-                monthTotals: Totals, yearTotals: Totals) {
+                monthTotals: Totals, yearTotals: Totals, arrears: Arrears) {
         self.clinic = clinic
         self.period = period
         self.periodTotals = periodTotals
@@ -74,6 +77,7 @@ public struct ClinicStanding: Sendable, Hashable {
         self.periodBalance = periodBalance
         self.monthTotals = monthTotals
         self.yearTotals = yearTotals
+        self.arrears = arrears
     }
 }
 

@@ -88,7 +88,7 @@ struct BookCopier {
         configuration.readonly = true
         let source = try DatabaseQueue(path: path, configuration: configuration)
         let small = try source.read { db in
-            (book: try Row.fetchOne(db, sql: "SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope FROM book")!,
+            (book: try Row.fetchOne(db, sql: "SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale FROM book")!,
              clinics: try Row.fetchAll(db, sql: "SELECT id, name, scheduleKind, scheduleAnchor, isArchived FROM clinic ORDER BY id"),
              products: try Row.fetchAll(db, sql: "SELECT id, name, sku, unitPriceMinor, unitCostMinor, isArchived FROM product ORDER BY id"),
              terms: try Row.fetchAll(db, sql: "SELECT id, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived FROM terms ORDER BY id"),
@@ -111,9 +111,9 @@ struct BookCopier {
                 }
                 let b = small.book
                 let book = try await insert("""
-                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
                     VALUES (\(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent), \(b[0] as String), \(b[1] as Int),
-                            \(b[2] as String), \(b[3] as String), \(b[4] as String))
+                            \(b[2] as String), \(b[3] as String), \(b[4] as String), \(b[5] as String))
                     RETURNING id
                     """)
                 var clinics: [Int64: Int64] = [:], products: [Int64: Int64] = [:], terms: [Int64: Int64] = [:]

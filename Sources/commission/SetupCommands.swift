@@ -6,13 +6,13 @@ import Foundation
 
 struct Init: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set the book's currency, time zone and rounding.",
+        abstract: "Set the book's currency, time zone, rounding and locale.",
         discussion: """
             Creates the book when it does not exist yet. The currency cannot change once amounts are \
             recorded. Changing the rounding rule recomputes the commissions of open periods.
 
             Example:
-              commission init --currency EUR --time-zone Europe/Paris --rounding half-to-even
+              commission init --currency EUR --time-zone Europe/Paris --locale fr_FR --rounding half-to-even
             """)
 
     @OptionGroup var book: BookOptions
@@ -20,6 +20,8 @@ struct Init: AsyncParsableCommand {
     @Option(name: .customLong("time-zone"), help: "IANA time zone that decides which day a sale is on (Europe/London).") var timeZone: String?
     @Option(help: "Rounding rule: half-away-from-zero (a spreadsheet's ROUND) or half-to-even.") var rounding: RoundingRule?
     @Option(name: .customLong("rounding-scope"), help: "per-line (round each sale) or per-statement (round each period's total once).") var roundingScope: RoundingScope?
+    @Option(help: "How the web pages write amounts and dates (en_US, en_GB, de_DE, fr_FR…); the command line and files keep 1234.50 and 2026-11-23.")
+    var locale: String?
 
     func run() async throws {
         let store = try book.open()
@@ -30,12 +32,15 @@ struct Init: AsyncParsableCommand {
         if let timeZone { settings.timeZoneIdentifier = timeZone }
         if let rounding { settings.rounding.rule = rounding }
         if let roundingScope { settings.rounding.scope = roundingScope }
+        if let locale { settings.localeIdentifier = locale.replacingOccurrences(of: "-", with: "_") }
         try await store.updateSettings(settings)
+        let style = settings.style
         output("""
             Book: \(book.path)
             Currency: \(settings.currency.code) (\(settings.currency.minorDigits) decimals)
             Time zone: \(settings.timeZoneIdentifier) (today is \(settings.today()))
             Rounding: \(settings.rounding)
+            Locale: \(settings.localeIdentifier) (pages show \(style.format(Money(minorUnits: 1_234 * settings.currency.scale + settings.currency.scale / 2))) and \(style.format(settings.today())))
 
             """)
     }

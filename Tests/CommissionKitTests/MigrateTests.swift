@@ -61,9 +61,10 @@ import Testing
         #expect(try await book.auditLog(AuditQuery(subject: .sale, subjectID: voided.id.rawValue)).map(\.action) == ["void", "create"])
         let periods = try await book.auditLog(AuditQuery(subject: .period, subjectID: copiedGlow.id.rawValue))
         #expect(periods.map(\.action) == ["close"])
-        // A retried sale with the same key is still one sale.
-        _ = try await book.createSale(SaleDraft(clinicID: copiedGlow.id, productID: try await book.product(named: "SER").id,
-                                                date: try Day(parsing: "2026-04-02")), idempotencyKey: "phone-9")
+        // A retried sale with the same key is still one sale (sale 9: Harbor, 2026-03-10, one unit).
+        let retried = try await book.createSale(SaleDraft(clinicID: try await book.clinic(named: "Harbor").id, productID: try await book.product(named: "SER").id,
+                                                          date: try Day(parsing: "2026-03-10")), idempotencyKey: "phone-9")
+        #expect(retried.date == (try Day(parsing: "2026-03-10")))
         #expect(try await book.countSales(SaleQuery(includeVoided: true)) == 40)
 
         // A database with a book is refused; told to add it anyway, the clash of accounts stops it,

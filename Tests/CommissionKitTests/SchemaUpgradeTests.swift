@@ -21,7 +21,8 @@ import Testing
         "v4",  // 7ef902d: + members and invitations
         "v5",  // 5a7238b: + the audit log
         "v6",  // 773201c: the sale table rebuilt, its idempotency key indexed where set
-        "v7",  // 203dc2e: no product index on sale (v8, this version: summaries WITHOUT ROWID)
+        "v7",  // 203dc2e: no product index on sale
+        "v8",  // 505b43d: summaries WITHOUT ROWID (v9, this version: the book's locale)
     ]
 
     func expected(_ version: String, _ what: String) throws -> String {
@@ -45,7 +46,8 @@ import Testing
         #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
 
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
-        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v8: summaries clustered by their key")
+        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v9: the book's locale")
+        #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
         #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "")
         let summaries = try sqlite3(path, "SELECT productId, year, saleCount, revenueMinor, commissionMinor FROM productYearTotal WHERE saleCount > 0 ORDER BY 1, 2")
@@ -60,7 +62,7 @@ import Testing
     static let postgresVersions = [
         ("v1", "v3"),  // 5833b1f
         ("v2", "v4"),  // + invitation roles, one book per account
-        ("v3", "v5"),  // + the audit log: this version
+        ("v3", "v5"),  // + the audit log (v4, this version: the book's locale)
     ]
 
     @Test(arguments: postgresVersions)
@@ -93,7 +95,8 @@ import Testing
         #expect(try await store.countSales(SaleQuery(includeVoided: true)) > 1000)
         var migrations: [String] = []
         for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(String.self) { migrations.append(name) }
-        #expect(migrations.contains("v3: audit log"))
+        #expect(migrations.contains("v3: audit log") && migrations.contains("v4: the book's locale"))
+        #expect(settings.localeIdentifier == "en_US")
         database.shutdown()  // its listener first, or it reports the dropped database
         try await PostgresBookDatabase.dropDatabase(url, onServer: server)
     }

@@ -95,6 +95,26 @@ import Testing
         #expect(try await book.store.countSales(SaleQuery()) == 2)
     }
 
+    /// A key reused for another sale is refused, saying so; it never answers with the first sale.
+    @Test(arguments: StoreKind.allCases)
+    func anIdempotencyKeyReusedForAnotherSaleIsRefused(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let first = try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 2, key: "tap-1")
+        do {
+            _ = try await book.sell(book.serum, at: book.glow, on: "2026-03-03", quantity: 3, key: "tap-1")
+            Issue.record("a different sale under the same key was accepted")
+        } catch StoreError.invalid(let field, let reason) {
+            #expect(field == "idempotency key")
+            #expect(reason.contains("already recorded sale \(first.id)") && reason.contains("date 2026-03-03 instead of 2026-03-02")
+                    && reason.contains("quantity 3 instead of 2"), "\(reason)")
+        }
+        // The same sale again, its price now given as the one it was computed with, is still the retry.
+        let retry = try await book.store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-02"), quantity: 2,
+                                                              unitPrice: cents(5000)), idempotencyKey: "tap-1")
+        #expect(retry.id == first.id)
+        #expect(try await book.store.countSales(SaleQuery()) == 1)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func saleWithoutTermsIsRefusedUnlessNoCommission(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
@@ -585,6 +605,104 @@ extension TeamConformanceTests {
         #expect(try await store.invitation(tokenDigest: invited, now: now)?.isSpent == false)
         let second = try await store.acceptInvitation(tokenDigest: invited, username: "co-\(UUID().uuidString.prefix(8))", passwordHash: "x", now: now)
         #expect(try await store.role(of: second.id) == .owner)
+    }
+}
+
+/// What each clinic owes her now, on the dashboard: every unpaid or short period, not only the
+/// current one, and the part past the clinic's usual payment.
+@Suite struct ArrearsConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func aSkippedPaymentShowsInWhatTheClinicOwesAndIsOverdue(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        // Glow (monthly, 40% of profit; a serum's profit is 30.00, so 12.00 a sale).
+        // August and September paid on the 10th of the next month; October skipped; November running.
+        for date in ["2026-08-05", "2026-09-05", "2026-10-05", "2026-10-06", "2026-11-03"] {
+            try await book.sell(book.serum, at: book.glow, on: date)
+        }
+        for (period, received) in [("2026-08-01", "2026-09-10"), ("2026-09-01", "2026-10-10")] {
+            _ = try await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: PaySchedule.monthly.period(containing: day(period)),
+                                                         amount: cents(1200), receivedOn: day(received)))
+        }
+        let today = day("2026-11-23")
+        let glow = try #require(try await store.dashboard(today: today).clinics.first { $0.clinic.id == book.glow.id })
+        // Owed: October's 24.00 and November's 12.00; the current period alone would say 12.00.
+        #expect(glow.periodBalance == cents(1200))
+        #expect(glow.arrears.owed == cents(3600))
+        // Glow pays 10 days after a period ends: October was due on 2026-11-10, so its 24.00 is overdue.
+        #expect(glow.arrears.dueAfterDays == 10)
+        #expect(glow.arrears.overdue == cents(2400))
+        // Ten days after October ended it was not overdue yet.
+        let early = try #require(try await store.dashboard(today: day("2026-11-09")).clinics.first { $0.clinic.id == book.glow.id })
+        #expect(early.arrears.owed == cents(3600) && early.arrears.overdue == .zero)
+
+        // Harbor has never paid: it is given 14 days, and overpaying its current period leaves nothing overdue.
+        try await book.sell(book.serum, at: book.harbor, on: "2026-11-02")  // 30.00 × 55% = 16.50, period 1–15 November
+        let harbor = try #require(try await store.dashboard(today: today).clinics.first { $0.clinic.id == book.harbor.id })
+        #expect(harbor.arrears.dueAfterDays == Arrears.defaultDueAfterDays && harbor.arrears.owed == cents(1650) && harbor.arrears.overdue == .zero)
+        _ = try await store.createPayout(PayoutDraft(clinicID: book.harbor.id, period: PaySchedule.semimonthly.period(containing: day("2026-11-02")),
+                                                     amount: cents(2000), receivedOn: today))
+        let paid = try #require(try await store.dashboard(today: today).clinics.first { $0.clinic.id == book.harbor.id })
+        #expect(paid.arrears.owed == cents(-350) && paid.arrears.overdue == .zero && paid.arrears.dueAfterDays == 8)
+    }
+
+    /// With rounding once per statement the figures come period by period, and agree with the reconciliation.
+    @Test(arguments: StoreKind.allCases)
+    func perStatementRoundingGivesTheReconciliationsBalance(_ kind: StoreKind) async throws {
+        var settings = BookSettings.test
+        settings.rounding = RoundingPolicy(rule: .halfAwayFromZero, scope: .perStatement)
+        let book = try await Book(kind, settings: settings)
+        for date in ["2026-09-05", "2026-10-05", "2026-11-03"] { try await book.sell(book.cream, at: book.harbor, on: date, discount: 1) }
+        let today = day("2026-11-23")
+        let harbor = try #require(try await book.store.dashboard(today: today).clinics.first { $0.clinic.id == book.harbor.id })
+        let reconciliation = try await book.store.reconciliation(clinic: book.harbor.id, today: today)
+        #expect(harbor.arrears.owed == reconciliation.balance && !harbor.arrears.owed.isZero)
+        #expect(harbor.arrears == Arrears(reconciliation, today: today, dueAfterDays: Arrears.defaultDueAfterDays))
+    }
+}
+
+/// The entry assistant: what the quick entry form starts from, on every store.
+@Suite struct EntryConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func theFormStartsAtTheLastClinicWithProductsMostSoldFirstAndTheLatestRecordedSales(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        try await book.sell(book.cream, at: book.glow, on: "2026-03-02", quantity: 3)
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-03")
+        // Recorded last, dated earliest: a backdated sale at Harbor.
+        let backdated = try await book.sell(book.serum, at: book.harbor, on: "2026-02-01")
+        let form = try await book.store.observe(EntryRequest(today: day("2026-03-10"))).first { _ in true }!
+        #expect(form.clinic?.id == book.harbor.id)
+        #expect(form.products.map(\.product.name) == ["Cream", "Serum 30ml"])  // 3 units, then 2
+        #expect(form.products.first?.unitPrice == cents(3000) && form.products.first?.unitCost == cents(1200))
+        #expect(form.recent.first?.id == backdated.id && form.recent.count == 3)
+        #expect(form.clinicNames[book.harbor.id] == "Harbor" && form.productNames[book.serum.id] == "Serum 30ml")
+
+        // A prefilled link's clinic wins over the last one used.
+        let asked = try await EntryRequest(today: day("2026-03-10"), clinic: book.glow.id).fetch(from: book.store)
+        #expect(asked.clinic?.id == book.glow.id)
+
+        // Repeat records the same sale on another day.
+        let again = try await book.store.createSale(SaleDraft(repeating: backdated, on: day("2026-03-10")), idempotencyKey: nil)
+        #expect(again.date == day("2026-03-10") && again.line == backdated.line && again.clinicID == book.harbor.id)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func missedDaysAreTheUsualWeekdaysOfTheLastFortnightWithoutASale(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        // Mondays and Thursdays for six weeks before the fortnight (2026-02-02 … 2026-03-12), then only the Mondays.
+        let today = day("2026-03-30")  // a Monday
+        for week in 0..<6 {
+            let monday = day("2026-01-26").adding(days: 7 * week)
+            try await book.sell(book.serum, at: book.glow, on: monday.description)
+            try await book.sell(book.serum, at: book.glow, on: monday.adding(days: 3).description)
+        }
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-16")
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-23")
+        let voided = try await book.sell(book.serum, at: book.glow, on: "2026-03-26")
+        _ = try await book.store.voidSale(voided.id)  // a voided sale is no sale
+        let form = try await EntryRequest(today: today).fetch(from: book.store)
+        #expect(form.missedDays.map(\.description) == ["2026-03-19", "2026-03-26"])  // the two Thursdays
+        #expect(EntryForm.missedDays(today: today, soldOn: []).isEmpty)
     }
 }
 
