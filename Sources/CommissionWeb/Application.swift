@@ -42,6 +42,17 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
         }
         return response
     }
+    // What a browser looks for at the root: the installable app's manifest, its service worker
+    // (whose scope is the folder it is served from, so it is served here) and the favicon.
+    for (path, file, cacheControl) in [("/manifest.webmanifest", "manifest.webmanifest", "public, max-age=3600"),
+                                       ("/sw.js", "sw.js", "no-cache"), ("/favicon.ico", "favicon.ico", "public, max-age=86400")] {
+        open.get(path) { request, _ in
+            guard let response = StaticFiles.shared.response(file, request: request, cacheControl: cacheControl) else {
+                throw Problem(.notFound, "There is no such file.")
+            }
+            return response
+        }
+    }
     let protected = router.group().add(middleware: RequireAccountMiddleware(setupIsOpen: setupIsOpen))
     let pagesRegistrar = Registrar(group: protected, prefix: "", isPublic: false, log: routes)
     let api = Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes)

@@ -1,60 +1,95 @@
 import CommissionCore
 
-/// Simple SVG charts, drawn on the server (no script, no external library).
+/// The dashboard's charts, drawn on the server (no script, no external library), legible on a
+/// 360-pixel phone: drawn at about the width they are shown at, with 12-pixel text.
+///
+/// A clinic has one colour everywhere — its card, both charts, their legends — from its place
+/// among the book's clinics by id (``colorClass(_:)``); the colours are CSS classes (`c0` … `c11`
+/// in app.css), since the pages' Content-Security-Policy allows no inline style.
 enum Charts {
-    static let palette = ["#0b5cad", "#bf3989", "#1a7f37", "#9a6700", "#6639ba", "#cf222e", "#0a3069", "#57606a"]
+    static let paletteSize = 12
+
+    /// Each clinic's colour class, by its place among all the book's clinics (archived ones
+    /// included), so that it never changes with what a chart shows.
+    static func colorClasses(_ clinics: [Clinic]) -> [Clinic.ID: String] {
+        Dictionary(uniqueKeysWithValues: clinics.sorted { $0.id < $1.id }.enumerated().map { ($0.element.id, "c\($0.offset % paletteSize)") })
+    }
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
-    /// Stacked bars: one bar per month, one colour per clinic. Negative months draw as zero height.
-    static func monthly(months: [String], series: [(name: String, values: [Int64])], currency: Currency) -> String {
-        let width = 640, height = 220, left = 56, bottom = 24, top = 8
-        let totals = months.indices.map { index in series.reduce(Int64(0)) { $0 + max(0, $1.values[index]) } }
-        let maximum = max(totals.max() ?? 1, 1)
-        let slot = (width - left) / max(months.count, 1)
-        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(height + 40)\" role=\"img\" aria-labelledby=\"monthly-title\"><title id=\"monthly-title\">Commission per month and clinic</title>"
-        svg += "<text x=\"0\" y=\"\(top + 10)\">\(escape(currency.format(Money(minorUnits: maximum))))</text><text x=\"0\" y=\"\(height - bottom)\">0</text>"
+    /// A round step for an axis that reaches `maximum` major units in four steps: 1, 2 or 5 × 10ⁿ.
+    static func axisStep(forMaximum maximum: Int64) -> Int64 {
+        let needed = max(1, (maximum + 3) / 4)
+        var power: Int64 = 1
+        while true {
+            for factor: Int64 in [1, 2, 5] {
+                let (step, overflow) = power.multipliedReportingOverflow(by: factor)
+                if overflow || step >= needed { return overflow ? .max / 4 : step }
+            }
+            let (next, overflow) = power.multipliedReportingOverflow(by: 10)
+            if overflow { return .max / 4 }
+            power = next
+        }
+    }
+
+    /// Stacked bars: a bar per month, a colour per clinic; a labelled amount axis with gridlines, month
+    /// names below. Negative months draw as nothing (their figures are in the tables).
+    static func monthly(months: [Day], series: [(name: String, color: String, values: [Int64])], style: LocaleStyle) -> String {
+        let width = 360, height = 200, left = 58, right = 6, top = 10, bottom = 22
+        let scale = style.currency.scale
+        let totals = months.indices.map { index in series.reduce(Int64(0)) { $0 &+ max(0, $1.values[index]) } }
+        let step = axisStep(forMaximum: ((totals.max() ?? 0) + scale - 1) / scale)
+        let top4 = step * 4 * scale  // the axis's top, in minor units
+        let plot = height - top - bottom
+        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"monthly-title\"><title id=\"monthly-title\">Commission per month and clinic, the last \(months.count) months</title>"
+        for line in 0...4 {
+            let y = top + plot - Int(scaleValue(Int64(line) * step * scale, to: plot, of: top4))
+            svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y)\" y2=\"\(y)\"/>"
+            svg += "<text class=\"axis\" x=\"\(left - 4)\" y=\"\(y + 4)\" text-anchor=\"end\">\(escape(style.formatWhole(Int64(line) * step)))</text>"
+        }
+        let slot = (width - left - right) / max(months.count, 1)
         for (index, month) in months.enumerated() {
-            var y = height - bottom
-            let x = left + index * slot + 4
-            for (seriesIndex, entry) in series.enumerated() {
+            var y = top + plot
+            let x = left + index * slot + 2
+            for entry in series {
                 let value = max(0, entry.values[index])
-                let barHeight = Int(scale(value, to: height - bottom - top, of: maximum))
+                let barHeight = Int(scaleValue(value, to: plot, of: top4))
                 guard barHeight > 0 else { continue }
                 y -= barHeight
-                svg += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(slot - 8)\" height=\"\(barHeight)\" fill=\"\(palette[seriesIndex % palette.count])\"><title>\(escape(entry.name)) \(month): \(escape(currency.format(Money(minorUnits: entry.values[index]))))</title></rect>"
+                svg += "<rect class=\"\(entry.color) fill\" x=\"\(x)\" y=\"\(y)\" width=\"\(slot - 4)\" height=\"\(barHeight)\"><title>\(escape(entry.name)), \(escape(style.monthName(month.month))) \(month.year): \(escape(style.format(Money(minorUnits: entry.values[index]))))</title></rect>"
             }
-            svg += "<text x=\"\(x)\" y=\"\(height - 6)\">\(month.suffix(5))</text>"
+            svg += "<text class=\"axis\" x=\"\(x + (slot - 4) / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\">\(escape(style.monthName(month.month)))</text>"
         }
-        for (seriesIndex, entry) in series.enumerated() {
-            let x = left + (seriesIndex % 3) * 190, y = height + 14 + (seriesIndex / 3) * 14
-            svg += "<rect x=\"\(x)\" y=\"\(y - 9)\" width=\"10\" height=\"10\" fill=\"\(palette[seriesIndex % palette.count])\"/><text x=\"\(x + 14)\" y=\"\(y)\">\(escape(entry.name))</text>"
+        svg += "</svg><ul class=\"legend\">"
+        for entry in series {
+            svg += "<li><svg class=\"swatch-box\" viewBox=\"0 0 10 10\" aria-hidden=\"true\"><rect class=\"\(entry.color) fill\" width=\"10\" height=\"10\"/></svg> \(escape(entry.name))</li>"
         }
-        return svg + "</svg>"
+        return svg + "</ul>"
     }
 
     /// `value × size / total`, rounded down, in exact integer arithmetic (no amount goes through a Double).
-    static func scale(_ value: Int64, to size: Int, of total: Int64) -> Int64 {
+    static func scaleValue(_ value: Int64, to size: Int, of total: Int64) -> Int64 {
         guard total > 0, value > 0 else { return 0 }
         let product = value.multipliedFullWidth(by: Int64(size))
-        return total.dividingFullWidth((product.high, product.low)).quotient
+        return min(Int64(size), total.dividingFullWidth((product.high, product.low)).quotient)
     }
 
-    /// Horizontal bars: each clinic's share of the year's commission.
-    static func share(_ entries: [(name: String, amount: Int64)], currency: Currency) -> String {
-        let total = entries.reduce(Int64(0)) { $0 + max(0, $1.amount) }
-        let rowHeight = 26, width = 640, labelWidth = 180
-        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(max(1, entries.count) * rowHeight + 4)\" role=\"img\" aria-labelledby=\"share-title\"><title id=\"share-title\">Share of commission by clinic</title>"
+    /// Each clinic's share of the year's commission: a bar each, the name above it, the share
+    /// (whole percentages that add up to 100) and the amount beside it.
+    static func share(_ entries: [(name: String, color: String, amount: Int64)], style: LocaleStyle) -> String {
+        let width = 360, rowHeight = 40, barLeft = 0, barRoom = 200
+        let percentages = Percentages.largestRemainder(entries.map(\.amount))
+        let largest = max(entries.map { max(0, $0.amount) }.max() ?? 0, 1)
+        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(max(1, entries.count) * rowHeight + 4)\" role=\"img\" aria-labelledby=\"share-title\"><title id=\"share-title\">Share of this year's commission by clinic</title>"
         for (index, entry) in entries.enumerated() {
-            let percent = scale(max(0, entry.amount), to: 100, of: total)
-            let y = index * rowHeight + 4
-            let barWidth = Int(scale(max(0, entry.amount), to: width - labelWidth - 120, of: total))
-            svg += "<text x=\"0\" y=\"\(y + 15)\">\(escape(String(entry.name.prefix(26))))</text>"
-            svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(max(barWidth, 1))\" height=\"16\" fill=\"\(palette[index % palette.count])\"/>"
-            svg += "<text x=\"\(labelWidth + barWidth + 6)\" y=\"\(y + 15)\">\(percent)% · \(escape(currency.format(Money(minorUnits: entry.amount))))</text>"
+            let y = index * rowHeight
+            let barWidth = max(Int(scaleValue(max(0, entry.amount), to: barRoom, of: largest)), 1)
+            svg += "<text x=\"\(barLeft)\" y=\"\(y + 14)\">\(escape(String(entry.name.prefix(44))))</text>"
+            svg += "<rect class=\"\(entry.color) fill\" x=\"\(barLeft)\" y=\"\(y + 19)\" width=\"\(barWidth)\" height=\"14\"/>"
+            svg += "<text x=\"\(barLeft + barWidth + 6)\" y=\"\(y + 31)\">\(percentages[index])% · \(escape(style.format(Money(minorUnits: entry.amount))))</text>"
         }
         return svg + "</svg>"
     }

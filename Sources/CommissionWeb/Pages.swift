@@ -18,15 +18,24 @@ struct Pages: Sendable {
 
     private init(library: MustacheLibrary) { self.library = library }
 
-    /// A whole page: `template` rendered with `values`, inside the layout.
+    /// The pages the bottom tab bar reaches through "More".
+    static let underMore: Set<String> = ["statements", "payouts", "book", "transfer", "settings", "more"]
+
+    /// A whole page: `template` rendered with `values`, inside the layout. `lang` is the page's
+    /// language (`en-US`), from the book's locale.
     func page(_ template: String, title: String, nav: String? = nil, context: AppRequestContext, values: [String: Any] = [:],
-              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, csrf: String? = nil) -> Response {
-        var values = values
+              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, csrf: String? = nil, lang: String = "en") -> Response {
+        var values = Self.prepared(values)
         let token = csrf ?? context.csrfToken
         values["csrf"] = token
         let body = library.render(values, withTemplate: template) ?? ""
-        var layout: [String: Any] = ["title": title, "body": body, "csrf": token ?? "", "signedIn": context.caller.account != nil]
-        if let nav { layout["nav"] = [nav: true] }
+        var layout: [String: Any] = ["title": title, "body": body, "csrf": token ?? "", "signedIn": context.caller.account != nil, "lang": lang,
+                                     "rendered": Date().ISO8601Format()]  // when drawn: what a copy kept offline says it shows
+        if let nav {
+            var current: [String: Bool] = ["more": Self.underMore.contains(nav)]
+            current[nav] = true
+            layout["nav"] = current
+        }
         if let message { layout["message"] = message }
         if let error { layout["error"] = error }
         return html(library.render(layout, withTemplate: "layout") ?? "", status: status)
@@ -34,7 +43,23 @@ struct Pages: Sendable {
 
     /// A fragment without the layout (the live dashboard's body).
     func fragment(_ template: String, values: [String: Any]) -> Response {
-        html(library.render(values, withTemplate: template) ?? "")
+        html(library.render(Self.prepared(values), withTemplate: template) ?? "")
+    }
+
+    /// The values without their empty strings, at every depth. swift-mustache counts any string as
+    /// true, so `{{#note}}…{{/note}}` would show for a sale without a note; a missing key is false,
+    /// and `{{note}}` of a missing key prints the same nothing as an empty one.
+    static func prepared(_ values: [String: Any]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in values {
+            switch value {
+            case let text as String where text.isEmpty: continue
+            case let nested as [String: Any]: result[key] = prepared(nested)
+            case let list as [[String: Any]]: result[key] = list.map(prepared)
+            default: result[key] = value
+            }
+        }
+        return result
     }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -22,14 +22,14 @@ struct BookJob: Job {
         }
         pages.post("/clinics") { request, context in
             try await bookForm(request, context: context) { form, _ in
-                _ = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try PaySchedule(parsing: form["schedule"] ?? "monthly")))
+                _ = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form)))
                 return nil
             }
         }
         pages.post("/products") { request, context in
             try await bookForm(request, context: context) { form, settings in
-                _ = try await app.store.createProduct(ProductDraft(name: form["name"] ?? "", unitPrice: try settings.currency.parse(form["price"] ?? ""),
-                                                                   unitCost: try settings.currency.parse(form["cost"] ?? "0")))
+                _ = try await app.store.createProduct(ProductDraft(name: form["name"] ?? "", unitPrice: try settings.style.parse(form["price"] ?? ""),
+                                                                   unitCost: try settings.style.parse(form["cost"] ?? "0")))
                 return nil
             }
         }
@@ -77,22 +77,39 @@ struct BookJob: Job {
 
     // MARK: Pages
 
+    /// A clinic's pay schedule from the picker (`scheduleKind`, with `weekday` or `anchor`), or
+    /// typed as the command line takes it (`schedule=weekly:monday`).
+    static func schedule(_ form: Form) throws -> PaySchedule {
+        if let typed = form["schedule"] { return try PaySchedule(parsing: typed) }
+        let kind = form["scheduleKind"] ?? "monthly"
+        let anchor: String? = switch kind {
+        case "weekly": form["weekday"] ?? "monday"
+        case "biweekly": form["anchor"]
+        default: nil
+        }
+        return try PaySchedule(kind: kind, anchor: anchor)
+    }
+
     func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await app.store.settings()
-        let currency = settings.currency
+        let style = settings.style
+        let today = settings.today()
         let clinics = try await app.store.clinics(ClinicQuery())
         let products = try await app.store.products(ProductQuery())
         let names = try await Presenter.Names(store: app.store)
         let values: [String: Any] = [
-            "today": settings.today().description,
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": $0.schedule.description] as [String: Any] },
-            "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": currency.format($0.unitPrice), "cost": currency.format($0.unitCost)] as [String: Any] },
+            "today": today.description, "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
+            "zero": style.formatInput(.zero),
+            "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized] },
+            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": Self.describe($0.schedule, style: style)] as [String: Any] },
+            "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": style.format($0.unitPrice), "cost": style.format($0.unitCost)] as [String: Any] },
             "terms": try await app.store.terms(TermsQuery()).map { terms in
-                ["clinic": names.clinics[terms.clinicID] ?? "", "product": terms.productID.flatMap { names.products[$0] } ?? "",
-                 "share": terms.share.percentText, "basis": terms.basis.rawValue, "from": terms.effectiveFrom.description] as [String: Any]
+                ["clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
+                 "product": terms.productID.flatMap { names.products[$0] } ?? "",
+                 "share": terms.share.percentText, "basis": terms.basis.rawValue, "from": style.format(terms.effectiveFrom)] as [String: Any]
             },
         ]
-        return app.pages.page("book", title: "Clinics & products", nav: "book", context: context, values: values, status: status,
+        return try await app.page("book", title: "Clinics & products", nav: "book", context: context, values: values, status: status,
                               message: message, error: error)
     }
 
@@ -104,6 +121,16 @@ struct BookJob: Job {
             .redirect(to: try await body(form, settings) ?? "/book")
         } otherwise: { error, status in
             try await bookPage(context: context, error: error, status: status)
+        }
+    }
+
+    /// A schedule in words: `monthly`, `twice a month`, `weekly, from Monday`, `every two weeks from 01/02/2026`.
+    static func describe(_ schedule: PaySchedule, style: LocaleStyle) -> String {
+        switch schedule {
+        case .monthly: "monthly"
+        case .semimonthly: "twice a month"
+        case .weekly(let weekday): "weekly, from \(weekday.description.capitalized)"
+        case .biweekly(let anchor): "every two weeks from \(style.format(anchor))"
         }
     }
 

@@ -39,51 +39,53 @@ struct DashboardJob: Job {
             })
     }
 
-    func dashboardValues(_ dashboard: Dashboard) async throws -> [String: Any] {
-        let c = dashboard.currency
-        // Twelve months of commission per clinic, from the maintained monthly summaries.
-        var months: [Day] = []
-        var month = dashboard.today.firstOfMonth
-        for _ in 0..<12 {
-            months.insert(month, at: 0)
-            month = month.adding(days: -1).firstOfMonth
-        }
-        var series: [Clinic.ID: (name: String, values: [Int64])] = [:]
-        let names = try await Presenter.Names(store: app.store)
-        for entry in try await app.store.clinicMonths(from: months[0], through: dashboard.today) {
-            guard let index = months.firstIndex(of: entry.month) else { continue }
-            series[entry.clinicID, default: (names.clinics[entry.clinicID] ?? "", Array(repeating: 0, count: 12))].values[index] = entry.totals.commission.minorUnits
-        }
-        let ordered = series.sorted { $0.key < $1.key }.map { $0.value }
+    /// The dashboard page's values: a card per clinic leading with what it owes her (every unpaid or
+    /// short period, not only the current one) and whether a payment is overdue; the headline
+    /// tiles; the charts, a colour per clinic; the products.
+    func dashboardValues(_ dashboard: Dashboard, settings: BookSettings) async throws -> [String: Any] {
+        let style = settings.style
+        let series = try await MonthSeriesRequest(through: dashboard.today).fetch(from: app.store)
+        let allClinics = try await app.store.clinics(ClinicQuery(includeArchived: true))
+        let colors = Charts.colorClasses(allClinics)
+        let names = Dictionary(uniqueKeysWithValues: allClinics.map { ($0.id, $0.name) })
         return [
-            "today": dashboard.today.description, "currency": c.code,
-            "todayCommission": c.format(dashboard.todayTotals.commission), "todaySales": dashboard.todayTotals.saleCount,
-            "todayRevenue": c.format(dashboard.todayTotals.revenue),
-            "monthCommission": c.format(dashboard.monthTotals.commission), "monthSales": dashboard.monthTotals.saleCount,
-            "monthRevenue": c.format(dashboard.monthTotals.revenue),
-            "yearCommission": c.format(dashboard.yearTotals.commission), "yearSales": dashboard.yearTotals.saleCount,
-            "yearRevenue": c.format(dashboard.yearTotals.revenue),
+            "todayISO": dashboard.today.description, "todayLabel": "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
+            "currency": dashboard.currency.code,
+            "todayCommission": style.format(dashboard.todayTotals.commission), "todaySales": dashboard.todayTotals.saleCount,
+            "todayRevenue": style.format(dashboard.todayTotals.revenue),
+            "monthCommission": style.format(dashboard.monthTotals.commission), "monthSales": dashboard.monthTotals.saleCount,
+            "monthRevenue": style.format(dashboard.monthTotals.revenue),
+            "yearCommission": style.format(dashboard.yearTotals.commission), "yearSales": dashboard.yearTotals.saleCount,
+            "yearRevenue": style.format(dashboard.yearTotals.revenue),
             "clinics": dashboard.clinics.map { standing in
-                ["name": standing.clinic.name, "period": "\(standing.period.start) – \(standing.period.end)",
-                 "sales": standing.periodTotals.saleCount, "expected": c.format(standing.periodTotals.commission),
-                 "received": c.format(standing.periodReceived), "balance": c.format(standing.periodBalance),
-                 "year": c.format(standing.yearTotals.commission)] as [String: Any]
+                let arrears = standing.arrears
+                return ["id": standing.clinic.id.rawValue, "name": standing.clinic.name, "color": colors[standing.clinic.id] ?? "c0",
+                        "owed": style.format(arrears.owed),
+                        "owedLabel": arrears.owed.isNegative ? "paid beyond what it owes" : "owed to you", "isOwedBack": arrears.owed.isNegative,
+                        "isOverdue": !arrears.overdue.isZero, "overdue": style.format(arrears.overdue), "dueAfter": arrears.dueAfterDays,
+                        "period": style.format(standing.period), "expected": style.format(standing.periodTotals.commission),
+                        "hasReceived": !standing.periodReceived.isZero, "received": style.format(standing.periodReceived)] as [String: Any]
             },
+            "hasOverdue": dashboard.clinics.contains { !$0.arrears.overdue.isZero },
             "products": dashboard.products.map { standing in
-                ["name": standing.product.name, "units": standing.yearTotals.quantity, "revenue": c.format(standing.yearTotals.revenue),
-                 "commission": c.format(standing.yearTotals.commission)] as [String: Any]
+                ["name": standing.product.name, "units": standing.yearTotals.quantity, "revenue": style.format(standing.yearTotals.revenue),
+                 "commission": style.format(standing.yearTotals.commission)] as [String: Any]
             },
-            "monthlyChart": Charts.monthly(months: months.map { String($0.description.prefix(7)) }, series: ordered, currency: c),
-            "shareChart": Charts.share(dashboard.clinics.map { ($0.clinic.name, $0.yearTotals.commission.minorUnits) }, currency: c),
+            "monthlyChart": Charts.monthly(months: series.months, series: series.clinics.map {
+                (names[$0.id] ?? "", colors[$0.id] ?? "c0", $0.commission.map(\.minorUnits))
+            }, style: style),
+            "shareChart": Charts.share(dashboard.clinics.filter { !$0.yearTotals.commission.isZero }.map {
+                ($0.clinic.name, colors[$0.clinic.id] ?? "c0", $0.yearTotals.commission.minorUnits)
+            }, style: style),
         ]
     }
 
     func dashboardPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let settings = try await app.store.settings()
         let dashboard = try await app.store.dashboard(today: settings.today())
-        let values = try await dashboardValues(dashboard)
+        let values = try await dashboardValues(dashboard, settings: settings)
         if request.uri.queryParameters["fragment"] != nil { return app.pages.fragment("dashboard-body", values: values) }
-        let body = app.pages.library.render(values, withTemplate: "dashboard-body") ?? ""
-        return app.pages.page("dashboard", title: "Dashboard", nav: "dashboard", context: context, values: ["dashboardBody": body])
+        let body = app.pages.library.render(Pages.prepared(values), withTemplate: "dashboard-body") ?? ""
+        return try await app.page("dashboard", title: "Dashboard", nav: "dashboard", context: context, values: ["dashboardBody": body])
     }
 }

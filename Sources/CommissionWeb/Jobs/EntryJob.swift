@@ -4,7 +4,11 @@ import CommissionStore
 import Foundation
 import Hummingbird
 
-/// Entering a sale in seconds: the quick entry page (the home page), its form, and Repeat.
+/// Entering a sale in seconds: the quick entry page (the home page), its form, Repeat and Undo.
+///
+/// The form starts from the entry assistant (``EntryRequest``). Every form that records a sale
+/// carries an idempotency key made when the page was drawn, so a second tap (or a retry after a
+/// lost answer) records nothing more; each saved sale is shown with an Undo that voids it.
 struct EntryJob: Job {
     let app: WebApp
     init(_ app: WebApp) { self.app = app }
@@ -12,67 +16,107 @@ struct EntryJob: Job {
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/") { request, context in try await entryPage(request, context: context) }
         pages.post("/sales") { request, context in try await recordSale(request, context: context) }
-        pages.post("/sales/:id/repeat") { _, context in try await repeatSale(context: context) }
+        pages.post("/sales/:id/repeat") { request, context in try await repeatSale(request, context: context) }
+        pages.get("/more") { _, context in try await app.page("more", title: "More", nav: "more", context: context) }
     }
 
+    /// The entry page. A prefilled link (`/?clinic=2&product=SER-30&quantity=2&date=2026-11-17`,
+    /// ids or names) opens a ready form; `?saved=ID` shows the sale just saved with its Undo.
     func entryPage(_ request: Request, context: AppRequestContext, error: String? = nil, message: String? = nil,
                    status: HTTPResponse.Status = .ok) async throws -> Response {
         let store = app.store
         let settings = try await store.settings()
-        let currency = settings.currency
-        let today = settings.today()
-        let clinics = try await store.clinics(ClinicQuery())
-        let products = try await store.products(ProductQuery(order: .mostSold))
-        let recentSales = try await store.sales(SaleQuery(page: Page(limit: 5)))
-        let names = try await Presenter.Names(store: store)
-        let lastClinic = recentSales.first?.clinicID ?? clinics.first?.id
-        let date = request.uri.queryParameters["date"].flatMap { try? Day(parsing: String($0)) } ?? today
-        let missed = try await missedDays(today: today)
-        var message = message
-        if message == nil, let saved = request.uri.queryParameters["saved"].flatMap({ Int64(String($0)) }),
-           let sale = try? await store.sale(Sale.ID(saved)) {
-            message = "Saved: \(sale.quantity) × \(names.products[sale.productID] ?? "") at \(names.clinics[sale.clinicID] ?? "") on \(sale.date), commission \(currency.format(sale.figures.commission))."
+        let style = settings.style
+        let query = request.uri.queryParameters
+        func parameter(_ name: String) -> String? { query[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 } }
+        var askedClinic: Clinic.ID?
+        if let text = parameter("clinic") {
+            askedClinic = if let id = Int64(text) { Clinic.ID(id) } else { try? await store.clinic(named: text).id }
         }
-        let values: [String: Any] = [
-            "key": Secret.make(),
-            "date": date.description,
-            "noSetup": clinics.isEmpty || products.isEmpty,
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == lastClinic] as [String: Any] },
-            "products": products.enumerated().map { index, product in
-                ["id": product.id.rawValue, "name": product.name, "price": currency.format(product.unitPrice), "selected": index == 0] as [String: Any]
-            },
-            "selectedPrice": products.first.map { currency.format($0.unitPrice) } ?? "",
-            "recent": recentSales.map { sale in
-                ["id": sale.id.rawValue, "date": sale.date.description, "clinic": names.clinics[sale.clinicID] ?? "",
-                 "product": names.products[sale.productID] ?? "", "quantity": sale.quantity,
-                 "commission": currency.format(sale.figures.commission), "csrf": context.csrfToken ?? ""] as [String: Any]
-            },
-            "hasMissedDays": !missed.isEmpty,
-            "missedDays": missed.enumerated().map { index, day in
-                ["iso": day.description, "label": "\(day.weekday.shortName) \(day)", "last": index == missed.count - 1] as [String: Any]
-            },
+        let form = try await EntryRequest(today: settings.today(), clinic: askedClinic).fetch(from: store)
+        let days = AcceptedDays(today: form.today)
+        let date = parameter("date").flatMap { try? Day(parsing: $0) }.flatMap { days.contains($0) ? $0 : nil } ?? form.today
+        var askedProduct: Product.ID?
+        if let text = parameter("product") {
+            askedProduct = if let id = Int64(text) { Product.ID(id) } else { try? await store.product(named: text).id }
+        }
+        let selected = form.products.first { $0.product.id == askedProduct } ?? form.products.first
+        let quantity = parameter("quantity").flatMap { Int64($0) }.flatMap { $0 == 0 ? nil : $0 } ?? 1
+
+        var values: [String: Any] = [
+            "key": Secret.make(), "today": form.today.description, "quantity": quantity,
+            "date": date.description, "earliest": AcceptedDays.earliest.description, "latest": days.latest.description,
+            "backdated": date != form.today, "dateLabel": "\(date.weekday.shortName) \(style.format(date))",
+            "zero": style.formatInput(.zero), "noSetup": form.clinics.isEmpty || form.products.isEmpty,
+            "selectedPrice": selected.map { style.formatInput($0.unitPrice) } ?? "",
+            "hasRecent": !form.recent.isEmpty, "hasMissedDays": !form.missedDays.isEmpty,
         ]
-        return app.pages.page("entry", title: "New sale", nav: "entry", context: context, values: values, status: status, message: message, error: error)
+        values["clinics"] = form.clinics.map { clinic -> [String: Any] in
+            ["id": clinic.id.rawValue, "name": clinic.name, "selected": clinic.id == form.clinic?.id]
+        }
+        values["products"] = form.products.map { entry -> [String: Any] in
+            ["id": entry.product.id.rawValue, "name": entry.product.name, "price": style.formatInput(entry.unitPrice),
+             "priceShown": style.format(entry.unitPrice), "selected": entry.product.id == selected?.product.id]
+        }
+        values["recent"] = form.recent.map { sale -> [String: Any] in
+            ["id": sale.id.rawValue, "date": style.format(sale.date), "clinic": form.clinicNames[sale.clinicID] ?? "",
+             "product": form.productNames[sale.productID] ?? "", "quantity": sale.quantity,
+             "commission": style.format(sale.figures.commission), "key": Secret.make(), "csrf": context.csrfToken ?? ""]
+        }
+        values["missedDays"] = form.missedDays.enumerated().map { index, day -> [String: Any] in
+            ["iso": day.description, "label": "\(day.weekday.shortName) \(style.format(day))", "last": index == form.missedDays.count - 1]
+        }
+        var message = message
+        if let saved = parameter("saved").flatMap({ Int64($0) }), let sale = try? await store.sale(Sale.ID(saved)), !sale.isVoided {
+            let names = try await Presenter.Names(store: store)
+            values["saved"] = ["id": sale.id.rawValue, "quantity": sale.quantity, "product": names.products[sale.productID] ?? "",
+                               "clinic": names.clinics[sale.clinicID] ?? "", "backdated": sale.date != form.today, "date": style.format(sale.date),
+                               "commission": style.format(sale.figures.commission)] as [String: Any]
+        }
+        if message == nil, let voided = parameter("voided").flatMap({ Int64($0) }) {
+            message = "Undone: sale \(voided) is voided and counts nowhere."
+        }
+        return try await app.page("entry", title: "New sale", nav: "entry", context: context, values: values, status: status, message: message, error: error)
     }
 
-    /// Days of the last two weeks, before today, on a weekday she sold on in at least three of the
-    /// eight weeks before, with no sale entered.
-    func missedDays(today: Day) async throws -> [Day] {
-        let since = today.adding(days: -70)
-        let sales = try await app.store.sales(SaleQuery(from: since, through: today.adding(days: -1), page: Page(limit: 5000)))
-        let soldDays = Set(sales.map(\.date))
-        var weeksPerWeekday: [Weekday: Set<Int>] = [:]
-        for day in soldDays where day < today.adding(days: -14) {
-            weeksPerWeekday[day.weekday, default: []].insert(day.ordinal / 7)
+    /// What the page's script gets for a sale it sent (``WebApp/wantsJSON(_:)``): the sale's id,
+    /// a sentence to show, and where its Undo posts.
+    struct SavedJSON: Encodable {
+        var id: Int64
+        var saved: String
+        var commission: String
+        var undo: String
+    }
+
+    func saved(_ sale: Sale, request: Request, settings: BookSettings) async throws -> Response {
+        guard WebApp.wantsJSON(request) else { return .redirect(to: "/?saved=\(sale.id)") }
+        let style = settings.style
+        let product = try await app.store.product(sale.productID).name, clinic = try await app.store.clinic(sale.clinicID).name
+        let when = sale.date == settings.today() ? "" : " on \(style.format(sale.date))"
+        return try app.json(SavedJSON(id: sale.id.rawValue, saved: "\(sale.quantity) × \(product) at \(clinic)\(when)",
+                                      commission: style.format(sale.figures.commission), undo: "/sales/\(sale.id)/void"), status: .created)
+    }
+
+    /// Runs a form that records a sale: a refusal redraws the page with its sentence, or answers a
+    /// problem detail when the page's script sent it.
+    func recording(_ request: Request, context: AppRequestContext, _ body: () async throws -> Response) async throws -> Response {
+        guard WebApp.wantsJSON(request) else {
+            return try await app.form(body) { error, status in try await entryPage(request, context: context, error: error, status: status) }
         }
-        let usual = Set(weeksPerWeekday.filter { $0.value.count >= 3 }.keys)
-        return (1...14).map { today.adding(days: -$0) }.filter { usual.contains($0.weekday) && !soldDays.contains($0) }.reversed()
+        do {
+            return try await body()
+        } catch {
+            let problem = Problem.from(error)
+            if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))") }
+            return problem.response
+        }
     }
 
     func recordSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
-        return try await app.form {
+        let style = settings.style
+        return try await recording(request, context: context) {
             guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init) else {
                 throw Problem(.unprocessableContent, "Choose a clinic and a product.")
             }
@@ -82,24 +126,30 @@ struct EntryJob: Job {
             let draft = SaleDraft(
                 clinicID: Clinic.ID(clinic), productID: Product.ID(product),
                 date: try form["date"].map { try Day(parsing: $0) } ?? settings.today(), quantity: quantity,
-                unitPrice: try form["price"].map { try settings.currency.parse($0) },
-                discount: try form["discount"].map { try settings.currency.parse($0) } ?? .zero,
+                unitPrice: try form["price"].map { text in
+                    do { return try style.parse(text) } catch { throw Problem(.unprocessableContent, "The unit price: \(error)") }
+                },
+                discount: try form["discount"].map { text in
+                    do { return try style.parse(text) } catch { throw Problem(.unprocessableContent, "The discount: \(error)") }
+                } ?? .zero,
                 noCommission: form["noCommission"] != nil, note: form["note"])
             let sale = try await app.store.createSale(draft, idempotencyKey: form["key"])
-            return .redirect(to: "/?saved=\(sale.id)")
-        } otherwise: { error, status in
-            try await entryPage(request, context: context, error: error, status: status)
+            return try await saved(sale, request: request, settings: settings)
         }
     }
 
-    func repeatSale(context: AppRequestContext) async throws -> Response {
+    /// The sale again, today, under the key its Repeat button was drawn with: a second tap finds
+    /// the sale the first one made.
+    func repeatSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try context.parameters.require("id", as: Int64.self)
+        let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
-        let sale = try await app.store.sale(Sale.ID(id))
-        _ = try await app.store.createSale(SaleDraft(clinicID: sale.clinicID, productID: sale.productID, date: settings.today(),
-                                                     quantity: sale.quantity, unitPrice: sale.line.unitPrice, unitCost: sale.line.unitCost,
-                                                     discount: sale.line.discount, noCommission: sale.isNoCommission, note: sale.note),
-                                           idempotencyKey: nil)
-        return .redirect(to: "/")
+        return try await recording(request, context: context) {
+            let sale = try await app.store.sale(Sale.ID(id))
+            // The day it was tapped (the queue sends it with the tap's date), else today.
+            let day = try form["date"].map { try Day(parsing: $0) } ?? settings.today()
+            let again = try await app.store.createSale(SaleDraft(repeating: sale, on: day), idempotencyKey: form["key"].map { "repeat-\($0)" })
+            return try await saved(again, request: request, settings: settings)
+        }
     }
 }

@@ -40,6 +40,13 @@ struct WebApp: Sendable {
 
     // MARK: Pages
 
+    /// A page of the book, in the book's language (see ``Pages/page(_:title:nav:context:values:status:message:error:csrf:lang:)``).
+    func page(_ template: String, title: String, nav: String? = nil, context: AppRequestContext, values: [String: Any] = [:],
+              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil) async throws -> Response {
+        let lang = try await store.settings().localeIdentifier.replacingOccurrences(of: "_", with: "-")
+        return pages.page(template, title: title, nav: nav, context: context, values: values, status: status, message: message, error: error, lang: lang)
+    }
+
     /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the sentence, and
     /// with the status of the refusal; anything else is the error middleware's.
     func form(_ body: () async throws -> Response,
@@ -51,6 +58,12 @@ struct WebApp: Sendable {
             guard problem.status < 500 else { throw error }
             return try await redraw(problem.detail, .init(code: problem.status))
         }
+    }
+
+    /// Whether the page's script asked for a JSON answer (`Accept: application/json`) rather than
+    /// the next page: the offline queue sends the same forms that way.
+    static func wantsJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/json") ?? false
     }
 
     // MARK: API

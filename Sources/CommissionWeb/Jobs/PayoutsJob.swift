@@ -34,17 +34,18 @@ struct PayoutsJob: Job {
 
     func payoutsPage(context: AppRequestContext, error: String? = nil, message: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await app.store.settings()
-        let currency = settings.currency
+        let style = settings.style
         let today = settings.today()
         let clinics = try await app.store.clinics(ClinicQuery())
         var reconciliations: [[String: Any]] = []
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
             reconciliations.append([
-                "clinic": clinic.name, "balance": currency.format(r.balance),
+                "id": clinic.id.rawValue, "clinic": clinic.name,
+                "balanceLabel": r.balance.isNegative ? "paid more than it owes by" : "owes you", "balance": style.format(r.balance.magnitudeOrSelf),
                 "periods": r.periods.reversed().map { p in
-                    ["period": "\(p.period.start) – \(p.period.end)", "expected": currency.format(p.expected), "received": currency.format(p.received),
-                     "difference": currency.format(p.difference), "balance": currency.format(p.balance),
+                    ["period": style.format(p.period), "expected": style.format(p.expected), "received": style.format(p.received),
+                     "difference": style.format(p.difference), "balance": style.format(p.balance),
                      "status": p.status.rawValue + (p.isClosed ? " (closed)" : ""), "attention": p.status.needsAttention] as [String: Any]
                 },
             ])
@@ -52,9 +53,10 @@ struct PayoutsJob: Job {
         let values: [String: Any] = [
             "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name] as [String: Any] },
             "today": today.description, "previousDay": today.firstOfMonth.adding(days: -1).description,
-            "reconciliations": reconciliations,
+            "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
+            "zero": style.formatInput(.zero), "reconciliations": reconciliations,
         ]
-        return app.pages.page("payouts", title: "Payouts", nav: "payouts", context: context, values: values, status: status, message: message, error: error)
+        return try await app.page("payouts", title: "Payouts", nav: "payouts", context: context, values: values, status: status, message: message, error: error)
     }
 
     func recordPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -66,9 +68,9 @@ struct PayoutsJob: Job {
             let day = try Day(parsing: form["period"] ?? "")
             guard let amountText = form["amount"] else { throw Problem(.unprocessableContent, "Enter the amount received.") }
             let payout = try await app.store.createPayout(PayoutDraft(
-                clinicID: clinic.id, period: clinic.schedule.period(containing: day), amount: try settings.currency.parse(amountText),
+                clinicID: clinic.id, period: clinic.schedule.period(containing: day), amount: try settings.style.parse(amountText),
                 receivedOn: try form["received"].map { try Day(parsing: $0) } ?? settings.today(), reference: form["reference"]))
-            return try await payoutsPage(context: context, message: "Recorded \(settings.currency.format(payout.amount)) from \(clinic.name) for \(payout.period.start) – \(payout.period.end).")
+            return try await payoutsPage(context: context, message: "Recorded \(settings.style.format(payout.amount)) from \(clinic.name) for \(settings.style.format(payout.period)).")
         } otherwise: { error, status in
             try await payoutsPage(context: context, error: error, status: status)
         }

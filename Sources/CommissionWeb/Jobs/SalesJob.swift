@@ -22,9 +22,11 @@ struct SalesJob: Job {
         pages.get("/sales") { request, context in try await salesPage(request, context: context) }
         pages.get("/sales/:id/edit") { _, context in try await editSalePage(context: context) }
         pages.post("/sales/:id") { request, context in try await editSale(request, context: context) }
-        pages.post("/sales/:id/void") { _, context in
-            _ = try await app.store.voidSale(Sale.ID(try context.parameters.require("id", as: Int64.self)))
-            return .redirect(to: "/sales")
+        pages.post("/sales/:id/void") { request, context in
+            let form = try await Form.read(request, context: context)
+            let sale = try await app.store.voidSale(Sale.ID(try context.parameters.require("id", as: Int64.self)))
+            // Undo on the entry page goes back there; the sales list's Void stays on the list.
+            return .redirect(to: form["back"] == "entry" ? "/?voided=\(sale.id)" : "/sales")
         }
     }
 
@@ -43,7 +45,7 @@ struct SalesJob: Job {
 
     func salesPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let store = app.store
-        let currency = try await store.settings().currency
+        let style = try await store.settings().style
         let query = request.uri.queryParameters
         let clinicID = query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) }
         let productID = query["product"].flatMap { Int64(String($0)) }.map { Product.ID($0) }
@@ -72,40 +74,46 @@ struct SalesJob: Job {
                 ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == productID] as [String: Any]
             },
             "from": query["from"].map(String.init) ?? "", "to": query["to"].map(String.init) ?? "", "q": query["q"].map(String.init) ?? "",
+            "filtered": ["clinic", "product", "from", "to", "q"].contains { query[Substring($0)].map { !$0.isEmpty } ?? false },
             "sales": sales.map { sale in
-                ["id": sale.id.rawValue, "date": sale.date.description, "clinic": names.clinics[sale.clinicID] ?? "",
+                ["id": sale.id.rawValue, "date": style.format(sale.date), "clinic": names.clinics[sale.clinicID] ?? "",
                  "product": names.products[sale.productID] ?? "", "quantity": sale.quantity, "note": sale.note ?? "",
-                 "revenue": currency.format(sale.figures.revenue), "commission": currency.format(sale.figures.commission),
+                 "revenue": style.format(sale.figures.revenue), "commission": style.format(sale.figures.commission),
                  "csrf": context.csrfToken ?? ""] as [String: Any]
             },
             "total": total,
             "previous": offset > 0 ? link(max(0, offset - pageSize)) : "",
             "next": offset + pageSize < total ? link(offset + pageSize) : "",
         ]
-        return app.pages.page("sales", title: "Sales", nav: "sales", context: context, values: values)
+        return try await app.page("sales", title: "Sales", nav: "sales", context: context, values: values)
     }
 
     func editSalePage(context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let store = app.store
-        let currency = try await store.settings().currency
+        let settings = try await store.settings()
+        let currency = settings.currency
+        let style = settings.style
         let sale = try await store.sale(try id(context))
+        let names = try await Presenter.Names(store: store)
         let values: [String: Any] = [
             "id": sale.id.rawValue, "date": sale.date.description, "quantity": sale.quantity,
-            "price": currency.format(sale.line.unitPrice), "cost": currency.format(sale.line.unitCost),
-            "discount": currency.format(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission,
+            "price": style.formatInput(sale.line.unitPrice), "cost": style.formatInput(sale.line.unitCost),
+            "discount": style.formatInput(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission,
+            "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: settings.today()).latest.description,
             "clinics": try await store.clinics(ClinicQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.clinicID] as [String: Any] },
             "products": try await store.products(ProductQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.productID] as [String: Any] },
             "history": try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
-                ["at": Self.auditTime.string(from: entry.at), "actor": entry.actor, "action": entry.action, "changes": entry.changes(currency: currency)]
+                ["at": Self.auditTime.string(from: entry.at), "actor": entry.actor, "action": entry.action,
+                 "changes": entry.changes(currency: currency, names: names)]
             },
         ]
-        return app.pages.page("edit-sale", title: "Edit sale", nav: "sales", context: context, values: values, status: status, error: error)
+        return try await app.page("edit-sale", title: "Edit sale", nav: "sales", context: context, values: values, status: status, error: error)
     }
 
     func editSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try id(context)
         let form = try await Form.read(request, context: context)
-        let currency = try await app.store.settings().currency
+        let style = try await app.store.settings().style
         do {
             guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init),
                   let quantity = form["quantity"].flatMap(Int64.init) else {
@@ -113,8 +121,8 @@ struct SalesJob: Job {
             }
             _ = try await app.store.updateSale(id, with: SaleDraft(
                 clinicID: Clinic.ID(clinic), productID: Product.ID(product), date: try Day(parsing: form["date"] ?? ""), quantity: quantity,
-                unitPrice: try currency.parse(form["price"] ?? ""), unitCost: try currency.parse(form["cost"] ?? ""),
-                discount: try form["discount"].map { try currency.parse($0) } ?? .zero, noCommission: form["noCommission"] != nil,
+                unitPrice: try style.parse(form["price"] ?? ""), unitCost: try style.parse(form["cost"] ?? ""),
+                discount: try form["discount"].map { try style.parse($0) } ?? .zero, noCommission: form["noCommission"] != nil,
                 note: form["note"]))
             return .redirect(to: "/sales")
         } catch {
@@ -208,7 +216,7 @@ struct SalesJob: Job {
     /// Every change on record of one sale, newest first (an import that created it included).
     func saleHistory(context: AppRequestContext) async throws -> Response {
         let sale = try await app.store.sale(try id(context))
-        let presenter = try await app.presenter()
+        let presenter = Presenter(currency: try await app.store.settings().currency, names: try await Presenter.Names(store: app.store))
         return try app.json(try await app.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map(presenter.audit))
     }
 }

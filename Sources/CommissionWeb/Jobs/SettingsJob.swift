@@ -60,13 +60,16 @@ struct SettingsJob: Job {
             "isOwner": try await app.store.role(of: account.id) == .owner, "newInvitation": newInvitation ?? "",
             "members": try await app.store.members().map { ["username": $0.account.username, "role": $0.role.rawValue] },
             "currency": settings.currency.code, "timeZone": settings.timeZoneIdentifier,
+            "locales": LocaleStyle.common.map { ["id": $0.identifier, "name": $0.name, "selected": $0.identifier == settings.localeIdentifier] as [String: Any] }
+                + (LocaleStyle.common.contains { $0.identifier == settings.localeIdentifier } ? []
+                   : [["id": settings.localeIdentifier, "name": settings.localeIdentifier, "selected": true]]),
             "awayFromZero": settings.rounding.rule == .halfAwayFromZero, "perLine": settings.rounding.scope == .perLine,
             "newToken": newToken ?? "",
             "tokens": try await app.store.tokens(account: account.id).map {
                 ["id": $0.id.rawValue, "name": $0.name, "created": Day($0.createdAt, in: .current).description, "csrf": context.csrfToken ?? ""] as [String: Any]
             },
         ]
-        return app.pages.page("settings", title: "Settings", nav: "settings", context: context, values: values, status: status, message: message, error: error)
+        return try await app.page("settings", title: "Settings", nav: "settings", context: context, values: values, status: status, message: message, error: error)
     }
 
     func changeBookSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -76,6 +79,7 @@ struct SettingsJob: Job {
         return try await app.form {
             settings.currency = try Currency(code: form["currency"] ?? "")
             settings.timeZoneIdentifier = form["timeZone"] ?? ""
+            settings.localeIdentifier = form["locale"] ?? settings.localeIdentifier
             settings.rounding = RoundingPolicy(rule: RoundingRule(rawValue: form["rule"] ?? "") ?? settings.rounding.rule,
                                                scope: RoundingScope(rawValue: form["scope"] ?? "") ?? settings.rounding.scope)
             try await app.store.updateSettings(settings)
@@ -100,7 +104,7 @@ struct SettingsJob: Job {
 
     // MARK: API
 
-    struct SettingsBody: Decodable { var currency: String?; var timeZone: String?; var rounding: String?; var roundingScope: String? }
+    struct SettingsBody: Decodable { var currency: String?; var timeZone: String?; var rounding: String?; var roundingScope: String?; var locale: String? }
 
     func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await app.requireOwner(context, to: "change the book's settings")
@@ -108,6 +112,7 @@ struct SettingsJob: Job {
         var settings = try await app.store.settings()
         if let code = input.currency { settings.currency = try Currency(code: code) }
         if let zone = input.timeZone { settings.timeZoneIdentifier = zone }
+        if let locale = input.locale { settings.localeIdentifier = locale.replacingOccurrences(of: "-", with: "_") }
         if let rule = input.rounding {
             guard let parsed = RoundingRule(rawValue: rule) else { throw Problem(.unprocessableContent, "The rounding is half-away-from-zero or half-to-even.") }
             settings.rounding.rule = parsed

@@ -36,34 +36,36 @@ struct StatementsJob: Job {
     }
 
     func statementPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let currency = try await app.store.settings().currency
+        let settings = try await app.store.settings()
+        let style = settings.style
         guard let (clinic, period, date, clinics) = try await statementTarget(request) else {
-            return app.pages.page("statement", title: "Statement", nav: "statements", context: context, values: ["clinics": []],
-                                  message: "Add a clinic first.")
+            return try await app.page("statement", title: "Statement", nav: "statements", context: context, values: ["clinics": []],
+                                      message: "Add a clinic first.")
         }
         let statement = try await app.store.statement(clinic: clinic.id, period: period)
         let link = { (day: Day) in "/statements?clinic=\(clinic.id)&date=\(day)" }
         let values: [String: Any] = [
-            "date": date.description,
+            "date": date.description, "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: settings.today()).latest.description,
             "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == clinic.id] as [String: Any] },
             "statement": [
-                "clinic": clinic.name, "period": "\(period.start) – \(period.end)", "closed": statement.isClosed,
+                "clinic": clinic.name, "period": style.format(period), "closed": statement.isClosed,
                 "previousLink": link(period.start.adding(days: -1)), "nextLink": link(period.end.adding(days: 1)),
                 "csvLink": "/statements.csv?clinic=\(clinic.id)&date=\(period.start)",
                 "lines": statement.lines.map { line in
                     let s = line.sale
-                    return ["date": s.date.description, "product": line.productName, "quantity": s.quantity,
-                            "price": currency.format(s.line.unitPrice), "discount": currency.format(s.line.discount),
-                            "revenue": currency.format(s.figures.revenue), "profit": currency.format(s.figures.profit),
+                    return ["date": style.format(s.date), "product": line.productName, "quantity": s.quantity,
+                            "price": style.format(s.line.unitPrice), "discount": style.format(s.line.discount),
+                            "revenue": style.format(s.figures.revenue), "profit": style.format(s.figures.profit),
                             "share": s.line.rate.map { "\($0.share.percentText)%" } ?? "none",
-                            "commission": currency.format(s.figures.commission)] as [String: Any]
+                            "commission": style.format(s.figures.commission)] as [String: Any]
                 },
-                "revenue": currency.format(statement.totals.revenue), "profit": currency.format(statement.totals.profit),
-                "commission": currency.format(statement.totals.commission), "received": currency.format(statement.received),
-                "balance": currency.format(statement.balance),
+                "sales": statement.totals.saleCount,
+                "revenue": style.format(statement.totals.revenue), "profit": style.format(statement.totals.profit),
+                "commission": style.format(statement.totals.commission), "received": style.format(statement.received),
+                "balance": style.format(statement.balance),
             ] as [String: Any],
         ]
-        return app.pages.page("statement", title: "Statement \(clinic.name)", nav: "statements", context: context, values: values)
+        return try await app.page("statement", title: "Statement \(clinic.name)", nav: "statements", context: context, values: values)
     }
 
     func statementCSV(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -34,7 +34,7 @@ struct TransferJob: Job {
             "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
             "backup": app.store is any BookBackup,
         ]
-        return app.pages.page("transfer", title: "Import & export", nav: "transfer", context: context, values: values, status: status,
+        return try await app.page("transfer", title: "Import & export", nav: "transfer", context: context, values: values, status: status,
                               message: message, error: error)
     }
 

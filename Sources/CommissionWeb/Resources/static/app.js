@@ -1,19 +1,69 @@
-// Commission's only script: small enhancements; every form works without it.
+// Commission's only script: enhancements over forms that all work without it.
+//
+// - Quick entry: the stepper, the product's price, product search.
+// - The offline queue: a sale saved (or repeated) with no network waits on this phone, in
+//   IndexedDB, with the idempotency key made at the tap, and is sent when the network returns —
+//   recorded once however the connection failed, since the server answers a key it has seen with
+//   the sale it already made. A sale the server refuses on sending stays here with the reason,
+//   to correct or discard.
+// - The connection badge tells the truth: live, reconnecting, offline, and how many sales wait.
+// - The dashboard updates live from the server's event stream.
+// Amounts are never numbers here: they travel as the strings typed or as the server wrote them.
 (function () {
   "use strict";
   function $(selector, root) { return (root || document).querySelector(selector); }
   function all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
+  var signedIn = document.body.classList.contains("signed-in");
 
-  // Quantity stepper.
+  // ---- The installable app: the service worker keeps the shell and the last pages for offline use.
+  if (signedIn && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch(function () {});
+  }
+  // Signing out (or in as someone else) forgets the pages kept for offline use.
+  all("form[action='/logout']").forEach(function (form) {
+    form.addEventListener("submit", function () { if (window.caches) { caches.delete("commission-pages"); } });
+  });
+  if (!signedIn && window.caches && location.pathname === "/login") { caches.delete("commission-pages"); }
+
+  // ---- The connection badge.
+  var connection = { online: navigator.onLine, stream: null, waiting: 0 };
+  function showConnection() {
+    var badge = $("#connection");
+    if (!badge) { return; }
+    var text = "", state = "";
+    if (!connection.online) {
+      text = "offline"; state = "offline";
+    } else if (connection.stream === "reconnecting") {
+      text = "reconnecting…"; state = "reconnecting";
+    } else if (connection.stream === "live") {
+      text = "live"; state = "live";
+    }
+    if (connection.waiting > 0) { text += (text ? " · " : "") + connection.waiting + " waiting to send"; }
+    badge.textContent = text;
+    badge.setAttribute("data-state", state);
+    badge.hidden = text === "";
+    var asOf = $("#as-of");
+    if (asOf) {
+      var rendered = new Date(document.body.getAttribute("data-rendered"));
+      var offline = $("#offline-note") || document.createElement("strong");
+      offline.id = "offline-note";
+      offline.textContent = connection.online ? "" : " · offline: as of " + rendered.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+      if (!offline.parentNode) { asOf.appendChild(offline); }
+    }
+  }
+  window.addEventListener("online", function () { connection.online = true; showConnection(); flush(); });
+  window.addEventListener("offline", function () { connection.online = false; showConnection(); });
+
+  // ---- Quick entry.
   all("[data-step]").forEach(function (button) {
     button.addEventListener("click", function () {
       var input = $("#quantity");
-      var next = (parseInt(input.value, 10) || 0) + parseInt(button.getAttribute("data-step"), 10);
-      if (next === 0) { next += parseInt(button.getAttribute("data-step"), 10); }
+      var step = parseInt(button.getAttribute("data-step"), 10);
+      var next = (parseInt(input.value, 10) || 0) + step;
+      if (next === 0) { next += step; }
       input.value = String(next);
     });
   });
-
   // Choosing a product puts its price in the price field, exactly as the server wrote it.
   all("input[name=product]").forEach(function (radio) {
     radio.addEventListener("change", function () {
@@ -21,8 +71,6 @@
       if (price) { price.value = radio.getAttribute("data-price"); }
     });
   });
-
-  // Product search.
   var search = $("#product-search");
   if (search) {
     search.addEventListener("input", function () {
@@ -32,8 +80,25 @@
       });
     });
   }
+  // A page kept offline may be from another day: a date it drew as "today" follows the phone's today.
+  var saleForm = $("#sale-form");
+  if (saleForm) {
+    var dateField = $("#date", saleForm);
+    var drawnToday = saleForm.getAttribute("data-today");
+    if (dateField && dateField.value === drawnToday && localToday() !== drawnToday) { dateField.value = localToday(); }
+  }
 
-  // A chosen CSV file is read into the text area, so the form posts it as text.
+  // ---- The clinic's pay schedule: show what the chosen kind needs.
+  var kind = $("[data-schedule-kind]");
+  if (kind) {
+    var showKind = function () {
+      all("[data-for-kind]").forEach(function (part) { part.hidden = part.getAttribute("data-for-kind") !== kind.value; });
+    };
+    kind.addEventListener("change", showKind);
+    showKind();
+  }
+
+  // ---- A chosen CSV file is read into the text area, so the form posts it as text.
   var file = $("#csv-file");
   if (file && window.FileReader) {
     file.addEventListener("change", function () {
@@ -44,21 +109,252 @@
     });
   }
 
-  // A live dashboard: the server pushes an event after every committed change; we fetch the new body.
+  // ---- The offline queue.
+  function localToday() {
+    var now = new Date();
+    function two(n) { return (n < 10 ? "0" : "") + n; }
+    return now.getFullYear() + "-" + two(now.getMonth() + 1) + "-" + two(now.getDate());
+  }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+  var database = null;
+  function store(mode, work) {
+    if (!window.indexedDB) { return Promise.reject(new Error("no IndexedDB")); }
+    if (!database) {
+      database = new Promise(function (resolve, reject) {
+        var request = indexedDB.open("commission", 1);
+        request.onupgradeneeded = function () { request.result.createObjectStore("queue", { keyPath: "key" }); };
+        request.onsuccess = function () { resolve(request.result); };
+        request.onerror = function () { reject(request.error); };
+      });
+    }
+    return database.then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var transaction = db.transaction("queue", mode);
+        var result = work(transaction.objectStore("queue"));
+        transaction.oncomplete = function () { resolve(result && "result" in result ? result.result : undefined); };
+        transaction.onerror = function () { reject(transaction.error); };
+      });
+    });
+  }
+  function queued() { return store("readonly", function (s) { return s.getAll(); }).then(function (r) { return r || []; }); }
+  function keep(record) { return store("readwrite", function (s) { s.put(record); }); }
+  function forget(key) { return store("readwrite", function (s) { s.delete(key); }); }
+
+  // Sends one sale; says whether it was recorded, refused (with the server's sentence), or must wait.
+  function send(record) {
+    var body = new URLSearchParams(record.body);
+    body.set("csrf", document.body.getAttribute("data-csrf") || body.get("csrf"));  // this page's token
+    return fetch(record.url, {
+      method: "POST", credentials: "same-origin", redirect: "manual", body: body.toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" }
+    }).then(function (response) {
+      if (response.type === "opaqueredirect" || response.status === 401) {
+        return { outcome: "wait", reason: "Sign in again to send it." };
+      }
+      return response.json().catch(function () { return {}; }).then(function (json) {
+        if (response.ok) { return { outcome: "recorded", json: json }; }
+        if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
+          return { outcome: "refused", reason: json.detail || ("The server refused it (" + response.status + ").") };
+        }
+        return { outcome: "wait", reason: "" };
+      });
+    }, function () { return { outcome: "wait", reason: "" }; });
+  }
+
+  function describe(form) {
+    var product = $("input[name=product]:checked", form);
+    var name = product ? product.parentNode.querySelector(".name").textContent : "a product";
+    var clinic = $("#clinic", form);
+    var date = $("#date", form);
+    return $("#quantity", form).value + " × " + name + " at " + (clinic ? clinic.options[clinic.selectedIndex].text : "") +
+      (date && date.value !== localToday() ? " on " + date.value : "") + ", price " + ($("#price", form).value || "the product's");
+  }
+
+  function notice(text, kind) {
+    var main = $("#main");
+    var p = $("#queue-notice") || document.createElement("p");
+    p.id = "queue-notice";
+    p.className = kind || "notice";
+    p.setAttribute("role", "status");
+    p.textContent = text;
+    if (!p.parentNode) { main.insertBefore(p, main.firstChild); }
+  }
+
+  var flushing = false;
+  function flush() {
+    if (flushing || !connection.online) { return Promise.resolve(); }
+    flushing = true;
+    var sent = [];
+    return queued().then(function (records) {
+      var waiting = records.filter(function (r) { return r.status === "waiting"; }).sort(function (a, b) { return a.created - b.created; });
+      var chain = Promise.resolve(true);
+      waiting.forEach(function (record) {
+        chain = chain.then(function (goOn) {
+          if (!goOn) { return false; }
+          return send(record).then(function (result) {
+            if (result.outcome === "recorded") { sent.push(result.json.saved || record.summary); return forget(record.key).then(function () { return true; }); }
+            if (result.outcome === "refused") { record.status = "refused"; record.reason = result.reason; return keep(record).then(function () { return true; }); }
+            if (result.reason) { record.reason = result.reason; return keep(record).then(function () { return false; }); }
+            return false;  // no network after all: the rest wait too
+          });
+        });
+      });
+      return chain;
+    }).catch(function () {}).then(function () {
+      flushing = false;
+      if (sent.length) { notice("Sent " + sent.length + " sale" + (sent.length === 1 ? "" : "s") + " saved offline: " + sent.join("; ") + "."); }
+      return showQueue();
+    });
+  }
+
+  function showQueue() {
+    return queued().then(function (records) {
+      connection.waiting = records.filter(function (r) { return r.status === "waiting"; }).length;
+      showConnection();
+      var section = $("#queue");
+      if (!section) { return; }
+      section.hidden = records.length === 0;
+      section.textContent = "";
+      if (!records.length) { return; }
+      var title = document.createElement("p");
+      var refused = records.length - connection.waiting;
+      title.innerHTML = "";
+      var strong = document.createElement("strong");
+      strong.id = "queue-count";
+      strong.textContent = connection.waiting ? connection.waiting + " waiting to send" : "";
+      title.appendChild(strong);
+      if (refused) { title.appendChild(document.createTextNode((connection.waiting ? " · " : "") + refused + " refused")); }
+      title.appendChild(document.createTextNode(" — saved on this phone."));
+      section.appendChild(title);
+      var list = document.createElement("ul");
+      records.sort(function (a, b) { return a.created - b.created; }).forEach(function (record) {
+        var item = document.createElement("li");
+        item.setAttribute("data-key", record.key);
+        item.appendChild(document.createTextNode(record.summary));
+        if (record.status === "refused" || record.reason) {
+          var reason = document.createElement("div");
+          reason.className = record.status === "refused" ? "refused" : "muted";
+          reason.textContent = record.reason;
+          item.appendChild(reason);
+        }
+        if (record.status === "refused") {
+          item.appendChild(button("Correct", function () { correct(record); }));
+          item.appendChild(button("Discard", function () { forget(record.key).then(showQueue); }));
+        }
+        list.appendChild(item);
+      });
+      section.appendChild(list);
+      if (connection.waiting) { section.appendChild(button("Send now", function () { flush(); })); }
+    }).catch(function () {});
+  }
+
+  function button(text, action) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.addEventListener("click", action);
+    return b;
+  }
+
+  // A refused sale goes back into the form, to correct and save again (under a new key).
+  function correct(record) {
+    if (!saleForm || record.url !== "/sales") { return forget(record.key).then(showQueue); }
+    var body = new URLSearchParams(record.body);
+    ["clinic", "quantity", "price", "date", "discount", "note"].forEach(function (name) {
+      var field = saleForm.elements[name];
+      if (field && body.has(name)) { field.value = body.get(name); }
+    });
+    var product = $("input[name=product][value='" + body.get("product") + "']", saleForm);
+    if (product) { product.checked = true; }
+    $("#more-fields").open = true;
+    return forget(record.key).then(showQueue).then(function () { saleForm.scrollIntoView(); });
+  }
+
+  // Saving: sent at once when there is a network (the page then shows the sale with its Undo);
+  // kept on the phone when there is none or the connection fails.
+  function sendOrKeep(form, record, onRecorded) {
+    var keepIt = function () {
+      return keep(record).then(function () {
+        notice("No network: saved on this phone. It is sent when the network is back.");
+        return showQueue();
+      });
+    };
+    if (!connection.online) { return keepIt(); }
+    return send(record).then(function (result) {
+      if (result.outcome === "recorded") { return onRecorded(result.json); }
+      if (result.outcome === "refused") { notice(result.reason, "error"); return; }
+      return keepIt();
+    });
+  }
+
+  if (saleForm && window.fetch && window.URLSearchParams) {
+    var saving = false;
+    saleForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (saving) { return; }  // a second tap while the first is on its way records nothing more
+      saving = true;
+      var data = new FormData(saleForm);
+      data.set("key", newKey());  // made at the tap: every send of this sale carries it
+      if (!data.get("date")) { data.set("date", localToday()); }
+      var record = { key: data.get("key"), url: "/sales", body: new URLSearchParams(data).toString(), summary: describe(saleForm),
+                     created: Date.now(), status: "waiting", reason: "" };
+      sendOrKeep(saleForm, record, function (json) { location.href = "/?saved=" + json.id; }).then(function () {
+        $("#quantity").value = "1";
+        ["discount", "note"].forEach(function (name) { if (saleForm.elements[name]) { saleForm.elements[name].value = ""; } });
+      }).catch(function () {
+        notice("This sale could not be kept on this phone: try again.", "error");
+      }).then(function () { saving = false; });
+    });
+  }
+
+  // Repeat: the same, under the key its button was drawn with, so a second tap is the same sale.
+  all("form[action$='/repeat']").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.fetch) { return; }
+      event.preventDefault();
+      if (form.getAttribute("data-sending")) { return; }
+      form.setAttribute("data-sending", "1");
+      var data = new FormData(form);
+      data.set("date", localToday());
+      var item = form.closest("li");
+      var record = { key: "repeat-" + data.get("key"), url: form.getAttribute("action"), body: new URLSearchParams(data).toString(),
+                     summary: "Repeat: " + (item ? item.querySelector(".what").textContent.replace(/\s+/g, " ").trim() : "a sale"),
+                     created: Date.now(), status: "waiting", reason: "" };
+      sendOrKeep(form, record, function (json) { location.href = "/?saved=" + json.id; }).then(function () {
+        form.removeAttribute("data-sending");
+      });
+    });
+  });
+
+  if ($("#queue") || $("#connection")) {
+    showQueue().then(flush);
+    setInterval(function () { if (connection.waiting > 0) { flush(); } }, 5000);
+  }
+
+  // ---- The live dashboard: the server pushes an event after every committed change; the page fetches its new body.
   var dashboard = $("#dashboard[data-live]");
   if (dashboard && window.EventSource) {
     var refreshing = false, again = false;
-    function refresh() {
+    var refresh = function () {
       if (refreshing) { again = true; return; }
       refreshing = true;
       fetch("/dashboard?fragment=1", { credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
-        .then(function (html) { dashboard.innerHTML = html; })
+        .then(function (html) { dashboard.innerHTML = html; document.body.setAttribute("data-rendered", new Date().toISOString()); showConnection(); })
         .catch(function () {})
         .then(function () { refreshing = false; if (again) { again = false; refresh(); } });
-    }
+    };
     var source = new EventSource(dashboard.getAttribute("data-live"));
-    // The first event may already differ from what was rendered: every event refreshes.
-    source.addEventListener("dashboard", refresh);
+    connection.stream = "reconnecting";
+    source.addEventListener("open", function () { connection.stream = "live"; showConnection(); });
+    source.addEventListener("error", function () { connection.stream = "reconnecting"; showConnection(); });
+    // The first event may already differ from what was drawn: every event refreshes.
+    source.addEventListener("dashboard", function () { connection.stream = "live"; refresh(); });
   }
+  showConnection();
 })();

@@ -1,0 +1,160 @@
+import CommissionCore
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Entry that never surprises: keys on every form that records a sale, Undo, prefilled links,
+/// her locale's amounts; the JSON answers the offline queue gets.
+@Suite struct EntryTests {
+    static func signedIn(_ client: some TestClientProtocol) async throws -> (headers: HTTPFields, csrf: String) {
+        let owner = try await signUp(client)
+        var headers = formHeaders
+        headers[.cookie] = "commission_session=\(owner.cookie)"
+        return (headers, owner.csrf)
+    }
+
+    @Test func aSecondTapOnRepeatRecordsNothingMoreAndUndoVoids() async throws {
+        let test = try await TestApp()
+        let first = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+                                                    idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let page = try await client.execute(uri: "/", method: .get, headers: headers).text
+            let key = try #require(page.firstMatch(of: /action="\/sales\/\d+\/repeat"><input type="hidden" name="csrf" value="[0-9a-f]+"><input type="hidden" name="key" value="([0-9a-f]+)"/)?.1)
+            var repeated: [String] = []
+            for _ in 0..<2 {
+                let response = try await client.execute(uri: "/sales/\(first.id)/repeat", method: .post, headers: headers,
+                                                        body: form(["csrf": csrf, "key": String(key)]))
+                #expect(response.status == .seeOther)
+                repeated.append(response.headers[.location] ?? "")
+            }
+            #expect(repeated[0] == repeated[1] && repeated[0].hasPrefix("/?saved="))
+            #expect(try await test.store.countSales(SaleQuery()) == 2)
+
+            // The saved notice offers Undo, which voids the sale and says so.
+            let saved = try await client.execute(uri: repeated[0], method: .get, headers: headers).text
+            #expect(saved.contains("id=\"saved\"") && saved.contains("id=\"undo\"") && saved.contains("$12.00"), "\(saved)")
+            let id = try #require(Int64(repeated[0].dropFirst("/?saved=".count)))
+            let undone = try await client.execute(uri: "/sales/\(id)/void", method: .post, headers: headers, body: form(["csrf": csrf, "back": "entry"]))
+            #expect(undone.headers[.location] == "/?voided=\(id)")
+            #expect(try await test.store.sale(Sale.ID(id)).isVoided)
+            #expect(try await client.execute(uri: "/?voided=\(id)", method: .get, headers: headers).text.contains("Undone: sale \(id) is voided"))
+        }
+    }
+
+    @Test func theQueueGetsJSONAndARetryWithItsKeyIsTheSameSale() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            var (headers, csrf) = try await Self.signedIn(client)
+            headers[.accept] = "application/json"
+            let sale = ["csrf": csrf, "key": "tap-7f3a", "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "2",
+                        "price": "50.00", "date": "2026-03-02"]
+            let first = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(sale))
+            #expect(first.status == .created, "\(first.text)")
+            let json = try first.json()
+            #expect(json["commission"] as? String == "$24.00" && (json["saved"] as? String)?.contains("2 × Serum 30ml at Glow") == true)
+            // The answer was lost: the queue sends again under the same key.
+            let again = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(sale))
+            #expect(try again.json()["id"] as? Int == json["id"] as? Int)
+            #expect(try await test.store.countSales(SaleQuery()) == 1)
+            // The same key with another sale is refused with a sentence, as JSON.
+            var other = sale
+            other["quantity"] = "3"
+            let refused = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(other))
+            #expect(refused.status.code == 422 && refused.headers[.contentType] == "application/problem+json")
+            let reason = try refused.json()["detail"] as? String
+            #expect(reason?.contains("already recorded sale") == true)
+            // A refusal the queue must keep: no terms on that date.
+            var early = sale
+            (early["key"], early["date"]) = ("tap-8", "2019-01-01")
+            let noTerms = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(early))
+            let detail = try noTerms.json()["detail"] as? String
+            #expect(noTerms.status.code == 422 && detail?.contains("No commission terms") == true)
+            #expect(try await test.store.countSales(SaleQuery()) == 1)
+        }
+    }
+
+    @Test func theAPIRefusesAKeyReusedWithAnotherBody() async throws {
+        let test = try await TestApp()
+        let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        let headers: HTTPFields = [.authorization: "Bearer cm_secret", .contentType: "application/json", HTTPField.Name("Idempotency-Key")!: "k-1"]
+        try await test.app.test(.router) { client in
+            let first = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string:
+                #"{"clinic": "Glow", "product": "SER-30", "quantity": 1, "date": "2026-03-02"}"#))
+            #expect(first.status == .created)
+            let other = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string:
+                #"{"clinic": "Glow", "product": "SER-30", "quantity": 5, "date": "2026-03-02"}"#))
+            #expect(other.status.code == 422, "\(other.text)")
+            let reason = try other.json()["detail"] as? String
+            #expect(reason?.contains("quantity 5 instead of 1") == true)
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 1)
+    }
+
+    @Test func aPrefilledLinkOpensAReadyFormAndAMissedDayOpensTheFormOnThatDay() async throws {
+        let test = try await TestApp()
+        let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))
+        try await test.app.test(.router) { client in
+            let (headers, _) = try await Self.signedIn(client)
+            let today = try await test.store.settings().today()
+            let day = today.adding(days: -3)
+            let page = try await client.execute(uri: "/?clinic=Glow&product=\(cream.id)&quantity=3&date=\(day)", method: .get, headers: headers).text
+            #expect(page.contains("value=\"\(cream.id)\" data-price=\"30.00\" checked"), "\(page)")
+            #expect(page.contains("id=\"price\" name=\"price\" inputmode=\"decimal\" autocomplete=\"off\" value=\"30.00\""))
+            #expect(page.contains("id=\"quantity\" name=\"quantity\" type=\"number\" inputmode=\"numeric\" value=\"3\""))
+            // The day is visible: said above the form, and the form's date section open on it.
+            #expect(page.contains("id=\"dateline\"") && page.contains("<details id=\"more-fields\" open>") && page.contains("value=\"\(day)\""))
+            // Dates the book does not take are refused in the field itself too.
+            #expect(page.contains("min=\"1900-01-01\" max=\"\(today.adding(years: 1))\""))
+        }
+    }
+
+    @Test func aCommaPriceInACommaLocaleIsSavedExactly() async throws {
+        let test = try await TestApp()
+        var settings = try await test.store.settings()
+        settings.localeIdentifier = "de_DE"
+        try await test.store.updateSettings(settings)
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let page = try await client.execute(uri: "/", method: .get, headers: headers).text
+            #expect(page.contains("<html lang=\"de-DE\">") && page.contains("data-price=\"50,00\"") && page.contains("50,00\u{00A0}$"), "\(page)")
+            let saved = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form([
+                "csrf": csrf, "key": "k", "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "1", "price": "1,50",
+                "date": "2026-03-02"]))
+            #expect(saved.status == .seeOther, "\(saved.text)")
+            let sale = try #require(try await test.store.sales(SaleQuery()).first)
+            #expect(sale.line.unitPrice == Money(minorUnits: 150))
+            // "1,500" in German could be 1.5 or 1500: refused with the reason, nothing recorded.
+            let ambiguous = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form([
+                "csrf": csrf, "key": "k2", "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "price": "1,500", "date": "2026-03-02"]))
+            #expect(ambiguous.status.code == 422 && ambiguous.text.contains("could be"))
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 1)
+    }
+
+    @Test func theInstallableAppsFilesAreServedToAnyone() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let manifest = try await client.execute(uri: "/manifest.webmanifest", method: .get)
+            #expect(manifest.status == .ok && manifest.headers[.contentType] == "application/manifest+json")
+            let json = try manifest.json()
+            #expect(json["start_url"] as? String == "/" && json["display"] as? String == "standalone")
+            #expect((json["icons"] as? [[String: Any]])?.contains { $0["sizes"] as? String == "512x512" } == true)
+            let worker = try await client.execute(uri: "/sw.js", method: .get)
+            #expect(worker.status == .ok && worker.headers[.contentType] == "text/javascript; charset=utf-8" && worker.headers[.cacheControl] == "no-cache")
+            #expect(!worker.text.contains("__VERSION__") && worker.text.contains("commission-shell-"))
+            #expect(try await client.execute(uri: "/favicon.ico", method: .get).status == .ok)
+            let icon = try await client.execute(uri: "/static/icon-192.png", method: .get)
+            #expect(icon.status == .ok && icon.headers[.contentType] == "image/png")
+            // Revalidation answers 304.
+            let etag = try #require(icon.headers[.eTag])
+            #expect(try await client.execute(uri: "/static/icon-192.png", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)
+        }
+    }
+}
