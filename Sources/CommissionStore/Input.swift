@@ -13,7 +13,16 @@ public enum StoreInput {
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw StoreError.invalid(field: field, reason: "it contains a control character (a tab, a line break or an invisible code).")
         }
+        guard !trimmed.unicodeScalars.contains(where: isDirectionOverride) else {
+            throw StoreError.invalid(field: field, reason: "it contains an invisible character that reverses the direction of text (U+202A–U+202E, U+2066–U+2069), which can make a name read as another.")
+        }
         return trimmed
+    }
+
+    /// The embedding, override and isolate marks of bidirectional text (U+202A–U+202E,
+    /// U+2066–U+2069): invisible, they make text display in another order than it is stored.
+    static func isDirectionOverride(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// A product with its name cleaned, an empty SKU as none, and no negative amount.
@@ -22,7 +31,7 @@ public enum StoreInput {
         cleaned.name = try name(draft.name, field: "product name")
         cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         if let sku = cleaned.sku {
-            guard sku.unicodeScalars.count <= 200, !sku.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard sku.unicodeScalars.count <= 200, !sku.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || isDirectionOverride($0) }) else {
                 throw StoreError.invalid(field: "sku", reason: "it is longer than 200 characters or contains a control character.")
             }
         }

@@ -27,7 +27,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     let pages = Pages.shared
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(overTLS: configuration.secureCookies))
     router.add(middleware: ErrorMiddleware(pages: pages))
     router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))

@@ -40,7 +40,7 @@ struct BookResponder: HTTPResponder {
             if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path): no book: \(String(reflecting: error))") }
             // No book's app answers this one, so its middleware does not either: the headers are set here.
             var response = request.uri.path.hasPrefix("/api/") ? problem.response : pages.errorPage(problem, context: context)
-            SecurityHeadersMiddleware.secure(&response)
+            SecurityHeadersMiddleware.secure(&response, overTLS: configuration.secureCookies)
             return response
         }
         return try await app.respond(to: request, context: context)

@@ -1,4 +1,5 @@
 import CommissionStore
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -18,24 +19,31 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 }
 
-/// Headers that keep the pages safe in a browser: no inline scripts, no framing, no sniffing.
+/// Headers that keep the pages safe in a browser: no inline scripts, no framing, no sniffing, no
+/// powerful features, and behind TLS (`--secure-cookies`) HTTPS only.
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
+    /// The app is served over TLS: browsers are told to use nothing else (HSTS).
+    let overTLS: Bool
 
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        Self.secure(&response)
+        Self.secure(&response, overTLS: overTLS)
         return response
     }
 
-    static func secure(_ response: inout Response) {
+    static let permissionsPolicy = "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"
+
+    static func secure(_ response: inout Response, overTLS: Bool) {
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.referrerPolicy] = "same-origin"
+        response.headers[.permissionsPolicy] = permissionsPolicy
+        if overTLS { response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains" }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
     }
 }
@@ -156,27 +164,90 @@ extension HTTPField.Name {
     static let xFrameOptions = Self("X-Frame-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let idempotencyKey = Self("Idempotency-Key")!
+    static let permissionsPolicy = Self("Permissions-Policy")!
+    static let strictTransportSecurity = Self("Strict-Transport-Security")!
+    static let xForwardedFor = Self("X-Forwarded-For")!
 }
 
-/// Slows down guessing: after 5 failed sign-ins for a name, each further attempt must wait
-/// 2, 4, 8 … (at most 300) seconds after the last failure.
+/// Slows down guessing passwords, without letting a stranger lock her out.
+///
+/// Failures are counted per name *and address* (five free, then 2, 4, 8 … at most 300 seconds
+/// between tries), per address over all names (twenty: name spraying), and per name over all
+/// addresses (twenty: a guess spread over many machines). The name-only lock lets through a device
+/// she signed in from before (a signed cookie of that sign-in), so someone failing on purpose
+/// from elsewhere does not keep her out; her own address and device are slowed only by their
+/// own failures. The counts live in this process (issue 18 moves them to the database).
 actor LoginThrottle {
-    private var failures: [String: (count: Int, last: ContinuousClock.Instant)] = [:]
+    struct Count { var failures: Int; var last: ContinuousClock.Instant }
+    private var byPair: [String: Count] = [:]
+    private var byAddress: [String: Count] = [:]
+    private var byName: [String: Count] = [:]
+    static let pairAllowance = 5, wideAllowance = 20
 
-    /// Seconds to wait before this name may try again, or nil.
-    func wait(for username: String) -> Int? {
-        guard let entry = failures[username.lowercased()], entry.count >= 5 else { return nil }
-        let delay = Duration.seconds(min(300, 1 << min(entry.count - 4, 9)))
-        let remaining = entry.last + delay - ContinuousClock.now
+    /// Seconds to wait before this name may try again from this address, or nil.
+    func wait(name: String, address: String, knownDevice: Bool) -> Int? {
+        let key = name.lowercased()
+        let waits = [Self.delay(byPair["\(key)|\(address)"], allowance: Self.pairAllowance),
+                     Self.delay(byAddress[address], allowance: Self.wideAllowance),
+                     knownDevice ? nil : Self.delay(byName[key], allowance: Self.wideAllowance)].compactMap { $0 }
+        return waits.max()
+    }
+
+    func failed(name: String, address: String) {
+        let key = name.lowercased(), now = ContinuousClock.now
+        func bump(_ count: Count?) -> Count { Count(failures: (count?.failures ?? 0) + 1, last: now) }
+        byPair["\(key)|\(address)"] = bump(byPair["\(key)|\(address)"])
+        byAddress[address] = bump(byAddress[address])
+        byName[key] = bump(byName[key])
+        // Counts an hour old count for nothing: forgotten, so that a spray of names cannot grow the tables for good.
+        if byPair.count + byAddress.count + byName.count > 30_000 {
+            let cutoff = now - .seconds(3600)
+            byPair = byPair.filter { $0.value.last > cutoff }
+            byAddress = byAddress.filter { $0.value.last > cutoff }
+            byName = byName.filter { $0.value.last > cutoff }
+        }
+    }
+
+    /// Her success clears the count of her own name and address only: a guess spread over other
+    /// addresses stays counted (and locked) for every device but the ones she signed in from.
+    func succeeded(name: String, address: String) {
+        byPair["\(name.lowercased())|\(address)"] = nil
+    }
+
+    private static func delay(_ count: Count?, allowance: Int) -> Int? {
+        guard let count, count.failures >= allowance else { return nil }
+        let delay = Duration.seconds(min(300, 1 << min(count.failures - allowance + 1, 9)))
+        let remaining = count.last + delay - ContinuousClock.now
         return remaining > .zero ? Int(remaining.components.seconds) + 1 : nil
     }
+}
 
-    func failed(_ username: String) {
-        let key = username.lowercased()
-        failures[key] = ((failures[key]?.count ?? 0) + 1, ContinuousClock.now)
+/// The signed cookie a browser keeps after a sign-in: it makes the device known to the sign-in
+/// slowdown for that name. Signed with a key of this process (a restart forgets known devices,
+/// which only means the name-only lock applies to them again).
+enum KnownDevice {
+    static let cookieName = "commission_device"
+    static let lifetime: TimeInterval = 180 * 24 * 3600
+    private static let keyBytes: Data = {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }()
+
+    static func cookie(for name: String, now: Date = Date()) -> String {
+        let payload = "\(Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)).\(Data(name.lowercased().utf8).base64EncodedString())"
+        return payload + "." + signature(payload)
     }
 
-    func succeeded(_ username: String) {
-        failures[username.lowercased()] = nil
+    static func isKnown(_ cookie: String?, for name: String, now: Date = Date()) -> Bool {
+        guard let cookie else { return false }
+        let parts = cookie.split(separator: ".")
+        guard parts.count == 3, let expiry = Int64(parts[0]), expiry > Int64(now.timeIntervalSince1970),
+              Secret.matches(String(parts[2]), signature("\(parts[0]).\(parts[1])")),
+              let signedName = Data(base64Encoded: String(parts[1])).map({ String(decoding: $0, as: UTF8.self) }) else { return false }
+        return signedName == name.lowercased()
+    }
+
+    private static func signature(_ payload: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: SymmetricKey(data: keyBytes))).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -18,15 +18,20 @@ public struct WebConfiguration: Sendable {
     public var maxBodySize: Int
     /// bcrypt's cost for new passwords (lower only in tests).
     public var bcryptCost: UInt8
+    /// Take the client's address from `X-Forwarded-For` (set only behind a reverse proxy that
+    /// writes it), for the sign-in slowdown; else the connection's peer is the client.
+    public var trustForwardedFor: Bool
 
     public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
-                sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12) {
+                sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12,
+                trustForwardedFor: Bool = false) {
         self.host = host
         self.port = port
         self.secureCookies = secureCookies
         self.sessionLifetime = sessionLifetime
         self.maxBodySize = maxBodySize
         self.bcryptCost = bcryptCost
+        self.trustForwardedFor = trustForwardedFor
     }
 }
 
@@ -55,9 +60,12 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var caller: Caller = .anonymous
     var bodyLimit: Int = 8 * 1024 * 1024
+    /// The peer's address (`127.0.0.1`), when the connection has one.
+    public let peerAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
     public var maxUploadSize: Int { bodyLimit }

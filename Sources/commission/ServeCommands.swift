@@ -40,12 +40,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on.") var port = 8080
     @Flag(help: "Serve a temporary demo book, with a printed login.") var demo = false
-    @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure (when users reach the app over HTTPS).") var secureCookies = false
+    @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure and send HSTS (when users reach the app over HTTPS).") var secureCookies = false
+    @Flag(name: .customLong("trust-forwarded-for"),
+          help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
+    var trustForwardedFor = false
 
     func run() async throws {
         var logger = Logger(label: "commission")
         logger.logLevel = .info
-        let configuration = WebConfiguration(host: host, port: port, secureCookies: secureCookies)
+        let configuration = WebConfiguration(host: host, port: port, secureCookies: secureCookies, trustForwardedFor: trustForwardedFor)
         let store: any WebStore
         var temporary: URL?
         defer {

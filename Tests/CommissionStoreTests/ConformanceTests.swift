@@ -792,7 +792,8 @@ extension TeamConformanceTests {
     @Test(arguments: StoreKind.allCases)
     func controlCodesAreRefusedWithAReason(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
-        for name in ["\u{0}Glow", "Gl\u{0}ow", "Harbor\u{7}", "tab\there"] {
+        // And the invisible marks that reverse text's direction (a name that reads as another).
+        for name in ["\u{0}Glow", "Gl\u{0}ow", "Harbor\u{7}", "tab\there", "Glow\u{202E}wolG", "\u{2066}Harbor\u{2069}", "A\u{202A}B"] {
             await #expect(throws: StoreError.self) { _ = try await book.store.createClinic(ClinicDraft(name: name, schedule: .monthly)) }
             await #expect(throws: StoreError.self) {
                 _ = try await book.store.createProduct(ProductDraft(name: name, unitPrice: cents(100), unitCost: cents(0)))

@@ -3,6 +3,7 @@ import CommissionStore
 import Foundation
 import Hummingbird
 import HummingbirdBcrypt
+import Synchronization
 
 /// Who may use the book: set-up of its owner, sign-in and sign-out, invitation links; the API's
 /// members and invitations.
@@ -79,31 +80,55 @@ struct AccountJob: Job {
         return anonymousForm("login", title: "Sign in", context: context)
     }
 
+    /// The client's address, for the sign-in slowdown: the connection's peer, or behind a proxy
+    /// that says so (``WebConfiguration/trustForwardedFor``) the first address of `X-Forwarded-For`.
+    func clientAddress(_ request: Request, context: AppRequestContext) -> String {
+        if app.configuration.trustForwardedFor, let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").first {
+            return forwarded.trimmingCharacters(in: .whitespaces)
+        }
+        return context.peerAddress ?? "unknown"
+    }
+
     func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         try checkAnonymousForm(request, form)
         let username = form["username"] ?? ""
-        if let seconds = await app.throttle.wait(for: username) {
-            return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .tooManyRequests,
-                                 error: "Too many failed sign-ins for this name: try again in \(seconds) seconds.")
+        let address = clientAddress(request, context: context)
+        let knownDevice = KnownDevice.isKnown(request.cookies[KnownDevice.cookieName]?.value, for: username)
+        if let seconds = await app.throttle.wait(name: username, address: address, knownDevice: knownDevice) {
+            var response = anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .tooManyRequests,
+                                         error: "Too many failed sign-ins: try again in \(seconds) seconds.")
+            response.headers[.retryAfter] = String(seconds)
+            return response
         }
-        if let (account, hash) = try await app.store.credentials(username: username), Bcrypt.verify(form.values["password"] ?? "", hash: hash) {
-            await app.throttle.succeeded(username)
+        // A name that does not exist is checked against a hash too, so that it answers as slowly as
+        // one that does: the time of the answer does not tell which names exist.
+        let credentials = try await app.store.credentials(username: username)
+        let matches = Bcrypt.verify(form.values["password"] ?? "", hash: credentials?.passwordHash ?? UnknownName.hash(cost: app.configuration.bcryptCost))
+        if let (account, _) = credentials, matches {
+            await app.throttle.succeeded(name: username, address: address)
             return try await startSession(for: account)
         }
-        await app.throttle.failed(username)
+        await app.throttle.failed(name: username, address: address)
         return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
                              error: "The user name or the password is wrong.")
     }
 
+    /// Signs the account in: a new session (its own CSRF token), the device made known to the
+    /// sign-in slowdown, and the anonymous forms' CSRF cookie replaced, so that nothing set before
+    /// the sign-in is worth anything after it.
     func startSession(for account: Account) async throws -> Response {
         let secret = Secret.make()
         let lifetime = app.configuration.sessionLifetime
         try await app.store.createSession(account: account.id, tokenDigest: Secret.digest(secret), csrfToken: Secret.make(),
                                           expiresAt: Date().addingTimeInterval(lifetime))
         var response = Response.redirect(to: "/")
+        let secure = app.configuration.secureCookies
         response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: secret, maxAge: Int(lifetime), path: "/",
-                                  secure: app.configuration.secureCookies, httpOnly: true, sameSite: .lax))
+                                  secure: secure, httpOnly: true, sameSite: .lax))
+        response.setCookie(Cookie(name: KnownDevice.cookieName, value: KnownDevice.cookie(for: account.username), maxAge: Int(KnownDevice.lifetime),
+                                  path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        response.setCookie(Cookie(name: Self.anonymousCSRFCookie, value: Secret.make(), path: "/", secure: secure, httpOnly: true, sameSite: .strict))
         return response
     }
 
@@ -190,4 +215,22 @@ struct AccountJob: Job {
         let scheme = app.configuration.secureCookies ? "https" : "http"
         return ("\(scheme)://\(host)\(path)", path, expires)
     }
+}
+
+/// The hash an unknown name's password is checked against: made once per cost, at the server's
+/// own cost, so that checking it takes as long as checking a real one.
+enum UnknownName {
+    private static let hashes = Mutex<[UInt8: String]>([:])
+
+    static func hash(cost: UInt8) -> String {
+        if let hash = hashes.withLock({ $0[cost] }) { return hash }
+        let hash = Bcrypt.hash(Secret.make(), cost: cost)
+        hashes.withLock { $0[cost] = $0[cost] ?? hash }
+        return hash
+    }
+}
+
+/// The unknown-name hash, for the tests.
+public enum UnknownNameHash {
+    public static func forTests(cost: UInt8) -> String { UnknownName.hash(cost: cost) }
 }
