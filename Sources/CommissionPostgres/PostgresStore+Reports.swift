@@ -159,7 +159,7 @@ extension PostgresStore {
         try await read { connection in
             let settings = try await settings(connection)
             let clinic = try await clinic(connection, id)
-            try Self.checkPeriod(period, of: clinic)
+            try Ledger.checkPeriod(period, of: clinic)
             let sales = try await sales(connection, try SQL("""
                 SELECT \(Columns.sale) FROM sale
                 WHERE sale.bookId = ? AND sale.clinicId = ? AND sale.date BETWEEN ?::date AND ?::date AND NOT sale.isVoided
@@ -175,7 +175,7 @@ extension PostgresStore {
                 SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date ORDER BY receivedOn, id
                 """, book, id.rawValue, period.start.description).query)
             return try CommissionCore.Statement(clinic: clinic, period: period, lines: lines, payouts: payouts, rounding: settings.rounding,
-                                                isClosed: try await isClosed(connection, clinic: id, period: period))
+                                                isClosed: try await closedPeriods(connection, clinic: id).overlaps(period))
         }
     }
 
@@ -280,13 +280,13 @@ extension PostgresStore {
             received[PayPeriod(start: try Day.stored(start, row: "A payout's period at clinic \(id)"),
                                end: try Day.stored(end, row: "A payout's period at clinic \(id)"))] = Money(minorUnits: amount)
         }
-        var closed = ClosedPeriods()
+        let closed = try await closedPeriods(connection, clinic: id)
         var entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)] = []
         for period in Set(expected.keys).union(received.keys) {
             entries.append((period: period,
                             expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
                             received: received[period] ?? .zero,
-                            isClosed: try await closed.contains(self, connection, clinic: id.rawValue, day: period.start)))
+                            isClosed: closed.contains(period.start)))
         }
         return try Reconciliation(clinic: clinic, entries: entries, today: today)
     }
@@ -360,7 +360,7 @@ private struct ImportSession {
     var candidates: [Clinic.ID: [Terms]] = [:]
     /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
     var recomputeFrom: [Clinic.ID: Day] = [:]
-    var closed = ClosedPeriods()
+    var closed: [Clinic.ID: ClosedPeriods] = [:]
     /// The book's rounding and the dates it takes, read once for the whole import.
     var rules: EntryRules?
 
@@ -416,7 +416,7 @@ private struct ImportSession {
         switch record {
         case .clinic(let draft):
             let name = try StoreInput.name(draft.name, field: "name")
-            let clinic = try await store.insertClinic(connection, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule,
+            let clinic = try await store.insertClinic(connection, ClinicDraft(name: name, schedule: try Ledger.schedule(draft.schedule,
                                                                                                                   rules: try await rules(connection))))
             clinics[name.lowercased()] = clinic
             summary.clinics += 1
@@ -428,7 +428,8 @@ private struct ImportSession {
             let clinic = try await clinic(named: draft.clinic, connection)
             var productID: Product.ID?
             if let name = draft.product, !name.isEmpty { productID = try await product(named: name, connection).id }
-            try await rules(connection).days.check(draft.effectiveFrom, field: "effective from")
+            _ = try Ledger.terms(TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share,
+                                            effectiveFrom: draft.effectiveFrom), rules: try await rules(connection))
             let id = try await store.int(connection, """
                 INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom)
                 VALUES (\(store.book), \(clinic.id.rawValue), \(productID?.rawValue), \(draft.basis.rawValue), \(draft.share.basisPoints),
@@ -443,14 +444,12 @@ private struct ImportSession {
         case .sale(let named):
             let clinic = try await clinic(named: named.clinic, connection)
             let product = try await product(named: named.product, connection)
-            if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
-            if product.isArchived { throw StoreError.archived(.products, product.name) }
-            let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
-                                  discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
-            _ = try await store.insertSale(connection, draft, clinic: clinic, product: product,
-                                           unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
-                                           candidates: try await terms(of: clinic.id, connection), rules: try await rules(connection), closed: &closed,
-                                           idempotencyKey: nil)
+            let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity, unitPrice: named.unitPrice,
+                                  unitCost: named.unitCost, discount: named.discount, noCommission: named.noCommission, note: named.note)
+            if closed[clinic.id] == nil { closed[clinic.id] = try await store.closedPeriods(connection, clinic: clinic.id) }
+            _ = try await store.insert(connection, try Ledger.sale(draft, in: SaleContext(
+                clinic: clinic, product: product, candidates: try await terms(of: clinic.id, connection), rules: try await rules(connection),
+                closed: closed[clinic.id]!)), idempotencyKey: nil)
             summary.sales += 1
         }
     }

@@ -10,7 +10,7 @@ extension PostgresStore {
         return try await write([.terms, .sales]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
             if let productID = draft.productID { _ = try await product(connection, productID) }
-            try EntryRules(try await settings(connection)).days.check(draft.effectiveFrom, field: "effective from")
+            let draft = try Ledger.terms(draft, rules: try await rules(connection))
             let id = try await int(connection, """
                 INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom)
                 VALUES (\(book), \(draft.clinicID.rawValue), \(draft.productID?.rawValue), \(draft.basis.rawValue),
@@ -65,14 +65,9 @@ extension PostgresStore {
     public func updateTerms(_ terms: Terms) async throws -> TermsChange {
         return try await write([.terms, .sales]) { connection in
             let old = try await self.terms(connection, terms.id)
-            guard old.clinicID == terms.clinicID else {
-                throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
-            }
+            let (terms, from) = try Ledger.termsChange(from: old, to: terms, rules: try await rules(connection))
             let clinic = try await clinic(connection, terms.clinicID)
             if let productID = terms.productID { _ = try await product(connection, productID) }
-            if terms.effectiveFrom != old.effectiveFrom {
-                try EntryRules(try await settings(connection)).days.check(terms.effectiveFrom, field: "effective from")
-            }
             try await connection.query("""
                 UPDATE terms SET productId = \(terms.productID?.rawValue), basis = \(terms.basis.rawValue),
                     shareBasisPoints = \(terms.share.basisPoints), effectiveFrom = \(terms.effectiveFrom.description)::date,
@@ -80,97 +75,87 @@ extension PostgresStore {
                 WHERE bookId = \(book) AND id = \(terms.id.rawValue)
                 """, logger: logger)
             try await record(connection, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
-            let (changed, closed) = try await recompute(connection, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom))
+            let (changed, closed) = try await recompute(connection, clinic: clinic, from: from)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
 
-    /// Resolves the terms of every commission-bearing sale of `clinic` on or after `from` again, and
-    /// rewrites those whose split changed — except in closed periods, which are only counted.
+    /// Writes what the ledger plans for the clinic's sales from `from` on (``Ledger/recompute(_:clinic:candidates:rules:closed:productName:)``).
     func recompute(_ connection: PostgresConnection, clinic: Clinic, from: Day) async throws -> (changed: Int, closed: Int) {
-        let rounding = try await settings(connection).rounding.rule
-        let candidates = try await termsCandidates(connection, clinic: clinic.id)
-        var closedPeriods = ClosedPeriods()
-        var changed = 0, closed = 0
         let sales = try await sales(connection, try SQL("""
             SELECT \(Columns.sale) FROM sale
             WHERE bookId = ? AND clinicId = ? AND date >= ?::date AND NOT isVoided AND termsId IS NOT NULL
             """, book, clinic.id.rawValue, from.description).query)
-        for sale in sales {
-            guard let terms = Terms.inForce(among: candidates, clinic: clinic.id, product: sale.productID, on: sale.date) else {
-                let product = try await product(connection, sale.productID)
-                throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: sale.date)
-            }
-            var line = sale.line
-            line.rate = CommissionRate(share: terms.share, basis: terms.basis)
-            guard line != sale.line || terms.id != sale.termsID else { continue }
-            if try await closedPeriods.contains(self, connection, clinic: clinic.id.rawValue, day: sale.date) {
-                closed += 1
-                continue
-            }
-            let figures = try line.figures(rounding: rounding)
+        var names: [Product.ID: String] = [:]
+        for id in Set(sales.map(\.productID)) { names[id] = try await product(connection, id).name }
+        let plan = try Ledger.recompute(sales, clinic: clinic, candidates: try await termsCandidates(connection, clinic: clinic.id),
+                                        rules: try await rules(connection), closed: try await closedPeriods(connection, clinic: clinic.id),
+                                        productName: { names[$0] ?? "product \($0)" })
+        for (before, after) in plan.changes {
             try await connection.query("""
-                UPDATE sale SET termsId = \(terms.id.rawValue), shareBasisPoints = \(terms.share.basisPoints), basis = \(terms.basis.rawValue),
-                    commissionExact = \(figures.exactCommission.tenThousandths), commissionMinor = \(figures.commission.minorUnits)
-                WHERE bookId = \(book) AND id = \(sale.id.rawValue)
+                UPDATE sale SET termsId = \(after.termsID?.rawValue), shareBasisPoints = \(after.line.rate?.share.basisPoints),
+                    basis = \(after.line.rate?.basis.rawValue), commissionExact = \(after.figures.exactCommission.tenThousandths),
+                    commissionMinor = \(after.figures.commission.minorUnits)
+                WHERE bookId = \(book) AND id = \(after.id.rawValue)
                 """, logger: logger)
-            var after = sale
-            (after.line, after.termsID, after.figures) = (line, terms.id, figures)
-            try await record(connection, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
-            changed += 1
+            try await record(connection, Audit.Change(.sale, after.id.rawValue, "recompute", before: Audit.json(before), after: Audit.json(after)))
         }
-        return (changed, closed)
+        return (plan.changes.count, plan.inClosedPeriods)
+    }
+
+    /// The book's rounding and the dates it takes, as of now.
+    func rules(_ connection: PostgresConnection) async throws -> EntryRules { EntryRules(try await settings(connection)) }
+
+    /// A clinic's closed periods.
+    func closedPeriods(_ connection: PostgresConnection, clinic: Clinic.ID) async throws -> ClosedPeriods {
+        ClosedPeriods(try await connection.query("""
+            SELECT periodStart::text, periodEnd::text FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(clinic.rawValue)
+            """, logger: logger).decode((String, String).self).all().map {
+            PayPeriod(start: try Day.stored($0, row: "A closed period of clinic \(clinic)"), end: try Day.stored($1, row: "A closed period of clinic \(clinic)"))
+        })
+    }
+
+    /// What a change to a sale at this clinic of this product needs to know.
+    func saleContext(_ connection: PostgresConnection, clinic: Clinic.ID, product: Product.ID, rules: EntryRules? = nil) async throws -> SaleContext {
+        var rules = rules
+        if rules == nil { rules = try await self.rules(connection) }
+        return SaleContext(clinic: try await self.clinic(connection, clinic), product: try await self.product(connection, product),
+                           candidates: try await termsCandidates(connection, clinic: clinic), rules: rules!,
+                           closed: try await closedPeriods(connection, clinic: clinic))
     }
 
     // MARK: Sales
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let key = try StoreInput.idempotencyKey(idempotencyKey)
-        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { connection in
             if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
                                                                        book, key).query).first {
-                return try StoreInput.replay(draft, of: sale, key: key)
+                return try Ledger.replay(draft, of: sale, key: key)
             }
-            let clinic = try await clinic(connection, draft.clinicID)
-            let product = try await product(connection, draft.productID)
-            if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
-            if product.isArchived { throw StoreError.archived(.products, product.name) }
-            var draft = draft
-            draft.note = note
-            var closed = ClosedPeriods()
-            let sale = try await insertSale(connection, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
-                                            unitCost: draft.unitCost ?? product.unitCost,
-                                            candidates: try await termsCandidates(connection, clinic: clinic.id),
-                                            rules: EntryRules(try await settings(connection)), closed: &closed, idempotencyKey: key)
+            let sale = try await insert(connection, try Ledger.sale(draft, in: try await saleContext(connection, clinic: draft.clinicID, product: draft.productID)),
+                                        idempotencyKey: key)
             try await record(connection, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
             return sale
         }
     }
 
-    /// Computes a sale's figures under the terms in force and inserts it.
-    func insertSale(_ connection: PostgresConnection, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                    candidates: [Terms], rules: EntryRules, closed: inout ClosedPeriods, idempotencyKey: String?) async throws -> Sale {
-        let (line, terms, figures) = try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                                         candidates: candidates, rules: rules)
-        if try await closed.contains(self, connection, clinic: clinic.id.rawValue, day: draft.date) {
-            throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
-        }
+    /// Inserts a sale the ledger made (``SaleRow/columns``), and returns it with its id.
+    func insert(_ connection: PostgresConnection, _ sale: Sale, idempotencyKey: String?) async throws -> Sale {
+        let row = SaleRow(sale)
         let id = try await int(connection, """
             INSERT INTO sale (bookId, clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId,
                               shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor,
                               note, idempotencyKey)
-            VALUES (\(book), \(clinic.id.rawValue), \(product.id.rawValue), \(draft.date.description)::date, \(line.quantity),
-                    \(line.unitPrice.minorUnits), \(line.unitCost.minorUnits), \(line.discount.minorUnits), \(terms?.id.rawValue),
-                    \(line.rate?.share.basisPoints), \(line.rate?.basis.rawValue), \(figures.revenue.minorUnits), \(figures.cost.minorUnits),
-                    \(figures.profit.minorUnits), \(figures.exactCommission.tenThousandths), \(figures.commission.minorUnits),
-                    \(draft.note), \(idempotencyKey))
+            VALUES (\(book), \(row.clinicID), \(row.productID), \(row.date)::date, \(row.quantity), \(row.unitPriceMinor), \(row.unitCostMinor),
+                    \(row.discountMinor), \(row.termsID), \(row.shareBasisPoints), \(row.basis), \(row.revenueMinor), \(row.costMinor),
+                    \(row.profitMinor), \(row.commissionExact), \(row.commissionMinor), \(row.note), \(idempotencyKey))
             RETURNING id
             """)
-        return Sale(id: Sale.ID(id), clinicID: clinic.id, productID: product.id, date: draft.date, line: line,
-                    termsID: terms?.id, figures: figures, note: draft.note)
+        var inserted = sale
+        inserted.id = Sale.ID(id)
+        return inserted
     }
-
 
     public func sale(_ id: Sale.ID) async throws -> Sale {
         try await read { connection in try await sale(connection, id) }
@@ -190,19 +175,10 @@ extension PostgresStore {
                  commission, note, voided) = try row.decode(
                 (Int64, Int64, Int64, String, Int64, Int64, Int64, Int64, Int64?, Int?, String?, Int64, Int64, Int64, Int64, Int64,
                  String?, Bool).self)
-            var rate: CommissionRate?
-            if let points, let basis {
-                guard let share = try? Share(basisPoints: points), let basis = CommissionBasis(rawValue: basis) else {
-                    throw StoreError.storage("a stored sale's split is malformed")
-                }
-                rate = CommissionRate(share: share, basis: basis)
-            }
-            let line = SaleLine(quantity: quantity, unitPrice: Money(minorUnits: price), unitCost: Money(minorUnits: cost),
-                                discount: Money(minorUnits: discount), rate: rate)
-            let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: costTotal), profit: Money(minorUnits: profit),
-                                      exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
-            return Sale(id: Sale.ID(id), clinicID: Clinic.ID(clinic), productID: Product.ID(product), date: try Day.stored(date, row: "Sale \(id)'s date"), line: line,
-                        termsID: termsID.map { Terms.ID($0) }, figures: figures, note: note, isVoided: voided)
+            return try SaleRow(id: id, clinicID: clinic, productID: product, date: date, quantity: quantity, unitPriceMinor: price, unitCostMinor: cost,
+                               discountMinor: discount, termsID: termsID, shareBasisPoints: points, basis: basis, revenueMinor: revenue,
+                               costMinor: costTotal, profitMinor: profit, commissionExact: exact, commissionMinor: commission, note: note,
+                               isVoided: voided).sale()
         }
     }
 
@@ -251,37 +227,20 @@ extension PostgresStore {
     }
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
-        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { connection in
             let old = try await sale(connection, id)
-            var closed = ClosedPeriods()
-            if try await closed.contains(self, connection, clinic: old.clinicID.rawValue, day: old.date) {
-                let clinic = try await clinic(connection, old.clinicID)
-                throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: old.date))
-            }
-            if old.isVoided { throw StoreError.invalid(field: "sale", reason: "sale \(id) is voided and cannot be edited.") }
-            let clinic = try await clinic(connection, draft.clinicID)
-            let product = try await product(connection, draft.productID)
-            var draft = draft
-            draft.note = note
-            let (line, terms, figures) = try StoreInput.sale(
-                draft, clinic: clinic, product: product,
-                unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost,
-                candidates: try await termsCandidates(connection, clinic: clinic.id), rules: EntryRules(try await settings(connection)))
-            if try await closed.contains(self, connection, clinic: clinic.id.rawValue, day: draft.date) {
-                throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
-            }
+            let sale = try Ledger.edit(old, oldContext: try await closedPeriods(connection, clinic: old.clinicID),
+                                       oldClinic: try await clinic(connection, old.clinicID), to: draft,
+                                       in: try await saleContext(connection, clinic: draft.clinicID, product: draft.productID))
+            let row = SaleRow(sale)
             try await connection.query("""
-                UPDATE sale SET clinicId = \(clinic.id.rawValue), productId = \(product.id.rawValue), date = \(draft.date.description)::date,
-                    quantity = \(line.quantity), unitPriceMinor = \(line.unitPrice.minorUnits), unitCostMinor = \(line.unitCost.minorUnits),
-                    discountMinor = \(line.discount.minorUnits), termsId = \(terms?.id.rawValue), shareBasisPoints = \(line.rate?.share.basisPoints),
-                    basis = \(line.rate?.basis.rawValue), revenueMinor = \(figures.revenue.minorUnits), costMinor = \(figures.cost.minorUnits),
-                    profitMinor = \(figures.profit.minorUnits), commissionExact = \(figures.exactCommission.tenThousandths),
-                    commissionMinor = \(figures.commission.minorUnits), note = \(draft.note)
+                UPDATE sale SET clinicId = \(row.clinicID), productId = \(row.productID), date = \(row.date)::date, quantity = \(row.quantity),
+                    unitPriceMinor = \(row.unitPriceMinor), unitCostMinor = \(row.unitCostMinor), discountMinor = \(row.discountMinor),
+                    termsId = \(row.termsID), shareBasisPoints = \(row.shareBasisPoints), basis = \(row.basis), revenueMinor = \(row.revenueMinor),
+                    costMinor = \(row.costMinor), profitMinor = \(row.profitMinor), commissionExact = \(row.commissionExact),
+                    commissionMinor = \(row.commissionMinor), note = \(row.note)
                 WHERE bookId = \(book) AND id = \(id.rawValue)
                 """, logger: logger)
-            let sale = Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
-                            figures: figures, note: draft.note)
             try await record(connection, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
             return sale
         }
@@ -289,59 +248,32 @@ extension PostgresStore {
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
         return try await write([.sales]) { connection in
-            var sale = try await sale(connection, id)
-            guard !sale.isVoided else { return sale }
-            var closed = ClosedPeriods()
-            if try await closed.contains(self, connection, clinic: sale.clinicID.rawValue, day: sale.date) {
-                let clinic = try await clinic(connection, sale.clinicID)
-                throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: sale.date))
-            }
+            let sale = try await sale(connection, id)
+            guard let voided = try Ledger.void(sale, clinic: try await clinic(connection, sale.clinicID),
+                                               closed: try await closedPeriods(connection, clinic: sale.clinicID)) else { return sale }
             try await connection.query("UPDATE sale SET isVoided = true WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
-            let before = Audit.json(sale)
-            sale.isVoided = true
-            try await record(connection, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
-            return sale
+            try await record(connection, Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided)))
+            return voided
         }
     }
 
     // MARK: Payouts and periods
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
-        let reference = try StoreInput.note(draft.reference)
         return try await write([.payouts]) { connection in
             let clinic = try await clinic(connection, draft.clinicID)
-            try Self.checkPeriod(draft.period, of: clinic)
-            let days = EntryRules(try await settings(connection)).days
-            try days.check(draft.period, field: "period")
-            try days.check(draft.receivedOn, field: "received on")
-            if try await isClosed(connection, clinic: clinic.id, period: draft.period) {
-                throw StoreError.periodClosed(clinic: clinic.name, period: draft.period)
-            }
+            let draft = try Ledger.payout(draft, clinic: clinic, rules: try await rules(connection), closed: try await closedPeriods(connection, clinic: clinic.id))
             let id = try await int(connection, """
                 INSERT INTO payout (bookId, clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference)
                 VALUES (\(book), \(clinic.id.rawValue), \(draft.period.start.description)::date, \(draft.period.end.description)::date,
-                        \(draft.amount.minorUnits), \(draft.receivedOn.description)::date, \(reference))
+                        \(draft.amount.minorUnits), \(draft.receivedOn.description)::date, \(draft.reference))
                 RETURNING id
                 """)
             let payout = Payout(id: Payout.ID(id), clinicID: clinic.id, period: draft.period, amount: draft.amount,
-                                receivedOn: draft.receivedOn, reference: reference)
+                                receivedOn: draft.receivedOn, reference: draft.reference)
             try await record(connection, Audit.Change(.payout, id, "create", before: nil, after: Audit.json(payout)))
             return payout
         }
-    }
-
-    static func checkPeriod(_ period: PayPeriod, of clinic: Clinic) throws {
-        guard clinic.schedule.period(containing: period.start) == period else {
-            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.schedule)
-        }
-    }
-
-    func isClosed(_ connection: PostgresConnection, clinic: Clinic.ID, period: PayPeriod) async throws -> Bool {
-        try await int(connection, """
-            SELECT count(*) FROM closedPeriod
-            WHERE bookId = \(book) AND clinicId = \(clinic.rawValue) AND periodStart <= \(period.end.description)::date
-              AND periodEnd >= \(period.start.description)::date
-            """) > 0
     }
 
     public func payouts(_ query: PayoutQuery) async throws -> [Payout] {
@@ -370,9 +302,8 @@ extension PostgresStore {
                                                                      book, id.rawValue).query).first else {
                 throw StoreError.notFound(.payouts, id: id.rawValue)
             }
-            if try await isClosed(connection, clinic: payout.clinicID, period: payout.period) {
-                throw StoreError.periodClosed(clinic: try await clinic(connection, payout.clinicID).name, period: payout.period)
-            }
+            try Ledger.payoutRemoval(payout, clinic: try await clinic(connection, payout.clinicID),
+                                     closed: try await closedPeriods(connection, clinic: payout.clinicID))
             try await connection.query("DELETE FROM payout WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
             try await record(connection, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
         }
@@ -380,10 +311,7 @@ extension PostgresStore {
 
     public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
         try await write([.periods]) { connection in
-            let clinic = try await clinic(connection, id)
-            try Self.checkPeriod(period, of: clinic)
-            // Reopening takes any period, so that one stored before dates were bounded can be reopened.
-            try EntryRules(try await settings(connection)).days.check(period, field: "period")
+            try Ledger.closing(period, of: try await clinic(connection, id), rules: try await rules(connection))
             let inserted = try await int(connection, """
                 WITH inserted AS (
                     INSERT INTO closedPeriod (bookId, clinicId, periodStart, periodEnd)
@@ -400,8 +328,7 @@ extension PostgresStore {
 
     public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
         try await write([.periods]) { connection in
-            let clinic = try await clinic(connection, id)
-            try Self.checkPeriod(period, of: clinic)
+            try Ledger.reopening(period, of: try await clinic(connection, id))
             let deleted = try await int(connection, """
                 WITH deleted AS (
                     DELETE FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(id.rawValue) AND periodStart = \(period.start.description)::date
@@ -448,19 +375,5 @@ extension PostgresStore {
                                action: action, before: before, after: after)
                 }
         }
-    }
-}
-
-/// Remembers which periods of which clinics are closed, while a transaction walks many sales.
-struct ClosedPeriods {
-    private var ranges: [Int64: [(start: Day, end: Day)]] = [:]
-
-    mutating func contains(_ store: PostgresStore, _ connection: PostgresConnection, clinic: Int64, day: Day) async throws -> Bool {
-        if ranges[clinic] == nil {
-            ranges[clinic] = try await connection.query("""
-                SELECT periodStart::text, periodEnd::text FROM closedPeriod WHERE bookId = \(store.book) AND clinicId = \(clinic)
-                """, logger: store.logger).decode((String, String).self).all().map { (try Day.stored($0, row: "A closed period of clinic \(clinic)"), try Day.stored($1, row: "A closed period of clinic \(clinic)")) }
-        }
-        return ranges[clinic]!.contains { $0.start <= day && day <= $0.end }
     }
 }

@@ -157,15 +157,18 @@ public final class PostgresStore: CommissionStore, Sendable {
             try await record(connection, Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings)))
             if current.rounding.rule != settings.rounding.rule {
                 // Rounded commissions follow the new rule, except in closed periods.
-                var closed = ClosedPeriods()
+                var closed: [Int64: ClosedPeriods] = [:]
                 let rows = try await connection.query("""
                     SELECT id, clinicId, date::text, commissionExact, commissionMinor FROM sale WHERE bookId = \(book) AND NOT isVoided
                     """, logger: logger).decode((Int64, Int64, String, Int64, Int64).self).all()
                 for (id, clinic, date, exact, minor) in rows {
-                    let rounded = ExactCommission(tenThousandths: exact).rounded(settings.rounding.rule).minorUnits
-                    guard rounded != minor else { continue }
-                    if try await closed.contains(self, connection, clinic: clinic, day: Day.stored(date, row: "Sale \(id)'s date")) { continue }
-                    try await connection.query("UPDATE sale SET commissionMinor = \(rounded) WHERE bookId = \(book) AND id = \(id)", logger: logger)
+                    if closed[clinic] == nil { closed[clinic] = try await closedPeriods(connection, clinic: Clinic.ID(clinic)) }
+                    if let rounded = Ledger.rerounded(exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: minor),
+                                                      date: try Day.stored(date, row: "Sale \(id)'s date"), rule: settings.rounding.rule,
+                                                      closed: closed[clinic]!) {
+                        try await connection.query("UPDATE sale SET commissionMinor = \(rounded.minorUnits) WHERE bookId = \(book) AND id = \(id)",
+                                                   logger: logger)
+                    }
                 }
             }
         }
@@ -176,7 +179,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
         let name = try StoreInput.name(draft.name, field: "clinic name")
         return try await write([.clinics]) { connection in
-            try await insertClinic(connection, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule,
+            try await insertClinic(connection, ClinicDraft(name: name, schedule: try Ledger.schedule(draft.schedule,
                                                                                                        rules: EntryRules(try await settings(connection)))))
         }
     }
@@ -241,7 +244,7 @@ public final class PostgresStore: CommissionStore, Sendable {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { connection in
             if try await self.clinic(connection, clinic.id).schedule != clinic.schedule {
-                _ = try StoreInput.schedule(clinic.schedule, rules: EntryRules(try await settings(connection)))
+                _ = try Ledger.schedule(clinic.schedule, rules: try await rules(connection))
             }
             if try await int(connection, """
                 SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name)) AND id <> \(clinic.id.rawValue)

@@ -36,29 +36,13 @@ enum Rows {
                      effectiveFrom: try Day.stored(row[5], row: "Terms \(row[0] as Int64)'s effective date"), isArchived: row[6])
     }
 
-    static let saleColumns = """
-        sale.id, sale.clinicId, sale.productId, sale.date, sale.quantity, sale.unitPriceMinor, sale.unitCostMinor, \
-        sale.discountMinor, sale.termsId, sale.shareBasisPoints, sale.basis, sale.revenueMinor, sale.costMinor, \
-        sale.profitMinor, sale.commissionExact, sale.commissionMinor, sale.note, sale.isVoided
-        """
+    /// A sale's id, its columns (``SaleRow/columns``) and its voided flag: what ``sale(_:)`` reads.
+    static let saleColumns = (["id"] + SaleRow.columns + ["isVoided"]).map { "sale.\($0)" }.joined(separator: ", ")
 
     static func sale(_ row: Row) throws -> Sale {
-        var rate: CommissionRate?
-        if let bp = row[9] as Int?, let basisText = row[10] as String? {
-            guard let share = try? Share(basisPoints: bp), let basis = CommissionBasis(rawValue: basisText) else {
-                throw StoreError.storage("a stored sale's split is malformed")
-            }
-            rate = CommissionRate(share: share, basis: basis)
-        }
-        let line = SaleLine(quantity: row[4], unitPrice: Money(minorUnits: row[5]), unitCost: Money(minorUnits: row[6]),
-                            discount: Money(minorUnits: row[7]), rate: rate)
-        let figures = SaleFigures(revenue: Money(minorUnits: row[11]), cost: Money(minorUnits: row[12]),
-                                  profit: Money(minorUnits: row[13]),
-                                  exactCommission: ExactCommission(tenThousandths: row[14]),
-                                  commission: Money(minorUnits: row[15]))
-        return Sale(id: Sale.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64), productID: Product.ID(row[2] as Int64),
-                    date: try Day.stored(row[3], row: "Sale \(row[0] as Int64)'s date"), line: line, termsID: (row[8] as Int64?).map { Terms.ID($0) },
-                    figures: figures, note: row[16], isVoided: row[17])
+        try SaleRow(id: row[0], clinicID: row[1], productID: row[2], date: row[3], quantity: row[4], unitPriceMinor: row[5], unitCostMinor: row[6],
+                    discountMinor: row[7], termsID: row[8], shareBasisPoints: row[9], basis: row[10], revenueMinor: row[11], costMinor: row[12],
+                    profitMinor: row[13], commissionExact: row[14], commissionMinor: row[15], note: row[16], isVoided: row[17]).sale()
     }
 
     static func payout(_ row: Row) throws -> Payout {

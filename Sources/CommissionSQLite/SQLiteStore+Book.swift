@@ -46,12 +46,15 @@ extension SQLiteStore {
                 // Rounded commissions follow the new rule, except in closed periods.
                 let rows = try Row.fetchAll(db, sql: "SELECT id, clinicId, date, commissionExact, commissionMinor FROM sale WHERE isVoided = 0")
                 let update = try db.cachedStatement(sql: "UPDATE sale SET commissionMinor = ? WHERE id = ?")
-                var closed = ClosedPeriods()
+                var closed: [Int64: ClosedPeriods] = [:]
                 for row in rows {
-                    let rounded = ExactCommission(tenThousandths: row[3]).rounded(settings.rounding.rule).minorUnits
-                    guard rounded != row[4] as Int64 else { continue }
-                    if try closed.contains(db, clinic: row[1], day: try Day.stored(row[2], row: "Sale \(row[0] as Int64)'s date")) { continue }
-                    try update.execute(arguments: [rounded, row[0] as Int64])
+                    let clinic: Int64 = row[1]
+                    if closed[clinic] == nil { closed[clinic] = try Self.closedPeriods(db, clinic: Clinic.ID(clinic)) }
+                    if let rounded = Ledger.rerounded(exactCommission: ExactCommission(tenThousandths: row[3]), commission: Money(minorUnits: row[4]),
+                                                      date: try Day.stored(row[2], row: "Sale \(row[0] as Int64)'s date"),
+                                                      rule: settings.rounding.rule, closed: closed[clinic]!) {
+                        try update.execute(arguments: [rounded.minorUnits, row[0] as Int64])
+                    }
                 }
             }
         }
@@ -62,7 +65,7 @@ extension SQLiteStore {
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
         let name = try StoreInput.name(draft.name, field: "clinic name")
         return try await write([.clinics]) { db in
-            try Self.insertClinic(db, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule, rules: EntryRules(try Self.settings(db)))))
+            try Self.insertClinic(db, ClinicDraft(name: name, schedule: try Ledger.schedule(draft.schedule, rules: try Self.rules(db))))
         }
     }
 
@@ -116,7 +119,7 @@ extension SQLiteStore {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { db in
             if try Self.clinic(db, clinic.id).schedule != clinic.schedule {
-                _ = try StoreInput.schedule(clinic.schedule, rules: EntryRules(try Self.settings(db)))
+                _ = try Ledger.schedule(clinic.schedule, rules: try Self.rules(db))
             }
             if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ? AND id <> ?", arguments: [name, clinic.id.rawValue]) != nil {
                 throw StoreError.duplicateName(.clinics, name)
@@ -243,18 +246,5 @@ extension SQLiteStore {
         guard page.limit != nil || page.offset > 0 else { return "" }
         arguments += [page.limit.map { max(0, $0) } ?? -1, max(0, page.offset)]
         return " LIMIT ? OFFSET ?"
-    }
-}
-
-/// Remembers which periods of which clinics are closed, while a transaction walks many sales.
-struct ClosedPeriods {
-    private var ranges: [Int64: [(start: Day, end: Day)]] = [:]
-
-    mutating func contains(_ db: Database, clinic: Int64, day: Day) throws -> Bool {
-        if ranges[clinic] == nil {
-            ranges[clinic] = try Row.fetchAll(db.cachedStatement(sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?"), arguments: [clinic])
-                .map { (try Day.stored($0[0], row: "A closed period of clinic \(clinic)"), try Day.stored($0[1], row: "A closed period of clinic \(clinic)")) }
-        }
-        return ranges[clinic]!.contains { $0.start <= day && day <= $0.end }
     }
 }

@@ -179,7 +179,7 @@ private struct ImportSession {
         switch row.record {
         case .clinic(let draft):
             let name = try StoreInput.name(draft.name, field: "name")
-            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: try StoreInput.schedule(draft.schedule, rules: resolver.rules)))
+            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: try Ledger.schedule(draft.schedule, rules: resolver.rules)))
             resolver.clinics[name.nocaseKey] = clinic
             summary.clinics += 1
         case .product(let draft):
@@ -190,7 +190,8 @@ private struct ImportSession {
             let clinic = try resolver.clinic(named: draft.clinic)
             var productID: Product.ID?
             if let name = draft.product, !name.isEmpty { productID = try resolver.product(named: name).id }
-            try resolver.rules.days.check(draft.effectiveFrom, field: "effective from")
+            _ = try Ledger.terms(TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share,
+                                            effectiveFrom: draft.effectiveFrom), rules: resolver.rules)
             try db.execute(
                 sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
                 arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description])
@@ -231,8 +232,8 @@ extension ImportProblem {
 }
 
 /// Turns an import's named sales into sales, against one connection: resolves clinic and product
-/// names (cached), picks the terms in force, computes the figures and checks closed periods. It only
-/// reads the database.
+/// names and reads each clinic's terms and closed periods (all cached), and leaves the rest to the
+/// ledger. It only reads the database.
 struct SaleResolver {
     let db: Database
     /// The book's rounding and the dates it takes, read once for the whole import.
@@ -242,7 +243,7 @@ struct SaleResolver {
     var clinics: [String: Clinic] = [:]
     var products: [String: Product] = [:]
     var candidates: [Clinic.ID: [Terms]] = [:]
-    var closed = ClosedPeriods()
+    var closed: [Clinic.ID: ClosedPeriods] = [:]
 
     init(db: Database, rules: EntryRules) {
         self.db = db
@@ -289,16 +290,20 @@ struct SaleResolver {
         }
     }
 
+    mutating func closedPeriods(of clinic: Clinic.ID) throws -> ClosedPeriods {
+        if let periods = closed[clinic] { return periods }
+        let periods = try SQLiteStore.closedPeriods(db, clinic: clinic)
+        closed[clinic] = periods
+        return periods
+    }
+
     /// The sale a row of the file makes, not yet inserted.
     mutating func sale(_ named: NamedSaleDraft) throws -> Sale {
         let clinic = try clinic(named: named.clinic)
         let product = try product(named: named.product)
-        if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
-        if product.isArchived { throw StoreError.archived(.products, product.name) }
-        let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity,
-                              discount: named.discount, noCommission: named.noCommission, note: try StoreInput.note(named.note))
-        return try SQLiteStore.prepareSale(db, draft, clinic: clinic, product: product,
-                                           unitPrice: named.unitPrice ?? product.unitPrice, unitCost: named.unitCost ?? product.unitCost,
-                                           candidates: try terms(of: clinic.id), rules: rules, closed: &closed)
+        let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity, unitPrice: named.unitPrice,
+                              unitCost: named.unitCost, discount: named.discount, noCommission: named.noCommission, note: named.note)
+        return try Ledger.sale(draft, in: SaleContext(clinic: clinic, product: product, candidates: try terms(of: clinic.id), rules: rules,
+                                                      closed: try closedPeriods(of: clinic.id)))
     }
 }

@@ -201,7 +201,7 @@ extension SQLiteStore {
         try await read { db in
             let settings = try Self.settings(db)
             let clinic = try Self.clinic(db, id)
-            try Self.checkPeriod(period, of: clinic)
+            try Ledger.checkPeriod(period, of: clinic)
             let rows = try Row.fetchAll(db, sql: """
                 SELECT \(Rows.saleColumns), product.name FROM sale JOIN product ON product.id = sale.productId
                 WHERE sale.clinicId = ? AND sale.date BETWEEN ? AND ? AND sale.isVoided = 0
@@ -211,7 +211,7 @@ extension SQLiteStore {
             let payouts = try Row.fetchAll(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE clinicId = ? AND periodStart = ? ORDER BY receivedOn, id",
                                            arguments: [id.rawValue, period.start.description]).map { try Rows.payout($0) }
             return try CommissionCore.Statement(clinic: clinic, period: period, lines: lines, payouts: payouts, rounding: settings.rounding,
-                                 isClosed: try Self.isClosed(db, clinic: id, period: period))
+                                 isClosed: try Self.closedPeriods(db, clinic: id).overlaps(period))
         }
     }
 
@@ -247,13 +247,13 @@ extension SQLiteStore {
             received[PayPeriod(start: try Day.stored(row[0], row: "A payout's period at clinic \(id)"),
                                end: try Day.stored(row[1], row: "A payout's period at clinic \(id)"))] = Money(minorUnits: row[2])
         }
-        var closed = ClosedPeriods()
+        let closed = try closedPeriods(db, clinic: id)
         let periods = Set(expected.keys).union(received.keys)
         let entries = try periods.map { period in
             (period: period,
              expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
              received: received[period] ?? .zero,
-             isClosed: try closed.contains(db, clinic: id.rawValue, day: period.start))
+             isClosed: closed.contains(period.start))
         }
         return try Reconciliation(clinic: clinic, entries: entries, today: today)
     }

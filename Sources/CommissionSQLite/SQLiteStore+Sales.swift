@@ -10,7 +10,7 @@ extension SQLiteStore {
         return try await write([.terms, .sales]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
             if let productID = draft.productID { _ = try Self.product(db, productID) }
-            try EntryRules(try Self.settings(db)).days.check(draft.effectiveFrom, field: "effective from")
+            let draft = try Ledger.terms(draft, rules: try Self.rules(db))
             try db.execute(
                 sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
                 arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
@@ -49,61 +49,36 @@ extension SQLiteStore {
     public func updateTerms(_ terms: Terms) async throws -> TermsChange {
         return try await write([.terms, .sales]) { db in
             let old = try Self.terms(db, terms.id)
-            guard old.clinicID == terms.clinicID else {
-                throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
-            }
+            let (terms, from) = try Ledger.termsChange(from: old, to: terms, rules: try Self.rules(db))
             let clinic = try Self.clinic(db, terms.clinicID)
             if let productID = terms.productID { _ = try Self.product(db, productID) }
-            if terms.effectiveFrom != old.effectiveFrom {
-                try EntryRules(try Self.settings(db)).days.check(terms.effectiveFrom, field: "effective from")
-            }
             try db.execute(
                 sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ? WHERE id = ?",
                 arguments: [terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
                             terms.effectiveFrom.description, terms.isArchived, terms.id.rawValue])
             try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
-            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: min(old.effectiveFrom, terms.effectiveFrom))
+            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: from)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
     }
 
-    /// Resolves the terms of every commission-bearing sale of `clinic` on or after `from` again, and
-    /// rewrites those whose split changed — except in closed periods, which are only counted.
-    /// - Throws: ``StoreError/noTermsInForce(clinic:product:on:)`` when a sale would be left without terms.
+    /// Writes what the ledger plans for the clinic's sales from `from` on (``Ledger/recompute(_:clinic:candidates:rules:closed:productName:)``).
     static func recompute(_ db: Database, clinic: Clinic, from: Day) throws -> (changed: Int, closed: Int) {
-        let settings = try settings(db)
-        let candidates = try termsCandidates(db, clinic: clinic.id)
-        var closedPeriods = ClosedPeriods()
-        var changed = 0, closed = 0
-        let rows = try Row.fetchAll(db, sql: """
+        let sales = try Row.fetchAll(db, sql: """
             SELECT \(Rows.saleColumns) FROM sale
             WHERE clinicId = ? AND date >= ? AND isVoided = 0 AND termsId IS NOT NULL
-            """, arguments: [clinic.id.rawValue, from.description])
-        for row in rows {
-            let sale = try Rows.sale(row)
-            guard let terms = Terms.inForce(among: candidates, clinic: clinic.id, product: sale.productID, on: sale.date) else {
-                let product = try Self.product(db, sale.productID)
-                throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: sale.date)
-            }
-            var line = sale.line
-            line.rate = CommissionRate(share: terms.share, basis: terms.basis)
-            guard line != sale.line || terms.id != sale.termsID else { continue }
-            if try closedPeriods.contains(db, clinic: clinic.id.rawValue, day: sale.date) {
-                closed += 1
-                continue
-            }
-            let figures = try line.figures(rounding: settings.rounding.rule)
+            """, arguments: [clinic.id.rawValue, from.description]).map { try Rows.sale($0) }
+        let plan = try Ledger.recompute(sales, clinic: clinic, candidates: try termsCandidates(db, clinic: clinic.id), rules: try rules(db),
+                                        closed: try closedPeriods(db, clinic: clinic.id), productName: { try Self.product(db, $0).name })
+        for (before, after) in plan.changes {
             try db.execute(sql: """
                 UPDATE sale SET termsId = ?, shareBasisPoints = ?, basis = ?, commissionExact = ?, commissionMinor = ?
                 WHERE id = ?
-                """, arguments: [terms.id.rawValue, terms.share.basisPoints, terms.basis.rawValue,
-                                 figures.exactCommission.tenThousandths, figures.commission.minorUnits, sale.id.rawValue])
-            var after = sale
-            (after.line, after.termsID, after.figures) = (line, terms.id, figures)
-            try record(db, Audit.Change(.sale, sale.id.rawValue, "recompute", before: Audit.json(sale), after: Audit.json(after)))
-            changed += 1
+                """, arguments: [after.termsID?.rawValue, after.line.rate?.share.basisPoints, after.line.rate?.basis.rawValue,
+                                 after.figures.exactCommission.tenThousandths, after.figures.commission.minorUnits, after.id.rawValue])
+            try record(db, Audit.Change(.sale, after.id.rawValue, "recompute", before: Audit.json(before), after: Audit.json(after)))
         }
-        return (changed, closed)
+        return (plan.changes.count, plan.inClosedPeriods)
     }
 
     static func termsCandidates(_ db: Database, clinic: Clinic.ID) throws -> [Terms] {
@@ -111,86 +86,68 @@ extension SQLiteStore {
                          arguments: [clinic.rawValue]).map { try Rows.terms($0) }
     }
 
+    /// The book's rounding and the dates it takes, as of now.
+    static func rules(_ db: Database) throws -> EntryRules { EntryRules(try settings(db)) }
+
+    /// A clinic's closed periods.
+    static func closedPeriods(_ db: Database, clinic: Clinic.ID) throws -> ClosedPeriods {
+        ClosedPeriods(try Row.fetchAll(db.cachedStatement(sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?"),
+                                       arguments: [clinic.rawValue]).map {
+            PayPeriod(start: try Day.stored($0[0], row: "A closed period of clinic \(clinic)"), end: try Day.stored($0[1], row: "A closed period of clinic \(clinic)"))
+        })
+    }
+
+    /// What a change to a sale at this clinic of this product needs to know.
+    static func saleContext(_ db: Database, clinic: Clinic.ID, product: Product.ID, rules: EntryRules? = nil) throws -> SaleContext {
+        SaleContext(clinic: try Self.clinic(db, clinic), product: try Self.product(db, product), candidates: try termsCandidates(db, clinic: clinic),
+                    rules: try rules ?? Self.rules(db), closed: try closedPeriods(db, clinic: clinic))
+    }
+
     // MARK: Sales
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let key = try StoreInput.idempotencyKey(idempotencyKey)
-        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { db in
             if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
-                return try StoreInput.replay(draft, of: try Rows.sale(row), key: key)
+                return try Ledger.replay(draft, of: try Rows.sale(row), key: key)
             }
-            let clinic = try Self.clinic(db, draft.clinicID)
-            let product = try Self.product(db, draft.productID)
-            if clinic.isArchived { throw StoreError.archived(.clinics, clinic.name) }
-            if product.isArchived { throw StoreError.archived(.products, product.name) }
-            var draft = draft
-            draft.note = note
-            var closed = ClosedPeriods()
-            let sale = try Self.insertSale(db, draft, clinic: clinic, product: product, unitPrice: draft.unitPrice ?? product.unitPrice,
-                                           unitCost: draft.unitCost ?? product.unitCost,
-                                           candidates: try Self.termsCandidates(db, clinic: clinic.id),
-                                           rules: EntryRules(try Self.settings(db)), closed: &closed, idempotencyKey: key)
+            var sale = try Ledger.sale(draft, in: try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID))
+            try FastStatement.execute(try db.cachedStatement(sql: Self.insertSaleSQL)) { row in
+                Self.bind(sale, idempotencyKey: key, to: &row)
+            }
+            sale.id = Sale.ID(db.lastInsertedRowID)
             try Self.record(db, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
             return sale
         }
     }
 
-    /// Computes a sale's figures under the terms in force and inserts it.
-    static func insertSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                           candidates: [Terms], rules: EntryRules, closed: inout ClosedPeriods,
-                           idempotencyKey: String?) throws -> Sale {
-        var sale = try prepareSale(db, draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                   candidates: candidates, rules: rules, closed: &closed)
-        try FastStatement.execute(try db.cachedStatement(sql: insertSaleSQL)) { row in
-            bind(sale, idempotencyKey: idempotencyKey, to: &row)
-        }
-        sale.id = Sale.ID(db.lastInsertedRowID)
-        return sale
-    }
-
-    /// The sale a draft makes, figures computed under the terms in force, once its period is known
-    /// to be open; its id is 0 until it is inserted.
-    static func prepareSale(_ db: Database, _ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                            candidates: [Terms], rules: EntryRules, closed: inout ClosedPeriods) throws -> Sale {
-        let (line, terms, figures) = try StoreInput.sale(draft, clinic: clinic, product: product, unitPrice: unitPrice, unitCost: unitCost,
-                                                         candidates: candidates, rules: rules)
-        if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
-            throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
-        }
-        return Sale(id: Sale.ID(0), clinicID: clinic.id, productID: product.id, date: draft.date, line: line,
-                    termsID: terms?.id, figures: figures, note: draft.note)
-    }
-
     /// The insert of a sale, bound by ``bind(_:idempotencyKey:to:)`` (an import inserts through ``SaleFeed``).
     static let insertSaleSQL = """
-        INSERT INTO sale (clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId,
-                          shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor,
-                          note, idempotencyKey)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO sale (\(SaleRow.columns.joined(separator: ", ")), idempotencyKey)
+        VALUES (\(repeatElement("?", count: SaleRow.columns.count + 1).joined(separator: ", ")))
         """
 
-    static func bind(_ sale: Sale, idempotencyKey: String?, to row: inout FastStatement) {
-        row.bind(sale.clinicID.rawValue)
-        row.bind(sale.productID.rawValue)
-        row.bind(sale.date.description)
-        row.bind(sale.line.quantity)
-        row.bind(sale.line.unitPrice.minorUnits)
-        row.bind(sale.line.unitCost.minorUnits)
-        row.bind(sale.line.discount.minorUnits)
-        row.bind(sale.termsID?.rawValue)
-        row.bind((sale.line.rate?.share.basisPoints).map(Int64.init))
-        row.bind(sale.line.rate?.basis.rawValue)
-        row.bind(sale.figures.revenue.minorUnits)
-        row.bind(sale.figures.cost.minorUnits)
-        row.bind(sale.figures.profit.minorUnits)
-        row.bind(sale.figures.exactCommission.tenThousandths)
-        row.bind(sale.figures.commission.minorUnits)
-        row.bind(sale.note)
-        row.bind(idempotencyKey)
+    /// Binds a sale's columns (``SaleRow/columns``), then its idempotency key.
+    static func bind(_ sale: Sale, idempotencyKey: String?, to statement: inout FastStatement) {
+        let row = SaleRow(sale)
+        statement.bind(row.clinicID)
+        statement.bind(row.productID)
+        statement.bind(row.date)
+        statement.bind(row.quantity)
+        statement.bind(row.unitPriceMinor)
+        statement.bind(row.unitCostMinor)
+        statement.bind(row.discountMinor)
+        statement.bind(row.termsID)
+        statement.bind(row.shareBasisPoints.map(Int64.init))
+        statement.bind(row.basis)
+        statement.bind(row.revenueMinor)
+        statement.bind(row.costMinor)
+        statement.bind(row.profitMinor)
+        statement.bind(row.commissionExact)
+        statement.bind(row.commissionMinor)
+        statement.bind(row.note)
+        statement.bind(idempotencyKey)
     }
-
-
 
     public func sale(_ id: Sale.ID) async throws -> Sale {
         try await read { db in try Self.sale(db, id) }
@@ -278,39 +235,16 @@ extension SQLiteStore {
     }
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
-        let note = try StoreInput.note(draft.note)
         return try await write([.sales]) { db in
             let old = try Self.sale(db, id)
-            let oldClinic = try Self.clinic(db, old.clinicID)
-            var closed = ClosedPeriods()
-            if try closed.contains(db, clinic: old.clinicID.rawValue, day: old.date) {
-                throw StoreError.periodClosed(clinic: oldClinic.name, period: oldClinic.schedule.period(containing: old.date))
-            }
-            if old.isVoided { throw StoreError.invalid(field: "sale", reason: "sale \(id) is voided and cannot be edited.") }
-            let clinic = try Self.clinic(db, draft.clinicID)
-            let product = try Self.product(db, draft.productID)
-            var draft = draft
-            draft.note = note
-            let (line, terms, figures) = try StoreInput.sale(
-                draft, clinic: clinic, product: product,
-                unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost,
-                candidates: try Self.termsCandidates(db, clinic: clinic.id), rules: EntryRules(try Self.settings(db)))
-            if try closed.contains(db, clinic: clinic.id.rawValue, day: draft.date) {
-                throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: draft.date))
-            }
+            let sale = try Ledger.edit(old, oldContext: try Self.closedPeriods(db, clinic: old.clinicID), oldClinic: try Self.clinic(db, old.clinicID),
+                                       to: draft, in: try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID))
+            let row = SaleRow(sale)
             try db.execute(sql: """
-                UPDATE sale SET clinicId = ?, productId = ?, date = ?, quantity = ?, unitPriceMinor = ?, unitCostMinor = ?,
-                    discountMinor = ?, termsId = ?, shareBasisPoints = ?, basis = ?, revenueMinor = ?, costMinor = ?,
-                    profitMinor = ?, commissionExact = ?, commissionMinor = ?, note = ?
-                WHERE id = ?
-                """, arguments: [
-                    clinic.id.rawValue, product.id.rawValue, draft.date.description, line.quantity, line.unitPrice.minorUnits,
-                    line.unitCost.minorUnits, line.discount.minorUnits, terms?.id.rawValue, line.rate?.share.basisPoints,
-                    line.rate?.basis.rawValue, figures.revenue.minorUnits, figures.cost.minorUnits, figures.profit.minorUnits,
-                    figures.exactCommission.tenThousandths, figures.commission.minorUnits, draft.note, id.rawValue,
-                ])
-            let sale = Sale(id: id, clinicID: clinic.id, productID: product.id, date: draft.date, line: line, termsID: terms?.id,
-                            figures: figures, note: draft.note)
+                UPDATE sale SET \(SaleRow.columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
+                """, arguments: [row.clinicID, row.productID, row.date, row.quantity, row.unitPriceMinor, row.unitCostMinor, row.discountMinor,
+                                 row.termsID, row.shareBasisPoints, row.basis, row.revenueMinor, row.costMinor, row.profitMinor,
+                                 row.commissionExact, row.commissionMinor, row.note, id.rawValue])
             try Self.record(db, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
             return sale
         }
@@ -318,54 +252,31 @@ extension SQLiteStore {
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
         return try await write([.sales]) { db in
-            var sale = try Self.sale(db, id)
-            guard !sale.isVoided else { return sale }
-            var closed = ClosedPeriods()
-            if try closed.contains(db, clinic: sale.clinicID.rawValue, day: sale.date) {
-                let clinic = try Self.clinic(db, sale.clinicID)
-                throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: sale.date))
+            let sale = try Self.sale(db, id)
+            guard let voided = try Ledger.void(sale, clinic: try Self.clinic(db, sale.clinicID), closed: try Self.closedPeriods(db, clinic: sale.clinicID)) else {
+                return sale
             }
             try db.execute(sql: "UPDATE sale SET isVoided = 1 WHERE id = ?", arguments: [id.rawValue])
-            let before = Audit.json(sale)
-            sale.isVoided = true
-            try Self.record(db, Audit.Change(.sale, id.rawValue, "void", before: before, after: Audit.json(sale)))
-            return sale
+            try Self.record(db, Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided)))
+            return voided
         }
     }
 
     // MARK: Payouts and periods
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
-        let reference = try StoreInput.note(draft.reference)
         return try await write([.payouts]) { db in
             let clinic = try Self.clinic(db, draft.clinicID)
-            try Self.checkPeriod(draft.period, of: clinic)
-            let days = EntryRules(try Self.settings(db)).days
-            try days.check(draft.period, field: "period")
-            try days.check(draft.receivedOn, field: "received on")
-            if try Self.isClosed(db, clinic: clinic.id, period: draft.period) {
-                throw StoreError.periodClosed(clinic: clinic.name, period: draft.period)
-            }
+            let draft = try Ledger.payout(draft, clinic: clinic, rules: try Self.rules(db), closed: try Self.closedPeriods(db, clinic: clinic.id))
             try db.execute(sql: """
                 INSERT INTO payout (clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?)
                 """, arguments: [clinic.id.rawValue, draft.period.start.description, draft.period.end.description,
-                                 draft.amount.minorUnits, draft.receivedOn.description, reference])
+                                 draft.amount.minorUnits, draft.receivedOn.description, draft.reference])
             let payout = Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
-                                receivedOn: draft.receivedOn, reference: reference)
+                                receivedOn: draft.receivedOn, reference: draft.reference)
             try Self.record(db, Audit.Change(.payout, payout.id.rawValue, "create", before: nil, after: Audit.json(payout)))
             return payout
         }
-    }
-
-    static func checkPeriod(_ period: PayPeriod, of clinic: Clinic) throws {
-        guard clinic.schedule.period(containing: period.start) == period else {
-            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.schedule)
-        }
-    }
-
-    static func isClosed(_ db: Database, clinic: Clinic.ID, period: PayPeriod) throws -> Bool {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM closedPeriod WHERE clinicId = ? AND periodStart <= ? AND periodEnd >= ?",
-                         arguments: [clinic.rawValue, period.end.description, period.start.description]) ?? 0 > 0
     }
 
     public func payouts(_ query: PayoutQuery) async throws -> [Payout] {
@@ -385,9 +296,7 @@ extension SQLiteStore {
                 throw StoreError.notFound(.payouts, id: id.rawValue)
             }
             let payout = try Rows.payout(row)
-            if try Self.isClosed(db, clinic: payout.clinicID, period: payout.period) {
-                throw StoreError.periodClosed(clinic: try Self.clinic(db, payout.clinicID).name, period: payout.period)
-            }
+            try Ledger.payoutRemoval(payout, clinic: try Self.clinic(db, payout.clinicID), closed: try Self.closedPeriods(db, clinic: payout.clinicID))
             try db.execute(sql: "DELETE FROM payout WHERE id = ?", arguments: [id.rawValue])
             try Self.record(db, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
         }
@@ -395,10 +304,7 @@ extension SQLiteStore {
 
     public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
         try await write([.periods]) { db in
-            let clinic = try Self.clinic(db, id)
-            try Self.checkPeriod(period, of: clinic)
-            // Reopening takes any period, so that one stored before dates were bounded can be reopened.
-            try EntryRules(try Self.settings(db)).days.check(period, field: "period")
+            try Ledger.closing(period, of: try Self.clinic(db, id), rules: try Self.rules(db))
             try db.execute(sql: "INSERT OR IGNORE INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
                            arguments: [id.rawValue, period.start.description, period.end.description])
             if db.changesCount > 0 {
@@ -410,8 +316,7 @@ extension SQLiteStore {
 
     public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
         try await write([.periods]) { db in
-            let clinic = try Self.clinic(db, id)
-            try Self.checkPeriod(period, of: clinic)
+            try Ledger.reopening(period, of: try Self.clinic(db, id))
             try db.execute(sql: "DELETE FROM closedPeriod WHERE clinicId = ? AND periodStart = ?",
                            arguments: [id.rawValue, period.start.description])
             if db.changesCount > 0 {

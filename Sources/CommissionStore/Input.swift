@@ -49,30 +49,6 @@ public enum StoreInput {
         return key
     }
 
-    /// The sale an idempotency key already recorded, when `draft` asks for that same sale again (a
-    /// retry). A key reused for another sale is refused, naming what differs: a retry never
-    /// records a second sale, and a different sale is never answered with the first one.
-    /// A price or cost left to its default is not compared (the default may have moved since).
-    public static func replay(_ draft: SaleDraft, of sale: Sale, key: String) throws -> Sale {
-        var differences: [String] = []
-        func compare<T: Equatable & CustomStringConvertible>(_ field: String, _ asked: T, _ recorded: T) {
-            if asked != recorded { differences.append("\(field) \(asked) instead of \(recorded)") }
-        }
-        compare("clinic", draft.clinicID.rawValue, sale.clinicID.rawValue)
-        compare("product", draft.productID.rawValue, sale.productID.rawValue)
-        compare("date", draft.date, sale.date)
-        compare("quantity", draft.quantity, sale.quantity)
-        if let price = draft.unitPrice { compare("unit price (minor units)", price.minorUnits, sale.line.unitPrice.minorUnits) }
-        if let cost = draft.unitCost { compare("unit cost (minor units)", cost.minorUnits, sale.line.unitCost.minorUnits) }
-        compare("discount (minor units)", draft.discount.minorUnits, sale.line.discount.minorUnits)
-        compare("no commission", draft.noCommission, sale.isNoCommission)
-        compare("note", (try? note(draft.note)).flatMap { $0 } ?? "", sale.note ?? "")
-        guard differences.isEmpty else {
-            throw StoreError.invalid(field: "idempotency key", reason: "\"\(key)\" already recorded sale \(sale.id), a different sale (\(differences.joined(separator: ", "))). Send a new key for a new sale.")
-        }
-        return sale
-    }
-
     /// A note trimmed, nil when empty; refused beyond 1000 characters.
     public static func note(_ note: String?) throws -> String? {
         guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
@@ -99,23 +75,6 @@ public enum StoreInput {
         return "%\(escaped)%"
     }
 
-    /// A sale's line, the terms in force for it, and its figures.
-    /// - Throws: ``DateOutOfRange`` for a date the book does not take;
-    ///   ``StoreError/noTermsInForce(clinic:product:on:)`` for a commission-bearing sale without terms.
-    public static func sale(_ draft: SaleDraft, clinic: Clinic, product: Product, unitPrice: Money, unitCost: Money,
-                            candidates: [Terms], rules: EntryRules) throws -> (SaleLine, Terms?, SaleFigures) {
-        try rules.days.check(draft.date, field: "date")
-        let rounding = rules.rounding
-        var terms: Terms?
-        if !draft.noCommission {
-            terms = Terms.inForce(among: candidates, clinic: clinic.id, product: product.id, on: draft.date)
-            if terms == nil { throw StoreError.noTermsInForce(clinic: clinic.name, product: product.name, on: draft.date) }
-        }
-        let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
-                            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
-        return (line, terms, try line.figures(rounding: rounding))
-    }
-
     /// Book settings a store may keep: a time zone and a locale that exist.
     public static func check(_ settings: BookSettings) throws {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
@@ -124,12 +83,6 @@ public enum StoreInput {
         guard LocaleStyle.isKnown(settings.localeIdentifier), settings.localeIdentifier.count <= 20 else {
             throw StoreError.invalid(field: "locale", reason: "\"\(settings.localeIdentifier)\" is not a locale such as en_US, en_GB or de_DE.")
         }
-    }
-
-    /// A clinic's schedule, whose anchor (a biweekly one's first day) must be a date the book takes.
-    public static func schedule(_ schedule: PaySchedule, rules: EntryRules) throws -> PaySchedule {
-        if case .biweekly(let anchor) = schedule { try rules.days.check(anchor, field: "anchor") }
-        return schedule
     }
 
     /// The import field an error is about (`"clinic"`, `"date"`, …), for the problem's column.

@@ -1,0 +1,300 @@
+import CommissionCore
+
+/// Every rule a change to the book passes through, written once.
+///
+/// A store reads a snapshot of what a change needs — the clinic, the product, the clinic's terms,
+/// the book's rules (``EntryRules``: rounding and the dates it takes), the clinic's closed
+/// periods — hands it to the ledger, and writes the rows the ledger returns. The ledger validates,
+/// fills defaults (a sale's price and cost), picks the terms in force, computes the figures,
+/// refuses what a closed period protects, and for a change of terms or of the rounding rule plans
+/// which sales are recomputed and how, and says how many. It does no I/O: the same rules run in
+/// every store, and on an import's reading thread.
+public enum Ledger {
+    // MARK: Sales
+
+    /// The sale a draft makes: refused when the clinic or product is archived, the date is one the
+    /// book does not take, the line is not a sale (zero quantity, negative amounts, a discount over
+    /// the line), no terms are in force (unless no commission), or its period is closed. Price and
+    /// cost default to the product's. The sale's id is 0 until a store inserts it.
+    public static func sale(_ draft: SaleDraft, in context: SaleContext) throws -> Sale {
+        if context.clinic.isArchived { throw StoreError.archived(.clinics, context.clinic.name) }
+        if context.product.isArchived { throw StoreError.archived(.products, context.product.name) }
+        return try computed(draft, unitPrice: draft.unitPrice ?? context.product.unitPrice,
+                            unitCost: draft.unitCost ?? context.product.unitCost, in: context)
+    }
+
+    /// A sale changed: refused while the sale's period (where it was, or where it would go) is
+    /// closed, and for a voided sale. Price and cost left out keep the sale's own.
+    public static func edit(_ old: Sale, oldContext: ClosedPeriods, oldClinic: Clinic, to draft: SaleDraft, in context: SaleContext) throws -> Sale {
+        if oldContext.contains(old.date) {
+            throw StoreError.periodClosed(clinic: oldClinic.name, period: oldClinic.schedule.period(containing: old.date))
+        }
+        if old.isVoided { throw StoreError.invalid(field: "sale", reason: "sale \(old.id) is voided and cannot be edited.") }
+        var sale = try computed(draft, unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost, in: context)
+        sale.id = old.id
+        return sale
+    }
+
+    /// A sale voided: it stays on record and counts nowhere. Refused while its period is closed;
+    /// voiding a voided sale changes nothing (nil).
+    public static func void(_ sale: Sale, clinic: Clinic, closed: ClosedPeriods) throws -> Sale? {
+        guard !sale.isVoided else { return nil }
+        if closed.contains(sale.date) { throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: sale.date)) }
+        var voided = sale
+        voided.isVoided = true
+        return voided
+    }
+
+    private static func computed(_ draft: SaleDraft, unitPrice: Money, unitCost: Money, in context: SaleContext) throws -> Sale {
+        try context.rules.days.check(draft.date, field: "date")
+        var terms: Terms?
+        if !draft.noCommission {
+            terms = Terms.inForce(among: context.candidates, clinic: context.clinic.id, product: context.product.id, on: draft.date)
+            if terms == nil { throw StoreError.noTermsInForce(clinic: context.clinic.name, product: context.product.name, on: draft.date) }
+        }
+        let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
+                            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
+        let figures = try line.figures(rounding: context.rules.rounding)
+        if context.closed.contains(draft.date) {
+            throw StoreError.periodClosed(clinic: context.clinic.name, period: context.clinic.schedule.period(containing: draft.date))
+        }
+        return Sale(id: Sale.ID(0), clinicID: context.clinic.id, productID: context.product.id, date: draft.date, line: line,
+                    termsID: terms?.id, figures: figures, note: try StoreInput.note(draft.note))
+    }
+
+    /// The sale an idempotency key already recorded, when `draft` asks for that same sale again (a
+    /// retry). A key reused for another sale is refused, naming what differs: a retry never records
+    /// a second sale, and a different sale is never answered with the first one. A price or cost
+    /// left to its default is not compared (the default may have moved since).
+    public static func replay(_ draft: SaleDraft, of sale: Sale, key: String) throws -> Sale {
+        var differences: [String] = []
+        func compare<T: Equatable & CustomStringConvertible>(_ field: String, _ asked: T, _ recorded: T) {
+            if asked != recorded { differences.append("\(field) \(asked) instead of \(recorded)") }
+        }
+        compare("clinic", draft.clinicID.rawValue, sale.clinicID.rawValue)
+        compare("product", draft.productID.rawValue, sale.productID.rawValue)
+        compare("date", draft.date, sale.date)
+        compare("quantity", draft.quantity, sale.quantity)
+        if let price = draft.unitPrice { compare("unit price (minor units)", price.minorUnits, sale.line.unitPrice.minorUnits) }
+        if let cost = draft.unitCost { compare("unit cost (minor units)", cost.minorUnits, sale.line.unitCost.minorUnits) }
+        compare("discount (minor units)", draft.discount.minorUnits, sale.line.discount.minorUnits)
+        compare("no commission", draft.noCommission, sale.isNoCommission)
+        compare("note", (try? StoreInput.note(draft.note)).flatMap { $0 } ?? "", sale.note ?? "")
+        guard differences.isEmpty else {
+            throw StoreError.invalid(field: "idempotency key", reason: "\"\(key)\" already recorded sale \(sale.id), a different sale (\(differences.joined(separator: ", "))). Send a new key for a new sale.")
+        }
+        return sale
+    }
+
+    // MARK: Changes that recompute sales
+
+    /// What a change of a clinic's terms does to its sales: each sale (commission-bearing, not
+    /// voided) whose terms in force or split change gets its new terms and commission — unless its
+    /// period is closed, where it is only counted. A sale left without terms refuses the change.
+    /// - Parameter sales: the clinic's sales from the earliest date the change touches.
+    public static func recompute(_ sales: [Sale], clinic: Clinic, candidates: [Terms], rules: EntryRules, closed: ClosedPeriods,
+                                 productName: (Product.ID) throws -> String) throws -> RecomputePlan {
+        var plan = RecomputePlan()
+        for sale in sales where !sale.isVoided && sale.termsID != nil {
+            guard let terms = Terms.inForce(among: candidates, clinic: clinic.id, product: sale.productID, on: sale.date) else {
+                throw StoreError.noTermsInForce(clinic: clinic.name, product: try productName(sale.productID), on: sale.date)
+            }
+            var line = sale.line
+            line.rate = CommissionRate(share: terms.share, basis: terms.basis)
+            guard line != sale.line || terms.id != sale.termsID else { continue }
+            if closed.contains(sale.date) {
+                plan.inClosedPeriods += 1
+                continue
+            }
+            var after = sale
+            (after.line, after.termsID, after.figures) = (line, terms.id, try line.figures(rounding: rules.rounding))
+            plan.changes.append((before: sale, after: after))
+        }
+        return plan
+    }
+
+    /// A sale's rounded commission under a new rounding rule, when it changes and its period is
+    /// open: what a change of the book's rounding rule writes.
+    public static func rerounded(exactCommission: ExactCommission, commission: Money, date: Day, rule: RoundingRule,
+                                 closed: ClosedPeriods) -> Money? {
+        let rounded = exactCommission.rounded(rule)
+        return rounded == commission || closed.contains(date) ? nil : rounded
+    }
+
+    // MARK: Terms, payouts, periods, schedules
+
+    /// New terms: their effective date must be one the book takes.
+    public static func terms(_ draft: TermsDraft, rules: EntryRules) throws -> TermsDraft {
+        try rules.days.check(draft.effectiveFrom, field: "effective from")
+        return draft
+    }
+
+    /// Terms changed: they stay at their clinic, and a new effective date must be one the book takes.
+    /// Sales from the earlier of the two dates are recomputed (``recompute(_:clinic:candidates:rules:closed:productName:)``).
+    public static func termsChange(from old: Terms, to new: Terms, rules: EntryRules) throws -> (terms: Terms, recomputeFrom: Day) {
+        guard old.clinicID == new.clinicID else {
+            throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
+        }
+        if new.effectiveFrom != old.effectiveFrom { try rules.days.check(new.effectiveFrom, field: "effective from") }
+        return (new, min(old.effectiveFrom, new.effectiveFrom))
+    }
+
+    /// A payout: for one of the clinic's periods, with dates the book takes, into an open period.
+    public static func payout(_ draft: PayoutDraft, clinic: Clinic, rules: EntryRules, closed: ClosedPeriods) throws -> PayoutDraft {
+        try checkPeriod(draft.period, of: clinic)
+        try rules.days.check(draft.period, field: "period")
+        try rules.days.check(draft.receivedOn, field: "received on")
+        if closed.overlaps(draft.period) { throw StoreError.periodClosed(clinic: clinic.name, period: draft.period) }
+        var clean = draft
+        clean.reference = try StoreInput.note(draft.reference)
+        return clean
+    }
+
+    /// A payout removed: not from a closed period.
+    public static func payoutRemoval(_ payout: Payout, clinic: Clinic, closed: ClosedPeriods) throws {
+        if closed.overlaps(payout.period) { throw StoreError.periodClosed(clinic: clinic.name, period: payout.period) }
+    }
+
+    /// A period to close: one of the clinic's, with a day the book takes. Reopening takes any of the
+    /// clinic's periods, so that one stored before dates were bounded can be reopened.
+    public static func closing(_ period: PayPeriod, of clinic: Clinic, rules: EntryRules) throws {
+        try checkPeriod(period, of: clinic)
+        try rules.days.check(period, field: "period")
+    }
+
+    public static func reopening(_ period: PayPeriod, of clinic: Clinic) throws {
+        try checkPeriod(period, of: clinic)
+    }
+
+    /// The period must be one of the clinic's schedule.
+    public static func checkPeriod(_ period: PayPeriod, of clinic: Clinic) throws {
+        guard clinic.schedule.period(containing: period.start) == period else {
+            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.schedule)
+        }
+    }
+
+    /// A clinic's schedule, whose anchor (a biweekly one's first day) must be a date the book takes.
+    public static func schedule(_ schedule: PaySchedule, rules: EntryRules) throws -> PaySchedule {
+        if case .biweekly(let anchor) = schedule { try rules.days.check(anchor, field: "anchor") }
+        return schedule
+    }
+}
+
+/// What a change to a sale needs to know, read by a store in the change's transaction.
+public struct SaleContext: Sendable {
+    public var clinic: Clinic
+    public var product: Product
+    /// The clinic's terms (archived ones are never in force).
+    public var candidates: [Terms]
+    public var rules: EntryRules
+    /// The clinic's closed periods.
+    public var closed: ClosedPeriods
+
+    public init(clinic: Clinic, product: Product, candidates: [Terms], rules: EntryRules, closed: ClosedPeriods) {
+        self.clinic = clinic
+        self.product = product
+        self.candidates = candidates
+        self.rules = rules
+        self.closed = closed
+    }
+}
+
+/// One clinic's closed periods, as a store read them.
+public struct ClosedPeriods: Sendable, Hashable {
+    public var periods: [PayPeriod]
+
+    public init(_ periods: [PayPeriod] = []) { self.periods = periods }
+
+    /// Whether the day is in a closed period.
+    public func contains(_ day: Day) -> Bool { periods.contains { $0.start <= day && day <= $0.end } }
+
+    /// Whether any day of `period` is in a closed period.
+    public func overlaps(_ period: PayPeriod) -> Bool { periods.contains { $0.start <= period.end && period.start <= $0.end } }
+}
+
+/// What a change of terms does to a clinic's sales (see ``Ledger/recompute(_:clinic:candidates:rules:closed:productName:)``).
+public struct RecomputePlan: Sendable {
+    /// Each sale that changes, before and after.
+    public var changes: [(before: Sale, after: Sale)] = []
+    /// Sales that would change but lie in closed periods: left as they are.
+    public var inClosedPeriods = 0
+
+    public init() {}
+}
+
+/// A sale as a store keeps it: one row of columns, in the order of ``columns``. The stores bind
+/// and read these values; what they mean is the ledger's.
+public struct SaleRow: Sendable, Hashable {
+    /// The columns a store writes for a sale (its id, voided flag and idempotency key apart).
+    public static let columns = ["clinicId", "productId", "date", "quantity", "unitPriceMinor", "unitCostMinor", "discountMinor", "termsId",
+                                 "shareBasisPoints", "basis", "revenueMinor", "costMinor", "profitMinor", "commissionExact", "commissionMinor", "note"]
+
+    public var id: Int64
+    public var clinicID: Int64
+    public var productID: Int64
+    public var date: String
+    public var quantity: Int64
+    public var unitPriceMinor: Int64
+    public var unitCostMinor: Int64
+    public var discountMinor: Int64
+    public var termsID: Int64?
+    public var shareBasisPoints: Int?
+    public var basis: String?
+    public var revenueMinor: Int64
+    public var costMinor: Int64
+    public var profitMinor: Int64
+    public var commissionExact: Int64
+    public var commissionMinor: Int64
+    public var note: String?
+    public var isVoided: Bool
+
+    public init(id: Int64, clinicID: Int64, productID: Int64, date: String, quantity: Int64, unitPriceMinor: Int64, unitCostMinor: Int64,
+                discountMinor: Int64, termsID: Int64?, shareBasisPoints: Int?, basis: String?, revenueMinor: Int64, costMinor: Int64,
+                profitMinor: Int64, commissionExact: Int64, commissionMinor: Int64, note: String?, isVoided: Bool) {
+        self.id = id
+        self.clinicID = clinicID
+        self.productID = productID
+        self.date = date
+        self.quantity = quantity
+        self.unitPriceMinor = unitPriceMinor
+        self.unitCostMinor = unitCostMinor
+        self.discountMinor = discountMinor
+        self.termsID = termsID
+        self.shareBasisPoints = shareBasisPoints
+        self.basis = basis
+        self.revenueMinor = revenueMinor
+        self.costMinor = costMinor
+        self.profitMinor = profitMinor
+        self.commissionExact = commissionExact
+        self.commissionMinor = commissionMinor
+        self.note = note
+        self.isVoided = isVoided
+    }
+
+    public init(_ sale: Sale) {
+        self.init(id: sale.id.rawValue, clinicID: sale.clinicID.rawValue, productID: sale.productID.rawValue, date: sale.date.description,
+                  quantity: sale.line.quantity, unitPriceMinor: sale.line.unitPrice.minorUnits, unitCostMinor: sale.line.unitCost.minorUnits,
+                  discountMinor: sale.line.discount.minorUnits, termsID: sale.termsID?.rawValue,
+                  shareBasisPoints: sale.line.rate?.share.basisPoints, basis: sale.line.rate?.basis.rawValue,
+                  revenueMinor: sale.figures.revenue.minorUnits, costMinor: sale.figures.cost.minorUnits, profitMinor: sale.figures.profit.minorUnits,
+                  commissionExact: sale.figures.exactCommission.tenThousandths, commissionMinor: sale.figures.commission.minorUnits,
+                  note: sale.note, isVoided: sale.isVoided)
+    }
+
+    /// The sale the row holds; a value it cannot hold is an error naming the row.
+    public func sale() throws -> Sale {
+        var rate: CommissionRate?
+        if let shareBasisPoints, let basis {
+            guard let share = try? Share(basisPoints: shareBasisPoints), let basis = CommissionBasis(rawValue: basis) else {
+                throw StoreError.unreadable("Sale \(id)'s split (\(shareBasisPoints) basis points of \(basis))")
+            }
+            rate = CommissionRate(share: share, basis: basis)
+        }
+        let line = SaleLine(quantity: quantity, unitPrice: Money(minorUnits: unitPriceMinor), unitCost: Money(minorUnits: unitCostMinor),
+                            discount: Money(minorUnits: discountMinor), rate: rate)
+        let figures = SaleFigures(revenue: Money(minorUnits: revenueMinor), cost: Money(minorUnits: costMinor), profit: Money(minorUnits: profitMinor),
+                                  exactCommission: ExactCommission(tenThousandths: commissionExact), commission: Money(minorUnits: commissionMinor))
+        return Sale(id: Sale.ID(id), clinicID: Clinic.ID(clinicID), productID: Product.ID(productID), date: try Day.stored(date, row: "Sale \(id)'s date"),
+                    line: line, termsID: termsID.map { Terms.ID($0) }, figures: figures, note: note, isVoided: isVoided)
+    }
+}
