@@ -13,25 +13,29 @@ struct SaleCommand: AsyncParsableCommand {
               commission sale add "Glow" "Serum 30ml" 2
               commission sale list --clinic "Glow" --from 2026-03-01
             """,
-        subcommands: [Add.self, List.self, Edit.self, Void.self])
+        subcommands: [Add.self, Repeat.self, List.self, Edit.self, Void.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a sale (or, with a negative quantity, a return).",
             discussion: """
-                Price and cost default to the product's; the commission follows the clinic's terms in \
-                force on the sale's date.
+                Name the clinic, the product (name or SKU) and the quantity; or only the product (and \
+                a quantity), and the sale goes to the clinic of your last sale, as the quick entry \
+                page does. Price and cost default to the product's; the commission follows the \
+                clinic's terms in force on the sale's date.
 
                 Examples:
                   commission sale add "Glow" "Serum 30ml" 2
+                  commission sale add SER-30                      # at the clinic of your last sale
+                  commission sale add SER-30 2 --date yesterday
                   commission sale add "Glow" SER-30 --return --note "returned, allergy"
                   commission sale add "Harbor" "Daily SPF 50" --price 35.00 --discount 3.50 --date 2026-03-02
                   commission sale add "Harbor" "Daily SPF 50" --no-commission --note sample
                 """)
         @OptionGroup var book: BookOptions
-        @Argument(help: "The clinic's name.") var clinic: String
-        @Argument(help: "The product's name or SKU.") var product: String
-        @Argument(help: "Units sold (for a return, add --return, or write `-- -1`).") var quantity: Int64 = 1
+        @Argument(help: ArgumentHelp("[CLINIC] PRODUCT [QUANTITY]: the clinic's name, the product's name or SKU, units sold (for a return add --return, or write `-- -1`).",
+                                     valueName: "words"))
+        var words: [String] = []
         @Flag(name: .customLong("return"), help: "A return: the quantity comes back, and so does its commission.") var isReturn = false
         @Option(help: "The sale's date (YYYY-MM-DD, today, yesterday; default today).") var date: String?
         @Option(help: "Unit price, when not the product's.") var price: String?
@@ -41,19 +45,68 @@ struct SaleCommand: AsyncParsableCommand {
         @Option(help: "A note.") var note: String?
         @Option(name: .customLong("idempotency-key"), help: "A key that makes retrying safe: the same key records one sale.") var key: String?
 
+        /// The words as clinic (or none: the entry form's), product and quantity.
+        func parts() throws -> (clinic: String?, product: String, quantity: Int64) {
+            switch words.count {
+            case 1: return (nil, words[0], 1)
+            case 2:
+                if let quantity = Int64(words[1]) { return (nil, words[0], quantity) }
+                return (words[0], words[1], 1)
+            case 3:
+                guard let quantity = Int64(words[2]) else { throw ValidationError("The quantity \"\(words[2])\" is not a whole number.") }
+                return (words[0], words[1], quantity)
+            default:
+                throw ValidationError("Name the product, with the clinic before it and the quantity after it if you like: commission sale add \"Glow\" SER-30 2")
+            }
+        }
+
+        func validate() throws { _ = try parts() }
+
         func run() async throws {
             let store = try book.open()
             let settings = try await store.settings()
-            let clinic = try await store.clinic(named: self.clinic)
-            let product = try await store.product(named: self.product)
+            let (clinicName, productName, quantity) = try parts()
+            let clinic: Clinic
+            if let clinicName {
+                clinic = try await store.clinic(named: clinicName)
+            } else {
+                guard let chosen = try await EntryRequest(today: settings.today()).fetch(from: store).clinic else {
+                    throw Failure("There is no clinic yet: add one with `commission clinic add`.")
+                }
+                clinic = chosen
+            }
+            let product = try await store.product(named: productName)
             let sale = try await store.createSale(SaleDraft(
                 clinicID: clinic.id, productID: product.id, date: try date.map { try parseDay($0) } ?? settings.today(),
                 quantity: isReturn ? -abs(quantity) : quantity, unitPrice: try price.map { try settings.money($0, "price") },
                 unitCost: try cost.map { try settings.money($0, "cost") },
                 discount: try discount.map { try settings.money($0, "discount") } ?? .zero,
                 noCommission: noCommission, note: note), idempotencyKey: key)
-            let c = settings.currency
-            output("Sale \(sale.id): \(sale.quantity) × \(product.name) at \(clinic.name) on \(sale.date) — revenue \(c.format(sale.figures.revenue)), profit \(c.format(sale.figures.profit)), commission \(c.format(sale.figures.commission)).\n")
+            output(describe(sale, product: product.name, clinic: clinic.name + (clinicName == nil ? " (your last clinic)" : ""), settings: settings))
+        }
+    }
+
+    struct Repeat: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a sale again: the same clinic, product, quantity, price, cost, discount and note, today.",
+            discussion: """
+                Example:
+                  commission sale repeat 42
+                  commission sale repeat 42 --date yesterday --idempotency-key phone-7f3a
+                """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The id of the sale to repeat (see `commission sale list`).") var id: Int64
+        @Option(help: "The new sale's date (YYYY-MM-DD, today, yesterday; default today).") var date: String?
+        @Option(name: .customLong("idempotency-key"), help: "A key that makes retrying safe: the same key records one sale.") var key: String?
+
+        func run() async throws {
+            let store = try book.open()
+            let settings = try await store.settings()
+            let original = try await store.sale(Sale.ID(id))
+            let sale = try await store.createSale(SaleDraft(repeating: original, on: try date.map { try parseDay($0) } ?? settings.today()),
+                                                  idempotencyKey: key)
+            output(describe(sale, product: try await store.product(sale.productID).name, clinic: try await store.clinic(sale.clinicID).name,
+                            settings: settings))
         }
     }
 
@@ -143,4 +196,10 @@ struct SaleCommand: AsyncParsableCommand {
             output("Voided sale \(sale.id) of \(sale.date).\n")
         }
     }
+}
+
+/// A recorded sale, as `sale add` and `sale repeat` print it.
+func describe(_ sale: Sale, product: String, clinic: String, settings: BookSettings) -> String {
+    let c = settings.currency
+    return "Sale \(sale.id): \(sale.quantity) × \(product) at \(clinic) on \(sale.date) — revenue \(c.format(sale.figures.revenue)), profit \(c.format(sale.figures.profit)), commission \(c.format(sale.figures.commission)).\n"
 }
