@@ -57,8 +57,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The store on PostgreSQL, for a team sharing one server (work in progress: schema and
-        // migrations so far; see the issue note).
+        // The store on PostgreSQL, for a team sharing one server: every book of the server in one
+        // database, each statement scoped by its book.
         .target(
             name: "CommissionPostgres",
             dependencies: [
@@ -70,8 +70,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // What the command-line tool (and later the web server) do with a store: CSV import and
-        // export, report rendering, the demo book. Tests reach it without the executable.
+        // What the command-line tool and the web server do with any store: CSV import and export,
+        // report rendering, JSON shapes, the demo book, the proof of a moved book. Tests reach it
+        // without the executable.
         .target(
             name: "CommissionKit",
             dependencies: ["CommissionStore", .product(name: "CSV", package: "CSV.swift")],
@@ -96,7 +97,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The thin `commission` executable: parses arguments and calls the libraries.
+        // The thin `commission` executable: parses arguments and calls the libraries. It imports no
+        // database driver: books move between stores through the stores' archives (docs/architecture.md).
         .executableTarget(
             name: "commission",
             dependencies: [
@@ -104,8 +106,6 @@ let package = Package(
                 "CommissionSQLite",
                 "CommissionPostgres",
                 "CommissionWeb",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

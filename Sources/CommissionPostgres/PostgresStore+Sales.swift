@@ -169,17 +169,19 @@ extension PostgresStore {
     }
 
     func sales(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Sale] {
-        let rows = try await connection.query(query, logger: logger).all()
-        return try rows.map { row in
-            let (id, clinic, product, date, quantity, price, cost, discount, termsID, points, basis, revenue, costTotal, profit, exact,
-                 commission, note, voided) = try row.decode(
-                (Int64, Int64, Int64, String, Int64, Int64, Int64, Int64, Int64?, Int?, String?, Int64, Int64, Int64, Int64, Int64,
-                 String?, Bool).self)
-            return try SaleRow(id: id, clinicID: clinic, productID: product, date: date, quantity: quantity, unitPriceMinor: price, unitCostMinor: cost,
-                               discountMinor: discount, termsID: termsID, shareBasisPoints: points, basis: basis, revenueMinor: revenue,
-                               costMinor: costTotal, profitMinor: profit, commissionExact: exact, commissionMinor: commission, note: note,
-                               isVoided: voided).sale()
-        }
+        try await connection.query(query, logger: logger).all().map { try Self.saleRow($0).sale() }
+    }
+
+    /// The row ``Columns/sale`` selects; with `keyed`, the idempotency key follows it.
+    static func saleRow(_ row: PostgresRow, keyed: Bool = false) throws -> SaleRow {
+        let (id, clinic, product, date, quantity, price, cost, discount, termsID, points, basis, revenue, costTotal, profit, exact,
+             commission, note, voided) = try row.decode(
+            (Int64, Int64, Int64, String, Int64, Int64, Int64, Int64, Int64?, Int?, String?, Int64, Int64, Int64, Int64, Int64,
+             String?, Bool).self)
+        return SaleRow(id: id, clinicID: clinic, productID: product, date: date, quantity: quantity, unitPriceMinor: price, unitCostMinor: cost,
+                       discountMinor: discount, termsID: termsID, shareBasisPoints: points, basis: basis, revenueMinor: revenue,
+                       costMinor: costTotal, profitMinor: profit, commissionExact: exact, commissionMinor: commission, note: note,
+                       isVoided: voided, idempotencyKey: keyed ? try row.makeRandomAccess()[18].decode(String?.self) : nil)
     }
 
     private func saleFilter(_ query: SaleQuery, into sql: inout SQL) throws {
@@ -355,7 +357,7 @@ extension PostgresStore {
     }
 
     public func auditLog(_ query: AuditQuery) async throws -> [AuditEntry] {
-        var sql = try SQL("SELECT id, at, actor, subject, subjectId, lastSubjectId, action, before, after FROM auditEntry WHERE bookId = ?", book)
+        var sql = try SQL("SELECT \(Columns.audit) FROM auditEntry WHERE bookId = ?", book)
         if let subject = query.subject {
             try sql.add(" AND subject = ?", subject.rawValue)
             if let id = query.subjectID {
@@ -366,14 +368,16 @@ extension PostgresStore {
         try sql.add(" ORDER BY id DESC")
         try sql.add(page: query.page)
         let built = sql.query
-        return try await read { connection in
-            try await connection.query(built, logger: logger)
-                .decode((Int64, Int64, String, String, Int64?, Int64?, String, String?, String?).self).all()
-                .map { id, at, actor, subject, subjectID, lastSubjectID, action, before, after in
-                    AuditEntry(id: AuditEntry.ID(id), at: Date(timeIntervalSince1970: TimeInterval(at)), actor: actor,
-                               subject: AuditSubject(rawValue: subject) ?? .sale, subjectID: subjectID, lastSubjectID: lastSubjectID,
-                               action: action, before: before, after: after)
-                }
-        }
+        return try await read { connection in try await auditEntries(connection, built) }
+    }
+
+    func auditEntries(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [AuditEntry] {
+        try await connection.query(query, logger: logger)
+            .decode((Int64, Int64, String, String, Int64?, Int64?, String, String?, String?).self).all()
+            .map { id, at, actor, subject, subjectID, lastSubjectID, action, before, after in
+                AuditEntry(id: AuditEntry.ID(id), at: Date(timeIntervalSince1970: TimeInterval(at)), actor: actor,
+                           subject: AuditSubject(rawValue: subject) ?? .sale, subjectID: subjectID, lastSubjectID: lastSubjectID,
+                           action: action, before: before, after: after)
+            }
     }
 }

@@ -411,6 +411,7 @@ enum Columns {
         sale.profitMinor, sale.commissionExact, sale.commissionMinor, sale.note, sale.isVoided
         """
     static let payout = "id, clinicId, periodStart::text, periodEnd::text, amountMinor, receivedOn::text, reference"
+    static let audit = "id, at, actor, subject, subjectId, lastSubjectId, action, before, after"
     /// Sums of a summary table, in the order ``PostgresStore/totals(_:rounding:)`` reads.
     static let totalsSums = """
         sum(saleCount)::bigint, sum(quantity)::bigint, sum(revenueMinor)::bigint, sum(costMinor)::bigint, \

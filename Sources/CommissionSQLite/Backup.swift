@@ -67,8 +67,11 @@ extension SQLiteStore {
             throw Self.storeError(error)
         }
         do {
+            let liveRevision = try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0 }
             try origin.backup(to: writer)
             try Schema.migrator.migrate(writer)
+            // Other processes on this file (a server while the CLI restores) learn of it by a revision above the one they know.
+            try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?", arguments: [liveRevision + 1]) }
         } catch let error as DatabaseError {
             throw Self.storeError(error)
         }

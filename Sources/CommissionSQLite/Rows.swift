@@ -1,5 +1,6 @@
 import CommissionCore
 import CommissionStore
+import Foundation
 import GRDB
 
 // Hand-written mapping between rows and domain values: the hot records are read by the thousand,
@@ -51,6 +52,14 @@ enum Rows {
                                  end: try Day.stored(row[3], row: "Payout \(row[0] as Int64)'s period")),
                amount: Money(minorUnits: row[4]), receivedOn: try Day.stored(row[5], row: "Payout \(row[0] as Int64)'s date received"),
                reference: row[6])
+    }
+
+    static let auditColumns = "id, at, actor, subject, subjectId, lastSubjectId, action, before, after"
+
+    static func audit(_ row: Row) -> AuditEntry {
+        AuditEntry(id: AuditEntry.ID(row[0] as Int64), at: Date(timeIntervalSince1970: TimeInterval(row[1] as Int64)), actor: row[2],
+                   subject: AuditSubject(rawValue: row[3]) ?? .sale, subjectID: row[4], lastSubjectID: row[5], action: row[6],
+                   before: row[7], after: row[8])
     }
 
     static let payoutColumns = "payout.id, payout.clinicId, payout.periodStart, payout.periodEnd, payout.amountMinor, payout.receivedOn, payout.reference"

@@ -339,7 +339,7 @@ extension SQLiteStore {
 
     public func auditLog(_ query: AuditQuery) async throws -> [AuditEntry] {
         try await read { db in
-            var sql = "SELECT id, at, actor, subject, subjectId, lastSubjectId, action, before, after FROM auditEntry WHERE 1"
+            var sql = "SELECT \(Rows.auditColumns) FROM auditEntry WHERE 1"
             var arguments = StatementArguments()
             if let subject = query.subject {
                 sql += " AND subject = ?"
@@ -351,11 +351,7 @@ extension SQLiteStore {
                 }
             }
             sql += " ORDER BY id DESC" + Self.limitClause(query.page, &arguments)
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                AuditEntry(id: AuditEntry.ID(row[0] as Int64), at: Date(timeIntervalSince1970: TimeInterval(row[1] as Int64)), actor: row[2],
-                           subject: AuditSubject(rawValue: row[3]) ?? .sale, subjectID: row[4], lastSubjectID: row[5], action: row[6],
-                           before: row[7], after: row[8])
-            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Rows.audit)
         }
     }
 }

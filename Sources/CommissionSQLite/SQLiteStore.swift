@@ -178,7 +178,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
         try await mapErrors { try await writer.read(body) }
     }
 
-    private func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
+    func mapErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as DatabaseError {

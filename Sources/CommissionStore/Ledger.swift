@@ -224,7 +224,13 @@ public struct RecomputePlan: Sendable {
 
 /// A sale as a store keeps it: one row of columns, in the order of ``columns``. The stores bind
 /// and read these values; what they mean is the ledger's.
-public struct SaleRow: Sendable, Hashable {
+public struct SaleRow: Sendable, Hashable, Codable {
+    /// Its form in a book archive: the columns' names.
+    enum CodingKeys: String, CodingKey {
+        case id, clinicID = "clinicId", productID = "productId", date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsID = "termsId",
+             shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor, note, isVoided, idempotencyKey
+    }
+
     /// The columns a store writes for a sale (its id, voided flag and idempotency key apart).
     public static let columns = ["clinicId", "productId", "date", "quantity", "unitPriceMinor", "unitCostMinor", "discountMinor", "termsId",
                                  "shareBasisPoints", "basis", "revenueMinor", "costMinor", "profitMinor", "commissionExact", "commissionMinor", "note"]
@@ -247,10 +253,12 @@ public struct SaleRow: Sendable, Hashable {
     public var commissionMinor: Int64
     public var note: String?
     public var isVoided: Bool
+    /// The key of the request that recorded it (see ``CommissionStore/createSale(_:idempotencyKey:)``).
+    public var idempotencyKey: String?
 
     public init(id: Int64, clinicID: Int64, productID: Int64, date: String, quantity: Int64, unitPriceMinor: Int64, unitCostMinor: Int64,
                 discountMinor: Int64, termsID: Int64?, shareBasisPoints: Int?, basis: String?, revenueMinor: Int64, costMinor: Int64,
-                profitMinor: Int64, commissionExact: Int64, commissionMinor: Int64, note: String?, isVoided: Bool) {
+                profitMinor: Int64, commissionExact: Int64, commissionMinor: Int64, note: String?, isVoided: Bool, idempotencyKey: String? = nil) {
         self.id = id
         self.clinicID = clinicID
         self.productID = productID
@@ -269,16 +277,17 @@ public struct SaleRow: Sendable, Hashable {
         self.commissionMinor = commissionMinor
         self.note = note
         self.isVoided = isVoided
+        self.idempotencyKey = idempotencyKey
     }
 
-    public init(_ sale: Sale) {
+    public init(_ sale: Sale, idempotencyKey: String? = nil) {
         self.init(id: sale.id.rawValue, clinicID: sale.clinicID.rawValue, productID: sale.productID.rawValue, date: sale.date.description,
                   quantity: sale.line.quantity, unitPriceMinor: sale.line.unitPrice.minorUnits, unitCostMinor: sale.line.unitCost.minorUnits,
                   discountMinor: sale.line.discount.minorUnits, termsID: sale.termsID?.rawValue,
                   shareBasisPoints: sale.line.rate?.share.basisPoints, basis: sale.line.rate?.basis.rawValue,
                   revenueMinor: sale.figures.revenue.minorUnits, costMinor: sale.figures.cost.minorUnits, profitMinor: sale.figures.profit.minorUnits,
                   commissionExact: sale.figures.exactCommission.tenThousandths, commissionMinor: sale.figures.commission.minorUnits,
-                  note: sale.note, isVoided: sale.isVoided)
+                  note: sale.note, isVoided: sale.isVoided, idempotencyKey: idempotencyKey)
     }
 
     /// The sale the row holds; a value it cannot hold is an error naming the row.

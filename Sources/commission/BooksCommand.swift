@@ -11,19 +11,25 @@ import Logging
 struct BooksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "books",
-        abstract: "List the books of a PostgreSQL database, or add a private book for another person.",
+        abstract: "List the books of a PostgreSQL database, add a private book for another person, back one up or restore one.",
         discussion: """
             A server on PostgreSQL (`commission serve --database …`) holds one book per person or team; \
             each account sees only its own. `books add` makes a new, empty book and prints a one-time \
             link (valid 7 days) with which its owner creates their account. Owners then invite members \
             of their own book from Settings in the web app.
 
+            `books backup` writes one book to a book archive (JSON Lines, a consistent snapshot taken \
+            while the team works on); `books restore` makes a new book from an archive — one made \
+            here, or on SQLite with `commission backup --archive`.
+
             Examples:
               commission books list --database postgres://commission@127.0.0.1/commission
               commission books add "Maya's book" --currency EUR --time-zone Europe/Paris \\
                   --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
+              commission books backup 3 ~/maya-2026-11-23.jsonl --database postgres://commission@127.0.0.1/commission
+              commission books restore ~/maya-2026-11-23.jsonl --name "Maya (restored)" --database postgres://…
             """,
-        subcommands: [List.self, Add.self])
+        subcommands: [List.self, Add.self, Backup.self, Restore.self])
 
     struct DatabaseOption: ParsableArguments {
         @Option(name: .long, help: ArgumentHelp("The PostgreSQL database (also COMMISSION_DATABASE_URL).",
@@ -103,6 +109,82 @@ struct BooksCommand: AsyncParsableCommand {
                   \(link)
 
                 """)
+        }
+    }
+
+    struct Backup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write one book of the database to a book archive (JSON Lines).",
+            discussion: """
+                The archive is one consistent snapshot (REPEATABLE READ): the team may go on recording \
+                meanwhile. It holds the book's settings, records, audit log, its members' accounts \
+                (with their password hashes) and API tokens: keep it as safe as the database.
+
+                Example:
+                  commission books backup 3 ~/maya-2026-11-23.jsonl --database postgres://commission@127.0.0.1/commission
+                """)
+        @Argument(help: "The book's id (see `commission books list`).") var book: Int64
+        @Argument(help: "The archive file to write.") var path: String
+        @Flag(help: "Replace the file if it exists.") var force = false
+        @OptionGroup var database: DatabaseOption
+
+        func run() async throws {
+            let shared = try await database.open()
+            defer { shared.shutdown() }
+            guard try await PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings).books()
+                .contains(where: { $0.id == book }) else {
+                throw Failure("There is no book \(book) in this database: `commission books list` shows them.")
+            }
+            let store = try await PostgresStore(database: shared, book: book)
+            let counts = try await ArchiveFile.write(store, to: path, replacing: force)
+            output("Archived book \(book) to \(path): \(counts).\n")
+        }
+    }
+
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a new book of the database from a book archive.",
+            discussion: """
+                The archive is read to its end line inside one transaction: a file cut short or broken \
+                leaves nothing behind. Its accounts come along (they sign in with their own \
+                passwords) unless a namesake exists on this server, which is refused. When it brings no \
+                owner, a one-time link for the owner is printed, as `books add` does.
+
+                Example:
+                  commission books restore ~/maya-2026-11-23.jsonl --name "Maya (restored)" \\
+                      --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
+                """)
+        @Argument(help: "The archive file (`commission books backup`, or `commission backup --archive`).") var path: String
+        @Option(help: "The new book's name; the archive's by default.") var name: String?
+        @Option(help: ArgumentHelp("The address the server is reached at, for the owner's link.", valueName: "http(s)://HOST[:PORT]"))
+        var url = "http://127.0.0.1:8080"
+        @OptionGroup var database: DatabaseOption
+
+        func run() async throws {
+            guard ArchiveFile.isArchive(atPath: path) else {
+                throw Failure("\(path) is not a book archive (an SQLite book moves with `commission migrate`).")
+            }
+            let shared = try await database.open()
+            defer { shared.shutdown() }
+            let secret = WebSecrets.make()
+            let expires = Date().addingTimeInterval(7 * 24 * 3600)
+            let progress = Progress()
+            let restored = try await PostgresStore.restoreBook(into: shared, name: name?.trimmingCharacters(in: .whitespacesAndNewlines),
+                                                               ownersLink: (WebSecrets.digest(secret), expires)) { sink in
+                try await ArchiveFile.read(path) { record in
+                    try await sink(record)
+                    progress.saw(record)
+                }
+            }
+            output("Restored \(path) as book \(restored.store.book): \(restored.counts).\n")
+            if restored.awaitsOwner {
+                let link = url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WebSecrets.invitationPath + secret
+                output("""
+                    It has no owner yet. Send its owner this link; it works once, until \(Day(expires, in: .current)):
+                      \(link)
+
+                    """)
+            }
         }
     }
 }

@@ -122,31 +122,46 @@ struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy the whole book to a file, safely, even while it is in use.",
         discussion: """
-            Uses SQLite's online backup: sales recorded meanwhile are either in the copy or not, never half.
+            By default an SQLite file, made with SQLite's online backup: sales recorded meanwhile are \
+            either in the copy or not, never half. With --archive (or a path ending in .jsonl), a book \
+            archive instead: JSON Lines, one record per line, which any store restores (`commission \
+            restore`, `commission books restore` on PostgreSQL) and any tool reads. Both hold the \
+            accounts' password hashes: keep them as safe as the book.
 
-            Example:
+            Examples:
               commission backup ~/commission-2026-11-22.sqlite
+              commission backup ~/commission-2026-11-22.jsonl
             """)
     @OptionGroup var book: BookOptions
     @Argument(help: "The backup file to write.") var path: String
+    @Flag(help: "Write a book archive (JSON Lines) rather than an SQLite file.") var archive = false
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func run() async throws {
         let store = try book.open()
-        try await store.backup(to: path, replacing: force)
-        output("Backed up \(book.path) to \(path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+        if archive || path.hasSuffix(".jsonl") {
+            let counts = try await ArchiveFile.write(store, to: path, replacing: force)
+            output("Archived \(book.path) to \(path): \(counts).\n")
+        } else {
+            try await store.backup(to: path, replacing: force)
+            output("Backed up \(book.path) to \(path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+        }
     }
 }
 
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replace the book with a backup.",
+        abstract: "Replace the book with a backup (an SQLite file or a book archive).",
         discussion: """
-            The backup is checked first; the current book is replaced only when it is sound. Refused \
-            when the current book holds sales, unless --force.
+            The backup is checked first; the current book is replaced only when it is sound, in one \
+            step — its records, audit log, accounts and API tokens (browsers sign in again). Refused \
+            when the current book holds sales, unless --force. A book archive (`commission backup \
+            --archive`, or one made on PostgreSQL with `commission books backup`) is read to its end \
+            line before anything changes.
 
-            Example:
+            Examples:
               commission restore ~/commission-2026-11-22.sqlite --force
+              commission restore ~/maya-from-the-server.jsonl
             """)
     @OptionGroup var book: BookOptions
     @Argument(help: "The backup file to restore.") var path: String
@@ -158,8 +173,19 @@ struct Restore: AsyncParsableCommand {
         if existing > 0 && !force {
             throw Failure("\(book.path) holds \(existing) sales: pass --force to replace them with the backup (take a backup of it first).")
         }
-        try await store.restore(from: path)
-        output("Restored \(path) into \(book.path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+        if ArchiveFile.isArchive(atPath: path) {
+            let progress = Progress()
+            let counts = try await store.restoreArchive { sink in
+                try await ArchiveFile.read(path) { record in
+                    try await sink(record)
+                    progress.saw(record)
+                }
+            }
+            output("Restored \(path) into \(book.path): \(counts).\n")
+        } else {
+            try await store.restore(from: path)
+            output("Restored \(path) into \(book.path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+        }
     }
 }
 

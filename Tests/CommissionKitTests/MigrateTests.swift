@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionKit
 import CommissionPostgres
 import CommissionSQLite
 import CommissionStore
@@ -39,7 +40,8 @@ import Testing
         let copied = try commission(["migrate", "--from", "sqlite:\(path)", "--to", url])
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(copied.stdout.contains("40 sales"))
-        #expect(copied.stdout.contains("Checked: the counts are equal"))
+        #expect(copied.stdout.contains("Checked: the settings and counts are equal"), "\(copied.stdout)")
+        #expect(copied.stdout.contains("and so are all \(try await store.auditLog(AuditQuery()).count) audit entries"), "\(copied.stdout)")
 
         // The copy, read through the PostgreSQL store.
         let database = try await PostgresBookDatabase(url: url)
@@ -74,11 +76,96 @@ import Testing
         #expect(again.stderr.contains("already holds 1 book"))
         let beside = try commission(["migrate", "--from", path, "--to", url, "--into-nonempty"])
         #expect(beside.status == 1)
-        #expect(beside.stderr.contains("\"owner\" exists in the target database already"))
+        #expect(beside.stderr.contains("its account \"owner\" has a namesake on this server already"), "\(beside.stderr)")
         let books = try await database.client.query("SELECT count(*) FROM book").decode(Int64.self)
         var count: Int64 = 0
         for try await value in books { count = value }
         #expect(count == 1)
+
+        // And back: PostgreSQL → a new SQLite file gives the same reports and the same audit log,
+        // entry by entry, as the file it all came from.
+        let back = temporaryDirectory().appendingPathComponent("back.sqlite").path
+        let returned = try commission(["migrate", "--from", url, "--to", "sqlite:\(back)"])
+        #expect(returned.status == 0, "\(returned.stderr)")
+        #expect(returned.stdout.contains("Copied book 1 of"), "\(returned.stdout)")
+        let roundTrip = try SQLiteStore(.file(back))
+        let checked = try await BookComparison(source: store, target: roundTrip).run()
+        #expect(checked.auditEntries == (try await store.auditLog(AuditQuery())).count && checked.statements > 0)
+        #expect(try await roundTrip.credentials(username: "helper")?.passwordHash == "bcrypt-2")
+        #expect(try await roundTrip.account(tokenDigest: WebSecrets.digest("cm_secret"), now: Date())?.username == "owner")
+        let voidedBack = try #require(try await roundTrip.sales(SaleQuery(includeVoided: true)).first { $0.isVoided })
+        #expect(try await roundTrip.auditLog(AuditQuery(subject: .sale, subjectID: voidedBack.id.rawValue)).map(\.action) == ["void", "create"])
+        #expect(try await roundTrip.dashboard(today: try Day(parsing: "2026-04-30")) == (try await store.dashboard(today: try Day(parsing: "2026-04-30"))))
+        // A target file that exists is refused, and left as it was.
+        let onto = try commission(["migrate", "--from", url, "--to", back])
+        #expect(onto.status == 1 && onto.stderr.contains("exists already"), "\(onto.stderr)")
+        // A database of one book needs none named; a book it does not hold is refused by name.
+        let only = try commission(["migrate", "--from", url, "--to", temporaryDirectory().appendingPathComponent("x.sqlite").path, "--skip-proof"])
+        #expect(only.status == 0, "\(only.stderr)")
+        let missing = try commission(["migrate", "--from", url, "--from-book", "7", "--to", temporaryDirectory().appendingPathComponent("y.sqlite").path])
+        #expect(missing.status == 1 && missing.stderr.contains("has no book 7: 1 \"book\""), "\(missing.stderr)")
+    }
+
+    /// The portable backup: a book archive written from SQLite restores into SQLite and into a new
+    /// book on PostgreSQL, and back; an archive cut short or tampered with changes nothing.
+    @Test func aBookArchiveRestoresAnywhereAndABrokenOneChangesNothing() async throws {
+        let directory = temporaryDirectory()
+        let path = directory.appendingPathComponent("book.sqlite").path
+        #expect(try commission(["demo", "--db", path]).status == 0)
+        let original = try SQLiteStore(.file(path))
+        let archive = directory.appendingPathComponent("book.jsonl").path
+        let written = try commission(["backup", "--db", path, archive])
+        #expect(written.status == 0 && written.stdout.contains("Archived"), "\(written.stderr)")
+        #expect(ArchiveFile.isArchive(atPath: archive))
+        let lines = try String(contentsOfFile: archive, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first?.hasPrefix("{\"commissionArchive\":1") == true && lines.last?.hasPrefix("{\"end\":") == true)
+
+        // Into a new SQLite book.
+        let copy = directory.appendingPathComponent("copy.sqlite").path
+        let restored = try commission(["restore", "--db", copy, archive])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        try await BookComparison(source: original, target: try SQLiteStore(.file(copy))).run()
+        // Into a book that holds sales: only with --force.
+        let over = try commission(["restore", "--db", copy, archive])
+        #expect(over.status == 1 && over.stderr.contains("--force"))
+
+        // Cut short, or with a sale naming a clinic it does not hold: refused, and the book is as it was.
+        let before = try await original.dashboard(today: try Day(parsing: "2026-11-23"))
+        let cut = directory.appendingPathComponent("cut.jsonl").path
+        try lines.dropLast(3).joined(separator: "\n").write(toFile: cut, atomically: true, encoding: .utf8)
+        let short = try commission(["restore", "--db", path, cut, "--force"])
+        #expect(short.status == 1 && short.stderr.contains("cut short"), "\(short.stderr)")
+        let broken = directory.appendingPathComponent("broken.jsonl").path
+        let saleLine = try #require(lines.firstIndex { $0.hasPrefix("{\"sale\":") })
+        var tampered = lines.map(String.init)
+        tampered[saleLine] = tampered[saleLine].replacingOccurrences(of: "\"clinicId\":", with: "\"clinicId\":9999")
+        try tampered.joined(separator: "\n").write(toFile: broken, atomically: true, encoding: .utf8)
+        let refused = try commission(["restore", "--db", path, broken, "--force"])
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("names clinic 9999"), "\(refused.stderr)")
+        #expect(try await original.dashboard(today: try Day(parsing: "2026-11-23")) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + ".restoring-\(ProcessInfo.processInfo.processIdentifier)"))
+
+        // A PostgreSQL book from the archive; with no owner in it, its owner's link is printed.
+        let url = try await scratchPostgresDatabase()
+        let made = try commission(["books", "restore", archive, "--name", "Demo (restored)", "--url", "https://c.example.com", "--database", url])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("as book 1") && made.stdout.contains("https://c.example.com/invite/"), "\(made.stdout)")
+        let database = try await PostgresBookDatabase(url: url)
+        defer { database.shutdown() }
+        let book = try await PostgresStore(database: database, book: 1)
+        try await BookComparison(source: original, target: book).run()
+        #expect(try await PostgresBooks(database: database, defaultSettings: .init(currency: .usd, timeZoneIdentifier: "UTC")).setupIsOpen(book: 1) == false)
+        // …and its own backup, taken from PostgreSQL, restores into SQLite the same.
+        let fromServer = directory.appendingPathComponent("server.jsonl").path
+        #expect(try commission(["books", "backup", "1", fromServer, "--database", url]).status == 0)
+        let third = directory.appendingPathComponent("third.sqlite").path
+        #expect(try commission(["restore", "--db", third, fromServer]).status == 0)
+        try await BookComparison(source: original, target: try SQLiteStore(.file(third))).run()
+        // A cut archive makes no book on PostgreSQL either.
+        let none = try commission(["books", "restore", cut, "--database", url])
+        #expect(none.status == 1 && none.stderr.contains("cut short"), "\(none.stderr)")
+        #expect(try await PostgresBooks(database: database, defaultSettings: .init(currency: .usd, timeZoneIdentifier: "UTC")).books().count == 1)
     }
 }
 

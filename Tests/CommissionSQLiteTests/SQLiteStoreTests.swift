@@ -374,6 +374,40 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         // Backups never overwrite by accident.
         await #expect(throws: StoreError.self) { try await store.backup(to: backupPath) }
     }
+
+    /// A restore by another process (the CLI while a server runs) reaches the server's live pages,
+    /// though the backup's own revision counter is older than the one the server knows.
+    @Test(arguments: ["backup file", "book archive"])
+    func aRestoreByAnotherProcessIsAnnouncedToThisOne(kind: String) async throws {
+        let path = temporaryPath()
+        let server = try SQLiteStore(.file(path))
+        let clinic = try await server.createClinic(ClinicDraft(name: "A", schedule: .monthly))
+        let product = try await server.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: .zero))
+        let backupPath = temporaryPath()
+        if kind == "backup file" { try await server.backup(to: backupPath) } else { try await ArchiveFile.write(server, to: backupPath) }
+        for _ in 0..<5 {  // the book moves on past the backup
+            _ = try await server.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-03-02"), noCommission: true),
+                                            idempotencyKey: nil)
+        }
+        let announced = Task {
+            for await tables in server.changes() where tables.contains(.sales) { return true }
+            return false
+        }
+        try await Task.sleep(for: .milliseconds(300))  // the watcher is polling
+        let cli = try SQLiteStore(.file(path))
+        if kind == "backup file" {
+            try await cli.restore(from: backupPath)
+        } else {
+            _ = try await cli.restoreArchive { sink in try await ArchiveFile.read(backupPath, into: sink) }
+        }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(10))
+            announced.cancel()
+        }
+        #expect(await announced.value, "the server was not told of the restore")
+        timeout.cancel()
+        #expect(try await server.countSales(SaleQuery()) == 0)
+    }
 }
 
 struct MemorySource: ImportSource {

@@ -34,4 +34,106 @@ import Testing
             }
         }
     }
+
+    // MARK: What each target may import
+
+    /// A target as `Package.swift` declares it: its local dependencies and its products' modules.
+    struct Target {
+        var name: String
+        var targets: Set<String> = []
+        var products: Set<String> = []
+    }
+
+    /// The targets of `Package.swift`, read from its text (`.target(name: "X", dependencies: [...])`).
+    static func packageTargets() throws -> [String: Target] {
+        let text = try String(contentsOf: root.appending(path: "Package.swift"), encoding: .utf8)
+        var targets: [String: Target] = [:]
+        let starts = text.ranges(of: /\.(?:target|executableTarget|testTarget)\(\s*name: "([A-Za-z-]+)"/)
+        for (index, range) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1].lowerBound : text.endIndex
+            let block = text[range.lowerBound..<end]
+            guard let name = block.firstMatch(of: /name: "([A-Za-z-]+)"/)?.1 else { continue }
+            var target = Target(name: String(name))
+            if let dependencies = block.firstMatch(of: /dependencies: \[((?:[^\[\]]|\[[^\]]*\])*)\]/)?.1 {
+                for product in dependencies.matches(of: /\.product\(name: "([A-Za-z]+)"/) { target.products.insert(String(product.1)) }
+                let withoutProducts = dependencies.replacing(/\.product\([^)]*\)/, with: "")
+                for local in withoutProducts.matches(of: /"([A-Za-z-]+)"/) { target.targets.insert(String(local.1)) }
+            }
+            targets[target.name] = target
+        }
+        return targets
+    }
+
+    /// The modules a target's sources import.
+    static func imports(of target: String) throws -> Set<String> {
+        var modules = Set<String>()
+        for (_, text) in try sources(of: target) {
+            for match in text.matches(of: /(?m)^(?:@testable |@_exported |public |internal |package )?import ([A-Za-z_]+)/) {
+                modules.insert(String(match.1))
+            }
+        }
+        return modules
+    }
+
+    /// The database drivers: only the stores may import them.
+    static let drivers: Set<String> = ["GRDB", "GRDBSQLite", "PostgresNIO"]
+    /// Modules of the platform, importable anywhere.
+    static let system: Set<String> = ["Foundation", "Observation", "Synchronization", "Dispatch"]
+    /// Modules a product brings along (a target declaring Hummingbird may use the NIO types it speaks in).
+    static let broughtAlong: [String: Set<String>] = [
+        "Hummingbird": ["NIOCore", "HTTPTypes", "Logging"], "PostgresNIO": ["NIOCore", "Logging"], "AsyncHTTPClient": ["NIOCore"],
+    ]
+
+    /// What `docs/architecture.md` says each target may import, checked: the domain nothing, the
+    /// store protocol only the domain, no store another store, and nothing but the stores a
+    /// database driver — in `Package.swift` and in the sources' `import` lines alike.
+    @Test func everyTargetImportsOnlyWhatItMay() throws {
+        let targets = try Self.packageTargets()
+        let stores: Set<String> = ["CommissionSQLite", "CommissionPostgres"]
+        let rules: [String: (allowed: Set<String>?, forbidden: Set<String>)] = [
+            "CommissionCore": ([], []),
+            "CommissionStore": (["CommissionCore"], []),
+            "CommissionSQLite": (nil, ["CommissionPostgres", "PostgresNIO"]),
+            "CommissionPostgres": (nil, ["CommissionSQLite", "GRDB", "GRDBSQLite"]),
+            "CommissionKit": (nil, stores.union(Self.drivers)),
+            "CommissionWeb": (nil, stores.union(Self.drivers)),
+            "commission": (nil, Self.drivers),
+        ]
+        for (name, rule) in rules {
+            let target = try #require(targets[name], "Package.swift declares no target \(name)")
+            let declared = target.targets.union(target.products)
+            for module in rule.forbidden where declared.contains(module) {
+                Issue.record("Package.swift lets \(name) depend on \(module), which it may not (docs/architecture.md)")
+            }
+            if let allowed = rule.allowed, !declared.isSubset(of: allowed) {
+                Issue.record("Package.swift lets \(name) depend on \(declared.subtracting(allowed).sorted()), beyond \(allowed.sorted())")
+            }
+            // Reachable: the target's declared dependencies and, through local targets, theirs.
+            var reachable = Set<String>(), queue = [name]
+            while let next = queue.popLast() {
+                guard let t = targets[next] else { continue }
+                for product in t.products where reachable.insert(product).inserted {
+                    reachable.formUnion(Self.broughtAlong[product] ?? [])
+                }
+                for local in t.targets where reachable.insert(local).inserted { queue.append(local) }
+            }
+            for module in try Self.imports(of: name).subtracting(Self.system) {
+                if rule.forbidden.contains(module) {
+                    Issue.record("\(name) imports \(module), which it may not (docs/architecture.md)")
+                } else if let allowed = rule.allowed, !allowed.contains(module) {
+                    Issue.record("\(name) imports \(module): it may import only \(allowed.sorted())")
+                } else if !reachable.contains(module) {
+                    Issue.record("\(name) imports \(module), which Package.swift does not give it")
+                }
+            }
+        }
+    }
+
+    /// The page describes every target there is (a new target gets its row and its rule).
+    @Test func theArchitecturePageNamesEveryTarget() throws {
+        let page = try String(contentsOf: Self.root.appending(path: "docs/architecture.md"), encoding: .utf8)
+        for name in try Self.packageTargets().keys where !name.hasSuffix("Tests") {
+            #expect(page.contains("| `\(name)` |"), "docs/architecture.md has no row for the target \(name)")
+        }
+    }
 }

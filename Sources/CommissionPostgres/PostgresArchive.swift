@@ -1,0 +1,287 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+extension PostgresStore: BookArchiving {
+    /// Streams the book from one REPEATABLE READ transaction (a snapshot: the team's writes go on
+    /// meanwhile and are not seen), a page of sales or audit entries at a time. Its accounts are
+    /// the book's members.
+    public func archive(into sink: ArchiveSink) async throws -> ArchiveCounts {
+        try await read { connection in
+            var counts = ArchiveCounts()
+            func send(_ record: ArchiveRecord) async throws {
+                counts.add(record)
+                try await sink(record)
+            }
+            let name = try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(String.self).all().first
+            try await send(.book(ArchivedBook(name: name ?? "Commission", settings: try await settings(connection))))
+            for clinic in try await clinics(connection, "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) ORDER BY id") {
+                try await send(.clinic(clinic))
+            }
+            for product in try await products(connection, "SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) ORDER BY id") {
+                try await send(.product(product))
+            }
+            for terms in try await termsList(connection, "SELECT \(unescaped: Columns.terms) FROM terms WHERE bookId = \(book) ORDER BY id") {
+                try await send(.terms(terms))
+            }
+            var last = Int64.min
+            while true {
+                let page = try await connection.query("""
+                    SELECT \(unescaped: Columns.sale), sale.idempotencyKey FROM sale WHERE bookId = \(book) AND id > \(last) ORDER BY id LIMIT \(ArchiveFile.pageSize)
+                    """, logger: logger).all().map { row in
+                    let stored = try Self.saleRow(row, keyed: true)
+                    return ArchivedSale(sale: try stored.sale(), idempotencyKey: stored.idempotencyKey)
+                }
+                guard let end = page.last else { break }
+                last = end.sale.id.rawValue
+                try await send(.sales(page))
+            }
+            for payout in try await payouts(connection, "SELECT \(unescaped: Columns.payout) FROM payout WHERE bookId = \(book) ORDER BY id") {
+                try await send(.payout(payout))
+            }
+            let closed = try await connection.query("""
+                SELECT clinicId, periodStart::text, periodEnd::text FROM closedPeriod WHERE bookId = \(book) ORDER BY clinicId, periodStart
+                """, logger: logger).decode((Int64, String, String).self).all()
+            for (clinic, start, end) in closed {
+                try await send(.closedPeriod(clinic: Clinic.ID(clinic), period: PayPeriod(start: try Day.stored(start, row: "A closed period"),
+                                                                                          end: try Day.stored(end, row: "A closed period"))))
+            }
+            last = Int64.min
+            while true {
+                let page = try await auditEntries(connection, """
+                    SELECT \(unescaped: Columns.audit) FROM auditEntry WHERE bookId = \(book) AND id > \(last) ORDER BY id LIMIT \(ArchiveFile.pageSize)
+                    """)
+                guard let end = page.last else { break }
+                last = end.id.rawValue
+                try await send(.audit(page))
+            }
+            let accounts = try await connection.query("""
+                SELECT account.id, account.username, account.passwordHash, account.createdAt, member.role
+                FROM account JOIN member ON member.accountId = account.id WHERE member.bookId = \(book) ORDER BY account.id
+                """, logger: logger).decode((Int64, String, String, Int64, String).self).all()
+            for (id, username, hash, createdAt, role) in accounts {
+                try await send(.account(ArchivedAccount(id: Account.ID(id), username: username, passwordHash: hash, createdAt: createdAt,
+                                                        role: MemberRole(rawValue: role) ?? .member)))
+            }
+            let tokens = try await connection.query("""
+                SELECT apiToken.accountId, apiToken.name, apiToken.tokenDigest, apiToken.createdAt, apiToken.lastUsedAt, apiToken.revokedAt
+                FROM apiToken JOIN member ON member.accountId = apiToken.accountId WHERE member.bookId = \(book) ORDER BY apiToken.id
+                """, logger: logger).decode((Int64, String, String, Int64, Int64?, Int64?).self).all()
+            for (account, name, digest, createdAt, lastUsedAt, revokedAt) in tokens {
+                try await send(.token(ArchivedToken(accountID: Account.ID(account), name: name, tokenDigest: digest, createdAt: createdAt,
+                                                    lastUsedAt: lastUsedAt, revokedAt: revokedAt)))
+            }
+            return counts
+        }
+    }
+
+    /// Makes a new book of `database` from the archive `produce` streams, in one transaction: an
+    /// archive that stops short or breaks a rule leaves nothing behind. Records are numbered
+    /// afresh (the database's ids are shared by its books); the audit log keeps what it recorded,
+    /// its entries pointing at the new ids.
+    ///
+    /// - Parameters:
+    ///   - name: the new book's name; the archive's by default.
+    ///   - ownersLink: when the archive brings no owner account, the one-time link with which the
+    ///     owner claims the book (as `commission books add` makes), recorded in the same transaction.
+    /// - Throws: ``StoreError/invalid(field:reason:)`` for an archive this database cannot take (an
+    ///   account whose name is taken on this server, a broken archive).
+    public static func restoreBook(into database: PostgresBookDatabase, name: String? = nil,
+                                   ownersLink: (tokenDigest: String, expiresAt: Date)? = nil,
+                                   from produce: (ArchiveSink) async throws -> Void) async throws -> RestoredBook {
+        let logger = database.logger
+        var restore = Restore(logger: logger)
+        do {
+            try await database.client.withTransaction(logger: logger) { connection in
+                try await produce { record in
+                    try restore.checker.check(record)
+                    try await restore.insert(record, name: name, connection)
+                }
+                _ = try restore.checker.finish()
+                if let ownersLink, restore.owners == 0 {
+                    try await connection.query("""
+                        INSERT INTO invitation (tokenDigest, bookId, invitedBy, role, expiresAt)
+                        VALUES (\(ownersLink.tokenDigest), \(restore.book), NULL, 'owner', \(Int64(ownersLink.expiresAt.timeIntervalSince1970)))
+                        """, logger: logger)
+                }
+            }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "restore the archive (nothing was written)")
+        }
+        return RestoredBook(store: try await PostgresStore(database: database, book: restore.book), counts: restore.checker.counts,
+                            awaitsOwner: ownersLink != nil && restore.owners == 0)
+    }
+
+    /// A book made from an archive.
+    public struct RestoredBook: Sendable {
+        public var store: PostgresStore
+        public var counts: ArchiveCounts
+        /// True when the archive brought no owner and the owner's link was recorded.
+        public var awaitsOwner: Bool
+    }
+
+    /// A restore under way: the new book's id, and the archive's ids mapped to the new ones.
+    private struct Restore {
+        let logger: Logger
+        var checker = ArchiveChecker()
+        var book: Int64 = 0
+        var clinics: [Int64: Int64] = [:], products: [Int64: Int64] = [:], terms: [Int64: Int64] = [:], payouts: [Int64: Int64] = [:]
+        var accounts: [Int64: Int64] = [:]
+        var sales = IDMap()
+        var lastSale: Int64 = 0
+        var owners = 0
+
+        init(logger: Logger) { self.logger = logger }
+
+        /// The new id of a record the checker has seen (so the lookup cannot fail).
+        func mapped(_ map: [Int64: Int64], _ id: Int64) -> Int64 { map[id] ?? 0 }
+
+        func insert(_ query: PostgresQuery, _ connection: PostgresConnection) async throws -> Int64 {
+            guard let id = try await connection.query(query, logger: logger).decode(Int64.self).all().first else {
+                throw StoreError.storage("an insert returned no id")
+            }
+            return id
+        }
+
+        mutating func insert(_ record: ArchiveRecord, name: String?, _ connection: PostgresConnection) async throws {
+            switch record {
+            case .book(let archived):
+                let s = archived.settings
+                book = try await insert("""
+                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
+                    VALUES (\(name ?? archived.name), \(s.currency.code), \(s.currency.minorDigits), \(s.timeZoneIdentifier),
+                            \(s.rounding.rule.rawValue), \(s.rounding.scope.rawValue), \(s.localeIdentifier))
+                    RETURNING id
+                    """, connection)
+            case .clinic(let c):
+                clinics[c.id.rawValue] = try await insert("""
+                    INSERT INTO clinic (bookId, name, scheduleKind, scheduleAnchor, isArchived)
+                    VALUES (\(book), \(c.name), \(c.schedule.kind), \(c.schedule.anchor), \(c.isArchived)) RETURNING id
+                    """, connection)
+            case .product(let p):
+                products[p.id.rawValue] = try await insert("""
+                    INSERT INTO product (bookId, name, sku, unitPriceMinor, unitCostMinor, isArchived)
+                    VALUES (\(book), \(p.name), \(p.sku), \(p.unitPrice.minorUnits), \(p.unitCost.minorUnits), \(p.isArchived)) RETURNING id
+                    """, connection)
+            case .terms(let t):
+                terms[t.id.rawValue] = try await insert("""
+                    INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived)
+                    VALUES (\(book), \(mapped(clinics, t.clinicID.rawValue)), \(t.productID.map { mapped(products, $0.rawValue) }), \(t.basis.rawValue),
+                            \(t.share.basisPoints), \(t.effectiveFrom.description)::date, \(t.isArchived))
+                    RETURNING id
+                    """, connection)
+            case .sales(let page):
+                try await copySales(page, connection)
+            case .payout(let p):
+                payouts[p.id.rawValue] = try await insert("""
+                    INSERT INTO payout (bookId, clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference)
+                    VALUES (\(book), \(mapped(clinics, p.clinicID.rawValue)), \(p.period.start.description)::date, \(p.period.end.description)::date,
+                            \(p.amount.minorUnits), \(p.receivedOn.description)::date, \(p.reference))
+                    RETURNING id
+                    """, connection)
+            case .closedPeriod(let clinic, let period):
+                try await connection.query("""
+                    INSERT INTO closedPeriod (bookId, clinicId, periodStart, periodEnd)
+                    VALUES (\(book), \(mapped(clinics, clinic.rawValue)), \(period.start.description)::date, \(period.end.description)::date)
+                    """, logger: logger)
+            case .audit(let page):
+                try await copyAudit(page, connection)
+            case .account(let a):
+                if try await connection.query("SELECT id FROM account WHERE lower(username) = lower(\(a.username))", logger: logger)
+                    .decode(Int64.self).all().first != nil {
+                    throw StoreError.invalid(field: "archive", reason: """
+                        its account "\(a.username)" has a namesake on this server already: rename one of them first (account names are shared by all the server's books).
+                        """)
+                }
+                let id = try await insert("""
+                    INSERT INTO account (username, passwordHash, createdAt) VALUES (\(a.username), \(a.passwordHash), \(a.createdAt)) RETURNING id
+                    """, connection)
+                accounts[a.id.rawValue] = id
+                if a.role == .owner { owners += 1 }
+                try await connection.query("INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), \(a.role.rawValue))", logger: logger)
+            case .token(let t):
+                try await connection.query("""
+                    INSERT INTO apiToken (accountId, name, tokenDigest, createdAt, lastUsedAt, revokedAt)
+                    VALUES (\(mapped(accounts, t.accountID.rawValue)), \(t.name), \(t.tokenDigest), \(t.createdAt), \(t.lastUsedAt), \(t.revokedAt))
+                    """, logger: logger)
+            }
+        }
+
+        /// A page of sales through COPY, then their new ids (COPY numbers rows in the order it
+        /// reads them, and no other transaction can add to this uncommitted book).
+        mutating func copySales(_ page: [ArchivedSale], _ connection: PostgresConnection) async throws {
+            let columns = ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
+            var buffer = ByteBuffer()
+            for item in page {
+                let row = SaleRow(item.sale)
+                var fields = [String(book), String(mapped(clinics, row.clinicID)), String(mapped(products, row.productID)), row.date,
+                              String(row.quantity), String(row.unitPriceMinor), String(row.unitCostMinor), String(row.discountMinor)]
+                fields.append(row.termsID.map { String(mapped(terms, $0)) } ?? "\\N")
+                fields.append(row.shareBasisPoints.map(String.init) ?? "\\N")
+                fields.append(row.basis ?? "\\N")
+                fields += [String(row.revenueMinor), String(row.costMinor), String(row.profitMinor), String(row.commissionExact),
+                           String(row.commissionMinor)]
+                fields.append(row.note.map(Self.copyText) ?? "\\N")
+                fields.append(row.isVoided ? "t" : "f")
+                fields.append(item.idempotencyKey.map(Self.copyText) ?? "\\N")
+                buffer.writeString(fields.joined(separator: "\t") + "\n")
+            }
+            // COPY quotes the names it is given: PostgreSQL folded ours to lower case.
+            try await connection.copyFrom(table: "sale", columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+                try await writer.write(buffer)
+            }
+            let ids = try await connection.query("""
+                SELECT id FROM sale WHERE bookId = \(book) AND id > \(lastSale) ORDER BY id
+                """, logger: logger).decode(Int64.self).all()
+            guard ids.count == page.count else { throw StoreError.storage("a page of \(page.count) sales came back as \(ids.count)") }
+            sales.reserve(sales.count + ids.count)
+            for (item, id) in zip(page, ids) { sales.add(item.sale.id.rawValue, id) }
+            lastSale = ids.last ?? lastSale
+        }
+
+        /// A page of the audit log through COPY, each entry pointing at its record's new id (a
+        /// deleted payout has none: its entries keep the archive's).
+        func copyAudit(_ page: [AuditEntry], _ connection: PostgresConnection) async throws {
+            var buffer = ByteBuffer()
+            for entry in page {
+                func map(_ id: Int64?) -> String {
+                    guard let id else { return "\\N" }
+                    let new: Int64? = switch entry.subject {
+                    case .sale: sales[id]
+                    case .terms: terms[id]
+                    case .payout: payouts[id]
+                    case .period: clinics[id]
+                    case .settings: nil
+                    }
+                    return String(new ?? id)
+                }
+                let fields = [String(book), String(Int64(entry.at.timeIntervalSince1970)), Self.copyText(entry.actor), entry.subject.rawValue,
+                              map(entry.subjectID), map(entry.lastSubjectID), Self.copyText(entry.action),
+                              entry.before.map(Self.copyText) ?? "\\N", entry.after.map(Self.copyText) ?? "\\N"]
+                buffer.writeString(fields.joined(separator: "\t") + "\n")
+            }
+            try await connection.copyFrom(table: "auditentry", columns: ["bookid", "at", "actor", "subject", "subjectid", "lastsubjectid", "action",
+                                                                          "before", "after"], logger: logger) { writer in
+                try await writer.write(buffer)
+            }
+        }
+
+        /// A text value in COPY's text format: backslash, tab, newline and carriage return escaped.
+        static func copyText(_ text: String) -> String {
+            var escaped = ""
+            for character in text.unicodeScalars {
+                switch character {
+                case "\\": escaped += "\\\\"
+                case "\t": escaped += "\\t"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                default: escaped.unicodeScalars.append(character)
+                }
+            }
+            return escaped
+        }
+    }
+}
