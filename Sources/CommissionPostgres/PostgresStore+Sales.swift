@@ -144,9 +144,7 @@ extension PostgresStore {
     func insert(_ connection: PostgresConnection, _ sale: Sale, idempotencyKey: String?) async throws -> Sale {
         let row = SaleRow(sale)
         let id = try await int(connection, """
-            INSERT INTO sale (bookId, clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId,
-                              shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor,
-                              note, idempotencyKey)
+            INSERT INTO sale (bookId, \(unescaped: SaleRow.columns.joined(separator: ", ")), idempotencyKey)
             VALUES (\(book), \(row.clinicID), \(row.productID), \(row.date)::date, \(row.quantity), \(row.unitPriceMinor), \(row.unitCostMinor),
                     \(row.discountMinor), \(row.termsID), \(row.shareBasisPoints), \(row.basis), \(row.revenueMinor), \(row.costMinor),
                     \(row.profitMinor), \(row.commissionExact), \(row.commissionMinor), \(row.note), \(idempotencyKey))

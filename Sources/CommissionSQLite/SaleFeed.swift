@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionStore
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -18,10 +19,8 @@ import GRDBSQLite
 enum SaleFeed {
     static let table = "commission_sale_feed"
 
-    /// The columns of the feed, in the order of `sale`'s columns the insert fills.
-    private static let columns = ["clinicId", "productId", "date", "quantity", "unitPriceMinor", "unitCostMinor", "discountMinor",
-                                  "termsId", "shareBasisPoints", "basis", "revenueMinor", "costMinor", "profitMinor",
-                                  "commissionExact", "commissionMinor", "note"]
+    /// The columns of the feed: the sale's (``SaleRow/columns``), which the insert fills in that order.
+    private static let columns = SaleRow.columns
 
     /// Inserts the sales `next` returns, in order, until it returns nil. The ids follow that order.
     ///
