@@ -101,11 +101,33 @@ public struct Renderer: Sendable {
         }
     }
 
-    func statementTable(_ statement: Statement) -> TextTable {
+    /// Several statements (``StatementsRequest``): JSON, an array of statements; CSV, their lines
+    /// with the clinic and period first; a table, one statement after the other.
+    public func render(_ statements: [Statement], as format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return Presenter.encode(statements.map(presenter.statement))
+        case .csv:
+            var table = statementTable(nil)
+            table.columns.insert(contentsOf: [.init("Clinic"), .init("Period start"), .init("Period end"), .init("Closed")], at: 0)
+            for statement in statements {
+                table.rows += statementTable(statement).rows.map {
+                    [statement.clinic.name, statement.period.start.description, statement.period.end.description,
+                     statement.isClosed ? "yes" : "no"] + $0
+                }
+            }
+            return table.csv()
+        case .table:
+            guard !statements.isEmpty else { return "No sales or payouts in this range.\n" }
+            return statements.map { render($0, as: .table) }.joined(separator: "\n")
+        }
+    }
+
+    func statementTable(_ statement: Statement?) -> TextTable {
         TextTable([.init("Sale", .right), .init("Date"), .init("Product"), .init("Qty", .right), .init("Price", .right),
                    .init("Discount", .right), .init("Revenue", .right), .init("Profit", .right), .init("Share", .right),
                    .init("Commission", .right)],
-                  rows: statement.lines.map { line in
+                  rows: (statement?.lines ?? []).map { line in
                       let s = line.sale
                       return [String(s.id.rawValue), s.date.description, line.productName, String(s.quantity), m(s.line.unitPrice),
                               m(s.line.discount), m(s.figures.revenue), m(s.figures.profit),

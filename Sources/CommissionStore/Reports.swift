@@ -114,3 +114,52 @@ public struct ClinicMonth: Sendable, Hashable {
         self.totals = totals
     }
 }
+
+/// Every statement of a range of days: for each clinic (archived ones too), each pay period that
+/// overlaps the range and has a sale or a payout, whole, in clinic name then period order. What
+/// `commission statement --all` and `GET /api/v1/statements` answer, for the accountant's month end.
+public struct StatementsRequest: StoreRequest {
+    public var from: Day
+    public var through: Day
+
+    /// The longest range asked for at once, in days (ten years).
+    public static let longestRange = 3_660
+
+    public init(from: Day, through: Day) {
+        self.from = from
+        self.through = through
+    }
+
+    public var tables: Set<StoreTable> { [.book, .clinics, .products, .sales, .payouts, .periods] }
+
+    public func fetch(from store: any CommissionStore) async throws -> [Statement] {
+        guard from <= through else {
+            throw StoreError.invalid(field: "range", reason: "it starts on \(from), after its end on \(through).")
+        }
+        guard through.ordinal - from.ordinal < Self.longestRange else {
+            throw StoreError.invalid(field: "range", reason: "\(from) to \(through) is longer than ten years: ask for fewer at a time.")
+        }
+        let months = try await store.clinicMonths(from: from.firstOfMonth, through: through)
+        let payouts = try await store.payouts(PayoutQuery())
+        var statements: [Statement] = []
+        for clinic in try await store.clinics(ClinicQuery(includeArchived: true)) {
+            var periods = Set<PayPeriod>()
+            for month in months where month.clinicID == clinic.id {
+                var day = max(month.month, from)
+                while day.month == month.month.month && day <= through {
+                    let period = clinic.schedule.period(containing: day)
+                    periods.insert(period)
+                    day = period.end.adding(days: 1)
+                }
+            }
+            for payout in payouts where payout.clinicID == clinic.id && payout.period.start <= through && payout.period.end >= from {
+                periods.insert(payout.period)
+            }
+            for period in periods.sorted() {
+                let statement = try await store.statement(clinic: clinic.id, period: period)
+                if !statement.lines.isEmpty || !statement.payouts.isEmpty { statements.append(statement) }
+            }
+        }
+        return statements
+    }
+}

@@ -43,6 +43,8 @@ struct Registrar<Group: RouterMethods<AppRequestContext>> {
 
     func get(_ path: String, use handler: @escaping Handler) { add(.get, path, handler) }
     func post(_ path: String, use handler: @escaping Handler) { add(.post, path, handler) }
+    func patch(_ path: String, use handler: @escaping Handler) { add(.patch, path, handler) }
+    func delete(_ path: String, use handler: @escaping Handler) { add(.delete, path, handler) }
 
     private func add(_ method: HTTPRequest.Method, _ path: String, _ handler: @escaping Handler) {
         group.on(RouterPath(path), method: method, use: handler)

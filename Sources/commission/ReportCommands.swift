@@ -28,27 +28,52 @@ struct Report: AsyncParsableCommand {
 struct StatementCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statement",
-        abstract: "Show what a clinic owes for one pay period, sale by sale.",
+        abstract: "Show what a clinic owes for one pay period, sale by sale (or every statement of a range, with --all).",
         discussion: """
             The period is the one containing --period DATE (default today), or the one before with --previous.
 
-            Example:
+            With --all, every clinic's statements of the pay periods that overlap --from … --to (default \
+            today) and have a sale or a payout, whole: one JSON array, one CSV with the clinic and the \
+            period on every line, or one table after the other.
+
+            Examples:
               commission statement "Glow" --previous
               commission statement "Harbor" --period 2026-03-10 --format csv > harbor-march.csv
+              commission statement --all --from 2026-10-01 --to 2026-10-31 --format csv > october.csv
             """)
     @OptionGroup var book: BookOptions
     @OptionGroup var format: FormatOption
-    @Argument(help: "The clinic's name.") var clinic: String
+    @Argument(help: "The clinic's name (not with --all).") var clinic: String?
     @Option(help: "A date in the period (default today).") var period: String?
     @Flag(help: "The period before.") var previous = false
+    @Flag(help: "Every clinic's statements of a range (--from, --to).") var all = false
+    @Option(help: "With --all: the range's first day.") var from: String?
+    @Option(help: "With --all: the range's last day (default today).") var to: String?
+
+    func validate() throws {
+        if all {
+            guard clinic == nil else { throw ValidationError("--all covers every clinic: leave out the clinic's name.") }
+            guard from != nil else { throw ValidationError("--all needs the range's first day: --from 2026-10-01.") }
+            guard period == nil && !previous else { throw ValidationError("--all takes a range (--from, --to), not --period or --previous.") }
+        } else {
+            guard clinic != nil else { throw ValidationError("Name the clinic, or pass --all --from DATE for every clinic's statements.") }
+            guard from == nil && to == nil else { throw ValidationError("--from and --to go with --all.") }
+        }
+    }
 
     func run() async throws {
         let store = try book.open()
         let settings = try await store.settings()
-        let clinic = try await store.clinic(named: self.clinic)
+        let renderer = Renderer(currency: settings.currency)
+        if all {
+            let request = StatementsRequest(from: try parseDay(from ?? ""), through: try to.map { try parseDay($0) } ?? settings.today())
+            output(renderer.render(try await request.fetch(from: store), as: format.format))
+            return
+        }
+        let clinic = try await store.clinic(named: self.clinic ?? "")
         let statement = try await store.statement(clinic: clinic.id, period: try payPeriod(
             of: clinic, containing: period, previous: previous, settings: settings))
-        output(Renderer(currency: settings.currency).render(statement, as: format.format))
+        output(renderer.render(statement, as: format.format))
     }
 }
 

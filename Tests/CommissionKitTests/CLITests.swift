@@ -12,7 +12,7 @@ import Testing
         ["sale", "add"], ["sale", "repeat"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
         ["payout", "list"], ["payout", "delete"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
         ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"], ["token", "list"],
-        ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"],
+        ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"], ["books", "backup"], ["books", "restore"],
     ]
 
     @Test(arguments: commands)
@@ -91,6 +91,20 @@ import Testing
         }
         let again = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "csv", "--db", other])
         #expect(again.stdout.contains(",2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"), "\(again.stdout)")
+
+        // Every statement of a range at once: March's first half holds the one sale left.
+        let all = try commission(["statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "csv", "--db", db])
+        #expect(all.stdout.hasPrefix("Clinic,Period start,Period end,Closed,Sale,Date,Product"), "\(all.stdout)\(all.stderr)")
+        #expect(all.stdout.contains("Glow,2026-03-01,2026-03-15,no,1,2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"))
+        let allJSON = try JSONDecoder().decode([StatementJSON].self, from: Data(try commission(
+            ["statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "json", "--db", db]).stdout.utf8))
+        #expect(allJSON.map(\.periodStart) == ["2026-03-01"] && allJSON.first?.totals.commission == "24.00")
+        let none = try commission(["statement", "--all", "--from", "2025-01-01", "--to", "2025-01-31", "--db", db])
+        #expect(none.status == 0 && none.stdout.contains("No sales or payouts in this range."))
+        let both = try commission(["statement", "Glow", "--all", "--from", "2026-03-01", "--db", db])
+        #expect(both.status != 0 && both.stderr.contains("leave out the clinic's name"), "\(both.stderr)")
+        let noFrom = try commission(["statement", "--all", "--db", db])
+        #expect(noFrom.status != 0 && noFrom.stderr.contains("--from"), "\(noFrom.stderr)")
     }
 
     @Test func demoBuildsABookAndPrintsItsDashboard() throws {

@@ -46,18 +46,36 @@ struct BookJob: Job {
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
-        api.get("/clinics") { _, _ in
+        // Clinics, products and terms: listed (archived ones with ?includeArchived=true), read,
+        // changed in part (PATCH), archived (DELETE) and restored (PATCH {"archived": false}).
+        // Archived things keep their sales and figures.
+        api.get("/clinics") { request, _ in
             let presenter = try await app.presenter()
-            return try app.json(try await app.store.clinics(ClinicQuery()).map(presenter.clinic))
+            return try app.json(try await app.store.clinics(ClinicQuery(includeArchived: try Self.includeArchived(request))).map(presenter.clinic))
         }
         api.post("/clinics") { request, context in
             let input = try await app.body(ClinicBody.self, request, context: context)
             let clinic = try await app.store.createClinic(ClinicDraft(name: input.name, schedule: try PaySchedule(parsing: input.schedule ?? "monthly")))
             return try app.json(try await app.presenter().clinic(clinic), status: .created)
         }
-        api.get("/products") { _, _ in
+        api.get("/clinics/:id") { _, context in try app.json(try await app.presenter().clinic(try await app.clinic(context))) }
+        api.patch("/clinics/:id") { request, context in
+            let input = try await app.body(ClinicPatch.self, request, context: context)
+            var clinic = try await app.clinic(context)
+            if let name = input.name { clinic.name = name }
+            if let schedule = input.schedule { clinic.schedule = try PaySchedule(parsing: schedule) }
+            if let archived = input.archived { clinic.isArchived = archived }
+            return try app.json(try await app.presenter().clinic(try await app.store.updateClinic(clinic)))
+        }
+        api.delete("/clinics/:id") { _, context in
+            var clinic = try await app.clinic(context)
+            clinic.isArchived = true
+            return try app.json(try await app.presenter().clinic(try await app.store.updateClinic(clinic)))
+        }
+
+        api.get("/products") { request, _ in
             let presenter = try await app.presenter()
-            return try app.json(try await app.store.products(ProductQuery()).map(presenter.product))
+            return try app.json(try await app.store.products(ProductQuery(includeArchived: try Self.includeArchived(request))).map(presenter.product))
         }
         api.post("/products") { request, context in
             let input = try await app.body(ProductBody.self, request, context: context)
@@ -68,11 +86,66 @@ struct BookJob: Job {
                 unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? .zero))
             return try app.json(presenter.product(product), status: .created)
         }
-        api.get("/terms") { _, _ in
+        api.get("/products/:id") { _, context in try app.json(try await app.presenter().product(try await product(context))) }
+        api.patch("/products/:id") { request, context in
+            let input = try await app.body(ProductPatch.self, request, context: context)
             let presenter = try await app.presenter()
-            return try app.json(try await app.store.terms(TermsQuery()).map(presenter.terms))
+            var product = try await product(context)
+            if let name = input.name { product.name = name }
+            if let sku = input.sku { product.sku = sku.isEmpty ? nil : sku }
+            if let price = try app.money(input.unitPrice, field: "unitPrice", currency: presenter.currency) { product.unitPrice = price }
+            if let cost = try app.money(input.unitCost, field: "unitCost", currency: presenter.currency) { product.unitCost = cost }
+            if let archived = input.archived { product.isArchived = archived }
+            return try app.json(presenter.product(try await app.store.updateProduct(product)))
+        }
+        api.delete("/products/:id") { _, context in
+            var product = try await product(context)
+            product.isArchived = true
+            return try app.json(try await app.presenter().product(try await app.store.updateProduct(product)))
+        }
+
+        api.get("/terms") { request, _ in
+            let presenter = try await app.presenter()
+            return try app.json(try await app.store.terms(TermsQuery(includeArchived: try Self.includeArchived(request))).map(presenter.terms))
         }
         api.post("/terms") { request, context in try await createTerms(request, context: context) }
+        api.get("/terms/:id") { _, context in try app.json(try await app.presenter().terms(try await terms(context))) }
+        api.patch("/terms/:id") { request, context in
+            let input = try await app.body(TermsPatch.self, request, context: context)
+            var terms = try await terms(context)
+            if let share = input.share { terms.share = try Share(parsing: share) }
+            if let basis = input.basis { terms.basis = try Self.basis(basis) }
+            if let from = input.effectiveFrom { terms.effectiveFrom = try app.day(from, field: "effectiveFrom", default: terms.effectiveFrom) }
+            if let archived = input.archived { terms.isArchived = archived }
+            return try await termsChange(try await app.store.updateTerms(terms))
+        }
+        api.delete("/terms/:id") { _, context in
+            var terms = try await terms(context)
+            terms.isArchived = true
+            return try await termsChange(try await app.store.updateTerms(terms))
+        }
+    }
+
+    func product(_ context: AppRequestContext) async throws -> Product {
+        try await app.store.product(Product.ID(try context.parameters.require("id", as: Int64.self)))
+    }
+
+    func terms(_ context: AppRequestContext) async throws -> Terms {
+        try await app.store.terms(Terms.ID(try context.parameters.require("id", as: Int64.self)))
+    }
+
+    /// `?includeArchived=true|false` (false when absent).
+    static func includeArchived(_ request: Request) throws -> Bool {
+        switch request.uri.queryParameters["includeArchived"] {
+        case nil, "false": false
+        case "true": true
+        case let other?: throw Problem(.badRequest, "includeArchived is true or false, not \"\(other)\".")
+        }
+    }
+
+    static func basis(_ text: String) throws -> CommissionBasis {
+        guard let basis = CommissionBasis(rawValue: text) else { throw Problem(.unprocessableContent, "The basis is \"profit\" or \"revenue\".") }
+        return basis
     }
 
     // MARK: Pages
@@ -137,8 +210,13 @@ struct BookJob: Job {
     // MARK: API
 
     struct ClinicBody: Decodable { var name: String; var schedule: String? }
+    struct ClinicPatch: Decodable { var name: String?; var schedule: String?; var archived: Bool? }
 
     struct ProductBody: Decodable { var name: String; var sku: String?; var unitPrice: String; var unitCost: String? }
+    /// An SKU of "" takes the SKU away.
+    struct ProductPatch: Decodable { var name: String?; var sku: String?; var unitPrice: String?; var unitCost: String?; var archived: Bool? }
+
+    struct TermsPatch: Decodable { var share: String?; var basis: String?; var effectiveFrom: String?; var archived: Bool? }
 
     struct TermsBody: Decodable {
         var clinicId: Int64?
@@ -158,14 +236,17 @@ struct BookJob: Job {
 
     func createTerms(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(TermsBody.self, request, context: context)
-        guard let basis = CommissionBasis(rawValue: input.basis ?? "profit") else {
-            throw Problem(.unprocessableContent, "The basis is \"profit\" or \"revenue\".")
-        }
+        let basis = try Self.basis(input.basis ?? "profit")
         let product: Product.ID? = input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : nil
         let change = try await app.store.createTerms(TermsDraft(
             clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: product, basis: basis,
             share: try Share(parsing: input.share), effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0))))
-        return try app.json(TermsChangeJSON(terms: try await app.presenter().terms(change.terms), recomputedSales: change.recomputedSales,
-                                            salesInClosedPeriods: change.salesInClosedPeriods), status: .created)
+        return try await termsChange(change, status: .created)
+    }
+
+    /// A change of terms and what it did to the sales.
+    func termsChange(_ change: TermsChange, status: HTTPResponse.Status = .ok) async throws -> Response {
+        try app.json(TermsChangeJSON(terms: try await app.presenter().terms(change.terms), recomputedSales: change.recomputedSales,
+                                     salesInClosedPeriods: change.salesInClosedPeriods), status: status)
     }
 }

@@ -34,6 +34,10 @@ struct SalesJob: Job {
         api.get("/sales") { request, _ in try await listSales(request) }
         api.post("/sales") { request, context in try await createSale(request, context: context) }
         api.get("/sales/:id") { _, context in try await saleJSON(try await app.store.sale(try id(context))) }
+        // PATCH changes a sale in part, DELETE voids it (it stays on record); the POST forms of
+        // both stay for clients written before them.
+        api.patch("/sales/:id") { request, context in try await updateSale(request, context: context) }
+        api.delete("/sales/:id") { _, context in try await saleJSON(try await app.store.voidSale(try id(context))) }
         api.post("/sales/:id") { request, context in try await updateSale(request, context: context) }
         api.post("/sales/:id/void") { _, context in try await saleJSON(try await app.store.voidSale(try id(context))) }
         api.get("/sales/:id/history") { _, context in try await saleHistory(context: context) }

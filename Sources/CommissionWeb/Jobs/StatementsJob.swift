@@ -20,6 +20,26 @@ struct StatementsJob: Job {
             let statement = try await app.store.statement(clinic: clinic.id, period: try await app.period(request, clinic: clinic))
             return try app.json(try await app.presenter().statement(statement))
         }
+        // Every statement of a range (StatementsRequest): JSON, or CSV with ?format=csv.
+        api.get("/statements") { request, _ in
+            let settings = try await app.store.settings()
+            guard let from = try app.queryDay(request, "from", settings: settings) else {
+                throw Problem(.badRequest, "Give the range's first day: ?from=2026-10-01 (and ?to=, today by default).")
+            }
+            let through = try app.queryDay(request, "to", settings: settings) ?? settings.today()
+            let statements = try await StatementsRequest(from: from, through: through).fetch(from: app.store)
+            let renderer = Renderer(currency: settings.currency)
+            switch request.uri.queryParameters["format"] {
+            case nil, "json":
+                return try app.json(statements.map(Presenter(currency: settings.currency).statement))
+            case "csv":
+                return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
+                                                       .contentDisposition: "attachment; filename=\"statements-\(from)-\(through).csv\""],
+                                body: .init(byteBuffer: ByteBuffer(string: renderer.render(statements, as: .csv))))
+            case let other?:
+                throw Problem(.badRequest, "The format is json or csv, not \"\(other)\".")
+            }
+        }
     }
 
     /// The clinic and period a statement request names: `clinic=ID&date=YYYY-MM-DD` (default: the first clinic, today).
