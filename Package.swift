@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // The commission domain: money, shares, schedules, terms, sale lines, statements.
@@ -91,6 +92,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // A backup uploaded from the transfer page, streamed to disk part by part.
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             // Page templates (.mustache), the browser's static files and the OpenAPI document.
             resources: [.copy("Resources/openapi.json"), .copy("Resources/templates"), .copy("Resources/static")],

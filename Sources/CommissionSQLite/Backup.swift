@@ -37,15 +37,31 @@ extension SQLiteStore {
     /// Commission schema no newer than this program's); nothing changes when it fails. Migrations run
     /// on the restored book, and every observer is told that everything changed.
     public func restore(from source: String) async throws {
+        let origin = try Self.checkedBackup(at: source)
+        do {
+            let liveRevision = try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0 }
+            try origin.backup(to: writer)
+            try Schema.migrator.migrate(writer)
+            // Other processes on this file (a server while the CLI restores) learn of it by a revision above the one they know.
+            try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?", arguments: [liveRevision + 1]) }
+        } catch let error as DatabaseError {
+            throw Self.storeError(error)
+        }
+        caches.withLock { $0.clear() }  // other settings, other accounts and tokens
+        broadcaster.send(Set(StoreTable.allCases))
+    }
+
+    /// The backup file at `source`, opened read-only once it is known to be a sound Commission book:
+    /// a readable SQLite file whose integrity check passes, with a schema no newer than this program's.
+    static func checkedBackup(at source: String) throws -> DatabaseQueue {
         guard FileManager.default.fileExists(atPath: source) else {
             throw StoreError.invalid(field: "backup file", reason: "\(source) does not exist.")
         }
-        let origin: DatabaseQueue
         do {
             var configuration = Configuration()
             configuration.readonly = true
-            origin = try DatabaseQueue(path: source, configuration: configuration)
-            let (integrity, isCommission, applied) = try await origin.read { db in
+            let origin = try DatabaseQueue(path: source, configuration: configuration)
+            let (integrity, isCommission, applied) = try origin.read { db in
                 (try String.fetchOne(db, sql: "PRAGMA integrity_check"),
                  try db.tableExists("book") && db.tableExists("sale"),
                  try Schema.migrator.appliedIdentifiers(db))
@@ -60,23 +76,61 @@ extension SQLiteStore {
             guard applied.allSatisfy(known.contains) else {
                 throw StoreError.invalid(field: "backup file", reason: "\(source) was written by a newer Commission; upgrade first.")
             }
+            return origin
         } catch let error as DatabaseError {
             if error.resultCode == .SQLITE_NOTADB {
                 throw StoreError.invalid(field: "backup file", reason: "\(source) is not an SQLite database.")
             }
             throw Self.storeError(error)
         }
-        do {
-            let liveRevision = try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0 }
-            try origin.backup(to: writer)
-            try Schema.migrator.migrate(writer)
-            // Other processes on this file (a server while the CLI restores) learn of it by a revision above the one they know.
-            try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?", arguments: [liveRevision + 1]) }
-        } catch let error as DatabaseError {
-            throw Self.storeError(error)
-        }
-        caches.withLock { $0.clear() }  // other settings, other accounts and tokens
-        broadcaster.send(Set(StoreTable.allCases))
     }
 }
+
+extension SQLiteStore: BookRestoring {
+    /// What the backup at `path` (an SQLite backup or a book archive) holds, checked whole: an
+    /// archive is read to its end line, an SQLite file passes its integrity check. Nothing changes.
+    public func inspectBackup(at path: String) async throws -> ArchiveCounts {
+        if ArchiveFile.isArchive(atPath: path) {
+            var checker = ArchiveChecker()
+            try await ArchiveFile.read(path) { record in try checker.check(record) }
+            _ = try checker.finish()
+            return checker.counts
+        }
+        let origin = try Self.checkedBackup(at: path)
+        defer { try? origin.close() }
+        return try await Self.counts(origin)
+    }
+
+    /// Replaces the whole book with the backup at `path` (either kind).
+    public func restoreBackup(at path: String) async throws -> ArchiveCounts {
+        if ArchiveFile.isArchive(atPath: path) {
+            return try await restoreArchive { sink in try await ArchiveFile.read(path, into: sink) }
+        }
+        try await restore(from: path)
+        return try await Self.counts(writer)
+    }
+
+    /// How many of each kind a book holds, counted.
+    static func counts(_ reader: any DatabaseReader) async throws -> ArchiveCounts {
+        do {
+            return try await reader.read { db in
+                func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+                var counts = ArchiveCounts()
+                counts.clinics = try count("clinic")
+                counts.products = try count("product")
+                counts.terms = try count("terms")
+                counts.sales = try count("sale")
+                counts.payouts = try count("payout")
+                counts.closedPeriods = try count("closedPeriod")
+                counts.auditEntries = try db.tableExists("auditEntry") ? count("auditEntry") : 0
+                counts.accounts = try count("account")
+                counts.tokens = try count("apiToken")
+                return counts
+            }
+        } catch let error as DatabaseError {
+            throw storeError(error)
+        }
+    }
+}
+
 extension SQLiteStore: BookBackup {}

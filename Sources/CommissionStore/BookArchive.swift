@@ -147,6 +147,16 @@ public protocol BookArchiving: Sendable {
     func archive(into sink: ArchiveSink) async throws -> ArchiveCounts
 }
 
+/// A store whose whole book can be replaced with a backup, in place: SQLite (a PostgreSQL book is
+/// restored as a new book of its database, by its operator: `PostgresStore.restoreBook`).
+public protocol BookRestoring: Sendable {
+    /// What the backup at `path` holds, checked whole. Nothing changes.
+    func inspectBackup(at path: String) async throws -> ArchiveCounts
+    /// Replaces the whole book — records, audit log, accounts and tokens — with the backup at
+    /// `path`, in one step; a backup that is not sound changes nothing.
+    func restoreBackup(at path: String) async throws -> ArchiveCounts
+}
+
 /// Checks an archive as it streams past, before a restore writes anything of a record: the book
 /// comes first and once, the kinds come in order, pages in increasing id order, and every record
 /// names only clinics, products, terms and accounts the archive has already given. A restore runs

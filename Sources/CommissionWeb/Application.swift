@@ -33,6 +33,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
     let app = WebApp(store: store, pages: pages, configuration: configuration, hub: DashboardHub(store: store), throttle: throttle,
+                     staging: RestoreStaging(),
                      setupIsOpen: setupIsOpen)
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)
     open.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }

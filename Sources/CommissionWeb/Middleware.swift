@@ -124,6 +124,8 @@ struct RequireAccountMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     /// Whether a caller without an account is sent to `/setup` rather than to sign in.
     let setupIsOpen: @Sendable () async throws -> Bool
+    /// The routes that take a streamed upload and check its CSRF part themselves.
+    static let streamedUploads: Set<String> = ["/transfer/restore"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let isAPI = request.uri.path.hasPrefix("/api/")
@@ -140,6 +142,13 @@ struct RequireAccountMiddleware: RouterMiddleware {
                 let token: String?
                 if let header = request.headers[.csrfToken] {
                     token = header
+                } else if request.headers[.contentType]?.hasPrefix("multipart/form-data") == true,
+                          Self.streamedUploads.contains(request.uri.path) {
+                    // The body is a file too big to hold: the route reads the form's csrf part
+                    // first and refuses the file unless it matches (TransferJob.stageRestore).
+                    var context = context
+                    context.uploadCSRF = session.csrfToken
+                    return try await Audit.$actor.withValue(session.account.username) { try await next(request, context) }
                 } else if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
                     token = Form(String(buffer: try await request.collectBody(upTo: context.maxUploadSize)))["csrf"]
                 } else {

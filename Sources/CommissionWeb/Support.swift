@@ -21,10 +21,13 @@ public struct WebConfiguration: Sendable {
     /// Take the client's address from `X-Forwarded-For` (set only behind a reverse proxy that
     /// writes it), for the sign-in slowdown; else the connection's peer is the client.
     public var trustForwardedFor: Bool
+    /// The largest backup the transfer page takes to restore, in bytes (streamed to disk, not held).
+    public var maxBackupSize: Int
 
     public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12,
-                trustForwardedFor: Bool = false) {
+                trustForwardedFor: Bool = false, maxBackupSize: Int = 1 << 30) {
+        self.maxBackupSize = maxBackupSize
         self.host = host
         self.port = port
         self.secureCookies = secureCookies
@@ -60,6 +63,9 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var caller: Caller = .anonymous
     var bodyLimit: Int = 8 * 1024 * 1024
+    /// For an upload (`multipart/form-data`) to a route that streams its body: the session's CSRF
+    /// token, which the route checks against the form's `csrf` part before it keeps any file part.
+    var uploadCSRF: String?
     /// The peer's address (`127.0.0.1`), when the connection has one.
     public let peerAddress: String?
 

@@ -32,8 +32,8 @@ struct StatementCommand: AsyncParsableCommand {
         discussion: """
             The period is the one containing --period DATE (default today), or the one before with --previous.
 
-            With --all, every clinic's statements of the pay periods that overlap --from … --to (default \
-            today) and have a sale or a payout, whole: one JSON array, one CSV with the clinic and the \
+            With --all, every clinic's statements of the pay periods that overlap --from … --to (default: \
+            this month to today) and have a sale or a payout, whole: one JSON array, one CSV with the clinic and the \
             period on every line, or one table after the other.
 
             Examples:
@@ -47,13 +47,12 @@ struct StatementCommand: AsyncParsableCommand {
     @Option(help: "A date in the period (default today).") var period: String?
     @Flag(help: "The period before.") var previous = false
     @Flag(help: "Every clinic's statements of a range (--from, --to).") var all = false
-    @Option(help: "With --all: the range's first day.") var from: String?
+    @Option(help: "With --all: the range's first day (default the first of --to's month).") var from: String?
     @Option(help: "With --all: the range's last day (default today).") var to: String?
 
     func validate() throws {
         if all {
             guard clinic == nil else { throw ValidationError("--all covers every clinic: leave out the clinic's name.") }
-            guard from != nil else { throw ValidationError("--all needs the range's first day: --from 2026-10-01.") }
             guard period == nil && !previous else { throw ValidationError("--all takes a range (--from, --to), not --period or --previous.") }
         } else {
             guard clinic != nil else { throw ValidationError("Name the clinic, or pass --all --from DATE for every clinic's statements.") }
@@ -66,7 +65,8 @@ struct StatementCommand: AsyncParsableCommand {
         let settings = try await store.settings()
         let renderer = Renderer(currency: settings.currency)
         if all {
-            let request = StatementsRequest(from: try parseDay(from ?? ""), through: try to.map { try parseDay($0) } ?? settings.today())
+            let through = try to.map { try parseDay($0) } ?? settings.today()
+            let request = StatementsRequest(from: try from.map { try parseDay($0) } ?? through.firstOfMonth, through: through)
             output(renderer.render(try await request.fetch(from: store), as: format.format))
             return
         }

@@ -103,8 +103,8 @@ import Testing
         #expect(none.status == 0 && none.stdout.contains("No sales or payouts in this range."))
         let both = try commission(["statement", "Glow", "--all", "--from", "2026-03-01", "--db", db])
         #expect(both.status != 0 && both.stderr.contains("leave out the clinic's name"), "\(both.stderr)")
-        let noFrom = try commission(["statement", "--all", "--db", db])
-        #expect(noFrom.status != 0 && noFrom.stderr.contains("--from"), "\(noFrom.stderr)")
+        let thisMonth = try commission(["statement", "--all", "--to", "2026-03-20", "--format", "json", "--db", db])
+        #expect(try JSONDecoder().decode([StatementJSON].self, from: Data(thisMonth.stdout.utf8)).map(\.periodStart) == ["2026-03-01"], "\(thisMonth.stdout)")  // from March 1st
     }
 
     @Test func demoBuildsABookAndPrintsItsDashboard() throws {

@@ -141,7 +141,9 @@ import Testing
             let lines = csv.text.split(whereSeparator: \.isNewline)
             #expect(lines.first?.hasPrefix("Clinic,Period start,Period end,Closed,Sale,Date") == true)
             #expect(lines.count == 4 && lines[2].hasPrefix("Harbor,2026-10-01,2026-10-15,no,"), "\(csv.text)")
-            #expect(try await client.execute(uri: "/api/v1/statements", method: .get, headers: headers).status == .badRequest)
+            // By default, this month to today.
+            #expect(try await client.execute(uri: "/api/v1/statements", method: .get, headers: headers).status == .ok)
+            #expect(try Self.array(try await client.execute(uri: "/api/v1/statements?to=2026-10-31", method: .get, headers: headers)).count == 3)
             #expect(try await client.execute(uri: "/api/v1/statements?from=2026-10-31&to=2026-10-01", method: .get, headers: headers).status.code == 422)
             #expect(try await client.execute(uri: "/api/v1/statements?from=2026-10-01&format=xml", method: .get, headers: headers).status == .badRequest)
         }

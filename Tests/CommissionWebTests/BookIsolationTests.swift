@@ -21,6 +21,7 @@ import Testing
         let clinic: Clinic
         let product: Product
         let sale: Sale
+        let terms: Terms
         /// Names and amounts found only in this book (its product's price and its commission today).
         let markers: [String]
         var ownerToken: APIToken.ID?
@@ -30,7 +31,7 @@ import Testing
             self.store = store
             clinic = try await store.createClinic(ClinicDraft(name: "\(tag) Clinic", schedule: .monthly))
             product = try await store.createProduct(ProductDraft(name: "\(tag) Product", unitPrice: Money(minorUnits: price), unitCost: Money(minorUnits: cost)))
-            _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2000-01-01")))
+            terms = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2000-01-01"))).terms
             let today = try await store.settings().today()
             sale = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: today, quantity: 1, note: "\(tag) note"),
                                               idempotencyKey: nil)
@@ -190,6 +191,16 @@ import Testing
             var list = [Probe(uri: at(victim.clinic.id.rawValue) + date, expectation: .refused)]
             if route.method == .get { list.append(Probe(uri: at(own.clinic.id.rawValue) + date, expectation: .ownRecordShown)) }
             return list
+        case (_, "/api/v1/clinics/:id"), (_, "/api/v1/products/:id"), (_, "/api/v1/terms/:id"):
+            // Read, changed in part, archived: each aimed at the other book's record, with a body that would change it.
+            let (theirs, mine): (Int64, Int64) = switch path {
+            case "/api/v1/clinics/:id": (victim.clinic.id.rawValue, own.clinic.id.rawValue)
+            case "/api/v1/products/:id": (victim.product.id.rawValue, own.product.id.rawValue)
+            default: (victim.terms.id.rawValue, own.terms.id.rawValue)
+            }
+            var list = [Probe(uri: at(theirs), body: #"{"name": "Taken", "share": "1", "unitPrice": "0.01", "archived": true}"#, expectation: .refused)]
+            if route.method == .get { list.append(Probe(uri: at(mine), expectation: .answeredWithoutTheOtherBook)) }
+            return list
         case (_, "/api/v1/tokens/:id/revoke"):
             return [Probe(uri: at(victim.ownerToken!.rawValue), expectation: .refused)]
         case (_, "/api/v1/export/:file"):
@@ -223,6 +234,8 @@ import Testing
             return [Probe(uri: path, body: #"{"name": "another"}"#, expectation: .answeredWithoutTheOtherBook)]
         case (.post, "/api/v1/invitations"):
             return [Probe(uri: path, body: "{}", expectation: .answeredWithoutTheOtherBook)]
+        case (.get, "/api/v1/statements"):
+            return ["", "&format=csv"].map { Probe(uri: path + "?from=\(own.sale.date.firstOfMonth)" + $0, expectation: .ownRecordShown) }
         case (.get, _) where !path.contains(":"):
             return [Probe(uri: path, expectation: .answeredWithoutTheOtherBook)]
         default:

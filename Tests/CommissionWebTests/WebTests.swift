@@ -44,7 +44,7 @@ import Testing
     @Test func aPathRefusesAMethodItDoesNotTakeWith405() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
-            for (method, uri, allow) in [(HTTPRequest.Method.delete, "/api/v1/sales/7", "GET, POST"), (.put, "/api/v1/clinics", "GET, POST"),
+            for (method, uri, allow) in [(HTTPRequest.Method.put, "/api/v1/sales/7", "GET, PATCH, DELETE, POST"), (.put, "/api/v1/clinics", "GET, POST"),
                                          (.init("TRACE")!, "/api/v1/dashboard", "GET"), (.patch, "/settings", "GET")] {
                 let response = try await client.execute(uri: uri, method: method)
                 #expect(response.status == .methodNotAllowed, "\(method) \(uri)")

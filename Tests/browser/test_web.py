@@ -434,9 +434,70 @@ def main():
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "statement.png"))
 
+        print("Change a clinic from its page, archive a product and restore it")
+        desk.get(base + "/book")
+        desk.find_element(By.XPATH, "//li[contains(., 'Harbor Skin Clinic')]/a[.='Edit']").click()
+        check(Select(desk.find_element(By.ID, "c-kind")).first_selected_option.get_attribute("value") == "weekly"
+              and Select(desk.find_element(By.ID, "c-weekday")).first_selected_option.get_attribute("value") == "tuesday",
+              "the clinic's page shows its schedule, weekly from Tuesday")
+        Select(desk.find_element(By.ID, "c-weekday")).select_by_value("monday")
+        submit(desk, "Save")
+        check("weekly, from Monday" in desk.find_element(By.TAG_NAME, "main").text, "the new schedule is listed")
+        serum = next(p for p in json.loads(cli("product", "list", "--format", "json")) if p["name"] == "Serum 30ml")
+        desk.get(base + f"/book/products/{serum['id']}")
+        submit(desk, "Archive")
+        check("Archived (1)" in desk.find_element(By.ID, "archived").text, "the archived product waits in its own section")
+        desk.get(base + "/")
+        check(desk.find_elements(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]") == [],
+              "an archived product is not offered for a sale")
+        desk.get(base + "/book")
+        desk.find_element(By.CSS_SELECTOR, "#archived summary").click()
+        old = desk.find_element(By.TAG_NAME, "html")
+        desk.find_element(By.XPATH, "//section[@id='archived']//button[.='Restore']").click()
+        WebDriverWait(desk, 10).until(lambda d: is_stale(old))
+        check(desk.find_elements(By.ID, "archived") == [] and "Saved Serum 30ml." in desk.find_element(By.TAG_NAME, "main").text,
+              "restored, it is back in the list")
+
+        print("Close a period from the reconciliation page, and reopen it")
+        desk.get(base + "/payouts")
+        row = desk.find_element(By.XPATH, "//section[contains(@class,'reconciliation')]//tr[.//button[.='Close']]")
+        period = row.find_element(By.CSS_SELECTOR, "td.lead").text
+        old = desk.find_element(By.TAG_NAME, "html")
+        row.find_element(By.XPATH, ".//button[.='Close']").click()
+        WebDriverWait(desk, 10).until(lambda d: is_stale(old))
+        check("Closed" in desk.find_element(By.TAG_NAME, "main").text, "the page says the period was closed")
+        closed_row = desk.find_element(By.XPATH, f"//tr[td[@class='lead' and .='{period}']][.//button[.='Reopen']]")
+        check("(closed)" in closed_row.text, f"the period {period} shows as closed")
+        old = desk.find_element(By.TAG_NAME, "html")
+        closed_row.find_element(By.XPATH, ".//button[.='Reopen']").click()
+        WebDriverWait(desk, 10).until(lambda d: is_stale(old))
+        check(desk.find_elements(By.XPATH, f"//tr[td[@class='lead' and .='{period}']][.//button[.='Close']]") != [], "and open again")
+
+        print("Restore a backup from the transfer page, after seeing what it replaces")
+        backup = os.path.join(workdir, "before.sqlite")
+        cli("backup", backup)
+        at_backup, recorded = len(sales()), len(sales(voided=True))  # the page counts voided sales too
+        cli("sale", "add", "Glow Aesthetics", "Serum 30ml", "2")
+        desk.get(base + "/transfer")
+        desk.find_element(By.ID, "backup-file").send_keys(backup)
+        submit(desk, "Check the backup…")
+        confirm = desk.find_element(By.ID, "restore-confirm").text
+        check(f"Sales {recorded + 1} {recorded}" in confirm.replace("\n", " "), f"the page compares the book and the backup ({confirm!r})")
+        check(len(sales()) == at_backup + 1, "nothing changed before the confirmation")
+        submit(desk, "Replace this book with the backup")
+        check(desk.current_url.endswith("/login?restored=1") and "restored from a backup" in desk.find_element(By.TAG_NAME, "main").text,
+              "after the restore she signs in again, and is told why")
+        check(len(sales()) == at_backup, f"the book is the backup's ({len(sales())} sales)")
+        fill(desk, "username", "ana")
+        fill(desk, "password", PASSWORD)
+        submit(desk, "Sign in")
+        for driver in [phone]:
+            driver.delete_cookie("commission_session")
+            driver.add_cookie({"name": "commission_session", "value": next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session"), "path": "/"})
+
         print("Every page: labelled inputs, readable contrast, no sideways scrolling at 360 px (light and dark)")
         pages = ["/", "/dashboard", "/sales", "/statements", "/payouts", "/book", "/transfer", "/settings", "/more",
-                 f"/sales/{sales()[0]['id']}/edit"]
+                 f"/sales/{sales()[0]['id']}/edit", "/book/clinics/1", f"/book/products/{serum['id']}", "/book/terms/1"]
         dark = browser(phone=True, dark=True)
         drivers.append(dark)
         dark.get(base + "/login")

@@ -20,7 +20,7 @@ struct AccountJob: Job {
     func registerPublic<G>(on router: Registrar<G>) {
         router.get("/setup") { _, context in try await setupPage(context: context) }
         router.post("/setup") { request, context in try await setup(request, context: context) }
-        router.get("/login") { _, context in try await loginPage(context: context) }
+        router.get("/login") { request, context in try await loginPage(context: context, restored: request.uri.queryParameters["restored"] != nil) }
         router.post("/login") { request, context in try await login(request, context: context) }
         router.get(Self.invitationPath + ":secret") { _, context in try await invitationPage(context: context) }
         router.post(Self.invitationPath + ":secret") { request, context in try await acceptInvitation(request, context: context) }
@@ -41,9 +41,10 @@ struct AccountJob: Job {
 
     /// Forms shown before sign-in carry a token that must match a cookie (double submit).
     func anonymousForm(_ template: String, title: String, context: AppRequestContext, values: [String: Any] = [:],
-                       status: HTTPResponse.Status = .ok, error: String? = nil) -> Response {
+                       status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil) -> Response {
         let token = Secret.make()
-        var response = app.pages.page(template, title: title, context: context, values: values, status: status, error: error, csrf: token)
+        var response = app.pages.page(template, title: title, context: context, values: values, status: status, message: message, error: error,
+                                      csrf: token)
         response.setCookie(Cookie(name: Self.anonymousCSRFCookie, value: token, path: "/", secure: app.configuration.secureCookies,
                                   httpOnly: true, sameSite: .strict))
         return response
@@ -74,10 +75,11 @@ struct AccountJob: Job {
         return try await startSession(for: account)
     }
 
-    func loginPage(context: AppRequestContext) async throws -> Response {
+    func loginPage(context: AppRequestContext, restored: Bool = false) async throws -> Response {
         if try await app.setupIsOpen() { return .redirect(to: "/setup") }
         if context.caller.account != nil { return .redirect(to: "/") }
-        return anonymousForm("login", title: "Sign in", context: context)
+        return anonymousForm("login", title: "Sign in", context: context,
+                             message: restored ? "The book was restored from a backup: sign in with an account of the backup." : nil)
     }
 
     /// The client's address, for the sign-in slowdown: the connection's peer, or behind a proxy

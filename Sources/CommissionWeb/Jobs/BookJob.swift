@@ -15,11 +15,16 @@ struct BookJob: Job {
             var message: String?
             if let recomputed = query["recomputed"].flatMap({ Int(String($0)) }) {
                 let closed = query["closed"].flatMap { Int(String($0)) } ?? 0
-                message = "Terms added: \(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
+                message = "Terms \(query["terms"] == "changed" ? "saved" : "added"): \(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
                     + (closed > 0 ? ", \(closed) in closed periods left as they were." : ".")
+            } else if let saved = query["saved"] {
+                message = "Saved \(saved)."
             }
             return try await bookPage(context: context, message: message)
         }
+        // A clinic, product or terms: its page (change it, archive it, restore it).
+        pages.get("/book/:kind/:id") { _, context in try await itemPage(try await item(context), context: context) }
+        pages.post("/book/:kind/:id") { request, context in try await itemForm(request, context: context) }
         pages.post("/clinics") { request, context in
             try await bookForm(request, context: context) { form, _ in
                 _ = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form)))
@@ -167,20 +172,30 @@ struct BookJob: Job {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
-        let clinics = try await app.store.clinics(ClinicQuery())
-        let products = try await app.store.products(ProductQuery())
+        let allClinics = try await app.store.clinics(ClinicQuery(includeArchived: true))
+        let allProducts = try await app.store.products(ProductQuery(includeArchived: true))
+        let allTerms = try await app.store.terms(TermsQuery(includeArchived: true))
+        let clinics = allClinics.filter { !$0.isArchived }, products = allProducts.filter { !$0.isArchived }
         let names = try await Presenter.Names(store: app.store)
+        func describe(_ terms: Terms) -> String {
+            "\(names.clinics[terms.clinicID] ?? "")\(terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""): "
+                + "\(terms.share.percentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom))"
+        }
+        let archived: [[String: Any]] = allClinics.filter(\.isArchived).map { ["kind": "Clinic", "name": $0.name, "action": "/book/clinics/\($0.id)"] }
+            + allProducts.filter(\.isArchived).map { ["kind": "Product", "name": $0.name, "action": "/book/products/\($0.id)"] }
+            + allTerms.filter(\.isArchived).map { ["kind": "Terms", "name": describe($0), "action": "/book/terms/\($0.id)"] }
         let values: [String: Any] = [
             "today": today.description, "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
             "zero": style.formatInput(.zero),
             "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized] },
             "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": Self.describe($0.schedule, style: style)] as [String: Any] },
             "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": style.format($0.unitPrice), "cost": style.format($0.unitCost)] as [String: Any] },
-            "terms": try await app.store.terms(TermsQuery()).map { terms in
-                ["clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
+            "terms": allTerms.filter { !$0.isArchived }.map { terms in
+                ["id": terms.id.rawValue, "clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
                  "product": terms.productID.flatMap { names.products[$0] } ?? "",
                  "share": terms.share.percentText, "basis": terms.basis.rawValue, "from": style.format(terms.effectiveFrom)] as [String: Any]
             },
+            "archived": archived, "hasArchived": !archived.isEmpty, "archivedCount": archived.count,
         ]
         return try await app.page("book", title: "Clinics & products", nav: "book", context: context, values: values, status: status,
                               message: message, error: error)
@@ -195,6 +210,117 @@ struct BookJob: Job {
         } otherwise: { error, status in
             try await bookPage(context: context, error: error, status: status)
         }
+    }
+
+    // MARK: One clinic, product or terms
+
+    enum Item {
+        case clinic(Clinic)
+        case product(Product)
+        case terms(Terms)
+
+        var isArchived: Bool {
+            switch self {
+            case .clinic(let c): c.isArchived
+            case .product(let p): p.isArchived
+            case .terms(let t): t.isArchived
+            }
+        }
+    }
+
+    /// The clinic, product or terms `/book/:kind/:id` names; a 404 for another kind.
+    func item(_ context: AppRequestContext) async throws -> Item {
+        let id = try context.parameters.require("id", as: Int64.self)
+        switch context.parameters.get("kind") {
+        case "clinics": return .clinic(try await app.store.clinic(Clinic.ID(id)))
+        case "products": return .product(try await app.store.product(Product.ID(id)))
+        case "terms": return .terms(try await app.store.terms(Terms.ID(id)))
+        default: throw Problem(.notFound, "There is no such page: the book has clinics, products and terms.")
+        }
+    }
+
+    func itemPage(_ item: Item, context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let settings = try await app.store.settings()
+        let style = settings.style
+        let today = settings.today()
+        var values: [String: Any] = ["archived": item.isArchived, "earliest": AcceptedDays.earliest.description,
+                                     "latest": AcceptedDays(today: today).latest.description]
+        let title: String
+        switch item {
+        case .clinic(let clinic):
+            title = clinic.name
+            values["action"] = "/book/clinics/\(clinic.id)"
+            var weekday: Weekday = .monday, anchor = today
+            if case .weekly(let day) = clinic.schedule { weekday = day }
+            if case .biweekly(let day) = clinic.schedule { anchor = day }
+            values["clinic"] = ["name": clinic.name, clinic.schedule.kind: true, "anchor": anchor.description,
+                                "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized, "selected": $0 == weekday] }]
+        case .product(let product):
+            title = product.name
+            values["action"] = "/book/products/\(product.id)"
+            values["product"] = ["name": product.name, "sku": product.sku ?? "", "price": style.formatInput(product.unitPrice),
+                                 "cost": style.formatInput(product.unitCost)]
+        case .terms(let terms):
+            let names = try await Presenter.Names(store: app.store)
+            title = "Terms of \(names.clinics[terms.clinicID] ?? "a clinic")"
+            values["action"] = "/book/terms/\(terms.id)"
+            values["terms"] = ["clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
+                               "product": terms.productID.flatMap { names.products[$0] } ?? "", "share": terms.share.percentText,
+                               terms.basis.rawValue: true, "from": terms.effectiveFrom.description]
+        }
+        values["heading"] = title
+        return try await app.page("book-item", title: title, nav: "book", context: context, values: values, status: status, error: error)
+    }
+
+    /// Saves, archives or restores the page's record (`action=save|archive|restore`).
+    func itemForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let item = try await item(context)
+        let style = try await app.store.settings().style
+        let action = form["action"] ?? "save"
+        guard ["save", "archive", "restore"].contains(action) else { throw Problem(.badRequest, "The action is save, archive or restore.") }
+        return try await app.form {
+            switch item {
+            case .clinic(var clinic):
+                if action == "save" {
+                    clinic.name = form["name"] ?? ""
+                    clinic.schedule = try Self.schedule(form)
+                } else {
+                    clinic.isArchived = action == "archive"
+                }
+                let saved = try await app.store.updateClinic(clinic)
+                return .redirect(to: "/book?saved=\(Self.queryText(saved.name))")
+            case .product(var product):
+                if action == "save" {
+                    product.name = form["name"] ?? ""
+                    let sku = (form["sku"] ?? "").trimmingCharacters(in: .whitespaces)
+                    product.sku = sku.isEmpty ? nil : sku
+                    product.unitPrice = try style.parse(form["price"] ?? "")
+                    product.unitCost = try style.parse(form["cost"] ?? "0")
+                } else {
+                    product.isArchived = action == "archive"
+                }
+                let saved = try await app.store.updateProduct(product)
+                return .redirect(to: "/book?saved=\(Self.queryText(saved.name))")
+            case .terms(var terms):
+                if action == "save" {
+                    terms.share = try Share(parsing: form["share"] ?? "")
+                    terms.basis = try Self.basis(form["basis"] ?? "profit")
+                    terms.effectiveFrom = try Day(parsing: form["from"] ?? "")
+                } else {
+                    terms.isArchived = action == "archive"
+                }
+                let change = try await app.store.updateTerms(terms)
+                return .redirect(to: "/book?terms=changed&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)")
+            }
+        } otherwise: { error, status in
+            try await itemPage(item, context: context, error: error, status: status)
+        }
+    }
+
+    /// A name for a query string.
+    static func queryText(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 
     /// A schedule in words: `monthly`, `twice a month`, `weekly, from Monday`, `every two weeks from 01/02/2026`.

@@ -31,6 +31,8 @@ struct WebApp: Sendable {
     let configuration: WebConfiguration
     let hub: DashboardHub
     let throttle: LoginThrottle
+    /// A backup uploaded to restore, waiting for the owner's confirmation.
+    let staging: RestoreStaging
     /// Whether `/setup` may create the book's owner now (see `buildRouter`).
     let setupIsOpen: @Sendable () async throws -> Bool
 

@@ -12,6 +12,7 @@ struct PayoutsJob: Job {
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/payouts") { _, context in try await payoutsPage(context: context) }
         pages.post("/payouts") { request, context in try await recordPayout(request, context: context) }
+        pages.post("/periods") { request, context in try await closeOrReopen(request, context: context) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -46,7 +47,8 @@ struct PayoutsJob: Job {
                 "periods": r.periods.reversed().map { p in
                     ["period": style.format(p.period), "expected": style.format(p.expected), "received": style.format(p.received),
                      "difference": style.format(p.difference), "balance": style.format(p.balance),
-                     "status": p.status.rawValue + (p.isClosed ? " (closed)" : ""), "attention": p.status.needsAttention] as [String: Any]
+                     "status": p.status.rawValue + (p.isClosed ? " (closed)" : ""), "attention": p.status.needsAttention,
+                     "closed": p.isClosed, "clinicID": clinic.id.rawValue, "start": p.period.start.description] as [String: Any]
                 },
             ])
         }
@@ -71,6 +73,32 @@ struct PayoutsJob: Job {
                 clinicID: clinic.id, period: clinic.schedule.period(containing: day), amount: try settings.style.parse(amountText),
                 receivedOn: try form["received"].map { try Day(parsing: $0) } ?? settings.today(), reference: form["reference"]))
             return try await payoutsPage(context: context, message: "Recorded \(settings.style.format(payout.amount)) from \(clinic.name) for \(settings.style.format(payout.period)).")
+        } otherwise: { error, status in
+            try await payoutsPage(context: context, error: error, status: status)
+        }
+    }
+
+    /// Closes or reopens the period of a clinic that starts on `start` (`action=close|reopen`).
+    func closeOrReopen(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        return try await app.form {
+            guard let clinicID = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
+            let clinic = try await app.store.clinic(Clinic.ID(clinicID))
+            guard let start = form["start"].flatMap({ Day.reading(stored: $0) }) else {
+                throw Problem(.unprocessableContent, "The period's first day is missing or not a date.")
+            }
+            let period = clinic.schedule.period(containing: start)
+            let style = try await app.store.settings().style
+            switch form["action"] {
+            case "close":
+                try await app.store.closePeriod(clinic: clinic.id, period: period)
+                return try await payoutsPage(context: context, message: "Closed \(clinic.name)'s \(style.format(period)): its sales and payouts can no longer change.")
+            case "reopen":
+                try await app.store.reopenPeriod(clinic: clinic.id, period: period)
+                return try await payoutsPage(context: context, message: "Reopened \(clinic.name)'s \(style.format(period)).")
+            default:
+                throw Problem(.badRequest, "The action is close or reopen.")
+            }
         } otherwise: { error, status in
             try await payoutsPage(context: context, error: error, status: status)
         }

@@ -20,13 +20,11 @@ struct StatementsJob: Job {
             let statement = try await app.store.statement(clinic: clinic.id, period: try await app.period(request, clinic: clinic))
             return try app.json(try await app.presenter().statement(statement))
         }
-        // Every statement of a range (StatementsRequest): JSON, or CSV with ?format=csv.
+        // Every statement of a range (StatementsRequest; by default this month to today): JSON, or CSV with ?format=csv.
         api.get("/statements") { request, _ in
             let settings = try await app.store.settings()
-            guard let from = try app.queryDay(request, "from", settings: settings) else {
-                throw Problem(.badRequest, "Give the range's first day: ?from=2026-10-01 (and ?to=, today by default).")
-            }
             let through = try app.queryDay(request, "to", settings: settings) ?? settings.today()
+            let from = try app.queryDay(request, "from", settings: settings) ?? through.firstOfMonth
             let statements = try await StatementsRequest(from: from, through: through).fetch(from: app.store)
             let renderer = Renderer(currency: settings.currency)
             switch request.uri.queryParameters["format"] {

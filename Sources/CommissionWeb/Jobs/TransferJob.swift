@@ -3,8 +3,12 @@ import CommissionKit
 import CommissionStore
 import Foundation
 import Hummingbird
+import MultipartKit
+import Synchronization
 
-/// Her book in and out: CSV import (checked first, all or nothing), exports, a backup download.
+/// Her book in and out: CSV import (checked first, all or nothing), exports, backup downloads (an
+/// SQLite file, or a book archive from any store), and restoring a backup (owners, after a
+/// confirmation that says what is replaced).
 struct TransferJob: Job {
     let app: WebApp
     init(_ app: WebApp) { self.app = app }
@@ -14,8 +18,14 @@ struct TransferJob: Job {
         pages.post("/import") { request, context in try await importPage(request, context: context) }
         pages.get("/export/:file") { _, context in
             let file = try context.parameters.require("file")
-            return file == "backup.sqlite" ? try await backup() : try await export(file)
+            switch file {
+            case "backup.sqlite": return try await backup()
+            case "backup.jsonl": return try await archive()
+            default: return try await export(file)
+            }
         }
+        pages.post("/transfer/restore") { request, context in try await stageRestore(request, context: context) }
+        pages.post("/transfer/restore/confirm") { request, context in try await confirmRestore(request, context: context) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -27,12 +37,15 @@ struct TransferJob: Job {
 
     func transferPage(context: AppRequestContext, csv: String = "", problems: [ImportProblem] = [], message: String? = nil,
                       error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let values: [String: Any] = [
             "csv": csv,
             "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
             "hasProblems": !problems.isEmpty,
             "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
-            "backup": app.store is any BookBackup,
+            "backup": app.store is any BookBackup, "archive": app.store is any BookArchiving,
+            "canRestore": canRestore,
+            "maxBackup": Self.size(app.configuration.maxBackupSize),
         ]
         return try await app.page("transfer", title: "Import & export", nav: "transfer", context: context, values: values, status: status,
                               message: message, error: error)
@@ -68,6 +81,197 @@ struct TransferJob: Job {
         return Response(status: .ok, headers: [.contentType: "application/vnd.sqlite3",
                                                .contentDisposition: "attachment; filename=\"commission-\(try await app.store.settings().today()).sqlite\""],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The whole book as a book archive (JSON Lines), streamed as it is read: a download cut off
+    /// midway lacks the end line, and no restore takes it.
+    func archive() async throws -> Response {
+        guard let source = app.store as? any BookArchiving else { throw Problem(.notFound, "This store cannot be archived from the web.") }
+        let name = "commission-\(try await app.store.settings().today()).jsonl"
+        return Response(status: .ok, headers: [.contentType: "application/jsonl", .contentDisposition: "attachment; filename=\"\(name)\""],
+                        body: ResponseBody { writer in
+                            try await ArchiveFile.stream(source) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+                            try await writer.finish(nil)
+                        })
+    }
+
+    // MARK: Restoring a backup
+
+    func isOwner(_ context: AppRequestContext) async throws -> Bool {
+        guard let account = context.caller.account else { return false }
+        return try await app.store.role(of: account.id) == .owner
+    }
+
+    func restoring(_ context: AppRequestContext) async throws -> any BookRestoring {
+        try await app.requireOwner(context, to: "restore a backup")
+        guard let restoring = app.store as? any BookRestoring else {
+            throw Problem(.conflict, "A book on a team server is restored by its operator, as a new book: commission books restore FILE.")
+        }
+        return restoring
+    }
+
+    /// Step one: the uploaded backup (`multipart/form-data`: the `csrf` field, then the `backup`
+    /// file) is streamed to a file of its own and checked whole; the page then says what it holds
+    /// and what it would replace. Nothing of the book changes.
+    func stageRestore(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let restoring = try await restoring(context)
+        let path = try await receiveUpload(request, context: context)
+        do {
+            let backup = try await restoring.inspectBackup(at: path)
+            guard backup.accounts > 0 else {
+                throw Problem(.unprocessableContent, """
+                    This backup holds no account: restored from here, the book would wait for whoever sets it up first. \
+                    Restore it on the server with commission restore, then set up its owner.
+                    """)
+            }
+            let token = app.staging.stage(path)
+            let current = try await currentCounts()
+            let values: [String: Any] = ["token": token, "backup": Self.describe(backup), "current": Self.describe(current),
+                                         "accounts": backup.accounts]
+            return try await app.page("restore", title: "Restore a backup", nav: "transfer", context: context, values: values)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            let problem = Problem.from(error)
+            guard problem.status < 500 else { throw error }
+            return try await transferPage(context: context, error: "The backup was not restored: \(problem.detail)", status: .init(code: problem.status))
+        }
+    }
+
+    /// Step two: the confirmation (or the cancellation) of a staged backup.
+    func confirmRestore(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let restoring = try await restoring(context)
+        let form = try await Form.read(request, context: context)
+        guard let path = app.staging.take(form["token"] ?? "") else {
+            return try await transferPage(context: context, error: "That upload has expired or was restored already: upload the backup again.",
+                                          status: .conflict)
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard form["action"] == "restore" else {
+            return try await transferPage(context: context, message: "Nothing was restored.")
+        }
+        do {
+            _ = try await restoring.restoreBackup(at: path)
+        } catch {
+            let problem = Problem.from(error)
+            guard problem.status < 500 else { throw error }
+            return try await transferPage(context: context, error: "The backup was not restored: \(problem.detail)", status: .init(code: problem.status))
+        }
+        // The book's accounts and sessions are the backup's now: everyone signs in again.
+        var response = Response.redirect(to: "/login?restored=1")
+        response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: "", maxAge: 0, path: "/",
+                                  secure: app.configuration.secureCookies, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    /// Streams the request's `backup` part to a new file, once its `csrf` part has matched the
+    /// session's; returns the file's path. Refuses a missing file, a bad token and a file over
+    /// ``WebConfiguration/maxBackupSize``, leaving nothing behind.
+    func receiveUpload(_ request: Request, context: AppRequestContext) async throws -> String {
+        guard let expected = context.uploadCSRF else {
+            throw Problem(.badRequest, "Send the backup as a form upload (multipart/form-data) from the Import & export page.")
+        }
+        guard let type = request.headers[.contentType], let match = type.firstMatch(of: /boundary="?([^";]+)"?/),
+              !match.1.isEmpty, match.1.count <= 200 else {
+            throw Problem(.badRequest, "The upload has no multipart boundary.")
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-restore-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            throw Problem(.internalServerError, "The server could not keep the upload.")
+        }
+        let upload = Upload(expectedCSRF: expected, file: file, limit: app.configuration.maxBackupSize)
+        let parser = MultipartParser(boundary: String(match.1))
+        parser.onHeader = { name, value in upload.header(name, value) }
+        parser.onBody = { buffer in upload.body(&buffer) }
+        parser.onPartComplete = { upload.partComplete() }
+        do {
+            for try await buffer in request.body {
+                try parser.execute(buffer)
+                if upload.failure != nil { break }
+            }
+            try file.close()
+        } catch {
+            try? file.close()
+            try? FileManager.default.removeItem(atPath: path)
+            throw Problem(.badRequest, "The upload is not a well-formed form (multipart/form-data).")
+        }
+        if let failure = upload.failure ?? (upload.bytes == 0 ? Problem(.unprocessableContent, "Choose the backup file to restore.") : nil) {
+            try? FileManager.default.removeItem(atPath: path)
+            throw failure
+        }
+        return path
+    }
+
+    /// What an upload's parts have given so far (the parser's callbacks run one after the other).
+    final class Upload {
+        let expectedCSRF: String
+        let file: FileHandle
+        let limit: Int
+        var part: String?
+        var csrf: [UInt8] = []
+        var verified = false
+        var bytes = 0
+        var failure: Problem?
+
+        init(expectedCSRF: String, file: FileHandle, limit: Int) {
+            self.expectedCSRF = expectedCSRF
+            self.file = file
+            self.limit = limit
+        }
+
+        func header(_ name: String, _ value: String) {
+            guard name.lowercased() == "content-disposition" else { return }
+            part = value.firstMatch(of: /(?:^|;)\s*name="([^"]*)"/).map { String($0.1) }
+        }
+
+        func body(_ buffer: inout ByteBuffer) {
+            guard failure == nil else { return }
+            switch part {
+            case "csrf":
+                if csrf.count < 256 { csrf += buffer.readableBytesView.prefix(256 - csrf.count) }
+            case "backup":
+                guard verified else {
+                    failure = Problem(.forbidden, "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again.")
+                    return
+                }
+                bytes += buffer.readableBytes
+                guard bytes <= limit else {
+                    failure = Problem(.contentTooLarge, "The backup is larger than this server takes (\(TransferJob.size(limit))): restore it with commission restore.")
+                    return
+                }
+                do {
+                    try file.write(contentsOf: buffer.readableBytesView)
+                } catch {
+                    failure = Problem(.internalServerError, "The server could not keep the upload (is its disk full?).")
+                }
+            default:
+                break
+            }
+        }
+
+        func partComplete() {
+            if part == "csrf" { verified = Secret.matches(String(decoding: csrf, as: UTF8.self), expectedCSRF) }
+            part = nil
+        }
+    }
+
+    /// How many of each kind the book holds now, from the store's counts.
+    func currentCounts() async throws -> ArchiveCounts {
+        var counts = ArchiveCounts()
+        counts.clinics = try await app.store.clinics(ClinicQuery(includeArchived: true)).count
+        counts.products = try await app.store.products(ProductQuery(includeArchived: true)).count
+        counts.sales = try await app.store.countSales(SaleQuery(includeVoided: true))
+        counts.payouts = try await app.store.payouts(PayoutQuery()).count
+        counts.accounts = try await app.store.members().count
+        return counts
+    }
+
+    static func describe(_ counts: ArchiveCounts) -> [String: Any] {
+        ["clinics": counts.clinics, "products": counts.products, "sales": counts.sales, "payouts": counts.payouts, "accounts": counts.accounts]
+    }
+
+    /// "1 GiB", "250 MiB".
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GiB" : "\(bytes >> 20) MiB"
     }
 
     /// An export named like a file (`sales.csv`, `clinics.json`), as a download. Shared by the page and the API.
@@ -108,5 +312,43 @@ struct TransferJob: Job {
         let summary = try await app.store.importRows(from: source, options: ImportOptions(dryRun: query["dryRun"] == "true"))
         return try app.json(ImportJSON(kind: source.kind.rawValue, dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
                                        terms: summary.terms, sales: summary.sales), status: summary.dryRun ? .ok : .created)
+    }
+}
+
+/// The one backup a book's owner has uploaded and not yet confirmed or cancelled: a new upload
+/// replaces it, and it expires after a quarter of an hour.
+final class RestoreStaging: Sendable {
+    private struct Staged {
+        var token: String
+        var path: String
+        var expires: ContinuousClock.Instant
+    }
+
+    private let staged = Mutex<Staged?>(nil)
+
+    /// Keeps `path` and returns the token that confirms it.
+    func stage(_ path: String) -> String {
+        let token = Secret.make()
+        let previous = staged.withLock { staged in
+            defer { staged = Staged(token: token, path: path, expires: .now + .seconds(15 * 60)) }
+            return staged?.path
+        }
+        if let previous, previous != path { try? FileManager.default.removeItem(atPath: previous) }
+        return token
+    }
+
+    /// The staged file of `token`, handed over once; nil when there is none, or it expired.
+    func take(_ token: String) -> String? {
+        let taken: Staged? = staged.withLock { staged in
+            guard let current = staged, Secret.matches(token, current.token) else { return nil }
+            staged = nil
+            return current
+        }
+        guard let taken else { return nil }
+        guard taken.expires > .now else {
+            try? FileManager.default.removeItem(atPath: taken.path)
+            return nil
+        }
+        return taken.path
     }
 }
