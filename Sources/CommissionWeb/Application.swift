@@ -32,7 +32,9 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
-    let app = WebApp(store: store, pages: pages, configuration: configuration, hub: DashboardHub(store: store), throttle: throttle,
+    let hub = LiveHub(store: store, request: HeadlineRequest()) { LiveEvent.headline($0) }
+    let pageHub = LiveHub(store: store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
+    let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: throttle,
                      staging: RestoreStaging(),
                      setupIsOpen: setupIsOpen)
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)

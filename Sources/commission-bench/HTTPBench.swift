@@ -141,6 +141,65 @@ extension HTTPBench {
                    target: "≤ 5 ms", met: percentile(latencies, 50) <= 5)
         report.add("live update, commit to event: p99", measured: percentile(latencies, 99), unit: "ms", baseline: nil, baselineName: nil,
                    target: "≤ 50 ms", met: percentile(latencies, 99) <= 50)
+
+        // Twenty open dashboard pages: the server renders the new body once per change and pushes
+        // it to each (/events). Beside it, what twenty tabs cost before: the event, then each tab
+        // fetching the body (GET /dashboard?fragment=1), twenty at once.
+        let pages = PageStreams(count: 20)
+        let pageStreams = (0..<20).map { index in
+            Task {
+                var request = HTTPClientRequest(url: base + "/events")
+                request.headers.add(name: "Authorization", value: "Bearer \(secret)")
+                let response = try await client.execute(request, timeout: .hours(1))
+                var text = ""
+                for try await chunk in response.body {
+                    text += String(buffer: chunk)
+                    while let end = text.range(of: "\n\n") {
+                        let event = text[..<end.lowerBound]
+                        if event.contains("event: body"), let line = event.split(separator: "\n").first(where: { $0.hasPrefix("id: ") }) {
+                            pages.record(stream: index, id: String(line.dropFirst(4)), at: .now)
+                        }
+                        text.removeSubrange(..<end.upperBound)
+                    }
+                }
+            }
+        }
+        defer { pageStreams.forEach { $0.cancel() } }
+        while !pages.allReceived(after: .now - .seconds(3600)) { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(300))
+        var pushed: [Double] = [], fetched: [Double] = [], rendersPerChange: [Double] = []
+        let fragment: @Sendable () -> HTTPClientRequest = {
+            var request = HTTPClientRequest(url: base + "/dashboard?fragment=1")
+            request.headers.add(name: "Authorization", value: "Bearer \(secret)")
+            return request
+        }
+        for _ in 0..<30 {
+            try await Task.sleep(for: .milliseconds(150))
+            let response = try await client.execute(sale(), timeout: .seconds(10))
+            let committed = ContinuousClock.now
+            _ = try await response.body.collect(upTo: 1 << 20)
+            let deadline = committed + .seconds(5)
+            while !pages.allReceived(after: committed) && ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(200)) }
+            if let (last, ids) = pages.arrivals(after: committed) {
+                pushed.append((last - committed).seconds * 1000)
+                rendersPerChange.append(Double(ids))
+            }
+            // The former way, for the same change: once the event is there, twenty fetches of the body.
+            while arrivals.first(after: committed) == nil && ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(200)) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { _ = try await client.execute(fragment(), timeout: .seconds(10)).body.collect(upTo: 1 << 24) }
+                }
+                try await group.waitForAll()
+            }
+            fetched.append((ContinuousClock.now - committed).seconds * 1000)
+        }
+        report.add("live page, 20 tabs: commit to every tab updated, p50", measured: percentile(pushed, 50), unit: "ms",
+                   baseline: percentile(fetched, 50), baselineName: "20 tabs fetching the body", target: nil, met: nil)
+        report.add("live page, 20 tabs: commit to every tab updated, p99", measured: percentile(pushed, 99), unit: "ms",
+                   baseline: percentile(fetched, 99), baselineName: "20 tabs fetching the body", target: nil, met: nil)
+        report.add("live page, 20 tabs: renders per change (distinct events)", measured: rendersPerChange.max() ?? 0, unit: "",
+                   baseline: nil, baselineName: nil, target: "1", met: rendersPerChange.allSatisfy { $0 == 1 } && rendersPerChange.count == 30)
     }
 
     struct Load {
@@ -223,5 +282,31 @@ final class Arrivals: Sendable {
     var count: Int { instants.withLock { $0.count } }
     func first(after instant: ContinuousClock.Instant) -> ContinuousClock.Instant? {
         instants.withLock { $0.first(where: { $0 >= instant }) }
+    }
+}
+
+/// When each of a number of page streams received each numbered body event.
+final class PageStreams: Sendable {
+    private let received: Mutex<[[(id: String, at: ContinuousClock.Instant)]]>
+
+    init(count: Int) { received = Mutex(Array(repeating: [], count: count)) }
+
+    func record(stream: Int, id: String, at instant: ContinuousClock.Instant) {
+        received.withLock { $0[stream].append((id, instant)) }
+    }
+
+    /// Whether every stream has received an event since `instant`.
+    func allReceived(after instant: ContinuousClock.Instant) -> Bool {
+        received.withLock { $0.allSatisfy { $0.contains { $0.at >= instant } } }
+    }
+
+    /// When the last stream received its first event since `instant`, and how many distinct
+    /// events (ids) the streams received first: one render per change is one.
+    func arrivals(after instant: ContinuousClock.Instant) -> (ContinuousClock.Instant, Int)? {
+        received.withLock { streams in
+            let firsts = streams.compactMap { $0.first { $0.at >= instant } }
+            guard firsts.count == streams.count, let last = firsts.map(\.at).max() else { return nil }
+            return (last, Set(firsts.map(\.id)).count)
+        }
     }
 }

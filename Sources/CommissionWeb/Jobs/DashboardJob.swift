@@ -12,7 +12,7 @@ struct DashboardJob: Job {
 
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/dashboard") { request, context in try await dashboardPage(request, context: context) }
-        pages.get("/events") { _, _ in Self.events(app.hub) }
+        pages.get("/events") { _, _ in Self.events(app.pageHub) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -24,9 +24,11 @@ struct DashboardJob: Job {
         api.get("/events") { _, _ in Self.events(app.hub) }
     }
 
-    /// Server-Sent Events: the dashboard's headline, pushed after every committed change that touches
-    /// it — driven by the store's live query (shared by all streams through a ``DashboardHub``), not by polling.
-    static func events(_ hub: DashboardHub) -> Response {
+    /// Server-Sent Events, pushed after every committed change that touches what they show — driven
+    /// by the store's live query, shared by all streams through a ``LiveHub``, not by polling: the
+    /// API's streams get the dashboard's headline (`event: dashboard`, JSON), the dashboard page's
+    /// its whole new body (`event: body`, HTML), rendered once for every open page.
+    static func events<R>(_ hub: LiveHub<R>) -> Response {
         let events = hub.subscribe()
         return Response(
             status: .ok,
@@ -42,12 +44,11 @@ struct DashboardJob: Job {
     /// The dashboard page's values: a card per clinic leading with what it owes her (every unpaid or
     /// short period, not only the current one) and whether a payment is overdue; the headline
     /// tiles; the charts, a colour per clinic; the products.
-    func dashboardValues(_ dashboard: Dashboard, settings: BookSettings) async throws -> [String: Any] {
+    static func values(_ page: DashboardPageRequest.Value) -> [String: Any] {
+        let (settings, dashboard, series) = (page.settings, page.dashboard, page.series)
         let style = settings.style
-        let series = try await MonthSeriesRequest(through: dashboard.today).fetch(from: app.store)
-        let allClinics = try await app.store.clinics(ClinicQuery(includeArchived: true))
-        let colors = Charts.colorClasses(allClinics)
-        let names = Dictionary(uniqueKeysWithValues: allClinics.map { ($0.id, $0.name) })
+        let colors = Charts.colorClasses(page.clinics)
+        let names = Dictionary(uniqueKeysWithValues: page.clinics.map { ($0.id, $0.name) })
         return [
             "todayISO": dashboard.today.description, "todayLabel": "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
             "currency": dashboard.currency.code,
@@ -80,12 +81,35 @@ struct DashboardJob: Job {
         ]
     }
 
+    /// The dashboard page's body (what a live update replaces), rendered.
+    static func body(_ page: DashboardPageRequest.Value, pages: Pages) -> String {
+        pages.library.render(Pages.prepared(values(page)), withTemplate: "dashboard-body") ?? ""
+    }
+
     func dashboardPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let settings = try await app.store.settings()
-        let dashboard = try await app.store.dashboard(today: settings.today())
-        let values = try await dashboardValues(dashboard, settings: settings)
-        if request.uri.queryParameters["fragment"] != nil { return app.pages.fragment("dashboard-body", values: values) }
-        let body = app.pages.library.render(Pages.prepared(values), withTemplate: "dashboard-body") ?? ""
-        return try await app.page("dashboard", title: "Dashboard", nav: "dashboard", context: context, values: ["dashboardBody": body])
+        let page = try await DashboardPageRequest().fetch(from: app.store)
+        if request.uri.queryParameters["fragment"] != nil { return app.pages.fragment("dashboard-body", values: Self.values(page)) }
+        return try await app.page("dashboard", title: "Dashboard", nav: "dashboard", context: context,
+                                  values: ["dashboardBody": Self.body(page, pages: app.pages)])
+    }
+}
+
+/// Everything the dashboard page shows, read once: what its live stream renders after each change.
+struct DashboardPageRequest: StoreRequest {
+    struct Value: Sendable {
+        var settings: BookSettings
+        var dashboard: Dashboard
+        var series: MonthSeries
+        /// Archived ones too: a clinic keeps its colour.
+        var clinics: [Clinic]
+    }
+
+    var tables: Set<StoreTable> { Set(StoreTable.allCases) }
+
+    func fetch(from store: any CommissionStore) async throws -> Value {
+        let settings = try await store.settings()
+        let dashboard = try await store.dashboard(today: settings.today())
+        return Value(settings: settings, dashboard: dashboard, series: try await MonthSeriesRequest(through: dashboard.today).fetch(from: store),
+                     clinics: try await store.clinics(ClinicQuery(includeArchived: true)))
     }
 }

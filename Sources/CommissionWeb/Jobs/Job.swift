@@ -29,7 +29,10 @@ struct WebApp: Sendable {
     let store: any WebStore
     let pages: Pages
     let configuration: WebConfiguration
-    let hub: DashboardHub
+    /// The dashboard's headline for the API's event streams.
+    let hub: LiveHub<HeadlineRequest>
+    /// The dashboard page's body for the pages' event streams, rendered once per change.
+    let pageHub: LiveHub<DashboardPageRequest>
     let throttle: LoginThrottle
     /// A backup uploaded to restore, waiting for the owner's confirmation.
     let staging: RestoreStaging

@@ -336,25 +336,22 @@
     setInterval(function () { if (connection.waiting > 0) { flush(); } }, 5000);
   }
 
-  // ---- The live dashboard: the server pushes an event after every committed change; the page fetches its new body.
+  // ---- The live dashboard: after every committed change the server pushes the page's new body,
+  // rendered once for every open page; the page puts it in place without asking for anything.
   var dashboard = $("#dashboard[data-live]");
   if (dashboard && window.EventSource) {
-    var refreshing = false, again = false;
-    var refresh = function () {
-      if (refreshing) { again = true; return; }
-      refreshing = true;
-      fetch("/dashboard?fragment=1", { credentials: "same-origin" })
-        .then(function (response) { return response.ok ? response.text() : Promise.reject(response.status); })
-        .then(function (html) { dashboard.innerHTML = html; document.body.setAttribute("data-rendered", new Date().toISOString()); showConnection(); })
-        .catch(function () {})
-        .then(function () { refreshing = false; if (again) { again = false; refresh(); } });
-    };
     var source = new EventSource(dashboard.getAttribute("data-live"));
     connection.stream = "reconnecting";
     source.addEventListener("open", function () { connection.stream = "live"; showConnection(); });
     source.addEventListener("error", function () { connection.stream = "reconnecting"; showConnection(); });
-    // The first event may already differ from what was drawn: every event refreshes.
-    source.addEventListener("dashboard", function () { connection.stream = "live"; refresh(); });
+    // The first event may already differ from what was drawn: every event is applied.
+    source.addEventListener("body", function (event) {
+      connection.stream = "live";
+      dashboard.innerHTML = event.data;
+      document.body.setAttribute("data-rendered", new Date().toISOString());
+      document.body.setAttribute("data-event", event.lastEventId);
+      showConnection();
+    });
   }
   showConnection();
 })();

@@ -4,28 +4,38 @@ import Foundation
 import CommissionStore
 import Synchronization
 
-/// One live dashboard shared by every event stream of the server.
+/// One live view shared by every event stream of a book: the dashboard's headline for the API's
+/// streams, the dashboard page's body for the pages'.
 ///
 /// The store's live query runs once (not once per connected browser); each new value is rendered
-/// to an event once and handed to every stream, each of which keeps only the latest event it has
-/// not sent yet. A hundred open dashboards cost one query per change, and a slow client never
-/// holds up the others or the writer. Under a burst of writes the dashboard is computed at most
-/// once per ``minimumInterval`` (the changes in between are merged), so live streams never take
-/// more than a bounded share of the machine from the writers.
-final class DashboardHub: Sendable {
+/// to an event once — numbered, `id: N`, so that a client can tell — and handed to every stream,
+/// each of which keeps only the latest event it has not sent yet. A hundred open dashboards cost
+/// one query and one render per change, a page applies what it receives without asking for
+/// anything, and a slow client never holds up the others or the writer. Under a burst of writes
+/// the value is computed at most once per ``minimumInterval`` (the changes in between are
+/// merged), so live streams never take more than a bounded share of the machine from the writers.
+final class LiveHub<Request: StoreRequest>: Sendable {
     private struct State {
         var latest: String?
         var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
         var nextID = 0
+        var renders = 0
         var task: Task<Void, Never>?
     }
 
     private let store: any WebStore
+    private let request: Request
+    /// The value as the payload of a Server-Sent Event (`event:` and `data:` lines).
+    private let render: @Sendable (Request.Value) async throws -> String
     private let state = Mutex(State())
     /// At most 20 events a second: a person sees no difference, and a burst of writes keeps its pace.
-    static let minimumInterval = Duration.milliseconds(50)
+    static var minimumInterval: Duration { .milliseconds(50) }
 
-    init(store: any WebStore) { self.store = store }
+    init(store: any WebStore, request: Request, render: @escaping @Sendable (Request.Value) async throws -> String) {
+        self.store = store
+        self.request = request
+        self.render = render
+    }
 
     deinit { state.withLock { $0.task?.cancel() } }
 
@@ -48,14 +58,18 @@ final class DashboardHub: Sendable {
 
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// How many events were rendered so far: one per change seen, whatever the number of streams.
+    var renderCount: Int { state.withLock { $0.renders } }
+
     private func startObserving() -> Task<Void, Never> {
-        let updates = store.observe(HeadlineRequest())
+        let updates = store.observe(request)
         return Task { [weak self] in
             do {
-                for try await headline in updates {
+                for try await value in updates {
                     let started = ContinuousClock.now
                     guard let self else { return }
-                    self.publish(Self.event(headline))
+                    let payload = try await self.render(value)
+                    self.publish(payload)
                     try await Task.sleep(until: started + Self.minimumInterval)
                 }
             } catch {
@@ -65,10 +79,12 @@ final class DashboardHub: Sendable {
         }
     }
 
-    private func publish(_ event: String) {
-        let subscribers = state.withLock { state in
+    private func publish(_ payload: String) {
+        let (event, subscribers) = state.withLock { state in
+            state.renders += 1
+            let event = "id: \(state.renders)\n" + payload
             state.latest = event
-            return Array(state.subscribers.values)
+            return (event, Array(state.subscribers.values))
         }
         for subscriber in subscribers { subscriber.yield(event) }
     }
@@ -80,14 +96,17 @@ final class DashboardHub: Sendable {
         }
         for subscriber in subscribers { subscriber.finish() }
     }
+}
 
+/// The events the hubs render.
+enum LiveEvent {
     /// The dashboard's headline figures as one Server-Sent Event, on one line of compact JSON:
     /// a few hundred bytes whatever the number of clinics, since every open stream receives it up to
     /// 20 times a second. It comes after any change that may move the dashboard; clients fetch the
     /// whole dashboard (or the page's fragment) when it comes. Only the headline is read for it
     /// (``CommissionStore/headline(today:)``), not the whole dashboard: the commit-to-event time
     /// of every live page.
-    static func event(_ headline: Headline) -> String {
+    static func headline(_ headline: Headline) -> String {
         let c = headline.currency
         func totals(_ t: Totals) -> EventTotals {
             EventTotals(sales: t.saleCount, revenue: c.format(t.revenue), commission: c.format(t.commission))
@@ -99,6 +118,18 @@ final class DashboardHub: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "event: dashboard\ndata: \(json)\n\n"
+    }
+
+    /// A page's new body as one Server-Sent Event (`event: body`), each line of its HTML a `data:`
+    /// line: the browser joins them again with newlines.
+    static func body(_ html: String) -> String {
+        var event = "event: body\n"
+        for line in html.split(separator: "\n", omittingEmptySubsequences: false) {
+            event += "data: "
+            event += line.last == "\r" ? line.dropLast() : line
+            event += "\n"
+        }
+        return event + "\n"
     }
 }
 
