@@ -183,70 +183,50 @@ extension PostgresStore {
     /// line from sums (three round trips for every clinic at once), else period by period.
     func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings) async throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
-        var lagsByClinic: [Int64: [Int]] = [:]
+        var lags: [Int64: [Int]] = [:]
         for (clinic, lag) in try await connection.query(try SQL("""
             SELECT clinicId, (receivedOn - periodEnd)::bigint FROM (
                 SELECT clinicId, receivedOn, periodEnd, row_number() OVER (PARTITION BY clinicId ORDER BY periodStart DESC, id DESC) AS n
                 FROM payout WHERE bookId = ?) latest
-            WHERE n <= ?
+            WHERE n <= ? ORDER BY clinicId, n
             """, book, Int64(Arrears.lagSample)).query, logger: logger).decode((Int64, Int64).self).all() {
-            lagsByClinic[clinic, default: []].append(Int(lag))
+            lags[clinic, default: []].append(Int(lag))
         }
-        let lags = Dictionary(uniqueKeysWithValues: clinics.map { ($0.id.rawValue, Arrears.usualLag(lagsByClinic[$0.id.rawValue] ?? [])) })
+        let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
         if settings.rounding.scope == .perStatement {
             var result: [Int64: Arrears] = [:]
-            for clinic in clinics {
-                result[clinic.id.rawValue] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings),
-                                                     today: today, dueAfterDays: lags[clinic.id.rawValue]!)
+            for (clinic, point) in zip(clinics, plan.points) {
+                result[point.clinicID] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings),
+                                                 today: today, dueAfterDays: point.dueAfterDays)
             }
             return result
         }
-        let points = clinics.map { clinic -> (id: Int64, current: PayPeriod, notDue: Day) in
-            (clinic.id.rawValue, clinic.schedule.period(containing: today),
-             Arrears.notDueFrom(clinic.schedule, today: today, dueAfterDays: lags[clinic.id.rawValue]!))
+        // One statement for every clinic: the commission of all its lines (its months) less those after
+        // the current period; of the lines from the first day not due; its payouts, likewise.
+        var query = SQL("WITH point(clinicId, first, last, notDue) AS (VALUES ")
+        for (index, point) in plan.points.enumerated() {
+            try query.add(index == 0 ? "(?::bigint, ?::date, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date, ?::date)",
+                          point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description)
         }
-        var sums = SQL("WITH point(clinicId, month, first, last) AS (VALUES ")
-        for (index, point) in points.enumerated() {
-            for (offset, day) in [point.current.end, point.notDue.adding(days: -1)].enumerated() {
-                try sums.add(index == 0 && offset == 0 ? "(?::bigint, ?::date, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date, ?::date)",
-                             point.id, day.firstOfMonth.description, day.firstOfMonth.description, day.description)
-            }
-        }
-        try sums.add("""
+        try query.add("""
             ) SELECT point.clinicId,
-                ((SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId AND m.month < point.month)
-               + (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
-                  AND d.date BETWEEN point.first AND point.last))::bigint
+                ((SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId)
+               - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
+                  AND d.date > point.last))::bigint,
+                (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
+                  AND d.date BETWEEN point.notDue AND point.last)::bigint,
+                (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
+                  AND p.periodStart <= point.first)::bigint,
+                (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
+                  AND p.periodStart BETWEEN point.notDue AND point.first)::bigint
             FROM point
-            """, book, book)
-        var upTo: [Int64: [Int64]] = [:]
-        for (clinic, amount) in try await connection.query(sums.query, logger: logger).decode((Int64, Int64).self).all() {
-            upTo[clinic, default: []].append(amount)
+            """, book, book, book, book, book)
+        var sums: [Int64: ArrearsPlan.Sums] = [:]
+        for (clinic, expected, notDue, received, receivedNotDue) in try await connection.query(query.query, logger: logger)
+            .decode((Int64, Int64, Int64, Int64, Int64).self).all() {
+            sums[clinic] = ArrearsPlan.Sums(expected: expected, expectedNotDue: notDue, received: received, receivedNotDue: receivedNotDue)
         }
-        var paidQuery = SQL("WITH point(clinicId, current, notDue) AS (VALUES ")
-        for (index, point) in points.enumerated() {
-            try paidQuery.add(index == 0 ? "(?::bigint, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date)",
-                              point.id, point.current.start.description, point.notDue.description)
-        }
-        try paidQuery.add("""
-            ) SELECT point.clinicId, coalesce(sum(p.amountMinor), 0)::bigint,
-                     coalesce(sum(CASE WHEN p.periodStart >= point.notDue THEN p.amountMinor END), 0)::bigint
-            FROM point JOIN payout p ON p.bookId = ? AND p.clinicId = point.clinicId AND p.periodStart <= point.current
-            GROUP BY point.clinicId
-            """, book)
-        var paid: [Int64: (all: Int64, notDue: Int64)] = [:]
-        for (clinic, all, notDue) in try await connection.query(paidQuery.query, logger: logger).decode((Int64, Int64, Int64).self).all() {
-            paid[clinic] = (all, notDue)
-        }
-        var result: [Int64: Arrears] = [:]
-        for point in points {
-            let sums = upTo[point.id] ?? [0, 0]
-            let received = paid[point.id] ?? (0, 0)
-            result[point.id] = try Arrears(expected: Money(minorUnits: sums[0]), received: Money(minorUnits: received.all),
-                                           expectedNotDue: Money(minorUnits: sums[0] - sums[1]), receivedNotDue: Money(minorUnits: received.notDue),
-                                           dueAfterDays: lags[point.id]!)
-        }
-        return result
+        return try plan.arrears(sums)
     }
 
     public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {

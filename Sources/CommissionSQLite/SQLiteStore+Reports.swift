@@ -96,71 +96,46 @@ extension SQLiteStore {
     /// is not additive: those books reconcile each clinic period by period.
     static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings) throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
-        var lags: [Int64: Int] = [:]
+        var lags: [Int64: [Int]] = [:]
         let latest = try db.cachedStatement(sql: """
             SELECT CAST(julianday(receivedOn) - julianday(periodEnd) AS INTEGER) FROM payout
             WHERE clinicId = ? ORDER BY periodStart DESC, id DESC LIMIT \(Arrears.lagSample)
             """)
         for clinic in clinics {
-            lags[clinic.id.rawValue] = Arrears.usualLag(try Int.fetchAll(latest, arguments: [clinic.id.rawValue]))
+            lags[clinic.id.rawValue] = try Int.fetchAll(latest, arguments: [clinic.id.rawValue])
         }
+        let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
         if settings.rounding.scope == .perStatement {
             var result: [Int64: Arrears] = [:]
-            for clinic in clinics {
-                let lag = lags[clinic.id.rawValue]!
-                result[clinic.id.rawValue] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today, dueAfterDays: lag)
+            for (clinic, point) in zip(clinics, plan.points) {
+                result[point.clinicID] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today,
+                                                 dueAfterDays: point.dueAfterDays)
             }
             return result
         }
-        // Per clinic: the current period's end, and the first day not yet due.
-        let points = clinics.map { clinic -> (id: Int64, end: Day, notDue: Day) in
-            (clinic.id.rawValue, clinic.schedule.period(containing: today).end,
-             Arrears.notDueFrom(clinic.schedule, today: today, dueAfterDays: lags[clinic.id.rawValue]!))
-        }
-        // Commission of every line up to a day: the clinic's months before the day's month, then the day's month up to it.
+        // One statement for every clinic: the commission of all its lines (its months) less those after
+        // the current period; of the lines from the first day not due; its payouts, likewise.
         var arguments = StatementArguments()
-        for point in points {
-            let before = point.notDue.adding(days: -1)
-            for day in [point.end, before] {
-                arguments += [point.id, String(day.description.prefix(7)), day.firstOfMonth.description, day.description]
-            }
+        for point in plan.points {
+            arguments += [point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description]
         }
-        let values = repeatElement("(?, ?, ?, ?)", count: points.count * 2).joined(separator: ", ")
-        var upTo: [Int64: [Int64]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            WITH point(clinicId, month, first, last) AS (VALUES \(values))
+        var sums: [Int64: ArrearsPlan.Sums] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            WITH point(clinicId, first, last, notDue) AS (VALUES \(repeatElement("(?, ?, ?, ?)", count: plan.points.count).joined(separator: ", ")))
             SELECT clinicId,
-                   (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.clinicId = point.clinicId AND m.month < point.month)
-                 + (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d
-                    WHERE d.clinicId = point.clinicId AND d.date BETWEEN point.first AND point.last)
+                   (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.clinicId = point.clinicId)
+                 - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.clinicId = point.clinicId AND d.date > point.last),
+                   (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d
+                    WHERE d.clinicId = point.clinicId AND d.date BETWEEN point.notDue AND point.last),
+                   (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.clinicId = point.clinicId AND p.periodStart <= point.first),
+                   (SELECT coalesce(sum(amountMinor), 0) FROM payout p
+                    WHERE p.clinicId = point.clinicId AND p.periodStart BETWEEN point.notDue AND point.first)
             FROM point
-            """, arguments: arguments) {
-            upTo[row[0], default: []].append(row[1])
+            """), arguments: arguments)
+        while let row = try rows.next() {
+            sums[row[0]] = ArrearsPlan.Sums(expected: row[1], expectedNotDue: row[2], received: row[3], receivedNotDue: row[4])
         }
-        var payoutArguments = StatementArguments()
-        for point in points {
-            payoutArguments += [point.id, clinics.first { $0.id.rawValue == point.id }!.schedule.period(containing: today).start.description,
-                                point.notDue.description]
-        }
-        var paid: [Int64: (all: Int64, notDue: Int64)] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            WITH point(clinicId, current, notDue) AS (VALUES \(repeatElement("(?, ?, ?)", count: points.count).joined(separator: ", ")))
-            SELECT point.clinicId, coalesce(sum(payout.amountMinor), 0),
-                   coalesce(sum(CASE WHEN payout.periodStart >= point.notDue THEN payout.amountMinor END), 0)
-            FROM point JOIN payout ON payout.clinicId = point.clinicId AND payout.periodStart <= point.current
-            GROUP BY point.clinicId
-            """, arguments: payoutArguments) {
-            paid[row[0]] = (row[1], row[2])
-        }
-        var result: [Int64: Arrears] = [:]
-        for point in points {
-            let sums = upTo[point.id] ?? [0, 0]
-            let received = paid[point.id] ?? (0, 0)
-            result[point.id] = try Arrears(expected: Money(minorUnits: sums[0]), received: Money(minorUnits: received.all),
-                                           expectedNotDue: Money(minorUnits: sums[0] - sums[1]), receivedNotDue: Money(minorUnits: received.notDue),
-                                           dueAfterDays: lags[point.id]!)
-        }
-        return result
+        return try plan.arrears(sums)
     }
 
     /// Three statements over the summaries, of the whole dashboard's eight: what each live update

@@ -307,3 +307,56 @@ public struct SaleRow: Sendable, Hashable, Codable {
                     line: line, termsID: termsID.map { Terms.ID($0) }, figures: figures, note: note, isVoided: isVoided)
     }
 }
+
+/// What a store reads to tell each clinic's arrears (``Arrears``) from its summaries, when
+/// commissions are rounded per line: for each clinic, the commission of every line through the
+/// current period's end and of the periods not yet due, and its payouts (for every period up to the
+/// current one, and for those not yet due). The store runs the reads; what they mean is here, once.
+public struct ArrearsPlan: Sendable {
+    public struct Point: Sendable {
+        public let clinicID: Int64
+        /// The clinic's period that holds today.
+        public let current: PayPeriod
+        /// The first day of the first period whose payment is not due yet.
+        public let notDue: Day
+        public let dueAfterDays: Int
+    }
+
+    /// What a store read of one clinic.
+    public struct Sums: Sendable {
+        /// The commission of every line through the current period's end, and of those from ``Point/notDue`` through it.
+        public var expected: Int64, expectedNotDue: Int64
+        /// The payouts for every period up to the current one, and for those from ``Point/notDue`` on.
+        public var received: Int64, receivedNotDue: Int64
+
+        public init(expected: Int64, expectedNotDue: Int64, received: Int64, receivedNotDue: Int64) {
+            self.expected = expected
+            self.expectedNotDue = expectedNotDue
+            self.received = received
+            self.receivedNotDue = receivedNotDue
+        }
+    }
+
+    public let points: [Point]
+
+    /// - Parameter lags: each clinic's latest payment lags in days (``Arrears/lagSample`` at most).
+    public init(clinics: [Clinic], today: Day, lags: [Int64: [Int]]) {
+        points = clinics.map { clinic in
+            let due = Arrears.usualLag(lags[clinic.id.rawValue] ?? [])
+            return Point(clinicID: clinic.id.rawValue, current: clinic.schedule.period(containing: today),
+                         notDue: Arrears.notDueFrom(clinic.schedule, today: today, dueAfterDays: due), dueAfterDays: due)
+        }
+    }
+
+    /// Each clinic's arrears from what the store read (a clinic it read nothing of owes nothing).
+    public func arrears(_ sums: [Int64: Sums]) throws -> [Int64: Arrears] {
+        var result: [Int64: Arrears] = [:]
+        for point in points {
+            let read = sums[point.clinicID] ?? Sums(expected: 0, expectedNotDue: 0, received: 0, receivedNotDue: 0)
+            result[point.clinicID] = try Arrears(expected: Money(minorUnits: read.expected), received: Money(minorUnits: read.received),
+                                                 expectedNotDue: Money(minorUnits: read.expectedNotDue),
+                                                 receivedNotDue: Money(minorUnits: read.receivedNotDue), dueAfterDays: point.dueAfterDays)
+        }
+        return result
+    }
+}
