@@ -32,8 +32,8 @@ public struct Arrears: Sendable, Hashable {
 
     /// The first day of the periods not yet due on `today`: the period that holds
     /// `today − dueAfterDays` ends on or after it, so it and every later period are not due.
-    public static func notDueFrom(_ schedule: PaySchedule, today: Day, dueAfterDays: Int) -> Day {
-        schedule.period(containing: today.adding(days: -dueAfterDays)).start
+    public static func notDueFrom(_ calendar: PayCalendar, today: Day, dueAfterDays: Int) -> Day {
+        calendar.period(containing: today.adding(days: -dueAfterDays)).start
     }
 
     /// From sums, when every period's expected figure is the sum of its lines (rounding per line):

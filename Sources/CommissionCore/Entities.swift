@@ -42,15 +42,22 @@ public struct Clinic: Sendable, Hashable, Identifiable {
     public typealias ID = EntityID<Clinic>
     public var id: ID
     public var name: String
+    /// The schedule in force from the start of the book (until its first change).
     public var schedule: PaySchedule
+    /// Later schedules, each from its day on: see ``PayCalendar``.
+    public var scheduleChanges: [ScheduleChange]
     public var isArchived: Bool
 
-    public init(id: ID, name: String, schedule: PaySchedule, isArchived: Bool = false) {
+    public init(id: ID, name: String, schedule: PaySchedule, scheduleChanges: [ScheduleChange] = [], isArchived: Bool = false) {
         self.id = id
         self.name = name
         self.schedule = schedule
+        self.scheduleChanges = scheduleChanges
         self.isArchived = isArchived
     }
+
+    /// The clinic's pay periods: its first schedule and every change.
+    public var calendar: PayCalendar { PayCalendar(schedule, changes: scheduleChanges) }
 }
 
 /// Something she sells, with the price and cost a sale starts from.
@@ -91,18 +98,23 @@ public struct Terms: Sendable, Hashable, Identifiable {
     /// The one product these terms cover, or nil for every product of the clinic.
     public var productID: Product.ID?
     public var basis: CommissionBasis
+    /// The base share: what every sale line is computed at.
     public var share: Share
+    /// Accelerators over the period's basis total, thresholds strictly increasing (see ``Tier``);
+    /// empty for plain terms.
+    public var tiers: [Tier]
     /// The first day these terms apply.
     public var effectiveFrom: Day
     public var isArchived: Bool
 
     public init(id: ID, clinicID: Clinic.ID, productID: Product.ID? = nil, basis: CommissionBasis = .profit,
-                share: Share, effectiveFrom: Day, isArchived: Bool = false) {
+                share: Share, tiers: [Tier] = [], effectiveFrom: Day, isArchived: Bool = false) {
         self.id = id
         self.clinicID = clinicID
         self.productID = productID
         self.basis = basis
         self.share = share
+        self.tiers = tiers
         self.effectiveFrom = effectiveFrom
         self.isArchived = isArchived
     }

@@ -40,13 +40,18 @@ public struct SaleLine: Sendable, Hashable {
     /// - Throws: ``SaleLineError`` for a zero quantity, a negative price, cost or discount, or a
     ///   discount larger than the line; ``MoneyError/overflow(_:)`` when a figure does not fit.
     public func figures(rounding rule: RoundingRule) throws -> SaleFigures {
+        try figures(rounding: rule, currency: nil)
+    }
+
+    /// Checks the line and computes its figures, an error about an amount naming it in `currency`.
+    public func figures(rounding rule: RoundingRule, currency: Currency?) throws -> SaleFigures {
         guard quantity != 0 else { throw SaleLineError.zeroQuantity }
         guard !unitPrice.isNegative else { throw SaleLineError.negativeAmount(field: "unit price") }
         guard !unitCost.isNegative else { throw SaleLineError.negativeAmount(field: "unit cost") }
         guard !discount.isNegative else { throw SaleLineError.negativeAmount(field: "discount") }
         let gross = try unitPrice.multiplied(by: quantity)
         guard try discount <= gross.magnitude() else {
-            throw SaleLineError.discountExceedsLine(discount: discount, line: try gross.magnitude())
+            throw SaleLineError.discountExceedsLine(discount: discount, line: try gross.magnitude(), currency: currency)
         }
         let revenue = quantity > 0 ? try gross.subtracting(discount) : try gross.adding(discount)
         let cost = try unitCost.multiplied(by: quantity)
@@ -84,7 +89,8 @@ public struct SaleFigures: Sendable, Hashable {
 public enum SaleLineError: Error, Sendable, Equatable, CustomStringConvertible {
     case zeroQuantity
     case negativeAmount(field: String)
-    case discountExceedsLine(discount: Money, line: Money)
+    /// The discount and the line's total (`|quantity| × unit price`), written in `currency` when known.
+    case discountExceedsLine(discount: Money, line: Money, currency: Currency?)
 
     public var description: String {
         switch self {
@@ -92,8 +98,9 @@ public enum SaleLineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The quantity is 0: a sale sells at least one unit (use a negative quantity for a return)."
         case .negativeAmount(let field):
             return "The \(field) is negative: enter it as a positive amount (a return is a negative quantity)."
-        case .discountExceedsLine:
-            return "The discount is more than the line's total (quantity × unit price)."
+        case .discountExceedsLine(let discount, let line, let currency):
+            let (d, l) = currency.map { ($0.format(discount), $0.format(line)) } ?? ("\(discount)", "\(line)")
+            return "The discount \(d) is more than the line's total \(l) (quantity × unit price): a discount can take the line to zero, not below."
         }
     }
 }

@@ -1,31 +1,103 @@
-/// What a clinic owes for one pay period: every sale line and the totals.
+/// What a clinic owes for one pay period: every sale line, its accelerators and deductions, and
+/// the totals.
 public struct Statement: Sendable, Hashable {
     public var clinic: Clinic
     public var period: PayPeriod
     /// The sales of the period (voided ones excluded), in date order.
     public var lines: [StatementLine]
+    /// The sums of the lines (their commission at the terms' base shares).
     public var totals: Totals
+    /// One line per set of terms with tiers that lines of the period were computed under, in the
+    /// order of the terms' ids.
+    public var accelerators: [AcceleratorLine]
+    /// The lines' commission and the accelerators: rounded per line, or the exact sum rounded once
+    /// under per-statement rounding.
+    public var commission: Money
+    /// The clinic's deductions that apply to the period.
+    public var deductions: [DeductionLine]
+    /// `commission − deductions`: what the clinic is expected to pay.
+    public var netPayable: Money
     public var payouts: [Payout]
     /// What the clinic has paid for this period.
     public var received: Money
-    /// Expected commission minus what was received.
+    /// The net payable minus what was received.
     public var balance: Money
     public var isClosed: Bool
 
-    /// Builds a statement, adding up its lines under the book's rounding policy.
+    /// Builds a statement: adds up its lines under the book's rounding policy, adds an accelerator
+    /// for each set of terms with tiers that lines were computed under (`terms`: those terms;
+    /// others are ignored), and takes off every deduction of `deductions` that applies.
     /// - Throws: ``MoneyError/overflow(_:)`` when a total does not fit.
     public init(clinic: Clinic, period: PayPeriod, lines: [StatementLine], payouts: [Payout],
-                rounding: RoundingPolicy, isClosed: Bool) throws(MoneyError) {
+                rounding: RoundingPolicy, isClosed: Bool, terms: [Terms] = [], deductions: [Deduction] = []) throws(MoneyError) {
         self.clinic = clinic
         self.period = period
         self.lines = lines
         self.payouts = payouts
         self.isClosed = isClosed
         var accumulator = Totals.Accumulator()
-        for line in lines { try accumulator.add(line.sale.line.quantity, line.sale.figures) }
-        self.totals = try accumulator.totals(rounding: rounding)
+        var basisTotals: [Terms.ID: Money] = [:]
+        let tiered = Dictionary(terms.filter { !$0.tiers.isEmpty }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for line in lines {
+            try accumulator.add(line.sale.line.quantity, line.sale.figures)
+            if let id = line.sale.termsID, tiered[id] != nil, let rate = line.sale.line.rate {
+                let amount = rate.basis == .profit ? line.sale.figures.profit : line.sale.figures.revenue
+                basisTotals[id] = try basisTotals[id, default: .zero].adding(amount)
+            }
+        }
+        let totals = try accumulator.totals(rounding: rounding)
+        self.totals = totals
+        var accelerators: [AcceleratorLine] = []
+        var exact = accumulator.exactCommission, rounded = totals.commission
+        for (id, total) in basisTotals.sorted(by: { $0.key < $1.key }) {
+            guard let terms = tiered[id] else { continue }
+            let line = try AcceleratorLine(terms: terms, basisTotal: total, rule: rounding.rule)
+            accelerators.append(line)
+            exact = try exact.adding(line.exact)
+            rounded = try rounded.adding(line.amount)
+        }
+        self.accelerators = accelerators
+        self.commission = rounding.scope == .perLine ? rounded : exact.rounded(rounding.rule)
+        var taken: [DeductionLine] = []
+        for deduction in deductions.sorted(by: { $0.id < $1.id })
+        where deduction.clinicID == clinic.id && deduction.applies(to: period, saleCount: totals.saleCount) {
+            taken.append(DeductionLine(deduction: deduction, amount: try deduction.amount(revenue: totals.revenue, rule: rounding.rule)))
+        }
+        self.deductions = taken
+        self.netPayable = try commission.subtracting(try Money.sum(taken.map(\.amount)))
         self.received = try Money.sum(payouts.map(\.amount))
-        self.balance = try totals.commission.subtracting(received)
+        self.balance = try netPayable.subtracting(received)
+    }
+}
+
+/// The accelerator of one set of terms with tiers over a period: what its tiers add to the lines'
+/// commission at the base share.
+public struct AcceleratorLine: Sendable, Hashable {
+    public var terms: Terms
+    /// `T`: the exact sum of the basis amounts of the period's lines computed under these terms.
+    public var basisTotal: Money
+    /// The accelerator before rounding.
+    public var exact: ExactCommission
+    /// Rounded once with the book's rule (under per-statement rounding, shown so; the exact value
+    /// joins the statement's exact sum).
+    public var amount: Money
+
+    public init(terms: Terms, basisTotal: Money, rule: RoundingRule) throws(MoneyError) {
+        self.terms = terms
+        self.basisTotal = basisTotal
+        self.exact = try Tier.accelerator(total: basisTotal, base: terms.share, tiers: terms.tiers)
+        self.amount = exact.rounded(rule)
+    }
+}
+
+/// A deduction as a statement shows it.
+public struct DeductionLine: Sendable, Hashable {
+    public var deduction: Deduction
+    public var amount: Money
+
+    public init(deduction: Deduction, amount: Money) {
+        self.deduction = deduction
+        self.amount = amount
     }
 }
 

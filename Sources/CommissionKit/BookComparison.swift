@@ -66,7 +66,7 @@ public struct BookComparison: Sendable {
             for month in months where month.clinicID == clinic.id {
                 var day = month.month
                 while day.month == month.month.month {
-                    let period = clinic.schedule.period(containing: day)
+                    let period = clinic.calendar.period(containing: day)
                     periods.insert(period)
                     day = period.end.adding(days: 1)
                 }

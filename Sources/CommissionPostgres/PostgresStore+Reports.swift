@@ -54,7 +54,7 @@ extension PostgresStore {
 
             // Every clinic's current period at once: the periods as a VALUES list joined to the day
             // summary and to the payouts (two round trips, however many clinics).
-            let periods = clinics.map { ($0.id.rawValue, $0.schedule.period(containing: today)) }
+            let periods = clinics.map { ($0.id.rawValue, $0.calendar.period(containing: today)) }
             var periodTotals: [Int64: Totals] = [:], received: [Int64: Int64] = [:]
             if !periods.isEmpty {
                 func current() throws -> SQL {
@@ -237,7 +237,7 @@ extension PostgresStore {
 
     func reconciliation(_ connection: PostgresConnection, clinic: Clinic, today: Day, settings: BookSettings) async throws -> Reconciliation {
         let id = clinic.id
-        let last = clinic.schedule.period(containing: today).end
+        let last = clinic.calendar.period(containing: today).end
         var expected: [PayPeriod: Totals.Accumulator] = [:]
         let rows = try await connection.query(try SQL("""
             SELECT date::text, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
@@ -247,7 +247,7 @@ extension PostgresStore {
         var period: PayPeriod?
         for (date, quantity, revenue, cost, profit, commission, exact) in rows {
             let day = try Day.stored(date, row: "A day summary of clinic \(id)")
-            if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
+            if period?.contains(day) != true { period = clinic.calendar.period(containing: day) }
             let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: cost), profit: Money(minorUnits: profit),
                                       exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
             try expected[period!, default: Totals.Accumulator()].add(quantity, figures)

@@ -34,7 +34,7 @@ extension SQLiteStore {
 
             // Every clinic's current period at once: the periods as a VALUES list joined to the day
             // summary and to the payouts.
-            let periods = clinics.map { ($0.id.rawValue, $0.schedule.period(containing: today)) }
+            let periods = clinics.map { ($0.id.rawValue, $0.calendar.period(containing: today)) }
             var periodTotals: [Int64: Totals] = [:], received: [Int64: Int64] = [:]
             if !periods.isEmpty {
                 let values = repeatElement("(?, ?, ?)", count: periods.count).joined(separator: ", ")
@@ -198,7 +198,7 @@ extension SQLiteStore {
 
     static func reconciliation(_ db: Database, clinic: Clinic, today: Day, settings: BookSettings) throws -> Reconciliation {
         let id = clinic.id
-        let last = clinic.schedule.period(containing: today).end
+        let last = clinic.calendar.period(containing: today).end
         var expected: [PayPeriod: Totals.Accumulator] = [:]
         let rows = try Row.fetchAll(db, sql: """
             SELECT date, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
@@ -207,7 +207,7 @@ extension SQLiteStore {
         var period: PayPeriod?
         for row in rows {
             let day = try Day.stored(row[0], row: "A day summary of clinic \(id)")
-            if period?.contains(day) != true { period = clinic.schedule.period(containing: day) }
+            if period?.contains(day) != true { period = clinic.calendar.period(containing: day) }
             let figures = SaleFigures(revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
                                       profit: Money(minorUnits: row[4]),
                                       exactCommission: ExactCommission(tenThousandths: row[6]),

@@ -32,13 +32,17 @@ public struct TermsDraft: Sendable, Hashable {
     public var productID: Product.ID?
     public var basis: CommissionBasis
     public var share: Share
+    /// Accelerators over a period's basis total (see ``Tier``); empty for plain terms.
+    public var tiers: [Tier]
     public var effectiveFrom: Day
 
-    public init(clinicID: Clinic.ID, productID: Product.ID? = nil, basis: CommissionBasis = .profit, share: Share, effectiveFrom: Day) {
+    public init(clinicID: Clinic.ID, productID: Product.ID? = nil, basis: CommissionBasis = .profit, share: Share, tiers: [Tier] = [],
+                effectiveFrom: Day) {
         self.clinicID = clinicID
         self.productID = productID
         self.basis = basis
         self.share = share
+        self.tiers = tiers
         self.effectiveFrom = effectiveFrom
     }
 }

@@ -118,13 +118,16 @@ public enum StoreInput {
 public struct EntryRules: Sendable, Hashable {
     public var rounding: RoundingRule
     public var days: AcceptedDays
+    /// The book's currency, which an error about an amount writes it in.
+    public var currency: Currency
 
-    public init(rounding: RoundingRule, days: AcceptedDays) {
+    public init(rounding: RoundingRule, days: AcceptedDays, currency: Currency = .usd) {
         self.rounding = rounding
         self.days = days
+        self.currency = currency
     }
 
     public init(_ settings: BookSettings, now: Date = Date()) {
-        self.init(rounding: settings.rounding.rule, days: AcceptedDays(today: settings.today(now: now)))
+        self.init(rounding: settings.rounding.rule, days: AcceptedDays(today: settings.today(now: now)), currency: settings.currency)
     }
 }

@@ -15,19 +15,20 @@ public enum Ledger {
     /// The sale a draft makes: refused when the clinic or product is archived, the date is one the
     /// book does not take, the line is not a sale (zero quantity, negative amounts, a discount over
     /// the line), no terms are in force (unless no commission), or its period is closed. Price and
-    /// cost default to the product's. The sale's id is 0 until a store inserts it.
+    /// cost default to the clinic's price list on the sale's date, else the product's
+    /// (``SalePrice``). The sale's id is 0 until a store inserts it.
     public static func sale(_ draft: SaleDraft, in context: SaleContext) throws -> Sale {
         if context.clinic.isArchived { throw StoreError.archived(.clinics, context.clinic.name) }
         if context.product.isArchived { throw StoreError.archived(.products, context.product.name) }
-        return try computed(draft, unitPrice: draft.unitPrice ?? context.product.unitPrice,
-                            unitCost: draft.unitCost ?? context.product.unitCost, in: context)
+        let price = SalePrice(context.product, at: context.clinic.id, on: draft.date, entries: context.prices)
+        return try computed(draft, unitPrice: draft.unitPrice ?? price.unitPrice, unitCost: draft.unitCost ?? price.unitCost, in: context)
     }
 
     /// A sale changed: refused while the sale's period (where it was, or where it would go) is
     /// closed, and for a voided sale. Price and cost left out keep the sale's own.
     public static func edit(_ old: Sale, oldContext: ClosedPeriods, oldClinic: Clinic, to draft: SaleDraft, in context: SaleContext) throws -> Sale {
         if oldContext.contains(old.date) {
-            throw StoreError.periodClosed(clinic: oldClinic.name, period: oldClinic.schedule.period(containing: old.date))
+            throw StoreError.periodClosed(clinic: oldClinic.name, period: oldClinic.calendar.period(containing: old.date))
         }
         if old.isVoided { throw StoreError.invalid(field: "sale", reason: "sale \(old.id) is voided and cannot be edited.") }
         var sale = try computed(draft, unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost, in: context)
@@ -39,7 +40,7 @@ public enum Ledger {
     /// voiding a voided sale changes nothing (nil).
     public static func void(_ sale: Sale, clinic: Clinic, closed: ClosedPeriods) throws -> Sale? {
         guard !sale.isVoided else { return nil }
-        if closed.contains(sale.date) { throw StoreError.periodClosed(clinic: clinic.name, period: clinic.schedule.period(containing: sale.date)) }
+        if closed.contains(sale.date) { throw StoreError.periodClosed(clinic: clinic.name, period: clinic.calendar.period(containing: sale.date)) }
         var voided = sale
         voided.isVoided = true
         return voided
@@ -54,9 +55,9 @@ public enum Ledger {
         }
         let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
                             rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
-        let figures = try line.figures(rounding: context.rules.rounding)
+        let figures = try line.figures(rounding: context.rules.rounding, currency: context.rules.currency)
         if context.closed.contains(draft.date) {
-            throw StoreError.periodClosed(clinic: context.clinic.name, period: context.clinic.schedule.period(containing: draft.date))
+            throw StoreError.periodClosed(clinic: context.clinic.name, period: context.clinic.calendar.period(containing: draft.date))
         }
         return Sale(id: Sale.ID(0), clinicID: context.clinic.id, productID: context.product.id, date: draft.date, line: line,
                     termsID: terms?.id, figures: figures, note: try StoreInput.note(draft.note))
@@ -123,10 +124,18 @@ public enum Ledger {
 
     // MARK: Terms, payouts, periods, schedules
 
-    /// New terms: their effective date must be one the book takes.
+    /// New terms: their effective date must be one the book takes, their tiers' thresholds positive
+    /// and increasing.
     public static func terms(_ draft: TermsDraft, rules: EntryRules) throws -> TermsDraft {
         try rules.days.check(draft.effectiveFrom, field: "effective from")
+        try checkTiers(draft.tiers, rules: rules)
         return draft
+    }
+
+    static func checkTiers(_ tiers: [Tier], rules: EntryRules) throws {
+        do { try Tier.validate(tiers, currency: rules.currency) } catch {
+            throw StoreError.invalid(field: "tiers", reason: error.description)
+        }
     }
 
     /// Terms changed: they stay at their clinic, and a new effective date must be one the book takes.
@@ -136,6 +145,7 @@ public enum Ledger {
             throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
         }
         if new.effectiveFrom != old.effectiveFrom { try rules.days.check(new.effectiveFrom, field: "effective from") }
+        if new.tiers != old.tiers { try checkTiers(new.tiers, rules: rules) }
         return (new, min(old.effectiveFrom, new.effectiveFrom))
     }
 
@@ -166,10 +176,10 @@ public enum Ledger {
         try checkPeriod(period, of: clinic)
     }
 
-    /// The period must be one of the clinic's schedule.
+    /// The period must be one of the clinic's (``PayCalendar``).
     public static func checkPeriod(_ period: PayPeriod, of clinic: Clinic) throws {
-        guard clinic.schedule.period(containing: period.start) == period else {
-            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.schedule)
+        guard clinic.calendar.isPeriod(period) else {
+            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.calendar.schedule(on: period.start))
         }
     }
 
@@ -177,6 +187,58 @@ public enum Ledger {
     public static func schedule(_ schedule: PaySchedule, rules: EntryRules) throws -> PaySchedule {
         if case .biweekly(let anchor) = schedule { try rules.days.check(anchor, field: "anchor") }
         return schedule
+    }
+
+    /// A clinic whose schedules change: a new first schedule (the one from the start of the book)
+    /// and/or a new list of changes. Refused when it would alter a closed period — any closed
+    /// period that is not exactly a period of the new calendar — naming the first such period.
+    /// Nothing else moves: a change never moves a past day into another period.
+    /// - Parameters:
+    ///   - first: the schedule from the start of the book (the clinic's own when nil).
+    ///   - changes: every change the clinic will have (the whole list, not only the new one).
+    public static func scheduleChanges(of clinic: Clinic, first: PaySchedule? = nil, changes: [ScheduleChange],
+                                       rules: EntryRules, closed: ClosedPeriods) throws -> Clinic {
+        var changed = clinic
+        if let first { changed.schedule = try schedule(first, rules: rules) }
+        for change in changes where !clinic.scheduleChanges.contains(change) {
+            try rules.days.check(change.effectiveFrom, field: "effective from")
+            _ = try schedule(change.schedule, rules: rules)
+        }
+        changed.scheduleChanges = PayCalendar(changed.schedule, changes: changes).changes
+        let calendar = changed.calendar
+        if let altered = closed.periods.sorted().first(where: { !calendar.isPeriod($0) }) {
+            throw StoreError.invalid(field: "schedule", reason: "the change would alter \(clinic.name)'s closed period \(altered) "
+                + "(it would become \(calendar.period(containing: altered.start))): reopen that period first, or change the schedule from a later day.")
+        }
+        return changed
+    }
+
+    // MARK: Price lists and deductions
+
+    /// A price-list entry: a price and cost that are not negative, from a day the book takes.
+    public static func priceEntry(_ entry: PriceListEntry, rules: EntryRules) throws -> PriceListEntry {
+        if entry.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
+        if entry.unitCost?.isNegative == true { throw SaleLineError.negativeAmount(field: "unit cost") }
+        try rules.days.check(entry.effectiveFrom, field: "effective from")
+        return entry
+    }
+
+    /// A deduction: a name, an amount that is not negative (a share 0–100%), dates the book takes,
+    /// the last day not before the first.
+    public static func deduction(_ deduction: Deduction, rules: EntryRules) throws -> Deduction {
+        var clean = deduction
+        clean.name = try StoreInput.name(deduction.name, field: "name")
+        if case .fixed(let money) = deduction.amount, money.isNegative {
+            throw StoreError.invalid(field: "amount", reason: "a deduction is a positive amount, not \(rules.currency.format(money)).")
+        }
+        try rules.days.check(deduction.effectiveFrom, field: "effective from")
+        if let last = deduction.lastDay {
+            try rules.days.check(last, field: "last day")
+            guard last >= deduction.effectiveFrom else {
+                throw StoreError.invalid(field: "last day", reason: "\(last) is before the first day, \(deduction.effectiveFrom).")
+            }
+        }
+        return clean
     }
 }
 
@@ -189,13 +251,16 @@ public struct SaleContext: Sendable {
     public var rules: EntryRules
     /// The clinic's closed periods.
     public var closed: ClosedPeriods
+    /// The clinic's price-list entries for the product (others are ignored).
+    public var prices: [PriceListEntry]
 
-    public init(clinic: Clinic, product: Product, candidates: [Terms], rules: EntryRules, closed: ClosedPeriods) {
+    public init(clinic: Clinic, product: Product, candidates: [Terms], rules: EntryRules, closed: ClosedPeriods, prices: [PriceListEntry] = []) {
         self.clinic = clinic
         self.product = product
         self.candidates = candidates
         self.rules = rules
         self.closed = closed
+        self.prices = prices
     }
 }
 
@@ -343,8 +408,8 @@ public struct ArrearsPlan: Sendable {
     public init(clinics: [Clinic], today: Day, lags: [Int64: [Int]]) {
         points = clinics.map { clinic in
             let due = Arrears.usualLag(lags[clinic.id.rawValue] ?? [])
-            return Point(clinicID: clinic.id.rawValue, current: clinic.schedule.period(containing: today),
-                         notDue: Arrears.notDueFrom(clinic.schedule, today: today, dueAfterDays: due), dueAfterDays: due)
+            return Point(clinicID: clinic.id.rawValue, current: clinic.calendar.period(containing: today),
+                         notDue: Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: due), dueAfterDays: due)
         }
     }
 

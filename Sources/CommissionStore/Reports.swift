@@ -147,7 +147,7 @@ public struct StatementsRequest: StoreRequest {
             for month in months where month.clinicID == clinic.id {
                 var day = max(month.month, from)
                 while day.month == month.month.month && day <= through {
-                    let period = clinic.schedule.period(containing: day)
+                    let period = clinic.calendar.period(containing: day)
                     periods.insert(period)
                     day = period.end.adding(days: 1)
                 }

@@ -148,7 +148,7 @@ struct Bench: AsyncParsableCommand {
             }
             if let busiest {
                 let clinic = try await store.clinic(Clinic.ID(busiest[0] as Int64))
-                let period = clinic.schedule.period(before: clinic.schedule.period(containing: today))
+                let period = clinic.calendar.period(before: clinic.calendar.period(containing: today))
                 let lines = try await store.statement(clinic: clinic.id, period: period).lines.count
                 let statement = try await timed(max(10, repetitions / 4)) { _ = try await store.statement(clinic: clinic.id, period: period) }
                 report.add("statement at \(size) (\(lines) lines): p50", measured: statement.p50, unit: "ms", baseline: nil, baselineName: nil,
@@ -237,7 +237,7 @@ struct Bench: AsyncParsableCommand {
             let store = try SQLiteStore(.file(book.path))
             let name = try await store.clinic(busiest).name
             let clinic = try await onPostgres.clinic(named: name)
-            let period = clinic.schedule.period(before: clinic.schedule.period(containing: today))
+            let period = clinic.calendar.period(before: clinic.calendar.period(containing: today))
             let onSQLite = try await timed(max(10, repetitions / 4)) { _ = try await store.statement(clinic: busiest, period: period) }
             let statement = try await timed(max(10, repetitions / 4)) { _ = try await onPostgres.statement(clinic: clinic.id, period: period) }
             report.add("statement at \(size), PostgreSQL: p50", measured: statement.p50, unit: "ms", baseline: onSQLite.p50,

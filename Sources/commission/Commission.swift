@@ -111,6 +111,6 @@ func note(_ text: String) {
 /// The pay period of `clinic` containing `date` (today by default), or the one before with `previous`.
 func payPeriod(of clinic: Clinic, containing date: String?, previous: Bool, settings: BookSettings) throws -> PayPeriod {
     let day = try date.map { try parseDay($0) } ?? settings.today()
-    let period = clinic.schedule.period(containing: day)
-    return previous ? clinic.schedule.period(before: period) : period
+    let period = clinic.calendar.period(containing: day)
+    return previous ? clinic.calendar.period(before: period) : period
 }

@@ -104,8 +104,8 @@ import Testing
 
     @Test func theFirstDayNotDue() throws {
         // Monthly, paid 10 days after: on 2026-11-23 October (ended 10-31, due 11-10) is due; November is not.
-        #expect(Arrears.notDueFrom(.monthly, today: try Day(parsing: "2026-11-23"), dueAfterDays: 10) == (try Day(parsing: "2026-11-01")))
+        #expect(Arrears.notDueFrom(PayCalendar(.monthly), today: try Day(parsing: "2026-11-23"), dueAfterDays: 10) == (try Day(parsing: "2026-11-01")))
         // On 2026-11-09 October is not due yet.
-        #expect(Arrears.notDueFrom(.monthly, today: try Day(parsing: "2026-11-09"), dueAfterDays: 10) == (try Day(parsing: "2026-10-01")))
+        #expect(Arrears.notDueFrom(PayCalendar(.monthly), today: try Day(parsing: "2026-11-09"), dueAfterDays: 10) == (try Day(parsing: "2026-10-01")))
     }
 }

@@ -79,7 +79,7 @@ import CommissionCore
         #expect(figures.profit == cents(3000))
     }
 
-    @Test func refusesImpossibleLines() {
+    @Test func refusesImpossibleLines() throws {
         #expect(throws: SaleLineError.zeroQuantity) {
             try SaleLine(quantity: 0, unitPrice: cents(100), unitCost: .zero, rate: forty).figures(rounding: .halfToEven)
         }
@@ -89,9 +89,18 @@ import CommissionCore
         #expect(throws: SaleLineError.negativeAmount(field: "unit cost")) {
             try SaleLine(quantity: 1, unitPrice: cents(100), unitCost: cents(-1), rate: forty).figures(rounding: .halfToEven)
         }
-        #expect(throws: SaleLineError.self) {
-            try SaleLine(quantity: 1, unitPrice: cents(100), unitCost: .zero, discount: cents(101), rate: forty).figures(rounding: .halfToEven)
+        // A discount over |quantity| × unit price is refused, on a sale and on a return, naming both amounts.
+        for quantity: Int64 in [2, -2] {
+            let error = #expect(throws: SaleLineError.self) {
+                try SaleLine(quantity: quantity, unitPrice: cents(100), unitCost: .zero, discount: cents(201), rate: forty)
+                    .figures(rounding: .halfToEven, currency: .usd)
+            }
+            #expect(error == .discountExceedsLine(discount: cents(201), line: cents(200), currency: .usd))
+            #expect(error?.description.hasPrefix("The discount 2.01 is more than the line's total 2.00") == true)
         }
+        // Exactly the line is allowed: revenue 0 (a sale) or 0 (its return).
+        #expect(try SaleLine(quantity: -2, unitPrice: cents(100), unitCost: .zero, discount: cents(200), rate: forty)
+            .figures(rounding: .halfToEven).revenue == .zero)
     }
 
     @Test func overflowIsRefusedNotWrapped() {

@@ -54,7 +54,8 @@ import Testing
         var archived = Self.glow
         archived.isArchived = true
         #expect(throws: StoreError.archived(.clinics, "Glow")) { try Ledger.sale(Self.draft("2026-03-02"), in: Self.context(clinic: archived)) }
-        #expect(throws: SaleLineError.self) { try Ledger.sale(Self.draft("2026-03-02", discount: 5001), in: Self.context()) }
+        let overDiscount = #expect(throws: SaleLineError.self) { try Ledger.sale(Self.draft("2026-03-02", discount: 5001), in: Self.context()) }
+        #expect(overDiscount?.description.hasPrefix("The discount 50.01 is more than the line's total 50.00") == true)
         // A closed period.
         let march = PaySchedule.monthly.period(containing: day("2026-03-01"))
         #expect(throws: StoreError.periodClosed(clinic: "Glow", period: march)) {
@@ -121,6 +122,76 @@ import Testing
         let march = PaySchedule.monthly.period(containing: day("2026-03-01"))
         #expect(Ledger.rerounded(exactCommission: exact, commission: cents(1013), date: day("2026-03-02"), rule: .halfToEven,
                                  closed: ClosedPeriods([march])) == nil)
+    }
+
+    @Test func aSaleTakesTheClinicsPriceOnItsDate() throws {
+        // From 15 March Glow sells the serum at 45.00 supplied at 18.00; from 1 April at 48.00 with no cost (the product's 20.00).
+        let prices = [
+            PriceListEntry(id: PriceListEntry.ID(1), clinicID: Self.glow.id, productID: Self.serum.id, unitPrice: cents(4500), unitCost: cents(1800),
+                           effectiveFrom: day("2026-03-15")),
+            PriceListEntry(id: PriceListEntry.ID(2), clinicID: Self.glow.id, productID: Self.serum.id, unitPrice: cents(4800),
+                           effectiveFrom: day("2026-04-01")),
+        ]
+        var context = Self.context()
+        context.prices = prices
+        // 14 March: the product's 50.00 − 20.00 = 30.00 at 45% = 13.50.
+        #expect(try Ledger.sale(Self.draft("2026-03-14"), in: context).figures.commission == cents(1350))
+        // 15 March: 2 × (45.00 − 18.00) = 54.00 at 45% = 24.30.
+        let mid = try Ledger.sale(Self.draft("2026-03-15", quantity: 2), in: context)
+        #expect((mid.line.unitPrice, mid.line.unitCost, mid.figures.commission) == (cents(4500), cents(1800), cents(2430)))
+        // 2 April: 48.00 − 20.00 = 28.00 at 45% = 12.60.
+        let april = try Ledger.sale(Self.draft("2026-04-02"), in: context)
+        #expect((april.line.unitPrice, april.line.unitCost, april.figures.commission) == (cents(4800), cents(2000), cents(1260)))
+        // A typed price beats the list; the list's cost stays: 52.00 − 18.00 = 34.00 at 45% = 15.30.
+        #expect(try Ledger.sale(Self.draft("2026-03-20", price: 5200), in: context).figures.commission == cents(1530))
+        // An entry with a negative price or from a day the book does not take is refused.
+        var bad = prices[0]
+        bad.unitPrice = cents(-1)
+        #expect(throws: SaleLineError.negativeAmount(field: "unit price")) { try Ledger.priceEntry(bad, rules: Self.rules) }
+        bad = prices[0]
+        bad.effectiveFrom = day("1800-01-01")
+        #expect(throws: DateOutOfRange.self) { try Ledger.priceEntry(bad, rules: Self.rules) }
+    }
+
+    @Test func aScheduleChangeOverAClosedPeriodIsRefusedNamingIt() throws {
+        let november = PaySchedule.monthly.period(containing: day("2026-11-01"))
+        let october = PaySchedule.monthly.period(containing: day("2026-10-01"))
+        let weekly = ScheduleChange(effectiveFrom: day("2026-11-17"), schedule: .weekly(startingOn: .tuesday))
+        let error = #expect(throws: StoreError.self) {
+            try Ledger.scheduleChanges(of: Self.glow, changes: [weekly], rules: Self.rules, closed: ClosedPeriods([october, november]))
+        }
+        #expect(error?.description.contains("Glow's closed period 2026-11-01…2026-11-30 (it would become 2026-11-01…2026-11-16)") == true)
+        // From 1 December, or with only October closed, nothing closed moves.
+        let changed = try Ledger.scheduleChanges(of: Self.glow, changes: [weekly], rules: Self.rules, closed: ClosedPeriods([october]))
+        #expect(changed.calendar.period(containing: day("2026-11-20")) == PayPeriod(start: day("2026-11-17"), end: day("2026-11-23")))
+        let december = ScheduleChange(effectiveFrom: day("2026-12-01"), schedule: .weekly(startingOn: .tuesday))
+        #expect(try Ledger.scheduleChanges(of: Self.glow, changes: [december], rules: Self.rules, closed: ClosedPeriods([october, november]))
+            .scheduleChanges == [december])
+        // Changing the first schedule is a change too: monthly to twice a month would split closed October.
+        #expect(throws: StoreError.self) {
+            try Ledger.scheduleChanges(of: Self.glow, first: .semimonthly, changes: [], rules: Self.rules, closed: ClosedPeriods([october]))
+        }
+        // A period of the new calendar is what payouts and closing take from then on.
+        #expect(throws: StoreError.self) { try Ledger.checkPeriod(november, of: changed) }
+        try Ledger.checkPeriod(PayPeriod(start: day("2026-11-01"), end: day("2026-11-16")), of: changed)
+    }
+
+    @Test func tiersAndDeductionsAreChecked() throws {
+        var draft = TermsDraft(clinicID: Self.glow.id, share: share("40"), tiers: [Tier(threshold: cents(500_000), share: share("50")),
+                                                                               Tier(threshold: cents(400_000), share: share("60"))],
+                               effectiveFrom: day("2026-01-01"))
+        let error = #expect(throws: StoreError.self) { try Ledger.terms(draft, rules: Self.rules) }
+        #expect(error?.description.contains("Tier thresholds must increase: 4000.00 follows 5000.00.") == true)
+        draft.tiers.removeLast()
+        #expect(try Ledger.terms(draft, rules: Self.rules).tiers.count == 1)
+        let rent = Deduction(id: Deduction.ID(0), clinicID: Self.glow.id, name: "  Room rent ", amount: .fixed(cents(10_000)),
+                             effectiveFrom: day("2026-03-01"), lastDay: day("2026-02-28"))
+        #expect(throws: StoreError.self) { try Ledger.deduction(rent, rules: Self.rules) }
+        var fine = rent
+        fine.lastDay = nil
+        #expect(try Ledger.deduction(fine, rules: Self.rules).name == "Room rent")
+        fine.amount = .fixed(cents(-1))
+        #expect(throws: StoreError.self) { try Ledger.deduction(fine, rules: Self.rules) }
     }
 
     @Test func payoutsPeriodsAndSchedules() throws {

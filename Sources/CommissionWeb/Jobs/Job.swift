@@ -126,7 +126,7 @@ struct WebApp: Sendable {
         let settings = try await store.settings()
         let date = anyDate ? try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
             : try queryDay(request, "date", settings: settings) ?? settings.today()
-        return clinic.schedule.period(containing: date)
+        return clinic.calendar.period(containing: date)
     }
 
     /// The clinic a route's `:id` names.

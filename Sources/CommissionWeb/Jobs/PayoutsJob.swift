@@ -70,7 +70,7 @@ struct PayoutsJob: Job {
             let day = try Day(parsing: form["period"] ?? "")
             guard let amountText = form["amount"] else { throw Problem(.unprocessableContent, "Enter the amount received.") }
             let payout = try await app.store.createPayout(PayoutDraft(
-                clinicID: clinic.id, period: clinic.schedule.period(containing: day), amount: try settings.style.parse(amountText),
+                clinicID: clinic.id, period: clinic.calendar.period(containing: day), amount: try settings.style.parse(amountText),
                 receivedOn: try form["received"].map { try Day(parsing: $0) } ?? settings.today(), reference: form["reference"]))
             return try await payoutsPage(context: context, message: "Recorded \(settings.style.format(payout.amount)) from \(clinic.name) for \(settings.style.format(payout.period)).")
         } otherwise: { error, status in
@@ -87,7 +87,7 @@ struct PayoutsJob: Job {
             guard let start = form["start"].flatMap({ Day.reading(stored: $0) }) else {
                 throw Problem(.unprocessableContent, "The period's first day is missing or not a date.")
             }
-            let period = clinic.schedule.period(containing: start)
+            let period = clinic.calendar.period(containing: start)
             let style = try await app.store.settings().style
             switch form["action"] {
             case "close":
@@ -121,7 +121,7 @@ struct PayoutsJob: Job {
         let settings = try await app.store.settings()
         let clinic = try await app.store.clinic(try await app.clinicID(input.clinicId, name: input.clinic))
         let payout = try await app.store.createPayout(PayoutDraft(
-            clinicID: clinic.id, period: clinic.schedule.period(containing: try app.day(input.period, field: "period", default: settings.today())),
+            clinicID: clinic.id, period: clinic.calendar.period(containing: try app.day(input.period, field: "period", default: settings.today())),
             amount: try app.money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
             receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference))
         return try app.json(Presenter(currency: settings.currency).payout(payout), status: .created)

@@ -50,7 +50,7 @@ struct StatementsJob: Job {
         guard let clinic = query["clinic"].flatMap({ Int64(String($0)) }).flatMap({ id in clinics.first { $0.id.rawValue == id } }) ?? clinics.first else {
             return nil
         }
-        return (clinic, clinic.schedule.period(containing: date), date, clinics)
+        return (clinic, clinic.calendar.period(containing: date), date, clinics)
     }
 
     func statementPage(_ request: Request, context: AppRequestContext) async throws -> Response {
