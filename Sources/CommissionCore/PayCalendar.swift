@@ -26,6 +26,10 @@ public struct PayCalendar: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ first: PaySchedule, changes: [ScheduleChange] = []) {
         self.first = first
+        guard !changes.isEmpty else {
+            self.changes = []
+            return
+        }
         var byDay: [Day: ScheduleChange] = [:]
         for change in changes { byDay[change.effectiveFrom] = change }
         self.changes = byDay.values.sorted { $0.effectiveFrom < $1.effectiveFrom }
