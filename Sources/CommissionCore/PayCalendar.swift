@@ -81,8 +81,8 @@ public struct PayCalendar: Sendable, Hashable, CustomStringConvertible {
     /// Whether `period` is one of this calendar's periods, exactly.
     public func isPeriod(_ period: PayPeriod) -> Bool { self.period(containing: period.start) == period }
 
-    /// `monthly` or `monthly, weekly:tuesday from 2026-11-17`.
+    /// `monthly`, or `monthly, then weekly:tuesday from 2026-11-17`.
     public var description: String {
-        ([first.description] + changes.map { "\($0.schedule) from \($0.effectiveFrom)" }).joined(separator: ", ")
+        ([first.description] + changes.map { "then \($0.schedule) from \($0.effectiveFrom)" }).joined(separator: ", ")
     }
 }

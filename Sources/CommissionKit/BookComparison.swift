@@ -32,6 +32,16 @@ public struct BookComparison: Sendable {
         }
     }
 
+    /// Every price-list entry by names, day and amounts, in order: comparable across stores whose ids differ.
+    static func priceLists(_ store: any CommissionStore) async throws -> [String] {
+        let clinics = Dictionary(try await store.clinics(ClinicQuery(includeArchived: true)).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let products = Dictionary(try await store.products(ProductQuery(includeArchived: true)).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        return try await store.prices(PriceQuery()).map {
+            "\(clinics[$0.clinicID] ?? "?") · \(products[$0.productID] ?? "?") from \($0.effectiveFrom): \($0.unitPrice.minorUnits)"
+                + ($0.unitCost.map { " cost \($0.minorUnits)" } ?? "")
+        }.sorted()
+    }
+
     /// Compares the settings, the count of every kind of record, every statement's totals
     /// (expected, received, balance, lines) and the audit log entry by entry.
     /// - Throws: ``Differences`` when anything differs.
@@ -52,6 +62,7 @@ public struct BookComparison: Sendable {
                 try await target.products(ProductQuery(includeArchived: true)).map(\.name).sorted())
         compare("terms", try await source.terms(TermsQuery(includeArchived: true)).count, try await target.terms(TermsQuery(includeArchived: true)).count)
         compare("payouts", try await source.payouts(PayoutQuery()).count, try await target.payouts(PayoutQuery()).count)
+        compare("price lists", try await Self.priceLists(source), try await Self.priceLists(target))
 
         var checked = Checked()
         let months = try await source.clinicMonths(from: try Day(year: 1, month: 1, day: 1), through: try Day(year: 9999, month: 12, day: 31))
@@ -60,7 +71,7 @@ public struct BookComparison: Sendable {
                 differences.append("the clinic \(clinic.name) is missing from the copy")
                 continue
             }
-            compare("\(clinic.name)'s schedule", clinic.schedule, copy.schedule)
+            compare("\(clinic.name)'s schedule", clinic.calendar, copy.calendar)
             // Every period with a sale or a payout: the days that sold, and the payouts' periods.
             var periods = Set(try await source.payouts(PayoutQuery(clinicID: clinic.id)).map(\.period))
             for month in months where month.clinicID == clinic.id {

@@ -27,7 +27,9 @@ public struct Presenter: Sendable {
     }
 
     public func clinic(_ clinic: Clinic) -> ClinicJSON {
-        ClinicJSON(id: clinic.id.rawValue, name: clinic.name, schedule: clinic.schedule.description, archived: clinic.isArchived)
+        ClinicJSON(id: clinic.id.rawValue, name: clinic.name, schedule: clinic.schedule.description,
+                   scheduleChanges: clinic.scheduleChanges.map { ScheduleChangeJSON(effectiveFrom: $0.effectiveFrom.description, schedule: $0.schedule.description) },
+                   archived: clinic.isArchived)
     }
 
     public func product(_ product: Product) -> ProductJSON {
@@ -40,6 +42,12 @@ public struct Presenter: Sendable {
                   productId: terms.productID?.rawValue, product: terms.productID.flatMap { names.products[$0] },
                   basis: terms.basis.rawValue, share: terms.share.percentText, effectiveFrom: terms.effectiveFrom.description,
                   archived: terms.isArchived)
+    }
+
+    public func price(_ entry: PriceListEntry) -> PriceJSON {
+        PriceJSON(id: entry.id.rawValue, clinicId: entry.clinicID.rawValue, clinic: names.clinics[entry.clinicID],
+                  productId: entry.productID.rawValue, product: names.products[entry.productID], unitPrice: m(entry.unitPrice),
+                  unitCost: entry.unitCost.map(m), effectiveFrom: entry.effectiveFrom.description)
     }
 
     public func sale(_ sale: Sale) -> SaleJSON {
@@ -73,7 +81,7 @@ public struct Presenter: Sendable {
             today: dashboard.today.description, currency: dashboard.currency.code,
             todayTotals: totals(dashboard.todayTotals), month: totals(dashboard.monthTotals), yearToDate: totals(dashboard.yearTotals),
             clinics: dashboard.clinics.map {
-                .init(id: $0.clinic.id.rawValue, name: $0.clinic.name, schedule: $0.clinic.schedule.description,
+                .init(id: $0.clinic.id.rawValue, name: $0.clinic.name, schedule: $0.clinic.calendar.schedule(on: $0.period.start).description,
                       periodStart: $0.period.start.description, periodEnd: $0.period.end.description, period: totals($0.periodTotals),
                       received: m($0.periodReceived), balance: m($0.periodBalance), month: totals($0.monthTotals),
                       yearToDate: totals($0.yearTotals))
@@ -147,8 +155,16 @@ public struct TotalsJSON: Codable, Sendable, Hashable {
 public struct ClinicJSON: Codable, Sendable, Hashable {
     public var id: Int64
     public var name: String
+    /// The schedule from the start of the book (until its first change).
     public var schedule: String
+    /// Later schedules, each from its day on, in date order.
+    public var scheduleChanges: [ScheduleChangeJSON]
     public var archived: Bool
+}
+
+public struct ScheduleChangeJSON: Codable, Sendable, Hashable {
+    public var effectiveFrom: String
+    public var schedule: String
 }
 
 public struct ProductJSON: Codable, Sendable, Hashable {
@@ -171,6 +187,18 @@ public struct TermsJSON: Codable, Sendable, Hashable {
     public var share: String
     public var effectiveFrom: String
     public var archived: Bool
+}
+
+/// A clinic's price of a product from a day on; no `unitCost` when the product's own applies.
+public struct PriceJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var clinicId: Int64
+    public var clinic: String?
+    public var productId: Int64
+    public var product: String?
+    public var unitPrice: String
+    public var unitCost: String?
+    public var effectiveFrom: String
 }
 
 public struct SaleJSON: Codable, Sendable, Hashable {

@@ -209,6 +209,17 @@ public struct Renderer: Sendable {
                        json: terms.map(presenter.terms))
     }
 
+    public func prices(_ entries: [PriceListEntry]) -> Listing {
+        let names = presenter.names
+        return Listing(TextTable([.init("id"), .init("clinic"), .init("product"), .init("unit price", .right), .init("unit cost", .right),
+                                  .init("effective from")],
+                                 rows: entries.map { e in
+                                     [String(e.id.rawValue), names.clinics[e.clinicID] ?? "", names.products[e.productID] ?? "", m(e.unitPrice),
+                                      e.unitCost.map(m) ?? "(product's)", e.effectiveFrom.description]
+                                 }),
+                       json: entries.map(presenter.price))
+    }
+
     public func payouts(_ payouts: [Payout]) -> Listing {
         let names = presenter.names
         return Listing(TextTable([.init("id"), .init("clinic"), .init("period start"), .init("period end"), .init("amount", .right),

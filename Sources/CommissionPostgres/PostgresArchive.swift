@@ -27,6 +27,9 @@ extension PostgresStore: BookArchiving {
             for terms in try await termsList(connection, "SELECT \(unescaped: Columns.terms) FROM terms WHERE bookId = \(book) ORDER BY id") {
                 try await send(.terms(terms))
             }
+            for entry in try await priceList(connection, "SELECT \(unescaped: Columns.price) FROM priceListEntry WHERE bookId = \(book) ORDER BY id") {
+                try await send(.price(entry))
+            }
             var last = Int64.min
             while true {
                 let page = try await connection.query("""
@@ -129,6 +132,7 @@ extension PostgresStore: BookArchiving {
         var checker = ArchiveChecker()
         var book: Int64 = 0
         var clinics: [Int64: Int64] = [:], products: [Int64: Int64] = [:], terms: [Int64: Int64] = [:], payouts: [Int64: Int64] = [:]
+        var prices: [Int64: Int64] = [:]
         var accounts: [Int64: Int64] = [:]
         var sales = IDMap()
         var lastSale: Int64 = 0
@@ -158,8 +162,9 @@ extension PostgresStore: BookArchiving {
                     """, connection)
             case .clinic(let c):
                 clinics[c.id.rawValue] = try await insert("""
-                    INSERT INTO clinic (bookId, name, scheduleKind, scheduleAnchor, isArchived)
-                    VALUES (\(book), \(c.name), \(c.schedule.kind), \(c.schedule.anchor), \(c.isArchived)) RETURNING id
+                    INSERT INTO clinic (bookId, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges)
+                    VALUES (\(book), \(c.name), \(c.schedule.kind), \(c.schedule.anchor), \(c.isArchived), \(ScheduleChange.stored(c.scheduleChanges)))
+                    RETURNING id
                     """, connection)
             case .product(let p):
                 products[p.id.rawValue] = try await insert("""
@@ -171,6 +176,13 @@ extension PostgresStore: BookArchiving {
                     INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived)
                     VALUES (\(book), \(mapped(clinics, t.clinicID.rawValue)), \(t.productID.map { mapped(products, $0.rawValue) }), \(t.basis.rawValue),
                             \(t.share.basisPoints), \(t.effectiveFrom.description)::date, \(t.isArchived))
+                    RETURNING id
+                    """, connection)
+            case .price(let e):
+                prices[e.id.rawValue] = try await insert("""
+                    INSERT INTO priceListEntry (bookId, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom)
+                    VALUES (\(book), \(mapped(clinics, e.clinicID.rawValue)), \(mapped(products, e.productID.rawValue)), \(e.unitPrice.minorUnits),
+                            \(e.unitCost?.minorUnits), \(e.effectiveFrom.description)::date)
                     RETURNING id
                     """, connection)
             case .sales(let page):
@@ -253,6 +265,8 @@ extension PostgresStore: BookArchiving {
                     case .sale: sales[id]
                     case .terms: terms[id]
                     case .payout: payouts[id]
+                    case .price: prices[id]
+                    case .clinic: clinics[id]
                     case .period: clinics[id]
                     case .settings: nil
                     }

@@ -232,6 +232,27 @@ enum PostgresSchema {
         Migration(name: "v4: the book's locale", statements: [
             "ALTER TABLE book ADD COLUMN locale text NOT NULL DEFAULT 'en_US' CHECK (length(locale) BETWEEN 2 AND 20)",
         ]),
+        // Clinic price lists (PriceListEntry), the audit log's subject that records them, and a
+        // clinic's schedule changes (PayCalendar) kept in its row (`ScheduleChange.stored`).
+        Migration(name: "v5: clinic price lists and schedule changes", statements: [
+            "ALTER TABLE clinic ADD COLUMN scheduleChanges text",
+            """
+            CREATE TABLE priceListEntry (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL,
+                clinicId bigint NOT NULL,
+                productId bigint NOT NULL,
+                unitPriceMinor bigint NOT NULL CHECK (unitPriceMinor >= 0),
+                unitCostMinor bigint CHECK (unitCostMinor >= 0),
+                effectiveFrom date NOT NULL,
+                UNIQUE (bookId, clinicId, productId, effectiveFrom),
+                FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE CASCADE,
+                FOREIGN KEY (bookId, productId) REFERENCES product (bookId, id) ON DELETE CASCADE
+            )
+            """,
+            "ALTER TABLE auditEntry DROP CONSTRAINT auditentry_subject_check",
+            "ALTER TABLE auditEntry ADD CONSTRAINT auditentry_subject_check CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic'))",
+        ]),
     ]
 
     /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row

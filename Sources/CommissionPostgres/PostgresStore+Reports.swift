@@ -341,6 +341,8 @@ private struct ImportSession {
     /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
     var recomputeFrom: [Clinic.ID: Day] = [:]
     var closed: [Clinic.ID: ClosedPeriods] = [:]
+    /// Each clinic's price list, read once.
+    var prices: [Clinic.ID: [PriceListEntry]] = [:]
     /// The book's rounding and the dates it takes, read once for the whole import.
     var rules: EntryRules?
 
@@ -427,9 +429,10 @@ private struct ImportSession {
             let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity, unitPrice: named.unitPrice,
                                   unitCost: named.unitCost, discount: named.discount, noCommission: named.noCommission, note: named.note)
             if closed[clinic.id] == nil { closed[clinic.id] = try await store.closedPeriods(connection, clinic: clinic.id) }
+            if prices[clinic.id] == nil { prices[clinic.id] = try await store.priceEntries(connection, clinic: clinic.id) }
             _ = try await store.insert(connection, try Ledger.sale(draft, in: SaleContext(
                 clinic: clinic, product: product, candidates: try await terms(of: clinic.id, connection), rules: try await rules(connection),
-                closed: closed[clinic.id]!)), idempotencyKey: nil)
+                closed: closed[clinic.id]!, prices: prices[clinic.id]!)), idempotencyKey: nil)
             summary.sales += 1
         }
     }

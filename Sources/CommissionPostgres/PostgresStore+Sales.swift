@@ -121,7 +121,8 @@ extension PostgresStore {
         if rules == nil { rules = try await self.rules(connection) }
         return SaleContext(clinic: try await self.clinic(connection, clinic), product: try await self.product(connection, product),
                            candidates: try await termsCandidates(connection, clinic: clinic), rules: rules!,
-                           closed: try await closedPeriods(connection, clinic: clinic))
+                           closed: try await closedPeriods(connection, clinic: clinic),
+                           prices: try await priceEntries(connection, clinic: clinic, product: product))
     }
 
     // MARK: Sales

@@ -232,10 +232,11 @@ public final class PostgresStore: CommissionStore, Sendable {
 
     func clinics(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Clinic] {
         var result: [Clinic] = []
-        for try await (id, name, kind, anchor, archived) in try await connection.query(query, logger: logger)
-            .decode((Int64, String, String, String?, Bool).self) {
+        for try await (id, name, kind, anchor, archived, changes) in try await connection.query(query, logger: logger)
+            .decode((Int64, String, String, String?, Bool, String?).self) {
             guard let schedule = try? PaySchedule(kind: kind, anchor: anchor) else { throw StoreError.storage("a stored pay schedule is malformed") }
-            result.append(Clinic(id: Clinic.ID(id), name: name, schedule: schedule, isArchived: archived))
+            result.append(Clinic(id: Clinic.ID(id), name: name, schedule: schedule,
+                                 scheduleChanges: try ScheduleChange.reading(stored: changes, clinic: id), isArchived: archived))
         }
         return result
     }
@@ -243,8 +244,16 @@ public final class PostgresStore: CommissionStore, Sendable {
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { connection in
-            if try await self.clinic(connection, clinic.id).schedule != clinic.schedule {
-                _ = try Ledger.schedule(clinic.schedule, rules: try await rules(connection))
+            var clinic = clinic
+            let old = try await self.clinic(connection, clinic.id)
+            if old.calendar != clinic.calendar {
+                let payouts = try await self.payouts(connection, try SQL("SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ?",
+                                                                      book, clinic.id.rawValue).query).map(\.period)
+                let planned = try Ledger.scheduleChanges(of: old, first: clinic.schedule, changes: clinic.scheduleChanges, rules: try await rules(connection),
+                                                         closed: try await closedPeriods(connection, clinic: clinic.id), payouts: payouts)
+                (clinic.schedule, clinic.scheduleChanges) = (planned.schedule, planned.scheduleChanges)
+                try await record(connection, Audit.Change(.clinic, clinic.id.rawValue, "schedule", before: Audit.json(schedulesOf: old),
+                                                          after: Audit.json(schedulesOf: clinic)))
             }
             if try await int(connection, """
                 SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name)) AND id <> \(clinic.id.rawValue)
@@ -253,7 +262,7 @@ public final class PostgresStore: CommissionStore, Sendable {
             }
             try await connection.query("""
                 UPDATE clinic SET name = \(name), scheduleKind = \(clinic.schedule.kind), scheduleAnchor = \(clinic.schedule.anchor),
-                    isArchived = \(clinic.isArchived)
+                    scheduleChanges = \(ScheduleChange.stored(clinic.scheduleChanges)), isArchived = \(clinic.isArchived)
                 WHERE bookId = \(book) AND id = \(clinic.id.rawValue)
                 """, logger: logger)
             var updated = clinic
@@ -263,7 +272,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     }
 
     public func deleteClinic(_ id: Clinic.ID) async throws {
-        try await write([.clinics, .terms]) { connection in
+        try await write([.clinics, .terms, .prices]) { connection in
             let clinic = try await self.clinic(connection, id)
             let sales = try await int(connection, "SELECT count(*) FROM sale WHERE bookId = \(book) AND clinicId = \(id.rawValue)")
             if sales > 0 { throw StoreError.hasHistory(.clinics, name: clinic.name, sales: Int(sales)) }
@@ -380,7 +389,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     }
 
     public func deleteProduct(_ id: Product.ID) async throws {
-        try await write([.products]) { connection in
+        try await write([.products, .prices]) { connection in
             let product = try await self.product(connection, id)
             let sales = try await int(connection, "SELECT count(*) FROM sale WHERE bookId = \(book) AND productId = \(id.rawValue)")
             if sales > 0 { throw StoreError.hasHistory(.products, name: product.name, sales: Int(sales)) }
@@ -402,7 +411,7 @@ public final class PostgresStore: CommissionStore, Sendable {
 
 /// The select lists the row decoders read, in their order.
 enum Columns {
-    static let clinic = "id, name, scheduleKind, scheduleAnchor, isArchived"
+    static let clinic = "id, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges"
     static let product = "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
     static let terms = "id, clinicId, productId, basis, shareBasisPoints, effectiveFrom::text, isArchived"
     static let sale = """
@@ -410,6 +419,7 @@ enum Columns {
         sale.discountMinor, sale.termsId, sale.shareBasisPoints, sale.basis, sale.revenueMinor, sale.costMinor, \
         sale.profitMinor, sale.commissionExact, sale.commissionMinor, sale.note, sale.isVoided
         """
+    static let price = "id, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom::text"
     static let payout = "id, clinicId, periodStart::text, periodEnd::text, amountMinor, receivedOn::text, reference"
     static let audit = "id, at, actor, subject, subjectId, lastSubjectId, action, before, after"
     /// Sums of a summary table, in the order ``PostgresStore/totals(_:rounding:)`` reads.

@@ -32,13 +32,15 @@ extension SQLiteStore: BookArchiving {
                 (settings: try Self.settings(db),
                  clinics: try Row.fetchAll(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic ORDER BY id").map { try Rows.clinic($0) },
                  products: try Row.fetchAll(db, sql: "SELECT \(Rows.productColumns) FROM product ORDER BY id").map { Rows.product($0) },
-                 terms: try Row.fetchAll(db, sql: "SELECT \(Rows.termsColumns) FROM terms ORDER BY id").map(Rows.terms))
+                 terms: try Row.fetchAll(db, sql: "SELECT \(Rows.termsColumns) FROM terms ORDER BY id").map(Rows.terms),
+                 prices: try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry ORDER BY id").map(Rows.price))
             }
         }
         try await send(.book(ArchivedBook(name: name, settings: small.settings)))
         for clinic in small.clinics { try await send(.clinic(clinic)) }
         for product in small.products { try await send(.product(product)) }
         for terms in small.terms { try await send(.terms(terms)) }
+        for entry in small.prices { try await send(.price(entry)) }
 
         var last = Int64.min
         while true {
@@ -182,8 +184,8 @@ extension SQLiteStore: BookArchiving {
                 """, arguments: [s.currency.code, s.currency.minorDigits, s.timeZoneIdentifier, s.rounding.rule.rawValue, s.rounding.scope.rawValue,
                                  s.localeIdentifier])
         case .clinic(let c):
-            try db.execute(sql: "INSERT INTO clinic (id, name, scheduleKind, scheduleAnchor, isArchived) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [c.id.rawValue, c.name, c.schedule.kind, c.schedule.anchor, c.isArchived])
+            try db.execute(sql: "INSERT INTO clinic (id, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [c.id.rawValue, c.name, c.schedule.kind, c.schedule.anchor, c.isArchived, ScheduleChange.stored(c.scheduleChanges)])
         case .product(let p):
             try db.execute(sql: "INSERT INTO product (id, name, sku, unitPriceMinor, unitCostMinor, isArchived) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [p.id.rawValue, p.name, p.sku, p.unitPrice.minorUnits, p.unitCost.minorUnits, p.isArchived])
@@ -192,6 +194,11 @@ extension SQLiteStore: BookArchiving {
                 INSERT INTO terms (id, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [t.id.rawValue, t.clinicID.rawValue, t.productID?.rawValue, t.basis.rawValue, t.share.basisPoints,
                                  t.effectiveFrom.description, t.isArchived])
+        case .price(let e):
+            try db.execute(sql: """
+                INSERT INTO priceListEntry (id, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [e.id.rawValue, e.clinicID.rawValue, e.productID.rawValue, e.unitPrice.minorUnits, e.unitCost?.minorUnits,
+                                 e.effectiveFrom.description])
         case .sales(let page):
             let statement = try db.cachedStatement(sql: """
                 INSERT INTO sale (\(SaleRow.columns.joined(separator: ", ")), idempotencyKey, isVoided, id)

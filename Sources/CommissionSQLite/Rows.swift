@@ -7,7 +7,7 @@ import GRDB
 // and GRDB's Codable path costs ~10 µs a row more (PERFORMANCE.md).
 
 enum Rows {
-    static let clinicColumns = "clinic.id, clinic.name, clinic.scheduleKind, clinic.scheduleAnchor, clinic.isArchived"
+    static let clinicColumns = "clinic.id, clinic.name, clinic.scheduleKind, clinic.scheduleAnchor, clinic.isArchived, clinic.scheduleChanges"
 
     static func clinic(_ row: Row, at i: Int = 0) throws -> Clinic {
         let schedule: PaySchedule
@@ -16,7 +16,8 @@ enum Rows {
         } catch {
             throw StoreError.storage("a stored pay schedule is malformed")
         }
-        return Clinic(id: Clinic.ID(row[i] as Int64), name: row[i + 1], schedule: schedule, isArchived: row[i + 4])
+        return Clinic(id: Clinic.ID(row[i] as Int64), name: row[i + 1], schedule: schedule,
+                      scheduleChanges: try ScheduleChange.reading(stored: row[i + 5], clinic: row[i]), isArchived: row[i + 4])
     }
 
     static let productColumns = "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
@@ -75,4 +76,15 @@ enum Rows {
 
     /// The select list that sums a summary table in the order ``totals(_:at:rounding:)`` reads.
     static let totalsSums = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
+}
+
+extension Rows {
+    static let priceColumns = "priceListEntry.id, priceListEntry.clinicId, priceListEntry.productId, priceListEntry.unitPriceMinor, "
+        + "priceListEntry.unitCostMinor, priceListEntry.effectiveFrom"
+
+    static func price(_ row: Row) throws -> PriceListEntry {
+        PriceListEntry(id: PriceListEntry.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64), productID: Product.ID(row[2] as Int64),
+                       unitPrice: Money(minorUnits: row[3]), unitCost: (row[4] as Int64?).map { Money(minorUnits: $0) },
+                       effectiveFrom: try Day.stored(row[5], row: "Price-list entry \(row[0] as Int64)'s effective date"))
+    }
 }

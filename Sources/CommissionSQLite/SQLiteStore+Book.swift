@@ -118,14 +118,23 @@ extension SQLiteStore {
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
         return try await write([.clinics]) { db in
-            if try Self.clinic(db, clinic.id).schedule != clinic.schedule {
-                _ = try Ledger.schedule(clinic.schedule, rules: try Self.rules(db))
+            var clinic = clinic
+            let old = try Self.clinic(db, clinic.id)
+            if old.calendar != clinic.calendar {
+                let payouts = try Row.fetchAll(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE clinicId = ?", arguments: [clinic.id.rawValue])
+                    .map { try Rows.payout($0).period }
+                let planned = try Ledger.scheduleChanges(of: old, first: clinic.schedule, changes: clinic.scheduleChanges, rules: try Self.rules(db),
+                                                         closed: try Self.closedPeriods(db, clinic: clinic.id), payouts: payouts)
+                (clinic.schedule, clinic.scheduleChanges) = (planned.schedule, planned.scheduleChanges)
+                try Self.record(db, Audit.Change(.clinic, clinic.id.rawValue, "schedule", before: Audit.json(schedulesOf: old),
+                                                 after: Audit.json(schedulesOf: clinic)))
             }
             if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ? AND id <> ?", arguments: [name, clinic.id.rawValue]) != nil {
                 throw StoreError.duplicateName(.clinics, name)
             }
-            try db.execute(sql: "UPDATE clinic SET name = ?, scheduleKind = ?, scheduleAnchor = ?, isArchived = ? WHERE id = ?",
-                           arguments: [name, clinic.schedule.kind, clinic.schedule.anchor, clinic.isArchived, clinic.id.rawValue])
+            try db.execute(sql: "UPDATE clinic SET name = ?, scheduleKind = ?, scheduleAnchor = ?, scheduleChanges = ?, isArchived = ? WHERE id = ?",
+                           arguments: [name, clinic.schedule.kind, clinic.schedule.anchor, ScheduleChange.stored(clinic.scheduleChanges),
+                                       clinic.isArchived, clinic.id.rawValue])
             var updated = clinic
             updated.name = name
             return updated
@@ -133,7 +142,7 @@ extension SQLiteStore {
     }
 
     public func deleteClinic(_ id: Clinic.ID) async throws {
-        try await write([.clinics, .terms]) { db in
+        try await write([.clinics, .terms, .prices]) { db in
             let clinic = try Self.clinic(db, id)
             let sales = try Int.fetchOne(db, sql: "SELECT count(*) FROM sale WHERE clinicId = ?", arguments: [id.rawValue]) ?? 0
             if sales > 0 { throw StoreError.hasHistory(.clinics, name: clinic.name, sales: sales) }
@@ -228,7 +237,7 @@ extension SQLiteStore {
     }
 
     public func deleteProduct(_ id: Product.ID) async throws {
-        try await write([.products]) { db in
+        try await write([.products, .prices]) { db in
             let product = try Self.product(db, id)
             let sales = try Int.fetchOne(db, sql: "SELECT count(*) FROM sale WHERE productId = ?", arguments: [id.rawValue]) ?? 0
             if sales > 0 { throw StoreError.hasHistory(.products, name: product.name, sales: sales) }

@@ -244,6 +244,8 @@ struct SaleResolver {
     var products: [String: Product] = [:]
     var candidates: [Clinic.ID: [Terms]] = [:]
     var closed: [Clinic.ID: ClosedPeriods] = [:]
+    /// Each clinic's price list, read once.
+    var prices: [Clinic.ID: [PriceListEntry]] = [:]
 
     init(db: Database, rules: EntryRules) {
         self.db = db
@@ -290,6 +292,14 @@ struct SaleResolver {
         }
     }
 
+    mutating func prices(of clinic: Clinic.ID) throws -> [PriceListEntry] {
+        if let entries = prices[clinic] { return entries }
+        let entries = try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry WHERE clinicId = ?", arguments: [clinic.rawValue])
+            .map { try Rows.price($0) }
+        prices[clinic] = entries
+        return entries
+    }
+
     mutating func closedPeriods(of clinic: Clinic.ID) throws -> ClosedPeriods {
         if let periods = closed[clinic] { return periods }
         let periods = try SQLiteStore.closedPeriods(db, clinic: clinic)
@@ -304,6 +314,6 @@ struct SaleResolver {
         let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity, unitPrice: named.unitPrice,
                               unitCost: named.unitCost, discount: named.discount, noCommission: named.noCommission, note: named.note)
         return try Ledger.sale(draft, in: SaleContext(clinic: clinic, product: product, candidates: try terms(of: clinic.id), rules: rules,
-                                                      closed: try closedPeriods(of: clinic.id)))
+                                                      closed: try closedPeriods(of: clinic.id), prices: try prices(of: clinic.id)))
     }
 }

@@ -100,7 +100,8 @@ extension SQLiteStore {
     /// What a change to a sale at this clinic of this product needs to know.
     static func saleContext(_ db: Database, clinic: Clinic.ID, product: Product.ID, rules: EntryRules? = nil) throws -> SaleContext {
         SaleContext(clinic: try Self.clinic(db, clinic), product: try Self.product(db, product), candidates: try termsCandidates(db, clinic: clinic),
-                    rules: try rules ?? Self.rules(db), closed: try closedPeriods(db, clinic: clinic))
+                    rules: try rules ?? Self.rules(db), closed: try closedPeriods(db, clinic: clinic),
+                    prices: try priceEntries(db, clinic: clinic, product: product))
     }
 
     // MARK: Sales

@@ -285,6 +285,42 @@ enum Schema {
             try db.execute(sql: "ALTER TABLE book ADD COLUMN locale TEXT NOT NULL DEFAULT 'en_US' CHECK (length(locale) BETWEEN 2 AND 20)")
         }
 
+        // Clinic price lists (PriceListEntry), and a clinic's schedule changes (PayCalendar), kept
+        // in its row (`ScheduleChange.stored`). The audit log's subjects grow by one: SQLite cannot
+        // change a CHECK constraint, so the log is copied into a new table (dropping the old one
+        // deletes nothing through its triggers: DROP TABLE fires none) with the same triggers.
+        migrator.registerMigration("v10: clinic price lists and schedule changes") { db in
+            try db.execute(sql: """
+                ALTER TABLE clinic ADD COLUMN scheduleChanges TEXT;
+                CREATE TABLE priceListEntry (
+                    id INTEGER PRIMARY KEY,
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE CASCADE,
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    unitPriceMinor INTEGER NOT NULL CHECK (typeof(unitPriceMinor) = 'integer' AND unitPriceMinor >= 0),
+                    unitCostMinor INTEGER CHECK (unitCostMinor IS NULL OR (typeof(unitCostMinor) = 'integer' AND unitCostMinor >= 0)),
+                    effectiveFrom TEXT NOT NULL,
+                    UNIQUE (clinicId, productId, effectiveFrom)
+                );
+                CREATE TABLE auditEntry_new (
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    actor TEXT NOT NULL,
+                    subject TEXT NOT NULL CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic')),
+                    subjectId INTEGER,
+                    lastSubjectId INTEGER,
+                    action TEXT NOT NULL,
+                    before TEXT,
+                    after TEXT
+                );
+                INSERT INTO auditEntry_new SELECT * FROM auditEntry;
+                DROP TABLE auditEntry;
+                ALTER TABLE auditEntry_new RENAME TO auditEntry;
+                CREATE INDEX auditEntry_subject ON auditEntry(subject, subjectId);
+                CREATE TRIGGER auditEntry_no_update BEFORE UPDATE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+                CREATE TRIGGER auditEntry_no_delete BEFORE DELETE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+                """)
+        }
+
         return migrator
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// A book archive as a file: JSON Lines, one record per line, readable by any tool.
 ///
-/// The first line names the format (`{"commissionArchive":1,"createdAt":…}`), the last counts what
+/// The first line names the format (`{"commissionArchive":2,"createdAt":…}`), the last counts what
 /// came before it (`{"end":{"records":…,"sales":…}}`), so a file cut short is told from a whole one.
 /// In between, one object per line with one key naming the record: `book`, `clinic`, `product`,
 /// `terms`, `sale`, `payout`, `closedPeriod`, `audit`, `account`, `token`. Amounts are integers of
@@ -11,8 +11,9 @@ import Foundation
 /// times seconds since 1970: the file is the database's rows, exact. It holds the accounts'
 /// password hashes and the API tokens' digests: keep it as safe as the book itself.
 public enum ArchiveFile {
-    /// The format's version; a reader refuses a newer one.
-    public static let version = 1
+    /// The format's version; a reader refuses a newer one. 2 added clinic price lists (`price`
+    /// lines) and schedule changes (a clinic's `scheduleChanges`); a version-1 archive reads as before.
+    public static let version = 2
     /// Sales and audit entries are handed to a restore in pages of this many.
     public static let pageSize = 10_000
 
@@ -198,6 +199,8 @@ public enum ArchiveFile {
         var scheduleKind: String
         var scheduleAnchor: String?
         var isArchived: Bool
+        /// Its schedule changes as a store keeps them (`ScheduleChange.stored`); absent for none (and before format 2).
+        var scheduleChanges: String?
     }
 
     struct ProductLine: Codable {
@@ -217,6 +220,15 @@ public enum ArchiveFile {
         var shareBasisPoints: Int
         var effectiveFrom: String
         var isArchived: Bool
+    }
+
+    struct PriceLine: Codable {
+        var id: Int64
+        var clinicId: Int64
+        var productId: Int64
+        var unitPriceMinor: Int64
+        var unitCostMinor: Int64?
+        var effectiveFrom: String
     }
 
     struct PayoutLine: Codable {
@@ -270,6 +282,7 @@ public enum ArchiveFile {
         var clinic: ClinicLine?
         var product: ProductLine?
         var terms: TermsLine?
+        var price: PriceLine?
         var sale: SaleRow?
         var payout: PayoutLine?
         var closedPeriod: ClosedLine?
@@ -278,13 +291,15 @@ public enum ArchiveFile {
         var token: TokenLine?
         var end: End?
 
-        init(book: BookLine? = nil, clinic: ClinicLine? = nil, product: ProductLine? = nil, terms: TermsLine? = nil, sale: SaleRow? = nil,
+        init(book: BookLine? = nil, clinic: ClinicLine? = nil, product: ProductLine? = nil, terms: TermsLine? = nil, price: PriceLine? = nil,
+             sale: SaleRow? = nil,
              payout: PayoutLine? = nil, closedPeriod: ClosedLine? = nil, audit: AuditLine? = nil, account: AccountLine? = nil,
              token: TokenLine? = nil, end: End? = nil) {
             self.book = book
             self.clinic = clinic
             self.product = product
             self.terms = terms
+            self.price = price
             self.sale = sale
             self.payout = payout
             self.closedPeriod = closedPeriod
@@ -304,7 +319,7 @@ public enum ArchiveFile {
                                             roundingScope: s.rounding.scope.rawValue, locale: s.localeIdentifier))]
             case .clinic(let c):
                 return [Line(clinic: ClinicLine(id: c.id.rawValue, name: c.name, scheduleKind: c.schedule.kind, scheduleAnchor: c.schedule.anchor,
-                                                isArchived: c.isArchived))]
+                                                isArchived: c.isArchived, scheduleChanges: ScheduleChange.stored(c.scheduleChanges)))]
             case .product(let p):
                 return [Line(product: ProductLine(id: p.id.rawValue, name: p.name, sku: p.sku, unitPriceMinor: p.unitPrice.minorUnits,
                                                   unitCostMinor: p.unitCost.minorUnits, isArchived: p.isArchived))]
@@ -312,6 +327,10 @@ public enum ArchiveFile {
                 return [Line(terms: TermsLine(id: t.id.rawValue, clinicId: t.clinicID.rawValue, productId: t.productID?.rawValue,
                                               basis: t.basis.rawValue, shareBasisPoints: t.share.basisPoints,
                                               effectiveFrom: t.effectiveFrom.description, isArchived: t.isArchived))]
+            case .price(let e):
+                return [Line(price: PriceLine(id: e.id.rawValue, clinicId: e.clinicID.rawValue, productId: e.productID.rawValue,
+                                              unitPriceMinor: e.unitPrice.minorUnits, unitCostMinor: e.unitCost?.minorUnits,
+                                              effectiveFrom: e.effectiveFrom.description))]
             case .sales(let page):
                 return page.map { Line(sale: SaleRow($0.sale, idempotencyKey: $0.idempotencyKey)) }
             case .payout(let p):
@@ -340,7 +359,7 @@ public enum ArchiveFile {
                 guard let day = Day.reading(stored: text) else { throw StoreError.unreadable("\(what) (\"\(text)\" is not a date)") }
                 return day
             }
-            let set = [book != nil, clinic != nil, product != nil, terms != nil, sale != nil, payout != nil, closedPeriod != nil,
+            let set = [book != nil, clinic != nil, product != nil, terms != nil, price != nil, sale != nil, payout != nil, closedPeriod != nil,
                        audit != nil, account != nil, token != nil].filter { $0 }.count
             guard set == 1 else { throw StoreError.unreadable("a line holding \(set) records instead of one") }
             if let b = book {
@@ -356,7 +375,8 @@ public enum ArchiveFile {
                 guard let schedule = try? PaySchedule(kind: c.scheduleKind, anchor: c.scheduleAnchor) else {
                     throw StoreError.unreadable("clinic \(c.id)'s schedule")
                 }
-                return .clinic(Clinic(id: Clinic.ID(c.id), name: c.name, schedule: schedule, isArchived: c.isArchived))
+                return .clinic(Clinic(id: Clinic.ID(c.id), name: c.name, schedule: schedule,
+                                      scheduleChanges: try ScheduleChange.reading(stored: c.scheduleChanges, clinic: c.id), isArchived: c.isArchived))
             }
             if let p = product {
                 return .product(Product(id: Product.ID(p.id), name: p.name, sku: p.sku, unitPrice: Money(minorUnits: p.unitPriceMinor),
@@ -368,6 +388,12 @@ public enum ArchiveFile {
                 }
                 return .terms(Terms(id: Terms.ID(t.id), clinicID: Clinic.ID(t.clinicId), productID: t.productId.map { Product.ID($0) }, basis: basis,
                                     share: share, effectiveFrom: try day(t.effectiveFrom, "terms \(t.id)'s first day"), isArchived: t.isArchived))
+            }
+            if let e = price {
+                guard e.unitPriceMinor >= 0, (e.unitCostMinor ?? 0) >= 0 else { throw StoreError.unreadable("price-list entry \(e.id)'s negative amount") }
+                return .price(PriceListEntry(id: PriceListEntry.ID(e.id), clinicID: Clinic.ID(e.clinicId), productID: Product.ID(e.productId),
+                                             unitPrice: Money(minorUnits: e.unitPriceMinor), unitCost: e.unitCostMinor.map { Money(minorUnits: $0) },
+                                             effectiveFrom: try day(e.effectiveFrom, "price-list entry \(e.id)'s first day")))
             }
             if let row = sale {
                 return .sales([ArchivedSale(sale: try row.sale(), idempotencyKey: row.idempotencyKey)])

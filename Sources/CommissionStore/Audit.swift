@@ -3,7 +3,7 @@ import Foundation
 
 /// What an audit entry is about.
 public enum AuditSubject: String, Sendable, Hashable, CaseIterable {
-    case sale, terms, payout, period, settings
+    case sale, terms, payout, period, settings, price, clinic
 }
 
 /// One change on record: who made it, when, and the record before and after (as JSON, amounts in
@@ -114,6 +114,27 @@ public enum Audit {
     public static func json(_ terms: Terms) -> String {
         encode(TermsRecord(clinicId: terms.clinicID.rawValue, productId: terms.productID?.rawValue, basis: terms.basis.rawValue,
                            shareBasisPoints: Int64(terms.share.basisPoints), effectiveFrom: terms.effectiveFrom.description, archived: terms.isArchived))
+    }
+
+    struct PriceRecord: Encodable {
+        var clinicId, productId, unitPriceMinor: Int64
+        var unitCostMinor: Int64?
+        var effectiveFrom: String
+    }
+
+    public static func json(_ entry: PriceListEntry) -> String {
+        encode(PriceRecord(clinicId: entry.clinicID.rawValue, productId: entry.productID.rawValue, unitPriceMinor: entry.unitPrice.minorUnits,
+                           unitCostMinor: entry.unitCost?.minorUnits, effectiveFrom: entry.effectiveFrom.description))
+    }
+
+    struct ScheduleRecord: Encodable {
+        var schedule: String
+        var changes: String?
+    }
+
+    /// A clinic's pay schedules: the first, and its changes (`2026-11-17 weekly:tuesday;…`).
+    public static func json(schedulesOf clinic: Clinic) -> String {
+        encode(ScheduleRecord(schedule: clinic.schedule.description, changes: ScheduleChange.stored(clinic.scheduleChanges)))
     }
 
     struct PayoutRecord: Encodable {

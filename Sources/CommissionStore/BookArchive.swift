@@ -5,7 +5,7 @@ import Foundation
 // migrate`), and the portable backup of any store (an archive file, `ArchiveFile`).
 //
 // A store streams its book out as a consistent snapshot (`BookArchiving.archive(into:)`), in the
-// order a restore needs: the book's settings, clinics, products, terms, sales (in pages, by id),
+// order a restore needs: the book's settings, clinics, products, terms, price-list entries, sales (in pages, by id),
 // payouts, closed periods, the audit log (in pages, by id), accounts and API tokens. A restore takes
 // the records in that order, in one transaction or into a scratch file swapped in at the end, so
 // an archive that stops short or breaks a rule leaves the target as it was. Records carry the ids
@@ -78,6 +78,7 @@ public enum ArchiveRecord: Sendable, Hashable {
     case clinic(Clinic)
     case product(Product)
     case terms(Terms)
+    case price(PriceListEntry)
     /// A page of sales, in increasing id order.
     case sales([ArchivedSale])
     case payout(Payout)
@@ -94,16 +95,17 @@ public enum ArchiveRecord: Sendable, Hashable {
         case .clinic: 1
         case .product: 2
         case .terms: 3
-        case .sales: 4
-        case .payout: 5
-        case .closedPeriod: 6
-        case .audit: 7
-        case .account: 8
-        case .token: 9
+        case .price: 4
+        case .sales: 5
+        case .payout: 6
+        case .closedPeriod: 7
+        case .audit: 8
+        case .account: 9
+        case .token: 10
         }
     }
 
-    static let kinds = ["book", "clinic", "product", "terms", "sale", "payout", "closed period", "audit entry", "account", "API token"]
+    static let kinds = ["book", "clinic", "product", "terms", "price-list entry", "sale", "payout", "closed period", "audit entry", "account", "API token"]
 }
 
 /// Receives the records of an archive, one at a time, in order.
@@ -111,7 +113,7 @@ public typealias ArchiveSink = (ArchiveRecord) async throws -> Void
 
 /// How many of each kind an archive held.
 public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
-    public var clinics = 0, products = 0, terms = 0, sales = 0, payouts = 0, closedPeriods = 0, auditEntries = 0, accounts = 0, tokens = 0
+    public var clinics = 0, products = 0, terms = 0, prices = 0, sales = 0, payouts = 0, closedPeriods = 0, auditEntries = 0, accounts = 0, tokens = 0
 
     public init() {}
 
@@ -121,6 +123,7 @@ public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
         case .clinic: clinics += 1
         case .product: products += 1
         case .terms: terms += 1
+        case .price: prices += 1
         case .sales(let page): sales += page.count
         case .payout: payouts += 1
         case .closedPeriod: closedPeriods += 1
@@ -133,10 +136,11 @@ public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
     /// "4 clinics, 12 products, …, 1 API token".
     public var description: String {
         func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
-        return [n(clinics, "clinic", "clinics"), n(products, "product", "products"), n(terms, "terms", "terms"), n(sales, "sale", "sales"),
-                n(payouts, "payout", "payouts"), n(closedPeriods, "closed period", "closed periods"),
-                n(auditEntries, "audit entry", "audit entries"), n(accounts, "account", "accounts"), n(tokens, "API token", "API tokens")]
-            .joined(separator: ", ")
+        var parts = [n(clinics, "clinic", "clinics"), n(products, "product", "products"), n(terms, "terms", "terms")]
+        if prices > 0 { parts.append(n(prices, "price-list entry", "price-list entries")) }
+        parts += [n(sales, "sale", "sales"), n(payouts, "payout", "payouts"), n(closedPeriods, "closed period", "closed periods"),
+                  n(auditEntries, "audit entry", "audit entries"), n(accounts, "account", "accounts"), n(tokens, "API token", "API tokens")]
+        return parts.joined(separator: ", ")
     }
 }
 
@@ -195,6 +199,9 @@ public struct ArchiveChecker: Sendable {
             try known(item.clinicID.rawValue, in: clinics, "Terms \(item.id)", "clinic")
             if let product = item.productID { try known(product.rawValue, in: products, "Terms \(item.id)", "product") }
             guard terms.insert(item.id.rawValue).inserted else { throw Self.refuse("it holds terms \(item.id) twice.") }
+        case .price(let entry):
+            try known(entry.clinicID.rawValue, in: clinics, "Price-list entry \(entry.id)", "clinic")
+            try known(entry.productID.rawValue, in: products, "Price-list entry \(entry.id)", "product")
         case .sales(let page):
             for item in page {
                 let sale = item.sale

@@ -54,6 +54,17 @@ public protocol CommissionStore: Sendable {
     /// Changes or archives terms, recomputing the affected sales of open periods.
     func updateTerms(_ terms: Terms) async throws -> TermsChange
 
+    // MARK: Price lists
+
+    /// Sets a clinic's own price (and, optionally, cost) of a product from a day on: the default of
+    /// every sale of it there from that day (``SalePrice``). An entry of the same clinic, product and
+    /// day is replaced. Recorded sales never change.
+    func setPrice(_ draft: PriceDraft) async throws -> PriceListEntry
+    /// Price-list entries, by clinic, product and day.
+    func prices(_ query: PriceQuery) async throws -> [PriceListEntry]
+    /// Removes an entry; the sales recorded with its price keep it.
+    func removePrice(_ id: PriceListEntry.ID) async throws
+
     // MARK: Sales
 
     /// Records a sale. With an idempotency key, a second call with the same key records nothing and

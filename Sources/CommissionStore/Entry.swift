@@ -4,7 +4,9 @@ import CommissionCore
 /// command line (`commission sale add` with only a product, `commission sale repeat`) and an app.
 ///
 /// - The clinic is the one she last recorded a sale at (else the first), unless one is asked for.
-/// - Products come most sold first, each with the price and cost a sale at that clinic starts from.
+/// - Products come most sold first, each with the price and cost a sale at that clinic starts from
+///   today (the clinic's price list, else the product's), and its price at every other clinic
+///   whose list has it, so that a form can follow a change of clinic.
 /// - The recent sales are the last she *recorded*, whatever their dates: a sale she just backdated
 ///   is among them.
 /// - Missed days: days of the last two weeks, before today, on a weekday she sold on in at least
@@ -54,13 +56,22 @@ public struct EntryForm: Sendable, Hashable {
 /// A product as the entry form offers it: with the unit price and cost a sale starts from.
 public struct EntryProduct: Sendable, Hashable {
     public var product: Product
+    /// At the form's clinic, today.
     public var unitPrice: Money
     public var unitCost: Money
+    /// Its price and cost today at each clinic whose price list has it (other clinics: the product's own).
+    public var clinicPrices: [Clinic.ID: SalePrice]
 
-    public init(product: Product, unitPrice: Money, unitCost: Money) {
+    public init(product: Product, unitPrice: Money, unitCost: Money, clinicPrices: [Clinic.ID: SalePrice] = [:]) {
         self.product = product
         self.unitPrice = unitPrice
         self.unitCost = unitCost
+        self.clinicPrices = clinicPrices
+    }
+
+    /// Its price and cost today at `clinic`.
+    public func price(at clinic: Clinic.ID?) -> SalePrice {
+        clinic.flatMap { clinicPrices[$0] } ?? SalePrice(unitPrice: product.unitPrice, unitCost: product.unitCost)
     }
 }
 
@@ -75,7 +86,7 @@ public struct EntryRequest: StoreRequest {
         self.clinic = clinic
     }
 
-    public var tables: Set<StoreTable> { [.book, .clinics, .products, .sales] }
+    public var tables: Set<StoreTable> { [.book, .clinics, .products, .sales, .prices] }
 
     public func fetch(from store: any CommissionStore) async throws -> EntryForm {
         var today = self.today
@@ -85,8 +96,15 @@ public struct EntryRequest: StoreRequest {
         let clinics = try await store.clinics(ClinicQuery())
         let recent = try await store.sales(SaleQuery(order: .latestRecorded, page: Page(limit: EntryForm.recentCount)))
         let clinic = clinics.first { $0.id == self.clinic } ?? recent.first.flatMap { last in clinics.first { $0.id == last.clinicID } } ?? clinics.first
-        let products = try await store.products(ProductQuery(order: .mostSold)).map {
-            EntryProduct(product: $0, unitPrice: $0.unitPrice, unitCost: $0.unitCost)
+        let entries = try await store.prices(PriceQuery())
+        let products = try await store.products(ProductQuery(order: .mostSold)).map { product in
+            var prices: [Clinic.ID: SalePrice] = [:]
+            for clinic in clinics {
+                let price = SalePrice(product, at: clinic.id, on: day, entries: entries)
+                if price.entryID != nil { prices[clinic.id] = price }
+            }
+            let here = clinic.flatMap { prices[$0.id] } ?? SalePrice(unitPrice: product.unitPrice, unitCost: product.unitCost)
+            return EntryProduct(product: product, unitPrice: here.unitPrice, unitCost: here.unitCost, clinicPrices: prices)
         }
         let soldOn = try await store.daysWithSales(from: day.adding(days: -70), through: day.adding(days: -1))
         var clinicNames = Dictionary(uniqueKeysWithValues: clinics.map { ($0.id, $0.name) })

@@ -196,8 +196,10 @@ public enum Ledger {
     /// - Parameters:
     ///   - first: the schedule from the start of the book (the clinic's own when nil).
     ///   - changes: every change the clinic will have (the whole list, not only the new one).
+    ///   - payouts: the periods the clinic's payouts are for: a change that would alter one is refused
+    ///     too (the payout would be for a period that no longer exists).
     public static func scheduleChanges(of clinic: Clinic, first: PaySchedule? = nil, changes: [ScheduleChange],
-                                       rules: EntryRules, closed: ClosedPeriods) throws -> Clinic {
+                                       rules: EntryRules, closed: ClosedPeriods, payouts: [PayPeriod] = []) throws -> Clinic {
         var changed = clinic
         if let first { changed.schedule = try schedule(first, rules: rules) }
         for change in changes where !clinic.scheduleChanges.contains(change) {
@@ -209,6 +211,10 @@ public enum Ledger {
         if let altered = closed.periods.sorted().first(where: { !calendar.isPeriod($0) }) {
             throw StoreError.invalid(field: "schedule", reason: "the change would alter \(clinic.name)'s closed period \(altered) "
                 + "(it would become \(calendar.period(containing: altered.start))): reopen that period first, or change the schedule from a later day.")
+        }
+        if let altered = payouts.sorted().first(where: { !calendar.isPeriod($0) }) {
+            throw StoreError.invalid(field: "schedule", reason: "the change would alter \(clinic.name)'s period \(altered), which has a payout "
+                + "(it would become \(calendar.period(containing: altered.start))): change the schedule from a later day, or move that payout first.")
         }
         return changed
     }

@@ -2,7 +2,7 @@ import CommissionCore
 
 /// The kinds of record a store keeps, for error messages and change notifications.
 public enum StoreTable: String, Sendable, Hashable, CaseIterable, Codable {
-    case book, clinics, products, terms, sales, payouts, periods
+    case book, clinics, products, terms, sales, payouts, periods, prices
 }
 
 /// Everything a store refuses, each with a sentence a user can act on.
@@ -77,6 +77,7 @@ extension StoreTable {
         case .sales: "sale"
         case .payouts: "payout"
         case .periods: "pay period"
+        case .prices: "price-list entry"
         }
     }
 }

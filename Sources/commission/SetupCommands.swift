@@ -54,12 +54,15 @@ struct ClinicCommand: AsyncParsableCommand {
         abstract: "Add, list, change, archive or delete clinics.",
         discussion: """
             A pay schedule is monthly, semimonthly (1st–15th and 16th–end), weekly:WEEKDAY (periods \
-            start on that day) or biweekly:DATE (fortnights, one starting on DATE).
+            start on that day) or biweekly:DATE (fortnights, one starting on DATE). When a clinic \
+            changes how it pays, `clinic schedule` changes it from a date on: the old schedule's last \
+            period ends the day before, past periods stay as they were.
 
             Example:
               commission clinic add "Glow Aesthetics" --schedule weekly:monday
+              commission clinic schedule "Glow Aesthetics" weekly:tuesday --from 2026-11-17
             """,
-        subcommands: [Add.self, List.self, Edit.self, Archive.self, Restore.self, Delete.self])
+        subcommands: [Add.self, List.self, Edit.self, ScheduleChangeCommand.self, Archive.self, Restore.self, Delete.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a clinic.", discussion: """
@@ -96,14 +99,18 @@ struct ClinicCommand: AsyncParsableCommand {
     }
 
     struct Edit: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a clinic or change its pay schedule.", discussion: """
+        static let configuration = CommandConfiguration(abstract: "Rename a clinic or correct its first pay schedule.", discussion: """
+            --schedule replaces the schedule the clinic has had from the start (a correction: its \
+            periods are grouped again), and is refused when that would alter a closed period or one \
+            with a payout. When the clinic changes how it pays, use `clinic schedule … --from DATE`.
+
             Example:
               commission clinic edit "Glow" --name "Glow Aesthetics" --schedule biweekly:2026-01-02
             """)
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's current name.") var clinic: String
         @Option(help: "A new name.") var name: String?
-        @Option(help: "A new pay schedule.") var schedule: String?
+        @Option(help: "The schedule it has had from the start.") var schedule: String?
 
         func run() async throws {
             let store = try book.open()
@@ -111,7 +118,44 @@ struct ClinicCommand: AsyncParsableCommand {
             if let name { clinic.name = name }
             if let schedule { clinic.schedule = try parseSchedule(schedule) }
             clinic = try await store.updateClinic(clinic)
-            output("Clinic \(clinic.name) (id \(clinic.id)) is paid \(clinic.schedule).\n")
+            output("Clinic \(clinic.name) (id \(clinic.id)) is paid \(clinic.calendar).\n")
+        }
+    }
+
+    struct ScheduleChangeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "schedule", abstract: "Change how a clinic pays, from a date on.", discussion: """
+            From that date the new schedule gives the periods: the old schedule's last period ends \
+            the day before (cut short), the new one's first period starts on that date. Past days \
+            never move to another period. Refused when it would alter a closed period, or a period \
+            with a payout. --remove takes a change away (the same checks apply).
+
+            Example:
+              commission clinic schedule "Glow Aesthetics" weekly:tuesday --from 2026-11-17
+              commission clinic schedule "Glow Aesthetics" --remove 2026-11-17
+            """)
+        @OptionGroup var book: BookOptions
+        @Argument(help: "The clinic's name.") var clinic: String
+        @Argument(help: "monthly, semimonthly, weekly:WEEKDAY or biweekly:YYYY-MM-DD.") var schedule: String?
+        @Option(help: "The first day of the new schedule (YYYY-MM-DD; default today).") var from: String?
+        @Option(help: "Take away the change that starts on this day.") var remove: String?
+
+        func run() async throws {
+            let store = try book.open()
+            var clinic = try await store.clinic(named: self.clinic)
+            if let remove {
+                let day = try parseDay(remove, "day")
+                guard clinic.scheduleChanges.contains(where: { $0.effectiveFrom == day }) else {
+                    throw Failure("\(clinic.name) has no schedule change on \(day): it is paid \(clinic.calendar).")
+                }
+                clinic.scheduleChanges.removeAll { $0.effectiveFrom == day }
+            } else {
+                guard let schedule else { throw Failure("Give the new schedule (weekly:tuesday, monthly…), or --remove DATE.") }
+                let today = try await store.settings().today()
+                let from = try from.map { try parseDay($0, "first day") } ?? today
+                clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: from, schedule: try parseSchedule(schedule)))
+            }
+            clinic = try await store.updateClinic(clinic)
+            output("Clinic \(clinic.name) (id \(clinic.id)) is paid \(clinic.calendar).\n")
         }
     }
 

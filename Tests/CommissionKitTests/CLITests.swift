@@ -7,7 +7,7 @@ import Testing
 @Suite struct CLITests {
     static let commands: [[String]] = [
         [], ["init"], ["clinic"], ["clinic", "add"], ["clinic", "list"], ["clinic", "edit"], ["clinic", "archive"], ["clinic", "restore"],
-        ["clinic", "delete"], ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
+        ["clinic", "delete"], ["clinic", "schedule"], ["price"], ["price", "set"], ["price", "list"], ["price", "remove"], ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
         ["product", "delete"], ["terms"], ["terms", "add"], ["terms", "list"], ["terms", "edit"], ["terms", "archive"], ["sale"],
         ["sale", "add"], ["sale", "repeat"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
         ["payout", "list"], ["payout", "delete"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
@@ -105,6 +105,40 @@ import Testing
         #expect(both.status != 0 && both.stderr.contains("leave out the clinic's name"), "\(both.stderr)")
         let thisMonth = try commission(["statement", "--all", "--to", "2026-03-20", "--format", "json", "--db", db])
         #expect(try JSONDecoder().decode([StatementJSON].self, from: Data(thisMonth.stdout.utf8)).map(\.periodStart) == ["2026-03-01"], "\(thisMonth.stdout)")  // from March 1st
+    }
+
+    /// Her real terms from the command line: a clinic's price, and a change of schedule.
+    @Test func aClinicsPriceAndAScheduleChange() throws {
+        let db = temporaryDirectory().appendingPathComponent("book.sqlite").path
+        func run(_ arguments: [String]) throws -> Run {
+            let run = try commission(arguments + ["--db", db])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            return run
+        }
+        _ = try run(["init", "--currency", "USD", "--time-zone", "UTC"])
+        _ = try run(["clinic", "add", "Glow", "--schedule", "monthly"])
+        _ = try run(["product", "add", "Serum 30ml", "--price", "50.00", "--cost", "20.00", "--sku", "SER-30"])
+        _ = try run(["terms", "add", "Glow", "--share", "40", "--from", "2026-01-01"])
+        let set = try run(["price", "set", "Glow", "SER-30", "45.00", "--cost", "18.00", "--from", "2026-03-15"])
+        #expect(set.stdout.hasPrefix("Price 1: Serum 30ml at Glow 45.00, cost 18.00 from 2026-03-15."), "\(set.stdout)")
+        // 45.00 − 18.00 = 27.00 at 40% = 10.80; before the 15th, the product's 50.00: 12.00.
+        #expect(try run(["sale", "add", "Glow", "Serum 30ml", "--date", "2026-03-20"]).stdout.contains("commission 10.80"))
+        #expect(try run(["sale", "add", "Glow", "Serum 30ml", "--date", "2026-03-14"]).stdout.contains("commission 12.00"))
+        let listed = try run(["price", "list", "--clinic", "Glow", "--format", "csv"]).stdout
+        #expect(listed.contains("1,Glow,Serum 30ml,45.00,18.00,2026-03-15"), "\(listed)")
+        let refused = try commission(["price", "set", "Glow", "Nothing", "1.00", "--db", db])
+        #expect(refused.status == 1 && refused.stderr.contains("Nothing"))
+
+        // Weekly on Tuesdays from 17 March: 1–16 March is a period of its own.
+        let changed = try run(["clinic", "schedule", "Glow", "weekly:tuesday", "--from", "2026-03-17"])
+        #expect(changed.stdout.contains("is paid monthly, then weekly:tuesday from 2026-03-17."), "\(changed.stdout)")
+        let statement = try run(["statement", "Glow", "--period", "2026-03-14", "--format", "json"]).stdout
+        #expect(statement.contains("\"periodEnd\":\"2026-03-16\"") || statement.contains("\"periodEnd\" : \"2026-03-16\""), "\(statement)")
+        _ = try run(["period", "close", "Glow", "--period", "2026-03-02"])
+        let overClosed = try commission(["clinic", "schedule", "Glow", "--remove", "2026-03-17", "--db", db])
+        #expect(overClosed.status == 1 && overClosed.stderr.contains("closed period 2026-03-01…2026-03-16"), "\(overClosed.stderr)")
+        _ = try run(["price", "remove", "1"])
+        #expect(try run(["price", "list"]).stdout.contains("Serum") == false)
     }
 
     @Test func demoBuildsABookAndPrintsItsDashboard() throws {

@@ -22,7 +22,8 @@ import Testing
         "v5",  // 5a7238b: + the audit log
         "v6",  // 773201c: the sale table rebuilt, its idempotency key indexed where set
         "v7",  // 203dc2e: no product index on sale
-        "v8",  // 505b43d: summaries WITHOUT ROWID (v9, this version: the book's locale)
+        "v8",  // 505b43d: summaries WITHOUT ROWID
+        "v9",  // c34d4b0: the book's locale (v10, this version: clinic price lists and schedule changes)
     ]
 
     func expected(_ version: String, _ what: String) throws -> String {
@@ -36,6 +37,9 @@ import Testing
         let path = directory.appendingPathComponent("book.sqlite").path
         try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("sqlite-\(version).sqlite").path, toPath: path)
 
+        let hasAudit = try sqlite3(path, "SELECT count(*) FROM sqlite_master WHERE name = 'auditEntry'") == "1"
+        let auditEntries = hasAudit ? try sqlite3(path, "SELECT count(*), max(id), sum(length(after)) FROM auditEntry") : ""
+
         let report = try commission(["report", "--format", "json", "--date", "2026-11-23", "--db", path])
         #expect(report.status == 0, "\(report.stderr)")
         // The first command says why it takes a moment; the book is upgraded once.
@@ -46,8 +50,12 @@ import Testing
         #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
 
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
-        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v9: the book's locale")
+        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v10: clinic price lists and schedule changes")
         #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
+        // The audit log, copied into a table that also takes price-list and schedule entries, is
+        // whole and still append-only.
+        if hasAudit { #expect(try sqlite3(path, "SELECT count(*), max(id), sum(length(after)) FROM auditEntry") == auditEntries) }
+        #expect(try sqlite3(path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'auditEntry_no_%'") == "2")
         #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "")
         let summaries = try sqlite3(path, "SELECT productId, year, saleCount, revenueMinor, commissionMinor FROM productYearTotal WHERE saleCount > 0 ORDER BY 1, 2")
@@ -62,7 +70,8 @@ import Testing
     static let postgresVersions = [
         ("v1", "v3"),  // 5833b1f
         ("v2", "v4"),  // + invitation roles, one book per account
-        ("v3", "v5"),  // + the audit log (v4, this version: the book's locale)
+        ("v3", "v5"),  // + the audit log
+        ("v4", "v9"),  // c34d4b0: the book's locale (v5, this version: clinic price lists and schedule changes)
     ]
 
     @Test(arguments: postgresVersions)
@@ -95,7 +104,15 @@ import Testing
         #expect(try await store.countSales(SaleQuery(includeVoided: true)) > 1000)
         var migrations: [String] = []
         for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(String.self) { migrations.append(name) }
-        #expect(migrations.contains("v3: audit log") && migrations.contains("v4: the book's locale"))
+        #expect(migrations.contains("v3: audit log") && migrations.contains("v4: the book's locale")
+                && migrations.contains("v5: clinic price lists and schedule changes"))
+        // The upgraded book takes a price list and a schedule change.
+        let clinic = try #require(try await store.clinics(ClinicQuery()).first)
+        let product = try #require(try await store.products(ProductQuery()).first)
+        _ = try await store.setPrice(PriceDraft(clinicID: clinic.id, productID: product.id, unitPrice: product.unitPrice, effectiveFrom: today))
+        var changed = clinic
+        changed.scheduleChanges = [ScheduleChange(effectiveFrom: today.adding(days: 60), schedule: .monthly)]
+        #expect(try await store.updateClinic(changed).scheduleChanges.count == 1)
         #expect(settings.localeIdentifier == "en_US")
         database.shutdown()  // its listener first, or it reports the dropped database
         try await PostgresBookDatabase.dropDatabase(url, onServer: server)

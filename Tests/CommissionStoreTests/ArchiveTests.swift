@@ -8,10 +8,14 @@ import Testing
 /// the checks every restore makes on the way.
 @Suite struct ArchiveTests {
     /// A book with a bit of everything: a return, a sample, a voided sale, a retry key, a payout, a
-    /// deleted payout, a closed period, new terms that recomputed sales, an archived product.
+    /// deleted payout, a closed period, new terms that recomputed sales, an archived product, a
+    /// clinic's price list (one entry with its own cost, one without).
     static func filledBook(_ kind: StoreKind) async throws -> Book {
         let book = try await Book(kind)
         let store = book.store
+        _ = try await store.setPrice(PriceDraft(clinicID: book.harbor.id, productID: book.cream.id, unitPrice: cents(3300), unitCost: cents(1100),
+                                                effectiveFrom: day("2026-03-01")))
+        _ = try await store.setPrice(PriceDraft(clinicID: book.glow.id, productID: book.serum.id, unitPrice: cents(4800), effectiveFrom: day("2026-04-01")))
         try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 2, key: "phone-1")
         try await book.sell(book.serum, at: book.glow, on: "2026-03-03", quantity: -1)
         try await book.sell(book.cream, at: book.harbor, on: "2026-03-04", noCommission: true)
@@ -27,6 +31,10 @@ import Testing
         var cream = try await store.product(book.cream.id)
         cream.isArchived = true
         _ = try await store.updateProduct(cream)
+        // Harbor (twice a month) is paid weekly on Fridays from 10 April: 1–9 April is a period.
+        var harbor = try await store.clinic(book.harbor.id)
+        harbor.scheduleChanges = [ScheduleChange(effectiveFrom: day("2026-04-10"), schedule: .weekly(startingOn: .friday))]
+        _ = try await store.updateClinic(harbor)
         return book
     }
 
@@ -37,6 +45,9 @@ import Testing
         let copy = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: try Currency(code: "EUR"), timeZoneIdentifier: "UTC"))
         let counts = try await copy.restoreArchive { sink in _ = try await source.archive(into: sink) }
         #expect(counts.clinics == 2 && counts.products == 2 && counts.terms == 3 && counts.sales == 5 && counts.payouts == 1 && counts.closedPeriods == 1)
+        #expect(counts.prices == 2)
+        #expect(try await copy.prices(PriceQuery()) == book.store.prices(PriceQuery()))
+        #expect(try await copy.clinic(book.harbor.id).scheduleChanges.map(\.effectiveFrom) == [day("2026-04-10")])
         #expect(try await copy.settings() == book.store.settings())
 
         let today = day("2026-04-30")
@@ -83,7 +94,7 @@ import Testing
 
         // A note with a newline, a tab and quotes is one line, and comes back as it was.
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.split(separator: "\n").count == 2 + 1 + 2 + 2 + 3 + 5 + 1 + 1 + counts.auditEntries)
+        #expect(text.split(separator: "\n").count == 2 + 1 + 2 + 2 + 3 + 2 + 5 + 1 + 1 + counts.auditEntries)
 
         func refusal(_ lines: [Substring]) async -> String {
             let broken = directory.appending(path: "broken-\(UUID()).jsonl").path(percentEncoded: false)
@@ -98,7 +109,7 @@ import Testing
         let lines = text.split(separator: "\n")
         #expect(await refusal(Array(lines.dropLast())).contains("cut short"))
         #expect(await refusal(Array(lines.dropFirst())).contains("line 1: this is not a Commission book archive"))
-        #expect(await refusal(["{\"commissionArchive\":2}"] + lines.dropFirst()).contains("format 2, newer than this Commission reads"))
+        #expect(await refusal(["{\"commissionArchive\":3}"] + lines.dropFirst()).contains("format 3, newer than this Commission reads"))
         var bad = lines
         bad[3] = "{\"product\":{\"id\":1,\"name\":\"Serum\"}}"
         #expect(await refusal(bad).contains("line 4: not a record this Commission reads (\"unitPriceMinor\" is missing)"))

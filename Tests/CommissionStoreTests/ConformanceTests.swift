@@ -706,6 +706,141 @@ extension TeamConformanceTests {
     }
 }
 
+/// Clinic price lists (PRODUCT.md, "More of her real terms"), on every store: a sale's price and
+/// cost start from the clinic's entry on its date, the entry form shows the clinic's price, and a
+/// change of the list never changes a recorded sale.
+@Suite struct PriceListConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func aSaleStartsFromTheClinicsPriceOnItsDate(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        // From 15 March Glow sells the serum at 45.00 supplied at 18.00; from 1 April at 48.00 with no cost (the product's 20.00).
+        let march = try await store.setPrice(PriceDraft(clinicID: book.glow.id, productID: book.serum.id, unitPrice: cents(4500), unitCost: cents(1800),
+                                                        effectiveFrom: day("2026-03-15")))
+        let april = try await store.setPrice(PriceDraft(clinicID: book.glow.id, productID: book.serum.id, unitPrice: cents(4800), effectiveFrom: day("2026-04-01")))
+        #expect(try await store.prices(PriceQuery(clinicID: book.glow.id)) == [march, april])
+        #expect(try await store.prices(PriceQuery(clinicID: book.harbor.id)).isEmpty)
+
+        func prices(_ sale: Sale) -> [Int64] { [sale.line.unitPrice.minorUnits, sale.line.unitCost.minorUnits, sale.figures.commission.minorUnits] }
+        // 14 March: the product's 50.00 − 20.00 = 30.00 at 40% = 12.00.
+        #expect(prices(try await book.sell(book.serum, at: book.glow, on: "2026-03-14")) == [5000, 2000, 1200])
+        // 15 March: 45.00 − 18.00 = 27.00 at 40% = 10.80.
+        let mid = try await book.sell(book.serum, at: book.glow, on: "2026-03-15")
+        #expect(prices(mid) == [4500, 1800, 1080])
+        // 2 April: 48.00 − 20.00 = 28.00 at 40% = 11.20. Harbor has no list: 50.00 − 20.00 at 55% = 16.50.
+        #expect(prices(try await book.sell(book.serum, at: book.glow, on: "2026-04-02")) == [4800, 2000, 1120])
+        #expect(prices(try await book.sell(book.serum, at: book.harbor, on: "2026-04-02")) == [5000, 2000, 1650])
+        // A typed price beats the list (the list's cost stays): 52.00 − 18.00 = 34.00 at 40% = 13.60.
+        let typed = try await store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-20"), unitPrice: cents(5200)),
+                                               idempotencyKey: nil)
+        #expect(prices(typed) == [5200, 1800, 1360])
+        // An import takes the list too: 45.00 on 20 March.
+        _ = try await store.importRows(from: RowsSource(rows: [ImportRow(line: 2, record: .sale(NamedSaleDraft(
+            clinic: "Glow", product: "SER-30", date: day("2026-03-20"), quantity: 1)))]), options: ImportOptions())
+        #expect(try await store.sales(SaleQuery(clinicID: book.glow.id, from: day("2026-03-20"), through: day("2026-03-20"))).map(\.line.unitPrice)
+            .sorted() == [cents(4500), cents(5200)])
+
+        // The entry form on 10 April at Glow: the serum at 48.00 (cost 20.00); at Harbor, its own 50.00.
+        let form = try await EntryRequest(today: day("2026-04-10"), clinic: book.glow.id).fetch(from: store)
+        let serum = try #require(form.products.first { $0.product.id == book.serum.id })
+        #expect(serum.unitPrice == cents(4800) && serum.unitCost == cents(2000))
+        #expect(serum.price(at: book.glow.id).unitPrice == cents(4800) && serum.price(at: book.harbor.id).unitPrice == cents(5000))
+        let atHarbor = try await EntryRequest(today: day("2026-04-10"), clinic: book.harbor.id).fetch(from: store)
+        #expect(atHarbor.products.first { $0.product.id == book.serum.id }?.unitPrice == cents(5000))
+
+        // The same day again replaces the entry; a recorded sale keeps its price.
+        let replaced = try await store.setPrice(PriceDraft(clinicID: book.glow.id, productID: book.serum.id, unitPrice: cents(4600), effectiveFrom: day("2026-03-15")))
+        #expect(replaced.id == march.id && replaced.unitCost == nil)
+        #expect(try await store.prices(PriceQuery(productID: book.serum.id)).count == 2)
+        #expect(prices(try await store.sale(mid.id)) == [4500, 1800, 1080])
+        // Removed: April's sales start from March's entry again.
+        try await store.removePrice(april.id)
+        #expect(prices(try await book.sell(book.serum, at: book.glow, on: "2026-04-03")) == [4600, 2000, 1040])
+
+        // Each change is on record.
+        #expect(try await store.auditLog(AuditQuery(subject: .price)).map(\.action) == ["delete", "update", "create", "create"])
+
+        // Refused, changing nothing: an unknown product, a negative price, an unknown entry, a date the book does not take.
+        await #expect(throws: StoreError.notFound(.products, id: 999)) {
+            try await store.setPrice(PriceDraft(clinicID: book.glow.id, productID: Product.ID(999), unitPrice: cents(100), effectiveFrom: day("2026-03-01")))
+        }
+        await #expect(throws: SaleLineError.negativeAmount(field: "unit price")) {
+            try await store.setPrice(PriceDraft(clinicID: book.glow.id, productID: book.cream.id, unitPrice: cents(-1), effectiveFrom: day("2026-03-01")))
+        }
+        await #expect(throws: DateOutOfRange.self) {
+            try await store.setPrice(PriceDraft(clinicID: book.glow.id, productID: book.cream.id, unitPrice: cents(100), effectiveFrom: day("2062-03-01")))
+        }
+        await #expect(throws: StoreError.notFound(.prices, id: april.id.rawValue)) { try await store.removePrice(april.id) }
+        #expect(try await store.prices(PriceQuery()).count == 1)
+    }
+}
+
+/// Schedule changes (PRODUCT.md, "More of her real terms"), on every store: periods cut at the
+/// change, statements and reconciliation by those periods, and a change refused when it would
+/// alter a closed period or one with a payout.
+@Suite struct ScheduleChangeConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func aChangeCutsThePeriodsAtItsDayAndNeverMovesAClosedOne(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        try await book.sell(book.serum, at: book.glow, on: "2026-10-20")
+        try await book.sell(book.serum, at: book.glow, on: "2026-11-05")
+        try await book.sell(book.serum, at: book.glow, on: "2026-11-18", quantity: 2)
+        let october = PayPeriod(start: day("2026-10-01"), end: day("2026-10-31"))
+        try await store.closePeriod(clinic: book.glow.id, period: october)
+
+        // Monthly, then weekly on Tuesdays from Tuesday 17 November.
+        var glow = try await store.clinic(book.glow.id)
+        glow.scheduleChanges = [ScheduleChange(effectiveFrom: day("2026-11-17"), schedule: .weekly(startingOn: .tuesday))]
+        glow = try await store.updateClinic(glow)
+        #expect(try await store.clinic(book.glow.id).scheduleChanges == glow.scheduleChanges)
+        let cut = PayPeriod(start: day("2026-11-01"), end: day("2026-11-16"))
+        let week = PayPeriod(start: day("2026-11-17"), end: day("2026-11-23"))
+        // 50.00 − 20.00 = 30.00 at 40% = 12.00 a unit.
+        #expect(try await store.statement(clinic: book.glow.id, period: cut).totals.commission == cents(1200))
+        #expect(try await store.statement(clinic: book.glow.id, period: week).totals.commission == cents(2400))
+        let reconciliation = try await store.reconciliation(clinic: book.glow.id, today: day("2026-11-25"))
+        #expect(reconciliation.periods.map(\.period) == [october, cut, week])
+        #expect(reconciliation.periods.map(\.expected) == [cents(1200), cents(1200), cents(2400)])
+        // The dashboard's current period is the week that holds today.
+        let dashboard = try await store.dashboard(today: day("2026-11-25"))
+        #expect(dashboard.clinics.first { $0.clinic.id == book.glow.id }?.period == PayPeriod(start: day("2026-11-24"), end: day("2026-11-30")))
+
+        // The cut period is a period: it is paid and closed as one; the old month is no longer one.
+        await #expect(throws: StoreError.self) { try await store.closePeriod(clinic: book.glow.id, period: PayPeriod(start: day("2026-11-01"), end: day("2026-11-30"))) }
+        try await store.closePeriod(clinic: book.glow.id, period: cut)
+        _ = try await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: week, amount: cents(2400), receivedOn: day("2026-11-24")))
+
+        // Refused, changing nothing: a change over the closed cut period, taking the change away
+        // (November would be whole again), and a change within the paid week.
+        for changes in [[ScheduleChange(effectiveFrom: day("2026-11-10"), schedule: .weekly(startingOn: .tuesday))], []] {
+            var attempt = glow
+            attempt.scheduleChanges = changes
+            let error = await #expect(throws: StoreError.self) { try await store.updateClinic(attempt) }
+            #expect(error?.description.contains("closed period 2026-11-01…2026-11-16") == true, "\(String(describing: error))")
+        }
+        var withinThePaidWeek = glow
+        withinThePaidWeek.scheduleChanges.append(ScheduleChange(effectiveFrom: day("2026-11-20"), schedule: .monthly))
+        let paid = await #expect(throws: StoreError.self) { try await store.updateClinic(withinThePaidWeek) }
+        #expect(paid?.description.contains("period 2026-11-17…2026-11-23, which has a payout") == true)
+        var first = glow
+        first.schedule = .semimonthly  // would split closed October
+        await #expect(throws: StoreError.self) { try await store.updateClinic(first) }
+        #expect(try await store.clinic(book.glow.id).calendar == glow.calendar)
+
+        // A later change is fine; each change is on record.
+        var later = glow
+        later.scheduleChanges.append(ScheduleChange(effectiveFrom: day("2026-12-01"), schedule: .monthly))
+        #expect(try await store.updateClinic(later).calendar.period(containing: day("2026-12-15")) == PayPeriod(start: day("2026-12-01"), end: day("2026-12-31")))
+        #expect(try await store.calendarPeriod(book.glow.id, day("2026-11-30")) == PayPeriod(start: day("2026-11-24"), end: day("2026-11-30")))
+        #expect(try await store.auditLog(AuditQuery(subject: .clinic)).map(\.action) == ["schedule", "schedule"])
+    }
+}
+
+extension CommissionStore {
+    func calendarPeriod(_ clinic: Clinic.ID, _ day: Day) async throws -> PayPeriod { try await self.clinic(clinic).calendar.period(containing: day) }
+}
+
 /// A book takes dates from 1900-01-01 to a year from today: a typo (2062 for 2026) or a date at the
 /// calendar's edge is refused with a sentence and changes nothing, wherever it comes in.
 @Suite struct DateBoundsConformanceTests {

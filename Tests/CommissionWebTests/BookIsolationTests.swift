@@ -22,6 +22,7 @@ import Testing
         let product: Product
         let sale: Sale
         let terms: Terms
+        let price: PriceListEntry
         /// Names and amounts found only in this book (its product's price and its commission today).
         let markers: [String]
         var ownerToken: APIToken.ID?
@@ -32,6 +33,8 @@ import Testing
             clinic = try await store.createClinic(ClinicDraft(name: "\(tag) Clinic", schedule: .monthly))
             product = try await store.createProduct(ProductDraft(name: "\(tag) Product", unitPrice: Money(minorUnits: price), unitCost: Money(minorUnits: cost)))
             terms = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2000-01-01"))).terms
+            self.price = try await store.setPrice(PriceDraft(clinicID: clinic.id, productID: product.id, unitPrice: Money(minorUnits: price),
+                                                             effectiveFrom: try Day(parsing: "2000-01-01")))
             let today = try await store.settings().today()
             sale = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: today, quantity: 1, note: "\(tag) note"),
                                               idempotencyKey: nil)
@@ -50,6 +53,7 @@ import Testing
                 "\(try await store.terms(TermsQuery(includeArchived: true)))",
                 "\(try await store.sales(SaleQuery(includeVoided: true)))",
                 "\(try await store.payouts(PayoutQuery()))",
+                "\(try await store.prices(PriceQuery()))",
                 "\(try await store.dashboard(today: today))",
                 "\(try await store.reconciliation(clinic: clinic.id, today: today))",
             ]
@@ -218,6 +222,19 @@ import Testing
                 Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "share": "10", "effectiveFrom": "2001-01-01"}"#, expectation: .refused),
                 Probe(uri: path, body: #"{"clinic": "\#(victim.clinic.name)", "share": "10", "effectiveFrom": "2001-01-01"}"#, expectation: .refused),
             ]
+        case (.post, "/api/v1/prices"):
+            return [
+                Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "productId": \#(victim.product.id.rawValue), "unitPrice": "1.00"}"#,
+                      expectation: .refused),
+                Probe(uri: path, body: #"{"clinicId": \#(own.clinic.id.rawValue), "productId": \#(victim.product.id.rawValue), "unitPrice": "1.00"}"#,
+                      expectation: .refused),
+                Probe(uri: path, body: #"{"clinic": "\#(victim.clinic.name)", "product": "\#(victim.product.name)", "unitPrice": "1.00"}"#, expectation: .refused),
+            ]
+        case (.delete, "/api/v1/prices/:id"):
+            return [Probe(uri: at(victim.price.id.rawValue), expectation: .refused)]
+        case (.get, "/api/v1/prices"):
+            return [Probe(uri: path + "?clinicId=\(victim.clinic.id.rawValue)", expectation: .answeredWithoutTheOtherBook),
+                    Probe(uri: path, expectation: .answeredWithoutTheOtherBook)]
         case (.post, "/api/v1/payouts"):
             return [Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "period": "\#(victim.sale.date)", "amount": "1.00"}"#,
                           expectation: .refused)]

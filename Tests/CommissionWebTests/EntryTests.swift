@@ -97,6 +97,68 @@ import Testing
         #expect(try await test.store.countSales(SaleQuery()) == 1)
     }
 
+    /// A clinic's own price: on the entry form (and for the script, at every clinic), on the clinic's
+    /// page, through the API; a price left as the page put it is the clinic's price of the sale's day.
+    @Test func theEntryFormStartsFromTheClinicsPriceAndABackdatedSaleTakesThePriceOfItsDay() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly))
+        _ = try await test.store.createTerms(TermsDraft(clinicID: harbor.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            // Set on the clinic's page: 45.00 from ten days ago, 48.00 (cost 21.00) from today.
+            for (price, cost, from) in [("45.00", "", today.adding(days: -10)), ("48.00", "21.00", today)] {
+                let set = try await client.execute(uri: "/book/clinics/\(test.glow.id)/prices", method: .post, headers: headers,
+                                                   body: form(["csrf": csrf, "product": "\(test.serum.id)", "price": price, "cost": cost, "from": from.description]))
+                #expect(set.status == .seeOther && set.headers[.location] == "/book/clinics/\(test.glow.id)#prices")
+            }
+            let clinicPage = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: headers).text
+            #expect(clinicPage.contains("Prices at Glow") && clinicPage.contains("<span class=\"amount\">$48.00</span> <span class=\"muted\">cost $21.00</span>"))
+            #expect(clinicPage.contains("<span class=\"amount\">$45.00</span> <span class=\"muted\">cost the product"))
+            // A refused entry redraws the page with its sentence.
+            let refused = try await client.execute(uri: "/book/clinics/\(test.glow.id)/prices", method: .post, headers: headers,
+                                                   body: form(["csrf": csrf, "product": "\(test.serum.id)", "price": "-1", "from": today.description]))
+            #expect(refused.status.code == 422 && refused.text.contains("id=\"price-form\""))
+
+            // The entry form at Glow: 48.00 in the field and as the default; Harbor's (the product's 50.00) for the script.
+            let page = try await client.execute(uri: "/?clinic=Glow&product=\(test.serum.id)", method: .get, headers: headers).text
+            #expect(page.contains("data-price=\"48.00\""))
+            #expect(page.contains("id=\"price\" name=\"price\" inputmode=\"decimal\" autocomplete=\"off\" value=\"48.00\""))
+            #expect(page.contains("name=\"priceDefault\" value=\"48.00\""))
+            #expect(page.contains("&quot;\(test.glow.id)&quot;:[&quot;48.00&quot;,&quot;$48.00&quot;]") && page.contains("&quot;own&quot;:[&quot;50.00&quot;"))
+
+            // Saved as the page put it, five days ago: the price of that day, 45.00 with the product's cost.
+            let backdated = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form([
+                "csrf": csrf, "key": "b1", "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "1",
+                "price": "48.00", "priceDefault": "48.00", "date": today.adding(days: -5).description]))
+            #expect(backdated.status == .seeOther)
+            // Typed (another price than the page's): what she typed.
+            _ = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form([
+                "csrf": csrf, "key": "t1", "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "1",
+                "price": "47.00", "priceDefault": "48.00", "date": today.description]))
+            // Today at Harbor, price left as put (the page switched to Harbor's 50.00): the product's.
+            _ = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form([
+                "csrf": csrf, "key": "h1", "clinic": "\(harbor.id)", "product": "\(test.serum.id)", "quantity": "1",
+                "price": "50.00", "priceDefault": "50.00", "date": today.description]))
+            let sales = try await test.store.sales(SaleQuery(order: .latestRecorded))
+            #expect(sales.map(\.line.unitPrice.minorUnits) == [5000, 4700, 4500])
+            #expect(sales.map(\.line.unitCost.minorUnits) == [2000, 2100, 2000])
+
+            // The API lists, sets and removes entries.
+            let owner = try #require(try await test.store.members().first).account
+            _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_prices"), now: Date())
+            let api: HTTPFields = [.authorization: "Bearer cm_prices", .contentType: "application/json"]
+            let listed = try await client.execute(uri: "/api/v1/prices?clinicId=\(test.glow.id)", method: .get, headers: api).text
+            #expect(listed.contains("\"unitPrice\":\"45.00\"") && listed.contains("\"unitCost\":\"21.00\""))
+            let created = try await client.execute(uri: "/api/v1/prices", method: .post, headers: api,
+                                                   body: ByteBuffer(string: #"{"clinic": "Harbor", "product": "SER-30", "unitPrice": "52.50"}"#))
+            #expect(created.status == .created && created.text.contains("\"unitPrice\":\"52.50\"") && !created.text.contains("unitCost"))
+            let id = try #require(try await test.store.prices(PriceQuery(clinicID: harbor.id)).first?.id)
+            #expect(try await client.execute(uri: "/api/v1/prices/\(id)", method: .delete, headers: api).status == .noContent)
+            #expect(try await client.execute(uri: "/api/v1/prices/\(id)", method: .delete, headers: api).status == .notFound)
+        }
+    }
+
     @Test func aPrefilledLinkOpensAReadyFormAndAMissedDayOpensTheFormOnThatDay() async throws {
         let test = try await TestApp()
         let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))
@@ -105,7 +167,7 @@ import Testing
             let today = try await test.store.settings().today()
             let day = today.adding(days: -3)
             let page = try await client.execute(uri: "/?clinic=Glow&product=\(cream.id)&quantity=3&date=\(day)", method: .get, headers: headers).text
-            #expect(page.contains("value=\"\(cream.id)\" data-price=\"30.00\" checked"), "\(page)")
+            #expect(page.contains("value=\"\(cream.id)\" data-price=\"30.00\" data-prices=\"{&quot;own&quot;:[&quot;30.00&quot;,&quot;$30.00&quot;]}\" checked"), "\(page)")
             #expect(page.contains("id=\"price\" name=\"price\" inputmode=\"decimal\" autocomplete=\"off\" value=\"30.00\""))
             #expect(page.contains("id=\"quantity\" name=\"quantity\" type=\"number\" inputmode=\"numeric\" value=\"3\""))
             // The day is visible: said above the form, and the form's date section open on it.

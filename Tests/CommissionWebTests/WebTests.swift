@@ -321,7 +321,7 @@ import Testing
             let (session, _) = try await signUp(client)
             let html = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             #expect(html.contains("<option value=\"\(harbor.id)\" selected>Harbor</option>"))
-            #expect(html.contains("value=\"\(cream.id)\" data-price=\"30.00\" checked"))
+            #expect(html.contains("value=\"\(cream.id)\" data-price=\"30.00\" data-prices=\"{&quot;own&quot;:[&quot;30.00&quot;,&quot;$30.00&quot;]}\" checked"))
             #expect(html.contains("inputmode=\"decimal\""))
             #expect(html.contains("value=\"30.00\""))  // the price field, prefilled as typed: 30.00, never 3000
         }

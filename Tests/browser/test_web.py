@@ -458,6 +458,32 @@ def main():
         check(desk.find_elements(By.ID, "archived") == [] and "Saved Serum 30ml." in desk.find_element(By.TAG_NAME, "main").text,
               "restored, it is back in the list")
 
+        print("A clinic's own price: set on its page, followed by the entry form when the clinic changes")
+        glow = next(c for c in json.loads(cli("clinic", "list", "--format", "json")) if c["name"] == "Glow Aesthetics")
+        desk.get(base + f"/book/clinics/{glow['id']}")
+        Select(desk.find_element(By.ID, "p-product")).select_by_value(str(serum["id"]))
+        fill(desk, "p-price", "45.00")
+        desk.execute_script("document.getElementById('p-from').value = '2000-01-01'")
+        submit(desk, "Set price")
+        check("Prices at Glow Aesthetics" in desk.find_element(By.ID, "prices").text and "$45.00" in desk.find_element(By.ID, "prices").text,
+              "the clinic's page lists its price")
+        desk.get(base + "/")
+        Select(desk.find_element(By.ID, "clinic")).select_by_visible_text("Glow Aesthetics")
+        desk.find_element(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]").click()
+        label = desk.find_element(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]/span[@class='price']").text
+        check(desk.find_element(By.ID, "price").get_attribute("value") == "45.00" and label == "$45.00",
+              f"at Glow the form shows Glow's price ({desk.find_element(By.ID, 'price').get_attribute('value')}, {label})")
+        Select(desk.find_element(By.ID, "clinic")).select_by_visible_text("Harbor Skin Clinic")
+        check(desk.find_element(By.ID, "price").get_attribute("value") == "50.00", "at Harbor, the product's own 50.00")
+        Select(desk.find_element(By.ID, "clinic")).select_by_visible_text("Glow Aesthetics")
+        old = desk.find_element(By.TAG_NAME, "html")
+        desk.find_element(By.ID, "save").click()
+        WebDriverWait(desk, 10).until(lambda d: is_stale(old))
+        latest = max(sales(), key=lambda s: s["id"])
+        check(latest["unitPrice"] == "45.00" and latest["clinic"] == "Glow Aesthetics", f"saved at Glow's price ({latest['unitPrice']} at {latest['clinic']})")
+        for entry in json.loads(cli("price", "list", "--format", "json")):  # the checks below expect the product's own price
+            cli("price", "remove", str(entry["id"]))
+
         print("Close a period from the reconciliation page, and reopen it")
         desk.get(base + "/payouts")
         row = desk.find_element(By.XPATH, "//section[contains(@class,'reconciliation')]//tr[.//button[.='Close']]")

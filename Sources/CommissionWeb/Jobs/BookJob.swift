@@ -25,6 +25,29 @@ struct BookJob: Job {
         // A clinic, product or terms: its page (change it, archive it, restore it).
         pages.get("/book/:kind/:id") { _, context in try await itemPage(try await item(context), context: context) }
         pages.post("/book/:kind/:id") { request, context in try await itemForm(request, context: context) }
+        // A clinic's schedule change taken away.
+        // (Under `:kind`, as the item's page is: a literal `clinics` would hide that page's routes.)
+        pages.post("/book/:kind/:id/schedule/:day/remove") { request, context in
+            let clinic = try await pageClinic(context)
+            _ = try await Form.read(request, context: context)
+            return try await app.form {
+                var changed = clinic
+                let day = try Day(parsing: context.parameters.get("day") ?? "")
+                guard changed.scheduleChanges.contains(where: { $0.effectiveFrom == day }) else {
+                    throw Problem(.notFound, "\(clinic.name) has no schedule change on \(day).")
+                }
+                changed.scheduleChanges.removeAll { $0.effectiveFrom == day }
+                let saved = try await app.store.updateClinic(changed)
+                return .redirect(to: "/book?saved=\(Self.queryText(saved.name))")
+            } otherwise: { error, status in
+                try await itemPage(.clinic(clinic), context: context, error: error, status: status)
+            }
+        }
+        // A clinic's price list: set an entry, remove one.
+        pages.post("/book/:kind/:id/prices") { request, context in try await priceForm(request, context: context, remove: nil) }
+        pages.post("/book/:kind/:id/prices/:entry/remove") { request, context in
+            try await priceForm(request, context: context, remove: PriceListEntry.ID(try context.parameters.require("entry", as: Int64.self)))
+        }
         pages.post("/clinics") { request, context in
             try await bookForm(request, context: context) { form, _ in
                 _ = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form)))
@@ -69,6 +92,12 @@ struct BookJob: Job {
             var clinic = try await app.clinic(context)
             if let name = input.name { clinic.name = name }
             if let schedule = input.schedule { clinic.schedule = try PaySchedule(parsing: schedule) }
+            if let changes = input.scheduleChanges {
+                clinic.scheduleChanges = try changes.map { change in
+                    ScheduleChange(effectiveFrom: try app.day(change.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0)),
+                                   schedule: try PaySchedule(parsing: change.schedule))
+                }
+            }
             if let archived = input.archived { clinic.isArchived = archived }
             return try app.json(try await app.presenter().clinic(try await app.store.updateClinic(clinic)))
         }
@@ -129,6 +158,45 @@ struct BookJob: Job {
             terms.isArchived = true
             return try await termsChange(try await app.store.updateTerms(terms))
         }
+
+        // Clinic price lists: listed (of a clinic or product), set (an entry of the same clinic,
+        // product and day is replaced), removed.
+        api.get("/prices") { request, _ in
+            let query = request.uri.queryParameters
+            func id(_ name: String) throws -> Int64? {
+                guard let text = query[Substring(name)] else { return nil }
+                guard let id = Int64(text) else { throw Problem(.badRequest, "\(name) is a number, not \"\(text)\".") }
+                return id
+            }
+            let presenter = try await app.presenter()
+            let entries = try await app.store.prices(PriceQuery(clinicID: try id("clinicId").map { Clinic.ID($0) },
+                                                                productID: try id("productId").map { Product.ID($0) }))
+            return try app.json(entries.map(presenter.price))
+        }
+        api.post("/prices") { request, context in
+            let input = try await app.body(PriceBody.self, request, context: context)
+            let currency = try await app.store.settings().currency
+            let entry = try await app.store.setPrice(PriceDraft(
+                clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: try await app.productID(input.productId, name: input.product),
+                unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
+                unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency),
+                effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: try await app.store.settings().today())))
+            return try app.json(try await app.presenter().price(entry), status: .created)
+        }
+        api.delete("/prices/:id") { _, context in
+            try await app.store.removePrice(PriceListEntry.ID(try context.parameters.require("id", as: Int64.self)))
+            return Response(status: .noContent)
+        }
+    }
+
+    struct PriceBody: Decodable {
+        var clinicId: Int64?
+        var clinic: String?
+        var productId: Int64?
+        var product: String?
+        var unitPrice: String
+        var unitCost: String?
+        var effectiveFrom: String?
     }
 
     func product(_ context: AppRequestContext) async throws -> Product {
@@ -188,7 +256,7 @@ struct BookJob: Job {
             "today": today.description, "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
             "zero": style.formatInput(.zero),
             "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized] },
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": Self.describe($0.schedule, style: style)] as [String: Any] },
+            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": Self.describe($0.calendar.schedule(on: settings.today()), style: style)] as [String: Any] },
             "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": style.format($0.unitPrice), "cost": style.format($0.unitCost)] as [String: Any] },
             "terms": allTerms.filter { !$0.isArchived }.map { terms in
                 ["id": terms.id.rawValue, "clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
@@ -250,11 +318,30 @@ struct BookJob: Job {
         case .clinic(let clinic):
             title = clinic.name
             values["action"] = "/book/clinics/\(clinic.id)"
+            // The picker shows the schedule in force today; a day in "from" makes it a change from that day.
+            let current = clinic.calendar.schedule(on: today)
             var weekday: Weekday = .monday, anchor = today
-            if case .weekly(let day) = clinic.schedule { weekday = day }
-            if case .biweekly(let day) = clinic.schedule { anchor = day }
-            values["clinic"] = ["name": clinic.name, clinic.schedule.kind: true, "anchor": anchor.description,
+            if case .weekly(let day) = current { weekday = day }
+            if case .biweekly(let day) = current { anchor = day }
+            values["clinic"] = ["name": clinic.name, current.kind: true, "anchor": anchor.description, "hasChanges": !clinic.scheduleChanges.isEmpty,
+                                "first": Self.describe(clinic.schedule, style: style), "action": "/book/clinics/\(clinic.id)",
+                                "changes": clinic.scheduleChanges.map { change -> [String: Any] in
+                                    ["iso": change.effectiveFrom.description, "from": style.format(change.effectiveFrom),
+                                     "schedule": Self.describe(change.schedule, style: style), "csrf": context.csrfToken ?? ""]
+                                },
                                 "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized, "selected": $0 == weekday] }]
+            let names = try await Presenter.Names(store: app.store)
+            let entries = try await app.store.prices(PriceQuery(clinicID: clinic.id))
+            let products = try await app.store.products(ProductQuery())
+            values["prices"] = [
+                "clinicName": clinic.name, "today": today.description, "hasEntries": !entries.isEmpty, "action": "/book/clinics/\(clinic.id)",
+                "entries": entries.map { e -> [String: Any] in
+                    ["id": e.id.rawValue, "product": names.products[e.productID] ?? "", "from": style.format(e.effectiveFrom),
+                     "price": style.format(e.unitPrice), "cost": e.unitCost.map { style.format($0) } ?? "the product's",
+                     "action": "/book/clinics/\(clinic.id)", "csrf": context.csrfToken ?? ""]
+                },
+                "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": style.format($0.unitPrice)] as [String: Any] },
+            ] as [String: Any]
         case .product(let product):
             title = product.name
             values["action"] = "/book/products/\(product.id)"
@@ -284,7 +371,16 @@ struct BookJob: Job {
             case .clinic(var clinic):
                 if action == "save" {
                     clinic.name = form["name"] ?? ""
-                    clinic.schedule = try Self.schedule(form)
+                    let picked = try Self.schedule(form)
+                    let from = (form["scheduleFrom"] ?? "").trimmingCharacters(in: .whitespaces)
+                    let today = try await app.store.settings().today()
+                    if !from.isEmpty {
+                        clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: try Day(parsing: from), schedule: picked))
+                    } else if clinic.scheduleChanges.isEmpty {
+                        clinic.schedule = picked  // a correction of the schedule it has had from the start
+                    } else if picked != clinic.calendar.schedule(on: today) {
+                        throw Problem(.unprocessableContent, "Give the day the new schedule starts: \(clinic.name)'s schedule has changed before.")
+                    }
                 } else {
                     clinic.isArchived = action == "archive"
                 }
@@ -318,6 +414,38 @@ struct BookJob: Job {
         }
     }
 
+    /// The clinic of a `/book/clinics/:id/…` form; a 404 for another kind.
+    func pageClinic(_ context: AppRequestContext) async throws -> Clinic {
+        guard case .clinic(let clinic) = try await item(context) else {
+            throw Problem(.notFound, "There is no such page: prices and schedules belong to clinics.")
+        }
+        return clinic
+    }
+
+    /// Sets an entry of a clinic's price list from its page's form, or removes one.
+    func priceForm(_ request: Request, context: AppRequestContext, remove: PriceListEntry.ID?) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let clinic = try await pageClinic(context)
+        let style = try await app.store.settings().style
+        return try await app.form {
+            if let remove {
+                guard try await app.store.prices(PriceQuery(clinicID: clinic.id)).contains(where: { $0.id == remove }) else {
+                    throw StoreError.notFound(.prices, id: remove.rawValue)
+                }
+                try await app.store.removePrice(remove)
+            } else {
+                guard let product = form["product"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a product.") }
+                let cost = (form["cost"] ?? "").trimmingCharacters(in: .whitespaces)
+                _ = try await app.store.setPrice(PriceDraft(
+                    clinicID: clinic.id, productID: Product.ID(product), unitPrice: try style.parse(form["price"] ?? ""),
+                    unitCost: cost.isEmpty ? nil : try style.parse(cost), effectiveFrom: try Day(parsing: form["from"] ?? "")))
+            }
+            return .redirect(to: "/book/clinics/\(clinic.id)#prices")
+        } otherwise: { error, status in
+            try await itemPage(.clinic(clinic), context: context, error: error, status: status)
+        }
+    }
+
     /// A name for a query string.
     static func queryText(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -336,7 +464,8 @@ struct BookJob: Job {
     // MARK: API
 
     struct ClinicBody: Decodable { var name: String; var schedule: String? }
-    struct ClinicPatch: Decodable { var name: String?; var schedule: String?; var archived: Bool? }
+    /// `scheduleChanges` replaces the whole list of changes.
+    struct ClinicPatch: Decodable { var name: String?; var schedule: String?; var scheduleChanges: [ScheduleChangeJSON]?; var archived: Bool? }
 
     struct ProductBody: Decodable { var name: String; var sku: String?; var unitPrice: String; var unitCost: String? }
     /// An SKU of "" takes the SKU away.

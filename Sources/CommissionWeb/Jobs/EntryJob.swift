@@ -56,7 +56,8 @@ struct EntryJob: Job {
         }
         values["products"] = form.products.map { entry -> [String: Any] in
             ["id": entry.product.id.rawValue, "name": entry.product.name, "price": style.formatInput(entry.unitPrice),
-             "priceShown": style.format(entry.unitPrice), "selected": entry.product.id == selected?.product.id]
+             "priceShown": style.format(entry.unitPrice), "selected": entry.product.id == selected?.product.id,
+             "prices": Self.clinicPrices(entry, style: style)]
         }
         values["recent"] = form.recent.map { sale -> [String: Any] in
             ["id": sale.id.rawValue, "date": style.format(sale.date), "clinic": form.clinicNames[sale.clinicID] ?? "",
@@ -77,6 +78,17 @@ struct EntryJob: Job {
             message = "Undone: sale \(voided) is voided and counts nowhere."
         }
         return try await app.page("entry", title: "New sale", nav: "entry", context: context, values: values, status: status, message: message, error: error)
+    }
+
+    /// A product's price at each clinic, for the page's script to follow a change of clinic: JSON
+    /// of strings (`{"own": ["45.00", "$45.00"], "2": ["40.00", "$40.00"]}`), the form's text and the
+    /// shown text of each — amounts stay decimal strings on the page.
+    static func clinicPrices(_ entry: EntryProduct, style: LocaleStyle) -> String {
+        var prices: [String: [String]] = ["own": [style.formatInput(entry.product.unitPrice), style.format(entry.product.unitPrice)]]
+        for (clinic, price) in entry.clinicPrices { prices[String(clinic.rawValue)] = [style.formatInput(price.unitPrice), style.format(price.unitPrice)] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(prices)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// What the page's script gets for a sale it sent (``WebApp/wantsJSON(_:)``): the sale's id,
@@ -126,7 +138,9 @@ struct EntryJob: Job {
             let draft = SaleDraft(
                 clinicID: Clinic.ID(clinic), productID: Product.ID(product),
                 date: try form["date"].map { try Day(parsing: $0) } ?? settings.today(), quantity: quantity,
-                unitPrice: try form["price"].map { text in
+                // The price the page put in (the clinic's today) is left to the ledger, which takes
+                // the clinic's price on the sale's date: a backdated sale gets the price of its day.
+                unitPrice: try form["price"].flatMap { text in text.isEmpty || text == form["priceDefault"] ? nil : text }.map { text in
                     do { return try style.parse(text) } catch { throw Problem(.unprocessableContent, "The unit price: \(error)") }
                 },
                 discount: try form["discount"].map { text in

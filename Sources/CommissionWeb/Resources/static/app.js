@@ -64,13 +64,30 @@
       input.value = String(next);
     });
   });
-  // Choosing a product puts its price in the price field, exactly as the server wrote it.
-  all("input[name=product]").forEach(function (radio) {
-    radio.addEventListener("change", function () {
-      var price = $("#price");
-      if (price) { price.value = radio.getAttribute("data-price"); }
+  // Choosing a product (or another clinic) puts its price at that clinic in the price field,
+  // exactly as the server wrote it, and shows each product's price there. A price left as put is
+  // sent as the page's default, which the server replaces with the clinic's price on the sale's date.
+  function clinicPrice(radio) {
+    var prices = {};
+    try { prices = JSON.parse(radio.getAttribute("data-prices") || "{}"); } catch (e) { prices = {}; }
+    var clinic = $("#clinic");
+    return prices[clinic ? clinic.value : ""] || prices.own || [radio.getAttribute("data-price"), ""];
+  }
+  function applyPrices() {
+    all("input[name=product]").forEach(function (radio) {
+      var price = clinicPrice(radio);
+      var shown = radio.parentNode.querySelector(".price");
+      if (shown && price[1]) { shown.textContent = price[1]; }
+      if (radio.checked) {
+        var field = $("#price"), fallback = $("#price-default");
+        if (field) { field.value = price[0]; }
+        if (fallback) { fallback.value = price[0]; }
+      }
     });
-  });
+  }
+  all("input[name=product]").forEach(function (radio) { radio.addEventListener("change", applyPrices); });
+  var clinicSelect = $("#clinic");
+  if (clinicSelect && $("input[name=product]")) { clinicSelect.addEventListener("change", applyPrices); }
   var search = $("#product-search");
   if (search) {
     search.addEventListener("input", function () {
