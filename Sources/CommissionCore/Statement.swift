@@ -37,21 +37,51 @@ public struct Statement: Sendable, Hashable {
         self.isClosed = isClosed
         var accumulator = Totals.Accumulator()
         var basisTotals: [Terms.ID: Money] = [:]
-        let tiered = Dictionary(terms.filter { !$0.tiers.isEmpty }.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for line in lines {
             try accumulator.add(line.sale.line.quantity, line.sale.figures)
-            if let id = line.sale.termsID, tiered[id] != nil, let rate = line.sale.line.rate {
-                let amount = rate.basis == .profit ? line.sale.figures.profit : line.sale.figures.revenue
-                basisTotals[id] = try basisTotals[id, default: .zero].adding(amount)
+            if let id = line.sale.termsID, let rate = line.sale.line.rate {
+                basisTotals[id] = try basisTotals[id, default: .zero].adding(rate.basis == .profit ? line.sale.figures.profit : line.sale.figures.revenue)
             }
         }
         let totals = try accumulator.totals(rounding: rounding)
         self.totals = totals
+        let payable = try PeriodPayable(clinic: clinic.id, period: period, saleCount: totals.saleCount, revenue: totals.revenue,
+                                        roundedCommission: accumulator.roundedCommission, exactCommission: accumulator.exactCommission,
+                                        basisTotals: basisTotals, terms: terms, deductions: deductions, rounding: rounding)
+        self.accelerators = payable.accelerators
+        self.commission = payable.commission
+        self.deductions = payable.deductions
+        self.netPayable = payable.netPayable
+        self.received = try Money.sum(payouts.map(\.amount))
+        self.balance = try netPayable.subtracting(received)
+    }
+}
+
+/// What a clinic is expected to pay for one period, from sums (a statement's lines, or a store's
+/// summaries): the lines' commission, one accelerator per set of terms with tiers that lines were
+/// computed under, the deductions that apply, and the net payable. The one place these rules are
+/// written: statements, reconciliation and the dashboard all come here.
+public struct PeriodPayable: Sendable, Hashable {
+    public var accelerators: [AcceleratorLine]
+    /// The lines' commission and the accelerators: rounded per line, or the exact sum rounded once.
+    public var commission: Money
+    public var deductions: [DeductionLine]
+    /// `commission − deductions`.
+    public var netPayable: Money
+
+    /// - Parameters:
+    ///   - saleCount: the period's sales (not voided): a deduction applies only when she sold.
+    ///   - basisTotals: the exact sum of the basis amounts of the lines computed under each terms
+    ///     (only those of `terms` with tiers count).
+    ///   - terms: the terms lines were computed under (others, and those without tiers, are ignored).
+    ///   - deductions: the clinic's deductions (those of other clinics, or not applying, are ignored).
+    public init(clinic: Clinic.ID, period: PayPeriod, saleCount: Int, revenue: Money, roundedCommission: Money, exactCommission: ExactCommission,
+                basisTotals: [Terms.ID: Money], terms: [Terms], deductions: [Deduction], rounding: RoundingPolicy) throws(MoneyError) {
+        var exact = exactCommission, rounded = roundedCommission
         var accelerators: [AcceleratorLine] = []
-        var exact = accumulator.exactCommission, rounded = totals.commission
-        for (id, total) in basisTotals.sorted(by: { $0.key < $1.key }) {
-            guard let terms = tiered[id] else { continue }
-            let line = try AcceleratorLine(terms: terms, basisTotal: total, rule: rounding.rule)
+        for item in terms.sorted(by: { $0.id < $1.id }) where !item.tiers.isEmpty && !accelerators.contains(where: { $0.terms.id == item.id }) {
+            guard let total = basisTotals[item.id] else { continue }
+            let line = try AcceleratorLine(terms: item, basisTotal: total, rule: rounding.rule)
             accelerators.append(line)
             exact = try exact.adding(line.exact)
             rounded = try rounded.adding(line.amount)
@@ -60,13 +90,11 @@ public struct Statement: Sendable, Hashable {
         self.commission = rounding.scope == .perLine ? rounded : exact.rounded(rounding.rule)
         var taken: [DeductionLine] = []
         for deduction in deductions.sorted(by: { $0.id < $1.id })
-        where deduction.clinicID == clinic.id && deduction.applies(to: period, saleCount: totals.saleCount) {
-            taken.append(DeductionLine(deduction: deduction, amount: try deduction.amount(revenue: totals.revenue, rule: rounding.rule)))
+        where deduction.clinicID == clinic && deduction.applies(to: period, saleCount: saleCount) {
+            taken.append(DeductionLine(deduction: deduction, amount: try deduction.amount(revenue: revenue, rule: rounding.rule)))
         }
         self.deductions = taken
         self.netPayable = try commission.subtracting(try Money.sum(taken.map(\.amount)))
-        self.received = try Money.sum(payouts.map(\.amount))
-        self.balance = try netPayable.subtracting(received)
     }
 }
 

@@ -104,6 +104,14 @@ public struct Presenter: Sendable {
                              commission: m(s.figures.commission), note: s.note)
             },
             totals: totals(statement.totals),
+            accelerators: statement.accelerators.map {
+                .init(termsId: $0.terms.id.rawValue, basisTotal: m($0.basisTotal), tiers: $0.terms.tiers.map { $0.text(currency) }, amount: m($0.amount))
+            },
+            commission: m(statement.commission),
+            deductions: statement.deductions.map {
+                .init(deductionId: $0.deduction.id.rawValue, name: $0.deduction.name, amount: m($0.amount))
+            },
+            netPayable: m(statement.netPayable),
             payouts: statement.payouts.map { .init(id: $0.id.rawValue, amount: m($0.amount), receivedOn: $0.receivedOn.description, reference: $0.reference) },
             received: m(statement.received), balance: m(statement.balance))
     }
@@ -316,9 +324,30 @@ public struct StatementJSON: Codable, Sendable, Hashable {
     public var closed: Bool
     public var lines: [Line]
     public var totals: TotalsJSON
+    /// One per set of terms with tiers the lines were computed under: what its tiers add.
+    public var accelerators: [Accelerator]
+    /// The lines' commission with the accelerators.
+    public var commission: String
+    public var deductions: [DeductionItem]
+    /// Commission less deductions: what the clinic is expected to pay.
+    public var netPayable: String
     public var payouts: [Payment]
     public var received: String
+    /// The net payable less what was received.
     public var balance: String
+
+    public struct Accelerator: Codable, Sendable, Hashable {
+        public var termsId: Int64
+        public var basisTotal: String
+        /// `5000.00:50.00%`, each tier.
+        public var tiers: [String]
+        public var amount: String
+    }
+    public struct DeductionItem: Codable, Sendable, Hashable {
+        public var deductionId: Int64
+        public var name: String
+        public var amount: String
+    }
 }
 
 public struct ReconciliationJSON: Codable, Sendable, Hashable {

@@ -35,7 +35,7 @@ public struct Renderer: Sendable {
                               .init("Received", .right), .init("Balance", .right), .init("Year to date", .right)],
                              rows: dashboard.clinics.map {
                                  [$0.clinic.name, "\($0.period.start) – \($0.period.end)", String($0.periodTotals.saleCount),
-                                  m($0.periodTotals.commission), m($0.periodReceived), m($0.periodBalance), m($0.yearTotals.commission)]
+                                  m($0.periodPayable), m($0.periodReceived), m($0.periodBalance), m($0.yearTotals.commission)]
                              }).rendered()
             if !dashboard.products.isEmpty {
                 out += "\nTop products this year\n"
@@ -89,14 +89,26 @@ public struct Renderer: Sendable {
             table.rows = table.rows.map { Array($0.dropFirst()) }
             out += table.rendered()
             out += "\n"
-            out += TextTable([.init(""), .init("Amount", .right)], rows: [
+            var rows = [
                 ["Sales", String(statement.totals.saleCount)],
                 ["Revenue", m(statement.totals.revenue)],
                 ["Profit", m(statement.totals.profit)],
-                ["Commission due", m(statement.totals.commission)],
-                ["Received", m(statement.received)],
-                ["Balance", m(statement.balance)],
-            ]).rendered()
+            ]
+            let adjusted = !statement.accelerators.isEmpty || !statement.deductions.isEmpty
+            if adjusted {
+                rows.append(["Commission on the lines", m(statement.totals.commission)])
+                for line in statement.accelerators {
+                    rows.append(["Accelerator (terms \(line.terms.id), \(line.terms.tiers.map { $0.text(currency) }.joined(separator: ", ")) on \(m(line.basisTotal)))",
+                                 m(line.amount)])
+                }
+                rows.append(["Commission", m(statement.commission)])
+                for line in statement.deductions { rows.append(["Less \(line.deduction.name)", m(line.amount)]) }
+                rows.append(["Net payable", m(statement.netPayable)])
+            } else {
+                rows.append(["Commission due", m(statement.totals.commission)])
+            }
+            rows += [["Received", m(statement.received)], ["Balance", m(statement.balance)]]
+            out += TextTable([.init(""), .init("Amount", .right)], rows: rows).rendered()
             return out
         }
     }

@@ -30,6 +30,9 @@ extension PostgresStore: BookArchiving {
             for entry in try await priceList(connection, "SELECT \(unescaped: Columns.price) FROM priceListEntry WHERE bookId = \(book) ORDER BY id") {
                 try await send(.price(entry))
             }
+            for deduction in try await deductions(connection, clinic: nil).sorted(by: { $0.id < $1.id }) {
+                try await send(.deduction(deduction))
+            }
             var last = Int64.min
             while true {
                 let page = try await connection.query("""
@@ -132,7 +135,7 @@ extension PostgresStore: BookArchiving {
         var checker = ArchiveChecker()
         var book: Int64 = 0
         var clinics: [Int64: Int64] = [:], products: [Int64: Int64] = [:], terms: [Int64: Int64] = [:], payouts: [Int64: Int64] = [:]
-        var prices: [Int64: Int64] = [:]
+        var prices: [Int64: Int64] = [:], deductions: [Int64: Int64] = [:]
         var accounts: [Int64: Int64] = [:]
         var sales = IDMap()
         var lastSale: Int64 = 0
@@ -173,9 +176,9 @@ extension PostgresStore: BookArchiving {
                     """, connection)
             case .terms(let t):
                 terms[t.id.rawValue] = try await insert("""
-                    INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived)
+                    INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived, tiers)
                     VALUES (\(book), \(mapped(clinics, t.clinicID.rawValue)), \(t.productID.map { mapped(products, $0.rawValue) }), \(t.basis.rawValue),
-                            \(t.share.basisPoints), \(t.effectiveFrom.description)::date, \(t.isArchived))
+                            \(t.share.basisPoints), \(t.effectiveFrom.description)::date, \(t.isArchived), \(Tier.stored(t.tiers)))
                     RETURNING id
                     """, connection)
             case .price(let e):
@@ -183,6 +186,14 @@ extension PostgresStore: BookArchiving {
                     INSERT INTO priceListEntry (bookId, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom)
                     VALUES (\(book), \(mapped(clinics, e.clinicID.rawValue)), \(mapped(products, e.productID.rawValue)), \(e.unitPrice.minorUnits),
                             \(e.unitCost?.minorUnits), \(e.effectiveFrom.description)::date)
+                    RETURNING id
+                    """, connection)
+            case .deduction(let d):
+                let stored = d.amount.stored
+                deductions[d.id.rawValue] = try await insert("""
+                    INSERT INTO deduction (bookId, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay)
+                    VALUES (\(book), \(mapped(clinics, d.clinicID.rawValue)), \(d.name), \(stored.kind), \(stored.amountMinor), \(stored.shareBasisPoints),
+                            \(d.effectiveFrom.description)::date, \(d.lastDay?.description)::date)
                     RETURNING id
                     """, connection)
             case .sales(let page):
@@ -267,6 +278,7 @@ extension PostgresStore: BookArchiving {
                     case .payout: payouts[id]
                     case .price: prices[id]
                     case .clinic: clinics[id]
+                    case .deduction: deductions[id]
                     case .period: clinics[id]
                     case .settings: nil
                     }

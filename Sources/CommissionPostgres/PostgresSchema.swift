@@ -251,7 +251,27 @@ enum PostgresSchema {
             )
             """,
             "ALTER TABLE auditEntry DROP CONSTRAINT auditentry_subject_check",
-            "ALTER TABLE auditEntry ADD CONSTRAINT auditentry_subject_check CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic'))",
+            "ALTER TABLE auditEntry ADD CONSTRAINT auditentry_subject_check CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic', 'deduction'))",
+        ]),
+        // Tiers on terms (`Tier.stored`), and the deductions a clinic takes from what it pays.
+        Migration(name: "v6: tiers and deductions", statements: [
+            "ALTER TABLE terms ADD COLUMN tiers text",
+            """
+            CREATE TABLE deduction (
+                id bigserial PRIMARY KEY,
+                bookId bigint NOT NULL,
+                clinicId bigint NOT NULL,
+                name text NOT NULL CHECK (length(btrim(name)) > 0),
+                kind text NOT NULL CHECK (kind IN ('fixed', 'revenue-share')),
+                amountMinor bigint CHECK (amountMinor >= 0),
+                shareBasisPoints integer CHECK (shareBasisPoints BETWEEN 0 AND 10000),
+                effectiveFrom date NOT NULL,
+                lastDay date,
+                CHECK ((kind = 'fixed') = (amountMinor IS NOT NULL) AND (kind = 'revenue-share') = (shareBasisPoints IS NOT NULL)),
+                FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX deduction_clinic ON deduction (bookId, clinicId, effectiveFrom)",
         ]),
     ]
 

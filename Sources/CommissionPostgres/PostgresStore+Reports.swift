@@ -83,13 +83,20 @@ extension PostgresStore {
                     received[id] = amount
                 }
             }
-            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings)
+            // Clinics with tiers or deductions: the current period's net payable, and their arrears period by period.
+            let special = Set(try await connection.query(try SQL("""
+                SELECT clinicId FROM terms WHERE bookId = ? AND tiers IS NOT NULL UNION SELECT clinicId FROM deduction WHERE bookId = ?
+                """, book, book).query, logger: logger).decode(Int64.self).all())
+            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings, special: special)
             var standings: [ClinicStanding] = []
             for (clinic, period) in zip(clinics, periods) {
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
-                standings.append(ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodReceived: paid,
-                                                periodBalance: try totals.commission.subtracting(paid),
+                let payable = special.contains(clinic.id.rawValue)
+                    ? try await periodSums(connection, clinic: clinic, from: period.1.start, through: period.1.end, settings: settings).payable(period.1).netPayable
+                    : totals.commission
+                standings.append(ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodPayable: payable, periodReceived: paid,
+                                                periodBalance: try payable.subtracting(paid),
                                                 monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
                                                 yearTotals: clinicYear[clinic.id.rawValue] ?? .zero,
                                                 arrears: arrears[clinic.id.rawValue]
@@ -175,13 +182,14 @@ extension PostgresStore {
                 SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date ORDER BY receivedOn, id
                 """, book, id.rawValue, period.start.description).query)
             return try CommissionCore.Statement(clinic: clinic, period: period, lines: lines, payouts: payouts, rounding: settings.rounding,
-                                                isClosed: try await closedPeriods(connection, clinic: id).overlaps(period))
+                                                isClosed: try await closedPeriods(connection, clinic: id).overlaps(period),
+                                                terms: try await tieredTerms(connection, clinic: id), deductions: try await deductions(connection, clinic: id))
         }
     }
 
     /// What each clinic owes her now (``Arrears``), as the SQLite store reads it: with rounding per
     /// line from sums (three round trips for every clinic at once), else period by period.
-    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings) async throws -> [Int64: Arrears] {
+    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings, special: Set<Int64> = []) async throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         for (clinic, lag) in try await connection.query(try SQL("""
@@ -193,14 +201,14 @@ extension PostgresStore {
             lags[clinic, default: []].append(Int(lag))
         }
         let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
-        if settings.rounding.scope == .perStatement {
-            var result: [Int64: Arrears] = [:]
-            for (clinic, point) in zip(clinics, plan.points) {
-                result[point.clinicID] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings),
-                                                 today: today, dueAfterDays: point.dueAfterDays)
-            }
-            return result
+        // Rounding once per statement, tiers and deductions are not additive: those clinics are
+        // reconciled period by period.
+        var result: [Int64: Arrears] = [:]
+        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || special.contains(point.clinicID) {
+            result[point.clinicID] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings),
+                                             today: today, dueAfterDays: point.dueAfterDays)
         }
+        if settings.rounding.scope == .perStatement { return result }
         // One statement for every clinic: the commission of all its lines (its months) less those after
         // the current period; of the lines from the first day not due; its payouts, likewise.
         var query = SQL("WITH point(clinicId, first, last, notDue) AS (VALUES ")
@@ -226,7 +234,7 @@ extension PostgresStore {
             .decode((Int64, Int64, Int64, Int64, Int64).self).all() {
             sums[clinic] = ArrearsPlan.Sums(expected: expected, expectedNotDue: notDue, received: received, receivedNotDue: receivedNotDue)
         }
-        return try plan.arrears(sums)
+        return try plan.arrears(sums).merging(result) { _, periodByPeriod in periodByPeriod }
     }
 
     public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {
@@ -238,20 +246,7 @@ extension PostgresStore {
     func reconciliation(_ connection: PostgresConnection, clinic: Clinic, today: Day, settings: BookSettings) async throws -> Reconciliation {
         let id = clinic.id
         let last = clinic.calendar.period(containing: today).end
-        var expected: [PayPeriod: Totals.Accumulator] = [:]
-        let rows = try await connection.query(try SQL("""
-            SELECT date::text, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
-            FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date <= ?::date ORDER BY date
-            """, book, id.rawValue, last.description).query, logger: logger)
-            .decode((String, Int64, Int64, Int64, Int64, Int64, Int64).self).all()
-        var period: PayPeriod?
-        for (date, quantity, revenue, cost, profit, commission, exact) in rows {
-            let day = try Day.stored(date, row: "A day summary of clinic \(id)")
-            if period?.contains(day) != true { period = clinic.calendar.period(containing: day) }
-            let figures = SaleFigures(revenue: Money(minorUnits: revenue), cost: Money(minorUnits: cost), profit: Money(minorUnits: profit),
-                                      exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: commission))
-            try expected[period!, default: Totals.Accumulator()].add(quantity, figures)
-        }
+        let sums = try await periodSums(connection, clinic: clinic, from: Day(ordinal: -719_162), through: last, settings: settings)  // from 0001-01-01
         var received: [PayPeriod: Money] = [:]
         for (start, end, amount) in try await connection.query(try SQL("""
             SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout
@@ -260,15 +255,7 @@ extension PostgresStore {
             received[PayPeriod(start: try Day.stored(start, row: "A payout's period at clinic \(id)"),
                                end: try Day.stored(end, row: "A payout's period at clinic \(id)"))] = Money(minorUnits: amount)
         }
-        let closed = try await closedPeriods(connection, clinic: id)
-        var entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)] = []
-        for period in Set(expected.keys).union(received.keys) {
-            entries.append((period: period,
-                            expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
-                            received: received[period] ?? .zero,
-                            isClosed: closed.contains(period.start)))
-        }
-        return try Reconciliation(clinic: clinic, entries: entries, today: today)
+        return try sums.reconciliation(received: received, closed: try await closedPeriods(connection, clinic: id), today: today)
     }
 
     // MARK: Import

@@ -12,13 +12,13 @@ extension PostgresStore {
             if let productID = draft.productID { _ = try await product(connection, productID) }
             let draft = try Ledger.terms(draft, rules: try await rules(connection))
             let id = try await int(connection, """
-                INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom)
+                INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers)
                 VALUES (\(book), \(draft.clinicID.rawValue), \(draft.productID?.rawValue), \(draft.basis.rawValue),
-                        \(draft.share.basisPoints), \(draft.effectiveFrom.description)::date)
+                        \(draft.share.basisPoints), \(draft.effectiveFrom.description)::date, \(Tier.stored(draft.tiers)))
                 RETURNING id
                 """)
             let terms = Terms(id: Terms.ID(id), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis,
-                              share: draft.share, effectiveFrom: draft.effectiveFrom)
+                              share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
             try await record(connection, Audit.Change(.terms, id, "create", before: nil, after: Audit.json(terms)))
             let (changed, closed) = try await recompute(connection, clinic: clinic, from: draft.effectiveFrom)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
@@ -47,13 +47,14 @@ extension PostgresStore {
     }
 
     func termsList(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Terms] {
-        try await connection.query(query, logger: logger).decode((Int64, Int64, Int64?, String, Int, String, Bool).self).all()
-            .map { id, clinic, product, basis, points, from, archived in
+        try await connection.query(query, logger: logger).decode((Int64, Int64, Int64?, String, Int, String, Bool, String?).self).all()
+            .map { id, clinic, product, basis, points, from, archived, tiers in
                 guard let basis = CommissionBasis(rawValue: basis), let share = try? Share(basisPoints: points) else {
                     throw StoreError.storage("stored terms are malformed")
                 }
                 return Terms(id: Terms.ID(id), clinicID: Clinic.ID(clinic), productID: product.map { Product.ID($0) }, basis: basis,
-                             share: share, effectiveFrom: try Day.stored(from, row: "Terms \(id)'s effective date"), isArchived: archived)
+                             share: share, tiers: try Tier.reading(stored: tiers, terms: id),
+                             effectiveFrom: try Day.stored(from, row: "Terms \(id)'s effective date"), isArchived: archived)
             }
     }
 
@@ -68,10 +69,20 @@ extension PostgresStore {
             let (terms, from) = try Ledger.termsChange(from: old, to: terms, rules: try await rules(connection))
             let clinic = try await clinic(connection, terms.clinicID)
             if let productID = terms.productID { _ = try await product(connection, productID) }
+            if terms.tiers != old.tiers {
+                var closedWithSales: [PayPeriod] = []
+                for period in try await closedPeriods(connection, clinic: clinic.id).periods where try await int(connection, """
+                    SELECT count(*) FROM sale WHERE bookId = \(book) AND termsId = \(terms.id.rawValue) AND NOT isVoided
+                    AND date BETWEEN \(period.start.description)::date AND \(period.end.description)::date
+                    """) > 0 {
+                    closedWithSales.append(period)
+                }
+                try Ledger.tiersChange(of: terms, clinic: clinic, closedWithSales: closedWithSales)
+            }
             try await connection.query("""
                 UPDATE terms SET productId = \(terms.productID?.rawValue), basis = \(terms.basis.rawValue),
                     shareBasisPoints = \(terms.share.basisPoints), effectiveFrom = \(terms.effectiveFrom.description)::date,
-                    isArchived = \(terms.isArchived)
+                    isArchived = \(terms.isArchived), tiers = \(Tier.stored(terms.tiers))
                 WHERE bookId = \(book) AND id = \(terms.id.rawValue)
                 """, logger: logger)
             try await record(connection, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))

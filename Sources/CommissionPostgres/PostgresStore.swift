@@ -413,7 +413,8 @@ public final class PostgresStore: CommissionStore, Sendable {
 enum Columns {
     static let clinic = "id, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges"
     static let product = "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
-    static let terms = "id, clinicId, productId, basis, shareBasisPoints, effectiveFrom::text, isArchived"
+    static let terms = "id, clinicId, productId, basis, shareBasisPoints, effectiveFrom::text, isArchived, tiers"
+    static let deduction = "id, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom::text, lastDay::text"
     static let sale = """
         sale.id, sale.clinicId, sale.productId, sale.date::text, sale.quantity, sale.unitPriceMinor, sale.unitCostMinor, \
         sale.discountMinor, sale.termsId, sale.shareBasisPoints, sale.basis, sale.revenueMinor, sale.costMinor, \

@@ -33,7 +33,8 @@ extension SQLiteStore: BookArchiving {
                  clinics: try Row.fetchAll(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic ORDER BY id").map { try Rows.clinic($0) },
                  products: try Row.fetchAll(db, sql: "SELECT \(Rows.productColumns) FROM product ORDER BY id").map { Rows.product($0) },
                  terms: try Row.fetchAll(db, sql: "SELECT \(Rows.termsColumns) FROM terms ORDER BY id").map(Rows.terms),
-                 prices: try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry ORDER BY id").map(Rows.price))
+                 prices: try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry ORDER BY id").map(Rows.price),
+                 deductions: try Row.fetchAll(db, sql: "SELECT \(Rows.deductionColumns) FROM deduction ORDER BY id").map(Rows.deduction))
             }
         }
         try await send(.book(ArchivedBook(name: name, settings: small.settings)))
@@ -41,6 +42,7 @@ extension SQLiteStore: BookArchiving {
         for product in small.products { try await send(.product(product)) }
         for terms in small.terms { try await send(.terms(terms)) }
         for entry in small.prices { try await send(.price(entry)) }
+        for deduction in small.deductions { try await send(.deduction(deduction)) }
 
         var last = Int64.min
         while true {
@@ -191,9 +193,15 @@ extension SQLiteStore: BookArchiving {
                            arguments: [p.id.rawValue, p.name, p.sku, p.unitPrice.minorUnits, p.unitCost.minorUnits, p.isArchived])
         case .terms(let t):
             try db.execute(sql: """
-                INSERT INTO terms (id, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO terms (id, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived, tiers) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [t.id.rawValue, t.clinicID.rawValue, t.productID?.rawValue, t.basis.rawValue, t.share.basisPoints,
-                                 t.effectiveFrom.description, t.isArchived])
+                                 t.effectiveFrom.description, t.isArchived, Tier.stored(t.tiers)])
+        case .deduction(let d):
+            let stored = d.amount.stored
+            try db.execute(sql: """
+                INSERT INTO deduction (id, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [d.id.rawValue, d.clinicID.rawValue, d.name, stored.kind, stored.amountMinor, stored.shareBasisPoints,
+                                 d.effectiveFrom.description, d.lastDay?.description])
         case .price(let e):
             try db.execute(sql: """
                 INSERT INTO priceListEntry (id, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom) VALUES (?, ?, ?, ?, ?, ?)

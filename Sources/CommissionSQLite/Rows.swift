@@ -27,7 +27,7 @@ enum Rows {
                 unitPrice: Money(minorUnits: row[i + 3]), unitCost: Money(minorUnits: row[i + 4]), isArchived: row[i + 5])
     }
 
-    static let termsColumns = "terms.id, terms.clinicId, terms.productId, terms.basis, terms.shareBasisPoints, terms.effectiveFrom, terms.isArchived"
+    static let termsColumns = "terms.id, terms.clinicId, terms.productId, terms.basis, terms.shareBasisPoints, terms.effectiveFrom, terms.isArchived, terms.tiers"
 
     static func terms(_ row: Row) throws -> Terms {
         guard let basis = CommissionBasis(rawValue: row[3]), let share = try? Share(basisPoints: row[4]) else {
@@ -35,6 +35,7 @@ enum Rows {
         }
         return Terms(id: Terms.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64),
                      productID: (row[2] as Int64?).map { Product.ID($0) }, basis: basis, share: share,
+                     tiers: try Tier.reading(stored: row[7], terms: row[0]),
                      effectiveFrom: try Day.stored(row[5], row: "Terms \(row[0] as Int64)'s effective date"), isArchived: row[6])
     }
 
@@ -86,5 +87,18 @@ extension Rows {
         PriceListEntry(id: PriceListEntry.ID(row[0] as Int64), clinicID: Clinic.ID(row[1] as Int64), productID: Product.ID(row[2] as Int64),
                        unitPrice: Money(minorUnits: row[3]), unitCost: (row[4] as Int64?).map { Money(minorUnits: $0) },
                        effectiveFrom: try Day.stored(row[5], row: "Price-list entry \(row[0] as Int64)'s effective date"))
+    }
+}
+
+extension Rows {
+    static let deductionColumns = "deduction.id, deduction.clinicId, deduction.name, deduction.kind, deduction.amountMinor, deduction.shareBasisPoints, "
+        + "deduction.effectiveFrom, deduction.lastDay"
+
+    static func deduction(_ row: Row) throws -> Deduction {
+        let id: Int64 = row[0]
+        return Deduction(id: Deduction.ID(id), clinicID: Clinic.ID(row[1] as Int64), name: row[2],
+                         amount: try DeductionAmount(kind: row[3], amountMinor: row[4], shareBasisPoints: row[5], deduction: id),
+                         effectiveFrom: try Day.stored(row[6], row: "Deduction \(id)'s first day"),
+                         lastDay: try (row[7] as String?).map { try Day.stored($0, row: "Deduction \(id)'s last day") })
     }
 }

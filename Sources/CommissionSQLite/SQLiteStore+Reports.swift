@@ -54,12 +54,18 @@ extension SQLiteStore {
                     """), arguments: arguments)
                 while let row = try rows.next() { received[row[0]] = row[1] }
             }
-            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings)
+            // Clinics with tiers or deductions: the current period's net payable, and their arrears period by period.
+            let special = Set(try Int64.fetchAll(db.cachedStatement(sql: """
+                SELECT clinicId FROM terms WHERE tiers IS NOT NULL UNION SELECT clinicId FROM deduction
+                """)))
+            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings, special: special)
             let standings = try zip(clinics, periods).map { clinic, period in
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
-                return ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodReceived: paid,
-                                      periodBalance: try totals.commission.subtracting(paid),
+                let payable = special.contains(clinic.id.rawValue) ? try Self.payable(db, clinic: clinic, period: period.1, settings: settings).netPayable
+                    : totals.commission
+                return ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodPayable: payable, periodReceived: paid,
+                                      periodBalance: try payable.subtracting(paid),
                                       monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
                                       yearTotals: clinicYear[clinic.id.rawValue] ?? .zero,
                                       arrears: arrears[clinic.id.rawValue] ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays))
@@ -94,7 +100,26 @@ extension SQLiteStore {
     /// its month), against the payouts for the same periods — two statements for every clinic at
     /// once, and one small lookup per clinic for its usual time to pay. Rounding once per statement
     /// is not additive: those books reconcile each clinic period by period.
-    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings) throws -> [Int64: Arrears] {
+    /// A clinic's net payable for one period (``PeriodPayable``), from its day summary and the basis
+    /// totals of its lines under tiered terms.
+    static func payable(_ db: Database, clinic: Clinic, period: PayPeriod, settings: BookSettings) throws -> PeriodPayable {
+        var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: clinic.id),
+                              deductions: try deductions(db, clinic: clinic.id))
+        if let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT coalesce(sum(saleCount), 0), coalesce(sum(quantity), 0), coalesce(sum(revenueMinor), 0), coalesce(sum(costMinor), 0),
+                   coalesce(sum(profitMinor), 0), coalesce(sum(commissionMinor), 0), coalesce(sum(commissionExact), 0)
+            FROM clinicDayTotal WHERE clinicId = ? AND date BETWEEN ? AND ?
+            """), arguments: [clinic.id.rawValue, period.start.description, period.end.description]) {
+            try sums.add(day: period.start, saleCount: row[0], quantity: row[1], revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
+                         profit: Money(minorUnits: row[4]), commission: Money(minorUnits: row[5]), exactCommission: ExactCommission(tenThousandths: row[6]))
+        }
+        for item in try basisTotals(db, clinic: clinic.id, terms: sums.tiered, from: period.start, through: period.end) {
+            try sums.add(day: item.day, terms: item.terms, basisTotal: item.total)
+        }
+        return try sums.payable(period)
+    }
+
+    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings, special: Set<Int64> = []) throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         let latest = try db.cachedStatement(sql: """
@@ -105,14 +130,14 @@ extension SQLiteStore {
             lags[clinic.id.rawValue] = try Int.fetchAll(latest, arguments: [clinic.id.rawValue])
         }
         let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
-        if settings.rounding.scope == .perStatement {
-            var result: [Int64: Arrears] = [:]
-            for (clinic, point) in zip(clinics, plan.points) {
-                result[point.clinicID] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today,
-                                                 dueAfterDays: point.dueAfterDays)
-            }
-            return result
+        // Rounding once per statement, tiers and deductions are not additive: those clinics are
+        // reconciled period by period.
+        var result: [Int64: Arrears] = [:]
+        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || special.contains(point.clinicID) {
+            result[point.clinicID] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today,
+                                             dueAfterDays: point.dueAfterDays)
         }
+        if settings.rounding.scope == .perStatement { return result }
         // One statement for every clinic: the commission of all its lines (its months) less those after
         // the current period; of the lines from the first day not due; its payouts, likewise.
         var arguments = StatementArguments()
@@ -135,7 +160,7 @@ extension SQLiteStore {
         while let row = try rows.next() {
             sums[row[0]] = ArrearsPlan.Sums(expected: row[1], expectedNotDue: row[2], received: row[3], receivedNotDue: row[4])
         }
-        return try plan.arrears(sums)
+        return try plan.arrears(sums).merging(result) { _, periodByPeriod in periodByPeriod }
     }
 
     /// Three statements over the summaries, of the whole dashboard's eight: what each live update
@@ -186,7 +211,8 @@ extension SQLiteStore {
             let payouts = try Row.fetchAll(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE clinicId = ? AND periodStart = ? ORDER BY receivedOn, id",
                                            arguments: [id.rawValue, period.start.description]).map { try Rows.payout($0) }
             return try CommissionCore.Statement(clinic: clinic, period: period, lines: lines, payouts: payouts, rounding: settings.rounding,
-                                 isClosed: try Self.closedPeriods(db, clinic: id).overlaps(period))
+                                                isClosed: try Self.closedPeriods(db, clinic: id).overlaps(period),
+                                                terms: try Self.tieredTerms(db, clinic: id), deductions: try Self.deductions(db, clinic: id))
         }
     }
 
@@ -199,20 +225,18 @@ extension SQLiteStore {
     static func reconciliation(_ db: Database, clinic: Clinic, today: Day, settings: BookSettings) throws -> Reconciliation {
         let id = clinic.id
         let last = clinic.calendar.period(containing: today).end
-        var expected: [PayPeriod: Totals.Accumulator] = [:]
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT date, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
+        var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: id), deductions: try deductions(db, clinic: id))
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT date, saleCount, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
             FROM clinicDayTotal WHERE clinicId = ? AND date <= ? ORDER BY date
-            """, arguments: [id.rawValue, last.description])
-        var period: PayPeriod?
-        for row in rows {
-            let day = try Day.stored(row[0], row: "A day summary of clinic \(id)")
-            if period?.contains(day) != true { period = clinic.calendar.period(containing: day) }
-            let figures = SaleFigures(revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
-                                      profit: Money(minorUnits: row[4]),
-                                      exactCommission: ExactCommission(tenThousandths: row[6]),
-                                      commission: Money(minorUnits: row[5]))
-            try expected[period!, default: Totals.Accumulator()].add(row[1], figures)
+            """), arguments: [id.rawValue, last.description])
+        while let row = try rows.next() {
+            try sums.add(day: try Day.stored(row[0], row: "A day summary of clinic \(id)"), saleCount: row[1], quantity: row[2],
+                         revenue: Money(minorUnits: row[3]), cost: Money(minorUnits: row[4]), profit: Money(minorUnits: row[5]),
+                         commission: Money(minorUnits: row[6]), exactCommission: ExactCommission(tenThousandths: row[7]))
+        }
+        for item in try basisTotals(db, clinic: id, terms: sums.tiered, from: Day(ordinal: -719_162), through: last) {  // from 0001-01-01
+            try sums.add(day: item.day, terms: item.terms, basisTotal: item.total)
         }
         var received: [PayPeriod: Money] = [:]
         for row in try Row.fetchAll(db, sql: """
@@ -222,14 +246,6 @@ extension SQLiteStore {
             received[PayPeriod(start: try Day.stored(row[0], row: "A payout's period at clinic \(id)"),
                                end: try Day.stored(row[1], row: "A payout's period at clinic \(id)"))] = Money(minorUnits: row[2])
         }
-        let closed = try closedPeriods(db, clinic: id)
-        let periods = Set(expected.keys).union(received.keys)
-        let entries = try periods.map { period in
-            (period: period,
-             expected: try expected[period]?.totals(rounding: settings.rounding).commission ?? .zero,
-             received: received[period] ?? .zero,
-             isClosed: closed.contains(period.start))
-        }
-        return try Reconciliation(clinic: clinic, entries: entries, today: today)
+        return try sums.reconciliation(received: received, closed: try closedPeriods(db, clinic: id), today: today)
     }
 }

@@ -12,11 +12,11 @@ extension SQLiteStore {
             if let productID = draft.productID { _ = try Self.product(db, productID) }
             let draft = try Ledger.terms(draft, rules: try Self.rules(db))
             try db.execute(
-                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
+                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
-                            draft.share.basisPoints, draft.effectiveFrom.description])
+                            draft.share.basisPoints, draft.effectiveFrom.description, Tier.stored(draft.tiers)])
             let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID,
-                              basis: draft.basis, share: draft.share, effectiveFrom: draft.effectiveFrom)
+                              basis: draft.basis, share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
             try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "create", before: nil, after: Audit.json(terms)))
             let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
@@ -52,10 +52,17 @@ extension SQLiteStore {
             let (terms, from) = try Ledger.termsChange(from: old, to: terms, rules: try Self.rules(db))
             let clinic = try Self.clinic(db, terms.clinicID)
             if let productID = terms.productID { _ = try Self.product(db, productID) }
+            if terms.tiers != old.tiers {
+                let closedWithSales = try Self.closedPeriods(db, clinic: clinic.id).periods.filter { period in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sale WHERE termsId = ? AND date BETWEEN ? AND ? AND isVoided = 0",
+                                     arguments: [terms.id.rawValue, period.start.description, period.end.description]) ?? 0 > 0
+                }
+                try Ledger.tiersChange(of: terms, clinic: clinic, closedWithSales: closedWithSales)
+            }
             try db.execute(
-                sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ? WHERE id = ?",
+                sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ?, tiers = ? WHERE id = ?",
                 arguments: [terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
-                            terms.effectiveFrom.description, terms.isArchived, terms.id.rawValue])
+                            terms.effectiveFrom.description, terms.isArchived, Tier.stored(terms.tiers), terms.id.rawValue])
             try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
             let (changed, closed) = try Self.recompute(db, clinic: clinic, from: from)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)

@@ -305,7 +305,7 @@ enum Schema {
                     id INTEGER PRIMARY KEY,
                     at INTEGER NOT NULL,
                     actor TEXT NOT NULL,
-                    subject TEXT NOT NULL CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic')),
+                    subject TEXT NOT NULL CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic', 'deduction')),
                     subjectId INTEGER,
                     lastSubjectId INTEGER,
                     action TEXT NOT NULL,
@@ -318,6 +318,25 @@ enum Schema {
                 CREATE INDEX auditEntry_subject ON auditEntry(subject, subjectId);
                 CREATE TRIGGER auditEntry_no_update BEFORE UPDATE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
                 CREATE TRIGGER auditEntry_no_delete BEFORE DELETE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+                """)
+        }
+
+        // Tiers on terms (`Tier.stored`), and the deductions a clinic takes from what it pays.
+        migrator.registerMigration("v11: tiers and deductions") { db in
+            try db.execute(sql: """
+                ALTER TABLE terms ADD COLUMN tiers TEXT;
+                CREATE TABLE deduction (
+                    id INTEGER PRIMARY KEY,
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                    kind TEXT NOT NULL CHECK (kind IN ('fixed', 'revenue-share')),
+                    amountMinor INTEGER CHECK (amountMinor IS NULL OR (typeof(amountMinor) = 'integer' AND amountMinor >= 0)),
+                    shareBasisPoints INTEGER CHECK (shareBasisPoints IS NULL OR shareBasisPoints BETWEEN 0 AND 10000),
+                    effectiveFrom TEXT NOT NULL,
+                    lastDay TEXT,
+                    CHECK ((kind = 'fixed') = (amountMinor IS NOT NULL) AND (kind = 'revenue-share') = (shareBasisPoints IS NOT NULL))
+                );
+                CREATE INDEX deduction_clinic ON deduction(clinicId, effectiveFrom);
                 """)
         }
 

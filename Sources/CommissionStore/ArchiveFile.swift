@@ -12,7 +12,8 @@ import Foundation
 /// password hashes and the API tokens' digests: keep it as safe as the book itself.
 public enum ArchiveFile {
     /// The format's version; a reader refuses a newer one. 2 added clinic price lists (`price`
-    /// lines) and schedule changes (a clinic's `scheduleChanges`); a version-1 archive reads as before.
+    /// lines), schedule changes (a clinic's `scheduleChanges`), tiers (terms' `tiers`) and
+    /// deductions (`deduction` lines); a version-1 archive reads as before.
     public static let version = 2
     /// Sales and audit entries are handed to a restore in pages of this many.
     public static let pageSize = 10_000
@@ -220,6 +221,19 @@ public enum ArchiveFile {
         var shareBasisPoints: Int
         var effectiveFrom: String
         var isArchived: Bool
+        /// Its tiers as a store keeps them (`Tier.stored`); absent for plain terms.
+        var tiers: String?
+    }
+
+    struct DeductionLine: Codable {
+        var id: Int64
+        var clinicId: Int64
+        var name: String
+        var kind: String
+        var amountMinor: Int64?
+        var shareBasisPoints: Int?
+        var effectiveFrom: String
+        var lastDay: String?
     }
 
     struct PriceLine: Codable {
@@ -283,6 +297,7 @@ public enum ArchiveFile {
         var product: ProductLine?
         var terms: TermsLine?
         var price: PriceLine?
+        var deduction: DeductionLine?
         var sale: SaleRow?
         var payout: PayoutLine?
         var closedPeriod: ClosedLine?
@@ -292,7 +307,7 @@ public enum ArchiveFile {
         var end: End?
 
         init(book: BookLine? = nil, clinic: ClinicLine? = nil, product: ProductLine? = nil, terms: TermsLine? = nil, price: PriceLine? = nil,
-             sale: SaleRow? = nil,
+             deduction: DeductionLine? = nil, sale: SaleRow? = nil,
              payout: PayoutLine? = nil, closedPeriod: ClosedLine? = nil, audit: AuditLine? = nil, account: AccountLine? = nil,
              token: TokenLine? = nil, end: End? = nil) {
             self.book = book
@@ -300,6 +315,7 @@ public enum ArchiveFile {
             self.product = product
             self.terms = terms
             self.price = price
+            self.deduction = deduction
             self.sale = sale
             self.payout = payout
             self.closedPeriod = closedPeriod
@@ -326,11 +342,16 @@ public enum ArchiveFile {
             case .terms(let t):
                 return [Line(terms: TermsLine(id: t.id.rawValue, clinicId: t.clinicID.rawValue, productId: t.productID?.rawValue,
                                               basis: t.basis.rawValue, shareBasisPoints: t.share.basisPoints,
-                                              effectiveFrom: t.effectiveFrom.description, isArchived: t.isArchived))]
+                                              effectiveFrom: t.effectiveFrom.description, isArchived: t.isArchived, tiers: Tier.stored(t.tiers)))]
             case .price(let e):
                 return [Line(price: PriceLine(id: e.id.rawValue, clinicId: e.clinicID.rawValue, productId: e.productID.rawValue,
                                               unitPriceMinor: e.unitPrice.minorUnits, unitCostMinor: e.unitCost?.minorUnits,
                                               effectiveFrom: e.effectiveFrom.description))]
+            case .deduction(let d):
+                let stored = d.amount.stored
+                return [Line(deduction: DeductionLine(id: d.id.rawValue, clinicId: d.clinicID.rawValue, name: d.name, kind: stored.kind,
+                                                      amountMinor: stored.amountMinor, shareBasisPoints: stored.shareBasisPoints,
+                                                      effectiveFrom: d.effectiveFrom.description, lastDay: d.lastDay?.description))]
             case .sales(let page):
                 return page.map { Line(sale: SaleRow($0.sale, idempotencyKey: $0.idempotencyKey)) }
             case .payout(let p):
@@ -359,7 +380,7 @@ public enum ArchiveFile {
                 guard let day = Day.reading(stored: text) else { throw StoreError.unreadable("\(what) (\"\(text)\" is not a date)") }
                 return day
             }
-            let set = [book != nil, clinic != nil, product != nil, terms != nil, price != nil, sale != nil, payout != nil, closedPeriod != nil,
+            let set = [book != nil, clinic != nil, product != nil, terms != nil, price != nil, deduction != nil, sale != nil, payout != nil, closedPeriod != nil,
                        audit != nil, account != nil, token != nil].filter { $0 }.count
             guard set == 1 else { throw StoreError.unreadable("a line holding \(set) records instead of one") }
             if let b = book {
@@ -387,13 +408,19 @@ public enum ArchiveFile {
                     throw StoreError.unreadable("terms \(t.id)'s split")
                 }
                 return .terms(Terms(id: Terms.ID(t.id), clinicID: Clinic.ID(t.clinicId), productID: t.productId.map { Product.ID($0) }, basis: basis,
-                                    share: share, effectiveFrom: try day(t.effectiveFrom, "terms \(t.id)'s first day"), isArchived: t.isArchived))
+                                    share: share, tiers: try Tier.reading(stored: t.tiers, terms: t.id), effectiveFrom: try day(t.effectiveFrom, "terms \(t.id)'s first day"), isArchived: t.isArchived))
             }
             if let e = price {
                 guard e.unitPriceMinor >= 0, (e.unitCostMinor ?? 0) >= 0 else { throw StoreError.unreadable("price-list entry \(e.id)'s negative amount") }
                 return .price(PriceListEntry(id: PriceListEntry.ID(e.id), clinicID: Clinic.ID(e.clinicId), productID: Product.ID(e.productId),
                                              unitPrice: Money(minorUnits: e.unitPriceMinor), unitCost: e.unitCostMinor.map { Money(minorUnits: $0) },
                                              effectiveFrom: try day(e.effectiveFrom, "price-list entry \(e.id)'s first day")))
+            }
+            if let d = deduction {
+                return .deduction(Deduction(id: Deduction.ID(d.id), clinicID: Clinic.ID(d.clinicId), name: d.name,
+                                            amount: try DeductionAmount(kind: d.kind, amountMinor: d.amountMinor, shareBasisPoints: d.shareBasisPoints, deduction: d.id),
+                                            effectiveFrom: try day(d.effectiveFrom, "deduction \(d.id)'s first day"),
+                                            lastDay: try d.lastDay.map { try day($0, "deduction \(d.id)'s last day") }))
             }
             if let row = sale {
                 return .sales([ArchivedSale(sale: try row.sale(), idempotencyKey: row.idempotencyKey)])

@@ -3,7 +3,7 @@ import Foundation
 
 /// What an audit entry is about.
 public enum AuditSubject: String, Sendable, Hashable, CaseIterable {
-    case sale, terms, payout, period, settings, price, clinic
+    case sale, terms, payout, period, settings, price, clinic, deduction
 }
 
 /// One change on record: who made it, when, and the record before and after (as JSON, amounts in
@@ -107,13 +107,31 @@ public enum Audit {
         var productId: Int64?
         var basis: String
         var shareBasisPoints: Int64
+        var tiers: String?
         var effectiveFrom: String
         var archived: Bool
     }
 
     public static func json(_ terms: Terms) -> String {
         encode(TermsRecord(clinicId: terms.clinicID.rawValue, productId: terms.productID?.rawValue, basis: terms.basis.rawValue,
-                           shareBasisPoints: Int64(terms.share.basisPoints), effectiveFrom: terms.effectiveFrom.description, archived: terms.isArchived))
+                           shareBasisPoints: Int64(terms.share.basisPoints), tiers: Tier.stored(terms.tiers),
+                           effectiveFrom: terms.effectiveFrom.description, archived: terms.isArchived))
+    }
+
+    struct DeductionRecord: Encodable {
+        var clinicId: Int64
+        var name, kind: String
+        var amountMinor: Int64?
+        var shareBasisPoints: Int?
+        var effectiveFrom: String
+        var lastDay: String?
+    }
+
+    public static func json(_ deduction: Deduction) -> String {
+        let stored = deduction.amount.stored
+        return encode(DeductionRecord(clinicId: deduction.clinicID.rawValue, name: deduction.name, kind: stored.kind, amountMinor: stored.amountMinor,
+                                      shareBasisPoints: stored.shareBasisPoints, effectiveFrom: deduction.effectiveFrom.description,
+                                      lastDay: deduction.lastDay?.description))
     }
 
     struct PriceRecord: Encodable {

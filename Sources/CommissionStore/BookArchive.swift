@@ -5,7 +5,7 @@ import Foundation
 // migrate`), and the portable backup of any store (an archive file, `ArchiveFile`).
 //
 // A store streams its book out as a consistent snapshot (`BookArchiving.archive(into:)`), in the
-// order a restore needs: the book's settings, clinics, products, terms, price-list entries, sales (in pages, by id),
+// order a restore needs: the book's settings, clinics, products, terms, price-list entries, deductions, sales (in pages, by id),
 // payouts, closed periods, the audit log (in pages, by id), accounts and API tokens. A restore takes
 // the records in that order, in one transaction or into a scratch file swapped in at the end, so
 // an archive that stops short or breaks a rule leaves the target as it was. Records carry the ids
@@ -79,6 +79,7 @@ public enum ArchiveRecord: Sendable, Hashable {
     case product(Product)
     case terms(Terms)
     case price(PriceListEntry)
+    case deduction(Deduction)
     /// A page of sales, in increasing id order.
     case sales([ArchivedSale])
     case payout(Payout)
@@ -96,16 +97,17 @@ public enum ArchiveRecord: Sendable, Hashable {
         case .product: 2
         case .terms: 3
         case .price: 4
-        case .sales: 5
-        case .payout: 6
-        case .closedPeriod: 7
-        case .audit: 8
-        case .account: 9
-        case .token: 10
+        case .deduction: 5
+        case .sales: 6
+        case .payout: 7
+        case .closedPeriod: 8
+        case .audit: 9
+        case .account: 10
+        case .token: 11
         }
     }
 
-    static let kinds = ["book", "clinic", "product", "terms", "price-list entry", "sale", "payout", "closed period", "audit entry", "account", "API token"]
+    static let kinds = ["book", "clinic", "product", "terms", "price-list entry", "deduction", "sale", "payout", "closed period", "audit entry", "account", "API token"]
 }
 
 /// Receives the records of an archive, one at a time, in order.
@@ -113,7 +115,7 @@ public typealias ArchiveSink = (ArchiveRecord) async throws -> Void
 
 /// How many of each kind an archive held.
 public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
-    public var clinics = 0, products = 0, terms = 0, prices = 0, sales = 0, payouts = 0, closedPeriods = 0, auditEntries = 0, accounts = 0, tokens = 0
+    public var clinics = 0, products = 0, terms = 0, prices = 0, deductions = 0, sales = 0, payouts = 0, closedPeriods = 0, auditEntries = 0, accounts = 0, tokens = 0
 
     public init() {}
 
@@ -124,6 +126,7 @@ public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
         case .product: products += 1
         case .terms: terms += 1
         case .price: prices += 1
+        case .deduction: deductions += 1
         case .sales(let page): sales += page.count
         case .payout: payouts += 1
         case .closedPeriod: closedPeriods += 1
@@ -138,6 +141,7 @@ public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
         func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
         var parts = [n(clinics, "clinic", "clinics"), n(products, "product", "products"), n(terms, "terms", "terms")]
         if prices > 0 { parts.append(n(prices, "price-list entry", "price-list entries")) }
+        if deductions > 0 { parts.append(n(deductions, "deduction", "deductions")) }
         parts += [n(sales, "sale", "sales"), n(payouts, "payout", "payouts"), n(closedPeriods, "closed period", "closed periods"),
                   n(auditEntries, "audit entry", "audit entries"), n(accounts, "account", "accounts"), n(tokens, "API token", "API tokens")]
         return parts.joined(separator: ", ")
@@ -202,6 +206,8 @@ public struct ArchiveChecker: Sendable {
         case .price(let entry):
             try known(entry.clinicID.rawValue, in: clinics, "Price-list entry \(entry.id)", "clinic")
             try known(entry.productID.rawValue, in: products, "Price-list entry \(entry.id)", "product")
+        case .deduction(let deduction):
+            try known(deduction.clinicID.rawValue, in: clinics, "Deduction \(deduction.id)", "clinic")
         case .sales(let page):
             for item in page {
                 let sale = item.sale

@@ -65,6 +65,19 @@ public protocol CommissionStore: Sendable {
     /// Removes an entry; the sales recorded with its price keep it.
     func removePrice(_ id: PriceListEntry.ID) async throws
 
+    // MARK: Deductions
+
+    /// Adds a fee the clinic deducts from what it pays (the id of `deduction` is ignored). Refused
+    /// when its dates take in a closed period.
+    func createDeduction(_ deduction: Deduction) async throws -> Deduction
+    /// The deductions of one clinic, or of all, by clinic and first day.
+    func deductions(clinic: Clinic.ID?) async throws -> [Deduction]
+    /// Changes a deduction (its name, amount or dates: ending it is giving it a last day). Refused
+    /// when its dates, before or after, take in a closed period.
+    func updateDeduction(_ deduction: Deduction) async throws -> Deduction
+    /// Removes a deduction, under the same refusal.
+    func deleteDeduction(_ id: Deduction.ID) async throws
+
     // MARK: Sales
 
     /// Records a sale. With an idempotency key, a second call with the same key records nothing and

@@ -229,6 +229,34 @@ public enum Ledger {
         return entry
     }
 
+    /// A deduction added, changed or removed (`old`, `new`: nil for none): refused when it would
+    /// change what a closed period's statement takes off — the deduction starting or ceasing to
+    /// cover the period's first day, or its amount changing while it does. Ending a deduction after
+    /// a closed period is fine.
+    public static func deductionChange(from old: Deduction?, to new: Deduction?, clinic: Clinic, closed: ClosedPeriods, rules: EntryRules) throws -> Deduction? {
+        let checked = try new.map { try deduction($0, rules: rules) }
+        func covers(_ item: Deduction?, _ period: PayPeriod) -> Bool {
+            guard let item else { return false }
+            return item.effectiveFrom <= period.start && item.lastDay.map { period.start <= $0 } ?? true
+        }
+        for period in closed.periods.sorted() {
+            let before = covers(old, period), after = covers(checked, period)
+            if before != after || (before && old?.amount != checked?.amount) {
+                throw StoreError.periodClosed(clinic: clinic.name, period: period)
+            }
+        }
+        return checked
+    }
+
+    /// Terms whose tiers change: refused while a closed period has sales under them (its
+    /// accelerator would change). `closedWithSales`: the clinic's closed periods with such sales.
+    public static func tiersChange(of terms: Terms, clinic: Clinic, closedWithSales: [PayPeriod]) throws {
+        if let period = closedWithSales.sorted().first {
+            throw StoreError.invalid(field: "tiers", reason: "terms \(terms.id)'s tiers decide the accelerator of \(clinic.name)'s closed period \(period): "
+                + "reopen it first, or add new terms with their own tiers from a later day.")
+        }
+    }
+
     /// A deduction: a name, an amount that is not negative (a share 0–100%), dates the book takes,
     /// the last day not before the first.
     public static func deduction(_ deduction: Deduction, rules: EntryRules) throws -> Deduction {

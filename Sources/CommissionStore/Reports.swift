@@ -58,6 +58,9 @@ public struct ClinicStanding: Sendable, Hashable {
     /// The pay period that contains today.
     public var period: PayPeriod
     public var periodTotals: Totals
+    /// What the clinic is expected to pay for the current period: the lines' commission, with its
+    /// accelerators and less its deductions (``PeriodPayable``).
+    public var periodPayable: Money
     /// Paid so far for the current period.
     public var periodReceived: Money
     /// Expected for the current period minus received.
@@ -68,11 +71,12 @@ public struct ClinicStanding: Sendable, Hashable {
     /// overdue (see ``Arrears``).
     public var arrears: Arrears
 
-    public init(clinic: Clinic, period: PayPeriod, periodTotals: Totals, periodReceived: Money, periodBalance: Money,
+    public init(clinic: Clinic, period: PayPeriod, periodTotals: Totals, periodPayable: Money? = nil, periodReceived: Money, periodBalance: Money,
                 monthTotals: Totals, yearTotals: Totals, arrears: Arrears) {
         self.clinic = clinic
         self.period = period
         self.periodTotals = periodTotals
+        self.periodPayable = periodPayable ?? periodTotals.commission
         self.periodReceived = periodReceived
         self.periodBalance = periodBalance
         self.monthTotals = monthTotals

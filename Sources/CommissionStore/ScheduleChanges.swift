@@ -21,3 +21,45 @@ extension ScheduleChange {
         }
     }
 }
+
+extension Tier {
+    /// How a store keeps terms' tiers, in one column of the terms' row: thresholds in minor units
+    /// and shares in basis points, `500000:5000;1000000:6000`; nil for plain terms.
+    public static func stored(_ tiers: [Tier]) -> String? {
+        guard !tiers.isEmpty else { return nil }
+        return tiers.map { "\($0.threshold.minorUnits):\($0.share.basisPoints)" }.joined(separator: ";")
+    }
+
+    /// The tiers ``stored(_:)`` wrote; a value it cannot have written is an error naming the terms.
+    public static func reading(stored text: String?, terms: Int64) throws -> [Tier] {
+        guard let text, !text.isEmpty else { return [] }
+        return try text.split(separator: ";").map { item in
+            let parts = item.split(separator: ":")
+            guard parts.count == 2, let threshold = Int64(parts[0]), let points = Int(parts[1]), let share = try? Share(basisPoints: points) else {
+                throw StoreError.unreadable("Terms \(terms)'s tier \"\(item)\"")
+            }
+            return Tier(threshold: Money(minorUnits: threshold), share: share)
+        }
+    }
+}
+
+extension DeductionAmount {
+    /// The columns a store keeps it in: its kind, a fixed amount in minor units or a share in basis points.
+    public var stored: (kind: String, amountMinor: Int64?, shareBasisPoints: Int?) {
+        switch self {
+        case .fixed(let money): (kind, money.minorUnits, nil)
+        case .shareOfRevenue(let share): (kind, nil, share.basisPoints)
+        }
+    }
+
+    /// The amount those columns hold; anything else is an error naming the deduction.
+    public init(kind: String, amountMinor: Int64?, shareBasisPoints: Int?, deduction: Int64) throws {
+        switch (kind, amountMinor, shareBasisPoints) {
+        case ("fixed", let amount?, nil): self = .fixed(Money(minorUnits: amount))
+        case ("revenue-share", nil, let points?):
+            guard let share = try? Share(basisPoints: points) else { throw StoreError.unreadable("Deduction \(deduction)'s share (\(points) basis points)") }
+            self = .shareOfRevenue(share)
+        default: throw StoreError.unreadable("Deduction \(deduction)'s amount (kind \(kind))")
+        }
+    }
+}

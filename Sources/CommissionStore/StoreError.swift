@@ -2,7 +2,7 @@ import CommissionCore
 
 /// The kinds of record a store keeps, for error messages and change notifications.
 public enum StoreTable: String, Sendable, Hashable, CaseIterable, Codable {
-    case book, clinics, products, terms, sales, payouts, periods, prices
+    case book, clinics, products, terms, sales, payouts, periods, prices, deductions
 }
 
 /// Everything a store refuses, each with a sentence a user can act on.
@@ -78,6 +78,7 @@ extension StoreTable {
         case .payouts: "payout"
         case .periods: "pay period"
         case .prices: "price-list entry"
+        case .deductions: "deduction"
         }
     }
 }

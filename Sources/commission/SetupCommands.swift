@@ -339,9 +339,14 @@ struct TermsCommand: AsyncParsableCommand {
             it; a product's own terms beat the clinic-wide ones. Terms dated in the past recompute the \
             sales they affect, except in closed periods.
 
+            Terms may carry tiers (accelerators) over the period's basis total, marginal like tax \
+            brackets: --tier 5000.00:50% --tier 10000.00:60% on 40% terms pays 50% of the part beyond \
+            5,000.00 in a period and 60% beyond 10,000.00. Each statement shows the accelerator.
+
             Example:
               commission terms add "Glow" --share 40 --from 2026-01-01
               commission terms add "Glow" --product "Serum 30ml" --share 45 --from 2026-03-01
+              commission terms add "Glow" --share 40 --tier 5000.00:50% --tier 10000.00:60% --from 2026-07-01
             """,
         subcommands: [Add.self, List.self, Edit.self, Archive.self])
 
@@ -349,10 +354,13 @@ struct TermsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add terms for a clinic, or for one of its products.", discussion: """
             Example:
               commission terms add "Lumen" --share 12.5 --basis revenue --from 2026-01-01
+              commission terms add "Glow" --share 40 --tier 5000.00:50% --from 2026-07-01
             """)
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's name.") var clinic: String
         @Option(help: "Her share, as a percentage with up to two decimals (40, 37.5).") var share: String
+        @Option(name: .customLong("tier"), help: "An accelerator, THRESHOLD:SHARE (5000.00:50%): that share of the period's basis beyond the threshold. Repeat for more.")
+        var tiers: [String] = []
         @Option(help: "profit (the default) or revenue.") var basis: CommissionBasis = .profit
         @Option(help: "First day the terms apply (YYYY-MM-DD; default today).") var from: String?
         @Option(help: "Only for this product (name or SKU).") var product: String?
@@ -364,8 +372,9 @@ struct TermsCommand: AsyncParsableCommand {
             let productID = try await product.asyncMap { try await store.product(named: $0).id }
             let change = try await store.createTerms(TermsDraft(
                 clinicID: clinic.id, productID: productID, basis: basis, share: try parseShare(share),
+                tiers: try tiers.map { try parseTier($0, settings.currency) },
                 effectiveFrom: try from.map { try parseDay($0) } ?? settings.today()))
-            output(describe(change, clinic: clinic.name, product: product))
+            output(describe(change, clinic: clinic.name, product: product, currency: settings.currency))
         }
     }
 
@@ -398,15 +407,20 @@ struct TermsCommand: AsyncParsableCommand {
         @Option(help: "A new share.") var share: String?
         @Option(help: "A new basis.") var basis: CommissionBasis?
         @Option(help: "A new effective date.") var from: String?
+        @Option(name: .customLong("tier"), help: "The tiers, all of them (THRESHOLD:SHARE, repeated).") var tiers: [String] = []
+        @Flag(name: .customLong("no-tiers"), help: "Take the tiers away.") var noTiers = false
 
         func run() async throws {
             let store = try book.open()
             var terms = try await store.terms(Terms.ID(id))
+            let currency = try await store.settings().currency
+            if !tiers.isEmpty { terms.tiers = try tiers.map { try parseTier($0, currency) } }
+            if noTiers { terms.tiers = [] }
             if let share { terms.share = try parseShare(share) }
             if let basis { terms.basis = basis }
             if let from { terms.effectiveFrom = try parseDay(from) }
             let change = try await store.updateTerms(terms)
-            output(describe(change, clinic: try await store.clinic(terms.clinicID).name, product: nil))
+            output(describe(change, clinic: try await store.clinic(terms.clinicID).name, product: nil, currency: currency))
         }
     }
 
@@ -434,9 +448,16 @@ func parseShare(_ text: String) throws -> Share {
     do { return try Share(parsing: text) } catch { throw Failure("\(error)") }
 }
 
-func describe(_ change: TermsChange, clinic: String, product: String?) -> String {
+func parseTier(_ text: String, _ currency: Currency) throws -> Tier {
+    do { return try Tier(parsing: text, currency: currency) } catch { throw Failure("\(error)") }
+}
+
+func describe(_ change: TermsChange, clinic: String, product: String?, currency: Currency = .usd) -> String {
     var text = "Terms \(change.terms.id): \(change.terms.share) of \(change.terms.basis.rawValue) at \(clinic)"
     if let product { text += " for \(product)" }
+    if !change.terms.tiers.isEmpty {
+        text += ", " + change.terms.tiers.map { "\($0.share) beyond \(currency.format($0.threshold))" }.joined(separator: ", ")
+    }
     text += " from \(change.terms.effectiveFrom).\n"
     text += "\(change.recomputedSales) sale\(change.recomputedSales == 1 ? "" : "s") recomputed."
     if change.salesInClosedPeriods > 0 {

@@ -7,7 +7,8 @@ import Testing
 @Suite struct CLITests {
     static let commands: [[String]] = [
         [], ["init"], ["clinic"], ["clinic", "add"], ["clinic", "list"], ["clinic", "edit"], ["clinic", "archive"], ["clinic", "restore"],
-        ["clinic", "delete"], ["clinic", "schedule"], ["price"], ["price", "set"], ["price", "list"], ["price", "remove"], ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
+        ["clinic", "delete"], ["clinic", "schedule"], ["price"], ["price", "set"], ["price", "list"], ["price", "remove"],
+        ["deduction"], ["deduction", "add"], ["deduction", "list"], ["deduction", "end"], ["deduction", "remove"], ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
         ["product", "delete"], ["terms"], ["terms", "add"], ["terms", "list"], ["terms", "edit"], ["terms", "archive"], ["sale"],
         ["sale", "add"], ["sale", "repeat"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
         ["payout", "list"], ["payout", "delete"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
@@ -139,6 +140,21 @@ import Testing
         #expect(overClosed.status == 1 && overClosed.stderr.contains("closed period 2026-03-01…2026-03-16"), "\(overClosed.stderr)")
         _ = try run(["price", "remove", "1"])
         #expect(try run(["price", "list"]).stdout.contains("Serum") == false)
+
+        // Tiers and a deduction in April: 4 × (50.00 − 20.00) = 120.00 profit; 40% = 48.00; 20.00
+        // beyond 100.00 at +10% = 2.00; less rent 5.00: 45.00 net payable.
+        let terms = try run(["terms", "add", "Glow", "--share", "40", "--tier", "100.00:50%", "--from", "2026-04-01"])
+        #expect(terms.stdout.contains("40.00% of profit at Glow, 50.00% beyond 100.00 from 2026-04-01"), "\(terms.stdout)")
+        #expect(try commission(["terms", "add", "Glow", "--share", "40", "--tier", "100", "--db", db]).stderr.contains("is not a tier"))
+        let rent = try run(["deduction", "add", "Glow", "Room rent", "--amount", "5.00", "--from", "2026-04-01"])
+        #expect(rent.stdout == "Deduction 1: Room rent, 5.00 a period, from 2026-04-01 at Glow.\n", "\(rent.stdout)")
+        _ = try run(["sale", "add", "Glow", "Serum 30ml", "4", "--date", "2026-04-07"])
+        let april = try run(["statement", "Glow", "--period", "2026-04-07"]).stdout
+        #expect(april.contains("Accelerator") && april.contains("Less Room rent") && april.contains("Net payable"), "\(april)")
+        let json = try run(["statement", "Glow", "--period", "2026-04-07", "--format", "json"]).stdout
+        #expect(json.contains("\"netPayable\":\"45.00\"") || json.contains("\"netPayable\" : \"45.00\""), "\(json)")
+        #expect(try run(["deduction", "end", "1", "--on", "2026-04-30"]).stdout.contains("through 2026-04-30"))
+        #expect(try run(["deduction", "list"]).stdout.contains("Room rent"))
     }
 
     @Test func demoBuildsABookAndPrintsItsDashboard() throws {

@@ -23,7 +23,7 @@ import Testing
         "v6",  // 773201c: the sale table rebuilt, its idempotency key indexed where set
         "v7",  // 203dc2e: no product index on sale
         "v8",  // 505b43d: summaries WITHOUT ROWID
-        "v9",  // c34d4b0: the book's locale (v10, this version: clinic price lists and schedule changes)
+        "v9",  // c34d4b0: the book's locale (v10 and v11, this version: price lists, schedule changes, tiers, deductions)
     ]
 
     func expected(_ version: String, _ what: String) throws -> String {
@@ -50,7 +50,7 @@ import Testing
         #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
 
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
-        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v10: clinic price lists and schedule changes")
+        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v11: tiers and deductions")
         #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
         // The audit log, copied into a table that also takes price-list and schedule entries, is
         // whole and still append-only.
@@ -71,7 +71,7 @@ import Testing
         ("v1", "v3"),  // 5833b1f
         ("v2", "v4"),  // + invitation roles, one book per account
         ("v3", "v5"),  // + the audit log
-        ("v4", "v9"),  // c34d4b0: the book's locale (v5, this version: clinic price lists and schedule changes)
+        ("v4", "v9"),  // c34d4b0: the book's locale (v5 and v6, this version: price lists, schedule changes, tiers, deductions)
     ]
 
     @Test(arguments: postgresVersions)
@@ -105,7 +105,7 @@ import Testing
         var migrations: [String] = []
         for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(String.self) { migrations.append(name) }
         #expect(migrations.contains("v3: audit log") && migrations.contains("v4: the book's locale")
-                && migrations.contains("v5: clinic price lists and schedule changes"))
+                && migrations.contains("v5: clinic price lists and schedule changes") && migrations.contains("v6: tiers and deductions"))
         // The upgraded book takes a price list and a schedule change.
         let clinic = try #require(try await store.clinics(ClinicQuery()).first)
         let product = try #require(try await store.products(ProductQuery()).first)

@@ -34,7 +34,8 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(applied == ["v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods", "v1: summary tables",
                             "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations", "v5: audit log",
                             "v6: idempotency keys indexed where set", "v7: sales by product through the date index",
-                            "v8: summaries clustered by their key", "v9: the book's locale", "v10: clinic price lists and schedule changes"])
+                            "v8: summaries clustered by their key", "v9: the book's locale", "v10: clinic price lists and schedule changes",
+                            "v11: tiers and deductions"])
     }
 
     /// Idempotency keys are unique where a sale has one, and sales without (every imported one)

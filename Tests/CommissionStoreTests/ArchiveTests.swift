@@ -27,7 +27,10 @@ import Testing
         let wrong = try await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: march, amount: cents(1), receivedOn: day("2026-04-05")))
         try await store.deletePayout(wrong.id)
         try await store.closePeriod(clinic: book.glow.id, period: march)
-        _ = try await store.createTerms(TermsDraft(clinicID: book.harbor.id, share: share("60%"), effectiveFrom: day("2026-04-01")))
+        _ = try await store.createTerms(TermsDraft(clinicID: book.harbor.id, share: share("60%"), tiers: [Tier(threshold: cents(5000), share: share("70%"))],
+                                                   effectiveFrom: day("2026-04-01")))
+        _ = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: book.harbor.id, name: "Card fees", amount: .shareOfRevenue(share("3%")),
+                                                      effectiveFrom: day("2026-04-01"), lastDay: day("2026-12-31")))
         var cream = try await store.product(book.cream.id)
         cream.isArchived = true
         _ = try await store.updateProduct(cream)
@@ -45,7 +48,9 @@ import Testing
         let copy = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: try Currency(code: "EUR"), timeZoneIdentifier: "UTC"))
         let counts = try await copy.restoreArchive { sink in _ = try await source.archive(into: sink) }
         #expect(counts.clinics == 2 && counts.products == 2 && counts.terms == 3 && counts.sales == 5 && counts.payouts == 1 && counts.closedPeriods == 1)
-        #expect(counts.prices == 2)
+        #expect(counts.prices == 2 && counts.deductions == 1)
+        #expect(try await copy.deductions(clinic: nil) == book.store.deductions(clinic: nil))
+        #expect(try await copy.terms(TermsQuery(includeArchived: true)) == book.store.terms(TermsQuery(includeArchived: true)))
         #expect(try await copy.prices(PriceQuery()) == book.store.prices(PriceQuery()))
         #expect(try await copy.clinic(book.harbor.id).scheduleChanges.map(\.effectiveFrom) == [day("2026-04-10")])
         #expect(try await copy.settings() == book.store.settings())
@@ -94,7 +99,7 @@ import Testing
 
         // A note with a newline, a tab and quotes is one line, and comes back as it was.
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.split(separator: "\n").count == 2 + 1 + 2 + 2 + 3 + 2 + 5 + 1 + 1 + counts.auditEntries)
+        #expect(text.split(separator: "\n").count == 2 + 1 + 2 + 2 + 3 + 2 + 1 + 5 + 1 + 1 + counts.auditEntries)
 
         func refusal(_ lines: [Substring]) async -> String {
             let broken = directory.appending(path: "broken-\(UUID()).jsonl").path(percentEncoded: false)

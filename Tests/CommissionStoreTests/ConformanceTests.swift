@@ -841,6 +841,68 @@ extension CommissionStore {
     func calendarPeriod(_ clinic: Clinic.ID, _ day: Day) async throws -> PayPeriod { try await self.clinic(clinic).calendar.period(containing: day) }
 }
 
+/// Tiers and deductions (PRODUCT.md, "More of her real terms"), on every store: the statement's
+/// accelerator and deductions, the net payable in reconciliation and on the dashboard, and what a
+/// closed period protects.
+@Suite struct TiersAndDeductionsConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func theNetPayableComesThroughEveryReport(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        // From June: 40% of profit, 50% of the part beyond 100.00 in a period.
+        let tiered = try await store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("40%"),
+                                                            tiers: [Tier(threshold: cents(10_000), share: share("50%"))], effectiveFrom: day("2026-06-01"))).terms
+        #expect(try await store.terms(tiered.id).tiers == tiered.tiers)
+        let rent = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: book.glow.id, name: "Room rent", amount: .fixed(cents(1000)),
+                                                             effectiveFrom: day("2026-06-01")))
+        let fee = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: book.glow.id, name: "Card fees", amount: .shareOfRevenue(share("2.5%")),
+                                                            effectiveFrom: day("2026-06-01")))
+        #expect(try await store.deductions(clinic: book.glow.id).map(\.name) == ["Room rent", "Card fees"])
+        // Five serums in June: revenue 250.00, profit 150.00, 40% = 60.00 on the lines; 50.00
+        // beyond 100.00 at +10% = 5.00; commission 65.00. Rent 10.00, card fees 2.5% of 250.00 =
+        // 6.25: net payable 48.75.
+        try await book.sell(book.serum, at: book.glow, on: "2026-06-10", quantity: 5)
+        let june = PayPeriod(start: day("2026-06-01"), end: day("2026-06-30"))
+        let statement = try await store.statement(clinic: book.glow.id, period: june)
+        #expect(statement.totals.commission == cents(6000))
+        #expect(statement.accelerators.map(\.amount) == [cents(500)] && statement.accelerators.first?.basisTotal == cents(15_000))
+        #expect(statement.commission == cents(6500))
+        #expect(statement.deductions.map(\.amount) == [cents(1000), cents(625)])
+        #expect(statement.netPayable == cents(4875) && statement.balance == cents(4875))
+        let reconciliation = try await store.reconciliation(clinic: book.glow.id, today: day("2026-07-20"))
+        #expect(reconciliation.periods.map(\.expected) == [cents(4875)])  // July, without sales: no deduction, no period
+        let dashboard = try await store.dashboard(today: day("2026-06-20"))
+        let glow = try #require(dashboard.clinics.first { $0.clinic.id == book.glow.id })
+        #expect(glow.periodTotals.commission == cents(6000) && glow.periodPayable == cents(4875) && glow.periodBalance == cents(4875))
+        #expect(glow.arrears.owed == cents(4875))
+        // A payout of the net payable settles June.
+        _ = try await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: june, amount: cents(4875), receivedOn: day("2026-07-05")))
+        #expect(try await store.reconciliation(clinic: book.glow.id, today: day("2026-07-20")).periods.first?.status == .settled)
+
+        // June closed: its accelerator and deductions stay as they were.
+        try await store.closePeriod(clinic: book.glow.id, period: june)
+        var retiered = tiered
+        retiered.tiers = [Tier(threshold: cents(5000), share: share("60%"))]
+        let tiersError = await #expect(throws: StoreError.self) { try await store.updateTerms(retiered) }
+        #expect(tiersError?.description.contains("closed period 2026-06-01…2026-06-30") == true)
+        await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: june)) {
+            try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: book.glow.id, name: "Late", amount: .fixed(cents(1)), effectiveFrom: day("2026-05-01")))
+        }
+        await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: june)) { try await store.deleteDeduction(rent.id) }
+        var bigger = rent
+        bigger.amount = .fixed(cents(2000))
+        await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: june)) { try await store.updateDeduction(bigger) }
+        // Ending the fee after June, or a deduction from July, is fine.
+        var ended = fee
+        ended.lastDay = day("2026-07-31")
+        #expect(try await store.updateDeduction(ended).lastDay == day("2026-07-31"))
+        _ = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: book.glow.id, name: "Supplies", amount: .fixed(cents(300)),
+                                                      effectiveFrom: day("2026-07-01")))
+        #expect(try await store.statement(clinic: book.glow.id, period: june).netPayable == cents(4875))
+        #expect(try await store.auditLog(AuditQuery(subject: .deduction)).map(\.action) == ["create", "update", "create", "create"])
+    }
+}
+
 /// A book takes dates from 1900-01-01 to a year from today: a typo (2062 for 2026) or a date at the
 /// calendar's edge is refused with a sentence and changes nothing, wherever it comes in.
 @Suite struct DateBoundsConformanceTests {

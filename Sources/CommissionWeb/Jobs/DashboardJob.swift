@@ -64,7 +64,7 @@ struct DashboardJob: Job {
                         "owed": style.format(arrears.owed),
                         "owedLabel": arrears.owed.isNegative ? "paid beyond what it owes" : "owed to you", "isOwedBack": arrears.owed.isNegative,
                         "isOverdue": !arrears.overdue.isZero, "overdue": style.format(arrears.overdue), "dueAfter": arrears.dueAfterDays,
-                        "period": style.format(standing.period), "expected": style.format(standing.periodTotals.commission),
+                        "period": style.format(standing.period), "expected": style.format(standing.periodPayable),
                         "hasReceived": !standing.periodReceived.isZero, "received": style.format(standing.periodReceived)] as [String: Any]
             },
             "hasOverdue": dashboard.clinics.contains { !$0.arrears.overdue.isZero },

@@ -79,7 +79,14 @@ struct StatementsJob: Job {
                 },
                 "sales": statement.totals.saleCount,
                 "revenue": style.format(statement.totals.revenue), "profit": style.format(statement.totals.profit),
-                "commission": style.format(statement.totals.commission), "received": style.format(statement.received),
+                "adjusted": !statement.accelerators.isEmpty || !statement.deductions.isEmpty,
+                "lineCommission": style.format(statement.totals.commission),
+                "accelerators": statement.accelerators.map { line -> [String: Any] in
+                    ["tiers": line.terms.tiers.map { "\($0.share) beyond \(style.format($0.threshold))" }.joined(separator: ", "),
+                     "basisTotal": style.format(line.basisTotal), "amount": style.format(line.amount)]
+                },
+                "deductions": statement.deductions.map { ["name": $0.deduction.name, "amount": style.format($0.amount)] as [String: Any] },
+                "commission": style.format(statement.netPayable), "received": style.format(statement.received),
                 "balance": style.format(statement.balance),
             ] as [String: Any],
         ]

@@ -1,0 +1,68 @@
+import CommissionCore
+
+/// A clinic's sums by pay period, fed by a store from its day summary (and, for terms with tiers,
+/// from the basis totals of their lines): what each period's net payable, the reconciliation and
+/// the dashboard's expected figures are computed from, the same way on every store.
+public struct PeriodSums: Sendable {
+    public let clinic: Clinic
+    public let rounding: RoundingPolicy
+    /// The clinic's terms with tiers (archived ones too), and its deductions.
+    public let tiered: [Terms]
+    public let deductions: [Deduction]
+    private var sums: [PayPeriod: Totals.Accumulator] = [:]
+    private var sold: [PayPeriod: Int] = [:]
+    private var basis: [PayPeriod: [Terms.ID: Money]] = [:]
+    private var last: PayPeriod?
+
+    public init(clinic: Clinic, rounding: RoundingPolicy, tiered: [Terms], deductions: [Deduction]) {
+        self.clinic = clinic
+        self.rounding = rounding
+        self.tiered = tiered
+        self.deductions = deductions
+    }
+
+    /// Whether anything beyond the lines' sums decides what the clinic owes: then the stores read
+    /// basis totals, and arrears come period by period.
+    public var needsPeriods: Bool { !tiered.isEmpty || !deductions.isEmpty }
+
+    private mutating func period(of day: Day) -> PayPeriod {
+        if let last, last.contains(day) { return last }
+        let period = clinic.calendar.period(containing: day)
+        last = period
+        return period
+    }
+
+    /// One row of the day summary.
+    public mutating func add(day: Day, saleCount: Int, quantity: Int64, revenue: Money, cost: Money, profit: Money,
+                             commission: Money, exactCommission: ExactCommission) throws {
+        let period = period(of: day)
+        try sums[period, default: Totals.Accumulator()].add(quantity, SaleFigures(revenue: revenue, cost: cost, profit: profit,
+                                                                                  exactCommission: exactCommission, commission: commission))
+        sold[period, default: 0] += saleCount
+    }
+
+    /// The basis total of a day's lines under one set of tiered terms.
+    public mutating func add(day: Day, terms: Terms.ID, basisTotal: Money) throws {
+        let period = period(of: day)
+        basis[period, default: [:]][terms] = try basis[period, default: [:]][terms, default: .zero].adding(basisTotal)
+    }
+
+    public var periods: Set<PayPeriod> { Set(sums.keys) }
+
+    /// What the clinic is expected to pay for `period`.
+    public func payable(_ period: PayPeriod) throws -> PeriodPayable {
+        let sums = self.sums[period] ?? Totals.Accumulator()
+        return try PeriodPayable(clinic: clinic.id, period: period, saleCount: sold[period] ?? 0, revenue: sums.revenue,
+                                 roundedCommission: sums.roundedCommission, exactCommission: sums.exactCommission,
+                                 basisTotals: basis[period] ?? [:], terms: tiered, deductions: deductions, rounding: rounding)
+    }
+
+    /// The reconciliation of every period with sales or payouts.
+    public func reconciliation(received: [PayPeriod: Money], closed: ClosedPeriods, today: Day) throws -> Reconciliation {
+        let entries = try periods.union(received.keys).map { period in
+            (period: period, expected: sums[period] == nil ? Money.zero : try payable(period).netPayable, received: received[period] ?? .zero,
+             isClosed: closed.contains(period.start))
+        }
+        return try Reconciliation(clinic: clinic, entries: entries, today: today)
+    }
+}
