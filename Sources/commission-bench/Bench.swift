@@ -73,6 +73,10 @@ struct Bench: AsyncParsableCommand {
             // 1. Import, against sqlite3 .import of the same file into a bare table.
             let setup = try runProcess(binary, ["import", book.clinicsCSV, book.productsCSV, book.termsCSV, "--db", db])
             guard setup.status == 0 else { throw ValidationError("setting up the book failed: \(setup.output)") }
+            for command in book.realTermsCommands {
+                let run = try runProcess(binary, command + ["--db", db])
+                guard run.status == 0 else { throw ValidationError("\(command.joined(separator: " ")) failed: \(run.output)") }
+            }
             let imported = try runProcess(binary, ["import", book.salesCSV, "--db", db])
             guard imported.status == 0 else { throw ValidationError("the import failed: \(imported.output)") }
             let bare = book.directory.appendingPathComponent("bare.sqlite").path

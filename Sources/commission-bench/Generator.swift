@@ -3,7 +3,7 @@ import Foundation
 
 /// Writes a deterministic book as CSV files: 50 clinics on mixed schedules and splits (one of them
 /// with a fifth of the sales), 500 products, and `sales` sales spread over five years up to today,
-/// with returns, discounts and samples.
+/// with returns, discounts and samples; and her real terms (``realTermsCommands``).
 struct BookGenerator {
     let sales: Int
     let directory: URL
@@ -82,4 +82,32 @@ struct BookGenerator {
     }
 
     func cents(_ minor: Int64) -> String { Currency.usd.format(Money(minorUnits: minor)) }
+
+    /// Her real terms, entered with the command line before the sales are imported: clinic price
+    /// lists (ten clinics, five products each, from the second year; one entry without a cost), a
+    /// schedule change at five clinics (weekly from the third year), tiers on one product line's
+    /// terms, and deductions (a fixed rent at three clinics, a card fee at two).
+    var realTermsCommands: [[String]] {
+        var commands: [[String]] = []
+        for index in stride(from: 2, through: 20, by: 2) {
+            let clinic = "Clinic \(String(format: "%03d", index))"
+            for product in 1...5 {
+                var command = ["price", "set", clinic, "P\(product)", cents(Int64(900 + 100 * product + index)), "--from", firstDay.adding(days: 365).description]
+                if product != 5 { command += ["--cost", cents(Int64(300 + 10 * product))] }
+                commands.append(command)
+            }
+        }
+        for index in [3, 8, 13, 18, 23] {
+            commands.append(["clinic", "schedule", "Clinic \(String(format: "%03d", index))", "weekly:tuesday", "--from", firstDay.adding(days: 730).description])
+        }
+        commands.append(["terms", "add", "Clinic 050", "--product", "Product 050", "--share", "70", "--tier", "500.00:75%", "--tier", "1000.00:80%",
+                         "--from", firstDay.adding(days: 365).description])
+        for index in [4, 9, 14] {
+            commands.append(["deduction", "add", "Clinic \(String(format: "%03d", index))", "Room rent", "--amount", "150.00", "--from", firstDay.description])
+        }
+        for index in [5, 10] {
+            commands.append(["deduction", "add", "Clinic \(String(format: "%03d", index))", "Card fees", "--share", "2.5", "--from", firstDay.adding(days: 365).description])
+        }
+        return commands
+    }
 }
