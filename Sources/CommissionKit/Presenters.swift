@@ -40,8 +40,20 @@ public struct Presenter: Sendable {
     public func terms(_ terms: Terms) -> TermsJSON {
         TermsJSON(id: terms.id.rawValue, clinicId: terms.clinicID.rawValue, clinic: names.clinics[terms.clinicID],
                   productId: terms.productID?.rawValue, product: terms.productID.flatMap { names.products[$0] },
-                  basis: terms.basis.rawValue, share: terms.share.percentText, effectiveFrom: terms.effectiveFrom.description,
+                  basis: terms.basis.rawValue, share: terms.share.percentText, tiers: terms.tiers.map { $0.text(currency) },
+                  effectiveFrom: terms.effectiveFrom.description,
                   archived: terms.isArchived)
+    }
+
+    public func deduction(_ deduction: Deduction) -> DeductionJSON {
+        var amount: String?, share: String?
+        switch deduction.amount {
+        case .fixed(let money): amount = m(money)
+        case .shareOfRevenue(let value): share = value.percentText
+        }
+        return DeductionJSON(id: deduction.id.rawValue, clinicId: deduction.clinicID.rawValue, clinic: names.clinics[deduction.clinicID],
+                             name: deduction.name, amount: amount, share: share, effectiveFrom: deduction.effectiveFrom.description,
+                             lastDay: deduction.lastDay?.description)
     }
 
     public func price(_ entry: PriceListEntry) -> PriceJSON {
@@ -193,8 +205,22 @@ public struct TermsJSON: Codable, Sendable, Hashable {
     public var product: String?
     public var basis: String
     public var share: String
+    /// Accelerators, each `threshold:share` (`5000.00:50.00%`); empty for plain terms.
+    public var tiers: [String]
     public var effectiveFrom: String
     public var archived: Bool
+}
+
+/// A fee a clinic deducts: `amount` for a fixed one, `share` for a share of revenue.
+public struct DeductionJSON: Codable, Sendable, Hashable {
+    public var id: Int64
+    public var clinicId: Int64
+    public var clinic: String?
+    public var name: String
+    public var amount: String?
+    public var share: String?
+    public var effectiveFrom: String
+    public var lastDay: String?
 }
 
 /// A clinic's price of a product from a day on; no `unitCost` when the product's own applies.

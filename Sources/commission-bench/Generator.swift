@@ -84,16 +84,24 @@ struct BookGenerator {
     func cents(_ minor: Int64) -> String { Currency.usd.format(Money(minorUnits: minor)) }
 
     /// Her real terms, entered with the command line before the sales are imported: clinic price
-    /// lists (ten clinics, five products each, from the second year; one entry without a cost), a
+    /// lists (ten clinics, five products each at 95% of their price, from the second year; one
+    /// entry without a cost), a
     /// schedule change at five clinics (weekly from the third year), tiers on one product line's
     /// terms, and deductions (a fixed rent at three clinics, a card fee at two).
     var realTermsCommands: [[String]] {
         var commands: [[String]] = []
+        // The products' own prices, drawn as `write()` draws them: a clinic sells at 95% of them.
+        var random = SplitMix64(seed: UInt64(sales))
+        let prices = (1...Self.productCount).map { _ in
+            let price = Int64.random(in: 500...15_000, using: &random)
+            _ = Int64.random(in: 30...60, using: &random)
+            return price
+        }
         for index in stride(from: 2, through: 20, by: 2) {
             let clinic = "Clinic \(String(format: "%03d", index))"
             for product in 1...5 {
-                var command = ["price", "set", clinic, "P\(product)", cents(Int64(900 + 100 * product + index)), "--from", firstDay.adding(days: 365).description]
-                if product != 5 { command += ["--cost", cents(Int64(300 + 10 * product))] }
+                var command = ["price", "set", clinic, "P\(product)", cents(prices[product - 1] * 95 / 100), "--from", firstDay.adding(days: 365).description]
+                if product != 5 { command += ["--cost", cents(prices[product - 1] * 40 / 100)] }
                 commands.append(command)
             }
         }

@@ -23,6 +23,7 @@ import Testing
         let sale: Sale
         let terms: Terms
         let price: PriceListEntry
+        let deduction: Deduction
         /// Names and amounts found only in this book (its product's price and its commission today).
         let markers: [String]
         var ownerToken: APIToken.ID?
@@ -35,6 +36,8 @@ import Testing
             terms = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2000-01-01"))).terms
             self.price = try await store.setPrice(PriceDraft(clinicID: clinic.id, productID: product.id, unitPrice: Money(minorUnits: price),
                                                              effectiveFrom: try Day(parsing: "2000-01-01")))
+            deduction = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: clinic.id, name: "\(tag) fee", amount: .fixed(Money(minorUnits: 1)),
+                                                                  effectiveFrom: try Day(parsing: "2000-01-01")))
             let today = try await store.settings().today()
             sale = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: today, quantity: 1, note: "\(tag) note"),
                                               idempotencyKey: nil)
@@ -54,6 +57,7 @@ import Testing
                 "\(try await store.sales(SaleQuery(includeVoided: true)))",
                 "\(try await store.payouts(PayoutQuery()))",
                 "\(try await store.prices(PriceQuery()))",
+                "\(try await store.deductions(clinic: nil))",
                 "\(try await store.dashboard(today: today))",
                 "\(try await store.reconciliation(clinic: clinic.id, today: today))",
             ]
@@ -232,6 +236,16 @@ import Testing
             ]
         case (.delete, "/api/v1/prices/:id"):
             return [Probe(uri: at(victim.price.id.rawValue), expectation: .refused)]
+        case (.post, "/api/v1/deductions"):
+            return [
+                Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "name": "Taken", "amount": "1.00"}"#, expectation: .refused),
+                Probe(uri: path, body: #"{"clinic": "\#(victim.clinic.name)", "name": "Taken", "amount": "1.00"}"#, expectation: .refused),
+            ]
+        case (_, "/api/v1/deductions/:id"):
+            return [Probe(uri: at(victim.deduction.id.rawValue), body: #"{"name": "Taken", "amount": "9.00"}"#, expectation: .refused)]
+        case (.get, "/api/v1/deductions"):
+            return [Probe(uri: path + "?clinicId=\(victim.clinic.id.rawValue)", expectation: .answeredWithoutTheOtherBook),
+                    Probe(uri: path, expectation: .answeredWithoutTheOtherBook)]
         case (.get, "/api/v1/prices"):
             return [Probe(uri: path + "?clinicId=\(victim.clinic.id.rawValue)", expectation: .answeredWithoutTheOtherBook),
                     Probe(uri: path, expectation: .answeredWithoutTheOtherBook)]

@@ -159,6 +159,53 @@ import Testing
         }
     }
 
+    /// Tiers from the terms forms, deductions from the clinic's page and the API, and the
+    /// statement page's net payable.
+    @Test func tiersAndDeductionsFromThePagesAndTheAPI() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let added = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form([
+                "csrf": csrf, "clinic": "\(test.glow.id)", "share": "40", "basis": "profit", "tiers": "100.00:50%", "from": "2026-06-01"]))
+            #expect(added.status == .seeOther)
+            let terms = try #require(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).last)
+            #expect(terms.tiers == [Tier(threshold: Money(minorUnits: 10_000), share: try Share(parsing: "50"))])
+            let badTiers = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form([
+                "csrf": csrf, "clinic": "\(test.glow.id)", "share": "40", "tiers": "100.00", "from": "2026-06-01"]))
+            #expect(badTiers.status.code == 422 && badTiers.text.contains("is not a tier"))
+            let book = try await client.execute(uri: "/book", method: .get, headers: headers).text
+            #expect(book.contains("Glow: 40.00% of profit, 50.00% beyond $100.00 from 06/01/2026"))
+
+            let rent = try await client.execute(uri: "/book/clinics/\(test.glow.id)/deductions", method: .post, headers: headers, body: form([
+                "csrf": csrf, "name": "Room rent", "kind": "fixed", "value": "10.00", "from": "2026-06-01"]))
+            #expect(rent.status == .seeOther && rent.headers[.location] == "/book/clinics/\(test.glow.id)#deductions")
+            let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: headers).text
+            #expect(page.contains("Deductions by Glow") && page.contains("Room rent · $10.00 a period · from 06/01/2026"))
+
+            // Five serums in June: 60.00 on the lines, 5.00 accelerator, less 10.00 rent: 55.00.
+            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-06-10"), quantity: 5),
+                                                idempotencyKey: nil)
+            let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)&date=2026-06-10", method: .get, headers: headers).text
+            #expect(statement.contains("Accelerator") && statement.contains("Less Room rent") && statement.contains("Net payable"))
+            #expect(statement.contains("id=\"statement-commission\">$55.00<"))
+
+            let owner = try #require(try await test.store.members().first).account
+            _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_terms"), now: Date())
+            let api: HTTPFields = [.authorization: "Bearer cm_terms", .contentType: "application/json"]
+            let fee = try await client.execute(uri: "/api/v1/deductions", method: .post, headers: api,
+                                               body: ByteBuffer(string: #"{"clinic": "Glow", "name": "Card fees", "share": "2.5", "effectiveFrom": "2026-07-01"}"#))
+            #expect(fee.status == .created && fee.text.contains("\"share\":\"2.50\""), "\(fee.text)")
+            let id = try #require(try await test.store.deductions(clinic: test.glow.id).last?.id)
+            let ended = try await client.execute(uri: "/api/v1/deductions/\(id)", method: .patch, headers: api, body: ByteBuffer(string: #"{"lastDay": "2026-12-31"}"#))
+            #expect(ended.status == .ok && ended.text.contains("\"lastDay\":\"2026-12-31\""))
+            let neither = try await client.execute(uri: "/api/v1/deductions", method: .post, headers: api, body: ByteBuffer(string: #"{"clinic": "Glow", "name": "X"}"#))
+            #expect(neither.status.code == 422)
+            #expect(try await client.execute(uri: "/api/v1/deductions/\(id)", method: .delete, headers: api).status == .noContent)
+            let listed = try await client.execute(uri: "/api/v1/terms", method: .get, headers: api).text
+            #expect(listed.contains("\"tiers\":[\"100.00:50.00%\"]"), "\(listed)")
+        }
+    }
+
     @Test func aPrefilledLinkOpensAReadyFormAndAMissedDayOpensTheFormOnThatDay() async throws {
         let test = try await TestApp()
         let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))

@@ -43,6 +43,12 @@ struct BookJob: Job {
                 try await itemPage(.clinic(clinic), context: context, error: error, status: status)
             }
         }
+        // A clinic's deductions: add one, end one, remove one.
+        pages.post("/book/:kind/:id/deductions") { request, context in try await deductionForm(request, context: context, action: nil) }
+        pages.post("/book/:kind/:id/deductions/:deduction/:action") { request, context in
+            try await deductionForm(request, context: context, action: (Deduction.ID(try context.parameters.require("deduction", as: Int64.self)),
+                                                                         context.parameters.get("action") ?? ""))
+        }
         // A clinic's price list: set an entry, remove one.
         pages.post("/book/:kind/:id/prices") { request, context in try await priceForm(request, context: context, remove: nil) }
         pages.post("/book/:kind/:id/prices/:entry/remove") { request, context in
@@ -62,12 +68,12 @@ struct BookJob: Job {
             }
         }
         pages.post("/terms") { request, context in
-            try await bookForm(request, context: context) { form, _ in
+            try await bookForm(request, context: context) { form, settings in
                 guard let clinic = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
                 let change = try await app.store.createTerms(TermsDraft(
                     clinicID: Clinic.ID(clinic), productID: form["product"].flatMap(Int64.init).map { Product.ID($0) },
                     basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit, share: try Share(parsing: form["share"] ?? ""),
-                    effectiveFrom: try Day(parsing: form["from"] ?? "")))
+                    tiers: try Self.tiers(field: form["tiers"], style: settings.style), effectiveFrom: try Day(parsing: form["from"] ?? "")))
                 return "/book?recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)"
             }
         }
@@ -150,6 +156,7 @@ struct BookJob: Job {
             if let share = input.share { terms.share = try Share(parsing: share) }
             if let basis = input.basis { terms.basis = try Self.basis(basis) }
             if let from = input.effectiveFrom { terms.effectiveFrom = try app.day(from, field: "effectiveFrom", default: terms.effectiveFrom) }
+            if let tiers = input.tiers { terms.tiers = try Self.tiers(tiers, currency: try await app.store.settings().currency) }
             if let archived = input.archived { terms.isArchived = archived }
             return try await termsChange(try await app.store.updateTerms(terms))
         }
@@ -183,11 +190,80 @@ struct BookJob: Job {
                 effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: try await app.store.settings().today())))
             return try app.json(try await app.presenter().price(entry), status: .created)
         }
+        // Deductions: listed (of a clinic), added, changed in part (ending one is giving it a
+        // lastDay), removed.
+        api.get("/deductions") { request, _ in
+            let presenter = try await app.presenter()
+            let clinic = try request.uri.queryParameters["clinicId"].map { text -> Clinic.ID in
+                guard let id = Int64(text) else { throw Problem(.badRequest, "clinicId is a number, not \"\(text)\".") }
+                return Clinic.ID(id)
+            }
+            return try app.json(try await app.store.deductions(clinic: clinic).map(presenter.deduction))
+        }
+        api.post("/deductions") { request, context in
+            let input = try await app.body(DeductionBody.self, request, context: context)
+            let settings = try await app.store.settings()
+            let deduction = try await app.store.createDeduction(Deduction(
+                id: Deduction.ID(0), clinicID: try await app.clinicID(input.clinicId, name: input.clinic), name: input.name,
+                amount: try Self.deductionAmount(amount: input.amount, share: input.share, currency: settings.currency),
+                effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today()),
+                lastDay: try input.lastDay.map { try app.day($0, field: "lastDay", default: settings.today()) }))
+            return try app.json(try await app.presenter().deduction(deduction), status: .created)
+        }
+        api.patch("/deductions/:id") { request, context in
+            let input = try await app.body(DeductionPatch.self, request, context: context)
+            let settings = try await app.store.settings()
+            var deduction = try await deduction(context)
+            if let name = input.name { deduction.name = name }
+            if input.amount != nil || input.share != nil {
+                deduction.amount = try Self.deductionAmount(amount: input.amount, share: input.share, currency: settings.currency)
+            }
+            if let from = input.effectiveFrom { deduction.effectiveFrom = try app.day(from, field: "effectiveFrom", default: deduction.effectiveFrom) }
+            if let last = input.lastDay { deduction.lastDay = last.isEmpty ? nil : try app.day(last, field: "lastDay", default: settings.today()) }
+            return try app.json(try await app.presenter().deduction(try await app.store.updateDeduction(deduction)))
+        }
+        api.delete("/deductions/:id") { _, context in
+            try await app.store.deleteDeduction(try await deduction(context).id)
+            return Response(status: .noContent)
+        }
         api.delete("/prices/:id") { _, context in
             try await app.store.removePrice(PriceListEntry.ID(try context.parameters.require("id", as: Int64.self)))
             return Response(status: .noContent)
         }
     }
+
+    func deduction(_ context: AppRequestContext) async throws -> Deduction {
+        let id = try context.parameters.require("id", as: Int64.self)
+        guard let deduction = try await app.store.deductions(clinic: nil).first(where: { $0.id.rawValue == id }) else {
+            throw StoreError.notFound(.deductions, id: id)
+        }
+        return deduction
+    }
+
+    /// A fixed amount (`amount`) or a share of revenue (`share`): exactly one.
+    static func deductionAmount(amount: String?, share: String?, currency: Currency) throws -> DeductionAmount {
+        switch (amount, share) {
+        case (let amount?, nil):
+            do { return .fixed(try currency.parse(amount)) } catch { throw Problem(.unprocessableContent, "The amount: \(error)") }
+        case (nil, let share?):
+            do { return .shareOfRevenue(try Share(parsing: share)) } catch { throw Problem(.unprocessableContent, "The share: \(error)") }
+        default:
+            throw Problem(.unprocessableContent, "Give either \"amount\" (a fixed amount per period) or \"share\" (a share of the period's revenue).")
+        }
+    }
+
+    struct DeductionBody: Decodable {
+        var clinicId: Int64?
+        var clinic: String?
+        var name: String
+        var amount: String?
+        var share: String?
+        var effectiveFrom: String?
+        var lastDay: String?
+    }
+
+    /// A `lastDay` of "" takes the last day away.
+    struct DeductionPatch: Decodable { var name: String?; var amount: String?; var share: String?; var effectiveFrom: String?; var lastDay: String? }
 
     struct PriceBody: Decodable {
         var clinicId: Int64?
@@ -247,7 +323,9 @@ struct BookJob: Job {
         let names = try await Presenter.Names(store: app.store)
         func describe(_ terms: Terms) -> String {
             "\(names.clinics[terms.clinicID] ?? "")\(terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""): "
-                + "\(terms.share.percentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom))"
+                + "\(terms.share.percentText)% of \(terms.basis.rawValue)"
+                + terms.tiers.map { ", \($0.share.percentText)% beyond \(style.format($0.threshold))" }.joined()
+                + " from \(style.format(terms.effectiveFrom))"
         }
         let archived: [[String: Any]] = allClinics.filter(\.isArchived).map { ["kind": "Clinic", "name": $0.name, "action": "/book/clinics/\($0.id)"] }
             + allProducts.filter(\.isArchived).map { ["kind": "Product", "name": $0.name, "action": "/book/products/\($0.id)"] }
@@ -261,7 +339,8 @@ struct BookJob: Job {
             "terms": allTerms.filter { !$0.isArchived }.map { terms in
                 ["id": terms.id.rawValue, "clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
                  "product": terms.productID.flatMap { names.products[$0] } ?? "",
-                 "share": terms.share.percentText, "basis": terms.basis.rawValue, "from": style.format(terms.effectiveFrom)] as [String: Any]
+                 "share": terms.share.percentText, "basis": terms.basis.rawValue, "from": style.format(terms.effectiveFrom),
+                 "tiers": terms.tiers.map { ", \($0.share.percentText)% beyond \(style.format($0.threshold))" }.joined()] as [String: Any]
             },
             "archived": archived, "hasArchived": !archived.isEmpty, "archivedCount": archived.count,
         ]
@@ -333,6 +412,18 @@ struct BookJob: Job {
             let names = try await Presenter.Names(store: app.store)
             let entries = try await app.store.prices(PriceQuery(clinicID: clinic.id))
             let products = try await app.store.products(ProductQuery())
+            let deductions = try await app.store.deductions(clinic: clinic.id)
+            values["deductions"] = [
+                "clinicName": clinic.name, "today": today.description, "hasEntries": !deductions.isEmpty, "action": "/book/clinics/\(clinic.id)",
+                "entries": deductions.map { d -> [String: Any] in
+                    let amount = switch d.amount {
+                    case .fixed(let money): "\(style.format(money)) a period"
+                    case .shareOfRevenue(let share): "\(share.percentText)% of revenue"
+                    }
+                    return ["id": d.id.rawValue, "name": d.name, "amount": amount, "from": style.format(d.effectiveFrom),
+                            "until": d.lastDay.map { style.format($0) } ?? "", "action": "/book/clinics/\(clinic.id)", "csrf": context.csrfToken ?? ""]
+                },
+            ] as [String: Any]
             values["prices"] = [
                 "clinicName": clinic.name, "today": today.description, "hasEntries": !entries.isEmpty, "action": "/book/clinics/\(clinic.id)",
                 "entries": entries.map { e -> [String: Any] in
@@ -353,7 +444,8 @@ struct BookJob: Job {
             values["action"] = "/book/terms/\(terms.id)"
             values["terms"] = ["clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
                                "product": terms.productID.flatMap { names.products[$0] } ?? "", "share": terms.share.percentText,
-                               terms.basis.rawValue: true, "from": terms.effectiveFrom.description]
+                               terms.basis.rawValue: true, "from": terms.effectiveFrom.description,
+                               "tiers": terms.tiers.map { "\(style.formatInput($0.threshold)):\($0.share.percentText)%" }.joined(separator: "; ")]
         }
         values["heading"] = title
         return try await app.page("book-item", title: title, nav: "book", context: context, values: values, status: status, error: error)
@@ -403,6 +495,7 @@ struct BookJob: Job {
                     terms.share = try Share(parsing: form["share"] ?? "")
                     terms.basis = try Self.basis(form["basis"] ?? "profit")
                     terms.effectiveFrom = try Day(parsing: form["from"] ?? "")
+                    terms.tiers = try Self.tiers(field: form["tiers"], style: style)
                 } else {
                     terms.isArchived = action == "archive"
                 }
@@ -411,6 +504,39 @@ struct BookJob: Job {
             }
         } otherwise: { error, status in
             try await itemPage(item, context: context, error: error, status: status)
+        }
+    }
+
+    /// Adds a deduction from the clinic's page, or ends (`end`, today, or the form's day) or removes (`remove`) one.
+    func deductionForm(_ request: Request, context: AppRequestContext, action: (Deduction.ID, String)?) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let clinic = try await pageClinic(context)
+        let settings = try await app.store.settings()
+        return try await app.form {
+            if let (id, verb) = action {
+                guard var deduction = try await app.store.deductions(clinic: clinic.id).first(where: { $0.id == id }) else {
+                    throw StoreError.notFound(.deductions, id: id.rawValue)
+                }
+                switch verb {
+                case "end":
+                    deduction.lastDay = try (form["on"]).flatMap { $0.isEmpty ? nil : $0 }.map { try Day(parsing: $0) } ?? settings.today()
+                    _ = try await app.store.updateDeduction(deduction)
+                case "remove":
+                    try await app.store.deleteDeduction(id)
+                default:
+                    throw Problem(.notFound, "A deduction is ended or removed.")
+                }
+            } else {
+                let value = (form["value"] ?? "").trimmingCharacters(in: .whitespaces)
+                let amount: DeductionAmount = form["kind"] == "revenue-share" ? .shareOfRevenue(try Share(parsing: value)) : .fixed(try settings.style.parse(value))
+                let until = (form["until"] ?? "").trimmingCharacters(in: .whitespaces)
+                _ = try await app.store.createDeduction(Deduction(
+                    id: Deduction.ID(0), clinicID: clinic.id, name: form["name"] ?? "", amount: amount, effectiveFrom: try Day(parsing: form["from"] ?? ""),
+                    lastDay: until.isEmpty ? nil : try Day(parsing: until)))
+            }
+            return .redirect(to: "/book/clinics/\(clinic.id)#deductions")
+        } otherwise: { error, status in
+            try await itemPage(.clinic(clinic), context: context, error: error, status: status)
         }
     }
 
@@ -471,7 +597,28 @@ struct BookJob: Job {
     /// An SKU of "" takes the SKU away.
     struct ProductPatch: Decodable { var name: String?; var sku: String?; var unitPrice: String?; var unitCost: String?; var archived: Bool? }
 
-    struct TermsPatch: Decodable { var share: String?; var basis: String?; var effectiveFrom: String?; var archived: Bool? }
+    /// `tiers` replaces every tier (`[]` takes them away).
+    struct TermsPatch: Decodable { var share: String?; var basis: String?; var effectiveFrom: String?; var tiers: [String]?; var archived: Bool? }
+
+    /// Tiers as the API takes them: `"5000.00:50%"` each.
+    static func tiers(_ texts: [String], currency: Currency) throws -> [Tier] {
+        try texts.map { text in
+            do { return try Tier(parsing: text, currency: currency) } catch { throw Problem(.unprocessableContent, "The tiers: \(error)") }
+        }
+    }
+
+    /// Tiers as a page's field gives them, in her locale: `5000.00:50%; 10000.00:60%`.
+    static func tiers(field text: String?, style: LocaleStyle) throws -> [Tier] {
+        try (text ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { item in
+            let parts = item.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else {
+                throw Problem(.unprocessableContent, "\"\(item)\" is not a tier: write the threshold and the share, like 5000.00:50%; separate tiers with ;.")
+            }
+            do { return Tier(threshold: try style.parse(parts[0]), share: try Share(parsing: parts[1])) } catch {
+                throw Problem(.unprocessableContent, "The tier \"\(item)\": \(error)")
+            }
+        }
+    }
 
     struct TermsBody: Decodable {
         var clinicId: Int64?
@@ -480,6 +627,7 @@ struct BookJob: Job {
         var product: String?
         var basis: String?
         var share: String
+        var tiers: [String]?
         var effectiveFrom: String
     }
 
@@ -495,7 +643,7 @@ struct BookJob: Job {
         let product: Product.ID? = input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : nil
         let change = try await app.store.createTerms(TermsDraft(
             clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: product, basis: basis,
-            share: try Share(parsing: input.share), effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0))))
+            share: try Share(parsing: input.share), tiers: try Self.tiers(input.tiers ?? [], currency: try await app.store.settings().currency), effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0))))
         return try await termsChange(change, status: .created)
     }
 
