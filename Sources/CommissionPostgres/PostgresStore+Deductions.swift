@@ -89,24 +89,44 @@ extension PostgresStore {
     func periodSums(_ connection: PostgresConnection, clinic: Clinic, from first: Day, through last: Day, settings: BookSettings) async throws -> PeriodSums {
         var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try await tieredTerms(connection, clinic: clinic.id),
                               deductions: try await deductions(connection, clinic: clinic.id))
-        for (date, count, quantity, revenue, cost, profit, commission, exact) in try await connection.query(try SQL("""
-            SELECT date::text, saleCount::bigint, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
-            FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date BETWEEN ?::date AND ?::date ORDER BY date
-            """, book, clinic.id.rawValue, first.description, last.description).query, logger: logger)
+        // From the clinic's first day with a sale: summed per pay period by PostgreSQL (the periods
+        // joined as a VALUES list), a few hundred rows for years of sales.
+        let start = try await connection.query(try SQL("SELECT min(date)::text FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date >= ?::date",
+                                                        book, clinic.id.rawValue, first.description).query, logger: logger)
+            .decode(String?.self).all().first.flatMap { $0 }.flatMap(Day.reading(stored:))
+        guard let start, start <= last else { return sums }
+        let periods = sums.periods(from: start, through: last) ?? clinic.calendar.periods(from: start, through: last)
+        func values() throws -> SQL {
+            var sql = SQL("WITH p(first, last) AS (VALUES ")
+            for (index, period) in periods.enumerated() {
+                try sql.add(index == 0 ? "(?::date, ?::date)" : ", (?::date, ?::date)", period.start.description, period.end.description)
+            }
+            try sql.add(") ")
+            return sql
+        }
+        var query = try values()
+        try query.add("""
+            SELECT p.first::text, sum(saleCount)::bigint, sum(quantity)::bigint, sum(revenueMinor)::bigint, sum(costMinor)::bigint,
+                   sum(profitMinor)::bigint, sum(commissionMinor)::bigint, sum(commissionExact)::bigint
+            FROM p JOIN clinicDayTotal d ON d.bookId = ? AND d.clinicId = ? AND d.date BETWEEN p.first AND p.last GROUP BY p.first
+            """, book, clinic.id.rawValue)
+        for (date, count, quantity, revenue, cost, profit, commission, exact) in try await connection.query(query.query, logger: logger)
             .decode((String, Int64, Int64, Int64, Int64, Int64, Int64, Int64).self).all() {
-            try sums.add(day: try Day.stored(date, row: "A day summary of clinic \(clinic.id)"), saleCount: Int(count), quantity: quantity,
+            try sums.add(day: try Day.stored(date, row: "A period of clinic \(clinic.id)"), saleCount: Int(count), quantity: quantity,
                          revenue: Money(minorUnits: revenue), cost: Money(minorUnits: cost), profit: Money(minorUnits: profit),
                          commission: Money(minorUnits: commission), exactCommission: ExactCommission(tenThousandths: exact))
         }
         if !sums.tiered.isEmpty {
-            var query = try SQL("""
-                SELECT date::text, termsId, sum(CASE basis WHEN 'revenue' THEN revenueMinor ELSE profitMinor END)::bigint FROM sale
-                WHERE bookId = ? AND clinicId = ? AND date BETWEEN ?::date AND ?::date AND NOT isVoided AND termsId IN (
-                """, book, clinic.id.rawValue, first.description, last.description)
-            for (index, terms) in sums.tiered.enumerated() { try query.add(index == 0 ? "?" : ", ?", terms.id.rawValue) }
-            try query.add(") GROUP BY date, termsId")
-            for (date, terms, total) in try await connection.query(query.query, logger: logger).decode((String, Int64, Int64).self).all() {
-                try sums.add(day: try Day.stored(date, row: "A sale's date at clinic \(clinic.id)"), terms: Terms.ID(terms), basisTotal: Money(minorUnits: total))
+            var totals = try values()
+            try totals.add("""
+                SELECT p.first::text, s.termsId, sum(CASE s.basis WHEN 'revenue' THEN s.revenueMinor ELSE s.profitMinor END)::bigint
+                FROM p JOIN sale s ON s.bookId = ? AND s.clinicId = ? AND s.date BETWEEN p.first AND p.last
+                WHERE NOT s.isVoided AND s.termsId IN (
+                """, book, clinic.id.rawValue)
+            for (index, terms) in sums.tiered.enumerated() { try totals.add(index == 0 ? "?" : ", ?", terms.id.rawValue) }
+            try totals.add(") GROUP BY p.first, s.termsId")
+            for (date, terms, total) in try await connection.query(totals.query, logger: logger).decode((String, Int64, Int64).self).all() {
+                try sums.add(day: try Day.stored(date, row: "A period of clinic \(clinic.id)"), terms: Terms.ID(terms), basisTotal: Money(minorUnits: total))
             }
         }
         return sums

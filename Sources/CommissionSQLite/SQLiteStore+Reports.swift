@@ -105,18 +105,51 @@ extension SQLiteStore {
     static func payable(_ db: Database, clinic: Clinic, period: PayPeriod, settings: BookSettings) throws -> PeriodPayable {
         var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: clinic.id),
                               deductions: try deductions(db, clinic: clinic.id))
-        if let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT coalesce(sum(saleCount), 0), coalesce(sum(quantity), 0), coalesce(sum(revenueMinor), 0), coalesce(sum(costMinor), 0),
-                   coalesce(sum(profitMinor), 0), coalesce(sum(commissionMinor), 0), coalesce(sum(commissionExact), 0)
-            FROM clinicDayTotal WHERE clinicId = ? AND date BETWEEN ? AND ?
-            """), arguments: [clinic.id.rawValue, period.start.description, period.end.description]) {
-            try sums.add(day: period.start, saleCount: row[0], quantity: row[1], revenue: Money(minorUnits: row[2]), cost: Money(minorUnits: row[3]),
-                         profit: Money(minorUnits: row[4]), commission: Money(minorUnits: row[5]), exactCommission: ExactCommission(tenThousandths: row[6]))
+        try addSums(db, to: &sums, from: period.start, through: period.end)
+        return try sums.payable(period)
+    }
+
+    /// Feeds `sums` the clinic's day summary and the basis totals of its tiered terms from `first`
+    /// through `last`, summed per pay period by SQLite (the periods joined as a VALUES list): a few
+    /// hundred rows for years of sales, rather than a row a day. Day by day when the periods would
+    /// be too many for one statement.
+    static func addSums(_ db: Database, to sums: inout PeriodSums, from first: Day, through last: Day) throws {
+        let id = sums.clinic.id
+        let figures = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
+        func add(_ row: Row) throws {
+            try sums.add(day: try Day.stored(row[0], row: "A day summary of clinic \(id)"), saleCount: row[1], quantity: row[2],
+                         revenue: Money(minorUnits: row[3]), cost: Money(minorUnits: row[4]), profit: Money(minorUnits: row[5]),
+                         commission: Money(minorUnits: row[6]), exactCommission: ExactCommission(tenThousandths: row[7]))
         }
-        for item in try basisTotals(db, clinic: clinic.id, terms: sums.tiered, from: period.start, through: period.end) {
+        let tiered = sums.tiered.map(\.id.rawValue)
+        let termsList = repeatElement("?", count: tiered.count).joined(separator: ", ")
+        let basis = "sum(CASE s.basis WHEN 'revenue' THEN s.revenueMinor ELSE s.profitMinor END)"
+        if let periods = sums.periods(from: first, through: last) {
+            guard !periods.isEmpty else { return }
+            let values = "WITH p(first, last) AS (VALUES \(repeatElement("(?, ?)", count: periods.count).joined(separator: ", ")))"
+            var bounds = StatementArguments()
+            for period in periods { bounds += [period.start.description, period.end.description] }
+            let rows = try Row.fetchCursor(db, sql: """
+                \(values) SELECT p.first, \(figures) FROM p JOIN clinicDayTotal d ON d.clinicId = ? AND d.date BETWEEN p.first AND p.last GROUP BY p.first
+                """, arguments: bounds + [id.rawValue])
+            while let row = try rows.next() { try add(row) }
+            guard !tiered.isEmpty else { return }
+            let totals = try Row.fetchCursor(db, sql: """
+                \(values) SELECT p.first, s.termsId, \(basis) FROM p JOIN sale s ON s.clinicId = ? AND s.date BETWEEN p.first AND p.last
+                WHERE s.isVoided = 0 AND s.termsId IN (\(termsList)) GROUP BY p.first, s.termsId
+                """, arguments: bounds + [id.rawValue] + StatementArguments(tiered))
+            while let row = try totals.next() {
+                try sums.add(day: try Day.stored(row[0], row: "A period of clinic \(id)"), terms: Terms.ID(row[1] as Int64), basisTotal: Money(minorUnits: row[2]))
+            }
+            return
+        }
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT date, \(figures) FROM clinicDayTotal WHERE clinicId = ? AND date BETWEEN ? AND ? GROUP BY date
+            """), arguments: [id.rawValue, first.description, last.description])
+        while let row = try rows.next() { try add(row) }
+        for item in try basisTotals(db, clinic: id, terms: sums.tiered, from: first, through: last) {
             try sums.add(day: item.day, terms: item.terms, basisTotal: item.total)
         }
-        return try sums.payable(period)
     }
 
     static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings, special: Set<Int64> = []) throws -> [Int64: Arrears] {
@@ -226,18 +259,9 @@ extension SQLiteStore {
         let id = clinic.id
         let last = clinic.calendar.period(containing: today).end
         var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: id), deductions: try deductions(db, clinic: id))
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT date, saleCount, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact
-            FROM clinicDayTotal WHERE clinicId = ? AND date <= ? ORDER BY date
-            """), arguments: [id.rawValue, last.description])
-        while let row = try rows.next() {
-            try sums.add(day: try Day.stored(row[0], row: "A day summary of clinic \(id)"), saleCount: row[1], quantity: row[2],
-                         revenue: Money(minorUnits: row[3]), cost: Money(minorUnits: row[4]), profit: Money(minorUnits: row[5]),
-                         commission: Money(minorUnits: row[6]), exactCommission: ExactCommission(tenThousandths: row[7]))
-        }
-        for item in try basisTotals(db, clinic: id, terms: sums.tiered, from: Day(ordinal: -719_162), through: last) {  // from 0001-01-01
-            try sums.add(day: item.day, terms: item.terms, basisTotal: item.total)
-        }
+        let first = try String.fetchOne(db.cachedStatement(sql: "SELECT min(date) FROM clinicDayTotal WHERE clinicId = ?"), arguments: [id.rawValue])
+            .flatMap(Day.reading(stored:))
+        if let first { try addSums(db, to: &sums, from: first, through: last) }
         var received: [PayPeriod: Money] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT periodStart, periodEnd, sum(amountMinor) FROM payout WHERE clinicId = ? AND periodStart <= ?

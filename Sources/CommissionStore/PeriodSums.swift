@@ -32,7 +32,16 @@ public struct PeriodSums: Sendable {
         return period
     }
 
-    /// One row of the day summary.
+    /// The periods a store sums over in one statement (a day summary joined to them), from the
+    /// clinic's first day with a sale through `last`; nil when they would be too many for one
+    /// statement (a store then reads day by day).
+    public func periods(from first: Day, through last: Day) -> [PayPeriod]? {
+        guard first <= last, first.days(to: last) <= 20_000 else { return first <= last ? nil : [] }
+        let periods = clinic.calendar.periods(from: first, through: last)
+        return periods.count <= 2_000 ? periods : nil
+    }
+
+    /// One row of the day summary (or the sums of a whole period, given any day of it).
     public mutating func add(day: Day, saleCount: Int, quantity: Int64, revenue: Money, cost: Money, profit: Money,
                              commission: Money, exactCommission: ExactCommission) throws {
         let period = period(of: day)
