@@ -18,7 +18,7 @@ public struct ScheduleChange: Sendable, Hashable {
 /// change, the new one's first period starts on the day of the change. A change therefore never
 /// moves a past day into another period, and the periods still tile the calendar without gaps or
 /// overlaps. With no change it is exactly its first schedule.
-public struct PayCalendar: Sendable, Hashable, CustomStringConvertible {
+public struct PayCalendar: PayPeriods, Sendable, Hashable, CustomStringConvertible {
     /// The schedule in force before the first change.
     public let first: PaySchedule
     /// The changes in date order, one per day (of two on the same day, the later in the list wins).
@@ -61,25 +61,6 @@ public struct PayCalendar: Sendable, Hashable, CustomStringConvertible {
         if next < changes.count, changes[next].effectiveFrom <= end { end = changes[next].effectiveFrom.adding(days: -1) }
         return PayPeriod(start: start, end: end)
     }
-
-    /// The period that follows `period`.
-    public func period(after period: PayPeriod) -> PayPeriod { self.period(containing: period.end.adding(days: 1)) }
-
-    /// The period that precedes `period`.
-    public func period(before period: PayPeriod) -> PayPeriod { self.period(containing: period.start.adding(days: -1)) }
-
-    /// The periods that overlap `first...last`, in order.
-    public func periods(from first: Day, through last: Day) -> [PayPeriod] {
-        guard first <= last else { return [] }
-        var result = [period(containing: first)]
-        while let current = result.last, current.end < last {
-            result.append(period(after: current))
-        }
-        return result
-    }
-
-    /// Whether `period` is one of this calendar's periods, exactly.
-    public func isPeriod(_ period: PayPeriod) -> Bool { self.period(containing: period.start) == period }
 
     /// `monthly`, or `monthly, then weekly:tuesday from 2026-11-17`.
     public var description: String {

@@ -2,7 +2,7 @@
 ///
 /// Every day falls in exactly one period of a schedule, and a schedule's periods tile the calendar
 /// without gaps or overlaps.
-public enum PaySchedule: Sendable, Hashable, CustomStringConvertible {
+public enum PaySchedule: PayPeriods, Sendable, Hashable, CustomStringConvertible {
     /// Seven-day periods starting on the given weekday.
     case weekly(startingOn: Weekday)
     /// Fourteen-day periods, one of which starts on the anchor date (periods run before it too).
@@ -32,22 +32,6 @@ public enum PaySchedule: Sendable, Hashable, CustomStringConvertible {
         case .monthly:
             return PayPeriod(start: day.firstOfMonth, end: day.lastOfMonth)
         }
-    }
-
-    /// The period that follows `period`.
-    public func period(after period: PayPeriod) -> PayPeriod { self.period(containing: period.end.adding(days: 1)) }
-
-    /// The period that precedes `period`.
-    public func period(before period: PayPeriod) -> PayPeriod { self.period(containing: period.start.adding(days: -1)) }
-
-    /// The periods that overlap `first...last`, in order.
-    public func periods(from first: Day, through last: Day) -> [PayPeriod] {
-        guard first <= last else { return [] }
-        var result = [period(containing: first)]
-        while let current = result.last, current.end < last {
-            result.append(period(after: current))
-        }
-        return result
     }
 
     /// `weekly:monday`, `biweekly:2026-01-05`, `semimonthly`, `monthly`: the form ``init(parsing:)`` reads.
@@ -126,6 +110,34 @@ public enum PayScheduleError: Error, Sendable, Equatable, CustomStringConvertibl
                 : "\"\(anchor)\" is not a date: write biweekly:YYYY-MM-DD, the first day of one period."
         }
     }
+}
+
+/// Pay periods that tile the calendar: a schedule, or a clinic's schedules over time
+/// (``PayCalendar``). Each gives the period that holds a day; the rest follows.
+public protocol PayPeriods {
+    /// The period that contains `day`.
+    func period(containing day: Day) -> PayPeriod
+}
+
+extension PayPeriods {
+    /// The period that follows `period`.
+    public func period(after period: PayPeriod) -> PayPeriod { self.period(containing: period.end.adding(days: 1)) }
+
+    /// The period that precedes `period`.
+    public func period(before period: PayPeriod) -> PayPeriod { self.period(containing: period.start.adding(days: -1)) }
+
+    /// The periods that overlap `first...last`, in order.
+    public func periods(from first: Day, through last: Day) -> [PayPeriod] {
+        guard first <= last else { return [] }
+        var result = [period(containing: first)]
+        while let current = result.last, current.end < last {
+            result.append(period(after: current))
+        }
+        return result
+    }
+
+    /// Whether `period` is one of these periods, exactly.
+    public func isPeriod(_ period: PayPeriod) -> Bool { self.period(containing: period.start) == period }
 }
 
 /// One pay period of a clinic: the days from `start` through `end`, both included.
