@@ -903,6 +903,112 @@ extension CommissionStore {
     }
 }
 
+/// Random writes of every kind — sales (priced by the list or typed), price-list entries set and
+/// removed, schedule changes, tiered terms (backdated), deductions, voids, edits, an import, a
+/// closed period — and then, on every store, the figures the summaries give (reconciliation, the
+/// dashboard, clinic months) equal a recount from the sales, period by period through statements
+/// (whose net payable is computed from the lines).
+@Suite struct RealTermsRecountConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func summariesEqualARecountAfterRandomWritesOfAllFourKinds(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        var random = SeededRandom(seed: 15)
+        let clinics = [book.glow, book.harbor], products = [book.serum, book.cream]
+        func randomDay() -> Day { day("2026-01-01").adding(days: Int.random(in: 0...150, using: &random)) }
+        var sales: [Sale] = []
+        for step in 0..<160 {
+            switch step {
+            case 20, 70, 120:  // a schedule change
+                var clinic = try await store.clinic(clinics[step % 2].id)
+                clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: randomDay(), schedule: [.weekly(startingOn: .tuesday), .monthly, .semimonthly]
+                    .randomElement(using: &random)!))
+                _ = try? await store.updateClinic(clinic)  // refused when it would alter a paid or closed period
+                continue
+            case 30, 90:  // backdated terms with tiers
+                _ = try await store.createTerms(TermsDraft(clinicID: clinics[step % 4 == 2 ? 0 : 1].id, share: share("35%"),
+                                                           tiers: [Tier(threshold: cents(Int64.random(in: 5000...30_000, using: &random)), share: share("50%"))],
+                                                           effectiveFrom: randomDay()))
+                continue
+            case 10, 40, 100:  // a deduction
+                let amount: DeductionAmount = step == 40 ? .shareOfRevenue(share("2.5%")) : .fixed(cents(Int64.random(in: 100...2000, using: &random)))
+                _ = try? await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: clinics[(step / 10) % 2].id, name: "Fee \(step)",
+                                                               amount: amount, effectiveFrom: randomDay()))
+                continue
+            case 50:  // January at Glow paid and closed: later writes into it are refused
+                let january = PayPeriod(start: day("2026-01-01"), end: day("2026-01-31"))
+                if (try? await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: january, amount: cents(500), receivedOn: day("2026-02-05")))) != nil {
+                    try? await store.closePeriod(clinic: book.glow.id, period: january)
+                }
+                continue
+            default:
+                break
+            }
+            switch Int.random(in: 0..<20, using: &random) {
+            case 0:  // a clinic's price, from a random day
+                let clinic = clinics.randomElement(using: &random)!, product = products.randomElement(using: &random)!
+                _ = try await store.setPrice(PriceDraft(clinicID: clinic.id, productID: product.id, unitPrice: cents(Int64.random(in: 2000...6000, using: &random)),
+                                                        unitCost: Bool.random(using: &random) ? cents(Int64.random(in: 500...1500, using: &random)) : nil,
+                                                        effectiveFrom: randomDay()))
+            case 1:  // an entry removed
+                if let entry = try await store.prices(PriceQuery()).randomElement(using: &random) { try await store.removePrice(entry.id) }
+            case 5:  // a void
+                if let sale = sales.randomElement(using: &random) { _ = try? await store.voidSale(sale.id) }
+            case 6:  // an edit
+                if let sale = sales.randomElement(using: &random), !(try await store.sale(sale.id).isVoided) {
+                    _ = try? await store.updateSale(sale.id, with: SaleDraft(clinicID: sale.clinicID, productID: sale.productID, date: randomDay(), quantity: 2))
+                }
+            default:
+                let quantity = Int64.random(in: -1...3, using: &random)
+                guard quantity != 0 else { continue }
+                if let sale = try? await store.createSale(SaleDraft(
+                    clinicID: clinics.randomElement(using: &random)!.id, productID: products.randomElement(using: &random)!.id, date: randomDay(),
+                    quantity: quantity, unitPrice: Int.random(in: 0..<4, using: &random) == 0 ? cents(4200) : nil), idempotencyKey: nil) {
+                    sales.append(sale)
+                }
+            }
+        }
+        _ = try await store.importRows(from: RowsSource(rows: (0..<10).map { index in
+            ImportRow(line: index + 2, record: .sale(NamedSaleDraft(clinic: "Harbor", product: "Cream", date: day("2026-03-01").adding(days: index), quantity: 1)))
+        }), options: ImportOptions())
+
+        // The book has all four kinds (else the test would prove nothing about them).
+        let priceCount = try await store.prices(PriceQuery()).count, deductionCount = try await store.deductions(clinic: nil).count
+        #expect(priceCount > 0 && deductionCount > 0)
+        #expect(try await store.terms(TermsQuery()).contains { !$0.tiers.isEmpty })
+        #expect(try await store.clinics(ClinicQuery()).contains { !$0.scheduleChanges.isEmpty })
+
+        let today = day("2026-06-15")
+        let dashboard = try await store.dashboard(today: today)
+        let all = try await store.sales(SaleQuery())
+        var monthly: [Clinic.ID: Int64] = [:], adjusted = 0
+        for sale in all { monthly[sale.clinicID, default: 0] += sale.figures.commission.minorUnits }
+        for clinic in try await store.clinics(ClinicQuery()) {
+            // Every period with a sale: the statement's net payable (from its lines) is what the
+            // reconciliation expects (from the summaries).
+            let reconciliation = try await store.reconciliation(clinic: clinic.id, today: today)
+            var periods = Set<PayPeriod>()
+            for sale in all where sale.clinicID == clinic.id { periods.insert(clinic.calendar.period(containing: sale.date)) }
+            #expect(Set(reconciliation.periods.map(\.period)).isSuperset(of: periods))
+            var owed = Money.zero
+            for entry in reconciliation.periods {
+                let statement = try await store.statement(clinic: clinic.id, period: entry.period)
+                #expect(statement.netPayable == entry.expected, "\(kind) \(clinic.name) \(entry.period)")
+                adjusted += statement.accelerators.count + statement.deductions.count
+                #expect(statement.lines.count == all.filter { $0.clinicID == clinic.id && entry.period.contains($0.date) }.count)
+                owed = try owed.adding(try entry.expected.subtracting(entry.received))
+            }
+            let standing = try #require(dashboard.clinics.first { $0.clinic.id == clinic.id })
+            #expect(standing.arrears.owed == owed && standing.arrears.owed == reconciliation.balance)
+            let current = try await store.statement(clinic: clinic.id, period: standing.period)
+            #expect(standing.periodPayable == current.netPayable)
+            let months = try await store.clinicMonths(from: day("2026-01-01"), through: day("2026-12-31")).filter { $0.clinicID == clinic.id }
+            #expect(months.reduce(Int64(0)) { $0 + $1.totals.commission.minorUnits } == monthly[clinic.id] ?? 0)
+        }
+        #expect(adjusted > 0, "no statement had an accelerator or a deduction")
+    }
+}
+
 /// A book takes dates from 1900-01-01 to a year from today: a typo (2062 for 2026) or a date at the
 /// calendar's edge is refused with a sentence and changes nothing, wherever it comes in.
 @Suite struct DateBoundsConformanceTests {
