@@ -50,6 +50,14 @@ public enum DeductionAmount: Sendable, Hashable {
     /// A share of the period's revenue (a card fee of 2.50%).
     case shareOfRevenue(Share)
 
+    /// `150.00 a period` or `2.50% of revenue`, the amount written by `format`.
+    public func text(_ format: (Money) -> String) -> String {
+        switch self {
+        case .fixed(let money): "\(format(money)) a period"
+        case .shareOfRevenue(let share): "\(share) of revenue"
+        }
+    }
+
     /// `fixed` or `revenue-share`, as stored.
     public var kind: String {
         switch self {

@@ -83,18 +83,23 @@ extension PostgresStore {
                     received[id] = amount
                 }
             }
-            // Clinics with tiers or deductions: the current period's net payable, and their arrears period by period.
+            // Clinics with tiers or deductions: their sums by period, read once, give the current
+            // period's net payable and the reconciliation their arrears come from.
             let special = Set(try await connection.query(try SQL("""
                 SELECT clinicId FROM terms WHERE bookId = ? AND tiers IS NOT NULL UNION SELECT clinicId FROM deduction WHERE bookId = ?
                 """, book, book).query, logger: logger).decode(Int64.self).all())
-            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings, special: special)
+            var payables: [Int64: Money] = [:], reconciled: [Int64: Reconciliation] = [:]
+            for (clinic, period) in zip(clinics, periods) where special.contains(clinic.id.rawValue) {
+                let sums = try await periodSums(connection, clinic: clinic, from: Day(ordinal: -719_162), through: period.1.end, settings: settings)
+                payables[clinic.id.rawValue] = try sums.payable(period.1).netPayable
+                reconciled[clinic.id.rawValue] = try await reconciliation(connection, sums, through: period.1.end, today: today)
+            }
+            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings, reconciled: reconciled)
             var standings: [ClinicStanding] = []
             for (clinic, period) in zip(clinics, periods) {
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
-                let payable = special.contains(clinic.id.rawValue)
-                    ? try await periodSums(connection, clinic: clinic, from: period.1.start, through: period.1.end, settings: settings).payable(period.1).netPayable
-                    : totals.commission
+                let payable = payables[clinic.id.rawValue] ?? totals.commission
                 standings.append(ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodPayable: payable, periodReceived: paid,
                                                 periodBalance: try payable.subtracting(paid),
                                                 monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
@@ -189,7 +194,9 @@ extension PostgresStore {
 
     /// What each clinic owes her now (``Arrears``), as the SQLite store reads it: with rounding per
     /// line from sums (three round trips for every clinic at once), else period by period.
-    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings, special: Set<Int64> = []) async throws -> [Int64: Arrears] {
+    /// - Parameter reconciled: the clinics already reconciled period by period (tiers, deductions).
+    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings,
+                 reconciled: [Int64: Reconciliation] = [:]) async throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         for (clinic, lag) in try await connection.query(try SQL("""
@@ -204,9 +211,10 @@ extension PostgresStore {
         // Rounding once per statement, tiers and deductions are not additive: those clinics are
         // reconciled period by period.
         var result: [Int64: Arrears] = [:]
-        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || special.contains(point.clinicID) {
-            result[point.clinicID] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings),
-                                             today: today, dueAfterDays: point.dueAfterDays)
+        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || reconciled[point.clinicID] != nil {
+            var reconciliation = reconciled[point.clinicID]
+            if reconciliation == nil { reconciliation = try await self.reconciliation(connection, clinic: clinic, today: today, settings: settings) }
+            result[point.clinicID] = Arrears(reconciliation!, today: today, dueAfterDays: point.dueAfterDays)
         }
         if settings.rounding.scope == .perStatement { return result }
         // One statement for every clinic: the commission of all its lines (its months) less those after
@@ -244,9 +252,14 @@ extension PostgresStore {
     }
 
     func reconciliation(_ connection: PostgresConnection, clinic: Clinic, today: Day, settings: BookSettings) async throws -> Reconciliation {
-        let id = clinic.id
         let last = clinic.calendar.period(containing: today).end
         let sums = try await periodSums(connection, clinic: clinic, from: Day(ordinal: -719_162), through: last, settings: settings)  // from 0001-01-01
+        return try await reconciliation(connection, sums, through: last, today: today)
+    }
+
+    /// The reconciliation of the periods `sums` holds through `last`, with the clinic's payouts.
+    func reconciliation(_ connection: PostgresConnection, _ sums: PeriodSums, through last: Day, today: Day) async throws -> Reconciliation {
+        let id = sums.clinic.id
         var received: [PayPeriod: Money] = [:]
         for (start, end, amount) in try await connection.query(try SQL("""
             SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout

@@ -54,16 +54,22 @@ extension SQLiteStore {
                     """), arguments: arguments)
                 while let row = try rows.next() { received[row[0]] = row[1] }
             }
-            // Clinics with tiers or deductions: the current period's net payable, and their arrears period by period.
+            // Clinics with tiers or deductions: their sums by period, read once, give the current
+            // period's net payable and the reconciliation their arrears come from.
             let special = Set(try Int64.fetchAll(db.cachedStatement(sql: """
                 SELECT clinicId FROM terms WHERE tiers IS NOT NULL UNION SELECT clinicId FROM deduction
                 """)))
-            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings, special: special)
+            var payables: [Int64: Money] = [:], reconciled: [Int64: Reconciliation] = [:]
+            for (clinic, period) in zip(clinics, periods) where special.contains(clinic.id.rawValue) {
+                let sums = try Self.periodSums(db, clinic: clinic, through: period.1.end, settings: settings)
+                payables[clinic.id.rawValue] = try sums.payable(period.1).netPayable
+                reconciled[clinic.id.rawValue] = try Self.reconciliation(db, sums, through: period.1.end, today: today)
+            }
+            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings, reconciled: reconciled)
             let standings = try zip(clinics, periods).map { clinic, period in
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
-                let payable = special.contains(clinic.id.rawValue) ? try Self.payable(db, clinic: clinic, period: period.1, settings: settings).netPayable
-                    : totals.commission
+                let payable = payables[clinic.id.rawValue] ?? totals.commission
                 return ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodPayable: payable, periodReceived: paid,
                                       periodBalance: try payable.subtracting(paid),
                                       monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
@@ -92,21 +98,6 @@ extension SQLiteStore {
             return Dashboard(today: today, currency: settings.currency, todayTotals: headline.todayTotals, monthTotals: headline.monthTotals,
                              yearTotals: headline.yearTotals, clinics: standings, products: products)
         }
-    }
-
-    /// What each clinic owes her now (``Arrears``). With rounding per line every period's expected
-    /// figure is the sum of its lines, so sums serve: the commission through the current period's
-    /// end and from the first period not yet due (each a clinic's months before, plus the days of
-    /// its month), against the payouts for the same periods — two statements for every clinic at
-    /// once, and one small lookup per clinic for its usual time to pay. Rounding once per statement
-    /// is not additive: those books reconcile each clinic period by period.
-    /// A clinic's net payable for one period (``PeriodPayable``), from its day summary and the basis
-    /// totals of its lines under tiered terms.
-    static func payable(_ db: Database, clinic: Clinic, period: PayPeriod, settings: BookSettings) throws -> PeriodPayable {
-        var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: clinic.id),
-                              deductions: try deductions(db, clinic: clinic.id))
-        try addSums(db, to: &sums, from: period.start, through: period.end)
-        return try sums.payable(period)
     }
 
     /// Feeds `sums` the clinic's day summary and the basis totals of its tiered terms from `first`
@@ -152,7 +143,15 @@ extension SQLiteStore {
         }
     }
 
-    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings, special: Set<Int64> = []) throws -> [Int64: Arrears] {
+    /// What each clinic owes her now (``Arrears``). With rounding per line every period's expected
+    /// figure is the sum of its lines, so sums serve: the commission through the current period's
+    /// end and from the first period not yet due (each a clinic's months before, plus the days of
+    /// its month), against the payouts for the same periods — two statements for every clinic at
+    /// once, and one small lookup per clinic for its usual time to pay. Rounding once per statement
+    /// is not additive: those books reconcile each clinic period by period.
+    /// - Parameter reconciled: the clinics already reconciled period by period (tiers, deductions).
+    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings,
+                        reconciled: [Int64: Reconciliation] = [:]) throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         let latest = try db.cachedStatement(sql: """
@@ -166,9 +165,9 @@ extension SQLiteStore {
         // Rounding once per statement, tiers and deductions are not additive: those clinics are
         // reconciled period by period.
         var result: [Int64: Arrears] = [:]
-        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || special.contains(point.clinicID) {
-            result[point.clinicID] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today,
-                                             dueAfterDays: point.dueAfterDays)
+        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || reconciled[point.clinicID] != nil {
+            let reconciliation = try reconciled[point.clinicID] ?? reconciliation(db, clinic: clinic, today: today, settings: settings)
+            result[point.clinicID] = Arrears(reconciliation, today: today, dueAfterDays: point.dueAfterDays)
         }
         if settings.rounding.scope == .perStatement { return result }
         // One statement for every clinic: the commission of all its lines (its months) less those after
@@ -256,12 +255,23 @@ extension SQLiteStore {
     }
 
     static func reconciliation(_ db: Database, clinic: Clinic, today: Day, settings: BookSettings) throws -> Reconciliation {
-        let id = clinic.id
         let last = clinic.calendar.period(containing: today).end
-        var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: id), deductions: try deductions(db, clinic: id))
-        let first = try String.fetchOne(db.cachedStatement(sql: "SELECT min(date) FROM clinicDayTotal WHERE clinicId = ?"), arguments: [id.rawValue])
+        return try reconciliation(db, try periodSums(db, clinic: clinic, through: last, settings: settings), through: last, today: today)
+    }
+
+    /// A clinic's sums by period from its first day with a sale through `last`.
+    static func periodSums(_ db: Database, clinic: Clinic, through last: Day, settings: BookSettings) throws -> PeriodSums {
+        var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: clinic.id),
+                              deductions: try deductions(db, clinic: clinic.id))
+        let first = try String.fetchOne(db.cachedStatement(sql: "SELECT min(date) FROM clinicDayTotal WHERE clinicId = ?"), arguments: [clinic.id.rawValue])
             .flatMap(Day.reading(stored:))
         if let first { try addSums(db, to: &sums, from: first, through: last) }
+        return sums
+    }
+
+    /// The reconciliation of the periods `sums` holds through `last`, with the clinic's payouts.
+    static func reconciliation(_ db: Database, _ sums: PeriodSums, through last: Day, today: Day) throws -> Reconciliation {
+        let id = sums.clinic.id
         var received: [PayPeriod: Money] = [:]
         for row in try Row.fetchAll(db, sql: """
             SELECT periodStart, periodEnd, sum(amountMinor) FROM payout WHERE clinicId = ? AND periodStart <= ?

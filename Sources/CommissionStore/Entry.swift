@@ -103,8 +103,10 @@ public struct EntryRequest: StoreRequest {
                 let price = SalePrice(product, at: clinic.id, on: day, entries: entries)
                 if price.entryID != nil { prices[clinic.id] = price }
             }
-            let here = clinic.flatMap { prices[$0.id] } ?? SalePrice(unitPrice: product.unitPrice, unitCost: product.unitCost)
-            return EntryProduct(product: product, unitPrice: here.unitPrice, unitCost: here.unitCost, clinicPrices: prices)
+            var entry = EntryProduct(product: product, unitPrice: product.unitPrice, unitCost: product.unitCost, clinicPrices: prices)
+            let here = entry.price(at: clinic?.id)
+            (entry.unitPrice, entry.unitCost) = (here.unitPrice, here.unitCost)
+            return entry
         }
         let soldOn = try await store.daysWithSales(from: day.adding(days: -70), through: day.adding(days: -1))
         var clinicNames = Dictionary(uniqueKeysWithValues: clinics.map { ($0.id, $0.name) })

@@ -109,11 +109,7 @@ struct DeductionCommand: AsyncParsableCommand {
     }
 
     static func describe(_ deduction: Deduction, currency: Currency) -> String {
-        let amount = switch deduction.amount {
-        case .fixed(let money): "\(currency.format(money)) a period"
-        case .shareOfRevenue(let share): "\(share) of revenue"
-        }
-        return "\(deduction.name), \(amount), from \(deduction.effectiveFrom)" + (deduction.lastDay.map { " through \($0)" } ?? "")
+        "\(deduction.name), \(deduction.amount.text(currency.format)), from \(deduction.effectiveFrom)" + (deduction.lastDay.map { " through \($0)" } ?? "")
     }
 }
 

@@ -416,11 +416,7 @@ struct BookJob: Job {
             values["deductions"] = [
                 "clinicName": clinic.name, "today": today.description, "hasEntries": !deductions.isEmpty, "action": "/book/clinics/\(clinic.id)",
                 "entries": deductions.map { d -> [String: Any] in
-                    let amount = switch d.amount {
-                    case .fixed(let money): "\(style.format(money)) a period"
-                    case .shareOfRevenue(let share): "\(share.percentText)% of revenue"
-                    }
-                    return ["id": d.id.rawValue, "name": d.name, "amount": amount, "from": style.format(d.effectiveFrom),
+                    ["id": d.id.rawValue, "name": d.name, "amount": d.amount.text { style.format($0) }, "from": style.format(d.effectiveFrom),
                             "until": d.lastDay.map { style.format($0) } ?? "", "action": "/book/clinics/\(clinic.id)", "csrf": context.csrfToken ?? ""]
                 },
             ] as [String: Any]
