@@ -273,7 +273,100 @@ enum PostgresSchema {
             """,
             "CREATE INDEX deduction_clinic ON deduction (bookId, clinicId, effectiveFrom)",
         ]),
+        // What a clinic is expected to pay for each pay period, kept for the clinics whose figure
+        // is not the sum of their lines' (tiers, deductions, rounding once per statement): the
+        // dashboard reads a row a period instead of recomputing their whole history. Triggers mark
+        // what a write changes; every write settles the marks before it commits
+        // (`PostgresStore.settlePeriodFigures`); the books this migration finds are settled when a
+        // store opens them.
+        Migration(name: "v7: expected figures by pay period", statements: periodFigureStatements + [
+            "INSERT INTO clinicPeriodDirty (bookId, clinicId, day) SELECT bookId, id, '-infinity' FROM clinic",
+        ]),
     ]
+
+    /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;
+    /// `clinicPeriodKept`: the clinics kept so; `clinicPeriodDirty`: a day of a clinic's sales a
+    /// write changed, or `-infinity` for the whole clinic (its schedule, tiers or deductions, or the
+    /// book's rounding). Marks have no foreign key: deleting a clinic may mark it on the way.
+    static let periodFigureStatements: [String] = [
+        """
+        CREATE TABLE clinicPeriodKept (
+            bookId bigint NOT NULL, clinicId bigint NOT NULL, PRIMARY KEY (bookId, clinicId),
+            FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE CASCADE
+        )
+        """,
+        """
+        CREATE TABLE clinicPeriodTotal (
+            bookId bigint NOT NULL, clinicId bigint NOT NULL, periodStart date NOT NULL, periodEnd date NOT NULL, expectedMinor bigint NOT NULL,
+            PRIMARY KEY (bookId, clinicId, periodStart),
+            FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE CASCADE
+        )
+        """,
+        "CREATE TABLE clinicPeriodDirty (bookId bigint NOT NULL, clinicId bigint NOT NULL, day date NOT NULL, PRIMARY KEY (bookId, clinicId, day))",
+        """
+        CREATE FUNCTION commission_period_mark_clinic() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO clinicPeriodDirty (bookId, clinicId, day) VALUES (NEW.bookId, NEW.id, '-infinity') ON CONFLICT DO NOTHING;
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE FUNCTION commission_period_mark_owner() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'DELETE' THEN
+                INSERT INTO clinicPeriodDirty (bookId, clinicId, day) VALUES (OLD.bookId, OLD.clinicId, '-infinity') ON CONFLICT DO NOTHING;
+            ELSE
+                INSERT INTO clinicPeriodDirty (bookId, clinicId, day) VALUES (NEW.bookId, NEW.clinicId, '-infinity') ON CONFLICT DO NOTHING;
+            END IF;
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE FUNCTION commission_period_mark_book() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO clinicPeriodDirty (bookId, clinicId, day) SELECT NEW.id, id, '-infinity' FROM clinic WHERE bookId = NEW.id ON CONFLICT DO NOTHING;
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER clinic_period_mark AFTER INSERT OR UPDATE OF scheduleKind, scheduleAnchor, scheduleChanges ON clinic
+        FOR EACH ROW EXECUTE FUNCTION commission_period_mark_clinic()
+        """,
+        "CREATE TRIGGER terms_period_mark_insert AFTER INSERT ON terms FOR EACH ROW WHEN (NEW.tiers IS NOT NULL) EXECUTE FUNCTION commission_period_mark_owner()",
+        "CREATE TRIGGER terms_period_mark_update AFTER UPDATE OF tiers ON terms FOR EACH ROW EXECUTE FUNCTION commission_period_mark_owner()",
+        "CREATE TRIGGER terms_period_mark_delete AFTER DELETE ON terms FOR EACH ROW WHEN (OLD.tiers IS NOT NULL) EXECUTE FUNCTION commission_period_mark_owner()",
+        "CREATE TRIGGER deduction_period_mark AFTER INSERT OR UPDATE OR DELETE ON deduction FOR EACH ROW EXECUTE FUNCTION commission_period_mark_owner()",
+        """
+        CREATE TRIGGER book_period_mark AFTER UPDATE OF roundingRule, roundingScope ON book FOR EACH ROW
+        WHEN (OLD.roundingRule IS DISTINCT FROM NEW.roundingRule OR OLD.roundingScope IS DISTINCT FROM NEW.roundingScope)
+        EXECUTE FUNCTION commission_period_mark_book()
+        """,
+    ] + [("INSERT", "new_rows", nil), ("UPDATE", "new_rows", "old_rows"), ("DELETE", nil, "old_rows")].flatMap { (operation: String, added: String?, removed: String?) -> [String] in
+        // A statement's sales mark the days of kept clinics they touch, once per statement.
+        let function = "commission_period_marks_after_\(operation.lowercased())"
+        let rows = [added, removed].compactMap { $0 }.map { "SELECT bookId, clinicId, date FROM \($0)" }.joined(separator: " UNION ")
+        let transitions = [removed.map { "OLD TABLE AS \($0)" }, added.map { "NEW TABLE AS \($0)" }].compactMap { $0 }.joined(separator: " ")
+        return [
+            """
+            CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO clinicPeriodDirty (bookId, clinicId, day)
+                SELECT DISTINCT r.bookId, r.clinicId, r.date FROM (\(rows)) r
+                JOIN clinicPeriodKept k ON k.bookId = r.bookId AND k.clinicId = r.clinicId
+                ON CONFLICT DO NOTHING;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER sale_period_marks_after_\(operation.lowercased()) AFTER \(operation) ON sale
+            REFERENCING \(transitions) FOR EACH STATEMENT EXECUTE FUNCTION \(function)()
+            """,
+        ]
+    }
 
     /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row
     /// (`ROW` stands for `NEW` or `OLD`) that give them.

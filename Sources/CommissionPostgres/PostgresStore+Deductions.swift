@@ -89,12 +89,19 @@ extension PostgresStore {
     func periodSums(_ connection: PostgresConnection, clinic: Clinic, from first: Day, through last: Day, settings: BookSettings) async throws -> PeriodSums {
         var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try await tieredTerms(connection, clinic: clinic.id),
                               deductions: try await deductions(connection, clinic: clinic.id))
+        try await addSums(connection, to: &sums, from: first, through: last)
+        return sums
+    }
+
+    /// Feeds `sums` the clinic's figures from `first` through `last`.
+    func addSums(_ connection: PostgresConnection, to sums: inout PeriodSums, from first: Day, through last: Day) async throws {
+        let clinic = sums.clinic
         // From the clinic's first day with a sale: summed per pay period by PostgreSQL (the periods
         // joined as a VALUES list), a few hundred rows for years of sales.
         let start = try await connection.query(try SQL("SELECT min(date)::text FROM clinicDayTotal WHERE bookId = ? AND clinicId = ? AND date >= ?::date",
                                                         book, clinic.id.rawValue, first.description).query, logger: logger)
             .decode(String?.self).all().first.flatMap { $0 }.flatMap(Day.reading(stored:))
-        guard let start, start <= last else { return sums }
+        guard let start, start <= last else { return }
         let periods = sums.periods(from: start, through: last) ?? clinic.calendar.periods(from: start, through: last)
         func values() throws -> SQL {
             var sql = SQL("WITH p(first, last) AS (VALUES ")
@@ -129,6 +136,5 @@ extension PostgresStore {
                 try sums.add(day: try Day.stored(date, row: "A period of clinic \(clinic.id)"), terms: Terms.ID(terms), basisTotal: Money(minorUnits: total))
             }
         }
-        return sums
     }
 }

@@ -83,23 +83,30 @@ extension PostgresStore {
                     received[id] = amount
                 }
             }
-            // Clinics with tiers or deductions: their sums by period, read once, give the current
-            // period's net payable and the reconciliation their arrears come from.
-            let special = Set(try await connection.query(try SQL("""
-                SELECT clinicId FROM terms WHERE bookId = ? AND tiers IS NOT NULL UNION SELECT clinicId FROM deduction WHERE bookId = ?
-                """, book, book).query, logger: logger).decode(Int64.self).all())
-            var payables: [Int64: Money] = [:], reconciled: [Int64: Reconciliation] = [:]
-            for (clinic, period) in zip(clinics, periods) where special.contains(clinic.id.rawValue) {
-                let sums = try await periodSums(connection, clinic: clinic, from: Day(ordinal: -719_162), through: period.1.end, settings: settings)
-                payables[clinic.id.rawValue] = try sums.payable(period.1).netPayable
-                reconciled[clinic.id.rawValue] = try await reconciliation(connection, sums, through: period.1.end, today: today)
+            // Clinics whose figure is not the sum of their lines' (tiers, deductions, rounding once
+            // per statement): their current period's expected figure is kept (`clinicPeriodTotal`).
+            let kept = Set(try await connection.query("SELECT clinicId FROM clinicPeriodKept WHERE bookId = \(book)", logger: logger)
+                .decode(Int64.self).all())
+            var payables: [Int64: Money] = [:]
+            if !kept.isEmpty, !periods.isEmpty {
+                var query = SQL("WITH current(clinicId, first) AS (VALUES ")
+                for (index, (id, period)) in periods.enumerated() {
+                    try query.add(index == 0 ? "(?::bigint, ?::date)" : ", (?::bigint, ?::date)", id, period.start.description)
+                }
+                try query.add("""
+                    ) SELECT t.clinicId, t.expectedMinor FROM current
+                    JOIN clinicPeriodTotal t ON t.bookId = ? AND t.clinicId = current.clinicId AND t.periodStart = current.first
+                    """, book)
+                for (id, amount) in try await connection.query(query.query, logger: logger).decode((Int64, Int64).self).all() {
+                    payables[id] = Money(minorUnits: amount)
+                }
             }
-            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings, reconciled: reconciled)
+            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings, kept: kept)
             var standings: [ClinicStanding] = []
             for (clinic, period) in zip(clinics, periods) {
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
-                let payable = payables[clinic.id.rawValue] ?? totals.commission
+                let payable = kept.contains(clinic.id.rawValue) ? payables[clinic.id.rawValue] ?? .zero : totals.commission
                 standings.append(ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodPayable: payable, periodReceived: paid,
                                                 periodBalance: try payable.subtracting(paid),
                                                 monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
@@ -192,11 +199,11 @@ extension PostgresStore {
         }
     }
 
-    /// What each clinic owes her now (``Arrears``), as the SQLite store reads it: with rounding per
-    /// line from sums (three round trips for every clinic at once), else period by period.
-    /// - Parameter reconciled: the clinics already reconciled period by period (tiers, deductions).
+    /// What each clinic owes her now (``Arrears``), as the SQLite store reads it: from sums, three
+    /// round trips for every clinic at once; a kept clinic's expected figure from its kept periods.
+    /// - Parameter kept: the clinics whose figures are kept by period (`clinicPeriodKept`).
     func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings,
-                 reconciled: [Int64: Reconciliation] = [:]) async throws -> [Int64: Arrears] {
+                 kept: Set<Int64>) async throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         for (clinic, lag) in try await connection.query(try SQL("""
@@ -208,35 +215,42 @@ extension PostgresStore {
             lags[clinic, default: []].append(Int(lag))
         }
         let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
-        // Rounding once per statement, tiers and deductions are not additive: those clinics are
+        // A clinic that should be kept and is not (none, once every write settles its marks) is
         // reconciled period by period.
         var result: [Int64: Arrears] = [:]
-        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || reconciled[point.clinicID] != nil {
-            var reconciliation = reconciled[point.clinicID]
-            if reconciliation == nil { reconciliation = try await self.reconciliation(connection, clinic: clinic, today: today, settings: settings) }
-            result[point.clinicID] = Arrears(reconciliation!, today: today, dueAfterDays: point.dueAfterDays)
+        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement && !kept.contains(point.clinicID) {
+            result[point.clinicID] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings), today: today,
+                                             dueAfterDays: point.dueAfterDays)
         }
-        if settings.rounding.scope == .perStatement { return result }
-        // One statement for every clinic: the commission of all its lines (its months) less those after
-        // the current period; of the lines from the first day not due; its payouts, likewise.
-        var query = SQL("WITH point(clinicId, first, last, notDue) AS (VALUES ")
+        var query = SQL("WITH point(clinicId, first, last, notDue, kept) AS (VALUES ")
         for (index, point) in plan.points.enumerated() {
-            try query.add(index == 0 ? "(?::bigint, ?::date, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date, ?::date)",
-                          point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description)
+            try query.add(index == 0 ? "(?::bigint, ?::date, ?::date, ?::date, ?::boolean)" : ", (?::bigint, ?::date, ?::date, ?::date, ?::boolean)",
+                          point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description,
+                          kept.contains(point.clinicID))
         }
         try query.add("""
             ) SELECT point.clinicId,
-                ((SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId)
-               - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
-                  AND d.date > point.last))::bigint,
-                (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
-                  AND d.date BETWEEN point.notDue AND point.last)::bigint,
+                (CASE WHEN kept THEN
+                    (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
+                      AND t.periodStart <= point.first)
+                 ELSE
+                    (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId)
+                  - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
+                      AND d.date > point.last)
+                 END)::bigint,
+                (CASE WHEN kept THEN
+                    (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
+                      AND t.periodStart BETWEEN point.notDue AND point.first)
+                 ELSE
+                    (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
+                      AND d.date BETWEEN point.notDue AND point.last)
+                 END)::bigint,
                 (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
                   AND p.periodStart <= point.first)::bigint,
                 (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
                   AND p.periodStart BETWEEN point.notDue AND point.first)::bigint
             FROM point
-            """, book, book, book, book, book)
+            """, book, book, book, book, book, book, book)
         var sums: [Int64: ArrearsPlan.Sums] = [:]
         for (clinic, expected, notDue, received, receivedNotDue) in try await connection.query(query.query, logger: logger)
             .decode((Int64, Int64, Int64, Int64, Int64).self).all() {

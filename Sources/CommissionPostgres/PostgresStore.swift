@@ -22,6 +22,7 @@ public final class PostgresStore: CommissionStore, Sendable {
         self.logger = database.logger
         try await database.startListening()
         _ = try await settings()
+        try await settlePendingPeriodFigures()
     }
 
     /// Creates a new book with these settings and returns its store.
@@ -109,7 +110,9 @@ public final class PostgresStore: CommissionStore, Sendable {
         try await database.write(book: book, tables: tables) { connection in
             // One writer per book at a time: the checks a write makes (names, closed periods) hold until it commits.
             try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
-            return try await body(connection)
+            let result = try await body(connection)
+            try await settlePeriodFigures(connection)
+            return result
         }
     }
 

@@ -149,6 +149,7 @@ extension SQLiteStore: BookArchiving {
             try await scratch.write { db in
                 try Self.buildSummaries(db)
                 try Schema.restoreSummaryTriggers(db)
+                try Self.rebuildPeriodFigures(db)
                 // Other processes on this file learn of the change by a revision above the one they know.
                 try db.execute(sql: "UPDATE book SET revision = ?", arguments: [liveRevision + 1])
                 if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {

@@ -27,6 +27,7 @@ extension SQLiteStore {
                     let lastSale = session.summary.sales > 0 ? try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") : nil
                     try SQLiteStore.record(db, Audit.Change(.sale, lastSale == nil ? nil : firstSale, lastSubjectID: lastSale, "import",
                                                                    before: nil, after: Audit.json(session.summary)))
+                    try SQLiteStore.settlePeriodFigures(db)
                     try self.bumpRevision(db)
                     summary = session.summary
                     return .commit

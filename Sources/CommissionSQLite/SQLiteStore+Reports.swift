@@ -54,22 +54,26 @@ extension SQLiteStore {
                     """), arguments: arguments)
                 while let row = try rows.next() { received[row[0]] = row[1] }
             }
-            // Clinics with tiers or deductions: their sums by period, read once, give the current
-            // period's net payable and the reconciliation their arrears come from.
-            let special = Set(try Int64.fetchAll(db.cachedStatement(sql: """
-                SELECT clinicId FROM terms WHERE tiers IS NOT NULL UNION SELECT clinicId FROM deduction
-                """)))
-            var payables: [Int64: Money] = [:], reconciled: [Int64: Reconciliation] = [:]
-            for (clinic, period) in zip(clinics, periods) where special.contains(clinic.id.rawValue) {
-                let sums = try Self.periodSums(db, clinic: clinic, through: period.1.end, settings: settings)
-                payables[clinic.id.rawValue] = try sums.payable(period.1).netPayable
-                reconciled[clinic.id.rawValue] = try Self.reconciliation(db, sums, through: period.1.end, today: today)
+            // Clinics whose figure is not the sum of their lines' (tiers, deductions, rounding once
+            // per statement): their current period's expected figure is kept (`clinicPeriodTotal`).
+            let kept = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT clinicId FROM clinicPeriodKept")))
+            var payables: [Int64: Money] = [:]
+            if !kept.isEmpty, !periods.isEmpty {
+                let values = repeatElement("(?, ?)", count: periods.count).joined(separator: ", ")
+                var arguments = StatementArguments()
+                for (id, period) in periods { arguments += [id, period.start.description] }
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                    WITH current(clinicId, first) AS (VALUES \(values))
+                    SELECT t.clinicId, t.expectedMinor FROM current
+                    JOIN clinicPeriodTotal t ON t.clinicId = current.clinicId AND t.periodStart = current.first
+                    """), arguments: arguments)
+                while let row = try rows.next() { payables[row[0]] = Money(minorUnits: row[1]) }
             }
-            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings, reconciled: reconciled)
+            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings, kept: kept)
             let standings = try zip(clinics, periods).map { clinic, period in
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
-                let payable = payables[clinic.id.rawValue] ?? totals.commission
+                let payable = kept.contains(clinic.id.rawValue) ? payables[clinic.id.rawValue] ?? .zero : totals.commission
                 return ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodPayable: payable, periodReceived: paid,
                                       periodBalance: try payable.subtracting(paid),
                                       monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
@@ -143,15 +147,14 @@ extension SQLiteStore {
         }
     }
 
-    /// What each clinic owes her now (``Arrears``). With rounding per line every period's expected
-    /// figure is the sum of its lines, so sums serve: the commission through the current period's
-    /// end and from the first period not yet due (each a clinic's months before, plus the days of
-    /// its month), against the payouts for the same periods — two statements for every clinic at
-    /// once, and one small lookup per clinic for its usual time to pay. Rounding once per statement
-    /// is not additive: those books reconcile each clinic period by period.
-    /// - Parameter reconciled: the clinics already reconciled period by period (tiers, deductions).
-    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings,
-                        reconciled: [Int64: Reconciliation] = [:]) throws -> [Int64: Arrears] {
+    /// What each clinic owes her now (``Arrears``), from sums: every period's expected figure
+    /// through the current period's end and from the first period not yet due, against the payouts
+    /// for the same periods — two statements for every clinic at once, and one small lookup per
+    /// clinic for its usual time to pay. A clinic's expected figure is the sum of its lines'
+    /// commission (its months, less the days after the current period) or, for a kept clinic
+    /// (tiers, deductions, rounding once per statement), the sum of its kept periods' figures.
+    /// - Parameter kept: the clinics whose figures are kept by period (`clinicPeriodKept`).
+    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings, kept: Set<Int64>) throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         let latest = try db.cachedStatement(sql: """
@@ -162,28 +165,35 @@ extension SQLiteStore {
             lags[clinic.id.rawValue] = try Int.fetchAll(latest, arguments: [clinic.id.rawValue])
         }
         let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
-        // Rounding once per statement, tiers and deductions are not additive: those clinics are
+        // A clinic that should be kept and is not (none, once every write settles its marks) is
         // reconciled period by period.
         var result: [Int64: Arrears] = [:]
-        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement || reconciled[point.clinicID] != nil {
-            let reconciliation = try reconciled[point.clinicID] ?? reconciliation(db, clinic: clinic, today: today, settings: settings)
-            result[point.clinicID] = Arrears(reconciliation, today: today, dueAfterDays: point.dueAfterDays)
+        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement && !kept.contains(point.clinicID) {
+            result[point.clinicID] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today,
+                                             dueAfterDays: point.dueAfterDays)
         }
-        if settings.rounding.scope == .perStatement { return result }
-        // One statement for every clinic: the commission of all its lines (its months) less those after
-        // the current period; of the lines from the first day not due; its payouts, likewise.
         var arguments = StatementArguments()
         for point in plan.points {
-            arguments += [point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description]
+            arguments += [point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description,
+                          kept.contains(point.clinicID)]
         }
         var sums: [Int64: ArrearsPlan.Sums] = [:]
         let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            WITH point(clinicId, first, last, notDue) AS (VALUES \(repeatElement("(?, ?, ?, ?)", count: plan.points.count).joined(separator: ", ")))
+            WITH point(clinicId, first, last, notDue, kept) AS (VALUES \(repeatElement("(?, ?, ?, ?, ?)", count: plan.points.count).joined(separator: ", ")))
             SELECT clinicId,
-                   (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.clinicId = point.clinicId)
-                 - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.clinicId = point.clinicId AND d.date > point.last),
-                   (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d
-                    WHERE d.clinicId = point.clinicId AND d.date BETWEEN point.notDue AND point.last),
+                   CASE WHEN kept THEN
+                       (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.clinicId = point.clinicId AND t.periodStart <= point.first)
+                   ELSE
+                       (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.clinicId = point.clinicId)
+                     - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.clinicId = point.clinicId AND d.date > point.last)
+                   END,
+                   CASE WHEN kept THEN
+                       (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t
+                        WHERE t.clinicId = point.clinicId AND t.periodStart BETWEEN point.notDue AND point.first)
+                   ELSE
+                       (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d
+                        WHERE d.clinicId = point.clinicId AND d.date BETWEEN point.notDue AND point.last)
+                   END,
                    (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.clinicId = point.clinicId AND p.periodStart <= point.first),
                    (SELECT coalesce(sum(amountMinor), 0) FROM payout p
                     WHERE p.clinicId = point.clinicId AND p.periodStart BETWEEN point.notDue AND point.first)

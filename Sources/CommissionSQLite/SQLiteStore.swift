@@ -145,7 +145,10 @@ public final class SQLiteStore: CommissionStore, Sendable {
         let value = try await mapErrors {
             try await writer.write { db -> T in
                 let value = try Audit.$actor.withValue(actor) { try body(db) }
-                if bump { try self.bumpRevision(db) }
+                if bump {
+                    try Self.settlePeriodFigures(db)
+                    try self.bumpRevision(db)
+                }
                 return value
             }
         }

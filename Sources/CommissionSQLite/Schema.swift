@@ -12,6 +12,11 @@ import GRDB
 /// product). Voided sales count nowhere. They are `WITHOUT ROWID` tables, clustered by their key
 /// (schema v8); live updates come from the store's own change broadcast and `data_version`, not
 /// from SQLite's update hook, which does not report such tables.
+///
+/// A fifth, `clinicPeriodTotal` (schema v12), keeps the expected figure of each pay period of the
+/// clinics whose figure is not the sum of their lines' (tiers, deductions, rounding once per
+/// statement): triggers mark what a write changes, and the write settles the marks in Swift before
+/// it commits (`SQLiteStore.settlePeriodFigures`), since a period depends on the clinic's calendar.
 enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -207,7 +212,7 @@ enum Schema {
         // describes (lang_altertable.html, "other kinds of table schema changes"), in this
         // migration's transaction, with the foreign keys checked at its end.
         migrator.registerMigration("v6: idempotency keys indexed where set") { db in
-            try dropSummaryTriggers(db)
+            try dropSummaryTriggers(db, periodMarks: false)
             try db.execute(sql: """
                 CREATE TABLE sale_new (
                     id INTEGER PRIMARY KEY,
@@ -241,7 +246,7 @@ enum Schema {
                 CREATE INDEX sale_date ON sale(date);
                 CREATE UNIQUE INDEX sale_idempotencyKey ON sale(idempotencyKey) WHERE idempotencyKey IS NOT NULL;
                 """)
-            try restoreSummaryTriggers(db)
+            try restoreSummaryTriggers(db, periodMarks: false)
         }
 
         // Keeping `sale_product_date` was a third of SQLite's work in a bulk import (measured with
@@ -266,7 +271,7 @@ enum Schema {
         // are read where the key finds them (0.7 ms for the same statement). Live updates do not
         // rely on SQLite's update hook, which does not report such tables.
         migrator.registerMigration("v8: summaries clustered by their key") { db in
-            try dropSummaryTriggers(db)
+            try dropSummaryTriggers(db, periodMarks: false)
             for summary in Summary.all {
                 try db.execute(sql: summaryTable(summary, named: "\(summary.table)_new", withoutRowID: true))
                 try db.execute(sql: """
@@ -277,7 +282,7 @@ enum Schema {
             }
             try db.execute(sql: "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal(month)")
             try db.execute(sql: "CREATE INDEX productMonthTotal_month ON productMonthTotal(month)")
-            try restoreSummaryTriggers(db)
+            try restoreSummaryTriggers(db, periodMarks: false)
         }
 
         // How her pages write amounts and dates (LocaleStyle); what is stored stays as it was.
@@ -340,8 +345,77 @@ enum Schema {
                 """)
         }
 
+        // What a clinic is expected to pay for each pay period, kept for the clinics whose figure
+        // is not the sum of their lines' (tiers, deductions, rounding once per statement): the
+        // dashboard reads a row a period instead of recomputing their whole history.
+        migrator.registerMigration("v12: expected figures by pay period") { db in
+            try db.execute(sql: periodFigureTables)
+            try db.execute(sql: periodMarkTriggers)
+            try db.execute(sql: periodSaleTriggers)
+            try SQLiteStore.rebuildPeriodFigures(db)
+        }
+
         return migrator
     }
+
+    /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with
+    /// sales; `clinicPeriodKept`: the clinics kept so; `clinicPeriodDirty`: what a write changed and
+    /// the same transaction settles before it commits (a day of a clinic's sales, or `''` for the
+    /// whole clinic: its schedule, tiers or deductions, or the book's rounding). See
+    /// `SQLiteStore.settlePeriodFigures`.
+    static let periodFigureTables = """
+        CREATE TABLE clinicPeriodKept (clinicId INTEGER PRIMARY KEY REFERENCES clinic(id) ON DELETE CASCADE);
+        CREATE TABLE clinicPeriodTotal (
+            clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE CASCADE,
+            periodStart TEXT NOT NULL,
+            periodEnd TEXT NOT NULL,
+            expectedMinor INTEGER NOT NULL CHECK (typeof(expectedMinor) = 'integer'),
+            PRIMARY KEY (clinicId, periodStart)
+        ) WITHOUT ROWID;
+        CREATE TABLE clinicPeriodDirty (
+            clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE CASCADE,
+            date TEXT NOT NULL,
+            PRIMARY KEY (clinicId, date)
+        ) WITHOUT ROWID;
+        """
+
+    /// What marks a whole clinic: a new clinic, its schedule, its terms' tiers, its deductions, and
+    /// the book's rounding (every clinic).
+    static let periodMarkTriggers = """
+        CREATE TRIGGER clinicPeriod_clinic_insert AFTER INSERT ON clinic BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (NEW.id, ''); END;
+        CREATE TRIGGER clinicPeriod_clinic_schedule AFTER UPDATE OF scheduleKind, scheduleAnchor, scheduleChanges ON clinic BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (NEW.id, ''); END;
+        CREATE TRIGGER clinicPeriod_terms_insert AFTER INSERT ON terms WHEN NEW.tiers IS NOT NULL BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (NEW.clinicId, ''); END;
+        CREATE TRIGGER clinicPeriod_terms_tiers AFTER UPDATE OF tiers ON terms BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (NEW.clinicId, ''); END;
+        CREATE TRIGGER clinicPeriod_terms_delete AFTER DELETE ON terms WHEN OLD.tiers IS NOT NULL BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty SELECT OLD.clinicId, '' WHERE EXISTS (SELECT 1 FROM clinic WHERE id = OLD.clinicId); END;
+        CREATE TRIGGER clinicPeriod_deduction_insert AFTER INSERT ON deduction BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (NEW.clinicId, ''); END;
+        CREATE TRIGGER clinicPeriod_deduction_update AFTER UPDATE ON deduction BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (NEW.clinicId, ''); END;
+        CREATE TRIGGER clinicPeriod_deduction_delete AFTER DELETE ON deduction BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty SELECT OLD.clinicId, '' WHERE EXISTS (SELECT 1 FROM clinic WHERE id = OLD.clinicId); END;
+        CREATE TRIGGER clinicPeriod_rounding AFTER UPDATE OF roundingRule, roundingScope ON book
+        WHEN OLD.roundingRule IS NOT NEW.roundingRule OR OLD.roundingScope IS NOT NEW.roundingScope BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty SELECT id, '' FROM clinic; END;
+        """
+
+    static let periodSaleTriggerNames = ["clinicPeriod_sale_insert", "clinicPeriod_sale_delete", "clinicPeriod_sale_update"]
+
+    /// What marks a day of a kept clinic: a sale written, voided, moved or deleted there. Dropped
+    /// with the summaries' for a bulk load, which marks the days it wrote itself.
+    static let periodSaleTriggers = """
+        CREATE TRIGGER clinicPeriod_sale_insert AFTER INSERT ON sale WHEN EXISTS (SELECT 1 FROM clinicPeriodKept WHERE clinicId = NEW.clinicId) BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (NEW.clinicId, NEW.date); END;
+        CREATE TRIGGER clinicPeriod_sale_delete AFTER DELETE ON sale WHEN EXISTS (SELECT 1 FROM clinicPeriodKept WHERE clinicId = OLD.clinicId) BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty VALUES (OLD.clinicId, OLD.date); END;
+        CREATE TRIGGER clinicPeriod_sale_update AFTER UPDATE ON sale BEGIN
+            INSERT OR IGNORE INTO clinicPeriodDirty SELECT OLD.clinicId, OLD.date WHERE EXISTS (SELECT 1 FROM clinicPeriodKept WHERE clinicId = OLD.clinicId);
+            INSERT OR IGNORE INTO clinicPeriodDirty SELECT NEW.clinicId, NEW.date WHERE EXISTS (SELECT 1 FROM clinicPeriodKept WHERE clinicId = NEW.clinicId); END;
+        """
 
     /// The figures every summary keeps, in the order of the sale's columns that feed them.
     static let figureColumns = ["quantity", "revenueMinor", "costMinor", "profitMinor", "commissionMinor", "commissionExact"]
@@ -439,16 +513,20 @@ enum Schema {
 
     /// Drops the summary triggers, for a bulk load that keeps the summaries itself
     /// (see `SummaryDeltas`); ``restoreSummaryTriggers(_:)`` puts them back in the same transaction.
-    static func dropSummaryTriggers(_ db: Database) throws {
-        for name in Summary.all.flatMap(\.triggerNames) {
+    /// The period marks' sale triggers go too: the load marks the days it wrote
+    /// (`SummaryDeltas.markPeriods`).
+    /// - Parameter periodMarks: false in the migrations before v12, which made them.
+    static func dropSummaryTriggers(_ db: Database, periodMarks: Bool = true) throws {
+        for name in Summary.all.flatMap(\.triggerNames) + (periodMarks ? periodSaleTriggerNames : []) {
             try db.execute(sql: "DROP TRIGGER \(name)")
         }
     }
 
-    static func restoreSummaryTriggers(_ db: Database) throws {
+    static func restoreSummaryTriggers(_ db: Database, periodMarks: Bool = true) throws {
         for summary in Summary.all {
             try db.execute(sql: summary.triggers)
         }
+        if periodMarks { try db.execute(sql: periodSaleTriggers) }
     }
 
     /// `substr(date, 1, 7)` over `NEW` → `substr(NEW.date, 1, 7)`; a bare column → `NEW.column`.

@@ -79,7 +79,13 @@ struct SummaryDeltas {
         }
     }
 
-    /// Adds every delta to its summary row.
+    /// The clinics' days the deltas change (from the day summary's).
+    var clinicDays: [(clinic: Int64, day: Day)] {
+        guard let index = Schema.Summary.all.firstIndex(where: { $0.table == Schema.Summary.clinicDay.table }) else { return [] }
+        return deltas[index].keys.map { ($0.id, Day(ordinal: $0.period)) }
+    }
+
+    /// Adds every delta to its summary row, and marks the kept clinics' days it changes.
     func write(_ db: Database) throws {
         for (summary, deltas) in zip(Schema.Summary.all, deltas) {
             let statement = try db.makeStatement(sql: summary.upsert(values: "?, ?, ?, ?, ?, ?, ?, ?, ?", columns: summary.deltaKeyColumns))
@@ -97,5 +103,6 @@ struct SummaryDeltas {
                 }
             }
         }
+        try SQLiteStore.markPeriods(db, days: clinicDays)
     }
 }

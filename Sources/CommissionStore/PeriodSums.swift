@@ -75,3 +75,44 @@ public struct PeriodSums: Sendable {
         return try Reconciliation(clinic: clinic, entries: entries, today: today)
     }
 }
+
+extension PeriodSums {
+    /// Whether a store keeps the clinic's expected figure per period (``PeriodMarks``): when it is
+    /// not the sum of its lines' commission — tiers, deductions, or rounding once per statement.
+    public var isKept: Bool { needsPeriods || rounding.scope == .perStatement }
+
+    /// Each period's expected figure (its net payable), for the periods with sales.
+    public func expectedByPeriod() throws -> [(period: PayPeriod, expected: Money)] {
+        try periods.sorted { $0.start < $1.start }.map { ($0, try payable($0).netPayable) }
+    }
+}
+
+/// What the writes of one transaction changed of a clinic's expected figures per period, for a
+/// store that keeps them (``PeriodSums/isKept``): days with a sale written, voided, moved or
+/// deleted, or the whole clinic (its schedule, tiers or deductions, or the book's rounding).
+/// The store settles them in the same transaction.
+public struct PeriodMarks: Sendable {
+    public var whole = false
+    public var days: Set<Day> = []
+
+    /// Beyond this many periods, a store recomputes the whole clinic in one read.
+    public static let periodLimit = 12
+
+    public init() {}
+
+    /// The stored mark of a day (`''` marks the whole clinic).
+    public mutating func add(stored: String) throws {
+        if stored.isEmpty {
+            whole = true
+        } else {
+            days.insert(try Day.stored(stored, row: "A changed day"))
+        }
+    }
+
+    /// The periods to recompute, or nil for the whole clinic.
+    public func periods(in calendar: PayCalendar) -> [PayPeriod]? {
+        guard !whole else { return nil }
+        let periods = Set(days.map { calendar.period(containing: $0) })
+        return periods.count > Self.periodLimit ? nil : periods.sorted { $0.start < $1.start }
+    }
+}

@@ -35,7 +35,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                             "v2: accounts, sessions and API tokens", "v3: product year summary", "v4: members and invitations", "v5: audit log",
                             "v6: idempotency keys indexed where set", "v7: sales by product through the date index",
                             "v8: summaries clustered by their key", "v9: the book's locale", "v10: clinic price lists and schedule changes",
-                            "v11: tiers and deductions"])
+                            "v11: tiers and deductions", "v12: expected figures by pay period"])
     }
 
     /// Idempotency keys are unique where a sale has one, and sales without (every imported one)
@@ -150,6 +150,9 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         for clinic in clinics {
             _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 3333), effectiveFrom: day("2025-01-01")))
         }
+        // B takes a share of its revenue: its expected figure per period is kept (`clinicPeriodTotal`).
+        _ = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: clinics[1].id, name: "Card fees",
+                                                      amount: .shareOfRevenue(try Share(basisPoints: 250)), effectiveFrom: day("2025-01-01")))
         var generator = SystemRandomNumberGenerator()
         var ids: [Sale.ID] = []
         for _ in 0..<300 {
@@ -170,7 +173,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let imported = (0..<200).map { index in
             ImportRow(line: index + 2, record: .sale(NamedSaleDraft(clinic: index.isMultiple(of: 2) ? "A" : "B", product: index.isMultiple(of: 3) ? "P" : "Q",
                                                                     date: day("2025-11-01").adding(days: index % 150), quantity: index % 7 == 0 ? -1 : 2)))
-        } + [ImportRow(line: 300, record: .terms(NamedTermsDraft(clinic: "B", product: nil, basis: .revenue, share: try Share(basisPoints: 1234),
+        } + [ImportRow(line: 300, record: .terms(NamedTermsDraft(clinic: "A", product: nil, basis: .revenue, share: try Share(basisPoints: 1234),
                                                                  effectiveFrom: day("2026-01-10"))))]
         let schema = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
         let schemaBefore = try store.writer.read { db in try Row.fetchAll(db, sql: schema) }
@@ -221,7 +224,37 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         let clustered = try await store.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM pragma_table_list WHERE wr = 1 AND schema = 'main' ORDER BY name")
         }
-        #expect(clustered == ["clinicDayTotal", "clinicMonthTotal", "productMonthTotal", "productYearTotal"])
+        #expect(clustered == ["clinicDayTotal", "clinicMonthTotal", "clinicPeriodDirty", "clinicPeriodTotal", "productMonthTotal", "productYearTotal"])
+
+        // B's kept figures are its reconciliation's, recounted from its sales, period by period
+        // (imported, moved, voided and recomputed sales included); A is not kept; no mark is left.
+        let kept = try await store.writer.read { db in
+            (clinics: try Int64.fetchAll(db, sql: "SELECT clinicId FROM clinicPeriodKept"),
+             rows: try Row.fetchAll(db, sql: "SELECT periodStart, expectedMinor FROM clinicPeriodTotal WHERE clinicId = ? ORDER BY periodStart",
+                                    arguments: [clinics[1].id.rawValue]).map { "\($0[0] as String) \($0[1] as Int64)" },
+             marks: try Int.fetchOne(db, sql: "SELECT count(*) FROM clinicPeriodDirty"))
+        }
+        let recount = try await store.reconciliation(clinic: clinics[1].id, today: day("2027-12-31")).periods
+        #expect(kept.clinics == [clinics[1].id.rawValue])
+        #expect(kept.marks == 0)
+        #expect(kept.rows.count > 10)
+        #expect(kept.rows == recount.map { "\($0.period.start) \($0.expected.minorUnits)" })
+
+        // Rounding once per statement: every clinic's figure is kept, each its reconciliation's.
+        var settings = try await store.settings()
+        settings.rounding = RoundingPolicy(rule: .halfToEven, scope: .perStatement)
+        try await store.updateSettings(settings)
+        for clinic in clinics {
+            let rows = try await store.writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT periodStart, expectedMinor FROM clinicPeriodTotal WHERE clinicId = ? ORDER BY periodStart",
+                                 arguments: [clinic.id.rawValue]).map { "\($0[0] as String) \($0[1] as Int64)" }
+            }
+            let recount = try await store.reconciliation(clinic: clinic.id, today: day("2027-12-31")).periods
+            #expect(!rows.isEmpty)
+            #expect(rows == recount.map { "\($0.period.start) \($0.expected.minorUnits)" }, "\(clinic.name)")
+        }
+        #expect(try await store.writer.read { db in try Int64.fetchAll(db, sql: "SELECT clinicId FROM clinicPeriodKept ORDER BY 1") }
+                == clinics.map(\.id.rawValue))
     }
 
     /// A book written before the product-year summary gets it filled from its sales when it opens.
