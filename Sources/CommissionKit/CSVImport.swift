@@ -4,7 +4,7 @@ import Foundation
 
 /// What a CSV file holds. Each kind has its columns; see ``CSVImportSource``.
 public enum ImportKind: String, Sendable, CaseIterable {
-    case clinics, products, terms, sales
+    case clinics, products, terms, sales, prices, schedules, deductions
 }
 
 /// How to read a CSV file.
@@ -44,7 +44,7 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notUTF8(let path):
             return "\(path) is not UTF-8 text: export the sheet as \"CSV UTF-8\"."
         case .unknownKind(let path, let headers):
-            return "Cannot tell what \(path) holds from its headers (\(headers.joined(separator: ", "))): pass --kind clinics|products|terms|sales."
+            return "Cannot tell what \(path) holds from its headers (\(headers.joined(separator: ", "))): pass --kind \(ImportKind.allCases.map(\.rawValue).joined(separator: "|"))."
         case .missingColumns(let path, let columns):
             return "\(path) lacks the required column\(columns.count == 1 ? "" : "s") \(columns.map { "\"\($0)\"" }.joined(separator: ", "))."
         case .duplicateHeaders(let path, let headers):
@@ -73,6 +73,12 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
 /// | products | name, unit price | sku, unit cost (default 0) |
 /// | terms | clinic, share (`40`, `37.5%`), effective from | product, basis (`profit` or `revenue`) |
 /// | sales | date, clinic, product (name or SKU) | quantity (default 1), unit price, unit cost, discount, no commission, note |
+/// | prices | clinic, product (name or SKU), unit price, effective from | unit cost (default: the product's) |
+/// | schedules | clinic, schedule, effective from | anchor |
+/// | deductions | clinic, name, amount (fixed per period) or share (of revenue), effective from | last day |
+///
+/// A terms file may have a `tiers` column: accelerators as `5000.00:50% 10000.00:60%` (threshold,
+/// then share; several separated by spaces or `;`).
 public struct CSVImportSource: ImportSource {
     /// A column Commission reads; the raw value is how messages name it.
     enum Field: String, CaseIterable {
@@ -83,6 +89,9 @@ public struct CSVImportSource: ImportSource {
         case date, quantity, discount
         case noCommission = "no commission"
         case note
+        case tiers
+        case lastDay = "last day"
+        case amount
 
         /// The field's place in `allCases`, where ``Columns`` keeps its column.
         var ordinal: Int {
@@ -103,6 +112,9 @@ public struct CSVImportSource: ImportSource {
             case .discount: 13
             case .noCommission: 14
             case .note: 15
+            case .tiers: 16
+            case .lastDay: 17
+            case .amount: 18
             }
         }
     }
@@ -275,6 +287,9 @@ public struct CSVImportSource: ImportSource {
             .discount: ["discount"],
             .noCommission: ["nocommission", "nocomm", "sample"],
             .note: ["note", "notes", "comment", "comments", "memo"],
+            .tiers: ["tiers", "tier", "accelerators"],
+            .lastDay: ["lastday", "until", "enddate", "end", "through"],
+            .amount: ["amount", "fixedamount", "perperiod"],
         ]
         var result: [String: Field] = [:]
         for (field, names) in table { for name in names { result[name] = field } }
@@ -286,12 +301,19 @@ public struct CSVImportSource: ImportSource {
         .products: [.name, .unitPrice],
         .terms: [.clinic, .share, .effectiveFrom],
         .sales: [.date, .clinic, .product],
+        .prices: [.clinic, .product, .unitPrice, .effectiveFrom],
+        .schedules: [.clinic, .schedule, .effectiveFrom],
+        .deductions: [.clinic, .name, .effectiveFrom],
     ]
 
     static func guessKind(_ fields: Set<Field>) -> ImportKind? {
         if fields.contains(.date) { return .sales }
+        if fields.contains(.clinic) && (fields.contains(.amount) || fields.contains(.lastDay) || fields.contains(.name) && fields.contains(.share)) {
+            return .deductions
+        }
         if fields.contains(.share) { return .terms }
-        if fields.contains(.schedule) { return .clinics }
+        if fields.contains(.schedule) { return fields.contains(.effectiveFrom) && fields.contains(.clinic) ? .schedules : .clinics }
+        if fields.contains(.clinic) && fields.contains(.product) && fields.contains(.unitPrice) { return .prices }
         if (fields.contains(.name) || fields.contains(.product)) && fields.contains(.unitPrice) { return .products }
         return nil
     }
@@ -406,8 +428,55 @@ struct RowReader {
                 }
                 return basis
             }
-            guard let clinic, let share = share.flatMap({ $0 }), let from = from.flatMap({ $0 }), let basis, problems.isEmpty else { return nil }
-            return .terms(NamedTermsDraft(clinic: clinic, product: text(.product), basis: basis ?? .profit, share: share, effectiveFrom: from))
+            let currency = self.currency
+            let tiers = parse(.tiers, optional: true) { text -> [Tier] in
+                try text.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "|" }).map { part throws -> Tier in
+                    do {
+                        return try Tier(parsing: String(part), currency: currency)
+                    } catch {
+                        throw StoreError.invalid(field: "tiers", reason: "\"\(part)\" is not a tier: write a threshold and a share, as 5000.00:50%.")
+                    }
+                }
+            }
+            guard let clinic, let share = share.flatMap({ $0 }), let from = from.flatMap({ $0 }), let basis, let tiers, problems.isEmpty else { return nil }
+            return .terms(NamedTermsDraft(clinic: clinic, product: text(.product), basis: basis ?? .profit, share: share, effectiveFrom: from,
+                                          tiers: tiers ?? []))
+        case .prices:
+            let clinic = required(.clinic)
+            let product = required(.product)
+            let price = money(.unitPrice)
+            let cost = money(.unitCost, optional: true)
+            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
+            guard let clinic, let product, let price = price.flatMap({ $0 }), let cost, let from = from.flatMap({ $0 }), problems.isEmpty else { return nil }
+            return .price(NamedPriceDraft(clinic: clinic, product: product, unitPrice: price, unitCost: cost, effectiveFrom: from))
+        case .schedules:
+            let clinic = required(.clinic)
+            let anchor = text(.anchor)
+            let schedule = parse(.schedule) { text -> PaySchedule in
+                if let anchor, !text.contains(":") { return try PaySchedule(kind: text.lowercased(), anchor: anchor) }
+                return try PaySchedule(parsing: text)
+            }
+            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
+            guard let clinic, let schedule = schedule.flatMap({ $0 }), let from = from.flatMap({ $0 }), problems.isEmpty else { return nil }
+            return .scheduleChange(NamedScheduleChange(clinic: clinic, schedule: schedule, effectiveFrom: from))
+        case .deductions:
+            let clinic = required(.clinic)
+            let name = required(.name)
+            let fixed = money(.amount, optional: true)
+            let share = parse(.share, optional: true) { try Share(parsing: $0) }
+            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
+            let last = parse(.lastDay, optional: true) { try Day(parsing: $0) }
+            guard let clinic, let name, let fixed, let share, let from = from.flatMap({ $0 }), let last, problems.isEmpty else { return nil }
+            let amount: DeductionAmount
+            switch (fixed, share) {
+            case (let fixed?, nil): amount = .fixed(fixed)
+            case (nil, let share?): amount = .shareOfRevenue(share)
+            default:
+                problem(columns[.amount] != nil ? .amount : .share,
+                        "a deduction is either an amount per period or a share of revenue: fill in one of the two.")
+                return nil
+            }
+            return .deduction(NamedDeductionDraft(clinic: clinic, name: name, amount: amount, effectiveFrom: from, lastDay: last))
         case .sales:
             let date = parse(.date) { try Day(parsing: $0) }
             let clinic = required(.clinic)

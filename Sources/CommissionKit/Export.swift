@@ -3,10 +3,10 @@ import CommissionStore
 
 import Foundation
 
-/// What `export` can write. CSV exports of clinics, products, terms and sales import again; the
-/// audit log is every change on record, oldest first.
+/// What `export` can write. CSV exports of clinics, products, terms (with their tiers), sales,
+/// prices, schedules and deductions import again; the audit log is every change on record, oldest first.
 public enum ExportKind: String, Sendable, CaseIterable {
-    case clinics, products, terms, sales, payouts, audit
+    case clinics, products, terms, sales, payouts, audit, prices, schedules, deductions
 }
 
 extension Renderer {
@@ -21,6 +21,9 @@ extension Renderer {
         case .sales: return renderer.sales(try await store.sales(SaleQuery(includeVoided: includeVoided, order: .oldestFirst)))
         case .payouts: return renderer.payouts(try await store.payouts(PayoutQuery()))
         case .audit: return audit(try await store.auditLog(AuditQuery()).reversed())
+        case .prices: return renderer.prices(try await store.prices(PriceQuery()), forExport: true)
+        case .schedules: return renderer.scheduleChanges(try await store.clinics(ClinicQuery(includeArchived: true)))
+        case .deductions: return renderer.deductions(try await store.deductions(clinic: nil))
         }
     }
 
@@ -76,7 +79,9 @@ extension AuditEntry {
         var old = object(before), new = object(after)
         if subject == .sale { old["termsId"] = nil; new["termsId"] = nil }
         if subject == .sale && action == "import" {
-            return "imported \(text("sales", new["sales"])) sales, \(text("clinics", new["clinics"])) clinics, \(text("products", new["products"])) products, \(text("terms", new["terms"])) terms"
+            let more = [("prices", "prices"), ("scheduleChanges", "schedule changes"), ("deductions", "deductions")]
+                .compactMap { key, label in new[key].map { ", \(text(key, $0)) \(label)" } }.joined()
+            return "imported \(text("sales", new["sales"])) sales, \(text("clinics", new["clinics"])) clinics, \(text("products", new["products"])) products, \(text("terms", new["terms"])) terms" + more
         }
         if old.isEmpty || new.isEmpty {
             let record = old.isEmpty ? new : old

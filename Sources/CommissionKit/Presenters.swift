@@ -182,6 +182,13 @@ public struct ClinicJSON: Codable, Sendable, Hashable {
     public var archived: Bool
 }
 
+/// A schedule change with its clinic's name: a row of `export schedules`.
+public struct ScheduleChangeRowJSON: Codable, Sendable, Hashable {
+    public var clinic: String
+    public var schedule: String
+    public var effectiveFrom: String
+}
+
 public struct ScheduleChangeJSON: Codable, Sendable, Hashable {
     public var effectiveFrom: String
     public var schedule: String

@@ -81,7 +81,9 @@ public struct Renderer: Sendable {
         case .json:
             return Presenter.encode(presenter.statement(statement))
         case .csv:
-            return statementTable(statement).csv()
+            var table = statementTable(statement)
+            table.rows += adjustmentRows(statement)
+            return table.csv()
         case .table:
             var out = "Statement — \(statement.clinic.name), \(statement.period.start) – \(statement.period.end)\(statement.isClosed ? " (closed)" : "")\n\n"
             var table = statementTable(statement)
@@ -94,19 +96,8 @@ public struct Renderer: Sendable {
                 ["Revenue", m(statement.totals.revenue)],
                 ["Profit", m(statement.totals.profit)],
             ]
-            let adjusted = !statement.accelerators.isEmpty || !statement.deductions.isEmpty
-            if adjusted {
-                rows.append(["Commission on the lines", m(statement.totals.commission)])
-                for line in statement.accelerators {
-                    rows.append(["Accelerator (terms \(line.terms.id), \(line.terms.tiers.map { $0.text(currency) }.joined(separator: ", ")) on \(m(line.basisTotal)))",
-                                 m(line.amount)])
-                }
-                rows.append(["Commission", m(statement.commission)])
-                for line in statement.deductions { rows.append(["Less \(line.deduction.name)", m(line.amount)]) }
-                rows.append(["Net payable", m(statement.netPayable)])
-            } else {
-                rows.append(["Commission due", m(statement.totals.commission)])
-            }
+            let adjustments = adjustments(statement)
+            rows += adjustments.isEmpty ? [["Commission due", m(statement.totals.commission)]] : adjustments
             rows += [["Received", m(statement.received)], ["Balance", m(statement.balance)]]
             out += TextTable([.init(""), .init("Amount", .right)], rows: rows).rendered()
             return out
@@ -123,7 +114,7 @@ public struct Renderer: Sendable {
             var table = statementTable(nil)
             table.columns.insert(contentsOf: [.init("Clinic"), .init("Period start"), .init("Period end"), .init("Closed")], at: 0)
             for statement in statements {
-                table.rows += statementTable(statement).rows.map {
+                table.rows += (statementTable(statement).rows + adjustmentRows(statement)).map {
                     [statement.clinic.name, statement.period.start.description, statement.period.end.description,
                      statement.isClosed ? "yes" : "no"] + $0
                 }
@@ -133,6 +124,28 @@ public struct Renderer: Sendable {
             guard !statements.isEmpty else { return "No sales or payouts in this range.\n" }
             return statements.map { render($0, as: .table) }.joined(separator: "\n")
         }
+    }
+
+    /// What a statement with accelerators or deductions adds to its lines' commission, as label and
+    /// amount: the lines' commission, each accelerator, the commission, each deduction, the net
+    /// payable. None for a statement without either.
+    func adjustments(_ statement: Statement) -> [[String]] {
+        guard !statement.accelerators.isEmpty || !statement.deductions.isEmpty else { return [] }
+        var rows = [["Commission on the lines", m(statement.totals.commission)]]
+        for line in statement.accelerators {
+            rows.append(["Accelerator (terms \(line.terms.id), \(line.terms.tiers.map { $0.text(currency) }.joined(separator: ", ")) on \(m(line.basisTotal)))",
+                         m(line.amount)])
+        }
+        rows.append(["Commission", m(statement.commission)])
+        for line in statement.deductions { rows.append(["Less \(line.deduction.name)", m(line.amount)]) }
+        rows.append(["Net payable", m(statement.netPayable)])
+        return rows
+    }
+
+    /// ``adjustments(_:)`` as rows of the statement's CSV, below its lines: the label in the
+    /// Product column, the amount in the Commission column.
+    func adjustmentRows(_ statement: Statement) -> [[String]] {
+        adjustments(statement).map { ["", "", $0[0], "", "", "", "", "", "", $0[1]] }
     }
 
     func statementTable(_ statement: Statement?) -> TextTable {
@@ -210,26 +223,58 @@ public struct Renderer: Sendable {
                 json: products.map(presenter.product))
     }
 
+    /// Terms; a `tiers` column when any has accelerators (`5000.00:50.00% 10000.00:60.00%`, as a
+    /// terms file imports them).
     public func terms(_ terms: [Terms]) -> Listing {
         let names = presenter.names
+        let tiered = terms.contains { !$0.tiers.isEmpty }
         return Listing(TextTable([.init("id"), .init("clinic"), .init("product"), .init("share", .right), .init("basis"), .init("effective from"),
-                                  .init("archived")],
+                                  .init("archived")] + (tiered ? [.init("tiers")] : []),
                                  rows: terms.map { t in
                                      [String(t.id.rawValue), names.clinics[t.clinicID] ?? "", t.productID.flatMap { names.products[$0] } ?? "",
                                       t.share.percentText, t.basis.rawValue, t.effectiveFrom.description, t.isArchived ? "yes" : "no"]
+                                         + (tiered ? [t.tiers.map { $0.text(currency) }.joined(separator: " ")] : [])
                                  }),
                        json: terms.map(presenter.terms))
     }
 
-    public func prices(_ entries: [PriceListEntry]) -> Listing {
+    /// Price-list entries; an entry without a cost of its own shows "(product's)", or nothing for an
+    /// export (which imports again).
+    public func prices(_ entries: [PriceListEntry], forExport: Bool = false) -> Listing {
         let names = presenter.names
         return Listing(TextTable([.init("id"), .init("clinic"), .init("product"), .init("unit price", .right), .init("unit cost", .right),
                                   .init("effective from")],
                                  rows: entries.map { e in
                                      [String(e.id.rawValue), names.clinics[e.clinicID] ?? "", names.products[e.productID] ?? "", m(e.unitPrice),
-                                      e.unitCost.map(m) ?? "(product's)", e.effectiveFrom.description]
+                                      e.unitCost.map(m) ?? (forExport ? "" : "(product's)"), e.effectiveFrom.description]
                                  }),
                        json: entries.map(presenter.price))
+    }
+
+    /// Every clinic's schedule changes, as a schedules file imports them (a clinic's first
+    /// schedule is in the clinics file).
+    public func scheduleChanges(_ clinics: [Clinic]) -> Listing {
+        let changes = clinics.flatMap { clinic in clinic.scheduleChanges.map { (clinic, $0) } }
+        return Listing(TextTable([.init("clinic"), .init("schedule"), .init("effective from")],
+                                 rows: changes.map { [$0.0.name, $0.1.schedule.description, $0.1.effectiveFrom.description] }),
+                       json: changes.map { ScheduleChangeRowJSON(clinic: $0.0.name, schedule: $0.1.schedule.description,
+                                                                 effectiveFrom: $0.1.effectiveFrom.description) })
+    }
+
+    /// Deductions, as a deductions file imports them: an amount per period or a share of revenue.
+    public func deductions(_ deductions: [Deduction]) -> Listing {
+        let names = presenter.names
+        return Listing(TextTable([.init("id"), .init("clinic"), .init("name"), .init("amount", .right), .init("share", .right),
+                                  .init("effective from"), .init("last day")],
+                                 rows: deductions.map { d in
+                                     let (amount, share): (String, String) = switch d.amount {
+                                     case .fixed(let amount): (m(amount), "")
+                                     case .shareOfRevenue(let share): ("", share.percentText)
+                                     }
+                                     return [String(d.id.rawValue), names.clinics[d.clinicID] ?? "", d.name, amount, share, d.effectiveFrom.description,
+                                             d.lastDay?.description ?? ""]
+                                 }),
+                       json: deductions.map(presenter.deduction))
     }
 
     public func payouts(_ payouts: [Payout]) -> Listing {

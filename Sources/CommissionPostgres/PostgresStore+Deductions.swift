@@ -6,21 +6,24 @@ extension PostgresStore {
     // MARK: Deductions
 
     public func createDeduction(_ deduction: Deduction) async throws -> Deduction {
-        try await write([.deductions]) { connection in
-            let clinic = try await clinic(connection, deduction.clinicID)
-            guard var created = try Ledger.deductionChange(from: nil, to: deduction, clinic: clinic, closed: try await closedPeriods(connection, clinic: clinic.id),
-                                                            rules: try await rules(connection)) else { return deduction }
-            let stored = created.amount.stored
-            let id = try await int(connection, """
-                INSERT INTO deduction (bookId, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay)
-                VALUES (\(book), \(clinic.id.rawValue), \(created.name), \(stored.kind), \(stored.amountMinor), \(stored.shareBasisPoints),
-                        \(created.effectiveFrom.description)::date, \(created.lastDay?.description)::date)
-                RETURNING id
-                """)
-            created.id = Deduction.ID(id)
-            try await record(connection, Audit.Change(.deduction, id, "create", before: nil, after: Audit.json(created)))
-            return created
-        }
+        try await write([.deductions]) { connection in try await createDeduction(connection, deduction) }
+    }
+
+    /// Adds a deduction, with its audit entry.
+    func createDeduction(_ connection: PostgresConnection, _ deduction: Deduction) async throws -> Deduction {
+        let clinic = try await clinic(connection, deduction.clinicID)
+        guard var created = try Ledger.deductionChange(from: nil, to: deduction, clinic: clinic, closed: try await closedPeriods(connection, clinic: clinic.id),
+                                                        rules: try await rules(connection)) else { return deduction }
+        let stored = created.amount.stored
+        let id = try await int(connection, """
+            INSERT INTO deduction (bookId, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay)
+            VALUES (\(book), \(clinic.id.rawValue), \(created.name), \(stored.kind), \(stored.amountMinor), \(stored.shareBasisPoints),
+                    \(created.effectiveFrom.description)::date, \(created.lastDay?.description)::date)
+            RETURNING id
+            """)
+        created.id = Deduction.ID(id)
+        try await record(connection, Audit.Change(.deduction, id, "create", before: nil, after: Audit.json(created)))
+        return created
     }
 
     public func deductions(clinic: Clinic.ID?) async throws -> [Deduction] {

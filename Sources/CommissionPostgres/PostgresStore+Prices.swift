@@ -6,33 +6,36 @@ extension PostgresStore {
     // MARK: Price lists
 
     public func setPrice(_ draft: PriceDraft) async throws -> PriceListEntry {
-        try await write([.prices]) { connection in
-            _ = try await self.clinic(connection, draft.clinicID)
-            _ = try await self.product(connection, draft.productID)
-            let entry = try Ledger.priceEntry(draft.entry(id: PriceListEntry.ID(0)), rules: try await rules(connection))
-            let existing = try await priceList(connection, try SQL("""
-                SELECT \(Columns.price) FROM priceListEntry WHERE bookId = ? AND clinicId = ? AND productId = ? AND effectiveFrom = ?::date
-                """, book, draft.clinicID.rawValue, draft.productID.rawValue, draft.effectiveFrom.description).query).first
-            if let existing {
-                var replaced = entry
-                replaced.id = existing.id
-                try await connection.query("""
-                    UPDATE priceListEntry SET unitPriceMinor = \(entry.unitPrice.minorUnits), unitCostMinor = \(entry.unitCost?.minorUnits)
-                    WHERE bookId = \(book) AND id = \(existing.id.rawValue)
-                    """, logger: logger)
-                try await record(connection, Audit.Change(.price, existing.id.rawValue, "update", before: Audit.json(existing), after: Audit.json(replaced)))
-                return replaced
-            }
-            let id = try await int(connection, """
-                INSERT INTO priceListEntry (bookId, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom)
-                VALUES (\(book), \(entry.clinicID.rawValue), \(entry.productID.rawValue), \(entry.unitPrice.minorUnits), \(entry.unitCost?.minorUnits),
-                        \(entry.effectiveFrom.description)::date)
-                RETURNING id
-                """)
-            let created = draft.entry(id: PriceListEntry.ID(id))
-            try await record(connection, Audit.Change(.price, id, "create", before: nil, after: Audit.json(created)))
-            return created
+        try await write([.prices]) { connection in try await setPrice(connection, draft) }
+    }
+
+    /// Sets a clinic's price (replacing one from the same day), with its audit entry.
+    func setPrice(_ connection: PostgresConnection, _ draft: PriceDraft) async throws -> PriceListEntry {
+        _ = try await self.clinic(connection, draft.clinicID)
+        _ = try await self.product(connection, draft.productID)
+        let entry = try Ledger.priceEntry(draft.entry(id: PriceListEntry.ID(0)), rules: try await rules(connection))
+        let existing = try await priceList(connection, try SQL("""
+            SELECT \(Columns.price) FROM priceListEntry WHERE bookId = ? AND clinicId = ? AND productId = ? AND effectiveFrom = ?::date
+            """, book, draft.clinicID.rawValue, draft.productID.rawValue, draft.effectiveFrom.description).query).first
+        if let existing {
+            var replaced = entry
+            replaced.id = existing.id
+            try await connection.query("""
+                UPDATE priceListEntry SET unitPriceMinor = \(entry.unitPrice.minorUnits), unitCostMinor = \(entry.unitCost?.minorUnits)
+                WHERE bookId = \(book) AND id = \(existing.id.rawValue)
+                """, logger: logger)
+            try await record(connection, Audit.Change(.price, existing.id.rawValue, "update", before: Audit.json(existing), after: Audit.json(replaced)))
+            return replaced
         }
+        let id = try await int(connection, """
+            INSERT INTO priceListEntry (bookId, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom)
+            VALUES (\(book), \(entry.clinicID.rawValue), \(entry.productID.rawValue), \(entry.unitPrice.minorUnits), \(entry.unitCost?.minorUnits),
+                    \(entry.effectiveFrom.description)::date)
+            RETURNING id
+            """)
+        let created = draft.entry(id: PriceListEntry.ID(id))
+        try await record(connection, Audit.Change(.price, id, "create", before: nil, after: Audit.json(created)))
+        return created
     }
 
     public func prices(_ query: PriceQuery) async throws -> [PriceListEntry] {

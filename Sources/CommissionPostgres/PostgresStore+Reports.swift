@@ -294,7 +294,7 @@ extension PostgresStore {
         struct Rejected: Error { let problems: [ImportProblem] }
         struct DryRun: Error { let summary: ImportSummary }
         do {
-            let summary = try await write([.clinics, .products, .terms, .sales]) { connection -> ImportSummary in
+            let summary = try await write([.clinics, .products, .terms, .sales, .prices, .deductions]) { connection -> ImportSummary in
                 let before = try await int(connection, "SELECT coalesce(max(id), 0) FROM sale WHERE bookId = \(book)")
                 var session = ImportSession(store: self, source: source)
                 var readProblems: [ImportProblem] = []
@@ -424,16 +424,16 @@ private struct ImportSession {
             let clinic = try await clinic(named: draft.clinic, connection)
             var productID: Product.ID?
             if let name = draft.product, !name.isEmpty { productID = try await product(named: name, connection).id }
-            _ = try Ledger.terms(TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share,
+            _ = try Ledger.terms(TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share, tiers: draft.tiers,
                                             effectiveFrom: draft.effectiveFrom), rules: try await rules(connection))
             let id = try await store.int(connection, """
-                INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom)
+                INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers)
                 VALUES (\(store.book), \(clinic.id.rawValue), \(productID?.rawValue), \(draft.basis.rawValue), \(draft.share.basisPoints),
-                        \(draft.effectiveFrom.description)::date)
+                        \(draft.effectiveFrom.description)::date, \(Tier.stored(draft.tiers)))
                 RETURNING id
                 """)
             let terms = Terms(id: Terms.ID(id), clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share,
-                              effectiveFrom: draft.effectiveFrom)
+                              tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
             candidates[clinic.id] = try await self.terms(of: clinic.id, connection) + [terms]
             recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
             summary.terms += 1
@@ -448,6 +448,23 @@ private struct ImportSession {
                 clinic: clinic, product: product, candidates: try await terms(of: clinic.id, connection), rules: try await rules(connection),
                 closed: closed[clinic.id]!, prices: prices[clinic.id]!)), idempotencyKey: nil)
             summary.sales += 1
+        case .price(let draft):
+            let clinic = try await clinic(named: draft.clinic, connection)
+            _ = try await store.setPrice(connection, PriceDraft(clinicID: clinic.id, productID: try await product(named: draft.product, connection).id,
+                                                                unitPrice: draft.unitPrice, unitCost: draft.unitCost, effectiveFrom: draft.effectiveFrom))
+            prices[clinic.id] = nil  // the sales that follow take it
+            summary.prices += 1
+        case .scheduleChange(let change):
+            var clinic = try await clinic(named: change.clinic, connection)
+            clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: change.effectiveFrom, schedule: change.schedule))
+            let changed = try await store.updateClinic(connection, clinic)
+            clinics[changed.name.lowercased()] = changed
+            summary.scheduleChanges += 1
+        case .deduction(let draft):
+            let clinic = try await clinic(named: draft.clinic, connection)
+            _ = try await store.createDeduction(connection, Deduction(id: Deduction.ID(0), clinicID: clinic.id, name: draft.name, amount: draft.amount,
+                                                                      effectiveFrom: draft.effectiveFrom, lastDay: draft.lastDay))
+            summary.deductions += 1
         }
     }
 }

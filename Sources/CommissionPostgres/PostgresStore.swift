@@ -245,33 +245,36 @@ public final class PostgresStore: CommissionStore, Sendable {
     }
 
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
+        try await write([.clinics]) { connection in try await updateClinic(connection, clinic) }
+    }
+
+    /// Changes a clinic (its schedule through the ledger, with its audit entry).
+    func updateClinic(_ connection: PostgresConnection, _ clinic: Clinic) async throws -> Clinic {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
-        return try await write([.clinics]) { connection in
-            var clinic = clinic
-            let old = try await self.clinic(connection, clinic.id)
-            if old.calendar != clinic.calendar {
-                let payouts = try await self.payouts(connection, try SQL("SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ?",
-                                                                      book, clinic.id.rawValue).query).map(\.period)
-                let planned = try Ledger.scheduleChanges(of: old, first: clinic.schedule, changes: clinic.scheduleChanges, rules: try await rules(connection),
-                                                         closed: try await closedPeriods(connection, clinic: clinic.id), payouts: payouts)
-                (clinic.schedule, clinic.scheduleChanges) = (planned.schedule, planned.scheduleChanges)
-                try await record(connection, Audit.Change(.clinic, clinic.id.rawValue, "schedule", before: Audit.json(schedulesOf: old),
-                                                          after: Audit.json(schedulesOf: clinic)))
-            }
-            if try await int(connection, """
-                SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name)) AND id <> \(clinic.id.rawValue)
-                """) > 0 {
-                throw StoreError.duplicateName(.clinics, name)
-            }
-            try await connection.query("""
-                UPDATE clinic SET name = \(name), scheduleKind = \(clinic.schedule.kind), scheduleAnchor = \(clinic.schedule.anchor),
-                    scheduleChanges = \(ScheduleChange.stored(clinic.scheduleChanges)), isArchived = \(clinic.isArchived)
-                WHERE bookId = \(book) AND id = \(clinic.id.rawValue)
-                """, logger: logger)
-            var updated = clinic
-            updated.name = name
-            return updated
+        var clinic = clinic
+        let old = try await self.clinic(connection, clinic.id)
+        if old.calendar != clinic.calendar {
+            let payouts = try await self.payouts(connection, try SQL("SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ?",
+                                                                  book, clinic.id.rawValue).query).map(\.period)
+            let planned = try Ledger.scheduleChanges(of: old, first: clinic.schedule, changes: clinic.scheduleChanges, rules: try await rules(connection),
+                                                     closed: try await closedPeriods(connection, clinic: clinic.id), payouts: payouts)
+            (clinic.schedule, clinic.scheduleChanges) = (planned.schedule, planned.scheduleChanges)
+            try await record(connection, Audit.Change(.clinic, clinic.id.rawValue, "schedule", before: Audit.json(schedulesOf: old),
+                                                      after: Audit.json(schedulesOf: clinic)))
         }
+        if try await int(connection, """
+            SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name)) AND id <> \(clinic.id.rawValue)
+            """) > 0 {
+            throw StoreError.duplicateName(.clinics, name)
+        }
+        try await connection.query("""
+            UPDATE clinic SET name = \(name), scheduleKind = \(clinic.schedule.kind), scheduleAnchor = \(clinic.schedule.anchor),
+                scheduleChanges = \(ScheduleChange.stored(clinic.scheduleChanges)), isArchived = \(clinic.isArchived)
+            WHERE bookId = \(book) AND id = \(clinic.id.rawValue)
+            """, logger: logger)
+        var updated = clinic
+        updated.name = name
+        return updated
     }
 
     public func deleteClinic(_ id: Clinic.ID) async throws {

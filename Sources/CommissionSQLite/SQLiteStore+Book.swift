@@ -116,29 +116,32 @@ extension SQLiteStore {
     }
 
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
+        try await write([.clinics]) { db in try Self.updateClinic(db, clinic) }
+    }
+
+    /// Changes a clinic (its schedule through the ledger, with its audit entry).
+    static func updateClinic(_ db: Database, _ clinic: Clinic) throws -> Clinic {
         let name = try StoreInput.name(clinic.name, field: "clinic name")
-        return try await write([.clinics]) { db in
-            var clinic = clinic
-            let old = try Self.clinic(db, clinic.id)
-            if old.calendar != clinic.calendar {
-                let payouts = try Row.fetchAll(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE clinicId = ?", arguments: [clinic.id.rawValue])
-                    .map { try Rows.payout($0).period }
-                let planned = try Ledger.scheduleChanges(of: old, first: clinic.schedule, changes: clinic.scheduleChanges, rules: try Self.rules(db),
-                                                         closed: try Self.closedPeriods(db, clinic: clinic.id), payouts: payouts)
-                (clinic.schedule, clinic.scheduleChanges) = (planned.schedule, planned.scheduleChanges)
-                try Self.record(db, Audit.Change(.clinic, clinic.id.rawValue, "schedule", before: Audit.json(schedulesOf: old),
-                                                 after: Audit.json(schedulesOf: clinic)))
-            }
-            if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ? AND id <> ?", arguments: [name, clinic.id.rawValue]) != nil {
-                throw StoreError.duplicateName(.clinics, name)
-            }
-            try db.execute(sql: "UPDATE clinic SET name = ?, scheduleKind = ?, scheduleAnchor = ?, scheduleChanges = ?, isArchived = ? WHERE id = ?",
-                           arguments: [name, clinic.schedule.kind, clinic.schedule.anchor, ScheduleChange.stored(clinic.scheduleChanges),
-                                       clinic.isArchived, clinic.id.rawValue])
-            var updated = clinic
-            updated.name = name
-            return updated
+        var clinic = clinic
+        let old = try Self.clinic(db, clinic.id)
+        if old.calendar != clinic.calendar {
+            let payouts = try Row.fetchAll(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE clinicId = ?", arguments: [clinic.id.rawValue])
+                .map { try Rows.payout($0).period }
+            let planned = try Ledger.scheduleChanges(of: old, first: clinic.schedule, changes: clinic.scheduleChanges, rules: try Self.rules(db),
+                                                     closed: try Self.closedPeriods(db, clinic: clinic.id), payouts: payouts)
+            (clinic.schedule, clinic.scheduleChanges) = (planned.schedule, planned.scheduleChanges)
+            try Self.record(db, Audit.Change(.clinic, clinic.id.rawValue, "schedule", before: Audit.json(schedulesOf: old),
+                                             after: Audit.json(schedulesOf: clinic)))
         }
+        if try Int64.fetchOne(db, sql: "SELECT id FROM clinic WHERE name = ? AND id <> ?", arguments: [name, clinic.id.rawValue]) != nil {
+            throw StoreError.duplicateName(.clinics, name)
+        }
+        try db.execute(sql: "UPDATE clinic SET name = ?, scheduleKind = ?, scheduleAnchor = ?, scheduleChanges = ?, isArchived = ? WHERE id = ?",
+                       arguments: [name, clinic.schedule.kind, clinic.schedule.anchor, ScheduleChange.stored(clinic.scheduleChanges),
+                                   clinic.isArchived, clinic.id.rawValue])
+        var updated = clinic
+        updated.name = name
+        return updated
     }
 
     public func deleteClinic(_ id: Clinic.ID) async throws {

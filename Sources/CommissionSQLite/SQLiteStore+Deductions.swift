@@ -6,19 +6,22 @@ extension SQLiteStore {
     // MARK: Deductions
 
     public func createDeduction(_ deduction: Deduction) async throws -> Deduction {
-        try await write([.deductions]) { db in
-            let clinic = try Self.clinic(db, deduction.clinicID)
-            guard var created = try Ledger.deductionChange(from: nil, to: deduction, clinic: clinic, closed: try Self.closedPeriods(db, clinic: clinic.id),
-                                                            rules: try Self.rules(db)) else { return deduction }
-            let stored = created.amount.stored
-            try db.execute(sql: """
-                INSERT INTO deduction (clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [clinic.id.rawValue, created.name, stored.kind, stored.amountMinor, stored.shareBasisPoints,
-                                 created.effectiveFrom.description, created.lastDay?.description])
-            created.id = Deduction.ID(db.lastInsertedRowID)
-            try Self.record(db, Audit.Change(.deduction, created.id.rawValue, "create", before: nil, after: Audit.json(created)))
-            return created
-        }
+        try await write([.deductions]) { db in try Self.createDeduction(db, deduction) }
+    }
+
+    /// Adds a deduction, with its audit entry.
+    static func createDeduction(_ db: Database, _ deduction: Deduction) throws -> Deduction {
+        let clinic = try Self.clinic(db, deduction.clinicID)
+        guard var created = try Ledger.deductionChange(from: nil, to: deduction, clinic: clinic, closed: try Self.closedPeriods(db, clinic: clinic.id),
+                                                        rules: try Self.rules(db)) else { return deduction }
+        let stored = created.amount.stored
+        try db.execute(sql: """
+            INSERT INTO deduction (clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [clinic.id.rawValue, created.name, stored.kind, stored.amountMinor, stored.shareBasisPoints,
+                             created.effectiveFrom.description, created.lastDay?.description])
+        created.id = Deduction.ID(db.lastInsertedRowID)
+        try Self.record(db, Audit.Change(.deduction, created.id.rawValue, "create", before: nil, after: Audit.json(created)))
+        return created
     }
 
     public func deductions(clinic: Clinic.ID?) async throws -> [Deduction] {

@@ -42,7 +42,7 @@ extension SQLiteStore {
         }
         switch outcome {
         case .success(let summary):
-            broadcaster.send([.clinics, .products, .terms, .sales])
+            broadcaster.send([.clinics, .products, .terms, .sales, .prices, .deductions])
             return summary
         case .failure(.dryRun(var summary)):
             summary.dryRun = true
@@ -191,16 +191,33 @@ private struct ImportSession {
             let clinic = try resolver.clinic(named: draft.clinic)
             var productID: Product.ID?
             if let name = draft.product, !name.isEmpty { productID = try resolver.product(named: name).id }
-            _ = try Ledger.terms(TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share,
+            _ = try Ledger.terms(TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share, tiers: draft.tiers,
                                             effectiveFrom: draft.effectiveFrom), rules: resolver.rules)
             try db.execute(
-                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom) VALUES (?, ?, ?, ?, ?)",
-                arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description])
+                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description,
+                            Tier.stored(draft.tiers)])
             let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: productID, basis: draft.basis,
-                              share: draft.share, effectiveFrom: draft.effectiveFrom)
+                              share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
             resolver.candidates[clinic.id] = try resolver.terms(of: clinic.id) + [terms]
             recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
             summary.terms += 1
+        case .price(let draft):
+            let clinic = try resolver.clinic(named: draft.clinic)
+            _ = try SQLiteStore.setPrice(db, PriceDraft(clinicID: clinic.id, productID: try resolver.product(named: draft.product).id,
+                                                        unitPrice: draft.unitPrice, unitCost: draft.unitCost, effectiveFrom: draft.effectiveFrom))
+            resolver.prices[clinic.id] = nil  // the sales that follow take it
+            summary.prices += 1
+        case .scheduleChange(let change):
+            var clinic = try resolver.clinic(named: change.clinic)
+            clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: change.effectiveFrom, schedule: change.schedule))
+            resolver.replace(try SQLiteStore.updateClinic(db, clinic))
+            summary.scheduleChanges += 1
+        case .deduction(let draft):
+            let clinic = try resolver.clinic(named: draft.clinic)
+            _ = try SQLiteStore.createDeduction(db, Deduction(id: Deduction.ID(0), clinicID: clinic.id, name: draft.name, amount: draft.amount,
+                                                              effectiveFrom: draft.effectiveFrom, lastDay: draft.lastDay))
+            summary.deductions += 1
         case .sale:
             preconditionFailure("sales go through the sale feed")
         }
@@ -260,6 +277,11 @@ struct SaleResolver {
         clinics[key] = clinic
         clinics[name] = clinic  // as spelled, which the next rows most likely repeat
         return clinic
+    }
+
+    /// Takes a clinic changed by the import (its schedule) in place of the one it read.
+    mutating func replace(_ clinic: Clinic) {
+        for (key, cached) in clinics where cached.id == clinic.id { clinics[key] = clinic }
     }
 
     mutating func product(named name: String) throws -> Product {

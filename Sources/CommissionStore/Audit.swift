@@ -192,10 +192,14 @@ public enum Audit {
 
     struct ImportRecord: Encodable {
         var clinics, products, terms, sales: Int
+        /// Left out when none, as before these could be imported.
+        var prices, scheduleChanges, deductions: Int?
     }
 
     public static func json(_ summary: ImportSummary) -> String {
-        encode(ImportRecord(clinics: summary.clinics, products: summary.products, terms: summary.terms, sales: summary.sales))
+        func some(_ count: Int) -> Int? { count == 0 ? nil : count }
+        return encode(ImportRecord(clinics: summary.clinics, products: summary.products, terms: summary.terms, sales: summary.sales,
+                                   prices: some(summary.prices), scheduleChanges: some(summary.scheduleChanges), deductions: some(summary.deductions)))
     }
 
     static func encode(_ record: some Encodable) -> String {

@@ -8,13 +8,64 @@ public struct NamedTermsDraft: Sendable, Hashable {
     public var basis: CommissionBasis
     public var share: Share
     public var effectiveFrom: Day
+    /// Accelerators (``Tier``), none by default.
+    public var tiers: [Tier]
 
-    public init(clinic: String, product: String?, basis: CommissionBasis, share: Share, effectiveFrom: Day) {
+    public init(clinic: String, product: String?, basis: CommissionBasis, share: Share, effectiveFrom: Day, tiers: [Tier] = []) {
         self.clinic = clinic
         self.product = product
         self.basis = basis
         self.share = share
         self.effectiveFrom = effectiveFrom
+        self.tiers = tiers
+    }
+}
+
+/// A clinic's price for a product from a day, as an import file names it (product by name or SKU).
+public struct NamedPriceDraft: Sendable, Hashable {
+    public var clinic: String
+    public var product: String
+    public var unitPrice: Money
+    /// Nil: the product's own cost.
+    public var unitCost: Money?
+    public var effectiveFrom: Day
+
+    public init(clinic: String, product: String, unitPrice: Money, unitCost: Money? = nil, effectiveFrom: Day) {
+        self.clinic = clinic
+        self.product = product
+        self.unitPrice = unitPrice
+        self.unitCost = unitCost
+        self.effectiveFrom = effectiveFrom
+    }
+}
+
+/// A clinic's change of pay schedule from a day, as an import file names it.
+public struct NamedScheduleChange: Sendable, Hashable {
+    public var clinic: String
+    public var schedule: PaySchedule
+    public var effectiveFrom: Day
+
+    public init(clinic: String, schedule: PaySchedule, effectiveFrom: Day) {
+        self.clinic = clinic
+        self.schedule = schedule
+        self.effectiveFrom = effectiveFrom
+    }
+}
+
+/// A deduction, as an import file names its clinic.
+public struct NamedDeductionDraft: Sendable, Hashable {
+    public var clinic: String
+    public var name: String
+    public var amount: DeductionAmount
+    public var effectiveFrom: Day
+    public var lastDay: Day?
+
+    public init(clinic: String, name: String, amount: DeductionAmount, effectiveFrom: Day, lastDay: Day? = nil) {
+        self.clinic = clinic
+        self.name = name
+        self.amount = amount
+        self.effectiveFrom = effectiveFrom
+        self.lastDay = lastDay
     }
 }
 
@@ -50,6 +101,9 @@ public enum ImportRecord: Sendable, Hashable {
     case product(ProductDraft)
     case terms(NamedTermsDraft)
     case sale(NamedSaleDraft)
+    case price(NamedPriceDraft)
+    case scheduleChange(NamedScheduleChange)
+    case deduction(NamedDeductionDraft)
 }
 
 /// A parsed record and the line of the file it came from.
@@ -125,15 +179,22 @@ public struct ImportSummary: Sendable, Hashable {
     public var products = 0
     public var terms = 0
     public var sales = 0
+    public var prices = 0
+    public var scheduleChanges = 0
+    public var deductions = 0
     public var dryRun = false
 
-    public init(clinics: Int = 0, products: Int = 0, terms: Int = 0, sales: Int = 0, dryRun: Bool = false) {
+    public init(clinics: Int = 0, products: Int = 0, terms: Int = 0, sales: Int = 0, prices: Int = 0, scheduleChanges: Int = 0,
+                deductions: Int = 0, dryRun: Bool = false) {
         self.clinics = clinics
         self.products = products
         self.terms = terms
         self.sales = sales
+        self.prices = prices
+        self.scheduleChanges = scheduleChanges
+        self.deductions = deductions
         self.dryRun = dryRun
     }
 
-    public var rows: Int { clinics + products + terms + sales }
+    public var rows: Int { clinics + products + terms + sales + prices + scheduleChanges + deductions }
 }

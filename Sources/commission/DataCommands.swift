@@ -7,7 +7,7 @@ import Foundation
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import clinics, products, terms or sales from a CSV file — all of it, or nothing.",
+        abstract: "Import clinics, products, terms, sales, prices, schedules or deductions from CSV files — all of it, or nothing.",
         discussion: """
             The kind of file is told from its headers (or --kind). Headers match loosely: case, spaces \
             and underscores do not matter, and common names work (Qty, Price, Split…). The file may be \
@@ -19,16 +19,21 @@ struct Import: AsyncParsableCommand {
               clinics:  name, schedule                 (anchor)
               products: name, unit price               (sku, unit cost)
               terms:    clinic, share, effective from  (product, basis)
+              terms may also have tiers, accelerators as `5000.00:50% 10000.00:60%`
               sales:    date, clinic, product          (quantity, unit price, unit cost, discount, no commission, note)
+              prices:   clinic, product, unit price, effective from  (unit cost: the product's when empty)
+              schedules: clinic, schedule, effective from  (a schedule change from that day)
+              deductions: clinic, name, amount or share, effective from  (last day)
 
             Examples:
               commission import clinics.csv products.csv terms.csv sales.csv
               commission import sales.csv --dry-run
               commission import ventes.csv --delimiter ";" --decimal-comma
+              commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
             """)
     @OptionGroup var book: BookOptions
     @Argument(help: "CSV files, imported in order, each in its own all-or-nothing transaction.") var files: [String]
-    @Option(help: "What the files hold: clinics, products, terms or sales (default: told from the headers).") var kind: ImportKind?
+    @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
     @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
     @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50).") var decimalComma = false
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
@@ -69,9 +74,11 @@ struct Import: AsyncParsableCommand {
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export the book's clinics, products, terms, sales, payouts or audit log as CSV or JSON.",
+        abstract: "Export the book's clinics, products, terms, prices, schedules, deductions, sales, payouts or audit log as CSV or JSON.",
         discussion: """
-            CSV exports of clinics, products, terms and sales import again with `commission import`. \
+            CSV exports of clinics, products, terms (with their tiers), prices, schedules (changes of \
+            a clinic's pay schedule), deductions and sales import again with `commission import`, in \
+            that order. \
             The audit log is every change to sales, terms, payouts, periods and settings: when, who \
             (an account, or cli:USER), what, and the record before and after as JSON. Cells that a \
             spreadsheet would run as a formula are written with a leading '.
@@ -79,13 +86,14 @@ struct Export: AsyncParsableCommand {
             Examples:
               commission export sales --format csv --output sales.csv
               commission export clinics --format json
+              commission export deductions --output deductions.csv
               commission export audit --output audit.csv
               commission export all --output-directory backup-2026-11
             """)
-    enum What: String, ExpressibleByArgument, CaseIterable { case clinics, products, terms, sales, payouts, audit, all }
+    enum What: String, ExpressibleByArgument, CaseIterable { case clinics, products, terms, prices, schedules, deductions, sales, payouts, audit, all }
 
     @OptionGroup var book: BookOptions
-    @Argument(help: "clinics, products, terms, sales, payouts, audit, or all.") var what: What
+    @Argument(help: "clinics, products, terms, prices, schedules, deductions, sales, payouts, audit, or all.") var what: What
     @Option(help: "csv or json.") var format: OutputFormat = .csv
     @Option(name: .customLong("output"), help: "Write to this file instead of standard output.") var outputPath: String?
     @Option(name: .customLong("output-directory"), help: "With `all`: the directory for one file per kind.") var directory: String?

@@ -104,6 +104,77 @@ func importCSV(_ text: [UInt8], into store: SQLiteStore, format: CSVFormat = CSV
         #expect(all.map(\.basis) == [.revenue, .profit])
     }
 
+    /// Price lists, schedule changes, deductions and tiers in files of their own (kinds told from
+    /// the headers), and their exports import again into another book as they were.
+    @Test func herRealTermsImportFromCSVAndTheirExportsImportAgain() async throws {
+        let store = try await glowBook()
+        let files: [(csv: String, kind: ImportKind)] = [
+            ("Clinic,Product,Unit price,Unit cost,Effective from\nGlow,SER-30,45.00,,2026-03-15\nglow,Serum 30ml,47.00,21.00,2026-05-01\n", .prices),
+            ("Clinic,Schedule,Effective from\nGlow,weekly:tuesday,2026-04-07\n", .schedules),
+            ("Clinic,Name,Amount,Share,Effective from,Last day\nGlow,Room,10.00,,2026-03-01,2026-06-30\nGlow,Card fees,,2.5%,2026-03-01,\n", .deductions),
+            ("Clinic,Share,Effective from,Tiers\nGlow,40,2026-03-01,50.00:50% 100.00:60%\n", .terms),
+        ]
+        for (csv, kind) in files {
+            let source = try CSVImportSource(path: file("\(kind).csv", Array(csv.utf8), in: temporaryDirectory()), currency: .usd)
+            #expect(source.kind == kind)
+            _ = try await store.importRows(from: source, options: ImportOptions())
+        }
+        let glow = try await store.clinic(named: "Glow")
+        #expect(glow.scheduleChanges == [ScheduleChange(effectiveFrom: day("2026-04-07"), schedule: .weekly(startingOn: .tuesday))])
+        #expect(try await store.prices(PriceQuery()).map { [$0.unitPrice, $0.unitCost] } == [[cents(4500), nil], [cents(4700), cents(2100)]])
+        #expect(try await store.deductions(clinic: nil).map(\.amount) == [.fixed(cents(1000)), .shareOfRevenue(try Share(parsing: "2.5"))])
+        #expect(try await store.terms(TermsQuery()).last?.tiers == [Tier(threshold: cents(5000), share: try Share(parsing: "50")),
+                                                                      Tier(threshold: cents(10_000), share: try Share(parsing: "60"))])
+
+        // Exported as CSV, each imports into another book with Glow and the serum, unchanged.
+        let other = try await glowBook()
+        let renderer = Renderer(currency: .usd)
+        for kind in [ExportKind.terms, .prices, .schedules, .deductions] {
+            let csv = renderer.render(try await renderer.export(kind, from: store), as: .csv)
+            let source = try CSVImportSource(path: file("export-\(kind).csv", Array(csv.utf8), in: temporaryDirectory()), currency: .usd)
+            #expect(source.kind.rawValue == kind.rawValue, "\(csv)")
+            if kind == .terms {
+                // The other book has Glow's first terms already: only the tiered ones are new.
+                let rows = csv.components(separatedBy: "\r\n").filter { $0.hasPrefix("id") || $0.contains(":") }.joined(separator: "\r\n") + "\r\n"
+                _ = try await other.importRows(from: try CSVImportSource(path: file("tiered.csv", Array(rows.utf8), in: temporaryDirectory()), currency: .usd),
+                                               options: ImportOptions())
+            } else {
+                _ = try await other.importRows(from: source, options: ImportOptions())
+            }
+        }
+        #expect(try await other.clinic(named: "Glow").scheduleChanges == glow.scheduleChanges)
+        #expect(try await other.prices(PriceQuery()).map { [$0.unitPrice, $0.unitCost] } == [[cents(4500), nil], [cents(4700), cents(2100)]])
+        #expect(try await other.deductions(clinic: nil).map { "\($0.name) \($0.amount) \($0.effectiveFrom) \($0.lastDay.map(\.description) ?? "-")" }
+                == (try await store.deductions(clinic: nil)).map { "\($0.name) \($0.amount) \($0.effectiveFrom) \($0.lastDay.map(\.description) ?? "-")" })
+        #expect(try await other.terms(TermsQuery()).last?.tiers == (try await store.terms(TermsQuery())).last?.tiers)
+
+        // The March statement's CSV ends with what its lines do not say: the accelerator, each
+        // deduction, the net payable. Two serums at 45.00: profit 50.00, 40% = 20.00, nothing beyond 50.00.
+        _ = try await importCSV(Array("date,clinic,product,quantity\n2026-03-20,Glow,SER-30,3\n".utf8), into: store)
+        let statement = try await store.statement(clinic: glow.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31")))
+        let rows = renderer.render(statement, as: .csv).components(separatedBy: "\r\n").dropLast()
+        // 3 × 25.00 = 75.00 profit: 30.00 on the line, 25.00 beyond 50.00 at +10% = 2.50; room 10.00,
+        // card fees 2.5% of 135.00 = 3.375 → 3.38; net 32.50 − 13.38 = 19.12.
+        #expect(Array(rows.suffix(6)) == [",,Commission on the lines,,,,,,,30.00", ",,\"Accelerator (terms 2, 50.00:50.00%, 100.00:60.00% on 75.00)\",,,,,,,2.50",
+                                          ",,Commission,,,,,,,32.50", ",,Less Room,,,,,,,10.00", ",,Less Card fees,,,,,,,3.38", ",,Net payable,,,,,,,19.12"])
+    }
+
+    @Test func aDeductionIsAnAmountOrAShareNotBoth() async throws {
+        let store = try await glowBook()
+        let error = await #expect(throws: StoreError.self) {
+            try await importCSV(Array("clinic,name,amount,share,effective from\nGlow,Fee,5.00,2%,2026-03-01\nGlow,Tiers,,,2026-03-01\n".utf8), into: store)
+        }
+        let text = error?.description ?? ""
+        #expect(text.contains("line 2, column \"amount\"") && text.contains("line 3") && text.contains("either an amount per period or a share"), "\(text)")
+        #expect(try await store.deductions(clinic: nil).isEmpty)
+        // A tier that is not one says so, with its column.
+        let tiers = await #expect(throws: StoreError.self) {
+            try await importCSV(Array("clinic,share,effective from,tiers\nGlow,40,2026-03-01,5000\n".utf8), into: store)
+        }
+        #expect(tiers?.description.contains("column \"tiers\"") == true && tiers?.description.contains("\"5000\" is not a tier") == true,
+                "\(tiers?.description ?? "")")
+    }
+
     static let unreadableFiles: [(name: String, bytes: [UInt8], expected: String)] = [
         ("empty", [], "is empty"),
         ("blank lines", Array("\n\r\n\n".utf8), "is empty"),

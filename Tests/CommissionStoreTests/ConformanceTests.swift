@@ -1213,3 +1213,61 @@ extension CommissionStore {
         #expect(try await book.store.auditLog(AuditQuery(page: Page(limit: 2))).count == 2)
     }
 }
+
+/// Her real terms in an import (price lists, schedule changes, deductions, terms with tiers), on
+/// every store: one transaction with the sales, each record as the matching command makes it.
+@Suite struct RealTermsImportConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func anImportCarriesAllFourAndTheSalesAfterThemFollowThem(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        let rows: [ImportRow] = [
+            // Glow sells the serum at 45.00 from 15 March (the product's cost stays).
+            ImportRow(line: 2, record: .price(NamedPriceDraft(clinic: "glow", product: "SER-30", unitPrice: cents(4500), effectiveFrom: day("2026-03-15")))),
+            // Harbor pays weekly from Monday 6 April.
+            ImportRow(line: 3, record: .scheduleChange(NamedScheduleChange(clinic: "Harbor", schedule: .weekly(startingOn: .monday),
+                                                                           effectiveFrom: day("2026-04-06")))),
+            // Glow takes 10.00 a month for the room from March, until June.
+            ImportRow(line: 4, record: .deduction(NamedDeductionDraft(clinic: "Glow", name: "Room", amount: .fixed(cents(1000)),
+                                                                      effectiveFrom: day("2026-03-01"), lastDay: day("2026-06-30")))),
+            // From March, 40% of profit and 50% of the part beyond 50.00.
+            ImportRow(line: 5, record: .terms(NamedTermsDraft(clinic: "Glow", product: nil, basis: .profit, share: share("40%"), effectiveFrom: day("2026-03-01"),
+                                                              tiers: [Tier(threshold: cents(5000), share: share("50%"))]))),
+            // Two serums on 20 March at the clinic's price: profit 2 × (45.00 − 20.00) = 50.00, 40% = 20.00.
+            ImportRow(line: 6, record: .sale(NamedSaleDraft(clinic: "Glow", product: "Serum 30ml", date: day("2026-03-20"), quantity: 2))),
+            // And one on 21 March: profit 25.00 → 10.00 on the line; the period's 75.00 is 25.00 beyond 50.00: +2.50.
+            ImportRow(line: 7, record: .sale(NamedSaleDraft(clinic: "Glow", product: "Serum 30ml", date: day("2026-03-21"), quantity: 1))),
+        ]
+        let summary = try await store.importRows(from: RowsSource(rows: rows), options: ImportOptions())
+        #expect(summary == ImportSummary(terms: 1, sales: 2, prices: 1, scheduleChanges: 1, deductions: 1))
+        #expect(try await store.prices(PriceQuery(clinicID: book.glow.id)).map(\.unitPrice) == [cents(4500)])
+        #expect(try await store.clinic(book.harbor.id).scheduleChanges == [ScheduleChange(effectiveFrom: day("2026-04-06"), schedule: .weekly(startingOn: .monday))])
+        #expect(try await store.deductions(clinic: book.glow.id).map(\.lastDay) == [day("2026-06-30")])
+        let sales = try await store.sales(SaleQuery(clinicID: book.glow.id, order: .oldestFirst))
+        #expect(sales.map(\.line.unitPrice) == [cents(4500), cents(4500)])
+        let march = try await store.statement(clinic: book.glow.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31")))
+        #expect(march.totals.commission == cents(3000))
+        #expect(march.accelerators.map(\.amount) == [cents(250)])
+        #expect(march.deductions.map(\.amount) == [cents(1000)])
+        #expect(march.netPayable == cents(2250))
+        // Each change is on the audit log as its command would record it.
+        let subjects = Set(try await store.auditLog(AuditQuery()).map(\.subject))
+        #expect(subjects.isSuperset(of: [.price, .clinic, .deduction]))
+        // The dashboard's current period and arrears follow the imported terms (kept per period).
+        let dashboard = try await store.dashboard(today: day("2026-03-25"))
+        let glow = try #require(dashboard.clinics.first { $0.clinic.id == book.glow.id })
+        #expect(glow.periodPayable == cents(2250) && glow.arrears.owed == cents(2250))
+
+        // A bad row anywhere means none of it: here a deduction at a clinic the book does not have.
+        let before = try await store.deductions(clinic: nil).count
+        await #expect(throws: StoreError.self) {
+            try await store.importRows(from: RowsSource(rows: [
+                ImportRow(line: 2, record: .price(NamedPriceDraft(clinic: "Harbor", product: "Cream", unitPrice: cents(2900), effectiveFrom: day("2026-05-01")))),
+                ImportRow(line: 3, record: .deduction(NamedDeductionDraft(clinic: "Nowhere", name: "Fee", amount: .shareOfRevenue(share("1%")),
+                                                                          effectiveFrom: day("2026-05-01")))),
+            ]), options: ImportOptions())
+        }
+        #expect(try await store.deductions(clinic: nil).count == before)
+        #expect(try await store.prices(PriceQuery(clinicID: book.harbor.id)).isEmpty)
+    }
+}

@@ -289,7 +289,10 @@ struct TransferJob: Job {
 
     // MARK: API
 
-    struct ImportJSON: Encodable { var kind: String; var dryRun: Bool; var clinics: Int; var products: Int; var terms: Int; var sales: Int }
+    struct ImportJSON: Encodable {
+        var kind: String; var dryRun: Bool; var clinics: Int; var products: Int; var terms: Int; var sales: Int
+        var prices: Int; var scheduleChanges: Int; var deductions: Int
+    }
 
     /// `POST /api/v1/import?kind=sales&dryRun=true&decimalComma=true` with the CSV as the body.
     func importAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -298,7 +301,7 @@ struct TransferJob: Job {
         let query = request.uri.queryParameters
         var kind: ImportKind?
         if let text = query["kind"] {
-            guard let parsed = ImportKind(rawValue: String(text)) else { throw Problem(.badRequest, "The kind is clinics, products, terms or sales.") }
+            guard let parsed = ImportKind(rawValue: String(text)) else { throw Problem(.badRequest, "The kind is \(ImportKind.allCases.map(\.rawValue).joined(separator: ", ")).") }
             kind = parsed
         }
         let source: CSVImportSource
@@ -311,7 +314,8 @@ struct TransferJob: Job {
         }
         let summary = try await app.store.importRows(from: source, options: ImportOptions(dryRun: query["dryRun"] == "true"))
         return try app.json(ImportJSON(kind: source.kind.rawValue, dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
-                                       terms: summary.terms, sales: summary.sales), status: summary.dryRun ? .ok : .created)
+                                       terms: summary.terms, sales: summary.sales, prices: summary.prices, scheduleChanges: summary.scheduleChanges,
+                                       deductions: summary.deductions), status: summary.dryRun ? .ok : .created)
     }
 }
 
