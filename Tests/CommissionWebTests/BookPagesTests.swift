@@ -136,6 +136,9 @@ import Testing
 
             let transfer = try await client.execute(uri: "/transfer", method: .get, headers: cookie)
             #expect(transfer.text.contains("id=\"restore-form\"") && transfer.text.contains("enctype=\"multipart/form-data\""))
+            // Her real terms import and export as files of their own.
+            #expect(transfer.text.contains("<option value=\"deductions\">deductions</option>") && transfer.text.contains("/export/schedules.csv"),
+                    "\(transfer.text)")
 
             // A forged upload (no matching CSRF part) is refused before the file is kept.
             var (headers, body) = Self.upload(csrf: "forged", file: file)

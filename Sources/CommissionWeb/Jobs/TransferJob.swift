@@ -43,6 +43,7 @@ struct TransferJob: Job {
             "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
             "hasProblems": !problems.isEmpty,
             "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
+            "importKinds": ImportKind.allCases.map { ["name": $0.rawValue] },
             "backup": app.store is any BookBackup, "archive": app.store is any BookArchiving,
             "canRestore": canRestore,
             "maxBackup": Self.size(app.configuration.maxBackupSize),
