@@ -95,7 +95,8 @@ public struct Presenter: Sendable {
             clinics: dashboard.clinics.map {
                 .init(id: $0.clinic.id.rawValue, name: $0.clinic.name, schedule: $0.clinic.calendar.schedule(on: $0.period.start).description,
                       periodStart: $0.period.start.description, periodEnd: $0.period.end.description, period: totals($0.periodTotals),
-                      received: m($0.periodReceived), balance: m($0.periodBalance), month: totals($0.monthTotals),
+                      expected: m($0.periodPayable), received: m($0.periodReceived), balance: m($0.periodBalance),
+                      owed: m($0.arrears.owed), overdue: m($0.arrears.overdue), month: totals($0.monthTotals),
                       yearToDate: totals($0.yearTotals))
             },
             products: dashboard.products.map {
@@ -308,8 +309,14 @@ public struct DashboardJSON: Codable, Sendable, Hashable {
         public var periodStart: String
         public var periodEnd: String
         public var period: TotalsJSON
+        /// What the clinic is expected to pay for the current period: its net payable (the
+        /// lines' commission, accelerators included, less deductions).
+        public var expected: String
         public var received: String
         public var balance: String
+        /// Every period through the current one, net of payouts (``Arrears``), and the part overdue.
+        public var owed: String
+        public var overdue: String
         public var month: TotalsJSON
         public var yearToDate: TotalsJSON
     }

@@ -157,6 +157,11 @@ func importCSV(_ text: [UInt8], into store: SQLiteStore, format: CSVFormat = CSV
         // card fees 2.5% of 135.00 = 3.375 → 3.38; net 32.50 − 13.38 = 19.12.
         #expect(Array(rows.suffix(6)) == [",,Commission on the lines,,,,,,,30.00", ",,\"Accelerator (terms 2, 50.00:50.00%, 100.00:60.00% on 75.00)\",,,,,,,2.50",
                                           ",,Commission,,,,,,,32.50", ",,Less Room,,,,,,,10.00", ",,Less Card fees,,,,,,,3.38", ",,Net payable,,,,,,,19.12"])
+        // The dashboard's JSON says what March is expected to bring and what Glow owes in all.
+        let dashboard = try JSONSerialization.jsonObject(with: Data(renderer.render(try await store.dashboard(today: day("2026-03-25")), as: .json).utf8))
+        let clinic = try #require(((dashboard as? [String: Any])?["clinics"] as? [[String: Any]])?.first)
+        #expect(clinic["expected"] as? String == "19.12" && clinic["balance"] as? String == "19.12" && clinic["owed"] as? String == "19.12"
+                && clinic["overdue"] as? String == "0.00", "\(clinic)")
     }
 
     @Test func aDeductionIsAnAmountOrAShareNotBoth() async throws {

@@ -30,6 +30,22 @@ import Testing
         try String(contentsOf: Self.fixtures.appendingPathComponent("sqlite-\(version).\(what)"), encoding: .utf8)
     }
 
+    /// The dashboard's JSON without the fields added since the fixtures' versions printed theirs
+    /// (each clinic's `expected`, `owed` and `overdue`): what was there must be there, unchanged.
+    static func asShipped(_ json: String) throws -> NSDictionary {
+        let object = try parsed(json).mutableCopy() as! NSMutableDictionary
+        object["clinics"] = (object["clinics"] as? [NSDictionary] ?? []).map { clinic -> NSDictionary in
+            let copy = clinic.mutableCopy() as! NSMutableDictionary
+            copy.removeObjects(forKeys: ["expected", "owed", "overdue"])
+            return copy
+        }
+        return object
+    }
+
+    static func parsed(_ json: String) throws -> NSDictionary {
+        try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary ?? [:]
+    }
+
     @Test(arguments: sqliteVersions)
     func anSQLiteBookOfEveryShippedVersionUpgradesWithItsFiguresUnchanged(_ version: String) throws {
         let directory = temporaryDirectory()
@@ -45,7 +61,7 @@ import Testing
         // The first command says why it takes a moment; the book is upgraded once.
         #expect(report.stderr.contains("Upgrading \(path) to this version of Commission"), "\(report.stderr)")
         #expect(!(try commission(["report", "--db", path]).stderr.contains("Upgrading")))
-        #expect(report.stdout == (try expected(version, "report.json")))
+        #expect(try Self.asShipped(report.stdout) == Self.parsed(try expected(version, "report.json")))
         #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-23", "--db", path]).stdout == (try expected(version, "reconcile.json")))
         #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
 
@@ -97,7 +113,8 @@ import Testing
         let renderer = Renderer(currency: settings.currency)
         let today = try Day(parsing: "2026-11-23")
         // As `commission report` and `commission reconcile` print them.
-        #expect(renderer.render(try await store.dashboard(today: today), as: .json) == (try expected(sqliteVersion, "report.json")))
+        #expect(try Self.asShipped(renderer.render(try await store.dashboard(today: today), as: .json))
+                == Self.parsed(try expected(sqliteVersion, "report.json")))
         var reconciliations: [Reconciliation] = []
         for clinic in try await store.clinics(ClinicQuery()) { reconciliations.append(try await store.reconciliation(clinic: clinic.id, today: today)) }
         #expect(renderer.render(reconciliations, as: .json) == (try expected(sqliteVersion, "reconcile.json")))

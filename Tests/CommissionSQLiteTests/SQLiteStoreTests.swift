@@ -292,6 +292,45 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(found == ["2025 1 1 1000 100", "2026 1 2 3000 300", "2026 2 1 500 50"])
     }
 
+    /// A book of schema v11 with a deduction: the upgrade keeps its clinic's expected figure per
+    /// period, as its reconciliation recounts it; a clinic without one is not kept.
+    @Test func theUpgradeKeepsThePeriodsOfClinicsWithDeductions() async throws {
+        let path = temporaryPath()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(old, upTo: "v11: tiers and deductions")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
+                VALUES (1, 'USD', 2, 'UTC', 'half-away-from-zero', 'per-line');
+                INSERT INTO clinic (id, name, scheduleKind) VALUES (1, 'A', 'monthly'), (2, 'B', 'monthly');
+                INSERT INTO product (id, name, unitPriceMinor, unitCostMinor) VALUES (1, 'P', 1000, 400);
+                INSERT INTO deduction (clinicId, name, kind, amountMinor, effectiveFrom) VALUES (1, 'Rent', 'fixed', 150, '2026-01-01');
+                """)
+            for (clinic, date) in [(1, "2026-01-05"), (1, "2026-01-20"), (1, "2026-03-02"), (2, "2026-01-05")] {
+                try db.execute(sql: """
+                    INSERT INTO sale (clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor,
+                                      revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor, isVoided)
+                    VALUES (?, 1, ?, 1, 1000, 400, 0, 1000, 400, 600, 2400000, 240, 0)
+                    """, arguments: [clinic, date])
+            }
+        }
+        try old.close()
+        let store = try SQLiteStore(.file(path))
+        let kept = try await store.writer.read { db in
+            (clinics: try Int64.fetchAll(db, sql: "SELECT clinicId FROM clinicPeriodKept"),
+             rows: try Row.fetchAll(db, sql: "SELECT clinicId, periodStart, periodEnd, expectedMinor FROM clinicPeriodTotal ORDER BY 1, 2")
+                .map { "\($0[0] as Int64) \($0[1] as String) \($0[2] as String) \($0[3] as Int64)" },
+             marks: try Int.fetchOne(db, sql: "SELECT count(*) FROM clinicPeriodDirty"))
+        }
+        // January: two lines of 2.40, less 1.50 rent = 3.30; March: 2.40 − 1.50 = 0.90.
+        #expect(kept.clinics == [1] && kept.marks == 0)
+        #expect(kept.rows == ["1 2026-01-01 2026-01-31 330", "1 2026-03-01 2026-03-31 90"])
+        #expect(try await store.reconciliation(clinic: Clinic.ID(1), today: day("2026-03-10")).periods.map(\.expected.minorUnits) == [330, 90])
+        let dashboard = try await store.dashboard(today: day("2026-03-10"))
+        #expect(dashboard.clinics.map(\.arrears.owed.minorUnits) == [420, 240])
+    }
+
     @Test func theAuditLogIsAppendOnly() async throws {
         let store = try SQLiteStore(.file(temporaryPath()))
         let clinic = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))

@@ -78,4 +78,31 @@ import Testing
         let lines = try #require(events.first).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.dropFirst(2).dropLast(2).allSatisfy { $0.hasPrefix("data: ") } && lines.suffix(2) == ["", ""])
     }
+
+    /// Her real terms on the live dashboard: each sale's event carries the current period's
+    /// expected figure with its accelerator grown and the deduction taken off.
+    @Test func aLiveUpdateMovesTheAccelerator() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        // From this month: 40% of profit, 60% of the part beyond 50.00; 5.00 a month for the room.
+        _ = try await test.store.createTerms(TermsDraft(clinicID: test.glow.id, share: try Share(parsing: "40"),
+                                                        tiers: [Tier(threshold: Money(minorUnits: 5000), share: try Share(parsing: "60"))],
+                                                        effectiveFrom: today.firstOfMonth))
+        _ = try await test.store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: test.glow.id, name: "Room", amount: .fixed(Money(minorUnits: 500)),
+                                                           effectiveFrom: try Day(parsing: "2020-01-01")))
+        let pages = Pages.shared
+        let hub = LiveHub(store: test.store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
+        var events = hub.subscribe().makeAsyncIterator()
+        _ = await events.next()
+        func expected(_ event: String?) -> String? {
+            event?.firstMatch(of: /this period <span class="amount">([^<]+)<\/span>/).map { String($0.1) }
+        }
+        // Two serums: profit 60.00, 24.00 on the lines, 10.00 beyond 50.00 at +20% = 2.00, less 5.00: 21.00.
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2), idempotencyKey: nil)
+        #expect(expected(await events.next()) == "$21.00")
+        // A third: profit 90.00, 36.00 on the lines, 40.00 beyond at +20% = 8.00, less 5.00: 39.00
+        // (31.00 without the accelerator's growth).
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 1), idempotencyKey: nil)
+        #expect(expected(await events.next()) == "$39.00")
+    }
 }

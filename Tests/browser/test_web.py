@@ -433,6 +433,26 @@ def main():
             check(element.is_displayed() and element.text.startswith(("$", "-$")), f"{element_id} shows {element.text!r} at 360 px")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "statement.png"))
+        # With her real terms (a deduction and a share of revenue taken off), the statement grows by
+        # a row each; what the clinic owes her is still on the phone's first screen.
+        added = [cli("deduction", "add", "Glow Aesthetics", "Room rent", "--amount", "150.00", "--from", statement["periodStart"]),
+                 cli("deduction", "add", "Glow Aesthetics", "Card fees", "--share", "2.5", "--from", statement["periodStart"])]
+        phone.get(desk.current_url)
+        net = json.loads(cli("statement", "Glow Aesthetics", "--format", "json"))
+        main_text = phone.find_element(By.TAG_NAME, "main").text
+        check("Less Room rent" in main_text and "Less Card fees" in main_text and "Net payable" in main_text,
+              "the statement lists each deduction and the net payable")
+        shown = phone.find_element(By.ID, "statement-commission").text
+        digits = "".join(c for c in shown if c.isdigit() or c == ".")
+        negative = shown.startswith(("-", "\u2212"))
+        check(digits == net["netPayable"].lstrip("-") and negative == net["netPayable"].startswith("-"),
+              f"the net payable shows {shown} ({net['netPayable']})")
+        reach = phone.execute_script(IN_REACH, phone.find_element(By.ID, "statement-balance"))
+        check(reach["visible"], f"with deductions the balance is on the first screen at 360x640 (bottom {reach['bottom']:.0f} of {reach['limit']:.0f})")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "statement-deductions.png"))
+        for line in added:
+            cli("deduction", "remove", line.split(":")[0].split()[-1])
 
         print("Change a clinic from its page, archive a product and restore it")
         desk.get(base + "/book")
