@@ -453,6 +453,14 @@ def main():
             phone.save_screenshot(os.path.join(SCREENSHOTS, "statement-deductions.png"))
         for line in added:
             cli("deduction", "remove", line.split(":")[0].split()[-1])
+        # On the phone the filter has no button: choosing another clinic shows its statement.
+        check(not phone.find_element(By.XPATH, "//form[@action='/statements']//button").is_displayed(), "the phone's statement filter has no Show button")
+        Select(phone.find_element(By.ID, "s-clinic")).select_by_visible_text("Harbor Skin Clinic")
+        try:
+            wait_for(phone, lambda d: "Harbor Skin Clinic" in d.find_element(By.TAG_NAME, "h2").text, seconds=5)
+            check(True, "choosing Harbor on the phone shows its statement at once")
+        except Exception:
+            check(False, "choosing Harbor on the phone did not show its statement")
 
         print("Change a clinic from its page, archive a product and restore it")
         desk.get(base + "/book")

@@ -8,12 +8,24 @@
 //   to correct or discard.
 // - The connection badge tells the truth: live, reconnecting, offline, and how many sales wait.
 // - The dashboard updates live from the server's event stream.
+// - On a phone, filter forms marked data-autosubmit show what is chosen as soon as it changes.
 // Amounts are never numbers here: they travel as the strings typed or as the server wrote them.
 (function () {
   "use strict";
   function $(selector, root) { return (root || document).querySelector(selector); }
   function all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
   var signedIn = document.body.classList.contains("signed-in");
+  document.documentElement.classList.add("js");
+
+  // ---- Filter forms whose button a phone's layout hides (app.css) show what they select as soon
+  // as it changes; on wide screens, and without this script, the button is there to press.
+  all("form[data-autosubmit]").forEach(function (form) {
+    var button = $("button[type=submit]", form);
+    form.addEventListener("change", function () {
+      if (!button || getComputedStyle(button).display !== "none") { return; }
+      if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+    });
+  });
 
   // ---- The installable app: the service worker keeps the shell and the last pages for offline use.
   if (signedIn && "serviceWorker" in navigator) {
