@@ -904,8 +904,8 @@ extension CommissionStore {
 }
 
 /// Random writes of every kind — sales (priced by the list or typed), price-list entries set and
-/// removed, schedule changes, tiered terms (backdated), deductions, voids, edits, an import, a
-/// closed period — and then, on every store, the figures the summaries give (reconciliation, the
+/// removed, schedule changes, tiered terms (backdated), deductions, voids, edits, imports (one of
+/// all four kinds with sales), a closed period — and then, on every store, the figures the summaries give (reconciliation, the
 /// dashboard, clinic months) equal a recount from the sales, period by period through statements
 /// (whose net payable is computed from the lines).
 @Suite struct RealTermsRecountConformanceTests {
@@ -934,6 +934,19 @@ extension CommissionStore {
                 let amount: DeductionAmount = step == 40 ? .shareOfRevenue(share("2.5%")) : .fixed(cents(Int64.random(in: 100...2000, using: &random)))
                 _ = try? await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: clinics[(step / 10) % 2].id, name: "Fee \(step)",
                                                                amount: amount, effectiveFrom: randomDay()))
+                continue
+            case 140:  // an import of all four and sales, in one transaction, after January
+                func later() -> Day { day("2026-02-16").adding(days: Int.random(in: 0...60, using: &random)) }
+                _ = try await store.importRows(from: RowsSource(rows: [
+                    ImportRow(line: 2, record: .price(NamedPriceDraft(clinic: "Harbor", product: "Cream", unitPrice: cents(3300), effectiveFrom: later()))),
+                    ImportRow(line: 3, record: .deduction(NamedDeductionDraft(clinic: "Glow", name: "Imported fee", amount: .fixed(cents(300)),
+                                                                              effectiveFrom: later()))),
+                    ImportRow(line: 4, record: .terms(NamedTermsDraft(clinic: "Harbor", product: nil, basis: .profit, share: share("45%"),
+                                                                      effectiveFrom: later(), tiers: [Tier(threshold: cents(10_000), share: share("55%"))]))),
+                    ImportRow(line: 5, record: .scheduleChange(NamedScheduleChange(clinic: "Harbor", schedule: .weekly(startingOn: .monday), effectiveFrom: later()))),
+                    ImportRow(line: 6, record: .sale(NamedSaleDraft(clinic: "Harbor", product: "Cream", date: later(), quantity: 2))),
+                    ImportRow(line: 7, record: .sale(NamedSaleDraft(clinic: "Glow", product: "Serum 30ml", date: later(), quantity: 1))),
+                ]), options: ImportOptions())
                 continue
             case 50:  // January at Glow paid and closed: later writes into it are refused
                 let january = PayPeriod(start: day("2026-01-01"), end: day("2026-01-31"))
