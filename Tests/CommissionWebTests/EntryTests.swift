@@ -188,6 +188,8 @@ import Testing
             let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)&date=2026-06-10", method: .get, headers: headers).text
             #expect(statement.contains("Accelerator") && statement.contains("Less Room rent") && statement.contains("Net payable"))
             #expect(statement.contains("id=\"statement-commission\">$55.00<"))
+            // A deduction is written with the minus every negative amount of the page has.
+            #expect(statement.contains("<dt>Less Room rent</dt><dd class=\"amount\">-$10.00</dd>"), "\(statement)")
 
             let owner = try #require(try await test.store.members().first).account
             _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_terms"), now: Date())
