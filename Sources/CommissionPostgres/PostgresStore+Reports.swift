@@ -333,7 +333,7 @@ extension PostgresStore {
             }
             return summary
         } catch let rejected as Rejected {
-            let problems = rejected.problems.sorted { $0.line < $1.line }
+            let problems = rejected.problems.sorted(by: ImportProblem.inFileOrder)
             throw StoreError.importRejected(Array(problems.prefix(options.problemLimit)), total: problems.count)
         } catch let dryRun as DryRun {
             var summary = dryRun.summary
@@ -369,13 +369,8 @@ private struct ImportSession {
         do {
             try await apply(row.record, connection)
         } catch {
-            problems.append(ImportProblem(line: row.line, column: column(for: error), reason: String(describing: error)))
+            problems.append(ImportProblem(row, error, source: source))
         }
-    }
-
-    /// The file's column for the field an error is about.
-    func column(for error: any Error) -> String? {
-        StoreInput.importField(for: error).flatMap { source.column(for: $0) ?? $0 }
     }
 
     mutating func rules(_ connection: PostgresConnection) async throws -> EntryRules {

@@ -19,7 +19,7 @@ extension SQLiteStore {
                     var session = try ImportSession(db: db, pool: self.writer as? DatabasePool, source: source, options: options)
                     try session.run()
                     if !session.problems.isEmpty {
-                        throw ImportStop.rejected(Array(session.problems.sorted { $0.line < $1.line }.prefix(options.problemLimit)),
+                        throw ImportStop.rejected(Array(session.problems.sorted(by: ImportProblem.inFileOrder).prefix(options.problemLimit)),
                                                   total: session.problems.count)
                     }
                     if options.dryRun { throw ImportStop.dryRun(session.summary) }
@@ -241,13 +241,6 @@ extension ImportRow {
     }
 }
 
-extension ImportProblem {
-    /// The problem with a row, pointing at the file's column for the field the error is about.
-    init(_ row: ImportRow, _ error: any Error, source: any ImportSource) {
-        let column = StoreInput.importField(for: error).flatMap { source.column(for: $0) ?? $0 }
-        self.init(line: row.line, column: column, reason: String(describing: error))
-    }
-}
 
 /// Turns an import's named sales into sales, against one connection: resolves clinic and product
 /// names and reads each clinic's terms and closed periods (all cached), and leaves the rest to the

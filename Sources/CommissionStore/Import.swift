@@ -106,14 +106,28 @@ public enum ImportRecord: Sendable, Hashable {
     case deduction(NamedDeductionDraft)
 }
 
+/// One of several files imported together (``ImportSources``): its place among them and its name.
+public struct ImportFile: Sendable, Hashable {
+    public var index: Int
+    public var name: String
+
+    public init(index: Int, name: String) {
+        self.index = index
+        self.name = name
+    }
+}
+
 /// A parsed record and the line of the file it came from.
 public struct ImportRow: Sendable, Hashable {
     public var line: Int
     public var record: ImportRecord
+    /// The file, when several are imported together.
+    public var file: ImportFile?
 
-    public init(line: Int, record: ImportRecord) {
+    public init(line: Int, record: ImportRecord, file: ImportFile? = nil) {
         self.line = line
         self.record = record
+        self.file = file
     }
 }
 
@@ -124,16 +138,31 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
     /// The column's header as the file spells it, or nil when the whole row is at fault.
     public var column: String?
     public var reason: String
+    /// The file, when several are imported together.
+    public var file: ImportFile?
 
-    public init(line: Int, column: String?, reason: String) {
+    public init(line: Int, column: String?, reason: String, file: ImportFile? = nil) {
         self.line = line
         self.column = column
         self.reason = reason
+        self.file = file
+    }
+
+    /// The problem with a row, pointing at its file's column for the field the error is about.
+    public init(_ row: ImportRow, _ error: any Error, source: any ImportSource) {
+        let column = StoreInput.importField(for: error).flatMap { source.column(for: $0, file: row.file) ?? $0 }
+        self.init(line: row.line, column: column, reason: String(describing: error), file: row.file)
     }
 
     public var description: String {
-        if let column { return "line \(line), column \"\(column)\": \(reason)" }
-        return "line \(line): \(reason)"
+        let place = (file.map { "\($0.name), " } ?? "") + "line \(line)"
+        if let column { return "\(place), column \"\(column)\": \(reason)" }
+        return "\(place): \(reason)"
+    }
+
+    /// File by file in the order given, line by line within each: how problems are listed.
+    public static func inFileOrder(_ a: ImportProblem, _ b: ImportProblem) -> Bool {
+        (a.file?.index ?? 0, a.line) < (b.file?.index ?? 0, b.line)
     }
 }
 
@@ -155,6 +184,47 @@ public protocol ImportSource: Sendable {
 
 extension ImportSource {
     public var holdsOnlySales: Bool { false }
+
+    /// The column holding a field in one of several files (``ImportSources``); a single source has one.
+    public func column(for field: String, file: ImportFile?) -> String? { column(for: field) }
+}
+
+/// Several sources imported together, in order, as one import: one transaction, so that they land
+/// whole or not at all (clinics, products, terms and sales files given to one `commission import`).
+/// Rows and problems say which file they come from.
+public struct ImportSources: ImportSource {
+    public let sources: [(file: ImportFile, source: any ImportSource)]
+
+    public init(_ sources: [(name: String, source: any ImportSource)]) {
+        self.sources = sources.enumerated().map { (ImportFile(index: $0.offset, name: $0.element.name), $0.element.source) }
+    }
+
+    public var holdsOnlySales: Bool { sources.allSatisfy(\.source.holdsOnlySales) }
+
+    public func column(for field: String) -> String? {
+        sources.lazy.compactMap { $0.source.column(for: field) }.first
+    }
+
+    public func column(for field: String, file: ImportFile?) -> String? {
+        guard let file, let named = sources.first(where: { $0.file == file }) else { return column(for: field) }
+        return named.source.column(for: field)
+    }
+
+    public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
+        var problems: [ImportProblem] = []
+        for (file, source) in sources {
+            problems += try source.read { row in
+                var row = row
+                row.file = file
+                try body(row)
+            }.map { problem in
+                var problem = problem
+                problem.file = file
+                return problem
+            }
+        }
+        return problems
+    }
 }
 
 /// How to run an import.

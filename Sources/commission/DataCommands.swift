@@ -14,7 +14,8 @@ struct Import: AsyncParsableCommand {
             UTF-8 with or without a byte-order mark, with CRLF line ends, quoted fields with commas or \
             newlines, and `,` `;` or tab delimiters. Columns Commission does not know are ignored.
 
-            Any bad row means nothing is imported: every bad row is listed with its line, column and reason.
+            Any bad row means nothing is imported, from any of the files given together: every bad row \
+            is listed with its file, line, column and reason.
 
               clinics:  name, schedule                 (anchor)
               products: name, unit price               (sku, unit cost)
@@ -26,13 +27,13 @@ struct Import: AsyncParsableCommand {
               deductions: clinic, name, amount or share, effective from  (last day)
 
             Examples:
-              commission import clinics.csv products.csv terms.csv sales.csv
+              commission import clinics.csv products.csv terms.csv sales.csv   # all four, or nothing
               commission import sales.csv --dry-run
               commission import ventes.csv --delimiter ";" --decimal-comma
               commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
             """)
     @OptionGroup var book: BookOptions
-    @Argument(help: "CSV files, imported in order, each in its own all-or-nothing transaction.") var files: [String]
+    @Argument(help: "CSV files, imported in order as one import: all of them, or nothing.") var files: [String]
     @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
     @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
     @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50).") var decimalComma = false
@@ -47,27 +48,39 @@ struct Import: AsyncParsableCommand {
         let store = try book.open()
         let settings = try await store.settings()
         let showProgress = isatty(2) != 0
+        // Every file is opened and its header checked before anything is written.
+        var sources: [(name: String, source: any ImportSource)] = []
+        var kinds: [String] = []
         for file in files {
-            let source: CSVImportSource
             do {
-                source = try CSVImportSource(path: file, kind: kind, format: CSVFormat(
+                let source = try CSVImportSource(path: file, kind: kind, format: CSVFormat(
                     delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma),
                     currency: settings.currency)
+                sources.append((file, source))
+                kinds.append("\(file) (\(source.kind.rawValue))")
             } catch let error as CSVFileError {
-                throw Failure(error.description)
+                throw Failure(error.description + (files.count > 1 ? " Nothing was imported." : ""))
             }
-            var options = ImportOptions(dryRun: dryRun)
-            if showProgress {
-                options.progress = { rows in FileHandle.standardError.write(Data("\r\(file): \(rows) rows read…".utf8)) }
-            }
-            do {
-                let summary = try await store.importRows(from: source, options: options)
-                if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                output("\(file): \(dryRun ? "would import" : "imported") \(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")\(dryRun ? " (dry run: nothing written)" : "").\n")
-            } catch let error as StoreError {
-                if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-                throw Failure("\(file): \(error.description)")
-            }
+        }
+        // One file is read as it is (its sales may take the fast path); several, as one import.
+        let source: any ImportSource = sources.count == 1 ? sources[0].source : ImportSources(sources)
+        var options = ImportOptions(dryRun: dryRun)
+        let what = files.count == 1 ? files[0] : "\(files.count) files"
+        if showProgress {
+            options.progress = { rows in FileHandle.standardError.write(Data("\r\(what): \(rows) rows read…".utf8)) }
+        }
+        do {
+            let summary = try await store.importRows(from: source, options: options)
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            let counts = [(summary.clinics, "clinic"), (summary.products, "product"), (summary.terms, "terms"), (summary.prices, "price"),
+                          (summary.scheduleChanges, "schedule change"), (summary.deductions, "deduction"), (summary.sales, "sale")]
+                .filter { $0.0 > 0 }
+                .map { count, noun in "\(count) \(noun)\(count == 1 || noun == "terms" ? "" : "s")" }
+            let rows = counts.isEmpty ? "nothing" : counts.joined(separator: ", ")
+            output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(rows)\(dryRun ? " (dry run: nothing written)" : "").\n")
+        } catch let error as StoreError {
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            throw Failure("\(what): \(error.description)")
         }
     }
 }

@@ -1284,3 +1284,37 @@ extension CommissionStore {
         #expect(try await store.prices(PriceQuery(clinicID: book.harbor.id)).isEmpty)
     }
 }
+
+/// Several files imported together (``ImportSources``), on every store: one transaction, and each
+/// problem names its file, listed file by file.
+@Suite struct ImportSourcesConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func filesImportedTogetherLandTogetherOrNotAtAll(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        let clinics = RowsSource(rows: [ImportRow(line: 2, record: .clinic(ClinicDraft(name: "Lumen", schedule: .monthly)))])
+        let terms = RowsSource(rows: [ImportRow(line: 2, record: .terms(NamedTermsDraft(clinic: "Lumen", product: nil, basis: .profit, share: share("30%"),
+                                                                                        effectiveFrom: day("2026-01-01"))))])
+        func sales(_ clinic: String) -> RowsSource {
+            RowsSource(rows: [ImportRow(line: 2, record: .sale(NamedSaleDraft(clinic: "Lumen", product: "Cream", date: day("2026-03-02"), quantity: 1))),
+                              ImportRow(line: 3, record: .sale(NamedSaleDraft(clinic: clinic, product: "Cream", date: day("2026-03-03"), quantity: 1)))],
+                       problems: [ImportProblem(line: 4, column: "date", reason: "not a date")].filter { _ in clinic != "Lumen" })
+        }
+        let refused = await #expect(throws: StoreError.self) {
+            try await store.importRows(from: ImportSources([("clinics.csv", clinics), ("terms.csv", terms), ("sales.csv", sales("Nowhere"))]),
+                                       options: ImportOptions())
+        }
+        // Both of the last file's problems, in its line order, each with its file.
+        #expect(refused?.description.contains("sales.csv, line 3, column \"clinic\"") == true, "\(refused?.description ?? "")")
+        #expect(refused?.description.contains("sales.csv, line 4, column \"date\": not a date") == true)
+        #expect(try await store.clinics(ClinicQuery()).map(\.name).contains("Lumen") == false)
+
+        let summary = try await store.importRows(from: ImportSources([("clinics.csv", clinics), ("terms.csv", terms), ("sales.csv", sales("Lumen"))]),
+                                                 options: ImportOptions())
+        #expect(summary == ImportSummary(clinics: 1, terms: 1, sales: 2))
+        let lumen = try await store.clinic(named: "Lumen")
+        // Two creams: profit 2 × 18.00, 30% = 10.80.
+        #expect(try await store.statement(clinic: lumen.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))).totals.commission
+                == cents(1080))
+    }
+}
