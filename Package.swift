@@ -76,7 +76,9 @@ let package = Package(
         // without the executable.
         .target(
             name: "CommissionKit",
-            dependencies: ["CommissionStore", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["CommissionStore", .product(name: "CSV", package: "CSV.swift"),
+                           // The SHA-256 of an imported file, by which a second import of it is recognised.
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
 

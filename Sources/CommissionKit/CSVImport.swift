@@ -1,5 +1,6 @@
 import CommissionCore
 import CommissionStore
+import Crypto
 import Foundation
 
 /// What a CSV file holds. Each kind has its columns; see ``CSVImportSource``.
@@ -517,5 +518,17 @@ extension String {
         func isPlain(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x20 && scalar.value < 0x7F }
         if isPlain(first) && isPlain(last) { return self }
         return trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+extension ImportDigest {
+    /// The SHA-256 of the file at `path`, read a megabyte at a time.
+    /// - Throws: ``CSVFileError/cannotOpen(_:)`` when it cannot be read.
+    public static func ofFile(atPath path: String, name: String? = nil) throws -> ImportDigest {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CSVFileError.cannotOpen(path) }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
+        return ImportDigest(name: name ?? path, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
     }
 }

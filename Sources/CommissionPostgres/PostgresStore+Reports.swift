@@ -296,6 +296,9 @@ extension PostgresStore {
         do {
             let summary = try await write([.clinics, .products, .terms, .sales, .prices, .deductions]) { connection -> ImportSummary in
                 let before = try await int(connection, "SELECT coalesce(max(id), 0) FROM sale WHERE bookId = \(book)")
+                try options.checkNotImportedBefore(try await connection.query("""
+                    SELECT at, after FROM auditEntry WHERE bookId = \(book) AND subject = 'sale' AND action = 'import'
+                    """, logger: logger).decode((Int64, String?).self).all().map { (at: $0.0, after: $0.1) })
                 var session = ImportSession(store: self, source: source)
                 var readProblems: [ImportProblem] = []
                 var rowsRead = 0
@@ -328,7 +331,7 @@ extension PostgresStore {
                 let made = try await connection.query("SELECT min(id), max(id) FROM sale WHERE bookId = \(book) AND id > \(before)", logger: logger)
                     .decode((Int64?, Int64?).self).all().first
                 try await record(connection, Audit.Change(.sale, made?.0, lastSubjectID: made?.1, "import", before: nil,
-                                                                 after: Audit.json(session.summary)))
+                                                                 after: Audit.json(session.summary, digests: options.digests)))
                 return session.summary
             }
             return summary

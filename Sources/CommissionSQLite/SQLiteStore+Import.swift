@@ -16,6 +16,8 @@ extension SQLiteStore {
                 var summary = ImportSummary()
                 try Audit.$actor.withValue(actor) { try db.inTransaction(.immediate) {
                     let firstSale = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") ?? 0) + 1
+                    try options.checkNotImportedBefore(try Row.fetchAll(db, sql: "SELECT at, after FROM auditEntry WHERE subject = 'sale' AND action = 'import'")
+                        .map { (at: $0[0], after: $0[1]) })
                     var session = try ImportSession(db: db, pool: self.writer as? DatabasePool, source: source, options: options)
                     try session.run()
                     if !session.problems.isEmpty {
@@ -26,7 +28,7 @@ extension SQLiteStore {
                     // One entry for the whole import: who, when, how much, and the ids of the sales it made.
                     let lastSale = session.summary.sales > 0 ? try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") : nil
                     try SQLiteStore.record(db, Audit.Change(.sale, lastSale == nil ? nil : firstSale, lastSubjectID: lastSale, "import",
-                                                                   before: nil, after: Audit.json(session.summary)))
+                                                                   before: nil, after: Audit.json(session.summary, digests: options.digests)))
                     try SQLiteStore.settlePeriodFigures(db)
                     try self.bumpRevision(db)
                     summary = session.summary

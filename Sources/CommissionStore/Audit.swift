@@ -194,12 +194,15 @@ public enum Audit {
         var clinics, products, terms, sales: Int
         /// Left out when none, as before these could be imported.
         var prices, scheduleChanges, deductions: Int?
+        /// The SHA-256 of each file imported, by which a second import of one is recognised.
+        var digests: [String]?
     }
 
-    public static func json(_ summary: ImportSummary) -> String {
+    public static func json(_ summary: ImportSummary, digests: [ImportDigest] = []) -> String {
         func some(_ count: Int) -> Int? { count == 0 ? nil : count }
         return encode(ImportRecord(clinics: summary.clinics, products: summary.products, terms: summary.terms, sales: summary.sales,
-                                   prices: some(summary.prices), scheduleChanges: some(summary.scheduleChanges), deductions: some(summary.deductions)))
+                                   prices: some(summary.prices), scheduleChanges: some(summary.scheduleChanges), deductions: some(summary.deductions),
+                                   digests: digests.isEmpty ? nil : digests.map(\.sha256)))
     }
 
     static func encode(_ record: some Encodable) -> String {

@@ -1,4 +1,5 @@
 import CommissionCore
+import Foundation
 
 /// Terms as an import file names them: by clinic and product name rather than by id.
 public struct NamedTermsDraft: Sendable, Hashable {
@@ -227,6 +228,19 @@ public struct ImportSources: ImportSource {
     }
 }
 
+/// A file's SHA-256, by which an import that already landed is recognised.
+public struct ImportDigest: Sendable, Hashable {
+    /// The file as the user named it, for the sentence that refuses it.
+    public var name: String
+    /// The SHA-256 of its bytes, in lowercase hex.
+    public var sha256: String
+
+    public init(name: String, sha256: String) {
+        self.name = name
+        self.sha256 = sha256
+    }
+}
+
 /// How to run an import.
 public struct ImportOptions: Sendable {
     /// Check everything, then roll back: nothing is written.
@@ -235,11 +249,33 @@ public struct ImportOptions: Sendable {
     public var problemLimit: Int
     /// Called now and then with the number of rows read so far.
     public var progress: (@Sendable (Int) -> Void)?
+    /// The imported files' digests: recorded with the import, and an import of a file whose digest
+    /// an earlier import recorded is refused (``StoreError/alreadyImported(file:on:)``) unless `again`.
+    public var digests: [ImportDigest]
+    public var again: Bool
 
-    public init(dryRun: Bool = false, problemLimit: Int = 200, progress: (@Sendable (Int) -> Void)? = nil) {
+    public init(dryRun: Bool = false, problemLimit: Int = 200, progress: (@Sendable (Int) -> Void)? = nil,
+                digests: [ImportDigest] = [], again: Bool = false) {
         self.dryRun = dryRun
         self.problemLimit = problemLimit
         self.progress = progress
+        self.digests = digests
+        self.again = again
+    }
+
+    /// Refuses the import when one of its files was imported before, from the earlier imports'
+    /// audit entries (when, and what they recorded): the same bytes, a second time, would record
+    /// every sale twice. Nothing to check with `again`, or without digests.
+    public func checkNotImportedBefore(_ earlier: [(at: Int64, after: String?)]) throws {
+        guard !again, !digests.isEmpty else { return }
+        struct Recorded: Decodable { var digests: [String]? }
+        for entry in earlier {
+            guard let data = entry.after?.data(using: .utf8),
+                  let recorded = try? JSONDecoder().decode(Recorded.self, from: data).digests, !recorded.isEmpty else { continue }
+            if let file = digests.first(where: { recorded.contains($0.sha256) }) {
+                throw StoreError.alreadyImported(file: file.name, on: Day(Date(timeIntervalSince1970: TimeInterval(entry.at)), in: TimeZone(identifier: "UTC")!))
+            }
+        }
     }
 }
 

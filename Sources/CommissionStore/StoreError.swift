@@ -23,6 +23,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case currencyLocked(current: String)
     case invalid(field: String, reason: String)
     case importRejected([ImportProblem], total: Int)
+    /// A file imported before, byte for byte (its digest is on an earlier import's audit entry).
+    case alreadyImported(file: String, on: Day)
     /// One stored row holds a value that cannot be read (the database was changed outside
     /// Commission): `what` names the row and the value. The rest of the book stays usable.
     case unreadable(String)
@@ -54,6 +56,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The book already holds amounts in \(current): its currency cannot change."
         case .invalid(let field, let reason):
             return "The \(field) is not valid: \(reason)"
+        case .alreadyImported(let file, let day):
+            return "\(file) was imported before, on \(day) (the same file, byte for byte): nothing was imported, so that no sale is recorded twice. To import it again all the same, add --again."
         case .importRejected(let problems, let total):
             let shown = problems.map(\.description).joined(separator: "\n  ")
             let more = total > problems.count ? "\n  … and \(total - problems.count) more" : ""

@@ -171,7 +171,7 @@ struct Problem: Error, Encodable, Sendable {
         case let error as StoreError:
             switch error {
             case .notFound: return Problem(.notFound, error.description)
-            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable: return Problem(.conflict, error.description)
+            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: return Problem(.conflict, error.description)
             case .storage: return Problem(.serviceUnavailable, error.description)
             case .importRejected(let problems, _):
                 return Problem(.unprocessableContent, error.description,

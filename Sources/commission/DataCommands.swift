@@ -15,7 +15,8 @@ struct Import: AsyncParsableCommand {
             newlines, and `,` `;` or tab delimiters. Columns Commission does not know are ignored.
 
             Any bad row means nothing is imported, from any of the files given together: every bad row \
-            is listed with its file, line, column and reason.
+            is listed with its file, line, column and reason. A file imported before, byte for byte, \
+            is refused (so that no sale is recorded twice) unless --again.
 
               clinics:  name, schedule                 (anchor)
               products: name, unit price               (sku, unit cost)
@@ -38,6 +39,7 @@ struct Import: AsyncParsableCommand {
     @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
     @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50).") var decimalComma = false
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
+    @Flag(name: .customLong("again"), help: "Import a file even though the same file (byte for byte) was imported before.") var again = false
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one CSV file to import.") }
@@ -64,7 +66,8 @@ struct Import: AsyncParsableCommand {
         }
         // One file is read as it is (its sales may take the fast path); several, as one import.
         let source: any ImportSource = sources.count == 1 ? sources[0].source : ImportSources(sources)
-        var options = ImportOptions(dryRun: dryRun)
+        // Each file's digest is kept with the import: the same file a second time is refused (--again).
+        var options = ImportOptions(dryRun: dryRun, digests: try files.map { try ImportDigest.ofFile(atPath: $0) }, again: again)
         let what = files.count == 1 ? files[0] : "\(files.count) files"
         if showProgress {
             options.progress = { rows in FileHandle.standardError.write(Data("\r\(what): \(rows) rows read…".utf8)) }

@@ -178,6 +178,18 @@ import Testing
         #expect(landed.stdout.contains("imported 1 clinic, 1 product, 1 terms, 2 sales."), "\(landed.stdout)")
         let statement = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "json", "--db", db]).stdout
         #expect(statement.contains("\"commission\" : \"24.00\""), "\(statement)")
+
+        // The same files a second time are recognised by their bytes, not refused clinic by clinic.
+        let rerun = try commission(["import", clinics, products, terms, sales, "--db", db])
+        #expect(rerun.status != 0)
+        #expect(rerun.stderr.contains("clinics.csv was imported before, on ") && rerun.stderr.contains("--again") && !rerun.stderr.contains("already exists"),
+                "\(rerun.stderr)")
+        let more = file("more.csv", "date,clinic,product\n2026-03-04,Glow,Serum 30ml\n", in: directory)
+        #expect(try commission(["import", more, "--db", db]).status == 0)
+        #expect(try commission(["import", more, "--db", db]).stderr.contains("more.csv was imported before"))
+        #expect(try commission(["import", more, "--again", "--db", db]).status == 0)
+        let count = try JSONSerialization.jsonObject(with: Data(try commission(["sale", "list", "--format", "json", "--db", db]).stdout.utf8)) as? [Any]
+        #expect(count?.count == 4)
     }
 
     @Test func demoBuildsABookAndPrintsItsDashboard() throws {

@@ -1316,5 +1316,19 @@ extension CommissionStore {
         // Two creams: profit 2 × 18.00, 30% = 10.80.
         #expect(try await store.statement(clinic: lumen.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))).totals.commission
                 == cents(1080))
+
+        // A file whose digest an earlier import recorded is refused (even on a dry run), unless again.
+        let creams = RowsSource(rows: [ImportRow(line: 2, record: .sale(NamedSaleDraft(clinic: "Lumen", product: "Cream", date: day("2026-03-04"), quantity: 1)))])
+        let digest = ImportDigest(name: "creams.csv", sha256: String(repeating: "ab", count: 32))
+        _ = try await store.importRows(from: creams, options: ImportOptions(digests: [digest]))
+        for dryRun in [false, true] {
+            let repeated = await #expect(throws: StoreError.self) {
+                try await store.importRows(from: creams, options: ImportOptions(dryRun: dryRun, digests: [ImportDigest(name: "again.csv", sha256: digest.sha256)]))
+            }
+            #expect(repeated?.description.hasPrefix("again.csv was imported before, on ") == true, "\(repeated?.description ?? "")")
+        }
+        #expect(try await store.sales(SaleQuery(clinicID: lumen.id)).count == 3)
+        _ = try await store.importRows(from: creams, options: ImportOptions(digests: [digest], again: true))
+        #expect(try await store.sales(SaleQuery(clinicID: lumen.id)).count == 4)
     }
 }
