@@ -402,15 +402,20 @@ struct RowReader {
         return parse(field, optional: optional) { try currency.parse($0, decimalSeparator: separator) }
     }
 
+    /// The schedule column (`weekly:monday`), or its kind with the anchor column beside it.
+    mutating func schedule() -> PaySchedule?? {
+        let anchor = text(.anchor)
+        return parse(.schedule) { text -> PaySchedule in
+            if let anchor, !text.contains(":") { return try PaySchedule(kind: text.lowercased(), anchor: anchor) }
+            return try PaySchedule(parsing: text)
+        }
+    }
+
     mutating func record(_ kind: ImportKind) -> ImportRecord? {
         switch kind {
         case .clinics:
             let name = required(columns[.name] != nil ? CSVImportSource.Field.name : .clinic)
-            let anchor = text(.anchor)
-            let schedule = parse(.schedule) { text -> PaySchedule in
-                if let anchor, !text.contains(":") { return try PaySchedule(kind: text.lowercased(), anchor: anchor) }
-                return try PaySchedule(parsing: text)
-            }
+            let schedule = schedule()
             guard let name, let schedule = schedule.flatMap({ $0 }), problems.isEmpty else { return nil }
             return .clinic(ClinicDraft(name: name, schedule: schedule))
         case .products:
@@ -452,11 +457,7 @@ struct RowReader {
             return .price(NamedPriceDraft(clinic: clinic, product: product, unitPrice: price, unitCost: cost, effectiveFrom: from))
         case .schedules:
             let clinic = required(.clinic)
-            let anchor = text(.anchor)
-            let schedule = parse(.schedule) { text -> PaySchedule in
-                if let anchor, !text.contains(":") { return try PaySchedule(kind: text.lowercased(), anchor: anchor) }
-                return try PaySchedule(parsing: text)
-            }
+            let schedule = schedule()
             let from = parse(.effectiveFrom) { try Day(parsing: $0) }
             guard let clinic, let schedule = schedule.flatMap({ $0 }), let from = from.flatMap({ $0 }), problems.isEmpty else { return nil }
             return .scheduleChange(NamedScheduleChange(clinic: clinic, schedule: schedule, effectiveFrom: from))

@@ -101,7 +101,7 @@ extension PostgresStore {
                     payables[id] = Money(minorUnits: amount)
                 }
             }
-            let arrears = try await arrears(connection, of: clinics, today: today, settings: settings, kept: kept)
+            let arrears = try await arrears(connection, of: clinics, today: today, kept: kept)
             var standings: [ClinicStanding] = []
             for (clinic, period) in zip(clinics, periods) {
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
@@ -202,8 +202,7 @@ extension PostgresStore {
     /// What each clinic owes her now (``Arrears``), as the SQLite store reads it: from sums, three
     /// round trips for every clinic at once; a kept clinic's expected figure from its kept periods.
     /// - Parameter kept: the clinics whose figures are kept by period (`clinicPeriodKept`).
-    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, settings: BookSettings,
-                 kept: Set<Int64>) async throws -> [Int64: Arrears] {
+    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, kept: Set<Int64>) async throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         for (clinic, lag) in try await connection.query(try SQL("""
@@ -215,13 +214,6 @@ extension PostgresStore {
             lags[clinic, default: []].append(Int(lag))
         }
         let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
-        // A clinic that should be kept and is not (none, once every write settles its marks) is
-        // reconciled period by period.
-        var result: [Int64: Arrears] = [:]
-        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement && !kept.contains(point.clinicID) {
-            result[point.clinicID] = Arrears(try await reconciliation(connection, clinic: clinic, today: today, settings: settings), today: today,
-                                             dueAfterDays: point.dueAfterDays)
-        }
         var query = SQL("WITH point(clinicId, first, last, notDue, kept) AS (VALUES ")
         for (index, point) in plan.points.enumerated() {
             try query.add(index == 0 ? "(?::bigint, ?::date, ?::date, ?::date, ?::boolean)" : ", (?::bigint, ?::date, ?::date, ?::date, ?::boolean)",
@@ -256,7 +248,7 @@ extension PostgresStore {
             .decode((Int64, Int64, Int64, Int64, Int64).self).all() {
             sums[clinic] = ArrearsPlan.Sums(expected: expected, expectedNotDue: notDue, received: received, receivedNotDue: receivedNotDue)
         }
-        return try plan.arrears(sums).merging(result) { _, periodByPeriod in periodByPeriod }
+        return try plan.arrears(sums)
     }
 
     public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {

@@ -69,7 +69,7 @@ extension SQLiteStore {
                     """), arguments: arguments)
                 while let row = try rows.next() { payables[row[0]] = Money(minorUnits: row[1]) }
             }
-            let arrears = try Self.arrears(db, of: clinics, today: today, settings: settings, kept: kept)
+            let arrears = try Self.arrears(db, of: clinics, today: today, kept: kept)
             let standings = try zip(clinics, periods).map { clinic, period in
                 let totals = periodTotals[clinic.id.rawValue] ?? .zero
                 let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
@@ -153,8 +153,9 @@ extension SQLiteStore {
     /// clinic for its usual time to pay. A clinic's expected figure is the sum of its lines'
     /// commission (its months, less the days after the current period) or, for a kept clinic
     /// (tiers, deductions, rounding once per statement), the sum of its kept periods' figures.
-    /// - Parameter kept: the clinics whose figures are kept by period (`clinicPeriodKept`).
-    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, settings: BookSettings, kept: Set<Int64>) throws -> [Int64: Arrears] {
+    /// - Parameter kept: the clinics whose figures are kept by period (`clinicPeriodKept`): every
+    ///   clinic with tiers or deductions, and every clinic of a book rounding once per statement.
+    static func arrears(_ db: Database, of clinics: [Clinic], today: Day, kept: Set<Int64>) throws -> [Int64: Arrears] {
         guard !clinics.isEmpty else { return [:] }
         var lags: [Int64: [Int]] = [:]
         let latest = try db.cachedStatement(sql: """
@@ -165,13 +166,6 @@ extension SQLiteStore {
             lags[clinic.id.rawValue] = try Int.fetchAll(latest, arguments: [clinic.id.rawValue])
         }
         let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
-        // A clinic that should be kept and is not (none, once every write settles its marks) is
-        // reconciled period by period.
-        var result: [Int64: Arrears] = [:]
-        for (clinic, point) in zip(clinics, plan.points) where settings.rounding.scope == .perStatement && !kept.contains(point.clinicID) {
-            result[point.clinicID] = Arrears(try reconciliation(db, clinic: clinic, today: today, settings: settings), today: today,
-                                             dueAfterDays: point.dueAfterDays)
-        }
         var arguments = StatementArguments()
         for point in plan.points {
             arguments += [point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description,
@@ -202,7 +196,7 @@ extension SQLiteStore {
         while let row = try rows.next() {
             sums[row[0]] = ArrearsPlan.Sums(expected: row[1], expectedNotDue: row[2], received: row[3], receivedNotDue: row[4])
         }
-        return try plan.arrears(sums).merging(result) { _, periodByPeriod in periodByPeriod }
+        return try plan.arrears(sums)
     }
 
     /// Three statements over the summaries, of the whole dashboard's eight: what each live update

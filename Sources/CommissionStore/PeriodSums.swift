@@ -21,8 +21,8 @@ public struct PeriodSums: Sendable {
         self.deductions = deductions
     }
 
-    /// Whether anything beyond the lines' sums decides what the clinic owes: then the stores read
-    /// basis totals, and arrears come period by period.
+    /// Whether anything beyond the lines' sums decides what the clinic owes (tiers, deductions):
+    /// then each period's net payable needs its own sums, which stores keep (``isKept``).
     public var needsPeriods: Bool { !tiered.isEmpty || !deductions.isEmpty }
 
     private mutating func period(of day: Day) -> PayPeriod {
