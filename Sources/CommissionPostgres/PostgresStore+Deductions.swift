@@ -44,6 +44,10 @@ extension PostgresStore {
             }
     }
 
+    public func deduction(_ id: Deduction.ID) async throws -> Deduction {
+        try await read { connection in try await deduction(connection, id) }
+    }
+
     func deduction(_ connection: PostgresConnection, _ id: Deduction.ID) async throws -> Deduction {
         guard let deduction = try await deductions(connection, clinic: nil, id: id).first else { throw StoreError.notFound(.deductions, id: id.rawValue) }
         return deduction

@@ -38,6 +38,10 @@ extension SQLiteStore {
         return try Row.fetchAll(db.cachedStatement(sql: sql + " ORDER BY clinicId, effectiveFrom, id"), arguments: arguments).map(Rows.deduction)
     }
 
+    public func deduction(_ id: Deduction.ID) async throws -> Deduction {
+        try await read { db in try Self.deduction(db, id) }
+    }
+
     static func deduction(_ db: Database, _ id: Deduction.ID) throws -> Deduction {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.deductionColumns) FROM deduction WHERE id = ?", arguments: [id.rawValue]) else {
             throw StoreError.notFound(.deductions, id: id.rawValue)

@@ -72,6 +72,8 @@ public protocol CommissionStore: Sendable {
     func createDeduction(_ deduction: Deduction) async throws -> Deduction
     /// The deductions of one clinic, or of all, by clinic and first day.
     func deductions(clinic: Clinic.ID?) async throws -> [Deduction]
+    /// One deduction. - Throws: ``StoreError/notFound(_:id:)``.
+    func deduction(_ id: Deduction.ID) async throws -> Deduction
     /// Changes a deduction (its name, amount or dates: ending it is giving it a last day). Refused
     /// when its dates, before or after, take in a closed period.
     func updateDeduction(_ deduction: Deduction) async throws -> Deduction

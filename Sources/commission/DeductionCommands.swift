@@ -84,9 +84,7 @@ struct DeductionCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try book.open()
             let settings = try await store.settings()
-            guard var deduction = try await store.deductions(clinic: nil).first(where: { $0.id.rawValue == id }) else {
-                throw Failure("There is no deduction with id \(id).")
-            }
+            var deduction = try await store.deduction(Deduction.ID(id))
             deduction.lastDay = try on.map { try parseDay($0, "last day") } ?? settings.today()
             deduction = try await store.updateDeduction(deduction)
             output("Deduction \(deduction.id): \(describe(deduction, currency: settings.currency)).\n")

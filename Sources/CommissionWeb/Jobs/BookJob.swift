@@ -233,11 +233,7 @@ struct BookJob: Job {
     }
 
     func deduction(_ context: AppRequestContext) async throws -> Deduction {
-        let id = try context.parameters.require("id", as: Int64.self)
-        guard let deduction = try await app.store.deductions(clinic: nil).first(where: { $0.id.rawValue == id }) else {
-            throw StoreError.notFound(.deductions, id: id)
-        }
-        return deduction
+        try await app.store.deduction(Deduction.ID(try context.parameters.require("id", as: Int64.self)))
     }
 
     /// A fixed amount (`amount`) or a share of revenue (`share`): exactly one.
