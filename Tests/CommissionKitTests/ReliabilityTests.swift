@@ -216,8 +216,9 @@ func environmentCount(_ name: String, default value: Int) -> Int {
             let server = try ServerProcess(["--db", path])
             try await server.waitUntilAnswering(client)
             // Every third round an import runs: by `commission import` in one, through the server's API in the next.
+            // It is the same file each time, imported again on purpose (`--again`).
             let base = server.base
-            let importer: Process? = round % 6 == 0 ? try startCommission(["import", csv.path, "--db", path]) : nil
+            let importer: Process? = round % 6 == 0 ? try startCommission(["import", csv.path, "--again", "--db", path]) : nil
             let upload: Task<UInt?, Never>? = round % 6 == 3 ? Task { await book.importCSV(client, base: base, csv: csvData) } : nil
             let importing = importer != nil || upload != nil
             let posting = Task {
