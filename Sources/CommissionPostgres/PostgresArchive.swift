@@ -121,6 +121,34 @@ extension PostgresStore: BookArchiving {
                             awaitsOwner: ownersLink != nil && restore.owners == 0)
     }
 
+    /// Replaces the whole of this book with the archive `produce` streams, in one write
+    /// transaction: its clinics, products, terms, price lists, deductions, sales, payouts and
+    /// closed periods are deleted and the archive's written in their place (numbered afresh), and
+    /// its settings become the archive's. An archive that stops short or breaks a rule changes
+    /// nothing.
+    ///
+    /// What stays: the book's name and id, its members, their sessions, tokens and invitations
+    /// (accounts belong to the server; the archive's are passed over), and its audit log, which is
+    /// append-only: the archive's entries are appended to it (pointing at the new ids), then one
+    /// `restore` entry that says what the archive held.
+    public func replaceBook(from produce: (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
+        var restore = Restore(logger: logger, replacing: book)
+        try await write(Set(StoreTable.allCases)) { connection in
+            // Children before parents; the summaries' triggers see one statement of deleted sales.
+            for table in ["sale", "payout", "closedPeriod", "priceListEntry", "deduction", "terms"]
+                + PostgresSchema.summaries.map(\.table) + ["clinicPeriodTotal", "clinicPeriodKept", "clinic", "product"] {
+                try await connection.query("DELETE FROM \(unescaped: table) WHERE bookId = \(book)", logger: logger)
+            }
+            try await produce { record in
+                try restore.checker.check(record)
+                try await restore.insert(record, name: nil, connection)
+            }
+            _ = try restore.checker.finish()
+            try await self.record(connection, Audit.Change(.settings, nil, "restore", before: nil, after: Audit.json(restored: restore.checker.counts)))
+        }
+        return restore.checker.counts
+    }
+
     /// A book made from an archive.
     public struct RestoredBook: Sendable {
         public var store: PostgresStore
@@ -140,8 +168,21 @@ extension PostgresStore: BookArchiving {
         var sales = IDMap()
         var lastSale: Int64 = 0
         var owners = 0
+        /// True when the archive replaces the records of the existing book `book` (its settings
+        /// too, not its name): the book's members stay, and the archive's accounts and tokens are
+        /// passed over.
+        let replacing: Bool
 
-        init(logger: Logger) { self.logger = logger }
+        init(logger: Logger) {
+            self.logger = logger
+            replacing = false
+        }
+
+        init(logger: Logger, replacing book: Int64) {
+            self.logger = logger
+            self.book = book
+            replacing = true
+        }
 
         /// The new id of a record the checker has seen (so the lookup cannot fail).
         func mapped(_ map: [Int64: Int64], _ id: Int64) -> Int64 { map[id] ?? 0 }
@@ -155,6 +196,13 @@ extension PostgresStore: BookArchiving {
 
         mutating func insert(_ record: ArchiveRecord, name: String?, _ connection: PostgresConnection) async throws {
             switch record {
+            case .book(let archived) where replacing:
+                let s = archived.settings
+                try await connection.query("""
+                    UPDATE book SET currencyCode = \(s.currency.code), currencyMinorDigits = \(s.currency.minorDigits), timeZone = \(s.timeZoneIdentifier),
+                                    roundingRule = \(s.rounding.rule.rawValue), roundingScope = \(s.rounding.scope.rawValue), locale = \(s.localeIdentifier)
+                    WHERE id = \(book)
+                    """, logger: logger)
             case .book(let archived):
                 let s = archived.settings
                 book = try await insert("""
@@ -212,6 +260,8 @@ extension PostgresStore: BookArchiving {
                     """, logger: logger)
             case .audit(let page):
                 try await copyAudit(page, connection)
+            case .account where replacing, .token where replacing:
+                break
             case .account(let a):
                 if try await connection.query("SELECT id FROM account WHERE lower(username) = lower(\(a.username))", logger: logger)
                     .decode(Int64.self).all().first != nil {
@@ -308,6 +358,33 @@ extension PostgresStore: BookArchiving {
                 }
             }
             return escaped
+        }
+    }
+}
+
+extension PostgresStore: BookRestoring {
+    /// Accounts belong to the server, not to one book: a restore keeps the book's members.
+    public var restoreReplacesAccounts: Bool { false }
+
+    /// What the book archive at `path` holds, checked whole. A team server's book is restored
+    /// from an archive only: an SQLite backup file is refused with the way to make one.
+    public func inspectBackup(at path: String) async throws -> ArchiveCounts {
+        try Self.requireArchive(path)
+        return try await ArchiveFile.inspect(path)
+    }
+
+    /// Replaces the whole book with the archive at `path` (``replaceBook(from:)``).
+    public func restoreBackup(at path: String) async throws -> ArchiveCounts {
+        try Self.requireArchive(path)
+        return try await replaceBook { sink in try await ArchiveFile.read(path, into: sink) }
+    }
+
+    static func requireArchive(_ path: String) throws {
+        guard ArchiveFile.isArchive(atPath: path) else {
+            throw StoreError.invalid(field: "backup file", reason: """
+                a book on a team server is restored from a book archive (a .jsonl file: "Download an archive" on this page, or \
+                commission backup --archive FILE for a book file), and this file is not one.
+                """)
         }
     }
 }

@@ -87,15 +87,13 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore: BookRestoring {
+    /// A book file holds its accounts: a restore brings the backup's, and everyone signs in again.
+    public var restoreReplacesAccounts: Bool { true }
+
     /// What the backup at `path` (an SQLite backup or a book archive) holds, checked whole: an
     /// archive is read to its end line, an SQLite file passes its integrity check. Nothing changes.
     public func inspectBackup(at path: String) async throws -> ArchiveCounts {
-        if ArchiveFile.isArchive(atPath: path) {
-            var checker = ArchiveChecker()
-            try await ArchiveFile.read(path) { record in try checker.check(record) }
-            _ = try checker.finish()
-            return checker.counts
-        }
+        if ArchiveFile.isArchive(atPath: path) { return try await ArchiveFile.inspect(path) }
         let origin = try Self.checkedBackup(at: path)
         defer { try? origin.close() }
         return try await Self.counts(origin)

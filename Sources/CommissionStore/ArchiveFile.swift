@@ -81,6 +81,15 @@ public enum ArchiveFile {
 
     // MARK: Reading
 
+    /// What the archive at `path` holds, read to its end line and checked whole
+    /// (``ArchiveChecker``). Nothing is written anywhere.
+    public static func inspect(_ path: String) async throws -> ArchiveCounts {
+        var checker = ArchiveChecker()
+        try await read(path) { record in try checker.check(record) }
+        _ = try checker.finish()
+        return checker.counts
+    }
+
     /// Reads the archive at `path` into `sink`, record by record (sales and audit entries in pages),
     /// checking as it goes that the file is whole: a bad line, a newer format or a missing end is a
     /// ``StoreError/invalid(field:reason:)`` naming the line, thrown before the sink sees the rest.

@@ -19,7 +19,7 @@ public struct AuditEntry: Sendable, Hashable, Identifiable {
     /// through `lastSubjectID`.
     public var subjectID: Int64?
     public var lastSubjectID: Int64?
-    /// `create`, `update`, `void`, `recompute`, `delete`, `close`, `reopen`, `import`.
+    /// `create`, `update`, `void`, `recompute`, `delete`, `close`, `reopen`, `import`, `restore`.
     public var action: String
     public var before: String?
     public var after: String?
@@ -203,6 +203,18 @@ public enum Audit {
         return encode(ImportRecord(clinics: summary.clinics, products: summary.products, terms: summary.terms, sales: summary.sales,
                                    prices: some(summary.prices), scheduleChanges: some(summary.scheduleChanges), deductions: some(summary.deductions),
                                    digests: digests.isEmpty ? nil : digests.map(\.sha256)))
+    }
+
+    struct RestoreRecord: Encodable {
+        var restored: String
+        var clinics, products, terms, prices, deductions, sales, payouts, closedPeriods, auditEntries: Int
+    }
+
+    /// What a `restore` entry records: what the backup that replaced the book held.
+    public static func json(restored counts: ArchiveCounts) -> String {
+        encode(RestoreRecord(restored: counts.description, clinics: counts.clinics, products: counts.products, terms: counts.terms,
+                             prices: counts.prices, deductions: counts.deductions, sales: counts.sales, payouts: counts.payouts,
+                             closedPeriods: counts.closedPeriods, auditEntries: counts.auditEntries))
     }
 
     static func encode(_ record: some Encodable) -> String {

@@ -155,13 +155,18 @@ public protocol BookArchiving: Sendable {
     func archive(into sink: ArchiveSink) async throws -> ArchiveCounts
 }
 
-/// A store whose whole book can be replaced with a backup, in place: SQLite (a PostgreSQL book is
-/// restored as a new book of its database, by its operator: `PostgresStore.restoreBook`).
+/// A store whose whole book can be replaced with a backup, in place, by its owner: an SQLite book
+/// (file or archive; its accounts come from the backup) and a book of a team server (an archive;
+/// its members stay the server's).
 public protocol BookRestoring: Sendable {
+    /// Whether a restore replaces the book's accounts, sessions and tokens with the backup's (an
+    /// SQLite book: everyone signs in again), or keeps them (a team server's book: accounts belong
+    /// to the server, and the backup's are not restored).
+    var restoreReplacesAccounts: Bool { get }
     /// What the backup at `path` holds, checked whole. Nothing changes.
     func inspectBackup(at path: String) async throws -> ArchiveCounts
-    /// Replaces the whole book — records, audit log, accounts and tokens — with the backup at
-    /// `path`, in one step; a backup that is not sound changes nothing.
+    /// Replaces the whole book with the backup at `path`, in one step; a backup that is not sound
+    /// changes nothing. What it replaces besides the records: see ``restoreReplacesAccounts``.
     func restoreBackup(at path: String) async throws -> ArchiveCounts
 }
 

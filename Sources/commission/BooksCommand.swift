@@ -143,19 +143,29 @@ struct BooksCommand: AsyncParsableCommand {
 
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a new book of the database from a book archive.",
+            abstract: "Make a new book of the database from a book archive, or replace a book with one.",
             discussion: """
                 The archive is read to its end line inside one transaction: a file cut short or broken \
                 leaves nothing behind. Its accounts come along (they sign in with their own \
                 passwords) unless a namesake exists on this server, which is refused. When it brings no \
                 owner, a one-time link for the owner is printed, as `books add` does.
 
-                Example:
+                With --replace BOOK, the archive replaces that book in place instead, as its owner's \
+                restore on the Import & export page does: its clinics, products, terms, price lists, \
+                deductions, sales, payouts, closed periods and settings become the archive's; its id, \
+                name, members, their sessions, tokens and invitations stay (the archive's accounts \
+                are passed over); its audit log keeps its entries and adds the archive's, then one \
+                that records the restore.
+
+                Examples:
                   commission books restore ~/maya-2026-11-23.jsonl --name "Maya (restored)" \\
                       --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
+                  commission books restore ~/maya-2026-11-23.jsonl --replace 2 --database postgres://commission@127.0.0.1/commission
                 """)
         @Argument(help: "The archive file (`commission books backup`, or `commission backup --archive`).") var path: String
         @Option(help: "The new book's name; the archive's by default.") var name: String?
+        @Option(help: ArgumentHelp("Replace this book's records with the archive's, in place, keeping its members.", valueName: "BOOK"))
+        var replace: Int64?
         @Option(help: ArgumentHelp("The address the server is reached at, for the owner's link.", valueName: "http(s)://HOST[:PORT]"))
         var url = "http://127.0.0.1:8080"
         @OptionGroup var database: DatabaseOption
@@ -166,9 +176,24 @@ struct BooksCommand: AsyncParsableCommand {
             }
             let shared = try await database.open()
             defer { shared.shutdown() }
+            let progress = Progress()
+            if let replace {
+                guard name == nil else { throw Failure("--replace keeps the book's own name; --name is for a new book. Give one of them.") }
+                guard try await PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings).books()
+                    .contains(where: { $0.id == replace }) else {
+                    throw Failure("There is no book \(replace) in this database: `commission books list` shows them.")
+                }
+                let counts = try await PostgresStore(database: shared, book: replace).replaceBook { sink in
+                    try await ArchiveFile.read(path) { record in
+                        try await sink(record)
+                        progress.saw(record)
+                    }
+                }
+                output("Replaced book \(replace) with \(path): \(counts). Its members stay; the archive's accounts were passed over.\n")
+                return
+            }
             let secret = WebSecrets.make()
             let expires = Date().addingTimeInterval(7 * 24 * 3600)
-            let progress = Progress()
             let restored = try await PostgresStore.restoreBook(into: shared, name: name?.trimmingCharacters(in: .whitespacesAndNewlines),
                                                                ownersLink: (WebSecrets.digest(secret), expires)) { sink in
                 try await ArchiveFile.read(path) { record in

@@ -166,6 +166,17 @@ import Testing
         let none = try commission(["books", "restore", cut, "--database", url])
         #expect(none.status == 1 && none.stderr.contains("cut short"), "\(none.stderr)")
         #expect(try await PostgresBooks(database: database, defaultSettings: .init(currency: .usd, timeZoneIdentifier: "UTC")).books().count == 1)
+
+        // --replace puts the archive in place of a book: the same figures, the restore on record, no new book.
+        let replaced = try commission(["books", "restore", fromServer, "--replace", "1", "--database", url])
+        #expect(replaced.status == 0 && replaced.stdout.contains("Replaced book 1 with"), "\(replaced.stderr)")
+        try await BookComparison(source: original, target: book).run(restoredInPlace: true)
+        #expect(try await PostgresBooks(database: database, defaultSettings: .init(currency: .usd, timeZoneIdentifier: "UTC")).books().count == 1)
+        let nowhere = try commission(["books", "restore", fromServer, "--replace", "9", "--database", url])
+        #expect(nowhere.status == 1 && nowhere.stderr.contains("There is no book 9"), "\(nowhere.stderr)")
+        let cutShort = try commission(["books", "restore", cut, "--replace", "1", "--database", url])
+        #expect(cutShort.status == 1 && cutShort.stderr.contains("cut short"), "\(cutShort.stderr)")
+        try await BookComparison(source: original, target: book).run(restoredInPlace: true)
     }
 }
 

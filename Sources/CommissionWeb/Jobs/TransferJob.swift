@@ -8,7 +8,8 @@ import Synchronization
 
 /// Her book in and out: CSV import (checked first, all or nothing), exports, backup downloads (an
 /// SQLite file, or a book archive from any store), and restoring a backup (owners, after a
-/// confirmation that says what is replaced).
+/// confirmation that says what is replaced; on a team server, from an archive, keeping the
+/// book's members).
 struct TransferJob: Job {
     let app: WebApp
     init(_ app: WebApp) { self.app = app }
@@ -46,6 +47,8 @@ struct TransferJob: Job {
             "importKinds": ImportKind.allCases.map { ["name": $0.rawValue] },
             "backup": app.store is any BookBackup, "archive": app.store is any BookArchiving,
             "canRestore": canRestore,
+            // The store that writes SQLite backups takes them back; any store takes an archive.
+            "restoresSQLite": app.store is any BookBackup,
             "maxBackup": Self.size(app.configuration.maxBackupSize),
         ]
         return try await app.page("transfer", title: "Import & export", nav: "transfer", context: context, values: values, status: status,
@@ -106,7 +109,7 @@ struct TransferJob: Job {
     func restoring(_ context: AppRequestContext) async throws -> any BookRestoring {
         try await app.requireOwner(context, to: "restore a backup")
         guard let restoring = app.store as? any BookRestoring else {
-            throw Problem(.conflict, "A book on a team server is restored by its operator, as a new book: commission books restore FILE.")
+            throw Problem(.conflict, "This book's store cannot be restored from the web: restore it with the commission command on the server.")
         }
         return restoring
     }
@@ -119,7 +122,8 @@ struct TransferJob: Job {
         let path = try await receiveUpload(request, context: context)
         do {
             let backup = try await restoring.inspectBackup(at: path)
-            guard backup.accounts > 0 else {
+            // A backup that brings the accounts must bring one, or no one could sign in to the book.
+            guard backup.accounts > 0 || !restoring.restoreReplacesAccounts else {
                 throw Problem(.unprocessableContent, """
                     This backup holds no account: restored from here, the book would wait for whoever sets it up first. \
                     Restore it on the server with commission restore, then set up its owner.
@@ -128,7 +132,8 @@ struct TransferJob: Job {
             let token = app.staging.stage(path)
             let current = try await currentCounts()
             let values: [String: Any] = ["token": token, "backup": Self.describe(backup), "current": Self.describe(current),
-                                         "accounts": backup.accounts]
+                                         "accounts": backup.accounts, "replacesAccounts": restoring.restoreReplacesAccounts,
+                                         "downloadSQLite": app.store is any BookBackup]
             return try await app.page("restore", title: "Restore a backup", nav: "transfer", context: context, values: values)
         } catch {
             try? FileManager.default.removeItem(atPath: path)
@@ -150,12 +155,17 @@ struct TransferJob: Job {
         guard form["action"] == "restore" else {
             return try await transferPage(context: context, message: "Nothing was restored.")
         }
+        let counts: ArchiveCounts
         do {
-            _ = try await restoring.restoreBackup(at: path)
+            counts = try await restoring.restoreBackup(at: path)
         } catch {
             let problem = Problem.from(error)
             guard problem.status < 500 else { throw error }
             return try await transferPage(context: context, error: "The backup was not restored: \(problem.detail)", status: .init(code: problem.status))
+        }
+        guard restoring.restoreReplacesAccounts else {
+            // A team server's book keeps its members, signed in as they were.
+            return try await transferPage(context: context, message: "The book was restored from the backup: \(Self.restored(counts)).")
         }
         // The book's accounts and sessions are the backup's now: everyone signs in again.
         var response = Response.redirect(to: "/login?restored=1")
@@ -264,6 +274,13 @@ struct TransferJob: Job {
         counts.payouts = try await app.store.payouts(PayoutQuery()).count
         counts.accounts = try await app.store.members().count
         return counts
+    }
+
+    /// "3 clinics, 12 products, 40 sales and 2 payouts".
+    static func restored(_ counts: ArchiveCounts) -> String {
+        func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
+        return "\(n(counts.clinics, "clinic", "clinics")), \(n(counts.products, "product", "products")), \(n(counts.sales, "sale", "sales")) "
+            + "and \(n(counts.payouts, "payout", "payouts"))"
     }
 
     static func describe(_ counts: ArchiveCounts) -> [String: Any] {
