@@ -188,6 +188,19 @@ public struct Totals: Sendable, Hashable {
             exactCommission = try exactCommission.adding(figures.exactCommission)
         }
 
+        /// Adds another accumulator's figures: a total of several groups rounds once, as one group's does.
+        public mutating func add(_ other: Accumulator) throws(MoneyError) {
+            saleCount += other.saleCount
+            let (q, overflow) = quantity.addingReportingOverflow(other.quantity)
+            if overflow { throw .overflow("quantity") }
+            quantity = q
+            revenue = try revenue.adding(other.revenue)
+            cost = try cost.adding(other.cost)
+            profit = try profit.adding(other.profit)
+            roundedCommission = try roundedCommission.adding(other.roundedCommission)
+            exactCommission = try exactCommission.adding(other.exactCommission)
+        }
+
         public func totals(rounding: RoundingPolicy) throws(MoneyError) -> Totals {
             Totals(saleCount: saleCount, quantity: quantity, revenue: revenue, cost: cost, profit: profit,
                    commission: rounding.scope == .perLine ? roundedCommission : exactCommission.rounded(rounding.rule))

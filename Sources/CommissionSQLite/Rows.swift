@@ -75,6 +75,19 @@ enum Rows {
                       commission: rounding.scope == .perLine ? Money(minorUnits: row[i + 5] ?? 0) : exact.rounded(rounding.rule))
     }
 
+    /// The sums of a summary row, unrounded, to be added to others' before they are rounded.
+    static func sums(_ row: Row, at i: Int) -> Totals.Accumulator {
+        var sums = Totals.Accumulator()
+        sums.saleCount = row[i] ?? 0
+        sums.quantity = row[i + 1] ?? 0
+        sums.revenue = Money(minorUnits: row[i + 2] ?? 0)
+        sums.cost = Money(minorUnits: row[i + 3] ?? 0)
+        sums.profit = Money(minorUnits: row[i + 4] ?? 0)
+        sums.roundedCommission = Money(minorUnits: row[i + 5] ?? 0)
+        sums.exactCommission = ExactCommission(tenThousandths: row[i + 6] ?? 0)
+        return sums
+    }
+
     /// The select list that sums a summary table in the order ``totals(_:at:rounding:)`` reads.
     static let totalsSums = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(costMinor), sum(profitMinor), sum(commissionMinor), sum(commissionExact)"
 }

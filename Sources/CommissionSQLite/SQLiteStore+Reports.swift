@@ -6,7 +6,7 @@ extension SQLiteStore {
     /// How many products the dashboard lists.
     static let dashboardProductLimit = 20
 
-    /// Reads only summary tables, in eight statements whatever the number of clinics and products:
+    /// Reads only summary tables, in a dozen statements whatever the number of clinics and products:
     /// about the same work at a million sales as at a thousand.
     public func dashboard(today: Day) async throws -> Dashboard {
         try await read { db in
@@ -24,28 +24,47 @@ extension SQLiteStore {
                 return result
             }
 
-            let headline = try Self.headline(db, today: today, settings: settings)
-            let clinicMonth = try grouped("SELECT clinicId, \(Rows.totalsSums) FROM clinicMonthTotal WHERE month = ? GROUP BY clinicId", [month])
-            let clinicYear = try grouped("SELECT clinicId, \(Rows.totalsSums) FROM clinicMonthTotal WHERE month BETWEEN ? AND ? GROUP BY clinicId",
-                                         [yearFirst, yearLast])
+            // Each clinic's month and year, and the book's summed from them (rounded once, as a
+            // statement would be): a few primary-key ranges per clinic.
+            let clinicMonthSums = try Self.clinicSums(db, from: month, through: month)
+            let clinicYearSums = try Self.clinicSums(db, from: yearFirst, through: yearLast)
+            func totals(_ sums: [Int64: Totals.Accumulator]) throws -> [Int64: Totals] {
+                try sums.mapValues { sums in try Self.total(CollectionOfOne(sums), rounding: rounding) }
+            }
+            let clinicMonth = try totals(clinicMonthSums), clinicYear = try totals(clinicYearSums)
+            let headline = Headline(today: today, currency: settings.currency,
+                                    todayTotals: try Self.todayTotals(db, today: today, rounding: rounding),
+                                    monthTotals: try Self.total(clinicMonthSums.values, rounding: rounding),
+                                    yearTotals: try Self.total(clinicYearSums.values, rounding: rounding))
             let clinics = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Rows.clinicColumns) FROM clinic ORDER BY name COLLATE NOCASE, id"))
                 .map { try Rows.clinic($0) }
                 .filter { !$0.isArchived || clinicYear[$0.id.rawValue] != nil }
 
-            // Every clinic's current period at once: the periods as a VALUES list joined to the day
-            // summary and to the payouts.
+            // Every clinic's current period at once: a period that is this calendar month is the
+            // month's figures just read; the others, as a VALUES list joined to the day summary.
+            // The payouts, likewise joined.
             let periods = clinics.map { ($0.id.rawValue, $0.calendar.period(containing: today)) }
+            let monthStart = today.firstOfMonth, monthEnd = today.lastOfMonth
             var periodTotals: [Int64: Totals] = [:], received: [Int64: Int64] = [:]
-            if !periods.isEmpty {
-                let values = repeatElement("(?, ?, ?)", count: periods.count).joined(separator: ", ")
+            let byDay = periods.filter { $0.1.start != monthStart || $0.1.end != monthEnd }
+            for (id, period) in periods where period.start == monthStart && period.end == monthEnd {
+                periodTotals[id] = clinicMonth[id]
+            }
+            if !byDay.isEmpty {
+                let values = repeatElement("(?, ?, ?)", count: byDay.count).joined(separator: ", ")
                 var arguments = StatementArguments()
-                for (id, period) in periods { arguments += [id, period.start.description, period.end.description] }
-                periodTotals = try grouped("""
+                for (id, period) in byDay { arguments += [id, period.start.description, period.end.description] }
+                periodTotals.merge(try grouped("""
                     WITH current(clinicId, first, last) AS (VALUES \(values))
                     SELECT current.clinicId, \(Rows.totalsSums) FROM current
                     JOIN clinicDayTotal ON clinicDayTotal.clinicId = current.clinicId AND clinicDayTotal.date BETWEEN current.first AND current.last
                     GROUP BY current.clinicId
-                    """, arguments)
+                    """, arguments)) { _, byDay in byDay }
+            }
+            if !periods.isEmpty {
+                let values = repeatElement("(?, ?, ?)", count: periods.count).joined(separator: ", ")
+                var arguments = StatementArguments()
+                for (id, period) in periods { arguments += [id, period.start.description, period.end.description] }
                 let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                     WITH current(clinicId, first, last) AS (VALUES \(values))
                     SELECT current.clinicId, sum(payout.amountMinor) FROM current
@@ -199,7 +218,7 @@ extension SQLiteStore {
         return try plan.arrears(sums)
     }
 
-    /// Three statements over the summaries, of the whole dashboard's eight: what each live update
+    /// Three statements over the summaries (a key range per clinic each): what each live update
     /// of the server reads.
     public func headline(today: Day) async throws -> Headline {
         try await read { db in try Self.headline(db, today: today, settings: try Self.settings(db)) }
@@ -207,17 +226,44 @@ extension SQLiteStore {
 
     static func headline(_ db: Database, today: Day, settings: BookSettings) throws -> Headline {
         let month = String(today.description.prefix(7)), year = String(today.description.prefix(4))
-        func totals(_ sql: String, _ arguments: StatementArguments) throws -> Totals {
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else { return .zero }
-            return Rows.totals(row, at: 0, rounding: settings.rounding)
-        }
-        // Today: one primary-key lookup per clinic rather than a scan of every clinic-day.
+        let rounding = settings.rounding
         return Headline(
-            today: today, currency: settings.currency,
-            todayTotals: try totals("SELECT \(Rows.totalsSums) FROM clinicDayTotal WHERE clinicId IN (SELECT id FROM clinic) AND date = ?",
-                                    [today.description]),
-            monthTotals: try totals("SELECT \(Rows.totalsSums) FROM clinicMonthTotal WHERE month = ?", [month]),
-            yearTotals: try totals("SELECT \(Rows.totalsSums) FROM clinicMonthTotal WHERE month BETWEEN ? AND ?", ["\(year)-01", "\(year)-12"]))
+            today: today, currency: settings.currency, todayTotals: try todayTotals(db, today: today, rounding: rounding),
+            monthTotals: try total(clinicSums(db, from: month, through: month).values, rounding: rounding),
+            yearTotals: try total(clinicSums(db, from: "\(year)-01", through: "\(year)-12").values, rounding: rounding))
+    }
+
+    /// Today's figures of the whole book: one primary-key lookup per clinic rather than a scan of
+    /// every clinic-day.
+    static func todayTotals(_ db: Database, today: Day, rounding: RoundingPolicy) throws -> Totals {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT \(Rows.totalsSums) FROM clinicDayTotal WHERE clinicId IN (SELECT id FROM clinic) AND date = ?
+            """), arguments: [today.description]) else { return .zero }
+        return Rows.totals(row, at: 0, rounding: rounding)
+    }
+
+    /// Each clinic's sums of the months `first` through `last` (`YYYY-MM`), unrounded: the clinics
+    /// drive the join, so SQLite reads a range of `clinicMonthTotal`'s key per clinic instead of
+    /// scanning every clinic-month of the book.
+    static func clinicSums(_ db: Database, from first: String, through last: String) throws -> [Int64: Totals.Accumulator] {
+        var result: [Int64: Totals.Accumulator] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT clinic.id, \(Rows.totalsSums) FROM clinic CROSS JOIN clinicMonthTotal m ON m.clinicId = clinic.id AND m.month BETWEEN ? AND ?
+            GROUP BY clinic.id
+            """), arguments: [first, last])
+        while let row = try rows.next() { result[row[0]] = Rows.sums(row, at: 1) }
+        return result
+    }
+
+    /// The sum of several groups' figures, rounded once; a sum too large is the store's error.
+    static func total(_ sums: some Sequence<Totals.Accumulator>, rounding: RoundingPolicy) throws -> Totals {
+        do {
+            var total = Totals.Accumulator()
+            for item in sums { try total.add(item) }
+            return try total.totals(rounding: rounding)
+        } catch {
+            throw StoreError.invalid(field: "amount", reason: error.description)
+        }
     }
 
     public func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth] {

@@ -42,8 +42,21 @@ struct Bench: AsyncParsableCommand {
         "A PostgreSQL server to measure the PostgreSQL store on too, beside SQLite (default: COMMISSION_TEST_POSTGRES_URL, which benchmarks/run sets).",
         valueName: "postgres-url"))
     var postgres: String?
+    @Option(name: .customLong("dashboard-of"), help: ArgumentHelp(
+        "Only time the dashboard of this existing book (one kept with --keep), on the day of its last sale: to compare two builds on one book.",
+        valueName: "book.sqlite"))
+    var dashboardOf: String?
 
     func run() async throws {
+        if let path = dashboardOf {
+            let store = try SQLiteStore(.file(path))
+            guard let last = try await store.sales(SaleQuery(page: Page(limit: 1))).first?.date else { throw ValidationError("\(path) has no sales.") }
+            _ = try await store.dashboard(today: last)
+            let dashboard = try await timed(repetitions) { _ = try await store.dashboard(today: last) }
+            print(String(format: "dashboard of %@ on %@: p50 %.2f ms, p99 %.2f ms (%d runs)", path, last.description, dashboard.p50, dashboard.p99,
+                         repetitions))
+            return
+        }
         let sizes = try self.sizes.split(separator: ",").map {
             guard let n = Int($0.trimmingCharacters(in: .whitespaces)), n >= 1000 else { throw ValidationError("Sizes are whole numbers of at least 1000.") }
             return n
