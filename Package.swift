@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        // The ZIP container of .xlsx workbooks (the XML inside is read with Foundation's parser).
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // The commission domain: money, shares, schedules, terms, sale lines, statements.
@@ -76,7 +78,7 @@ let package = Package(
         // without the executable.
         .target(
             name: "CommissionKit",
-            dependencies: ["CommissionStore", .product(name: "CSV", package: "CSV.swift"),
+            dependencies: ["CommissionStore", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            // The SHA-256 of an imported file, by which a second import of it is recognised.
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
@@ -173,6 +175,8 @@ let package = Package(
             dependencies: [
                 "CommissionKit", "CommissionSQLite", "CommissionPostgres", "CommissionWeb", "CommissionFuzzing", "commission",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // To make a damaged workbook from a fixture.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             // Databases of every shipped schema version, read from the source tree by the upgrade tests.

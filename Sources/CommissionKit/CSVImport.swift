@@ -33,6 +33,10 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case noRows(String)
     case unterminatedQuote(String, line: Int)
     case delimiterNotASCII(String)
+    /// A workbook (.xlsx) that cannot be read at all, and why.
+    case unreadableWorkbook(String, reason: String)
+    /// A workbook none of whose sheets holds something to import: each sheet's name and headers.
+    case noImportableSheet(String, sheets: [String])
 
     public var description: String {
         switch self {
@@ -56,6 +60,14 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): a quoted field opened on line \(line) is never closed; check for a stray \"."
         case .delimiterNotASCII(let delimiter):
             return "The delimiter \"\(delimiter)\" is not a plain ASCII character: use , ; or a tab."
+        case .unreadableWorkbook(let path, let reason):
+            return "Cannot read the workbook \(path): \(reason)"
+        case .noImportableSheet(let path, let sheets):
+            return """
+                None of the sheets of \(path) holds clinics, products, terms, sales, prices, schedules or deductions that Commission \
+                recognises (\(sheets.joined(separator: "; "))): name a sheet after what it holds (Sales, Clinics…) or give its columns \
+                headers such as Date, Clinic, Product.
+                """
         }
     }
 }
@@ -138,16 +150,19 @@ public struct CSVImportSource: ImportSource {
         var fields: Set<Field> { Set(Field.allCases.filter { self[$0] != nil }) }
     }
 
-    /// Where the CSV comes from: a file, or bytes already in memory (an upload).
+    /// Where the rows come from: a CSV file, CSV bytes already in memory (an upload), or a sheet
+    /// of a workbook (``Workbook``).
     public enum Origin: Sendable {
         case file(path: String)
         /// `name` is how messages refer to the bytes ("the upload").
         case data(Data, name: String)
+        case sheet(Workbook, Workbook.Sheet)
 
         var name: String {
             switch self {
             case .file(let path): path
             case .data(_, let name): name
+            case .sheet(let workbook, let sheet): "\(workbook.name), sheet \"\(sheet.name)\""
             }
         }
 
@@ -158,6 +173,8 @@ public struct CSVImportSource: ImportSource {
                 return scanner
             case .data(let data, _):
                 return CSVScanner(data: data, delimiter: delimiter)
+            case .sheet:
+                preconditionFailure("a sheet is read by its workbook, not scanned as CSV")
             }
         }
 
@@ -170,6 +187,8 @@ public struct CSVImportSource: ImportSource {
                 return (try? handle.read(upToCount: 64 * 1024)) ?? Data()
             case .data(let data, _):
                 return data.prefix(64 * 1024)
+            case .sheet:
+                return Data()
             }
         }
     }
@@ -184,6 +203,8 @@ public struct CSVImportSource: ImportSource {
     /// Each field's column, and its header as the file spells it.
     let columns: Columns
     let headerCount: Int
+    /// A sheet's header row (its first row with a cell): the rows after it are read.
+    let headerRow: Int
 
     /// Opens the file and checks its header.
     /// - Throws: ``CSVFileError`` for a file that cannot be imported at all.
@@ -198,22 +219,44 @@ public struct CSVImportSource: ImportSource {
         self.format = format
         self.currency = currency
         let path = origin.name
-        let head = try origin.head()
-        guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
-        if head.contains(0) { throw CSVFileError.binary(path) }
-        let delimiter: UInt8
-        if let given = format.delimiter {
-            guard let ascii = given.asciiValue else { throw CSVFileError.delimiterNotASCII(String(given)) }
-            delimiter = ascii
+        let header: [String]
+        var hasRows = false
+        if case .sheet(let workbook, let sheet) = origin {
+            // The first row with a cell is the header; the check that rows follow it stops at the next.
+            var found: (cells: [String], row: Int)?
+            try workbook.rows(of: sheet) { cells, row in
+                guard found != nil else {
+                    if !cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { found = (cells, row) }
+                    return true
+                }
+                hasRows = !cells.allSatisfy(\.isBlank)
+                return !hasRows
+            }
+            guard let found else { throw CSVFileError.empty(path) }
+            header = found.cells
+            headerRow = found.row
+            delimiter = 0
         } else {
-            delimiter = Self.sniffDelimiter(head)
-        }
-        self.delimiter = delimiter
+            let head = try origin.head()
+            guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
+            if head.contains(0) { throw CSVFileError.binary(path) }
+            let delimiter: UInt8
+            if let given = format.delimiter {
+                guard let ascii = given.asciiValue else { throw CSVFileError.delimiterNotASCII(String(given)) }
+                delimiter = ascii
+            } else {
+                delimiter = Self.sniffDelimiter(head)
+            }
+            self.delimiter = delimiter
 
-        var scanner = try origin.scanner(delimiter: delimiter)
-        guard let header = try Self.next(&scanner, path: path)?.fields,
-              !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw CSVFileError.empty(path)
+            var scanner = try origin.scanner(delimiter: delimiter)
+            guard let first = try Self.next(&scanner, path: path)?.fields,
+                  !first.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                throw CSVFileError.empty(path)
+            }
+            header = first
+            headerRow = 1
+            hasRows = try Self.next(&scanner, path: path) != nil
         }
         headerCount = header.count
 
@@ -237,7 +280,7 @@ public struct CSVImportSource: ImportSource {
             missing.removeFirst()
         }
         if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing.map(\.rawValue)) }
-        guard try Self.next(&scanner, path: path) != nil else { throw CSVFileError.noRows(path) }
+        guard hasRows else { throw CSVFileError.noRows(path) }
     }
 
     /// The next record, for the header and the check that rows follow it.
@@ -322,9 +365,24 @@ public struct CSVImportSource: ImportSource {
     public func column(for field: String) -> String? { Field(rawValue: field).flatMap { columns[$0]?.header } }
 
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
-        var scanner = try origin.scanner(delimiter: delimiter)
         var problems: [ImportProblem] = []
         let decimalSeparator: Character = format.decimalComma ? "," : "."
+        if case .sheet(let workbook, let sheet) = origin {
+            // A sheet's row has a cell for each column up to its last filled one: the rest are empty.
+            try workbook.rows(of: sheet) { cells, line in
+                guard line > headerRow, !cells.allSatisfy(\.isBlank) else { return true }
+                let fields = cells.count >= headerCount ? Array(cells.prefix(headerCount))
+                    : cells + repeatElement("", count: headerCount - cells.count)
+                var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, decimalSeparator: decimalSeparator)
+                if let record = row.record(kind) {
+                    try body(ImportRow(line: row.line, record: record))
+                }
+                problems += row.problems
+                return true
+            }
+            return problems
+        }
+        var scanner = try origin.scanner(delimiter: delimiter)
         do {
             _ = try scanner.next()  // the header
             while let record = try scanner.next() {
@@ -531,5 +589,10 @@ extension ImportDigest {
         var hash = SHA256()
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
         return ImportDigest(name: name ?? path, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+
+    /// The SHA-256 of bytes already in memory (an upload), named as messages should name them.
+    public init(name: String, data: Data) {
+        self.init(name: name, sha256: SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
     }
 }

@@ -30,6 +30,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(String)
     case storage(String)
 
+    /// The sentence that refuses a file imported before; `again` says how to import it all the
+    /// same on the surface that says it ("add --again", "add again=true to the request").
+    public static func alreadyImported(_ file: String, on day: Day, again: String) -> String {
+        "\(file) was imported before, on \(day) (the same file, byte for byte): nothing was imported, so that no sale is recorded twice. To import it again all the same, \(again)."
+    }
+
     public var description: String {
         switch self {
         case .notFound(let table, let id):
@@ -57,7 +63,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalid(let field, let reason):
             return "The \(field) is not valid: \(reason)"
         case .alreadyImported(let file, let day):
-            return "\(file) was imported before, on \(day) (the same file, byte for byte): nothing was imported, so that no sale is recorded twice. To import it again all the same, add --again."
+            return Self.alreadyImported(file, on: day, again: "add --again")
         case .importRejected(let problems, let total):
             let shown = problems.map(\.description).joined(separator: "\n  ")
             let more = total > problems.count ? "\n  … and \(total - problems.count) more" : ""

@@ -7,12 +7,18 @@ import Foundation
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import clinics, products, terms, sales, prices, schedules or deductions from CSV files — all of it, or nothing.",
+        abstract: "Import clinics, products, terms, sales, prices, schedules or deductions from CSV files or workbooks — all of it, or nothing.",
         discussion: """
             The kind of file is told from its headers (or --kind). Headers match loosely: case, spaces \
             and underscores do not matter, and common names work (Qty, Price, Split…). The file may be \
             UTF-8 with or without a byte-order mark, with CRLF line ends, quoted fields with commas or \
             newlines, and `,` `;` or tab delimiters. Columns Commission does not know are ignored.
+
+            An Excel workbook (.xlsx, as Excel, LibreOffice or Google Sheets save it) is read \
+            directly: one sheet of sales, or sheets of clinics, products, terms, prices and sales \
+            together, each recognised by its name (Sales, Clinics, Price list…) or its headers, and \
+            imported in the order they need. Dates, percentages and amounts are read as the cells \
+            hold them; sheets that hold nothing to import are passed over and named.
 
             Any bad row means nothing is imported, from any of the files given together: every bad row \
             is listed with its file, line, column and reason. A file imported before, byte for byte, \
@@ -29,12 +35,13 @@ struct Import: AsyncParsableCommand {
 
             Examples:
               commission import clinics.csv products.csv terms.csv sales.csv   # all four, or nothing
+              commission import her-book.xlsx                                   # every sheet it can, or nothing
               commission import sales.csv --dry-run
               commission import ventes.csv --delimiter ";" --decimal-comma
               commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
             """)
     @OptionGroup var book: BookOptions
-    @Argument(help: "CSV files, imported in order as one import: all of them, or nothing.") var files: [String]
+    @Argument(help: "CSV files or .xlsx workbooks, imported in order as one import: all of them, or nothing.") var files: [String]
     @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
     @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
     @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50).") var decimalComma = false
@@ -53,15 +60,22 @@ struct Import: AsyncParsableCommand {
         // Every file is opened and its header checked before anything is written.
         var sources: [(name: String, source: any ImportSource)] = []
         var kinds: [String] = []
+        let format = CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma)
         for file in files {
             do {
-                let source = try CSVImportSource(path: file, kind: kind, format: CSVFormat(
-                    delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma),
-                    currency: settings.currency)
-                sources.append((file, source))
-                kinds.append("\(file) (\(source.kind.rawValue))")
+                if Workbook.isWorkbook(atPath: file) {
+                    let (sheets, skipped) = try Workbook(path: file).importSources(kind: kind, format: format, currency: settings.currency)
+                    sources += sheets.map { ($0.name, $0.source) }
+                    let names = sheets.map { source in source.name.split(separator: "sheet ", maxSplits: 1).last.map(String.init) ?? source.name }
+                    kinds.append("\(file) (\(sheets.count == 1 ? "sheet" : "sheets") \(names.joined(separator: ", ")))")
+                    if !skipped.isEmpty { note("\(file): passed over \(skipped.joined(separator: "; ")).") }
+                } else {
+                    let source = try CSVImportSource(path: file, kind: kind, format: format, currency: settings.currency)
+                    sources.append((file, source))
+                    kinds.append("\(file) (\(source.kind.rawValue))")
+                }
             } catch let error as CSVFileError {
-                throw Failure(error.description + (files.count > 1 ? " Nothing was imported." : ""))
+                throw Failure(error.description + (files.count > 1 || sources.count > 0 ? " Nothing was imported." : ""))
             }
         }
         // One file is read as it is (its sales may take the fast path); several, as one import.

@@ -78,7 +78,7 @@ import Testing
     /// The database drivers: only the stores may import them.
     static let drivers: Set<String> = ["GRDB", "GRDBSQLite", "PostgresNIO"]
     /// Modules of the platform, importable anywhere.
-    static let system: Set<String> = ["Foundation", "Observation", "Synchronization", "Dispatch"]
+    static let system: Set<String> = ["Foundation", "FoundationXML", "Observation", "Synchronization", "Dispatch"]
     /// Modules a product brings along (a target declaring Hummingbird may use the NIO types it speaks in).
     static let broughtAlong: [String: Set<String>] = [
         "Hummingbird": ["NIOCore", "HTTPTypes", "Logging"], "PostgresNIO": ["NIOCore", "Logging"], "AsyncHTTPClient": ["NIOCore"],

@@ -410,6 +410,53 @@ import Testing
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 2400)])
     }
 
+    @Test func theSameFileTwiceIsRecognisedAndImportedAgainOnlyWhenSheSaysSo() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let sales = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,2\n"
+            let first = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": sales, "action": "commit"]))
+            #expect(first.status == .ok && !first.text.contains("id=\"import-again\""))
+            // Pasted again: refused with a sentence, the text kept, and a box to say "again".
+            let twice = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": sales, "action": "commit"]))
+            #expect(twice.status == .conflict && twice.text.contains("was imported before") && twice.text.contains("id=\"import-again\""), "\(twice.text)")
+            #expect(try await test.store.countSales(SaleQuery()) == 1)
+            let again = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                 body: form(["csrf": csrf, "csv": sales, "action": "commit", "again": "1"]))
+            #expect(again.status == .ok && again.text.contains("Imported 1 sales row."))
+            #expect(try await test.store.countSales(SaleQuery()) == 2)
+        }
+    }
+
+    @Test func aWorkbookImportsOverTheAPIAndTheSameBodyTwiceIsRefused() async throws {
+        // A book of her own, empty: the workbook brings her clinics and products.
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let owner = try await store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        let headers: HTTPFields = [.authorization: "Bearer cm_secret"]
+        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog()))
+        let workbook = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL)
+        try await app.test(.router) { client in
+            var xlsx = headers
+            xlsx[.contentType] = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            let imported = try await client.execute(uri: "/api/v1/import", method: .post, headers: xlsx, body: ByteBuffer(bytes: workbook))
+            #expect(imported.status == .created, "\(imported.text)")
+            let json = try imported.json()
+            #expect(json["kind"] as? String == "workbook" && json["clinics"] as? Int == 2 && json["sales"] as? Int == 6 && json["prices"] as? Int == 1)
+            let twice = try await client.execute(uri: "/api/v1/import", method: .post, headers: xlsx, body: ByteBuffer(bytes: workbook))
+            let detail = try twice.json()["detail"] as? String
+            #expect(twice.status == .conflict && detail?.contains("add again=true to the request") == true, "\(twice.text)")
+            let forced = try await client.execute(uri: "/api/v1/import?again=true&dryRun=true", method: .post, headers: xlsx, body: ByteBuffer(bytes: workbook))
+            #expect(forced.status.code == 422 && forced.text.contains("already"), "\(forced.text)")  // her clinics are there now
+            let junk = try await client.execute(uri: "/api/v1/import", method: .post, headers: xlsx, body: ByteBuffer(string: "date,clinic\n"))
+            #expect(junk.status.code == 422 && junk.text.contains("Cannot read the workbook"), "\(junk.text)")
+        }
+        #expect(try await store.countSales(SaleQuery()) == 6)
+    }
+
     @Test func exportsAndABackupDownload() async throws {
         let test = try await TestApp()
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),

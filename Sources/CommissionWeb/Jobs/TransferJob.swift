@@ -36,13 +36,14 @@ struct TransferJob: Job {
 
     // MARK: Pages
 
-    func transferPage(context: AppRequestContext, csv: String = "", problems: [ImportProblem] = [], message: String? = nil,
-                      error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func transferPage(context: AppRequestContext, csv: String = "", problems: [ImportProblem] = [], alreadyImported: Bool = false,
+                      message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let values: [String: Any] = [
             "csv": csv,
             "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
             "hasProblems": !problems.isEmpty,
+            "alreadyImported": alreadyImported,
             "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
             "importKinds": ImportKind.allCases.map { ["name": $0.rawValue] },
             "backup": app.store is any BookBackup, "archive": app.store is any BookArchiving,
@@ -64,7 +65,9 @@ struct TransferJob: Job {
             let source = try CSVImportSource(origin: .data(Data(text.utf8), name: "The file"),
                                              kind: form["kind"].flatMap(ImportKind.init(rawValue:)),
                                              format: CSVFormat(decimalComma: form["decimalComma"] != nil), currency: settings.currency)
-            let summary = try await app.store.importRows(from: source, options: ImportOptions(dryRun: dryRun))
+            // The text's digest is kept with the import: the same file pasted again is refused, unless she says so.
+            let options = ImportOptions(dryRun: dryRun, digests: [ImportDigest(name: "This file", data: Data(text.utf8))], again: form["again"] != nil)
+            let summary = try await app.store.importRows(from: source, options: options)
             let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
             return try await transferPage(context: context, csv: dryRun ? text : "",
                                           message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
@@ -73,6 +76,9 @@ struct TransferJob: Job {
         } catch let StoreError.importRejected(problems, total) {
             return try await transferPage(context: context, csv: text, problems: problems,
                                           error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
+        } catch StoreError.alreadyImported(let file, let day) {
+            return try await transferPage(context: context, csv: text, alreadyImported: true,
+                                          error: StoreError.alreadyImported(file, on: day, again: "tick “Import it again” and import"), status: .conflict)
         }
     }
 
@@ -312,7 +318,12 @@ struct TransferJob: Job {
         var prices: Int; var scheduleChanges: Int; var deductions: Int
     }
 
-    /// `POST /api/v1/import?kind=sales&dryRun=true&decimalComma=true` with the CSV as the body.
+    /// The media type of an Excel workbook, which `POST /api/v1/import` takes beside CSV.
+    static let workbookType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+    /// `POST /api/v1/import?kind=sales&dryRun=true&decimalComma=true&again=true` with a CSV file
+    /// or an `.xlsx` workbook (every sheet it can import, as one import) as the body. The body's
+    /// SHA-256 is kept with the import: the same body a second time is refused unless `again`.
     func importAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
@@ -322,18 +333,36 @@ struct TransferJob: Job {
             guard let parsed = ImportKind(rawValue: String(text)) else { throw Problem(.badRequest, "The kind is \(ImportKind.allCases.map(\.rawValue).joined(separator: ", ")).") }
             kind = parsed
         }
-        let source: CSVImportSource
+        let data = Data(buffer: buffer)
+        let name = "The request body"
+        let format = CSVFormat(decimalComma: query["decimalComma"] == "true")
+        let currency = try await app.store.settings().currency
+        let source: any ImportSource
+        let kinds: [ImportKind]
         do {
-            source = try CSVImportSource(origin: .data(Data(buffer: buffer), name: "The request body"), kind: kind,
-                                         format: CSVFormat(decimalComma: query["decimalComma"] == "true"),
-                                         currency: try await app.store.settings().currency)
+            if Workbook.isWorkbook(data) || request.headers[.contentType]?.hasPrefix(Self.workbookType) == true {
+                let sheets = try Workbook(data: data, name: name).importSources(kind: kind, format: format, currency: currency).sources
+                source = sheets.count == 1 ? sheets[0].source : ImportSources(sheets.map { ($0.name, $0.source) })
+                kinds = sheets.map(\.source.kind)
+            } else {
+                let csv = try CSVImportSource(origin: .data(data, name: name), kind: kind, format: format, currency: currency)
+                source = csv
+                kinds = [csv.kind]
+            }
         } catch let error as CSVFileError {
             throw Problem(.unprocessableContent, error.description)
         }
-        let summary = try await app.store.importRows(from: source, options: ImportOptions(dryRun: query["dryRun"] == "true"))
-        return try app.json(ImportJSON(kind: source.kind.rawValue, dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
-                                       terms: summary.terms, sales: summary.sales, prices: summary.prices, scheduleChanges: summary.scheduleChanges,
-                                       deductions: summary.deductions), status: summary.dryRun ? .ok : .created)
+        let options = ImportOptions(dryRun: query["dryRun"] == "true", digests: [ImportDigest(name: name, data: data)], again: query["again"] == "true")
+        let summary: ImportSummary
+        do {
+            summary = try await app.store.importRows(from: source, options: options)
+        } catch StoreError.alreadyImported(let file, let day) {
+            throw Problem(.conflict, StoreError.alreadyImported(file, on: day, again: "add again=true to the request"))
+        }
+        return try app.json(ImportJSON(kind: kinds.count == 1 ? kinds[0].rawValue : "workbook", dryRun: summary.dryRun, clinics: summary.clinics,
+                                       products: summary.products, terms: summary.terms, sales: summary.sales, prices: summary.prices,
+                                       scheduleChanges: summary.scheduleChanges, deductions: summary.deductions),
+                            status: summary.dryRun ? .ok : .created)
     }
 }
 

@@ -1,0 +1,536 @@
+import CommissionCore
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import ZIPFoundation
+
+/// An Excel workbook (`.xlsx`, Office Open XML) read for an import: its sheets, and each sheet's
+/// rows as the text of their cells, the way a CSV export of the sheet would have them.
+///
+/// The ZIP container is read with ZIPFoundation, the XML with Foundation's `XMLParser`. Cells are
+/// turned into text exactly, without a floating-point value in between:
+/// - shared strings, inline strings and formulas' cached text, as they are;
+/// - numbers as the decimal text Excel stores, rounded to the 15 significant digits Excel shows
+///   (so `0.30000000000000004` reads `0.3`); a percent-formatted cell as its percentage (`0.4` → `40%`);
+/// - a number formatted as a date (a built-in date format or a custom one with days or years) as
+///   the day `YYYY-MM-DD` it stands for, in the workbook's date system (1900, with Lotus' phantom
+///   1900-02-29, or 1904); a time of day is dropped;
+/// - booleans as `TRUE` / `FALSE`; an error value (`#N/A`) as its text, which no field accepts.
+public struct Workbook: Sendable {
+    /// One sheet, by its name as the workbook's tab shows it.
+    public struct Sheet: Sendable, Hashable {
+        public let name: String
+        /// The sheet's part inside the ZIP container (`xl/worksheets/sheet1.xml`).
+        let part: String
+    }
+
+    /// How a cell's number is to be read, from its style's number format.
+    enum NumberStyle: Sendable, Equatable { case plain, date, percent }
+
+    public enum Source: Sendable {
+        case file(path: String)
+        case data(Data)
+    }
+
+    /// The workbook as messages name it (its path, or "the upload").
+    public let name: String
+    let source: Source
+    public let sheets: [Sheet]
+    let sharedStrings: [String]
+    let styles: [NumberStyle]
+    /// The 1904 date system (old Mac workbooks): day 0 is 1904-01-01 rather than 1899-12-31.
+    let date1904: Bool
+
+    /// The most a part of the workbook may unpack to: a ZIP bomb is refused, not inflated.
+    static let partLimit = 1 << 30
+
+    /// True when the file at `path` is a ZIP container (an `.xlsx` is one), by its first bytes.
+    public static func isWorkbook(atPath path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return isWorkbook((try? handle.read(upToCount: 4)) ?? Data())
+    }
+
+    /// True when `data` starts as a ZIP container does.
+    public static func isWorkbook(_ data: Data) -> Bool {
+        data.prefix(4).elementsEqual([0x50, 0x4B, 0x03, 0x04])
+    }
+
+    public init(path: String) throws(CSVFileError) {
+        try self.init(source: .file(path: path), name: path)
+    }
+
+    public init(data: Data, name: String) throws(CSVFileError) {
+        try self.init(source: .data(data), name: name)
+    }
+
+    init(source: Source, name: String) throws(CSVFileError) {
+        self.source = source
+        self.name = name
+        let archive = try Self.open(source, name: name)
+        let workbook = try Self.part("xl/workbook.xml", of: archive, name: name, required: true) ?? Data()
+        let relations = try Self.part("xl/_rels/workbook.xml.rels", of: archive, name: name, required: true) ?? Data()
+        let book = WorkbookPart(workbook)
+        let targets = RelationsPart(relations).targets
+        date1904 = book.date1904
+        sheets = book.sheets.compactMap { sheet in
+            guard let target = targets[sheet.relation] else { return nil }
+            // Targets are relative to xl/, or absolute from the container's root.
+            let part = target.hasPrefix("/") ? String(target.dropFirst()) : "xl/" + target
+            return Sheet(name: sheet.name, part: part)
+        }
+        guard !sheets.isEmpty else { throw .unreadableWorkbook(name, reason: "it has no sheets.") }
+        sharedStrings = try Self.part("xl/sharedStrings.xml", of: archive, name: name, required: false).map { SharedStringsPart($0).strings } ?? []
+        styles = try Self.part("xl/styles.xml", of: archive, name: name, required: false).map { StylesPart($0).styles } ?? []
+    }
+
+    static func open(_ source: Source, name: String) throws(CSVFileError) -> Archive {
+        do {
+            switch source {
+            case .file(let path):
+                guard FileManager.default.isReadableFile(atPath: path) else { throw CSVFileError.cannotOpen(path) }
+                return try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+            case .data(let data):
+                return try Archive(data: data, accessMode: .read)
+            }
+        } catch let error as CSVFileError {
+            throw error
+        } catch {
+            throw .unreadableWorkbook(name, reason: "it is not a ZIP container, so not an .xlsx workbook (save it again as Excel 2007–365, .xlsx).")
+        }
+    }
+
+    /// The bytes of one part of the container, unpacked.
+    static func part(_ path: String, of archive: Archive, name: String, required: Bool) throws(CSVFileError) -> Data? {
+        guard let entry = archive[path] else {
+            if required { throw .unreadableWorkbook(name, reason: "it has no \(path): it is a ZIP file, but not an .xlsx workbook.") }
+            return nil
+        }
+        guard entry.uncompressedSize <= UInt64(partLimit) else {
+            throw .unreadableWorkbook(name, reason: "its part \(path) unpacks to more than \(partLimit >> 20) MiB.")
+        }
+        var data = Data()
+        data.reserveCapacity(Int(entry.uncompressedSize))
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard data.count + chunk.count <= partLimit else { throw CSVFileError.unreadableWorkbook(name, reason: "a part unpacks to more than it says.") }
+                data.append(chunk)
+            }
+        } catch let error as CSVFileError {
+            throw error
+        } catch {
+            throw .unreadableWorkbook(name, reason: "its part \(path) is damaged (\(error)).")
+        }
+        return data
+    }
+
+    /// Calls `body` with each row of `sheet` that has a cell, in order: the cells' text by column
+    /// (a cell left empty is ""), and the row's number as the sheet shows it. `body` returns false
+    /// to stop.
+    public func rows(of sheet: Sheet, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws {
+        let archive = try Self.open(source, name: name)
+        guard let data = try Self.part(sheet.part, of: archive, name: name, required: false) else {
+            throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is missing from the file.")
+        }
+        try withoutActuallyEscaping(body) { body in
+            let reader = SheetReader(workbook: self, body: body)
+            let parser = XMLParser(data: data)
+            parser.delegate = reader
+            let parsed = parser.parse()
+            if let failure = reader.failure { throw failure }
+            if !parsed, !reader.stopped {
+                throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+            }
+        }
+    }
+
+    // MARK: Cells
+
+    /// The text of a cell of type `type` (the `t` attribute), style `style` and value `value`
+    /// (the `<v>` element's text, or an inline string's).
+    func text(type: String?, style: Int?, value: String) -> String {
+        switch type {
+        case "s":
+            guard let index = Int(value), sharedStrings.indices.contains(index) else { return "" }
+            return sharedStrings[index]
+        case "inlineStr", "str", "e":
+            return value
+        case "b":
+            return value == "1" ? "TRUE" : "FALSE"
+        case "d":
+            return String(value.prefix(10))  // ISO 8601: its day
+        default:
+            guard !value.isEmpty, let decimal = Self.decimal(value) else { return value }
+            switch style.flatMap({ styles.indices.contains($0) ? styles[$0] : nil }) ?? .plain {
+            case .plain: return decimal
+            case .percent: return Self.shifted(decimal, by: 2) + "%"
+            case .date: return day(serial: decimal)?.description ?? value
+            }
+        }
+    }
+
+    /// The day a date serial number stands for (its whole days: a time of day is dropped).
+    func day(serial decimal: String) -> Day? {
+        guard !decimal.hasPrefix("-"), let days = Int(decimal.prefix { $0 != "." }) else { return nil }
+        if date1904 { return Day(ordinal: Self.ordinal1904 + days) }
+        // Serial 60 is Lotus' 1900-02-29, which never was: after it, days are one off.
+        return days < 60 ? Day(ordinal: Self.ordinal1899_12_31 + days) : Day(ordinal: Self.ordinal1899_12_31 + days - 1)
+    }
+
+    static let ordinal1899_12_31 = (try? Day(year: 1899, month: 12, day: 31))?.ordinal ?? 0
+    static let ordinal1904 = (try? Day(year: 1904, month: 1, day: 1))?.ordinal ?? 0
+
+    /// The number an XML Schema double's text (`12.5`, `-1.2E-3`, `0.30000000000000004`) stands
+    /// for, as plain decimal text rounded to 15 significant digits (half away from zero), without
+    /// trailing zeros: decimal arithmetic on the digits, never a `Double`. Nil when it is no number.
+    static func decimal(_ text: String) -> String? {
+        var bytes = Array(text.utf8)[...]
+        while let first = bytes.first, first == 0x20 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 { bytes = bytes.dropLast() }
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var digits: [UInt8] = [], pointAt: Int?, exponent = 0
+        while let byte = bytes.popFirst() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits.append(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: ".") where pointAt == nil:
+                pointAt = digits.count
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                guard let value = Int(String(decoding: bytes, as: UTF8.self)), abs(value) < 400 else { return nil }
+                exponent = value
+                bytes = bytes.suffix(0)
+            default:
+                return nil
+            }
+        }
+        guard !digits.isEmpty else { return nil }
+        // value = 0.digits × 10^point
+        var point = (pointAt ?? digits.count) + exponent
+        while let first = digits.first, first == 0, digits.count > 1 {
+            digits.removeFirst()
+            point -= 1
+        }
+        if digits == [0] { return "0" }
+        if digits.count > 15 {
+            let roundUp = digits[15] >= 5
+            digits.removeLast(digits.count - 15)
+            if roundUp {
+                var index = digits.count - 1
+                while index >= 0 {
+                    if digits[index] == 9 { digits[index] = 0; index -= 1 } else { digits[index] += 1; break }
+                }
+                if index < 0 { digits.insert(1, at: 0); point += 1 }
+            }
+        }
+        while digits.count > max(point, 1), digits.last == 0 { digits.removeLast() }
+        let text: String
+        if point <= 0 {
+            text = "0." + String(repeating: "0", count: -point) + digits.map(String.init).joined()
+        } else if point >= digits.count {
+            text = digits.map(String.init).joined() + String(repeating: "0", count: point - digits.count)
+        } else {
+            text = digits[..<point].map(String.init).joined() + "." + digits[point...].map(String.init).joined()
+        }
+        return text == "0" || !negative ? text : "-" + text
+    }
+
+    /// Plain decimal text with its point moved `places` to the right (× 10^places), trailing
+    /// zeros of the fraction dropped.
+    static func shifted(_ decimal: String, by places: Int) -> String {
+        var text = decimal
+        let negative = text.hasPrefix("-")
+        if negative { text.removeFirst() }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        var whole = String(parts[0]), fraction = parts.count > 1 ? String(parts[1]) : ""
+        fraction += String(repeating: "0", count: max(0, places - fraction.count))
+        whole += fraction.prefix(places)
+        fraction = String(fraction.dropFirst(places))
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        while whole.count > 1, whole.hasPrefix("0") { whole.removeFirst() }
+        let result = fraction.isEmpty ? whole : whole + "." + fraction
+        return negative && result != "0" ? "-" + result : result
+    }
+
+    /// The column index of a cell reference (`A1` → 0, `AB7` → 27).
+    static func column(of reference: String) -> Int? {
+        var column = 0, letters = 0
+        for scalar in reference.unicodeScalars {
+            guard scalar.value >= 65 && scalar.value <= 90 else { break }
+            column = column * 26 + Int(scalar.value - 64)
+            letters += 1
+            if letters > 3 { return nil }
+        }
+        return letters == 0 ? nil : column - 1
+    }
+
+    /// Whether a number format shows a date, a percentage, or a plain number: the built-in
+    /// formats by id, custom ones by their code (quoted text, escapes and `[…]` sections aside).
+    static func numberStyle(id: Int, code: String?) -> NumberStyle {
+        switch id {
+        case 9, 10: return .percent
+        case 14...17, 22, 27...36, 45...47, 50...58, 71...76, 78...81: return .date
+        default: break
+        }
+        guard let code else { return .plain }
+        var plain = "", quoted = false, bracketed = false, escaped = false
+        for character in code {
+            if escaped { escaped = false; continue }
+            switch character {
+            case "\\": escaped = true
+            case "\"": quoted.toggle()
+            case "[" where !quoted: bracketed = true
+            case "]" where !quoted: bracketed = false
+            default: if !quoted && !bracketed { plain.append(character) }
+            }
+        }
+        let lowered = plain.lowercased()
+        if lowered.contains("%") { return .percent }
+        if lowered.contains("y") || lowered.contains("d") { return .date }
+        return .plain
+    }
+}
+
+extension Workbook {
+    /// The sheets that hold something to import, each as a source named after its workbook and
+    /// sheet, in the order one import needs them (clinics, products, terms, prices, schedules,
+    /// deductions, then sales), whatever their order in the workbook.
+    ///
+    /// A sheet is recognised by its name (`Sales`, `Clinics`, `Price list`…) or, failing that, by
+    /// its headers, as a CSV file is; `kind` forces one reading for every sheet. Empty sheets and
+    /// sheets whose headers say nothing Commission knows are passed over (`skipped` names them);
+    /// a sheet that is recognised but broken (a required column missing) is an error, unless `kind`
+    /// was given: then the sheets that do not hold that kind are passed over.
+    /// - Throws: ``CSVFileError`` for a sheet that cannot be imported, or when no sheet can.
+    public func importSources(kind: ImportKind? = nil, format: CSVFormat = CSVFormat(), currency: Currency) throws
+        -> (sources: [(name: String, source: CSVImportSource)], skipped: [String]) {
+        var found: [(name: String, source: CSVImportSource)] = [], skipped: [String] = []
+        for sheet in sheets {
+            do {
+                let source = try CSVImportSource(origin: .sheet(self, sheet), kind: kind ?? Self.kind(named: sheet.name), format: format, currency: currency)
+                found.append((source.origin.name, source))
+            } catch CSVFileError.empty {
+                skipped.append("the sheet \"\(sheet.name)\" (empty)")
+            } catch CSVFileError.unknownKind(_, let headers) {
+                skipped.append("the sheet \"\(sheet.name)\" (its first row, \(headers.filter { !$0.isEmpty }.joined(separator: ", ")), names no column Commission reads)")
+            } catch CSVFileError.noRows {
+                skipped.append("the sheet \"\(sheet.name)\" (headers, but no rows)")
+            } catch CSVFileError.missingColumns(_, let columns) where kind != nil {
+                // A kind given for the workbook reads the sheets that hold it, and passes over the others.
+                skipped.append("the sheet \"\(sheet.name)\" (no \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) column)")
+            }
+        }
+        guard !found.isEmpty else { throw CSVFileError.noImportableSheet(name, sheets: skipped) }
+        let order: [ImportKind] = [.clinics, .products, .terms, .prices, .schedules, .deductions, .sales]
+        let sorted = found.enumerated().sorted {
+            (order.firstIndex(of: $0.element.source.kind) ?? 0, $0.offset) < (order.firstIndex(of: $1.element.source.kind) ?? 0, $1.offset)
+        }.map(\.element)
+        return (sorted, skipped)
+    }
+
+    /// The kind a sheet's name says it holds (`Sales`, `clinic`, `Price lists`, `Schedule changes`).
+    static func kind(named name: String) -> ImportKind? {
+        let key = String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+        switch key {
+        case "clinics", "clinic": return .clinics
+        case "products", "product": return .products
+        case "terms": return .terms
+        case "sales", "sale": return .sales
+        case "prices", "price", "pricelist", "pricelists": return .prices
+        case "schedules", "schedule", "schedulechanges": return .schedules
+        case "deductions", "deduction": return .deductions
+        default: return nil
+        }
+    }
+}
+
+// MARK: The parts of a workbook
+
+/// `xl/workbook.xml`: the sheets in tab order, and the date system.
+private final class WorkbookPart: NSObject, XMLParserDelegate {
+    var sheets: [(name: String, relation: String)] = []
+    var date1904 = false
+
+    init(_ data: Data) {
+        super.init()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.delegate = self
+        _ = parser.parse()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch element {
+        case "sheet":
+            // The relation id is r:id, in the relationships namespace.
+            let relation = attributes.first { $0.key == "id" || $0.key.hasSuffix(":id") }?.value
+            if let name = attributes["name"], let relation { sheets.append((name, relation)) }
+        case "workbookPr":
+            date1904 = ["1", "true"].contains(attributes["date1904"] ?? "")
+        default:
+            break
+        }
+    }
+}
+
+/// `xl/_rels/workbook.xml.rels`: where each relation id's part is.
+private final class RelationsPart: NSObject, XMLParserDelegate {
+    var targets: [String: String] = [:]
+
+    init(_ data: Data) {
+        super.init()
+        let parser = XMLParser(data: data)
+        parser.delegate = self
+        _ = parser.parse()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if element == "Relationship", let id = attributes["Id"], let target = attributes["Target"] { targets[id] = target }
+    }
+}
+
+/// `xl/sharedStrings.xml`: the strings cells point at, each the text of its runs.
+private final class SharedStringsPart: NSObject, XMLParserDelegate {
+    var strings: [String] = []
+    private var current = "", inText = false, inPhonetic = false
+
+    init(_ data: Data) {
+        super.init()
+        let parser = XMLParser(data: data)
+        parser.delegate = self
+        _ = parser.parse()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch element {
+        case "si": current = ""
+        case "t": inText = !inPhonetic
+        case "rPh": inPhonetic = true  // a phonetic guide (furigana) is not the text
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inText { current += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        switch element {
+        case "t": inText = false
+        case "rPh": inPhonetic = false
+        case "si": strings.append(current)
+        default: break
+        }
+    }
+}
+
+/// `xl/styles.xml`: for each cell style (`cellXfs`), how its number format shows a number.
+private final class StylesPart: NSObject, XMLParserDelegate {
+    var styles: [Workbook.NumberStyle] = []
+    private var codes: [Int: String] = [:]
+    private var inCellStyles = false
+
+    init(_ data: Data) {
+        super.init()
+        let parser = XMLParser(data: data)
+        parser.delegate = self
+        _ = parser.parse()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch element {
+        case "numFmt":
+            if let id = attributes["numFmtId"].flatMap(Int.init), let code = attributes["formatCode"] { codes[id] = code }
+        case "cellXfs":
+            inCellStyles = true
+        case "xf" where inCellStyles:
+            let id = attributes["numFmtId"].flatMap(Int.init) ?? 0
+            styles.append(Workbook.numberStyle(id: id, code: codes[id]))
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        if element == "cellXfs" { inCellStyles = false }
+    }
+}
+
+/// A sheet's rows, handed on one at a time as the parser reads them.
+private final class SheetReader: NSObject, XMLParserDelegate {
+    let workbook: Workbook
+    let body: ([String], Int) throws -> Bool
+    var failure: (any Error)?
+    var stopped = false
+    private var cells: [String] = []
+    private var rowNumber = 0, nextRow = 1
+    private var column = 0, nextColumn = 0
+    private var type: String?, style: Int?
+    private var value = "", capturing = false, inCell = false
+
+    init(workbook: Workbook, body: @escaping ([String], Int) throws -> Bool) {
+        self.workbook = workbook
+        self.body = body
+    }
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch element {
+        case "row":
+            rowNumber = attributes["r"].flatMap(Int.init) ?? nextRow
+            nextRow = rowNumber + 1
+            cells.removeAll(keepingCapacity: true)
+            nextColumn = 0
+        case "c":
+            inCell = true
+            column = attributes["r"].flatMap(Workbook.column(of:)) ?? nextColumn
+            nextColumn = column + 1
+            type = attributes["t"]
+            style = attributes["s"].flatMap(Int.init)
+            value = ""
+        case "v", "t":
+            capturing = inCell
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if capturing { value += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        switch element {
+        case "v", "t":
+            capturing = false
+        case "c":
+            inCell = false
+            guard column < 16_384 else { return }  // beyond Excel's last column: not a cell
+            let text = workbook.text(type: type, style: style, value: value)
+            guard !text.isEmpty else { return }
+            if cells.count <= column { cells.append(contentsOf: repeatElement("", count: column + 1 - cells.count)) }
+            cells[column] = text
+        case "row":
+            guard !cells.isEmpty else { return }
+            do {
+                if try !body(cells, rowNumber) {
+                    stopped = true
+                    parser.abortParsing()
+                }
+            } catch {
+                failure = error
+                parser.abortParsing()
+            }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import CommissionCore
+@testable import CommissionKit
+import CommissionSQLite
+import CommissionStore
+import Foundation
+import Testing
+import ZIPFoundation
+
+/// Workbooks (.xlsx) read directly: cells to text exactly, sheets recognised and imported in the
+/// order they need, as one import; the fixtures were written by LibreOffice
+/// (`Fixtures/workbook/make-workbooks.sh`) and must give the same book as the same data in ISO CSV.
+@Suite struct WorkbookTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/workbook")
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    // MARK: Cells, worked by hand
+
+    @Test func numbersAreReadAsDecimalTextRoundedAsExcelShowsThem() {
+        #expect(Workbook.decimal("12.5") == "12.5")
+        #expect(Workbook.decimal("1234.5") == "1234.5")
+        #expect(Workbook.decimal("-0.30000000000000004") == "-0.3")  // 17 digits as stored, 15 as shown
+        #expect(Workbook.decimal("0.1") == "0.1")
+        #expect(Workbook.decimal("65.900000000000006") == "65.9")
+        #expect(Workbook.decimal("19.994999999999997") == "19.995")  // rounds up at the 15th digit
+        #expect(Workbook.decimal("99999999999999.95") == "100000000000000")  // sixteen nines and a five: carried through
+        #expect(Workbook.decimal("1.2E-3") == "0.0012")
+        #expect(Workbook.decimal("1E+20") == "100000000000000000000")
+        #expect(Workbook.decimal("46083") == "46083")
+        #expect(Workbook.decimal("007") == "7")
+        #expect(Workbook.decimal("-0") == "0")
+        #expect(Workbook.decimal("") == nil && Workbook.decimal("#N/A") == nil && Workbook.decimal("1.2.3") == nil && Workbook.decimal("1e999") == nil)
+        #expect(Workbook.shifted("0.375", by: 2) == "37.5")
+        #expect(Workbook.shifted("0.4", by: 2) == "40")
+        #expect(Workbook.shifted("-0.005", by: 2) == "-0.5")
+        #expect(Workbook.shifted("2", by: 2) == "200")
+    }
+
+    @Test func dateSerialsAreDaysInEitherDateSystem() throws {
+        #expect(Workbook.column(of: "A1") == 0 && Workbook.column(of: "Z9") == 25 && Workbook.column(of: "AA10") == 26 && Workbook.column(of: "XFD1") == 16_383)
+        #expect(Workbook.column(of: "12") == nil)
+        // Built-in date formats by id, custom ones by their code; percent formats; the rest plain.
+        #expect(Workbook.numberStyle(id: 14, code: nil) == .date && Workbook.numberStyle(id: 22, code: nil) == .date)
+        #expect(Workbook.numberStyle(id: 9, code: nil) == .percent && Workbook.numberStyle(id: 10, code: nil) == .percent)
+        #expect(Workbook.numberStyle(id: 165, code: "yyyy\\-mm\\-dd") == .date && Workbook.numberStyle(id: 168, code: "m/d/yyyy") == .date)
+        #expect(Workbook.numberStyle(id: 166, code: "[$$]#,##0.00") == .plain && Workbook.numberStyle(id: 164, code: "General") == .plain)
+        #expect(Workbook.numberStyle(id: 170, code: "0.0%") == .percent && Workbook.numberStyle(id: 171, code: "\"day\" 0") == .plain)
+        #expect(Workbook.numberStyle(id: 172, code: "[h]:mm:ss") == .plain)
+
+        let workbook = try Workbook(path: Self.fixture("her-book.xlsx"))
+        // 1900 system: serial 1 is 1900-01-01, 59 is 1900-02-28, 61 is 1900-03-01 (60 is Lotus' 1900-02-29).
+        #expect(workbook.day(serial: "1") == day("1900-01-01"))
+        #expect(workbook.day(serial: "59") == day("1900-02-28"))
+        #expect(workbook.day(serial: "61") == day("1900-03-01"))
+        #expect(workbook.day(serial: "45658") == day("2025-01-01"))
+        #expect(workbook.day(serial: "46083.6041666667") == day("2026-03-02"))  // 14:30 that day
+        #expect(workbook.day(serial: "-3") == nil)
+        let old = try Workbook(path: Self.fixture("her-book-1904.xlsx"))
+        #expect(old.day(serial: "0") == day("1904-01-01"))
+        #expect(old.day(serial: "44621") == day("2026-03-02"))
+    }
+
+    // MARK: The workbooks LibreOffice wrote
+
+    @Test(arguments: ["her-book.xlsx", "her-book-1904.xlsx"])
+    func aWorkbookIsReadCellByCell(_ name: String) throws {
+        let workbook = try Workbook(path: Self.fixture(name))
+        #expect(workbook.sheets.map(\.name) == ["Notes", "Sales", "Clinics", "Products", "Terms", "Price list"])
+        var sales: [[String]] = []
+        try workbook.rows(of: workbook.sheets[1]) { cells, row in
+            sales.append(["\(row)"] + cells)
+            return true
+        }
+        #expect(sales.count == 7)
+        #expect(sales[1] == ["2", "2026-03-02", "Glow Aesthetics", "Serum 30ml", "2"])
+        #expect(sales[2] == ["3", "2026-03-02", "Harbor Dental", "PEEL", "1", "", "5.25", "after the peel"])
+        #expect(sales[4] == ["5", "2026-03-17", "Glow Aesthetics", "Peel kit", "4", "65.9", "", "price typed over"])
+        #expect(sales[5][4] == "-1")
+        var products: [[String]] = []
+        try workbook.rows(of: workbook.sheets[3]) { cells, _ in products.append(cells); return true }
+        // A currency cell, a formula's cached value, a plain number.
+        #expect(products[1] == ["Serum 30ml", "SER-30", "1234.5", "20"])
+        #expect(products[2] == ["Peel kit", "PEEL", "70.2", "0.3"])
+        var terms: [[String]] = []
+        try workbook.rows(of: workbook.sheets[4]) { cells, _ in terms.append(cells); return true }
+        #expect(terms[1] == ["Glow Aesthetics", "37.5%", "2026-01-01"] && terms[2] == ["Harbor Dental", "40%", "2026-01-01"])
+
+        let (sources, skipped) = try workbook.importSources(currency: .usd)
+        #expect(sources.map(\.source.kind) == [.clinics, .products, .terms, .prices, .sales])
+        #expect(sources.last?.name == "\(Self.fixture(name)), sheet \"Sales\"")
+        #expect(skipped == ["the sheet \"Notes\" (its first row, Maya's book, as she keeps it, names no column Commission reads)"])
+    }
+
+    @Test func aWorkbookImportsIntoTheSameBookAsItsCSVFiles() async throws {
+        let directory = temporaryDirectory()
+        let fromCSV = directory.appendingPathComponent("csv.sqlite").path
+        let csv = try commission(["import"] + ["clinics", "products", "terms", "prices", "sales"].map { Self.fixture("\($0).csv") } + ["--db", fromCSV])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        for name in ["her-book.xlsx", "her-book-1904.xlsx"] {
+            let fromWorkbook = directory.appendingPathComponent("\(name).sqlite").path
+            let run = try commission(["import", Self.fixture(name), "--db", fromWorkbook])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("imported 2 clinics, 2 products, 2 terms, 1 price, 6 sales."), "\(run.stdout)")
+            #expect(run.stderr.contains("passed over the sheet \"Notes\""), "\(run.stderr)")
+            let checked = try await BookComparison(source: try SQLiteStore(.file(fromCSV)), target: try SQLiteStore(.file(fromWorkbook))).run(auditLog: false)
+            #expect(checked.statements >= 4)
+            // To the cent: March at Glow, and the price list's price at Harbor from the 15th.
+            let store = try SQLiteStore(.file(fromWorkbook))
+            let glow = try await store.clinic(named: "Glow Aesthetics")
+            let march = try await store.statement(clinic: glow.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31")))
+            #expect(march.lines.map(\.sale.line.unitPrice) == [cents(123_450), cents(6590), cents(123_450)])
+            let harbor = try await store.clinic(named: "Harbor Dental")
+            let week = try await store.statement(clinic: harbor.id, period: PayPeriod(start: day("2026-03-16"), end: day("2026-03-22")))
+            #expect(week.lines.map(\.sale.line.unitPrice) == [cents(119_900)])
+            // The same workbook again is recognised, not imported twice.
+            let again = try commission(["import", Self.fixture(name), "--db", fromWorkbook])
+            #expect(again.status == 1 && again.stderr.contains("was imported before"), "\(again.stderr)")
+        }
+    }
+
+    @Test func aBadRowInAnySheetImportsNothingAndNamesItsSheet() async throws {
+        let directory = temporaryDirectory()
+        // The fixture with the quantity of its second sale (row 3 of Sales) typed as "one", an inline string.
+        let broken = directory.appendingPathComponent("broken.xlsx")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("her-book.xlsx"), to: broken)
+        let archive = try Archive(url: broken, accessMode: .update)
+        let entry = try #require(archive["xl/worksheets/sheet2.xml"])
+        var sheet = Data()
+        _ = try archive.extract(entry) { sheet.append($0) }
+        let edited = String(decoding: sheet, as: UTF8.self)
+            .replacingOccurrences(of: #"<c r="D3" s="0" t="n"><v>1</v></c>"#, with: #"<c r="D3" t="inlineStr"><is><t>one</t></is></c>"#)
+        #expect(edited.contains(">one<"))
+        try archive.remove(entry)
+        try archive.addEntry(with: "xl/worksheets/sheet2.xml", type: .file, uncompressedSize: Int64(edited.utf8.count)) { position, size in
+            Data(edited.utf8).subdata(in: Int(position)..<Int(position) + size)
+        }
+        let path = directory.appendingPathComponent("book.sqlite").path
+        let run = try commission(["import", broken.path, "--db", path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("sheet \"Sales\", line 3, column \"Qty\""), "\(run.stderr)")
+        let store = try SQLiteStore(.file(path))
+        #expect(try await store.clinics(ClinicQuery(includeArchived: true)).isEmpty)
+
+        // Not a workbook at all, though it starts like a ZIP file.
+        let junk = file("junk.xlsx", [0x50, 0x4B, 0x03, 0x04] + Array("not really".utf8), in: directory)
+        let refused = try commission(["import", junk, "--db", path])
+        #expect(refused.status == 1 && refused.stderr.contains("Cannot read the workbook"), "\(refused.stderr)")
+    }
+}
