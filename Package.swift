@@ -137,6 +137,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The CSV library, to show beside our own byte-level reader what each costs.
                 .product(name: "CSV", package: "CSV.swift"),
+                // To write the workbook the import from .xlsx is timed on.
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
         ),

@@ -224,14 +224,19 @@ public struct CSVImportSource: ImportSource {
         if case .sheet(let workbook, let sheet) = origin {
             // The first row with a cell is the header; the check that rows follow it stops at the next.
             var found: (cells: [String], row: Int)?
-            try workbook.rows(of: sheet) { cells, row in
-                guard found != nil else {
-                    if !cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { found = (cells, row) }
-                    return true
+            func look(firstBytes: Int?) throws -> Bool {
+                found = nil
+                return try workbook.rows(of: sheet, firstBytes: firstBytes) { cells, row in
+                    guard found != nil else {
+                        if !cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { found = (cells, row) }
+                        return true
+                    }
+                    hasRows = !cells.allSatisfy(\.isBlank)
+                    return !hasRows
                 }
-                hasRows = !cells.allSatisfy(\.isBlank)
-                return !hasRows
             }
+            // The first megabyte holds the header and a row, but for a sheet of giant cells or blank rows.
+            if try !look(firstBytes: 1 << 20) { _ = try look(firstBytes: nil) }
             guard let found else { throw CSVFileError.empty(path) }
             header = found.cells
             headerRow = found.row

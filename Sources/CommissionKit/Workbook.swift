@@ -42,8 +42,9 @@ public struct Workbook: Sendable {
     /// The 1904 date system (old Mac workbooks): day 0 is 1904-01-01 rather than 1899-12-31.
     let date1904: Bool
 
-    /// The most a part of the workbook may unpack to: a ZIP bomb is refused, not inflated.
-    static let partLimit = 1 << 30
+    /// The most a part of the workbook held in memory (its strings, styles) may unpack to, and a
+    /// sheet (unpacked to a scratch file): a ZIP bomb is refused, not inflated.
+    static let partLimit = 256 << 20, sheetLimit = 4 << 30
 
     /// True when the file at `path` is a ZIP container (an `.xlsx` is one), by its first bytes.
     public static func isWorkbook(atPath path: String) -> Bool {
@@ -84,6 +85,9 @@ public struct Workbook: Sendable {
         sharedStrings = try Self.part("xl/sharedStrings.xml", of: archive, name: name, required: false).map { SharedStringsPart($0).strings } ?? []
         styles = try Self.part("xl/styles.xml", of: archive, name: name, required: false).map { StylesPart($0).styles } ?? []
     }
+
+    /// Thrown to stop unpacking a sheet at `firstBytes`.
+    private struct Cut: Error {}
 
     static func open(_ source: Source, name: String) throws(CSVFileError) -> Archive {
         do {
@@ -128,20 +132,58 @@ public struct Workbook: Sendable {
     /// Calls `body` with each row of `sheet` that has a cell, in order: the cells' text by column
     /// (a cell left empty is ""), and the row's number as the sheet shows it. `body` returns false
     /// to stop.
-    public func rows(of sheet: Sheet, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws {
+    ///
+    /// With `firstBytes`, only the start of the sheet is unpacked (a header's check needs its
+    /// first rows, not a million): the rows it holds whole are read, and the result is false when
+    /// the sheet went on beyond it before `body` stopped.
+    @discardableResult
+    public func rows(of sheet: Sheet, firstBytes: Int? = nil, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws -> Bool {
+        // The sheet is unpacked to a scratch file and parsed as a stream: a sheet of a million rows
+        // is some 300 MB of XML, more than memory should hold and than libxml2 takes in one piece.
         let archive = try Self.open(source, name: name)
-        guard let data = try Self.part(sheet.part, of: archive, name: name, required: false) else {
+        guard let entry = archive[sheet.part] else {
             throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is missing from the file.")
         }
-        try withoutActuallyEscaping(body) { body in
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sheet-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        guard FileManager.default.createFile(atPath: scratch.path, contents: nil), let file = FileHandle(forWritingAtPath: scratch.path) else {
+            throw CSVFileError.unreadableWorkbook(name, reason: "there is no room to unpack its sheet \"\(sheet.name)\" (\(scratch.deletingLastPathComponent().path)).")
+        }
+        var cut = false
+        do {
+            var written = 0
+            _ = try archive.extract(entry) { chunk in
+                if let firstBytes, written >= firstBytes {
+                    cut = true
+                    throw Cut()
+                }
+                written += chunk.count
+                guard written <= Self.sheetLimit else {
+                    throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" unpacks to more than \(Self.sheetLimit >> 30) GiB.")
+                }
+                try file.write(contentsOf: chunk)
+            }
+            try file.close()
+        } catch is Cut {
+            try? file.close()
+        } catch let error as CSVFileError {
+            try? file.close()
+            throw error
+        } catch {
+            try? file.close()
+            throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is damaged (\(error)).")
+        }
+        guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
+        return try withoutActuallyEscaping(body) { body in
             let reader = SheetReader(workbook: self, body: body)
-            let parser = XMLParser(data: data)
+            let parser = XMLParser(stream: stream)
             parser.delegate = reader
             let parsed = parser.parse()
             if let failure = reader.failure { throw failure }
-            if !parsed, !reader.stopped {
+            if !parsed, !reader.stopped, !cut {
                 throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
             }
+            return reader.stopped || !cut
         }
     }
 
@@ -357,7 +399,7 @@ private final class WorkbookPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
         parser.delegate = self
         _ = parser.parse()
@@ -384,7 +426,7 @@ private final class RelationsPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(stream: InputStream(data: data))  // in pieces: libxml2 takes at most 10 MB in one
         parser.delegate = self
         _ = parser.parse()
     }
@@ -402,7 +444,7 @@ private final class SharedStringsPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(stream: InputStream(data: data))  // in pieces: libxml2 takes at most 10 MB in one
         parser.delegate = self
         _ = parser.parse()
     }
@@ -439,7 +481,7 @@ private final class StylesPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(stream: InputStream(data: data))  // in pieces: libxml2 takes at most 10 MB in one
         parser.delegate = self
         _ = parser.parse()
     }

@@ -117,6 +117,58 @@ import ZIPFoundation
         }
     }
 
+    /// A workbook of one sheet named `name`, its sheet XML's rows given, built with ZIPFoundation.
+    static func workbook(at url: URL, sheet name: String, rows: String) throws {
+        let archive = try Archive(url: url, accessMode: .create)
+        func add(_ path: String, _ text: String) throws {
+            let data = Data(text.utf8)
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        try add("xl/workbook.xml", """
+            <workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">\
+            <sheets><sheet name="\(name)" sheetId="1" r:id="rId1"/></sheets></workbook>
+            """)
+        try add("xl/_rels/workbook.xml.rels", """
+            <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Target="worksheets/sheet1.xml" \
+            Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"/></Relationships>
+            """)
+        try add("xl/worksheets/sheet1.xml", #"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#
+            + rows + "</sheetData></worksheet>")
+    }
+
+    @Test func aLargeSheetIsReadWholeAndAHeaderFarDownIsFound() throws {
+        let directory = temporaryDirectory()
+        // 60,000 sales: some 12 MB of sheet XML, beyond what libxml2 takes in one piece (10 MB).
+        var rows = #"<row r="1"><c r="A1" t="inlineStr"><is><t>Date</t></is></c><c r="B1" t="inlineStr"><is><t>Clinic</t></is></c>"#
+            + #"<c r="C1" t="inlineStr"><is><t>Product</t></is></c></row>"#
+        for row in 2...60_001 {
+            rows += #"<row r="\#(row)"><c r="A\#(row)" t="inlineStr"><is><t>2026-03-02</t></is></c><c r="B\#(row)" t="inlineStr"><is><t>Glow</t></is></c>"#
+                + #"<c r="C\#(row)" t="inlineStr"><is><t xml:space="preserve">Serum &amp; co</t></is></c></row>"#
+        }
+        let large = directory.appendingPathComponent("large.xlsx")
+        try Self.workbook(at: large, sheet: "Sales", rows: rows)
+        let source = try #require(try Workbook(path: large.path).importSources(currency: .usd).sources.first?.source)
+        var count = 0, product = ""
+        let problems = try source.read { row in
+            count += 1
+            if case .sale(let draft) = row.record { product = draft.product }
+        }
+        #expect(problems.isEmpty && count == 60_000 && product == "Serum & co")
+
+        // A header below more than a megabyte of rows holding only spaces: found by reading on.
+        var spaced = ""
+        for row in 1...20_000 { spaced += #"<row r="\#(row)"><c r="A\#(row)" t="inlineStr"><is><t xml:space="preserve">   </t></is></c></row>"# }
+        spaced += #"<row r="20001"><c r="A20001" t="inlineStr"><is><t>Name</t></is></c><c r="B20001" t="inlineStr"><is><t>Schedule</t></is></c></row>"#
+        spaced += #"<row r="20002"><c r="A20002" t="inlineStr"><is><t>Glow</t></is></c><c r="B20002" t="inlineStr"><is><t>monthly</t></is></c></row>"#
+        #expect(spaced.utf8.count > 1 << 20)
+        let far = directory.appendingPathComponent("far.xlsx")
+        try Self.workbook(at: far, sheet: "Sheet1", rows: spaced)
+        let clinics = try #require(try Workbook(path: far.path).importSources(currency: .usd).sources.first?.source)
+        #expect(clinics.kind == .clinics && clinics.headerRow == 20_001)
+    }
+
     @Test func aBadRowInAnySheetImportsNothingAndNamesItsSheet() async throws {
         let directory = temporaryDirectory()
         // The fixture with the quantity of its second sale (row 3 of Sales) typed as "one", an inline string.
