@@ -143,7 +143,7 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .target(name: "CommissionFuzzing", dependencies: ["CommissionKit"], swiftSettings: strict),
+        .target(name: "CommissionFuzzing", dependencies: ["CommissionKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
 
         .testTarget(name: "CommissionCoreTests", dependencies: ["CommissionCore"], swiftSettings: strict),
         // The store conformance suite: one body of tests, run against every store implementation.

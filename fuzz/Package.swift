@@ -12,5 +12,6 @@ let package = Package(
     targets: [
         .executableTarget(name: "fuzz-csv-import", dependencies: [.product(name: "CommissionFuzzing", package: "Commission")], linkerSettings: linker),
         .executableTarget(name: "fuzz-parsers", dependencies: [.product(name: "CommissionFuzzing", package: "Commission")], linkerSettings: linker),
+        .executableTarget(name: "fuzz-workbook", dependencies: [.product(name: "CommissionFuzzing", package: "Commission")], linkerSettings: linker),
     ]
 )

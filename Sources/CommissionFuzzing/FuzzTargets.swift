@@ -2,6 +2,7 @@ import CommissionCore
 import CommissionKit
 import CommissionStore
 import Foundation
+import ZIPFoundation
 
 /// The code that reads untrusted text, driven with arbitrary bytes: by libFuzzer (`fuzz/`, built
 /// with `-sanitize=fuzzer`), and by the tests, which replay every input that ever crashed it
@@ -54,6 +55,55 @@ public enum FuzzTargets {
         if let day = try? Day(parsing: text) {
             check((try? Day(parsing: day.description)) == day, "day \(text.debugDescription) → \(day)")
         }
+    }
+
+    /// Any bytes as a workbook: as the whole `.xlsx` file, and as the XML of the one sheet of a
+    /// sound container (where the fuzzer gets past the ZIP layer). Every outcome must be rows or a
+    /// thrown error naming the workbook; rows come in increasing order; a number cell's text is
+    /// plain decimal text of at most 15 significant digits that reads back as itself.
+    public static func workbook(_ data: Data) {
+        if let workbook = try? Workbook(data: data, name: "fuzz.xlsx") {
+            for sheet in workbook.sheets { _ = try? workbook.rows(of: sheet) { _, _ in true } }
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        if let number = Workbook.decimal(text) {
+            let digits = number.filter(\.isNumber).drop { $0 == "0" }.reversed().drop { $0 == "0" }
+            check(digits.count <= 15 && !number.contains("e") && !number.contains("E"), "\(text.debugDescription) read as \(number)")
+            check(Workbook.decimal(number) == number, "\(text.debugDescription) → \(number) → \(Workbook.decimal(number) ?? "nil")")
+        }
+        guard let container = sheetContainer(data) else { return }
+        do {
+            let workbook = try Workbook(data: container, name: "fuzz.xlsx")
+            var last = 0
+            for sheet in workbook.sheets {
+                try workbook.rows(of: sheet) { cells, row in
+                    check(row > last || row >= 1, "row \(row) after row \(last)")
+                    check(cells.count <= 16_384, "a row of \(cells.count) cells")
+                    last = row
+                    return true
+                }
+                _ = try? workbook.importSources(currency: .usd)
+            }
+        } catch {
+            check("\(error)".contains("fuzz.xlsx"), "an error that does not name the workbook: \(error)")
+        }
+    }
+
+    /// A workbook of one sheet whose XML is `sheet`, in memory.
+    static func sheetContainer(_ sheet: Data) -> Data? {
+        guard let archive = try? Archive(data: Data(), accessMode: .create, pathEncoding: nil) else { return nil }
+        let parts: [(String, Data)] = [
+            ("xl/workbook.xml", Data(#"<workbook xmlns:r="r"><sheets><sheet name="Sales" r:id="rId1"/></sheets></workbook>"#.utf8)),
+            ("xl/_rels/workbook.xml.rels", Data(#"<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>"#.utf8)),
+            ("xl/styles.xml", Data(#"<styleSheet><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="10"/></cellXfs></styleSheet>"#.utf8)),
+            ("xl/worksheets/sheet1.xml", sheet),
+        ]
+        for (path, data) in parts {
+            guard (try? archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), provider: { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            })) != nil else { return nil }
+        }
+        return archive.data
     }
 
     /// A finding: stops the process with the reason, which libFuzzer reports with the input.

@@ -12,12 +12,17 @@ public enum ImportKind: String, Sendable, CaseIterable {
 public struct CSVFormat: Sendable, Hashable {
     /// The field delimiter; nil to detect `,`, `;` or a tab from the header line.
     public var delimiter: Character?
-    /// Read amounts with a decimal comma (`12,50`), as spreadsheets in many locales export them.
+    /// Read amounts with a decimal comma (`12,50`), as spreadsheets in many locales export them;
+    /// when false, the file's amounts say which mark they use (a `12,50` anywhere and no `12.50`).
     public var decimalComma: Bool
+    /// The order of dates not written as ISO 8601 (`2/25/2026`); nil to tell it from the file's
+    /// dates (a day over 12 says which is which).
+    public var dates: DateOrder?
 
-    public init(delimiter: Character? = nil, decimalComma: Bool = false) {
+    public init(delimiter: Character? = nil, decimalComma: Bool = false, dates: DateOrder? = nil) {
         self.delimiter = delimiter
         self.decimalComma = decimalComma
+        self.dates = dates
     }
 }
 
@@ -37,6 +42,8 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadableWorkbook(String, reason: String)
     /// A workbook none of whose sheets holds something to import: each sheet's name and headers.
     case noImportableSheet(String, sheets: [String])
+    /// A file whose dates or amounts cannot be read one way (ambiguous or contradictory).
+    case reading(String, ReadingError)
 
     public var description: String {
         switch self {
@@ -62,6 +69,8 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The delimiter \"\(delimiter)\" is not a plain ASCII character: use , ; or a tab."
         case .unreadableWorkbook(let path, let reason):
             return "Cannot read the workbook \(path): \(reason)"
+        case .reading(let path, let error):
+            return "\(path): \(error.description)"
         case .noImportableSheet(let path, let sheets):
             return """
                 None of the sheets of \(path) holds clinics, products, terms, sales, prices, schedules or deductions that Commission \
@@ -205,6 +214,8 @@ public struct CSVImportSource: ImportSource {
     let headerCount: Int
     /// A sheet's header row (its first row with a cell): the rows after it are read.
     let headerRow: Int
+    /// How the file's dates and amounts are read: as given, or as its values say.
+    public let reading: ImportReading
 
     /// Opens the file and checks its header.
     /// - Throws: ``CSVFileError`` for a file that cannot be imported at all.
@@ -286,6 +297,34 @@ public struct CSVImportSource: ImportSource {
         }
         if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing.map(\.rawValue)) }
         guard hasRows else { throw CSVFileError.noRows(path) }
+        reading = try Self.reading(of: origin, delimiter: delimiter, columns: columns, format: format)
+    }
+
+    static let dateFields: [Field] = [.date, .effectiveFrom, .lastDay]
+    static let amountFields: [Field] = [.unitPrice, .unitCost, .discount, .amount]
+
+    /// How the file's dates and amounts are written, from all of them (a CSV file is read once
+    /// more for it, its date and amount columns only): a date with a day over 12 says which part
+    /// is the day; a `12,50` says the decimal mark is a comma. A sheet's cells are dates and
+    /// numbers already: it is read as given.
+    static func reading(of origin: Origin, delimiter: UInt8, columns: Columns, format: CSVFormat) throws -> ImportReading {
+        let dates = dateFields.compactMap { columns[$0]?.index }, amounts = amountFields.compactMap { columns[$0]?.index }
+        var evidence = ReadingEvidence()
+        if case .sheet = origin {
+        } else if (format.dates == nil && !dates.isEmpty) || (!format.decimalComma && !amounts.isEmpty) {
+            var scanner = try origin.scanner(delimiter: delimiter)
+            _ = try? scanner.next()
+            while let record = try? scanner.next() {
+                let fields = record.fields
+                for index in dates where index < fields.count && !fields[index].isEmpty { evidence.date(fields[index].trimmed) }
+                for index in amounts where index < fields.count && !fields[index].isEmpty { evidence.amount(fields[index]) }
+            }
+        }
+        do {
+            return try evidence.reading(given: format.dates, decimalComma: format.decimalComma ? true : nil)
+        } catch let error as ReadingError {
+            throw CSVFileError.reading(origin.name, error)
+        }
     }
 
     /// The next record, for the header and the check that rows follow it.
@@ -371,14 +410,14 @@ public struct CSVImportSource: ImportSource {
 
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
         var problems: [ImportProblem] = []
-        let decimalSeparator: Character = format.decimalComma ? "," : "."
+        let reading = self.reading
         if case .sheet(let workbook, let sheet) = origin {
             // A sheet's row has a cell for each column up to its last filled one: the rest are empty.
             try workbook.rows(of: sheet) { cells, line in
                 guard line > headerRow, !cells.allSatisfy(\.isBlank) else { return true }
                 let fields = cells.count >= headerCount ? Array(cells.prefix(headerCount))
                     : cells + repeatElement("", count: headerCount - cells.count)
-                var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, decimalSeparator: decimalSeparator)
+                var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, reading: reading)
                 if let record = row.record(kind) {
                     try body(ImportRow(line: row.line, record: record))
                 }
@@ -398,7 +437,7 @@ public struct CSVImportSource: ImportSource {
                                                   reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))
                     continue
                 }
-                var row = RowReader(fields: fields, columns: columns, line: record.line, currency: currency, decimalSeparator: decimalSeparator)
+                var row = RowReader(fields: fields, columns: columns, line: record.line, currency: currency, reading: reading)
                 if let record = row.record(kind) {
                     try body(ImportRow(line: row.line, record: record))
                 }
@@ -423,15 +462,15 @@ struct RowReader {
     let columns: CSVImportSource.Columns
     let line: Int
     let currency: Currency
-    let decimalSeparator: Character
+    let reading: ImportReading
     var problems: [ImportProblem] = []
 
-    init(fields: [String], columns: CSVImportSource.Columns, line: Int, currency: Currency, decimalSeparator: Character) {
+    init(fields: [String], columns: CSVImportSource.Columns, line: Int, currency: Currency, reading: ImportReading) {
         self.fields = fields
         self.columns = columns
         self.line = line
         self.currency = currency
-        self.decimalSeparator = decimalSeparator
+        self.reading = reading
     }
 
     func text(_ field: CSVImportSource.Field) -> String? {
@@ -461,8 +500,25 @@ struct RowReader {
     }
 
     mutating func money(_ field: CSVImportSource.Field, optional: Bool = false) -> Money?? {
-        let (currency, separator) = (self.currency, decimalSeparator)
-        return parse(field, optional: optional) { try currency.parse($0, decimalSeparator: separator) }
+        let (currency, decimalComma) = (self.currency, reading.decimalComma)
+        return parse(field, optional: optional) { text in
+            // Plain amounts (what exports write) skip the locale's signs and grouping.
+            if text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) && !decimalComma {
+                return try currency.parse(text, decimalSeparator: ".")
+            }
+            do {
+                return try currency.parse(try LocaleText.plainAmount(text, currency: currency, decimalComma: decimalComma), decimalSeparator: ".")
+            } catch is MoneyError {
+                // The sentence about the text as written, not as made plain.
+                return try currency.parse(text, decimalSeparator: decimalComma ? "," : ".")
+            }
+        }
+    }
+
+    /// A date field: ISO 8601, or in the file's order of dates.
+    mutating func day(_ field: CSVImportSource.Field, optional: Bool = false) -> Day?? {
+        let order = reading.dates
+        return parse(field, optional: optional) { try LocaleText.day($0, order: order) }
     }
 
     /// The schedule column (`weekly:monday`), or its kind with the anchor column beside it.
@@ -490,7 +546,7 @@ struct RowReader {
         case .terms:
             let clinic = required(.clinic)
             let share = parse(.share) { try Share(parsing: $0) }
-            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
+            let from = day(.effectiveFrom)
             let basis = parse(.basis, optional: true) { text -> CommissionBasis in
                 guard let basis = CommissionBasis(rawValue: text.lowercased()) else {
                     throw StoreError.invalid(field: "basis", reason: "\"\(text)\" is neither profit nor revenue.")
@@ -515,13 +571,13 @@ struct RowReader {
             let product = required(.product)
             let price = money(.unitPrice)
             let cost = money(.unitCost, optional: true)
-            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
+            let from = day(.effectiveFrom)
             guard let clinic, let product, let price = price.flatMap({ $0 }), let cost, let from = from.flatMap({ $0 }), problems.isEmpty else { return nil }
             return .price(NamedPriceDraft(clinic: clinic, product: product, unitPrice: price, unitCost: cost, effectiveFrom: from))
         case .schedules:
             let clinic = required(.clinic)
             let schedule = schedule()
-            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
+            let from = day(.effectiveFrom)
             guard let clinic, let schedule = schedule.flatMap({ $0 }), let from = from.flatMap({ $0 }), problems.isEmpty else { return nil }
             return .scheduleChange(NamedScheduleChange(clinic: clinic, schedule: schedule, effectiveFrom: from))
         case .deductions:
@@ -529,8 +585,8 @@ struct RowReader {
             let name = required(.name)
             let fixed = money(.amount, optional: true)
             let share = parse(.share, optional: true) { try Share(parsing: $0) }
-            let from = parse(.effectiveFrom) { try Day(parsing: $0) }
-            let last = parse(.lastDay, optional: true) { try Day(parsing: $0) }
+            let from = day(.effectiveFrom)
+            let last = day(.lastDay, optional: true)
             guard let clinic, let name, let fixed, let share, let from = from.flatMap({ $0 }), let last, problems.isEmpty else { return nil }
             let amount: DeductionAmount
             switch (fixed, share) {
@@ -543,7 +599,7 @@ struct RowReader {
             }
             return .deduction(NamedDeductionDraft(clinic: clinic, name: name, amount: amount, effectiveFrom: from, lastDay: last))
         case .sales:
-            let date = parse(.date) { try Day(parsing: $0) }
+            let date = day(.date)
             let clinic = required(.clinic)
             let product = required(.product)
             let quantity = parse(.quantity, optional: true) { text -> Int64 in

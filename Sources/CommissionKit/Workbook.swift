@@ -226,7 +226,7 @@ public struct Workbook: Sendable {
     /// The number an XML Schema double's text (`12.5`, `-1.2E-3`, `0.30000000000000004`) stands
     /// for, as plain decimal text rounded to 15 significant digits (half away from zero), without
     /// trailing zeros: decimal arithmetic on the digits, never a `Double`. Nil when it is no number.
-    static func decimal(_ text: String) -> String? {
+    public static func decimal(_ text: String) -> String? {
         var bytes = Array(text.utf8)[...]
         while let first = bytes.first, first == 0x20 { bytes = bytes.dropFirst() }
         while let last = bytes.last, last == 0x20 { bytes = bytes.dropLast() }

@@ -76,6 +76,7 @@ extension RoundingRule: ExpressibleByArgument {}
 extension RoundingScope: ExpressibleByArgument {}
 extension CommissionBasis: ExpressibleByArgument {}
 extension ImportKind: ExpressibleByArgument {}
+extension DateOrder: ExpressibleByArgument {}
 
 /// A plain sentence for the user, printed as `Error: …` with exit status 1.
 struct Failure: Error, CustomStringConvertible {

@@ -14,6 +14,14 @@ struct Import: AsyncParsableCommand {
             UTF-8 with or without a byte-order mark, with CRLF line ends, quoted fields with commas or \
             newlines, and `,` `;` or tab delimiters. Columns Commission does not know are ignored.
 
+            Dates may be written YYYY-MM-DD, or as her locale writes them — 2/25/2026, 25/02/2026, \
+            25.02.26, with or without a time — and amounts with a currency sign before or after, \
+            grouping (1,234.50  1.234,50  1 234,50  1'234.50) and a minus or parentheses for a \
+            negative. The order of the dates and the decimal mark are told from the whole file and \
+            said in what the import prints ("dates read as month/day/year: 2/25/2026 can only be read \
+            so"); when the file cannot tell (every day 12 or less), nothing is imported and it asks \
+            for --dates. --dates and --decimal-comma force a reading.
+
             An Excel workbook (.xlsx, as Excel, LibreOffice or Google Sheets save it) is read \
             directly: one sheet of sales, or sheets of clinics, products, terms, prices and sales \
             together, each recognised by its name (Sales, Clinics, Price list…) or its headers, and \
@@ -38,13 +46,17 @@ struct Import: AsyncParsableCommand {
               commission import her-book.xlsx                                   # every sheet it can, or nothing
               commission import sales.csv --dry-run
               commission import ventes.csv --delimiter ";" --decimal-comma
+              commission import us-export.csv --dates mdy
               commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
             """)
     @OptionGroup var book: BookOptions
     @Argument(help: "CSV files or .xlsx workbooks, imported in order as one import: all of them, or nothing.") var files: [String]
     @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
     @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
-    @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50).") var decimalComma = false
+    @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50); by default a file's amounts say so themselves.") var decimalComma = false
+    @Option(help: ArgumentHelp("The order of dates not written YYYY-MM-DD: mdy (2/25/2026), dmy (25/2/2026 or 25.02.2026) or ymd; by default told from the file's dates.",
+                               valueName: "mdy|dmy|ymd"))
+    var dates: DateOrder?
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
     @Flag(name: .customLong("again"), help: "Import a file even though the same file (byte for byte) was imported before.") var again = false
 
@@ -60,7 +72,7 @@ struct Import: AsyncParsableCommand {
         // Every file is opened and its header checked before anything is written.
         var sources: [(name: String, source: any ImportSource)] = []
         var kinds: [String] = []
-        let format = CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma)
+        let format = CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates)
         for file in files {
             do {
                 if Workbook.isWorkbook(atPath: file) {
@@ -72,7 +84,7 @@ struct Import: AsyncParsableCommand {
                 } else {
                     let source = try CSVImportSource(path: file, kind: kind, format: format, currency: settings.currency)
                     sources.append((file, source))
-                    kinds.append("\(file) (\(source.kind.rawValue))")
+                    kinds.append("\(file) (\(([source.kind.rawValue] + source.reading.said).joined(separator: "; ")))")
                 }
             } catch let error as CSVFileError {
                 throw Failure(error.description + (files.count > 1 || sources.count > 0 ? " Nothing was imported." : ""))

@@ -23,6 +23,12 @@ import Testing
         for input in inputs { FuzzTargets.csvImport(try Data(contentsOf: input)) }
     }
 
+    @Test func everyKeptInputOfTheWorkbookTargetRunsClean() throws {
+        let inputs = Self.inputs("workbook")
+        #expect(inputs.count >= 4)
+        for input in inputs { FuzzTargets.workbook(try Data(contentsOf: input)) }
+    }
+
     @Test func everyKeptInputOfTheParsersTargetRunsClean() throws {
         let inputs = Self.inputs("parsers")
         #expect(inputs.count >= 4)

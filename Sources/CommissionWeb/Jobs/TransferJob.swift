@@ -64,11 +64,13 @@ struct TransferJob: Job {
         do {
             let source = try CSVImportSource(origin: .data(Data(text.utf8), name: "The file"),
                                              kind: form["kind"].flatMap(ImportKind.init(rawValue:)),
-                                             format: CSVFormat(decimalComma: form["decimalComma"] != nil), currency: settings.currency)
+                                             format: CSVFormat(decimalComma: form["decimalComma"] != nil, dates: form["dates"].flatMap(DateOrder.init(rawValue:))),
+                                             currency: settings.currency)
             // The text's digest is kept with the import: the same file pasted again is refused, unless she says so.
             let options = ImportOptions(dryRun: dryRun, digests: [ImportDigest(name: "This file", data: Data(text.utf8))], again: form["again"] != nil)
             let summary = try await app.store.importRows(from: source, options: options)
             let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
+                + source.reading.said.map { " (\($0))" }.joined()
             return try await transferPage(context: context, csv: dryRun ? text : "",
                                           message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
         } catch let error as CSVFileError {
@@ -333,9 +335,14 @@ struct TransferJob: Job {
             guard let parsed = ImportKind(rawValue: String(text)) else { throw Problem(.badRequest, "The kind is \(ImportKind.allCases.map(\.rawValue).joined(separator: ", ")).") }
             kind = parsed
         }
+        var dates: DateOrder?
+        if let text = query["dates"] {
+            guard let order = DateOrder(rawValue: String(text)) else { throw Problem(.badRequest, "The order of dates is mdy, dmy or ymd.") }
+            dates = order
+        }
         let data = Data(buffer: buffer)
         let name = "The request body"
-        let format = CSVFormat(decimalComma: query["decimalComma"] == "true")
+        let format = CSVFormat(decimalComma: query["decimalComma"] == "true", dates: dates)
         let currency = try await app.store.settings().currency
         let source: any ImportSource
         let kinds: [ImportKind]

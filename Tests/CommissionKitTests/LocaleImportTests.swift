@@ -1,0 +1,119 @@
+import CommissionCore
+@testable import CommissionKit
+import CommissionSQLite
+import CommissionStore
+import Foundation
+import Testing
+
+/// Her spreadsheet as her locale writes it: dates in any common order (told from the whole file,
+/// or asked for), amounts with signs, grouping and parentheses. The fixtures are LibreOffice's own
+/// US, German and ISO exports of one sheet (`Fixtures/workbook/make-locale-csvs.sh`).
+@Suite struct LocaleImportTests {
+    static func fixture(_ name: String) -> String { WorkbookTests.fixture(name) }
+
+    @Test func datesInEachOrderWorkedByHand() throws {
+        #expect(try LocaleText.day("2/25/2026", order: .mdy) == day("2026-02-25"))
+        #expect(try LocaleText.day("25/2/2026", order: .dmy) == day("2026-02-25"))
+        #expect(try LocaleText.day("25.02.2026", order: .dmy) == day("2026-02-25"))
+        #expect(try LocaleText.day("25.02.26", order: .dmy) == day("2026-02-25"))
+        #expect(try LocaleText.day("2026/2/25", order: .ymd) == day("2026-02-25"))
+        #expect(try LocaleText.day("2/25/26 2:30 PM", order: .mdy) == day("2026-02-25"))
+        #expect(try LocaleText.day("1/2/31", order: .mdy) == day("1931-01-02"))  // 30–99: the 1900s
+        #expect(try LocaleText.day("1/2/29", order: .mdy) == day("2029-01-02"))  // 00–29: the 2000s
+        #expect(try LocaleText.day("2026-02-25 14:30:00", order: nil) == day("2026-02-25"))
+        #expect(try LocaleText.day("2026-02-25T14:30", order: .dmy) == day("2026-02-25"))  // ISO is ISO, whatever the order
+        #expect(throws: ReadingError.self) { try LocaleText.day("2/30/2026", order: .mdy) }
+        #expect(throws: ReadingError.self) { try LocaleText.day("2/25/2026", order: nil) }
+        #expect(throws: (any Error).self) { try LocaleText.day("yesterday", order: .mdy) }
+
+        // What each date says of the order.
+        #expect(LocaleText.orders("2/25/2026") == [.mdy])
+        #expect(LocaleText.orders("25/2/2026") == [.dmy])
+        #expect(LocaleText.orders("2/3/2026") == [.mdy, .dmy])
+        #expect(LocaleText.orders("02.03.2026") == [.dmy])  // dots are day.month.year
+        #expect(LocaleText.orders("2026/2/25") == [.ymd])
+        #expect(LocaleText.orders("2026-02-25") == nil)
+    }
+
+    @Test func amountsAsSpreadsheetsWriteThemWorkedByHand() throws {
+        let usd = Currency.usd, eur = try Currency(code: "EUR", minorDigits: 2), chf = try Currency(code: "CHF", minorDigits: 2)
+        #expect(try LocaleText.plainAmount("$1,234.50", currency: usd, decimalComma: false) == "1234.50")
+        #expect(try LocaleText.plainAmount("USD 1,234.50", currency: usd, decimalComma: false) == "1234.50")
+        #expect(try LocaleText.plainAmount("(12.50)", currency: usd, decimalComma: false) == "-12.50")
+        #expect(try LocaleText.plainAmount("($12.50)", currency: usd, decimalComma: false) == "-12.50")
+        #expect(try LocaleText.plainAmount("-$5.00", currency: usd, decimalComma: false) == "-5.00")
+        #expect(try LocaleText.plainAmount("12.50-", currency: usd, decimalComma: false) == "-12.50")
+        #expect(try LocaleText.plainAmount("1.234,50 €", currency: eur, decimalComma: true) == "1234.50")
+        #expect(try LocaleText.plainAmount("1 234,50", currency: eur, decimalComma: true) == "1234.50")
+        #expect(try LocaleText.plainAmount("1\u{202F}234,50\u{A0}€", currency: eur, decimalComma: true) == "1234.50")
+        #expect(try LocaleText.plainAmount("1'234.50", currency: chf, decimalComma: false) == "1234.50")
+        #expect(try LocaleText.plainAmount("CHF 1'234.50", currency: chf, decimalComma: false) == "1234.50")
+        #expect(throws: ReadingError.self) { try LocaleText.plainAmount("1,23,456.00", currency: usd, decimalComma: false) }
+        // Another currency's sign is left on, so the amount is refused rather than read as dollars.
+        #expect(try LocaleText.plainAmount("12,50 €", currency: usd, decimalComma: true) == "12.50€")
+
+        #expect(LocaleText.decimalComma(of: "12,50") == true && LocaleText.decimalComma(of: "1.234,50 €") == true)
+        #expect(LocaleText.decimalComma(of: "12.50") == false && LocaleText.decimalComma(of: "$1,234.50") == false)
+        #expect(LocaleText.decimalComma(of: "1,234") == nil && LocaleText.decimalComma(of: "12") == nil)
+        #expect(LocaleText.decimalComma(of: "1.234.567") == true && LocaleText.decimalComma(of: "1,234,567") == false)
+    }
+
+    /// Imports `sales` into a new book with her clinics, products and terms (from the workbook
+    /// fixture's CSVs) kept in `currency`; returns the book, or the run when it failed.
+    static func book(_ sales: String, currency: String, _ extra: [String] = [], in directory: URL) throws -> (path: String, run: Run) {
+        let path = directory.appendingPathComponent("\(UUID().uuidString).sqlite").path
+        let made = try commission(["init", "--currency", currency, "--time-zone", "UTC", "--db", path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let setup = try commission(["import"] + ["clinics", "products", "terms"].map { fixture("\($0).csv") } + ["--db", path])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        return (path, try commission(["import", fixture(sales), "--db", path] + extra))
+    }
+
+    @Test func usAndGermanExportsImportIntoTheSameFiguresAsTheISOOne() async throws {
+        let directory = temporaryDirectory()
+        for (file, currency, said) in [("sales-us.csv", "USD", "dates read as month/day/year: 3/16/2026 can only be read so"),
+                                       ("sales-de.csv", "EUR", "amounts read with a decimal comma: 5,25 € can only be read so")] {
+            let iso = try Self.book("sales-iso.csv", currency: currency, in: directory)
+            #expect(iso.run.status == 0, "\(iso.run.stderr)")
+            let local = try Self.book(file, currency: currency, in: directory)
+            #expect(local.run.status == 0, "\(local.run.stderr)")
+            #expect(local.run.stdout.contains(said), "\(local.run.stdout)")
+            let checked = try await BookComparison(source: try SQLiteStore(.file(iso.path)), target: try SQLiteStore(.file(local.path))).run(auditLog: false)
+            #expect(checked.statements >= 4)
+            // To the cent: the grouped price and the discounts.
+            let sales = try await SQLiteStore(.file(local.path)).sales(SaleQuery())
+            #expect(sales.map(\.line.unitPrice).contains(cents(106_590)))
+            #expect(Set(sales.map(\.line.discount)) == [.zero, cents(525), cents(50)])
+        }
+        // German dates are day.month.year by their dots, whatever the days.
+        let german = try Self.book("sales-de.csv", currency: "EUR", in: directory)
+        #expect(german.run.stdout.contains("dates read as day/month/year"), "\(german.run.stdout)")
+        // Euros are not dollars: a book kept in USD refuses the German file's amounts, naming them.
+        let dollars = try Self.book("sales-de.csv", currency: "USD", in: directory)
+        #expect(dollars.run.status == 1 && dollars.run.stderr.contains("5,25 €"), "\(dollars.run.stderr)")
+    }
+
+    @Test func aFileThatCannotTellAsksAndAForcedReadingIsTaken() async throws {
+        let directory = temporaryDirectory()
+        // Every day 12 or less: 3/2/2026 is the 2nd of March or the 3rd of February.
+        let ambiguous = file("ambiguous.csv", "date,clinic,product\n3/2/2026,Glow Aesthetics,Serum 30ml\n4/1/2026,Glow Aesthetics,Serum 30ml\n", in: directory)
+        let path = directory.appendingPathComponent("book.sqlite").path
+        _ = try commission(["import"] + ["clinics", "products", "terms"].map { Self.fixture("\($0).csv") } + ["--db", path])
+        let asked = try commission(["import", ambiguous, "--db", path])
+        #expect(asked.status == 1 && asked.stderr.contains("every day in it is 12 or less") && asked.stderr.contains("--dates"), "\(asked.stderr)")
+        #expect(try await SQLiteStore(.file(path)).countSales(SaleQuery()) == 0)
+        let forced = try commission(["import", ambiguous, "--dates", "dmy", "--db", path])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try await SQLiteStore(.file(path)).sales(SaleQuery()).map(\.date).sorted() == [day("2026-01-04"), day("2026-02-03")])
+
+        // Two orders in one file: refused, with the dates that disagree.
+        let mixed = file("mixed.csv", "date,clinic,product\n2/25/2026,Glow Aesthetics,Serum 30ml\n25/2/2026,Glow Aesthetics,Serum 30ml\n", in: directory)
+        let refused = try commission(["import", mixed, "--db", path])
+        #expect(refused.status == 1 && refused.stderr.contains("more than one order"), "\(refused.stderr)")
+        // Both decimal marks in one file: refused too.
+        let marks = file("marks.csv", "date,clinic,product,unit price\n2026-03-02,Glow Aesthetics,Serum 30ml,12.50\n2026-03-03,Glow Aesthetics,Serum 30ml,\"12,50\"\n",
+                         in: directory)
+        let both = try commission(["import", marks, "--db", path])
+        #expect(both.status == 1 && both.stderr.contains("both decimal marks"), "\(both.stderr)")
+    }
+}
