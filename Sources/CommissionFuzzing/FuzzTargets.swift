@@ -14,7 +14,8 @@ public enum FuzzTargets {
         // The first byte chooses the reading options, so that the fuzzer explores all of them.
         let options = data.first ?? 0
         let delimiters: [Character?] = [nil, ",", ";", "\t"]
-        let format = CSVFormat(delimiter: delimiters[Int(options & 3)], decimalComma: options & 4 != 0)
+        let orders: [DateOrder?] = [nil, .mdy, .dmy, .ymd]
+        let format = CSVFormat(delimiter: delimiters[Int(options & 3)], decimalComma: options & 4 != 0, dates: orders[Int(options >> 6)])
         let kinds: [ImportKind?] = [nil] + ImportKind.allCases
         let kind = kinds[Int(options >> 3) % kinds.count]
         let source: CSVImportSource

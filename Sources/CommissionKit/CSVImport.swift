@@ -33,7 +33,8 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case binary(String)
     case notUTF8(String)
     case unknownKind(String, headers: [String])
-    case missingColumns(String, [String])
+    /// The file lacks required columns: their names, and the headers the file has.
+    case missingColumns(String, [String], has: [String] = [])
     case duplicateHeaders(String, [String])
     case noRows(String)
     case unterminatedQuote(String, line: Int)
@@ -57,8 +58,15 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is not UTF-8 text: export the sheet as \"CSV UTF-8\"."
         case .unknownKind(let path, let headers):
             return "Cannot tell what \(path) holds from its headers (\(headers.joined(separator: ", "))): pass --kind \(ImportKind.allCases.map(\.rawValue).joined(separator: "|"))."
-        case .missingColumns(let path, let columns):
-            return "\(path) lacks the required column\(columns.count == 1 ? "" : "s") \(columns.map { "\"\($0)\"" }.joined(separator: ", "))."
+        case .missingColumns(let path, let columns, let headers):
+            let accepted = columns.map { column in
+                let names = CSVImportSource.Field(rawValue: column).map(CSVImportSource.headers(for:)) ?? [column]
+                return "\(column): \(names.joined(separator: ", "))"
+            }
+            let has = headers.filter { !$0.isEmpty }
+            return "\(path) lacks the required column\(columns.count == 1 ? "" : "s") \(columns.map { "\"\($0)\"" }.joined(separator: ", "))"
+                + (has.isEmpty ? "" : ". Its columns are \(has.map { "\"\($0)\"" }.joined(separator: ", "))")
+                + "; headers accepted for \(accepted.joined(separator: "; "))."
         case .duplicateHeaders(let path, let headers):
             return "\(path) has the same column more than once: \(headers.map { "\"\($0)\"" }.joined(separator: ", "))."
         case .noRows(let path):
@@ -295,7 +303,7 @@ public struct CSVImportSource: ImportSource {
         if missing.first == .name, columns[resolvedKind == .clinics ? .clinic : .product] != nil, resolvedKind == .clinics || resolvedKind == .products {
             missing.removeFirst()
         }
-        if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing.map(\.rawValue)) }
+        if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing.map(\.rawValue), has: header.map { $0.trimmingCharacters(in: .whitespaces) }) }
         guard hasRows else { throw CSVFileError.noRows(path) }
         reading = try Self.reading(of: origin, delimiter: delimiter, columns: columns, format: format)
     }
@@ -367,7 +375,8 @@ public struct CSVImportSource: ImportSource {
             .anchor: ["anchor", "scheduleanchor", "anchordate", "weekday"],
             .unitPrice: ["unitprice", "price", "saleprice", "priceeach", "unitpriceminor"],
             .unitCost: ["unitcost", "cost", "costeach", "unitcostminor"],
-            .share: ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate"],
+            .share: ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate", "share%", "sharepercent", "sharepct",
+                     "commissionpercent", "pct"],
             .basis: ["basis", "commissionbasis"],
             .effectiveFrom: ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
             .date: ["date", "saledate", "day"],
@@ -383,6 +392,14 @@ public struct CSVImportSource: ImportSource {
         for (field, names) in table { for name in names { result[name] = field } }
         return result
     }()
+
+    /// The headers read as `field`, as a person would write them ("Unit price", "Qty").
+    static func headers(for field: Field) -> [String] {
+        let spelled = ["unitprice": "Unit price", "unitcost": "Unit cost", "effectivefrom": "Effective from", "lastday": "Last day",
+                       "nocommission": "No commission", "commission%": "Commission %", "commissionrate": "Commission rate", "share%": "Share %",
+                       "sharepercent": "Share percent", "sharepct": "Share pct", "commissionpercent": "Commission percent"]
+        return synonyms.filter { $0.value == field }.map(\.key).sorted().map { spelled[$0] ?? $0.prefix(1).uppercased() + $0.dropFirst() }
+    }
 
     static let required: [ImportKind: [Field]] = [
         .clinics: [.name, .schedule],

@@ -126,7 +126,13 @@ public struct Workbook: Sendable {
         } catch {
             throw .unreadableWorkbook(name, reason: "its part \(path) is damaged (\(error)).")
         }
+        var utf8 = UTF8Check()
+        guard utf8.feed(data), utf8.isComplete else { throw .unreadableWorkbook(name, reason: notUTF8(path)) }
         return data
+    }
+
+    static func notUTF8(_ path: String) -> String {
+        "its part \(path) is not UTF-8 text (save the workbook again from a spreadsheet program)."
     }
 
     /// Calls `body` with each row of `sheet` that has a cell, in order: the cells' text by column
@@ -152,17 +158,21 @@ public struct Workbook: Sendable {
         var cut = false
         do {
             var written = 0
+            var utf8 = UTF8Check()
             _ = try archive.extract(entry) { chunk in
                 if let firstBytes, written >= firstBytes {
                     cut = true
                     throw Cut()
                 }
+                // Foundation's XML parser traps on a name that is not UTF-8: such a sheet never reaches it.
+                guard utf8.feed(chunk) else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(sheet.part)) }
                 written += chunk.count
                 guard written <= Self.sheetLimit else {
                     throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" unpacks to more than \(Self.sheetLimit >> 30) GiB.")
                 }
                 try file.write(contentsOf: chunk)
             }
+            guard utf8.isComplete else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(sheet.part)) }
             try file.close()
         } catch is Cut {
             try? file.close()
@@ -361,7 +371,7 @@ extension Workbook {
                 skipped.append("the sheet \"\(sheet.name)\" (its first row, \(headers.filter { !$0.isEmpty }.joined(separator: ", ")), names no column Commission reads)")
             } catch CSVFileError.noRows {
                 skipped.append("the sheet \"\(sheet.name)\" (headers, but no rows)")
-            } catch CSVFileError.missingColumns(_, let columns) where kind != nil {
+            } catch CSVFileError.missingColumns(_, let columns, _) where kind != nil {
                 // A kind given for the workbook reads the sheets that hold it, and passes over the others.
                 skipped.append("the sheet \"\(sheet.name)\" (no \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) column)")
             }
@@ -575,4 +585,39 @@ private final class SheetReader: NSObject, XMLParserDelegate {
             break
         }
     }
+}
+
+/// Checks that bytes given piece by piece are UTF-8 (RFC 3629: no overlong forms, no surrogates,
+/// nothing past U+10FFFF), a sequence cut between two pieces included.
+struct UTF8Check {
+    /// Continuation bytes still expected, and the range the next one must be in.
+    private var pending = 0
+    private var low: UInt8 = 0x80, high: UInt8 = 0xBF
+
+    /// False as soon as the bytes cannot be UTF-8.
+    mutating func feed(_ bytes: some Sequence<UInt8>) -> Bool {
+        for byte in bytes {
+            if pending > 0 {
+                guard byte >= low && byte <= high else { return false }
+                pending -= 1
+                (low, high) = (0x80, 0xBF)
+                continue
+            }
+            switch byte {
+            case 0x00...0x7F: continue
+            case 0xC2...0xDF: pending = 1
+            case 0xE0: (pending, low) = (2, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: pending = 2
+            case 0xED: (pending, high) = (2, 0x9F)
+            case 0xF0: (pending, low) = (3, 0x90)
+            case 0xF1...0xF3: pending = 3
+            case 0xF4: (pending, high) = (3, 0x8F)
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// True when no sequence is left unfinished.
+    var isComplete: Bool { pending == 0 }
 }

@@ -35,6 +35,19 @@ import ZIPFoundation
         #expect(Workbook.shifted("2", by: 2) == "200")
     }
 
+    @Test func aPartMustBeUTF8BeforeTheXMLParserSeesIt() {
+        func valid(_ pieces: [[UInt8]]) -> Bool {
+            var check = UTF8Check()
+            return pieces.allSatisfy { check.feed($0) } && check.isComplete
+        }
+        #expect(valid([Array("é € 𝄞 plain".utf8)]))
+        #expect(valid([[0xE2, 0x82], [0xAC]]))  // € cut between two pieces
+        #expect(!valid([[0xE2, 0x82]]))  // … and never finished
+        #expect(!valid([[0xFF]]) && !valid([[0xC0, 0x80]]) && !valid([[0xED, 0xA0, 0x80]]) && !valid([[0xF4, 0x90, 0x80, 0x80]]))
+        // The fuzzer's finding: an attribute name of 0xFF bytes trapped inside Foundation's parser.
+        // (FuzzRegressionTests replays it through the whole reader.)
+    }
+
     @Test func dateSerialsAreDaysInEitherDateSystem() throws {
         #expect(Workbook.column(of: "A1") == 0 && Workbook.column(of: "Z9") == 25 && Workbook.column(of: "AA10") == 26 && Workbook.column(of: "XFD1") == 16_383)
         #expect(Workbook.column(of: "12") == nil)
