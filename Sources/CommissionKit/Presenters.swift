@@ -137,6 +137,18 @@ public struct Presenter: Sendable {
         }, balance: m(r.balance))
     }
 
+    public func year(_ summary: YearSummary) -> YearJSON {
+        func figures(_ f: ClinicYear.Figures) -> YearJSON.Figures {
+            YearJSON.Figures(sales: totals(f.sales), periods: f.periods, commission: m(f.commission), accelerators: m(f.accelerators),
+                             deductions: m(f.deductions), netPayable: m(f.netPayable), received: m(f.received), balance: m(f.balance))
+        }
+        return YearJSON(year: summary.year, currency: summary.currency.code, clinics: summary.clinics.map { clinic in
+            YearJSON.Clinic(clinic: clinic.clinic.name, months: clinic.months.enumerated().map { index, month in
+                YearJSON.Month(month: String(format: "%04d-%02d", summary.year, index + 1), totals: totals(month))
+            }, year: figures(clinic.figures))
+        }, total: figures(summary.total))
+    }
+
     /// Clinic and product names by id.
     public struct Names: Sendable {
         public var clinics: [Clinic.ID: String]
@@ -388,6 +400,36 @@ public struct StatementJSON: Codable, Sendable, Hashable {
         public var name: String
         public var amount: String
     }
+}
+
+/// A year per clinic (`commission year`, `GET /api/v1/year/{year}`): see docs/json.md.
+public struct YearJSON: Codable, Sendable, Hashable {
+    public struct Month: Codable, Sendable, Hashable {
+        /// `2026-03`.
+        public var month: String
+        public var totals: TotalsJSON
+    }
+    public struct Figures: Codable, Sendable, Hashable {
+        /// The sales made in the year.
+        public var sales: TotalsJSON
+        /// The pay periods that end in the year, and what they come to.
+        public var periods: Int
+        public var commission: String
+        public var accelerators: String
+        public var deductions: String
+        public var netPayable: String
+        public var received: String
+        public var balance: String
+    }
+    public struct Clinic: Codable, Sendable, Hashable {
+        public var clinic: String
+        public var months: [Month]
+        public var year: Figures
+    }
+    public var year: Int
+    public var currency: String
+    public var clinics: [Clinic]
+    public var total: Figures
 }
 
 public struct ReconciliationJSON: Codable, Sendable, Hashable {

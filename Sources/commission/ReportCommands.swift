@@ -108,6 +108,36 @@ struct Reconcile: AsyncParsableCommand {
     }
 }
 
+struct YearCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "year",
+        abstract: "Her year per clinic, for her accountant: sales by month, and the pay periods that end in the year.",
+        discussion: """
+            For each clinic, a row per month with sales (their count, revenue and the commission they \
+            earn), then the year: the pay periods that end in it, with their commission, accelerators, \
+            deductions, net payable, what was received for them and what they still owe. The last row \
+            adds up every clinic. As a table, CSV (for a spreadsheet) or JSON (docs/json.md).
+
+            Every statement of the year in one file: commission statement --all --from 2026-01-01 --to 2026-12-31 --format csv
+
+            Examples:
+              commission year 2026
+              commission year 2026 --format csv > commission-2026.csv
+            """)
+    @OptionGroup var book: BookOptions
+    @OptionGroup var format: FormatOption
+    @Argument(help: "The year (default this year).") var year: Int?
+
+    func run() async throws {
+        let store = try book.open()
+        let settings = try await store.settings()
+        let today = settings.today()
+        let year = self.year ?? today.year
+        guard (1900...9999).contains(year) else { throw Failure("\(year) is not a year this book can hold (1900 to 9999).") }
+        output(Renderer(currency: settings.currency).render(try await store.yearSummary(year, today: today), as: format.format))
+    }
+}
+
 struct PayoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "payout",

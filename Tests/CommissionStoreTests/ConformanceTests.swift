@@ -841,6 +841,50 @@ extension CommissionStore {
     func calendarPeriod(_ clinic: Clinic.ID, _ day: Day) async throws -> PayPeriod { try await self.clinic(clinic).calendar.period(containing: day) }
 }
 
+/// Her year for her accountant, on every store: months of sales, and the pay periods that end in
+/// the year with their accelerators, deductions, net payable, payouts and balance — worked by hand.
+@Suite struct YearSummaryConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func aYearAddsUpMonthsAndThePeriodsThatEndInIt(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = book.store
+        _ = try await store.createTerms(TermsDraft(clinicID: book.glow.id, share: share("40%"),
+                                                   tiers: [Tier(threshold: cents(10_000), share: share("50%"))], effectiveFrom: day("2026-06-01")))
+        _ = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: book.glow.id, name: "Room rent", amount: .fixed(cents(1000)),
+                                                      effectiveFrom: day("2026-06-01")))
+        _ = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: book.glow.id, name: "Card fees", amount: .shareOfRevenue(share("2.5%")),
+                                                      effectiveFrom: day("2026-06-01")))
+        // Glow, June: 5 serums, revenue 250.00, 60.00 on the lines, 5.00 accelerator, 16.25 deducted: 48.75, of which 30.00 paid.
+        try await book.sell(book.serum, at: book.glow, on: "2026-06-10", quantity: 5)
+        _ = try await store.createPayout(PayoutDraft(clinicID: book.glow.id, period: PayPeriod(start: day("2026-06-01"), end: day("2026-06-30")),
+                                                     amount: cents(3000), receivedOn: day("2026-07-05")))
+        // Harbor, 1–15 March: 2 creams, revenue 60.00, profit 36.00 at 55% = 19.80, paid in full.
+        try await book.sell(book.cream, at: book.harbor, on: "2026-03-02", quantity: 2)
+        _ = try await store.createPayout(PayoutDraft(clinicID: book.harbor.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-15")),
+                                                     amount: cents(1980), receivedOn: day("2026-03-20")))
+        // Next year's sale is not this year's.
+        try await book.sell(book.serum, at: book.glow, on: "2027-01-05")
+
+        let year = try await store.yearSummary(2026, today: day("2027-01-10"))
+        #expect(year.clinics.map(\.clinic.name) == ["Glow", "Harbor"])
+        let glow = year.clinics[0], harbor = year.clinics[1]
+        #expect(glow.months[5] == Totals(saleCount: 1, quantity: 5, revenue: cents(25_000), cost: cents(10_000), profit: cents(15_000), commission: cents(6000)))
+        #expect(glow.months.enumerated().allSatisfy { $0.offset == 5 || $0.element == .zero })
+        #expect(glow.figures == ClinicYear.Figures(sales: glow.months[5], periods: 1, commission: cents(6000), accelerators: cents(500),
+                                                   deductions: cents(1625), netPayable: cents(4875), received: cents(3000), balance: cents(1875)))
+        #expect(harbor.months[2].commission == cents(1980) && harbor.months[2].revenue == cents(6000))
+        #expect(harbor.figures.periods == 1 && harbor.figures.netPayable == cents(1980) && harbor.figures.balance == .zero
+                && harbor.figures.deductions == .zero && harbor.figures.accelerators == .zero)
+        #expect(year.total.sales.revenue == cents(31_000) && year.total.sales.commission == cents(7980) && year.total.sales.saleCount == 2)
+        #expect(year.total.netPayable == cents(6855) && year.total.accelerators == cents(500) && year.total.deductions == cents(1625)
+                && year.total.received == cents(4980) && year.total.balance == cents(1875) && year.total.periods == 2)
+        // The next year holds Glow's January only; an empty year, nothing.
+        let next = try await store.yearSummary(2027, today: day("2027-01-10"))
+        #expect(next.clinics.map(\.clinic.name) == ["Glow"] && next.clinics[0].months[0].saleCount == 1)
+        #expect(try await store.yearSummary(2020, today: day("2027-01-10")).clinics.isEmpty)
+    }
+}
+
 /// Tiers and deductions (PRODUCT.md, "More of her real terms"), on every store: the statement's
 /// accelerator and deductions, the net payable in reconciliation and on the dashboard, and what a
 /// closed period protects.

@@ -265,6 +265,8 @@ import Testing
             return [Probe(uri: path, body: #"{"name": "another"}"#, expectation: .answeredWithoutTheOtherBook)]
         case (.post, "/api/v1/invitations"):
             return [Probe(uri: path, body: "{}", expectation: .answeredWithoutTheOtherBook)]
+        case (.get, "/api/v1/year/:year"):
+            return ["", "?format=csv"].map { Probe(uri: "/api/v1/year/\(own.sale.date.year)" + $0, expectation: .ownRecordShown) }
         case (.get, "/api/v1/statements"):
             return ["", "&format=csv"].map { Probe(uri: path + "?from=\(own.sale.date.firstOfMonth)" + $0, expectation: .ownRecordShown) }
         case (.get, _) where !path.contains(":"):

@@ -457,6 +457,34 @@ import Testing
         #expect(try await store.countSales(SaleQuery()) == 6)
     }
 
+    @Test func herYearAsAPageACSVAndJSON() async throws {
+        let test = try await TestApp()
+        // 2 serums at Glow on 2 March: revenue 100.00, profit 60.00, 40% = 24.00; 10.00 paid for March.
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02"), quantity: 2),
+                                            idempotencyKey: nil)
+        _ = try await test.store.createPayout(PayoutDraft(clinicID: test.glow.id, period: PayPeriod(start: try Day(parsing: "2026-03-01"), end: try Day(parsing: "2026-03-31")),
+                                                          amount: Money(minorUnits: 1000), receivedOn: try Day(parsing: "2026-04-02")))
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
+            let page = try await client.execute(uri: "/year?year=2026", method: .get, headers: cookie)
+            #expect(page.status == .ok && page.text.contains("<h1>Year 2026</h1>") && page.text.contains("<td class=\"lead\">March</td>"), "\(page.text)")
+            #expect(page.text.contains("id=\"year-owed\">$14.00<"), "\(page.text)")
+            let csv = try await client.execute(uri: "/year.csv?year=2026", method: .get, headers: cookie)
+            #expect(csv.headers[.contentDisposition] == "attachment; filename=\"commission-2026.csv\"")
+            #expect(csv.text.contains("Glow,March 2026,1,100.00,24.00,"), "\(csv.text)")
+            #expect(csv.text.contains("All clinics,Year 2026,1,100.00,24.00,1,24.00,0.00,0.00,24.00,10.00,14.00"), "\(csv.text)")
+            #expect(try await client.execute(uri: "/year?year=1066", method: .get, headers: cookie).status.code == 422)
+            #expect(try await client.execute(uri: "/year?year=soon", method: .get, headers: cookie).status.code == 400)
+            let json = try await client.execute(uri: "/api/v1/year/2026", method: .get, headers: cookie).json()
+            let clinics = try #require(json["clinics"] as? [[String: Any]])
+            let year = try #require(clinics.first?["year"] as? [String: Any])
+            #expect(json["year"] as? Int == 2026 && clinics.first?["clinic"] as? String == "Glow")
+            #expect(year["netPayable"] as? String == "24.00" && year["received"] as? String == "10.00" && year["balance"] as? String == "14.00")
+            #expect(((clinics.first?["months"] as? [[String: Any]])?[2]["totals"] as? [String: Any])?["revenue"] as? String == "100.00")
+        }
+    }
+
     @Test func exportsAndABackupDownload() async throws {
         let test = try await TestApp()
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),

@@ -4,7 +4,8 @@ import CommissionStore
 import Foundation
 import Hummingbird
 
-/// What a clinic owes her for one pay period: the printable statement and its CSV; the API's statement.
+/// What a clinic owes her for one pay period: the printable statement and its CSV; the API's
+/// statement. And her year per clinic, for her accountant: a page, its CSV, the API's JSON.
 struct StatementsJob: Job {
     let app: WebApp
     init(_ app: WebApp) { self.app = app }
@@ -12,6 +13,52 @@ struct StatementsJob: Job {
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/statements") { request, context in try await statementPage(request, context: context) }
         pages.get("/statements.csv") { request, context in try await statementCSV(request, context: context) }
+        pages.get("/year") { request, context in try await yearPage(request, context: context) }
+        pages.get("/year.csv") { request, _ in
+            let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
+            return Self.csv(Renderer(currency: settings.currency).render(summary, as: .csv), name: "commission-\(summary.year).csv")
+        }
+    }
+
+    /// The year a request names (default this year), summed: 1900 to next year, as a book's dates go.
+    func year(_ text: String?) async throws -> (YearSummary, BookSettings) {
+        let settings = try await app.store.settings()
+        let today = settings.today()
+        guard let year = text.map({ Int($0) }) ?? today.year else { throw Problem(.badRequest, "The year is a number, as 2026.") }
+        guard (AcceptedDays.earliest.year...today.year + 1).contains(year) else {
+            throw Problem(.unprocessableContent, "\(year) is outside the years this book holds (\(AcceptedDays.earliest.year) to \(today.year + 1)).")
+        }
+        return (try await app.store.yearSummary(year, today: today), settings)
+    }
+
+    static func csv(_ text: String, name: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\""],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    func yearPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
+        let style = settings.style
+        let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        func figures(_ f: ClinicYear.Figures) -> [String: Any] {
+            ["sales": f.sales.saleCount, "revenue": style.format(f.sales.revenue), "earned": style.format(f.sales.commission), "periods": f.periods,
+             "commission": style.format(f.commission), "accelerators": style.format(f.accelerators), "deductions": style.format(f.deductions),
+             "netPayable": style.format(f.netPayable), "received": style.format(f.received), "balance": style.format(f.balance),
+             "adjusted": !f.accelerators.isZero || !f.deductions.isZero]
+        }
+        let values: [String: Any] = [
+            "year": summary.year, "previous": summary.year - 1, "next": summary.year + 1,
+            "hasNext": summary.year < settings.today().year + 1, "hasPrevious": summary.year > AcceptedDays.earliest.year,
+            "clinics": summary.clinics.map { clinic -> [String: Any] in
+                ["name": clinic.clinic.name, "year": figures(clinic.figures),
+                 "months": clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month -> [String: Any] in
+                     ["month": monthNames[index], "sales": month.saleCount, "revenue": style.format(month.revenue), "earned": style.format(month.commission)]
+                 }]
+            },
+            "hasClinics": !summary.clinics.isEmpty,
+            "total": figures(summary.total),
+        ]
+        return try await app.page("year", title: "Year \(summary.year)", nav: "statements", context: context, values: values)
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -19,6 +66,15 @@ struct StatementsJob: Job {
             let clinic = try await app.clinic(context)
             let statement = try await app.store.statement(clinic: clinic.id, period: try await app.period(request, clinic: clinic))
             return try app.json(try await app.presenter().statement(statement))
+        }
+        // Her year per clinic: JSON, or CSV with ?format=csv.
+        api.get("/year/:year") { request, context in
+            let (summary, settings) = try await year(try context.parameters.require("year"))
+            switch request.uri.queryParameters["format"] {
+            case nil, "json": return try app.json(Presenter(currency: settings.currency).year(summary))
+            case "csv": return Self.csv(Renderer(currency: settings.currency).render(summary, as: .csv), name: "commission-\(summary.year).csv")
+            case let other?: throw Problem(.badRequest, "The format is json or csv, not \"\(other)\".")
+            }
         }
         // Every statement of a range (StatementsRequest; by default this month to today): JSON, or CSV with ?format=csv.
         api.get("/statements") { request, _ in
