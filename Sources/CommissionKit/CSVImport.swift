@@ -425,6 +425,12 @@ public struct CSVImportSource: ImportSource {
 
     public func column(for field: String) -> String? { Field(rawValue: field).flatMap { columns[$0]?.header } }
 
+    /// The sheet's name, for rows read from a workbook.
+    public var sheetName: String? {
+        if case .sheet(_, let sheet) = origin { return sheet.name }
+        return nil
+    }
+
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
         var problems: [ImportProblem] = []
         let reading = self.reading

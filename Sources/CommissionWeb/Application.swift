@@ -35,7 +35,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     let hub = LiveHub(store: store, request: HeadlineRequest()) { LiveEvent.headline($0) }
     let pageHub = LiveHub(store: store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
     let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: throttle,
-                     staging: RestoreStaging(),
+                     staging: RestoreStaging(), importStaging: RestoreStaging(),
                      setupIsOpen: setupIsOpen)
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)
     open.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }

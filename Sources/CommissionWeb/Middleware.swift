@@ -125,7 +125,7 @@ struct RequireAccountMiddleware: RouterMiddleware {
     /// Whether a caller without an account is sent to `/setup` rather than to sign in.
     let setupIsOpen: @Sendable () async throws -> Bool
     /// The routes that take a streamed upload and check its CSRF part themselves.
-    static let streamedUploads: Set<String> = ["/transfer/restore"]
+    static let streamedUploads: Set<String> = ["/transfer/restore", "/import/workbook"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let isAPI = request.uri.path.hasPrefix("/api/")

@@ -457,6 +457,49 @@ import Testing
         #expect(try await store.countSales(SaleQuery()) == 6)
     }
 
+    @Test func aWorkbookIsCheckedThenImportedFromThePage() async throws {
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog()))
+        let workbook = Array(try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL))
+        @Sendable func upload(_ csrf: String, _ cookie: String, again: Bool = false) -> (HTTPFields, ByteBuffer) {
+            let boundary = "----commission-test"
+            var body = ByteBuffer()
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(csrf)\r\n")
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"workbook\"; filename=\"her-book.xlsx\"\r\n")
+            body.writeString("Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n")
+            body.writeBytes(workbook)
+            body.writeString("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"dates\"\r\n\r\n\r\n")
+            if again { body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"again\"\r\n\r\n1\r\n") }
+            body.writeString("--\(boundary)--\r\n")
+            return ([.contentType: "multipart/form-data; boundary=\(boundary)", .cookie: "commission_session=\(cookie)"], body)
+        }
+        try await app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            let transfer = try await client.execute(uri: "/transfer", method: .get, headers: [.cookie: "commission_session=\(session)"])
+            #expect(transfer.text.contains("id=\"workbook-form\"") && transfer.text.contains("name=\"workbook\""))
+            // A forged upload is refused before the file is kept.
+            var (headers, body) = upload("forged", session)
+            #expect(try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body).status == .forbidden)
+            // Checked: what it would import is said, nothing is written yet.
+            (headers, body) = upload(csrf, session)
+            let checked = try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body)
+            #expect(checked.status == .ok && checked.text.contains("2 clinics, 2 products, 2 terms, 1 price, 6 sales from the sheets “Clinics”"), "\(checked.text)")
+            #expect(try await store.countSales(SaleQuery()) == 0)
+            let token = try #require(checked.text.firstMatch(of: /id="workbook-confirm">[^§]*?name="token" value="([0-9a-f]{64})"/)?.1)
+            var confirm: HTTPFields = formHeaders
+            confirm[.cookie] = "commission_session=\(session)"
+            let imported = try await client.execute(uri: "/import/workbook/confirm", method: .post, headers: confirm,
+                                                    body: form(["csrf": csrf, "token": String(token), "action": "commit"]))
+            #expect(imported.status == .ok && imported.text.contains("Imported 2 clinics"), "\(imported.text)")
+            #expect(try await store.countSales(SaleQuery()) == 6)
+            // The same workbook again: refused as imported before, by its digest.
+            (headers, body) = upload(csrf, session)
+            let twice = try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body)
+            #expect(twice.status == .conflict && twice.text.contains("was imported before"), "\(twice.text)")
+        }
+    }
+
     @Test func herYearAsAPageACSVAndJSON() async throws {
         let test = try await TestApp()
         // 2 serums at Glow on 2 March: revenue 100.00, profit 60.00, 40% = 24.00; 10.00 paid for March.

@@ -36,6 +36,8 @@ struct WebApp: Sendable {
     let throttle: LoginThrottle
     /// A backup uploaded to restore, waiting for the owner's confirmation.
     let staging: RestoreStaging
+    /// A workbook uploaded and checked, waiting for "Import".
+    let importStaging: RestoreStaging
     /// Whether `/setup` may create the book's owner now (see `buildRouter`).
     let setupIsOpen: @Sendable () async throws -> Bool
 

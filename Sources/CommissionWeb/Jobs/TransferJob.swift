@@ -25,6 +25,8 @@ struct TransferJob: Job {
             default: return try await export(file)
             }
         }
+        pages.post("/import/workbook") { request, context in try await importWorkbook(request, context: context) }
+        pages.post("/import/workbook/confirm") { request, context in try await confirmWorkbook(request, context: context) }
         pages.post("/transfer/restore") { request, context in try await stageRestore(request, context: context) }
         pages.post("/transfer/restore/confirm") { request, context in try await confirmRestore(request, context: context) }
     }
@@ -37,6 +39,7 @@ struct TransferJob: Job {
     // MARK: Pages
 
     func transferPage(context: AppRequestContext, csv: String = "", problems: [ImportProblem] = [], alreadyImported: Bool = false,
+                      workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false,
                       message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let values: [String: Any] = [
@@ -44,6 +47,7 @@ struct TransferJob: Job {
             "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
             "hasProblems": !problems.isEmpty,
             "alreadyImported": alreadyImported,
+            "workbookToken": workbookToken ?? "", "hasWorkbook": workbookToken != nil, "workbookDates": workbookDates, "workbookAgain": workbookAgain,
             "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
             "importKinds": ImportKind.allCases.map { ["name": $0.rawValue] },
             "backup": app.store is any BookBackup, "archive": app.store is any BookArchiving,
@@ -105,6 +109,74 @@ struct TransferJob: Job {
                             try await ArchiveFile.stream(source) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
                             try await writer.finish(nil)
                         })
+    }
+
+    // MARK: A workbook from the page
+
+    /// Step one: the uploaded workbook (`multipart/form-data`: `csrf`, then the `workbook` file and
+    /// the `dates` choice) is checked whole as a dry run, and kept for the confirmation; the page
+    /// says what would be imported. Nothing of the book changes.
+    func importWorkbook(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (path, fields) = try await receiveUpload(request, context: context, field: "workbook", what: "workbook")
+        let dates = fields["dates"].flatMap(DateOrder.init(rawValue:)), again = fields["again"] != nil
+        do {
+            let summary = try await importWorkbook(at: path, dates: dates, again: again, dryRun: true)
+            let token = app.importStaging.stage(path)
+            return try await transferPage(context: context, workbookToken: token, workbookDates: dates?.rawValue ?? "", workbookAgain: again,
+                                          message: "The workbook is good: \(summary) would be imported. Press Import to import them.")
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            return try await workbookRefused(error, context: context)
+        }
+    }
+
+    /// Step two: the staged workbook imported (or its upload forgotten).
+    func confirmWorkbook(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        guard let path = app.importStaging.take(form["token"] ?? "") else {
+            return try await transferPage(context: context, error: "That upload has expired or was imported already: upload the workbook again.",
+                                          status: .conflict)
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard form["action"] == "commit" else { return try await transferPage(context: context, message: "Nothing was imported.") }
+        do {
+            let summary = try await importWorkbook(at: path, dates: form["dates"].flatMap(DateOrder.init(rawValue:)), again: form["again"] != nil,
+                                                   dryRun: false)
+            return try await transferPage(context: context, message: "Imported \(summary).")
+        } catch {
+            return try await workbookRefused(error, context: context)
+        }
+    }
+
+    /// Imports every sheet of the workbook at `path` it can, as one import; says what it imported.
+    func importWorkbook(at path: String, dates: DateOrder?, again: Bool, dryRun: Bool) async throws -> String {
+        let settings = try await app.store.settings()
+        let workbook = try Workbook(path: path)
+        let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
+        let source: any ImportSource = sheets.count == 1 ? sheets[0].source : ImportSources(sheets.map { ($0.name, $0.source) })
+        let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
+        let summary = try await app.store.importRows(from: source, options: options)
+        let counts = [(summary.clinics, "clinic"), (summary.products, "product"), (summary.terms, "terms"), (summary.prices, "price"),
+                      (summary.scheduleChanges, "schedule change"), (summary.deductions, "deduction"), (summary.sales, "sale")]
+            .filter { $0.0 > 0 }.map { count, noun in "\(count) \(noun)\(count == 1 || noun == "terms" ? "" : "s")" }
+        return (counts.isEmpty ? "nothing" : counts.joined(separator: ", "))
+            + " from the sheet\(sheets.count == 1 ? "" : "s") " + sheets.map { "“\($0.source.sheetName ?? $0.name)”" }.joined(separator: ", ")
+    }
+
+    /// A workbook's refusal on the page: its reason, or its rows' problems.
+    func workbookRefused(_ error: any Error, context: AppRequestContext) async throws -> Response {
+        switch error {
+        case let error as CSVFileError:
+            return try await transferPage(context: context, error: error.description, status: .unprocessableContent)
+        case StoreError.importRejected(let problems, let total):
+            return try await transferPage(context: context, problems: problems,
+                                          error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
+        case StoreError.alreadyImported(let file, let day):
+            return try await transferPage(context: context, error: StoreError.alreadyImported(file, on: day, again: "upload it again and tick “Import it again”"),
+                                          status: .conflict)
+        default:
+            throw error
+        }
     }
 
     // MARK: Restoring a backup
@@ -186,6 +258,11 @@ struct TransferJob: Job {
     /// session's; returns the file's path. Refuses a missing file, a bad token and a file over
     /// ``WebConfiguration/maxBackupSize``, leaving nothing behind.
     func receiveUpload(_ request: Request, context: AppRequestContext) async throws -> String {
+        try await receiveUpload(request, context: context, field: "backup", what: "backup").path
+    }
+
+    /// The same for any form with one file (in its `field` part) and small fields beside it.
+    func receiveUpload(_ request: Request, context: AppRequestContext, field: String, what: String) async throws -> (path: String, fields: [String: String]) {
         guard let expected = context.uploadCSRF else {
             throw Problem(.badRequest, "Send the backup as a form upload (multipart/form-data) from the Import & export page.")
         }
@@ -197,7 +274,7 @@ struct TransferJob: Job {
         guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
             throw Problem(.internalServerError, "The server could not keep the upload.")
         }
-        let upload = Upload(expectedCSRF: expected, file: file, limit: app.configuration.maxBackupSize)
+        let upload = Upload(expectedCSRF: expected, file: file, limit: app.configuration.maxBackupSize, fileField: field, what: what)
         let parser = MultipartParser(boundary: String(match.1))
         parser.onHeader = { name, value in upload.header(name, value) }
         parser.onBody = { buffer in upload.body(&buffer) }
@@ -213,11 +290,11 @@ struct TransferJob: Job {
             try? FileManager.default.removeItem(atPath: path)
             throw Problem(.badRequest, "The upload is not a well-formed form (multipart/form-data).")
         }
-        if let failure = upload.failure ?? (upload.bytes == 0 ? Problem(.unprocessableContent, "Choose the backup file to restore.") : nil) {
+        if let failure = upload.failure ?? (upload.bytes == 0 ? Problem(.unprocessableContent, field == "backup" ? "Choose the backup file to restore." : "Choose the \(what).") : nil) {
             try? FileManager.default.removeItem(atPath: path)
             throw failure
         }
-        return path
+        return (path, upload.fields.mapValues { String(decoding: $0, as: UTF8.self) })
     }
 
     /// What an upload's parts have given so far (the parser's callbacks run one after the other).
@@ -225,16 +302,22 @@ struct TransferJob: Job {
         let expectedCSRF: String
         let file: FileHandle
         let limit: Int
+        /// The part that holds the file (`backup`, `workbook`), and what the file is called in messages.
+        let fileField: String, what: String
         var part: String?
         var csrf: [UInt8] = []
+        /// The form's other small fields (a choice, a button's value), 256 bytes each at most.
+        var fields: [String: [UInt8]] = [:]
         var verified = false
         var bytes = 0
         var failure: Problem?
 
-        init(expectedCSRF: String, file: FileHandle, limit: Int) {
+        init(expectedCSRF: String, file: FileHandle, limit: Int, fileField: String = "backup", what: String = "backup") {
             self.expectedCSRF = expectedCSRF
             self.file = file
             self.limit = limit
+            self.fileField = fileField
+            self.what = what
         }
 
         func header(_ name: String, _ value: String) {
@@ -247,14 +330,16 @@ struct TransferJob: Job {
             switch part {
             case "csrf":
                 if csrf.count < 256 { csrf += buffer.readableBytesView.prefix(256 - csrf.count) }
-            case "backup":
+            case fileField?:
                 guard verified else {
                     failure = Problem(.forbidden, "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again.")
                     return
                 }
                 bytes += buffer.readableBytes
                 guard bytes <= limit else {
-                    failure = Problem(.contentTooLarge, "The backup is larger than this server takes (\(TransferJob.size(limit))): restore it with commission restore.")
+                    failure = Problem(.contentTooLarge, fileField == "backup"
+                        ? "The backup is larger than this server takes (\(TransferJob.size(limit))): restore it with commission restore."
+                        : "The \(what) is larger than this server takes (\(TransferJob.size(limit))): import it with commission import.")
                     return
                 }
                 do {
@@ -262,7 +347,11 @@ struct TransferJob: Job {
                 } catch {
                     failure = Problem(.internalServerError, "The server could not keep the upload (is its disk full?).")
                 }
-            default:
+            case let name?:
+                if fields.count < 16, fields[name, default: []].count < 256 {
+                    fields[name, default: []] += buffer.readableBytesView.prefix(256 - fields[name, default: []].count)
+                }
+            case nil:
                 break
             }
         }
