@@ -28,19 +28,17 @@ public struct Workbook: Sendable {
     /// How a cell's number is to be read, from its style's number format.
     enum NumberStyle: Sendable, Equatable { case plain, date, percent }
 
-    public enum Source: Sendable {
-        case file(path: String)
-        case data(Data)
-    }
-
     /// The workbook as messages name it (its path, or "the upload").
     public let name: String
-    let source: Source
+    /// The file the workbook is read from (a scratch copy of one given in memory).
+    let path: String
     public let sheets: [Sheet]
     let sharedStrings: [String]
     let styles: [NumberStyle]
     /// The 1904 date system (old Mac workbooks): day 0 is 1904-01-01 rather than 1899-12-31.
     let date1904: Bool
+    /// The scratch copy of a workbook given in memory, kept while this value lives.
+    let scratch: ScratchFile?
 
     /// The most a part of the workbook held in memory (its strings, styles) may unpack to, and a
     /// sheet (unpacked to a scratch file): a ZIP bomb is refused, not inflated.
@@ -59,17 +57,25 @@ public struct Workbook: Sendable {
     }
 
     public init(path: String) throws(CSVFileError) {
-        try self.init(source: .file(path: path), name: path)
+        try self.init(path: path, name: path)
     }
 
+    /// A workbook in memory (an upload). It is read from a scratch file of its own, removed when
+    /// the last copy of this value goes: ZIPFoundation's in-memory archives trap on a damaged
+    /// container (a seek past the end; found by the fuzzer), its file-backed ones do not.
     public init(data: Data, name: String) throws(CSVFileError) {
-        try self.init(source: .data(data), name: name)
+        let scratch = ScratchFile()
+        guard FileManager.default.createFile(atPath: scratch.path, contents: data) else {
+            throw .unreadableWorkbook(name, reason: "there is no room to keep it (\(scratch.path)).")
+        }
+        try self.init(path: scratch.path, name: name, scratch: scratch)
     }
 
-    init(source: Source, name: String) throws(CSVFileError) {
-        self.source = source
+    init(path: String, name: String, scratch: ScratchFile? = nil) throws(CSVFileError) {
+        self.path = path
         self.name = name
-        let archive = try Self.open(source, name: name)
+        self.scratch = scratch
+        let archive = try Self.open(path, name: name)
         let workbook = try Self.part("xl/workbook.xml", of: archive, name: name, required: true) ?? Data()
         let relations = try Self.part("xl/_rels/workbook.xml.rels", of: archive, name: name, required: true) ?? Data()
         let book = WorkbookPart(workbook)
@@ -89,17 +95,10 @@ public struct Workbook: Sendable {
     /// Thrown to stop unpacking a sheet at `firstBytes`.
     private struct Cut: Error {}
 
-    static func open(_ source: Source, name: String) throws(CSVFileError) -> Archive {
+    static func open(_ path: String, name: String) throws(CSVFileError) -> Archive {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .cannotOpen(name) }
         do {
-            switch source {
-            case .file(let path):
-                guard FileManager.default.isReadableFile(atPath: path) else { throw CSVFileError.cannotOpen(path) }
-                return try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-            case .data(let data):
-                return try Archive(data: data, accessMode: .read)
-            }
-        } catch let error as CSVFileError {
-            throw error
+            return try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
             throw .unreadableWorkbook(name, reason: "it is not a ZIP container, so not an .xlsx workbook (save it again as Excel 2007–365, .xlsx).")
         }
@@ -146,7 +145,7 @@ public struct Workbook: Sendable {
     public func rows(of sheet: Sheet, firstBytes: Int? = nil, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws -> Bool {
         // The sheet is unpacked to a scratch file and parsed as a stream: a sheet of a million rows
         // is some 300 MB of XML, more than memory should hold and than libxml2 takes in one piece.
-        let archive = try Self.open(source, name: name)
+        let archive = try Self.open(path, name: name)
         guard let entry = archive[sheet.part] else {
             throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is missing from the file.")
         }
@@ -620,4 +619,11 @@ struct UTF8Check {
 
     /// True when no sequence is left unfinished.
     var isComplete: Bool { pending == 0 }
+}
+
+/// A file of its own in the temporary directory, removed when the last reference goes.
+final class ScratchFile: Sendable {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-workbook-\(UUID().uuidString).xlsx").path
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
