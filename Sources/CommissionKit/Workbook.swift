@@ -401,6 +401,15 @@ extension Workbook {
 
 // MARK: The parts of a workbook
 
+/// Runs `delegate` over a part held in memory, through a stream: libxml2 takes at most 10 MB in
+/// one piece, and a workbook's shared strings may be more.
+private func parsePart(_ data: Data, with delegate: any XMLParserDelegate, namespaces: Bool = false) {
+    let parser = XMLParser(stream: InputStream(data: data))
+    parser.shouldProcessNamespaces = namespaces
+    parser.delegate = delegate
+    _ = parser.parse()
+}
+
 /// `xl/workbook.xml`: the sheets in tab order, and the date system.
 private final class WorkbookPart: NSObject, XMLParserDelegate {
     var sheets: [(name: String, relation: String)] = []
@@ -408,10 +417,7 @@ private final class WorkbookPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(stream: InputStream(data: data))
-        parser.shouldProcessNamespaces = true
-        parser.delegate = self
-        _ = parser.parse()
+        parsePart(data, with: self, namespaces: true)
     }
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
@@ -435,9 +441,7 @@ private final class RelationsPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(stream: InputStream(data: data))  // in pieces: libxml2 takes at most 10 MB in one
-        parser.delegate = self
-        _ = parser.parse()
+        parsePart(data, with: self)
     }
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
@@ -453,9 +457,7 @@ private final class SharedStringsPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(stream: InputStream(data: data))  // in pieces: libxml2 takes at most 10 MB in one
-        parser.delegate = self
-        _ = parser.parse()
+        parsePart(data, with: self)
     }
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
@@ -490,9 +492,7 @@ private final class StylesPart: NSObject, XMLParserDelegate {
 
     init(_ data: Data) {
         super.init()
-        let parser = XMLParser(stream: InputStream(data: data))  // in pieces: libxml2 takes at most 10 MB in one
-        parser.delegate = self
-        _ = parser.parse()
+        parsePart(data, with: self)
     }
 
     func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
