@@ -536,13 +536,18 @@ private final class SheetReader: NSObject, XMLParserDelegate {
                 attributes: [String: String] = [:]) {
         switch element {
         case "row":
-            rowNumber = attributes["r"].flatMap(Int.init) ?? nextRow
+            // Rows come in order, numbered from 1 to Excel's last (1,048,576): a number out of
+            // order or range is taken as the next row's.
+            let given = attributes["r"].flatMap(Int.init) ?? nextRow
+            rowNumber = given >= nextRow && given <= 1_048_576 ? given : nextRow
             nextRow = rowNumber + 1
             cells.removeAll(keepingCapacity: true)
             nextColumn = 0
         case "c":
             inCell = true
-            column = attributes["r"].flatMap(Workbook.column(of:)) ?? nextColumn
+            // Cells come left to right: a reference out of order is taken as the next cell's.
+            let given = attributes["r"].flatMap(Workbook.column(of:)) ?? nextColumn
+            column = given >= nextColumn ? given : nextColumn
             nextColumn = column + 1
             type = attributes["t"]
             style = attributes["s"].flatMap(Int.init)
