@@ -522,7 +522,7 @@ private final class SheetReader: NSObject, XMLParserDelegate {
     var failure: (any Error)?
     var stopped = false
     private var cells: [String] = []
-    private var rowNumber = 0, nextRow = 1
+    private var rowNumber = 0, nextRow = 1, lastRow = 0
     private var column = 0, nextColumn = 0
     private var type: String?, style: Int?
     private var value = "", capturing = false, inCell = false
@@ -576,8 +576,14 @@ private final class SheetReader: NSObject, XMLParserDelegate {
             cells[column] = text
         case "row":
             guard !cells.isEmpty else { return }
+            // Each row once, in order, even where rows are nested in a broken sheet.
+            let number = max(rowNumber, lastRow + 1)
+            lastRow = number
+            nextRow = max(nextRow, number + 1)
+            let row = cells
+            cells.removeAll(keepingCapacity: true)
             do {
-                if try !body(cells, rowNumber) {
+                if try !body(row, number) {
                     stopped = true
                     parser.abortParsing()
                 }
