@@ -322,10 +322,15 @@ public struct CSVImportSource: ImportSource {
         } else if (format.dates == nil && !dates.isEmpty) || (!format.decimalComma && !amounts.isEmpty) {
             var scanner = try origin.scanner(delimiter: delimiter)
             _ = try? scanner.next()
+            var rows = 0
             while let record = try? scanner.next() {
                 let fields = record.fields
                 for index in dates where index < fields.count && !fields[index].isEmpty { evidence.date(fields[index].trimmed) }
                 for index in amounts where index < fields.count && !fields[index].isEmpty { evidence.amount(fields[index]) }
+                rows += 1
+                // Ten thousand rows of ISO dates and plain amounts: a file exported so is read so
+                // (a later date written otherwise is its row's error, which says to pass --dates).
+                if rows == 10_000, !evidence.sawLocale { break }
             }
         }
         do {
@@ -541,7 +546,9 @@ struct RowReader {
     /// A date field: ISO 8601, or in the file's order of dates.
     mutating func day(_ field: CSVImportSource.Field, optional: Bool = false) -> Day?? {
         let order = reading.dates
-        return parse(field, optional: optional) { try LocaleText.day($0, order: order) }
+        return parse(field, optional: optional) { text in
+            text.utf8.count == 10 ? try LocaleText.day10(text, order: order) : try LocaleText.day(text, order: order)
+        }
     }
 
     /// The schedule column (`weekly:monday`), or its kind with the anchor column beside it.

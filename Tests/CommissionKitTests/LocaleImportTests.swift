@@ -110,6 +110,12 @@ import Testing
         let mixed = file("mixed.csv", "date,clinic,product\n2/25/2026,Glow Aesthetics,Serum 30ml\n25/2/2026,Glow Aesthetics,Serum 30ml\n", in: directory)
         let refused = try commission(["import", mixed, "--db", path])
         #expect(refused.status == 1 && refused.stderr.contains("more than one order"), "\(refused.stderr)")
+        // Ten thousand ISO rows say how the file is written: a date written otherwise after them is its row's error.
+        var late = "date,clinic,product\n"
+        for _ in 0..<10_000 { late += "2026-03-02,Glow Aesthetics,Serum 30ml\n" }
+        late += "3/2/2026,Glow Aesthetics,Serum 30ml\n"
+        let lateRun = try commission(["import", file("late.csv", late, in: directory), "--db", path])
+        #expect(lateRun.status == 1 && lateRun.stderr.contains("line 10002") && lateRun.stderr.contains("pass --dates"), "\(lateRun.stderr.prefix(600))")
         // Both decimal marks in one file: refused too.
         let marks = file("marks.csv", "date,clinic,product,unit price\n2026-03-02,Glow Aesthetics,Serum 30ml,12.50\n2026-03-03,Glow Aesthetics,Serum 30ml,\"12,50\"\n",
                          in: directory)
