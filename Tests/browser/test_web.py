@@ -550,7 +550,7 @@ def main():
             driver.add_cookie({"name": "commission_session", "value": next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session"), "path": "/"})
 
         print("Every page: labelled inputs, readable contrast, no sideways scrolling at 360 px (light and dark)")
-        pages = ["/", "/dashboard", "/sales", "/statements", "/payouts", "/book", "/transfer", "/settings", "/more",
+        pages = ["/", "/dashboard", "/sales", "/statements", "/year", "/payouts", "/book", "/transfer", "/settings", "/more",
                  f"/sales/{sales()[0]['id']}/edit", "/book/clinics/1", f"/book/products/{serum['id']}", "/book/terms/1"]
         dark = browser(phone=True, dark=True)
         drivers.append(dark)
