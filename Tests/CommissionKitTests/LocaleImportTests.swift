@@ -71,8 +71,12 @@ import Testing
 
     @Test func usAndGermanExportsImportIntoTheSameFiguresAsTheISOOne() async throws {
         let directory = temporaryDirectory()
+        // LibreOffice's US and German exports; and, written by hand in their programs' manner, what Excel with German
+        // settings saves as "CSV UTF-8" (a BOM, CRLF, `;`) and what Google Sheets downloads (CRLF, quoted grouped amounts).
         for (file, currency, said) in [("sales-us.csv", "USD", "dates read as month/day/year: 3/16/2026 can only be read so"),
-                                       ("sales-de.csv", "EUR", "amounts read with a decimal comma: 5,25 € can only be read so")] {
+                                       ("sales-de.csv", "EUR", "amounts read with a decimal comma: 5,25 € can only be read so"),
+                                       ("sales-excel-de.csv", "EUR", "dates read as day/month/year"),
+                                       ("sales-google-sheets.csv", "USD", "dates read as month/day/year: 3/16/2026 can only be read so")] {
             let iso = try Self.book("sales-iso.csv", currency: currency, in: directory)
             #expect(iso.run.status == 0, "\(iso.run.stderr)")
             let local = try Self.book(file, currency: currency, in: directory)

@@ -3,7 +3,9 @@
 # one and an ISO one export it ("save cell contents as shown"): sales-us.csv (m/d/yyyy, $1,065.90),
 # sales-de.csv (dd.mm.yyyy, 1.065,90 €, `;` between fields) and sales-iso.csv (yyyy-mm-dd, 1065.90).
 # All three must import into the same figures. Debian's libreoffice-calc-nogui; the CSV files are
-# committed, and this script is how they were made.
+# committed, and this script is how they were made. Beside them, written by hand in those programs'
+# manner (neither runs here): sales-excel-de.csv (Excel with German settings, "CSV UTF-8": a BOM,
+# CRLF, `;`) and sales-google-sheets.csv (Google Sheets' download: CRLF, grouped amounts quoted).
 #
 #   Tests/CommissionKitTests/Fixtures/workbook/make-locale-csvs.sh
 set -euo pipefail
