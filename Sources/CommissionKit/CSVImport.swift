@@ -190,8 +190,9 @@ public struct CSVImportSource: ImportSource {
                 return scanner
             case .data(let data, _):
                 return CSVScanner(data: data, delimiter: delimiter)
-            case .sheet:
-                preconditionFailure("a sheet is read by its workbook, not scanned as CSV")
+            case .sheet(let workbook, let sheet):
+                // A sheet is read by its workbook (`Workbook.rows`), never scanned as CSV.
+                throw CSVFileError.unreadableWorkbook(workbook.name, reason: "its sheet \"\(sheet.name)\" is not a CSV file.")
             }
         }
 
