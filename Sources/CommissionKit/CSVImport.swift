@@ -439,14 +439,14 @@ public struct CSVImportSource: ImportSource {
 
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
         var problems: [ImportProblem] = []
-        let reading = self.reading
+        let (dates, decimalComma) = (reading.dates, reading.decimalComma)
         if case .sheet(let workbook, let sheet) = origin {
             // A sheet's row has a cell for each column up to its last filled one: the rest are empty.
             try workbook.rows(of: sheet) { cells, line in
                 guard line > headerRow, !cells.allSatisfy(\.isBlank) else { return true }
                 let fields = cells.count >= headerCount ? Array(cells.prefix(headerCount))
                     : cells + repeatElement("", count: headerCount - cells.count)
-                var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, reading: reading)
+                var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, dates: dates, decimalComma: decimalComma)
                 if let record = row.record(kind) {
                     try body(ImportRow(line: row.line, record: record))
                 }
@@ -466,7 +466,7 @@ public struct CSVImportSource: ImportSource {
                                                   reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))
                     continue
                 }
-                var row = RowReader(fields: fields, columns: columns, line: record.line, currency: currency, reading: reading)
+                var row = RowReader(fields: fields, columns: columns, line: record.line, currency: currency, dates: dates, decimalComma: decimalComma)
                 if let record = row.record(kind) {
                     try body(ImportRow(line: row.line, record: record))
                 }
@@ -491,15 +491,18 @@ struct RowReader {
     let columns: CSVImportSource.Columns
     let line: Int
     let currency: Currency
-    let reading: ImportReading
+    /// The file's reading (``ImportReading``): two scalars, as a reader is made for every row.
+    let dates: DateOrder?
+    let decimalComma: Bool
     var problems: [ImportProblem] = []
 
-    init(fields: [String], columns: CSVImportSource.Columns, line: Int, currency: Currency, reading: ImportReading) {
+    init(fields: [String], columns: CSVImportSource.Columns, line: Int, currency: Currency, dates: DateOrder?, decimalComma: Bool) {
         self.fields = fields
         self.columns = columns
         self.line = line
         self.currency = currency
-        self.reading = reading
+        self.dates = dates
+        self.decimalComma = decimalComma
     }
 
     func text(_ field: CSVImportSource.Field) -> String? {
@@ -529,10 +532,10 @@ struct RowReader {
     }
 
     mutating func money(_ field: CSVImportSource.Field, optional: Bool = false) -> Money?? {
-        let (currency, decimalComma) = (self.currency, reading.decimalComma)
+        let (currency, decimalComma) = (self.currency, self.decimalComma)
         return parse(field, optional: optional) { text in
             // Plain amounts (what exports write) skip the locale's signs and grouping.
-            if text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) && !decimalComma {
+            if !decimalComma && LocaleText.isPlain(text) {
                 return try currency.parse(text, decimalSeparator: ".")
             }
             do {
@@ -546,10 +549,8 @@ struct RowReader {
 
     /// A date field: ISO 8601, or in the file's order of dates.
     mutating func day(_ field: CSVImportSource.Field, optional: Bool = false) -> Day?? {
-        let order = reading.dates
-        return parse(field, optional: optional) { text in
-            text.utf8.count == 10 ? try LocaleText.day10(text, order: order) : try LocaleText.day(text, order: order)
-        }
+        let order = dates
+        return parse(field, optional: optional) { try LocaleText.day($0, order: order) }
     }
 
     /// The schedule column (`weekly:monday`), or its kind with the anchor column beside it.
@@ -669,6 +670,17 @@ extension String {
         func isPlain(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x20 && scalar.value < 0x7F }
         if isPlain(first) && isPlain(last) { return self }
         return trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+extension ImportSummary {
+    /// What an import brought, as a sentence's object: "2 clinics, 1 price, 6 sales", or "nothing".
+    public var counted: String {
+        let counts = [(clinics, "clinic"), (products, "product"), (terms, "terms"), (prices, "price"),
+                      (scheduleChanges, "schedule change"), (deductions, "deduction"), (sales, "sale")]
+            .filter { $0.0 > 0 }
+            .map { count, noun in "\(count) \(noun)\(count == 1 || noun == "terms" ? "" : "s")" }
+        return counts.isEmpty ? "nothing" : counts.joined(separator: ", ")
     }
 }
 

@@ -50,6 +50,11 @@ enum LocaleText {
         return (pieces[0], pieces[1], pieces[2], separator)
     }
 
+    /// An amount as exports write it: digits, a point, a minus, nothing else.
+    static func isPlain(_ text: String) -> Bool {
+        text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }
+    }
+
     /// `YYYY-MM-DD`, alone or before a space or a `T` (a time); read byte by byte, without a copy.
     static func isISO(_ text: String) -> Bool {
         var position = 0
@@ -64,17 +69,11 @@ enum LocaleText {
         return position == 10
     }
 
-    /// ``day(_:order:)`` for ten characters, where an ISO date (what exports write, a million
-    /// times in a large import) is parsed as it stands.
-    static func day10(_ text: String, order: DateOrder?) throws -> Day {
-        if isISO(text) { return try Day(parsing: text) }
-        return try day(text, order: order)
-    }
-
     /// The day `text` names, ISO 8601 or in `order`; a two-digit year is 2000–2029 for 00–29 and
     /// 1930–1999 for 30–99, as spreadsheets read one.
     static func day(_ text: String, order: DateOrder?) throws -> Day {
-        if isISO(text) { return try Day(parsing: String(text.prefix(10))) }
+        // ISO: what exports write, a million times in a large import, read without a copy when alone.
+        if isISO(text) { return try Day(parsing: text.utf8.count == 10 ? text : String(text.prefix(10))) }
         guard let (a, b, c, _) = parts(text) else { return try Day(parsing: text) }  // Day's own sentence
         guard let order else {
             throw ReadingError(description: "\"\(text)\" is not a date written YYYY-MM-DD, and the file's other dates do not say in which order it is written: pass --dates mdy, dmy or ymd.")
@@ -188,7 +187,7 @@ struct ReadingEvidence {
     }
 
     mutating func amount(_ text: String) {
-        if !text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D }) { sawLocale = true }
+        if !LocaleText.isPlain(text) { sawLocale = true }
         switch LocaleText.decimalComma(of: text) {
         case true?: if commaSays == nil { commaSays = text }
         case false?: if pointSays == nil { pointSays = text }

@@ -197,12 +197,15 @@ public struct Renderer: Sendable {
 
     // MARK: Her year
 
+    /// The months of a year's rows, January first.
+    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                                    "November", "December"]
+
     /// A year per clinic: JSON in its own shape; as a table or CSV, a row per clinic and month of
     /// sales (revenue, commission), then a row per clinic with the pay periods that end in the year
     /// (commission, accelerators, deductions, net payable, received, balance), then the book's.
     public func render(_ summary: YearSummary, as format: OutputFormat) -> String {
         if format == .json { return Presenter.encode(presenter.year(summary)) }
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
         var rows: [[String]] = []
         func figures(_ name: String, _ f: ClinicYear.Figures) -> [String] {
             [name, "Year \(summary.year)", String(f.sales.saleCount), m(f.sales.revenue), m(f.sales.commission), String(f.periods), m(f.commission),
@@ -210,7 +213,7 @@ public struct Renderer: Sendable {
         }
         for clinic in summary.clinics {
             for (index, month) in clinic.months.enumerated() where month.saleCount > 0 {
-                rows.append([clinic.clinic.name, "\(months[index]) \(summary.year)", String(month.saleCount), m(month.revenue), m(month.commission),
+                rows.append([clinic.clinic.name, "\(Self.monthNames[index]) \(summary.year)", String(month.saleCount), m(month.revenue), m(month.commission),
                              "", "", "", "", "", "", ""])
             }
             rows.append(figures(clinic.clinic.name, clinic.figures))

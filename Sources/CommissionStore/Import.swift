@@ -200,6 +200,11 @@ public struct ImportSources: ImportSource {
         self.sources = sources.enumerated().map { (ImportFile(index: $0.offset, name: $0.element.name), $0.element.source) }
     }
 
+    /// One source as it is (a file of sales may then take a store's fast path), several as one import.
+    public static func combining(_ sources: [(name: String, source: any ImportSource)]) -> any ImportSource {
+        sources.count == 1 ? sources[0].source : ImportSources(sources)
+    }
+
     public var holdsOnlySales: Bool { sources.allSatisfy(\.source.holdsOnlySales) }
 
     public func column(for field: String) -> String? {

@@ -56,7 +56,7 @@ public struct ClinicYear: Sendable, Hashable {
             self.balance = balance
         }
 
-        mutating func add(_ other: Figures, rounding: RoundingPolicy) throws(MoneyError) {
+        mutating func add(_ other: Figures) throws(MoneyError) {
             sales = try sales.adding(other.sales)
             periods += other.periods
             commission = try commission.adding(other.commission)
@@ -122,7 +122,7 @@ extension CommissionStore {
                         figures.commission = try figures.commission.adding(entry.expected)
                     }
                 }
-                try total.add(figures, rounding: settings.rounding)
+                try total.add(figures)
                 clinics.append(ClinicYear(clinic: clinic, months: clinicMonths, figures: figures))
             }
         } catch let error as MoneyError {

@@ -78,7 +78,7 @@ struct Import: AsyncParsableCommand {
                 if Workbook.isWorkbook(atPath: file) {
                     let (sheets, skipped) = try Workbook(path: file).importSources(kind: kind, format: format, currency: settings.currency)
                     sources += sheets.map { ($0.name, $0.source) }
-                    let names = sheets.map { source in source.name.split(separator: "sheet ", maxSplits: 1).last.map(String.init) ?? source.name }
+                    let names = sheets.map { "\"\($0.source.sheetName ?? $0.name)\"" }
                     kinds.append("\(file) (\(sheets.count == 1 ? "sheet" : "sheets") \(names.joined(separator: ", ")))")
                     if !skipped.isEmpty { note("\(file): passed over \(skipped.joined(separator: "; ")).") }
                 } else {
@@ -90,8 +90,7 @@ struct Import: AsyncParsableCommand {
                 throw Failure(error.description + (files.count > 1 || sources.count > 0 ? " Nothing was imported." : ""))
             }
         }
-        // One file is read as it is (its sales may take the fast path); several, as one import.
-        let source: any ImportSource = sources.count == 1 ? sources[0].source : ImportSources(sources)
+        let source = ImportSources.combining(sources)
         // Each file's digest is kept with the import: the same file a second time is refused (--again).
         var options = ImportOptions(dryRun: dryRun, digests: try files.map { try ImportDigest.ofFile(atPath: $0) }, again: again)
         let what = files.count == 1 ? files[0] : "\(files.count) files"
@@ -101,12 +100,7 @@ struct Import: AsyncParsableCommand {
         do {
             let summary = try await store.importRows(from: source, options: options)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            let counts = [(summary.clinics, "clinic"), (summary.products, "product"), (summary.terms, "terms"), (summary.prices, "price"),
-                          (summary.scheduleChanges, "schedule change"), (summary.deductions, "deduction"), (summary.sales, "sale")]
-                .filter { $0.0 > 0 }
-                .map { count, noun in "\(count) \(noun)\(count == 1 || noun == "terms" ? "" : "s")" }
-            let rows = counts.isEmpty ? "nothing" : counts.joined(separator: ", ")
-            output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(rows)\(dryRun ? " (dry run: nothing written)" : "").\n")
+            output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "").\n")
         } catch let error as StoreError {
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             throw Failure("\(what): \(error.description)")

@@ -31,6 +31,7 @@ struct StatementsJob: Job {
         return (try await app.store.yearSummary(year, today: today), settings)
     }
 
+    /// A CSV download named `name`.
     static func csv(_ text: String, name: String) -> Response {
         Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\""],
                  body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -39,7 +40,6 @@ struct StatementsJob: Job {
     func yearPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
         let style = settings.style
-        let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
         func figures(_ f: ClinicYear.Figures) -> [String: Any] {
             ["sales": f.sales.saleCount, "revenue": style.format(f.sales.revenue), "earned": style.format(f.sales.commission), "periods": f.periods,
              "commission": style.format(f.commission), "accelerators": style.format(f.accelerators), "deductions": style.format(f.deductions),
@@ -52,7 +52,7 @@ struct StatementsJob: Job {
             "clinics": summary.clinics.map { clinic -> [String: Any] in
                 ["name": clinic.clinic.name, "year": figures(clinic.figures),
                  "months": clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month -> [String: Any] in
-                     ["month": monthNames[index], "sales": month.saleCount, "revenue": style.format(month.revenue), "earned": style.format(month.commission)]
+                     ["month": Renderer.monthNames[index], "sales": month.saleCount, "revenue": style.format(month.revenue), "earned": style.format(month.commission)]
                  }]
             },
             "hasClinics": !summary.clinics.isEmpty,
@@ -87,9 +87,7 @@ struct StatementsJob: Job {
             case nil, "json":
                 return try app.json(statements.map(Presenter(currency: settings.currency).statement))
             case "csv":
-                return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
-                                                       .contentDisposition: "attachment; filename=\"statements-\(from)-\(through).csv\""],
-                                body: .init(byteBuffer: ByteBuffer(string: renderer.render(statements, as: .csv))))
+                return Self.csv(renderer.render(statements, as: .csv), name: "statements-\(from)-\(through).csv")
             case let other?:
                 throw Problem(.badRequest, "The format is json or csv, not \"\(other)\".")
             }
@@ -155,7 +153,6 @@ struct StatementsJob: Job {
         let statement = try await app.store.statement(clinic: clinic.id, period: period)
         let csv = Renderer(currency: currency).render(statement, as: .csv)
         let filename = "statement-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(period.start).csv"
-        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(filename)\""],
-                        body: .init(byteBuffer: ByteBuffer(string: csv)))
+        return Self.csv(csv, name: filename)
     }
 }

@@ -117,7 +117,8 @@ struct TransferJob: Job {
     /// the `dates` choice) is checked whole as a dry run, and kept for the confirmation; the page
     /// says what would be imported. Nothing of the book changes.
     func importWorkbook(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (path, fields) = try await receiveUpload(request, context: context, field: "workbook", what: "workbook")
+        let (path, fields) = try await receiveUpload(request, context: context, field: "workbook", missing: "Choose the workbook.",
+            tooLarge: "The workbook is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): import it with commission import.")
         let dates = fields["dates"].flatMap(DateOrder.init(rawValue:)), again = fields["again"] != nil
         do {
             let summary = try await importWorkbook(at: path, dates: dates, again: again, dryRun: true)
@@ -153,14 +154,9 @@ struct TransferJob: Job {
         let settings = try await app.store.settings()
         let workbook = try Workbook(path: path)
         let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
-        let source: any ImportSource = sheets.count == 1 ? sheets[0].source : ImportSources(sheets.map { ($0.name, $0.source) })
         let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
-        let summary = try await app.store.importRows(from: source, options: options)
-        let counts = [(summary.clinics, "clinic"), (summary.products, "product"), (summary.terms, "terms"), (summary.prices, "price"),
-                      (summary.scheduleChanges, "schedule change"), (summary.deductions, "deduction"), (summary.sales, "sale")]
-            .filter { $0.0 > 0 }.map { count, noun in "\(count) \(noun)\(count == 1 || noun == "terms" ? "" : "s")" }
-        return (counts.isEmpty ? "nothing" : counts.joined(separator: ", "))
-            + " from the sheet\(sheets.count == 1 ? "" : "s") " + sheets.map { "“\($0.source.sheetName ?? $0.name)”" }.joined(separator: ", ")
+        let summary = try await app.store.importRows(from: ImportSources.combining(sheets.map { ($0.name, $0.source) }), options: options)
+        return summary.counted + " from the sheet\(sheets.count == 1 ? "" : "s") " + sheets.map { "“\($0.source.sheetName ?? $0.name)”" }.joined(separator: ", ")
     }
 
     /// A workbook's refusal on the page: its reason, or its rows' problems.
@@ -258,11 +254,13 @@ struct TransferJob: Job {
     /// session's; returns the file's path. Refuses a missing file, a bad token and a file over
     /// ``WebConfiguration/maxBackupSize``, leaving nothing behind.
     func receiveUpload(_ request: Request, context: AppRequestContext) async throws -> String {
-        try await receiveUpload(request, context: context, field: "backup", what: "backup").path
+        try await receiveUpload(request, context: context, field: "backup", missing: "Choose the backup file to restore.",
+                                tooLarge: "The backup is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): restore it with commission restore.").path
     }
 
     /// The same for any form with one file (in its `field` part) and small fields beside it.
-    func receiveUpload(_ request: Request, context: AppRequestContext, field: String, what: String) async throws -> (path: String, fields: [String: String]) {
+    func receiveUpload(_ request: Request, context: AppRequestContext, field: String, missing: String,
+                       tooLarge: String) async throws -> (path: String, fields: [String: String]) {
         guard let expected = context.uploadCSRF else {
             throw Problem(.badRequest, "Send the backup as a form upload (multipart/form-data) from the Import & export page.")
         }
@@ -274,7 +272,7 @@ struct TransferJob: Job {
         guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
             throw Problem(.internalServerError, "The server could not keep the upload.")
         }
-        let upload = Upload(expectedCSRF: expected, file: file, limit: app.configuration.maxBackupSize, fileField: field, what: what)
+        let upload = Upload(expectedCSRF: expected, file: file, limit: app.configuration.maxBackupSize, fileField: field, tooLarge: tooLarge)
         let parser = MultipartParser(boundary: String(match.1))
         parser.onHeader = { name, value in upload.header(name, value) }
         parser.onBody = { buffer in upload.body(&buffer) }
@@ -290,7 +288,7 @@ struct TransferJob: Job {
             try? FileManager.default.removeItem(atPath: path)
             throw Problem(.badRequest, "The upload is not a well-formed form (multipart/form-data).")
         }
-        if let failure = upload.failure ?? (upload.bytes == 0 ? Problem(.unprocessableContent, field == "backup" ? "Choose the backup file to restore." : "Choose the \(what).") : nil) {
+        if let failure = upload.failure ?? (upload.bytes == 0 ? Problem(.unprocessableContent, missing) : nil) {
             try? FileManager.default.removeItem(atPath: path)
             throw failure
         }
@@ -302,8 +300,8 @@ struct TransferJob: Job {
         let expectedCSRF: String
         let file: FileHandle
         let limit: Int
-        /// The part that holds the file (`backup`, `workbook`), and what the file is called in messages.
-        let fileField: String, what: String
+        /// The part that holds the file (`backup`, `workbook`), and the sentence for one too large.
+        let fileField: String, tooLarge: String
         var part: String?
         var csrf: [UInt8] = []
         /// The form's other small fields (a choice, a button's value), 256 bytes each at most.
@@ -312,12 +310,12 @@ struct TransferJob: Job {
         var bytes = 0
         var failure: Problem?
 
-        init(expectedCSRF: String, file: FileHandle, limit: Int, fileField: String = "backup", what: String = "backup") {
+        init(expectedCSRF: String, file: FileHandle, limit: Int, fileField: String, tooLarge: String) {
             self.expectedCSRF = expectedCSRF
             self.file = file
             self.limit = limit
             self.fileField = fileField
-            self.what = what
+            self.tooLarge = tooLarge
         }
 
         func header(_ name: String, _ value: String) {
@@ -337,9 +335,7 @@ struct TransferJob: Job {
                 }
                 bytes += buffer.readableBytes
                 guard bytes <= limit else {
-                    failure = Problem(.contentTooLarge, fileField == "backup"
-                        ? "The backup is larger than this server takes (\(TransferJob.size(limit))): restore it with commission restore."
-                        : "The \(what) is larger than this server takes (\(TransferJob.size(limit))): import it with commission import.")
+                    failure = Problem(.contentTooLarge, tooLarge)
                     return
                 }
                 do {
@@ -438,7 +434,7 @@ struct TransferJob: Job {
         do {
             if Workbook.isWorkbook(data) || request.headers[.contentType]?.hasPrefix(Self.workbookType) == true {
                 let sheets = try Workbook(data: data, name: name).importSources(kind: kind, format: format, currency: currency).sources
-                source = sheets.count == 1 ? sheets[0].source : ImportSources(sheets.map { ($0.name, $0.source) })
+                source = ImportSources.combining(sheets.map { ($0.name, $0.source) })
                 kinds = sheets.map(\.source.kind)
             } else {
                 let csv = try CSVImportSource(origin: .data(data, name: name), kind: kind, format: format, currency: currency)
