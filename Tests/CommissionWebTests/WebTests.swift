@@ -500,6 +500,33 @@ import Testing
         }
     }
 
+    @Test func thePageAndTheAPISayHowTheyReadDatesAndTakeAForcedReading() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            // US dates: the preview says how they are read.
+            let us = "date,clinic,product\n3/16/2026,Glow,Serum 30ml\n"
+            let checked = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": us, "action": "preview"]))
+            #expect(checked.text.contains("dates read as month/day/year: 3/16/2026 can only be read so"), "\(checked.text)")
+            // Every day 12 or less: refused until she chooses; chosen, imported so.
+            let ambiguous = "date,clinic,product\n3/2/2026,Glow,Serum 30ml\n"
+            let asked = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": ambiguous, "action": "commit"]))
+            #expect(asked.status.code == 422 && asked.text.contains("every day in it is 12 or less"), "\(asked.text)")
+            let chosen = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                  body: form(["csrf": csrf, "csv": ambiguous, "action": "commit", "dates": "dmy"]))
+            #expect(chosen.status == .ok, "\(chosen.text)")
+            #expect(try await test.store.sales(SaleQuery()).map(\.date) == [try Day(parsing: "2026-02-03")])
+            // The API: dates= forces the reading too.
+            var csv: HTTPFields = [.cookie: "commission_session=\(session)", .contentType: "text/csv", .csrfToken: csrf]
+            csv[.accept] = "application/json"
+            let api = try await client.execute(uri: "/api/v1/import?dates=mdy", method: .post, headers: csv, body: ByteBuffer(string: "date,clinic,product\n4/1/2026,Glow,Serum 30ml\n"))
+            #expect(api.status == .created, "\(api.text)")
+            #expect(try await test.store.sales(SaleQuery()).map(\.date).sorted() == [try Day(parsing: "2026-02-03"), try Day(parsing: "2026-04-01")])
+        }
+    }
+
     @Test func herYearAsAPageACSVAndJSON() async throws {
         let test = try await TestApp()
         // 2 serums at Glow on 2 March: revenue 100.00, profit 60.00, 40% = 24.00; 10.00 paid for March.
