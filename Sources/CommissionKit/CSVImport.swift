@@ -18,11 +18,20 @@ public struct CSVFormat: Sendable, Hashable {
     /// The order of dates not written as ISO 8601 (`2/25/2026`); nil to tell it from the file's
     /// dates (a day over 12 says which is which).
     public var dates: DateOrder?
+    /// The columns' fields as she mapped them (`--mapping`): its headers are read as it says, before
+    /// any header Commission would recognise; nil for none.
+    public var mapping: ImportMapping?
+    /// Her saved mappings: with no `mapping` given, one made for a file with the same headers is
+    /// used (``ImportMapping/fits(_:)``), and said.
+    public var saved: [ImportMapping]
 
-    public init(delimiter: Character? = nil, decimalComma: Bool = false, dates: DateOrder? = nil) {
+    public init(delimiter: Character? = nil, decimalComma: Bool = false, dates: DateOrder? = nil, mapping: ImportMapping? = nil,
+                saved: [ImportMapping] = []) {
         self.delimiter = delimiter
         self.decimalComma = decimalComma
         self.dates = dates
+        self.mapping = mapping
+        self.saved = saved
     }
 }
 
@@ -45,6 +54,8 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
     case noImportableSheet(String, sheets: [String])
     /// A file whose dates or amounts cannot be read one way (ambiguous or contradictory).
     case reading(String, ReadingError)
+    /// A column the mapping given for the file names, which the file lacks.
+    case unmappedColumn(String, String, mapping: String, has: [String])
 
     public var description: String {
         switch self {
@@ -79,6 +90,8 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot read the workbook \(path): \(reason)"
         case .reading(let path, let error):
             return "\(path): \(error.description)"
+        case .unmappedColumn(let path, let header, let mapping, let has):
+            return "\(path) has no column \"\(header)\", which the mapping “\(mapping)” reads; its columns are \(has.map { "\"\($0)\"" }.joined(separator: ", ")). Is it the file the mapping was made for?"
         case .noImportableSheet(let path, let sheets):
             return """
                 None of the sheets of \(path) holds clinics, products, terms, sales, prices, schedules or deductions that Commission \
@@ -225,6 +238,16 @@ public struct CSVImportSource: ImportSource {
     let headerRow: Int
     /// How the file's dates and amounts are read: as given, or as its values say.
     public let reading: ImportReading
+    /// The column mapping the file was read with: the one given, or a saved one made for its headers.
+    public let mapping: ImportMapping?
+    /// The file's headers as it spells them (spaces around them trimmed).
+    public let headers: [String]
+
+    /// How the file is read, in words: its kind, the mapping it was read with, how its dates and
+    /// amounts are read ("sales; columns as mapped in “Clinic A”; dates read as month/day/year…").
+    public var said: [String] {
+        [kind.rawValue] + (mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
+    }
 
     /// Opens the file and checks its header.
     /// - Throws: ``CSVFileError`` for a file that cannot be imported at all.
@@ -285,18 +308,41 @@ public struct CSVImportSource: ImportSource {
         }
         headerCount = header.count
 
+        let spelledHeader = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        headers = spelledHeader
+        var mapping = format.mapping
+        if let given = mapping, let absent = given.fields.keys.sorted().first(where: { header in
+            !spelledHeader.contains { ImportMapping.key($0) == ImportMapping.key(header) }
+        }) {
+            // A workbook's sheets are read with the mapping that fits them; a file must have its columns.
+            guard case .sheet = origin else {
+                throw CSVFileError.unmappedColumn(path, absent, mapping: given.name, has: spelledHeader.filter { !$0.isEmpty })
+            }
+            mapping = nil
+        }
+        mapping = mapping ?? format.saved.first { $0.fits(spelledHeader) }
+        self.mapping = mapping
         var columns = Columns()
         var duplicates: [String] = []
-        for (index, raw) in header.enumerated() {
-            let spelled = raw.trimmingCharacters(in: .whitespaces)
-            guard let field = Self.field(for: spelled) else { continue }
+        // The columns she mapped first; then the headers Commission knows, for the fields still free.
+        for (index, spelled) in spelledHeader.enumerated() {
+            guard let mapped = mapping?.field(for: spelled) else { continue }
+            guard let field = Field(rawValue: mapped) else { continue }  // mapped to nothing: ignored
             if columns[field] != nil { duplicates.append(spelled); continue }
+            columns[field] = (index, spelled)
+        }
+        for (index, spelled) in spelledHeader.enumerated() where mapping?.field(for: spelled) == nil {
+            guard let field = Self.field(for: spelled) else { continue }
+            if columns[field] != nil {
+                if mapping?.fields.values.contains(field.rawValue) != true { duplicates.append(spelled) }
+                continue
+            }
             columns[field] = (index, spelled)
         }
         if !duplicates.isEmpty { throw CSVFileError.duplicateHeaders(path, duplicates) }
         self.columns = columns
 
-        let resolvedKind = kind ?? Self.guessKind(columns.fields)
+        let resolvedKind = kind ?? mapping?.kind.flatMap(ImportKind.init(rawValue:)) ?? Self.guessKind(columns.fields)
         guard let resolvedKind else { throw CSVFileError.unknownKind(path, headers: header) }
         self.kind = resolvedKind
         var missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
@@ -363,6 +409,23 @@ public struct CSVImportSource: ImportSource {
         }
         let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }!
         return best.value == 0 ? 0x2C : best.key
+    }
+
+    /// The field Commission reads a column of this header as without a mapping (`unit price` for
+    /// `Price`), or nil for a header it does not know.
+    public static func fieldName(for header: String) -> String? { field(for: header)?.rawValue }
+
+    /// A CSV file's header row and the row after it (empty when none), to show her its columns
+    /// beside the fields when she maps them.
+    /// - Throws: ``CSVFileError`` for a file that cannot be read at all.
+    public static func firstRows(of origin: Origin, format: CSVFormat = CSVFormat()) throws -> (headers: [String], first: [String]) {
+        let head = try origin.head()
+        if head.contains(0) { throw CSVFileError.binary(origin.name) }
+        let delimiter = format.delimiter?.asciiValue ?? sniffDelimiter(head)
+        var scanner = try origin.scanner(delimiter: delimiter)
+        guard let header = try next(&scanner, path: origin.name)?.fields else { throw CSVFileError.empty(origin.name) }
+        let first = (try? scanner.next())??.fields ?? []
+        return (header.map { $0.trimmingCharacters(in: .whitespaces) }, first)
     }
 
     /// The canonical field a header names, or nil for a column Commission ignores.

@@ -282,6 +282,17 @@ enum PostgresSchema {
         Migration(name: "v7: expected figures by pay period", statements: periodFigureStatements + [
             "INSERT INTO clinicPeriodDirty (bookId, clinicId, day) SELECT bookId, id, '-infinity' FROM clinic",
         ]),
+        // Her column mappings (`ImportMapping`), each kept whole as JSON under its name (any case).
+        Migration(name: "v8: saved column mappings", statements: [
+            """
+            CREATE TABLE columnMapping (
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                name text NOT NULL CHECK (length(btrim(name)) BETWEEN 1 AND 100),
+                body text NOT NULL
+            )
+            """,
+            "CREATE UNIQUE INDEX columnMapping_name ON columnMapping (bookId, lower(name))",
+        ]),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

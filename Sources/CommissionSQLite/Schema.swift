@@ -355,6 +355,16 @@ enum Schema {
             try SQLiteStore.rebuildPeriodFigures(db)
         }
 
+        // Her column mappings (`ImportMapping`), each kept whole as JSON under its name.
+        migrator.registerMigration("v13: saved column mappings") { db in
+            try db.execute(sql: """
+                CREATE TABLE columnMapping (
+                    name TEXT PRIMARY KEY COLLATE NOCASE CHECK (length(trim(name)) BETWEEN 1 AND 100),
+                    body TEXT NOT NULL
+                );
+                """)
+        }
+
         return migrator
     }
 

@@ -13,6 +13,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(StoreTable, id: Int64)
     case unknownClinic(String)
     case unknownProduct(String)
+    /// No column mapping (``ImportMapping``) is saved under this name.
+    case unknownMapping(String)
     case duplicateName(StoreTable, String)
     case duplicateSKU(String)
     case archived(StoreTable, String)
@@ -44,6 +46,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "There is no clinic named \"\(name)\". See `commission clinic list`, or add it with `commission clinic add`."
         case .unknownProduct(let name):
             return "There is no product named \"\(name)\". See `commission product list`, or add it with `commission product add`."
+        case .unknownMapping(let name):
+            return "There is no saved column mapping named \"\(name)\". See `commission mapping list`, or save one with `commission import … --map HEADER=FIELD --save-mapping NAME`."
         case .duplicateName(let table, let name):
             return "A \(table.singular) named \"\(name)\" already exists (names are compared without regard to case)."
         case .duplicateSKU(let sku):

@@ -28,6 +28,12 @@ struct Import: AsyncParsableCommand {
             imported in the order they need. Dates, percentages and amounts are read as the cells \
             hold them; sheets that hold nothing to import are passed over and named.
 
+            Headers it does not know can be mapped: --map "Share %=share" reads that column as the \
+            share (a field as listed below; --map "Internal ref=ignore" leaves a column out), and \
+            --save-mapping NAME keeps the mapping in the book. The next file with the same headers is \
+            read with it by itself (and says so); --mapping NAME reads any file with it. \
+            `commission mapping list` shows the saved ones.
+
             Any bad row means nothing is imported, from any of the files given together: every bad row \
             is listed with its file, line, column and reason. A file imported before, byte for byte, \
             is refused (so that no sale is recorded twice) unless --again.
@@ -47,6 +53,8 @@ struct Import: AsyncParsableCommand {
               commission import sales.csv --dry-run
               commission import ventes.csv --delimiter ";" --decimal-comma
               commission import us-export.csv --dates mdy
+              commission import clinic-a.csv --map "Share %=share" --map "Start=effective from" --save-mapping "Clinic A"
+              commission import clinic-a-2027.csv --mapping "Clinic A"
               commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
             """)
     @OptionGroup var book: BookOptions
@@ -57,11 +65,23 @@ struct Import: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The order of dates not written YYYY-MM-DD: mdy (2/25/2026), dmy (25/2/2026 or 25.02.2026) or ymd; by default told from the file's dates.",
                                valueName: "mdy|dmy|ymd"))
     var dates: DateOrder?
+    @Option(help: ArgumentHelp("Read the files with the column mapping saved under this name (see commission mapping list).", valueName: "name"))
+    var mapping: String?
+    @Option(name: .customLong("map"), help: ArgumentHelp("Read a column as a field: \"Share %=share\", \"Retail=unit price\", \"Ref=ignore\" (repeatable; over --mapping's).",
+                                                        valueName: "header=field"))
+    var map: [String] = []
+    @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Keep the file's mapping (--map, over --mapping's) under this name, once the import succeeds.", valueName: "name"))
+    var saveMapping: String?
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
     @Flag(name: .customLong("again"), help: "Import a file even though the same file (byte for byte) was imported before.") var again = false
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one CSV file to import.") }
+        if saveMapping != nil && (files.count != 1 || files.contains(where: Workbook.isWorkbook(atPath:))) {
+            throw ValidationError("--save-mapping keeps the mapping of one CSV file: give that one file.")
+        }
+        if saveMapping != nil && map.isEmpty && mapping == nil { throw ValidationError("--save-mapping keeps what --map (or --mapping) says: map a column.") }
+        for pair in map { do { _ = try ImportMapping.pair(pair) } catch { throw ValidationError("\(error)") } }
         if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
     }
 
@@ -72,7 +92,24 @@ struct Import: AsyncParsableCommand {
         // Every file is opened and its header checked before anything is written.
         var sources: [(name: String, source: any ImportSource)] = []
         var kinds: [String] = []
-        let format = CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates)
+        let saved = try await store.mappings()
+        var given = try await mapping.asyncMap { try await store.mapping(named: $0) }
+        if !map.isEmpty {
+            var fields = given?.fields ?? [:]
+            do {
+                for (header, field) in try ImportMapping.forImport(name: saveMapping ?? given?.name ?? "--map", kind: kind ?? given?.kind.flatMap(ImportKind.init(rawValue:)),
+                                                                    headers: [], pairs: try map.map(ImportMapping.pair)).fields {
+                    fields = fields.filter { ImportMapping.key($0.key) != ImportMapping.key(header) }
+                    fields[header] = field
+                }
+            } catch let error as MappingError {
+                throw Failure(error.description)
+            }
+            given = ImportMapping(name: saveMapping ?? given?.name ?? "--map", kind: kind?.rawValue ?? given?.kind, headers: given?.headers ?? [], fields: fields)
+        }
+        let format = CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates,
+                               mapping: given, saved: saved)
+        var toSave: ImportMapping?
         for file in files {
             do {
                 if Workbook.isWorkbook(atPath: file) {
@@ -84,10 +121,16 @@ struct Import: AsyncParsableCommand {
                 } else {
                     let source = try CSVImportSource(path: file, kind: kind, format: format, currency: settings.currency)
                     sources.append((file, source))
-                    kinds.append("\(file) (\(([source.kind.rawValue] + source.reading.said).joined(separator: "; ")))")
+                    kinds.append("\(file) (\(source.said.joined(separator: "; ")))")
+                    if let name = saveMapping, var mapping = source.mapping {
+                        mapping.name = name
+                        mapping.headers = source.headers
+                        mapping.kind = source.kind.rawValue
+                        toSave = mapping
+                    }
                 }
             } catch let error as CSVFileError {
-                throw Failure(error.description + (files.count > 1 || sources.count > 0 ? " Nothing was imported." : ""))
+                throw Failure(error.description + Self.hint(for: error) + (files.count > 1 || sources.count > 0 ? " Nothing was imported." : ""))
             }
         }
         let source = ImportSources.combining(sources)
@@ -101,10 +144,30 @@ struct Import: AsyncParsableCommand {
             let summary = try await store.importRows(from: source, options: options)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "").\n")
+            if let toSave {
+                try await store.saveMapping(toSave)
+                output("Saved the column mapping “\(toSave.name)”: the next file with these headers is read with it.\n")
+            }
         } catch let error as StoreError {
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             throw Failure("\(what): \(error.description)")
         }
+    }
+}
+
+extension Import {
+    /// What would have helped a file whose columns were not understood: the flag, with an example
+    /// made of its own first unknown header and the first field it lacks.
+    static func hint(for error: CSVFileError) -> String {
+        let (has, missing): ([String], [String])
+        switch error {
+        case .missingColumns(_, let columns, let headers): (has, missing) = (headers, columns)
+        case .unknownKind(_, let headers): (has, missing) = (headers.map { $0.trimmingCharacters(in: .whitespaces) }, [])
+        default: return ""
+        }
+        let unknown = has.first { !$0.isEmpty && CSVImportSource.fieldName(for: $0) == nil }
+        guard let unknown else { return missing.isEmpty ? "" : " Or map a column to \"\(missing[0])\" with --map \"HEADER=\(missing[0])\"." }
+        return " To read a column as a field, map it (for instance --map \"\(unknown)=\(missing.first ?? "date")\"); add --save-mapping NAME to keep the mapping for the next file."
     }
 }
 

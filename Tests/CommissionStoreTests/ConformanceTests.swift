@@ -1376,3 +1376,37 @@ extension CommissionStore {
         #expect(try await store.sales(SaleQuery(clinicID: lumen.id)).count == 4)
     }
 }
+
+/// Her column mappings, kept in the book by name.
+@Suite struct MappingConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func mappingsAreKeptByNameReplacedAndForgotten(_ kind: StoreKind) async throws {
+        let store = try #require(try await kind.makeStore() as? any ImportMappings)
+        #expect(try await store.mappings().isEmpty)
+        let clinicA = ImportMapping(name: " Clinic A ", kind: "terms", headers: ["Place", "Pct", "Beginning"],
+                                    fields: ["Place": "clinic", "Beginning": "effective from"])
+        try await store.saveMapping(clinicA)
+        try await store.saveMapping(ImportMapping(name: "Bank", headers: ["Booked", "Sum"], fields: ["Booked": "date", "Sum": "amount"]))
+        #expect(try await store.mappings().map(\.name) == ["Bank", "Clinic A"])  // by name, trimmed
+        #expect(try await store.mapping(named: "clinic a").fields == clinicA.fields)
+        #expect(try await store.mapping(named: "clinic a").kind == "terms")
+
+        // The next file with the same headers, in another order and spelling, is offered it; another is not.
+        #expect(try await store.mapping(fitting: ["beginning", "PLACE", "pct", ""])?.name == "Clinic A")
+        #expect(try await store.mapping(fitting: ["Place", "Pct"]) == nil)
+
+        // The same name in another case replaces it.
+        try await store.saveMapping(ImportMapping(name: "CLINIC A", headers: ["Place"], fields: ["Place": "clinic"]))
+        #expect(try await store.mappings().map(\.name) == ["Bank", "CLINIC A"])
+        #expect(try await store.mapping(named: "Clinic A").fields == ["Place": "clinic"])
+
+        try await store.deleteMapping(named: "clinic a")
+        #expect(try await store.mappings().map(\.name) == ["Bank"])
+        await #expect(throws: StoreError.unknownMapping("clinic a")) { try await store.deleteMapping(named: "clinic a") }
+        await #expect(throws: StoreError.unknownMapping("Nope")) { _ = try await store.mapping(named: "Nope") }
+        // A mapping without a name, or that maps nothing, is refused and nothing is kept.
+        await #expect(throws: StoreError.self) { try await store.saveMapping(ImportMapping(name: "  ", headers: ["A"], fields: ["A": "date"])) }
+        await #expect(throws: StoreError.self) { try await store.saveMapping(ImportMapping(name: "Empty", headers: ["A"], fields: [:])) }
+        #expect(try await store.mappings().map(\.name) == ["Bank"])
+    }
+}

@@ -410,6 +410,43 @@ import Testing
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 2400)])
     }
 
+    @Test func columnsSheMapsOnThePageAreKeptAndReadTheNextFileByThemselves() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let january = "Booked,Place,Item,Units,Ref\n2026-03-02,Glow,Serum 30ml,2,A-1\n"
+            // Unknown headers: her columns beside the fields, each with its first value; what Commission knows chosen already.
+            let asked = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                 body: form(["csrf": csrf, "csv": january, "kind": "sales", "action": "preview"]))
+            #expect(asked.status.code == 422)
+            #expect(asked.text.contains("id=\"column-mapping\"") && asked.text.contains("<td>Booked</td><td>2026-03-02</td>"), "\(asked.text)")
+            #expect(asked.text.contains("<select name=\"map3\" aria-label=\"Units is read as\">"))
+            #expect(asked.text.contains("<option value=\"quantity\" selected>quantity</option>"))  // Units: Commission's own synonym
+            #expect(asked.text.contains("<option value=\"date\">date (required)</option>"))
+            // Her choices, kept under a name and used at once: the file is checked, nothing imported.
+            let fields = ["csrf": csrf, "csv": january, "kind": "sales", "action": "map", "mappingName": "Glow's export",
+                          "map0": "date", "map1": "clinic", "map2": "product", "map3": "quantity", "map4": ""]
+            let mapped = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(fields))
+            #expect(mapped.status == .ok && mapped.text.contains("1 sales row (columns as mapped in “Glow&#39;s export”) would be imported"), "\(mapped.text)")
+            #expect(try await test.store.countSales(SaleQuery()) == 0)
+            #expect(try await test.store.mapping(named: "glow's export").fields == ["Booked": "date", "Place": "clinic", "Item": "product", "Units": "quantity", "Ref": ""])
+            // The next file with those headers: read with it by itself, and imported.
+            let february = "Booked,Place,Item,Units,Ref\n2026-03-09,Glow,Serum 30ml,1,A-2\n"
+            let imported = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                    body: form(["csrf": csrf, "csv": february, "action": "commit"]))
+            #expect(imported.status == .ok && imported.text.contains("Imported 1 sales row (columns as mapped in"), "\(imported.text)")
+            // A name left empty: said beside the columns, nothing kept.
+            let unnamed = try await client.execute(uri: "/import", method: .post, headers: headers,
+                                                   body: form(fields.merging(["csv": "When,Where,What\n2026-03-02,Glow,Serum 30ml\n", "mappingName": "",
+                                                                              "map0": "date", "map1": "clinic", "map2": "product"]) { $1 }))
+            #expect(unnamed.status.code == 422 && unnamed.text.contains("mapping name") && unnamed.text.contains("id=\"column-mapping\""), "\(unnamed.text)")
+            #expect(try await test.store.mappings().count == 1)
+        }
+        #expect(try await test.store.sales(SaleQuery(order: .oldestFirst)).map(\.date.description) == ["2026-03-09"])
+    }
+
     @Test func theSameFileTwiceIsRecognisedAndImportedAgainOnlyWhenSheSaysSo() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in

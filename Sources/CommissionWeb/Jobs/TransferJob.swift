@@ -39,10 +39,13 @@ struct TransferJob: Job {
     // MARK: Pages
 
     func transferPage(context: AppRequestContext, csv: String = "", problems: [ImportProblem] = [], alreadyImported: Bool = false,
-                      workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false,
+                      workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false, mapping: MappingForm? = nil,
                       message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
+        let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
         let values: [String: Any] = [
+            "savedMappings": saved.map { ["name": $0.name] }, "hasSavedMappings": !saved.isEmpty,
+            "mapping": mapping.map { [$0.values] } ?? [],
             "csv": csv,
             "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
             "hasProblems": !problems.isEmpty,
@@ -64,21 +67,46 @@ struct TransferJob: Job {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
         let text = form.values["csv"] ?? ""
-        let dryRun = form["action"] != "commit"
+        let origin = CSVImportSource.Origin.data(Data(text.utf8), name: "The file")
+        let mappings = app.store as? any ImportMappings
+        var kind = form["kind"].flatMap(ImportKind.init(rawValue:))
         do {
-            let source = try CSVImportSource(origin: .data(Data(text.utf8), name: "The file"),
-                                             kind: form["kind"].flatMap(ImportKind.init(rawValue:)),
-                                             format: CSVFormat(decimalComma: form["decimalComma"] != nil, dates: form["dates"].flatMap(DateOrder.init(rawValue:))),
+            var given: ImportMapping?
+            if let name = form["mapping"], let mappings { given = try await mappings.mapping(named: name) }
+            if form["action"] == "map" {
+                // Her mapping, from the form that showed the file's columns beside the fields: saved, then used.
+                let mapping = try await saveMapping(form, origin: origin, kind: kind)
+                given = mapping
+                kind = kind ?? mapping.kind.flatMap(ImportKind.init(rawValue:))
+            }
+            let dryRun = form["action"] != "commit"
+            let source = try CSVImportSource(origin: origin, kind: kind,
+                                             format: CSVFormat(decimalComma: form["decimalComma"] != nil, dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
+                                                               mapping: given, saved: try await mappings?.mappings() ?? []),
                                              currency: settings.currency)
             // The text's digest is kept with the import: the same file pasted again is refused, unless she says so.
             let options = ImportOptions(dryRun: dryRun, digests: [ImportDigest(name: "This file", data: Data(text.utf8))], again: form["again"] != nil)
             let summary = try await app.store.importRows(from: source, options: options)
             let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
-                + source.reading.said.map { " (\($0))" }.joined()
+                + source.said.dropFirst().map { " (\($0))" }.joined()
             return try await transferPage(context: context, csv: dryRun ? text : "",
                                           message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
         } catch let error as CSVFileError {
-            return try await transferPage(context: context, csv: text, error: error.description, status: .unprocessableContent)
+            switch error {
+            case .missingColumns, .unknownKind:
+                // Columns it does not know: her file's columns beside the fields, for her to map.
+                let form = try MappingForm(origin: origin, kind: kind, form: form, mappings: try await mappings?.mappings() ?? [])
+                return try await transferPage(context: context, csv: text, mapping: form,
+                                              error: error.description + " Say which column holds what below.", status: .unprocessableContent)
+            default:
+                return try await transferPage(context: context, csv: text, error: error.description, status: .unprocessableContent)
+            }
+        } catch let error as MappingError {
+            let form = try? MappingForm(origin: origin, kind: kind, form: form, mappings: [])
+            return try await transferPage(context: context, csv: text, mapping: form, error: error.description, status: .unprocessableContent)
+        } catch let error as StoreError where error.isAboutAMapping {
+            let form = try? MappingForm(origin: origin, kind: kind, form: form, mappings: [])
+            return try await transferPage(context: context, csv: text, mapping: form, error: error.description, status: .unprocessableContent)
         } catch let StoreError.importRejected(problems, total) {
             return try await transferPage(context: context, csv: text, problems: problems,
                                           error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
@@ -86,6 +114,17 @@ struct TransferJob: Job {
             return try await transferPage(context: context, csv: text, alreadyImported: true,
                                           error: StoreError.alreadyImported(file, on: day, again: "tick “Import it again” and import"), status: .conflict)
         }
+    }
+
+    /// Saves the mapping her form made of the file's columns (`map<N>` is the field of column N,
+    /// `mappingName` its name) and returns it.
+    func saveMapping(_ form: Form, origin: CSVImportSource.Origin, kind: ImportKind?) async throws -> ImportMapping {
+        guard let mappings = app.store as? any ImportMappings else { throw Problem(.conflict, "This book's store keeps no column mappings.") }
+        let headers = try CSVImportSource.firstRows(of: origin).headers
+        let pairs = headers.enumerated().compactMap { index, header in form.values["map\(index)"].map { (header: header, field: $0) } }
+        let mapping = try ImportMapping.forImport(name: form["mappingName"] ?? "", kind: kind, headers: headers, pairs: pairs)
+        try await mappings.saveMapping(mapping)
+        return mapping
     }
 
     func backup() async throws -> Response {
@@ -427,7 +466,14 @@ struct TransferJob: Job {
         }
         let data = Data(buffer: buffer)
         let name = "The request body"
-        let format = CSVFormat(decimalComma: query["decimalComma"] == "true", dates: dates)
+        let mappings = app.store as? any ImportMappings
+        // Her saved column mappings: the one named by mapping=, or one made for the file's headers.
+        var given: ImportMapping?
+        if let name = query["mapping"] {
+            guard let mappings else { throw Problem(.unprocessableContent, "This book's store keeps no column mappings.") }
+            given = try await mappings.mapping(named: String(name))
+        }
+        let format = CSVFormat(decimalComma: query["decimalComma"] == "true", dates: dates, mapping: given, saved: try await mappings?.mappings() ?? [])
         let currency = try await app.store.settings().currency
         let source: any ImportSource
         let kinds: [ImportKind]
@@ -493,5 +539,41 @@ final class RestoreStaging: Sendable {
             return nil
         }
         return taken.path
+    }
+}
+
+/// The file's columns beside the fields, for her to say which holds what: each column's header,
+/// its first value and a choice of field (what Commission would read it as, chosen already).
+struct MappingForm {
+    var values: [String: Any]
+
+    init(origin: CSVImportSource.Origin, kind: ImportKind?, form: Form, mappings: [ImportMapping]) throws {
+        let (headers, first) = try CSVImportSource.firstRows(of: origin)
+        let fitting = mappings.first { $0.fits(headers) }
+        let fields = ImportMapping.importFields
+        let required = kind.map(ImportMapping.requiredFields(of:)) ?? []
+        values = [
+            "columns": headers.enumerated().map { index, header -> [String: Any] in
+                let chosen = form.values["map\(index)"] ?? fitting?.field(for: header) ?? CSVImportSource.fieldName(for: header) ?? ""
+                return [
+                    "index": index, "header": header.isEmpty ? "(no header)" : header,
+                    "sample": index < first.count ? String(first[index].prefix(40)) : "",
+                    "options": [["value": "", "label": "(not read)", "selected": chosen.isEmpty]]
+                        + fields.map { ["value": $0, "label": $0 + (required.contains($0) ? " (required)" : ""), "selected": $0 == chosen] },
+                ]
+            },
+            "name": form["mappingName"] ?? fitting?.name ?? "",
+        ]
+    }
+}
+
+extension StoreError {
+    /// A mapping's name that is not there, or that cannot be kept.
+    var isAboutAMapping: Bool {
+        switch self {
+        case .unknownMapping: true
+        case .invalid(let field, _): field.hasPrefix("mapping")
+        default: false
+        }
     }
 }
