@@ -224,24 +224,21 @@ public struct CSVImportSource: ImportSource {
         }
     }
 
-    public let origin: Origin
+    public var origin: Origin { table.origin }
     public let kind: ImportKind
 
     public var holdsOnlySales: Bool { kind == .sales }
     public let format: CSVFormat
     let currency: Currency
-    let delimiter: UInt8
-    /// Each field's column, and its header as the file spells it.
-    let columns: Columns
-    let headerCount: Int
-    /// A sheet's header row (its first row with a cell): the rows after it are read.
-    let headerRow: Int
+    /// The file opened: its header, each field's column, the mapping it was read with.
+    let table: OpenedTable
+    var columns: Columns { table.columns }
     /// How the file's dates and amounts are read: as given, or as its values say.
     public let reading: ImportReading
     /// The column mapping the file was read with: the one given, or a saved one made for its headers.
-    public let mapping: ImportMapping?
+    public var mapping: ImportMapping? { table.mapping }
     /// The file's headers as it spells them (spaces around them trimmed).
-    public let headers: [String]
+    public var headers: [String] { table.headers }
 
     /// How the file is read, in words: its kind, the mapping it was read with, how its dates and
     /// amounts are read ("sales; columns as mapped in “Clinic A”; dates read as month/day/year…").
@@ -258,134 +255,25 @@ public struct CSVImportSource: ImportSource {
     /// Reads a CSV from `origin` and checks its header.
     /// - Throws: ``CSVFileError`` for a file that cannot be imported at all.
     public init(origin: Origin, kind: ImportKind? = nil, format: CSVFormat = CSVFormat(), currency: Currency) throws {
-        self.origin = origin
         self.format = format
         self.currency = currency
-        let path = origin.name
-        let header: [String]
-        var hasRows = false
-        if case .sheet(let workbook, let sheet) = origin {
-            // The first row with a cell is the header; the check that rows follow it stops at the next.
-            var found: (cells: [String], row: Int)?
-            func look(firstBytes: Int?) throws -> Bool {
-                found = nil
-                return try workbook.rows(of: sheet, firstBytes: firstBytes) { cells, row in
-                    guard found != nil else {
-                        if !cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { found = (cells, row) }
-                        return true
-                    }
-                    hasRows = !cells.allSatisfy(\.isBlank)
-                    return !hasRows
-                }
-            }
-            // The first megabyte holds the header and a row, but for a sheet of giant cells or blank rows.
-            if try !look(firstBytes: 1 << 20) { _ = try look(firstBytes: nil) }
-            guard let found else { throw CSVFileError.empty(path) }
-            header = found.cells
-            headerRow = found.row
-            delimiter = 0
-        } else {
-            let head = try origin.head()
-            guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
-            if head.contains(0) { throw CSVFileError.binary(path) }
-            let delimiter: UInt8
-            if let given = format.delimiter {
-                guard let ascii = given.asciiValue else { throw CSVFileError.delimiterNotASCII(String(given)) }
-                delimiter = ascii
-            } else {
-                delimiter = Self.sniffDelimiter(head)
-            }
-            self.delimiter = delimiter
-
-            var scanner = try origin.scanner(delimiter: delimiter)
-            guard let first = try Self.next(&scanner, path: path)?.fields,
-                  !first.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-                throw CSVFileError.empty(path)
-            }
-            header = first
-            headerRow = 1
-            hasRows = try Self.next(&scanner, path: path) != nil
-        }
-        headerCount = header.count
-
-        let spelledHeader = header.map { $0.trimmingCharacters(in: .whitespaces) }
-        headers = spelledHeader
-        var mapping = format.mapping
-        if let given = mapping, let absent = given.fields.keys.sorted().first(where: { header in
-            !spelledHeader.contains { ImportMapping.key($0) == ImportMapping.key(header) }
-        }) {
-            // A workbook's sheets are read with the mapping that fits them; a file must have its columns.
-            guard case .sheet = origin else {
-                throw CSVFileError.unmappedColumn(path, absent, mapping: given.name, has: spelledHeader.filter { !$0.isEmpty })
-            }
-            mapping = nil
-        }
-        mapping = mapping ?? format.saved.first { $0.fits(spelledHeader) }
-        self.mapping = mapping
-        var columns = Columns()
-        var duplicates: [String] = []
-        // The columns she mapped first; then the headers Commission knows, for the fields still free.
-        for (index, spelled) in spelledHeader.enumerated() {
-            guard let mapped = mapping?.field(for: spelled) else { continue }
-            guard let field = Field(rawValue: mapped) else { continue }  // mapped to nothing: ignored
-            if columns[field] != nil { duplicates.append(spelled); continue }
-            columns[field] = (index, spelled)
-        }
-        for (index, spelled) in spelledHeader.enumerated() where mapping?.field(for: spelled) == nil {
-            guard let field = Self.field(for: spelled) else { continue }
-            if columns[field] != nil {
-                if mapping?.fields.values.contains(field.rawValue) != true { duplicates.append(spelled) }
-                continue
-            }
-            columns[field] = (index, spelled)
-        }
-        if !duplicates.isEmpty { throw CSVFileError.duplicateHeaders(path, duplicates) }
-        self.columns = columns
-
-        let resolvedKind = kind ?? mapping?.kind.flatMap(ImportKind.init(rawValue:)) ?? Self.guessKind(columns.fields)
-        guard let resolvedKind else { throw CSVFileError.unknownKind(path, headers: header) }
+        let table = try OpenedTable(origin: origin, format: format)
+        self.table = table
+        let columns = table.columns
+        let resolvedKind = kind ?? table.mapping?.kind.flatMap(ImportKind.init(rawValue:)) ?? Self.guessKind(columns.fields)
+        guard let resolvedKind else { throw CSVFileError.unknownKind(origin.name, headers: table.rawHeaders) }
         self.kind = resolvedKind
         var missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
         // A clinics file may name its clinics under "Clinic", a products file its products under "Product".
         if missing.first == .name, columns[resolvedKind == .clinics ? .clinic : .product] != nil, resolvedKind == .clinics || resolvedKind == .products {
             missing.removeFirst()
         }
-        if !missing.isEmpty { throw CSVFileError.missingColumns(path, missing.map(\.rawValue), has: header.map { $0.trimmingCharacters(in: .whitespaces) }) }
-        guard hasRows else { throw CSVFileError.noRows(path) }
-        reading = try Self.reading(of: origin, delimiter: delimiter, columns: columns, format: format)
+        try table.require(missing)
+        reading = try table.reading(format: format)
     }
 
     static let dateFields: [Field] = [.date, .effectiveFrom, .lastDay]
     static let amountFields: [Field] = [.unitPrice, .unitCost, .discount, .amount]
-
-    /// How the file's dates and amounts are written, from all of them (a CSV file is read once
-    /// more for it, its date and amount columns only): a date with a day over 12 says which part
-    /// is the day; a `12,50` says the decimal mark is a comma. A sheet's cells are dates and
-    /// numbers already: it is read as given.
-    static func reading(of origin: Origin, delimiter: UInt8, columns: Columns, format: CSVFormat) throws -> ImportReading {
-        let dates = dateFields.compactMap { columns[$0]?.index }, amounts = amountFields.compactMap { columns[$0]?.index }
-        var evidence = ReadingEvidence()
-        if case .sheet = origin {
-        } else if (format.dates == nil && !dates.isEmpty) || (!format.decimalComma && !amounts.isEmpty) {
-            var scanner = try origin.scanner(delimiter: delimiter)
-            _ = try? scanner.next()
-            var rows = 0
-            while let record = try? scanner.next() {
-                let fields = record.fields
-                for index in dates where index < fields.count && !fields[index].isEmpty { evidence.date(fields[index].trimmed) }
-                for index in amounts where index < fields.count && !fields[index].isEmpty { evidence.amount(fields[index]) }
-                rows += 1
-                // Ten thousand rows of ISO dates and plain amounts: a file exported so is read so
-                // (a later date written otherwise is its row's error, which says to pass --dates).
-                if rows == 10_000, !evidence.sawLocale { break }
-            }
-        }
-        do {
-            return try evidence.reading(given: format.dates, decimalComma: format.decimalComma ? true : nil)
-        } catch let error as ReadingError {
-            throw CSVFileError.reading(origin.name, error)
-        }
-    }
 
     /// The next record, for the header and the check that rows follow it.
     static func next(_ scanner: inout CSVScanner, path: String) throws -> CSVScanner.Record? {
@@ -501,50 +389,10 @@ public struct CSVImportSource: ImportSource {
     }
 
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
-        var problems: [ImportProblem] = []
-        let (dates, decimalComma) = (reading.dates, reading.decimalComma)
-        if case .sheet(let workbook, let sheet) = origin {
-            // A sheet's row has a cell for each column up to its last filled one: the rest are empty.
-            try workbook.rows(of: sheet) { cells, line in
-                guard line > headerRow, !cells.allSatisfy(\.isBlank) else { return true }
-                let fields = cells.count >= headerCount ? Array(cells.prefix(headerCount))
-                    : cells + repeatElement("", count: headerCount - cells.count)
-                var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, dates: dates, decimalComma: decimalComma)
-                if let record = row.record(kind) {
-                    try body(ImportRow(line: row.line, record: record))
-                }
-                problems += row.problems
-                return true
-            }
-            return problems
+        let kind = kind
+        return try table.rows(currency: currency, reading: reading) { row in
+            if let record = row.record(kind) { try body(ImportRow(line: row.line, record: record)) }
         }
-        var scanner = try origin.scanner(delimiter: delimiter)
-        do {
-            _ = try scanner.next()  // the header
-            while let record = try scanner.next() {
-                let fields = record.fields
-                if fields.allSatisfy({ $0.isBlank }) { continue }  // a blank line
-                if fields.count != headerCount {
-                    problems.append(ImportProblem(line: record.line, column: nil,
-                                                  reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))
-                    continue
-                }
-                var row = RowReader(fields: fields, columns: columns, line: record.line, currency: currency, dates: dates, decimalComma: decimalComma)
-                if let record = row.record(kind) {
-                    try body(ImportRow(line: row.line, record: record))
-                }
-                problems += row.problems
-            }
-        } catch let failure as CSVScanner.Failure {
-            switch failure {
-            case .notUTF8(let line):
-                problems.append(ImportProblem(line: line, column: nil, reason: "the file stops being UTF-8 text here: export the sheet as \"CSV UTF-8\"."))
-            case .unterminatedQuote(let line):
-                problems.append(ImportProblem(line: line, column: nil,
-                                              reason: "a quoted field opened here is never closed; check for a stray \" (nothing after it was read)."))
-            }
-        }
-        return problems
     }
 }
 

@@ -179,7 +179,7 @@ import ZIPFoundation
         let far = directory.appendingPathComponent("far.xlsx")
         try Self.workbook(at: far, sheet: "Sheet1", rows: spaced)
         let clinics = try #require(try Workbook(path: far.path).importSources(currency: .usd).sources.first?.source)
-        #expect(clinics.kind == .clinics && clinics.headerRow == 20_001)
+        #expect(clinics.kind == .clinics && clinics.table.headerRow == 20_001)
     }
 
     @Test func aBadRowInAnySheetImportsNothingAndNamesItsSheet() async throws {
