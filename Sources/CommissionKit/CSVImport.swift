@@ -135,6 +135,8 @@ public struct CSVImportSource: ImportSource {
         case tiers
         case lastDay = "last day"
         case amount
+        /// A bank statement's text of a transaction; a clinic statement's commission of a line.
+        case description, commission
 
         /// The field's place in `allCases`, where ``Columns`` keeps its column.
         var ordinal: Int {
@@ -158,6 +160,8 @@ public struct CSVImportSource: ImportSource {
             case .tiers: 16
             case .lastDay: 17
             case .amount: 18
+            case .description: 19
+            case .commission: 20
             }
         }
     }
@@ -273,7 +277,7 @@ public struct CSVImportSource: ImportSource {
     }
 
     static let dateFields: [Field] = [.date, .effectiveFrom, .lastDay]
-    static let amountFields: [Field] = [.unitPrice, .unitCost, .discount, .amount]
+    static let amountFields: [Field] = [.unitPrice, .unitCost, .discount, .amount, .commission]
 
     /// The next record, for the header and the check that rows follow it.
     static func next(_ scanner: inout CSVScanner, path: String) throws -> CSVScanner.Record? {
@@ -336,14 +340,18 @@ public struct CSVImportSource: ImportSource {
                      "commissionpercent", "pct"],
             .basis: ["basis", "commissionbasis"],
             .effectiveFrom: ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
-            .date: ["date", "saledate", "day"],
+            .date: ["date", "saledate", "day", "bookingdate", "valuedate", "transactiondate", "posted", "posteddate", "postingdate", "datum",
+                    "buchungstag", "valuta"],
             .quantity: ["quantity", "qty", "units", "count"],
             .discount: ["discount"],
             .noCommission: ["nocommission", "nocomm", "sample"],
             .note: ["note", "notes", "comment", "comments", "memo"],
             .tiers: ["tiers", "tier", "accelerators"],
             .lastDay: ["lastday", "until", "enddate", "end", "through"],
-            .amount: ["amount", "fixedamount", "perperiod"],
+            .amount: ["amount", "fixedamount", "perperiod", "credit", "credits", "deposit", "deposits", "moneyin", "paidin", "betrag"],
+            .description: ["description", "details", "payee", "reference", "ref", "text", "purpose", "narrative", "transactiondescription",
+                           "bookingtext", "buchungstext", "verwendungszweck", "counterparty"],
+            .commission: ["commission", "commissionamount", "yourcommission", "earned", "commissiondue", "payable"],
         ]
         var result: [String: Field] = [:]
         for (field, names) in table { for name in names { result[name] = field } }

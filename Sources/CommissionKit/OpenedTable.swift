@@ -101,7 +101,8 @@ struct OpenedTable: Sendable {
         for (index, spelled) in spelledHeader.enumerated() where mapping?.field(for: spelled) == nil {
             guard let field = CSVImportSource.field(for: spelled) else { continue }
             if columns[field] != nil {
-                if mapping?.fields.values.contains(field.rawValue) != true { duplicates.append(spelled) }
+                // Banks write several texts of a transaction (Description, Reference): the first is read.
+                if field != .description, mapping?.fields.values.contains(field.rawValue) != true { duplicates.append(spelled) }
                 continue
             }
             columns[field] = (index, spelled)

@@ -272,20 +272,31 @@ extension PostgresStore {
     // MARK: Payouts and periods
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
-        return try await write([.payouts]) { connection in
-            let clinic = try await clinic(connection, draft.clinicID)
-            let draft = try Ledger.payout(draft, clinic: clinic, rules: try await rules(connection), closed: try await closedPeriods(connection, clinic: clinic.id))
-            let id = try await int(connection, """
-                INSERT INTO payout (bookId, clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference)
-                VALUES (\(book), \(clinic.id.rawValue), \(draft.period.start.description)::date, \(draft.period.end.description)::date,
-                        \(draft.amount.minorUnits), \(draft.receivedOn.description)::date, \(draft.reference))
-                RETURNING id
-                """)
-            let payout = Payout(id: Payout.ID(id), clinicID: clinic.id, period: draft.period, amount: draft.amount,
-                                receivedOn: draft.receivedOn, reference: draft.reference)
-            try await record(connection, Audit.Change(.payout, id, "create", before: nil, after: Audit.json(payout)))
-            return payout
+        try await write([.payouts]) { connection in try await createPayout(connection, draft) }
+    }
+
+    public func createPayouts(_ drafts: [PayoutDraft]) async throws -> [Payout] {
+        try await write([.payouts]) { connection in
+            var payouts: [Payout] = []
+            for draft in drafts { payouts.append(try await createPayout(connection, draft)) }
+            return payouts
         }
+    }
+
+    /// Records a payout, with its audit entry.
+    func createPayout(_ connection: PostgresConnection, _ draft: PayoutDraft) async throws -> Payout {
+        let clinic = try await clinic(connection, draft.clinicID)
+        let draft = try Ledger.payout(draft, clinic: clinic, rules: try await rules(connection), closed: try await closedPeriods(connection, clinic: clinic.id))
+        let id = try await int(connection, """
+            INSERT INTO payout (bookId, clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference)
+            VALUES (\(book), \(clinic.id.rawValue), \(draft.period.start.description)::date, \(draft.period.end.description)::date,
+                    \(draft.amount.minorUnits), \(draft.receivedOn.description)::date, \(draft.reference))
+            RETURNING id
+            """)
+        let payout = Payout(id: Payout.ID(id), clinicID: clinic.id, period: draft.period, amount: draft.amount,
+                            receivedOn: draft.receivedOn, reference: draft.reference)
+        try await record(connection, Audit.Change(.payout, id, "create", before: nil, after: Audit.json(payout)))
+        return payout
     }
 
     public func payouts(_ query: PayoutQuery) async throws -> [Payout] {

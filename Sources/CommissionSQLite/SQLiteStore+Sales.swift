@@ -273,18 +273,25 @@ extension SQLiteStore {
     // MARK: Payouts and periods
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
-        return try await write([.payouts]) { db in
-            let clinic = try Self.clinic(db, draft.clinicID)
-            let draft = try Ledger.payout(draft, clinic: clinic, rules: try Self.rules(db), closed: try Self.closedPeriods(db, clinic: clinic.id))
-            try db.execute(sql: """
-                INSERT INTO payout (clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [clinic.id.rawValue, draft.period.start.description, draft.period.end.description,
-                                 draft.amount.minorUnits, draft.receivedOn.description, draft.reference])
-            let payout = Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
-                                receivedOn: draft.receivedOn, reference: draft.reference)
-            try Self.record(db, Audit.Change(.payout, payout.id.rawValue, "create", before: nil, after: Audit.json(payout)))
-            return payout
-        }
+        try await write([.payouts]) { db in try Self.createPayout(db, draft) }
+    }
+
+    public func createPayouts(_ drafts: [PayoutDraft]) async throws -> [Payout] {
+        try await write([.payouts]) { db in try drafts.map { try Self.createPayout(db, $0) } }
+    }
+
+    /// Records a payout, with its audit entry.
+    static func createPayout(_ db: Database, _ draft: PayoutDraft) throws -> Payout {
+        let clinic = try Self.clinic(db, draft.clinicID)
+        let draft = try Ledger.payout(draft, clinic: clinic, rules: try Self.rules(db), closed: try Self.closedPeriods(db, clinic: clinic.id))
+        try db.execute(sql: """
+            INSERT INTO payout (clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [clinic.id.rawValue, draft.period.start.description, draft.period.end.description,
+                             draft.amount.minorUnits, draft.receivedOn.description, draft.reference])
+        let payout = Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
+                            receivedOn: draft.receivedOn, reference: draft.reference)
+        try Self.record(db, Audit.Change(.payout, payout.id.rawValue, "create", before: nil, after: Audit.json(payout)))
+        return payout
     }
 
     public func payouts(_ query: PayoutQuery) async throws -> [Payout] {

@@ -100,6 +100,9 @@ public protocol CommissionStore: Sendable {
     // MARK: Payouts and periods
 
     func createPayout(_ draft: PayoutDraft) async throws -> Payout
+    /// Records several payouts in one transaction: all of them, or (when one is refused) none —
+    /// a deposit that pays two periods is two payouts.
+    func createPayouts(_ drafts: [PayoutDraft]) async throws -> [Payout]
     func payouts(_ query: PayoutQuery) async throws -> [Payout]
     func deletePayout(_ id: Payout.ID) async throws
     /// Closes a clinic's period: its sales and payouts cannot change until it is reopened.

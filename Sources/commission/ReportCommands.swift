@@ -143,10 +143,11 @@ struct PayoutCommand: AsyncParsableCommand {
         commandName: "payout",
         abstract: "Record and list what clinics paid.",
         discussion: """
-            Example:
+            Examples:
               commission payout add "Glow" 412.50 --previous --reference "BACS 7781"
+              commission payout bank statement.csv --accept     # deposits matched to periods
             """,
-        subcommands: [Add.self, List.self, Delete.self])
+        subcommands: [Add.self, List.self, Delete.self, Bank.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Record a payment from a clinic for one of its periods.", discussion: """

@@ -1,0 +1,205 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+
+/// A deposit on her bank statement: money in.
+public struct Deposit: Sendable, Hashable {
+    /// Where it is in the file (its line, or its sheet's row).
+    public var line: Int
+    public var date: Day
+    public var amount: Money
+    /// The bank's text of the transaction (payer, reference), as written.
+    public var description: String
+
+    public init(line: Int, date: Day, amount: Money, description: String) {
+        self.line = line
+        self.date = date
+        self.amount = amount
+        self.description = description
+    }
+}
+
+/// Her bank statement as her bank exports it (CSV or a sheet: a date, an amount and a description;
+/// columns, mappings and locale read as an import reads them): its deposits. Money out (a
+/// negative amount, or a row with only a debit) is passed over and counted.
+public struct BankStatement: Sendable {
+    public let name: String
+    public let deposits: [Deposit]
+    /// Rows that are not deposits: withdrawals and zero amounts.
+    public let passedOver: Int
+    /// How the file is read, in words ("dates read as day/month/year…", the mapping).
+    public let said: [String]
+
+    /// Reads every row of `origin`.
+    /// - Throws: ``CSVFileError`` for a file that cannot be read at all, or lacks a date or an
+    ///   amount column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
+    public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
+        let table = try OpenedTable(origin: origin, format: format)
+        try table.require([.date, .amount].filter { table.columns[$0] == nil })
+        let reading = try table.reading(format: format)
+        var deposits: [Deposit] = [], passedOver = 0
+        let problems = try table.rows(currency: currency, reading: reading) { row in
+            let date = row.day(.date), amount = row.money(.amount, optional: true)
+            guard let date = date.flatMap({ $0 }), let amount else { return }
+            guard let amount, amount > .zero else { passedOver += 1; return }
+            deposits.append(Deposit(line: row.line, date: date, amount: amount, description: row.text(.description) ?? row.text(.note) ?? ""))
+        }
+        if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
+        name = origin.name
+        self.deposits = deposits
+        self.passedOver = passedOver
+        said = (table.mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
+    }
+}
+
+/// What a deposit most likely pays, as proposed to her: nothing is recorded until she confirms.
+public struct DepositProposal: Sendable, Hashable {
+    /// A period a deposit pays, and how much of the deposit goes to it.
+    public struct Part: Sendable, Hashable {
+        public var period: PayPeriod
+        public var amount: Money
+    }
+
+    public enum Outcome: Sendable, Hashable {
+        /// The deposit pays these periods of the clinic (one, or several in a row).
+        case pays(Clinic, [Part])
+        /// The book holds it already: payouts received that day for that amount.
+        case recorded([Payout])
+        /// Nothing in the book fits it.
+        case unmatched
+    }
+
+    public var deposit: Deposit
+    public var outcome: Outcome
+    /// True when it pays the periods' whole unpaid balances; false for a guess by the clinic's name
+    /// (and for what it does not pay).
+    public var isExact = false
+    /// Why, in a sentence: "the balance of 2026-02 at Glow; “GLOW AESTHETICS” in the description".
+    public var why: String
+
+    /// The payouts that confirming it records, each with the bank's text as its reference.
+    public var payouts: [PayoutDraft] {
+        guard case .pays(let clinic, let parts) = outcome else { return [] }
+        let reference = Self.reference(deposit)
+        return parts.map { PayoutDraft(clinicID: clinic.id, period: $0.period, amount: $0.amount, receivedOn: deposit.date, reference: reference) }
+    }
+
+    /// The reference of the payouts a deposit becomes: the bank's text, so that it is recognised later.
+    static func reference(_ deposit: Deposit) -> String {
+        String(("Bank: " + deposit.description).unicodeScalars.prefix(1000)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// What identifies this proposal between the page that shows it and the one that confirms it:
+    /// the deposit's line, and what it would record.
+    public var key: String {
+        guard case .pays(let clinic, let parts) = outcome else { return "\(deposit.line)" }
+        return "\(deposit.line):\(clinic.id.rawValue):" + parts.map { "\($0.period.start)+\($0.amount.minorUnits)" }.joined(separator: ",")
+    }
+}
+
+/// Proposes, for each deposit of a statement, the clinic and periods it most likely pays: by its
+/// amount (a period's unpaid balance, or the balances of periods in a row), its date (after the
+/// periods end; the nearest first) and the clinic's name in its description. A deposit the book
+/// holds already (payouts received that day for the same amount) is recognised.
+public enum DepositMatching {
+    /// The most periods one deposit is taken to pay at once.
+    static let mostPeriods = 6
+
+    public static func propose(_ deposits: [Deposit], store: any CommissionStore, today: Day) async throws -> [DepositProposal] {
+        let clinics = try await store.clinics(ClinicQuery())
+        var owed: [Clinic.ID: [DepositProposal.Part]] = [:]
+        for clinic in clinics {
+            let reconciliation = try await store.reconciliation(clinic: clinic.id, today: today)
+            owed[clinic.id] = reconciliation.periods.filter { $0.difference > .zero }.map { DepositProposal.Part(period: $0.period, amount: $0.difference) }
+        }
+        let payouts = try await store.payouts(PayoutQuery())
+        var proposals: [DepositProposal] = []
+        // In date order, each taking what it pays out of what is owed, so that two deposits never pay one period twice.
+        for deposit in deposits.sorted(by: { ($0.date, $0.line) < ($1.date, $1.line) }) {
+            let proposal = propose(deposit, clinics: clinics, owed: owed, payouts: payouts)
+            if case .pays(let clinic, let parts) = proposal.outcome {
+                owed[clinic.id] = owed[clinic.id]!.compactMap { part in
+                    guard let paid = parts.first(where: { $0.period == part.period }) else { return part }
+                    let left = (try? part.amount.subtracting(paid.amount)) ?? .zero
+                    return left > .zero ? DepositProposal.Part(period: part.period, amount: left) : nil
+                }
+            }
+            proposals.append(proposal)
+        }
+        return proposals.sorted { $0.deposit.line < $1.deposit.line }
+    }
+
+    static func propose(_ deposit: Deposit, clinics: [Clinic], owed: [Clinic.ID: [DepositProposal.Part]], payouts: [Payout]) -> DepositProposal {
+        // Recorded already: one payout of that day and amount, or that day's payouts with its reference adding up to it.
+        let reference = DepositProposal.reference(deposit)
+        let sameDay = payouts.filter { $0.receivedOn == deposit.date }
+        if let one = sameDay.first(where: { $0.amount == deposit.amount }) {
+            return DepositProposal(deposit: deposit, outcome: .recorded([one]), why: "a payout of this amount received on \(deposit.date) is in the book")
+        }
+        let referenced = sameDay.filter { $0.reference == reference }
+        if !referenced.isEmpty, (try? Money.sum(referenced.map(\.amount))) == deposit.amount {
+            return DepositProposal(deposit: deposit, outcome: .recorded(referenced), why: "its payouts, received on \(deposit.date), are in the book")
+        }
+
+        let text = normalized(deposit.description)
+        /// `exact`: the parts are the periods' whole unpaid balances; otherwise a guess by name.
+        struct Candidate { var clinic: Clinic; var parts: [DepositProposal.Part]; var named: Bool; var exact: Bool }
+        var candidates: [Candidate] = []
+        for clinic in clinics {
+            let named = mentions(text, clinic.name)
+            // The periods that ended by the deposit's day, oldest first; runs of them ending with the nearest.
+            let due = (owed[clinic.id] ?? []).filter { $0.period.end <= deposit.date }
+            for end in due.indices.reversed() {
+                var total = Money.zero
+                for start in stride(from: end, through: max(0, end - mostPeriods + 1), by: -1) {
+                    guard let sum = try? total.adding(due[start].amount) else { break }
+                    total = sum
+                    if total == deposit.amount { candidates.append(Candidate(clinic: clinic, parts: Array(due[start...end]), named: named, exact: true)) }
+                    if total > deposit.amount { break }
+                }
+            }
+            if named && !candidates.contains(where: { $0.clinic.id == clinic.id }), let oldest = due.first {
+                // Her clinic by name, but the amount fits no balance: the oldest unpaid period, part paid or overpaid.
+                candidates.append(Candidate(clinic: clinic, parts: [DepositProposal.Part(period: oldest.period, amount: deposit.amount)], named: true, exact: false))
+            }
+        }
+        // Named and fitting first; then fitting; the later the periods (nearest the deposit), the likelier.
+        let ranked = candidates.sorted { a, b in
+            if (a.named && a.exact) != (b.named && b.exact) { return a.named && a.exact }
+            if a.exact != b.exact { return a.exact }
+            return (a.parts.last!.period.end, -a.parts.count) > (b.parts.last!.period.end, -b.parts.count)
+        }
+        guard let best = ranked.first else {
+            return DepositProposal(deposit: deposit, outcome: .unmatched,
+                                   why: "no clinic is owed this amount for periods ended by \(deposit.date), and no clinic's name is in its description")
+        }
+        var reasons: [String] = []
+        let periods = best.parts.map { $0.period.description }.joined(separator: " and ")
+        if best.exact {
+            reasons.append(best.parts.count == 1 ? "the unpaid balance of \(periods) at \(best.clinic.name)"
+                                                 : "the unpaid balances of \(periods) at \(best.clinic.name), together")
+        } else {
+            let owedThere = (owed[best.clinic.id] ?? []).first { $0.period == best.parts[0].period }?.amount ?? .zero
+            reasons.append("\(periods) is the oldest unpaid period at \(best.clinic.name), but \(owedThere.minorUnits > deposit.amount.minorUnits ? "more" : "less") is owed for it: check the amount")
+        }
+        if best.named { reasons.append("“\(best.clinic.name)” in the description") }
+        if let other = ranked.dropFirst().first(where: { $0.clinic.id != best.clinic.id && $0.exact == best.exact && $0.named == best.named }) {
+            reasons.append("it would fit \(other.clinic.name) as well")
+        }
+        return DepositProposal(deposit: deposit, outcome: .pays(best.clinic, best.parts), isExact: best.exact, why: reasons.joined(separator: "; "))
+    }
+
+    /// Letters and digits, lower case, words separated by one space.
+    static func normalized(_ text: String) -> String {
+        String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }).split(separator: " ").joined(separator: " ")
+    }
+
+    /// Whether the bank's text names the clinic: its whole name, or one of its words of four letters or more.
+    static func mentions(_ text: String, _ name: String) -> Bool {
+        let name = normalized(name)
+        guard !name.isEmpty else { return false }
+        let padded = " \(text) "
+        if padded.contains(" \(name) ") { return true }
+        return name.split(separator: " ").contains { $0.count >= 4 && padded.contains(" \($0) ") }
+    }
+}

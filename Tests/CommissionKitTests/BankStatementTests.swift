@@ -1,0 +1,122 @@
+import CommissionCore
+@testable import CommissionKit
+import CommissionSQLite
+import CommissionStore
+import Foundation
+import Testing
+
+/// Payouts from her bank statement: each deposit proposed for the clinic and periods it most
+/// likely pays, nothing recorded before she says so, a deposit already in the book recognised.
+@Suite struct BankStatementTests {
+    /// Glow (40 %) sold 2 serums in January, 1 in February and 3 in March: $24, $12 and $36 owed;
+    /// Harbor (55 %) 2 in February, $33, paid on 2026-03-12 and recorded.
+    static func book(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("book.sqlite").path
+        for arguments in [["init", "--currency", "USD", "--time-zone", "UTC"], ["clinic", "add", "Glow Aesthetics", "--schedule", "monthly"],
+                          ["clinic", "add", "Harbor Dental", "--schedule", "monthly"], ["product", "add", "Serum", "--price", "50", "--cost", "20"],
+                          ["terms", "add", "Glow Aesthetics", "--share", "40", "--from", "2026-01-01"],
+                          ["terms", "add", "Harbor Dental", "--share", "55", "--from", "2026-01-01"]] {
+            let run = try commission(arguments + ["--db", path])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        let sales = directory.appendingPathComponent("sales.csv")
+        try """
+            date,clinic,product,quantity
+            2026-01-10,Glow Aesthetics,Serum,2
+            2026-02-03,Glow Aesthetics,Serum,1
+            2026-03-05,Glow Aesthetics,Serum,3
+            2026-02-10,Harbor Dental,Serum,2
+
+            """.write(to: sales, atomically: true, encoding: .utf8)
+        #expect(try commission(["import", sales.path, "--db", path]).status == 0)
+        #expect(try commission(["payout", "add", "Harbor Dental", "33.00", "--period", "2026-02-01", "--received", "2026-03-12", "--db", path]).status == 0)
+        return path
+    }
+
+    /// Her bank's export, US style: a deposit already recorded, one that pays two periods, one that
+    /// matches nothing, money out, and one that fits a balance without naming the clinic.
+    static let statement = """
+        Booking date,Description,Amount
+        3/12/2026,HARBOR DENTAL PAYMENT,$33.00
+        3/20/2026,GLOW AESTHETICS LTD JAN+FEB,$36.00
+        4/2/2026,AMAZON REFUND,$19.99
+        4/3/2026,CARD PAYMENT,-$45.00
+        4/10/2026,Transfer 7781,$36.00
+
+        """
+
+    @Test func eachDepositIsProposedAndNothingIsRecordedBeforeSheAccepts() async throws {
+        let directory = temporaryDirectory()
+        let path = try Self.book(in: directory)
+        let bank = directory.appendingPathComponent("bank.csv")
+        try Self.statement.write(to: bank, atomically: true, encoding: .utf8)
+
+        let proposed = try commission(["payout", "bank", bank.path, "--date", "2026-04-15", "--db", path])
+        #expect(proposed.status == 0, "\(proposed.stderr)")
+        let out = proposed.stdout
+        #expect(out.contains("4 deposits, 1 other row (money out) passed over; dates read as month/day/year"), "\(out)")
+        // Recorded already: the day's payout of that amount.
+        #expect(out.contains("line 2  2026-03-12  33.00  “HARBOR DENTAL PAYMENT”\n    → recorded already: payout 1 from Harbor Dental"), "\(out)")
+        // One deposit, two periods: January's and February's balances together, the clinic named.
+        #expect(out.contains("→ Glow Aesthetics, 2026-01-01 – 2026-01-31: 24.00; 2026-02-01 – 2026-02-28: 12.00 (the unpaid balances of"), "\(out)")
+        #expect(out.contains("together; “Glow Aesthetics” in the description)"), "\(out)")
+        // Nothing fits a refund from elsewhere.
+        #expect(out.contains("line 4  2026-04-02  19.99  “AMAZON REFUND”\n    → nothing fits"), "\(out)")
+        // March's balance, by its amount and date alone (not the January-and-February deposit's periods again).
+        #expect(out.contains("line 6  2026-04-10  36.00  “Transfer 7781”\n    → Glow Aesthetics, 2026-03-01 – 2026-03-31: 36.00 (the unpaid balance of"), "\(out)")
+        #expect(out.contains("Nothing recorded: --accept records the 2 exact proposals"), "\(out)")
+        let store = try SQLiteStore(.file(path))
+        #expect(try await store.payouts(PayoutQuery()).count == 1)
+
+        // A line that has nothing to record refuses the whole choice.
+        let refused = try commission(["payout", "bank", bank.path, "--date", "2026-04-15", "--line", "3", "--line", "4", "--db", path])
+        #expect(refused.status != 0 && refused.stderr.contains("The deposit on line 4 has no proposal to record"), "\(refused.stderr)")
+        #expect(try await store.payouts(PayoutQuery()).count == 1)
+
+        let accepted = try commission(["payout", "bank", bank.path, "--date", "2026-04-15", "--accept", "--db", path])
+        #expect(accepted.status == 0 && accepted.stdout.contains("Recorded 3 payouts from 2 deposits."), "\(accepted.stdout)\(accepted.stderr)")
+        let glow = try await store.clinic(named: "Glow Aesthetics")
+        let payouts = try await store.payouts(PayoutQuery(clinicID: glow.id))
+        #expect(payouts.map(\.amount) == [cents(2400), cents(1200), cents(3600)])
+        #expect(payouts.map(\.receivedOn.description) == ["2026-03-20", "2026-03-20", "2026-04-10"])
+        #expect(payouts.first?.reference == "Bank: GLOW AESTHETICS LTD JAN+FEB")
+        #expect(try await store.reconciliation(clinic: glow.id, today: day("2026-04-15")).balance == .zero)
+
+        // The same statement again: every deposit in the book is recognised, nothing is recorded twice.
+        let again = try commission(["payout", "bank", bank.path, "--date", "2026-04-15", "--accept", "--db", path])
+        #expect(again.stdout.contains("→ recorded already: payout 2 from Glow Aesthetics, payout 3 from Glow Aesthetics"), "\(again.stdout)")
+        #expect(again.stdout.contains("line 6  2026-04-10  36.00  “Transfer 7781”\n    → recorded already: payout 4"), "\(again.stdout)")
+        #expect(again.stdout.hasSuffix("Nothing to record.\n"), "\(again.stdout)")
+        #expect(try await store.payouts(PayoutQuery()).count == 4)
+    }
+
+    @Test func aGermanStatementWithACreditColumnAndADepositNamingTheClinicButNotItsBalance() async throws {
+        let directory = temporaryDirectory()
+        let path = try Self.book(in: directory)
+        // A German bank's export: `;`, day.month.year, decimal commas, money in and out in two columns.
+        let bank = directory.appendingPathComponent("kontoauszug.csv")
+        try """
+            Buchungstag;Verwendungszweck;Soll;Haben
+            20.03.2026;Glow Aesthetics Abschlag;;20,00
+            21.03.2026;Miete;-500,00;
+
+            """.write(to: bank, atomically: true, encoding: .utf8)
+        let proposed = try commission(["payout", "bank", bank.path, "--map", "Haben=amount", "--date", "2026-04-15", "--db", path])
+        #expect(proposed.status == 0, "\(proposed.stderr)")
+        // Named, but $20 is no balance: January (the oldest unpaid), marked for her to check, and not an exact proposal.
+        #expect(proposed.stdout.contains("→ Glow Aesthetics, 2026-01-01 – 2026-01-31: 20.00"), "\(proposed.stdout)")
+        #expect(proposed.stdout.contains("but more is owed for it: check the amount"), "\(proposed.stdout)")
+        #expect(proposed.stdout.contains("Nothing to record."), "\(proposed.stdout)")
+        #expect(proposed.stdout.contains("1 deposit, 1 other row (money out) passed over"), "\(proposed.stdout)")
+        // She records it all the same, by its line.
+        let chosen = try commission(["payout", "bank", bank.path, "--map", "Haben=amount", "--date", "2026-04-15", "--line", "2", "--db", path])
+        #expect(chosen.stdout.contains("Recorded 1 payout from 1 deposit."), "\(chosen.stdout)\(chosen.stderr)")
+
+        // A statement without an amount column says what it has and the flag.
+        let bare = directory.appendingPathComponent("bare.csv")
+        try "Buchungstag;Verwendungszweck\n20.03.2026;x\n".write(to: bare, atomically: true, encoding: .utf8)
+        let refused = try commission(["payout", "bank", bare.path, "--db", path])
+        #expect(refused.status != 0 && refused.stderr.contains("lacks the required column \"amount\""), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--map \"Verwendungszweck=amount\"") || refused.stderr.contains("--map"), "\(refused.stderr)")
+    }
+}
