@@ -386,6 +386,52 @@ import Testing
     }
 }
 
+@Suite struct BankStatementPageTests {
+    @Test func depositsAreMatchedShownAndRecordedOnlyWhenTicked() async throws {
+        let test = try await TestApp()
+        // Glow owes $24.00 for September and $12.00 for October.
+        for (date, quantity) in [("2026-09-10", 2), ("2026-10-03", 1)] {
+            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: date), quantity: Int64(quantity)),
+                                                idempotencyKey: nil)
+        }
+        let statement = "Date;Description;Amount\n05.11.2026;GLOW SPA SEPT+OCT;36,00\n06.11.2026;Refund;5,00\n07.11.2026;Rent;-400,00\n"
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let checked = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
+                                                   body: form(["csrf": csrf, "bank": statement, "action": "check"]))
+            let page = checked.text
+            #expect(checked.status == .ok, "\(page)")
+            #expect(page.contains("2 deposits; 1 row of money out passed over; dates read as day/month/year"), "\(page)")
+            // The deposit that pays two periods, ticked; the one that fits nothing, without a box.
+            #expect(page.contains("<td data-label=\"Pays\">Glow: "), "\(page)")
+            #expect(page.contains("the unpaid balances of"), "\(page)")
+            let key = try #require(page.firstMatch(of: /name="accept2" value="([^"]+)"[^>]*checked/)?.1)
+            #expect(!page.contains("name=\"accept3\""))
+            #expect(page.contains("Nothing fits"))
+            #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
+
+            // A box for a proposal the book no longer makes: refused, nothing recorded.
+            let stale = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
+                                                 body: form(["csrf": csrf, "bank": statement, "action": "record", "accept2": "2:1:2026-09-01+100"]))
+            #expect(stale.status == .conflict && stale.text.contains("The book changed since the deposits were matched"), "\(stale.text)")
+            #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
+
+            let recorded = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
+                                                    body: form(["csrf": csrf, "bank": statement, "action": "record", "accept2": String(key)]))
+            #expect(recorded.status == .ok && recorded.text.contains("Recorded 2 payouts from 1 deposit of the bank statement."), "\(recorded.text)")
+            // Matched again: recognised.
+            let again = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
+                                                 body: form(["csrf": csrf, "bank": statement, "action": "check"]))
+            #expect(again.text.contains("Recorded already") && !again.text.contains("name=\"accept2\""), "\(again.text)")
+        }
+        let payouts = try await test.store.payouts(PayoutQuery())
+        #expect(payouts.map(\.amount) == [Money(minorUnits: 2400), Money(minorUnits: 1200)])
+        #expect(payouts.map(\.receivedOn.description) == ["2026-11-05", "2026-11-05"])
+    }
+}
+
 @Suite struct TransferPageTests {
     @Test func importChecksThenImportsAndListsBadRows() async throws {
         let test = try await TestApp()

@@ -13,6 +13,7 @@ struct PayoutsJob: Job {
         pages.get("/payouts") { _, context in try await payoutsPage(context: context) }
         pages.post("/payouts") { request, context in try await recordPayout(request, context: context) }
         pages.post("/periods") { request, context in try await closeOrReopen(request, context: context) }
+        pages.post("/payouts/bank") { request, context in try await bankStatement(request, context: context) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -33,7 +34,8 @@ struct PayoutsJob: Job {
 
     // MARK: Pages
 
-    func payoutsPage(context: AppRequestContext, error: String? = nil, message: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func payoutsPage(context: AppRequestContext, bank: BankForm = BankForm(), error: String? = nil, message: String? = nil,
+                     status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -57,7 +59,7 @@ struct PayoutsJob: Job {
             "today": today.description, "previousDay": today.firstOfMonth.adding(days: -1).description,
             "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
             "zero": style.formatInput(.zero), "reconciliations": reconciliations,
-        ]
+        ].merging(bank.values(style: style)) { $1 }
         return try await app.page("payouts", title: "Payouts", nav: "payouts", context: context, values: values, status: status, message: message, error: error)
     }
 
@@ -75,6 +77,45 @@ struct PayoutsJob: Job {
             return try await payoutsPage(context: context, message: "Recorded \(settings.style.format(payout.amount)) from \(clinic.name) for \(settings.style.format(payout.period)).")
         } otherwise: { error, status in
             try await payoutsPage(context: context, error: error, status: status)
+        }
+    }
+
+    /// Her bank statement (`bank`, the CSV's text): `action=check` shows each deposit beside what it
+    /// most likely pays, ticked when it fits exactly; `action=record` records the ticked ones
+    /// (`accept<line>` holds each one's ``DepositProposal/key``) in one go, unless the book changed
+    /// since they were shown.
+    func bankStatement(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let settings = try await app.store.settings()
+        var bank = BankForm(text: form.values["bank"] ?? "", dates: form["dates"].flatMap(DateOrder.init(rawValue:)), decimalComma: form["decimalComma"] != nil)
+        return try await app.form {
+            let statement: BankStatement
+            do {
+                let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
+                statement = try BankStatement(origin: .data(Data(bank.text.utf8), name: "The statement"),
+                                              format: CSVFormat(decimalComma: bank.decimalComma, dates: bank.dates, saved: saved), currency: settings.currency)
+            } catch let error as CSVFileError {
+                throw Problem(.unprocessableContent, error.description)
+            } catch StoreError.importRejected(let problems, let total) {
+                throw Problem(.unprocessableContent, "The statement has \(total) row\(total == 1 ? "" : "s") that cannot be read: "
+                              + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : "."))
+            }
+            let proposals = try await DepositMatching.propose(statement.deposits, store: app.store, today: settings.today())
+            if form["action"] == "record" {
+                let wanted = Set(form.values.filter { $0.key.hasPrefix("accept") }.map(\.value))
+                let chosen = proposals.filter { wanted.contains($0.key) && !$0.payouts.isEmpty }
+                guard !wanted.isEmpty else { throw Problem(.unprocessableContent, "Tick the deposits to record.") }
+                guard chosen.count == wanted.count else {
+                    throw Problem(.conflict, "The book changed since the deposits were matched: match them again. Nothing was recorded.")
+                }
+                let recorded = try await app.store.createPayouts(chosen.flatMap(\.payouts))
+                return try await payoutsPage(context: context, message: "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen.count) deposit\(chosen.count == 1 ? "" : "s") of the bank statement.")
+            }
+            bank.statement = statement
+            bank.proposals = proposals
+            return try await payoutsPage(context: context, bank: bank)
+        } otherwise: { error, status in
+            try await payoutsPage(context: context, bank: bank, error: error, status: status)
         }
     }
 
@@ -138,5 +179,43 @@ struct PayoutsJob: Job {
             try await app.store.reopenPeriod(clinic: clinic.id, period: period)
         }
         return try app.json(PeriodJSON(clinicId: clinic.id.rawValue, periodStart: period.start.description, periodEnd: period.end.description, closed: close))
+    }
+}
+
+/// The bank statement's part of the payouts page: the text she gave, how it was read, and each
+/// deposit beside what it most likely pays.
+struct BankForm {
+    var text = ""
+    var dates: DateOrder?
+    var decimalComma = false
+    var statement: BankStatement?
+    var proposals: [DepositProposal] = []
+
+    func values(style: LocaleStyle) -> [String: Any] {
+        let names = ["mdy": "month/day/year (2/25/2026)", "dmy": "day/month/year (25.02.2026)", "ymd": "year/month/day"]
+        return [
+            "bankText": text, "bankDecimalComma": decimalComma, "hasDeposits": !proposals.isEmpty,
+            "bankDates": DateOrder.allCases.map { ["value": $0.rawValue, "label": names[$0.rawValue] ?? $0.rawValue, "selected": $0 == dates] as [String: Any] },
+            "bankRead": statement.map { statement in
+                "\(statement.deposits.count) deposit\(statement.deposits.count == 1 ? "" : "s")"
+                    + (statement.passedOver > 0 ? "; \(statement.passedOver) row\(statement.passedOver == 1 ? "" : "s") of money out passed over" : "")
+                    + statement.said.map { "; \($0)" }.joined() + "."
+            } ?? "",
+            "deposits": proposals.map { proposal -> [String: Any] in
+                let deposit = proposal.deposit
+                let pays: String
+                switch proposal.outcome {
+                case .pays(let clinic, let parts):
+                    pays = "\(clinic.name): " + parts.map { "\(style.format($0.period)) \(style.format($0.amount))" }.joined(separator: ", ")
+                case .recorded: pays = "Recorded already"
+                case .unmatched: pays = "Nothing fits"
+                }
+                var canRecord = false
+                if case .pays = proposal.outcome { canRecord = true }
+                return ["line": deposit.line, "date": style.format(deposit.date), "amount": style.format(deposit.amount),
+                        "description": deposit.description, "proposal": pays, "why": proposal.why, "key": proposal.key,
+                        "canRecord": canRecord, "exact": proposal.isExact, "attention": canRecord && !proposal.isExact]
+            },
+        ]
     }
 }

@@ -127,14 +127,15 @@
     showKind();
   }
 
-  // ---- A chosen CSV file is read into the text area, so the form posts it as text.
-  var file = $("#csv-file");
-  if (file && window.FileReader) {
-    file.addEventListener("change", function () {
-      if (!file.files.length) { return; }
-      var reader = new FileReader();
-      reader.onload = function () { $("#csv").value = reader.result; };
-      reader.readAsText(file.files[0]);
+  // ---- A chosen CSV file is read into its text area (data-read-into), so the form posts it as text.
+  if (window.FileReader) {
+    Array.prototype.forEach.call(document.querySelectorAll("input[type=file][data-read-into]"), function (file) {
+      file.addEventListener("change", function () {
+        if (!file.files.length) { return; }
+        var reader = new FileReader();
+        reader.onload = function () { $(file.getAttribute("data-read-into")).value = reader.result; };
+        reader.readAsText(file.files[0]);
+      });
     });
   }
 
