@@ -362,7 +362,11 @@ public struct CSVImportSource: ImportSource {
     static func headers(for field: Field) -> [String] {
         let spelled = ["unitprice": "Unit price", "unitcost": "Unit cost", "effectivefrom": "Effective from", "lastday": "Last day",
                        "nocommission": "No commission", "commission%": "Commission %", "commissionrate": "Commission rate", "share%": "Share %",
-                       "sharepercent": "Share percent", "sharepct": "Share pct", "commissionpercent": "Commission percent"]
+                       "sharepercent": "Share percent", "sharepct": "Share pct", "commissionpercent": "Commission percent",
+                       "saledate": "Sale date", "bookingdate": "Booking date", "valuedate": "Value date", "transactiondate": "Transaction date",
+                       "posteddate": "Posted date", "postingdate": "Posting date", "clinicname": "Clinic name", "productname": "Product name",
+                       "moneyin": "Money in", "paidin": "Paid in", "bookingtext": "Booking text", "transactiondescription": "Transaction description",
+                       "commissionamount": "Commission amount", "yourcommission": "Your commission", "commissiondue": "Commission due"]
         return synonyms.filter { $0.value == field }.map(\.key).sorted().map { spelled[$0] ?? $0.prefix(1).uppercased() + $0.dropFirst() }
     }
 

@@ -383,6 +383,15 @@ extension Workbook {
         return (sorted, skipped)
     }
 
+    /// A file to read as a table: a workbook's first sheet, or a CSV file.
+    /// - Throws: ``CSVFileError`` for a workbook that cannot be read or has no sheet.
+    public static func firstSheetOrFile(_ path: String) throws -> CSVImportSource.Origin {
+        guard isWorkbook(atPath: path) else { return .file(path: path) }
+        let workbook = try Workbook(path: path)
+        guard let sheet = workbook.sheets.first else { throw CSVFileError.empty(path) }
+        return .sheet(workbook, sheet)
+    }
+
     /// The kind a sheet's name says it holds (`Sales`, `clinic`, `Price lists`, `Schedule changes`).
     static func kind(named name: String) -> ImportKind? {
         let key = String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })

@@ -293,6 +293,20 @@ enum PostgresSchema {
             """,
             "CREATE UNIQUE INDEX columnMapping_name ON columnMapping (bookId, lower(name))",
         ]),
+        // What each clinic calls her products on its statements (`ProductAlias`).
+        Migration(name: "v9: clinics' product names", statements: [
+            """
+            CREATE TABLE productAlias (
+                bookId bigint NOT NULL,
+                clinicId bigint NOT NULL,
+                name text NOT NULL CHECK (length(btrim(name)) BETWEEN 1 AND 200),
+                productId bigint NOT NULL,
+                FOREIGN KEY (bookId, clinicId) REFERENCES clinic (bookId, id) ON DELETE CASCADE,
+                FOREIGN KEY (bookId, productId) REFERENCES product (bookId, id) ON DELETE CASCADE
+            )
+            """,
+            "CREATE UNIQUE INDEX productAlias_name ON productAlias (bookId, clinicId, lower(name))",
+        ]),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

@@ -1,3 +1,4 @@
+import CommissionCore
 import CommissionStore
 import PostgresNIO
 
@@ -29,6 +30,42 @@ extension PostgresStore: ImportMappings {
                 DELETE FROM columnMapping WHERE bookId = \(book) AND lower(name) = lower(\(name.trimmingCharacters(in: .whitespaces))) RETURNING 1
                 """, logger: logger).decode(Int.self).all()
             guard !deleted.isEmpty else { throw StoreError.unknownMapping(name) }
+        }
+    }
+}
+
+extension PostgresStore: ProductAliases {
+    // MARK: The clinics' names for her products
+
+    public func setAlias(_ alias: ProductAlias) async throws {
+        let alias = try alias.checked()
+        try await write([]) { connection in
+            _ = try await clinic(connection, alias.clinicID)
+            let found = try await connection.query("SELECT 1 FROM product WHERE bookId = \(book) AND id = \(alias.productID.rawValue)", logger: logger)
+                .decode(Int.self).all()
+            guard !found.isEmpty else { throw StoreError.notFound(.products, id: alias.productID.rawValue) }
+            try await connection.query("""
+                INSERT INTO productAlias (bookId, clinicId, name, productId) VALUES (\(book), \(alias.clinicID.rawValue), \(alias.name), \(alias.productID.rawValue))
+                ON CONFLICT (bookId, clinicId, lower(name)) DO UPDATE SET name = EXCLUDED.name, productId = EXCLUDED.productId
+                """, logger: logger)
+        }
+    }
+
+    public func aliases(clinic: Clinic.ID) async throws -> [ProductAlias] {
+        try await read { connection in
+            try await connection.query("""
+                SELECT name, productId FROM productAlias WHERE bookId = \(book) AND clinicId = \(clinic.rawValue) ORDER BY lower(name)
+                """, logger: logger).decode((String, Int64).self).all().map { ProductAlias(clinicID: clinic, name: $0.0, productID: Product.ID($0.1)) }
+        }
+    }
+
+    public func removeAlias(clinic: Clinic.ID, name: String) async throws {
+        try await write([]) { connection in
+            let deleted = try await connection.query("""
+                DELETE FROM productAlias WHERE bookId = \(book) AND clinicId = \(clinic.rawValue) AND lower(name) = lower(\(name.trimmingCharacters(in: .whitespaces)))
+                RETURNING 1
+                """, logger: logger).decode(Int.self).all()
+            guard !deleted.isEmpty else { throw StoreError.invalid(field: "product name", reason: "the clinic has no product named \"\(name)\" to forget.") }
         }
     }
 }

@@ -1,3 +1,4 @@
+import CommissionCore
 import CommissionStore
 import GRDB
 
@@ -26,6 +27,37 @@ extension SQLiteStore: ImportMappings {
         try await write([], bump: false) { db in
             try db.execute(sql: "DELETE FROM columnMapping WHERE name = ?", arguments: [name.trimmingCharacters(in: .whitespaces)])
             guard db.changesCount > 0 else { throw StoreError.unknownMapping(name) }
+        }
+    }
+}
+
+extension SQLiteStore: ProductAliases {
+    // MARK: The clinics' names for her products
+
+    public func setAlias(_ alias: ProductAlias) async throws {
+        let alias = try alias.checked()
+        try await write([], bump: false) { db in
+            _ = try Self.clinic(db, alias.clinicID)
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM product WHERE id = ?", arguments: [alias.productID.rawValue]) == true else {
+                throw StoreError.notFound(.products, id: alias.productID.rawValue)
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO productAlias (clinicId, name, productId) VALUES (?, ?, ?)",
+                           arguments: [alias.clinicID.rawValue, alias.name, alias.productID.rawValue])
+        }
+    }
+
+    public func aliases(clinic: Clinic.ID) async throws -> [ProductAlias] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT name, productId FROM productAlias WHERE clinicId = ? ORDER BY name", arguments: [clinic.rawValue]).map {
+                ProductAlias(clinicID: clinic, name: $0["name"], productID: Product.ID($0["productId"] as Int64))
+            }
+        }
+    }
+
+    public func removeAlias(clinic: Clinic.ID, name: String) async throws {
+        try await write([], bump: false) { db in
+            try db.execute(sql: "DELETE FROM productAlias WHERE clinicId = ? AND name = ?", arguments: [clinic.rawValue, name.trimmingCharacters(in: .whitespaces)])
+            guard db.changesCount > 0 else { throw StoreError.invalid(field: "product name", reason: "the clinic has no product named \"\(name)\" to forget.") }
         }
     }
 }

@@ -365,6 +365,18 @@ enum Schema {
                 """)
         }
 
+        // What each clinic calls her products on its statements (`ProductAlias`).
+        migrator.registerMigration("v14: clinics' product names") { db in
+            try db.execute(sql: """
+                CREATE TABLE productAlias (
+                    clinicId INTEGER NOT NULL REFERENCES clinic(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL COLLATE NOCASE CHECK (length(trim(name)) BETWEEN 1 AND 200),
+                    productId INTEGER NOT NULL REFERENCES product(id) ON DELETE CASCADE,
+                    PRIMARY KEY (clinicId, name)
+                ) WITHOUT ROWID;
+                """)
+        }
+
         return migrator
     }
 

@@ -1,3 +1,4 @@
+import CommissionCore
 import Foundation
 
 /// Something she told Commission once about files that come from elsewhere, kept in the book under
@@ -95,5 +96,45 @@ extension ImportMappings {
     /// two fit: by name, the first).
     public func mapping(fitting headers: [String]) async throws -> ImportMapping? {
         try await mappings().first { $0.fits(headers) }
+    }
+}
+
+/// What a clinic calls one of her products on its own statements (`SERUM 30 ML (RETAIL)` for
+/// Serum 30ml): told once when their statement is compared with her book, and remembered.
+public struct ProductAlias: Sendable, Hashable {
+    public var clinicID: Clinic.ID
+    /// The clinic's name for it, as its statement writes it (compared without regard to case).
+    public var name: String
+    public var productID: Product.ID
+
+    public init(clinicID: Clinic.ID, name: String, productID: Product.ID) {
+        self.clinicID = clinicID
+        self.name = name
+        self.productID = productID
+    }
+}
+
+/// A store that remembers the clinics' names for her products (``ProductAlias``). Both of
+/// Commission's stores do.
+public protocol ProductAliases: Sendable {
+    /// Remembers an alias, replacing the clinic's alias of the same name (any case).
+    /// - Throws: ``StoreError/notFound(_:id:)`` for a clinic or product that is not in the book;
+    ///   ``StoreError/invalid(field:reason:)`` for an empty or overlong name.
+    func setAlias(_ alias: ProductAlias) async throws
+    /// A clinic's aliases, by name.
+    func aliases(clinic: Clinic.ID) async throws -> [ProductAlias]
+    /// Forgets one. - Throws: ``StoreError/invalid(field:reason:)`` when the clinic has no such alias.
+    func removeAlias(clinic: Clinic.ID, name: String) async throws
+}
+
+extension ProductAlias {
+    /// The alias as a store may keep it: its name trimmed, 1–200 characters.
+    public func checked() throws -> ProductAlias {
+        var alias = self
+        alias.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !alias.name.isEmpty, alias.name.count <= 200 else {
+            throw StoreError.invalid(field: "product name", reason: "the clinic's name for a product is 1 to 200 characters.")
+        }
+        return alias
     }
 }

@@ -34,45 +34,20 @@ extension PayoutCommand {
         @Argument(help: "The bank statement: CSV, or an .xlsx workbook (its first sheet).") var file: String
         @Flag(help: "Record every proposal whose amount fits exactly.") var accept = false
         @Option(name: .customLong("line"), help: ArgumentHelp("Record the proposal for the deposit on this line (repeatable).", valueName: "n")) var lines: [Int] = []
-        @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
-        @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50); by default the file's amounts say so.") var decimalComma = false
-        @Option(help: ArgumentHelp("The order of dates not written YYYY-MM-DD (by default told from the file).", valueName: "mdy|dmy|ymd")) var dates: DateOrder?
-        @Option(help: ArgumentHelp("Read the columns with the mapping saved under this name.", valueName: "name")) var mapping: String?
-        @Option(name: .customLong("map"), help: ArgumentHelp("Read a column as a field: \"Booked=date\", \"Money in=amount\", \"Payer=description\" (repeatable).",
-                                                            valueName: "header=field"))
-        var map: [String] = []
+        @OptionGroup var reading: ReadingOptions
         @Option(help: "What counts as today for the balances (default today).") var date: String?
 
         func validate() throws {
-            if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
             if accept && !lines.isEmpty { throw ValidationError("Give --accept (every exact proposal) or --line (those lines), not both.") }
         }
 
         func run() async throws {
             let store = try book.open()
             let settings = try await store.settings()
-            var given = try await mapping.asyncMap { try await store.mapping(named: $0) }
-            if !map.isEmpty {
-                do {
-                    let mapped = try ImportMapping.forImport(name: given?.name ?? "--map", kind: nil, headers: [], pairs: try map.map(ImportMapping.pair))
-                    given = ImportMapping(name: mapped.name, headers: [], fields: (given?.fields ?? [:]).merging(mapped.fields) { $1 })
-                } catch let error as MappingError {
-                    throw Failure(error.description)
-                }
-            }
-            let format = CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates,
-                                   mapping: given, saved: try await store.mappings())
+            let format = try await reading.format(store)
             let statement: BankStatement
             do {
-                let origin: CSVImportSource.Origin
-                if Workbook.isWorkbook(atPath: file) {
-                    let workbook = try Workbook(path: file)
-                    guard let sheet = workbook.sheets.first else { throw CSVFileError.empty(file) }
-                    origin = .sheet(workbook, sheet)
-                } else {
-                    origin = .file(path: file)
-                }
-                statement = try BankStatement(origin: origin, format: format, currency: settings.currency)
+                statement = try BankStatement(origin: try Workbook.firstSheetOrFile(file), format: format, currency: settings.currency)
             } catch let error as CSVFileError {
                 throw Failure(error.description + Import.hint(for: error))
             } catch let error as StoreError {

@@ -60,16 +60,7 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var book: BookOptions
     @Argument(help: "CSV files or .xlsx workbooks, imported in order as one import: all of them, or nothing.") var files: [String]
     @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
-    @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
-    @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50); by default a file's amounts say so themselves.") var decimalComma = false
-    @Option(help: ArgumentHelp("The order of dates not written YYYY-MM-DD: mdy (2/25/2026), dmy (25/2/2026 or 25.02.2026) or ymd; by default told from the file's dates.",
-                               valueName: "mdy|dmy|ymd"))
-    var dates: DateOrder?
-    @Option(help: ArgumentHelp("Read the files with the column mapping saved under this name (see commission mapping list).", valueName: "name"))
-    var mapping: String?
-    @Option(name: .customLong("map"), help: ArgumentHelp("Read a column as a field: \"Share %=share\", \"Retail=unit price\", \"Ref=ignore\" (repeatable; over --mapping's).",
-                                                        valueName: "header=field"))
-    var map: [String] = []
+    @OptionGroup var reading: ReadingOptions
     @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Keep the file's mapping (--map, over --mapping's) under this name, once the import succeeds.", valueName: "name"))
     var saveMapping: String?
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
@@ -80,9 +71,9 @@ struct Import: AsyncParsableCommand {
         if saveMapping != nil && (files.count != 1 || files.contains(where: Workbook.isWorkbook(atPath:))) {
             throw ValidationError("--save-mapping keeps the mapping of one CSV file: give that one file.")
         }
-        if saveMapping != nil && map.isEmpty && mapping == nil { throw ValidationError("--save-mapping keeps what --map (or --mapping) says: map a column.") }
-        for pair in map { do { _ = try ImportMapping.pair(pair) } catch { throw ValidationError("\(error)") } }
-        if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
+        if saveMapping != nil && reading.map.isEmpty && reading.mapping == nil {
+            throw ValidationError("--save-mapping keeps what --map (or --mapping) says: map a column.")
+        }
     }
 
     func run() async throws {
@@ -92,23 +83,7 @@ struct Import: AsyncParsableCommand {
         // Every file is opened and its header checked before anything is written.
         var sources: [(name: String, source: any ImportSource)] = []
         var kinds: [String] = []
-        let saved = try await store.mappings()
-        var given = try await mapping.asyncMap { try await store.mapping(named: $0) }
-        if !map.isEmpty {
-            var fields = given?.fields ?? [:]
-            do {
-                for (header, field) in try ImportMapping.forImport(name: saveMapping ?? given?.name ?? "--map", kind: kind ?? given?.kind.flatMap(ImportKind.init(rawValue:)),
-                                                                    headers: [], pairs: try map.map(ImportMapping.pair)).fields {
-                    fields = fields.filter { ImportMapping.key($0.key) != ImportMapping.key(header) }
-                    fields[header] = field
-                }
-            } catch let error as MappingError {
-                throw Failure(error.description)
-            }
-            given = ImportMapping(name: saveMapping ?? given?.name ?? "--map", kind: kind?.rawValue ?? given?.kind, headers: given?.headers ?? [], fields: fields)
-        }
-        let format = CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates,
-                               mapping: given, saved: saved)
+        let format = try await reading.format(store, name: saveMapping, kind: kind)
         var toSave: ImportMapping?
         for file in files {
             do {

@@ -26,7 +26,7 @@ import Testing
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("lacks the required columns \"date\", \"clinic\". Its"), "\(refused.stderr)")
         #expect(refused.stderr.contains("Its columns are \"Place\", \"Item\", \"Booked\", \"Units\", \"Retail\""), "\(refused.stderr)")
-        #expect(refused.stderr.contains("headers accepted for date: Date, Day, Saledate"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("headers accepted for date: Booking date, Buchungstag, Date, Datum, Day"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--map \"Place=date\""), "\(refused.stderr)")
 
         // A field that is not one, or a column the file lacks: said, nothing saved.

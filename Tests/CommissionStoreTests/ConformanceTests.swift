@@ -1409,4 +1409,25 @@ extension CommissionStore {
         await #expect(throws: StoreError.self) { try await store.saveMapping(ImportMapping(name: "Empty", headers: ["A"], fields: [:])) }
         #expect(try await store.mappings().map(\.name) == ["Bank"])
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func theClinicsNamesForHerProductsAreRemembered(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let store = try #require(book.store as? any ProductAliases)
+        try await store.setAlias(ProductAlias(clinicID: book.glow.id, name: " SERUM 30 ML (RETAIL) ", productID: book.serum.id))
+        try await store.setAlias(ProductAlias(clinicID: book.glow.id, name: "Crème", productID: book.cream.id))
+        try await store.setAlias(ProductAlias(clinicID: book.harbor.id, name: "Serum", productID: book.cream.id))
+        #expect(try await store.aliases(clinic: book.glow.id).map(\.name) == ["Crème", "SERUM 30 ML (RETAIL)"])
+        // The same name in another case is the same alias: the newer product wins.
+        try await store.setAlias(ProductAlias(clinicID: book.glow.id, name: "serum 30 ml (retail)", productID: book.cream.id))
+        #expect(try await store.aliases(clinic: book.glow.id).map(\.productID) == [book.cream.id, book.cream.id])
+        #expect(try await store.aliases(clinic: book.harbor.id).map(\.name) == ["Serum"])  // each clinic its own
+        await #expect(throws: StoreError.notFound(.products, id: 999)) {
+            try await store.setAlias(ProductAlias(clinicID: book.glow.id, name: "X", productID: Product.ID(999)))
+        }
+        await #expect(throws: StoreError.self) { try await store.setAlias(ProductAlias(clinicID: book.glow.id, name: "  ", productID: book.serum.id)) }
+        try await store.removeAlias(clinic: book.glow.id, name: "CRèME")  // ASCII letters in any case, as the book compares names
+        #expect(try await store.aliases(clinic: book.glow.id).count == 1)
+        await #expect(throws: StoreError.self) { try await store.removeAlias(clinic: book.glow.id, name: "Nothing") }
+    }
 }

@@ -1,0 +1,45 @@
+import ArgumentParser
+import CommissionKit
+import CommissionSQLite
+import CommissionStore
+
+/// How a file from elsewhere is read — an import, a bank statement, a clinic's statement: its
+/// delimiter, decimal mark and order of dates (told from the file unless given), and the column
+/// mapping its headers are read with.
+struct ReadingOptions: ParsableArguments {
+    @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
+    @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50); by default a file's amounts say so themselves.") var decimalComma = false
+    @Option(help: ArgumentHelp("The order of dates not written YYYY-MM-DD: mdy (2/25/2026), dmy (25/2/2026 or 25.02.2026) or ymd; by default told from the file's dates.",
+                               valueName: "mdy|dmy|ymd"))
+    var dates: DateOrder?
+    @Option(help: ArgumentHelp("Read the files with the column mapping saved under this name (see commission mapping list).", valueName: "name"))
+    var mapping: String?
+    @Option(name: .customLong("map"), help: ArgumentHelp("Read a column as a field: \"Share %=share\", \"Retail=unit price\", \"Ref=ignore\" (repeatable; over --mapping's).",
+                                                        valueName: "header=field"))
+    var map: [String] = []
+
+    func validate() throws {
+        for pair in map { do { _ = try ImportMapping.pair(pair) } catch { throw ValidationError("\(error)") } }
+        if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
+    }
+
+    /// The reading these options ask for, with the book's saved mappings; `name` and `kind` are
+    /// those of the mapping --map makes (what --save-mapping would keep).
+    func format(_ store: SQLiteStore, name: String? = nil, kind: ImportKind? = nil) async throws -> CSVFormat {
+        var given = try await mapping.asyncMap { try await store.mapping(named: $0) }
+        if !map.isEmpty {
+            var fields = given?.fields ?? [:]
+            do {
+                for (header, field) in try ImportMapping.forImport(name: name ?? given?.name ?? "--map", kind: nil, headers: [], pairs: try map.map(ImportMapping.pair)).fields {
+                    fields = fields.filter { ImportMapping.key($0.key) != ImportMapping.key(header) }
+                    fields[header] = field
+                }
+            } catch let error as MappingError {
+                throw Failure(error.description)
+            }
+            given = ImportMapping(name: name ?? given?.name ?? "--map", kind: kind?.rawValue ?? given?.kind, headers: given?.headers ?? [], fields: fields)
+        }
+        return CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates,
+                         mapping: given, saved: try await store.mappings())
+    }
+}
