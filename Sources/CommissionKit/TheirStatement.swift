@@ -172,24 +172,26 @@ public struct StatementComparison: Sendable {
 }
 
 extension ComparedLine.Difference {
-    /// The difference in words, amounts by `format`.
-    public func described(_ format: (Money) -> String) -> String {
+    /// The difference in words, amounts by `format`: as she reads it ("on theirs … in your
+    /// book"), or as the clinic reads her dispute ("on your statement … in my records").
+    public func described(_ format: (Money) -> String, toClinic: Bool = false) -> String {
+        let (theirs, hers) = toClinic ? ("on your statement", "in my records") : ("on theirs", "in your book")
         switch self {
-        case .missingOnHers: "not in your book"
-        case .missingOnTheirs: "not on their statement"
-        case .unknownProduct(let name): "their product “\(name)” is not one of yours: say which it is"
-        case .shifted(let theirs, let hers): "dated \(theirs) on theirs, \(hers) in your book"
-        case .quantity(let theirs, let hers): "quantity \(theirs) on theirs, \(hers) in your book"
-        case .price(let theirs, let hers): "price \(format(theirs)) on theirs, \(format(hers)) in your book"
-        case .commission(let theirs, let hers): "commission \(format(theirs)) on theirs, \(format(hers)) in your book"
+        case .missingOnHers: return toClinic ? "not in my records" : "not in your book"
+        case .missingOnTheirs: return toClinic ? "not on your statement" : "not on their statement"
+        case .unknownProduct(let name): return toClinic ? "“\(name)” is not a product I sell" : "their product “\(name)” is not one of yours: say which it is"
+        case .shifted(let a, let b): return "dated \(a) \(theirs), \(b) \(hers)"
+        case .quantity(let a, let b): return "quantity \(a) \(theirs), \(b) \(hers)"
+        case .price(let a, let b): return "price \(format(a)) \(theirs), \(format(b)) \(hers)"
+        case .commission(let a, let b): return "commission \(format(a)) \(theirs), \(format(b)) \(hers)"
         }
     }
 }
 
 extension ComparedLine {
     /// Every difference in words, `; ` between them.
-    public func explained(_ format: (Money) -> String) -> String {
-        differences.map { $0.described(format) }.joined(separator: "; ")
+    public func explained(_ format: (Money) -> String, toClinic: Bool = false) -> String {
+        differences.map { $0.described(format, toClinic: toClinic) }.joined(separator: "; ")
     }
 }
 
@@ -219,8 +221,9 @@ extension Renderer {
                           .init("difference", .right)], rows: rows)
     }
 
-    /// The dispute she sends back: the clinic, the period, and each disputed line (by its number
-    /// among the differing lines) with both sides' figures and what differs, as CSV.
+    /// The dispute she sends back, addressed to the clinic ("your", the clinic's; "my", hers): the
+    /// clinic, the period, and each disputed line (by its number among the differing lines) with
+    /// both sides' figures and what differs, and their total, as CSV.
     public func disputeCSV(_ comparison: StatementComparison, lines numbers: Set<Int>) -> String {
         let c = currency
         var rows: [[String]] = []
@@ -231,11 +234,11 @@ extension Renderer {
                          line.product, line.theirs.map { "\($0.line)" } ?? "", line.theirs.map { "\($0.quantity)" } ?? "",
                          line.hers.map { "\($0.quantity)" } ?? "", line.theirs?.price.map(c.format) ?? "", line.hers.map { c.format($0.line.unitPrice) } ?? "",
                          line.theirs.map { c.format($0.commission) } ?? "", line.hers.map { c.format($0.figures.commission) } ?? "",
-                         c.format(line.commissionDifference), line.explained(c.format)])
+                         c.format(line.commissionDifference), line.explained(c.format, toClinic: true)])
         }
         rows.append([comparison.clinic.name, comparison.period.start.description, comparison.period.end.description, "", "Total", "", "", "", "", "", "", "",
                      c.format(total), "the disputed lines"])
-        return TextTable(["clinic", "period start", "period end", "date", "product", "their line", "their quantity", "your quantity", "their price",
-                          "your price", "their commission", "your commission", "difference", "what differs"].map { .init($0) }, rows: rows).csv()
+        return TextTable(["clinic", "period start", "period end", "date", "product", "line of your statement", "your quantity", "my quantity", "your price",
+                          "my price", "your commission", "my commission", "difference", "what differs"].map { .init($0) }, rows: rows).csv()
     }
 }

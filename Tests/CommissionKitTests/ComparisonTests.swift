@@ -91,8 +91,9 @@ import Testing
         let added = try #require(try await store.sales(SaleQuery(clinicID: glow.id, from: day("2026-03-28"), through: day("2026-03-28"))).first)
         #expect(added.quantity == 1 && added.figures.commission == cents(1200) && added.note?.contains("line 6") == true)
         let csv = try String(contentsOf: dispute, encoding: .utf8)
-        #expect(csv.hasPrefix("clinic,period start,period end,date,product,their line,their quantity,your quantity,their price,your price,their commission,your commission,difference,what differs\r\n"))
-        #expect(csv.contains("Glow Aesthetics,2026-03-01,2026-03-31,2026-03-20,Serum,5,2,2,45.00,50.00,8.00,24.00,-16.00,"), "\(csv)")
+        #expect(csv.hasPrefix("clinic,period start,period end,date,product,line of your statement,your quantity,my quantity,your price,my price,your commission,my commission,difference,what differs\r\n"))
+        #expect(csv.contains("Glow Aesthetics,2026-03-01,2026-03-31,2026-03-20,Serum,5,2,2,45.00,50.00,8.00,24.00,-16.00,"
+                             + "\"price 45.00 on your statement, 50.00 in my records; commission 8.00 on your statement, 24.00 in my records\""), "\(csv)")
         #expect(csv.contains("Total,,,,,,,,-16.00,the disputed lines"), "\(csv)")
 
         // Accepted, the line agrees: the same statement again has one difference less, and accepting it twice is refused.

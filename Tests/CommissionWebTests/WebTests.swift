@@ -432,6 +432,58 @@ import Testing
     }
 }
 
+@Suite struct ComparePageTests {
+    @Test func theClinicsStatementIsSetBesideHerBookAndNothingChangesUntilSheAddsALine() async throws {
+        let test = try await TestApp()
+        for (date, quantity) in [("2026-10-05", 2), ("2026-10-12", 1)] {
+            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: date), quantity: Int64(quantity)),
+                                                idempotencyKey: nil)
+        }
+        // Glow's October: the 10/5 serums under Glow's own name; 10/12 missing; a serum on 10/20 she does not have.
+        let theirs = "Date,Item,Qty,Price,Commission\n2026-10-05,SERUM RETAIL,2,50.00,24.00\n2026-10-20,Serum 30ml,1,50.00,12.00\n"
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)&date=2026-10-01", method: .get, headers: headers)
+            #expect(statement.text.contains("href=\"/compare?clinic=\(test.glow.id)&amp;date=2026-10-01\" id=\"compare-link\""), "\(statement.text)")
+            let fields = ["csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-10-01", "statement": theirs]
+            let first = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form(fields.merging(["action": "compare"]) { $1 }))
+            #expect(first.status == .ok, "\(first.text)")
+            #expect(first.text.contains("<label for=\"alias0\">“SERUM RETAIL” is</label>"), "\(first.text)")
+            #expect(first.text.contains("their product “SERUM RETAIL” is not one of yours"), "\(first.text)")
+
+            // She says which product it is: remembered, and the lines line up.
+            let told = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form(fields.merging([
+                "action": "compare", "aliasName0": "SERUM RETAIL", "aliasProduct0": "\(test.serum.id)"]) { $1 }))
+            #expect(!told.text.contains("alias0") && told.text.contains("<dd class=\"amount\" id=\"compare-difference\">$0.00</dd>"), "\(told.text)")
+            #expect(try await test.store.aliases(clinic: test.glow.id).map(\.name) == ["SERUM RETAIL"])
+            #expect(told.text.contains("not on their statement") && told.text.contains("not in your book"))
+            #expect(told.text.contains("name=\"accept2\"") && !told.text.contains("name=\"accept1\""), "\(told.text)")  // only theirs can be added
+            #expect(try await test.store.countSales(SaleQuery()) == 2)
+
+            // Disputed: a printable page, and a CSV, addressed to the clinic.
+            let dispute = try await client.execute(uri: "/compare", method: .post, headers: headers,
+                                                   body: form(fields.merging(["action": "dispute", "dispute1": "1"]) { $1 }))
+            #expect(dispute.text.contains("Statement queries: Glow") && dispute.text.contains("not on your statement"), "\(dispute.text)")
+            #expect(dispute.text.contains("<td class=\"num\" id=\"dispute-total\">-$12.00</td>"), "\(dispute.text)")
+            let csv = try await client.execute(uri: "/compare", method: .post, headers: headers,
+                                               body: form(fields.merging(["action": "dispute-csv", "dispute1": "1"]) { $1 }))
+            #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true && csv.text.contains(",-12.00,not on your statement\r\n"), "\(csv.text)")
+
+            // Their 10/20 line added to her book; the comparison shown again agrees on it.
+            let added = try await client.execute(uri: "/compare", method: .post, headers: headers,
+                                                 body: form(fields.merging(["action": "accept", "accept2": "1"]) { $1 }))
+            #expect(added.text.contains("Added 1 sale from their statement to your book."), "\(added.text)")
+            #expect(!added.text.contains("not in your book"), "\(added.text)")
+            let twice = try await client.execute(uri: "/compare", method: .post, headers: headers,
+                                                 body: form(fields.merging(["action": "accept", "accept2": "1"]) { $1 }))
+            #expect(twice.status.code == 422, "\(twice.text)")
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 3)
+    }
+}
+
 @Suite struct TransferPageTests {
     @Test func importChecksThenImportsAndListsBadRows() async throws {
         let test = try await TestApp()

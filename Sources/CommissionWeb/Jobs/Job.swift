@@ -42,7 +42,7 @@ struct WebApp: Sendable {
     let setupIsOpen: @Sendable () async throws -> Bool
 
     /// The jobs, in the order their routes are registered.
-    static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self,
+    static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
                                        PayoutsJob.self, BookJob.self, TransferJob.self, SettingsJob.self]
 
     // MARK: Pages

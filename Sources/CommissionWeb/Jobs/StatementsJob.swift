@@ -123,6 +123,7 @@ struct StatementsJob: Job {
                 "clinic": clinic.name, "period": style.format(period), "closed": statement.isClosed,
                 "previousLink": link(period.start.adding(days: -1)), "nextLink": link(period.end.adding(days: 1)),
                 "csvLink": "/statements.csv?clinic=\(clinic.id)&date=\(period.start)",
+                "compareLink": "/compare?clinic=\(clinic.id)&date=\(period.start)",
                 "lines": statement.lines.map { line in
                     let s = line.sale
                     return ["date": style.format(s.date), "product": line.productName, "quantity": s.quantity,

@@ -1,0 +1,189 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import Hummingbird
+
+/// Her numbers against the clinic's: the clinic's own statement for a period (pasted, or a chosen
+/// CSV file read into the form) set beside her book, line by line. She tells what the clinic calls
+/// a product (remembered), ticks lines of theirs to add to her book, and ticks the lines she
+/// disputes for a printable summary or a CSV to send back. Nothing in her book changes until she
+/// adds lines.
+struct CompareJob: Job {
+    let app: WebApp
+    init(_ app: WebApp) { self.app = app }
+
+    func registerPages<G>(on pages: Registrar<G>) {
+        pages.get("/compare") { request, context in
+            let query = request.uri.queryParameters
+            return try await comparePage(context: context, form: CompareForm(clinic: query["clinic"].flatMap { Int64(String($0)) },
+                                                                             date: query["date"].map(String.init) ?? ""))
+        }
+        pages.post("/compare") { request, context in try await compare(request, context: context) }
+    }
+
+    func registerAPI<G>(on api: Registrar<G>) {}
+
+    func comparePage(context: AppRequestContext, form: CompareForm, comparison: StatementComparison? = nil, message: String? = nil, error: String? = nil,
+                     status: HTTPResponse.Status = .ok) async throws -> Response {
+        let settings = try await app.store.settings()
+        let style = settings.style
+        let clinics = try await app.store.clinics(ClinicQuery())
+        let products = try await app.store.products(ProductQuery())
+        var values: [String: Any] = [
+            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id.rawValue == form.clinic] as [String: Any] },
+            "date": form.date.isEmpty ? settings.today().description : form.date, "text": form.text, "decimalComma": form.decimalComma,
+            "dateOrders": DateOrder.allCases.map { ["value": $0.rawValue, "label": $0.described, "selected": $0 == form.dates] as [String: Any] },
+        ]
+        if let comparison {
+            let unknown = Array(Set(comparison.lines.compactMap { line -> String? in
+                line.differences.lazy.compactMap { if case .unknownProduct(let name) = $0 { name } else { nil } }.first
+            })).sorted()
+            values["comparison"] = [
+                "title": "\(comparison.clinic.name) · \(style.format(comparison.period))",
+                "theirTotal": style.format(comparison.theirTotal), "herTotal": style.format(comparison.herTotal),
+                "difference": (comparison.difference > .zero ? "+" : "") + style.format(comparison.difference),
+                "agree": comparison.lines.count - comparison.differing.count, "allAgree": comparison.differing.isEmpty,
+                "unknown": unknown.enumerated().map { index, name in
+                    ["index": index, "name": name, "products": products.map { ["id": $0.id.rawValue, "name": $0.name] as [String: Any] }] as [String: Any]
+                },
+                "hasUnknown": !unknown.isEmpty,
+                "lines": comparison.differing.enumerated().map { index, line -> [String: Any] in
+                    func side(_ quantity: Int64?, _ price: Money?, _ commission: Money?) -> String {
+                        guard let quantity, let commission else { return "—" }
+                        return "\(quantity)" + (price.map { " × \(style.format($0))" } ?? "") + " → \(style.format(commission))"
+                    }
+                    return ["number": index + 1, "date": style.format(line.date), "product": line.product,
+                            "theirs": side(line.theirs?.quantity, line.theirs?.price, line.theirs?.commission),
+                            "yours": side(line.hers?.quantity, line.hers?.line.unitPrice, line.hers?.figures.commission),
+                            "what": line.explained(style.format), "difference": (line.commissionDifference > .zero ? "+" : "") + style.format(line.commissionDifference),
+                            "canAccept": line.canAccept, "disputed": form.disputed.contains(index + 1)]
+                },
+            ] as [String: Any]
+        }
+        return try await app.page("compare", title: "Compare with the clinic's statement", nav: "statements", context: context, values: values,
+                                  status: status, message: message, error: error)
+    }
+
+    func compare(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let values = try await Form.read(request, context: context)
+        let form = CompareForm(values)
+        let settings = try await app.store.settings()
+        return try await app.form {
+            guard let clinicID = form.clinic else { throw Problem(.unprocessableContent, "Choose the clinic whose statement it is.") }
+            let clinic = try await app.store.clinic(Clinic.ID(clinicID))
+            let day = try Day(parsing: form.date)
+            // What she told of the clinic's product names, remembered first.
+            if let aliases = app.store as? any ProductAliases {
+                for (name, product) in form.aliases { try await aliases.setAlias(ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))) }
+            }
+            let theirs: TheirStatement
+            do {
+                let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
+                theirs = try TheirStatement(origin: .data(Data(form.text.utf8), name: "Their statement"),
+                                            format: CSVFormat(decimalComma: form.decimalComma, dates: form.dates, saved: saved), currency: settings.currency)
+            } catch let error as CSVFileError {
+                throw Problem(.unprocessableContent, error.description)
+            } catch StoreError.importRejected(let problems, let total) {
+                throw Problem(.unprocessableContent, "Their statement has \(total) line\(total == 1 ? "" : "s") that cannot be read: "
+                              + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : "."))
+            }
+            let comparison = try await StatementComparison.compare(theirs, clinic: clinic, period: clinic.calendar.period(containing: day), store: app.store)
+            let differing = comparison.differing
+            switch values["action"] {
+            case "accept":
+                let chosen = form.accepted.sorted().compactMap { $0 >= 1 && $0 <= differing.count ? differing[$0 - 1] : nil }.filter(\.canAccept)
+                guard !chosen.isEmpty, chosen.count == form.accepted.count else {
+                    throw Problem(.unprocessableContent, form.accepted.isEmpty ? "Tick the lines of theirs to add to your book."
+                                  : "Some ticked lines are no longer missing from your book: compare again. Nothing was added.")
+                }
+                let rows = chosen.compactMap { line in line.theirs.map { their in
+                    ImportRow(line: their.line, record: .sale(NamedSaleDraft(clinic: clinic.name, product: line.product, date: their.date, quantity: their.quantity,
+                                                                             unitPrice: their.price, note: "From \(clinic.name)'s statement (line \(their.line))")))
+                } }
+                let summary = try await app.store.importRows(from: ArrayImportSource(rows), options: ImportOptions())
+                let again = try await StatementComparison.compare(theirs, clinic: clinic, period: comparison.period, store: app.store)
+                return try await comparePage(context: context, form: form.withoutTicks, comparison: again,
+                                             message: "Added \(summary.sales) sale\(summary.sales == 1 ? "" : "s") from their statement to your book.")
+            case "dispute", "dispute-csv":
+                let numbers = Set(form.disputed.filter { $0 >= 1 && $0 <= differing.count })
+                guard !numbers.isEmpty else { throw Problem(.unprocessableContent, "Tick the lines you dispute.") }
+                let renderer = Renderer(currency: settings.currency)
+                if values["action"] == "dispute-csv" {
+                    let name = "dispute-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(comparison.period.start).csv"
+                    return StatementsJob.csv(renderer.disputeCSV(comparison, lines: numbers), name: name)
+                }
+                return try await disputePage(comparison, numbers: numbers, context: context, style: settings.style)
+            default:
+                return try await comparePage(context: context, form: form, comparison: comparison)
+            }
+        } otherwise: { error, status in
+            try await comparePage(context: context, form: form, error: error, status: status)
+        }
+    }
+
+    /// The dispute to send back, printable: the clinic, the period, each disputed line with both
+    /// sides' figures and what differs, and what they add up to.
+    func disputePage(_ comparison: StatementComparison, numbers: Set<Int>, context: AppRequestContext, style: LocaleStyle) async throws -> Response {
+        var total = Money.zero
+        let lines = comparison.differing.enumerated().filter { numbers.contains($0.offset + 1) }.map { index, line -> [String: Any] in
+            total = (try? total.adding(line.commissionDifference)) ?? total
+            return ["date": style.format(line.date), "product": line.product,
+                    "theirs": line.theirs.map { "\($0.quantity) → \(style.format($0.commission))" } ?? "—",
+                    "yours": line.hers.map { "\($0.quantity) → \(style.format($0.figures.commission))" } ?? "—",
+                    "what": line.explained(style.format, toClinic: true), "difference": style.format(line.commissionDifference)]
+        }
+        let values: [String: Any] = ["clinic": comparison.clinic.name, "period": style.format(comparison.period), "lines": lines,
+                                     "total": style.format(total), "theirTotal": style.format(comparison.theirTotal), "herTotal": style.format(comparison.herTotal)]
+        return try await app.page("dispute", title: "Dispute: \(comparison.clinic.name)", nav: "statements", context: context, values: values)
+    }
+}
+
+/// What the compare form carries from one step to the next.
+struct CompareForm {
+    var clinic: Int64?
+    var date = ""
+    var text = ""
+    var dates: DateOrder?
+    var decimalComma = false
+    /// The clinic's product names she told: their name → her product's id.
+    var aliases: [(String, Int64)] = []
+    /// The differing lines ticked to add to her book, and to dispute, by number.
+    var accepted: Set<Int> = [], disputed: Set<Int> = []
+
+    init(clinic: Int64?, date: String) {
+        self.clinic = clinic
+        self.date = date
+    }
+
+    init(_ form: Form) {
+        clinic = form["clinic"].flatMap(Int64.init)
+        date = form["date"] ?? ""
+        text = form.values["statement"] ?? ""
+        dates = form["dates"].flatMap(DateOrder.init(rawValue:))
+        decimalComma = form["decimalComma"] != nil
+        for (key, value) in form.values {
+            if key.hasPrefix("accept"), let number = Int(key.dropFirst(6)), value == "1" { accepted.insert(number) }
+            if key.hasPrefix("dispute"), let number = Int(key.dropFirst(7)), value == "1" { disputed.insert(number) }
+            if key.hasPrefix("aliasName"), let product = form["aliasProduct" + key.dropFirst(9)].flatMap(Int64.init) { aliases.append((value, product)) }
+        }
+    }
+
+    var withoutTicks: CompareForm {
+        var form = self
+        form.accepted = []
+        form.disputed = []
+        return form
+    }
+}
+
+extension DateOrder {
+    /// The order as a choice reads: "month/day/year (2/25/2026)".
+    var described: String {
+        switch self {
+        case .mdy: "month/day/year (2/25/2026)"
+        case .dmy: "day/month/year (25.02.2026)"
+        case .ymd: "year/month/day"
+        }
+    }
+}
