@@ -116,9 +116,12 @@ def fill(driver, field_id, text):
 
 
 def submit(driver, button_text):
-    """Clicks a submit button and waits for the next page to load."""
+    """Clicks a submit button (scrolled to the middle of the screen, clear of the phone's bottom
+    bar, as she would scroll to it) and waits for the next page to load."""
     old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.XPATH, f"//button[normalize-space()='{button_text}']").click()
+    button = driver.find_element(By.XPATH, f"//button[normalize-space()='{button_text}']")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
     WebDriverWait(driver, 10).until(lambda d: is_stale(old) and d.execute_script("return document.readyState") == "complete")
 
 
@@ -550,7 +553,7 @@ def main():
             driver.add_cookie({"name": "commission_session", "value": next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session"), "path": "/"})
 
         print("Every page: labelled inputs, readable contrast, no sideways scrolling at 360 px (light and dark)")
-        pages = ["/", "/dashboard", "/sales", "/statements", "/year", "/payouts", "/book", "/transfer", "/settings", "/more",
+        pages = ["/", "/dashboard", "/sales", "/statements", "/year", "/payouts", "/compare", "/book", "/transfer", "/settings", "/more",
                  f"/sales/{sales()[0]['id']}/edit", "/book/clinics/1", f"/book/products/{serum['id']}", "/book/terms/1"]
         dark = browser(phone=True, dark=True)
         drivers.append(dark)
@@ -565,6 +568,24 @@ def main():
                 check(audit["checked"] >= 10 and audit["lowContrast"] == [],
                       f"{path} ({scheme}): text contrast is at least 4.5:1 ({audit['checked']} elements) {audit['lowContrast'][:3]}")
         check(dark.execute_script("return getComputedStyle(document.body).backgroundColor") != "rgb(255, 255, 255)", "dark mode follows the system")
+
+        print("Her numbers against the clinic's, and her bank's deposits, on the phone: readable at 360 px")
+        phone.get(base + "/compare")
+        fill(phone, "c-text", f"Date,Item,Qty,Price,Commission\n{today.isoformat()},Serum 30ml,1,50.00,0.01\n{today.isoformat()},THEIR OWN NAME,1,9.00,1.00\n")
+        submit(phone, "Compare")
+        check(phone.find_element(By.ID, "differences").is_displayed() and "not one of yours" in phone.find_element(By.ID, "comparison").text,
+              "the comparison lists what differs, their own product name among it")
+        phone.get(base + "/payouts")
+        fill(phone, "bank-text", f"Date,Description,Amount\n{today.isoformat()},Someone,1.23\n")
+        submit(phone, "Match the deposits")
+        check("Nothing fits" in phone.find_element(By.ID, "deposits").text, "a deposit that fits nothing is said so")
+        for label, prepare in [("/compare (compared)", lambda: (phone.get(base + "/compare"), fill(phone, "c-text", f"Date,Item,Qty,Price,Commission\n{today.isoformat()},THEIR OWN NAME,1,9.00,1.00\n"), submit(phone, "Compare"))),
+                               ("/payouts (deposits)", lambda: (phone.get(base + "/payouts"), fill(phone, "bank-text", f"Date,Description,Amount\n{today.isoformat()},Someone,1.23\n"), submit(phone, "Match the deposits")))]:
+            prepare()
+            audit = phone.execute_script(AUDIT)
+            check(audit["width"] <= 360, f"{label}: the document is {audit['width']} px wide")
+            check(audit["unlabelled"] == [], f"{label}: every input is labelled {audit['unlabelled']}")
+            check(audit["lowContrast"] == [], f"{label}: text contrast is at least 4.5:1 {audit['lowContrast'][:3]}")
         phone.get(base + "/")
         reached = False
         for _ in range(80):
