@@ -99,7 +99,8 @@ public struct DepositProposal: Sendable, Hashable {
 
 /// Proposes, for each deposit of a statement, the clinic and periods it most likely pays: by its
 /// amount (a period's unpaid balance, or the balances of periods in a row), its date (after the
-/// periods end; the nearest first) and the clinic's name in its description. A deposit the book
+/// periods end; the nearest first) and its description (the clinic's name, or a word of the bank's
+/// text on the clinic's earlier payouts, such as the payer's reference). A deposit the book
 /// holds already (payouts received that day for the same amount) is recognised.
 public enum DepositMatching {
     /// The most periods one deposit is taken to pay at once.
@@ -142,11 +143,17 @@ public enum DepositMatching {
         }
 
         let text = normalized(deposit.description)
+        // What the bank wrote on the payouts recorded from earlier statements names the clinic too ("GLOWAES LTD REF 0312").
+        var known: [Clinic.ID: Set<Substring>] = [:]
+        for payout in payouts {
+            guard let reference = payout.reference else { continue }
+            known[payout.clinicID, default: []].formUnion(words(normalized(reference)))
+        }
         /// `exact`: the parts are the periods' whole unpaid balances; otherwise a guess by name.
         struct Candidate { var clinic: Clinic; var parts: [DepositProposal.Part]; var named: Bool; var exact: Bool }
         var candidates: [Candidate] = []
         for clinic in clinics {
-            let named = mentions(text, clinic.name)
+            let named = mentions(text, clinic.name) || !words(text).isDisjoint(with: known[clinic.id] ?? [])
             // The periods that ended by the deposit's day, oldest first; runs of them ending with the nearest.
             let due = (owed[clinic.id] ?? []).filter { $0.period.end <= deposit.date }
             for end in due.indices.reversed() {
@@ -182,7 +189,9 @@ public enum DepositMatching {
             let owedThere = (owed[best.clinic.id] ?? []).first { $0.period == best.parts[0].period }?.amount ?? .zero
             reasons.append("\(periods) is the oldest unpaid period at \(best.clinic.name), but \(owedThere.minorUnits > deposit.amount.minorUnits ? "more" : "less") is owed for it: check the amount")
         }
-        if best.named { reasons.append("“\(best.clinic.name)” in the description") }
+        if best.named {
+            reasons.append(mentions(text, best.clinic.name) ? "“\(best.clinic.name)” in the description" : "its description is like that of earlier payouts from \(best.clinic.name)")
+        }
         if let other = ranked.dropFirst().first(where: { $0.clinic.id != best.clinic.id && $0.exact == best.exact && $0.named == best.named }) {
             reasons.append("it would fit \(other.clinic.name) as well")
         }
@@ -192,6 +201,12 @@ public enum DepositMatching {
     /// Letters and digits, lower case, words separated by one space.
     static func normalized(_ text: String) -> String {
         String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }).split(separator: " ").joined(separator: " ")
+    }
+
+    /// The words of a text that can tell one payer from another: four characters or more, with a
+    /// letter (not an amount, a date or "bank").
+    static func words(_ normalized: String) -> Set<Substring> {
+        Set(normalized.split(separator: " ").filter { $0.count >= 4 && $0.contains(where: \.isLetter) && $0 != "bank" && $0 != "payment" && $0 != "transfer" })
     }
 
     /// Whether the bank's text names the clinic: its whole name, or one of its words of four letters or more.

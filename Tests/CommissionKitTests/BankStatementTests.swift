@@ -41,7 +41,7 @@ import Testing
         3/20/2026,GLOW AESTHETICS LTD JAN+FEB,$36.00
         4/2/2026,AMAZON REFUND,$19.99
         4/3/2026,CARD PAYMENT,-$45.00
-        4/10/2026,Transfer 7781,$36.00
+        4/10/2026,GLWA LTD 7781,$36.00
 
         """
 
@@ -63,7 +63,7 @@ import Testing
         // Nothing fits a refund from elsewhere.
         #expect(out.contains("line 4  2026-04-02  19.99  “AMAZON REFUND”\n    → nothing fits"), "\(out)")
         // March's balance, by its amount and date alone (not the January-and-February deposit's periods again).
-        #expect(out.contains("line 6  2026-04-10  36.00  “Transfer 7781”\n    → Glow Aesthetics, 2026-03-01 – 2026-03-31: 36.00 (the unpaid balance of"), "\(out)")
+        #expect(out.contains("line 6  2026-04-10  36.00  “GLWA LTD 7781”\n    → Glow Aesthetics, 2026-03-01 – 2026-03-31: 36.00 (the unpaid balance of"), "\(out)")
         #expect(out.contains("Nothing recorded: --accept records the 2 exact proposals"), "\(out)")
         let store = try SQLiteStore(.file(path))
         #expect(try await store.payouts(PayoutQuery()).count == 1)
@@ -85,9 +85,20 @@ import Testing
         // The same statement again: every deposit in the book is recognised, nothing is recorded twice.
         let again = try commission(["payout", "bank", bank.path, "--date", "2026-04-15", "--accept", "--db", path])
         #expect(again.stdout.contains("→ recorded already: payout 2 from Glow Aesthetics, payout 3 from Glow Aesthetics"), "\(again.stdout)")
-        #expect(again.stdout.contains("line 6  2026-04-10  36.00  “Transfer 7781”\n    → recorded already: payout 4"), "\(again.stdout)")
+        #expect(again.stdout.contains("line 6  2026-04-10  36.00  “GLWA LTD 7781”\n    → recorded already: payout 4"), "\(again.stdout)")
         #expect(again.stdout.hasSuffix("Nothing to record.\n"), "\(again.stdout)")
         #expect(try await store.payouts(PayoutQuery()).count == 4)
+
+        // The bank's text on a payout recorded from it names the clinic next time: April's deposit
+        // from "GLWA LTD" is Glow's, though the amount is not April's balance.
+        let april = directory.appendingPathComponent("april.csv")
+        try "date,clinic,product,quantity\n2026-04-08,Glow Aesthetics,Serum,1\n".write(to: april, atomically: true, encoding: .utf8)
+        #expect(try commission(["import", april.path, "--db", path]).status == 0)
+        let may = directory.appendingPathComponent("may.csv")
+        try "Booking date,Description,Amount\n5/14/2026,GLWA LTD 7799,$5.00\n".write(to: may, atomically: true, encoding: .utf8)
+        let learned = try commission(["payout", "bank", may.path, "--date", "2026-05-15", "--db", path]).stdout
+        #expect(learned.contains("→ Glow Aesthetics, 2026-04-01 – 2026-04-30: 5.00"), "\(learned)")
+        #expect(learned.contains("its description is like that of earlier payouts from Glow Aesthetics"), "\(learned)")
     }
 
     @Test func aGermanStatementWithACreditColumnAndADepositNamingTheClinicButNotItsBalance() async throws {
