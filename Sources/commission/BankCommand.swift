@@ -9,20 +9,21 @@ extension PayoutCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read her bank statement and propose, for each deposit, the clinic and periods it pays; record them with --accept.",
             discussion: """
-                The statement is a CSV file (or the first sheet of an .xlsx workbook) as her bank exports it: \\
-                a date, an amount (or a credit column) and a description, read as `commission import` reads \\
-                files — dates and amounts in her locale, headers matched loosely, --map and --mapping for \\
+                The statement is a CSV file (or the first sheet of an .xlsx workbook) as her bank exports it: \
+                a date, an amount (or a credit column) and a description, read as `commission import` reads \
+                files — dates and amounts in her locale, headers matched loosely, --map and --mapping for \
                 headers it does not know. Money out is passed over.
 
-                For each deposit it proposes the clinic and pay period it most likely pays: a period's \\
-                unpaid balance of that amount (or the balances of periods in a row adding up to it: one \\
-                deposit for two periods), ended by the deposit's day, the nearest first; the clinic's name \\
-                in the description decides between clinics, and a deposit whose amount fits nothing but \\
-                names a clinic is proposed for its oldest unpaid period, marked for her to check. A deposit \\
+                For each deposit it proposes the clinic and pay period it most likely pays: a period's \
+                unpaid balance of that amount (or the balances of periods in a row adding up to it: one \
+                deposit for two periods), ended by the deposit's day, the nearest first; the description \
+                decides between clinics (the clinic's name, or a word the bank wrote on the clinic's earlier \
+                payouts, such as the payer's reference), and a deposit whose amount fits nothing but \
+                names a clinic is proposed for its oldest unpaid period, marked for her to check. A deposit \
                 the book holds already (a payout received that day for that amount) is recognised.
 
-                Nothing is recorded until she says so: --accept records every proposal whose amount fits \\
-                exactly, --line N (repeatable) the deposits of those lines, guesses included — all in one \\
+                Nothing is recorded until she says so: --accept records every proposal whose amount fits \
+                exactly, --line N (repeatable) the deposits of those lines, guesses included — all in one \
                 go, or none. Each payout's reference is the bank's text.
 
                 Examples:

@@ -8,21 +8,21 @@ struct Compare: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set a clinic's own statement beside your book, line by line: what differs, and why the totals differ.",
         discussion: """
-            The clinic's statement is a CSV file (or an .xlsx workbook's first sheet) with a date, a \\
-            product, a quantity, a price and a commission per line — read as `commission import` reads \\
+            The clinic's statement is a CSV file (or an .xlsx workbook's first sheet) with a date, a \
+            product, a quantity, a price and a commission per line — read as `commission import` reads \
             files: any locale, headers matched loosely, --map and --mapping for the clinic's own headers.
 
-            Each of their lines is matched to a sale of yours in the pay period: the same day, \\
-            product and quantity; then a day apart; then the same product with another quantity. \\
-            What differs is listed, numbered: sales missing on their side, sales missing on yours, \\
-            another day, quantity, price or commission; each line's part of the difference adds up to \\
-            the difference of the totals. The clinic's names for your products are read through what \\
-            you told for that clinic (--product "THEIR NAME=YOUR PRODUCT", remembered), then your \\
+            Each of their lines is matched to a sale of yours in the pay period: the same day, \
+            product and quantity; then a day apart; then the same product with another quantity. \
+            What differs is listed, numbered: sales missing on their side, sales missing on yours, \
+            another day, quantity, price or commission; each line's part of the difference adds up to \
+            the difference of the totals. The clinic's names for your products are read through what \
+            you told for that clinic (--product "THEIR NAME=YOUR PRODUCT", remembered), then your \
             products' names and SKUs.
 
-            Nothing in your book changes until you say so: --accept N records their line N as a sale \\
-            (one or several, all or none); --dispute N (or all) with --dispute-csv FILE writes the \\
-            lines you dispute, both sides' figures and what differs, to send back. The Statements page \\
+            Nothing in your book changes until you say so: --accept N records their line N as a sale \
+            (one or several, all or none); --dispute N (or all) with --dispute-csv FILE writes the \
+            lines you dispute, both sides' figures and what differs, to send back. The Statements page \
             does the same with a printable dispute summary.
 
             Examples:

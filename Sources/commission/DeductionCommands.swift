@@ -8,11 +8,11 @@ struct DeductionCommand: AsyncParsableCommand {
         commandName: "deduction",
         abstract: "Add, list, end or remove the fees a clinic deducts from what it pays.",
         discussion: """
-            A deduction is a fixed amount per pay period (room rent) or a share of the period's \\
-            revenue (a card fee), from a date on and optionally until a last day. It applies to a \\
-            period whose first day lies within its dates and in which she sold at the clinic; every \\
-            one in force applies. Statements show the commission, each deduction and the net \\
-            payable; reconciliation and the dashboard use the net payable. A deduction whose dates \\
+            A deduction is a fixed amount per pay period (room rent) or a share of the period's \
+            revenue (a card fee), from a date on and optionally until a last day. It applies to a \
+            period whose first day lies within its dates and in which she sold at the clinic; every \
+            one in force applies. Statements show the commission, each deduction and the net \
+            payable; reconciliation and the dashboard use the net payable. A deduction whose dates \
             take in a closed period cannot be added, changed or removed.
 
             Example:

@@ -7,10 +7,10 @@ struct MappingCommand: AsyncParsableCommand {
         commandName: "mapping",
         abstract: "List or remove the column mappings saved in the book.",
         discussion: """
-            A column mapping says which of a file's columns holds which field, for files whose \\
-            headers Commission does not know (a clinic's export with "Share %" or "Retail"). It is \\
-            made and saved by an import (--map HEADER=FIELD --save-mapping NAME) or on the Import & \\
-            export page; a file with the same headers is then read with it by itself, and \\
+            A column mapping says which of a file's columns holds which field, for files whose \
+            headers Commission does not know (a clinic's export with "Share %" or "Retail"). It is \
+            made and saved by an import (--map HEADER=FIELD --save-mapping NAME) or on the Import & \
+            export page; a file with the same headers is then read with it by itself, and \
             --mapping NAME reads any file with it.
 
             Examples:
@@ -20,7 +20,10 @@ struct MappingCommand: AsyncParsableCommand {
         subcommands: [List.self, Remove.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the saved mappings, column by column.")
+        static let configuration = CommandConfiguration(abstract: "List the saved mappings, column by column.", discussion: """
+            Example:
+              commission mapping list
+            """)
         @OptionGroup var book: BookOptions
 
         func run() async throws {
@@ -35,7 +38,10 @@ struct MappingCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget a saved mapping.")
+        static let configuration = CommandConfiguration(abstract: "Forget a saved mapping.", discussion: """
+            Example:
+              commission mapping remove "Clinic A"
+            """)
         @OptionGroup var book: BookOptions
         @Argument(help: "The mapping's name.") var name: String
 

@@ -11,7 +11,7 @@ import Testing
         ["deduction"], ["deduction", "add"], ["deduction", "list"], ["deduction", "end"], ["deduction", "remove"], ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
         ["product", "delete"], ["terms"], ["terms", "add"], ["terms", "list"], ["terms", "edit"], ["terms", "archive"], ["sale"],
         ["sale", "add"], ["sale", "repeat"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
-        ["payout", "list"], ["payout", "delete"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
+        ["payout", "list"], ["payout", "delete"], ["payout", "bank"], ["compare"], ["mapping"], ["mapping", "list"], ["mapping", "remove"], ["year"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
         ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"], ["token", "list"],
         ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"], ["books", "backup"], ["books", "restore"],
     ]
@@ -23,6 +23,24 @@ import Testing
         #expect(run.stdout.contains("OVERVIEW:"))
         #expect(run.stdout.contains("commission \(command.first ?? "")"), "no example in: \(run.stdout)")
         #expect(run.stdout.contains("Example"), "no example in: \(run.stdout)")
+    }
+
+    /// Every command the tool has (as its own help dump lists them) is in `commands`, so that each explains itself.
+    @Test func everyCommandIsChecked() throws {
+        let dump = try commission(["--experimental-dump-help"])
+        let tree = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var paths: [[String]] = []
+        func walk(_ command: [String: Any], _ path: [String]) {
+            guard command["shouldDisplay"] as? Bool != false, path != ["help"] else { return }
+            paths.append(path)
+            // A backslash ends a line only in a shell example: in prose it is a Swift line continuation written twice.
+            for line in (command["discussion"] as? String ?? "").split(separator: "\n") where line.hasSuffix("\\") {
+                #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("commission "), "commission \(path.joined(separator: " ")): a stray backslash in \(line)")
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { walk(sub, path + [sub["commandName"] as? String ?? "?"]) }
+        }
+        walk(try #require(tree["command"] as? [String: Any]), [])
+        #expect(Set(paths.map { $0.joined(separator: " ") }) == Set(Self.commands.map { $0.joined(separator: " ") }))
     }
 
     @Test func aQuickSaleAndItsReportsInEveryFormat() throws {
