@@ -8,14 +8,24 @@ import ZIPFoundation
 /// with `-sanitize=fuzzer`), and by the tests, which replay every input that ever crashed it
 /// (`fuzz/regressions/`). A crash, a trap or a broken round trip is a finding.
 public enum FuzzTargets {
-    /// Any bytes as an import file. Every outcome must be rows, problems or a thrown error whose
-    /// message names the file; no row may come from beyond the input, no problem from line 0.
+    /// Any bytes as an import file (and as a bank statement and a clinic's statement). Every
+    /// outcome must be rows, problems or a thrown error whose message names the file; no row may
+    /// come from beyond the input, no problem from line 0.
     public static func csvImport(_ data: Data) {
         // The first byte chooses the reading options, so that the fuzzer explores all of them.
         let options = data.first ?? 0
         let delimiters: [Character?] = [nil, ",", ";", "\t"]
         let orders: [DateOrder?] = [nil, .mdy, .dmy, .ymd]
         let format = CSVFormat(delimiter: delimiters[Int(options & 3)], decimalComma: options & 4 != 0, dates: orders[Int(options >> 6)])
+        let lines = data.count + 2
+        // The same bytes as a bank statement and as a clinic's statement: rows or a refusal, never a crash.
+        let origin = CSVImportSource.Origin.data(Data(data.dropFirst()), name: "fuzz.csv")
+        if let bank = try? BankStatement(origin: origin, format: format, currency: .usd) {
+            check(bank.deposits.allSatisfy { $0.amount > .zero && $0.line >= 2 && $0.line <= lines }, "a deposit that is not money in, or beyond the file")
+        }
+        if let theirs = try? TheirStatement(origin: origin, format: format, currency: .usd) {
+            check(theirs.lines.allSatisfy { $0.line >= 2 && $0.line <= lines }, "a statement line beyond the file")
+        }
         let kinds: [ImportKind?] = [nil] + ImportKind.allCases
         let kind = kinds[Int(options >> 3) % kinds.count]
         let source: CSVImportSource
@@ -25,7 +35,6 @@ public enum FuzzTargets {
             check("\(error)".contains("fuzz.csv"), "an error that does not name the file: \(error)")
             return
         }
-        let lines = data.count + 2
         do {
             let problems = try source.read { row in
                 check(row.line >= 2 && row.line <= lines, "a row at line \(row.line) of a \(data.count)-byte file")

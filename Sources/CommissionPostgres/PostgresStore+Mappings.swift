@@ -10,7 +10,7 @@ extension PostgresStore: ImportMappings {
         var mapping = mapping
         mapping.name = mapping.name.trimmingCharacters(in: .whitespaces)
         try await write([]) { connection in
-            try await connection.query("""
+            _ = try await connection.query("""
                 INSERT INTO columnMapping (bookId, name, body) VALUES (\(book), \(mapping.name), \(mapping.stored))
                 ON CONFLICT (bookId, lower(name)) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body
                 """, logger: logger)
@@ -44,7 +44,7 @@ extension PostgresStore: ProductAliases {
             let found = try await connection.query("SELECT 1 FROM product WHERE bookId = \(book) AND id = \(alias.productID.rawValue)", logger: logger)
                 .decode(Int.self).all()
             guard !found.isEmpty else { throw StoreError.notFound(.products, id: alias.productID.rawValue) }
-            try await connection.query("""
+            _ = try await connection.query("""
                 INSERT INTO productAlias (bookId, clinicId, name, productId) VALUES (\(book), \(alias.clinicID.rawValue), \(alias.name), \(alias.productID.rawValue))
                 ON CONFLICT (bookId, clinicId, lower(name)) DO UPDATE SET name = EXCLUDED.name, productId = EXCLUDED.productId
                 """, logger: logger)

@@ -35,6 +35,19 @@ import ZIPFoundation
         #expect(Workbook.shifted("2", by: 2) == "200")
     }
 
+    @Test func aNumberAlreadyWrittenPlainlyIsItsOwnReading() {
+        // The quick path agrees with the long way wherever it is taken, and is not taken where the long way changes the text.
+        let samples = ["0", "-0", "1", "-1", "10", "100", "0.5", "0.50", "00.5", "007", "12.5", "-12.5", "12.", ".5", "1.0", "45658", "0.000123",
+                       "123456789012345", "1234567890123456", "100000000000000000000", "1000000000000000.5", "0.30000000000000004",
+                       "999999999999999.9", "-0.0", "1e3", "1.5E-2", "+3", " 4", "4 ", "1.2.3", "", "-", "0.1234567890123456"]
+        for sample in samples {
+            if Workbook.isCanonical(sample) { #expect(Workbook.rounded(sample) == sample, "\(sample)") }
+            #expect(Workbook.decimal(sample) == Workbook.rounded(sample), "\(sample)")
+        }
+        #expect(Workbook.isCanonical("45658") && Workbook.isCanonical("-12.5") && Workbook.isCanonical("0.000123"))
+        #expect(!Workbook.isCanonical("0.50") && !Workbook.isCanonical("007") && !Workbook.isCanonical("-0") && !Workbook.isCanonical("1234567890123456"))
+    }
+
     @Test func aPartMustBeUTF8BeforeTheXMLParserSeesIt() {
         func valid(_ pieces: [[UInt8]]) -> Bool {
             var check = UTF8Check()
@@ -44,6 +57,12 @@ import ZIPFoundation
         #expect(valid([[0xE2, 0x82], [0xAC]]))  // € cut between two pieces
         #expect(!valid([[0xE2, 0x82]]))  // … and never finished
         #expect(!valid([[0xFF]]) && !valid([[0xC0, 0x80]]) && !valid([[0xED, 0xA0, 0x80]]) && !valid([[0xF4, 0x90, 0x80, 0x80]]))
+        // Long ASCII runs (read eight bytes at a time) with a bad byte or a sequence at every place around them.
+        for offset in 0..<20 {
+            let ascii = Array(repeating: UInt8(ascii: "a"), count: offset)
+            #expect(!valid([ascii + [0xFF] + ascii]) && valid([ascii + Array("€".utf8) + ascii]) && !valid([ascii + [0xE2, 0x82]]))
+            #expect(valid([ascii + [0xE2], [0x82, 0xAC] + ascii]))
+        }
         // The fuzzer's finding: an attribute name of 0xFF bytes trapped inside Foundation's parser.
         // (FuzzRegressionTests replays it through the whole reader.)
     }
