@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -8,7 +8,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Commission",
-    platforms: [.macOS(.v15)],
+    // What the code needs: `Mutex` and `Atomic` (Synchronization), `@Observable`, `Task.sleep(for:)`.
+    // An app builds on the library targets (core, store, SQLite) on any of these; the tools
+    // version is the one `isolated deinit` (LiveQuery.swift) needs.
+    platforms: [.macOS(.v15), .iOS(.v18), .macCatalyst(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "CommissionCore", targets: ["CommissionCore"]),
         .library(name: "CommissionStore", targets: ["CommissionStore"]),

@@ -38,7 +38,9 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
                      staging: RestoreStaging(), importStaging: RestoreStaging(),
                      setupIsOpen: setupIsOpen)
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)
-    open.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+    // Liveness: the process answers. Readiness: it can read the book, else 503 with Retry-After.
+    for path in ["/health", "/health/live"] { open.get(path) { _, _ in Health.live } }
+    open.get("/health/ready") { _, context in await Health.ready(context: context) { _ = try await store.settings() } }
     open.get("/static/:file") { request, context in
         guard let response = StaticFiles.shared.response(try context.parameters.require("file"), request: request) else {
             throw Problem(.notFound, "There is no such file.")
@@ -78,5 +80,28 @@ public enum OpenAPI {
             throw Problem(.internalServerError, "The OpenAPI document is missing from this build.")
         }
         return try Data(contentsOf: url)
+    }
+}
+
+/// What an operator's probes ask: is the process alive (`/health`, `/health/live`), and can it
+/// serve, its database answering (`/health/ready`)?
+enum Health {
+    static var live: Response { text("ok\n", status: .ok) }
+
+    /// 200 when `check` reads the database, else 503 with `Retry-After` (the failure is logged).
+    static func ready(context: AppRequestContext, _ check: () async throws -> Void) async -> Response {
+        do {
+            try await check()
+            return text("ready\n", status: .ok)
+        } catch {
+            context.logger.warning("not ready: \(String(reflecting: error))")
+            var response = text("not ready: the database does not answer\n", status: .serviceUnavailable)
+            response.headers[.retryAfter] = Problem.retryAfter
+            return response
+        }
+    }
+
+    static func text(_ body: String, status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }

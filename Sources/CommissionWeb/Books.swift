@@ -31,6 +31,12 @@ struct BookResponder: HTTPResponder {
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        // The probes are the server's, not a book's: answered before any book is looked up.
+        switch request.uri.path {
+        case "/health", "/health/live": return Health.live
+        case "/health/ready": return await Health.ready(context: context) { _ = try await books.defaultBook() }
+        default: break
+        }
         var request = request
         let app: RouterResponder<Context>
         do {

@@ -67,7 +67,9 @@ struct Pages: Sendable {
     }
 
     func errorPage(_ problem: Problem, context: AppRequestContext) -> Response {
-        page("error", title: problem.title, context: context, values: ["title": problem.title, "detail": problem.detail],
-             status: .init(code: problem.status))
+        var response = page("error", title: problem.title, context: context, values: ["title": problem.title, "detail": problem.detail],
+                            status: .init(code: problem.status))
+        if problem.status == 503 { response.headers[.retryAfter] = Problem.retryAfter }
+        return response
     }
 }

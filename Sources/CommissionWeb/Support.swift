@@ -206,11 +206,15 @@ struct Problem: Error, Encodable, Sendable {
         }
     }
 
+    /// How long a client waits before trying again when the database is away (a 503).
+    static let retryAfter = "5"
+
     var response: Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if status == 503 { headers[.retryAfter] = Self.retryAfter }
         if let allow { headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -26,12 +26,17 @@ struct Commission: AsyncParsableCommand {
               commission sale add "Glow" "Serum 30ml" 2
               commission report
             """,
+        version: Commission.version,
         subcommands: [
             Init.self, ClinicCommand.self, ProductCommand.self, TermsCommand.self, PriceCommand.self, DeductionCommand.self, SaleCommand.self,
             Report.self, StatementCommand.self, YearCommand.self, PayoutCommand.self, PeriodCommand.self, Reconcile.self, Compare.self,
             Import.self, MappingCommand.self, Export.self, Backup.self, Restore.self, Migrate.self, BooksCommand.self, Demo.self, Watch.self, Serve.self, TokenCommand.self,
         ]
     )
+
+    /// What `commission --version` prints: the release, and the book archive format it writes
+    /// (and the newest it reads).
+    static let version = "\(CommissionRelease.version) (book archive format \(ArchiveFile.version))"
 
     /// Runs the command with its changes on record as made by `cli:USER`.
     static func main() async {

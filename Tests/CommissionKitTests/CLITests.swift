@@ -1,6 +1,7 @@
 import CommissionWeb
 import CommissionSQLite
 import CommissionKit
+import CommissionStore
 import Foundation
 import Testing
 
@@ -23,6 +24,11 @@ import Testing
         #expect(run.stdout.contains("OVERVIEW:"))
         #expect(run.stdout.contains("commission \(command.first ?? "")"), "no example in: \(run.stdout)")
         #expect(run.stdout.contains("Example"), "no example in: \(run.stdout)")
+    }
+
+    @Test func theVersionIsSaid() throws {
+        let run = try commission(["--version"])
+        #expect(run.status == 0 && run.stdout == "\(CommissionRelease.version) (book archive format \(ArchiveFile.version))\n", "\(run.stdout)")
     }
 
     /// Every command the tool has (as its own help dump lists them) is in `commands`, so that each explains itself.

@@ -129,6 +129,42 @@ import Testing
         }
     }
 
+    /// The library an app builds on — the domain, the store protocol and the SQLite store —
+    /// reaches nothing server-side, in `Package.swift` or in its sources: no web framework, no
+    /// networking stack, no PostgreSQL, no logging or crypto of the server's.
+    @Test(arguments: ["CommissionCore", "CommissionStore", "CommissionSQLite"])
+    func theLibraryForAppsReachesNothingServerSide(_ name: String) throws {
+        let targets = try Self.packageTargets()
+        let allowed: Set<String> = ["CommissionCore", "CommissionStore", "GRDB", "GRDBSQLite"]
+        var reachable = Set<String>(), queue = [name]
+        while let next = queue.popLast() {
+            guard let target = targets[next] else { continue }
+            reachable.formUnion(target.products)
+            for local in target.targets where reachable.insert(local).inserted { queue.append(local) }
+        }
+        #expect(reachable.isSubset(of: allowed), "\(name) reaches \(reachable.subtracting(allowed).sorted()) through Package.swift")
+        let imported = try Self.imports(of: name).subtracting(Self.system)
+        #expect(imported.isSubset(of: allowed), "\(name) imports \(imported.subtracting(allowed).sorted())")
+        // Accounts, sessions and invitations are the server's: the store protocol an app implements does not ask for them.
+        let storeProtocol = try Self.sources(of: "CommissionStore").first { $0.name == "CommissionStore.swift" }?.text ?? ""
+        let declaration = storeProtocol[storeProtocol.range(of: "public protocol CommissionStore")!.lowerBound...]
+        let body = declaration[..<(declaration.range(of: "\n}\n")?.upperBound ?? declaration.endIndex)]
+        for word in ["Account", "Session", "Invitation", "Token", "Member"] {
+            #expect(!body.contains(word), "the CommissionStore protocol names \(word): that belongs behind AccountStore or TeamStore")
+        }
+    }
+
+    /// The package declares the Apple platforms an app runs on, at the versions the code needs.
+    @Test func thePackageDeclaresTheAppsPlatforms() throws {
+        let text = try String(contentsOf: Self.root.appending(path: "Package.swift"), encoding: .utf8)
+        for platform in [".macOS(.v15)", ".iOS(.v18)", ".tvOS(.v18)", ".watchOS(.v11)", ".visionOS(.v2)"] {
+            #expect(text.contains(platform), "Package.swift does not declare \(platform)")
+        }
+        // `isolated deinit` (SE-0371) needs the 6.2 tools.
+        let usesIsolatedDeinit = try ["CommissionCore", "CommissionStore", "CommissionSQLite"].contains { try Self.sources(of: $0).contains { $0.text.contains("isolated deinit") } }
+        if usesIsolatedDeinit { #expect(text.hasPrefix("// swift-tools-version:6.2") || text.hasPrefix("// swift-tools-version:6.3")) }
+    }
+
     /// The page describes every target there is (a new target gets its row and its rule).
     @Test func theArchitecturePageNamesEveryTarget() throws {
         let page = try String(contentsOf: Self.root.appending(path: "docs/architecture.md"), encoding: .utf8)

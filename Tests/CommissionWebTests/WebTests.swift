@@ -37,7 +37,7 @@ import Testing
     @Test func onlyTheHealthCheckStaticFilesSignInAndInvitationsAreOpen() async throws {
         let test = try await TestApp()
         let open = Set(test.routes.routes.filter(\.isPublic).map(\.description))
-        #expect(open == ["GET /health", "GET /static/:file", "GET /manifest.webmanifest", "GET /sw.js", "GET /favicon.ico",
+        #expect(open == ["GET /health", "GET /health/live", "GET /health/ready", "GET /static/:file", "GET /manifest.webmanifest", "GET /sw.js", "GET /favicon.ico",
                          "GET /setup", "POST /setup", "GET /login", "POST /login", "GET /invite/:secret", "POST /invite/:secret"])
     }
 
@@ -429,6 +429,44 @@ import Testing
         let payouts = try await test.store.payouts(PayoutQuery())
         #expect(payouts.map(\.amount) == [Money(minorUnits: 2400), Money(minorUnits: 1200)])
         #expect(payouts.map(\.receivedOn.description) == ["2026-11-05", "2026-11-05"])
+    }
+}
+
+/// An operator's probes: alive while the process runs, ready while the database answers; a
+/// database away is a 503 with `Retry-After`, never a 500.
+@Suite struct HealthTests {
+    /// A team server's directory whose database does not answer.
+    struct AwayDirectory: BookDirectory {
+        static let away = StoreError.storage("the database does not answer")
+        func defaultBook() async throws -> Int64 { throw Self.away }
+        func setupIsOpen(book: Int64) async throws -> Bool { throw Self.away }
+        func book(sessionDigest: String, now: Date) async throws -> Int64? { throw Self.away }
+        func book(tokenDigest: String) async throws -> Int64? { throw Self.away }
+        func book(username: String) async throws -> Int64? { throw Self.away }
+        func book(invitationDigest: String, now: Date) async throws -> Int64? { throw Self.away }
+        func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore { throw Self.away }
+    }
+
+    @Test func aliveWhileTheProcessRunsAndReadyWhileTheDatabaseAnswers() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            for (path, body) in [("/health", "ok\n"), ("/health/live", "ok\n"), ("/health/ready", "ready\n")] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .ok && response.text == body, "\(path)")
+            }
+        }
+        let away = buildApplication(configuration: WebConfiguration(bcryptCost: 4), books: AwayDirectory())
+        try await away.test(.router) { client in
+            #expect(try await client.execute(uri: "/health/live", method: .get).status == .ok)
+            let ready = try await client.execute(uri: "/health/ready", method: .get)
+            #expect(ready.status == .serviceUnavailable && ready.headers[.retryAfter] == "5", "\(ready.status)")
+            // What a caller gets meanwhile: a 503 that says when to try again, on the API and on a page.
+            let api = try await client.execute(uri: "/api/v1/dashboard", method: .get, headers: [.authorization: "Bearer cm_x"])
+            #expect(api.status == .serviceUnavailable && api.headers[.retryAfter] == "5", "\(api.status) \(api.text)")
+            #expect(api.headers[.contentType] == "application/problem+json")
+            let page = try await client.execute(uri: "/dashboard", method: .get)
+            #expect(page.status == .serviceUnavailable && page.headers[.retryAfter] == "5", "\(page.status)")
+        }
     }
 }
 
