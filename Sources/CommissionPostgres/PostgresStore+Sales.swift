@@ -7,22 +7,25 @@ extension PostgresStore {
     // MARK: Terms
 
     public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
-        return try await write([.terms, .sales]) { connection in
-            let clinic = try await clinic(connection, draft.clinicID)
-            if let productID = draft.productID { _ = try await product(connection, productID) }
-            let draft = try Ledger.terms(draft, rules: try await rules(connection))
-            let id = try await int(connection, """
-                INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers)
-                VALUES (\(book), \(draft.clinicID.rawValue), \(draft.productID?.rawValue), \(draft.basis.rawValue),
-                        \(draft.share.basisPoints), \(draft.effectiveFrom.description)::date, \(Tier.stored(draft.tiers)))
-                RETURNING id
-                """)
-            let terms = Terms(id: Terms.ID(id), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis,
-                              share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
-            try await record(connection, Audit.Change(.terms, id, "create", before: nil, after: Audit.json(terms)))
-            let (changed, closed) = try await recompute(connection, clinic: clinic, from: draft.effectiveFrom)
-            return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
-        }
+        try await write([.terms, .sales]) { connection in try await createTerms(connection, draft) }
+    }
+
+    /// Adds terms and recomputes the sales they apply to, with the audit entry.
+    func createTerms(_ connection: PostgresConnection, _ draft: TermsDraft) async throws -> TermsChange {
+        let clinic = try await clinic(connection, draft.clinicID)
+        if let productID = draft.productID { _ = try await product(connection, productID) }
+        let draft = try Ledger.terms(draft, rules: try await rules(connection))
+        let id = try await int(connection, """
+            INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers)
+            VALUES (\(book), \(draft.clinicID.rawValue), \(draft.productID?.rawValue), \(draft.basis.rawValue),
+                    \(draft.share.basisPoints), \(draft.effectiveFrom.description)::date, \(Tier.stored(draft.tiers)))
+            RETURNING id
+            """)
+        let terms = Terms(id: Terms.ID(id), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis,
+                          share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
+        try await record(connection, Audit.Change(.terms, id, "create", before: nil, after: Audit.json(terms)))
+        let (changed, closed) = try await recompute(connection, clinic: clinic, from: draft.effectiveFrom)
+        return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
     }
 
     public func terms(_ id: Terms.ID) async throws -> Terms {
@@ -140,16 +143,19 @@ extension PostgresStore {
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let key = try StoreInput.idempotencyKey(idempotencyKey)
-        return try await write([.sales]) { connection in
-            if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
-                                                                       book, key).query).first {
-                return try Ledger.replay(draft, of: sale, key: key)
-            }
-            let sale = try await insert(connection, try Ledger.sale(draft, in: try await saleContext(connection, clinic: draft.clinicID, product: draft.productID)),
-                                        idempotencyKey: key)
-            try await record(connection, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
-            return sale
+        return try await write([.sales]) { connection in try await createSale(connection, draft, key: key) }
+    }
+
+    /// Records a sale (or, for a key already used, returns the sale it recorded), with its audit entry.
+    func createSale(_ connection: PostgresConnection, _ draft: SaleDraft, key: String?) async throws -> Sale {
+        if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
+                                                                   book, key).query).first {
+            return try Ledger.replay(draft, of: sale, key: key)
         }
+        let sale = try await insert(connection, try Ledger.sale(draft, in: try await saleContext(connection, clinic: draft.clinicID, product: draft.productID)),
+                                    idempotencyKey: key)
+        try await record(connection, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
+        return sale
     }
 
     /// Inserts a sale the ledger made (``SaleRow/columns``), and returns it with its id.
@@ -259,14 +265,17 @@ extension PostgresStore {
     }
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
-        return try await write([.sales]) { connection in
-            let sale = try await sale(connection, id)
-            guard let voided = try Ledger.void(sale, clinic: try await clinic(connection, sale.clinicID),
-                                               closed: try await closedPeriods(connection, clinic: sale.clinicID)) else { return sale }
-            try await connection.query("UPDATE sale SET isVoided = true WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
-            try await record(connection, Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided)))
-            return voided
-        }
+        try await write([.sales]) { connection in try await voidSale(connection, id) }
+    }
+
+    /// Voids a sale, with its audit entry.
+    func voidSale(_ connection: PostgresConnection, _ id: Sale.ID) async throws -> Sale {
+        let sale = try await sale(connection, id)
+        guard let voided = try Ledger.void(sale, clinic: try await clinic(connection, sale.clinicID),
+                                           closed: try await closedPeriods(connection, clinic: sale.clinicID)) else { return sale }
+        try await connection.query("UPDATE sale SET isVoided = true WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
+        try await record(connection, Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided)))
+        return voided
     }
 
     // MARK: Payouts and periods
@@ -400,5 +409,34 @@ extension PostgresStore {
                            subject: AuditSubject(rawValue: subject) ?? .sale, subjectID: subjectID, lastSubjectID: lastSubjectID,
                            action: action, before: before, after: after)
             }
+    }
+}
+
+extension PostgresStore {
+    // MARK: Transactions
+
+    public func apply(_ writes: [StoreWrite]) async throws -> [StoreWritten] {
+        // What needs no database is checked before the transaction starts.
+        let writes = try writes.map { try $0.cleaned() }
+        return try await write(writes.tables) { connection in
+            var made: [StoreWritten] = []
+            for write in writes { made.append(try await apply(connection, write)) }
+            return made
+        }
+    }
+
+    func apply(_ connection: PostgresConnection, _ write: StoreWrite) async throws -> StoreWritten {
+        switch write {
+        case .createClinic(let draft):
+            return .clinic(try await insertClinic(connection, ClinicDraft(name: draft.name, schedule: try Ledger.schedule(draft.schedule,
+                                                                                                                          rules: try await rules(connection)))))
+        case .createProduct(let draft): return .product(try await insertProduct(connection, draft))
+        case .createTerms(let draft): return .terms(try await createTerms(connection, draft))
+        case .createSale(let draft, let key): return .sale(try await createSale(connection, draft, key: key))
+        case .voidSale(let id): return .sale(try await voidSale(connection, id))
+        case .createPayout(let draft): return .payout(try await createPayout(connection, draft))
+        case .setPrice(let draft): return .price(try await setPrice(connection, draft))
+        case .createDeduction(let deduction): return .deduction(try await createDeduction(connection, deduction))
+        }
     }
 }

@@ -7,20 +7,23 @@ extension SQLiteStore {
     // MARK: Terms
 
     public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
-        return try await write([.terms, .sales]) { db in
-            let clinic = try Self.clinic(db, draft.clinicID)
-            if let productID = draft.productID { _ = try Self.product(db, productID) }
-            let draft = try Ledger.terms(draft, rules: try Self.rules(db))
-            try db.execute(
-                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
-                            draft.share.basisPoints, draft.effectiveFrom.description, Tier.stored(draft.tiers)])
-            let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID,
-                              basis: draft.basis, share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
-            try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "create", before: nil, after: Audit.json(terms)))
-            let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom)
-            return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
-        }
+        try await write([.terms, .sales]) { db in try Self.createTerms(db, draft) }
+    }
+
+    /// Adds terms and recomputes the sales they apply to, with the audit entry.
+    static func createTerms(_ db: Database, _ draft: TermsDraft) throws -> TermsChange {
+        let clinic = try Self.clinic(db, draft.clinicID)
+        if let productID = draft.productID { _ = try Self.product(db, productID) }
+        let draft = try Ledger.terms(draft, rules: try Self.rules(db))
+        try db.execute(
+            sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
+                        draft.share.basisPoints, draft.effectiveFrom.description, Tier.stored(draft.tiers)])
+        let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID,
+                          basis: draft.basis, share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
+        try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "create", before: nil, after: Audit.json(terms)))
+        let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom)
+        return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
     }
 
     public func terms(_ id: Terms.ID) async throws -> Terms {
@@ -115,18 +118,21 @@ extension SQLiteStore {
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let key = try StoreInput.idempotencyKey(idempotencyKey)
-        return try await write([.sales]) { db in
-            if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
-                return try Ledger.replay(draft, of: try Rows.sale(row), key: key)
-            }
-            var sale = try Ledger.sale(draft, in: try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID))
-            try FastStatement.execute(try db.cachedStatement(sql: Self.insertSaleSQL)) { row in
-                Self.bind(sale, idempotencyKey: key, to: &row)
-            }
-            sale.id = Sale.ID(db.lastInsertedRowID)
-            try Self.record(db, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
-            return sale
+        return try await write([.sales]) { db in try Self.createSale(db, draft, key: key) }
+    }
+
+    /// Records a sale (or, for a key already used, returns the sale it recorded), with its audit entry.
+    static func createSale(_ db: Database, _ draft: SaleDraft, key: String?) throws -> Sale {
+        if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
+            return try Ledger.replay(draft, of: try Rows.sale(row), key: key)
         }
+        var sale = try Ledger.sale(draft, in: try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID))
+        try FastStatement.execute(try db.cachedStatement(sql: Self.insertSaleSQL)) { row in
+            Self.bind(sale, idempotencyKey: key, to: &row)
+        }
+        sale.id = Sale.ID(db.lastInsertedRowID)
+        try Self.record(db, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
+        return sale
     }
 
     /// The insert of a sale, bound by ``bind(_:idempotencyKey:to:)`` (an import inserts through ``SaleFeed``).
@@ -259,15 +265,18 @@ extension SQLiteStore {
     }
 
     public func voidSale(_ id: Sale.ID) async throws -> Sale {
-        return try await write([.sales]) { db in
-            let sale = try Self.sale(db, id)
-            guard let voided = try Ledger.void(sale, clinic: try Self.clinic(db, sale.clinicID), closed: try Self.closedPeriods(db, clinic: sale.clinicID)) else {
-                return sale
-            }
-            try db.execute(sql: "UPDATE sale SET isVoided = 1 WHERE id = ?", arguments: [id.rawValue])
-            try Self.record(db, Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided)))
-            return voided
+        try await write([.sales]) { db in try Self.voidSale(db, id) }
+    }
+
+    /// Voids a sale, with its audit entry.
+    static func voidSale(_ db: Database, _ id: Sale.ID) throws -> Sale {
+        let sale = try Self.sale(db, id)
+        guard let voided = try Ledger.void(sale, clinic: try Self.clinic(db, sale.clinicID), closed: try Self.closedPeriods(db, clinic: sale.clinicID)) else {
+            return sale
         }
+        try db.execute(sql: "UPDATE sale SET isVoided = 1 WHERE id = ?", arguments: [id.rawValue])
+        try Self.record(db, Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided)))
+        return voided
     }
 
     // MARK: Payouts and periods
@@ -367,6 +376,30 @@ extension SQLiteStore {
             }
             sql += " ORDER BY id DESC" + Self.limitClause(query.page, &arguments)
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Rows.audit)
+        }
+    }
+}
+
+extension SQLiteStore {
+    // MARK: Transactions
+
+    public func apply(_ writes: [StoreWrite]) async throws -> [StoreWritten] {
+        // What needs no database is checked before the transaction starts.
+        let writes = try writes.map { try $0.cleaned() }
+        return try await write(writes.tables) { db in try writes.map { try Self.apply(db, $0) } }
+    }
+
+    static func apply(_ db: Database, _ write: StoreWrite) throws -> StoreWritten {
+        switch write {
+        case .createClinic(let draft):
+            return .clinic(try insertClinic(db, ClinicDraft(name: draft.name, schedule: try Ledger.schedule(draft.schedule, rules: try rules(db)))))
+        case .createProduct(let draft): return .product(try insertProduct(db, draft))
+        case .createTerms(let draft): return .terms(try createTerms(db, draft))
+        case .createSale(let draft, let key): return .sale(try createSale(db, draft, key: key))
+        case .voidSale(let id): return .sale(try voidSale(db, id))
+        case .createPayout(let draft): return .payout(try createPayout(db, draft))
+        case .setPrice(let draft): return .price(try setPrice(db, draft))
+        case .createDeduction(let deduction): return .deduction(try createDeduction(db, deduction))
         }
     }
 }

@@ -109,6 +109,12 @@ public protocol CommissionStore: Sendable {
     func closePeriod(clinic: Clinic.ID, period: PayPeriod) async throws
     func reopenPeriod(clinic: Clinic.ID, period: PayPeriod) async throws
 
+    // MARK: Transactions
+
+    /// Makes several writes in one transaction: all of them, or (when one is refused, with its
+    /// error) none. See ``transaction(_:)``.
+    func apply(_ writes: [StoreWrite]) async throws -> [StoreWritten]
+
     // MARK: Reports
 
     func dashboard(today: Day) async throws -> Dashboard

@@ -1431,3 +1431,70 @@ extension CommissionStore {
         await #expect(throws: StoreError.self) { try await store.removeAlias(clinic: book.glow.id, name: "Nothing") }
     }
 }
+
+/// Writes made together: all of them or none, on every store.
+@Suite struct TransactionConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func theWritesOfATransactionLandTogetherOrNotAtAll(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let march = book.glow.calendar.period(containing: day("2026-03-01"))
+        let first = try await book.sell(book.serum, at: book.glow, on: "2026-03-02", key: "phone-1")
+
+        // A sale, a payout, a price, a void and a new clinic: made together, in order.
+        let made = try await book.store.transaction { tx in
+            tx.createSale(SaleDraft(clinicID: book.glow.id, productID: book.cream.id, date: day("2026-03-03"), quantity: 2), idempotencyKey: "phone-2")
+            tx.createPayout(PayoutDraft(clinicID: book.glow.id, period: march, amount: cents(1200), receivedOn: day("2026-04-02")))
+            tx.setPrice(PriceDraft(clinicID: book.glow.id, productID: book.serum.id, unitPrice: cents(5500), effectiveFrom: day("2026-04-01")))
+            tx.voidSale(first.id)
+            tx.createClinic(ClinicDraft(name: "  Dune  ", schedule: .monthly))
+        }
+        #expect(made.count == 5)
+        guard case .sale(let sale) = made[0], case .payout(let payout) = made[1], case .sale(let voided) = made[3], case .clinic(let dune) = made[4] else {
+            Issue.record("the results are not in the writes' order: \(made)")
+            return
+        }
+        #expect(sale.quantity == 2 && payout.amount == cents(1200) && voided.isVoided && dune.name == "Dune")
+        #expect(try await book.store.countSales(SaleQuery()) == 1)  // the void counted, the new sale too
+        #expect(try await book.store.prices(PriceQuery()).count == 1)
+
+        // A key used before: the same sale again, not a second one.
+        let again = try await book.store.transaction { tx in
+            tx.createSale(SaleDraft(clinicID: book.glow.id, productID: book.cream.id, date: day("2026-03-03"), quantity: 2), idempotencyKey: "phone-2")
+        }
+        #expect(again == [.sale(sale)])
+
+        // One refused write (a sale in a closed period, last): nothing of the others is left, and its own error is said.
+        try await book.store.closePeriod(clinic: book.glow.id, period: march)
+        let counts = (try await book.store.countSales(SaleQuery(includeVoided: true)), try await book.store.payouts(PayoutQuery()).count,
+                      try await book.store.clinics(ClinicQuery()).count)
+        await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: march)) {
+            _ = try await book.store.transaction { tx in
+                tx.createSale(SaleDraft(clinicID: book.harbor.id, productID: book.serum.id, date: day("2026-03-04")), idempotencyKey: "phone-3")
+                tx.createPayout(PayoutDraft(clinicID: book.harbor.id, period: book.harbor.calendar.period(containing: day("2026-03-01")),
+                                            amount: cents(100), receivedOn: day("2026-03-20")))
+                tx.createClinic(ClinicDraft(name: "Echo", schedule: .monthly))
+                tx.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-05")), idempotencyKey: nil)
+            }
+        }
+        #expect((try await book.store.countSales(SaleQuery(includeVoided: true)), try await book.store.payouts(PayoutQuery()).count,
+                 try await book.store.clinics(ClinicQuery()).count) == counts)
+        #expect(try await book.store.sales(SaleQuery(includeVoided: true)).allSatisfy { $0.date != day("2026-03-04") })
+
+        // The body decides: throwing rolls back before anything is written; bad input is refused before the transaction.
+        struct Changed: Error {}
+        await #expect(throws: Changed.self) {
+            _ = try await book.store.transaction { tx in
+                tx.createClinic(ClinicDraft(name: "Foxtrot", schedule: .monthly))
+                throw Changed()
+            }
+        }
+        await #expect(throws: StoreError.self) {
+            _ = try await book.store.transaction { tx in
+                tx.createClinic(ClinicDraft(name: "Golf", schedule: .monthly))
+                tx.createClinic(ClinicDraft(name: "   ", schedule: .monthly))
+            }
+        }
+        #expect(try await book.store.clinics(ClinicQuery()).map(\.name).sorted() == ["Dune", "Glow", "Harbor"])
+        #expect(try await book.store.transaction { _ in }.isEmpty)
+    }
+}
