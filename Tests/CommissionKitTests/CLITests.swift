@@ -26,6 +26,16 @@ import Testing
         #expect(run.stdout.contains("Example"), "no example in: \(run.stdout)")
     }
 
+    /// Shell completions come from the commands themselves (`scripts/man-and-completions` installs them with the man page).
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionsKnowEveryCommand(_ shell: String) throws {
+        let run = try commission(["--generate-completion-script", shell])
+        #expect(run.status == 0 && run.stdout.count > 1_000)
+        for word in ["import", "compare", "payout", "bank", "mapping", "--decimal-comma", "--dispute-csv"] {
+            #expect(run.stdout.contains(word), "the \(shell) completion does not know \(word)")
+        }
+    }
+
     @Test func theVersionIsSaid() throws {
         let run = try commission(["--version"])
         #expect(run.status == 0 && run.stdout == "\(CommissionRelease.version) (book archive format \(ArchiveFile.version))\n", "\(run.stdout)")
