@@ -32,6 +32,7 @@ struct Serve: AsyncParsableCommand {
               commission serve --demo
               commission serve --database postgres://commission@127.0.0.1/commission
               commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
+              commission serve --log-format json                              # for a log collector
             """)
     @OptionGroup var book: BookOptions
     @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
@@ -41,11 +42,21 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on.") var port = 8080
     @Flag(help: "Serve a temporary demo book, with a printed login.") var demo = false
     @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure and send HSTS (when users reach the app over HTTPS).") var secureCookies = false
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("The log's lines: text, or JSON objects with the request's id on each (also COMMISSION_LOG_FORMAT).",
+                                                               valueName: "text|json"))
+    var logFormat: LogFormat?
     @Flag(name: .customLong("trust-forwarded-for"),
           help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
     var trustForwardedFor = false
 
+    func validate() throws {
+        if logFormat == nil, let text = ProcessInfo.processInfo.environment["COMMISSION_LOG_FORMAT"], !text.isEmpty, LogFormat(rawValue: text) == nil {
+            throw ValidationError("COMMISSION_LOG_FORMAT is text or json, not \"\(text)\".")
+        }
+    }
+
     func run() async throws {
+        (logFormat ?? ProcessInfo.processInfo.environment["COMMISSION_LOG_FORMAT"].flatMap(LogFormat.init(rawValue:)) ?? .text).bootstrap()
         var logger = Logger(label: "commission")
         logger.logLevel = .info
         let configuration = WebConfiguration(host: host, port: port, secureCookies: secureCookies, trustForwardedFor: trustForwardedFor)
@@ -93,6 +104,8 @@ struct Serve: AsyncParsableCommand {
         try await app.runService()
     }
 }
+
+extension LogFormat: ExpressibleByArgument {}
 
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

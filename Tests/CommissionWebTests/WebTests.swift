@@ -6,6 +6,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import Synchronization
 import Testing
 
 @Suite struct AccessTests {
@@ -467,6 +469,30 @@ import Testing
             let page = try await client.execute(uri: "/dashboard", method: .get)
             #expect(page.status == .serviceUnavailable && page.headers[.retryAfter] == "5", "\(page.status)")
         }
+    }
+}
+
+/// The server's log as JSON for a collector: a line an object, the request's id on every line
+/// written while answering it.
+@Suite struct JSONLogTests {
+    @Test func everyLineOfARequestCarriesItsId() async throws {
+        let lines = Mutex<[String]>([])
+        let logger = Logger(label: "commission") { label in JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store), logger: logger)
+        try await app.test(.live) { client in
+            _ = try await client.execute(uri: "/health", method: .get)
+            _ = try await client.execute(uri: "/api/v1/dashboard", method: .get, headers: [.authorization: "Bearer cm_nobody"])
+        }
+        let objects = try lines.withLock { $0 }.map { line -> [String: String] in
+            #expect(line.hasSuffix("}\n") && !line.dropLast().contains("\n"), "one object a line: \(line)")
+            return try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
+        }
+        let requests = objects.filter { $0["message"]?.hasPrefix("GET /") == true }
+        #expect(requests.map { $0["message"]?.split(separator: " ").prefix(3).joined(separator: " ") } == ["GET /health 200", "GET /api/v1/dashboard 401"], "\(objects)")
+        #expect(requests.allSatisfy { $0["level"] == "info" && $0["label"] == "commission" && $0["time"]?.hasSuffix("Z") == true })
+        let ids = requests.compactMap { $0["request"] }
+        #expect(ids.count == 2 && Set(ids).count == 2, "each request its own id: \(requests)")
     }
 }
 
