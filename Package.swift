@@ -41,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // The ZIP container of .xlsx workbooks (the XML inside is read with Foundation's parser).
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // /metrics in Prometheus' text format, the process's swift-metrics backend.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // The commission domain: money, shares, schedules, terms, sale lines, statements.
@@ -101,6 +104,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // A backup uploaded from the transfer page, streamed to disk part by part.
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             // Page templates (.mustache), the browser's static files and the OpenAPI document.
             resources: [.copy("Resources/openapi.json"), .copy("Resources/templates"), .copy("Resources/static")],

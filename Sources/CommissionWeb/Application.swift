@@ -27,6 +27,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     let pages = Pages.shared
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestLogMiddleware())
+    if let metrics = configuration.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     router.add(middleware: SecurityHeadersMiddleware(overTLS: configuration.secureCookies))
     router.add(middleware: ErrorMiddleware(pages: pages))
     router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
@@ -41,6 +42,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     // Liveness: the process answers. Readiness: it can read the book, else 503 with Retry-After.
     for path in ["/health", "/health/live"] { open.get(path) { _, _ in Health.live } }
     open.get("/health/ready") { _, context in await Health.ready(context: context) { _ = try await store.settings() } }
+    open.get("/metrics") { request, _ in try ServerMetrics.answer(configuration.metrics, request) }
     open.get("/static/:file") { request, context in
         guard let response = StaticFiles.shared.response(try context.parameters.require("file"), request: request) else {
             throw Problem(.notFound, "There is no such file.")

@@ -35,6 +35,8 @@ struct BookResponder: HTTPResponder {
         switch request.uri.path {
         case "/health", "/health/live": return Health.live
         case "/health/ready": return await Health.ready(context: context) { _ = try await books.defaultBook() }
+        case "/metrics":
+            do { return try ServerMetrics.answer(configuration.metrics, request) } catch { return (error as? Problem ?? Problem.from(error)).response }
         default: break
         }
         var request = request

@@ -23,6 +23,8 @@ public struct WebConfiguration: Sendable {
     public var trustForwardedFor: Bool
     /// The largest backup the transfer page takes to restore, in bytes (streamed to disk, not held).
     public var maxBackupSize: Int
+    /// What the server counts, exposed at `/metrics` to the operator's token; nil keeps none.
+    public var metrics: ServerMetrics?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12,

@@ -33,6 +33,7 @@ struct Serve: AsyncParsableCommand {
               commission serve --database postgres://commission@127.0.0.1/commission
               commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
               commission serve --log-format json                              # for a log collector
+              COMMISSION_METRICS_TOKEN=… commission serve                     # /metrics for Prometheus
             """)
     @OptionGroup var book: BookOptions
     @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
@@ -45,11 +46,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-format"), help: ArgumentHelp("The log's lines: text, or JSON objects with the request's id on each (also COMMISSION_LOG_FORMAT).",
                                                                valueName: "text|json"))
     var logFormat: LogFormat?
+    @Option(name: .customLong("metrics-token"), help: ArgumentHelp("Keep metrics and serve them at /metrics to this bearer token, for Prometheus (also COMMISSION_METRICS_TOKEN).",
+                                                                  valueName: "token"))
+    var metricsToken: String?
     @Flag(name: .customLong("trust-forwarded-for"),
           help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
     var trustForwardedFor = false
 
     func validate() throws {
+        if let metricsToken, metricsToken.count < 16 { throw ValidationError("The metrics token is a secret of 16 characters or more.") }
         if logFormat == nil, let text = ProcessInfo.processInfo.environment["COMMISSION_LOG_FORMAT"], !text.isEmpty, LogFormat(rawValue: text) == nil {
             throw ValidationError("COMMISSION_LOG_FORMAT is text or json, not \"\(text)\".")
         }
@@ -59,7 +64,12 @@ struct Serve: AsyncParsableCommand {
         (logFormat ?? ProcessInfo.processInfo.environment["COMMISSION_LOG_FORMAT"].flatMap(LogFormat.init(rawValue:)) ?? .text).bootstrap()
         var logger = Logger(label: "commission")
         logger.logLevel = .info
-        let configuration = WebConfiguration(host: host, port: port, secureCookies: secureCookies, trustForwardedFor: trustForwardedFor)
+        var configuration = WebConfiguration(host: host, port: port, secureCookies: secureCookies, trustForwardedFor: trustForwardedFor)
+        if let token = metricsToken ?? ProcessInfo.processInfo.environment["COMMISSION_METRICS_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            let metrics = ServerMetrics(token: token)
+            metrics.bootstrap()
+            configuration.metrics = metrics
+        }
         let store: any WebStore
         var temporary: URL?
         defer {

@@ -39,7 +39,7 @@ import Testing
     @Test func onlyTheHealthCheckStaticFilesSignInAndInvitationsAreOpen() async throws {
         let test = try await TestApp()
         let open = Set(test.routes.routes.filter(\.isPublic).map(\.description))
-        #expect(open == ["GET /health", "GET /health/live", "GET /health/ready", "GET /static/:file", "GET /manifest.webmanifest", "GET /sw.js", "GET /favicon.ico",
+        #expect(open == ["GET /health", "GET /health/live", "GET /health/ready", "GET /metrics", "GET /static/:file", "GET /manifest.webmanifest", "GET /sw.js", "GET /favicon.ico",
                          "GET /setup", "POST /setup", "GET /login", "POST /login", "GET /invite/:secret", "POST /invite/:secret"])
     }
 
@@ -493,6 +493,52 @@ import Testing
         #expect(requests.allSatisfy { $0["level"] == "info" && $0["label"] == "commission" && $0["time"]?.hasSuffix("Z") == true })
         let ids = requests.compactMap { $0["request"] }
         #expect(ids.count == 2 && Set(ids).count == 2, "each request its own id: \(requests)")
+    }
+}
+
+/// `/metrics` for Prometheus: only to the operator's token, counting what the server did.
+@Suite struct MetricsTests {
+    @Test func theOperatorsTokenReadsWhatTheServerCounted() async throws {
+        let metrics = ServerMetrics(token: "operator-secret-0123456789")
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
+        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        let owner = try await store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        var configuration = WebConfiguration(bcryptCost: 4)
+        configuration.metrics = metrics
+        let app = Application(router: buildRouter(configuration: configuration, store: store))
+        try await app.test(.router) { client in
+            // Refused without the token, or with another (the book's API token is not the operator's).
+            for headers: HTTPFields in [[:], [.authorization: "Bearer cm_secret"], [.authorization: "Bearer operator-secret-0123456788"]] {
+                let refused = try await client.execute(uri: "/metrics", method: .get, headers: headers)
+                #expect(refused.status == .unauthorized && !refused.text.contains("commission_"), "\(headers)")
+            }
+            let body = #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "date": "2026-03-02", "quantity": 2}"#
+            for key in ["k1", "k2"] {
+                let created = try await client.execute(uri: "/api/v1/sales", method: .post,
+                                                       headers: [.authorization: "Bearer cm_secret", .contentType: "application/json", HTTPField.Name("Idempotency-Key")!: key],
+                                                       body: ByteBuffer(string: body))
+                #expect(created.status == .created, "\(created.text)")
+            }
+            _ = try await client.execute(uri: "/api/v1/clinics/999", method: .get, headers: [.authorization: "Bearer cm_secret"])
+            let scraped = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer operator-secret-0123456789"])
+            #expect(scraped.status == .ok && scraped.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let text = scraped.text
+            #expect(text.contains("commission_sales_recorded_total 2"), "\(text)")
+            #expect(text.contains(#"commission_http_requests_total{route="/api/v1/sales",method="POST",status="201"} 2"#), "\(text)")
+            #expect(text.contains(#"commission_http_requests_total{route="/api/v1/clinics/{id}",method="GET",status="404"} 1"#), "\(text)")
+            #expect(text.contains(#"commission_http_request_duration_seconds_count{route="/api/v1/sales",method="POST"} 2"#), "\(text)")
+            #expect(text.contains("# HELP commission_event_streams") && text.contains("commission_event_streams 0"), "\(text)")
+            #expect(text.contains(#"commission_http_requests_total{route="/metrics",method="GET",status="401"} 3"#), "\(text)")  // refusals counted too
+        }
+        // A server that keeps no metrics has no /metrics.
+        let plain = try await TestApp()
+        try await plain.app.test(.router) { client in
+            let response = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer x"])
+            #expect(response.status == .notFound)
+        }
     }
 }
 

@@ -102,6 +102,7 @@ struct CompareJob: Job {
                                                                              unitPrice: their.price, note: "From \(clinic.name)'s statement (line \(their.line))")))
                 } }
                 let summary = try await app.store.importRows(from: ArrayImportSource(rows), options: ImportOptions())
+                app.configuration.metrics?.imported(summary)
                 let again = try await StatementComparison.compare(theirs, clinic: clinic, period: comparison.period, store: app.store)
                 return try await comparePage(context: context, form: form.withoutTicks, comparison: again,
                                              message: "Added \(summary.sales) sale\(summary.sales == 1 ? "" : "s") from their statement to your book.")

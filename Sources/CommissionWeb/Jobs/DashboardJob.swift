@@ -12,7 +12,7 @@ struct DashboardJob: Job {
 
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/dashboard") { request, context in try await dashboardPage(request, context: context) }
-        pages.get("/events") { _, _ in Self.events(app.pageHub) }
+        pages.get("/events") { _, _ in Self.events(app.pageHub, metrics: app.configuration.metrics) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -21,19 +21,21 @@ struct DashboardJob: Job {
             let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
             return try app.json(Presenter(currency: settings.currency).dashboard(try await app.store.dashboard(today: today)))
         }
-        api.get("/events") { _, _ in Self.events(app.hub) }
+        api.get("/events") { _, _ in Self.events(app.hub, metrics: app.configuration.metrics) }
     }
 
     /// Server-Sent Events, pushed after every committed change that touches what they show — driven
     /// by the store's live query, shared by all streams through a ``LiveHub``, not by polling: the
     /// API's streams get the dashboard's headline (`event: dashboard`, JSON), the dashboard page's
     /// its whole new body (`event: body`, HTML), rendered once for every open page.
-    static func events<R>(_ hub: LiveHub<R>) -> Response {
+    static func events<R>(_ hub: LiveHub<R>, metrics: ServerMetrics?) -> Response {
         let events = hub.subscribe()
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
+                metrics?.openStreams.increment()
+                defer { metrics?.openStreams.decrement() }
                 for await event in events.cancelOnGracefulShutdown() {
                     try await writer.write(ByteBuffer(string: event))
                 }

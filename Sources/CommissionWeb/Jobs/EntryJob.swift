@@ -148,6 +148,7 @@ struct EntryJob: Job {
                 } ?? .zero,
                 noCommission: form["noCommission"] != nil, note: form["note"])
             let sale = try await app.store.createSale(draft, idempotencyKey: form["key"])
+            app.configuration.metrics?.salesRecorded.increment()
             return try await saved(sale, request: request, settings: settings)
         }
     }
@@ -163,6 +164,7 @@ struct EntryJob: Job {
             // The day it was tapped (the queue sends it with the tap's date), else today.
             let day = try form["date"].map { try Day(parsing: $0) } ?? settings.today()
             let again = try await app.store.createSale(SaleDraft(repeating: sale, on: day), idempotencyKey: form["key"].map { "repeat-\($0)" })
+            app.configuration.metrics?.salesRecorded.increment()
             return try await saved(again, request: request, settings: settings)
         }
     }

@@ -197,6 +197,7 @@ struct SalesJob: Job {
             discount: try app.money(input.discount, field: "discount", currency: currency) ?? .zero,
             noCommission: input.noCommission ?? false, note: input.note)
         let sale = try await app.store.createSale(draft, idempotencyKey: request.headers[.idempotencyKey])
+        app.configuration.metrics?.salesRecorded.increment()
         return try await saleJSON(sale, status: .created)
     }
 

@@ -87,6 +87,7 @@ struct TransferJob: Job {
             // The text's digest is kept with the import: the same file pasted again is refused, unless she says so.
             let options = ImportOptions(dryRun: dryRun, digests: [ImportDigest(name: "This file", data: Data(text.utf8))], again: form["again"] != nil)
             let summary = try await app.store.importRows(from: source, options: options)
+            app.configuration.metrics?.imported(summary)
             let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
                 + source.said.dropFirst().map { " (\($0))" }.joined()
             return try await transferPage(context: context, csv: dryRun ? text : "",
@@ -195,6 +196,7 @@ struct TransferJob: Job {
         let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
         let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
         let summary = try await app.store.importRows(from: ImportSources.combining(sheets.map { ($0.name, $0.source) }), options: options)
+        app.configuration.metrics?.imported(summary)
         return summary.counted + " from the sheet\(sheets.count == 1 ? "" : "s") " + sheets.map { "“\($0.source.sheetName ?? $0.name)”" }.joined(separator: ", ")
     }
 
@@ -494,6 +496,7 @@ struct TransferJob: Job {
         let summary: ImportSummary
         do {
             summary = try await app.store.importRows(from: source, options: options)
+            app.configuration.metrics?.imported(summary)
         } catch StoreError.alreadyImported(let file, let day) {
             throw Problem(.conflict, StoreError.alreadyImported(file, on: day, again: "add again=true to the request"))
         }
