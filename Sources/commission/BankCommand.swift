@@ -45,15 +45,7 @@ extension PayoutCommand {
         func run() async throws {
             let store = try book.open()
             let settings = try await store.settings()
-            let format = try await reading.format(store)
-            let statement: BankStatement
-            do {
-                statement = try BankStatement(origin: try Workbook.firstSheetOrFile(file), format: format, currency: settings.currency)
-            } catch let error as CSVFileError {
-                throw Failure(error.description + Import.hint(for: error))
-            } catch let error as StoreError {
-                throw Failure("\(file): \(error.description)")
-            }
+            let statement = try await reading.read(file, store) { try BankStatement(origin: $0, format: $1, currency: settings.currency) }
             let today = try date.map { try parseDay($0) } ?? settings.today()
             let proposals = try await DepositMatching.propose(statement.deposits, store: store, today: today)
             let c = settings.currency

@@ -60,15 +60,7 @@ struct Compare: AsyncParsableCommand {
             let product = try await store.product(named: pair.field.trimmingCharacters(in: .whitespaces))
             try await store.setAlias(ProductAlias(clinicID: clinic.id, name: pair.header, productID: product.id))
         }
-        let format = try await reading.format(store)
-        let theirs: TheirStatement
-        do {
-            theirs = try TheirStatement(origin: try Workbook.firstSheetOrFile(file), format: format, currency: settings.currency)
-        } catch let error as CSVFileError {
-            throw Failure(error.description + Import.hint(for: error))
-        } catch let error as StoreError {
-            throw Failure("\(file): \(error.description)")
-        }
+        let theirs = try await reading.read(file, store) { try TheirStatement(origin: $0, format: $1, currency: settings.currency) }
         guard !theirs.lines.isEmpty else { throw Failure("\(file) has no lines to compare.") }
         let payPeriod = try period.map { clinic.calendar.period(containing: try parseDay($0)) }
             ?? clinic.calendar.period(containing: theirs.lines.map(\.date).sorted()[theirs.lines.count / 2])

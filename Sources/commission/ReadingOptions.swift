@@ -23,6 +23,19 @@ struct ReadingOptions: ParsableArguments {
         if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
     }
 
+    /// A file from elsewhere (CSV, or a workbook's first sheet) read by `make` with these options;
+    /// a file that cannot be read, or rows that cannot, fail with the sentence and the flag that helps.
+    func read<T>(_ file: String, _ store: SQLiteStore, _ make: (CSVImportSource.Origin, CSVFormat) throws -> T) async throws -> T {
+        let format = try await format(store)
+        do {
+            return try make(try Workbook.firstSheetOrFile(file), format)
+        } catch let error as CSVFileError {
+            throw Failure(error.description + Import.hint(for: error))
+        } catch let error as StoreError {
+            throw Failure("\(file): \(error.description)")
+        }
+    }
+
     /// The reading these options ask for, with the book's saved mappings; `name` and `kind` are
     /// those of the mapping --map makes (what --save-mapping would keep).
     func format(_ store: SQLiteStore, name: String? = nil, kind: ImportKind? = nil) async throws -> CSVFormat {

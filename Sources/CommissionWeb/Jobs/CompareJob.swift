@@ -77,16 +77,8 @@ struct CompareJob: Job {
             if let aliases = app.store as? any ProductAliases {
                 for (name, product) in form.aliases { try await aliases.setAlias(ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))) }
             }
-            let theirs: TheirStatement
-            do {
-                let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
-                theirs = try TheirStatement(origin: .data(Data(form.text.utf8), name: "Their statement"),
-                                            format: CSVFormat(decimalComma: form.decimalComma, dates: form.dates, saved: saved), currency: settings.currency)
-            } catch let error as CSVFileError {
-                throw Problem(.unprocessableContent, error.description)
-            } catch StoreError.importRejected(let problems, let total) {
-                throw Problem(.unprocessableContent, "Their statement has \(total) line\(total == 1 ? "" : "s") that cannot be read: "
-                              + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : "."))
+            let theirs = try await app.readPasted(form.text, what: "Their statement", rows: "line", dates: form.dates, decimalComma: form.decimalComma) {
+                try TheirStatement(origin: $0, format: $1, currency: settings.currency)
             }
             let comparison = try await StatementComparison.compare(theirs, clinic: clinic, period: clinic.calendar.period(containing: day), store: app.store)
             let differing = comparison.differing

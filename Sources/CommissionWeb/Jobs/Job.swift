@@ -6,7 +6,7 @@ import HTTPTypes
 import Hummingbird
 
 // The web app is laid out by the jobs she does (see docs/architecture.md): entry, sales, dashboard,
-// statements, payouts, book (clinics, products, terms), transfer, account and settings. Each job
+// statements, compare, payouts, book (clinics, products, terms), transfer, account and settings. Each job
 // serves its pages and its `/api/v1` routes from one file, over the shapes of ``Presenter``.
 
 /// A job of the web app: registers its open routes (sign-in and the like), its pages (for a
@@ -64,6 +64,22 @@ struct WebApp: Sendable {
             let problem = Problem.from(error)
             guard problem.status < 500 else { throw error }
             return try await redraw(problem.detail, .init(code: problem.status))
+        }
+    }
+
+    /// A CSV file pasted (or chosen) on a page, read by `make` (a bank statement, a clinic's
+    /// statement) with her saved column mappings; a file or rows that cannot be read become a 422
+    /// that says why (`what` names the file, `rows` its rows: "line", "row").
+    func readPasted<T>(_ text: String, what: String, rows: String, dates: DateOrder?, decimalComma: Bool,
+                       _ make: (CSVImportSource.Origin, CSVFormat) throws -> T) async throws -> T {
+        let saved = try await (store as? any ImportMappings)?.mappings() ?? []
+        do {
+            return try make(.data(Data(text.utf8), name: what), CSVFormat(decimalComma: decimalComma, dates: dates, saved: saved))
+        } catch let error as CSVFileError {
+            throw Problem(.unprocessableContent, error.description)
+        } catch StoreError.importRejected(let problems, let total) {
+            throw Problem(.unprocessableContent, "\(what) has \(total) \(rows)\(total == 1 ? "" : "s") that cannot be read: "
+                          + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : "."))
         }
     }
 

@@ -89,16 +89,8 @@ struct PayoutsJob: Job {
         let settings = try await app.store.settings()
         var bank = BankForm(text: form.values["bank"] ?? "", dates: form["dates"].flatMap(DateOrder.init(rawValue:)), decimalComma: form["decimalComma"] != nil)
         return try await app.form {
-            let statement: BankStatement
-            do {
-                let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
-                statement = try BankStatement(origin: .data(Data(bank.text.utf8), name: "The statement"),
-                                              format: CSVFormat(decimalComma: bank.decimalComma, dates: bank.dates, saved: saved), currency: settings.currency)
-            } catch let error as CSVFileError {
-                throw Problem(.unprocessableContent, error.description)
-            } catch StoreError.importRejected(let problems, let total) {
-                throw Problem(.unprocessableContent, "The statement has \(total) row\(total == 1 ? "" : "s") that cannot be read: "
-                              + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : "."))
+            let statement = try await app.readPasted(bank.text, what: "The statement", rows: "row", dates: bank.dates, decimalComma: bank.decimalComma) {
+                try BankStatement(origin: $0, format: $1, currency: settings.currency)
             }
             let proposals = try await DepositMatching.propose(statement.deposits, store: app.store, today: settings.today())
             if form["action"] == "record" {
