@@ -19,6 +19,7 @@ public final class ServerMetrics: Sendable {
     let imports: Prometheus.Counter
     let importedRows: Prometheus.Counter
     let openStreams: Prometheus.Gauge
+    let lastBackup: Prometheus.Gauge
 
     /// The latency buckets, in seconds: from a cached read to a large import.
     static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
@@ -30,6 +31,8 @@ public final class ServerMetrics: Sendable {
         imports = registry.makeCounter(descriptor: Self.name("imports", "total", "Imports that landed through this server (pages and API)."))
         importedRows = registry.makeCounter(descriptor: Self.name("imported_rows", "total", "Rows those imports brought."))
         openStreams = registry.makeGauge(descriptor: Self.name("event_streams", "", "Live event streams (dashboards, API clients) open now."))
+        lastBackup = registry.makeGauge(descriptor: Self.name("backup_last_success", "timestamp_seconds",
+                                                              "When a scheduled backup of every book last succeeded (Unix time; 0: not yet)."))
     }
 
     /// Makes the registry the process's swift-metrics backend (once per process, as `serve` starts).
@@ -42,6 +45,11 @@ public final class ServerMetrics: Sendable {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
         let digest = Array(SHA256.hash(data: Data(header.dropFirst(7).utf8)))
         return zip(digest, tokenDigest).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Says a scheduled backup of every book succeeded at `date`.
+    public func backedUp(at date: Date) {
+        lastBackup.set(date.timeIntervalSince1970)
     }
 
     /// Counts an import that landed (a dry run is not one).

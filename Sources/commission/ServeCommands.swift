@@ -34,6 +34,7 @@ struct Serve: AsyncParsableCommand {
               commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
               commission serve --log-format json                              # for a log collector
               COMMISSION_METRICS_TOKEN=… commission serve                     # /metrics for Prometheus
+              commission serve --backup-every 24h --keep 14                   # into backups/ beside the book
             """)
     @OptionGroup var book: BookOptions
     @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
@@ -49,11 +50,22 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("metrics-token"), help: ArgumentHelp("Keep metrics and serve them at /metrics to this bearer token, for Prometheus (also COMMISSION_METRICS_TOKEN).",
                                                                   valueName: "token"))
     var metricsToken: String?
+    @Option(name: .customLong("backup-every"), help: ArgumentHelp("Back up every book on this schedule (24h, 6h, 30m, 7d): its archive, which any store restores.",
+                                                                 valueName: "period"))
+    var backupEvery: String?
+    @Option(name: .customLong("keep"), help: "How many scheduled backups of each book to keep (the oldest go).") var keep = 14
+    @Option(name: .customLong("backup-directory"), help: ArgumentHelp("Where scheduled backups go (default: backups/ beside the SQLite book; required for PostgreSQL).",
+                                                                     valueName: "path"))
+    var backupDirectory: String?
     @Flag(name: .customLong("trust-forwarded-for"),
           help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
     var trustForwardedFor = false
 
     func validate() throws {
+        if let backupEvery, ScheduledBackups.period(backupEvery) == nil {
+            throw ValidationError("--backup-every is a number and a unit: 30m, 6h, 24h, 7d.")
+        }
+        if keep < 1 { throw ValidationError("--keep is at least 1.") }
         if let metricsToken, metricsToken.count < 16 { throw ValidationError("The metrics token is a secret of 16 characters or more.") }
         if logFormat == nil, let text = ProcessInfo.processInfo.environment["COMMISSION_LOG_FORMAT"], !text.isEmpty, LogFormat(rawValue: text) == nil {
             throw ValidationError("COMMISSION_LOG_FORMAT is text or json, not \"\(text)\".")
@@ -100,6 +112,14 @@ struct Serve: AsyncParsableCommand {
                 output("Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
             }
             let app = buildApplication(configuration: configuration, books: books, logger: logger)
+            let backups = try schedule(logger: logger, metrics: configuration.metrics, directory: backupDirectory) {
+                var all: [ScheduledBackups.Book] = []
+                for book in try await books.books() {
+                    all.append(ScheduledBackups.Book(folder: "book-\(book.id)", source: try await PostgresStore(database: shared, book: book.id)))
+                }
+                return all
+            }
+            defer { backups?.cancel() }
             try await app.runService()
             return
         } else {
@@ -111,7 +131,30 @@ struct Serve: AsyncParsableCommand {
             store = fileStore
         }
         let app = buildApplication(configuration: configuration, store: store, logger: logger)
+        let archiving = store as? any BookArchiving
+        let backups = try schedule(logger: logger, metrics: configuration.metrics,
+                                   directory: backupDirectory ?? URL(fileURLWithPath: book.path).deletingLastPathComponent().appendingPathComponent("backups").path) {
+            archiving.map { [ScheduledBackups.Book(folder: "book", source: $0)] } ?? []
+        }
+        defer { backups?.cancel() }
         try await app.runService()
+    }
+
+    /// Starts the scheduled backups (`--backup-every`), if asked for: their task, which the server's end cancels.
+    func schedule(logger: Logger, metrics: ServerMetrics?, directory: String?,
+                  books: @escaping @Sendable () async throws -> [ScheduledBackups.Book]) throws -> Task<Void, Never>? {
+        guard let backupEvery, let every = ScheduledBackups.period(backupEvery) else { return nil }
+        guard let directory else { throw Failure("Say where scheduled backups go with --backup-directory PATH.") }
+        let schedule = ScheduledBackups(directory: directory, every: every, keep: keep, books: books) { at, problems in
+            if problems.isEmpty {
+                metrics?.backedUp(at: at)
+                logger.info("scheduled backup written to \(directory)")
+            } else {
+                logger.error("scheduled backup: \(problems.joined(separator: "; "))")
+            }
+        }
+        output("Backing up every \(backupEvery) to \(directory), keeping \(keep) of each book.\n")
+        return Task { await schedule.run() }
     }
 }
 

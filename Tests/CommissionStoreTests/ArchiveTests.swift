@@ -2,6 +2,7 @@ import CommissionCore
 import CommissionSQLite
 import CommissionStore
 import Foundation
+import Synchronization
 import Testing
 
 /// Books streamed out of every store and into SQLite, through memory and through an archive file;
@@ -173,5 +174,52 @@ import Testing
         }
         #expect(try await store.dashboard(today: day("2026-04-30")) == before)
         #expect(try await store.countSales(SaleQuery(includeVoided: true)) == 5)
+    }
+}
+
+/// Backups on a schedule: written, rotated, and restorable, on every store.
+@Suite struct ScheduledBackupTests {
+    @Test(arguments: StoreKind.allCases)
+    func aScheduledBackupIsWrittenRotatedAndRestorable(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 2)
+        try await book.sell(book.cream, at: book.harbor, on: "2026-03-05")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-backups-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let reports = Reports()
+        guard let archiving = book.store as? any BookArchiving else { Issue.record("\(kind) cannot archive"); return }
+        let schedule = ScheduledBackups(directory: directory, every: .seconds(3600), keep: 2,
+                                        books: { [ScheduledBackups.Book(folder: "book-1", source: archiving)] },
+                                        report: { _, problems in reports.add(problems) })
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        var written: [String] = []
+        for hour in 0..<3 { written += await schedule.backUpOnce(now: start.addingTimeInterval(Double(hour) * 3600)) }
+        #expect(written.count == 3 && reports.all == [[], [], []])
+        // Rotated: the two newest are kept.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory + "/book-1").sorted()
+        #expect(kept == written.suffix(2).map { URL(fileURLWithPath: $0).lastPathComponent }, "\(kept)")
+        #expect(kept.allSatisfy { $0.hasPrefix("book-1-2026") && $0.hasSuffix(".jsonl") })
+        // Restorable: the newest into a new book equals the book.
+        let copy = try SQLiteStore(.inMemory)
+        _ = try await copy.restoreArchive { sink in _ = try await ArchiveFile.read(try #require(written.last), into: sink) }
+        #expect(try await copy.countSales(SaleQuery()) == 2)
+        let glow = try await copy.clinic(named: "Glow")
+        let march = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
+        #expect(try await copy.statement(clinic: glow.id, period: march).totals == (try await book.store.statement(clinic: book.glow.id, period: march).totals))
+
+        // A book that cannot be archived is said, and the round goes on.
+        let failing = ScheduledBackups(directory: "/proc/no-such-place", every: .seconds(60), keep: 1,
+                                       books: { [ScheduledBackups.Book(folder: "book-1", source: archiving)] },
+                                       report: { _, problems in reports.add(problems) })
+        #expect(await failing.backUpOnce().isEmpty)
+        #expect(reports.all.last?.first?.hasPrefix("book-1: ") == true, "\(reports.all)")
+        #expect(ScheduledBackups.period("24h") == .seconds(86_400) && ScheduledBackups.period("30m") == .seconds(1800) && ScheduledBackups.period("7d") == .seconds(604_800))
+        #expect(ScheduledBackups.period("24") == nil && ScheduledBackups.period("0h") == nil && ScheduledBackups.period("h") == nil)
+    }
+
+    final class Reports: Sendable {
+        private let problems = Mutex<[[String]]>([])
+        func add(_ some: [String]) { problems.withLock { $0.append(some) } }
+        var all: [[String]] { problems.withLock { $0 } }
     }
 }
