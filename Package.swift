@@ -44,6 +44,8 @@ let package = Package(
         // /metrics in Prometheus' text format, the process's swift-metrics backend.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The server's settings: flags, then environment variables, then a JSON file.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         // The commission domain: money, shares, schedules, terms, sale lines, statements.
@@ -106,6 +108,7 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             // Page templates (.mustache), the browser's static files and the OpenAPI document.
             resources: [.copy("Resources/openapi.json"), .copy("Resources/templates"), .copy("Resources/static")],

@@ -63,6 +63,11 @@ struct BookOptions: ParsableArguments {
 
     var path: String { db ?? SQLiteStore.defaultPath() }
 
+    init() {}
+
+    /// The book at `path` (nil: the default one), as settings from elsewhere name it.
+    init(path: String?) { db = path }
+
     func open() throws -> SQLiteStore {
         try SQLiteStore(.file(path)) {
             FileHandle.standardError.write(Data("Upgrading \(path) to this version of Commission (once; a big book takes a few seconds)…\n".utf8))

@@ -40,44 +40,57 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
                                             valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
     var database: String?
-    @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on.") var port = 8080
+    @Option(help: "The address to listen on (default 127.0.0.1).") var host: String?
+    @Option(help: "The port to listen on (default 8080).") var port: Int?
     @Flag(help: "Serve a temporary demo book, with a printed login.") var demo = false
-    @Flag(name: .customLong("secure-cookies"), help: "Mark cookies Secure and send HSTS (when users reach the app over HTTPS).") var secureCookies = false
-    @Option(name: .customLong("log-format"), help: ArgumentHelp("The log's lines: text, or JSON objects with the request's id on each (also COMMISSION_LOG_FORMAT).",
-                                                               valueName: "text|json"))
-    var logFormat: LogFormat?
-    @Option(name: .customLong("metrics-token"), help: ArgumentHelp("Keep metrics and serve them at /metrics to this bearer token, for Prometheus (also COMMISSION_METRICS_TOKEN).",
-                                                                  valueName: "token"))
+    @Flag(name: .customLong("secure-cookies"), inversion: .prefixedNo,
+          help: "Mark cookies Secure and send HSTS (when users reach the app over HTTPS).") var secureCookies: Bool?
+    @Option(name: .customLong("log-format"), help: ArgumentHelp("The log's lines: text, or JSON objects with the request's id on each.", valueName: "text|json"))
+    var logFormat: String?
+    @Option(name: .customLong("metrics-token"), help: ArgumentHelp("Keep metrics and serve them at /metrics to this bearer token, for Prometheus.", valueName: "token"))
     var metricsToken: String?
     @Option(name: .customLong("backup-every"), help: ArgumentHelp("Back up every book on this schedule (24h, 6h, 30m, 7d): its archive, which any store restores.",
                                                                  valueName: "period"))
     var backupEvery: String?
-    @Option(name: .customLong("keep"), help: "How many scheduled backups of each book to keep (the oldest go).") var keep = 14
+    @Option(name: .customLong("keep"), help: "How many scheduled backups of each book to keep (the oldest go; default 14).") var keep: Int?
     @Option(name: .customLong("backup-directory"), help: ArgumentHelp("Where scheduled backups go (default: backups/ beside the SQLite book; required for PostgreSQL).",
                                                                      valueName: "path"))
     var backupDirectory: String?
-    @Flag(name: .customLong("trust-forwarded-for"),
+    @Flag(name: .customLong("trust-forwarded-for"), inversion: .prefixedNo,
           help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
-    var trustForwardedFor = false
+    var trustForwardedFor: Bool?
+    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of settings, below the flags and COMMISSION_* variables (also COMMISSION_CONFIG).",
+                                                           valueName: "file"))
+    var configFile: String?
 
-    func validate() throws {
-        if let backupEvery, ScheduledBackups.period(backupEvery) == nil {
-            throw ValidationError("--backup-every is a number and a unit: 30m, 6h, 24h, 7d.")
+    /// The settings: these flags, else the environment, else the configuration file, else the defaults.
+    func settings() async throws -> ServerSettings {
+        var flags = ServerSettings.Flags()
+        (flags.db, flags.databaseUrl, flags.host, flags.port) = (book.db, database, host, port)
+        (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (secureCookies, trustForwardedFor, logFormat, metricsToken)
+        (flags.backupEvery, flags.backupKeep, flags.backupDirectory) = (backupEvery, keep, backupDirectory)
+        let settings: ServerSettings
+        do {
+            settings = try await ServerSettings.resolve(flags, file: configFile)
+        } catch let error as SettingsError {
+            throw Failure(error.description)
         }
-        if keep < 1 { throw ValidationError("--keep is at least 1.") }
-        if let metricsToken, metricsToken.count < 16 { throw ValidationError("The metrics token is a secret of 16 characters or more.") }
-        if logFormat == nil, let text = ProcessInfo.processInfo.environment["COMMISSION_LOG_FORMAT"], !text.isEmpty, LogFormat(rawValue: text) == nil {
-            throw ValidationError("COMMISSION_LOG_FORMAT is text or json, not \"\(text)\".")
+        if let every = settings.backupEvery, ScheduledBackups.period(every) == nil {
+            throw Failure("The backup period \"\(every)\" is not a number and a unit: 30m, 6h, 24h, 7d.")
         }
+        if settings.backupKeep < 1 { throw Failure("Keep at least 1 scheduled backup of each book.") }
+        if let token = settings.metricsToken, token.count < 16 { throw Failure("The metrics token is a secret of 16 characters or more.") }
+        return settings
     }
 
     func run() async throws {
-        (logFormat ?? ProcessInfo.processInfo.environment["COMMISSION_LOG_FORMAT"].flatMap(LogFormat.init(rawValue:)) ?? .text).bootstrap()
+        let settings = try await settings()
+        settings.logFormat.bootstrap()
         var logger = Logger(label: "commission")
         logger.logLevel = .info
-        var configuration = WebConfiguration(host: host, port: port, secureCookies: secureCookies, trustForwardedFor: trustForwardedFor)
-        if let token = metricsToken ?? ProcessInfo.processInfo.environment["COMMISSION_METRICS_TOKEN"].flatMap({ $0.isEmpty ? nil : $0 }) {
+        let (host, port) = (settings.host, settings.port)
+        var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, trustForwardedFor: settings.trustForwardedFor)
+        if let token = settings.metricsToken {
             let metrics = ServerMetrics(token: token)
             metrics.bootstrap()
             configuration.metrics = metrics
@@ -88,7 +101,8 @@ struct Serve: AsyncParsableCommand {
             // The demo book lives only as long as the server.
             if let temporary { try? FileManager.default.removeItem(at: temporary) }
         }
-        let databaseURL = database ?? ProcessInfo.processInfo.environment["COMMISSION_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let databaseURL = settings.databaseUrl
+        let book = BookOptions(path: settings.db)
         if demo {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-demo-\(UUID().uuidString)")
             temporary = directory
@@ -112,7 +126,7 @@ struct Serve: AsyncParsableCommand {
                 output("Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
             }
             let app = buildApplication(configuration: configuration, books: books, logger: logger)
-            let backups = try schedule(logger: logger, metrics: configuration.metrics, directory: backupDirectory) {
+            let backups = try schedule(settings, logger: logger, metrics: configuration.metrics, directory: settings.backupDirectory) {
                 var all: [ScheduledBackups.Book] = []
                 for book in try await books.books() {
                     all.append(ScheduledBackups.Book(folder: "book-\(book.id)", source: try await PostgresStore(database: shared, book: book.id)))
@@ -132,8 +146,8 @@ struct Serve: AsyncParsableCommand {
         }
         let app = buildApplication(configuration: configuration, store: store, logger: logger)
         let archiving = store as? any BookArchiving
-        let backups = try schedule(logger: logger, metrics: configuration.metrics,
-                                   directory: backupDirectory ?? URL(fileURLWithPath: book.path).deletingLastPathComponent().appendingPathComponent("backups").path) {
+        let backups = try schedule(settings, logger: logger, metrics: configuration.metrics,
+                                   directory: settings.backupDirectory ?? URL(fileURLWithPath: book.path).deletingLastPathComponent().appendingPathComponent("backups").path) {
             archiving.map { [ScheduledBackups.Book(folder: "book", source: $0)] } ?? []
         }
         defer { backups?.cancel() }
@@ -141,9 +155,10 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// Starts the scheduled backups (`--backup-every`), if asked for: their task, which the server's end cancels.
-    func schedule(logger: Logger, metrics: ServerMetrics?, directory: String?,
+    func schedule(_ settings: ServerSettings, logger: Logger, metrics: ServerMetrics?, directory: String?,
                   books: @escaping @Sendable () async throws -> [ScheduledBackups.Book]) throws -> Task<Void, Never>? {
-        guard let backupEvery, let every = ScheduledBackups.period(backupEvery) else { return nil }
+        guard let backupEvery = settings.backupEvery, let every = ScheduledBackups.period(backupEvery) else { return nil }
+        let keep = settings.backupKeep
         guard let directory else { throw Failure("Say where scheduled backups go with --backup-directory PATH.") }
         let schedule = ScheduledBackups(directory: directory, every: every, keep: keep, books: books) { at, problems in
             if problems.isEmpty {
@@ -157,8 +172,6 @@ struct Serve: AsyncParsableCommand {
         return Task { await schedule.run() }
     }
 }
-
-extension LogFormat: ExpressibleByArgument {}
 
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -542,6 +542,50 @@ import Testing
     }
 }
 
+/// The server's settings: a flag, else an environment variable, else the configuration file, else the default.
+@Suite struct ServerSettingsTests {
+    @Test func flagsThenEnvironmentThenFileThenDefaults() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try #"{"host": "0.0.0.0", "port": 8443, "secureCookies": true, "logFormat": "json", "backupEvery": "24h", "backupKeep": 7, "metricsToken": "from-the-file-0123"}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+
+        // Nothing given: the defaults.
+        let none = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:])
+        #expect(none == ServerSettings())
+        #expect(none.host == "127.0.0.1" && none.port == 8080 && !none.secureCookies && none.logFormat == .text && none.backupKeep == 14)
+
+        // The file alone.
+        let fromFile = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file)
+        #expect(fromFile.host == "0.0.0.0" && fromFile.port == 8443 && fromFile.secureCookies && fromFile.logFormat == .json)
+        #expect(fromFile.backupEvery == "24h" && fromFile.backupKeep == 7 && fromFile.metricsToken == "from-the-file-0123")
+
+        // The environment over the file (the file named by COMMISSION_CONFIG), a flag over both.
+        let environment = ["COMMISSION_CONFIG": file, "COMMISSION_PORT": "9000", "COMMISSION_SECURE_COOKIES": "false",
+                           "COMMISSION_DATABASE_URL": "postgres://db/commission", "COMMISSION_HOST": ""]
+        let fromEnvironment = try await ServerSettings.resolve(ServerSettings.Flags(), environment: environment)
+        #expect(fromEnvironment.port == 9000 && !fromEnvironment.secureCookies && fromEnvironment.databaseUrl == "postgres://db/commission")
+        #expect(fromEnvironment.host == "0.0.0.0")  // an empty variable is none: the file's
+        var flags = ServerSettings.Flags()
+        flags.port = 7000
+        flags.secureCookies = true
+        flags.logFormat = "text"
+        let fromFlags = try await ServerSettings.resolve(flags, environment: environment)
+        #expect(fromFlags.port == 7000 && fromFlags.secureCookies && fromFlags.logFormat == .text && fromFlags.backupKeep == 7)
+
+        // What cannot be taken is said, naming the setting or the file.
+        await #expect(throws: SettingsError.invalid("port", "Config value for key 'COMMISSION_PORT' failed to convert to type int")) {
+            _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_PORT": "eighty"])
+        }
+        await #expect(throws: SettingsError.invalid("logFormat", "\"xml\" is text or json")) {
+            _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_LOG_FORMAT": "xml"])
+        }
+        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file + ".missing") }
+        try "port = 8443".write(toFile: file, atomically: true, encoding: .utf8)
+        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file) }
+    }
+}
+
 @Suite struct ComparePageTests {
     @Test func theClinicsStatementIsSetBesideHerBookAndNothingChangesUntilSheAddsALine() async throws {
         let test = try await TestApp()

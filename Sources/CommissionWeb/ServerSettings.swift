@@ -1,0 +1,130 @@
+import Configuration
+import Foundation
+import SystemPackage
+
+/// How `commission serve` runs, read from three places with one precedence: a flag given on the
+/// command line, else an environment variable (`COMMISSION_` and the key in capitals, words by
+/// `_`: `COMMISSION_SECURE_COOKIES`), else the JSON configuration file (`--config FILE` or
+/// `COMMISSION_CONFIG`; its keys as below, `{"port": 8443, "secureCookies": true}`), else the
+/// default.
+///
+/// | key | flag | default |
+/// |---|---|---|
+/// | `db` | `--db` | the default SQLite book |
+/// | `databaseUrl` | `--database` | (none: SQLite) |
+/// | `host` | `--host` | `127.0.0.1` |
+/// | `port` | `--port` | `8080` |
+/// | `secureCookies` | `--secure-cookies` / `--no-secure-cookies` | `false` |
+/// | `trustForwardedFor` | `--trust-forwarded-for` / `--no-trust-forwarded-for` | `false` |
+/// | `logFormat` | `--log-format` | `text` |
+/// | `metricsToken` | `--metrics-token` | (none: no `/metrics`) |
+/// | `backupEvery` | `--backup-every` | (none: no scheduled backups) |
+/// | `backupKeep` | `--keep` | `14` |
+/// | `backupDirectory` | `--backup-directory` | `backups/` beside the SQLite book |
+public struct ServerSettings: Sendable, Equatable {
+    public var db: String?
+    public var databaseUrl: String?
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var secureCookies = false
+    public var trustForwardedFor = false
+    public var logFormat = LogFormat.text
+    public var metricsToken: String?
+    public var backupEvery: String?
+    public var backupKeep = 14
+    public var backupDirectory: String?
+
+    public init() {}
+
+    /// What was given on the command line: nil for each setting not given there.
+    public struct Flags: Sendable {
+        public var db, databaseUrl, host: String?
+        public var port: Int?
+        public var secureCookies, trustForwardedFor: Bool?
+        public var logFormat, metricsToken, backupEvery: String?
+        public var backupKeep: Int?
+        public var backupDirectory: String?
+        public init() {}
+    }
+
+    /// The settings from the flags, the environment and the file, in that order.
+    /// - Throws: ``SettingsError`` for a file that cannot be read or a value of the wrong kind.
+    public static func resolve(_ flags: Flags, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               file: String? = nil) async throws -> ServerSettings {
+        var given: [AbsoluteConfigKey: ConfigValue] = [:]
+        func put(_ key: String, _ value: ConfigContent?) { if let value { given[AbsoluteConfigKey([key])] = ConfigValue(value, isSecret: key == "metricsToken") } }
+        put("db", flags.db.map(ConfigContent.string))
+        put("databaseUrl", flags.databaseUrl.map(ConfigContent.string))
+        put("host", flags.host.map(ConfigContent.string))
+        put("port", flags.port.map(ConfigContent.int))
+        put("secureCookies", flags.secureCookies.map(ConfigContent.bool))
+        put("trustForwardedFor", flags.trustForwardedFor.map(ConfigContent.bool))
+        put("logFormat", flags.logFormat.map(ConfigContent.string))
+        put("metricsToken", flags.metricsToken.map(ConfigContent.string))
+        put("backupEvery", flags.backupEvery.map(ConfigContent.string))
+        put("backupKeep", flags.backupKeep.map(ConfigContent.int))
+        put("backupDirectory", flags.backupDirectory.map(ConfigContent.string))
+        // An empty variable is as good as none.
+        let environment = environment.filter { !$0.value.isEmpty }
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(name: "flags", values: given),
+            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["COMMISSION_METRICS_TOKEN"]))
+                .prefixKeys(with: "commission"),
+        ]
+        if let path = file ?? environment["COMMISSION_CONFIG"] {
+            guard FileManager.default.isReadableFile(atPath: path) else { throw SettingsError.unreadable(path, "it does not exist or cannot be read") }
+            do {
+                providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(path)))
+            } catch {
+                throw SettingsError.unreadable(path, "it is not a JSON object of settings (\(error))")
+            }
+        }
+        let config = ConfigReader(providers: providers)
+        // A setting no source has is nil; one of the wrong kind (a port that is no number) is refused.
+        // (The library's "missing" error is not public: it is told by its sentence.)
+        func value<T>(_ key: String, _ read: (ConfigKey) throws -> T) throws -> T? {
+            do {
+                return try read(ConfigKey(key))
+            } catch where "\(error)".hasPrefix("Missing required config value") {
+                return nil
+            } catch {
+                throw SettingsError.invalid(key, String("\(error)".trimmingSuffix(".")))
+            }
+        }
+        var settings = ServerSettings()
+        settings.db = try value("db") { try config.requiredString(forKey: $0) }
+        settings.databaseUrl = try value("databaseUrl") { try config.requiredString(forKey: $0) }
+        settings.host = try value("host") { try config.requiredString(forKey: $0) } ?? settings.host
+        settings.port = try value("port") { try config.requiredInt(forKey: $0) } ?? settings.port
+        settings.secureCookies = try value("secureCookies") { try config.requiredBool(forKey: $0) } ?? false
+        settings.trustForwardedFor = try value("trustForwardedFor") { try config.requiredBool(forKey: $0) } ?? false
+        settings.metricsToken = try value("metricsToken") { try config.requiredString(forKey: $0, isSecret: true) }
+        settings.backupEvery = try value("backupEvery") { try config.requiredString(forKey: $0) }
+        settings.backupKeep = try value("backupKeep") { try config.requiredInt(forKey: $0) } ?? settings.backupKeep
+        settings.backupDirectory = try value("backupDirectory") { try config.requiredString(forKey: $0) }
+        if let format = try value("logFormat", { try config.requiredString(forKey: $0) }) {
+            guard let known = LogFormat(rawValue: format) else { throw SettingsError.invalid("logFormat", "\"\(format)\" is text or json") }
+            settings.logFormat = known
+        }
+        guard (1...65_535).contains(settings.port) else { throw SettingsError.invalid("port", "\(settings.port) is not a port (1 to 65535)") }
+        return settings
+    }
+}
+
+/// A setting that cannot be taken.
+public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreadable(String, String)
+    case invalid(String, String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let why): "Cannot read the configuration file \(path): \(why)."
+        case .invalid(let key, let why): "The setting \(key) is not valid: \(why)."
+        }
+    }
+}
+
+extension String {
+    /// The text without the given ending.
+    fileprivate func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self[...] }
+}
