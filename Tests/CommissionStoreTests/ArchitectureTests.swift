@@ -82,6 +82,7 @@ import Testing
     /// Modules a product brings along (a target declaring Hummingbird may use the NIO types it speaks in).
     static let broughtAlong: [String: Set<String>] = [
         "Hummingbird": ["NIOCore", "HTTPTypes", "Logging"], "PostgresNIO": ["NIOCore", "Logging"], "AsyncHTTPClient": ["NIOCore"],
+        "Configuration": ["SystemPackage"],  // a file provider takes a FilePath
     ]
 
     /// What `docs/architecture.md` says each target may import, checked: the domain nothing, the
