@@ -114,10 +114,12 @@ public enum DepositMatching {
             owed[clinic.id] = reconciliation.periods.filter { $0.difference > .zero }.map { DepositProposal.Part(period: $0.period, amount: $0.difference) }
         }
         let payouts = try await store.payouts(PayoutQuery())
-        var proposals: [DepositProposal] = []
-        // In date order, each taking what it pays out of what is owed, so that two deposits never pay one period twice.
+        var proposals: [DepositProposal] = [], accounted = Set<Payout.ID>()
+        // In date order, each taking what it pays out of what is owed, so that two deposits never pay one period twice,
+        // and each payout in the book accounting for one deposit only (two clinics may pay the same amount the same day).
         for deposit in deposits.sorted(by: { ($0.date, $0.line) < ($1.date, $1.line) }) {
-            let proposal = propose(deposit, clinics: clinics, owed: owed, payouts: payouts)
+            let proposal = propose(deposit, clinics: clinics, owed: owed, payouts: payouts.filter { !accounted.contains($0.id) })
+            if case .recorded(let recorded) = proposal.outcome { accounted.formUnion(recorded.map(\.id)) }
             if case .pays(let clinic, let parts) = proposal.outcome {
                 owed[clinic.id] = owed[clinic.id]!.compactMap { part in
                     guard let paid = parts.first(where: { $0.period == part.period }) else { return part }

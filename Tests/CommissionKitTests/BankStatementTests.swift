@@ -89,6 +89,14 @@ import Testing
         #expect(again.stdout.hasSuffix("Nothing to record.\n"), "\(again.stdout)")
         #expect(try await store.payouts(PayoutQuery()).count == 4)
 
+        // Two deposits of one amount on one day, one of them in the book: the other is not taken for it.
+        #expect(try commission(["payout", "add", "Glow Aesthetics", "7.00", "--period", "2026-01-01", "--received", "2026-04-20", "--db", path]).status == 0)
+        let twice = directory.appendingPathComponent("twice.csv")
+        try "Booking date,Description,Amount\n4/20/2026,GLOW,$7.00\n4/20/2026,HARBOR,$7.00\n".write(to: twice, atomically: true, encoding: .utf8)
+        let two = try commission(["payout", "bank", twice.path, "--date", "2026-04-30", "--db", path]).stdout
+        #expect(two.components(separatedBy: "recorded already").count == 2, "\(two)")
+        #expect(two.contains("line 3  2026-04-20  7.00  “HARBOR”\n    → nothing fits") || two.contains("line 3  2026-04-20  7.00  “HARBOR”\n    → Harbor"), "\(two)")
+
         // The bank's text on a payout recorded from it names the clinic next time: April's deposit
         // from "GLWA LTD" is Glow's, though the amount is not April's balance.
         let april = directory.appendingPathComponent("april.csv")
