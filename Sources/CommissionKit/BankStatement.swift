@@ -34,21 +34,16 @@ public struct BankStatement: Sendable {
     /// - Throws: ``CSVFileError`` for a file that cannot be read at all, or lacks a date or an
     ///   amount column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
-        let table = try OpenedTable(origin: origin, format: format)
-        try table.require([.date, .amount].filter { table.columns[$0] == nil })
-        let reading = try table.reading(format: format)
         var deposits: [Deposit] = [], passedOver = 0
-        let problems = try table.rows(currency: currency, reading: reading) { row in
+        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .amount]) { row in
             let date = row.day(.date), amount = row.money(.amount, optional: true)
             guard let date = date.flatMap({ $0 }), let amount else { return }
             guard let amount, amount > .zero else { passedOver += 1; return }
             deposits.append(Deposit(line: row.line, date: date, amount: amount, description: row.text(.description) ?? row.text(.note) ?? ""))
         }
-        if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
         name = origin.name
         self.deposits = deposits
         self.passedOver = passedOver
-        said = (table.mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
     }
 }
 
@@ -114,11 +109,17 @@ public enum DepositMatching {
             owed[clinic.id] = reconciliation.periods.filter { $0.difference > .zero }.map { DepositProposal.Part(period: $0.period, amount: $0.difference) }
         }
         let payouts = try await store.payouts(PayoutQuery())
+        // What the bank wrote on the payouts recorded from earlier statements names the clinic too ("GLOWAES LTD REF 0312").
+        var known: [Clinic.ID: Set<Substring>] = [:]
+        for payout in payouts {
+            guard let reference = payout.reference else { continue }
+            known[payout.clinicID, default: []].formUnion(words(normalized(reference)))
+        }
         var proposals: [DepositProposal] = [], accounted = Set<Payout.ID>()
         // In date order, each taking what it pays out of what is owed, so that two deposits never pay one period twice,
         // and each payout in the book accounting for one deposit only (two clinics may pay the same amount the same day).
         for deposit in deposits.sorted(by: { ($0.date, $0.line) < ($1.date, $1.line) }) {
-            let proposal = propose(deposit, clinics: clinics, owed: owed, payouts: payouts.filter { !accounted.contains($0.id) })
+            let proposal = propose(deposit, clinics: clinics, owed: owed, payouts: payouts.filter { !accounted.contains($0.id) }, known: known)
             if case .recorded(let recorded) = proposal.outcome { accounted.formUnion(recorded.map(\.id)) }
             if case .pays(let clinic, let parts) = proposal.outcome {
                 owed[clinic.id] = owed[clinic.id]!.compactMap { part in
@@ -132,7 +133,8 @@ public enum DepositMatching {
         return proposals.sorted { $0.deposit.line < $1.deposit.line }
     }
 
-    static func propose(_ deposit: Deposit, clinics: [Clinic], owed: [Clinic.ID: [DepositProposal.Part]], payouts: [Payout]) -> DepositProposal {
+    static func propose(_ deposit: Deposit, clinics: [Clinic], owed: [Clinic.ID: [DepositProposal.Part]], payouts: [Payout],
+                        known: [Clinic.ID: Set<Substring>]) -> DepositProposal {
         // Recorded already: one payout of that day and amount, or that day's payouts with its reference adding up to it.
         let reference = DepositProposal.reference(deposit)
         let sameDay = payouts.filter { $0.receivedOn == deposit.date }
@@ -144,18 +146,12 @@ public enum DepositMatching {
             return DepositProposal(deposit: deposit, outcome: .recorded(referenced), why: "its payouts, received on \(deposit.date), are in the book")
         }
 
-        let text = normalized(deposit.description)
-        // What the bank wrote on the payouts recorded from earlier statements names the clinic too ("GLOWAES LTD REF 0312").
-        var known: [Clinic.ID: Set<Substring>] = [:]
-        for payout in payouts {
-            guard let reference = payout.reference else { continue }
-            known[payout.clinicID, default: []].formUnion(words(normalized(reference)))
-        }
+        let text = normalized(deposit.description), textWords = words(text)
         /// `exact`: the parts are the periods' whole unpaid balances; otherwise a guess by name.
         struct Candidate { var clinic: Clinic; var parts: [DepositProposal.Part]; var named: Bool; var exact: Bool }
         var candidates: [Candidate] = []
         for clinic in clinics {
-            let named = mentions(text, clinic.name) || !words(text).isDisjoint(with: known[clinic.id] ?? [])
+            let named = mentions(text, clinic.name) || !textWords.isDisjoint(with: known[clinic.id] ?? [])
             // The periods that ended by the deposit's day, oldest first; runs of them ending with the nearest.
             let due = (owed[clinic.id] ?? []).filter { $0.period.end <= deposit.date }
             for end in due.indices.reversed() {

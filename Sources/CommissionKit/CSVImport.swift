@@ -247,7 +247,7 @@ public struct CSVImportSource: ImportSource {
     /// How the file is read, in words: its kind, the mapping it was read with, how its dates and
     /// amounts are read ("sales; columns as mapped in “Clinic A”; dates read as month/day/year…").
     public var said: [String] {
-        [kind.rawValue] + (mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
+        [kind.rawValue] + table.said(reading)
     }
 
     /// Opens the file and checks its header.
@@ -311,11 +311,7 @@ public struct CSVImportSource: ImportSource {
     /// beside the fields when she maps them.
     /// - Throws: ``CSVFileError`` for a file that cannot be read at all.
     public static func firstRows(of origin: Origin, format: CSVFormat = CSVFormat()) throws -> (headers: [String], first: [String]) {
-        let head = try origin.head()
-        if head.contains(0) { throw CSVFileError.binary(origin.name) }
-        let delimiter = format.delimiter?.asciiValue ?? sniffDelimiter(head)
-        var scanner = try origin.scanner(delimiter: delimiter)
-        guard let header = try next(&scanner, path: origin.name)?.fields else { throw CSVFileError.empty(origin.name) }
+        var (_, header, scanner) = try OpenedTable.csvHeader(of: origin, format: format)
         let first = (try? scanner.next())??.fields ?? []
         return (header.map { $0.trimmingCharacters(in: .whitespaces) }, first)
     }
@@ -470,6 +466,16 @@ struct RowReader {
         }
     }
 
+    /// The quantity column, a whole number of units (nil inside when empty).
+    mutating func quantity() -> Int64?? {
+        parse(.quantity, optional: true) { text -> Int64 in
+            guard let quantity = Int64(text) else {
+                throw StoreError.invalid(field: "quantity", reason: "\"\(text)\" is not a whole number of units.")
+            }
+            return quantity
+        }
+    }
+
     /// A date field: ISO 8601, or in the file's order of dates.
     mutating func day(_ field: CSVImportSource.Field, optional: Bool = false) -> Day?? {
         let order = dates
@@ -557,12 +563,7 @@ struct RowReader {
             let date = day(.date)
             let clinic = required(.clinic)
             let product = required(.product)
-            let quantity = parse(.quantity, optional: true) { text -> Int64 in
-                guard let quantity = Int64(text) else {
-                    throw StoreError.invalid(field: "quantity", reason: "\"\(text)\" is not a whole number of units.")
-                }
-                return quantity
-            }
+            let quantity = quantity()
             let price = money(.unitPrice, optional: true)
             let cost = money(.unitCost, optional: true)
             let discount = money(.discount, optional: true)

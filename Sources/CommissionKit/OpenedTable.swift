@@ -52,23 +52,9 @@ struct OpenedTable: Sendable {
             headerRow = found.row
             delimiter = 0
         } else {
-            let head = try origin.head()
-            guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
-            if head.contains(0) { throw CSVFileError.binary(path) }
-            let delimiter: UInt8
-            if let given = format.delimiter {
-                guard let ascii = given.asciiValue else { throw CSVFileError.delimiterNotASCII(String(given)) }
-                delimiter = ascii
-            } else {
-                delimiter = CSVImportSource.sniffDelimiter(head)
-            }
+            let (delimiter, first, headerScanner) = try Self.csvHeader(of: origin, format: format)
             self.delimiter = delimiter
-
-            var scanner = try origin.scanner(delimiter: delimiter)
-            guard let first = try CSVImportSource.next(&scanner, path: path)?.fields,
-                  !first.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-                throw CSVFileError.empty(path)
-            }
+            var scanner = headerScanner
             header = first
             headerRow = 1
             hasRows = try CSVImportSource.next(&scanner, path: path) != nil
@@ -110,6 +96,47 @@ struct OpenedTable: Sendable {
         if !duplicates.isEmpty { throw CSVFileError.duplicateHeaders(path, duplicates) }
         self.columns = columns
         self.hasRows = hasRows
+    }
+
+    /// Reads a whole file from elsewhere (a bank's, a clinic's) that must have `needs`: every row
+    /// through `body`; a row that cannot be read refuses the file. Returns how it was read, in words.
+    /// - Throws: ``CSVFileError``; ``StoreError/importRejected(_:total:)`` listing the rows' problems.
+    static func readWhole(_ origin: CSVImportSource.Origin, format: CSVFormat, currency: Currency, needs: [Field],
+                          _ body: (inout RowReader) throws -> Void) throws -> [String] {
+        let table = try OpenedTable(origin: origin, format: format)
+        try table.require(needs.filter { table.columns[$0] == nil })
+        let reading = try table.reading(format: format)
+        let problems = try table.rows(currency: currency, reading: reading, body)
+        if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
+        return table.said(reading)
+    }
+
+    /// How the file is read, in words: the mapping it was read with, how its dates and amounts are read.
+    func said(_ reading: ImportReading) -> [String] {
+        (mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
+    }
+
+    /// A CSV file's delimiter (given, or sniffed from its first line), its header row, and the
+    /// scanner just past it.
+    /// - Throws: ``CSVFileError`` for a file that is empty, binary or not UTF-8, or a delimiter that is not ASCII.
+    static func csvHeader(of origin: CSVImportSource.Origin, format: CSVFormat) throws -> (delimiter: UInt8, header: [String], scanner: CSVScanner) {
+        let path = origin.name
+        let head = try origin.head()
+        guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
+        if head.contains(0) { throw CSVFileError.binary(path) }
+        let delimiter: UInt8
+        if let given = format.delimiter {
+            guard let ascii = given.asciiValue else { throw CSVFileError.delimiterNotASCII(String(given)) }
+            delimiter = ascii
+        } else {
+            delimiter = CSVImportSource.sniffDelimiter(head)
+        }
+        var scanner = try origin.scanner(delimiter: delimiter)
+        guard let header = try CSVImportSource.next(&scanner, path: path)?.fields,
+              !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw CSVFileError.empty(path)
+        }
+        return (delimiter, header, scanner)
     }
 
     /// Refuses a file that lacks some of the fields its reader needs, saying what it has, or

@@ -36,25 +36,16 @@ public struct TheirStatement: Sendable {
     /// - Throws: ``CSVFileError`` for a file that cannot be read, or lacks a date, product or
     ///   commission column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
-        let table = try OpenedTable(origin: origin, format: format)
-        try table.require([.date, .product, .commission].filter { table.columns[$0] == nil })
-        let reading = try table.reading(format: format)
         var lines: [TheirLine] = []
-        let problems = try table.rows(currency: currency, reading: reading) { row in
-            let date = row.day(.date), product = row.required(.product)
-            let quantity = row.parse(.quantity, optional: true) { text -> Int64 in
-                guard let quantity = Int64(text) else { throw StoreError.invalid(field: "quantity", reason: "\"\(text)\" is not a whole number of units.") }
-                return quantity
-            }
+        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .product, .commission]) { row in
+            let date = row.day(.date), product = row.required(.product), quantity = row.quantity()
             let price = row.money(.unitPrice, optional: true), commission = row.money(.commission)
             guard let date = date.flatMap({ $0 }), let product, let quantity, let price, let commission = commission.flatMap({ $0 }),
                   row.problems.isEmpty else { return }
             lines.append(TheirLine(line: row.line, date: date, product: product, quantity: quantity ?? 1, price: price, commission: commission))
         }
-        if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
         name = origin.name
         self.lines = lines
-        said = (table.mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
     }
 }
 
@@ -189,6 +180,21 @@ extension ComparedLine.Difference {
 }
 
 extension ComparedLine {
+    /// Their side as a line shows it: `2 × 45.00 → 8.00` (quantity, price, commission), or `—`.
+    public func theirFigures(_ format: (Money) -> String) -> String {
+        Self.figures(theirs?.quantity, theirs?.price, theirs?.commission, format)
+    }
+
+    /// Her side the same way.
+    public func herFigures(_ format: (Money) -> String) -> String {
+        Self.figures(hers?.quantity, hers?.line.unitPrice, hers?.figures.commission, format)
+    }
+
+    static func figures(_ quantity: Int64?, _ price: Money?, _ commission: Money?, _ format: (Money) -> String) -> String {
+        guard let quantity, let commission else { return "—" }
+        return "\(quantity)" + (price.map { " × \(format($0))" } ?? "") + " → \(format(commission))"
+    }
+
     /// Every difference in words, `; ` between them.
     public func explained(_ format: (Money) -> String, toClinic: Bool = false) -> String {
         differences.map { $0.described(format, toClinic: toClinic) }.joined(separator: "; ")
@@ -202,17 +208,12 @@ extension Renderer {
     public func differences(_ comparison: StatementComparison, only numbers: Set<Int>? = nil) -> TextTable {
         let c = currency
         func signed(_ money: Money) -> String { (money > .zero ? "+" : "") + c.format(money) }
-        func side(_ quantity: Int64?, _ price: Money?, _ commission: Money?) -> String {
-            guard let quantity, let commission else { return "—" }
-            return "\(quantity)" + (price.map { " × \(c.format($0))" } ?? "") + " → \(c.format(commission))"
-        }
         var rows: [[String]] = []
         var total = Money.zero
         for (index, line) in comparison.differing.enumerated() where numbers?.contains(index + 1) ?? true {
             total = (try? total.adding(line.commissionDifference)) ?? total
             rows.append(["\(index + 1)", line.date.description, line.product,
-                         side(line.theirs?.quantity, line.theirs?.price, line.theirs?.commission),
-                         side(line.hers?.quantity, line.hers?.line.unitPrice, line.hers?.figures.commission),
+                         line.theirFigures(c.format), line.herFigures(c.format),
                          line.explained(c.format), signed(line.commissionDifference)])
         }
         rows.append(["", "", "Total", c.format(comparison.theirTotal), c.format(comparison.herTotal),

@@ -427,9 +427,7 @@ extension PostgresStore {
 
     func apply(_ connection: PostgresConnection, _ write: StoreWrite) async throws -> StoreWritten {
         switch write {
-        case .createClinic(let draft):
-            return .clinic(try await insertClinic(connection, ClinicDraft(name: draft.name, schedule: try Ledger.schedule(draft.schedule,
-                                                                                                                          rules: try await rules(connection)))))
+        case .createClinic(let draft): return .clinic(try await createClinic(connection, draft))
         case .createProduct(let draft): return .product(try await insertProduct(connection, draft))
         case .createTerms(let draft): return .terms(try await createTerms(connection, draft))
         case .createSale(let draft, let key): return .sale(try await createSale(connection, draft, key: key))

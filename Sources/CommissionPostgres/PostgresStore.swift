@@ -180,11 +180,13 @@ public final class PostgresStore: CommissionStore, Sendable {
     // MARK: Clinics
 
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
-        let name = try StoreInput.name(draft.name, field: "clinic name")
-        return try await write([.clinics]) { connection in
-            try await insertClinic(connection, ClinicDraft(name: name, schedule: try Ledger.schedule(draft.schedule,
-                                                                                                       rules: EntryRules(try await settings(connection)))))
-        }
+        let checked = ClinicDraft(name: try StoreInput.name(draft.name, field: "clinic name"), schedule: draft.schedule)
+        return try await write([.clinics]) { connection in try await createClinic(connection, checked) }
+    }
+
+    /// Adds a clinic whose name is checked already, its schedule through the ledger.
+    func createClinic(_ connection: PostgresConnection, _ draft: ClinicDraft) async throws -> Clinic {
+        try await insertClinic(connection, ClinicDraft(name: draft.name, schedule: try Ledger.schedule(draft.schedule, rules: try await rules(connection))))
     }
 
     func insertClinic(_ connection: PostgresConnection, _ draft: ClinicDraft) async throws -> Clinic {

@@ -63,10 +63,13 @@ extension SQLiteStore {
     // MARK: Clinics
 
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
-        let name = try StoreInput.name(draft.name, field: "clinic name")
-        return try await write([.clinics]) { db in
-            try Self.insertClinic(db, ClinicDraft(name: name, schedule: try Ledger.schedule(draft.schedule, rules: try Self.rules(db))))
-        }
+        let checked = ClinicDraft(name: try StoreInput.name(draft.name, field: "clinic name"), schedule: draft.schedule)
+        return try await write([.clinics]) { db in try Self.createClinic(db, checked) }
+    }
+
+    /// Adds a clinic whose name is checked already, its schedule through the ledger.
+    static func createClinic(_ db: Database, _ draft: ClinicDraft) throws -> Clinic {
+        try insertClinic(db, ClinicDraft(name: draft.name, schedule: try Ledger.schedule(draft.schedule, rules: try rules(db))))
     }
 
     static func insertClinic(_ db: Database, _ draft: ClinicDraft) throws -> Clinic {

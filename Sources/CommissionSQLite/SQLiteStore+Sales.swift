@@ -391,8 +391,7 @@ extension SQLiteStore {
 
     static func apply(_ db: Database, _ write: StoreWrite) throws -> StoreWritten {
         switch write {
-        case .createClinic(let draft):
-            return .clinic(try insertClinic(db, ClinicDraft(name: draft.name, schedule: try Ledger.schedule(draft.schedule, rules: try rules(db)))))
+        case .createClinic(let draft): return .clinic(try createClinic(db, draft))
         case .createProduct(let draft): return .product(try insertProduct(db, draft))
         case .createTerms(let draft): return .terms(try createTerms(db, draft))
         case .createSale(let draft, let key): return .sale(try createSale(db, draft, key: key))

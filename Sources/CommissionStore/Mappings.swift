@@ -74,6 +74,15 @@ public struct ImportMapping: Sendable, Hashable, Codable {
     }
 }
 
+extension Array where Element == ImportMapping {
+    /// The mapping of this name (any case), among these. - Throws: ``StoreError/unknownMapping(_:)``.
+    public func named(_ name: String) throws -> ImportMapping {
+        let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let mapping = first(where: { $0.name.lowercased() == key }) else { throw StoreError.unknownMapping(name) }
+        return mapping
+    }
+}
+
 /// A store that keeps her column mappings (``ImportMapping``). Both of Commission's stores are.
 public protocol ImportMappings: Sendable {
     /// Keeps `mapping` under its name, replacing one of the same name (any case).
@@ -87,9 +96,7 @@ public protocol ImportMappings: Sendable {
 extension ImportMappings {
     /// The mapping of this name (any case). - Throws: ``StoreError/unknownMapping(_:)``.
     public func mapping(named name: String) async throws -> ImportMapping {
-        let key = name.trimmingCharacters(in: .whitespaces).lowercased()
-        guard let mapping = try await mappings().first(where: { $0.name.lowercased() == key }) else { throw StoreError.unknownMapping(name) }
-        return mapping
+        try await mappings().named(name)
     }
 
     /// The saved mapping made for a file with these headers, if any (the newest name first when

@@ -41,7 +41,8 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)
     // Liveness: the process answers. Readiness: it can read the book, else 503 with Retry-After.
     for path in ["/health", "/health/live"] { open.get(path) { _, _ in Health.live } }
-    open.get("/health/ready") { _, context in await Health.ready(context: context) { _ = try await store.settings() } }
+    // A read of the database itself: the settings may come from the server's cache.
+    open.get("/health/ready") { _, context in await Health.ready(context: context) { _ = try await store.clinics(ClinicQuery()) } }
     open.get("/metrics") { request, _ in try ServerMetrics.answer(configuration.metrics, request) }
     open.get("/static/:file") { request, context in
         guard let response = StaticFiles.shared.response(try context.parameters.require("file"), request: request) else {

@@ -36,7 +36,7 @@ struct BookResponder: HTTPResponder {
         case "/health", "/health/live": return Health.live
         case "/health/ready": return await Health.ready(context: context) { _ = try await books.defaultBook() }
         case "/metrics":
-            do { return try ServerMetrics.answer(configuration.metrics, request) } catch { return (error as? Problem ?? Problem.from(error)).response }
+            do { return try ServerMetrics.answer(configuration.metrics, request) } catch { return Problem.from(error).response }
         default: break
         }
         var request = request

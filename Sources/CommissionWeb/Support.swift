@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionKit
 import CommissionStore
 import Crypto
 import Foundation
@@ -224,4 +225,15 @@ struct Problem: Error, Encodable, Sendable {
 
 extension HTTPResponse.Status {
     static let unprocessableContent = HTTPResponse.Status(code: 422, reasonPhrase: "Unprocessable Content")
+}
+
+extension DateOrder {
+    /// The order as a page's choice reads it: "month/day/year (2/25/2026)".
+    var described: String {
+        switch self {
+        case .mdy: "month/day/year (2/25/2026)"
+        case .dmy: "day/month/year (25.02.2026)"
+        case .ymd: "year/month/day"
+        }
+    }
 }

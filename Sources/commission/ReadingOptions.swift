@@ -39,7 +39,8 @@ struct ReadingOptions: ParsableArguments {
     /// The reading these options ask for, with the book's saved mappings; `name` and `kind` are
     /// those of the mapping --map makes (what --save-mapping would keep).
     func format(_ store: SQLiteStore, name: String? = nil, kind: ImportKind? = nil) async throws -> CSVFormat {
-        var given = try await mapping.asyncMap { try await store.mapping(named: $0) }
+        let saved = try await store.mappings()
+        var given = try mapping.map { try saved.named($0) }
         if !map.isEmpty {
             var fields = given?.fields ?? [:]
             do {
@@ -53,6 +54,6 @@ struct ReadingOptions: ParsableArguments {
             given = ImportMapping(name: name ?? given?.name ?? "--map", kind: kind?.rawValue ?? given?.kind, headers: given?.headers ?? [], fields: fields)
         }
         return CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates,
-                         mapping: given, saved: try await store.mappings())
+                         mapping: given, saved: saved)
     }
 }

@@ -49,13 +49,8 @@ struct CompareJob: Job {
                 },
                 "hasUnknown": !unknown.isEmpty,
                 "lines": comparison.differing.enumerated().map { index, line -> [String: Any] in
-                    func side(_ quantity: Int64?, _ price: Money?, _ commission: Money?) -> String {
-                        guard let quantity, let commission else { return "—" }
-                        return "\(quantity)" + (price.map { " × \(style.format($0))" } ?? "") + " → \(style.format(commission))"
-                    }
                     return ["number": index + 1, "date": style.format(line.date), "product": line.product,
-                            "theirs": side(line.theirs?.quantity, line.theirs?.price, line.theirs?.commission),
-                            "yours": side(line.hers?.quantity, line.hers?.line.unitPrice, line.hers?.figures.commission),
+                            "theirs": line.theirFigures(style.format), "yours": line.herFigures(style.format),
                             "what": line.explained(style.format), "difference": (line.commissionDifference > .zero ? "+" : "") + style.format(line.commissionDifference),
                             "canAccept": line.canAccept, "disputed": form.disputed.contains(index + 1)]
                 },
@@ -167,16 +162,5 @@ struct CompareForm {
         form.accepted = []
         form.disputed = []
         return form
-    }
-}
-
-extension DateOrder {
-    /// The order as a choice reads: "month/day/year (2/25/2026)".
-    var described: String {
-        switch self {
-        case .mdy: "month/day/year (2/25/2026)"
-        case .dmy: "day/month/year (25.02.2026)"
-        case .ymd: "year/month/day"
-        }
     }
 }

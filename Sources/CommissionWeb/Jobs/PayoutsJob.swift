@@ -184,10 +184,9 @@ struct BankForm {
     var proposals: [DepositProposal] = []
 
     func values(style: LocaleStyle) -> [String: Any] {
-        let names = ["mdy": "month/day/year (2/25/2026)", "dmy": "day/month/year (25.02.2026)", "ymd": "year/month/day"]
         return [
             "bankText": text, "bankDecimalComma": decimalComma, "hasDeposits": !proposals.isEmpty,
-            "bankDates": DateOrder.allCases.map { ["value": $0.rawValue, "label": names[$0.rawValue] ?? $0.rawValue, "selected": $0 == dates] as [String: Any] },
+            "bankDates": DateOrder.allCases.map { ["value": $0.rawValue, "label": $0.described, "selected": $0 == dates] as [String: Any] },
             "bankRead": statement.map { statement in
                 "\(statement.deposits.count) deposit\(statement.deposits.count == 1 ? "" : "s")"
                     + (statement.passedOver > 0 ? "; \(statement.passedOver) row\(statement.passedOver == 1 ? "" : "s") of money out passed over" : "")

@@ -70,19 +70,21 @@ struct TransferJob: Job {
         let origin = CSVImportSource.Origin.data(Data(text.utf8), name: "The file")
         let mappings = app.store as? any ImportMappings
         var kind = form["kind"].flatMap(ImportKind.init(rawValue:))
+        // Her saved mappings, read once for the whole request.
+        var saved = try await mappings?.mappings() ?? []
         do {
-            var given: ImportMapping?
-            if let name = form["mapping"], let mappings { given = try await mappings.mapping(named: name) }
+            var given = try form["mapping"].map { try saved.named($0) }
             if form["action"] == "map" {
                 // Her mapping, from the form that showed the file's columns beside the fields: saved, then used.
                 let mapping = try await saveMapping(form, origin: origin, kind: kind)
+                saved = saved.filter { $0.name.lowercased() != mapping.name.lowercased() } + [mapping]
                 given = mapping
                 kind = kind ?? mapping.kind.flatMap(ImportKind.init(rawValue:))
             }
             let dryRun = form["action"] != "commit"
             let source = try CSVImportSource(origin: origin, kind: kind,
                                              format: CSVFormat(decimalComma: form["decimalComma"] != nil, dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
-                                                               mapping: given, saved: try await mappings?.mappings() ?? []),
+                                                               mapping: given, saved: saved),
                                              currency: settings.currency)
             // The text's digest is kept with the import: the same file pasted again is refused, unless she says so.
             let options = ImportOptions(dryRun: dryRun, digests: [ImportDigest(name: "This file", data: Data(text.utf8))], again: form["again"] != nil)
@@ -96,7 +98,7 @@ struct TransferJob: Job {
             switch error {
             case .missingColumns, .unknownKind:
                 // Columns it does not know: her file's columns beside the fields, for her to map.
-                let form = try MappingForm(origin: origin, kind: kind, form: form, mappings: try await mappings?.mappings() ?? [])
+                let form = try MappingForm(origin: origin, kind: kind, form: form, mappings: saved)
                 return try await transferPage(context: context, csv: text, mapping: form,
                                               error: error.description + " Say which column holds what below.", status: .unprocessableContent)
             default:
