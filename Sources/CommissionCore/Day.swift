@@ -232,6 +232,11 @@ public struct AcceptedDays: Sendable, Hashable {
         latest = today.adding(years: 1)
     }
 
+    /// The range whose last day is `latest` (as a server said it).
+    public init(latest: Day) {
+        self.latest = latest
+    }
+
     public func contains(_ day: Day) -> Bool { Self.earliest <= day && day <= latest }
 
     /// - Throws: ``DateOutOfRange`` naming `field` ("date", "effective from" …).

@@ -67,7 +67,7 @@ public struct Presenter: Sendable {
                  productId: sale.productID.rawValue, product: names.products[sale.productID], date: sale.date.description,
                  quantity: sale.quantity, unitPrice: m(sale.line.unitPrice), unitCost: m(sale.line.unitCost), discount: m(sale.line.discount),
                  noCommission: sale.isNoCommission, share: sale.line.rate?.share.percentText, basis: sale.line.rate?.basis.rawValue,
-                 revenue: m(sale.figures.revenue), cost: m(sale.figures.cost), profit: m(sale.figures.profit),
+                 termsId: sale.termsID?.rawValue, revenue: m(sale.figures.revenue), cost: m(sale.figures.cost), profit: m(sale.figures.profit),
                  commission: m(sale.figures.commission), note: sale.note, voided: sale.isVoided)
     }
 
@@ -96,7 +96,7 @@ public struct Presenter: Sendable {
                 .init(id: $0.clinic.id.rawValue, name: $0.clinic.name, schedule: $0.clinic.calendar.schedule(on: $0.period.start).description,
                       periodStart: $0.period.start.description, periodEnd: $0.period.end.description, period: totals($0.periodTotals),
                       expected: m($0.periodPayable), received: m($0.periodReceived), balance: m($0.periodBalance),
-                      owed: m($0.arrears.owed), overdue: m($0.arrears.overdue), month: totals($0.monthTotals),
+                      owed: m($0.arrears.owed), overdue: m($0.arrears.overdue), dueAfterDays: $0.arrears.dueAfterDays, month: totals($0.monthTotals),
                       yearToDate: totals($0.yearTotals))
             },
             products: dashboard.products.map {
@@ -110,10 +110,10 @@ public struct Presenter: Sendable {
             closed: statement.isClosed,
             lines: statement.lines.map { line in
                 let s = line.sale
-                return .init(saleId: s.id.rawValue, date: s.date.description, product: line.productName, quantity: s.quantity,
+                return .init(saleId: s.id.rawValue, date: s.date.description, productId: s.productID.rawValue, product: line.productName, quantity: s.quantity,
                              unitPrice: m(s.line.unitPrice), unitCost: m(s.line.unitCost), discount: m(s.line.discount),
                              revenue: m(s.figures.revenue), cost: m(s.figures.cost), profit: m(s.figures.profit),
-                             share: s.line.rate?.share.percentText, basis: s.line.rate?.basis.rawValue,
+                             share: s.line.rate?.share.percentText, basis: s.line.rate?.basis.rawValue, termsId: s.termsID?.rawValue,
                              commission: m(s.figures.commission), note: s.note)
             },
             totals: totals(statement.totals),
@@ -271,6 +271,8 @@ public struct SaleJSON: Codable, Sendable, Hashable {
     /// Both absent for a no-commission sale.
     public var share: String?
     public var basis: String?
+    /// The terms the sale's share came from; absent for a no-commission sale.
+    public var termsId: Int64?
     public var revenue: String
     public var cost: String
     public var profit: String
@@ -329,6 +331,9 @@ public struct DashboardJSON: Codable, Sendable, Hashable {
         /// Every period through the current one, net of payouts (``Arrears``), and the part overdue.
         public var owed: String
         public var overdue: String
+        /// How many days after a period ends its payment is due (what the clinic's own payments
+        /// show, else 14): what `overdue` counts from.
+        public var dueAfterDays: Int
         public var month: TotalsJSON
         public var yearToDate: TotalsJSON
     }
@@ -351,6 +356,7 @@ public struct StatementJSON: Codable, Sendable, Hashable {
     public struct Line: Codable, Sendable, Hashable {
         public var saleId: Int64
         public var date: String
+        public var productId: Int64
         public var product: String
         public var quantity: Int64
         public var unitPrice: String
@@ -361,6 +367,7 @@ public struct StatementJSON: Codable, Sendable, Hashable {
         public var profit: String
         public var share: String?
         public var basis: String?
+        public var termsId: Int64?
         public var commission: String
         public var note: String?
     }

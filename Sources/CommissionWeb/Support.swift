@@ -149,8 +149,11 @@ struct Problem: Error, Encodable, Sendable {
     var errors: [RowError]?
     /// For a 405: the methods the path takes, sent as `Allow`.
     var allow: [HTTPRequest.Method]?
+    /// For a refusal of the store: the ``StoreError`` as data, which a remote store
+    /// (`CommissionClient`) turns back into the same error.
+    var error: StoreErrorWire?
 
-    private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors }
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors, error }
 
     struct RowError: Encodable, Sendable {
         var line: Int
@@ -172,15 +175,17 @@ struct Problem: Error, Encodable, Sendable {
         case let problem as Problem:
             return problem
         case let error as StoreError:
-            switch error {
-            case .notFound: return Problem(.notFound, error.description)
-            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: return Problem(.conflict, error.description)
-            case .storage: return Problem(.serviceUnavailable, error.description)
+            var problem = switch error {
+            case .notFound: Problem(.notFound, error.description)
+            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: Problem(.conflict, error.description)
+            case .storage: Problem(.serviceUnavailable, error.description)
             case .importRejected(let problems, _):
-                return Problem(.unprocessableContent, error.description,
-                               errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
-            default: return Problem(.unprocessableContent, error.description)
+                Problem(.unprocessableContent, error.description,
+                        errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
+            default: Problem(.unprocessableContent, error.description)
             }
+            problem.error = StoreErrorWire(error)
+            return problem
         case let error as HTTPError:
             return Problem(error.status, error.body ?? error.status.reasonPhrase)
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
@@ -189,9 +194,11 @@ struct Problem: Error, Encodable, Sendable {
             return Problem(error.status, error.status.reasonPhrase)
         case is DecodingError:
             return Problem(.badRequest, "The request body is not the JSON this endpoint expects: \(describe(error as! DecodingError))")
-        case let error as any CustomStringConvertible where error is MoneyError || error is SaleLineError || error is DayError
+        case let described as any CustomStringConvertible where error is MoneyError || error is SaleLineError || error is DayError
             || error is ShareError || error is PayScheduleError || error is CurrencyError || error is DateOutOfRange:
-            return Problem(.unprocessableContent, error.description)
+            var problem = Problem(.unprocessableContent, described.description)
+            problem.error = StoreErrorWire(error)
+            return problem
         default:
             return Problem(.internalServerError, "Something went wrong on the server; nothing was changed. The log has the details.")
         }

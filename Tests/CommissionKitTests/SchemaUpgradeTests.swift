@@ -36,7 +36,7 @@ import Testing
         let object = try parsed(json).mutableCopy() as! NSMutableDictionary
         object["clinics"] = (object["clinics"] as? [NSDictionary] ?? []).map { clinic -> NSDictionary in
             let copy = clinic.mutableCopy() as! NSMutableDictionary
-            copy.removeObjects(forKeys: ["expected", "owed", "overdue"])
+            copy.removeObjects(forKeys: ["expected", "owed", "overdue", "dueAfterDays"])
             return copy
         }
         return object

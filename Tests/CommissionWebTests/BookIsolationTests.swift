@@ -24,6 +24,7 @@ import Testing
         let terms: Terms
         let price: PriceListEntry
         let deduction: Deduction
+        let payout: Payout
         /// Names and amounts found only in this book (its product's price and its commission today).
         let markers: [String]
         var ownerToken: APIToken.ID?
@@ -41,7 +42,7 @@ import Testing
             let today = try await store.settings().today()
             sale = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: today, quantity: 1, note: "\(tag) note"),
                                               idempotencyKey: nil)
-            _ = try await store.createPayout(PayoutDraft(clinicID: clinic.id, period: PaySchedule.monthly.period(containing: today),
+            payout = try await store.createPayout(PayoutDraft(clinicID: clinic.id, period: PaySchedule.monthly.period(containing: today),
                                                          amount: Money(minorUnits: 100), receivedOn: today, reference: "\(tag) ref"))
             self.markers = [tag] + markers
         }
@@ -147,6 +148,22 @@ import Testing
                 #expect(!event.contains(caller.book.name == "Alphaqx" ? "499.50" : "50.00"), "\(caller.username): \(event)")
             }
 
+            // The change stream of a book tells its own changes only: a payout recorded in B while
+            // A's stream is open, then a clinic added in A — A's first change is the clinic.
+            var changesRequest = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/changes")
+            changesRequest.headers.add(name: "Authorization", value: "Bearer \(secrets["annqx"]!)")
+            let changes = try await HTTPClient.shared.execute(changesRequest, timeout: .seconds(10))
+            #expect(changes.status == .ok)
+            var chunks = changes.body.makeAsyncIterator()
+            var stream = String(buffer: try #require(try await chunks.next()))
+            #expect(stream.hasPrefix(": open"))
+            _ = try await bravo.store.createPayout(PayoutDraft(clinicID: bravo.clinic.id, period: PaySchedule.monthly.period(containing: bravo.sale.date),
+                                                               amount: Money(minorUnits: 1), receivedOn: bravo.sale.date))
+            _ = try await alpha.store.createClinic(ClinicDraft(name: "Alphaqx Second", schedule: .monthly))
+            while !(stream.contains("event: change") && stream.hasSuffix("\n\n")), let chunk = try await chunks.next() { stream += String(buffer: chunk) }
+            #expect(stream.contains(#"event: change\#ndata: ["clinics"]"#), "\(stream)")
+            #expect(!stream.contains("payouts"), "\(stream)")
+
             // The sweep: every API route, by every account, aimed at the other book.
             let apiRoutes = routes.routes.filter { $0.path.hasPrefix("/api/v1/") }
             #expect(apiRoutes.count >= 27)
@@ -155,7 +172,8 @@ import Testing
                 let victim = caller.book.name == "Alphaqx" ? bravo : alpha
                 let before = try await victim.fingerprint()
                 for route in apiRoutes {
-                    if route.path == "/api/v1/events" { probed.insert(route.description); continue }  // streamed: checked above
+                    // Streamed: checked above (the dashboard) and in changesStayInTheirBook (the change stream).
+                    if ["/api/v1/events", "/api/v1/changes"].contains(route.path) { probed.insert(route.description); continue }
                     for probe in probes(route, own: caller.book, victim: victim) {
                         probed.insert(route.description)
                         let response = try await client.execute(uri: probe.uri, method: route.method, headers: [
@@ -252,6 +270,23 @@ import Testing
         case (.post, "/api/v1/payouts"):
             return [Probe(uri: path, body: #"{"clinicId": \#(victim.clinic.id.rawValue), "period": "\#(victim.sale.date)", "amount": "1.00"}"#,
                           expectation: .refused)]
+        case (.delete, "/api/v1/payouts/:id"):
+            return [Probe(uri: at(victim.payout.id.rawValue), expectation: .refused)]
+        case (.post, "/api/v1/batch"):
+            // Each kind of write aimed at the other book's records, alone and behind one of its own.
+            let theirs = [
+                #"{"sale": {"clinicId": \#(victim.clinic.id.rawValue), "productId": \#(victim.product.id.rawValue), "quantity": 1}}"#,
+                #"{"sale": {"clinic": "\#(victim.clinic.name)", "product": "\#(victim.product.name)", "quantity": 1}}"#,
+                #"{"voidSale": \#(victim.sale.id.rawValue)}"#,
+                #"{"terms": {"clinicId": \#(victim.clinic.id.rawValue), "share": "10", "effectiveFrom": "2001-01-01"}}"#,
+                #"{"payout": {"clinicId": \#(victim.clinic.id.rawValue), "period": "\#(victim.sale.date)", "amount": "1.00"}}"#,
+                #"{"price": {"clinicId": \#(victim.clinic.id.rawValue), "productId": \#(victim.product.id.rawValue), "unitPrice": "1.00"}}"#,
+                #"{"deduction": {"clinicId": \#(victim.clinic.id.rawValue), "name": "Taken", "amount": "1.00"}}"#,
+            ]
+            return theirs.flatMap { write in
+                [Probe(uri: path, body: #"{"writes": [\#(write)]}"#, expectation: .refused),
+                 Probe(uri: path, body: #"{"writes": [{"clinic": {"name": "Batch intruder"}}, \#(write)]}"#, expectation: .refused)]
+            }
         case (.post, "/api/v1/import"):
             return [Probe(uri: path + "?kind=sales", body: "date,clinic,product\n\(victim.sale.date),\(victim.clinic.name),\(victim.product.name)\n",
                           contentType: "text/csv", expectation: .refused)]

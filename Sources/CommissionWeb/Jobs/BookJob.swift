@@ -83,13 +83,17 @@ struct BookJob: Job {
         // Clinics, products and terms: listed (archived ones with ?includeArchived=true), read,
         // changed in part (PATCH), archived (DELETE) and restored (PATCH {"archived": false}).
         // Archived things keep their sales and figures.
+        // `name` asks for the one clinic of that name (404 when there is none); `q` for names
+        // holding the text.
         api.get("/clinics") { request, _ in
             let presenter = try await app.presenter()
-            return try app.json(try await app.store.clinics(ClinicQuery(includeArchived: try Self.includeArchived(request))).map(presenter.clinic))
+            if let name = request.uri.queryParameters["name"] { return try app.json([presenter.clinic(try await app.store.clinic(named: String(name)))]) }
+            return try app.json(try await app.store.clinics(ClinicQuery(
+                text: request.uri.queryParameters["q"].map(String.init), includeArchived: try Self.includeArchived(request),
+                page: try RemoteStoreJob.page(request))).map(presenter.clinic))
         }
         api.post("/clinics") { request, context in
-            let input = try await app.body(ClinicBody.self, request, context: context)
-            let clinic = try await app.store.createClinic(ClinicDraft(name: input.name, schedule: try PaySchedule(parsing: input.schedule ?? "monthly")))
+            let clinic = try await app.store.createClinic(try Self.clinicDraft(try await app.body(ClinicBody.self, request, context: context)))
             return try app.json(try await app.presenter().clinic(clinic), status: .created)
         }
         api.get("/clinics/:id") { _, context in try app.json(try await app.presenter().clinic(try await app.clinic(context))) }
@@ -107,7 +111,11 @@ struct BookJob: Job {
             if let archived = input.archived { clinic.isArchived = archived }
             return try app.json(try await app.presenter().clinic(try await app.store.updateClinic(clinic)))
         }
-        api.delete("/clinics/:id") { _, context in
+        api.delete("/clinics/:id") { request, context in
+            if try Self.permanently(request) {
+                try await app.store.deleteClinic(try await app.clinic(context).id)
+                return Response(status: .noContent)
+            }
             var clinic = try await app.clinic(context)
             clinic.isArchived = true
             return try app.json(try await app.presenter().clinic(try await app.store.updateClinic(clinic)))
@@ -115,15 +123,20 @@ struct BookJob: Job {
 
         api.get("/products") { request, _ in
             let presenter = try await app.presenter()
-            return try app.json(try await app.store.products(ProductQuery(includeArchived: try Self.includeArchived(request))).map(presenter.product))
+            let query = request.uri.queryParameters
+            if let name = query["name"] { return try app.json([presenter.product(try await app.store.product(named: String(name)))]) }
+            let order = try query["order"].map { text in
+                guard let order = ProductQuery.Order(rawValue: String(text)) else { throw Problem(.badRequest, "The order is name or most-sold, not \"\(text)\".") }
+                return order
+            } ?? .name
+            return try app.json(try await app.store.products(ProductQuery(
+                text: query["q"].map(String.init), includeArchived: try Self.includeArchived(request), order: order,
+                page: try RemoteStoreJob.page(request))).map(presenter.product))
         }
         api.post("/products") { request, context in
             let input = try await app.body(ProductBody.self, request, context: context)
             let presenter = try await app.presenter()
-            let currency = presenter.currency
-            let product = try await app.store.createProduct(ProductDraft(
-                name: input.name, sku: input.sku, unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
-                unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? .zero))
+            let product = try await app.store.createProduct(try productDraft(input, currency: presenter.currency))
             return try app.json(presenter.product(product), status: .created)
         }
         api.get("/products/:id") { _, context in try app.json(try await app.presenter().product(try await product(context))) }
@@ -138,7 +151,11 @@ struct BookJob: Job {
             if let archived = input.archived { product.isArchived = archived }
             return try app.json(presenter.product(try await app.store.updateProduct(product)))
         }
-        api.delete("/products/:id") { _, context in
+        api.delete("/products/:id") { request, context in
+            if try Self.permanently(request) {
+                try await app.store.deleteProduct(try await product(context).id)
+                return Response(status: .noContent)
+            }
             var product = try await product(context)
             product.isArchived = true
             return try app.json(try await app.presenter().product(try await app.store.updateProduct(product)))
@@ -146,7 +163,10 @@ struct BookJob: Job {
 
         api.get("/terms") { request, _ in
             let presenter = try await app.presenter()
-            return try app.json(try await app.store.terms(TermsQuery(includeArchived: try Self.includeArchived(request))).map(presenter.terms))
+            return try app.json(try await app.store.terms(TermsQuery(
+                clinicID: try RemoteStoreJob.integer(request, "clinicId").map { Clinic.ID($0) },
+                productID: try RemoteStoreJob.integer(request, "productId").map { Product.ID($0) },
+                includeArchived: try Self.includeArchived(request))).map(presenter.terms))
         }
         api.post("/terms") { request, context in try await createTerms(request, context: context) }
         api.get("/terms/:id") { _, context in try app.json(try await app.presenter().terms(try await terms(context))) }
@@ -182,12 +202,7 @@ struct BookJob: Job {
         }
         api.post("/prices") { request, context in
             let input = try await app.body(PriceBody.self, request, context: context)
-            let currency = try await app.store.settings().currency
-            let entry = try await app.store.setPrice(PriceDraft(
-                clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: try await app.productID(input.productId, name: input.product),
-                unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
-                unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency),
-                effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: try await app.store.settings().today())))
+            let entry = try await app.store.setPrice(try await priceDraft(input, settings: try await app.store.settings()))
             return try app.json(try await app.presenter().price(entry), status: .created)
         }
         // Deductions: listed (of a clinic), added, changed in part (ending one is giving it a
@@ -202,12 +217,7 @@ struct BookJob: Job {
         }
         api.post("/deductions") { request, context in
             let input = try await app.body(DeductionBody.self, request, context: context)
-            let settings = try await app.store.settings()
-            let deduction = try await app.store.createDeduction(Deduction(
-                id: Deduction.ID(0), clinicID: try await app.clinicID(input.clinicId, name: input.clinic), name: input.name,
-                amount: try Self.deductionAmount(amount: input.amount, share: input.share, currency: settings.currency),
-                effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today()),
-                lastDay: try input.lastDay.map { try app.day($0, field: "lastDay", default: settings.today()) }))
+            let deduction = try await app.store.createDeduction(try await deductionDraft(input, settings: try await app.store.settings()))
             return try app.json(try await app.presenter().deduction(deduction), status: .created)
         }
         api.patch("/deductions/:id") { request, context in
@@ -277,6 +287,15 @@ struct BookJob: Job {
 
     func terms(_ context: AppRequestContext) async throws -> Terms {
         try await app.store.terms(Terms.ID(try context.parameters.require("id", as: Int64.self)))
+    }
+
+    /// `?permanently=true` on a DELETE: delete a clinic or product that never sold (else archive it).
+    static func permanently(_ request: Request) throws -> Bool {
+        switch request.uri.queryParameters["permanently"] {
+        case nil, "false": false
+        case "true": true
+        case let other?: throw Problem(.badRequest, "permanently is true or false, not \"\(other)\".")
+        }
     }
 
     /// `?includeArchived=true|false` (false when absent).
@@ -631,12 +650,43 @@ struct BookJob: Job {
 
     func createTerms(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(TermsBody.self, request, context: context)
-        let basis = try Self.basis(input.basis ?? "profit")
-        let product: Product.ID? = input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : nil
-        let change = try await app.store.createTerms(TermsDraft(
-            clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: product, basis: basis,
-            share: try Share(parsing: input.share), tiers: try Self.tiers(input.tiers ?? [], currency: try await app.store.settings().currency), effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0))))
+        let change = try await app.store.createTerms(try await termsDraft(input, currency: try await app.store.settings().currency))
         return try await termsChange(change, status: .created)
+    }
+
+    // What the API's bodies ask for, as the store's drafts: for a single write and for a batch alike.
+
+    static func clinicDraft(_ input: ClinicBody) throws -> ClinicDraft {
+        ClinicDraft(name: input.name, schedule: try PaySchedule(parsing: input.schedule ?? "monthly"))
+    }
+
+    func productDraft(_ input: ProductBody, currency: Currency) throws -> ProductDraft {
+        ProductDraft(name: input.name, sku: input.sku, unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
+                     unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? .zero)
+    }
+
+    func termsDraft(_ input: TermsBody, currency: Currency) async throws -> TermsDraft {
+        let product: Product.ID? = input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : nil
+        return TermsDraft(
+            clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: product, basis: try Self.basis(input.basis ?? "profit"),
+            share: try Share(parsing: input.share), tiers: try Self.tiers(input.tiers ?? [], currency: currency),
+            effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0)))
+    }
+
+    func priceDraft(_ input: PriceBody, settings: BookSettings) async throws -> PriceDraft {
+        PriceDraft(
+            clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: try await app.productID(input.productId, name: input.product),
+            unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: settings.currency) ?? .zero,
+            unitCost: try app.money(input.unitCost, field: "unitCost", currency: settings.currency),
+            effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today()))
+    }
+
+    func deductionDraft(_ input: DeductionBody, settings: BookSettings) async throws -> Deduction {
+        Deduction(
+            id: Deduction.ID(0), clinicID: try await app.clinicID(input.clinicId, name: input.clinic), name: input.name,
+            amount: try Self.deductionAmount(amount: input.amount, share: input.share, currency: settings.currency),
+            effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today()),
+            lastDay: try input.lastDay.map { try app.day($0, field: "lastDay", default: settings.today()) })
     }
 
     /// A change of terms and what it did to the sales.

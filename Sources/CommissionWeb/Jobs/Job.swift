@@ -43,7 +43,7 @@ struct WebApp: Sendable {
 
     /// The jobs, in the order their routes are registered.
     static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
-                                       PayoutsJob.self, BookJob.self, TransferJob.self, SettingsJob.self]
+                                       PayoutsJob.self, BookJob.self, TransferJob.self, SettingsJob.self, RemoteStoreJob.self]
 
     // MARK: Pages
 

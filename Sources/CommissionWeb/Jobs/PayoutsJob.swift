@@ -17,9 +17,20 @@ struct PayoutsJob: Job {
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
-        api.get("/payouts") { _, _ in
+        // Of one clinic (`clinicId`), of one of its periods (with `periodStart` and `periodEnd`).
+        api.get("/payouts") { request, _ in
             let presenter = try await app.presenter()
-            return try app.json(try await app.store.payouts(PayoutQuery()).map(presenter.payout))
+            let query = request.uri.queryParameters
+            var period: PayPeriod?
+            if let start = query["periodStart"], let end = query["periodEnd"] {
+                let first = try app.day(String(start), field: "periodStart", default: .init(ordinal: 0))
+                let last = try app.day(String(end), field: "periodEnd", default: .init(ordinal: 0))
+                guard first <= last else { throw Problem(.badRequest, "The period ends (\(last)) before it starts (\(first)).") }
+                period = PayPeriod(start: first, end: last)
+            }
+            return try app.json(try await app.store.payouts(PayoutQuery(
+                clinicID: try RemoteStoreJob.integer(request, "clinicId").map { Clinic.ID($0) }, period: period,
+                page: try RemoteStoreJob.page(request))).map(presenter.payout))
         }
         api.post("/payouts") { request, context in try await createPayout(request, context: context) }
         api.get("/clinics/:id/reconciliation") { request, context in
@@ -142,8 +153,11 @@ struct PayoutsJob: Job {
     struct PayoutBody: Decodable {
         var clinicId: Int64?
         var clinic: String?
-        /// Any day of the period paid for.
+        /// Any day of the period paid for; with `periodEnd`, its first day.
         var period: String
+        /// The period's last day: the period is then exactly `period`…`periodEnd`, refused when it
+        /// is not one of the clinic's.
+        var periodEnd: String?
         var amount: String
         var receivedOn: String?
         var reference: String?
@@ -152,12 +166,21 @@ struct PayoutsJob: Job {
     func createPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(PayoutBody.self, request, context: context)
         let settings = try await app.store.settings()
-        let clinic = try await app.store.clinic(try await app.clinicID(input.clinicId, name: input.clinic))
-        let payout = try await app.store.createPayout(PayoutDraft(
-            clinicID: clinic.id, period: clinic.calendar.period(containing: try app.day(input.period, field: "period", default: settings.today())),
-            amount: try app.money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
-            receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference))
+        let payout = try await app.store.createPayout(try await payoutDraft(input, settings: settings))
         return try app.json(Presenter(currency: settings.currency).payout(payout), status: .created)
+    }
+
+    /// A payout as the API's body asks for it: for a single write and for a batch alike.
+    func payoutDraft(_ input: PayoutBody, settings: BookSettings) async throws -> PayoutDraft {
+        let clinic = try await app.store.clinic(try await app.clinicID(input.clinicId, name: input.clinic))
+        let day = try app.day(input.period, field: "period", default: settings.today())
+        let period = try input.periodEnd.map { end in
+            let last = try app.day(end, field: "periodEnd", default: day)
+            guard day <= last else { throw Problem(.unprocessableContent, "The period ends (\(last)) before it starts (\(day)).") }
+            return PayPeriod(start: day, end: last)
+        } ?? clinic.calendar.period(containing: day)
+        return PayoutDraft(clinicID: clinic.id, period: period, amount: try app.money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
+                           receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference)
     }
 
     struct PeriodJSON: Encodable { var clinicId: Int64; var periodStart: String; var periodEnd: String; var closed: Bool }

@@ -159,10 +159,16 @@ struct SalesJob: Job {
         guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
         let voided = query["voided"]
         guard voided == nil || voided == "true" || voided == "false" else { throw Problem(.badRequest, "The query parameter voided is true or false.") }
+        let order = try query["order"].map { text in
+            guard let order = SaleQuery.Order(rawValue: String(text)) else {
+                throw Problem(.badRequest, "The order is one of \(SaleQuery.Order.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\".")
+            }
+            return order
+        } ?? .newestFirst
         let saleQuery = SaleQuery(
             clinicID: try int("clinicId").map { Clinic.ID($0) }, productID: try int("productId").map { Product.ID($0) },
             from: try app.queryDay(request, "from", settings: settings), through: try app.queryDay(request, "to", settings: settings),
-            text: query["q"].map(String.init), includeVoided: voided == "true",
+            text: query["q"].map(String.init), includeVoided: voided == "true", order: order,
             page: Page(limit: limit, offset: Int(offset)))
         struct Listing: Encodable { var total: Int; var sales: [SaleJSON] }
         let presenter = Presenter(currency: settings.currency)
@@ -186,9 +192,16 @@ struct SalesJob: Job {
 
     func createSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(SaleBody.self, request, context: context)
-        let settings = try await app.store.settings()
+        let draft = try await saleDraft(input, settings: try await app.store.settings())
+        let sale = try await app.store.createSale(draft, idempotencyKey: request.headers[.idempotencyKey])
+        app.configuration.metrics?.salesRecorded.increment()
+        return try await saleJSON(sale, status: .created)
+    }
+
+    /// A new sale as the API's body asks for it: for a single write and for a batch alike.
+    func saleDraft(_ input: SaleBody, settings: BookSettings) async throws -> SaleDraft {
         let currency = settings.currency
-        let draft = SaleDraft(
+        return SaleDraft(
             clinicID: try await app.clinicID(input.clinicId, name: input.clinic),
             productID: try await app.productID(input.productId, name: input.product),
             date: try app.day(input.date, field: "date", default: settings.today()), quantity: input.quantity ?? 1,
@@ -196,9 +209,6 @@ struct SalesJob: Job {
             unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency),
             discount: try app.money(input.discount, field: "discount", currency: currency) ?? .zero,
             noCommission: input.noCommission ?? false, note: input.note)
-        let sale = try await app.store.createSale(draft, idempotencyKey: request.headers[.idempotencyKey])
-        app.configuration.metrics?.salesRecorded.increment()
-        return try await saleJSON(sale, status: .created)
     }
 
     func updateSale(_ request: Request, context: AppRequestContext) async throws -> Response {

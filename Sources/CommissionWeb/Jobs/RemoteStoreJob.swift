@@ -1,0 +1,186 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import Hummingbird
+
+/// What a remote store (`CommissionClient`) reads and writes beyond the app's own routes: a batch
+/// of writes in one transaction, every committed change as an event, the audit log, the days with
+/// sales, the months per clinic, a payout's removal and a deduction's read.
+struct RemoteStoreJob: Job {
+    let app: WebApp
+    init(_ app: WebApp) { self.app = app }
+
+    func registerPages<G>(on pages: Registrar<G>) {}
+
+    func registerAPI<G>(on api: Registrar<G>) {
+        api.post("/batch") { request, context in try await batch(request, context: context) }
+        api.get("/changes") { _, _ in Self.changes(app.store, metrics: app.configuration.metrics) }
+        api.get("/audit") { request, _ in
+            let query = request.uri.queryParameters
+            let subject = try query["subject"].map { text -> AuditSubject in
+                guard let subject = AuditSubject(rawValue: String(text)) else {
+                    throw Problem(.badRequest, "The subject is one of \(AuditSubject.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\".")
+                }
+                return subject
+            }
+            let entries = try await app.store.auditLog(AuditQuery(subject: subject, subjectID: try Self.integer(request, "subjectId"),
+                                                                  page: try Self.page(request)))
+            let presenter = Presenter(currency: try await app.store.settings().currency, names: try await Presenter.Names(store: app.store))
+            return try app.json(entries.map(presenter.audit))
+        }
+        api.get("/sales/days") { request, _ in
+            let (from, through) = try await range(request)
+            return try app.json(try await app.store.daysWithSales(from: from, through: through).sorted().map(\.description))
+        }
+        api.get("/months") { request, _ in
+            let (from, through) = try await range(request)
+            let presenter = try await app.presenter()
+            return try app.json(try await app.store.clinicMonths(from: from, through: through).map {
+                ClinicMonthJSON(clinicId: $0.clinicID.rawValue, month: $0.month.description, totals: presenter.totals($0.totals))
+            })
+        }
+        api.delete("/payouts/:id") { _, context in
+            try await app.store.deletePayout(Payout.ID(try context.parameters.require("id", as: Int64.self)))
+            return Response(status: .noContent)
+        }
+        api.get("/deductions/:id") { _, context in
+            try app.json(try await app.presenter().deduction(try await app.store.deduction(Deduction.ID(try context.parameters.require("id", as: Int64.self)))))
+        }
+    }
+
+    struct ClinicMonthJSON: Encodable { var clinicId: Int64; var month: String; var totals: TotalsJSON }
+
+    /// `from` and `to`, both required (any days: a range to read may reach past what a sale takes).
+    func range(_ request: Request) async throws -> (Day, Day) {
+        let query = request.uri.queryParameters
+        guard let fromText = query["from"], let toText = query["to"] else { throw Problem(.badRequest, "Give the range: from=YYYY-MM-DD&to=YYYY-MM-DD.") }
+        let from = try app.day(String(fromText), field: "from", default: .init(ordinal: 0))
+        let through = try app.day(String(toText), field: "to", default: .init(ordinal: 0))
+        guard from <= through else { throw Problem(.badRequest, "The range ends (\(through)) before it starts (\(from)).") }
+        return (from, through)
+    }
+
+    /// A whole-number query parameter, or nil when absent.
+    static func integer(_ request: Request, _ name: String) throws -> Int64? {
+        guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
+        guard let value = Int64(String(text)) else { throw Problem(.badRequest, "The query parameter \(name) is a whole number, not \"\(text)\".") }
+        return value
+    }
+
+    /// `limit` (1…1000, or all when absent) and `offset` (0…1000000000).
+    static func page(_ request: Request) throws -> Page {
+        let limit = try integer(request, "limit")
+        if let limit, !(1...1000).contains(limit) { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
+        let offset = try integer(request, "offset") ?? 0
+        guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
+        return Page(limit: limit.map { Int($0) }, offset: Int(offset))
+    }
+
+    // MARK: Changes
+
+    /// Server-Sent Events, one `event: change` per committed change of the book, its `data` the
+    /// kinds of record it touched (`["sales","payouts"]`): what a remote store's live queries
+    /// refresh on. A comment every 15 seconds keeps proxies from closing an idle stream.
+    static func changes(_ store: any WebStore, metrics: ServerMetrics?) -> Response {
+        let changes = store.changes()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+            body: ResponseBody { writer in
+                metrics?.openStreams.increment()
+                defer { metrics?.openStreams.decrement() }
+                // The stream is open: a client that connects and then writes sees its own change.
+                try await writer.write(ByteBuffer(string: ": open\n\n"))
+                for await tables in changes.cancelOnGracefulShutdown() {
+                    try await writer.write(ByteBuffer(string: "event: change\ndata: \(Presenter.encode(tables.map(\.rawValue).sorted(), pretty: false))\n\n"))
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    // MARK: Batch
+
+    /// One write of a batch: exactly one of its members, with the body its own endpoint takes.
+    struct BatchWrite: Decodable {
+        var clinic: BookJob.ClinicBody?
+        var product: BookJob.ProductBody?
+        var terms: BookJob.TermsBody?
+        var sale: SalesJob.SaleBody?
+        /// The sale's idempotency key (what `Idempotency-Key` is to `POST /sales`).
+        var idempotencyKey: String?
+        var voidSale: Int64?
+        var payout: PayoutsJob.PayoutBody?
+        var price: BookJob.PriceBody?
+        var deduction: BookJob.DeductionBody?
+    }
+
+    struct BatchBody: Decodable { var writes: [BatchWrite] }
+
+    /// What one write made, under the member its kind names.
+    struct BatchWritten: Encodable {
+        var clinic: ClinicJSON?
+        var product: ProductJSON?
+        var terms: BookJob.TermsChangeJSON?
+        var sale: SaleJSON?
+        var payout: PayoutJSON?
+        var price: PriceJSON?
+        var deduction: DeductionJSON?
+    }
+
+    /// `POST /batch`: the writes in one transaction of the book — all of them, or (with the refused
+    /// write's problem, `index` naming it) none.
+    func batch(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await app.body(BatchBody.self, request, context: context)
+        guard !body.writes.isEmpty else { throw Problem(.unprocessableContent, "The batch has no writes.") }
+        guard body.writes.count <= 1000 else { throw Problem(.contentTooLarge, "A batch takes at most 1000 writes; send the rest in another.") }
+        let settings = try await app.store.settings()
+        let book = BookJob(app), sales = SalesJob(app), payouts = PayoutsJob(app)
+        var writes: [StoreWrite] = []
+        for (index, write) in body.writes.enumerated() {
+            do {
+                var made: [StoreWrite] = []
+                if let input = write.clinic { made.append(.createClinic(try BookJob.clinicDraft(input))) }
+                if let input = write.product { made.append(.createProduct(try book.productDraft(input, currency: settings.currency))) }
+                if let input = write.terms { made.append(.createTerms(try await book.termsDraft(input, currency: settings.currency))) }
+                if let input = write.sale {
+                    made.append(.createSale(try await sales.saleDraft(input, settings: settings), idempotencyKey: write.idempotencyKey))
+                }
+                if let id = write.voidSale { made.append(.voidSale(Sale.ID(id))) }
+                if let input = write.payout { made.append(.createPayout(try await payouts.payoutDraft(input, settings: settings))) }
+                if let input = write.price { made.append(.setPrice(try await book.priceDraft(input, settings: settings))) }
+                if let input = write.deduction { made.append(.createDeduction(try await book.deductionDraft(input, settings: settings))) }
+                guard made.count == 1 else {
+                    throw Problem(.unprocessableContent, "Each write has exactly one of clinic, product, terms, sale, voidSale, payout, price, deduction.")
+                }
+                writes.append(made[0])
+            } catch {
+                throw Self.atWrite(index, error)
+            }
+        }
+        let written: [StoreWritten]
+        do { written = try await app.store.apply(writes) } catch { throw Self.atWrite(nil, error) }
+        let presenter = Presenter(currency: settings.currency)
+        struct Answer: Encodable { var written: [BatchWritten] }
+        return try app.json(Answer(written: written.map { item in
+            switch item {
+            case .clinic(let clinic): BatchWritten(clinic: presenter.clinic(clinic))
+            case .product(let product): BatchWritten(product: presenter.product(product))
+            case .terms(let change): BatchWritten(terms: BookJob.TermsChangeJSON(terms: presenter.terms(change.terms), recomputedSales: change.recomputedSales,
+                                                                                 salesInClosedPeriods: change.salesInClosedPeriods))
+            case .sale(let sale): BatchWritten(sale: presenter.sale(sale))
+            case .payout(let payout): BatchWritten(payout: presenter.payout(payout))
+            case .price(let entry): BatchWritten(price: presenter.price(entry))
+            case .deduction(let deduction): BatchWritten(deduction: presenter.deduction(deduction))
+            }
+        }), status: .created)
+    }
+
+    /// The problem of a refused batch, saying which write it was when it is known.
+    static func atWrite(_ index: Int?, _ error: any Error) -> Problem {
+        var problem = Problem.from(error)
+        guard problem.status < 500 else { return problem }
+        problem.detail = (index.map { "Write \($0 + 1) of the batch: " } ?? "") + problem.detail + " Nothing in the batch was recorded."
+        return problem
+    }
+}
