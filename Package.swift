@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CommissionCore", targets: ["CommissionCore"]),
         .library(name: "CommissionStore", targets: ["CommissionStore"]),
         .library(name: "CommissionSQLite", targets: ["CommissionSQLite"]),
+        .library(name: "CommissionClient", targets: ["CommissionClient"]),
         .library(name: "CommissionPostgres", targets: ["CommissionPostgres"]),
         .library(name: "CommissionKit", targets: ["CommissionKit"]),
         .library(name: "CommissionWeb", targets: ["CommissionWeb"]),
@@ -46,6 +47,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // The server's settings: flags, then environment variables, then a JSON file.
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // The remote store: a client generated from the server's own OpenAPI document (the code is
+        // committed, see scripts/generate-client), over URLSession on an app or AsyncHTTPClient.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
         // The commission domain: money, shares, schedules, terms, sale lines, statements.
@@ -65,6 +71,20 @@ let package = Package(
                 // SQLite's C API, for the few hot statements bound by hand (see FastStatement.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
+            swiftSettings: strict
+        ),
+
+        // The store over HTTP: a book on a Commission server (`/api/v1`), for an app or a laptop.
+        // Its HTTP code is generated from the server's OpenAPI document (Generated/, committed);
+        // the transport is the caller's (URLSession by default, AsyncHTTPClient on a server).
+        .target(
+            name: "CommissionClient",
+            dependencies: [
+                "CommissionStore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+            ],
+            exclude: ["openapi-generator-config.yaml"],
             swiftSettings: strict
         ),
 
@@ -160,7 +180,13 @@ let package = Package(
         // The store conformance suite: one body of tests, run against every store implementation.
         .testTarget(
             name: "CommissionStoreTests",
-            dependencies: ["CommissionStore", "CommissionSQLite", "CommissionPostgres"],
+            dependencies: [
+                "CommissionStore", "CommissionSQLite", "CommissionPostgres",
+                // The HTTP store runs the same suite against a live server on a throw-away book.
+                "CommissionClient", "CommissionWeb",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

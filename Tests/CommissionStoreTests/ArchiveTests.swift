@@ -42,7 +42,7 @@ import Testing
         return book
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.local)
     func everyStoreStreamsItsBookAndSQLiteTakesItWhole(kind: StoreKind) async throws {
         let book = try await Self.filledBook(kind)
         let source = try #require(book.store as? any BookArchiving)
@@ -179,7 +179,7 @@ import Testing
 
 /// Backups on a schedule: written, rotated, and restorable, on every store.
 @Suite struct ScheduledBackupTests {
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.local)
     func aScheduledBackupIsWrittenRotatedAndRestorable(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         try await book.sell(book.serum, at: book.glow, on: "2026-03-02", quantity: 2)

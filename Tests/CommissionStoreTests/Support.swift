@@ -1,5 +1,11 @@
+import AsyncHTTPClient
+import CommissionClient
 import CommissionCore
 import CommissionPostgres
+import CommissionWeb
+import Hummingbird
+import Logging
+import OpenAPIAsyncHTTPClient
 import CommissionSQLite
 import CommissionStore
 import Foundation
@@ -11,6 +17,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqliteMemory = "SQLite in memory"
     /// A new book in one database of the test server (books share the database, as a team's do).
     case postgres = "PostgreSQL"
+    /// A remote store (`CommissionClient`) on a live server the test starts on a throw-away
+    /// SQLite book.
+    case http = "HTTP store"
 
     var testDescription: String { rawValue }
 
@@ -23,7 +32,53 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return try SQLiteStore(.inMemory, defaultSettings: settings)
         case .postgres:
             return try await PostgresStore.createBook(in: try await ConformanceDatabase.shared.database(), name: "Test book", settings: settings)
+        case .http:
+            return try await LiveServer.start(settings: settings).store
         }
+    }
+
+    /// The stores that keep a book themselves: a remote store reaches a book through a server,
+    /// so what only a server does (accounts, team members, saved mappings) is not asked of it.
+    static let local: [StoreKind] = [.sqliteFile, .sqliteMemory, .postgres]
+
+    /// The stores that import rows (``CommissionStore/importRows(from:options:)``): not yet a
+    /// remote one, which sends files to `POST /api/v1/import` instead.
+    static let importing: [StoreKind] = local
+
+    /// Who the audit log says made a change the test made as `actor`: over HTTP, the server records
+    /// the account whose token made the request, whatever the caller claims.
+    func actor(_ actor: String) -> String { self == .http ? "owner (API)" : actor }
+}
+
+/// A Commission server on 127.0.0.1 (a port of its own) serving a new SQLite book, and a remote
+/// store on it with an API token of the book's owner. The server runs until the test process ends.
+struct LiveServer {
+    let store: HTTPStore
+    let book: SQLiteStore
+    let url: URL
+
+    static func start(settings: BookSettings) async throws -> LiveServer {
+        let book = try SQLiteStore(.file(temporaryDatabasePath()), defaultSettings: settings)
+        let owner = try await book.createOwner(username: "owner", passwordHash: "x")
+        let token = "cm_" + UUID().uuidString
+        _ = try await book.createToken(account: owner.id, name: "tests", tokenDigest: WebSecrets.digest(token), now: Date())
+        let (port, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "commission-test-server")
+        logger.logLevel = .warning
+        let app = Application(
+            router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: book),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        Task { try await app.runService() }
+        var iterator = port.makeAsyncIterator()
+        guard let bound = await iterator.next(), bound > 0 else { throw StoreError.storage("the test server did not start") }
+        let url = URL(string: "http://127.0.0.1:\(bound)")!
+        let store = HTTPStore(url: url, token: token, transport: AsyncHTTPClientTransport())
+        return LiveServer(store: store, book: book, url: url)
     }
 }
 
