@@ -480,11 +480,42 @@ public final class HTTPStore: CommissionStore {
 
     // MARK: Import and audit
 
-    /// Not over HTTP yet: a remote book imports a file through `POST /api/v1/import` (the web
-    /// page's import, or `curl`); rows an app has in memory are better written in one
-    /// ``CommissionStore/transaction(_:)``.
+    /// Reads the source here and sends its rows in one request (`POST /api/v1/import/rows`): the
+    /// server imports them whole or not at all, as a local store does. A refused row's column is
+    /// the source's own (the server names the field). The whole import travels in one body, so its
+    /// size is bounded by the server's `--max-body-size`.
     public func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary {
-        throw RemoteStoreError.unsupported("An import of rows through a remote store: send the file to POST /api/v1/import, or write the rows in one transaction.")
+        let currency = try await currency()
+        var rows: [ImportRow] = []
+        let read = try source.read { rows.append($0) }
+        options.progress?(rows.count + read.count)
+        let body = Components.Schemas.ImportRowsInput(
+            rows: rows.map { Wire.importRow($0, currency: currency) },
+            problems: read.map { .init(line: $0.line, column: $0.column, reason: $0.reason, file: $0.file?.name, fileIndex: $0.file?.index) },
+            digests: options.digests.map { .init(name: $0.name, sha256: $0.sha256) },
+            dryRun: options.dryRun, again: options.again, problemLimit: options.problemLimit)
+        let answer: Components.Schemas.ImportResult
+        do {
+            answer = try await call {
+                switch try await client.importRows(body: .json(body)) {
+                case .created(let created): try created.body.json
+                case .ok(let ok): try ok.body.json
+                default: throw RemoteStoreError.unexpectedAnswer("an import answered with neither 201 nor 200")
+                }
+            }
+        } catch StoreError.importRejected(let problems, let total) {
+            // The server names the field of a row it refused; the reading's own problems keep their column.
+            let own = Set(read)
+            throw StoreError.importRejected(problems.map { problem in
+                guard !own.contains(problem), let field = problem.column else { return problem }
+                var mapped = problem
+                mapped.column = source.column(for: field, file: problem.file) ?? field
+                return mapped
+            }, total: total)
+        }
+        if !options.dryRun { wrote([.clinics, .products, .terms, .sales, .prices, .deductions]) }
+        return ImportSummary(clinics: answer.clinics, products: answer.products, terms: answer.terms, sales: answer.sales, prices: answer.prices,
+                             scheduleChanges: answer.scheduleChanges, deductions: answer.deductions, dryRun: answer.dryRun)
     }
 
     public func auditLog(_ query: AuditQuery) async throws -> [AuditEntry] {

@@ -151,6 +151,33 @@ enum Wire {
                     note: s.note, isVoided: s.voided)
     }
 
+    /// A row read for an import, as `POST /api/v1/import/rows` takes it (clinics and products by name).
+    static func importRow(_ row: ImportRow, currency: Currency) -> Components.Schemas.ImportRowInput {
+        var input = Components.Schemas.ImportRowInput(line: row.line, file: row.file?.name, fileIndex: row.file?.index)
+        switch row.record {
+        case .clinic(let draft): input.clinic = .init(name: draft.name, schedule: draft.schedule.description)
+        case .product(let draft):
+            input.product = .init(name: draft.name, sku: draft.sku, unitPrice: currency.format(draft.unitPrice), unitCost: currency.format(draft.unitCost))
+        case .terms(let draft):
+            input.terms = .init(clinic: draft.clinic, product: draft.product, basis: .init(rawValue: draft.basis.rawValue), share: draft.share.percentText,
+                                effectiveFrom: draft.effectiveFrom.description, tiers: draft.tiers.map { $0.text(currency) })
+        case .sale(let draft):
+            input.sale = .init(clinic: draft.clinic, product: draft.product, date: draft.date.description, quantity: draft.quantity,
+                               unitPrice: draft.unitPrice.map(currency.format), unitCost: draft.unitCost.map(currency.format),
+                               discount: currency.format(draft.discount), noCommission: draft.noCommission, note: draft.note)
+        case .price(let draft):
+            input.price = .init(clinic: draft.clinic, product: draft.product, unitPrice: currency.format(draft.unitPrice),
+                                unitCost: draft.unitCost.map(currency.format), effectiveFrom: draft.effectiveFrom.description)
+        case .scheduleChange(let change):
+            input.scheduleChange = .init(clinic: change.clinic, schedule: change.schedule.description, effectiveFrom: change.effectiveFrom.description)
+        case .deduction(let draft):
+            let (amount, share) = amount(draft.amount, currency: currency)
+            input.deduction = .init(clinic: draft.clinic, name: draft.name, amount: amount, share: share,
+                                    effectiveFrom: draft.effectiveFrom.description, lastDay: draft.lastDay?.description)
+        }
+        return input
+    }
+
     // MARK: Payouts
 
     static func payout(_ p: Components.Schemas.Payout, currency: Currency) throws -> Payout {

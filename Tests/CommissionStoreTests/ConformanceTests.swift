@@ -352,7 +352,7 @@ import Testing
 }
 
 @Suite struct ImportConformanceTests {
-    @Test(arguments: StoreKind.importing)
+    @Test(arguments: StoreKind.allCases)
     func importIsAllOrNothing(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let good = ImportRow(line: 2, record: .sale(NamedSaleDraft(clinic: "Glow", product: "Serum 30ml", date: day("2026-03-02"), quantity: 1)))
@@ -710,7 +710,7 @@ extension TeamConformanceTests {
 /// cost start from the clinic's entry on its date, the entry form shows the clinic's price, and a
 /// change of the list never changes a recorded sale.
 @Suite struct PriceListConformanceTests {
-    @Test(arguments: StoreKind.importing)
+    @Test(arguments: StoreKind.allCases)
     func aSaleStartsFromTheClinicsPriceOnItsDate(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store
@@ -953,7 +953,7 @@ extension CommissionStore {
 /// dashboard, clinic months) equal a recount from the sales, period by period through statements
 /// (whose net payable is computed from the lines).
 @Suite struct RealTermsRecountConformanceTests {
-    @Test(arguments: StoreKind.importing)
+    @Test(arguments: StoreKind.allCases)
     func summariesEqualARecountAfterRandomWritesOfAllFourKinds(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store
@@ -1120,11 +1120,8 @@ extension CommissionStore {
                                                                       effectiveFrom: day("1850-01-01")))),
                     ImportRow(line: 4, record: .clinic(ClinicDraft(name: "Anchored", schedule: .biweekly(anchor: day("9000-01-01")))))]
         do {
-            // A remote store does not import rows (StoreKind.importing).
-            if StoreKind.importing.contains(kind) {
-                _ = try await store.importRows(from: RowsSource(rows: rows), options: ImportOptions())
-                Issue.record("the import should have been refused")
-            }
+            _ = try await store.importRows(from: RowsSource(rows: rows), options: ImportOptions())
+            Issue.record("the import should have been refused")
         } catch StoreError.importRejected(let problems, _) {
             #expect(problems.map(\.line) == [2, 3, 4])
             #expect(problems.map(\.column) == ["date", "effective from", "anchor"])
@@ -1226,7 +1223,7 @@ extension CommissionStore {
         #expect(termsLog.map(\.action) == ["create"] && (object(termsLog[0].after)["shareBasisPoints"] as? Int) == 5000)
     }
 
-    @Test(arguments: StoreKind.importing)
+    @Test(arguments: StoreKind.allCases)
     func periodsPayoutsImportsAndSettingsAreOnRecordAndRefusedChangesAreNot(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let sale = try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
@@ -1257,7 +1254,7 @@ extension CommissionStore {
         #expect(imported.count == 3)
         for sale in imported {
             let history = try await book.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue))
-            #expect(history.map { "\($0.action) by \($0.actor)" } == ["import by cli:ana"])
+            #expect(history.map { "\($0.action) by \($0.actor)" } == ["import by \(kind.actor("cli:ana"))"])
             #expect(object(history[0].after)["sales"] as? Int == 3)
         }
         // A dry run and a rejected import leave no entry.
@@ -1277,7 +1274,7 @@ extension CommissionStore {
 /// Her real terms in an import (price lists, schedule changes, deductions, terms with tiers), on
 /// every store: one transaction with the sales, each record as the matching command makes it.
 @Suite struct RealTermsImportConformanceTests {
-    @Test(arguments: StoreKind.importing)
+    @Test(arguments: StoreKind.allCases)
     func anImportCarriesAllFourAndTheSalesAfterThemFollowThem(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store
@@ -1335,7 +1332,7 @@ extension CommissionStore {
 /// Several files imported together (``ImportSources``), on every store: one transaction, and each
 /// problem names its file, listed file by file.
 @Suite struct ImportSourcesConformanceTests {
-    @Test(arguments: StoreKind.importing)
+    @Test(arguments: StoreKind.allCases)
     func filesImportedTogetherLandTogetherOrNotAtAll(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store

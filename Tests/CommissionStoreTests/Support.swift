@@ -41,10 +41,6 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// so what only a server does (accounts, team members, saved mappings) is not asked of it.
     static let local: [StoreKind] = [.sqliteFile, .sqliteMemory, .postgres]
 
-    /// The stores that import rows (``CommissionStore/importRows(from:options:)``): not yet a
-    /// remote one, which sends files to `POST /api/v1/import` instead.
-    static let importing: [StoreKind] = local
-
     /// Who the audit log says made a change the test made as `actor`: over HTTP, the server records
     /// the account whose token made the request, whatever the caller claims.
     func actor(_ actor: String) -> String { self == .http ? "owner (API)" : actor }

@@ -287,6 +287,11 @@ import Testing
                 [Probe(uri: path, body: #"{"writes": [\#(write)]}"#, expectation: .refused),
                  Probe(uri: path, body: #"{"writes": [{"clinic": {"name": "Batch intruder"}}, \#(write)]}"#, expectation: .refused)]
             }
+        case (.post, "/api/v1/import/rows"):
+            return [Probe(uri: path, body: #"{"rows": [{"line": 2, "sale": {"clinic": "\#(victim.clinic.name)", "product": "\#(victim.product.name)", "date": "\#(victim.sale.date)"}}]}"#,
+                          expectation: .refused),
+                    Probe(uri: path, body: #"{"rows": [{"line": 2, "price": {"clinic": "\#(victim.clinic.name)", "product": "\#(victim.product.name)", "unitPrice": "1.00"}}]}"#,
+                          expectation: .refused)]
         case (.post, "/api/v1/import"):
             return [Probe(uri: path + "?kind=sales", body: "date,clinic,product\n\(victim.sale.date),\(victim.clinic.name),\(victim.product.name)\n",
                           contentType: "text/csv", expectation: .refused)]

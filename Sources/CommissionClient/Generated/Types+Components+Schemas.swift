@@ -1735,6 +1735,73 @@ extension Components {
                 case closed
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ImportResult`.
+        internal struct ImportResult: Codable, Hashable, Sendable {
+            /// What the body held: a kind of CSV file (`sales`…), or `workbook` for a workbook of several sheets.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/kind`.
+            internal var kind: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ImportResult/dryRun`.
+            internal var dryRun: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/ImportResult/clinics`.
+            internal var clinics: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ImportResult/products`.
+            internal var products: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ImportResult/terms`.
+            internal var terms: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ImportResult/sales`.
+            internal var sales: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ImportResult/prices`.
+            internal var prices: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ImportResult/scheduleChanges`.
+            internal var scheduleChanges: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ImportResult/deductions`.
+            internal var deductions: Swift.Int
+            /// Creates a new `ImportResult`.
+            ///
+            /// - Parameters:
+            ///   - kind: What the body held: a kind of CSV file (`sales`…), or `workbook` for a workbook of several sheets.
+            ///   - dryRun:
+            ///   - clinics:
+            ///   - products:
+            ///   - terms:
+            ///   - sales:
+            ///   - prices:
+            ///   - scheduleChanges:
+            ///   - deductions:
+            internal init(
+                kind: Swift.String,
+                dryRun: Swift.Bool,
+                clinics: Swift.Int,
+                products: Swift.Int,
+                terms: Swift.Int,
+                sales: Swift.Int,
+                prices: Swift.Int,
+                scheduleChanges: Swift.Int,
+                deductions: Swift.Int
+            ) {
+                self.kind = kind
+                self.dryRun = dryRun
+                self.clinics = clinics
+                self.products = products
+                self.terms = terms
+                self.sales = sales
+                self.prices = prices
+                self.scheduleChanges = scheduleChanges
+                self.deductions = deductions
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case kind
+                case dryRun
+                case clinics
+                case products
+                case terms
+                case sales
+                case prices
+                case scheduleChanges
+                case deductions
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Settings`.
         internal struct Settings: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Settings/currency`.
@@ -2555,6 +2622,231 @@ extension Components {
                 case clinicId
                 case month
                 case totals
+            }
+        }
+        /// One row of an import: its line (and file), and exactly one record, each the body of its own endpoint with clinics and products by name.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ImportRowInput`.
+        internal struct ImportRowInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/line`.
+            internal var line: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/file`.
+            internal var file: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/fileIndex`.
+            internal var fileIndex: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/clinic`.
+            internal var clinic: Components.Schemas.ClinicInput?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/product`.
+            internal var product: Components.Schemas.ProductInput?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/terms`.
+            internal var terms: Components.Schemas.TermsInput?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/sale`.
+            internal var sale: Components.Schemas.SaleInput?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/price`.
+            internal var price: Components.Schemas.PriceInput?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/scheduleChange`.
+            internal struct ScheduleChangePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ImportRowInput/scheduleChange/clinic`.
+                internal var clinic: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ImportRowInput/scheduleChange/schedule`.
+                internal var schedule: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ImportRowInput/scheduleChange/effectiveFrom`.
+                internal var effectiveFrom: Swift.String
+                /// Creates a new `ScheduleChangePayload`.
+                ///
+                /// - Parameters:
+                ///   - clinic:
+                ///   - schedule:
+                ///   - effectiveFrom:
+                internal init(
+                    clinic: Swift.String,
+                    schedule: Swift.String,
+                    effectiveFrom: Swift.String
+                ) {
+                    self.clinic = clinic
+                    self.schedule = schedule
+                    self.effectiveFrom = effectiveFrom
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case clinic
+                    case schedule
+                    case effectiveFrom
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/scheduleChange`.
+            internal var scheduleChange: Components.Schemas.ImportRowInput.ScheduleChangePayload?
+            /// - Remark: Generated from `#/components/schemas/ImportRowInput/deduction`.
+            internal var deduction: Components.Schemas.DeductionInput?
+            /// Creates a new `ImportRowInput`.
+            ///
+            /// - Parameters:
+            ///   - line:
+            ///   - file:
+            ///   - fileIndex:
+            ///   - clinic:
+            ///   - product:
+            ///   - terms:
+            ///   - sale:
+            ///   - price:
+            ///   - scheduleChange:
+            ///   - deduction:
+            internal init(
+                line: Swift.Int,
+                file: Swift.String? = nil,
+                fileIndex: Swift.Int? = nil,
+                clinic: Components.Schemas.ClinicInput? = nil,
+                product: Components.Schemas.ProductInput? = nil,
+                terms: Components.Schemas.TermsInput? = nil,
+                sale: Components.Schemas.SaleInput? = nil,
+                price: Components.Schemas.PriceInput? = nil,
+                scheduleChange: Components.Schemas.ImportRowInput.ScheduleChangePayload? = nil,
+                deduction: Components.Schemas.DeductionInput? = nil
+            ) {
+                self.line = line
+                self.file = file
+                self.fileIndex = fileIndex
+                self.clinic = clinic
+                self.product = product
+                self.terms = terms
+                self.sale = sale
+                self.price = price
+                self.scheduleChange = scheduleChange
+                self.deduction = deduction
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case line
+                case file
+                case fileIndex
+                case clinic
+                case product
+                case terms
+                case sale
+                case price
+                case scheduleChange
+                case deduction
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ImportRowsInput`.
+        internal struct ImportRowsInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/rows`.
+            internal var rows: [Components.Schemas.ImportRowInput]
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/ProblemsPayload`.
+            internal struct ProblemsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ImportRowsInput/ProblemsPayload/line`.
+                internal var line: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ImportRowsInput/ProblemsPayload/column`.
+                internal var column: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ImportRowsInput/ProblemsPayload/reason`.
+                internal var reason: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ImportRowsInput/ProblemsPayload/file`.
+                internal var file: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/ImportRowsInput/ProblemsPayload/fileIndex`.
+                internal var fileIndex: Swift.Int?
+                /// Creates a new `ProblemsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - line:
+                ///   - column:
+                ///   - reason:
+                ///   - file:
+                ///   - fileIndex:
+                internal init(
+                    line: Swift.Int,
+                    column: Swift.String? = nil,
+                    reason: Swift.String,
+                    file: Swift.String? = nil,
+                    fileIndex: Swift.Int? = nil
+                ) {
+                    self.line = line
+                    self.column = column
+                    self.reason = reason
+                    self.file = file
+                    self.fileIndex = fileIndex
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case line
+                    case column
+                    case reason
+                    case file
+                    case fileIndex
+                }
+            }
+            /// What the caller's own reading of its file found wrong: reported with the rest.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/problems`.
+            internal typealias ProblemsPayload = [Components.Schemas.ImportRowsInput.ProblemsPayloadPayload]
+            /// What the caller's own reading of its file found wrong: reported with the rest.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/problems`.
+            internal var problems: Components.Schemas.ImportRowsInput.ProblemsPayload?
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/DigestsPayload`.
+            internal struct DigestsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ImportRowsInput/DigestsPayload/name`.
+                internal var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ImportRowsInput/DigestsPayload/sha256`.
+                internal var sha256: Swift.String
+                /// Creates a new `DigestsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - sha256:
+                internal init(
+                    name: Swift.String,
+                    sha256: Swift.String
+                ) {
+                    self.name = name
+                    self.sha256 = sha256
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case name
+                    case sha256
+                }
+            }
+            /// The SHA-256 of each file the rows come from: the same file a second time is refused (409) unless again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/digests`.
+            internal typealias DigestsPayload = [Components.Schemas.ImportRowsInput.DigestsPayloadPayload]
+            /// The SHA-256 of each file the rows come from: the same file a second time is refused (409) unless again.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/digests`.
+            internal var digests: Components.Schemas.ImportRowsInput.DigestsPayload?
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/dryRun`.
+            internal var dryRun: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/again`.
+            internal var again: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ImportRowsInput/problemLimit`.
+            internal var problemLimit: Swift.Int?
+            /// Creates a new `ImportRowsInput`.
+            ///
+            /// - Parameters:
+            ///   - rows:
+            ///   - problems: What the caller's own reading of its file found wrong: reported with the rest.
+            ///   - digests: The SHA-256 of each file the rows come from: the same file a second time is refused (409) unless again.
+            ///   - dryRun:
+            ///   - again:
+            ///   - problemLimit:
+            internal init(
+                rows: [Components.Schemas.ImportRowInput],
+                problems: Components.Schemas.ImportRowsInput.ProblemsPayload? = nil,
+                digests: Components.Schemas.ImportRowsInput.DigestsPayload? = nil,
+                dryRun: Swift.Bool? = nil,
+                again: Swift.Bool? = nil,
+                problemLimit: Swift.Int? = nil
+            ) {
+                self.rows = rows
+                self.problems = problems
+                self.digests = digests
+                self.dryRun = dryRun
+                self.again = again
+                self.problemLimit = problemLimit
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case rows
+                case problems
+                case digests
+                case dryRun
+                case again
+                case problemLimit
             }
         }
     }

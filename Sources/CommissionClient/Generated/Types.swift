@@ -209,6 +209,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /api/v1/payouts/{id}`.
     /// - Remark: Generated from `#/paths//api/v1/payouts/{id}/delete(deletePayout)`.
     func deletePayout(_ input: Operations.DeletePayout.Input) async throws -> Operations.DeletePayout.Output
+    /// Import rows the caller has read itself (a remote store's import): all of them, or nothing; every bad row in the problem's errors, its column the field's name.
+    ///
+    /// - Remark: HTTP `POST /api/v1/import/rows`.
+    /// - Remark: Generated from `#/paths//api/v1/import/rows/post(importRows)`.
+    func importRows(_ input: Operations.ImportRows.Input) async throws -> Operations.ImportRows.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -761,6 +766,19 @@ extension APIProtocol {
         try await deletePayout(Operations.DeletePayout.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Import rows the caller has read itself (a remote store's import): all of them, or nothing; every bad row in the problem's errors, its column the field's name.
+    ///
+    /// - Remark: HTTP `POST /api/v1/import/rows`.
+    /// - Remark: Generated from `#/paths//api/v1/import/rows/post(importRows)`.
+    internal func importRows(
+        headers: Operations.ImportRows.Input.Headers = .init(),
+        body: Operations.ImportRows.Input.Body
+    ) async throws -> Operations.ImportRows.Output {
+        try await importRows(Operations.ImportRows.Input(
+            headers: headers,
+            body: body
         ))
     }
 }

@@ -15,6 +15,7 @@ struct RemoteStoreJob: Job {
 
     func registerAPI<G>(on api: Registrar<G>) {
         api.post("/batch") { request, context in try await batch(request, context: context) }
+        api.post("/import/rows") { request, context in try await importRows(request, context: context) }
         api.get("/changes") { _, _ in Self.changes(app.store, metrics: app.configuration.metrics) }
         api.get("/audit") { request, _ in
             let query = request.uri.queryParameters
@@ -97,6 +98,124 @@ struct RemoteStoreJob: Job {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    // MARK: Rows
+
+    /// One row of an import sent as data: its line (and file), and exactly one record — the body
+    /// its own endpoint takes, clinics and products by name.
+    struct RowBody: Decodable {
+        var line: Int
+        var file: String?
+        var fileIndex: Int?
+        var clinic: BookJob.ClinicBody?
+        var product: BookJob.ProductBody?
+        var terms: BookJob.TermsBody?
+        var sale: SalesJob.SaleBody?
+        var price: BookJob.PriceBody?
+        var scheduleChange: ScheduleChangeBody?
+        var deduction: BookJob.DeductionBody?
+    }
+
+    struct ScheduleChangeBody: Decodable { var clinic: String; var schedule: String; var effectiveFrom: String }
+    struct ProblemBody: Decodable { var line: Int; var column: String?; var reason: String; var file: String?; var fileIndex: Int? }
+    struct DigestBody: Decodable { var name: String; var sha256: String }
+
+    struct RowsBody: Decodable {
+        var rows: [RowBody]
+        /// What the caller's reading of its file found wrong (rows it did not send): reported with the rest.
+        var problems: [ProblemBody]?
+        var digests: [DigestBody]?
+        var dryRun: Bool?
+        var again: Bool?
+        var problemLimit: Int?
+    }
+
+    /// The rows as an import source: a problem names the field (`clinic`, `effective from`…),
+    /// which the caller turns into its file's column.
+    struct Rows: ImportSource {
+        var rows: [ImportRow]
+        var problems: [ImportProblem]
+        func column(for field: String) -> String? { nil }
+        func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
+            for row in rows { try body(row) }
+            return problems
+        }
+        var holdsOnlySales: Bool { rows.allSatisfy { if case .sale = $0.record { true } else { false } } }
+    }
+
+    /// `POST /import/rows`: rows a caller has read itself (a remote store's `importRows`), imported
+    /// whole or not at all, as a file is. A row that cannot be read as its kind is a problem of its
+    /// line, reported with the store's.
+    func importRows(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await app.body(RowsBody.self, request, context: context)
+        let settings = try await app.store.settings()
+        let currency = settings.currency
+        func file(_ name: String?, _ index: Int?) -> ImportFile? { name.map { ImportFile(index: index ?? 0, name: $0) } }
+        var rows: [ImportRow] = [], problems: [ImportProblem] = []
+        for row in body.rows {
+            do {
+                rows.append(ImportRow(line: row.line, record: try record(row, currency: currency), file: file(row.file, row.fileIndex)))
+            } catch {
+                problems.append(ImportProblem(line: row.line, column: StoreInput.importField(for: error), reason: Problem.from(error).detail,
+                                              file: file(row.file, row.fileIndex)))
+            }
+        }
+        problems += (body.problems ?? []).map { ImportProblem(line: $0.line, column: $0.column, reason: $0.reason, file: file($0.file, $0.fileIndex)) }
+        let options = ImportOptions(dryRun: body.dryRun ?? false, problemLimit: max(1, min(body.problemLimit ?? 200, 10_000)),
+                                    digests: (body.digests ?? []).map { ImportDigest(name: $0.name, sha256: $0.sha256) }, again: body.again ?? false)
+        let summary = try await app.store.importRows(from: Rows(rows: rows, problems: problems), options: options)
+        app.configuration.metrics?.imported(summary)
+        return try app.json(TransferJob.ImportJSON(kind: "rows", dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
+                                                   terms: summary.terms, sales: summary.sales, prices: summary.prices,
+                                                   scheduleChanges: summary.scheduleChanges, deductions: summary.deductions),
+                            status: summary.dryRun ? .ok : .created)
+    }
+
+    func record(_ row: RowBody, currency: Currency) throws -> ImportRecord {
+        func name(_ text: String?, _ field: String) throws -> String {
+            guard let text else { throw Problem(.unprocessableContent, "Name the \(field).") }
+            return text
+        }
+        func day(_ text: String?, _ field: String) throws -> Day {
+            guard let text else { throw Problem(.unprocessableContent, "Give the \(field).") }
+            return try Day(parsing: text)
+        }
+        func money(_ text: String?) throws -> Money? { try text.map { try currency.parse($0) } }
+        var records: [ImportRecord] = []
+        if let c = row.clinic { records.append(.clinic(try BookJob.clinicDraft(c))) }
+        if let p = row.product {
+            records.append(.product(ProductDraft(name: p.name, sku: p.sku, unitPrice: try money(p.unitPrice) ?? .zero, unitCost: try money(p.unitCost) ?? .zero)))
+        }
+        if let t = row.terms {
+            records.append(.terms(NamedTermsDraft(clinic: try name(t.clinic, "clinic"), product: t.product, basis: try BookJob.basis(t.basis ?? "profit"),
+                                                  share: try Share(parsing: t.share), effectiveFrom: try day(t.effectiveFrom, "effective from"),
+                                                  tiers: try BookJob.tiers(t.tiers ?? [], currency: currency))))
+        }
+        if let s = row.sale {
+            records.append(.sale(NamedSaleDraft(clinic: try name(s.clinic, "clinic"), product: try name(s.product, "product"), date: try day(s.date, "date"),
+                                                quantity: s.quantity ?? 1, unitPrice: try money(s.unitPrice), unitCost: try money(s.unitCost),
+                                                discount: try money(s.discount) ?? .zero, noCommission: s.noCommission ?? false, note: s.note)))
+        }
+        if let p = row.price {
+            records.append(.price(NamedPriceDraft(clinic: try name(p.clinic, "clinic"), product: try name(p.product, "product"),
+                                                  unitPrice: try money(p.unitPrice) ?? .zero, unitCost: try money(p.unitCost),
+                                                  effectiveFrom: try day(p.effectiveFrom, "effective from"))))
+        }
+        if let c = row.scheduleChange {
+            records.append(.scheduleChange(NamedScheduleChange(clinic: c.clinic, schedule: try PaySchedule(parsing: c.schedule),
+                                                               effectiveFrom: try day(c.effectiveFrom, "effective from"))))
+        }
+        if let d = row.deduction {
+            records.append(.deduction(NamedDeductionDraft(clinic: try name(d.clinic, "clinic"), name: d.name,
+                                                          amount: try BookJob.deductionAmount(amount: d.amount, share: d.share, currency: currency),
+                                                          effectiveFrom: try day(d.effectiveFrom, "effective from"),
+                                                          lastDay: try d.lastDay.map { try day($0, "last day") })))
+        }
+        guard records.count == 1 else {
+            throw Problem(.unprocessableContent, "Each row has exactly one of clinic, product, terms, sale, price, scheduleChange, deduction.")
+        }
+        return records[0]
     }
 
     // MARK: Batch
