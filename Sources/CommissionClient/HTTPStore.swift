@@ -6,15 +6,15 @@ import OpenAPIRuntime
 import OpenAPIURLSession
 import Synchronization
 
-/// A book on a Commission server, through its JSON API (`/api/v1`): the same ``CommissionStore``
+/// A book on a Commission server, through its JSON API (`/api/v1`): the same `CommissionStore`
 /// as a local SQLite book, for an app that keeps its book on a team server or a laptop that
 /// works on one.
 ///
 /// Every call is one or a few requests made by a client generated from the server's own OpenAPI
 /// document (swift-openapi-generator; the transport is the caller's — URLSession by default). The
-/// server's refusals come back as the same ``StoreError``s a local store throws (the problem's
+/// server's refusals come back as the same `StoreError`s a local store throws (the problem's
 /// `error` member); a server that cannot be reached is ``RemoteStoreError/unreachable(_:)``.
-/// Live queries (``CommissionStore/observe(_:)``, `LiveValue`) refresh on the server's change
+/// Live queries (`CommissionStore/observe(_:)`, `LiveValue`) refresh on the server's change
 /// stream (`GET /api/v1/changes`), so a change made on the web, another device or the command line
 /// reaches the app within the stream's latency.
 ///
@@ -34,8 +34,8 @@ public final class HTTPStore: CommissionStore {
 
     /// A store on the book a bearer token opens (`commission token add`, or the Settings page).
     /// - Parameters:
-    ///   - url: The server's address, `https://host` (or `https://host/book-ID` is not needed: the
-    ///     token names the book).
+    ///   - url: The server's address, `https://host` (the token names the book).
+    ///   - token: An API token of the book (`cm_…`).
     ///   - transport: How requests travel; URLSession unless another is given (AsyncHTTPClient's
     ///     transport on a server, or where URLSession cannot stream, as on Linux).
     public init(url: URL, token: String, transport: any ClientTransport = URLSessionTransport()) {
@@ -565,7 +565,7 @@ public final class HTTPStore: CommissionStore {
     }
 }
 
-/// What a remote store throws beyond the ``StoreError``s the server sends back.
+/// What a remote store throws beyond the `StoreError`s the server sends back.
 public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server could not be reached (no network, the server down): nothing is known to have
     /// changed; a sale sent with an idempotency key can be sent again safely.

@@ -39,7 +39,7 @@ public struct Arrears: Sendable, Hashable {
     /// From sums, when every period's expected figure is the sum of its lines (rounding per line):
     /// `expected` and `received` cover every period through the current one, the `…NotDue` ones
     /// the periods from ``notDueFrom(_:today:dueAfterDays:)`` on.
-    /// - Throws: ``MoneyError/overflow`` when a difference does not fit.
+    /// - Throws: ``MoneyError/overflow(_:)`` when a difference does not fit.
     public init(expected: Money, received: Money, expectedNotDue: Money, receivedNotDue: Money, dueAfterDays: Int) throws {
         let owed = try expected.subtracting(received)
         let notDue = try expectedNotDue.subtracting(receivedNotDue)

@@ -50,7 +50,10 @@ public struct Reconciliation: Sendable, Hashable {
     public var balance: Money
 
     /// Builds the reconciliation from each period's expected and received amounts.
-    /// - Parameter today: decides which period is still open.
+    /// - Parameters:
+    ///   - clinic: whose periods they are.
+    ///   - entries: each period with what it was expected to pay, what it paid, and whether it is closed, in order.
+    ///   - today: decides which period is still open.
     public init(clinic: Clinic, entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)],
                 today: Day) throws(MoneyError) {
         self.clinic = clinic

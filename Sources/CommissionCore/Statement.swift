@@ -70,11 +70,17 @@ public struct PeriodPayable: Sendable, Hashable {
     public var netPayable: Money
 
     /// - Parameters:
+    ///   - clinic: the clinic the figures are of.
+    ///   - period: its pay period.
     ///   - saleCount: the period's sales (not voided): a deduction applies only when she sold.
+    ///   - revenue: the lines' revenue.
+    ///   - roundedCommission: the sum of the lines' commission, each rounded.
+    ///   - exactCommission: the exact sum of the lines' commission (what per-statement rounding rounds).
     ///   - basisTotals: the exact sum of the basis amounts of the lines computed under each terms
     ///     (only those of `terms` with tiers count).
     ///   - terms: the terms lines were computed under (others, and those without tiers, are ignored).
     ///   - deductions: the clinic's deductions (those of other clinics, or not applying, are ignored).
+    ///   - rounding: the book's rounding policy.
     public init(clinic: Clinic.ID, period: PayPeriod, saleCount: Int, revenue: Money, roundedCommission: Money, exactCommission: ExactCommission,
                 basisTotals: [Terms.ID: Money], terms: [Terms], deductions: [Deduction], rounding: RoundingPolicy) throws(MoneyError) {
         var exact = exactCommission, rounded = roundedCommission

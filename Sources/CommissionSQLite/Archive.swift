@@ -105,7 +105,7 @@ extension SQLiteStore: BookArchiving {
     /// `produce` streams; browsers sign in again.
     ///
     /// The archive is written into a scratch database beside the book, checked as it comes
-    /// (``ArchiveChecker``) and by SQLite's constraints, its summaries built once at the end; only
+    /// (`ArchiveChecker`) and by SQLite's constraints, its summaries built once at the end; only
     /// then does it replace the book, in one step (SQLite's online backup). An archive that stops
     /// short or breaks a rule throws, and the book is as it was. Records keep the archive's ids.
     public func restoreArchive(_ produce: (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {

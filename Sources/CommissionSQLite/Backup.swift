@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// meanwhile, and the copy is a consistent snapshot. The copy is written beside `path` and
     /// renamed into place, so a failed backup never leaves a half-written file.
     ///
-    /// - Throws: ``StoreError/invalid(field:reason:)`` when `path` exists and `replacing` is false.
+    /// - Throws: `StoreError/invalid(field:reason:)` when `path` exists and `replacing` is false.
     public func backup(to path: String, replacing: Bool = false) async throws {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: path) && !replacing {

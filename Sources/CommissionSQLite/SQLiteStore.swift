@@ -48,6 +48,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// Opens (creating when needed) the database and runs pending migrations.
     ///
     /// - Parameters:
+    ///   - location: the book's file, or a book in memory.
     ///   - defaultSettings: the book's settings when the database is new. Change them later with
     ///     ``updateSettings(_:)``.
     ///   - willUpgrade: called before the migrations of a book written by an earlier version run

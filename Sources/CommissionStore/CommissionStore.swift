@@ -57,7 +57,7 @@ public protocol CommissionStore: Sendable {
     // MARK: Price lists
 
     /// Sets a clinic's own price (and, optionally, cost) of a product from a day on: the default of
-    /// every sale of it there from that day (``SalePrice``). An entry of the same clinic, product and
+    /// every sale of it there from that day (`SalePrice`). An entry of the same clinic, product and
     /// day is replaced. Recorded sales never change.
     func setPrice(_ draft: PriceDraft) async throws -> PriceListEntry
     /// Price-list entries, by clinic, product and day.

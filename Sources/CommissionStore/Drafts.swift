@@ -32,7 +32,7 @@ public struct TermsDraft: Sendable, Hashable {
     public var productID: Product.ID?
     public var basis: CommissionBasis
     public var share: Share
-    /// Accelerators over a period's basis total (see ``Tier``); empty for plain terms.
+    /// Accelerators over a period's basis total (see `Tier`); empty for plain terms.
     public var tiers: [Tier]
     public var effectiveFrom: Day
 

@@ -9,7 +9,7 @@ public struct NamedTermsDraft: Sendable, Hashable {
     public var basis: CommissionBasis
     public var share: Share
     public var effectiveFrom: Day
-    /// Accelerators (``Tier``), none by default.
+    /// Accelerators (`Tier`), none by default.
     public var tiers: [Tier]
 
     public init(clinic: String, product: String?, basis: CommissionBasis, share: Share, effectiveFrom: Day, tiers: [Tier] = []) {

@@ -113,7 +113,7 @@ public enum StoreInput {
 }
 
 /// What a book's settings decide for every change that enters it: how commissions round, and the
-/// dates it takes (``AcceptedDays``, from today in the book's time zone). Made once per change, or
+/// dates it takes (`AcceptedDays`, from today in the book's time zone). Made once per change, or
 /// once per import.
 public struct EntryRules: Sendable, Hashable {
     public var rounding: RoundingRule

@@ -16,7 +16,7 @@ public enum Ledger {
     /// book does not take, the line is not a sale (zero quantity, negative amounts, a discount over
     /// the line), no terms are in force (unless no commission), or its period is closed. Price and
     /// cost default to the clinic's price list on the sale's date, else the product's
-    /// (``SalePrice``). The sale's id is 0 until a store inserts it.
+    /// (`SalePrice`). The sale's id is 0 until a store inserts it.
     public static func sale(_ draft: SaleDraft, in context: SaleContext) throws -> Sale {
         if context.clinic.isArchived { throw StoreError.archived(.clinics, context.clinic.name) }
         if context.product.isArchived { throw StoreError.archived(.products, context.product.name) }
@@ -92,7 +92,13 @@ public enum Ledger {
     /// What a change of a clinic's terms does to its sales: each sale (commission-bearing, not
     /// voided) whose terms in force or split change gets its new terms and commission — unless its
     /// period is closed, where it is only counted. A sale left without terms refuses the change.
-    /// - Parameter sales: the clinic's sales from the earliest date the change touches.
+    /// - Parameters:
+    ///   - sales: the clinic's sales from the earliest date the change touches.
+    ///   - clinic: their clinic.
+    ///   - productName: names a product for the refusal of a sale left without terms.
+    ///   - candidates: the clinic's terms as they will be after the change.
+    ///   - rules: the book's rules (rounding, accepted days).
+    ///   - closed: the clinic's closed periods, whose sales are counted but not changed.
     public static func recompute(_ sales: [Sale], clinic: Clinic, candidates: [Terms], rules: EntryRules, closed: ClosedPeriods,
                                  productName: (Product.ID) throws -> String) throws -> RecomputePlan {
         var plan = RecomputePlan()
@@ -176,7 +182,7 @@ public enum Ledger {
         try checkPeriod(period, of: clinic)
     }
 
-    /// The period must be one of the clinic's (``PayCalendar``).
+    /// The period must be one of the clinic's (`PayCalendar`).
     public static func checkPeriod(_ period: PayPeriod, of clinic: Clinic) throws {
         guard clinic.calendar.isPeriod(period) else {
             throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.calendar.schedule(on: period.start))
@@ -198,6 +204,9 @@ public enum Ledger {
     ///   - changes: every change the clinic will have (the whole list, not only the new one).
     ///   - payouts: the periods the clinic's payouts are for: a change that would alter one is refused
     ///     too (the payout would be for a period that no longer exists).
+    ///   - clinic: the clinic whose schedule changes.
+    ///   - rules: the book's rules (the days it takes).
+    ///   - closed: the clinic's closed periods, which a change may not alter.
     public static func scheduleChanges(of clinic: Clinic, first: PaySchedule? = nil, changes: [ScheduleChange],
                                        rules: EntryRules, closed: ClosedPeriods, payouts: [PayPeriod] = []) throws -> Clinic {
         var changed = clinic
@@ -407,7 +416,7 @@ public struct SaleRow: Sendable, Hashable, Codable {
     }
 }
 
-/// What a store reads to tell each clinic's arrears (``Arrears``) from its summaries, when
+/// What a store reads to tell each clinic's arrears (`Arrears`) from its summaries, when
 /// commissions are rounded per line: for each clinic, the commission of every line through the
 /// current period's end and of the periods not yet due, and its payouts (for every period up to the
 /// current one, and for those not yet due). The store runs the reads; what they mean is here, once.
@@ -438,7 +447,10 @@ public struct ArrearsPlan: Sendable {
 
     public let points: [Point]
 
-    /// - Parameter lags: each clinic's latest payment lags in days (``Arrears/lagSample`` at most).
+    /// - Parameters:
+    ///   - clinics: the clinics whose arrears are planned.
+    ///   - today: the day the dashboard is for.
+    ///   - lags: each clinic's latest payment lags in days (`Arrears/lagSample` at most).
     public init(clinics: [Clinic], today: Day, lags: [Int64: [Int]]) {
         points = clinics.map { clinic in
             let due = Arrears.usualLag(lags[clinic.id.rawValue] ?? [])

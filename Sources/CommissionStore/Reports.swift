@@ -59,7 +59,7 @@ public struct ClinicStanding: Sendable, Hashable {
     public var period: PayPeriod
     public var periodTotals: Totals
     /// What the clinic is expected to pay for the current period: the lines' commission, with its
-    /// accelerators and less its deductions (``PeriodPayable``).
+    /// accelerators and less its deductions (`PeriodPayable`).
     public var periodPayable: Money
     /// Paid so far for the current period.
     public var periodReceived: Money
@@ -68,7 +68,7 @@ public struct ClinicStanding: Sendable, Hashable {
     public var monthTotals: Totals
     public var yearTotals: Totals
     /// What the clinic owes her over every period through the current one, and how much of it is
-    /// overdue (see ``Arrears``).
+    /// overdue (see `Arrears`).
     public var arrears: Arrears
 
     public init(clinic: Clinic, period: PayPeriod, periodTotals: Totals, periodPayable: Money? = nil, periodReceived: Money, periodBalance: Money,

@@ -98,7 +98,7 @@ extension StoreTable {
 }
 
 extension Day {
-    /// A day as a store wrote it (``Day/reading(stored:)``); `row` names the row and column it
+    /// A day as a store wrote it (`Day/reading(stored:)`); `row` names the row and column it
     /// comes from ("Sale 17's date"), for the error when it cannot be read.
     public static func stored(_ text: String, row: @autoclosure () -> String) throws -> Day {
         guard let day = Day.reading(stored: text) else { throw StoreError.unreadable("\(row()) (\"\(text)\")") }

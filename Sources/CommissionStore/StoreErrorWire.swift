@@ -2,8 +2,8 @@ import CommissionCore
 
 /// A ``StoreError`` as data: what the server puts in a problem's `error` member and a remote store
 /// (`CommissionClient`) turns back into the same `StoreError`, so that an app catches one error
-/// whichever store it talks to. The core's refusals a store passes on (``SaleLineError``,
-/// ``MoneyError``, ``DateOutOfRange``) travel the same way.
+/// whichever store it talks to. The core's refusals a store passes on (`SaleLineError`,
+/// `MoneyError`, `DateOutOfRange`) travel the same way.
 ///
 /// One flat object: `code` names the case, the other members are its values (absent when the case
 /// has none of them). A code this build does not know is read as ``StoreError/storage(_:)`` with
