@@ -146,6 +146,8 @@ let package = Package(
                 "CommissionSQLite",
                 "CommissionPostgres",
                 "CommissionWeb",
+                // `commission sync`: this book kept equal to a server's.
+                "CommissionClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -32,7 +32,7 @@ public final class HTTPStore: CommissionStore {
         var listening: Task<Void, Never>?
     }
 
-    /// A store on the book a bearer token opens (`commission token add`, or the Settings page).
+    /// A store on the book a bearer token opens (`commission token create`, or the Settings page).
     /// - Parameters:
     ///   - url: The server's address, `https://host` (the token names the book).
     ///   - token: An API token of the book (`cm_…`).
@@ -523,6 +523,26 @@ public final class HTTPStore: CommissionStore {
             try await client.auditLog(query: .init(subject: query.subject.flatMap { .init(rawValue: $0.rawValue) }, subjectId: query.subjectID,
                                                    limit: query.page.limit, offset: query.page.offset)).ok.body.json
         }.map(Wire.audit)
+    }
+
+    // MARK: Sync
+
+    /// The book's revision: the id of its newest audit entry (every change is on record), 0 for a
+    /// book with none. A sync pulls the book again only when it moved.
+    public func revision() async throws -> Int64 {
+        try await auditLog(AuditQuery(page: Page(limit: 1))).first?.id.rawValue ?? 0
+    }
+
+    /// Writes the whole book as a book archive to `path` (without the server's accounts and
+    /// tokens), streamed; a download cut off midway lacks the archive's end line, and no restore
+    /// takes it.
+    public func downloadArchive(to path: String) async throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else { throw StoreError.storage("could not write \(path)") }
+        defer { try? handle.close() }
+        try await call {
+            let body = try await client.archive().ok.body.applicationJsonl
+            for try await chunk in body { try handle.write(contentsOf: chunk) }
+        }
     }
 
     // MARK: Changes

@@ -30,7 +30,7 @@ struct Commission: AsyncParsableCommand {
         subcommands: [
             Init.self, ClinicCommand.self, ProductCommand.self, TermsCommand.self, PriceCommand.self, DeductionCommand.self, SaleCommand.self,
             Report.self, StatementCommand.self, YearCommand.self, PayoutCommand.self, PeriodCommand.self, Reconcile.self, Compare.self,
-            Import.self, MappingCommand.self, Export.self, Backup.self, Restore.self, Migrate.self, BooksCommand.self, Demo.self, Watch.self, Serve.self, TokenCommand.self,
+            Import.self, MappingCommand.self, Export.self, Backup.self, Restore.self, Migrate.self, BooksCommand.self, Demo.self, Watch.self, Serve.self, TokenCommand.self, Sync.self,
         ]
     )
 

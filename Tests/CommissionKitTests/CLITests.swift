@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import CommissionWeb
 import CommissionSQLite
 import CommissionKit
@@ -15,6 +16,7 @@ import Testing
         ["payout", "list"], ["payout", "delete"], ["payout", "bank"], ["compare"], ["mapping"], ["mapping", "list"], ["mapping", "remove"], ["year"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
         ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"], ["token", "list"],
         ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"], ["books", "backup"], ["books", "restore"],
+        ["sync"],
     ]
 
     @Test(arguments: commands)
@@ -307,6 +309,43 @@ import Testing
             .compactMap { line in line.split(separator: " ").dropFirst(2).first.map { Int($0.replacingOccurrences(of: ".", with: "")) } ?? nil }
         #expect(todayRevenue.count == 2)
         if todayRevenue.count == 2 { #expect(todayRevenue[1] - todayRevenue[0] == 300_000) }
+    }
+}
+
+/// `commission sync`: a laptop's book kept equal to a server's, offline in between.
+@Suite struct SyncCLITests {
+    @Test func aLaptopTakesTheServersBookSendsItsOfflineSaleAndSaysWhenTheServerIsAway() async throws {
+        let folder = temporaryDirectory()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let serverBook = folder.appendingPathComponent("server.sqlite").path, laptop = folder.appendingPathComponent("laptop.sqlite").path
+        #expect(try commission(["demo", "--db", serverBook]).status == 0)
+        let store = try SQLiteStore(.file(serverBook))
+        let owner = try await store.createOwner(username: "ana", passwordHash: "x")
+        let token = "cm_sync_\(UUID().uuidString)"
+        _ = try await store.createToken(account: owner.id, name: "laptop", tokenDigest: WebSecrets.digest(token), now: Date())
+        let server = try ServerProcess(["--db", serverBook])
+        try await server.waitUntilAnswering(HTTPClient.shared)
+
+        let first = try commission(["sync", "--db", laptop, "--url", server.base], environment: ["COMMISSION_TOKEN": token])
+        #expect(first.status == 0 && first.stdout.contains("This book now equals the server's."), "\(first.stdout) \(first.stderr)")
+        let sales = try await store.countSales(SaleQuery(includeVoided: true))
+        #expect(try await SQLiteStore(.file(laptop)).countSales(SaleQuery(includeVoided: true)) == sales)
+
+        // Recorded on the laptop (no network needed), then sent: once, however often the sync runs.
+        let clinic = try #require(try await store.clinics(ClinicQuery()).first), product = try #require(try await store.products(ProductQuery()).first)
+        let today = try await store.settings().today()
+        let sale = try commission(["sale", "add", clinic.name, product.name, "--date", today.description, "--note", "on the train", "--db", laptop])
+        #expect(sale.status == 0, "\(sale.stderr)")
+        let sent = try commission(["sync", "--db", laptop, "--url", server.base, "--token", token])
+        #expect(sent.status == 0 && sent.stdout.contains("Sent 1 change to the server."), "\(sent.stdout) \(sent.stderr)")
+        #expect(try commission(["sync", "--db", laptop, "--url", server.base, "--token", token]).stdout.contains("Nothing new to send."))
+        #expect(try await store.sales(SaleQuery(text: "on the train")).count == 1)
+
+        server.stop()
+        let away = try commission(["sync", "--db", laptop, "--url", server.base, "--token", token])
+        #expect(away.status != 0 && away.stderr.contains("cannot be reached"), "\(away.stderr)")
+        let noToken = try commission(["sync", "--db", laptop, "--url", server.base])
+        #expect(noToken.status != 0 && noToken.stderr.contains("COMMISSION_TOKEN"))
     }
 }
 

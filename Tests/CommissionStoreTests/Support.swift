@@ -52,6 +52,7 @@ struct LiveServer {
     let store: HTTPStore
     let book: SQLiteStore
     let url: URL
+    let token: String
 
     static func start(settings: BookSettings) async throws -> LiveServer {
         let book = try SQLiteStore(.file(temporaryDatabasePath()), defaultSettings: settings)
@@ -74,7 +75,7 @@ struct LiveServer {
         guard let bound = await iterator.next(), bound > 0 else { throw StoreError.storage("the test server did not start") }
         let url = URL(string: "http://127.0.0.1:\(bound)")!
         let store = HTTPStore(url: url, token: token, transport: AsyncHTTPClientTransport())
-        return LiveServer(store: store, book: book, url: url)
+        return LiveServer(store: store, book: book, url: url, token: token)
     }
 }
 

@@ -214,6 +214,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /api/v1/import/rows`.
     /// - Remark: Generated from `#/paths//api/v1/import/rows/post(importRows)`.
     func importRows(_ input: Operations.ImportRows.Input) async throws -> Operations.ImportRows.Output
+    /// The whole book as a book archive (JSON Lines, the format of `commission archive`), without the server's accounts and tokens: what a device's sync restores its copy from.
+    ///
+    /// - Remark: HTTP `GET /api/v1/archive`.
+    /// - Remark: Generated from `#/paths//api/v1/archive/get(archive)`.
+    func archive(_ input: Operations.Archive.Input) async throws -> Operations.Archive.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -780,6 +785,13 @@ extension APIProtocol {
             headers: headers,
             body: body
         ))
+    }
+    /// The whole book as a book archive (JSON Lines, the format of `commission archive`), without the server's accounts and tokens: what a device's sync restores its copy from.
+    ///
+    /// - Remark: HTTP `GET /api/v1/archive`.
+    /// - Remark: Generated from `#/paths//api/v1/archive/get(archive)`.
+    internal func archive(headers: Operations.Archive.Input.Headers = .init()) async throws -> Operations.Archive.Output {
+        try await archive(Operations.Archive.Input(headers: headers))
     }
 }
 

@@ -17,6 +17,7 @@ struct RemoteStoreJob: Job {
         api.post("/batch") { request, context in try await batch(request, context: context) }
         api.post("/import/rows") { request, context in try await importRows(request, context: context) }
         api.get("/changes") { _, _ in Self.changes(app.store, metrics: app.configuration.metrics) }
+        api.get("/archive") { _, _ in try archive() }
         api.get("/audit") { request, _ in
             let query = request.uri.queryParameters
             let subject = try query["subject"].map { text -> AuditSubject in
@@ -47,6 +48,33 @@ struct RemoteStoreJob: Job {
         }
         api.get("/deductions/:id") { _, context in
             try app.json(try await app.presenter().deduction(try await app.store.deduction(Deduction.ID(try context.parameters.require("id", as: Int64.self)))))
+        }
+    }
+
+    /// The book as a book archive (JSON Lines), streamed as it is read — without the server's
+    /// accounts and tokens: what a device's sync restores its own copy of the book from.
+    func archive() throws -> Response {
+        guard let source = app.store as? any BookArchiving else { throw Problem(.notFound, "This store cannot be archived.") }
+        return Response(status: .ok, headers: [.contentType: "application/jsonl", .cacheControl: "no-store"],
+                        body: ResponseBody { writer in
+                            try await ArchiveFile.stream(WithoutAccounts(source: source)) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+                            try await writer.finish(nil)
+                        })
+    }
+
+    /// A book's records without its accounts and tokens, which stay on the server.
+    struct WithoutAccounts: BookArchiving {
+        let source: any BookArchiving
+        func archive(into sink: ArchiveSink) async throws -> ArchiveCounts {
+            var counts = try await source.archive { record in
+                switch record {
+                case .account, .token: return
+                default: try await sink(record)
+                }
+            }
+            counts.accounts = 0
+            counts.tokens = 0
+            return counts
         }
     }
 

@@ -1,0 +1,354 @@
+import CommissionCore
+import CommissionStore
+import Foundation
+
+/// Keeps a book on the device equal to a book on a server, the device's book working offline in
+/// between: local-first.
+///
+/// A sync **pushes** what was recorded on the device since the last sync — new clinics and
+/// products, sales (new, changed, voided) and payouts (new, removed), periods closed or reopened —
+/// then **pulls** the server's book back whole when it moved, replacing the device's copy. Every
+/// change is on the book's audit log, so the device's own entries since the last pull are exactly
+/// what it has to send.
+///
+/// - **Never twice.** A new sale goes with an idempotency key made of the device, the pull and the
+///   sale, and the sync remembers what it has sent (`statePath`): a sync cut off by the network
+///   resumes where it stopped, and a sale whose answer was lost is recognised by the server, not
+///   recorded again. A payout has no key: one the server already holds (same clinic, period,
+///   amount, day and reference) is taken as sent.
+/// - **The server's rules decide.** A sale into a period the clinic closed meanwhile, under terms
+///   changed on the server, or at a clinic archived there, is refused by the server like any sale;
+///   the refusal is in the report (``SyncReport/refused``) with the server's sentence, and the
+///   device's copy, pulled after the push, no longer holds it.
+/// - **Names, not ids.** Records are matched by name (a clinic's or product's name is unique in a
+///   book), so a clinic made on the device and another made on the server never mix.
+/// - Changes of terms, prices, deductions and settings are the server's (the web app or the
+///   command line): one made on the device is reported as not sent, and the pull undoes it.
+///
+/// The first sync of a device's book takes the server's book (the device's must be empty: to bring
+/// a laptop's book to a server, move it with `commission migrate` or a restore first).
+public final class BookSync: Sendable {
+    public typealias LocalBook = any CommissionStore & BookRestoring
+
+    let local: LocalBook
+    let remote: HTTPStore
+    let statePath: String
+
+    /// - Parameters:
+    ///   - local: the device's book (an SQLite store).
+    ///   - remote: the server's book.
+    ///   - statePath: where the sync keeps what it has sent and pulled (a small JSON file beside the book).
+    public init(local: LocalBook, remote: HTTPStore, statePath: String) {
+        self.local = local
+        self.remote = remote
+        self.statePath = statePath
+    }
+
+    /// What the sync keeps between runs.
+    struct State: Codable {
+        /// This device, in the idempotency keys of the sales it sends.
+        var device: String
+        /// How many times the device's copy was pulled (in the keys, too).
+        var pulls: Int
+        /// The server's revision when the copy was last pulled.
+        var serverRevision: Int64
+        /// The device's newest audit entry right after that pull: its entries after it are its own.
+        var localRevision: Int64
+        /// The device's newest product right after that pull (products are not on the audit log).
+        var productsThrough: Int64
+        /// What was sent (or refused) since the pull: `sale:12`, `clinic:3`…
+        var done: [String]
+        /// The sales made on the device and sent since the pull: the device's id → the server's.
+        var sent: [Int64: Int64]
+    }
+
+    // MARK: Sync
+
+    /// Pushes the device's changes, then pulls the server's book when it moved.
+    /// - Throws: ``RemoteStoreError/unreachable(_:)`` when the network fails: what was sent stays
+    ///   sent, and the next sync goes on from there. ``SyncError`` when the first sync finds a book
+    ///   on the device.
+    @discardableResult
+    public func sync() async throws -> SyncReport {
+        guard var state = try loadState() else { return try await firstSync() }
+        var report = SyncReport()
+        // A write made on the device while the sync pushes is sent before the pull replaces the copy.
+        for _ in 0..<3 {
+            let entries = try await localEntries(after: state.localRevision)
+            try await push(entries, state: &state, report: &report)
+            let revision = try await remote.revision()
+            let newest = try await localRevision()
+            if newest != (entries.last?.id.rawValue ?? state.localRevision) { continue }
+            if revision == state.serverRevision && entries.isEmpty && report.pushed == 0 { return report }
+            try await pull(state: &state, revision: revision)
+            report.pulled = true
+            return report
+        }
+        throw RemoteStoreError.unsupported("The book on this device changed during each of three syncs in a row: sync again when it is still.")
+    }
+
+    func firstSync() async throws -> SyncReport {
+        let clinics = try await local.clinics(ClinicQuery(includeArchived: true)).count
+        let products = try await local.products(ProductQuery(includeArchived: true)).count
+        if clinics + products > 0 { throw SyncError.deviceBookIsNotEmpty }
+        var state = State(device: UUID().uuidString, pulls: 0, serverRevision: 0, localRevision: 0, productsThrough: 0, done: [], sent: [:])
+        try await pull(state: &state, revision: try await remote.revision())
+        var report = SyncReport()
+        report.pulled = true
+        return report
+    }
+
+    // MARK: Pull
+
+    func pull(state: inout State, revision: Int64) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await remote.downloadArchive(to: path)
+        _ = try await local.restoreBackup(at: path)
+        state.pulls += 1
+        state.serverRevision = revision
+        state.localRevision = try await localRevision()
+        state.productsThrough = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0
+        state.done = []
+        state.sent = [:]
+        try save(state)
+    }
+
+    // MARK: Push
+
+    /// One record the device changed since the pull, and what was done to it.
+    struct Subject {
+        var kind: AuditSubject
+        var id: Int64
+        var actions: Set<String>
+        var key: String { "\(kind.rawValue):\(id)" }
+    }
+
+    func push(_ entries: [AuditEntry], state: inout State, report: inout SyncReport) async throws {
+        // Products first (not on the audit log), then every record in the order it was first changed.
+        var subjects: [Subject] = try await local.products(ProductQuery(includeArchived: true))
+            .filter { $0.id.rawValue > state.productsThrough }.sorted { $0.id < $1.id }
+            .map { Subject(kind: .sale, id: $0.id.rawValue, actions: ["product"]) }
+        var index: [String: Int] = [:]
+        for entry in entries {
+            guard let first = entry.subjectID else { continue }
+            let ids = entry.action == "import" ? Array(first...(entry.lastSubjectID ?? first)) : [first]
+            for id in ids {
+                let action = entry.action == "import" ? "create" : entry.action
+                let key = "\(entry.subject.rawValue):\(id)"
+                if let at = index[key] { subjects[at].actions.insert(action) } else {
+                    index[key] = subjects.count
+                    subjects.append(Subject(kind: entry.subject, id: id, actions: [action]))
+                }
+            }
+        }
+        for subject in subjects {
+            let key = subject.actions == ["product"] ? "product:\(subject.id)" : subject.key
+            guard !state.done.contains(key) else { continue }
+            do {
+                if try await send(subject, state: &state) { report.pushed += 1 }
+            } catch let error as RemoteStoreError {
+                if case .unreachable = error { throw error }
+                report.refused.append(SyncRefusal(what: try await describe(subject), reason: error.description))
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                report.refused.append(SyncRefusal(what: try await describe(subject), reason: "\(error)"))
+            }
+            state.done.append(key)
+            try save(state)
+        }
+    }
+
+    /// Sends one record's changes; false when there was nothing to send.
+    func send(_ subject: Subject, state: inout State) async throws -> Bool {
+        if subject.actions == ["product"] {
+            let product = try await local.product(Product.ID(subject.id))
+            do {
+                _ = try await remote.createProduct(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+            } catch StoreError.duplicateName { }  // made on the server too, or sent before an answer was lost
+            return true
+        }
+        switch subject.kind {
+        case .clinic:
+            guard subject.actions.contains("create") else { throw SyncError.notSent("a change of a clinic") }
+            let clinic = try await local.clinic(Clinic.ID(subject.id))
+            do { _ = try await remote.createClinic(ClinicDraft(name: clinic.name, schedule: clinic.schedule)) } catch StoreError.duplicateName { }
+            return true
+        case .sale:
+            return try await sendSale(subject, state: &state)
+        case .payout:
+            return try await sendPayout(subject)
+        case .period:
+            // Closed or reopened on the device: the period's state now, from the entries' own record.
+            return try await sendPeriods(subject)
+        case .terms, .price, .deduction, .settings:
+            if subject.actions == ["recompute"] { return false }  // what a change of terms did to a sale
+            throw SyncError.notSent(subject.kind == .settings ? "a change of the book's settings" : "a change of \(subject.kind.rawValue == "terms" ? "terms" : "a \(subject.kind.rawValue)")")
+        }
+    }
+
+    func sendSale(_ subject: Subject, state: inout State) async throws -> Bool {
+        let actions = subject.actions.subtracting(["recompute"])
+        guard !actions.isEmpty else { return false }
+        let sale = try await local.sale(Sale.ID(subject.id))
+        let draft = try await remoteDraft(sale)
+        if actions.contains("create") {
+            let key = "sync:\(state.device):\(state.pulls):\(subject.id)"
+            let sent = try await remote.createSale(draft, idempotencyKey: key)
+            state.sent[subject.id] = sent.id.rawValue
+            try save(state)
+            if sale.isVoided && !sent.isVoided { _ = try await remote.voidSale(sent.id) }
+            return true
+        }
+        // A sale the device pulled: the server's id is the device's.
+        let id = Sale.ID(subject.id)
+        if actions.contains("update") { _ = try await remote.updateSale(id, with: draft) }
+        if sale.isVoided, !(try await remote.sale(id)).isVoided { _ = try await remote.voidSale(id) }
+        return true
+    }
+
+    /// The sale as a draft of the server's book: its clinic and product found by name.
+    func remoteDraft(_ sale: Sale) async throws -> SaleDraft {
+        let clinic = try await remote.clinic(named: try await local.clinic(sale.clinicID).name)
+        let product = try await remote.product(named: try await local.product(sale.productID).name)
+        return SaleDraft(clinicID: clinic.id, productID: product.id, date: sale.date, quantity: sale.quantity, unitPrice: sale.line.unitPrice,
+                         unitCost: sale.line.unitCost, discount: sale.line.discount, noCommission: sale.isNoCommission, note: sale.note)
+    }
+
+    func sendPayout(_ subject: Subject) async throws -> Bool {
+        let payout = try await local.payouts(PayoutQuery()).first { $0.id.rawValue == subject.id }
+        if subject.actions.contains("create") {
+            guard let payout else { return false }  // recorded and removed on the device: nothing to send
+            let clinic = try await remote.clinic(named: try await local.clinic(payout.clinicID).name)
+            let held = try await remote.payouts(PayoutQuery(clinicID: clinic.id, period: payout.period))
+            if held.contains(where: { $0.amount == payout.amount && $0.receivedOn == payout.receivedOn && $0.reference == payout.reference }) { return true }
+            _ = try await remote.createPayout(PayoutDraft(clinicID: clinic.id, period: payout.period, amount: payout.amount,
+                                                          receivedOn: payout.receivedOn, reference: payout.reference))
+            return true
+        }
+        guard subject.actions.contains("delete"), payout == nil else { return false }
+        do { try await remote.deletePayout(Payout.ID(subject.id)) } catch StoreError.notFound { }
+        return true
+    }
+
+    /// A clinic's periods closed or reopened on the device (the subject is the clinic): each set
+    /// as the device has it now.
+    func sendPeriods(_ subject: Subject) async throws -> Bool {
+        let entries = try await local.auditLog(AuditQuery(subject: .period, subjectID: subject.id))
+        let clinic = try await local.clinic(Clinic.ID(subject.id))
+        let remoteClinic = try await remote.clinic(named: clinic.name)
+        struct Record: Decodable { var periodStart: String; var periodEnd: String; var closed: Bool }
+        var latest: [String: Record] = [:]
+        for entry in entries.reversed() {  // oldest first: the last word stands
+            guard let after = entry.after, let record = try? JSONDecoder().decode(Record.self, from: Data(after.utf8)) else { continue }
+            latest[record.periodStart] = record
+        }
+        for record in latest.values.sorted(by: { $0.periodStart < $1.periodStart }) {
+            let period = PayPeriod(start: try Day(parsing: record.periodStart), end: try Day(parsing: record.periodEnd))
+            if record.closed {
+                do { try await remote.closePeriod(clinic: remoteClinic.id, period: period) } catch StoreError.periodClosed { }
+            } else {
+                try await remote.reopenPeriod(clinic: remoteClinic.id, period: period)
+            }
+        }
+        return true
+    }
+
+    /// The record as she would name it, for a refusal.
+    func describe(_ subject: Subject) async throws -> String {
+        switch subject.kind {
+        case _ where subject.actions == ["product"]:
+            return "the product \(((try? await local.product(Product.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
+        case .sale:
+            guard let sale = try? await local.sale(Sale.ID(subject.id)) else { return "sale #\(subject.id)" }
+            let clinic = (try? await local.clinic(sale.clinicID))?.name ?? "?"
+            let product = (try? await local.product(sale.productID))?.name ?? "?"
+            return "the sale of \(sale.quantity) × \(product) at \(clinic) on \(sale.date)\(sale.note.map { " (\($0))" } ?? "")"
+        case .payout:
+            guard let payout = try? await local.payouts(PayoutQuery()).first(where: { $0.id.rawValue == subject.id }) else { return "payout #\(subject.id)" }
+            let clinic = (try? await local.clinic(payout.clinicID))?.name ?? "?"
+            return "the payout of \(payout.amount.minorUnits) (minor units) from \(clinic) for \(payout.period)"
+        case .clinic, .period:
+            return "the clinic \(((try? await local.clinic(Clinic.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
+        default:
+            return "\(subject.kind.rawValue) #\(subject.id)"
+        }
+    }
+
+    // MARK: The device's book
+
+    func localRevision() async throws -> Int64 {
+        try await local.auditLog(AuditQuery(page: Page(limit: 1))).first?.id.rawValue ?? 0
+    }
+
+    /// The device's audit entries after `revision`, oldest first.
+    func localEntries(after revision: Int64) async throws -> [AuditEntry] {
+        var entries: [AuditEntry] = []
+        var offset = 0
+        while true {
+            let page = try await local.auditLog(AuditQuery(page: Page(limit: 500, offset: offset)))
+            entries += page.prefix { $0.id.rawValue > revision }
+            if page.count < 500 || page.contains(where: { $0.id.rawValue <= revision }) { break }
+            offset += page.count
+        }
+        return entries.reversed()
+    }
+
+    // MARK: State
+
+    func loadState() throws -> State? {
+        guard let data = FileManager.default.contents(atPath: statePath) else { return nil }
+        do { return try JSONDecoder().decode(State.self, from: data) } catch {
+            throw StoreError.unreadable("The sync's state \(statePath)")
+        }
+    }
+
+    func save(_ state: State) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let temporary = statePath + ".partial"
+        try encoder.encode(state).write(to: URL(fileURLWithPath: temporary))
+        // Renamed into place: a sync cut off mid-write leaves the previous state whole.
+        guard rename(temporary, statePath) == 0 else { throw StoreError.storage("could not write the sync's state \(statePath)") }
+    }
+}
+
+/// What a sync did.
+public struct SyncReport: Sendable, Hashable {
+    /// Records whose changes the server took.
+    public var pushed = 0
+    /// Changes the server refused, or that a sync does not send, each with the reason.
+    public var refused: [SyncRefusal] = []
+    /// Whether the device's copy was replaced with the server's book.
+    public var pulled = false
+
+    public init() {}
+}
+
+/// A change of the device's book that did not reach the server, and why.
+public struct SyncRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// The record, as she would name it ("the sale of 2 × Serum at Glow on 2026-03-02").
+    public var what: String
+    /// The server's sentence, or why a sync does not send it.
+    public var reason: String
+
+    public var description: String { "\(what): \(reason)" }
+}
+
+/// What stops a sync before it starts, or a change it does not send.
+public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The first sync of a book that already has records: it would replace them with the server's.
+    case deviceBookIsNotEmpty
+    /// A kind of change the server's book takes from the web or the command line only.
+    case notSent(String)
+
+    public var description: String {
+        switch self {
+        case .deviceBookIsNotEmpty:
+            "This book already has records, and its first sync would replace them with the server's book. Sync an empty book, or move this one to the server first (commission migrate, or a restore of its archive)."
+        case .notSent(let what):
+            "\(what.prefix(1).uppercased() + what.dropFirst()) is not sent by a sync: make it on the server (the web app or the command line); the server's book, pulled back, does not have it."
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import CommissionClient
+import CommissionCore
+import CommissionSQLite
+import CommissionStore
+import Foundation
+import HTTPTypes
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+/// Local-first sync: books on two devices and one on a server, written to offline and online, the
+/// network failing before requests and after them (the server did the work, the answer is lost).
+@Suite struct SyncTests {
+    /// A network that fails when the dice say so: before a request leaves, or after the server
+    /// answered (the answer lost) — seeded, so that a failure replays.
+    final class Network: Sendable {
+        private let state: Mutex<(random: SplitMix64, failing: Double, failures: Int)>
+        init(seed: UInt64) { state = Mutex((SplitMix64(seed: seed), 0, 0)) }
+        var failing: Double {
+            get { state.withLock { $0.failing } }
+            set { state.withLock { $0.failing = newValue } }
+        }
+        var failures: Int { state.withLock { $0.failures } }
+        func fails() -> Bool {
+            state.withLock { state in
+                guard state.failing > 0 else { return false }
+                let fails = Double(state.random.next() % 10_000) / 10_000 < state.failing
+                if fails { state.failures += 1 }
+                return fails
+            }
+        }
+    }
+
+    struct Lost: Error, CustomStringConvertible {
+        var description: String { "the network dropped the request (test)" }
+    }
+
+    struct FlakyTransport: ClientTransport {
+        let network: Network
+        let inner = AsyncHTTPClientTransport()
+        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+            if network.fails() { throw Lost() }
+            let (response, responseBody) = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            if network.fails() { throw Lost() }
+            return (response, responseBody)
+        }
+    }
+
+    /// A device: its own book, a remote store on the server through its own network, its sync.
+    struct Device {
+        let name: String
+        let book: SQLiteStore
+        let network: Network
+        let sync: BookSync
+
+        init(_ name: String, server: LiveServer, seed: UInt64) throws {
+            self.name = name
+            let path = temporaryDatabasePath()
+            book = try SQLiteStore(.file(path), defaultSettings: .test)
+            network = Network(seed: seed)
+            let remote = HTTPStore(url: server.url, token: server.token, transport: FlakyTransport(network: network))
+            sync = BookSync(local: book, remote: remote, statePath: path + ".sync.json")
+        }
+    }
+
+    static func seed(_ server: LiveServer) async throws -> (glow: Clinic, harbor: Clinic, serum: Product, cream: Product) {
+        let book = server.book
+        let glow = try await book.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let harbor = try await book.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
+        let serum = try await book.createProduct(ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000)))
+        let cream = try await book.createProduct(ProductDraft(name: "Cream", unitPrice: cents(3000), unitCost: cents(1200)))
+        _ = try await book.createTerms(TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01")))
+        _ = try await book.createTerms(TermsDraft(clinicID: harbor.id, share: share("55%"), effectiveFrom: day("2026-01-01")))
+        return (glow, harbor, serum, cream)
+    }
+
+    /// Every figure a device shows equals the server's: the records, and the reports they make.
+    static func expectEqual(_ device: Device, _ server: SQLiteStore, clinics: [Clinic]) async throws {
+        let all = SaleQuery(includeVoided: true, order: .oldestFirst)
+        #expect(try await device.book.sales(all) == server.sales(all), "\(device.name)'s sales")
+        #expect(try await device.book.payouts(PayoutQuery()) == server.payouts(PayoutQuery()), "\(device.name)'s payouts")
+        #expect(try await device.book.clinics(ClinicQuery(includeArchived: true)) == server.clinics(ClinicQuery(includeArchived: true)))
+        #expect(try await device.book.products(ProductQuery(includeArchived: true)) == server.products(ProductQuery(includeArchived: true)))
+        for clinic in clinics {
+            var period = clinic.calendar.period(containing: day("2026-01-01"))
+            while period.start <= day("2026-04-30") {
+                #expect(try await device.book.statement(clinic: clinic.id, period: period) == server.statement(clinic: clinic.id, period: period),
+                        "\(device.name): \(clinic.name) \(period)")
+                period = clinic.calendar.period(containing: period.end.adding(days: 1))
+            }
+            #expect(try await device.book.reconciliation(clinic: clinic.id, today: day("2026-05-31"))
+                    == server.reconciliation(clinic: clinic.id, today: day("2026-05-31")))
+        }
+        #expect(try await device.book.dashboard(today: day("2026-04-30")) == server.dashboard(today: day("2026-04-30")))
+    }
+
+    @Test func offlineSalesReachTheServerAndTheOtherDeviceOnce() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, serum, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 1), laptop = try Device("laptop", server: server, seed: 2)
+        #expect(try await phone.sync.sync().pulled)
+        #expect(try await laptop.sync.sync().pulled)
+        #expect(try await phone.book.clinics(ClinicQuery()).map(\.name) == ["Glow", "Harbor"])
+
+        // Offline on the phone: two sales and a payout; on the server meanwhile, March at Glow closed.
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), quantity: 2, note: "phone-1"),
+                                            idempotencyKey: nil)
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-20"), note: "phone-2"),
+                                            idempotencyKey: nil)
+        _ = try await phone.book.createPayout(PayoutDraft(clinicID: harbor.id, period: harbor.calendar.period(containing: day("2026-03-02")),
+                                                          amount: cents(1234), receivedOn: day("2026-03-20"), reference: "phone-payout"))
+        try await server.book.closePeriod(clinic: glow.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31")))
+
+        let report = try await phone.sync.sync()
+        #expect(report.pushed == 2 && report.pulled)  // the sale of April and the payout
+        // The sale into the closed period is refused, and said so with the server's sentence.
+        #expect(report.refused.map(\.what) == ["the sale of 1 × Serum at Glow on 2026-03-20 (phone-2)"])
+        #expect(report.refused.first?.reason.contains("is closed") == true, "\(report.refused)")
+        #expect(try await server.book.sales(SaleQuery()).map(\.note) == ["phone-1"])
+        // Nothing new: a second sync sends nothing and pulls nothing.
+        let again = try await phone.sync.sync()
+        #expect(again.pushed == 0 && again.refused.isEmpty && !again.pulled)
+
+        _ = try await laptop.sync.sync()
+        try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
+        try await Self.expectEqual(laptop, server.book, clinics: [glow, harbor])
+    }
+
+    @Test func theFirstSyncOfABookWithRecordsIsRefusedAndChangesNothing() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        _ = try await Self.seed(server)
+        let device = try Device("laptop", server: server, seed: 3)
+        _ = try await device.book.createClinic(ClinicDraft(name: "Mine", schedule: .monthly))
+        await #expect(throws: SyncError.deviceBookIsNotEmpty) { try await device.sync.sync() }
+        #expect(try await device.book.clinics(ClinicQuery()).map(\.name) == ["Mine"])
+    }
+
+    /// Random interleavings (seeded): offline writes on two devices, writes on the server (sales, a
+    /// closed period), syncs over a network that drops a fifth of the requests before or after the
+    /// server answers. At the end, both devices equal the server to the cent, every sale a device
+    /// recorded is on the server once or was reported refused, and no payout is doubled.
+    @Test(arguments: [UInt64(11), 12, 13])
+    func randomInterleavingsEndWithEveryBookEqualAndNothingLostOrDoubled(_ seed: UInt64) async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, serum, cream) = try await Self.seed(server)
+        let devices = [try Device("A", server: server, seed: seed * 7), try Device("B", server: server, seed: seed * 13)]
+        for device in devices { _ = try await device.sync.sync() }
+        var random = SplitMix64(seed: seed)
+        func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+        func someDay() -> Day { day("2026-01-01").adding(days: Int(random.next() % 120)) }
+
+        var recorded: [String: String] = [:]   // a device's sale marker → its device
+        var payoutsMade: Set<String> = []
+        var refusedWhat: [String] = []
+        var failedSyncs = 0
+        for step in 0..<60 {
+            let device = pick(devices)
+            switch random.next() % 10 {
+            case 0...4:
+                let marker = "\(device.name)-\(step)"
+                do {
+                    _ = try await device.book.createSale(SaleDraft(clinicID: pick([glow, harbor]).id, productID: pick([serum, cream]).id,
+                                                                   date: someDay(), quantity: Int64(1 + random.next() % 3), note: marker),
+                                                         idempotencyKey: nil)
+                    recorded[marker] = device.name
+                } catch is StoreError { }  // refused on the device itself (a period it knows is closed)
+            case 5:
+                if let sale = try await device.book.sales(SaleQuery()).last {
+                    _ = try? await device.book.voidSale(sale.id)
+                }
+            case 6:
+                let clinic = pick([glow, harbor])
+                let reference = "\(device.name)-payout-\(step)"
+                if (try? await device.book.createPayout(PayoutDraft(clinicID: clinic.id, period: clinic.calendar.period(containing: someDay()),
+                                                                      amount: cents(Int64(100 + random.next() % 900)), receivedOn: day("2026-04-30"),
+                                                                      reference: reference))) != nil {
+                    payoutsMade.insert(reference)
+                }
+            case 7:
+                if random.next() % 3 == 0 {
+                    let month = day("2026-01-01").adding(days: 31 * Int(random.next() % 3)).firstOfMonth
+                    try? await server.book.closePeriod(clinic: glow.id, period: glow.calendar.period(containing: month))
+                } else {
+                    _ = try? await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: someDay(), note: "server-\(step)"),
+                                                         idempotencyKey: nil)
+                }
+            default:
+                device.network.failing = 0.2
+                do {
+                    refusedWhat += try await device.sync.sync().refused.map(\.what)
+                } catch is RemoteStoreError {
+                    failedSyncs += 1
+                }
+                device.network.failing = 0
+            }
+        }
+        // The network back: every device syncs until nothing moves.
+        for device in devices + devices { refusedWhat += try await device.sync.sync().refused.map(\.what) }
+        #expect(devices.map(\.network.failures).reduce(0, +) > 0, "the network never failed: the test shows nothing of retries")
+
+        let onServer = try await server.book.sales(SaleQuery(includeVoided: true))
+        for (marker, device) in recorded {
+            let copies = onServer.filter { $0.note == marker }.count
+            let refused = refusedWhat.contains { $0.contains("(\(marker))") }
+            #expect(copies == (refused ? 0 : 1), "\(device)'s sale \(marker): \(copies) on the server, refused: \(refused)")
+        }
+        let payouts = try await server.book.payouts(PayoutQuery())
+        for reference in payoutsMade {
+            #expect(payouts.filter { $0.reference == reference }.count <= 1, "payout \(reference) doubled")
+        }
+        for device in devices { try await Self.expectEqual(device, server.book, clinics: [glow, harbor]) }
+        print("seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network")
+    }
+}
