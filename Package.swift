@@ -165,9 +165,11 @@ let package = Package(
                 "CommissionSQLite",
                 "CommissionPostgres",
                 "CommissionWeb",
+                "CommissionClient",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // The CSV library, to show beside our own byte-level reader what each costs.

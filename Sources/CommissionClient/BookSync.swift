@@ -57,9 +57,12 @@ public final class BookSync: Sendable {
         /// The device's newest product right after that pull (products are not on the audit log).
         var productsThrough: Int64
         /// What was sent (or refused) since the pull: `sale:12`, `clinic:3`…
-        var done: [String]
+        var done: Set<String>
         /// The sales made on the device and sent since the pull: the device's id → the server's.
         var sent: [Int64: Int64]
+        /// Refusals not yet reported: a sync cut off by the network after the server refused
+        /// something reports it in the next sync that completes.
+        var refused: [SyncRefusal] = []
     }
 
     // MARK: Sync
@@ -79,9 +82,14 @@ public final class BookSync: Sendable {
             let revision = try await remote.revision()
             let newest = try await localRevision()
             if newest != (entries.last?.id.rawValue ?? state.localRevision) { continue }
-            if revision == state.serverRevision && entries.isEmpty && report.pushed == 0 { return report }
-            try await pull(state: &state, revision: revision)
-            report.pulled = true
+            if revision != state.serverRevision || !entries.isEmpty || report.pushed > 0 {
+                try await pull(state: &state, revision: revision)
+                report.pulled = true
+            }
+            // Every refusal since the last sync that completed, reported once.
+            report.refused = state.refused
+            state.refused = []
+            try save(state)
             return report
         }
         throw RemoteStoreError.unsupported("The book on this device changed during each of three syncs in a row: sync again when it is still.")
@@ -91,7 +99,7 @@ public final class BookSync: Sendable {
         let clinics = try await local.clinics(ClinicQuery(includeArchived: true)).count
         let products = try await local.products(ProductQuery(includeArchived: true)).count
         if clinics + products > 0 { throw SyncError.deviceBookIsNotEmpty }
-        var state = State(device: UUID().uuidString, pulls: 0, serverRevision: 0, localRevision: 0, productsThrough: 0, done: [], sent: [:])
+        var state = State(device: UUID().uuidString, pulls: 0, serverRevision: 0, localRevision: 0, productsThrough: 0, done: [], sent: [:], refused: [])
         try await pull(state: &state, revision: try await remote.revision())
         var report = SyncReport()
         report.pulled = true
@@ -118,84 +126,154 @@ public final class BookSync: Sendable {
 
     /// One record the device changed since the pull, and what was done to it.
     struct Subject {
-        var kind: AuditSubject
+        enum Kind: Equatable {
+            /// A product made on the device (products are not on the audit log).
+            case product
+            case audited(AuditSubject)
+        }
+        var kind: Kind
         var id: Int64
         var actions: Set<String>
-        var key: String { "\(kind.rawValue):\(id)" }
+        var key: String {
+            switch kind {
+            case .product: "product:\(id)"
+            case .audited(let subject): "\(subject.rawValue):\(id)"
+            }
+        }
     }
+
+    /// Clinics and products by name on the server and by id on the device, read once a sync.
+    struct Names {
+        var remoteClinics: [String: Clinic.ID] = [:]
+        var remoteProducts: [String: Product.ID] = [:]
+        var localClinics: [Clinic.ID: String] = [:]
+        var localProducts: [Product.ID: String] = [:]
+    }
+
+    /// At most this many new sales go in one request (`POST /api/v1/batch`).
+    static let batchSize = 500
 
     func push(_ entries: [AuditEntry], state: inout State, report: inout SyncReport) async throws {
         // Products first (not on the audit log), then every record in the order it was first changed.
         var subjects: [Subject] = try await local.products(ProductQuery(includeArchived: true))
             .filter { $0.id.rawValue > state.productsThrough }.sorted { $0.id < $1.id }
-            .map { Subject(kind: .sale, id: $0.id.rawValue, actions: ["product"]) }
+            .map { Subject(kind: .product, id: $0.id.rawValue, actions: ["create"]) }
         var index: [String: Int] = [:]
         for entry in entries {
             guard let first = entry.subjectID else { continue }
             let ids = entry.action == "import" ? Array(first...(entry.lastSubjectID ?? first)) : [first]
             for id in ids {
-                let action = entry.action == "import" ? "create" : entry.action
-                let key = "\(entry.subject.rawValue):\(id)"
-                if let at = index[key] { subjects[at].actions.insert(action) } else {
-                    index[key] = subjects.count
-                    subjects.append(Subject(kind: entry.subject, id: id, actions: [action]))
+                let subject = Subject(kind: .audited(entry.subject), id: id, actions: [entry.action == "import" ? "create" : entry.action])
+                if let at = index[subject.key] { subjects[at].actions.formUnion(subject.actions) } else {
+                    index[subject.key] = subjects.count
+                    subjects.append(subject)
                 }
             }
         }
-        for subject in subjects {
-            let key = subject.actions == ["product"] ? "product:\(subject.id)" : subject.key
-            guard !state.done.contains(key) else { continue }
+        subjects.removeAll { state.done.contains($0.key) }
+        guard !subjects.isEmpty else { return }
+
+        var names = Names()
+        for clinic in try await local.clinics(ClinicQuery(includeArchived: true)) { names.localClinics[clinic.id] = clinic.name }
+        for product in try await local.products(ProductQuery(includeArchived: true)) { names.localProducts[product.id] = product.name }
+        for clinic in try await remote.clinics(ClinicQuery(includeArchived: true)) { names.remoteClinics[clinic.name] = clinic.id }
+        for product in try await remote.products(ProductQuery(includeArchived: true)) { names.remoteProducts[product.name] = product.id }
+
+        // New sales, not voided, go in batches; everything else one by one.
+        var batch: [(subject: Subject, draft: SaleDraft)] = []
+        func flush() async throws {
+            guard !batch.isEmpty else { return }
+            defer { batch = [] }
+            let writes = batch.map { StoreWrite.createSale($0.draft, idempotencyKey: saleKey($0.subject, state)) }
             do {
-                if try await send(subject, state: &state) { report.pushed += 1 }
+                let written = try await remote.apply(writes)
+                for (item, made) in zip(batch, written) {
+                    if case .sale(let sale) = made { state.sent[item.subject.id] = sale.id.rawValue }
+                    state.done.insert(item.subject.key)
+                }
+                report.pushed += batch.count
+                try save(state)
             } catch let error as RemoteStoreError {
                 if case .unreachable = error { throw error }
-                report.refused.append(SyncRefusal(what: try await describe(subject), reason: error.description))
+                for item in batch { try await sendOne(item.subject, state: &state, report: &report, names: &names) }
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                report.refused.append(SyncRefusal(what: try await describe(subject), reason: "\(error)"))
+                // One of them is refused: each alone, so that the others land and the refused one is named.
+                for item in batch { try await sendOne(item.subject, state: &state, report: &report, names: &names) }
             }
-            state.done.append(key)
-            try save(state)
         }
+        for subject in subjects {
+            if subject.kind == .audited(.sale), subject.actions.subtracting(["recompute"]) == ["create"],
+               let sale = try? await local.sale(Sale.ID(subject.id)), !sale.isVoided,
+               let draft = try? await remoteDraft(sale, names: &names) {
+                batch.append((subject, draft))
+                if batch.count == Self.batchSize { try await flush() }
+                continue
+            }
+            try await flush()
+            try await sendOne(subject, state: &state, report: &report, names: &names)
+        }
+        try await flush()
+    }
+
+    /// The idempotency key of a sale made on the device: the device, the pull, the sale.
+    func saleKey(_ subject: Subject, _ state: State) -> String { "sync:\(state.device):\(state.pulls):\(subject.id)" }
+
+    /// Sends one record's changes, and marks it sent — or refused, with the reason in the report.
+    func sendOne(_ subject: Subject, state: inout State, report: inout SyncReport, names: inout Names) async throws {
+        do {
+            if try await send(subject, state: &state, names: &names) { report.pushed += 1 }
+        } catch let error as RemoteStoreError {
+            if case .unreachable = error { throw error }
+            state.refused.append(SyncRefusal(what: await describe(subject), reason: error.description))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            state.refused.append(SyncRefusal(what: await describe(subject), reason: "\(error)"))
+        }
+        state.done.insert(subject.key)
+        try save(state)
     }
 
     /// Sends one record's changes; false when there was nothing to send.
-    func send(_ subject: Subject, state: inout State) async throws -> Bool {
-        if subject.actions == ["product"] {
+    func send(_ subject: Subject, state: inout State, names: inout Names) async throws -> Bool {
+        switch subject.kind {
+        case .product:
             let product = try await local.product(Product.ID(subject.id))
             do {
-                _ = try await remote.createProduct(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+                let made = try await remote.createProduct(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice,
+                                                                       unitCost: product.unitCost))
+                names.remoteProducts[made.name] = made.id
             } catch StoreError.duplicateName { }  // made on the server too, or sent before an answer was lost
             return true
-        }
-        switch subject.kind {
-        case .clinic:
+        case .audited(.clinic):
             guard subject.actions.contains("create") else { throw SyncError.notSent("a change of a clinic") }
             let clinic = try await local.clinic(Clinic.ID(subject.id))
-            do { _ = try await remote.createClinic(ClinicDraft(name: clinic.name, schedule: clinic.schedule)) } catch StoreError.duplicateName { }
+            do {
+                let made = try await remote.createClinic(ClinicDraft(name: clinic.name, schedule: clinic.schedule))
+                names.remoteClinics[made.name] = made.id
+            } catch StoreError.duplicateName { }
             return true
-        case .sale:
-            return try await sendSale(subject, state: &state)
-        case .payout:
+        case .audited(.sale):
+            return try await sendSale(subject, state: &state, names: &names)
+        case .audited(.payout):
             return try await sendPayout(subject)
-        case .period:
-            // Closed or reopened on the device: the period's state now, from the entries' own record.
+        case .audited(.period):
             return try await sendPeriods(subject)
-        case .terms, .price, .deduction, .settings:
+        case .audited(let kind):
             if subject.actions == ["recompute"] { return false }  // what a change of terms did to a sale
-            throw SyncError.notSent(subject.kind == .settings ? "a change of the book's settings" : "a change of \(subject.kind.rawValue == "terms" ? "terms" : "a \(subject.kind.rawValue)")")
+            throw SyncError.notSent(kind == .settings ? "a change of the book's settings" : kind == .terms ? "a change of terms" : "a change of a \(kind.rawValue)")
         }
     }
 
-    func sendSale(_ subject: Subject, state: inout State) async throws -> Bool {
+    func sendSale(_ subject: Subject, state: inout State, names: inout Names) async throws -> Bool {
         let actions = subject.actions.subtracting(["recompute"])
         guard !actions.isEmpty else { return false }
         let sale = try await local.sale(Sale.ID(subject.id))
-        let draft = try await remoteDraft(sale)
+        let draft = try await remoteDraft(sale, names: &names)
         if actions.contains("create") {
-            let key = "sync:\(state.device):\(state.pulls):\(subject.id)"
-            let sent = try await remote.createSale(draft, idempotencyKey: key)
+            let sent = try await remote.createSale(draft, idempotencyKey: saleKey(subject, state))
             state.sent[subject.id] = sent.id.rawValue
             try save(state)
             if sale.isVoided && !sent.isVoided { _ = try await remote.voidSale(sent.id) }
@@ -209,10 +287,14 @@ public final class BookSync: Sendable {
     }
 
     /// The sale as a draft of the server's book: its clinic and product found by name.
-    func remoteDraft(_ sale: Sale) async throws -> SaleDraft {
-        let clinic = try await remote.clinic(named: try await local.clinic(sale.clinicID).name)
-        let product = try await remote.product(named: try await local.product(sale.productID).name)
-        return SaleDraft(clinicID: clinic.id, productID: product.id, date: sale.date, quantity: sale.quantity, unitPrice: sale.line.unitPrice,
+    func remoteDraft(_ sale: Sale, names: inout Names) async throws -> SaleDraft {
+        var clinicName = names.localClinics[sale.clinicID], productName = names.localProducts[sale.productID]
+        if clinicName == nil { clinicName = try await local.clinic(sale.clinicID).name }
+        if productName == nil { productName = try await local.product(sale.productID).name }
+        var clinic = names.remoteClinics[clinicName!], product = names.remoteProducts[productName!]
+        if clinic == nil { clinic = try await remote.clinic(named: clinicName!).id; names.remoteClinics[clinicName!] = clinic }
+        if product == nil { product = try await remote.product(named: productName!).id; names.remoteProducts[productName!] = product }
+        return SaleDraft(clinicID: clinic!, productID: product!, date: sale.date, quantity: sale.quantity, unitPrice: sale.line.unitPrice,
                          unitCost: sale.line.unitCost, discount: sale.line.discount, noCommission: sale.isNoCommission, note: sale.note)
     }
 
@@ -256,23 +338,24 @@ public final class BookSync: Sendable {
     }
 
     /// The record as she would name it, for a refusal.
-    func describe(_ subject: Subject) async throws -> String {
+    func describe(_ subject: Subject) async -> String {
         switch subject.kind {
-        case _ where subject.actions == ["product"]:
+        case .product:
             return "the product \(((try? await local.product(Product.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
-        case .sale:
+        case .audited(.sale):
             guard let sale = try? await local.sale(Sale.ID(subject.id)) else { return "sale #\(subject.id)" }
             let clinic = (try? await local.clinic(sale.clinicID))?.name ?? "?"
             let product = (try? await local.product(sale.productID))?.name ?? "?"
             return "the sale of \(sale.quantity) × \(product) at \(clinic) on \(sale.date)\(sale.note.map { " (\($0))" } ?? "")"
-        case .payout:
-            guard let payout = try? await local.payouts(PayoutQuery()).first(where: { $0.id.rawValue == subject.id }) else { return "payout #\(subject.id)" }
+        case .audited(.payout):
+            guard let payout = try? await local.payouts(PayoutQuery()).first(where: { $0.id.rawValue == subject.id }),
+                  let currency = try? await local.settings().currency else { return "payout #\(subject.id)" }
             let clinic = (try? await local.clinic(payout.clinicID))?.name ?? "?"
-            return "the payout of \(payout.amount.minorUnits) (minor units) from \(clinic) for \(payout.period)"
-        case .clinic, .period:
+            return "the payout of \(currency.format(payout.amount)) from \(clinic) for \(payout.period)"
+        case .audited(.clinic), .audited(.period):
             return "the clinic \(((try? await local.clinic(Clinic.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
-        default:
-            return "\(subject.kind.rawValue) #\(subject.id)"
+        case .audited(let kind):
+            return "\(kind.rawValue) #\(subject.id)"
         }
     }
 
@@ -327,7 +410,7 @@ public struct SyncReport: Sendable, Hashable {
 }
 
 /// A change of the device's book that did not reach the server, and why.
-public struct SyncRefusal: Sendable, Hashable, CustomStringConvertible {
+public struct SyncRefusal: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The record, as she would name it ("the sale of 2 × Serum at Glow on 2026-03-02").
     public var what: String
     /// The server's sentence, or why a sync does not send it.

@@ -214,6 +214,10 @@ struct Bench: AsyncParsableCommand {
         if let largest {
             note("== HTTP and live updates on the \(largest.size)-sale book")
             try await HTTPBench(path: largest.path, seconds: httpSeconds).run(report: &report)
+            if let smallest = sideBySide.first {
+                note("== local-first sync on the \(smallest.size)-sale book")
+                try await SyncBench(path: smallest.path, offlineSales: 10_000).run(report: &report)
+            }
             note("== the small things")
             try await smallThings(binary: binary, db: largest.path, report: &report)
         }

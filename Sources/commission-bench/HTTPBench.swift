@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import CommissionClient
 import CommissionCore
 import CommissionSQLite
 import CommissionStore
@@ -8,6 +9,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import OpenAPIAsyncHTTPClient
 import Synchronization
 
 /// Sale entry over HTTP with and without 100 live dashboard streams, `GET /health` as the
@@ -40,6 +42,17 @@ extension HTTPBench {
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
 
         let today = try await store.settings().today()
+
+        // The dashboard read through the remote store (an app on the server's book) beside the same
+        // store read in process: the price of the network and the JSON, here over loopback.
+        let remote = HTTPStore(url: URL(string: base)!, token: secret, transport: AsyncHTTPClientTransport())
+        let lastDay = try await store.sales(SaleQuery(page: Page(limit: 1))).first?.date ?? today
+        _ = try await remote.dashboard(today: lastDay)
+        let remoteDashboard = try await timed(50) { _ = try await remote.dashboard(today: lastDay) }
+        let localDashboard = try await timed(50) { _ = try await store.dashboard(today: lastDay) }
+        report.add("dashboard through the HTTP store (loopback): p50", measured: remoteDashboard.p50, unit: "ms", baseline: localDashboard.p50,
+                   baselineName: "the SQLite store in process", target: nil, met: nil)
+
         let body = #"{"clinicId": 1, "productId": 1, "quantity": 1, "date": "\#(today)"}"#
         let health: @Sendable () -> HTTPClientRequest = { HTTPClientRequest(url: base + "/health") }
         let sale: @Sendable () -> HTTPClientRequest = {
