@@ -10,12 +10,17 @@ import Synchronization
 import Testing
 
 /// Local-first sync: books on two devices and one on a server, written to offline and online, the
-/// network failing before requests and after them (the server did the work, the answer is lost).
+/// network failing before requests, after them (the server did the work, the answer is lost) and
+/// halfway through the download of the server's book.
 @Suite struct SyncTests {
     /// A network that fails when the dice say so: before a request leaves, or after the server
     /// answered (the answer lost) — seeded, so that a failure replays.
     final class Network: Sendable {
         private let state: Mutex<(random: SplitMix64, failing: Double, failures: Int)>
+        /// Downloads of the server's book cut off halfway.
+        let downloadsCut = Mutex(0)
+        /// Cut every download of the server's book halfway, whatever the dice say.
+        let cutEveryDownload = Mutex(false)
         init(seed: UInt64) { state = Mutex((SplitMix64(seed: seed), 0, 0)) }
         var failing: Double {
             get { state.withLock { $0.failing } }
@@ -43,6 +48,15 @@ import Testing
             if network.fails() { throw Lost() }
             let (response, responseBody) = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
             if network.fails() { throw Lost() }
+            // The book's archive cut off halfway through the download: the pull must change nothing.
+            if operationID == "archive", let responseBody, network.cutEveryDownload.withLock({ $0 }) || network.fails() {
+                network.downloadsCut.withLock { $0 += 1 }
+                let bytes = try await ArraySlice(collecting: responseBody, upTo: .max)
+                let (stream, continuation) = AsyncThrowingStream.makeStream(of: ArraySlice<UInt8>.self)
+                continuation.yield(bytes.prefix(bytes.count / 2))
+                continuation.finish(throwing: Lost())
+                return (response, HTTPBody(stream, length: .unknown))
+            }
             return (response, responseBody)
         }
     }
@@ -125,6 +139,27 @@ import Testing
         _ = try await laptop.sync.sync()
         try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
         try await Self.expectEqual(laptop, server.book, clinics: [glow, harbor])
+    }
+
+    @Test func aDownloadCutOffHalfwayChangesNothingAndTheNextSyncCompletes() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, serum, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 4)
+        _ = try await phone.sync.sync()
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
+        _ = try await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-03"), note: "server"), idempotencyKey: nil)
+        let before = try await phone.book.sales(SaleQuery(includeVoided: true))
+
+        phone.network.cutEveryDownload.withLock { $0 = true }
+        await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
+        // The sale was sent; the device's copy is as it was (the half archive was never restored).
+        #expect(try await server.book.sales(SaleQuery()).compactMap(\.note).sorted() == ["phone", "server"])
+        #expect(try await phone.book.sales(SaleQuery(includeVoided: true)) == before)
+
+        phone.network.cutEveryDownload.withLock { $0 = false }
+        let report = try await phone.sync.sync()
+        #expect(report.pulled && report.pushed == 0)
+        try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
     }
 
     @Test func theFirstSyncOfABookWithRecordsIsRefusedAndChangesNothing() async throws {
@@ -210,6 +245,7 @@ import Testing
             #expect(payouts.filter { $0.reference == reference }.count <= 1, "payout \(reference) doubled")
         }
         for device in devices { try await Self.expectEqual(device, server.book, clinics: [glow, harbor]) }
-        print("seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network")
+        let cut = devices.map { $0.network.downloadsCut.withLock { $0 } }.reduce(0, +)
+        print("seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network (\(cut) mid-download)")
     }
 }
