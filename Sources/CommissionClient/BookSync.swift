@@ -288,14 +288,29 @@ public final class BookSync: Sendable {
 
     /// The sale as a draft of the server's book: its clinic and product found by name.
     func remoteDraft(_ sale: Sale, names: inout Names) async throws -> SaleDraft {
-        var clinicName = names.localClinics[sale.clinicID], productName = names.localProducts[sale.productID]
-        if clinicName == nil { clinicName = try await local.clinic(sale.clinicID).name }
-        if productName == nil { productName = try await local.product(sale.productID).name }
-        var clinic = names.remoteClinics[clinicName!], product = names.remoteProducts[productName!]
-        if clinic == nil { clinic = try await remote.clinic(named: clinicName!).id; names.remoteClinics[clinicName!] = clinic }
-        if product == nil { product = try await remote.product(named: productName!).id; names.remoteProducts[productName!] = product }
-        return SaleDraft(clinicID: clinic!, productID: product!, date: sale.date, quantity: sale.quantity, unitPrice: sale.line.unitPrice,
-                         unitCost: sale.line.unitCost, discount: sale.line.discount, noCommission: sale.isNoCommission, note: sale.note)
+        SaleDraft(clinicID: try await remoteClinic(sale.clinicID, names: &names), productID: try await remoteProduct(sale.productID, names: &names),
+                  date: sale.date, quantity: sale.quantity, unitPrice: sale.line.unitPrice, unitCost: sale.line.unitCost,
+                  discount: sale.line.discount, noCommission: sale.isNoCommission, note: sale.note)
+    }
+
+    /// The server's clinic of the device's clinic's name.
+    func remoteClinic(_ id: Clinic.ID, names: inout Names) async throws -> Clinic.ID {
+        let name: String
+        if let known = names.localClinics[id] { name = known } else { name = try await local.clinic(id).name }
+        if let known = names.remoteClinics[name] { return known }
+        let found = try await remote.clinic(named: name).id
+        names.remoteClinics[name] = found
+        return found
+    }
+
+    /// The server's product of the device's product's name.
+    func remoteProduct(_ id: Product.ID, names: inout Names) async throws -> Product.ID {
+        let name: String
+        if let known = names.localProducts[id] { name = known } else { name = try await local.product(id).name }
+        if let known = names.remoteProducts[name] { return known }
+        let found = try await remote.product(named: name).id
+        names.remoteProducts[name] = found
+        return found
     }
 
     func sendPayout(_ subject: Subject) async throws -> Bool {

@@ -29,8 +29,13 @@ public final class HTTPStore: CommissionStore {
 
     private struct State {
         var settings: BookSettings?
+        var settingsRead = ContinuousClock.now
         var listening: Task<Void, Never>?
     }
+
+    /// How long the book's settings are taken as read when no change stream would say they
+    /// changed (with one open, until it says so).
+    static let settingsFreshFor = Duration.seconds(1)
 
     /// A store on the book a bearer token opens (`commission token create`, or the Settings page).
     /// - Parameters:
@@ -81,9 +86,15 @@ public final class HTTPStore: CommissionStore {
     // MARK: Settings
 
     public func settings() async throws -> BookSettings {
-        if let cached = state.withLock({ $0.settings }) { return cached }
+        let cached = state.withLock { state in
+            state.listening != nil || ContinuousClock.now - state.settingsRead < Self.settingsFreshFor ? state.settings : nil
+        }
+        if let cached { return cached }
         let settings = try Wire.settings(try await call { try await client.getSettings().ok.body.json })
-        state.withLock { $0.settings = settings }
+        state.withLock { state in
+            state.settings = settings
+            state.settingsRead = .now
+        }
         return settings
     }
 
@@ -565,6 +576,8 @@ public final class HTTPStore: CommissionStore {
             while !Task.isCancelled, self != nil {
                 do {
                     let body = try await client.changes().ok.body.textEventStream
+                    // What changed before the stream opened is unknown: the settings are read again.
+                    self?.state.withLock { $0.settings = nil }
                     if connectedBefore { broadcaster.send(Set(StoreTable.allCases)) }
                     connectedBefore = true
                     delay = .seconds(1)

@@ -29,13 +29,20 @@ struct DashboardJob: Job {
     /// API's streams get the dashboard's headline (`event: dashboard`, JSON), the dashboard page's
     /// its whole new body (`event: body`, HTML), rendered once for every open page.
     static func events<R>(_ hub: LiveHub<R>, metrics: ServerMetrics?) -> Response {
-        let events = hub.subscribe()
-        return Response(
+        eventStream(hub.subscribe(), metrics: metrics)
+    }
+
+    /// A Server-Sent Events response of `events` (each a whole event), counted among the open
+    /// streams while it lasts and ended by a graceful shutdown; `opening` is written first.
+    static func eventStream<Events: AsyncSequence & Sendable>(_ events: Events, opening: String? = nil, metrics: ServerMetrics?) -> Response
+    where Events.Element == String, Events.Failure == Never {
+        Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
                 metrics?.openStreams.increment()
                 defer { metrics?.openStreams.decrement() }
+                if let opening { try await writer.write(ByteBuffer(string: opening)) }
                 for await event in events.cancelOnGracefulShutdown() {
                     try await writer.write(ByteBuffer(string: event))
                 }

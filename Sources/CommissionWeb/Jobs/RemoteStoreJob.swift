@@ -109,23 +109,13 @@ struct RemoteStoreJob: Job {
     // MARK: Changes
 
     /// Server-Sent Events, one `event: change` per committed change of the book, its `data` the
-    /// kinds of record it touched (`["sales","payouts"]`): what a remote store's live queries
-    /// refresh on. A comment every 15 seconds keeps proxies from closing an idle stream.
+    /// kinds of record it touched (`["payouts","sales"]`): what a remote store's live queries
+    /// refresh on. A comment opens it (`: open`), so that a client knows it listens before it writes.
     static func changes(_ store: any WebStore, metrics: ServerMetrics?) -> Response {
-        let changes = store.changes()
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
-            body: ResponseBody { writer in
-                metrics?.openStreams.increment()
-                defer { metrics?.openStreams.decrement() }
-                // The stream is open: a client that connects and then writes sees its own change.
-                try await writer.write(ByteBuffer(string: ": open\n\n"))
-                for await tables in changes.cancelOnGracefulShutdown() {
-                    try await writer.write(ByteBuffer(string: "event: change\ndata: \(Presenter.encode(tables.map(\.rawValue).sorted(), pretty: false))\n\n"))
-                }
-                try await writer.finish(nil)
-            })
+        let events = store.changes().map { @Sendable tables in
+            "event: change\ndata: \(Presenter.encode(tables.map(\.rawValue).sorted(), pretty: false))\n\n"
+        }
+        return DashboardJob.eventStream(events, opening: ": open\n\n", metrics: metrics)
     }
 
     // MARK: Rows
