@@ -84,7 +84,11 @@ let package = Package(
             dependencies: [
                 "CommissionStore",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                // The default transport on Apple's platforms. Elsewhere the caller gives one (the
+                // command line: AsyncHTTPClient's), so that nothing links FoundationNetworking and
+                // libcurl, which cost the command line ~25 ms at every start.
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                         condition: .when(platforms: [.macOS, .iOS, .macCatalyst, .tvOS, .watchOS, .visionOS])),
             ],
             exclude: ["openapi-generator-config.yaml"],
             swiftSettings: strict
@@ -146,8 +150,9 @@ let package = Package(
                 "CommissionSQLite",
                 "CommissionPostgres",
                 "CommissionWeb",
-                // `commission sync`: this book kept equal to a server's.
+                // `commission sync`: this book kept equal to a server's, over AsyncHTTPClient.
                 "CommissionClient",
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -3,7 +3,9 @@ import CommissionStore
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+#if canImport(Darwin)  // Apple's platforms, where the package links the URLSession transport
 import OpenAPIURLSession
+#endif
 import Synchronization
 
 /// A book on a Commission server, through its JSON API (`/api/v1`): the same `CommissionStore`
@@ -41,11 +43,22 @@ public final class HTTPStore: CommissionStore {
     /// - Parameters:
     ///   - url: The server's address, `https://host` (the token names the book).
     ///   - token: An API token of the book (`cm_…`).
-    ///   - transport: How requests travel; URLSession unless another is given (AsyncHTTPClient's
-    ///     transport on a server, or where URLSession cannot stream, as on Linux).
-    public init(url: URL, token: String, transport: any ClientTransport = URLSessionTransport()) {
+    ///   - transport: How requests travel: swift-openapi-urlsession's `URLSessionTransport`, or
+    ///     swift-openapi-async-http-client's `AsyncHTTPClientTransport` (on Linux, where URLSession
+    ///     cannot stream the change stream).
+    public init(url: URL, token: String, transport: any ClientTransport) {
         client = Client(serverURL: url, transport: transport, middlewares: [Authorization(token: token), Problems()])
     }
+
+    #if canImport(Darwin)  // Apple's platforms, where the package links the URLSession transport
+    /// A store on the book a bearer token opens, over URLSession (Apple's platforms).
+    /// - Parameters:
+    ///   - url: The server's address, `https://host` (the token names the book).
+    ///   - token: An API token of the book (`cm_…`).
+    public convenience init(url: URL, token: String) {
+        self.init(url: url, token: token, transport: URLSessionTransport())
+    }
+    #endif
 
     deinit {
         state.withLock { $0.listening?.cancel() }
@@ -600,8 +613,9 @@ public final class HTTPStore: CommissionStore {
 
 /// What a remote store throws beyond the `StoreError`s the server sends back.
 public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server could not be reached (no network, the server down): nothing is known to have
-    /// changed; a sale sent with an idempotency key can be sent again safely.
+    /// The server could not be reached, or its answer was lost (no network, the server down): a
+    /// change sent may or may not have been made. A sale sent again with the same idempotency key
+    /// is recorded once; read before sending any other write again.
     case unreachable(String)
     /// The server refused the request for a reason of its own (no valid token: 401; a request
     /// this client should not have made: 400) — its sentence.
@@ -613,7 +627,7 @@ public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .unreachable(let why): "The server cannot be reached (\(why)). Nothing is known to have changed; try again when it answers."
+        case .unreachable(let why): "The server cannot be reached (\(why)). A change sent may not have been made: try again when it answers."
         case .refused(let status, let detail): "The server refused the request (\(status)): \(detail)"
         case .unexpectedAnswer(let what): "The server's answer cannot be read (\(what)): is it a Commission server of the same version?"
         case .unsupported(let what): what

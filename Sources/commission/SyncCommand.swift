@@ -2,6 +2,7 @@ import ArgumentParser
 import CommissionClient
 import CommissionStore
 import Foundation
+import OpenAPIAsyncHTTPClient
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,7 +41,7 @@ struct Sync: AsyncParsableCommand {
             throw ValidationError("Give an API token of the server's book: --token TOKEN, or COMMISSION_TOKEN.")
         }
         let local = try book.open()
-        let sync = BookSync(local: local, remote: HTTPStore(url: server, token: token), statePath: book.path + ".sync.json")
+        let sync = BookSync(local: local, remote: HTTPStore(url: server, token: token, transport: AsyncHTTPClientTransport()), statePath: book.path + ".sync.json")
         let report = try await sync.sync()
         var lines: [String] = []
         lines.append(report.pushed == 0 ? "Nothing new to send." : "Sent \(report.pushed) change\(report.pushed == 1 ? "" : "s") to the server.")
