@@ -77,13 +77,13 @@ public final class BookSync: Sendable {
         var report = SyncReport()
         // A write made on the device while the sync pushes is sent before the pull replaces the copy.
         for _ in 0..<3 {
+            let before = try await localMark()
             let entries = try await localEntries(after: state.localRevision)
             try await push(entries, state: &state, report: &report)
             let revision = try await remote.revision()
-            let newest = try await localRevision()
-            if newest != (entries.last?.id.rawValue ?? state.localRevision) { continue }
+            if try await localMark() != before { continue }
             if revision != state.serverRevision || !entries.isEmpty || report.pushed > 0 {
-                try await pull(state: &state, revision: revision)
+                guard try await pull(state: &state, revision: revision, unless: before) else { continue }
                 report.pulled = true
             }
             // Every refusal since the last sync that completed, reported once.
@@ -100,7 +100,7 @@ public final class BookSync: Sendable {
         let products = try await local.products(ProductQuery(includeArchived: true)).count
         if clinics + products > 0 { throw SyncError.deviceBookIsNotEmpty }
         var state = State(device: UUID().uuidString, pulls: 0, serverRevision: 0, localRevision: 0, productsThrough: 0, done: [], sent: [:], refused: [])
-        try await pull(state: &state, revision: try await remote.revision())
+        _ = try await pull(state: &state, revision: try await remote.revision(), unless: nil)
         var report = SyncReport()
         report.pulled = true
         return report
@@ -108,10 +108,13 @@ public final class BookSync: Sendable {
 
     // MARK: Pull
 
-    func pull(state: inout State, revision: Int64) async throws {
+    /// Replaces the device's copy with the server's book — unless the device's book moved from
+    /// `mark` while the book downloaded (then false: what was written meanwhile is sent first).
+    func pull(state: inout State, revision: Int64, unless mark: LocalMark?) async throws -> Bool {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await remote.downloadArchive(to: path)
+        if let mark, try await localMark() != mark { return false }
         _ = try await local.restoreBackup(at: path)
         state.pulls += 1
         state.serverRevision = revision
@@ -120,6 +123,19 @@ public final class BookSync: Sendable {
         state.done = []
         state.sent = [:]
         try save(state)
+        return true
+    }
+
+    /// Where the device's book stands: its newest audit entry and its newest product (products are
+    /// not on the audit log). A write on the device moves it.
+    struct LocalMark: Equatable {
+        var revision: Int64
+        var product: Int64
+    }
+
+    func localMark() async throws -> LocalMark {
+        LocalMark(revision: try await localRevision(),
+                  product: try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0)
     }
 
     // MARK: Push

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import CommissionClient
 import CommissionStore
 import Foundation
@@ -41,8 +42,18 @@ struct Sync: AsyncParsableCommand {
             throw ValidationError("Give an API token of the server's book: --token TOKEN, or COMMISSION_TOKEN.")
         }
         let local = try book.open()
-        let sync = BookSync(local: local, remote: HTTPStore(url: server, token: token, transport: AsyncHTTPClientTransport()), statePath: book.path + ".sync.json")
-        let report = try await sync.sync()
+        // A server that does not answer is said within 10 seconds; a slow download of a big book is not cut off.
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(120))))
+        let transport = AsyncHTTPClientTransport(configuration: .init(client: http, timeout: .hours(1)))
+        let sync = BookSync(local: local, remote: HTTPStore(url: server, token: token, transport: transport), statePath: book.path + ".sync.json")
+        let report: SyncReport
+        do {
+            report = try await sync.sync()
+            try await http.shutdown()
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
         var lines: [String] = []
         lines.append(report.pushed == 0 ? "Nothing new to send." : "Sent \(report.pushed) change\(report.pushed == 1 ? "" : "s") to the server.")
         lines.append(report.pulled ? "This book now equals the server's." : "The server's book has not moved: this book already equals it.")
