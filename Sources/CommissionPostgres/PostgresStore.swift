@@ -96,9 +96,11 @@ public final class PostgresStore: CommissionStore, Sendable {
     /// Runs `body` on a connection of the pool, in one transaction (a consistent snapshot).
     func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await database.client.withTransaction(logger: logger) { connection in
-                try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-                return try await body(connection)
+            return try await StoreTiming.measure(.read) {
+                try await database.client.withTransaction(logger: logger) { connection in
+                    try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+                    return try await body(connection)
+                }
             }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "read the book")
@@ -107,12 +109,14 @@ public final class PostgresStore: CommissionStore, Sendable {
 
     /// Runs `body` in one write transaction of the book, announced to every instance when it commits.
     func write<T: Sendable>(_ tables: Set<StoreTable>, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await database.write(book: book, tables: tables) { connection in
-            // One writer per book at a time: the checks a write makes (names, closed periods) hold until it commits.
-            try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
-            let result = try await body(connection)
-            try await settlePeriodFigures(connection)
-            return result
+        try await StoreTiming.measure(.write) {
+            try await database.write(book: book, tables: tables) { connection in
+                // One writer per book at a time: the checks a write makes (names, closed periods) hold until it commits.
+                try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
+                let result = try await body(connection)
+                try await settlePeriodFigures(connection)
+                return result
+            }
         }
     }
 

@@ -143,14 +143,16 @@ public final class SQLiteStore: CommissionStore, Sendable {
         if touchesCaches { caches.withLock { $0.clear() } }
         // The writer runs `body` on a thread of its own: the caller's audit actor goes along.
         let actor = Audit.actor
-        let value = try await mapErrors {
-            try await writer.write { db -> T in
-                let value = try Audit.$actor.withValue(actor) { try body(db) }
-                if bump {
-                    try Self.settlePeriodFigures(db)
-                    try self.bumpRevision(db)
+        let value = try await StoreTiming.measure(.write) {
+            try await mapErrors {
+                try await writer.write { db -> T in
+                    let value = try Audit.$actor.withValue(actor) { try body(db) }
+                    if bump {
+                        try Self.settlePeriodFigures(db)
+                        try self.bumpRevision(db)
+                    }
+                    return value
                 }
-                return value
             }
         }
         if touchesCaches { caches.withLock { $0.clear() } }
@@ -179,7 +181,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
 
     /// Runs `body` in a read transaction (a snapshot: concurrent writes are not seen half-done).
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await mapErrors { try await writer.read(body) }
+        try await StoreTiming.measure(.read) { try await mapErrors { try await writer.read(body) } }
     }
 
     func mapErrors<T>(_ body: () async throws -> T) async throws -> T {

@@ -83,6 +83,14 @@ public final class ServerMetrics: Sendable {
         registry.makeDurationHistogram(descriptor: Self.latency, labels: Array(labels.prefix(2)), buckets: Self.buckets).record(duration)
     }
 
+    /// Counts a request's read or write of the database, and its time.
+    func recordDatabase(_ operation: StoreTiming.Operation, duration: Duration) {
+        registry.makeDurationHistogram(descriptor: Self.database, labels: [("operation", operation.rawValue)], buckets: Self.buckets).record(duration)
+    }
+
+    static var database: MetricNameDescriptor {
+        name("database_duration", "seconds", "How long requests' reads and writes of the database took (waiting for the writer included), by operation.")
+    }
     static var requests: MetricNameDescriptor { name("http_requests", "total", "Requests answered, by route, method and status.") }
     static var latency: MetricNameDescriptor { name("http_request_duration", "seconds", "How long requests took to answer, by route and method.") }
 
@@ -99,8 +107,11 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
+        let metrics = self.metrics
         do {
-            let response = try await next(request, context)
+            let response = try await StoreTiming.$observer.withValue({ operation, duration in metrics.recordDatabase(operation, duration: duration) }) {
+                try await next(request, context)
+            }
             metrics.record(route: context.endpointPath ?? "unknown", method: request.method, status: response.status, duration: .now - start)
             return response
         } catch {

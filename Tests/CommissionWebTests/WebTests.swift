@@ -535,6 +535,12 @@ import Testing
             #expect(text.contains(#"commission_http_requests_total{route="/api/v1/sales",method="POST",status="201"} 2"#), "\(text)")
             #expect(text.contains(#"commission_http_requests_total{route="/api/v1/clinics/{id}",method="GET",status="404"} 1"#), "\(text)")
             #expect(text.contains(#"commission_http_request_duration_seconds_count{route="/api/v1/sales",method="POST"} 2"#), "\(text)")
+            // The requests' time in the database, reads and writes apart: the two sales were two writes at least.
+            for operation in ["read", "write"] {
+                let count = text.firstMatch(of: try Regex(#"commission_database_duration_seconds_count\{operation="\#(operation)"\} (\d+)"#))
+                    .flatMap { Int($0.output[1].substring ?? "") } ?? 0
+                #expect(count >= 2, "\(operation): \(text)")
+            }
             #expect(text.contains("# HELP commission_event_streams") && text.contains("commission_event_streams 0"), "\(text)")
             #expect(text.contains(#"commission_http_requests_total{route="/metrics",method="GET",status="401"} 3"#), "\(text)")  // refusals counted too
         }
