@@ -158,12 +158,14 @@ public final class BookSync: Sendable {
         }
     }
 
-    /// Clinics and products by name on the server and by id on the device, read once a sync.
+    /// Clinics and products by name on the server and by id on the device, and the device's
+    /// payouts, read once a sync.
     struct Names {
         var remoteClinics: [String: Clinic.ID] = [:]
         var remoteProducts: [String: Product.ID] = [:]
         var localClinics: [Clinic.ID: String] = [:]
         var localProducts: [Product.ID: String] = [:]
+        var localPayouts: [Int64: Payout] = [:]
     }
 
     /// At most this many new sales go in one request (`POST /api/v1/batch`).
@@ -192,6 +194,7 @@ public final class BookSync: Sendable {
         var names = Names()
         for clinic in try await local.clinics(ClinicQuery(includeArchived: true)) { names.localClinics[clinic.id] = clinic.name }
         for product in try await local.products(ProductQuery(includeArchived: true)) { names.localProducts[product.id] = product.name }
+        for payout in try await local.payouts(PayoutQuery()) { names.localPayouts[payout.id.rawValue] = payout }
         for clinic in try await remote.clinics(ClinicQuery(includeArchived: true)) { names.remoteClinics[clinic.name] = clinic.id }
         for product in try await remote.products(ProductQuery(includeArchived: true)) { names.remoteProducts[product.name] = product.id }
 
@@ -274,9 +277,9 @@ public final class BookSync: Sendable {
         case .audited(.sale):
             return try await sendSale(subject, state: &state, names: &names)
         case .audited(.payout):
-            return try await sendPayout(subject)
+            return try await sendPayout(subject, names: &names)
         case .audited(.period):
-            return try await sendPeriods(subject)
+            return try await sendPeriods(subject, names: &names)
         case .audited(let kind):
             if subject.actions == ["recompute"] { return false }  // what a change of terms did to a sale
             throw SyncError.notSent(kind == .settings ? "a change of the book's settings" : kind == .terms ? "a change of terms" : "a change of a \(kind.rawValue)")
@@ -329,14 +332,14 @@ public final class BookSync: Sendable {
         return found
     }
 
-    func sendPayout(_ subject: Subject) async throws -> Bool {
-        let payout = try await local.payouts(PayoutQuery()).first { $0.id.rawValue == subject.id }
+    func sendPayout(_ subject: Subject, names: inout Names) async throws -> Bool {
+        let payout = names.localPayouts[subject.id]
         if subject.actions.contains("create") {
             guard let payout else { return false }  // recorded and removed on the device: nothing to send
-            let clinic = try await remote.clinic(named: try await local.clinic(payout.clinicID).name)
-            let held = try await remote.payouts(PayoutQuery(clinicID: clinic.id, period: payout.period))
+            let clinic = try await remoteClinic(payout.clinicID, names: &names)
+            let held = try await remote.payouts(PayoutQuery(clinicID: clinic, period: payout.period))
             if held.contains(where: { $0.amount == payout.amount && $0.receivedOn == payout.receivedOn && $0.reference == payout.reference }) { return true }
-            _ = try await remote.createPayout(PayoutDraft(clinicID: clinic.id, period: payout.period, amount: payout.amount,
+            _ = try await remote.createPayout(PayoutDraft(clinicID: clinic, period: payout.period, amount: payout.amount,
                                                           receivedOn: payout.receivedOn, reference: payout.reference))
             return true
         }
@@ -347,10 +350,9 @@ public final class BookSync: Sendable {
 
     /// A clinic's periods closed or reopened on the device (the subject is the clinic): each set
     /// as the device has it now.
-    func sendPeriods(_ subject: Subject) async throws -> Bool {
+    func sendPeriods(_ subject: Subject, names: inout Names) async throws -> Bool {
         let entries = try await local.auditLog(AuditQuery(subject: .period, subjectID: subject.id))
-        let clinic = try await local.clinic(Clinic.ID(subject.id))
-        let remoteClinic = try await remote.clinic(named: clinic.name)
+        let clinic = try await remoteClinic(Clinic.ID(subject.id), names: &names)
         struct Record: Decodable { var periodStart: String; var periodEnd: String; var closed: Bool }
         var latest: [String: Record] = [:]
         for entry in entries.reversed() {  // oldest first: the last word stands
@@ -360,9 +362,9 @@ public final class BookSync: Sendable {
         for record in latest.values.sorted(by: { $0.periodStart < $1.periodStart }) {
             let period = PayPeriod(start: try Day(parsing: record.periodStart), end: try Day(parsing: record.periodEnd))
             if record.closed {
-                do { try await remote.closePeriod(clinic: remoteClinic.id, period: period) } catch StoreError.periodClosed { }
+                do { try await remote.closePeriod(clinic: clinic, period: period) } catch StoreError.periodClosed { }
             } else {
-                try await remote.reopenPeriod(clinic: remoteClinic.id, period: period)
+                try await remote.reopenPeriod(clinic: clinic, period: period)
             }
         }
         return true

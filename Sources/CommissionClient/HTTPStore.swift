@@ -126,7 +126,7 @@ public final class HTTPStore: CommissionStore {
     // MARK: Clinics
 
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
-        let made = try await call { try await client.createClinic(body: .json(.init(name: draft.name, schedule: draft.schedule.description))).created.body.json }
+        let made = try await call { try await client.createClinic(body: .json(Wire.clinicInput(draft))).created.body.json }
         wrote([.clinics])
         return try Wire.clinic(made)
     }
@@ -171,8 +171,7 @@ public final class HTTPStore: CommissionStore {
     public func createProduct(_ draft: ProductDraft) async throws -> Product {
         let currency = try await currency()
         let made = try await call {
-            try await client.createProduct(body: .json(.init(name: draft.name, sku: draft.sku, unitPrice: currency.format(draft.unitPrice),
-                                                             unitCost: currency.format(draft.unitCost)))).created.body.json
+            try await client.createProduct(body: .json(Wire.productInput(draft, currency: currency))).created.body.json
         }
         wrote([.products])
         return try Wire.product(made, currency: currency)
@@ -433,9 +432,8 @@ public final class HTTPStore: CommissionStore {
         let currency = settings.currency
         let body: [Components.Schemas.BatchWrite] = writes.map { write in
             switch write {
-            case .createClinic(let draft): .init(clinic: .init(name: draft.name, schedule: draft.schedule.description))
-            case .createProduct(let draft): .init(product: .init(name: draft.name, sku: draft.sku, unitPrice: currency.format(draft.unitPrice),
-                                                                 unitCost: currency.format(draft.unitCost)))
+            case .createClinic(let draft): .init(clinic: Wire.clinicInput(draft))
+            case .createProduct(let draft): .init(product: Wire.productInput(draft, currency: currency))
             case .createTerms(let draft): .init(terms: Wire.termsInput(draft, currency: currency))
             case .createSale(let draft, let key): .init(sale: Wire.saleInput(draft, currency: currency), idempotencyKey: key)
             case .voidSale(let id): .init(voidSale: id.rawValue)

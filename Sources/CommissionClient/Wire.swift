@@ -54,6 +54,14 @@ enum Wire {
                isArchived: c.archived)
     }
 
+    static func clinicInput(_ draft: ClinicDraft) -> Components.Schemas.ClinicInput {
+        .init(name: draft.name, schedule: draft.schedule.description)
+    }
+
+    static func productInput(_ draft: ProductDraft, currency: Currency) -> Components.Schemas.ProductInput {
+        .init(name: draft.name, sku: draft.sku, unitPrice: currency.format(draft.unitPrice), unitCost: currency.format(draft.unitCost))
+    }
+
     static func product(_ p: Components.Schemas.Product, currency: Currency) throws -> Product {
         Product(id: Product.ID(Int64(p.id)), name: p.name, sku: p.sku, unitPrice: try money(p.unitPrice, currency),
                 unitCost: try money(p.unitCost, currency), isArchived: p.archived)
@@ -155,9 +163,8 @@ enum Wire {
     static func importRow(_ row: ImportRow, currency: Currency) -> Components.Schemas.ImportRowInput {
         var input = Components.Schemas.ImportRowInput(line: row.line, file: row.file?.name, fileIndex: row.file?.index)
         switch row.record {
-        case .clinic(let draft): input.clinic = .init(name: draft.name, schedule: draft.schedule.description)
-        case .product(let draft):
-            input.product = .init(name: draft.name, sku: draft.sku, unitPrice: currency.format(draft.unitPrice), unitCost: currency.format(draft.unitCost))
+        case .clinic(let draft): input.clinic = clinicInput(draft)
+        case .product(let draft): input.product = productInput(draft, currency: currency)
         case .terms(let draft):
             input.terms = .init(clinic: draft.clinic, product: draft.product, basis: .init(rawValue: draft.basis.rawValue), share: draft.share.percentText,
                                 effectiveFrom: draft.effectiveFrom.description, tiers: draft.tiers.map { $0.text(currency) })

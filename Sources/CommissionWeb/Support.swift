@@ -170,22 +170,27 @@ struct Problem: Error, Encodable, Sendable {
 
     /// The problem an error stands for. Raw database errors never reach here: the store turns them
     /// into ``StoreError/storage(_:)``, whose text is generic.
+    /// A refusal of the store or the core carries itself as data too (`error`).
     static func from(_ error: any Error) -> Problem {
+        var problem = problem(for: error)
+        if problem.error == nil { problem.error = StoreErrorWire(error) }
+        return problem
+    }
+
+    private static func problem(for error: any Error) -> Problem {
         switch error {
         case let problem as Problem:
             return problem
         case let error as StoreError:
-            var problem = switch error {
-            case .notFound: Problem(.notFound, error.description)
-            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: Problem(.conflict, error.description)
-            case .storage: Problem(.serviceUnavailable, error.description)
+            switch error {
+            case .notFound: return Problem(.notFound, error.description)
+            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: return Problem(.conflict, error.description)
+            case .storage: return Problem(.serviceUnavailable, error.description)
             case .importRejected(let problems, _):
-                Problem(.unprocessableContent, error.description,
-                        errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
-            default: Problem(.unprocessableContent, error.description)
+                return Problem(.unprocessableContent, error.description,
+                               errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
+            default: return Problem(.unprocessableContent, error.description)
             }
-            problem.error = StoreErrorWire(error)
-            return problem
         case let error as HTTPError:
             return Problem(error.status, error.body ?? error.status.reasonPhrase)
         case let error as any HTTPResponseError where error.status == .contentTooLarge:
@@ -196,9 +201,7 @@ struct Problem: Error, Encodable, Sendable {
             return Problem(.badRequest, "The request body is not the JSON this endpoint expects: \(describe(error as! DecodingError))")
         case let described as any CustomStringConvertible where error is MoneyError || error is SaleLineError || error is DayError
             || error is ShareError || error is PayScheduleError || error is CurrencyError || error is DateOutOfRange:
-            var problem = Problem(.unprocessableContent, described.description)
-            problem.error = StoreErrorWire(error)
-            return problem
+            return Problem(.unprocessableContent, described.description)
         default:
             return Problem(.internalServerError, "Something went wrong on the server; nothing was changed. The log has the details.")
         }

@@ -12,6 +12,30 @@ import NIOCore
 import OpenAPIAsyncHTTPClient
 import Synchronization
 
+/// `commission serve`'s app on a book, in this process on a free port, with an API token of the
+/// book's owner (made when the book has none).
+struct BenchServer {
+    let base: String
+    let secret: String
+    private let running: Task<Void, any Error>
+
+    init(store: SQLiteStore) async throws {
+        let existing = try await store.ownerAccount()
+        let owner = if let existing { existing } else { try await store.createOwner(username: "bench", passwordHash: "x") }
+        secret = "cm_bench_\(UUID().uuidString)"
+        _ = try await store.createToken(account: owner.id, name: "bench", tokenDigest: WebSecrets.digest(secret), now: Date())
+        let port = try freePort()
+        var logger = Logger(label: "commission-bench")
+        logger.logLevel = .error
+        let app = buildApplication(configuration: WebConfiguration(port: port, bcryptCost: 4), store: store, logger: logger)
+        running = Task { try await app.runService(gracefulShutdownSignals: []) }
+        base = "http://127.0.0.1:\(port)"
+        while (try? await get(base + "/health"))?.0 != 200 { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    func stop() { running.cancel() }
+}
+
 /// Sale entry over HTTP with and without 100 live dashboard streams, `GET /health` as the
 /// baseline, and the latency from a committed sale to its event on a stream.
 struct HTTPBench {
@@ -23,20 +47,9 @@ extension HTTPBench {
     func run(report: inout Report) async throws {
         let store = try SQLiteStore(.file(path))
         store.cacheHotReads()  // as `commission serve` does
-        let owner: Account
-        if let existing = try await store.ownerAccount() { owner = existing } else {
-            owner = try await store.createOwner(username: "bench", passwordHash: "x")
-        }
-        let secret = "cm_bench_\(UUID().uuidString)"
-        _ = try await store.createToken(account: owner.id, name: "bench", tokenDigest: WebSecrets.digest(secret), now: Date())
-        let port = try freePort()
-        var logger = Logger(label: "commission-bench")
-        logger.logLevel = .error
-        let app = buildApplication(configuration: WebConfiguration(port: port, bcryptCost: 4), store: store, logger: logger)
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { server.cancel() }
-        let base = "http://127.0.0.1:\(port)"
-        while (try? await get(base + "/health"))?.0 != 200 { try await Task.sleep(for: .milliseconds(10)) }
+        let server = try await BenchServer(store: store)
+        defer { server.stop() }
+        let (base, secret) = (server.base, server.secret)
 
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))

@@ -2,10 +2,7 @@ import CommissionClient
 import CommissionCore
 import CommissionSQLite
 import CommissionStore
-import CommissionWeb
 import Foundation
-import Hummingbird
-import Logging
 import OpenAPIAsyncHTTPClient
 
 /// Local-first sync: a device takes a server's book (its first sync), records 10,000 sales offline,
@@ -20,21 +17,11 @@ struct SyncBench {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let serverPath = work.appendingPathComponent("server.sqlite").path
-        let server = try SQLiteStore(.file(path))
-        _ = try await server.backup(to: serverPath, replacing: false)
+        try await SQLiteStore(.file(path)).backup(to: serverPath, replacing: false)
         let book = try SQLiteStore(.file(serverPath))
-        let existing = try await book.ownerAccount()
-        let owner = if let existing { existing } else { try await book.createOwner(username: "bench", passwordHash: "x") }
-        let secret = "cm_sync_\(UUID().uuidString)"
-        _ = try await book.createToken(account: owner.id, name: "sync", tokenDigest: WebSecrets.digest(secret), now: Date())
-        let port = try freePort()
-        var logger = Logger(label: "commission-bench")
-        logger.logLevel = .error
-        let app = buildApplication(configuration: WebConfiguration(port: port, bcryptCost: 4), store: book, logger: logger)
-        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { running.cancel() }
-        let base = "http://127.0.0.1:\(port)"
-        while (try? await get(base + "/health"))?.0 != 200 { try await Task.sleep(for: .milliseconds(10)) }
+        let server = try await BenchServer(store: book)
+        defer { server.stop() }
+        let (base, secret) = (server.base, server.secret)
 
         let devicePath = work.appendingPathComponent("device.sqlite").path
         let device = try SQLiteStore(.file(devicePath))

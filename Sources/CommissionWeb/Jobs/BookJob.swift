@@ -89,8 +89,8 @@ struct BookJob: Job {
             let presenter = try await app.presenter()
             if let name = request.uri.queryParameters["name"] { return try app.json([presenter.clinic(try await app.store.clinic(named: String(name)))]) }
             return try app.json(try await app.store.clinics(ClinicQuery(
-                text: request.uri.queryParameters["q"].map(String.init), includeArchived: try Self.includeArchived(request),
-                page: try RemoteStoreJob.page(request))).map(presenter.clinic))
+                text: request.uri.queryParameters["q"].map(String.init), includeArchived: try QueryParameter.flag(request, "includeArchived"),
+                page: try QueryParameter.page(request))).map(presenter.clinic))
         }
         api.post("/clinics") { request, context in
             let clinic = try await app.store.createClinic(try Self.clinicDraft(try await app.body(ClinicBody.self, request, context: context)))
@@ -112,7 +112,7 @@ struct BookJob: Job {
             return try app.json(try await app.presenter().clinic(try await app.store.updateClinic(clinic)))
         }
         api.delete("/clinics/:id") { request, context in
-            if try Self.permanently(request) {
+            if try QueryParameter.flag(request, "permanently") {
                 try await app.store.deleteClinic(try await app.clinic(context).id)
                 return Response(status: .noContent)
             }
@@ -125,13 +125,10 @@ struct BookJob: Job {
             let presenter = try await app.presenter()
             let query = request.uri.queryParameters
             if let name = query["name"] { return try app.json([presenter.product(try await app.store.product(named: String(name)))]) }
-            let order = try query["order"].map { text in
-                guard let order = ProductQuery.Order(rawValue: String(text)) else { throw Problem(.badRequest, "The order is name or most-sold, not \"\(text)\".") }
-                return order
-            } ?? .name
+            let order: ProductQuery.Order = try QueryParameter.choice(request, "order") ?? .name
             return try app.json(try await app.store.products(ProductQuery(
-                text: query["q"].map(String.init), includeArchived: try Self.includeArchived(request), order: order,
-                page: try RemoteStoreJob.page(request))).map(presenter.product))
+                text: query["q"].map(String.init), includeArchived: try QueryParameter.flag(request, "includeArchived"), order: order,
+                page: try QueryParameter.page(request))).map(presenter.product))
         }
         api.post("/products") { request, context in
             let input = try await app.body(ProductBody.self, request, context: context)
@@ -152,7 +149,7 @@ struct BookJob: Job {
             return try app.json(presenter.product(try await app.store.updateProduct(product)))
         }
         api.delete("/products/:id") { request, context in
-            if try Self.permanently(request) {
+            if try QueryParameter.flag(request, "permanently") {
                 try await app.store.deleteProduct(try await product(context).id)
                 return Response(status: .noContent)
             }
@@ -164,9 +161,9 @@ struct BookJob: Job {
         api.get("/terms") { request, _ in
             let presenter = try await app.presenter()
             return try app.json(try await app.store.terms(TermsQuery(
-                clinicID: try RemoteStoreJob.integer(request, "clinicId").map { Clinic.ID($0) },
-                productID: try RemoteStoreJob.integer(request, "productId").map { Product.ID($0) },
-                includeArchived: try Self.includeArchived(request))).map(presenter.terms))
+                clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
+                productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) },
+                includeArchived: try QueryParameter.flag(request, "includeArchived"))).map(presenter.terms))
         }
         api.post("/terms") { request, context in try await createTerms(request, context: context) }
         api.get("/terms/:id") { _, context in try app.json(try await app.presenter().terms(try await terms(context))) }
@@ -189,15 +186,9 @@ struct BookJob: Job {
         // Clinic price lists: listed (of a clinic or product), set (an entry of the same clinic,
         // product and day is replaced), removed.
         api.get("/prices") { request, _ in
-            let query = request.uri.queryParameters
-            func id(_ name: String) throws -> Int64? {
-                guard let text = query[Substring(name)] else { return nil }
-                guard let id = Int64(text) else { throw Problem(.badRequest, "\(name) is a number, not \"\(text)\".") }
-                return id
-            }
             let presenter = try await app.presenter()
-            let entries = try await app.store.prices(PriceQuery(clinicID: try id("clinicId").map { Clinic.ID($0) },
-                                                                productID: try id("productId").map { Product.ID($0) }))
+            let entries = try await app.store.prices(PriceQuery(clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
+                                                                productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) }))
             return try app.json(entries.map(presenter.price))
         }
         api.post("/prices") { request, context in
@@ -209,10 +200,7 @@ struct BookJob: Job {
         // lastDay), removed.
         api.get("/deductions") { request, _ in
             let presenter = try await app.presenter()
-            let clinic = try request.uri.queryParameters["clinicId"].map { text -> Clinic.ID in
-                guard let id = Int64(text) else { throw Problem(.badRequest, "clinicId is a number, not \"\(text)\".") }
-                return Clinic.ID(id)
-            }
+            let clinic = try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) }
             return try app.json(try await app.store.deductions(clinic: clinic).map(presenter.deduction))
         }
         api.post("/deductions") { request, context in
@@ -287,24 +275,6 @@ struct BookJob: Job {
 
     func terms(_ context: AppRequestContext) async throws -> Terms {
         try await app.store.terms(Terms.ID(try context.parameters.require("id", as: Int64.self)))
-    }
-
-    /// `?permanently=true` on a DELETE: delete a clinic or product that never sold (else archive it).
-    static func permanently(_ request: Request) throws -> Bool {
-        switch request.uri.queryParameters["permanently"] {
-        case nil, "false": false
-        case "true": true
-        case let other?: throw Problem(.badRequest, "permanently is true or false, not \"\(other)\".")
-        }
-    }
-
-    /// `?includeArchived=true|false` (false when absent).
-    static func includeArchived(_ request: Request) throws -> Bool {
-        switch request.uri.queryParameters["includeArchived"] {
-        case nil, "false": false
-        case "true": true
-        case let other?: throw Problem(.badRequest, "includeArchived is true or false, not \"\(other)\".")
-        }
     }
 
     static func basis(_ text: String) throws -> CommissionBasis {

@@ -147,6 +147,13 @@ struct WebApp: Sendable {
         return clinic.calendar.period(containing: date)
     }
 
+    /// `first`…`last` as a span of days (a period, a range), refused with `status` when it ends
+    /// before it starts.
+    func span(_ first: Day, _ last: Day, _ what: String, status: HTTPResponse.Status = .badRequest) throws -> PayPeriod {
+        guard first <= last else { throw Problem(status, "The \(what) ends (\(last)) before it starts (\(first)).") }
+        return PayPeriod(start: first, end: last)
+    }
+
     /// The clinic a route's `:id` names.
     func clinic(_ context: AppRequestContext) async throws -> Clinic {
         try await store.clinic(Clinic.ID(try context.parameters.require("id", as: Int64.self)))
@@ -177,3 +184,43 @@ extension AppRequestContext {
 extension Weekday {
     var shortName: String { String(description.prefix(3)).capitalized }
 }
+
+/// The API's query parameters, each refused with a sentence (a 400) when it is malformed: written
+/// once for every route that takes them.
+enum QueryParameter {
+    /// A whole number, or nil when absent.
+    static func integer(_ request: Request, _ name: String) throws -> Int64? {
+        guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
+        guard let value = Int64(String(text)) else { throw Problem(.badRequest, "The query parameter \(name) is a whole number, not \"\(text)\".") }
+        return value
+    }
+
+    /// `true` or `false`; false when absent.
+    static func flag(_ request: Request, _ name: String) throws -> Bool {
+        switch request.uri.queryParameters[Substring(name)] {
+        case nil, "false": false
+        case "true": true
+        case let other?: throw Problem(.badRequest, "\(name) is true or false, not \"\(other)\".")
+        }
+    }
+
+    /// One of a set of named choices (an order, a subject), or nil when absent.
+    static func choice<Choice: RawRepresentable & CaseIterable>(_ request: Request, _ name: String) throws -> Choice?
+    where Choice.RawValue == String {
+        guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
+        guard let choice = Choice(rawValue: String(text)) else {
+            throw Problem(.badRequest, "The \(name) is one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\".")
+        }
+        return choice
+    }
+
+    /// `limit` (1…1000; `defaultLimit` when absent, nil: all) and `offset` (0…1000000000).
+    static func page(_ request: Request, defaultLimit: Int? = nil) throws -> Page {
+        let limit = try integer(request, "limit").map(Int.init) ?? defaultLimit
+        if let limit, !(1...1000).contains(limit) { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
+        let offset = try integer(request, "offset") ?? 0
+        guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
+        return Page(limit: limit, offset: Int(offset))
+    }
+}
+

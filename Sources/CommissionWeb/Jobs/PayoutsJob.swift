@@ -23,14 +23,12 @@ struct PayoutsJob: Job {
             let query = request.uri.queryParameters
             var period: PayPeriod?
             if let start = query["periodStart"], let end = query["periodEnd"] {
-                let first = try app.day(String(start), field: "periodStart", default: .init(ordinal: 0))
-                let last = try app.day(String(end), field: "periodEnd", default: .init(ordinal: 0))
-                guard first <= last else { throw Problem(.badRequest, "The period ends (\(last)) before it starts (\(first)).") }
-                period = PayPeriod(start: first, end: last)
+                period = try app.span(try app.day(String(start), field: "periodStart", default: .init(ordinal: 0)),
+                                      try app.day(String(end), field: "periodEnd", default: .init(ordinal: 0)), "period")
             }
             return try app.json(try await app.store.payouts(PayoutQuery(
-                clinicID: try RemoteStoreJob.integer(request, "clinicId").map { Clinic.ID($0) }, period: period,
-                page: try RemoteStoreJob.page(request))).map(presenter.payout))
+                clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) }, period: period,
+                page: try QueryParameter.page(request))).map(presenter.payout))
         }
         api.post("/payouts") { request, context in try await createPayout(request, context: context) }
         api.get("/clinics/:id/reconciliation") { request, context in
@@ -175,9 +173,7 @@ struct PayoutsJob: Job {
         let clinic = try await app.store.clinic(try await app.clinicID(input.clinicId, name: input.clinic))
         let day = try app.day(input.period, field: "period", default: settings.today())
         let period = try input.periodEnd.map { end in
-            let last = try app.day(end, field: "periodEnd", default: day)
-            guard day <= last else { throw Problem(.unprocessableContent, "The period ends (\(last)) before it starts (\(day)).") }
-            return PayPeriod(start: day, end: last)
+            try app.span(day, try app.day(end, field: "periodEnd", default: day), "period", status: .unprocessableContent)
         } ?? clinic.calendar.period(containing: day)
         return PayoutDraft(clinicID: clinic.id, period: period, amount: try app.money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
                            receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference)

@@ -19,24 +19,17 @@ struct RemoteStoreJob: Job {
         api.get("/changes") { _, _ in Self.changes(app.store, metrics: app.configuration.metrics) }
         api.get("/archive") { _, _ in try archive() }
         api.get("/audit") { request, _ in
-            let query = request.uri.queryParameters
-            let subject = try query["subject"].map { text -> AuditSubject in
-                guard let subject = AuditSubject(rawValue: String(text)) else {
-                    throw Problem(.badRequest, "The subject is one of \(AuditSubject.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\".")
-                }
-                return subject
-            }
-            let entries = try await app.store.auditLog(AuditQuery(subject: subject, subjectID: try Self.integer(request, "subjectId"),
-                                                                  page: try Self.page(request)))
+            let entries = try await app.store.auditLog(AuditQuery(subject: try QueryParameter.choice(request, "subject"),
+                                                                  subjectID: try QueryParameter.integer(request, "subjectId"), page: try QueryParameter.page(request)))
             let presenter = Presenter(currency: try await app.store.settings().currency, names: try await Presenter.Names(store: app.store))
             return try app.json(entries.map(presenter.audit))
         }
         api.get("/sales/days") { request, _ in
-            let (from, through) = try await range(request)
+            let (from, through) = try range(request)
             return try app.json(try await app.store.daysWithSales(from: from, through: through).sorted().map(\.description))
         }
         api.get("/months") { request, _ in
-            let (from, through) = try await range(request)
+            let (from, through) = try range(request)
             let presenter = try await app.presenter()
             return try app.json(try await app.store.clinicMonths(from: from, through: through).map {
                 ClinicMonthJSON(clinicId: $0.clinicID.rawValue, month: $0.month.description, totals: presenter.totals($0.totals))
@@ -81,29 +74,12 @@ struct RemoteStoreJob: Job {
     struct ClinicMonthJSON: Encodable { var clinicId: Int64; var month: String; var totals: TotalsJSON }
 
     /// `from` and `to`, both required (any days: a range to read may reach past what a sale takes).
-    func range(_ request: Request) async throws -> (Day, Day) {
+    func range(_ request: Request) throws -> (Day, Day) {
         let query = request.uri.queryParameters
         guard let fromText = query["from"], let toText = query["to"] else { throw Problem(.badRequest, "Give the range: from=YYYY-MM-DD&to=YYYY-MM-DD.") }
-        let from = try app.day(String(fromText), field: "from", default: .init(ordinal: 0))
-        let through = try app.day(String(toText), field: "to", default: .init(ordinal: 0))
-        guard from <= through else { throw Problem(.badRequest, "The range ends (\(through)) before it starts (\(from)).") }
-        return (from, through)
-    }
-
-    /// A whole-number query parameter, or nil when absent.
-    static func integer(_ request: Request, _ name: String) throws -> Int64? {
-        guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
-        guard let value = Int64(String(text)) else { throw Problem(.badRequest, "The query parameter \(name) is a whole number, not \"\(text)\".") }
-        return value
-    }
-
-    /// `limit` (1…1000, or all when absent) and `offset` (0…1000000000).
-    static func page(_ request: Request) throws -> Page {
-        let limit = try integer(request, "limit")
-        if let limit, !(1...1000).contains(limit) { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
-        let offset = try integer(request, "offset") ?? 0
-        guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
-        return Page(limit: limit.map { Int($0) }, offset: Int(offset))
+        let range = try app.span(try app.day(String(fromText), field: "from", default: .init(ordinal: 0)),
+                                 try app.day(String(toText), field: "to", default: .init(ordinal: 0)), "range")
+        return (range.start, range.end)
     }
 
     // MARK: Changes

@@ -147,29 +147,12 @@ struct SalesJob: Job {
 
     func listSales(_ request: Request) async throws -> Response {
         let settings = try await app.store.settings()
-        let query = request.uri.queryParameters
-        func int(_ key: String) throws -> Int64? {
-            guard let text = query[Substring(key)] else { return nil }
-            guard let value = Int64(String(text)) else { throw Problem(.badRequest, "The query parameter \(key) is a whole number.") }
-            return value
-        }
-        let limit = Int(try int("limit") ?? 50)
-        guard (1...1000).contains(limit) else { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
-        let offset = try int("offset") ?? 0
-        guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
-        let voided = query["voided"]
-        guard voided == nil || voided == "true" || voided == "false" else { throw Problem(.badRequest, "The query parameter voided is true or false.") }
-        let order = try query["order"].map { text in
-            guard let order = SaleQuery.Order(rawValue: String(text)) else {
-                throw Problem(.badRequest, "The order is one of \(SaleQuery.Order.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\".")
-            }
-            return order
-        } ?? .newestFirst
         let saleQuery = SaleQuery(
-            clinicID: try int("clinicId").map { Clinic.ID($0) }, productID: try int("productId").map { Product.ID($0) },
+            clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
+            productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) },
             from: try app.queryDay(request, "from", settings: settings), through: try app.queryDay(request, "to", settings: settings),
-            text: query["q"].map(String.init), includeVoided: voided == "true", order: order,
-            page: Page(limit: limit, offset: Int(offset)))
+            text: request.uri.queryParameters["q"].map(String.init), includeVoided: try QueryParameter.flag(request, "voided"),
+            order: try QueryParameter.choice(request, "order") ?? .newestFirst, page: try QueryParameter.page(request, defaultLimit: 50))
         struct Listing: Encodable { var total: Int; var sales: [SaleJSON] }
         let presenter = Presenter(currency: settings.currency)
         return try app.json(Listing(total: try await app.store.countSales(saleQuery),
