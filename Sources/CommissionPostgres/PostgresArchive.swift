@@ -135,7 +135,7 @@ extension PostgresStore: BookArchiving {
         var restore = Restore(logger: logger, replacing: book)
         try await write(Set(StoreTable.allCases)) { connection in
             // Children before parents; the summaries' triggers see one statement of deleted sales.
-            for table in ["sale", "payout", "closedPeriod", "priceListEntry", "deduction", "terms"]
+            for table in ["sale", "payout", "closedPeriod", "priceListEntry", "deduction", "terms", "idempotencyKey"]
                 + PostgresSchema.summaries.map(\.table) + ["clinicPeriodTotal", "clinicPeriodKept", "clinic", "product"] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE bookId = \(book)", logger: logger)
             }

@@ -307,6 +307,23 @@ enum PostgresSchema {
             """,
             "CREATE UNIQUE INDEX productAlias_name ON productAlias (bookId, clinicId, lower(name))",
         ]),
+        // The answers of write requests sent with an Idempotency-Key (`IdempotencyStore`): the key
+        // is inserted by the write's own transaction, its answer kept once the write committed.
+        Migration(name: "v10: idempotency keys of write requests", statements: [
+            """
+            CREATE TABLE idempotencyKey (
+                bookId bigint NOT NULL REFERENCES book (id) ON DELETE CASCADE,
+                key text NOT NULL,
+                fingerprint text NOT NULL,
+                status integer,
+                contentType text,
+                body bytea NOT NULL DEFAULT '',
+                createdAt bigint NOT NULL,
+                PRIMARY KEY (bookId, key)
+            )
+            """,
+            "CREATE INDEX idempotencyKey_createdAt ON idempotencyKey (createdAt)",
+        ]),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

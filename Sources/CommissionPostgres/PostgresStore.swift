@@ -109,15 +109,20 @@ public final class PostgresStore: CommissionStore, Sendable {
 
     /// Runs `body` in one write transaction of the book, announced to every instance when it commits.
     func write<T: Sendable>(_ tables: Set<StoreTable>, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await StoreTiming.measure(.write) {
+        // A request's idempotency key is spent by its first write of the book, in the same transaction.
+        let claim = IdempotencyClaim.pending
+        let result = try await StoreTiming.measure(.write) {
             try await database.write(book: book, tables: tables) { connection in
                 // One writer per book at a time: the checks a write makes (names, closed periods) hold until it commits.
                 try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
+                if let claim { try await insert(claim, connection) }
                 let result = try await body(connection)
                 try await settlePeriodFigures(connection)
                 return result
             }
         }
+        claim?.markCommitted()
+        return result
     }
 
     public func changes() -> StoreChanges { database.changeStream(book: book) }

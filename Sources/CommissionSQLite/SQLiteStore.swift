@@ -143,9 +143,12 @@ public final class SQLiteStore: CommissionStore, Sendable {
         if touchesCaches { caches.withLock { $0.clear() } }
         // The writer runs `body` on a thread of its own: the caller's audit actor goes along.
         let actor = Audit.actor
+        // A request's idempotency key is spent by its first write of the book, in the same transaction.
+        let claim = bump ? IdempotencyClaim.pending : nil
         let value = try await StoreTiming.measure(.write) {
             try await mapErrors {
                 try await writer.write { db -> T in
+                    if let claim { try Self.insert(claim, db) }
                     let value = try Audit.$actor.withValue(actor) { try body(db) }
                     if bump {
                         try Self.settlePeriodFigures(db)
@@ -155,6 +158,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 }
             }
         }
+        claim?.markCommitted()
         if touchesCaches { caches.withLock { $0.clear() } }
         broadcaster.send(tables)
         return value

@@ -377,6 +377,22 @@ enum Schema {
                 """)
         }
 
+        // The answers of write requests sent with an Idempotency-Key (`IdempotencyStore`): the key
+        // is inserted by the write's own transaction, its answer kept once the write committed.
+        migrator.registerMigration("v15: idempotency keys of write requests") { db in
+            try db.execute(sql: """
+                CREATE TABLE idempotencyKey (
+                    key TEXT PRIMARY KEY,
+                    fingerprint TEXT NOT NULL,
+                    status INTEGER,
+                    contentType TEXT,
+                    body BLOB NOT NULL DEFAULT x'',
+                    createdAt INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX idempotencyKey_createdAt ON idempotencyKey(createdAt);
+                """)
+        }
+
         return migrator
     }
 

@@ -155,5 +155,5 @@ public protocol BookDirectory: Sendable {
     /// The book an unused, unexpired invitation leads to.
     func book(invitationDigest: String, now: Date) async throws -> Int64?
     /// The store of a book.
-    func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore
+    func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore & IdempotencyStore
 }

@@ -63,7 +63,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     }
     let protected = router.group().add(middleware: RequireAccountMiddleware(setupIsOpen: setupIsOpen))
     let pagesRegistrar = Registrar(group: protected, prefix: "", isPublic: false, log: routes)
-    let api = Registrar(group: protected.group("/api/v1"), prefix: "/api/v1", isPublic: false, log: routes)
+    let api = Registrar(group: protected.group("/api/v1").add(middleware: IdempotencyMiddleware(store: store)), prefix: "/api/v1", isPublic: false, log: routes)
     api.get("/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPI.document())))
     }

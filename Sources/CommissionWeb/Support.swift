@@ -42,7 +42,7 @@ public struct WebConfiguration: Sendable {
 }
 
 /// The store the web app needs: the book, its accounts and its members.
-public typealias WebStore = CommissionStore & AccountStore & TeamStore
+public typealias WebStore = CommissionStore & AccountStore & TeamStore & IdempotencyStore
 
 /// Who is asking, once the authenticator has looked at the request.
 public enum Caller: Sendable {

@@ -148,4 +148,63 @@ import Testing
             #expect(try await client.execute(uri: "/api/v1/statements?from=2026-10-01&format=xml", method: .get, headers: headers).status == .badRequest)
         }
     }
+
+    /// `Idempotency-Key` on any write: sent again, the request changes nothing more and gets the
+    /// first answer (marked replayed); the key with another request is refused; a refused request
+    /// spends no key; a request still being answered asks the retry to wait.
+    @Test func aWriteSentAgainWithItsKeyIsMadeOnceAndAnsweredTheSame() async throws {
+        let test = try await TestApp()
+        let headers = try await Self.bearer(test)
+        @Sendable func keyed(_ key: String) -> HTTPFields {
+            var fields = headers
+            fields[HTTPField.Name("Idempotency-Key")!] = key
+            return fields
+        }
+        let harbor = #"{"name": "Harbor", "schedule": "monthly"}"#
+        try await test.app.test(.router) { client in
+            let first = try await client.execute(uri: "/api/v1/clinics", method: .post, headers: keyed("k-a"), body: ByteBuffer(string: harbor))
+            #expect(first.status == .created && first.headers[HTTPField.Name("Idempotent-Replayed")!] == nil, "\(first.text)")
+            let again = try await client.execute(uri: "/api/v1/clinics", method: .post, headers: keyed("k-a"), body: ByteBuffer(string: harbor))
+            #expect(again.status == .created && again.text == first.text)
+            #expect(again.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(try await test.store.clinics(ClinicQuery()).map(\.name) == ["Glow", "Harbor"])
+
+            // The key with another request: refused, nothing made.
+            let other = try await client.execute(uri: "/api/v1/clinics", method: .post, headers: keyed("k-a"),
+                                                 body: ByteBuffer(string: #"{"name": "Bay", "schedule": "monthly"}"#))
+            #expect(other.status.code == 422 && other.text.contains("another request"), "\(other.text)")
+            #expect(try await test.store.clinics(ClinicQuery()).count == 2)
+
+            // Refused by the book, the key is not spent: corrected, the request goes through under it.
+            let refused = try await client.execute(uri: "/api/v1/clinics", method: .post, headers: keyed("k-c"),
+                                                   body: ByteBuffer(string: #"{"name": "glow", "schedule": "monthly"}"#))
+            #expect(refused.status == .conflict)
+            let corrected = try await client.execute(uri: "/api/v1/clinics", method: .post, headers: keyed("k-c"),
+                                                     body: ByteBuffer(string: #"{"name": "Bay", "schedule": "monthly"}"#))
+            #expect(corrected.status == .created, "\(corrected.text)")
+
+            // A removal and a change alike.
+            let harborID = try #require(try first.json()["id"] as? Int)
+            for method in [HTTPRequest.Method.patch, .delete] {
+                let body = method == .patch ? ByteBuffer(string: #"{"name": "Harbor Spa"}"#) : nil
+                let once = try await client.execute(uri: "/api/v1/clinics/\(harborID)", method: method, headers: keyed("k-\(method)"), body: body)
+                let twice = try await client.execute(uri: "/api/v1/clinics/\(harborID)", method: method, headers: keyed("k-\(method)"), body: body)
+                #expect(once.status == .ok && twice.text == once.text && twice.headers[HTTPField.Name("Idempotent-Replayed")!] == "true", "\(method)")
+            }
+
+            // A request whose change committed but whose answer is not kept yet (still being
+            // answered): its retry is asked to wait a second.
+            let fingerprint = try #require(try await test.store.idempotentAnswer(for: "k-a")).fingerprint
+            _ = try await IdempotencyClaim.$current.withValue(IdempotencyClaim(key: "k-b", fingerprint: fingerprint)) {
+                try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: .zero, unitCost: .zero))
+            }
+            let waiting = try await client.execute(uri: "/api/v1/clinics", method: .post, headers: keyed("k-b"), body: ByteBuffer(string: harbor))
+            #expect(waiting.status == .conflict && waiting.headers[.retryAfter] == "1", "\(waiting.text)")
+
+            let tooLong = try await client.execute(uri: "/api/v1/clinics", method: .post, headers: keyed(String(repeating: "k", count: 201)),
+                                                   body: ByteBuffer(string: #"{"name": "Cove", "schedule": "monthly"}"#))
+            #expect(tooLong.status.code == 422)
+            #expect(try await test.store.clinics(ClinicQuery(includeArchived: true)).map(\.name) == ["Bay", "Glow", "Harbor Spa"])
+        }
+    }
 }

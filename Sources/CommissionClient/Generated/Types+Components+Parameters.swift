@@ -5,5 +5,10 @@ import struct Foundation.Data
 import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
-    internal enum Parameters {}
+    internal enum Parameters {
+        /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+        ///
+        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
+        internal typealias IdempotencyKey = Swift.String
+    }
 }

@@ -1028,12 +1028,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/clinics/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/clinics/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateClinic.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateClinic.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateClinic.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -2043,12 +2052,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/products/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/products/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateProduct.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateProduct.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateProduct.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -3032,12 +3050,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/terms/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/terms/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateTerms.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateTerms.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateTerms.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -5076,12 +5103,21 @@ internal enum Operations {
             internal var path: Operations.UpdateSale.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/sales/{id}/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/sales/{id}/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateSale.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateSale.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateSale.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -5576,12 +5612,21 @@ internal enum Operations {
             internal var path: Operations.VoidSale.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/sales/{id}/DELETE/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/sales/{id}/DELETE/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VoidSale.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VoidSale.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.VoidSale.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -7587,12 +7632,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/payouts/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/payouts/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePayout.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePayout.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreatePayout.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -8099,12 +8153,21 @@ internal enum Operations {
             internal var query: Operations.ClosePeriod.Input.Query
             /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/close/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/close/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ClosePeriod.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ClosePeriod.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ClosePeriod.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -8608,12 +8671,21 @@ internal enum Operations {
             internal var query: Operations.ReopenPeriod.Input.Query
             /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/reopen/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/reopen/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReopenPeriod.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReopenPeriod.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReopenPeriod.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -9560,12 +9632,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/settings/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/settings/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateSettings.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateSettings.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateSettings.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -10548,12 +10629,21 @@ internal enum Operations {
             internal var path: Operations.PatchClinic.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/PATCH/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/PATCH/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchClinic.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchClinic.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchClinic.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -11068,12 +11158,21 @@ internal enum Operations {
             internal var query: Operations.ArchiveClinic.Input.Query
             /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/DELETE/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/clinics/{id}/DELETE/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ArchiveClinic.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ArchiveClinic.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ArchiveClinic.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -12088,12 +12187,21 @@ internal enum Operations {
             internal var path: Operations.PatchProduct.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/products/{id}/PATCH/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/products/{id}/PATCH/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchProduct.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchProduct.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchProduct.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -12608,12 +12716,21 @@ internal enum Operations {
             internal var query: Operations.ArchiveProduct.Input.Query
             /// - Remark: Generated from `#/paths/api/v1/products/{id}/DELETE/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/products/{id}/DELETE/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ArchiveProduct.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ArchiveProduct.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ArchiveProduct.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -13628,12 +13745,21 @@ internal enum Operations {
             internal var path: Operations.PatchTerms.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/terms/{id}/PATCH/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/terms/{id}/PATCH/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchTerms.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchTerms.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchTerms.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -14617,12 +14743,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/prices/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/prices/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetPrice.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetPrice.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetPrice.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -15114,12 +15249,21 @@ internal enum Operations {
             internal var path: Operations.RemovePrice.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/prices/{id}/DELETE/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/prices/{id}/DELETE/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePrice.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePrice.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemovePrice.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -16061,12 +16205,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/deductions/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/deductions/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateDeduction.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateDeduction.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateDeduction.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -17049,12 +17202,21 @@ internal enum Operations {
             internal var path: Operations.UpdateDeduction.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/deductions/{id}/PATCH/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/deductions/{id}/PATCH/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateDeduction.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateDeduction.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UpdateDeduction.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -17549,12 +17711,21 @@ internal enum Operations {
             internal var path: Operations.DeleteDeduction.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/deductions/{id}/DELETE/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/deductions/{id}/DELETE/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteDeduction.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteDeduction.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteDeduction.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -18005,12 +18176,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/batch/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/batch/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Batch.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Batch.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Batch.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -20216,12 +20396,21 @@ internal enum Operations {
             internal var path: Operations.DeletePayout.Input.Path
             /// - Remark: Generated from `#/paths/api/v1/payouts/{id}/DELETE/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/payouts/{id}/DELETE/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeletePayout.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeletePayout.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeletePayout.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -20672,12 +20861,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/api/v1/import/rows/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/import/rows/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ImportRows.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ImportRows.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ImportRows.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
