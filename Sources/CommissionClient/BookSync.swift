@@ -14,8 +14,8 @@ import Foundation
 /// - **Never twice.** A new sale goes with an idempotency key made of the device, the pull and the
 ///   sale, and the sync remembers what it has sent (`statePath`): a sync cut off by the network
 ///   resumes where it stopped, and a sale whose answer was lost is recognised by the server, not
-///   recorded again. A payout has no key: one the server already holds (same clinic, period,
-///   amount, day and reference) is taken as sent.
+///   recorded again. A new payout goes with a key of the same making, which the server keeps
+///   (for 30 days) with its answer.
 /// - **The server's rules decide.** A sale into a period the clinic closed meanwhile, under terms
 ///   changed on the server, or at a clinic archived there, is refused by the server like any sale;
 ///   the refusal is in the report (``SyncReport/refused``) with the server's sentence, and the
@@ -203,7 +203,7 @@ public final class BookSync: Sendable {
         func flush() async throws {
             guard !batch.isEmpty else { return }
             defer { batch = [] }
-            let writes = batch.map { StoreWrite.createSale($0.draft, idempotencyKey: saleKey($0.subject, state)) }
+            let writes = batch.map { StoreWrite.createSale($0.draft, idempotencyKey: key($0.subject, state)) }
             do {
                 let written = try await remote.apply(writes)
                 for (item, made) in zip(batch, written) {
@@ -237,7 +237,12 @@ public final class BookSync: Sendable {
     }
 
     /// The idempotency key of a sale made on the device: the device, the pull, the sale.
-    func saleKey(_ subject: Subject, _ state: State) -> String { "sync:\(state.device):\(state.pulls):\(subject.id)" }
+    /// The idempotency key of a new record the device sends: the device, the pull and the record
+    /// (a sale's key is its number alone, as in the first versions of the sync).
+    func key(_ subject: Subject, _ state: State) -> String {
+        let record = subject.kind == .audited(.sale) ? "\(subject.id)" : subject.key
+        return "sync:\(state.device):\(state.pulls):\(record)"
+    }
 
     /// Sends one record's changes, and marks it sent — or refused, with the reason in the report.
     func sendOne(_ subject: Subject, state: inout State, report: inout SyncReport, names: inout Names) async throws {
@@ -277,7 +282,7 @@ public final class BookSync: Sendable {
         case .audited(.sale):
             return try await sendSale(subject, state: &state, names: &names)
         case .audited(.payout):
-            return try await sendPayout(subject, names: &names)
+            return try await sendPayout(subject, state: state, names: &names)
         case .audited(.period):
             return try await sendPeriods(subject, names: &names)
         case .audited(let kind):
@@ -292,7 +297,7 @@ public final class BookSync: Sendable {
         let sale = try await local.sale(Sale.ID(subject.id))
         let draft = try await remoteDraft(sale, names: &names)
         if actions.contains("create") {
-            let sent = try await remote.createSale(draft, idempotencyKey: saleKey(subject, state))
+            let sent = try await remote.createSale(draft, idempotencyKey: key(subject, state))
             state.sent[subject.id] = sent.id.rawValue
             try save(state)
             if sale.isVoided && !sent.isVoided { _ = try await remote.voidSale(sent.id) }
@@ -332,15 +337,16 @@ public final class BookSync: Sendable {
         return found
     }
 
-    func sendPayout(_ subject: Subject, names: inout Names) async throws -> Bool {
+    func sendPayout(_ subject: Subject, state: State, names: inout Names) async throws -> Bool {
         let payout = names.localPayouts[subject.id]
         if subject.actions.contains("create") {
             guard let payout else { return false }  // recorded and removed on the device: nothing to send
             let clinic = try await remoteClinic(payout.clinicID, names: &names)
-            let held = try await remote.payouts(PayoutQuery(clinicID: clinic, period: payout.period))
-            if held.contains(where: { $0.amount == payout.amount && $0.receivedOn == payout.receivedOn && $0.reference == payout.reference }) { return true }
-            _ = try await remote.createPayout(PayoutDraft(clinicID: clinic, period: payout.period, amount: payout.amount,
+            // Its own key: sent again after a lost answer, it is recorded once.
+            _ = try await HTTPStore.$idempotencyKey.withValue(key(subject, state)) {
+                try await remote.createPayout(PayoutDraft(clinicID: clinic, period: payout.period, amount: payout.amount,
                                                           receivedOn: payout.receivedOn, reference: payout.reference))
+            }
             return true
         }
         guard subject.actions.contains("delete"), payout == nil else { return false }

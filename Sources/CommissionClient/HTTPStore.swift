@@ -46,17 +46,34 @@ public final class HTTPStore: CommissionStore {
     ///   - transport: How requests travel: swift-openapi-urlsession's `URLSessionTransport`, or
     ///     swift-openapi-async-http-client's `AsyncHTTPClientTransport` (on Linux, where URLSession
     ///     cannot stream the change stream).
-    public init(url: URL, token: String, transport: any ClientTransport) {
-        client = Client(serverURL: url, transport: transport, middlewares: [Authorization(token: token), Problems()])
+    ///   - retries: How many times a write whose answer was lost (the connection dropped) is sent
+    ///     again, with its idempotency key, before ``RemoteStoreError/unreachable(_:)`` is thrown:
+    ///     after a quarter of a second, then a second, then four.
+    public init(url: URL, token: String, transport: any ClientTransport, retries: Int = 2) {
+        client = Client(serverURL: url, transport: transport,
+                        middlewares: [Authorization(token: token), Problems(), IdempotentWrites(retries: max(0, retries))])
     }
+
+    /// The idempotency key the writes made in `body` are sent with, instead of a fresh one each:
+    /// for a caller that sends a change again later (an app's outbox, a sync resumed) and must
+    /// have it made once. One key is one change — give each write its own.
+    ///
+    /// ```swift
+    /// try await HTTPStore.$idempotencyKey.withValue("outbox-\(entry.id)") {
+    ///     _ = try await store.createPayout(draft)
+    /// }
+    /// ```
+    @TaskLocal public static var idempotencyKey: String?
 
     #if canImport(Darwin)  // Apple's platforms, where the package links the URLSession transport
     /// A store on the book a bearer token opens, over URLSession (Apple's platforms).
     /// - Parameters:
     ///   - url: The server's address, `https://host` (the token names the book).
     ///   - token: An API token of the book (`cm_…`).
-    public convenience init(url: URL, token: String) {
-        self.init(url: url, token: token, transport: URLSessionTransport())
+    ///   - retries: How many times a write whose answer was lost is sent again (see
+    ///     ``init(url:token:transport:retries:)``).
+    public convenience init(url: URL, token: String, retries: Int = 2) {
+        self.init(url: url, token: token, transport: URLSessionTransport(), retries: retries)
     }
     #endif
 
@@ -618,9 +635,9 @@ public final class HTTPStore: CommissionStore {
 
 /// What a remote store throws beyond the `StoreError`s the server sends back.
 public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server could not be reached, or its answer was lost (no network, the server down): a
-    /// change sent may or may not have been made. A sale sent again with the same idempotency key
-    /// is recorded once; read before sending any other write again.
+    /// The server could not be reached, or its answer was lost (no network, the server down), also
+    /// when the write was sent again: a change sent may or may not have been made. Sent again with
+    /// the same idempotency key (``HTTPStore/idempotencyKey``), it is made once.
     case unreachable(String)
     /// The server refused the request for a reason of its own (no valid token: 401; a request
     /// this client should not have made: 400) — its sentence.
@@ -636,6 +653,36 @@ public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .refused(let status, let detail): "The server refused the request (\(status)): \(detail)"
         case .unexpectedAnswer(let what): "The server's answer cannot be read (\(what)): is it a Commission server of the same version?"
         case .unsupported(let what): what
+        }
+    }
+}
+
+/// Gives every write an idempotency key (``HTTPStore/idempotencyKey``, else a fresh one) and sends
+/// it again, with that key, when its answer was lost or the server asks to retry (409 with
+/// `Retry-After`: the first try is still being answered): the server makes the change once.
+struct IdempotentWrites: ClientMiddleware {
+    let retries: Int
+
+    static let key = HTTPField.Name("Idempotency-Key")!
+
+    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+        guard request.method != .get, request.method != .head else { return try await next(request, body, baseURL) }
+        var request = request
+        if request.headerFields[Self.key] == nil { request.headerFields[Self.key] = HTTPStore.idempotencyKey ?? UUID().uuidString }
+        // A body that can be sent only once is not sent again.
+        let retries = body.map { $0.iterationBehavior == .multiple } ?? true ? self.retries : 0
+        var pause = Duration.milliseconds(250), attempt = 0
+        while true {
+            do {
+                let (response, responseBody) = try await next(request, body, baseURL)
+                guard response.status.code == 409, response.headerFields[.retryAfter] != nil, attempt < retries else { return (response, responseBody) }
+            } catch {
+                guard attempt < retries, !(error is CancellationError) else { throw error }
+            }
+            try await Task.sleep(for: pause)
+            pause *= 4
+            attempt += 1
         }
     }
 }

@@ -3,7 +3,10 @@ import CommissionCore
 import CommissionSQLite
 import CommissionStore
 import Foundation
+import HTTPTypes
+import OpenAPIRuntime
 import OpenAPIAsyncHTTPClient
+import Synchronization
 import Testing
 
 /// What only the remote store has to show (the conformance suite runs on it as on every store):
@@ -95,5 +98,81 @@ import Testing
             guard case .refused(let status, _) = error else { Issue.record("\(error)"); return }
             #expect(status == 401)
         }
+    }
+
+    /// Loses the answer to the first try of every write, after the server made it: what a phone
+    /// sees when the connection drops between sending and hearing back.
+    final class LosesFirstAnswers: ClientTransport, Sendable {
+        let inner = AsyncHTTPClientTransport()
+        let lost = Mutex(0)
+        let seen = Mutex<Set<String>>([])
+        struct Lost: Error {}
+        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+            let answer = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            guard request.method != .get, let key = request.headerFields[HTTPField.Name("Idempotency-Key")!] else { return answer }
+            guard seen.withLock({ $0.insert(key).inserted }) else { return answer }
+            lost.withLock { $0 += 1 }
+            throw Lost()
+        }
+    }
+
+    /// Every write goes with an idempotency key and is sent again when its answer is lost: the
+    /// server makes it once and answers the retry with the first answer — for clinics, products,
+    /// terms, prices, deductions, payouts, periods, changes and removals alike.
+    @Test func aWriteWhoseAnswerWasLostIsSentAgainAndMadeOnce() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let transport = LosesFirstAnswers()
+        let store = HTTPStore(url: server.url, token: server.token, transport: transport)
+        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000)))
+        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01")))
+        _ = try await store.setPrice(PriceDraft(clinicID: glow.id, productID: serum.id, unitPrice: cents(5500), effectiveFrom: day("2026-02-01")))
+        _ = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: glow.id, name: "Room rent", amount: .fixed(cents(1000)),
+                                                      effectiveFrom: day("2026-01-01")))
+        let march = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
+        let payout = try await store.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(1200), receivedOn: day("2026-04-05")))
+        var renamed = glow
+        renamed.name = "Glow Aesthetics"
+        #expect(try await store.updateClinic(renamed).name == "Glow Aesthetics")
+        try await store.deletePayout(payout.id)
+        try await store.closePeriod(clinic: glow.id, period: march)
+        let sale = try await store.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-02-02")), idempotencyKey: nil)
+        _ = try await store.voidSale(sale.id)
+
+        #expect(transport.lost.withLock { $0 } == 11, "every write lost its first answer")
+        let book = server.book
+        #expect(try await book.clinics(ClinicQuery()).map(\.name) == ["Glow Aesthetics"])
+        #expect(try await book.products(ProductQuery()).count == 1)
+        #expect(try await book.terms(TermsQuery()).count == 1)
+        #expect(try await book.prices(PriceQuery()).count == 1)
+        #expect(try await book.deductions(clinic: nil).count == 1)
+        #expect(try await book.payouts(PayoutQuery()).isEmpty)
+        await #expect(throws: StoreError.periodClosed(clinic: "Glow Aesthetics", period: march)) {
+            _ = try await book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02")), idempotencyKey: nil)
+        }
+        #expect(try await book.countSales(SaleQuery(includeVoided: true)) == 1)
+        #expect(try await book.sale(sale.id).isVoided)
+    }
+
+    /// Without retries, the lost answer is the caller's: it is told the server cannot be reached,
+    /// and sending the write again under the key it chose (`HTTPStore.idempotencyKey`) makes it once.
+    @Test func aCallerSendsAWriteAgainUnderItsOwnKey() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let store = HTTPStore(url: server.url, token: server.token, transport: LosesFirstAnswers(), retries: 0)
+        let glow = try await server.book.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let march = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
+        let draft = PayoutDraft(clinicID: glow.id, period: march, amount: cents(1200), receivedOn: day("2026-04-05"))
+        await #expect(throws: RemoteStoreError.self) {
+            try await HTTPStore.$idempotencyKey.withValue("outbox-1") { _ = try await store.createPayout(draft) }
+        }
+        let again = try await HTTPStore.$idempotencyKey.withValue("outbox-1") { try await store.createPayout(draft) }
+        #expect(try await server.book.payouts(PayoutQuery()).map(\.id) == [again.id])
+        // The same key for another change is refused, not answered with the first one's answer.
+        await #expect(throws: RemoteStoreError.self) {
+            try await HTTPStore.$idempotencyKey.withValue("outbox-1") {
+                _ = try await store.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(99), receivedOn: day("2026-04-06")))
+            }
+        }
+        #expect(try await server.book.payouts(PayoutQuery()).count == 1)
     }
 }
