@@ -80,14 +80,29 @@ struct BookResponder: HTTPResponder {
     }
 }
 
-/// The app of each book, built on its first request and kept.
+/// The app of each book, built on its first request and kept while it is used: an app nobody used
+/// for ``WebConfiguration/releaseBooksIdleFor`` is released, and beyond
+/// ``WebConfiguration/booksKept`` apps the least recently used one is, so that a server of a
+/// thousand books holds the apps of those in use, not of every book it ever served. A released
+/// book's next request builds its app again (its store, router and live hubs; the compiled
+/// templates are shared by every book). An event stream open on a released app keeps it alive
+/// until it closes, and keeps working: it hears the book's changes like any other.
 actor BookApps {
     let books: any BookDirectory
     let configuration: WebConfiguration
     let routes: RouteLog
     /// One sign-in throttle for the whole server, whichever book a name belongs to.
     let throttle = LoginThrottle()
-    private var apps: [Int64: Task<RouterResponder<AppRequestContext>, any Error>] = [:]
+    private var apps: [Int64: Kept] = [:] {
+        didSet { configuration.metrics?.booksKept.set(Double(apps.count)) }
+    }
+    private var routesLogged = false
+    private var sweeper: Task<Void, Never>?
+
+    private struct Kept {
+        let app: Task<RouterResponder<AppRequestContext>, any Error>
+        var lastUsed: ContinuousClock.Instant
+    }
 
     init(books: any BookDirectory, configuration: WebConfiguration, routes: RouteLog) {
         self.books = books
@@ -95,21 +110,54 @@ actor BookApps {
         self.routes = routes
     }
 
+    deinit { sweeper?.cancel() }
+
     func app(for book: Int64) async throws -> RouterResponder<AppRequestContext> {
-        if let app = apps[book] { return try await app.value }
+        let now = ContinuousClock.now
+        if apps[book] != nil {
+            apps[book]?.lastUsed = now
+            return try await apps[book]!.app.value
+        }
         let (books, configuration, throttle) = (books, configuration, throttle)
         // Only the first book's routes are logged: every book has the same ones.
-        let routes = apps.isEmpty ? routes : RouteLog()
+        let routes = routesLogged ? RouteLog() : routes
+        routesLogged = true
         let app = Task {
             buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes, throttle: throttle,
                         setupIsOpen: { try await books.setupIsOpen(book: book) }).buildResponder()
         }
-        apps[book] = app
+        apps[book] = Kept(app: app, lastUsed: now)
+        releaseBeyondTheLimit()
+        startSweeping()
         do {
             return try await app.value
         } catch {
             apps[book] = nil  // a failed start (the database away) is tried again by the next request
             throw error
+        }
+    }
+
+    /// Releases the apps nobody used for ``WebConfiguration/releaseBooksIdleFor``.
+    func releaseIdle(now: ContinuousClock.Instant = .now) {
+        apps = apps.filter { now - $0.value.lastUsed < configuration.releaseBooksIdleFor }
+    }
+
+    /// Keeps at most ``WebConfiguration/booksKept`` apps, releasing the least recently used.
+    private func releaseBeyondTheLimit() {
+        let excess = apps.count - max(1, configuration.booksKept)
+        guard excess > 0 else { return }
+        for (book, _) in apps.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }).prefix(excess) { apps[book] = nil }
+    }
+
+    /// Looks for idle apps every tenth of the idle time (at least every second, at most every minute).
+    private func startSweeping() {
+        guard sweeper == nil else { return }
+        let every = min(max(configuration.releaseBooksIdleFor / 10, .seconds(1)), .seconds(60))
+        sweeper = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: every)
+                await self?.releaseIdle()
+            }
         }
     }
 }

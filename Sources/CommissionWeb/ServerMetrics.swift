@@ -8,7 +8,7 @@ import Prometheus
 /// What the server counts and measures, exposed at `/metrics` in Prometheus' text format to
 /// callers holding the operator's token (`serve --metrics-token`, `COMMISSION_METRICS_TOKEN`):
 /// requests by route, method and status with a latency histogram, sales recorded and imports
-/// through this server, the event streams open now. The same registry is the process's
+/// through this server, the event streams open now, the books kept in memory. The same registry is the process's
 /// swift-metrics backend (``bootstrap()``), so what the libraries measure shows too.
 public final class ServerMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
@@ -20,6 +20,8 @@ public final class ServerMetrics: Sendable {
     let importedRows: Prometheus.Counter
     let openStreams: Prometheus.Gauge
     let lastBackup: Prometheus.Gauge
+    /// On a server of several books: the books whose app is kept in memory now.
+    let booksKept: Prometheus.Gauge
 
     /// The latency buckets, in seconds: from a cached read to a large import.
     static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
@@ -33,6 +35,7 @@ public final class ServerMetrics: Sendable {
         openStreams = registry.makeGauge(descriptor: Self.name("event_streams", "", "Live event streams (dashboards, API clients) open now."))
         lastBackup = registry.makeGauge(descriptor: Self.name("backup_last_success", "timestamp_seconds",
                                                               "When a scheduled backup of every book last succeeded (Unix time; 0: not yet)."))
+        booksKept = registry.makeGauge(descriptor: Self.name("books_in_memory", "", "Books whose app this server keeps now (idle ones are released)."))
     }
 
     /// Makes the registry the process's swift-metrics backend (once per process, as `serve` starts).

@@ -21,6 +21,8 @@ import SystemPackage
 /// | `backupEvery` | `--backup-every` | (none: no scheduled backups) |
 /// | `backupKeep` | `--keep` | `14` |
 /// | `backupDirectory` | `--backup-directory` | `backups/` beside the SQLite book |
+/// | `booksKept` | `--books-kept` | `100` (PostgreSQL: books whose app is kept in memory) |
+/// | `releaseBooksAfter` | `--release-books-after` | `10m` (PostgreSQL: a book's app unused this long is released) |
 public struct ServerSettings: Sendable, Equatable {
     public var db: String?
     public var databaseUrl: String?
@@ -33,6 +35,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var backupEvery: String?
     public var backupKeep = 14
     public var backupDirectory: String?
+    public var booksKept = 100
+    public var releaseBooksAfter = "10m"
 
     public init() {}
 
@@ -44,6 +48,8 @@ public struct ServerSettings: Sendable, Equatable {
         public var logFormat, metricsToken, backupEvery: String?
         public var backupKeep: Int?
         public var backupDirectory: String?
+        public var booksKept: Int?
+        public var releaseBooksAfter: String?
         public init() {}
     }
 
@@ -64,6 +70,8 @@ public struct ServerSettings: Sendable, Equatable {
         put("backupEvery", flags.backupEvery.map(ConfigContent.string))
         put("backupKeep", flags.backupKeep.map(ConfigContent.int))
         put("backupDirectory", flags.backupDirectory.map(ConfigContent.string))
+        put("booksKept", flags.booksKept.map(ConfigContent.int))
+        put("releaseBooksAfter", flags.releaseBooksAfter.map(ConfigContent.string))
         // An empty variable is as good as none.
         let environment = environment.filter { !$0.value.isEmpty }
         var providers: [any ConfigProvider] = [
@@ -102,6 +110,8 @@ public struct ServerSettings: Sendable, Equatable {
         settings.backupEvery = try value("backupEvery") { try config.requiredString(forKey: $0) }
         settings.backupKeep = try value("backupKeep") { try config.requiredInt(forKey: $0) } ?? settings.backupKeep
         settings.backupDirectory = try value("backupDirectory") { try config.requiredString(forKey: $0) }
+        settings.booksKept = try value("booksKept") { try config.requiredInt(forKey: $0) } ?? settings.booksKept
+        settings.releaseBooksAfter = try value("releaseBooksAfter") { try config.requiredString(forKey: $0) } ?? settings.releaseBooksAfter
         if let format = try value("logFormat", { try config.requiredString(forKey: $0) }) {
             guard let known = LogFormat(rawValue: format) else { throw SettingsError.invalid("logFormat", "\"\(format)\" is text or json") }
             settings.logFormat = known

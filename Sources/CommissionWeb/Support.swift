@@ -26,6 +26,12 @@ public struct WebConfiguration: Sendable {
     public var maxBackupSize: Int
     /// What the server counts, exposed at `/metrics` to the operator's token; nil keeps none.
     public var metrics: ServerMetrics?
+    /// On a server of several books: how long the app of a book nobody used is kept before it is
+    /// released (built again, in milliseconds, by its next request).
+    public var releaseBooksIdleFor: Duration = .seconds(600)
+    /// On a server of several books: how many books' apps are kept at most; beyond, the least
+    /// recently used is released first.
+    public var booksKept: Int = 100
 
     public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12,

@@ -46,8 +46,21 @@ struct Bench: AsyncParsableCommand {
         "Only time the dashboard of this existing book (one kept with --keep), on the day of its last sale: to compare two builds on one book.",
         valueName: "book.sqlite"))
     var dashboardOf: String?
+    @Option(name: .customLong("only-books"), help: ArgumentHelp(
+        "Only measure a team server of this many books on the PostgreSQL server (memory, a cold book's first answer).", valueName: "count"))
+    var onlyBooks: Int?
 
     func run() async throws {
+        if let count = onlyBooks {
+            guard let server = postgres ?? ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+                throw ValidationError("--only-books needs a PostgreSQL server: --postgres, or COMMISSION_TEST_POSTGRES_URL (benchmarks/run sets it).")
+            }
+            var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
+            try await ManyBooksBench(server: server, binary: commission ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("commission").path,
+                                     books: count).run(report: &report)
+            print(report.table())
+            return
+        }
         if let path = dashboardOf {
             let store = try SQLiteStore(.file(path))
             guard let last = try await store.sales(SaleQuery(page: Page(limit: 1))).first?.date else { throw ValidationError("\(path) has no sales.") }
@@ -229,6 +242,8 @@ struct Bench: AsyncParsableCommand {
             for book in sideBySide {
                 try await postgresFigures(book, server: server, binary: binary, report: &report)
             }
+            note("== a team server of 1,000 books")
+            try await ManyBooksBench(server: server, binary: binary, books: 1000).run(report: &report)
         }
 
         report.totalSeconds = (ContinuousClock.now - started).seconds

@@ -56,6 +56,11 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("backup-directory"), help: ArgumentHelp("Where scheduled backups go (default: backups/ beside the SQLite book; required for PostgreSQL).",
                                                                      valueName: "path"))
     var backupDirectory: String?
+    @Option(name: .customLong("books-kept"), help: "With --database: how many books' apps to keep in memory at most; the least recently used go first (default 100).")
+    var booksKept: Int?
+    @Option(name: .customLong("release-books-after"), help: ArgumentHelp(
+        "With --database: release the app of a book nobody used this long (30s, 10m, 1h; default 10m); its next request builds it again.", valueName: "period"))
+    var releaseBooksAfter: String?
     @Flag(name: .customLong("trust-forwarded-for"), inversion: .prefixedNo,
           help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
     var trustForwardedFor: Bool?
@@ -69,6 +74,7 @@ struct Serve: AsyncParsableCommand {
         (flags.db, flags.databaseUrl, flags.host, flags.port) = (book.db, database, host, port)
         (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (secureCookies, trustForwardedFor, logFormat, metricsToken)
         (flags.backupEvery, flags.backupKeep, flags.backupDirectory) = (backupEvery, keep, backupDirectory)
+        (flags.booksKept, flags.releaseBooksAfter) = (booksKept, releaseBooksAfter)
         let settings: ServerSettings
         do {
             settings = try await ServerSettings.resolve(flags, file: configFile)
@@ -79,6 +85,10 @@ struct Serve: AsyncParsableCommand {
             throw Failure("The backup period \"\(every)\" is not a number and a unit: 30m, 6h, 24h, 7d.")
         }
         if settings.backupKeep < 1 { throw Failure("Keep at least 1 scheduled backup of each book.") }
+        if settings.booksKept < 1 { throw Failure("Keep the app of at least 1 book in memory (--books-kept).") }
+        if ScheduledBackups.period(settings.releaseBooksAfter) == nil {
+            throw Failure("The time after which an unused book is released, \"\(settings.releaseBooksAfter)\", is not a number and a unit: 30s, 10m, 1h.")
+        }
         if let token = settings.metricsToken, token.count < 16 { throw Failure("The metrics token is a secret of 16 characters or more.") }
         return settings
     }
@@ -90,6 +100,8 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = .info
         let (host, port) = (settings.host, settings.port)
         var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, trustForwardedFor: settings.trustForwardedFor)
+        configuration.booksKept = settings.booksKept
+        configuration.releaseBooksIdleFor = ScheduledBackups.period(settings.releaseBooksAfter) ?? configuration.releaseBooksIdleFor
         if let token = settings.metricsToken {
             let metrics = ServerMetrics(token: token)
             metrics.bootstrap()

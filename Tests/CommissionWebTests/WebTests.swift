@@ -558,25 +558,29 @@ import Testing
     @Test func flagsThenEnvironmentThenFileThenDefaults() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try #"{"host": "0.0.0.0", "port": 8443, "secureCookies": true, "logFormat": "json", "backupEvery": "24h", "backupKeep": 7, "metricsToken": "from-the-file-0123"}"#
+        try #"{"host": "0.0.0.0", "port": 8443, "secureCookies": true, "logFormat": "json", "backupEvery": "24h", "backupKeep": 7, "metricsToken": "from-the-file-0123", "booksKept": 500}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
 
         // Nothing given: the defaults.
         let none = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:])
         #expect(none == ServerSettings())
         #expect(none.host == "127.0.0.1" && none.port == 8080 && !none.secureCookies && none.logFormat == .text && none.backupKeep == 14)
+        #expect(none.booksKept == 100 && none.releaseBooksAfter == "10m")
 
         // The file alone.
         let fromFile = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file)
         #expect(fromFile.host == "0.0.0.0" && fromFile.port == 8443 && fromFile.secureCookies && fromFile.logFormat == .json)
         #expect(fromFile.backupEvery == "24h" && fromFile.backupKeep == 7 && fromFile.metricsToken == "from-the-file-0123")
+        #expect(fromFile.booksKept == 500)
 
         // The environment over the file (the file named by COMMISSION_CONFIG), a flag over both.
         let environment = ["COMMISSION_CONFIG": file, "COMMISSION_PORT": "9000", "COMMISSION_SECURE_COOKIES": "false",
-                           "COMMISSION_DATABASE_URL": "postgres://db/commission", "COMMISSION_HOST": ""]
+                           "COMMISSION_DATABASE_URL": "postgres://db/commission", "COMMISSION_HOST": "",
+                           "COMMISSION_RELEASE_BOOKS_AFTER": "1h"]
         let fromEnvironment = try await ServerSettings.resolve(ServerSettings.Flags(), environment: environment)
         #expect(fromEnvironment.port == 9000 && !fromEnvironment.secureCookies && fromEnvironment.databaseUrl == "postgres://db/commission")
         #expect(fromEnvironment.host == "0.0.0.0")  // an empty variable is none: the file's
+        #expect(fromEnvironment.releaseBooksAfter == "1h" && fromEnvironment.booksKept == 500)
         var flags = ServerSettings.Flags()
         flags.port = 7000
         flags.secureCookies = true
