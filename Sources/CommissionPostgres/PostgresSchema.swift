@@ -324,6 +324,13 @@ enum PostgresSchema {
             """,
             "CREATE INDEX idempotencyKey_createdAt ON idempotencyKey (createdAt)",
         ]),
+        // The sign-in slowdown's counts and the server's secrets (`SignInThrottleStore`), shared by
+        // every server process on the database (a name is unique on it: the keys are not a book's).
+        Migration(name: "v11: sign-in failures and server secrets", statements: [
+            "CREATE TABLE signInFailure (key text PRIMARY KEY, failures integer NOT NULL, lastAtMs bigint NOT NULL)",
+            "CREATE INDEX signInFailure_lastAtMs ON signInFailure (lastAtMs)",
+            "CREATE TABLE serverSecret (name text PRIMARY KEY, value bytea NOT NULL)",
+        ]),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

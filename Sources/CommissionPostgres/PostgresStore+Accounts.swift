@@ -6,7 +6,8 @@ import PostgresNIO
 /// Accounts on a shared database: an account signs in to this store's book only while it is a
 /// member of it (`member`), so sessions and tokens of other books' accounts count for nothing here.
 extension PostgresStore: AccountStore {
-    /// A transaction for accounts, sessions and tokens: no book figure changes, nothing is announced.
+    /// A transaction for accounts, sessions and tokens (and the server's other records: sign-in
+    /// counts, kept answers): no book figure changes, nothing is announced.
     @discardableResult
     func accountWrite<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {

@@ -25,17 +25,13 @@ extension PostgresStore: IdempotencyStore {
 
     public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String) async throws {
         let forget = Int64(Self.forgetBefore().timeIntervalSince1970)
-        do {
-            // No figure changed: the book's revision stays, and nobody is told.
-            try await database.client.withTransaction(logger: logger) { connection in
-                try await connection.query("""
-                    UPDATE idempotencyKey SET status = \(answer.status), contentType = \(answer.contentType), body = \(ByteBuffer(bytes: answer.body))
-                    WHERE bookId = \(book) AND key = \(key) AND fingerprint = \(answer.fingerprint)
-                    """, logger: logger)
-                try await connection.query("DELETE FROM idempotencyKey WHERE bookId = \(book) AND createdAt < \(forget)", logger: logger)
-            }
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: "keep a request's answer")
+        // No figure changed: the book's revision stays, and nobody is told.
+        try await accountWrite { connection in
+            try await connection.query("""
+                UPDATE idempotencyKey SET status = \(answer.status), contentType = \(answer.contentType), body = \(ByteBuffer(bytes: answer.body))
+                WHERE bookId = \(book) AND key = \(key) AND fingerprint = \(answer.fingerprint)
+                """, logger: logger)
+            try await connection.query("DELETE FROM idempotencyKey WHERE bookId = \(book) AND createdAt < \(forget)", logger: logger)
         }
     }
 }

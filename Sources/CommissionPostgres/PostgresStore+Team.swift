@@ -143,7 +143,7 @@ public struct PostgresBooks: BookDirectory {
             """)
     }
 
-    public func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore & IdempotencyStore {
+    public func store(book: Int64) async throws -> any ServerBookStore {
         try await PostgresStore(database: database, book: book)
     }
 

@@ -393,6 +393,20 @@ enum Schema {
                 """)
         }
 
+        // The sign-in slowdown's counts and the server's secrets (`SignInThrottleStore`), shared by
+        // every process on the file.
+        migrator.registerMigration("v16: sign-in failures and server secrets") { db in
+            try db.execute(sql: """
+                CREATE TABLE signInFailure (
+                    key TEXT PRIMARY KEY,
+                    failures INTEGER NOT NULL,
+                    lastAtMs INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX signInFailure_lastAtMs ON signInFailure(lastAtMs);
+                CREATE TABLE serverSecret (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+                """)
+        }
+
         return migrator
     }
 

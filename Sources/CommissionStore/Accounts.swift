@@ -155,5 +155,45 @@ public protocol BookDirectory: Sendable {
     /// The book an unused, unexpired invitation leads to.
     func book(invitationDigest: String, now: Date) async throws -> Int64?
     /// The store of a book.
-    func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore & IdempotencyStore
+    func store(book: Int64) async throws -> any ServerBookStore
+}
+
+/// What a server needs of a book's store: the book, its accounts and members, the answers kept for
+/// idempotency keys, and the sign-in slowdown's counts.
+public typealias ServerBookStore = CommissionStore & AccountStore & TeamStore & IdempotencyStore & SignInThrottleStore
+
+/// Failed sign-ins counted under one key (a name and an address, an address, a name).
+public struct SignInFailures: Sendable, Equatable {
+    public var failures: Int
+    /// The last failure.
+    public var last: Date
+
+    public init(failures: Int, last: Date) {
+        self.failures = failures
+        self.last = last
+    }
+}
+
+/// What slows down password guessing, kept in the database so that every server process on it
+/// counts the same failures (one server's counts are the others'), and the secret that signs the
+/// "known device" cookies, shared the same way. Keys are the server's (on PostgreSQL: of every
+/// book of the database), not a book's: a name is unique on a server.
+public protocol SignInThrottleStore: Sendable {
+    /// The counts kept under these keys (absent: none).
+    func signInFailures(_ keys: [String]) async throws -> [String: SignInFailures]
+    /// Counts one more failure under each key at `now`, and forgets counts whose last failure is
+    /// before `forgetBefore` (so that a spray of names cannot grow the table for good).
+    func recordSignInFailure(_ keys: [String], now: Date, forgetBefore: Date) async throws
+    /// Forgets the count under `key` (her success, for her own name and address).
+    func forgetSignInFailures(_ key: String) async throws
+    /// A random secret of 32 bytes kept under `name`: made by the first process that asks, the
+    /// same for every process after it.
+    func serverSecret(named name: String) async throws -> [UInt8]
+}
+
+extension Date {
+    /// Whole milliseconds since 1970, as a store keeps a moment (no floating-point column).
+    public var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    public init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

@@ -17,12 +17,12 @@ public func buildApplication(
 
 /// The router alone, for tests that need no socket. `routes` receives every route registered.
 public func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog = RouteLog()) -> Router<AppRequestContext> {
-    buildRouter(configuration: configuration, store: store, routes: routes, throttle: LoginThrottle(), setupIsOpen: { try await store.awaitsSetup() })
+    buildRouter(configuration: configuration, store: store, routes: routes, setupIsOpen: { try await store.awaitsSetup() })
 }
 
 /// `setupIsOpen` says whether `/setup` may create the book's owner now: for a book alone in its
 /// file, while it awaits set-up; on a server of several books, what the directory says.
-func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog, throttle: LoginThrottle,
+func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog,
                  setupIsOpen: @escaping @Sendable () async throws -> Bool) -> Router<AppRequestContext> {
     let pages = Pages.shared
     let router = Router(context: AppRequestContext.self)
@@ -35,7 +35,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
 
     let hub = LiveHub(store: store, request: HeadlineRequest()) { LiveEvent.headline($0) }
     let pageHub = LiveHub(store: store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
-    let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: throttle,
+    let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: LoginThrottle(store: store),
                      staging: RestoreStaging(), importStaging: RestoreStaging(),
                      setupIsOpen: setupIsOpen)
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)

@@ -91,8 +91,6 @@ actor BookApps {
     let books: any BookDirectory
     let configuration: WebConfiguration
     let routes: RouteLog
-    /// One sign-in throttle for the whole server, whichever book a name belongs to.
-    let throttle = LoginThrottle()
     private var apps: [Int64: Kept] = [:] {
         didSet { configuration.metrics?.booksKept.set(Double(apps.count)) }
     }
@@ -118,12 +116,12 @@ actor BookApps {
             apps[book]?.lastUsed = now
             return try await apps[book]!.app.value
         }
-        let (books, configuration, throttle) = (books, configuration, throttle)
+        let (books, configuration) = (books, configuration)
         // Only the first book's routes are logged: every book has the same ones.
         let routes = routesLogged ? RouteLog() : routes
         routesLogged = true
         let app = Task {
-            buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes, throttle: throttle,
+            buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes,
                         setupIsOpen: { try await books.setupIsOpen(book: book) }).buildResponder()
         }
         apps[book] = Kept(app: app, lastUsed: now)

@@ -185,80 +185,81 @@ extension HTTPField.Name {
 /// Failures are counted per name *and address* (five free, then 2, 4, 8 … at most 300 seconds
 /// between tries), per address over all names (twenty: name spraying), and per name over all
 /// addresses (twenty: a guess spread over many machines). The name-only lock lets through a device
-/// she signed in from before (a signed cookie of that sign-in), so someone failing on purpose
-/// from elsewhere does not keep her out; her own address and device are slowed only by their
-/// own failures. The counts live in this process (issue 18 moves them to the database).
-actor LoginThrottle {
-    struct Count { var failures: Int; var last: ContinuousClock.Instant }
-    private var byPair: [String: Count] = [:]
-    private var byAddress: [String: Count] = [:]
-    private var byName: [String: Count] = [:]
+/// she signed in from before (a signed cookie of that sign-in, ``KnownDevice``), so someone failing
+/// on purpose from elsewhere does not keep her out; her own address and device are slowed only by
+/// their own failures. The counts are kept in the database (``SignInThrottleStore``), so every
+/// server process on it slows the same guesses down; counts whose last failure is an hour old are
+/// forgotten.
+struct LoginThrottle: Sendable {
+    let store: any SignInThrottleStore
     static let pairAllowance = 5, wideAllowance = 20
+    static let forgetAfter: TimeInterval = 3600
+
+    static func keys(name: String, address: String) -> (pair: String, address: String, name: String) {
+        let name = name.lowercased()
+        return ("pair:\(name)|\(address)", "address:\(address)", "name:\(name)")
+    }
 
     /// Seconds to wait before this name may try again from this address, or nil.
-    func wait(name: String, address: String, knownDevice: Bool) -> Int? {
-        let key = name.lowercased()
-        let waits = [Self.delay(byPair["\(key)|\(address)"], allowance: Self.pairAllowance),
-                     Self.delay(byAddress[address], allowance: Self.wideAllowance),
-                     knownDevice ? nil : Self.delay(byName[key], allowance: Self.wideAllowance)].compactMap { $0 }
+    func wait(name: String, address: String, knownDevice: Bool, now: Date = Date()) async throws -> Int? {
+        let keys = Self.keys(name: name, address: address)
+        let counts = try await store.signInFailures([keys.pair, keys.address, keys.name])
+        let waits = [Self.delay(counts[keys.pair], allowance: Self.pairAllowance, now: now),
+                     Self.delay(counts[keys.address], allowance: Self.wideAllowance, now: now),
+                     knownDevice ? nil : Self.delay(counts[keys.name], allowance: Self.wideAllowance, now: now)].compactMap { $0 }
         return waits.max()
     }
 
-    func failed(name: String, address: String) {
-        let key = name.lowercased(), now = ContinuousClock.now
-        func bump(_ count: Count?) -> Count { Count(failures: (count?.failures ?? 0) + 1, last: now) }
-        byPair["\(key)|\(address)"] = bump(byPair["\(key)|\(address)"])
-        byAddress[address] = bump(byAddress[address])
-        byName[key] = bump(byName[key])
-        // Counts an hour old count for nothing: forgotten, so that a spray of names cannot grow the tables for good.
-        if byPair.count + byAddress.count + byName.count > 30_000 {
-            let cutoff = now - .seconds(3600)
-            byPair = byPair.filter { $0.value.last > cutoff }
-            byAddress = byAddress.filter { $0.value.last > cutoff }
-            byName = byName.filter { $0.value.last > cutoff }
-        }
+    func failed(name: String, address: String, now: Date = Date()) async throws {
+        let keys = Self.keys(name: name, address: address)
+        try await store.recordSignInFailure([keys.pair, keys.address, keys.name], now: now, forgetBefore: now.addingTimeInterval(-Self.forgetAfter))
     }
 
     /// Her success clears the count of her own name and address only: a guess spread over other
     /// addresses stays counted (and locked) for every device but the ones she signed in from.
-    func succeeded(name: String, address: String) {
-        byPair["\(name.lowercased())|\(address)"] = nil
+    func succeeded(name: String, address: String) async throws {
+        try await store.forgetSignInFailures(Self.keys(name: name, address: address).pair)
     }
 
-    private static func delay(_ count: Count?, allowance: Int) -> Int? {
+    private static func delay(_ count: SignInFailures?, allowance: Int, now: Date) -> Int? {
         guard let count, count.failures >= allowance else { return nil }
-        let delay = Duration.seconds(min(300, 1 << min(count.failures - allowance + 1, 9)))
-        let remaining = count.last + delay - ContinuousClock.now
-        return remaining > .zero ? Int(remaining.components.seconds) + 1 : nil
+        let delay = TimeInterval(min(300, 1 << min(count.failures - allowance + 1, 9)))
+        let remaining = count.last.addingTimeInterval(delay).timeIntervalSince(now)
+        return remaining > 0 ? Int(remaining) + 1 : nil
+    }
+
+    /// The key that signs the known-device cookies: the server's, kept in the database, so that a
+    /// device one process knows is known to every other.
+    func deviceKey() async throws -> KnownDevice.Key {
+        KnownDevice.Key(bytes: try await store.serverSecret(named: "known-device-cookie"))
     }
 }
 
 /// The signed cookie a browser keeps after a sign-in: it makes the device known to the sign-in
-/// slowdown for that name. Signed with a key of this process (a restart forgets known devices,
-/// which only means the name-only lock applies to them again).
+/// slowdown for that name. Signed with the server's key (``LoginThrottle/deviceKey()``).
 enum KnownDevice {
     static let cookieName = "commission_device"
     static let lifetime: TimeInterval = 180 * 24 * 3600
-    private static let keyBytes: Data = {
-        var generator = SystemRandomNumberGenerator()
-        return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }()
 
-    static func cookie(for name: String, now: Date = Date()) -> String {
-        let payload = "\(Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)).\(Data(name.lowercased().utf8).base64EncodedString())"
-        return payload + "." + signature(payload)
+    struct Key: Sendable {
+        let bytes: [UInt8]
     }
 
-    static func isKnown(_ cookie: String?, for name: String, now: Date = Date()) -> Bool {
+    static func cookie(for name: String, key: Key, now: Date = Date()) -> String {
+        let payload = "\(Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)).\(Data(name.lowercased().utf8).base64EncodedString())"
+        return payload + "." + signature(payload, key: key)
+    }
+
+    static func isKnown(_ cookie: String?, for name: String, key: Key, now: Date = Date()) -> Bool {
         guard let cookie else { return false }
         let parts = cookie.split(separator: ".")
         guard parts.count == 3, let expiry = Int64(parts[0]), expiry > Int64(now.timeIntervalSince1970),
-              Secret.matches(String(parts[2]), signature("\(parts[0]).\(parts[1])")),
+              Secret.matches(String(parts[2]), signature("\(parts[0]).\(parts[1])", key: key)),
               let signedName = Data(base64Encoded: String(parts[1])).map({ String(decoding: $0, as: UTF8.self) }) else { return false }
         return signedName == name.lowercased()
     }
 
-    private static func signature(_ payload: String) -> String {
-        Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: SymmetricKey(data: keyBytes))).map { String(format: "%02x", $0) }.joined()
+    private static func signature(_ payload: String, key: Key) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: SymmetricKey(data: key.bytes))).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -48,7 +48,7 @@ public struct WebConfiguration: Sendable {
 }
 
 /// The store the web app needs: the book, its accounts and its members.
-public typealias WebStore = CommissionStore & AccountStore & TeamStore & IdempotencyStore
+public typealias WebStore = ServerBookStore
 
 /// Who is asking, once the authenticator has looked at the request.
 public enum Caller: Sendable {

@@ -23,7 +23,7 @@ import Testing
         "v6",  // 773201c: the sale table rebuilt, its idempotency key indexed where set
         "v7",  // 203dc2e: no product index on sale
         "v8",  // 505b43d: summaries WITHOUT ROWID
-        "v9",  // c34d4b0: the book's locale (v10 to v14, this version: price lists, schedule changes, tiers, deductions, period figures, column mappings, product aliases, idempotency keys of write requests)
+        "v9",  // c34d4b0: the book's locale (v10 to v14, this version: price lists, schedule changes, tiers, deductions, period figures, column mappings, product aliases, idempotency keys of write requests, sign-in failures)
     ]
 
     func expected(_ version: String, _ what: String) throws -> String {
@@ -66,7 +66,7 @@ import Testing
         #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
 
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
-        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v15: idempotency keys of write requests")
+        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v16: sign-in failures and server secrets")
         #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
         // The audit log, copied into a table that also takes price-list and schedule entries, is
         // whole and still append-only.

@@ -36,7 +36,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                             "v6: idempotency keys indexed where set", "v7: sales by product through the date index",
                             "v8: summaries clustered by their key", "v9: the book's locale", "v10: clinic price lists and schedule changes",
                             "v11: tiers and deductions", "v12: expected figures by pay period", "v13: saved column mappings",
-                            "v14: clinics' product names", "v15: idempotency keys of write requests"])
+                            "v14: clinics' product names", "v15: idempotency keys of write requests", "v16: sign-in failures and server secrets"])
     }
 
     /// Idempotency keys are unique where a sale has one, and sales without (every imported one)
@@ -226,7 +226,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
             try String.fetchAll(db, sql: "SELECT name FROM pragma_table_list WHERE wr = 1 AND schema = 'main' ORDER BY name")
         }
         // (and the clinics' product names, WITHOUT ROWID for their key too, schema v14.)
-        #expect(clustered == ["clinicDayTotal", "clinicMonthTotal", "clinicPeriodDirty", "clinicPeriodTotal", "idempotencyKey", "productAlias", "productMonthTotal", "productYearTotal"])
+        #expect(clustered == ["clinicDayTotal", "clinicMonthTotal", "clinicPeriodDirty", "clinicPeriodTotal", "idempotencyKey", "productAlias", "productMonthTotal", "productYearTotal", "serverSecret", "signInFailure"])
 
         // B's kept figures are its reconciliation's, recounted from its sales, period by period
         // (imported, moved, voided and recomputed sales included); A is not kept; no mark is left.

@@ -451,7 +451,7 @@ import Testing
         func book(tokenDigest: String) async throws -> Int64? { throw Self.away }
         func book(username: String) async throws -> Int64? { throw Self.away }
         func book(invitationDigest: String, now: Date) async throws -> Int64? { throw Self.away }
-        func store(book: Int64) async throws -> any CommissionStore & AccountStore & TeamStore & IdempotencyStore { throw Self.away }
+        func store(book: Int64) async throws -> any ServerBookStore { throw Self.away }
     }
 
     @Test func aliveWhileTheProcessRunsAndReadyWhileTheDatabaseAnswers() async throws {

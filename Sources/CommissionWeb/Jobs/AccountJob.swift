@@ -96,8 +96,8 @@ struct AccountJob: Job {
         try checkAnonymousForm(request, form)
         let username = form["username"] ?? ""
         let address = clientAddress(request, context: context)
-        let knownDevice = KnownDevice.isKnown(request.cookies[KnownDevice.cookieName]?.value, for: username)
-        if let seconds = await app.throttle.wait(name: username, address: address, knownDevice: knownDevice) {
+        let knownDevice = KnownDevice.isKnown(request.cookies[KnownDevice.cookieName]?.value, for: username, key: try await app.throttle.deviceKey())
+        if let seconds = try await app.throttle.wait(name: username, address: address, knownDevice: knownDevice) {
             var response = anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .tooManyRequests,
                                          error: "Too many failed sign-ins: try again in \(seconds) seconds.")
             response.headers[.retryAfter] = String(seconds)
@@ -108,10 +108,10 @@ struct AccountJob: Job {
         let credentials = try await app.store.credentials(username: username)
         let matches = Bcrypt.verify(form.values["password"] ?? "", hash: credentials?.passwordHash ?? UnknownName.hash(cost: app.configuration.bcryptCost))
         if let (account, _) = credentials, matches {
-            await app.throttle.succeeded(name: username, address: address)
+            try await app.throttle.succeeded(name: username, address: address)
             return try await startSession(for: account)
         }
-        await app.throttle.failed(name: username, address: address)
+        try await app.throttle.failed(name: username, address: address)
         return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
                              error: "The user name or the password is wrong.")
     }
@@ -128,7 +128,7 @@ struct AccountJob: Job {
         let secure = app.configuration.secureCookies
         response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: secret, maxAge: Int(lifetime), path: "/",
                                   secure: secure, httpOnly: true, sameSite: .lax))
-        response.setCookie(Cookie(name: KnownDevice.cookieName, value: KnownDevice.cookie(for: account.username), maxAge: Int(KnownDevice.lifetime),
+        response.setCookie(Cookie(name: KnownDevice.cookieName, value: KnownDevice.cookie(for: account.username, key: try await app.throttle.deviceKey()), maxAge: Int(KnownDevice.lifetime),
                                   path: "/", secure: secure, httpOnly: true, sameSite: .lax))
         response.setCookie(Cookie(name: Self.anonymousCSRFCookie, value: Secret.make(), path: "/", secure: secure, httpOnly: true, sameSite: .strict))
         return response

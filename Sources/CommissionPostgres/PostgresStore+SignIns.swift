@@ -1,0 +1,45 @@
+import CommissionStore
+import Foundation
+import PostgresNIO
+
+extension PostgresStore: SignInThrottleStore {
+    public func signInFailures(_ keys: [String]) async throws -> [String: SignInFailures] {
+        try await read { connection in
+            var counts: [String: SignInFailures] = [:]
+            let rows = try await connection.query("SELECT key, failures, lastAtMs FROM signInFailure WHERE key = ANY(\(keys))", logger: logger)
+            for try await (key, failures, last) in rows.decode((String, Int, Int64).self) {
+                counts[key] = SignInFailures(failures: failures, last: Date(milliseconds: last))
+            }
+            return counts
+        }
+    }
+
+    public func recordSignInFailure(_ keys: [String], now: Date, forgetBefore: Date) async throws {
+        try await accountWrite { connection in
+            try await connection.query("DELETE FROM signInFailure WHERE lastAtMs < \(forgetBefore.milliseconds)", logger: logger)
+            for key in keys {
+                try await connection.query("""
+                    INSERT INTO signInFailure (key, failures, lastAtMs) VALUES (\(key), 1, \(now.milliseconds))
+                    ON CONFLICT (key) DO UPDATE SET failures = signInFailure.failures + 1, lastAtMs = EXCLUDED.lastAtMs
+                    """, logger: logger)
+            }
+        }
+    }
+
+    public func forgetSignInFailures(_ key: String) async throws {
+        try await accountWrite { connection in
+            _ = try await connection.query("DELETE FROM signInFailure WHERE key = \(key)", logger: logger)
+        }
+    }
+
+    public func serverSecret(named name: String) async throws -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let made = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return try await accountWrite { connection in
+            try await connection.query("INSERT INTO serverSecret (name, value) VALUES (\(name), \(ByteBuffer(bytes: made))) ON CONFLICT (name) DO NOTHING",
+                                       logger: logger)
+            let rows = try await connection.query("SELECT value FROM serverSecret WHERE name = \(name)", logger: logger).decode(ByteBuffer.self).all()
+            return rows.first.map { Array($0.readableBytesView) } ?? made
+        }
+    }
+}
