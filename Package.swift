@@ -101,6 +101,8 @@ let package = Package(
             dependencies: [
                 "CommissionStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // For its error type alone: a request waiting in a pool that stops fails with it.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,7 +2,9 @@ import CommissionStore
 import Foundation
 import Logging
 import NIOSSL
+import _ConnectionPoolModule
 import PostgresNIO
+import Synchronization
 
 /// A connection pool to one PostgreSQL database, running for as long as this value lives, with the
 /// Commission schema migrated.
@@ -12,35 +14,163 @@ import PostgresNIO
 /// defer { database.shutdown() }
 /// ```
 public final class PostgresBookDatabase: Sendable {
-    public let client: PostgresClient
     let logger: Logger
-    private let running: Task<Void, Never>
+    private let configuration: PostgresClient.Configuration
+    private let pool: Mutex<Pool>
     private let changeFeed: PostgresChanges
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
+
+    /// The connection pool in use, and whether the database is away.
+    private struct Pool {
+        var client: PostgresClient
+        var running: Task<Void, Never>
+        var isAway = false
+    }
+
+    /// The connection pool in use now (a new one once the database is back after going away).
+    public var client: PostgresClient { pool.withLock { $0.client } }
+
+    /// How often the watcher asks the database whether it answers, and how long an answer may take.
+    static let heartbeat = Duration.milliseconds(500), heartbeatTimeout = Duration.seconds(2)
 
     /// Connects to the database `url` names and applies the migrations it lacks.
     ///
     /// `url` is `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, optionally with
     /// `?sslmode=require` (TLS, the server's certificate verified) or `?sslmode=prefer`.
+    ///
+    /// A watcher asks the database every half second whether it answers, on a connection of its
+    /// own. When it does not, every request fails at once with ``StoreError/storage(_:)`` (a server
+    /// answers 503 with `Retry-After`) instead of waiting for the pool, whose waiting requests fail
+    /// too; once it answers again, a new pool takes over within a second — postgres-nio's own pool
+    /// would back off for up to a minute, and fail every request for 20–30 s after the database's
+    /// return — and the change feed listens again.
     /// - Throws: ``StoreError/invalid(field:reason:)`` for a URL it cannot use, ``StoreError/storage(_:)``
     ///   when the server cannot be reached or a migration fails.
     public init(url: String, logger: Logger = Logger(label: "commission.postgres")) async throws {
-        let configuration = try Self.configuration(url)
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        configuration = try Self.configuration(url)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
-        let client = self.client
-        running = Task { await client.run() }
-        changeFeed = PostgresChanges(client: client, logger: logger)
+        pool = Mutex(Pool(client: client, running: Task { await client.run() }))
+        changeFeed = PostgresChanges(logger: logger)
         do {
             try await PostgresSchema.migrate(client, logger: logger)
         } catch {
-            running.cancel()
+            pool.withLock { $0.running.cancel() }
             throw Self.storeError(error, doing: "migrate the database at \(Self.redacted(url))")
         }
+        changeFeed.clients = { [weak self] in try self?.available() }
+        let heartbeat = try Self.connectionConfiguration(url)
+        watcher.withLock { $0 = watch(heartbeat) }
     }
 
     deinit {
-        changeFeed.stop()
-        running.cancel()
+        shutdown()
+    }
+
+    /// The pool, when the database answers; else ``StoreError/storage(_:)`` at once.
+    func available() throws -> PostgresClient {
+        try pool.withLock { pool in
+            guard !pool.isAway else { throw StoreError.storage("the database does not answer; try again in a few seconds") }
+            return pool.client
+        }
+    }
+
+    /// Whether the watcher last found the database away.
+    public var isAway: Bool { pool.withLock { $0.isAway } }
+
+    /// Asks the database whether it answers, every ``heartbeat``, on a connection of its own. A
+    /// question left unanswered (a connection to a server that went away may hang rather than
+    /// fail) is asked again on a new connection before the database is taken for away, so that a
+    /// slow moment of a busy machine is not taken for one.
+    private func watch(_ configuration: PostgresConnection.Configuration) -> Task<Void, Never> {
+        Task { [weak self, logger] in
+            var connection: PostgresConnection?
+            var id = 0
+            func connect() async throws -> PostgresConnection {
+                id += 1
+                let made = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+                connection = made
+                return made
+            }
+            func drop() {
+                // Closed aside: a connection to a server that went away may not answer even that.
+                if let lost = connection { Task { try? await lost.close() } }
+                connection = nil
+            }
+            func ask(_ asked: PostgresConnection) async throws {
+                try await Self.within(Self.heartbeatTimeout) { _ = try await asked.query("SELECT 1", logger: logger) }
+            }
+            while !Task.isCancelled {
+                do {
+                    do {
+                        if let open = connection { try await ask(open) } else { try await ask(try await connect()) }
+                    } catch {
+                        drop()
+                        try await ask(try await connect())
+                    }
+                    self?.answers()
+                    try? await Task.sleep(for: Self.heartbeat)
+                } catch {
+                    drop()
+                    if Task.isCancelled { break }
+                    self?.wentAway(error)
+                    try? await Task.sleep(for: .milliseconds(250))
+                }
+            }
+            drop()
+        }
+    }
+
+    /// The database does not answer: the pool stops (what waits in it fails at once), and every
+    /// request fails at once until it answers again.
+    private func wentAway(_ error: any Error) {
+        let stopped: Task<Void, Never>? = pool.withLock { pool in
+            guard !pool.isAway else { return nil }
+            pool.isAway = true
+            return pool.running
+        }
+        guard let stopped else { return }
+        logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(error)"])
+        stopped.cancel()
+    }
+
+    /// The database answers: after an absence, a new pool takes over.
+    private func answers() {
+        guard pool.withLock({ $0.isAway }) else { return }
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        pool.withLock { $0 = Pool(client: client, running: running) }
+        logger.notice("The database answers again.")
+        changeFeed.listenAgainNow()
+    }
+
+    /// Runs `body`, or throws when it takes longer than `limit` — then without waiting for it:
+    /// a query on a connection whose server went away may never end.
+    static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        let outcome = Outcome()
+        try await withCheckedThrowingContinuation { continuation in
+            outcome.wait(continuation)
+            let work = Task {
+                do { try await body(); outcome.finish(.success(())) } catch { outcome.finish(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                work.cancel()
+                outcome.finish(.failure(StoreError.storage("the database did not answer within \(limit)")))
+            }
+        }
+    }
+
+    /// The first of two results, told to whoever waits.
+    private final class Outcome: Sendable {
+        private let waiting = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+        func wait(_ continuation: CheckedContinuation<Void, any Error>) { waiting.withLock { $0 = continuation } }
+        func finish(_ result: Result<Void, any Error>) {
+            waiting.withLock { waiting in
+                waiting?.resume(with: result)
+                waiting = nil
+            }
+        }
     }
 
     /// Runs `body` in one transaction that writes to `book`: the book's revision grows, and when the
@@ -49,7 +179,7 @@ public final class PostgresBookDatabase: Sendable {
     public func write<Result: Sendable>(book: Int64, tables: Set<StoreTable>,
                                         _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await available().withTransaction(logger: logger) { connection in
                 let result = try await body(connection)
                 try await connection.query("UPDATE book SET revision = revision + 1 WHERE id = \(book)", logger: logger)
                 try await PostgresChanges.notify(connection, book: book, tables: tables, logger: logger)
@@ -82,8 +212,9 @@ public final class PostgresBookDatabase: Sendable {
 
     /// Closes every connection.
     public func shutdown() {
+        watcher.withLock { $0?.cancel() }
         changeFeed.stop()
-        running.cancel()
+        pool.withLock { $0.running.cancel() }
     }
 
     /// Creates a new, empty database named `prefix` and a random suffix on the server `serverURL`
@@ -127,8 +258,18 @@ public final class PostgresBookDatabase: Sendable {
         }
     }
 
-    /// The pool's configuration from a `postgres://` URL.
-    static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+    /// What a `postgres://` URL names.
+    struct Target {
+        var host: String
+        var port: Int
+        var user: String
+        var password: String?
+        var database: String
+        /// `disable`, `prefer` or `require`.
+        var sslMode: String
+    }
+
+    static func target(_ url: String) throws -> Target {
         func invalid(_ reason: String) -> StoreError {
             .invalid(field: "database URL", reason: "\(redacted(url)) \(reason) Use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.")
         }
@@ -139,17 +280,48 @@ public final class PostgresBookDatabase: Sendable {
         guard let user = components.user, !user.isEmpty else { throw invalid("names no user.") }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty else { throw invalid("names no database.") }
-        let tls: PostgresClient.Configuration.TLS
-        switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable" {
-        case "disable": tls = .disable
-        case "prefer": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-full": tls = .require(.makeClientConfiguration())
+        let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
+        switch mode {
+        case "disable", "prefer": break
+        case "require", "verify-full": break
         case let other: throw invalid("has sslmode=\(other), which is not one of disable, prefer, require.")
         }
-        var configuration = PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
-                                                         password: components.password, database: database, tls: tls)
+        return Target(host: host, port: components.port ?? 5432, user: user, password: components.password, database: database,
+                      sslMode: mode == "verify-full" ? "require" : mode)
+    }
+
+    /// The pool's configuration from a `postgres://` URL.
+    static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+        let target = try target(url)
+        let tls: PostgresClient.Configuration.TLS = switch target.sslMode {
+        case "prefer": .prefer(.makeClientConfiguration())
+        case "require": .require(.makeClientConfiguration())
+        default: .disable
+        }
+        var configuration = PostgresClient.Configuration(host: target.host, port: target.port, username: target.user,
+                                                         password: target.password, database: target.database, tls: tls)
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 10
+        return configuration
+    }
+
+    /// The configuration of one connection to the database a `postgres://` URL names (the
+    /// watcher's), quick to give up connecting.
+    static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
+        let target = try target(url)
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            tls = switch target.sslMode {
+            case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            default: .disable
+            }
+        } catch {
+            throw StoreError.invalid(field: "database URL", reason: "TLS cannot be set up: \(error)")
+        }
+        var configuration = PostgresConnection.Configuration(host: target.host, port: target.port, username: target.user,
+                                                             password: target.password, database: target.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(2)
         return configuration
     }
 
@@ -168,7 +340,7 @@ public final class PostgresBookDatabase: Sendable {
            let cause = failed.closureError ?? failed.commitError ?? failed.beginError ?? failed.rollbackError {
             return storeError(cause, doing: action)
         }
-        if !(error is PSQLError || error is PostgresTransactionError) { return error }
+        if !(error is PSQLError || error is PostgresTransactionError || error is ConnectionPoolError) { return error }
         let message = (error as? PSQLError)?.serverInfo?[.message] ?? "\(error)"
         return StoreError.storage("could not \(action): \(message)")
     }

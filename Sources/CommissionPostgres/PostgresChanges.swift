@@ -17,15 +17,35 @@ final class PostgresChanges: Sendable {
         var broadcasters: [Int64: ChangeBroadcaster] = [:]
         var listener: Task<Void, Never>?
         var isStarting = false
+        var clients: @Sendable () throws -> PostgresClient? = { nil }
+        /// Set to listen again at once (the database is back), instead of after a second.
+        var woken = false
     }
 
     private let state = Mutex(State())
-    private let client: PostgresClient
     private let logger: Logger
 
-    init(client: PostgresClient, logger: Logger) {
-        self.client = client
+    init(logger: Logger) {
         self.logger = logger
+    }
+
+    /// The database's pool in use now (it changes when the database comes back after going away).
+    var clients: @Sendable () throws -> PostgresClient? {
+        get { state.withLock { $0.clients } }
+        set { state.withLock { $0.clients = newValue } }
+    }
+
+    /// Listens again at once, on the pool in use now, if listening failed meanwhile.
+    func listenAgainNow() {
+        state.withLock { $0.woken = true }
+    }
+
+    /// Whether ``listenAgainNow()`` was called since the last time this asked.
+    private func takeWake() -> Bool {
+        state.withLock { state in
+            defer { state.woken = false }
+            return state.woken
+        }
     }
 
     deinit { stop() }
@@ -80,12 +100,13 @@ final class PostgresChanges: Sendable {
 
     private func startListening() async throws {
         let ready = AsyncStream.makeStream(of: (any Error)?.self)
-        let task = Task { [client, logger, weak self] in
+        let task = Task { [logger, weak self] in
             var announced = false
             // Listen until cancelled; after a lost connection, listen again (and tell every
             // observer that anything may have changed meanwhile).
             while !Task.isCancelled {
                 do {
+                    guard let client = try self?.clients() else { return }
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
                             if announced {
@@ -105,8 +126,13 @@ final class PostgresChanges: Sendable {
                         ready.continuation.yield(error)
                         return
                     }
-                    logger.warning("Listening for changes failed; listening again in a second.", metadata: ["error": "\(error)"])
-                    try? await Task.sleep(for: .seconds(1))
+                    logger.warning("Listening for changes failed; listening again in a second, or as soon as the database is back.",
+                                   metadata: ["error": "\(error)"])
+                    // A second, or less when the database comes back meanwhile.
+                    let deadline = ContinuousClock.now + .seconds(1)
+                    while ContinuousClock.now < deadline, !Task.isCancelled, !(self?.takeWake() ?? true) {
+                        try? await Task.sleep(for: .milliseconds(50))
+                    }
                 }
             }
         }

@@ -50,7 +50,7 @@ import Testing
         let books = made
         var configuration = WebConfiguration(bcryptCost: 4)
         configuration.metrics = ServerMetrics(token: Self.operatorToken)
-        configuration.releaseBooksIdleFor = .milliseconds(600)
+        configuration.releaseBooksIdleFor = .seconds(3)
         configuration.booksKept = 2
         let app = buildApplication(configuration: configuration, books: PostgresBooks(database: database, defaultSettings: settings))
         try await app.test(.live) { client in
@@ -68,7 +68,7 @@ import Testing
             let open = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             #expect(open.status == .ok)
             var openChunks = open.body.makeAsyncIterator()
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(20)
             while try await booksInMemory(client) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
             #expect(try await booksInMemory(client) == 0, "the idle books were not released")
             // …and the stream opened before still tells Ada's changes.

@@ -19,14 +19,14 @@ import Testing
     }
 
     /// Two servers on one new database, as two processes would run (each with its own store and router).
-    func twoServers(_ database: Database) async throws -> (any ApplicationProtocol, any ApplicationProtocol) {
+    func twoServers(_ database: Database) async throws -> (any ApplicationProtocol, any ApplicationProtocol, close: @Sendable () -> Void) {
         let configuration = WebConfiguration(bcryptCost: 4, trustForwardedFor: true)
         switch database {
         case .sqlite:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-\(UUID().uuidString).sqlite").path
             let (one, other) = (try SQLiteStore(.file(path)), try SQLiteStore(.file(path)))
             return (Application(router: buildRouter(configuration: configuration, store: one)),
-                    Application(router: buildRouter(configuration: configuration, store: other)))
+                    Application(router: buildRouter(configuration: configuration, store: other)), {})
         case .postgres:
             guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
                 throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
@@ -35,7 +35,8 @@ import Testing
             let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
             let (one, other) = (try await PostgresBookDatabase(url: url), try await PostgresBookDatabase(url: url))
             return (buildApplication(configuration: configuration, books: PostgresBooks(database: one, defaultSettings: settings)),
-                    buildApplication(configuration: configuration, books: PostgresBooks(database: other, defaultSettings: settings)))
+                    buildApplication(configuration: configuration, books: PostgresBooks(database: other, defaultSettings: settings)),
+                    { one.shutdown(); other.shutdown() })
         }
     }
 
@@ -50,7 +51,8 @@ import Testing
 
     @Test(arguments: Database.allCases)
     func twoServersSlowTheSameGuessesDown(_ database: Database) async throws {
-        let (one, other) = try await twoServers(database)
+        let (one, other, close) = try await twoServers(database)
+        defer { close() }
         try await one.test(.router) { first in
             try await other.test(.router) { second in
                 _ = try await signUp(first, password: "the right password")

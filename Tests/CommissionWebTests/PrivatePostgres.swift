@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// A PostgreSQL server of the test's own, in a new cluster under /tmp, on a free port of 127.0.0.1:
+/// one the test may stop and start again (the shared throw-away server of `scripts/test` is every
+/// test's). Made with the same tools `scripts/with-postgres` uses (run as the package's `postgres`
+/// user when the tests run as root); removed by ``remove()``.
+final class PrivatePostgres: Sendable {
+    let directory: String
+    let port: Int
+    let bin: String
+
+    var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
+
+    init() throws {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.compactMap(Int.init).max() else {
+            throw Failure("PostgreSQL's server tools are not installed (scripts/with-postgres installs them).")
+        }
+        bin = "/usr/lib/postgresql/\(version)/bin"
+        directory = "/tmp/commission-private-postgres-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        if getuid() == 0 { try Self.run("/bin/chown", ["postgres", directory]) }
+        try run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
+        try start()
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    func start() throws {
+        try run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
+                           "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+    }
+
+    /// Stops the server at once (`-m fast`: open connections are cut, as when a database goes away).
+    func stop() throws {
+        try run("pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "stop"])
+    }
+
+    func remove() {
+        try? stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws {
+        if getuid() == 0 {
+            try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(bin)/\(tool)"] + arguments)
+        } else {
+            try Self.run("\(bin)/\(tool)", arguments)
+        }
+    }
+
+    /// Runs a tool through a shell that first closes every descriptor but the standard ones: the
+    /// server `pg_ctl` leaves running must not inherit the test process's own (Foundation waits for
+    /// one of them to close before it sees the tool end).
+    private static func run(_ path: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#, "bash", path]
+            + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure("\(path) \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)); the server's log is beside its data")
+        }
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
