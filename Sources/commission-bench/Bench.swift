@@ -324,14 +324,8 @@ struct Bench: AsyncParsableCommand {
         report.add("commission sale add, start to exit: p50", measured: percentile(saleTimes, 50), unit: "ms",
                    baseline: percentile(trueRun, 50), baselineName: "/bin/true", target: "≤ 100 ms", met: percentile(saleTimes, 50) <= 100)
 
-        let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--db", db, "--port", "\(port)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let start = ContinuousClock.now
-        try process.run()
+        let (process, port) = try startServer(binary, ["--db", db])
         defer { process.terminate(); process.waitUntilExit() }
         var firstAnswer: Double?
         while (ContinuousClock.now - start) < .seconds(10) {
@@ -443,6 +437,18 @@ func memory(of pid: Int32) -> (rss: Double, peak: Double) {
         return kib / 1024
     }
     return (field("VmRSS"), field("VmHWM"))
+}
+
+/// `commission serve` with `arguments` on a free port of 127.0.0.1, started (not yet answering).
+func startServer(_ binary: String, _ arguments: [String]) throws -> (Process, port: Int) {
+    let port = try freePort()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["serve"] + arguments + ["--port", "\(port)"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return (process, port)
 }
 
 func which(_ name: String) -> String? {

@@ -44,13 +44,7 @@ struct ManyBooksBench {
     /// Serves every book once, then measures.
     func serve(_ url: String, secrets: [String], report: inout Report) async throws {
 
-        let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["serve", "--database", url, "--port", "\(port)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, port) = try startServer(binary, ["--database", url])
         defer { process.terminate(); process.waitUntilExit() }
         let base = "http://127.0.0.1:\(port)"
         let start = ContinuousClock.now
