@@ -101,7 +101,7 @@ extension PostgresStore: BookArchiving {
         let logger = database.logger
         var restore = Restore(logger: logger)
         do {
-            try await database.available().withTransaction(logger: logger) { connection in
+            try await database.transaction { connection in
                 try await produce { record in
                     try restore.checker.check(record)
                     try await restore.insert(record, name: name, connection)

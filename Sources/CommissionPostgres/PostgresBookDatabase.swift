@@ -19,6 +19,8 @@ public final class PostgresBookDatabase: Sendable {
     private let pool: Mutex<Pool>
     private let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
+    /// The connections transactions hold now (see ``transaction(_:)``).
+    private let inUse = Mutex<[ObjectIdentifier: PostgresConnection]>([:])
 
     /// The connection pool in use, and whether the database is away.
     private struct Pool {
@@ -65,6 +67,19 @@ public final class PostgresBookDatabase: Sendable {
 
     deinit {
         shutdown()
+    }
+
+    /// Runs `body` in one transaction on a connection of the pool, when the database answers (else
+    /// ``StoreError/storage(_:)`` at once). While `body` runs its connection is known: when the
+    /// database goes away it is closed, so that a query waiting on a connection the server dropped
+    /// fails (into a 503) instead of waiting for good.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await available().withTransaction(logger: logger) { connection in
+            let id = ObjectIdentifier(connection)
+            inUse.withLock { $0[id] = connection }
+            defer { _ = inUse.withLock { $0.removeValue(forKey: id) } }
+            return try await body(connection)
+        }
     }
 
     /// The pool, when the database answers; else ``StoreError/storage(_:)`` at once.
@@ -132,6 +147,8 @@ public final class PostgresBookDatabase: Sendable {
         guard let stopped else { return }
         logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(error)"])
         stopped.cancel()
+        // What runs on a connection the server dropped may never hear of it: closed, it fails.
+        for connection in inUse.withLock({ Array($0.values) }) { Task { try? await connection.close() } }
     }
 
     /// The database answers: after an absence, a new pool takes over.
@@ -179,7 +196,7 @@ public final class PostgresBookDatabase: Sendable {
     public func write<Result: Sendable>(book: Int64, tables: Set<StoreTable>,
                                         _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await available().withTransaction(logger: logger) { connection in
+            return try await transaction { connection in
                 let result = try await body(connection)
                 try await connection.query("UPDATE book SET revision = revision + 1 WHERE id = \(book)", logger: logger)
                 try await PostgresChanges.notify(connection, book: book, tables: tables, logger: logger)

@@ -11,7 +11,7 @@ extension PostgresStore: AccountStore {
     @discardableResult
     func accountWrite<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await database.available().withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await database.transaction { connection in try await body(connection) }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "write")
         }

@@ -64,7 +64,7 @@ extension PostgresStore {
         }
         guard pending > 0 else { return }
         do {
-            try await database.available().withTransaction(logger: logger) { connection in
+            try await database.transaction { connection in
                 try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
                 try await settlePeriodFigures(connection)
             }

@@ -150,10 +150,12 @@ public struct PostgresBooks: BookDirectory {
     /// Every book with its name and how many accounts it has, oldest first.
     public func books() async throws -> [(id: Int64, name: String, accounts: Int)] {
         do {
-            return try await database.available().query("""
-                SELECT book.id, book.name, count(member.accountId) FROM book LEFT JOIN member ON member.bookId = book.id
-                GROUP BY book.id ORDER BY book.id
-                """, logger: database.logger).decode((Int64, String, Int64).self).all().map { ($0.0, $0.1, Int($0.2)) }
+            return try await database.transaction { connection in
+                try await connection.query("""
+                    SELECT book.id, book.name, count(member.accountId) FROM book LEFT JOIN member ON member.bookId = book.id
+                    GROUP BY book.id ORDER BY book.id
+                    """, logger: database.logger).decode((Int64, String, Int64).self).all().map { ($0.0, $0.1, Int($0.2)) }
+            }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "list the books")
         }
@@ -161,7 +163,9 @@ public struct PostgresBooks: BookDirectory {
 
     private func first(_ query: PostgresQuery) async throws -> Int64? {
         do {
-            return try await database.available().query(query, logger: database.logger).decode(Int64.self).all().first
+            return try await database.transaction { connection in
+                try await connection.query(query, logger: database.logger).decode(Int64.self).all().first
+            }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "find the caller's book")
         }

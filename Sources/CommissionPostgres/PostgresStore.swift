@@ -38,7 +38,7 @@ public final class PostgresStore: CommissionStore, Sendable {
         let logger = database.logger
         let id: Int64
         do {
-            id = try await database.available().withTransaction(logger: logger) { connection in
+            id = try await database.transaction { connection in
                 guard let id = try await connection.query("""
                     INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
                     VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
@@ -73,7 +73,7 @@ public final class PostgresStore: CommissionStore, Sendable {
         let id: Int64
         do {
             // Under the migrations' lock: instances starting together on an empty database make one book.
-            id = try await database.available().withTransaction(logger: logger) { connection in
+            id = try await database.transaction { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey))", logger: logger)
                 if let id = try await connection.query("SELECT id FROM book ORDER BY id LIMIT 1", logger: logger).decode(Int64.self).all().first {
                     return id
@@ -97,7 +97,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await StoreTiming.measure(.read) {
-                try await database.available().withTransaction(logger: logger) { connection in
+                try await database.transaction { connection in
                     try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
                     return try await body(connection)
                 }
