@@ -319,22 +319,26 @@ public final class BookSync: Sendable {
 
     /// The server's clinic of the device's clinic's name.
     func remoteClinic(_ id: Clinic.ID, names: inout Names) async throws -> Clinic.ID {
-        let name: String
-        if let known = names.localClinics[id] { name = known } else { name = try await local.clinic(id).name }
-        if let known = names.remoteClinics[name] { return known }
-        let found = try await remote.clinic(named: name).id
-        names.remoteClinics[name] = found
-        return found
+        try await Self.remoteID(of: id, named: names.localClinics, found: &names.remoteClinics,
+                                localName: { try await local.clinic(id).name }, remoteID: { try await remote.clinic(named: $0).id })
     }
 
     /// The server's product of the device's product's name.
     func remoteProduct(_ id: Product.ID, names: inout Names) async throws -> Product.ID {
+        try await Self.remoteID(of: id, named: names.localProducts, found: &names.remoteProducts,
+                                localName: { try await local.product(id).name }, remoteID: { try await remote.product(named: $0).id })
+    }
+
+    /// The server's id of a device's record: its name (known, or read on the device), then the
+    /// server's record of that name (known, or looked up and kept in `found`).
+    static func remoteID<ID: Hashable>(of id: ID, named known: [ID: String], found: inout [String: ID],
+                                       localName: () async throws -> String, remoteID: (String) async throws -> ID) async throws -> ID {
         let name: String
-        if let known = names.localProducts[id] { name = known } else { name = try await local.product(id).name }
-        if let known = names.remoteProducts[name] { return known }
-        let found = try await remote.product(named: name).id
-        names.remoteProducts[name] = found
-        return found
+        if let knownName = known[id] { name = knownName } else { name = try await localName() }
+        if let remote = found[name] { return remote }
+        let remote = try await remoteID(name)
+        found[name] = remote
+        return remote
     }
 
     func sendPayout(_ subject: Subject, state: State, names: inout Names) async throws -> Bool {

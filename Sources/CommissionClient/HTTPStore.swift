@@ -671,7 +671,7 @@ struct IdempotentWrites: ClientMiddleware {
         var request = request
         if request.headerFields[Self.key] == nil { request.headerFields[Self.key] = HTTPStore.idempotencyKey ?? UUID().uuidString }
         // A body that can be sent only once is not sent again.
-        let retries = body.map { $0.iterationBehavior == .multiple } ?? true ? self.retries : 0
+        let retries = body == nil || body?.iterationBehavior == .multiple ? self.retries : 0
         var pause = Duration.milliseconds(250), attempt = 0
         while true {
             do {

@@ -45,7 +45,7 @@ public final class PostgresBookDatabase: Sendable {
     /// answers 503 with `Retry-After`) instead of waiting for the pool, whose waiting requests fail
     /// too; once it answers again, a new pool takes over within a second — postgres-nio's own pool
     /// would back off for up to a minute, and fail every request for 20–30 s after the database's
-    /// return — and the change feed listens again.
+    /// return — and the change feed listens again on it (it tries every second).
     /// - Throws: ``StoreError/invalid(field:reason:)`` for a URL it cannot use, ``StoreError/storage(_:)``
     ///   when the server cannot be reached or a migration fails.
     public init(url: String, logger: Logger = Logger(label: "commission.postgres")) async throws {
@@ -158,7 +158,6 @@ public final class PostgresBookDatabase: Sendable {
         let running = Task { await client.run() }
         pool.withLock { $0 = Pool(client: client, running: running) }
         logger.notice("The database answers again.")
-        changeFeed.listenAgainNow()
     }
 
     /// Runs `body`, or throws when it takes longer than `limit` — then without waiting for it:
@@ -282,9 +281,11 @@ public final class PostgresBookDatabase: Sendable {
         var user: String
         var password: String?
         var database: String
-        /// `disable`, `prefer` or `require`.
-        var sslMode: String
+        var tls: TLSMode
     }
+
+    /// `sslmode=` of the URL (`verify-full` is `require`: the certificate is always verified).
+    enum TLSMode: String { case disable, prefer, require }
 
     static func target(_ url: String) throws -> Target {
         func invalid(_ reason: String) -> StoreError {
@@ -298,22 +299,19 @@ public final class PostgresBookDatabase: Sendable {
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty else { throw invalid("names no database.") }
         let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
-        switch mode {
-        case "disable", "prefer": break
-        case "require", "verify-full": break
-        case let other: throw invalid("has sslmode=\(other), which is not one of disable, prefer, require.")
+        guard let tls = TLSMode(rawValue: mode == "verify-full" ? "require" : mode) else {
+            throw invalid("has sslmode=\(mode), which is not one of disable, prefer, require.")
         }
-        return Target(host: host, port: components.port ?? 5432, user: user, password: components.password, database: database,
-                      sslMode: mode == "verify-full" ? "require" : mode)
+        return Target(host: host, port: components.port ?? 5432, user: user, password: components.password, database: database, tls: tls)
     }
 
     /// The pool's configuration from a `postgres://` URL.
     static func configuration(_ url: String) throws -> PostgresClient.Configuration {
         let target = try target(url)
-        let tls: PostgresClient.Configuration.TLS = switch target.sslMode {
-        case "prefer": .prefer(.makeClientConfiguration())
-        case "require": .require(.makeClientConfiguration())
-        default: .disable
+        let tls: PostgresClient.Configuration.TLS = switch target.tls {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
         }
         var configuration = PostgresClient.Configuration(host: target.host, port: target.port, username: target.user,
                                                          password: target.password, database: target.database, tls: tls)
@@ -328,10 +326,10 @@ public final class PostgresBookDatabase: Sendable {
         let target = try target(url)
         let tls: PostgresConnection.Configuration.TLS
         do {
-            tls = switch target.sslMode {
-            case "prefer": .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            default: .disable
+            tls = switch target.tls {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
             }
         } catch {
             throw StoreError.invalid(field: "database URL", reason: "TLS cannot be set up: \(error)")

@@ -18,8 +18,6 @@ final class PostgresChanges: Sendable {
         var listener: Task<Void, Never>?
         var isStarting = false
         var clients: @Sendable () throws -> PostgresClient? = { nil }
-        /// Set to listen again at once (the database is back), instead of after a second.
-        var woken = false
     }
 
     private let state = Mutex(State())
@@ -33,19 +31,6 @@ final class PostgresChanges: Sendable {
     var clients: @Sendable () throws -> PostgresClient? {
         get { state.withLock { $0.clients } }
         set { state.withLock { $0.clients = newValue } }
-    }
-
-    /// Listens again at once, on the pool in use now, if listening failed meanwhile.
-    func listenAgainNow() {
-        state.withLock { $0.woken = true }
-    }
-
-    /// Whether ``listenAgainNow()`` was called since the last time this asked.
-    private func takeWake() -> Bool {
-        state.withLock { state in
-            defer { state.woken = false }
-            return state.woken
-        }
     }
 
     deinit { stop() }
@@ -126,13 +111,8 @@ final class PostgresChanges: Sendable {
                         ready.continuation.yield(error)
                         return
                     }
-                    logger.warning("Listening for changes failed; listening again in a second, or as soon as the database is back.",
-                                   metadata: ["error": "\(error)"])
-                    // A second, or less when the database comes back meanwhile.
-                    let deadline = ContinuousClock.now + .seconds(1)
-                    while ContinuousClock.now < deadline, !Task.isCancelled, !(self?.takeWake() ?? true) {
-                        try? await Task.sleep(for: .milliseconds(50))
-                    }
+                    logger.warning("Listening for changes failed; listening again in a second.", metadata: ["error": "\(error)"])
+                    try? await Task.sleep(for: .seconds(1))
                 }
             }
         }

@@ -32,14 +32,12 @@ extension PostgresStore: SignInThrottleStore {
         }
     }
 
-    public func serverSecret(named name: String) async throws -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        let made = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return try await accountWrite { connection in
-            try await connection.query("INSERT INTO serverSecret (name, value) VALUES (\(name), \(ByteBuffer(bytes: made))) ON CONFLICT (name) DO NOTHING",
+    public func serverSecret(named name: String, candidate: [UInt8]) async throws -> [UInt8] {
+        try await accountWrite { connection in
+            try await connection.query("INSERT INTO serverSecret (name, value) VALUES (\(name), \(ByteBuffer(bytes: candidate))) ON CONFLICT (name) DO NOTHING",
                                        logger: logger)
             let rows = try await connection.query("SELECT value FROM serverSecret WHERE name = \(name)", logger: logger).decode(ByteBuffer.self).all()
-            return rows.first.map { Array($0.readableBytesView) } ?? made
+            return rows.first.map { Array($0.readableBytesView) } ?? candidate
         }
     }
 }

@@ -22,8 +22,7 @@ extension SQLiteStore: IdempotencyStore {
 
     public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String) async throws {
         let forget = Int64(Self.forgetBefore().timeIntervalSince1970)
-        // No figure changed: other processes need not hear of it.
-        try await write([], bump: false) { db in
+        try await writeAside { db in
             try db.execute(sql: "UPDATE idempotencyKey SET status = ?, contentType = ?, body = ? WHERE key = ? AND fingerprint = ?",
                            arguments: [answer.status, answer.contentType, Data(answer.body), key, answer.fingerprint])
             try db.execute(sql: "DELETE FROM idempotencyKey WHERE createdAt < ?", arguments: [forget])

@@ -164,6 +164,13 @@ public final class SQLiteStore: CommissionStore, Sendable {
         return value
     }
 
+    /// Runs `body` in one write transaction on what is the server's bookkeeping, not the book's
+    /// (kept answers of idempotency keys, sign-in counts, the server's secrets): no figure changes,
+    /// nobody is told, and no cache holds it, so none is dropped.
+    func writeAside<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await StoreTiming.measure(.write) { try await mapErrors { try await writer.write(body) } }
+    }
+
     /// Keeps the book's settings and the API tokens in memory, for a server that reads them on
     /// every request: each read saved is a hop to a database thread and back.
     ///

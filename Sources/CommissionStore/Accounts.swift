@@ -186,9 +186,9 @@ public protocol SignInThrottleStore: Sendable {
     func recordSignInFailure(_ keys: [String], now: Date, forgetBefore: Date) async throws
     /// Forgets the count under `key` (her success, for her own name and address).
     func forgetSignInFailures(_ key: String) async throws
-    /// A random secret of 32 bytes kept under `name`: made by the first process that asks, the
-    /// same for every process after it.
-    func serverSecret(named name: String) async throws -> [UInt8]
+    /// The secret kept under `name`: `candidate` (random bytes) for the first process that asks,
+    /// the same for every process after it.
+    func serverSecret(named name: String, candidate: [UInt8]) async throws -> [UInt8]
 }
 
 extension Date {

@@ -112,9 +112,9 @@ actor BookApps {
 
     func app(for book: Int64) async throws -> RouterResponder<AppRequestContext> {
         let now = ContinuousClock.now
-        if apps[book] != nil {
+        if let kept = apps[book] {
             apps[book]?.lastUsed = now
-            return try await apps[book]!.app.value
+            return try await kept.app.value
         }
         let (books, configuration) = (books, configuration)
         // Only the first book's routes are logged: every book has the same ones.

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// One log line per request: method, path, status, duration.
 struct RequestLogMiddleware: RouterMiddleware {
@@ -190,8 +191,14 @@ extension HTTPField.Name {
 /// their own failures. The counts are kept in the database (``SignInThrottleStore``), so every
 /// server process on it slows the same guesses down; counts whose last failure is an hour old are
 /// forgotten.
-struct LoginThrottle: Sendable {
+final class LoginThrottle: Sendable {
     let store: any SignInThrottleStore
+    /// The device key, once read (it never changes): a sign-in asks for it twice.
+    private let readKey = Mutex<KnownDevice.Key?>(nil)
+
+    init(store: any SignInThrottleStore) {
+        self.store = store
+    }
     static let pairAllowance = 5, wideAllowance = 20
     static let forgetAfter: TimeInterval = 3600
 
@@ -231,7 +238,12 @@ struct LoginThrottle: Sendable {
     /// The key that signs the known-device cookies: the server's, kept in the database, so that a
     /// device one process knows is known to every other.
     func deviceKey() async throws -> KnownDevice.Key {
-        KnownDevice.Key(bytes: try await store.serverSecret(named: "known-device-cookie"))
+        if let key = readKey.withLock({ $0 }) { return key }
+        var generator = SystemRandomNumberGenerator()
+        let candidate = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let key = KnownDevice.Key(bytes: try await store.serverSecret(named: "known-device-cookie", candidate: candidate))
+        readKey.withLock { $0 = key }
+        return key
     }
 }
 
