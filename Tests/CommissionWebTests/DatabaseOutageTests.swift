@@ -24,7 +24,7 @@ import Testing
         var lastAcknowledgedAt = ContinuousClock.now
     }
 
-    /// Not in `scripts/test` yet: in about one run of three a request made as the database goes
+    /// Not in `scripts/test` yet: in one run of two to four a request made as the database goes
     /// away (a sale, or the readiness probe) gets no answer at all, and the test runs out of time —
     /// the hang is the server's, and not found yet (see the note on issue 18). Run it with
     /// `COMMISSION_OUTAGE_TEST=1 swift test --filter DatabaseOutageTests` (it starts its own PostgreSQL).
