@@ -73,12 +73,23 @@ public final class PostgresBookDatabase: Sendable {
     /// ``StoreError/storage(_:)`` at once). While `body` runs its connection is known: when the
     /// database goes away it is closed, so that a query waiting on a connection the server dropped
     /// fails (into a 503) instead of waiting for good.
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await available().withTransaction(logger: logger) { connection in
+    ///
+    /// A `readOnly` transaction reads one snapshot (repeatable read), begun by one statement.
+    func transaction<T: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await available().withConnection { connection in
             let id = ObjectIdentifier(connection)
             inUse.withLock { $0[id] = connection }
             defer { _ = inUse.withLock { $0.removeValue(forKey: id) } }
-            return try await body(connection)
+            try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", logger: logger)
+            let result: T
+            do {
+                result = try await body(connection)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return result
         }
     }
 
@@ -189,17 +200,28 @@ public final class PostgresBookDatabase: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction that writes to `book`: the book's revision grows, and when the
-    /// transaction commits every instance on the database learns which of its tables changed
-    /// (LISTEN/NOTIFY). Nothing is announced when `body` throws: the transaction rolls back.
-    public func write<Result: Sendable>(book: Int64, tables: Set<StoreTable>,
+    /// An advisory lock a transaction takes until it ends: `space` and `id`, its two keys; `shared`
+    /// with other transactions taking it shared, or alone.
+    public struct AdvisoryLock: Sendable {
+        public var space: Int32, id: Int32, shared: Bool
+        public init(space: Int32, id: Int32, shared: Bool) {
+            self.space = space
+            self.id = id
+            self.shared = shared
+        }
+    }
+
+    /// Runs `body` in one transaction that writes to `book`: when the transaction commits every
+    /// instance on the database learns which of its tables changed (LISTEN/NOTIFY). Nothing is
+    /// announced when `body` throws: the transaction rolls back. The first statement takes `lock`
+    /// and queues the announcement (PostgreSQL sends it on commit), so that what follows `body` is
+    /// the commit alone.
+    public func write<Result: Sendable>(book: Int64, tables: Set<StoreTable>, lock: AdvisoryLock? = nil,
                                         _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
             return try await transaction { connection in
-                let result = try await body(connection)
-                try await connection.query("UPDATE book SET revision = revision + 1 WHERE id = \(book)", logger: logger)
-                try await PostgresChanges.notify(connection, book: book, tables: tables, logger: logger)
-                return result
+                try await PostgresChanges.notify(connection, book: book, tables: tables, taking: lock, logger: logger)
+                return try await body(connection)
             }
         } catch {
             throw Self.storeError(error, doing: "write")

@@ -34,7 +34,7 @@ enum PostgresSchema {
                 timeZone text NOT NULL,
                 roundingRule text NOT NULL CHECK (roundingRule IN ('half-away-from-zero', 'half-to-even')),
                 roundingScope text NOT NULL CHECK (roundingScope IN ('per-line', 'per-statement')),
-                -- Bumped by every write to the book: what LISTEN/NOTIFY announces to other instances.
+                -- Dropped by v12 (written by every write, read by nothing).
                 revision bigint NOT NULL DEFAULT 0
             )
             """,
@@ -330,6 +330,18 @@ enum PostgresSchema {
             "CREATE TABLE signInFailure (key text PRIMARY KEY, failures integer NOT NULL, lastAtMs bigint NOT NULL)",
             "CREATE INDEX signInFailure_lastAtMs ON signInFailure (lastAtMs)",
             "CREATE TABLE serverSecret (name text PRIMARY KEY, value bytea NOT NULL)",
+        ]),
+        // The dashboard reads a day, a month, a year across clinics or products: each by an index
+        // of its own rather than every row of the book's summary. A sale's key is unique when it
+        // has one (an imported or migrated sale has none, and costs the index nothing). The book's
+        // revision was written by every write and read by nothing: writers no longer queue on it.
+        Migration(name: "v12: the dashboard's indexes, sale keys indexed when present, no book revision", statements: [
+            "CREATE INDEX clinicDayTotal_date ON clinicDayTotal (bookId, date)",
+            "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal (bookId, month)",
+            "CREATE INDEX productMonthTotal_month ON productMonthTotal (bookId, month)",
+            "CREATE UNIQUE INDEX sale_key ON sale (bookId, idempotencyKey) WHERE idempotencyKey IS NOT NULL",
+            "ALTER TABLE sale DROP CONSTRAINT sale_bookid_idempotencykey_key",
+            "ALTER TABLE book DROP COLUMN revision",
         ]),
     ]
 

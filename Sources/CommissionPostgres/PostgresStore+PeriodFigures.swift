@@ -14,6 +14,8 @@ extension PostgresStore {
             RETURNING clinicId, CASE WHEN day = '-infinity' THEN '' ELSE day::text END
             """, logger: logger).decode((Int64, String).self).all()
         guard !rows.isEmpty else { return }
+        // Summed after every commit before this one (a sale written beside this write may have marked the same period).
+        try await lockCommitOrder(connection)
         var marks: [Int64: PeriodMarks] = [:]
         for (id, day) in rows {
             try marks[id, default: PeriodMarks()].add(stored: day)
@@ -65,7 +67,7 @@ extension PostgresStore {
         guard pending > 0 else { return }
         do {
             try await database.transaction { connection in
-                try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
+                try await connection.query("SELECT pg_advisory_xact_lock(\(LockSpace.book.rawValue), \(lockID))", logger: logger)
                 try await settlePeriodFigures(connection)
             }
         } catch {

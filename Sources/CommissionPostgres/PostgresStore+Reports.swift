@@ -16,128 +16,187 @@ extension PostgresStore {
                       commission: rounding.scope == .perLine ? Money(minorUnits: value(5)) : exact.rounded(rounding.rule))
     }
 
-    /// One row of sums.
-    func totals(_ connection: PostgresConnection, _ query: PostgresQuery, rounding: RoundingPolicy) async throws -> Totals {
-        let rows = try await connection.query(query, logger: logger)
-            .decode((Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all()
-        guard let row = rows.first else { return .zero }
-        return Self.totals([row.0, row.1, row.2, row.3, row.4, row.5, row.6], rounding: rounding)
+    /// Three statements whatever the number of clinics and products, in one read-only transaction:
+    /// what the sums depend on (the settings, the clinics, which of them are kept by period, their
+    /// latest payment lags); every sum at once, as one row per part and key (``DashboardPart``); the
+    /// top products with this month's figures. Each sum reads a summary by an index of its own.
+    public func dashboard(today: Day) async throws -> Dashboard {
+        try await read { connection in
+            let inputs = try await dashboardInputs(connection)
+            let rounding = inputs.settings.rounding
+            let plan = ArrearsPlan(clinics: inputs.clinics, today: today, lags: inputs.lags)
+            let sums = try await dashboardSums(connection, today: today, points: plan.points, kept: inputs.kept)
+            func totals(_ part: DashboardPart) -> [Int64: Totals] { (sums[part] ?? [:]).mapValues { Self.totals($0, rounding: rounding) } }
+            func total(_ part: DashboardPart) throws -> Totals { Self.totals(try Self.added((sums[part] ?? [:]).values), rounding: rounding) }
+            let clinicMonth = totals(.clinicMonth), clinicYear = totals(.clinicYear), periodTotals = totals(.period)
+            let received = sums[.received] ?? [:], payables = sums[.payable] ?? [:]
+            var arrearsSums: [Int64: ArrearsPlan.Sums] = [:]
+            for (id, cells) in sums[.arrears] ?? [:] {
+                arrearsSums[id] = ArrearsPlan.Sums(expected: cells[0] ?? 0, expectedNotDue: cells[1] ?? 0, received: cells[2] ?? 0,
+                                                   receivedNotDue: cells[3] ?? 0)
+            }
+            let arrears = try plan.arrears(arrearsSums)
+            var standings: [ClinicStanding] = []
+            for (clinic, point) in zip(inputs.clinics, plan.points) where !clinic.isArchived || clinicYear[clinic.id.rawValue] != nil {
+                let id = clinic.id.rawValue
+                let totals = periodTotals[id] ?? .zero
+                let paid = Money(minorUnits: received[id]?[0] ?? 0)
+                let payable = inputs.kept.contains(id) ? Money(minorUnits: payables[id]?[0] ?? 0) : totals.commission
+                standings.append(ClinicStanding(clinic: clinic, period: point.current, periodTotals: totals, periodPayable: payable,
+                                                periodReceived: paid, periodBalance: try payable.subtracting(paid),
+                                                monthTotals: clinicMonth[id] ?? .zero, yearTotals: clinicYear[id] ?? .zero,
+                                                arrears: arrears[id] ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays)))
+            }
+
+            let productYear = totals(.productYear)
+            let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
+            var products: [ProductStanding] = []
+            if !top.isEmpty {
+                var query = try SQL("""
+                    SELECT \(Columns.product), m.* FROM product LEFT JOIN LATERAL (
+                        SELECT \(Columns.totalsSums) FROM productMonthTotal
+                        WHERE bookId = product.bookId AND productId = product.id AND month = ?::date) m ON true
+                    WHERE product.bookId = ? AND product.id IN (
+                    """, today.firstOfMonth.description, book)
+                for (index, (id, _)) in top.enumerated() { try query.add(index == 0 ? "?" : ", ?", id) }
+                try query.add(")")
+                var byID: [Int64: ProductStanding] = [:]
+                for row in try await connection.query(query.query, logger: logger).decode(
+                    (Int64, String, String?, Int64, Int64, Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
+                    let product = Product(id: Product.ID(row.0), name: row.1, sku: row.2, unitPrice: Money(minorUnits: row.3),
+                                          unitCost: Money(minorUnits: row.4), isArchived: row.5)
+                    byID[row.0] = ProductStanding(product: product, monthTotals: Self.totals([row.6, row.7, row.8, row.9, row.10, row.11, row.12],
+                                                                                          rounding: rounding),
+                                                  yearTotals: productYear[row.0] ?? .zero)
+                }
+                products = top.compactMap { byID[$0.key] }
+            }
+            return Dashboard(today: today, currency: inputs.settings.currency, todayTotals: try total(.today), monthTotals: try total(.clinicMonth),
+                             yearTotals: try total(.clinicYear), clinics: standings, products: products)
+        }
     }
 
-    /// Sums per id: the id first, then ``Columns/totalsSums``.
-    func grouped(_ connection: PostgresConnection, _ query: PostgresQuery, rounding: RoundingPolicy) async throws -> [Int64: Totals] {
-        var result: [Int64: Totals] = [:]
-        for row in try await connection.query(query, logger: logger)
-            .decode((Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
-            result[row.0] = Self.totals([row.1, row.2, row.3, row.4, row.5, row.6, row.7], rounding: rounding)
+    /// What the dashboard's sums depend on, in one statement: the book's settings, its clinics in
+    /// order of name, whether each is kept by period, and its latest payment lags in days.
+    func dashboardInputs(_ connection: PostgresConnection) async throws
+        -> (settings: BookSettings, clinics: [Clinic], kept: Set<Int64>, lags: [Int64: [Int]]) {
+        let rows = try await connection.query("""
+            SELECT b.currencyCode, b.currencyMinorDigits, b.timeZone, b.roundingRule, b.roundingScope, b.locale,
+                   c.id, c.name, c.scheduleKind, c.scheduleAnchor, c.isArchived, c.scheduleChanges,
+                   EXISTS (SELECT 1 FROM clinicPeriodKept k WHERE k.bookId = b.id AND k.clinicId = c.id),
+                   ARRAY (SELECT (p.receivedOn - p.periodEnd)::bigint FROM payout p WHERE p.bookId = b.id AND p.clinicId = c.id
+                          ORDER BY p.periodStart DESC, p.id DESC LIMIT \(Int64(Arrears.lagSample)))
+            FROM book b LEFT JOIN clinic c ON c.bookId = b.id
+            WHERE b.id = \(book) ORDER BY lower(c.name), c.id
+            """, logger: logger).decode(
+            (String, Int, String, String, String, String, Int64?, String?, String?, String?, Bool?, String?, Bool, [Int64]).self).all()
+        guard let first = rows.first else { throw StoreError.storage("the book \(book) does not exist") }
+        let settings = try Self.settings(first.0, first.1, first.2, first.3, first.4, first.5)
+        var clinics: [Clinic] = [], kept: Set<Int64> = [], lags: [Int64: [Int]] = [:]
+        for row in rows {
+            guard let id = row.6, let name = row.7, let kind = row.8, let archived = row.10 else { continue }
+            clinics.append(try Self.clinic(id, name, kind, row.9, archived, row.11))
+            if row.12 { kept.insert(id) }
+            if !row.13.isEmpty { lags[id] = row.13.map { Int($0) } }
+        }
+        return (settings, clinics, kept, lags)
+    }
+
+    /// The parts of the dashboard's one statement of sums, each a row per key (a clinic, a product;
+    /// 0 for the book) of up to seven figures.
+    enum DashboardPart: Int64 {
+        /// ``Columns/totalsSums`` of today, of each clinic's month and year, of its current period,
+        /// of each product's year.
+        case today, clinicMonth, clinicYear, period, productYear
+        /// What each clinic paid for its current period; a kept clinic's expected figure for it.
+        case received, payable
+        /// ``ArrearsPlan/Sums``, in its order.
+        case arrears
+    }
+
+    /// Every sum of the dashboard in one statement: the clinics' points (their current periods and
+    /// the first period not yet due) as a VALUES list joined to the summaries and the payouts.
+    func dashboardSums(_ connection: PostgresConnection, today: Day, points: [ArrearsPlan.Point], kept: Set<Int64>) async throws
+        -> [DashboardPart: [Int64: [Int64?]]] {
+        let sums = Columns.totalsSums, none = ", NULL::bigint"
+        let month = today.firstOfMonth.description, yearFirst = "\(today.year)-01-01", yearLast = "\(today.year)-12-31"
+        var sql = SQL("")
+        if !points.isEmpty {
+            try sql.add("WITH point(clinicId, first, last, notDue, kept) AS (VALUES ")
+            for (index, point) in points.enumerated() {
+                try sql.add(index == 0 ? "(?::bigint, ?::date, ?::date, ?::date, ?::boolean)" : ", (?::bigint, ?::date, ?::date, ?::date, ?::boolean)",
+                            point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description,
+                            kept.contains(point.clinicID))
+            }
+            try sql.add(") ")
+        }
+        try sql.add("""
+            SELECT \(DashboardPart.today.rawValue)::bigint, 0::bigint, \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date
+            UNION ALL SELECT \(DashboardPart.clinicMonth.rawValue), clinicId, \(sums) FROM clinicMonthTotal
+                WHERE bookId = ? AND month = ?::date GROUP BY clinicId
+            UNION ALL SELECT \(DashboardPart.clinicYear.rawValue), clinicId, \(sums) FROM clinicMonthTotal
+                WHERE bookId = ? AND month BETWEEN ?::date AND ?::date GROUP BY clinicId
+            UNION ALL SELECT \(DashboardPart.productYear.rawValue), productId, \(sums) FROM productYearTotal
+                WHERE bookId = ? AND year = ? GROUP BY productId
+            """, book, today.description, book, month, book, yearFirst, yearLast, book, Int64(today.year))
+        if !points.isEmpty {
+            try sql.add("""
+
+                UNION ALL SELECT \(DashboardPart.period.rawValue), point.clinicId, \(sums) FROM point
+                    JOIN clinicDayTotal t ON t.bookId = ? AND t.clinicId = point.clinicId AND t.date BETWEEN point.first AND point.last
+                    GROUP BY point.clinicId
+                UNION ALL SELECT \(DashboardPart.received.rawValue), point.clinicId, sum(p.amountMinor)::bigint\(String(repeating: none, count: 6))
+                    FROM point JOIN payout p ON p.bookId = ? AND p.clinicId = point.clinicId AND p.periodStart = point.first
+                    GROUP BY point.clinicId
+                UNION ALL SELECT \(DashboardPart.payable.rawValue), t.clinicId, t.expectedMinor\(String(repeating: none, count: 6))
+                    FROM point JOIN clinicPeriodTotal t ON t.bookId = ? AND t.clinicId = point.clinicId AND t.periodStart = point.first
+                    WHERE point.kept
+                UNION ALL SELECT \(DashboardPart.arrears.rawValue), point.clinicId,
+                    (CASE WHEN kept THEN
+                        (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
+                          AND t.periodStart <= point.first)
+                     ELSE
+                        (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId)
+                      - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
+                          AND d.date > point.last)
+                     END)::bigint,
+                    (CASE WHEN kept THEN
+                        (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
+                          AND t.periodStart BETWEEN point.notDue AND point.first)
+                     ELSE
+                        (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
+                          AND d.date BETWEEN point.notDue AND point.last)
+                     END)::bigint,
+                    (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
+                      AND p.periodStart <= point.first)::bigint,
+                    (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
+                      AND p.periodStart BETWEEN point.notDue AND point.first)::bigint\(String(repeating: none, count: 3))
+                    FROM point
+                """, book, book, book, book, book, book, book, book, book, book)
+        }
+        var result: [DashboardPart: [Int64: [Int64?]]] = [:]
+        for row in try await connection.query(sql.query, logger: logger)
+            .decode((Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
+            guard let part = DashboardPart(rawValue: row.0) else { continue }
+            result[part, default: [:]][row.1] = [row.2, row.3, row.4, row.5, row.6, row.7, row.8]
         }
         return result
     }
 
-    public func dashboard(today: Day) async throws -> Dashboard {
-        try await read { connection in
-            let settings = try await settings(connection)
-            let rounding = settings.rounding
-            let month = today.firstOfMonth.description
-            let yearFirst = "\(today.year)-01-01", yearLast = "\(today.year)-12-31"
-            let sums = Columns.totalsSums
-
-            let headline = try await headline(connection, today: today, settings: settings)
-            let clinicMonth = try await grouped(connection, try SQL("""
-                SELECT clinicId, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date GROUP BY clinicId
-                """, book, month).query, rounding: rounding)
-            let clinicYear = try await grouped(connection, try SQL("""
-                SELECT clinicId, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date GROUP BY clinicId
-                """, book, yearFirst, yearLast).query, rounding: rounding)
-            let clinics = try await clinics(connection, try SQL("SELECT \(Columns.clinic) FROM clinic WHERE bookId = ? ORDER BY lower(name), id", book).query)
-                .filter { !$0.isArchived || clinicYear[$0.id.rawValue] != nil }
-
-            // Every clinic's current period at once: the periods as a VALUES list joined to the day
-            // summary and to the payouts (two round trips, however many clinics).
-            let periods = clinics.map { ($0.id.rawValue, $0.calendar.period(containing: today)) }
-            var periodTotals: [Int64: Totals] = [:], received: [Int64: Int64] = [:]
-            if !periods.isEmpty {
-                func current() throws -> SQL {
-                    var sql = SQL("WITH current(clinicId, first, last) AS (VALUES ")
-                    for (index, (id, period)) in periods.enumerated() {
-                        try sql.add(index == 0 ? "(?::bigint, ?::date, ?::date)" : ", (?::bigint, ?::date, ?::date)",
-                                    id, period.start.description, period.end.description)
-                    }
-                    try sql.add(") ")
-                    return sql
-                }
-                var totalsQuery = try current()
-                try totalsQuery.add("""
-                    SELECT current.clinicId, \(sums) FROM current JOIN clinicDayTotal t
-                    ON t.bookId = ? AND t.clinicId = current.clinicId AND t.date BETWEEN current.first AND current.last
-                    GROUP BY current.clinicId
-                    """, book)
-                periodTotals = try await grouped(connection, totalsQuery.query, rounding: rounding)
-                var paidQuery = try current()
-                try paidQuery.add("""
-                    SELECT current.clinicId, sum(p.amountMinor)::bigint FROM current JOIN payout p
-                    ON p.bookId = ? AND p.clinicId = current.clinicId AND p.periodStart = current.first
-                    GROUP BY current.clinicId
-                    """, book)
-                for (id, amount) in try await connection.query(paidQuery.query, logger: logger).decode((Int64, Int64).self).all() {
-                    received[id] = amount
-                }
+    /// Rows of ``Columns/totalsSums`` added up (a book's month from its clinics' months), overflow an error.
+    static func added(_ rows: some Sequence<[Int64?]>) throws -> [Int64?] {
+        var total = [Int64](repeating: 0, count: 7)
+        for row in rows {
+            for (index, cell) in row.prefix(7).enumerated() {
+                let (sum, overflow) = total[index].addingReportingOverflow(cell ?? 0)
+                if overflow { throw StoreError.storage("a dashboard total is out of range") }
+                total[index] = sum
             }
-            // Clinics whose figure is not the sum of their lines' (tiers, deductions, rounding once
-            // per statement): their current period's expected figure is kept (`clinicPeriodTotal`).
-            let kept = Set(try await connection.query("SELECT clinicId FROM clinicPeriodKept WHERE bookId = \(book)", logger: logger)
-                .decode(Int64.self).all())
-            var payables: [Int64: Money] = [:]
-            if !kept.isEmpty, !periods.isEmpty {
-                var query = SQL("WITH current(clinicId, first) AS (VALUES ")
-                for (index, (id, period)) in periods.enumerated() {
-                    try query.add(index == 0 ? "(?::bigint, ?::date)" : ", (?::bigint, ?::date)", id, period.start.description)
-                }
-                try query.add("""
-                    ) SELECT t.clinicId, t.expectedMinor FROM current
-                    JOIN clinicPeriodTotal t ON t.bookId = ? AND t.clinicId = current.clinicId AND t.periodStart = current.first
-                    """, book)
-                for (id, amount) in try await connection.query(query.query, logger: logger).decode((Int64, Int64).self).all() {
-                    payables[id] = Money(minorUnits: amount)
-                }
-            }
-            let arrears = try await arrears(connection, of: clinics, today: today, kept: kept)
-            var standings: [ClinicStanding] = []
-            for (clinic, period) in zip(clinics, periods) {
-                let totals = periodTotals[clinic.id.rawValue] ?? .zero
-                let paid = Money(minorUnits: received[clinic.id.rawValue] ?? 0)
-                let payable = kept.contains(clinic.id.rawValue) ? payables[clinic.id.rawValue] ?? .zero : totals.commission
-                standings.append(ClinicStanding(clinic: clinic, period: period.1, periodTotals: totals, periodPayable: payable, periodReceived: paid,
-                                                periodBalance: try payable.subtracting(paid),
-                                                monthTotals: clinicMonth[clinic.id.rawValue] ?? .zero,
-                                                yearTotals: clinicYear[clinic.id.rawValue] ?? .zero,
-                                                arrears: arrears[clinic.id.rawValue]
-                                                    ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays)))
-            }
-
-            let productYear = try await grouped(connection, try SQL("""
-                SELECT productId, \(sums) FROM productYearTotal WHERE bookId = ? AND year = ? GROUP BY productId
-                """, book, today.year).query, rounding: rounding)
-            let productMonth = try await grouped(connection, try SQL("""
-                SELECT productId, \(sums) FROM productMonthTotal WHERE bookId = ? AND month = ?::date GROUP BY productId
-                """, book, month).query, rounding: rounding)
-            let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
-            var byID: [Int64: Product] = [:]
-            if !top.isEmpty {
-                var query = try SQL("SELECT \(Columns.product) FROM product WHERE bookId = ? AND id IN (", book)
-                for (index, (id, _)) in top.enumerated() { try query.add(index == 0 ? "?" : ", ?", id) }
-                try query.add(")")
-                for product in try await products(connection, query.query) { byID[product.id.rawValue] = product }
-            }
-            let topProducts = top.compactMap { id, year in
-                byID[id].map { ProductStanding(product: $0, monthTotals: productMonth[id] ?? .zero, yearTotals: year) }
-            }
-            return Dashboard(today: today, currency: settings.currency, todayTotals: headline.todayTotals, monthTotals: headline.monthTotals,
-                             yearTotals: headline.yearTotals, clinics: standings, products: topProducts)
         }
+        return total
     }
 
-    /// Three round trips over the summaries, of the dashboard's ten or so: what each live update reads.
+    /// One statement over the summaries (and the settings before it): what each live update reads.
     public func headline(today: Day) async throws -> Headline {
         try await read { connection in
             try await headline(connection, today: today, settings: try await settings(connection))
@@ -145,17 +204,19 @@ extension PostgresStore {
     }
 
     func headline(_ connection: PostgresConnection, today: Day, settings: BookSettings) async throws -> Headline {
-        let rounding = settings.rounding, sums = Columns.totalsSums
-        let yearFirst = "\(today.year)-01-01", yearLast = "\(today.year)-12-31"
-        return Headline(
-            today: today, currency: settings.currency,
-            todayTotals: try await totals(connection, try SQL("SELECT \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date",
-                                                              book, today.description).query, rounding: rounding),
-            monthTotals: try await totals(connection, try SQL("SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date",
-                                                              book, today.firstOfMonth.description).query, rounding: rounding),
-            yearTotals: try await totals(connection, try SQL("""
-                SELECT \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
-                """, book, yearFirst, yearLast).query, rounding: rounding))
+        let sums = Columns.totalsSums
+        var rows: [Int64: [Int64?]] = [:]
+        for row in try await connection.query(try SQL("""
+            SELECT 0::bigint, \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date
+            UNION ALL SELECT 1, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date
+            UNION ALL SELECT 2, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
+            """, book, today.description, book, today.firstOfMonth.description, book, "\(today.year)-01-01", "\(today.year)-12-31").query, logger: logger)
+            .decode((Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
+            rows[row.0] = [row.1, row.2, row.3, row.4, row.5, row.6, row.7]
+        }
+        let rounding = settings.rounding
+        return Headline(today: today, currency: settings.currency, todayTotals: Self.totals(rows[0] ?? [], rounding: rounding),
+                        monthTotals: Self.totals(rows[1] ?? [], rounding: rounding), yearTotals: Self.totals(rows[2] ?? [], rounding: rounding))
     }
 
     public func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth] {
@@ -197,58 +258,6 @@ extension PostgresStore {
                                                 isClosed: try await closedPeriods(connection, clinic: id).overlaps(period),
                                                 terms: try await tieredTerms(connection, clinic: id), deductions: try await deductions(connection, clinic: id))
         }
-    }
-
-    /// What each clinic owes her now (``Arrears``), as the SQLite store reads it: from sums, three
-    /// round trips for every clinic at once; a kept clinic's expected figure from its kept periods.
-    /// - Parameter kept: the clinics whose figures are kept by period (`clinicPeriodKept`).
-    func arrears(_ connection: PostgresConnection, of clinics: [Clinic], today: Day, kept: Set<Int64>) async throws -> [Int64: Arrears] {
-        guard !clinics.isEmpty else { return [:] }
-        var lags: [Int64: [Int]] = [:]
-        for (clinic, lag) in try await connection.query(try SQL("""
-            SELECT clinicId, (receivedOn - periodEnd)::bigint FROM (
-                SELECT clinicId, receivedOn, periodEnd, row_number() OVER (PARTITION BY clinicId ORDER BY periodStart DESC, id DESC) AS n
-                FROM payout WHERE bookId = ?) latest
-            WHERE n <= ? ORDER BY clinicId, n
-            """, book, Int64(Arrears.lagSample)).query, logger: logger).decode((Int64, Int64).self).all() {
-            lags[clinic, default: []].append(Int(lag))
-        }
-        let plan = ArrearsPlan(clinics: clinics, today: today, lags: lags)
-        var query = SQL("WITH point(clinicId, first, last, notDue, kept) AS (VALUES ")
-        for (index, point) in plan.points.enumerated() {
-            try query.add(index == 0 ? "(?::bigint, ?::date, ?::date, ?::date, ?::boolean)" : ", (?::bigint, ?::date, ?::date, ?::date, ?::boolean)",
-                          point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description,
-                          kept.contains(point.clinicID))
-        }
-        try query.add("""
-            ) SELECT point.clinicId,
-                (CASE WHEN kept THEN
-                    (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
-                      AND t.periodStart <= point.first)
-                 ELSE
-                    (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId)
-                  - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
-                      AND d.date > point.last)
-                 END)::bigint,
-                (CASE WHEN kept THEN
-                    (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
-                      AND t.periodStart BETWEEN point.notDue AND point.first)
-                 ELSE
-                    (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
-                      AND d.date BETWEEN point.notDue AND point.last)
-                 END)::bigint,
-                (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
-                  AND p.periodStart <= point.first)::bigint,
-                (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
-                  AND p.periodStart BETWEEN point.notDue AND point.first)::bigint
-            FROM point
-            """, book, book, book, book, book, book, book)
-        var sums: [Int64: ArrearsPlan.Sums] = [:]
-        for (clinic, expected, notDue, received, receivedNotDue) in try await connection.query(query.query, logger: logger)
-            .decode((Int64, Int64, Int64, Int64, Int64).self).all() {
-            sums[clinic] = ArrearsPlan.Sums(expected: expected, expectedNotDue: notDue, received: received, receivedNotDue: receivedNotDue)
-        }
-        return try plan.arrears(sums)
     }
 
     public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {

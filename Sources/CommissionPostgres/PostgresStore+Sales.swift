@@ -143,19 +143,52 @@ extension PostgresStore {
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let key = try StoreInput.idempotencyKey(idempotencyKey)
-        return try await write([.sales]) { connection in try await createSale(connection, draft, key: key) }
+        return try await write([.sales], lock: .sharedWithSales) { connection in
+            // Two sales sent with one key wait for each other here, so the second finds the first.
+            if let key {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(LockSpace.saleKey.rawValue), hashtext(\(key)))", logger: logger)
+            }
+            let (sale, kept) = try await createSale(connection, draft, key: key)
+            // Written beside other sales, it settles its own kept figures (a write of its own lock does not).
+            if kept { try await settlePeriodFigures(connection) }
+            return sale
+        }
     }
 
-    /// Records a sale (or, for a key already used, returns the sale it recorded), with its audit entry.
-    func createSale(_ connection: PostgresConnection, _ draft: SaleDraft, key: String?) async throws -> Sale {
-        if let key, let sale = try await sales(connection, try SQL("SELECT \(Columns.sale) FROM sale WHERE bookId = ? AND idempotencyKey = ?",
-                                                                   book, key).query).first {
-            return try Ledger.replay(draft, of: sale, key: key)
+    /// Records a sale (or, for a key already used, returns the sale it recorded), with its audit
+    /// entry; and whether its clinic's figures are kept by period (``settlePeriodFigures(_:)``).
+    ///
+    /// Its id is drawn first, so that the sale and its audit entry are written by one statement,
+    /// the last before the commit: sales written side by side wait for each other (at their
+    /// summary rows and the commit order) only from there.
+    func createSale(_ connection: PostgresConnection, _ draft: SaleDraft, key: String?) async throws -> (sale: Sale, kept: Bool) {
+        let rows = try await connection.query("""
+            SELECT nextval(pg_get_serial_sequence('sale', 'id')),
+                   (SELECT id FROM sale WHERE bookId = \(book) AND idempotencyKey = \(key)),
+                   EXISTS (SELECT 1 FROM clinicPeriodKept WHERE bookId = \(book) AND clinicId = \(draft.clinicID.rawValue))
+            """, logger: logger).decode((Int64, Int64?, Bool).self).all()
+        guard let (id, earlier, kept) = rows.first else { throw StoreError.storage("the sale's id was not drawn") }
+        if let key, let earlier {
+            return (try Ledger.replay(draft, of: try await sale(connection, Sale.ID(earlier)), key: key), false)
         }
-        let sale = try await insert(connection, try Ledger.sale(draft, in: try await saleContext(connection, clinic: draft.clinicID, product: draft.productID)),
-                                    idempotencyKey: key)
-        try await record(connection, Audit.Change(.sale, sale.id.rawValue, "create", before: nil, after: Audit.json(sale)))
-        return sale
+        var sale = try Ledger.sale(draft, in: try await saleContext(connection, clinic: draft.clinicID, product: draft.productID))
+        sale.id = Sale.ID(id)
+        let row = SaleRow(sale), change = Audit.Change(.sale, id, "create", before: nil, after: Audit.json(sale))
+        try await connection.query("""
+            WITH commitOrder AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(LockSpace.commitOrder.rawValue), \(lockID))),
+            inserted AS (
+                INSERT INTO sale (id, bookId, \(unescaped: SaleRow.columns.joined(separator: ", ")), idempotencyKey)
+                SELECT \(id), \(book), \(row.clinicID), \(row.productID), \(row.date)::date, \(row.quantity), \(row.unitPriceMinor),
+                       \(row.unitCostMinor), \(row.discountMinor), \(row.termsID), \(row.shareBasisPoints), \(row.basis), \(row.revenueMinor),
+                       \(row.costMinor), \(row.profitMinor), \(row.commissionExact), \(row.commissionMinor), \(row.note), \(key)
+                FROM commitOrder
+            )
+            INSERT INTO auditEntry (bookId, at, actor, subject, subjectId, lastSubjectId, action, before, after)
+            SELECT \(book), \(Int64(Date().timeIntervalSince1970)), \(Audit.actor), \(change.subject.rawValue), \(change.subjectID),
+                   \(change.lastSubjectID), \(change.action), \(change.before), \(change.after)
+            FROM commitOrder
+            """, logger: logger)
+        return (sale, kept)
     }
 
     /// Inserts a sale the ledger made (``SaleRow/columns``), and returns it with its id.
@@ -378,11 +411,15 @@ extension PostgresStore {
 
     /// Records a change in the audit log, in the transaction that makes it, as made by `Audit.actor`
     /// (a transaction runs in the task that asked for it, so the task's actor is the one).
+    ///
+    /// The entry's id is drawn under the book's commit order (``lockCommitOrder(_:)``, taken in the
+    /// same statement), so ids follow commits even when new sales are written side by side.
     func record(_ connection: PostgresConnection, _ change: Audit.Change) async throws {
         try await connection.query("""
             INSERT INTO auditEntry (bookId, at, actor, subject, subjectId, lastSubjectId, action, before, after)
-            VALUES (\(book), \(Int64(Date().timeIntervalSince1970)), \(Audit.actor), \(change.subject.rawValue), \(change.subjectID),
-                    \(change.lastSubjectID), \(change.action), \(change.before), \(change.after))
+            SELECT \(book), \(Int64(Date().timeIntervalSince1970)), \(Audit.actor), \(change.subject.rawValue), \(change.subjectID),
+                    \(change.lastSubjectID), \(change.action), \(change.before), \(change.after)
+            FROM (SELECT pg_advisory_xact_lock(\(LockSpace.commitOrder.rawValue), \(lockID))) AS commitOrder
             """, logger: logger)
     }
 
@@ -430,7 +467,7 @@ extension PostgresStore {
         case .createClinic(let draft): return .clinic(try await createClinic(connection, draft))
         case .createProduct(let draft): return .product(try await insertProduct(connection, draft))
         case .createTerms(let draft): return .terms(try await createTerms(connection, draft))
-        case .createSale(let draft, let key): return .sale(try await createSale(connection, draft, key: key))
+        case .createSale(let draft, let key): return .sale(try await createSale(connection, draft, key: key).sale)
         case .voidSale(let id): return .sale(try await voidSale(connection, id))
         case .createPayout(let draft): return .payout(try await createPayout(connection, draft))
         case .setPrice(let draft): return .price(try await setPrice(connection, draft))

@@ -97,32 +97,67 @@ public final class PostgresStore: CommissionStore, Sendable {
     func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await StoreTiming.measure(.read) {
-                try await database.transaction { connection in
-                    try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-                    return try await body(connection)
-                }
+                try await database.transaction(readOnly: true, body)
             }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "read the book")
         }
     }
 
+    /// How a write holds its book.
+    enum BookLock {
+        /// Alone: no other write of the book runs until it commits, so the checks it makes (names,
+        /// closed periods, terms, prices) hold until then. Every write but a single new sale.
+        case exclusive
+        /// Beside other new sales, and apart from every exclusive write: what a new sale reads
+        /// (its clinic, product, terms, prices, closed periods) only an exclusive write changes.
+        /// Sales that share a day, clinic or product meet only at their summary rows, which the
+        /// database updates one at a time.
+        case sharedWithSales
+    }
+
     /// Runs `body` in one write transaction of the book, announced to every instance when it commits.
-    func write<T: Sendable>(_ tables: Set<StoreTable>, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    ///
+    /// The book is locked as `lock` says (an advisory lock of the book, taken by the transaction's
+    /// first statement). An exclusive write settles the kept period figures it marked; a new sale,
+    /// written beside others, settles its own. Whatever the lock, a transaction's end is taken one
+    /// at a time (``lockCommitOrder(_:)``, by its first audit entry and by settling): audit ids
+    /// follow commits (a device's sync reads the newest id as the book's revision), and a kept
+    /// figure is summed after the commits before it.
+    func write<T: Sendable>(_ tables: Set<StoreTable>, lock: BookLock = .exclusive,
+                            _ body: (PostgresConnection) async throws -> T) async throws -> T {
         // A request's idempotency key is spent by its first write of the book, in the same transaction.
         let claim = IdempotencyClaim.pending
         let result = try await StoreTiming.measure(.write) {
-            try await database.write(book: book, tables: tables) { connection in
-                // One writer per book at a time: the checks a write makes (names, closed periods) hold until it commits.
-                try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
+            try await database.write(book: book, tables: tables, lock: bookLock(lock)) { connection in
                 if let claim { try await insert(claim, connection) }
                 let result = try await body(connection)
-                try await settlePeriodFigures(connection)
+                if lock == .exclusive { try await settlePeriodFigures(connection) }
                 return result
             }
         }
         claim?.markCommitted()
         return result
+    }
+
+    /// The advisory locks' first keys (the second is the book's id, or a digest): apart from the
+    /// migrations' lock, which has a key of one part.
+    enum LockSpace: Int32 {
+        case book = 1801, commitOrder = 1802, saleKey = 1803
+    }
+
+    /// The book's id as an advisory lock's second key (ids past 2³¹ share a lock with another
+    /// book's: a wait, never a wrong answer).
+    var lockID: Int32 { Int32(truncatingIfNeeded: book) }
+
+    /// The advisory lock a write of the book takes, `exclusive` or shared with other new sales.
+    func bookLock(_ lock: BookLock) -> PostgresBookDatabase.AdvisoryLock {
+        PostgresBookDatabase.AdvisoryLock(space: LockSpace.book.rawValue, id: lockID, shared: lock == .sharedWithSales)
+    }
+
+    /// Takes the book's commit order until the transaction ends (again, in the same transaction, costs nothing).
+    func lockCommitOrder(_ connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(\(LockSpace.commitOrder.rawValue), \(lockID))", logger: logger)
     }
 
     public func changes() -> StoreChanges { database.changeStream(book: book) }
@@ -138,13 +173,18 @@ public final class PostgresStore: CommissionStore, Sendable {
             SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale FROM book WHERE id = \(book)
             """, logger: logger)
         for try await (code, digits, zone, rule, scope, locale) in rows.decode((String, Int, String, String, String, String).self) {
-            guard let currency = try? Currency(code: code, minorDigits: digits), let rule = RoundingRule(rawValue: rule),
-                  let scope = RoundingScope(rawValue: scope) else {
-                throw StoreError.storage("the book's settings are malformed")
-            }
-            return BookSettings(currency: currency, timeZoneIdentifier: zone, rounding: RoundingPolicy(rule: rule, scope: scope), localeIdentifier: locale)
+            return try Self.settings(code, digits, zone, rule, scope, locale)
         }
         throw StoreError.storage("the book \(book) does not exist")
+    }
+
+    /// The settings a book's row holds.
+    static func settings(_ code: String, _ digits: Int, _ zone: String, _ rule: String, _ scope: String, _ locale: String) throws -> BookSettings {
+        guard let currency = try? Currency(code: code, minorDigits: digits), let rule = RoundingRule(rawValue: rule),
+              let scope = RoundingScope(rawValue: scope) else {
+            throw StoreError.storage("the book's settings are malformed")
+        }
+        return BookSettings(currency: currency, timeZoneIdentifier: zone, rounding: RoundingPolicy(rule: rule, scope: scope), localeIdentifier: locale)
     }
 
     public func updateSettings(_ settings: BookSettings) async throws {
@@ -248,11 +288,16 @@ public final class PostgresStore: CommissionStore, Sendable {
         var result: [Clinic] = []
         for try await (id, name, kind, anchor, archived, changes) in try await connection.query(query, logger: logger)
             .decode((Int64, String, String, String?, Bool, String?).self) {
-            guard let schedule = try? PaySchedule(kind: kind, anchor: anchor) else { throw StoreError.storage("a stored pay schedule is malformed") }
-            result.append(Clinic(id: Clinic.ID(id), name: name, schedule: schedule,
-                                 scheduleChanges: try ScheduleChange.reading(stored: changes, clinic: id), isArchived: archived))
+            result.append(try Self.clinic(id, name, kind, anchor, archived, changes))
         }
         return result
+    }
+
+    /// The clinic a row of ``Columns/clinic`` holds.
+    static func clinic(_ id: Int64, _ name: String, _ kind: String, _ anchor: String?, _ archived: Bool, _ changes: String?) throws -> Clinic {
+        guard let schedule = try? PaySchedule(kind: kind, anchor: anchor) else { throw StoreError.storage("a stored pay schedule is malformed") }
+        return Clinic(id: Clinic.ID(id), name: name, schedule: schedule, scheduleChanges: try ScheduleChange.reading(stored: changes, clinic: id),
+                      isArchived: archived)
     }
 
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {

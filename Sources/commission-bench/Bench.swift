@@ -46,9 +46,16 @@ struct Bench: AsyncParsableCommand {
         "Only time the dashboard of this existing book (one kept with --keep), on the day of its last sale: to compare two builds on one book.",
         valueName: "book.sqlite"))
     var dashboardOf: String?
+    @Option(name: .customLong("postgres-dashboard-of"), help: ArgumentHelp(
+        "Only time the dashboard of the first book of this PostgreSQL database (one `commission migrate` made), on the day of its last sale.",
+        valueName: "postgres-url"))
+    var postgresDashboardOf: String?
     @Option(name: .customLong("only-books"), help: ArgumentHelp(
         "Only measure a team server of this many books on the PostgreSQL server (memory, a cold book's first answer).", valueName: "count"))
     var onlyBooks: Int?
+    @Flag(name: .customLong("only-postgres"), help: ArgumentHelp(
+        "Only what PostgreSQL is measured beside: each book imported into SQLite, its dashboard and statement, then the PostgreSQL rows (issue 18's), no HTTP, sync or 1,000-book parts."))
+    var onlyPostgres = false
 
     func run() async throws {
         if let count = onlyBooks {
@@ -59,6 +66,17 @@ struct Bench: AsyncParsableCommand {
             try await ManyBooksBench(server: server, binary: commission ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("commission").path,
                                      books: count).run(report: &report)
             print(report.table())
+            return
+        }
+        if let url = postgresDashboardOf {
+            let database = try await PostgresBookDatabase(url: url)
+            defer { database.shutdown() }
+            let store = try await PostgresStore.firstBook(in: database, creatingWith: SQLiteStore.systemDefaultSettings)
+            guard let last = try await store.sales(SaleQuery(page: Page(limit: 1))).first?.date else { throw ValidationError("The book has no sales.") }
+            _ = try await store.dashboard(today: last)
+            let dashboard = try await timed(repetitions) { _ = try await store.dashboard(today: last) }
+            print(String(format: "dashboard on PostgreSQL on %@: p50 %.2f ms, p99 %.2f ms (%d runs)", last.description, dashboard.p50, dashboard.p99,
+                         repetitions))
             return
         }
         if let path = dashboardOf {
@@ -105,6 +123,15 @@ struct Bench: AsyncParsableCommand {
             }
             let imported = try runProcess(binary, ["import", book.salesCSV, "--db", db])
             guard imported.status == 0 else { throw ValidationError("the import failed: \(imported.output)") }
+            if onlyPostgres {
+                let store = try SQLiteStore(.file(db))
+                let today = book.lastDay
+                _ = try await store.dashboard(today: today)
+                let dashboard = try await timed(repetitions) { _ = try await store.dashboard(today: today) }
+                sideBySide.append(SideBySide(size: size, path: db, today: today, imported: imported.seconds, dashboard: dashboard.p50,
+                                             busiestClinic: try await busiestClinic(db, today: today)))
+                continue
+            }
             let bare = book.directory.appendingPathComponent("bare.sqlite").path
             let baseline = try runProcess(sqlite3, [bare], input: ".mode csv\n.import \(book.salesCSV) sales\n")
             report.add("import \(size) sales", measured: imported.seconds * 1000, unit: "ms", baseline: baseline.seconds * 1000,
@@ -184,12 +211,9 @@ struct Bench: AsyncParsableCommand {
             report.add("dashboard at \(size): p99", measured: dashboard.p99, unit: "ms", baseline: nil, baselineName: nil, target: nil, met: nil)
 
             // 3. The statement of the busiest clinic-period of the last month.
-            let busiest = try pool.read { db in
-                try Row.fetchOne(db, sql: "SELECT clinicId, count(*) FROM sale WHERE date >= ? GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
-                                 arguments: [today.firstOfMonth.adding(days: -1).firstOfMonth.description])
-            }
+            let busiest = try await busiestClinic(db, today: today)
             if let busiest {
-                let clinic = try await store.clinic(Clinic.ID(busiest[0] as Int64))
+                let clinic = try await store.clinic(busiest)
                 let period = clinic.calendar.period(before: clinic.calendar.period(containing: today))
                 let lines = try await store.statement(clinic: clinic.id, period: period).lines.count
                 let statement = try await timed(max(10, repetitions / 4)) { _ = try await store.statement(clinic: clinic.id, period: period) }
@@ -217,14 +241,14 @@ struct Bench: AsyncParsableCommand {
             largest = (size, db, today)
 
             sideBySide.append(SideBySide(size: size, path: db, today: today, imported: imported.seconds, dashboard: dashboard.p50,
-                                         busiestClinic: (busiest?[0] as Int64?).map { Clinic.ID($0) }))
+                                         busiestClinic: busiest))
         }
         if let small = sizes.first, let large = sizes.last, small != large, let a = dashboardP50[small], let b = dashboardP50[large] {
             report.add("dashboard p50 at \(large) ÷ p50 at \(small)", measured: b / a, unit: "×", baseline: nil, baselineName: nil,
                        target: "≤ 2×", met: b / a <= 2)
         }
 
-        if let largest {
+        if let largest, !onlyPostgres {
             note("== HTTP and live updates on the \(largest.size)-sale book")
             try await HTTPBench(path: largest.path, seconds: httpSeconds).run(report: &report)
             if let smallest = sideBySide.first {
@@ -240,10 +264,12 @@ struct Bench: AsyncParsableCommand {
         if let server = postgres ?? ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
             note("== the same books on PostgreSQL")
             for book in sideBySide {
-                try await postgresFigures(book, server: server, binary: binary, report: &report)
+                try await postgresFigures(book, server: server, binary: binary, measureWriters: book.size == sideBySide.last?.size, report: &report)
             }
-            note("== a team server of 1,000 books")
-            try await ManyBooksBench(server: server, binary: binary, books: 1000).run(report: &report)
+            if !onlyPostgres {
+                note("== a team server of 1,000 books")
+                try await ManyBooksBench(server: server, binary: binary, books: 1000).run(report: &report)
+            }
         }
 
         report.totalSeconds = (ContinuousClock.now - started).seconds
@@ -254,6 +280,14 @@ struct Bench: AsyncParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(report).write(to: url)
         note("Wrote \(output) (\(String(format: "%.0f", report.totalSeconds)) s in all).")
+    }
+
+    /// The clinic with the most sales since the first of last month: the statement measured.
+    func busiestClinic(_ path: String, today: Day) async throws -> Clinic.ID? {
+        try await DatabaseQueue(path: path).read { db in
+            try Int64.fetchOne(db, sql: "SELECT clinicId FROM sale WHERE date >= ? GROUP BY 1 ORDER BY count(*) DESC LIMIT 1",
+                               arguments: [today.firstOfMonth.adding(days: -1).firstOfMonth.description])
+        }.map { Clinic.ID($0) }
     }
 
     /// A SQLite book measured, to measure again on PostgreSQL.
@@ -267,8 +301,9 @@ struct Bench: AsyncParsableCommand {
     }
 
     /// The book migrated to a scratch database of `server` (`commission migrate`), its dashboard and
-    /// statement timed on PostgreSQL beside SQLite; the database is dropped afterwards.
-    func postgresFigures(_ book: SideBySide, server: String, binary: String, report: inout Report) async throws {
+    /// statement timed on PostgreSQL beside SQLite, and (`measureWriters`) eight writers on each; the
+    /// database is dropped afterwards.
+    func postgresFigures(_ book: SideBySide, server: String, binary: String, measureWriters: Bool, report: inout Report) async throws {
         let size = book.size, today = book.today
         let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_bench", onServer: server)
         let copied = try runProcess(binary, ["migrate", "--from", "sqlite:\(book.path)", "--to", url, "--skip-proof"])
@@ -290,9 +325,42 @@ struct Bench: AsyncParsableCommand {
             let statement = try await timed(max(10, repetitions / 4)) { _ = try await onPostgres.statement(clinic: clinic.id, period: period) }
             report.add("statement at \(size), PostgreSQL: p50", measured: statement.p50, unit: "ms", baseline: onSQLite.p50,
                        baselineName: "SQLite", target: nil, met: nil)
+            if measureWriters {
+                // Eight writers recording sales into one book at once, as fast as they can.
+                let product = try await store.sales(SaleQuery(clinicID: busiest, page: Page(limit: 1))).first?.productID
+                if let product {
+                    let productName = try await store.product(product).name
+                    let onSQLite = try await writers(store, clinic: busiest, product: product, today: today)
+                    let onPostgres = try await writers(onPostgres, clinic: clinic.id, product: try await onPostgres.product(named: productName).id, today: today)
+                    report.add("8 writers on one book, PostgreSQL", measured: onPostgres, unit: "sales/s", baseline: onSQLite,
+                               baselineName: "SQLite", target: "≥ 500", met: onPostgres >= 500)
+                }
+            }
         }
         database.shutdown()
         try await PostgresBookDatabase.dropDatabase(url, onServer: server)
+    }
+
+    /// Sales a second that eight tasks record into one book together, each as fast as its sales are
+    /// acknowledged, for three seconds.
+    func writers(_ store: any CommissionStore, clinic: Clinic.ID, product: Product.ID, today: Day) async throws -> Double {
+        let deadline = ContinuousClock.now + .seconds(3), start = ContinuousClock.now
+        let run = UUID().uuidString
+        let made = try await withThrowingTaskGroup(of: Int.self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    var count = 0
+                    while ContinuousClock.now < deadline {
+                        _ = try await store.createSale(SaleDraft(clinicID: clinic, productID: product, date: today, quantity: Int64(count % 3 + 1)),
+                                                       idempotencyKey: "\(run)-\(writer)-\(count)")
+                        count += 1
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(made) / (ContinuousClock.now - start).seconds
     }
 
     /// Seconds to read every field of a CSV file with `CSVScanner` (what the import uses) and with CSV.swift.
