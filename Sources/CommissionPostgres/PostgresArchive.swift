@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 extension PostgresStore: BookArchiving {
     /// Streams the book from one REPEATABLE READ transaction (a snapshot: the team's writes go on
@@ -102,11 +103,19 @@ extension PostgresStore: BookArchiving {
         var restore = Restore(logger: logger)
         do {
             try await database.transaction { connection in
-                try await produce { record in
-                    try restore.checker.check(record)
-                    try await restore.insert(record, name: name, connection)
+                try await PostgresSchema.startBulkCopy(connection, logger: logger)
+                do {
+                    try await produce { record in
+                        try restore.checker.check(record)
+                        try await restore.insert(record, name: name, connection)
+                    }
+                    try await restore.finishSales(connection)
+                } catch {
+                    await restore.abandonSales()
+                    throw error
                 }
                 _ = try restore.checker.finish()
+                try await PostgresSchema.endBulkCopy(connection, book: restore.book, totals: restore.totals, logger: logger)
                 if let ownersLink, restore.owners == 0 {
                     try await connection.query("""
                         INSERT INTO invitation (tokenDigest, bookId, invitedBy, role, expiresAt)
@@ -139,11 +148,19 @@ extension PostgresStore: BookArchiving {
                 + PostgresSchema.summaries.map(\.table) + ["clinicPeriodTotal", "clinicPeriodKept", "clinic", "product"] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE bookId = \(book)", logger: logger)
             }
-            try await produce { record in
-                try restore.checker.check(record)
-                try await restore.insert(record, name: nil, connection)
+            try await PostgresSchema.startBulkCopy(connection, logger: logger)
+            do {
+                try await produce { record in
+                    try restore.checker.check(record)
+                    try await restore.insert(record, name: nil, connection)
+                }
+                try await restore.finishSales(connection)
+            } catch {
+                await restore.abandonSales()
+                throw error
             }
             _ = try restore.checker.finish()
+            try await PostgresSchema.endBulkCopy(connection, book: book, totals: restore.totals, logger: logger)
             try await self.record(connection, Audit.Change(.settings, nil, "restore", before: nil, after: Audit.json(restored: restore.checker.counts)))
         }
         return restore.checker.counts
@@ -195,6 +212,7 @@ extension PostgresStore: BookArchiving {
         }
 
         mutating func insert(_ record: ArchiveRecord, name: String?, _ connection: PostgresConnection) async throws {
+            if case .sales = record {} else { try await finishSales(connection) }
             switch record {
             case .book(let archived) where replacing:
                 let s = archived.settings
@@ -283,10 +301,60 @@ extension PostgresStore: BookArchiving {
             }
         }
 
-        /// A page of sales through COPY, then their new ids (COPY numbers rows in the order it
-        /// reads them, and no other transaction can add to this uncommitted book).
+        /// The sales under way: one COPY for all of them, fed page by page while the archive is
+        /// read (so that reading the archive and the database's writing overlap), a page ahead at
+        /// most; and the archive's ids, in order, to map to the new ones once it ends.
+        var salesCopy: SalesCopy?
+        /// The summaries of the sales copied, added up as they pass (``PostgresSchema/endBulkCopy(_:book:totals:logger:)``).
+        var totals = SummaryTotals()
+
+        final class SalesCopy: Sendable {
+            enum Item { case page(ByteBuffer), abandon }
+            struct Abandoned: Error {}
+            let pages: AsyncStream<Item>.Continuation
+            let taken: AsyncStream<Void>
+            let task: Task<Void, any Error>
+            let archiveIDs = Mutex<[Int64]>([])
+
+            init(_ connection: PostgresConnection, logger: Logger) {
+                let (pageStream, pages) = AsyncStream.makeStream(of: Item.self)
+                let (taken, tookOne) = AsyncStream.makeStream(of: Void.self)
+                self.pages = pages
+                self.taken = taken
+                let columns = ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
+                task = Task {
+                    defer { tookOne.finish() }
+                    // COPY quotes the names it is given: PostgreSQL folded ours to lower case.
+                    try await connection.copyFrom(table: "sale", columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+                        for await item in pageStream {
+                            guard case .page(let buffer) = item else { throw Abandoned() }
+                            try await writer.write(buffer)
+                            tookOne.yield()
+                        }
+                    }
+                }
+            }
+
+            /// Hands a page over, once the page before it was taken.
+            func send(_ buffer: ByteBuffer, ids: [Int64], first: Bool) async throws {
+                archiveIDs.withLock { $0 += ids }
+                if !first {
+                    var iterator = taken.makeAsyncIterator()
+                    if await iterator.next() == nil { try await task.value }
+                }
+                pages.yield(.page(buffer))
+            }
+
+            /// Ends the COPY; with `abandon`, so that it writes nothing.
+            func finish(abandon: Bool = false) async throws {
+                if abandon { pages.yield(.abandon) }
+                pages.finish()
+                try await task.value
+            }
+        }
+
+        /// A page of sales, into the COPY under way (started by the first page).
         mutating func copySales(_ page: [ArchivedSale], _ connection: PostgresConnection) async throws {
-            let columns = ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
             var buffer = ByteBuffer()
             for item in page {
                 let row = SaleRow(item.sale)
@@ -301,18 +369,45 @@ extension PostgresStore: BookArchiving {
                 fields.append(row.isVoided ? "t" : "f")
                 fields.append(item.idempotencyKey.map(Self.copyText) ?? "\\N")
                 buffer.writeString(fields.joined(separator: "\t") + "\n")
+                if !row.isVoided {
+                    var sale = item.sale
+                    sale.clinicID = Clinic.ID(mapped(clinics, row.clinicID))
+                    sale.productID = Product.ID(mapped(products, row.productID))
+                    try totals.add(sale)
+                }
             }
-            // COPY quotes the names it is given: PostgreSQL folded ours to lower case.
-            try await connection.copyFrom(table: "sale", columns: columns.map { $0.lowercased() }, logger: logger) { writer in
-                try await writer.write(buffer)
+            let first = salesCopy == nil
+            if first {
+                // The book's sales so far (none: it is new, or its sales were deleted) end before the copy's.
+                lastSale = try await connection.query("SELECT coalesce(max(id), 0) FROM sale WHERE bookId = \(book)", logger: logger)
+                    .decode(Int64.self).all().first ?? 0
+                salesCopy = SalesCopy(connection, logger: logger)
             }
+            try await salesCopy?.send(buffer, ids: page.map(\.sale.id.rawValue), first: first)
+        }
+
+        /// Ends the sales' COPY, if one is under way, and maps the archive's ids to the new ones
+        /// (COPY numbers rows in the order it reads them, and no other transaction can add to this
+        /// uncommitted book).
+        mutating func finishSales(_ connection: PostgresConnection) async throws {
+            guard let copy = salesCopy else { return }
+            salesCopy = nil
+            try await copy.finish()
+            let archived = copy.archiveIDs.withLock { $0 }
             let ids = try await connection.query("""
                 SELECT id FROM sale WHERE bookId = \(book) AND id > \(lastSale) ORDER BY id
                 """, logger: logger).decode(Int64.self).all()
-            guard ids.count == page.count else { throw StoreError.storage("a page of \(page.count) sales came back as \(ids.count)") }
+            guard ids.count == archived.count else { throw StoreError.storage("\(archived.count) sales came back as \(ids.count)") }
             sales.reserve(sales.count + ids.count)
-            for (item, id) in zip(page, ids) { sales.add(item.sale.id.rawValue, id) }
+            for (old, id) in zip(archived, ids) { sales.add(old, id) }
             lastSale = ids.last ?? lastSale
+        }
+
+        /// Ends a COPY under way without writing it, when the archive failed.
+        mutating func abandonSales() async {
+            guard let copy = salesCopy else { return }
+            salesCopy = nil
+            try? await copy.finish(abandon: true)
         }
 
         /// A page of the audit log through COPY, each entry pointing at its record's new id (a

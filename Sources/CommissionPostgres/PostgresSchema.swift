@@ -1,3 +1,4 @@
+import CommissionCore
 import CommissionStore
 import Logging
 import PostgresNIO
@@ -335,14 +336,16 @@ enum PostgresSchema {
         // of its own rather than every row of the book's summary. A sale's key is unique when it
         // has one (an imported or migrated sale has none, and costs the index nothing). The book's
         // revision was written by every write and read by nothing: writers no longer queue on it.
-        Migration(name: "v12: the dashboard's indexes, sale keys indexed when present, no book revision", statements: [
+        Migration(name: "v12: the dashboard's indexes, sale keys indexed when present, no book revision, references checked per statement, bulk copies", statements: [
             "CREATE INDEX clinicDayTotal_date ON clinicDayTotal (bookId, date)",
             "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal (bookId, month)",
             "CREATE INDEX productMonthTotal_month ON productMonthTotal (bookId, month)",
             "CREATE UNIQUE INDEX sale_key ON sale (bookId, idempotencyKey) WHERE idempotencyKey IS NOT NULL",
             "ALTER TABLE sale DROP CONSTRAINT sale_bookid_idempotencykey_key",
             "ALTER TABLE book DROP COLUMN revision",
-        ]),
+        ] + referenceStatements
+            + saleOperations.flatMap { [summariesFunction($0, create: "CREATE OR REPLACE", skipsBulk: true),
+                                        periodMarksFunction($0, create: "CREATE OR REPLACE", skipsBulk: true)] }),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;
@@ -405,15 +408,42 @@ enum PostgresSchema {
         WHEN (OLD.roundingRule IS DISTINCT FROM NEW.roundingRule OR OLD.roundingScope IS DISTINCT FROM NEW.roundingScope)
         EXECUTE FUNCTION commission_period_mark_book()
         """,
-    ] + [("INSERT", "new_rows", nil), ("UPDATE", "new_rows", "old_rows"), ("DELETE", nil, "old_rows")].flatMap { (operation: String, added: String?, removed: String?) -> [String] in
+    ] + saleOperations.flatMap { operation -> [String] in
         // A statement's sales mark the days of kept clinics they touch, once per statement.
-        let function = "commission_period_marks_after_\(operation.lowercased())"
-        let rows = [added, removed].compactMap { $0 }.map { "SELECT bookId, clinicId, date FROM \($0)" }.joined(separator: " UNION ")
-        let transitions = [removed.map { "OLD TABLE AS \($0)" }, added.map { "NEW TABLE AS \($0)" }].compactMap { $0 }.joined(separator: " ")
-        return [
-            """
-            CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
+        [periodMarksFunction(operation, create: "CREATE"),
+         """
+         CREATE TRIGGER sale_period_marks_after_\(operation.name.lowercased()) AFTER \(operation.name) ON sale
+         REFERENCING \(operation.transitions) FOR EACH STATEMENT EXECUTE FUNCTION commission_period_marks_after_\(operation.name.lowercased())()
+         """]
+    }
+
+    /// The three operations on sales the statement-level triggers follow, with their transition tables.
+    static let saleOperations = [
+        SaleOperation(name: "INSERT", added: "new_rows", removed: nil), SaleOperation(name: "UPDATE", added: "new_rows", removed: "old_rows"),
+        SaleOperation(name: "DELETE", added: nil, removed: "old_rows"),
+    ]
+
+    struct SaleOperation {
+        var name: String, added: String?, removed: String?
+        /// The trigger's `REFERENCING` clause.
+        var transitions: String {
+            [removed.map { "OLD TABLE AS \($0)" }, added.map { "NEW TABLE AS \($0)" }].compactMap { $0 }.joined(separator: " ")
+        }
+    }
+
+    /// While a transaction copies a book's sales in bulk (``bulkSetting`` on: a restore, a
+    /// migration), the summaries' and the period marks' triggers stand aside: the copy builds the
+    /// book's summaries once at its end (``endBulkCopy(_:book:totals:logger:)``).
+    static let bulkSetting = "commission.bulk"
+    static let skipInBulk = "IF current_setting('\(bulkSetting)', true) = 'on' THEN RETURN NULL; END IF;"
+
+    /// The function that marks the days of kept clinics a statement's sales touch (`skipsBulk`: from v12 on).
+    static func periodMarksFunction(_ operation: SaleOperation, create: String, skipsBulk: Bool = false) -> String {
+        let rows = [operation.added, operation.removed].compactMap { $0 }.map { "SELECT bookId, clinicId, date FROM \($0)" }.joined(separator: " UNION ")
+        return """
+            \(create) FUNCTION commission_period_marks_after_\(operation.name.lowercased())() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
+                \(skipsBulk ? skipInBulk : "")
                 INSERT INTO clinicPeriodDirty (bookId, clinicId, day)
                 SELECT DISTINCT r.bookId, r.clinicId, r.date FROM (\(rows)) r
                 JOIN clinicPeriodKept k ON k.bookId = r.bookId AND k.clinicId = r.clinicId
@@ -421,12 +451,7 @@ enum PostgresSchema {
                 RETURN NULL;
             END
             $$
-            """,
             """
-            CREATE TRIGGER sale_period_marks_after_\(operation.lowercased()) AFTER \(operation) ON sale
-            REFERENCING \(transitions) FOR EACH STATEMENT EXECUTE FUNCTION \(function)()
-            """,
-        ]
     }
 
     /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row
@@ -456,24 +481,98 @@ enum PostgresSchema {
         // Statement-level triggers with transition tables: a statement's rows are added up per
         // summary row first, then applied with one upsert per summary. A bulk insert (COPY, a
         // migration) costs one upsert per summary row, not one per sale; a single sale costs the same.
-        for (operation, added, removed) in [("INSERT", "new_rows", nil), ("UPDATE", "new_rows", "old_rows"), ("DELETE", nil, "old_rows")] {
-            let function = "commission_summaries_after_\(operation.lowercased())"
+        for operation in saleOperations {
+            statements.append(summariesFunction(operation, create: "CREATE"))
             statements.append("""
-                CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                \(summaries.map { apply($0, added: added, removed: removed) }.joined(separator: "\n"))
-                    RETURN NULL;
-                END
-                $$
-                """)
-            let transitions = [removed.map { "OLD TABLE AS \($0)" }, added.map { "NEW TABLE AS \($0)" }].compactMap { $0 }.joined(separator: " ")
-            statements.append("""
-                CREATE TRIGGER sale_summaries_after_\(operation.lowercased()) AFTER \(operation) ON sale
-                REFERENCING \(transitions) FOR EACH STATEMENT EXECUTE FUNCTION \(function)()
+                CREATE TRIGGER sale_summaries_after_\(operation.name.lowercased()) AFTER \(operation.name) ON sale
+                REFERENCING \(operation.transitions) FOR EACH STATEMENT EXECUTE FUNCTION commission_summaries_after_\(operation.name.lowercased())()
                 """)
         }
         return statements
     }
+
+    /// The function that moves every summary by a statement's sales (`skipsBulk`: from v12 on).
+    static func summariesFunction(_ operation: SaleOperation, create: String, skipsBulk: Bool = false) -> String {
+        """
+        \(create) FUNCTION commission_summaries_after_\(operation.name.lowercased())() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            \(skipsBulk ? skipInBulk : "")
+        \(summaries.map { apply($0, added: operation.added, removed: operation.removed) }.joined(separator: "\n"))
+            RETURN NULL;
+        END
+        $$
+        """
+    }
+
+    /// Sets the transaction's sales triggers aside (``bulkSetting``) until ``endBulkCopy(_:book:logger:)``.
+    static func startBulkCopy(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT set_config(\(bulkSetting), 'on', true)", logger: logger)
+    }
+
+    /// Sets the triggers back and writes the book's summaries, added up while its sales were
+    /// copied (its clinics, new, are marked for their period figures already).
+    static func endBulkCopy(_ connection: PostgresConnection, book: Int64, totals: SummaryTotals, logger: Logger) async throws {
+        try await connection.query("SELECT set_config(\(bulkSetting), 'off', true)", logger: logger)
+        for (kind, summary) in zip(SummaryTotals.Summary.allCases, summaries) {
+            let rows = totals[kind]
+            guard !rows.isEmpty else { continue }
+            var buffer = ByteBuffer()
+            for (key, figures) in rows {
+                let period = Day(ordinal: key.period)
+                let keys = summary.keys.map { $0.name == "year" ? String(period.year) : $0.type == "date" ? period.description : String(key.id) }
+                let values = [figures.saleCount, figures.quantity, figures.revenue, figures.cost, figures.profit, figures.commission,
+                              figures.exactCommission].map(String.init)
+                buffer.writeString(([String(book)] + keys + values).joined(separator: "\t") + "\n")
+            }
+            let columns = ["bookId"] + summary.keys.map(\.name) + ["saleCount"] + figureColumns
+            try await connection.copyFrom(table: summary.table.lowercased(), columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+                try await writer.write(buffer)
+            }
+        }
+    }
+
+    /// The sale's references (its clinic, product and terms, in its book), checked once per
+    /// statement (v12): a foreign key checks them row by row, which made a copy of a million sales
+    /// spend most of its time on three million lookups. A clinic, product or terms still named by
+    /// a sale cannot be deleted, likewise once per statement.
+    static let referenceStatements: [String] = {
+        let references = [("clinic", "clinicId"), ("product", "productId"), ("terms", "termsId")]
+        let missing = references.map { table, column in
+            "EXISTS (SELECT 1 FROM new_rows n WHERE n.\(column) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(table) r WHERE r.bookId = n.bookId AND r.id = n.\(column)))"
+        }
+        var statements = [
+            "ALTER TABLE sale DROP CONSTRAINT sale_bookid_clinicid_fkey, DROP CONSTRAINT sale_bookid_productid_fkey, DROP CONSTRAINT sale_bookid_termsid_fkey",
+            """
+            CREATE FUNCTION commission_sale_references() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF \(missing.joined(separator: "\n        OR ")) THEN
+                    RAISE EXCEPTION 'a sale names a clinic, product or terms its book does not have' USING ERRCODE = 'foreign_key_violation';
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER sale_references_after_insert AFTER INSERT ON sale REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION commission_sale_references()",
+            "CREATE TRIGGER sale_references_after_update AFTER UPDATE ON sale REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION commission_sale_references()",
+        ]
+        for (table, column) in references {
+            statements.append("""
+                CREATE FUNCTION commission_\(table)_named_by_sales() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF EXISTS (SELECT 1 FROM old_rows o JOIN sale s ON s.bookId = o.bookId AND s.\(column) = o.id) THEN
+                        RAISE EXCEPTION 'a sale still names this \(table)' USING ERRCODE = 'foreign_key_violation';
+                    END IF;
+                    RETURN NULL;
+                END
+                $$
+                """)
+            statements.append("""
+                CREATE TRIGGER \(table)_named_by_sales AFTER DELETE ON \(table)
+                REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION commission_\(table)_named_by_sales()
+                """)
+        }
+        return statements
+    }()
 
     /// The SQL that moves one summary by a statement's rows: `added` rows count once each, `removed`
     /// rows negatively; voided sales count nowhere. Rows whose count falls to zero go away.

@@ -52,17 +52,9 @@ extension PostgresStore {
             let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
             var products: [ProductStanding] = []
             if !top.isEmpty {
-                var query = try SQL("""
-                    SELECT \(Columns.product), m.* FROM product LEFT JOIN LATERAL (
-                        SELECT \(Columns.totalsSums) FROM productMonthTotal
-                        WHERE bookId = product.bookId AND productId = product.id AND month = ?::date) m ON true
-                    WHERE product.bookId = ? AND product.id IN (
-                    """, today.firstOfMonth.description, book)
-                for (index, (id, _)) in top.enumerated() { try query.add(index == 0 ? "?" : ", ?", id) }
-                try query.add(")")
                 var byID: [Int64: ProductStanding] = [:]
-                for row in try await connection.query(query.query, logger: logger).decode(
-                    (Int64, String, String?, Int64, Int64, Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
+                for try await row in try await connection.execute(TopProducts(book: book, month: today.firstOfMonth.description, ids: top.map(\.key)),
+                                                        logger: logger) {
                     let product = Product(id: Product.ID(row.0), name: row.1, sku: row.2, unitPrice: Money(minorUnits: row.3),
                                           unitCost: Money(minorUnits: row.4), isArchived: row.5)
                     byID[row.0] = ProductStanding(product: product, monthTotals: Self.totals([row.6, row.7, row.8, row.9, row.10, row.11, row.12],
@@ -80,16 +72,7 @@ extension PostgresStore {
     /// order of name, whether each is kept by period, and its latest payment lags in days.
     func dashboardInputs(_ connection: PostgresConnection) async throws
         -> (settings: BookSettings, clinics: [Clinic], kept: Set<Int64>, lags: [Int64: [Int]]) {
-        let rows = try await connection.query("""
-            SELECT b.currencyCode, b.currencyMinorDigits, b.timeZone, b.roundingRule, b.roundingScope, b.locale,
-                   c.id, c.name, c.scheduleKind, c.scheduleAnchor, c.isArchived, c.scheduleChanges,
-                   EXISTS (SELECT 1 FROM clinicPeriodKept k WHERE k.bookId = b.id AND k.clinicId = c.id),
-                   ARRAY (SELECT (p.receivedOn - p.periodEnd)::bigint FROM payout p WHERE p.bookId = b.id AND p.clinicId = c.id
-                          ORDER BY p.periodStart DESC, p.id DESC LIMIT \(Int64(Arrears.lagSample)))
-            FROM book b LEFT JOIN clinic c ON c.bookId = b.id
-            WHERE b.id = \(book) ORDER BY lower(c.name), c.id
-            """, logger: logger).decode(
-            (String, Int, String, String, String, String, Int64?, String?, String?, String?, Bool?, String?, Bool, [Int64]).self).all()
+        let rows = try await connection.execute(DashboardInputs(book: book), logger: logger).all()
         guard let first = rows.first else { throw StoreError.storage("the book \(book) does not exist") }
         let settings = try Self.settings(first.0, first.1, first.2, first.3, first.4, first.5)
         var clinics: [Clinic] = [], kept: Set<Int64> = [], lags: [Int64: [Int]] = [:]
@@ -100,6 +83,58 @@ extension PostgresStore {
             if !row.13.isEmpty { lags[id] = row.13.map { Int($0) } }
         }
         return (settings, clinics, kept, lags)
+    }
+
+    /// The dashboard's inputs: a row per clinic (one with no clinic for a book of none), the book's settings first.
+    struct DashboardInputs: PostgresPreparedStatement {
+        static let name = "commission_dashboard_inputs_v1"
+        static let bindingDataTypes: [PostgresDataType] = [.int8]
+        static let sql = """
+            SELECT b.currencyCode, b.currencyMinorDigits, b.timeZone, b.roundingRule, b.roundingScope, b.locale,
+                   c.id, c.name, c.scheduleKind, c.scheduleAnchor, c.isArchived, c.scheduleChanges,
+                   EXISTS (SELECT 1 FROM clinicPeriodKept k WHERE k.bookId = b.id AND k.clinicId = c.id),
+                   ARRAY (SELECT (p.receivedOn - p.periodEnd)::bigint FROM payout p WHERE p.bookId = b.id AND p.clinicId = c.id
+                          ORDER BY p.periodStart DESC, p.id DESC LIMIT \(Arrears.lagSample))
+            FROM book b LEFT JOIN clinic c ON c.bookId = b.id
+            WHERE b.id = $1 ORDER BY lower(c.name), c.id
+            """
+        var book: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(book)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws
+            -> (String, Int, String, String, String, String, Int64?, String?, String?, String?, Bool?, String?, Bool, [Int64]) {
+            try row.decode((String, Int, String, String, String, String, Int64?, String?, String?, String?, Bool?, String?, Bool, [Int64]).self)
+        }
+    }
+
+    /// The dashboard's top products, each with its figures of the month.
+    struct TopProducts: PostgresPreparedStatement {
+        static let name = "commission_dashboard_products_v1"
+        static let bindingDataTypes: [PostgresDataType] = [.int8, .text, .int8Array]
+        static let sql = """
+            SELECT \(Columns.product), m.* FROM product LEFT JOIN LATERAL (
+                SELECT \(DashboardSums.figures) FROM productMonthTotal
+                WHERE bookId = product.bookId AND productId = product.id AND month = $2::date) m ON true
+            WHERE product.bookId = $1 AND product.id = ANY ($3::bigint[])
+            """
+        var book: Int64, month: String, ids: [Int64]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(book)
+            bindings.append(month)
+            bindings.append(ids)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64, String, String?, Int64, Int64, Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?) {
+            try row.decode((Int64, String, String?, Int64, Int64, Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
+        }
     }
 
     /// The parts of the dashboard's one statement of sums, each a row per key (a clinic, a product;
@@ -114,73 +149,93 @@ extension PostgresStore {
         case arrears
     }
 
-    /// Every sum of the dashboard in one statement: the clinics' points (their current periods and
-    /// the first period not yet due) as a VALUES list joined to the summaries and the payouts.
+    /// Every sum of the dashboard in one statement (prepared once per connection): the clinics'
+    /// points (their current periods and the first period not yet due), as arrays unnested,
+    /// joined to the summaries and the payouts.
     func dashboardSums(_ connection: PostgresConnection, today: Day, points: [ArrearsPlan.Point], kept: Set<Int64>) async throws
         -> [DashboardPart: [Int64: [Int64?]]] {
-        let sums = Columns.totalsSums, none = ", NULL::bigint"
-        let month = today.firstOfMonth.description, yearFirst = "\(today.year)-01-01", yearLast = "\(today.year)-12-31"
-        var sql = SQL("")
-        if !points.isEmpty {
-            try sql.add("WITH point(clinicId, first, last, notDue, kept) AS (VALUES ")
-            for (index, point) in points.enumerated() {
-                try sql.add(index == 0 ? "(?::bigint, ?::date, ?::date, ?::date, ?::boolean)" : ", (?::bigint, ?::date, ?::date, ?::date, ?::boolean)",
-                            point.clinicID, point.current.start.description, point.current.end.description, point.notDue.description,
-                            kept.contains(point.clinicID))
-            }
-            try sql.add(") ")
-        }
-        try sql.add("""
-            SELECT \(DashboardPart.today.rawValue)::bigint, 0::bigint, \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date
-            UNION ALL SELECT \(DashboardPart.clinicMonth.rawValue), clinicId, \(sums) FROM clinicMonthTotal
-                WHERE bookId = ? AND month = ?::date GROUP BY clinicId
-            UNION ALL SELECT \(DashboardPart.clinicYear.rawValue), clinicId, \(sums) FROM clinicMonthTotal
-                WHERE bookId = ? AND month BETWEEN ?::date AND ?::date GROUP BY clinicId
-            UNION ALL SELECT \(DashboardPart.productYear.rawValue), productId, \(sums) FROM productYearTotal
-                WHERE bookId = ? AND year = ? GROUP BY productId
-            """, book, today.description, book, month, book, yearFirst, yearLast, book, Int64(today.year))
-        if !points.isEmpty {
-            try sql.add("""
-
-                UNION ALL SELECT \(DashboardPart.period.rawValue), point.clinicId, \(sums) FROM point
-                    JOIN clinicDayTotal t ON t.bookId = ? AND t.clinicId = point.clinicId AND t.date BETWEEN point.first AND point.last
-                    GROUP BY point.clinicId
-                UNION ALL SELECT \(DashboardPart.received.rawValue), point.clinicId, sum(p.amountMinor)::bigint\(String(repeating: none, count: 6))
-                    FROM point JOIN payout p ON p.bookId = ? AND p.clinicId = point.clinicId AND p.periodStart = point.first
-                    GROUP BY point.clinicId
-                UNION ALL SELECT \(DashboardPart.payable.rawValue), t.clinicId, t.expectedMinor\(String(repeating: none, count: 6))
-                    FROM point JOIN clinicPeriodTotal t ON t.bookId = ? AND t.clinicId = point.clinicId AND t.periodStart = point.first
-                    WHERE point.kept
-                UNION ALL SELECT \(DashboardPart.arrears.rawValue), point.clinicId,
-                    (CASE WHEN kept THEN
-                        (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
-                          AND t.periodStart <= point.first)
-                     ELSE
-                        (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = ? AND m.clinicId = point.clinicId)
-                      - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
-                          AND d.date > point.last)
-                     END)::bigint,
-                    (CASE WHEN kept THEN
-                        (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = ? AND t.clinicId = point.clinicId
-                          AND t.periodStart BETWEEN point.notDue AND point.first)
-                     ELSE
-                        (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = ? AND d.clinicId = point.clinicId
-                          AND d.date BETWEEN point.notDue AND point.last)
-                     END)::bigint,
-                    (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
-                      AND p.periodStart <= point.first)::bigint,
-                    (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = ? AND p.clinicId = point.clinicId
-                      AND p.periodStart BETWEEN point.notDue AND point.first)::bigint\(String(repeating: none, count: 3))
-                    FROM point
-                """, book, book, book, book, book, book, book, book, book, book)
-        }
+        let statement = DashboardSums(
+            book: book, clinics: points.map(\.clinicID), firsts: points.map(\.current.start.description),
+            lasts: points.map(\.current.end.description), notDues: points.map(\.notDue.description), kept: points.map { kept.contains($0.clinicID) },
+            today: today.description, month: today.firstOfMonth.description, yearFirst: "\(today.year)-01-01", yearLast: "\(today.year)-12-31",
+            year: Int64(today.year))
         var result: [DashboardPart: [Int64: [Int64?]]] = [:]
-        for row in try await connection.query(sql.query, logger: logger)
-            .decode((Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
+        for try await row in try await connection.execute(statement, logger: logger) {
             guard let part = DashboardPart(rawValue: row.0) else { continue }
             result[part, default: [:]][row.1] = [row.2, row.3, row.4, row.5, row.6, row.7, row.8]
         }
         return result
+    }
+
+    /// The dashboard's statement of sums: a row per part (``DashboardPart``) and key, of up to seven figures.
+    struct DashboardSums: PostgresPreparedStatement {
+        static let name = "commission_dashboard_sums_v1"
+        static let bindingDataTypes: [PostgresDataType] = [.int8, .int8Array, .textArray, .textArray, .textArray, .boolArray, .text, .text, .text,
+                                                           .text, .int8]
+        /// A summary's figures, as ``Columns/totalsSums`` gives them for a row that is its key's only one.
+        static let figures = "saleCount, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact"
+        static let none = String(repeating: ", NULL::bigint", count: 6)
+        static let sql = """
+            WITH point AS MATERIALIZED (
+                SELECT * FROM unnest($2::bigint[], $3::text[]::date[], $4::text[]::date[], $5::text[]::date[], $6::boolean[])
+                    AS p(clinicId, first, last, notDue, kept))
+            SELECT \(DashboardPart.today.rawValue)::bigint, 0::bigint, \(Columns.totalsSums) FROM clinicDayTotal WHERE bookId = $1 AND date = $7::date
+            UNION ALL SELECT \(DashboardPart.clinicMonth.rawValue), clinicId, \(figures) FROM clinicMonthTotal WHERE bookId = $1 AND month = $8::date
+            UNION ALL SELECT \(DashboardPart.clinicYear.rawValue), clinicId, \(Columns.totalsSums) FROM clinicMonthTotal
+                WHERE bookId = $1 AND month BETWEEN $9::date AND $10::date GROUP BY clinicId
+            UNION ALL SELECT \(DashboardPart.productYear.rawValue), productId, \(figures) FROM productYearTotal WHERE bookId = $1 AND year = $11
+            UNION ALL SELECT \(DashboardPart.period.rawValue), point.clinicId, \(Columns.totalsSums) FROM point
+                JOIN clinicDayTotal t ON t.bookId = $1 AND t.clinicId = point.clinicId AND t.date BETWEEN point.first AND point.last
+                GROUP BY point.clinicId
+            UNION ALL SELECT \(DashboardPart.received.rawValue), point.clinicId, sum(p.amountMinor)::bigint\(none)
+                FROM point JOIN payout p ON p.bookId = $1 AND p.clinicId = point.clinicId AND p.periodStart = point.first
+                GROUP BY point.clinicId
+            UNION ALL SELECT \(DashboardPart.payable.rawValue), t.clinicId, t.expectedMinor\(none)
+                FROM point JOIN clinicPeriodTotal t ON t.bookId = $1 AND t.clinicId = point.clinicId AND t.periodStart = point.first
+                WHERE point.kept
+            UNION ALL SELECT \(DashboardPart.arrears.rawValue), point.clinicId,
+                (CASE WHEN kept THEN
+                    (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = $1 AND t.clinicId = point.clinicId
+                      AND t.periodStart <= point.first)
+                 ELSE
+                    (SELECT coalesce(sum(commissionMinor), 0) FROM clinicMonthTotal m WHERE m.bookId = $1 AND m.clinicId = point.clinicId)
+                  - (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = $1 AND d.clinicId = point.clinicId
+                      AND d.date > point.last)
+                 END)::bigint,
+                (CASE WHEN kept THEN
+                    (SELECT coalesce(sum(expectedMinor), 0) FROM clinicPeriodTotal t WHERE t.bookId = $1 AND t.clinicId = point.clinicId
+                      AND t.periodStart BETWEEN point.notDue AND point.first)
+                 ELSE
+                    (SELECT coalesce(sum(commissionMinor), 0) FROM clinicDayTotal d WHERE d.bookId = $1 AND d.clinicId = point.clinicId
+                      AND d.date BETWEEN point.notDue AND point.last)
+                 END)::bigint,
+                (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = $1 AND p.clinicId = point.clinicId
+                  AND p.periodStart <= point.first)::bigint,
+                (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = $1 AND p.clinicId = point.clinicId
+                  AND p.periodStart BETWEEN point.notDue AND point.first)::bigint\(String(repeating: ", NULL::bigint", count: 3))
+                FROM point
+            """
+
+        var book: Int64
+        var clinics: [Int64], firsts: [String], lasts: [String], notDues: [String], kept: [Bool]
+        var today: String, month: String, yearFirst: String, yearLast: String, year: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 11)
+            bindings.append(book)
+            bindings.append(clinics)
+            bindings.append(firsts)
+            bindings.append(lasts)
+            bindings.append(notDues)
+            bindings.append(kept)
+            for text in [today, month, yearFirst, yearLast] { bindings.append(text) }
+            bindings.append(year)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?) {
+            try row.decode((Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
+        }
     }
 
     /// Rows of ``Columns/totalsSums`` added up (a book's month from its clinics' months), overflow an error.

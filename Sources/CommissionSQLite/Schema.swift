@@ -1,3 +1,4 @@
+import CommissionStore
 import GRDB
 
 /// The database schema, as named migrations run when a store opens.
@@ -494,6 +495,16 @@ enum Schema {
                                          keys: [("year", "TEXT", "substr(date, 1, 4)"), ("productId", "INTEGER", "productId")],
                                          byProduct: true, datePrefix: 4)
         static let all = [clinicDay, clinicMonth, productMonth, productYear]
+
+        /// The summary's sums kept in memory (``SummaryTotals``).
+        var kind: SummaryTotals.Summary {
+            switch (byProduct, datePrefix) {
+            case (false, 10): .clinicDay
+            case (false, _): .clinicMonth
+            case (true, 7): .productMonth
+            case (true, _): .productYear
+            }
+        }
 
         /// The summary's key columns in the order of a delta's (id, date text).
         var deltaKeyColumns: String {
