@@ -529,6 +529,12 @@ enum PostgresSchema {
                 try await writer.write(buffer)
             }
         }
+        // The planner's statistics, at once: until autovacuum comes round, a book copied into an
+        // empty database would be read by plans made for empty tables (a statement 40 times slower).
+        if !totals.isEmpty {
+            try await connection.query(PostgresQuery(unsafeSQL: "ANALYZE sale, auditEntry, " + summaries.map(\.table).joined(separator: ", ")),
+                                       logger: logger)
+        }
     }
 
     /// The sale's references (its clinic, product and terms, in its book), checked once per

@@ -295,17 +295,15 @@ extension PostgresStore {
             let settings = try await settings(connection)
             let clinic = try await clinic(connection, id)
             try Ledger.checkPeriod(period, of: clinic)
-            let sales = try await sales(connection, try SQL("""
-                SELECT \(Columns.sale) FROM sale
+            // Each line with its product's name, in the one statement.
+            let lines = try await connection.query(try SQL("""
+                SELECT \(Columns.sale), product.name FROM sale JOIN product ON product.bookId = sale.bookId AND product.id = sale.productId
                 WHERE sale.bookId = ? AND sale.clinicId = ? AND sale.date BETWEEN ?::date AND ?::date AND NOT sale.isVoided
                 ORDER BY sale.date, sale.id
-                """, book, id.rawValue, period.start.description, period.end.description).query)
-            var names: [Product.ID: String] = [:]
-            for row in try await connection.query(try SQL("SELECT id, name FROM product WHERE bookId = ?", book).query, logger: logger)
-                .decode((Int64, String).self).all() {
-                names[Product.ID(row.0)] = row.1
+                """, book, id.rawValue, period.start.description, period.end.description).query, logger: logger).all().map { row in
+                let (sale, name) = try Self.saleRow(row, then: String.self)
+                return StatementLine(sale: try sale.sale(), productName: name)
             }
-            let lines = sales.map { StatementLine(sale: $0, productName: names[$0.productID] ?? "") }
             let payouts = try await payouts(connection, try SQL("""
                 SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date ORDER BY receivedOn, id
                 """, book, id.rawValue, period.start.description).query)

@@ -223,14 +223,33 @@ extension PostgresStore {
 
     /// The row ``Columns/sale`` selects; with `keyed`, the idempotency key follows it.
     static func saleRow(_ row: PostgresRow, keyed: Bool = false) throws -> SaleRow {
-        let (id, clinic, product, date, quantity, price, cost, discount, termsID, points, basis, revenue, costTotal, profit, exact,
-             commission, note, voided) = try row.decode(
-            (Int64, Int64, Int64, String, Int64, Int64, Int64, Int64, Int64?, Int?, String?, Int64, Int64, Int64, Int64, Int64,
-             String?, Bool).self)
-        return SaleRow(id: id, clinicID: clinic, productID: product, date: date, quantity: quantity, unitPriceMinor: price, unitCostMinor: cost,
-                       discountMinor: discount, termsID: termsID, shareBasisPoints: points, basis: basis, revenueMinor: revenue,
-                       costMinor: costTotal, profitMinor: profit, commissionExact: exact, commissionMinor: commission, note: note,
-                       isVoided: voided, idempotencyKey: keyed ? try row.makeRandomAccess()[18].decode(String?.self) : nil)
+        var cells = row.makeIterator()
+        var sale = try saleRow(&cells)
+        if keyed { sale.idempotencyKey = try cells.next()?.decode(String?.self) }
+        return sale
+    }
+
+    /// The row ``Columns/sale`` selects, and the column after it.
+    static func saleRow<Next: PostgresDecodable>(_ row: PostgresRow, then next: Next.Type) throws -> (SaleRow, Next) {
+        var cells = row.makeIterator()
+        let sale = try saleRow(&cells)
+        guard let cell = cells.next() else { throw StoreError.storage("a sale's row is short of a column") }
+        return (sale, try cell.decode(Next.self))
+    }
+
+    /// The sale of the row's next cells, read one by one: a row's whole tuple decoded at once
+    /// instantiates generic metadata for every cell, which was most of a long statement's time.
+    private static func saleRow(_ cells: inout PostgresRow.Iterator) throws -> SaleRow {
+        func next<Value: PostgresDecodable>(_: Value.Type) throws -> Value {
+            guard let cell = cells.next() else { throw StoreError.storage("a sale's row is short of a column") }
+            return try cell.decode(Value.self)
+        }
+        return SaleRow(id: try next(Int64.self), clinicID: try next(Int64.self), productID: try next(Int64.self), date: try next(String.self),
+                       quantity: try next(Int64.self), unitPriceMinor: try next(Int64.self), unitCostMinor: try next(Int64.self),
+                       discountMinor: try next(Int64.self), termsID: try next(Int64?.self), shareBasisPoints: try next(Int?.self),
+                       basis: try next(String?.self), revenueMinor: try next(Int64.self), costMinor: try next(Int64.self),
+                       profitMinor: try next(Int64.self), commissionExact: try next(Int64.self), commissionMinor: try next(Int64.self),
+                       note: try next(String?.self), isVoided: try next(Bool.self), idempotencyKey: nil)
     }
 
     private func saleFilter(_ query: SaleQuery, into sql: inout SQL) throws {

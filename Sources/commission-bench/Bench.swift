@@ -47,7 +47,7 @@ struct Bench: AsyncParsableCommand {
         valueName: "book.sqlite"))
     var dashboardOf: String?
     @Option(name: .customLong("postgres-dashboard-of"), help: ArgumentHelp(
-        "Only time the dashboard of the first book of this PostgreSQL database (one `commission migrate` made), on the day of its last sale.",
+        "Only time the dashboard and a statement of the first book of this PostgreSQL database (one `commission migrate` made), on the day of its last sale.",
         valueName: "postgres-url"))
     var postgresDashboardOf: String?
     @Option(name: .customLong("only-books"), help: ArgumentHelp(
@@ -77,6 +77,11 @@ struct Bench: AsyncParsableCommand {
             let dashboard = try await timed(repetitions) { _ = try await store.dashboard(today: last) }
             print(String(format: "dashboard on PostgreSQL on %@: p50 %.2f ms, p99 %.2f ms (%d runs)", last.description, dashboard.p50, dashboard.p99,
                          repetitions))
+            if let clinic = try await store.clinics(ClinicQuery()).first {
+                let period = clinic.calendar.period(before: clinic.calendar.period(containing: last))
+                let statement = try await timed(repetitions) { _ = try await store.statement(clinic: clinic.id, period: period) }
+                print(String(format: "statement of %@ for %@: p50 %.2f ms, p99 %.2f ms", clinic.name, period.start.description, statement.p50, statement.p99))
+            }
             return
         }
         if let path = dashboardOf {
@@ -310,6 +315,12 @@ struct Bench: AsyncParsableCommand {
         guard copied.status == 0 else { throw ValidationError("migrating to PostgreSQL failed: \(copied.output)") }
         report.add("migrate \(size) sales to PostgreSQL", measured: copied.seconds * 1000, unit: "ms", baseline: book.imported * 1000,
                    baselineName: "import into SQLite", target: nil, met: nil)
+        // Reads are timed on the database as autovacuum leaves it after a big copy (visibility map
+        // and hint bits set), not while it works through the new rows beside the measurement.
+        if let psql = which("psql") {
+            let settled = try runProcess(psql, [url, "-q", "-c", "VACUUM (ANALYZE)"])
+            guard settled.status == 0 else { throw ValidationError("VACUUM failed: \(settled.output)") }
+        }
         let database = try await PostgresBookDatabase(url: url)
         let onPostgres = try await PostgresStore.firstBook(in: database, creatingWith: SQLiteStore.systemDefaultSettings)
         _ = try await onPostgres.dashboard(today: today)
