@@ -126,8 +126,18 @@ extension PostgresClient {
         }
         try await client.query("UPDATE sale SET isVoided = true WHERE date = '2026-02-27'")
         try await client.query("UPDATE sale SET date = '2026-04-01' WHERE quantity = 2")
-        // The history is protected: a clinic with sales cannot be deleted.
+        // The history is protected: a clinic or product with sales cannot be deleted, and a sale
+        // cannot be moved to another book's product (references are checked once per statement, v12).
         await #expect(throws: PSQLError.self) { try await client.query("DELETE FROM clinic WHERE id = 10") }
+        await #expect(throws: PSQLError.self) { try await client.query("DELETE FROM product WHERE id = 20") }
+        await #expect(throws: PSQLError.self) { try await client.query("UPDATE sale SET productId = 21 WHERE quantity = 3") }
+        await #expect(throws: PSQLError.self) {
+            try await client.query("""
+                INSERT INTO sale (bookId, clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId, shareBasisPoints,
+                                  basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor)
+                VALUES (1, 10, 20, '2026-03-03', 1, 5000, 2000, 0, 999, 4000, 'profit', 5000, 2000, 3000, 12000000, 1200)
+                """)
+        }
 
         let figures = "count(*), sum(quantity), sum(revenueMinor), sum(commissionMinor), sum(commissionExact)"
         let stored = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(commissionMinor), sum(commissionExact)"
