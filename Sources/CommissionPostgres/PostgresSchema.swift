@@ -516,8 +516,13 @@ enum PostgresSchema {
         for (kind, summary) in zip(SummaryTotals.Summary.allCases, summaries) {
             let rows = totals[kind]
             guard !rows.isEmpty else { continue }
+            // In the order of the primary key, so that a clinic's days (a product's months) share pages.
+            let yearFirst = summary.keys.first?.name == "year"
+            let ordered = rows.sorted { a, b in
+                yearFirst ? (a.key.period, a.key.id) < (b.key.period, b.key.id) : (a.key.id, a.key.period) < (b.key.id, b.key.period)
+            }
             var buffer = ByteBuffer()
-            for (key, figures) in rows {
+            for (key, figures) in ordered {
                 let period = Day(ordinal: key.period)
                 let keys = summary.keys.map { $0.name == "year" ? String(period.year) : $0.type == "date" ? period.description : String(key.id) }
                 let values = [figures.saleCount, figures.quantity, figures.revenue, figures.cost, figures.profit, figures.commission,

@@ -161,8 +161,8 @@ extension PostgresStore {
             year: Int64(today.year))
         var result: [DashboardPart: [Int64: [Int64?]]] = [:]
         for try await row in try await connection.execute(statement, logger: logger) {
-            guard let part = DashboardPart(rawValue: row.0) else { continue }
-            result[part, default: [:]][row.1] = [row.2, row.3, row.4, row.5, row.6, row.7, row.8]
+            guard let part = DashboardPart(rawValue: row.part) else { continue }
+            result[part, default: [:]][row.key] = row.figures
         }
         return result
     }
@@ -233,8 +233,16 @@ extension PostgresStore {
             return bindings
         }
 
-        func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?) {
-            try row.decode((Int64, Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
+        /// Cell by cell: a whole row's tuple decoded at once instantiates generic metadata for every cell.
+        func decodeRow(_ row: PostgresRow) throws -> (part: Int64, key: Int64, figures: [Int64?]) {
+            var cells = row.makeIterator()
+            guard let part = try cells.next()?.decode(Int64.self), let key = try cells.next()?.decode(Int64.self) else {
+                throw StoreError.storage("a row of the dashboard's sums is short of its key")
+            }
+            var figures: [Int64?] = []
+            figures.reserveCapacity(7)
+            while let cell = cells.next() { figures.append(try cell.decode(Int64?.self)) }
+            return (part, key, figures)
         }
     }
 
