@@ -103,19 +103,7 @@ extension PostgresStore: BookArchiving {
         var restore = Restore(logger: logger)
         do {
             try await database.transaction { connection in
-                try await PostgresSchema.startBulkCopy(connection, logger: logger)
-                do {
-                    try await produce { record in
-                        try restore.checker.check(record)
-                        try await restore.insert(record, name: name, connection)
-                    }
-                    try await restore.finishSales(connection)
-                } catch {
-                    await restore.abandonSales()
-                    throw error
-                }
-                _ = try restore.checker.finish()
-                try await PostgresSchema.endBulkCopy(connection, book: restore.book, totals: restore.totals, logger: logger)
+                try await restore.take(produce, name: name, connection)
                 if let ownersLink, restore.owners == 0 {
                     try await connection.query("""
                         INSERT INTO invitation (tokenDigest, bookId, invitedBy, role, expiresAt)
@@ -148,19 +136,7 @@ extension PostgresStore: BookArchiving {
                 + PostgresSchema.summaries.map(\.table) + ["clinicPeriodTotal", "clinicPeriodKept", "clinic", "product"] {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE bookId = \(book)", logger: logger)
             }
-            try await PostgresSchema.startBulkCopy(connection, logger: logger)
-            do {
-                try await produce { record in
-                    try restore.checker.check(record)
-                    try await restore.insert(record, name: nil, connection)
-                }
-                try await restore.finishSales(connection)
-            } catch {
-                await restore.abandonSales()
-                throw error
-            }
-            _ = try restore.checker.finish()
-            try await PostgresSchema.endBulkCopy(connection, book: book, totals: restore.totals, logger: logger)
+            try await restore.take(produce, name: nil, connection)
             try await self.record(connection, Audit.Change(.settings, nil, "restore", before: nil, after: Audit.json(restored: restore.checker.counts)))
         }
         return restore.checker.counts
@@ -199,6 +175,24 @@ extension PostgresStore: BookArchiving {
             self.logger = logger
             self.book = book
             replacing = true
+        }
+
+        /// Writes what `produce` streams, checked record by record, the sales copied in bulk
+        /// (``PostgresSchema/startBulkCopy(_:logger:)``); a COPY under way when the archive fails is abandoned.
+        mutating func take(_ produce: (ArchiveSink) async throws -> Void, name: String?, _ connection: PostgresConnection) async throws {
+            try await PostgresSchema.startBulkCopy(connection, logger: logger)
+            do {
+                try await produce { record in
+                    try checker.check(record)
+                    try await insert(record, name: name, connection)
+                }
+                try await finishSales(connection)
+            } catch {
+                await abandonSales()
+                throw error
+            }
+            _ = try checker.finish()
+            try await PostgresSchema.endBulkCopy(connection, book: book, totals: totals, logger: logger)
         }
 
         /// The new id of a record the checker has seen (so the lookup cannot fail).
