@@ -24,15 +24,26 @@ import Testing
         var lastAcknowledgedAt = ContinuousClock.now
     }
 
-    /// Not in `scripts/test` yet: in one run of two to four a request made as the database goes
-    /// away (a sale, or the readiness probe) gets no answer at all, and the test runs out of time —
-    /// the hang is the server's, and not found yet (see the note on issue 18). Run it with
-    /// `COMMISSION_OUTAGE_TEST=1 swift test --filter DatabaseOutageTests` (it starts its own PostgreSQL).
+    /// Not in `scripts/test` yet: it fails in about one run of two. Part of that was the test's own
+    /// — `pg_ctl` waited for with a blocking `waitUntilExit`, which held one of the two threads
+    /// the server under test runs on (now awaited); what is left happens after the database's
+    /// return: the log says "The database answers again", then no request is answered (the
+    /// readiness probe, which leases from the new pool, hangs) — see the note on issue 18. Run it
+    /// with `COMMISSION_OUTAGE_TEST=1 swift test --filter DatabaseOutageTests` (it starts its own PostgreSQL).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["COMMISSION_OUTAGE_TEST"] != nil, "set COMMISSION_OUTAGE_TEST=1 to run it"),
           .timeLimit(.minutes(1)))
     func aDatabaseThatGoesAwayIsA503AndTheServerIsBackWithinSecondsOfIt() async throws {
-        let postgres = try PrivatePostgres()
-        defer { postgres.remove() }
+        let postgres = try await PrivatePostgres()
+        do {
+            try await outage(postgres)
+        } catch {
+            await postgres.remove()
+            throw error
+        }
+        await postgres.remove()
+    }
+
+    func outage(_ postgres: PrivatePostgres) async throws {
         let database = try await PostgresBookDatabase(url: postgres.url)
         defer { database.shutdown() }
         let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
@@ -102,12 +113,12 @@ import Testing
             #expect(await ready() == 200)
 
             // Away: 503s with Retry-After, readiness failing.
-            try postgres.stop()
+            try await postgres.stop()
             try await waitFor("readiness failing", within: .seconds(5)) { await ready() == 503 }
             try await waitFor("sales refused with 503", within: .seconds(5)) { seen.withLock { $0.statuses[503, default: 0] } > 3 }
 
             // Back: sales taken again within 5 s, readiness recovered, the stream telling changes again.
-            try postgres.start()
+            try await postgres.start()
             let back = ContinuousClock.now
             let streamedBefore = streamed.withLock { $0.count }
             try await waitFor("a sale taken within 5 s of the database's return", within: .seconds(5)) {

@@ -12,7 +12,7 @@ final class PrivatePostgres: Sendable {
 
     var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
 
-    init() throws {
+    init() async throws {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let version = versions.compactMap(Int.init).max() else {
             throw Failure("PostgreSQL's server tools are not installed (scripts/with-postgres installs them).")
@@ -21,9 +21,9 @@ final class PrivatePostgres: Sendable {
         directory = "/tmp/commission-private-postgres-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Self.freePort()
-        if getuid() == 0 { try Self.run("/bin/chown", ["postgres", directory]) }
-        try run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
-        try start()
+        if getuid() == 0 { try await Self.run("/bin/chown", ["postgres", directory]) }
+        try await run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
+        try await start()
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -31,43 +31,51 @@ final class PrivatePostgres: Sendable {
         init(_ description: String) { self.description = description }
     }
 
-    func start() throws {
-        try run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
+    func start() async throws {
+        try await run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
                            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
     }
 
     /// Stops the server at once (`-m fast`: open connections are cut, as when a database goes away).
-    func stop() throws {
-        try run("pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "stop"])
+    func stop() async throws {
+        try await run("pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "stop"])
     }
 
-    func remove() {
-        try? stop()
+    func remove() async {
+        try? await stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private func run(_ tool: String, _ arguments: [String]) throws {
+    private func run(_ tool: String, _ arguments: [String]) async throws {
         if getuid() == 0 {
-            try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(bin)/\(tool)"] + arguments)
+            try await Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", "\(bin)/\(tool)"] + arguments)
         } else {
-            try Self.run("\(bin)/\(tool)", arguments)
+            try await Self.run("\(bin)/\(tool)", arguments)
         }
     }
 
     /// Runs a tool through a shell that first closes every descriptor but the standard ones: the
     /// server `pg_ctl` leaves running must not inherit the test process's own (Foundation waits for
-    /// one of them to close before it sees the tool end).
-    private static func run(_ path: String, _ arguments: [String]) throws {
+    /// one of them to close before it sees the tool end). Its end is awaited, not waited for: a
+    /// blocking `waitUntilExit` holds one of the few threads the server under test runs on.
+    private static func run(_ path: String, _ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#, "bash", path]
             + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure("\(path) \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)); the server's log is beside its data")
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        guard status == 0 else {
+            throw Failure("\(path) \(arguments.joined(separator: " ")) failed (status \(status)); the server's log is beside its data")
         }
     }
 
