@@ -19,7 +19,7 @@ public final class PostgresBookDatabase: Sendable {
     private let pool: Mutex<Pool>
     private let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
-    /// The connections transactions hold now (see ``transaction(_:)``).
+    /// The connections transactions hold now (see ``transaction(readOnly:_:)``).
     private let inUse = Mutex<[ObjectIdentifier: PostgresConnection]>([:])
 
     /// The connection pool in use, and whether the database is away.
