@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
-import Synchronization
 
 extension PostgresStore: BookArchiving {
     /// Streams the book from one REPEATABLE READ transaction (a snapshot: the team's writes go on
@@ -299,6 +298,8 @@ extension PostgresStore: BookArchiving {
         /// read (so that reading the archive and the database's writing overlap), a page ahead at
         /// most; and the archive's ids, in order, to map to the new ones once it ends.
         var salesCopy: SalesCopy?
+        /// The archive's ids of the sales the COPY under way was given, in order.
+        var copiedIDs: [Int64] = []
         /// The summaries of the sales copied, added up as they pass (``PostgresSchema/endBulkCopy(_:book:totals:logger:)``).
         var totals = SummaryTotals()
 
@@ -308,18 +309,17 @@ extension PostgresStore: BookArchiving {
             let pages: AsyncStream<Item>.Continuation
             let taken: AsyncStream<Void>
             let task: Task<Void, any Error>
-            let archiveIDs = Mutex<[Int64]>([])
 
             init(_ connection: PostgresConnection, logger: Logger) {
                 let (pageStream, pages) = AsyncStream.makeStream(of: Item.self)
                 let (taken, tookOne) = AsyncStream.makeStream(of: Void.self)
+                tookOne.yield()  // the first page goes at once
                 self.pages = pages
                 self.taken = taken
                 let columns = ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
                 task = Task {
                     defer { tookOne.finish() }
-                    // COPY quotes the names it is given: PostgreSQL folded ours to lower case.
-                    try await connection.copyFrom(table: "sale", columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+                    try await connection.copy(into: "sale", columns: columns, logger: logger) { writer in
                         for await item in pageStream {
                             guard case .page(let buffer) = item else { throw Abandoned() }
                             try await writer.write(buffer)
@@ -330,12 +330,9 @@ extension PostgresStore: BookArchiving {
             }
 
             /// Hands a page over, once the page before it was taken.
-            func send(_ buffer: ByteBuffer, ids: [Int64], first: Bool) async throws {
-                archiveIDs.withLock { $0 += ids }
-                if !first {
-                    var iterator = taken.makeAsyncIterator()
-                    if await iterator.next() == nil { try await task.value }
-                }
+            func send(_ buffer: ByteBuffer) async throws {
+                var iterator = taken.makeAsyncIterator()
+                if await iterator.next() == nil { try await task.value }
                 pages.yield(.page(buffer))
             }
 
@@ -370,14 +367,10 @@ extension PostgresStore: BookArchiving {
                     try totals.add(sale)
                 }
             }
-            let first = salesCopy == nil
-            if first {
-                // The book's sales so far (none: it is new, or its sales were deleted) end before the copy's.
-                lastSale = try await connection.query("SELECT coalesce(max(id), 0) FROM sale WHERE bookId = \(book)", logger: logger)
-                    .decode(Int64.self).all().first ?? 0
-                salesCopy = SalesCopy(connection, logger: logger)
-            }
-            try await salesCopy?.send(buffer, ids: page.map(\.sale.id.rawValue), first: first)
+            let copy = salesCopy ?? SalesCopy(connection, logger: logger)
+            salesCopy = copy
+            copiedIDs += page.map(\.sale.id.rawValue)
+            try await copy.send(buffer)
         }
 
         /// Ends the sales' COPY, if one is under way, and maps the archive's ids to the new ones
@@ -387,7 +380,8 @@ extension PostgresStore: BookArchiving {
             guard let copy = salesCopy else { return }
             salesCopy = nil
             try await copy.finish()
-            let archived = copy.archiveIDs.withLock { $0 }
+            let archived = copiedIDs
+            copiedIDs = []
             let ids = try await connection.query("""
                 SELECT id FROM sale WHERE bookId = \(book) AND id > \(lastSale) ORDER BY id
                 """, logger: logger).decode(Int64.self).all()
@@ -428,8 +422,7 @@ extension PostgresStore: BookArchiving {
                               entry.before.map(Self.copyText) ?? "\\N", entry.after.map(Self.copyText) ?? "\\N"]
                 buffer.writeString(fields.joined(separator: "\t") + "\n")
             }
-            try await connection.copyFrom(table: "auditentry", columns: ["bookid", "at", "actor", "subject", "subjectid", "lastsubjectid", "action",
-                                                                          "before", "after"], logger: logger) { writer in
+            try await connection.copy(into: "auditEntry", columns: Columns.auditWritten, logger: logger) { writer in
                 try await writer.write(buffer)
             }
         }

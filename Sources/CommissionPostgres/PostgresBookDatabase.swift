@@ -19,7 +19,7 @@ public final class PostgresBookDatabase: Sendable {
     private let pool: Mutex<Pool>
     private let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
-    /// The connections transactions hold now (see ``transaction(readOnly:_:)``).
+    /// The connections lent now (see ``withConnection(_:)``).
     private let inUse = Mutex<[ObjectIdentifier: PostgresConnection]>([:])
 
     /// The connection pool in use, and whether the database is away.
@@ -69,17 +69,23 @@ public final class PostgresBookDatabase: Sendable {
         shutdown()
     }
 
-    /// Runs `body` in one transaction on a connection of the pool, when the database answers (else
+    /// Runs `body` on a connection of the pool, when the database answers (else
     /// ``StoreError/storage(_:)`` at once). While `body` runs its connection is known: when the
     /// database goes away it is closed, so that a query waiting on a connection the server dropped
     /// fails (into a 503) instead of waiting for good.
-    ///
-    /// A `readOnly` transaction reads one snapshot (repeatable read), begun by one statement.
-    func transaction<T: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await available().withConnection { connection in
             let id = ObjectIdentifier(connection)
             inUse.withLock { $0[id] = connection }
             defer { _ = inUse.withLock { $0.removeValue(forKey: id) } }
+            return try await body(connection)
+        }
+    }
+
+    /// Runs `body` in one transaction (``withConnection(_:)``); a `readOnly` one reads one snapshot
+    /// (repeatable read), begun by one statement.
+    func transaction<T: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection { connection in
             try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", logger: logger)
             let result: T
             do {
@@ -204,11 +210,14 @@ public final class PostgresBookDatabase: Sendable {
     /// with other transactions taking it shared, or alone.
     public struct AdvisoryLock: Sendable {
         public var space: Int32, id: Int32, shared: Bool
-        public init(space: Int32, id: Int32, shared: Bool) {
+        public init(space: Int32, id: Int32, shared: Bool = false) {
             self.space = space
             self.id = id
             self.shared = shared
         }
+
+        /// The call that takes it, as SQL (its keys are numbers).
+        public var sql: String { "\(shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock")(\(space), \(id))" }
     }
 
     /// Runs `body` in one transaction that writes to `book`: when the transaction commits every

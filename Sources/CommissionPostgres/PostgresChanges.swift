@@ -73,19 +73,13 @@ final class PostgresChanges: Sendable {
     /// Also takes `lock`, in the same statement.
     static func notify(_ connection: PostgresConnection, book: Int64, tables: Set<StoreTable>, taking lock: PostgresBookDatabase.AdvisoryLock? = nil,
                        logger: Logger) async throws {
-        var calls: [String] = [], binds = PostgresBindings()
-        if let lock {
-            binds.append(lock.space)
-            binds.append(lock.id)
-            calls.append("\(lock.shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock")($1, $2)")
+        let payload = ([String(book)] + tables.map(\.rawValue).sorted()).joined(separator: " ")
+        switch (lock, tables.isEmpty) {
+        case (nil, true): return
+        case (nil, false): try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+        case (let lock?, true): try await connection.query("SELECT \(unescaped: lock.sql)", logger: logger)
+        case (let lock?, false): try await connection.query("SELECT \(unescaped: lock.sql), pg_notify(\(channel), \(payload))", logger: logger)
         }
-        if !tables.isEmpty {
-            binds.append(channel)
-            binds.append(([String(book)] + tables.map(\.rawValue).sorted()).joined(separator: " "))
-            calls.append("pg_notify($\(binds.count - 1), $\(binds.count))")
-        }
-        guard !calls.isEmpty else { return }
-        try await connection.query(PostgresQuery(unsafeSQL: "SELECT " + calls.joined(separator: ", "), binds: binds), logger: logger)
     }
 
     /// `"3 sales terms"` → book 3, those tables; nil for anything else.

@@ -530,7 +530,7 @@ enum PostgresSchema {
                 buffer.writeString(([String(book)] + keys + values).joined(separator: "\t") + "\n")
             }
             let columns = ["bookId"] + summary.keys.map(\.name) + ["saleCount"] + figureColumns
-            try await connection.copyFrom(table: summary.table.lowercased(), columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+            try await connection.copy(into: summary.table, columns: columns, logger: logger) { writer in
                 try await writer.write(buffer)
             }
         }

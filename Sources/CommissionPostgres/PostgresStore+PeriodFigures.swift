@@ -67,7 +67,7 @@ extension PostgresStore {
         guard pending > 0 else { return }
         do {
             try await database.transaction { connection in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(LockSpace.book.rawValue), \(lockID))", logger: logger)
+                try await connection.query("SELECT \(unescaped: bookLock(.exclusive).sql)", logger: logger)
                 try await settlePeriodFigures(connection)
             }
         } catch {

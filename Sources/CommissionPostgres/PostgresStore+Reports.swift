@@ -174,7 +174,8 @@ extension PostgresStore {
                                                            .text, .int8]
         /// A summary's figures, as ``Columns/totalsSums`` gives them for a row that is its key's only one.
         static let figures = "saleCount, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact"
-        static let none = String(repeating: ", NULL::bigint", count: 6)
+        /// `count` figures a part leaves empty.
+        static func none(_ count: Int) -> String { String(repeating: ", NULL::bigint", count: count) }
         static let sql = """
             WITH point AS MATERIALIZED (
                 SELECT * FROM unnest($2::bigint[], $3::text[]::date[], $4::text[]::date[], $5::text[]::date[], $6::boolean[])
@@ -187,10 +188,10 @@ extension PostgresStore {
             UNION ALL SELECT \(DashboardPart.period.rawValue), point.clinicId, \(Columns.totalsSums) FROM point
                 JOIN clinicDayTotal t ON t.bookId = $1 AND t.clinicId = point.clinicId AND t.date BETWEEN point.first AND point.last
                 GROUP BY point.clinicId
-            UNION ALL SELECT \(DashboardPart.received.rawValue), point.clinicId, sum(p.amountMinor)::bigint\(none)
+            UNION ALL SELECT \(DashboardPart.received.rawValue), point.clinicId, sum(p.amountMinor)::bigint\(none(6))
                 FROM point JOIN payout p ON p.bookId = $1 AND p.clinicId = point.clinicId AND p.periodStart = point.first
                 GROUP BY point.clinicId
-            UNION ALL SELECT \(DashboardPart.payable.rawValue), t.clinicId, t.expectedMinor\(none)
+            UNION ALL SELECT \(DashboardPart.payable.rawValue), t.clinicId, t.expectedMinor\(none(6))
                 FROM point JOIN clinicPeriodTotal t ON t.bookId = $1 AND t.clinicId = point.clinicId AND t.periodStart = point.first
                 WHERE point.kept
             UNION ALL SELECT \(DashboardPart.arrears.rawValue), point.clinicId,
@@ -212,7 +213,7 @@ extension PostgresStore {
                 (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = $1 AND p.clinicId = point.clinicId
                   AND p.periodStart <= point.first)::bigint,
                 (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = $1 AND p.clinicId = point.clinicId
-                  AND p.periodStart BETWEEN point.notDue AND point.first)::bigint\(String(repeating: ", NULL::bigint", count: 3))
+                  AND p.periodStart BETWEEN point.notDue AND point.first)::bigint\(none(3))
                 FROM point
             """
 

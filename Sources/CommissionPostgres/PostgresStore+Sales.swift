@@ -175,7 +175,7 @@ extension PostgresStore {
         sale.id = Sale.ID(id)
         let row = SaleRow(sale), change = Audit.Change(.sale, id, "create", before: nil, after: Audit.json(sale))
         try await connection.query("""
-            WITH commitOrder AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(LockSpace.commitOrder.rawValue), \(lockID))),
+            WITH commitOrder AS MATERIALIZED (SELECT \(unescaped: commitOrder.sql)),
             inserted AS (
                 INSERT INTO sale (id, bookId, \(unescaped: SaleRow.columns.joined(separator: ", ")), idempotencyKey)
                 SELECT \(id), \(book), \(row.clinicID), \(row.productID), \(row.date)::date, \(row.quantity), \(row.unitPriceMinor),
@@ -183,7 +183,7 @@ extension PostgresStore {
                        \(row.costMinor), \(row.profitMinor), \(row.commissionExact), \(row.commissionMinor), \(row.note), \(key)
                 FROM commitOrder
             )
-            INSERT INTO auditEntry (bookId, at, actor, subject, subjectId, lastSubjectId, action, before, after)
+            INSERT INTO auditEntry (\(unescaped: Columns.auditWritten.joined(separator: ", ")))
             SELECT \(book), \(Int64(Date().timeIntervalSince1970)), \(Audit.actor), \(change.subject.rawValue), \(change.subjectID),
                    \(change.lastSubjectID), \(change.action), \(change.before), \(change.after)
             FROM commitOrder
@@ -435,10 +435,10 @@ extension PostgresStore {
     /// same statement), so ids follow commits even when new sales are written side by side.
     func record(_ connection: PostgresConnection, _ change: Audit.Change) async throws {
         try await connection.query("""
-            INSERT INTO auditEntry (bookId, at, actor, subject, subjectId, lastSubjectId, action, before, after)
+            INSERT INTO auditEntry (\(unescaped: Columns.auditWritten.joined(separator: ", ")))
             SELECT \(book), \(Int64(Date().timeIntervalSince1970)), \(Audit.actor), \(change.subject.rawValue), \(change.subjectID),
                     \(change.lastSubjectID), \(change.action), \(change.before), \(change.after)
-            FROM (SELECT pg_advisory_xact_lock(\(LockSpace.commitOrder.rawValue), \(lockID))) AS commitOrder
+            FROM (SELECT \(unescaped: commitOrder.sql)) AS commitOrder
             """, logger: logger)
     }
 

@@ -150,7 +150,7 @@ public struct PostgresBooks: BookDirectory {
     /// Every book with its name and how many accounts it has, oldest first.
     public func books() async throws -> [(id: Int64, name: String, accounts: Int)] {
         do {
-            return try await database.transaction { connection in
+            return try await database.withConnection { connection in
                 try await connection.query("""
                     SELECT book.id, book.name, count(member.accountId) FROM book LEFT JOIN member ON member.bookId = book.id
                     GROUP BY book.id ORDER BY book.id
@@ -163,7 +163,7 @@ public struct PostgresBooks: BookDirectory {
 
     private func first(_ query: PostgresQuery) async throws -> Int64? {
         do {
-            return try await database.transaction { connection in
+            return try await database.withConnection { connection in
                 try await connection.query(query, logger: database.logger).decode(Int64.self).all().first
             }
         } catch {

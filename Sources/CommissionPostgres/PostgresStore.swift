@@ -155,9 +155,12 @@ public final class PostgresStore: CommissionStore, Sendable {
         PostgresBookDatabase.AdvisoryLock(space: LockSpace.book.rawValue, id: lockID, shared: lock == .sharedWithSales)
     }
 
+    /// The book's commit order (``write(_:lock:_:)``).
+    var commitOrder: PostgresBookDatabase.AdvisoryLock { PostgresBookDatabase.AdvisoryLock(space: LockSpace.commitOrder.rawValue, id: lockID) }
+
     /// Takes the book's commit order until the transaction ends (again, in the same transaction, costs nothing).
     func lockCommitOrder(_ connection: PostgresConnection) async throws {
-        try await connection.query("SELECT pg_advisory_xact_lock(\(LockSpace.commitOrder.rawValue), \(lockID))", logger: logger)
+        try await connection.query("SELECT \(unescaped: commitOrder.sql)", logger: logger)
     }
 
     public func changes() -> StoreChanges { database.changeStream(book: book) }
@@ -485,6 +488,8 @@ enum Columns {
     static let price = "id, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom::text"
     static let payout = "id, clinicId, periodStart::text, periodEnd::text, amountMinor, receivedOn::text, reference"
     static let audit = "id, at, actor, subject, subjectId, lastSubjectId, action, before, after"
+    /// What an audit entry is written with (its id is drawn).
+    static let auditWritten = ["bookId", "at", "actor", "subject", "subjectId", "lastSubjectId", "action", "before", "after"]
     /// Sums of a summary table, in the order ``PostgresStore/totals(_:rounding:)`` reads.
     static let totalsSums = """
         sum(saleCount)::bigint, sum(quantity)::bigint, sum(revenueMinor)::bigint, sum(costMinor)::bigint, \
@@ -527,6 +532,14 @@ struct SQL {
     }
 
     var query: PostgresQuery { PostgresQuery(unsafeSQL: text, binds: binds) }
+}
+
+extension PostgresConnection {
+    /// `COPY table (columns) FROM STDIN`, in the text format, `write` giving its rows: COPY quotes
+    /// the names it is given, so ours go as PostgreSQL folded them, in lower case.
+    func copy(into table: String, columns: [String], logger: Logger, _ write: (PostgresCopyFromWriter) async throws -> Void) async throws {
+        try await copyFrom(table: table.lowercased(), columns: columns.map { $0.lowercased() }, logger: logger, writeData: write)
+    }
 }
 
 extension AsyncSequence {

@@ -477,34 +477,24 @@ enum Schema {
     struct Summary {
         let table: String
         let keys: [(name: String, type: String, expression: String)]
-        /// Which of the sale's ids the summary is kept by, and the length of the date prefix it
-        /// groups by (10 a day, 7 a month, 4 a year), for sums kept outside SQL (`SummaryDeltas`).
-        let byProduct: Bool
+        /// Which of the four summaries it is (its sums kept outside SQL: ``SummaryTotals``), and the
+        /// length of the date prefix it groups by (10 a day, 7 a month, 4 a year).
+        let kind: SummaryTotals.Summary
         let datePrefix: Int
 
         static let clinicDay = Summary(table: "clinicDayTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("date", "TEXT", "date")],
-                                       byProduct: false, datePrefix: 10)
+                                       kind: .clinicDay, datePrefix: 10)
         static let clinicMonth = Summary(table: "clinicMonthTotal",
                                          keys: [("clinicId", "INTEGER", "clinicId"), ("month", "TEXT", "substr(date, 1, 7)")],
-                                         byProduct: false, datePrefix: 7)
+                                         kind: .clinicMonth, datePrefix: 7)
         static let productMonth = Summary(table: "productMonthTotal",
                                           keys: [("productId", "INTEGER", "productId"), ("month", "TEXT", "substr(date, 1, 7)")],
-                                          byProduct: true, datePrefix: 7)
+                                          kind: .productMonth, datePrefix: 7)
         /// Keyed year first, so that a year's few hundred rows are one range of the primary key.
         static let productYear = Summary(table: "productYearTotal",
                                          keys: [("year", "TEXT", "substr(date, 1, 4)"), ("productId", "INTEGER", "productId")],
-                                         byProduct: true, datePrefix: 4)
+                                         kind: .productYear, datePrefix: 4)
         static let all = [clinicDay, clinicMonth, productMonth, productYear]
-
-        /// The summary's sums kept in memory (``SummaryTotals``).
-        var kind: SummaryTotals.Summary {
-            switch (byProduct, datePrefix) {
-            case (false, 10): .clinicDay
-            case (false, _): .clinicMonth
-            case (true, 7): .productMonth
-            case (true, _): .productYear
-            }
-        }
 
         /// The summary's key columns in the order of a delta's (id, date text).
         var deltaKeyColumns: String {
