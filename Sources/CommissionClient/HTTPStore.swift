@@ -602,19 +602,19 @@ public final class HTTPStore: CommissionStore {
     }
 
     /// Reads the server's change stream for as long as the store lives, reconnecting after a
-    /// failure (1 s, doubling to 30 s); every reconnection is told as a change of everything,
-    /// since what happened meanwhile is unknown.
+    /// failure (1 s, doubling to 30 s). Every connection, the first too, is told as a change of
+    /// everything: what was written before the stream opened is unknown — after a reconnection,
+    /// and also between an observer's first fetch and the first connection, which opens while
+    /// that fetch runs.
     func listen() -> Task<Void, Never> {
         Task { [weak self, client, broadcaster] in
             var delay = Duration.seconds(1)
-            var connectedBefore = false
             while !Task.isCancelled, self != nil {
                 do {
                     let body = try await client.changes().ok.body.textEventStream
                     // What changed before the stream opened is unknown: the settings are read again.
                     self?.state.withLock { $0.settings = nil }
-                    if connectedBefore { broadcaster.send(Set(StoreTable.allCases)) }
-                    connectedBefore = true
+                    broadcaster.send(Set(StoreTable.allCases))
                     delay = .seconds(1)
                     for try await event in body.asDecodedServerSentEvents() where event.event == "change" {
                         if let data = event.data, let names = try? JSONDecoder().decode([String].self, from: Data(data.utf8)) {
