@@ -81,6 +81,17 @@ return { top: r.top, bottom: r.bottom, limit: limit, visible: r.top >= 0 && r.bo
 """
 
 
+# How wide the chosen option's text is, beside the room its <select> gives it (less the arrow).
+CHOSEN_FITS = """
+const select = arguments[0], style = getComputedStyle(select);
+const context = document.createElement('canvas').getContext('2d');
+context.font = style.font;
+const text = context.measureText(select.options[select.selectedIndex].text).width;
+const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+return {text: text, room: room};
+"""
+
+
 def check(condition, message):
     print(("  ok   " if condition else "  FAIL ") + message, flush=True)
     if not condition:
@@ -434,6 +445,8 @@ def main():
         for element_id in ["statement-commission", "statement-received", "statement-balance"]:
             element = phone.find_element(By.ID, element_id)
             check(element.is_displayed() and element.text.startswith(("$", "-$")), f"{element_id} shows {element.text!r} at 360 px")
+        fits = phone.execute_script(CHOSEN_FITS, phone.find_element(By.ID, "s-clinic"))
+        check(fits["text"] <= fits["room"], f"the phone's clinic picker shows the whole name ({fits['text']:.0f} px of text in {fits['room']:.0f} px)")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "statement.png"))
         # With her real terms (a deduction and a share of revenue taken off), the statement grows by
