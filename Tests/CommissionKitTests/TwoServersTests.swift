@@ -83,19 +83,25 @@ final class ServerProcess: Sendable {
     let base: String
     private let process: Process
 
-    convenience init(databaseURL: String) throws {
-        try self.init(["--database", databaseURL])
+    convenience init(databaseURL: String, log: String? = nil) throws {
+        try self.init(["--database", databaseURL], log: log)
     }
 
-    /// A server of the book these options name (`--db PATH` or `--database URL`).
-    init(_ book: [String]) throws {
+    /// A server of the book these options name (`--db PATH` or `--database URL`); its output
+    /// goes to the file `log` when one is named.
+    init(_ book: [String], log: String? = nil) throws {
         let socket = try ServerSocketPort()
         base = "http://127.0.0.1:\(socket.port)"
         let process = Process()
         process.executableURL = commissionExecutable
         process.arguments = ["serve"] + book + ["--port", String(socket.port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let log, FileManager.default.createFile(atPath: log, contents: nil), let file = FileHandle(forWritingAtPath: log) {
+            process.standardOutput = file
+            process.standardError = file
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         self.process = process
     }
@@ -114,6 +120,17 @@ final class ServerProcess: Sendable {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// SIGTERM, then whether the server ended by itself within `limit`: killed (SIGKILL) when it did not.
+    func stopGracefully(within limit: Duration) async -> Bool {
+        process.terminate()
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+        guard process.isRunning else { return true }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
+        return false
     }
 
     /// SIGKILL: no clean-up of any kind, as a crash or a power cut of the process would leave it.

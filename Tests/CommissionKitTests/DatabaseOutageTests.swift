@@ -1,0 +1,181 @@
+import AsyncHTTPClient
+import CommissionCore
+import CommissionPostgres
+import CommissionStore
+import CommissionWeb
+import Foundation
+import NIOCore
+import Synchronization
+import Testing
+
+/// PostgreSQL stopped under a `commission serve` taking sales, then started again: while it is away
+/// every answer is a 503 with `Retry-After` (never a 500) and readiness says so; within 5 s of its
+/// return sales are taken again, readiness recovers and the live stream tells changes again; no
+/// acknowledged sale is lost or recorded twice.
+///
+/// The server is the real executable, in a process of its own, as an operator runs it, and it is
+/// stopped as systemd stops it: SIGTERM, then whether it ended by itself within 10 s.
+///
+/// Not in `scripts/test` yet: in about one run of four, the server does not end within 10 s of
+/// SIGTERM after the outage (its graceful shutdown waits for something — a request whose query
+/// went to a connection the database dropped never ends, as one request did in the logs of the
+/// in-process runs; see the note on issue 18). Run it with
+/// `COMMISSION_OUTAGE_TEST=1 swift test --filter DatabaseOutageTests` (it starts its own PostgreSQL).
+@Suite(.serialized) struct DatabaseOutageTests {
+    /// What the load saw.
+    struct Seen {
+        var acknowledged: [String] = []
+        var statuses: [Int: Int] = [:]
+        var unavailableWithoutRetryAfter = 0
+        var lastAcknowledgedAt = ContinuousClock.now
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["COMMISSION_OUTAGE_TEST"] != nil, "set COMMISSION_OUTAGE_TEST=1 to run it"),
+          .timeLimit(.minutes(2)))
+    func aDatabaseThatGoesAwayIsA503AndTheServerIsBackWithinSecondsOfIt() async throws {
+        let postgres = try await PrivatePostgres()
+        do {
+            try await outage(postgres)
+        } catch {
+            await postgres.remove()
+            throw error
+        }
+        await postgres.remove()
+    }
+
+    func outage(_ postgres: PrivatePostgres) async throws {
+        // The book, its owner's API token, a clinic, a product and terms, straight through the store.
+        let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        let token = "cm_outage_\(UUID().uuidString)"
+        let (glow, serum) = try await {
+            let database = try await PostgresBookDatabase(url: postgres.url)
+            defer { database.shutdown() }
+            let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
+            let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+            let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
+            _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
+            let owner = try await store.createOwner(username: "ana", passwordHash: "x")
+            _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
+            return (glow, serum)
+        }()
+
+        let log = postgres.directory + "/server.log"
+        let server = try ServerProcess(databaseURL: postgres.url, log: log)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let acknowledged: Int
+        do {
+            try await server.waitUntilAnswering(client)
+            acknowledged = try await load(server: server.base, client: client, token: token, glow: glow.id, serum: serum.id, postgres: postgres, log: log)
+        } catch {
+            server.kill()
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        // SIGTERM: the server ends by itself (its live streams' clients gone), as under systemd.
+        let stopped = await server.stopGracefully(within: .seconds(10))
+        #expect(stopped, "commission serve did not end within 10 s of SIGTERM; its log:\n\(Self.tail(of: log))")
+
+        // Every acknowledged sale is in the book, once.
+        let database = try await PostgresBookDatabase(url: postgres.url)
+        defer { database.shutdown() }
+        let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
+        let sales = try await store.sales(SaleQuery(includeVoided: true, page: Page(limit: 100_000)))
+        #expect(sales.count == acknowledged, "\(sales.count) sales for \(acknowledged) acknowledged")
+    }
+
+    /// The last lines of the server's log.
+    static func tail(of log: String) -> String {
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(30).joined(separator: "\n")
+    }
+
+    /// Sales sent one after the other through the outage, what they saw checked; how many were acknowledged.
+    func load(server base: String, client: HTTPClient, token: String, glow: Clinic.ID, serum: Product.ID,
+              postgres: PrivatePostgres, log: String) async throws -> Int {
+
+        let seen = Mutex(Seen())
+        let stopLoad = Atomic(false)
+        // The load: sales one after the other, each sent again with its key until it is acknowledged (a phone's outbox).
+        let load = Task {
+            var number = 0
+            while !stopLoad.load(ordering: .relaxed) {
+                number += 1
+                let key = "outage-\(number)"
+                while true {
+                    var request = HTTPClientRequest(url: "\(base)/api/v1/sales")
+                    request.method = .POST
+                    request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                    request.headers.add(name: "Content-Type", value: "application/json")
+                    request.headers.add(name: "Idempotency-Key", value: key)
+                    request.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow), "productId": \#(serum), "date": "2026-03-02"}"#))
+                    // A phone gives up after a few seconds, and sends the sale again with its key.
+                    if let response = try? await client.execute(request, timeout: .seconds(5)) {
+                        let status = Int(response.status.code)
+                        _ = try? await response.body.collect(upTo: 1 << 20)
+                        seen.withLock { seen in
+                            seen.statuses[status, default: 0] += 1
+                            if status == 503 && response.headers["Retry-After"].isEmpty { seen.unavailableWithoutRetryAfter += 1 }
+                            if status == 201 { seen.acknowledged.append(key); seen.lastAcknowledgedAt = .now }
+                        }
+                        if status == 201 { break }
+                    }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+        // The live stream, opened again whenever it ends (as a browser's EventSource does).
+        let streamed = Mutex("")
+        let stream = Task {
+            while !Task.isCancelled {
+                var request = HTTPClientRequest(url: "\(base)/api/v1/changes")
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                if let response = try? await client.execute(request, timeout: .seconds(60)), response.status == .ok {
+                    do { for try await chunk in response.body { streamed.withLock { $0 += String(buffer: chunk) } } } catch {}
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { stream.cancel() }
+        func waitFor(_ what: String, within limit: Duration, _ condition: () async -> Bool) async throws {
+            let deadline = ContinuousClock.now + limit
+            while !(await condition()) {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("not within \(limit): \(what); the server's log ends:\n\(Self.tail(of: log))")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        func ready() async -> Int {
+            (try? await client.execute(HTTPClientRequest(url: "\(base)/health/ready"), timeout: .seconds(2))).map { Int($0.status.code) } ?? 0
+        }
+
+        try await waitFor("sales taken before", within: .seconds(10)) { seen.withLock { $0.acknowledged.count } >= 10 }
+        #expect(await ready() == 200)
+
+        // Away: 503s with Retry-After, readiness failing.
+        try await postgres.stop()
+        try await waitFor("readiness failing", within: .seconds(5)) { await ready() == 503 }
+        try await waitFor("sales refused with 503", within: .seconds(5)) { seen.withLock { $0.statuses[503, default: 0] } > 3 }
+
+        // Back: sales taken again within 5 s, readiness recovered, the stream telling changes again.
+        try await postgres.start()
+        let back = ContinuousClock.now
+        let streamedBefore = streamed.withLock { $0.count }
+        try await waitFor("a sale taken within 5 s of the database's return", within: .seconds(5)) {
+            seen.withLock { $0.lastAcknowledgedAt } > back
+        }
+        try await waitFor("ready again", within: .seconds(5)) { await ready() == 200 }
+        try await waitFor("the live stream telling a change again", within: .seconds(10)) {
+            streamed.withLock { String($0.dropFirst(streamedBefore)) }.contains("sales")
+        }
+        stopLoad.store(true, ordering: .relaxed)
+        await load.value
+
+        let final = seen.withLock { $0 }
+        #expect(final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 }, "every answer a sale or a 503: \(final.statuses)")
+        #expect(final.unavailableWithoutRetryAfter == 0)
+        #expect(final.statuses[503, default: 0] > 0)
+        return final.acknowledged.count
+    }
+}
