@@ -410,11 +410,7 @@ enum PostgresSchema {
         """,
     ] + saleOperations.flatMap { operation -> [String] in
         // A statement's sales mark the days of kept clinics they touch, once per statement.
-        [periodMarksFunction(operation, create: "CREATE"),
-         """
-         CREATE TRIGGER sale_period_marks_after_\(operation.name.lowercased()) AFTER \(operation.name) ON sale
-         REFERENCING \(operation.transitions) FOR EACH STATEMENT EXECUTE FUNCTION commission_period_marks_after_\(operation.name.lowercased())()
-         """]
+        [periodMarksFunction(operation, create: "CREATE"), operation.trigger("period_marks")]
     }
 
     /// The three operations on sales the statement-level triggers follow, with their transition tables.
@@ -425,9 +421,16 @@ enum PostgresSchema {
 
     struct SaleOperation {
         var name: String, added: String?, removed: String?
-        /// The trigger's `REFERENCING` clause.
-        var transitions: String {
-            [removed.map { "OLD TABLE AS \($0)" }, added.map { "NEW TABLE AS \($0)" }].compactMap { $0 }.joined(separator: " ")
+        /// The function `what` (`summaries`, `period_marks`) runs after the operation.
+        func function(_ what: String) -> String { "commission_\(what)_after_\(name.lowercased())" }
+
+        /// The statement-level trigger on sales that runs ``function(_:)``, with the transition tables.
+        func trigger(_ what: String) -> String {
+            let transitions = [removed.map { "OLD TABLE AS \($0)" }, added.map { "NEW TABLE AS \($0)" }].compactMap { $0 }.joined(separator: " ")
+            return """
+                CREATE TRIGGER sale_\(what)_after_\(name.lowercased()) AFTER \(name) ON sale
+                REFERENCING \(transitions) FOR EACH STATEMENT EXECUTE FUNCTION \(function(what))()
+                """
         }
     }
 
@@ -441,7 +444,7 @@ enum PostgresSchema {
     static func periodMarksFunction(_ operation: SaleOperation, create: String, skipsBulk: Bool = false) -> String {
         let rows = [operation.added, operation.removed].compactMap { $0 }.map { "SELECT bookId, clinicId, date FROM \($0)" }.joined(separator: " UNION ")
         return """
-            \(create) FUNCTION commission_period_marks_after_\(operation.name.lowercased())() RETURNS trigger LANGUAGE plpgsql AS $$
+            \(create) FUNCTION \(operation.function("period_marks"))() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
                 \(skipsBulk ? skipInBulk : "")
                 INSERT INTO clinicPeriodDirty (bookId, clinicId, day)
@@ -483,10 +486,7 @@ enum PostgresSchema {
         // migration) costs one upsert per summary row, not one per sale; a single sale costs the same.
         for operation in saleOperations {
             statements.append(summariesFunction(operation, create: "CREATE"))
-            statements.append("""
-                CREATE TRIGGER sale_summaries_after_\(operation.name.lowercased()) AFTER \(operation.name) ON sale
-                REFERENCING \(operation.transitions) FOR EACH STATEMENT EXECUTE FUNCTION commission_summaries_after_\(operation.name.lowercased())()
-                """)
+            statements.append(operation.trigger("summaries"))
         }
         return statements
     }
@@ -494,7 +494,7 @@ enum PostgresSchema {
     /// The function that moves every summary by a statement's sales (`skipsBulk`: from v12 on).
     static func summariesFunction(_ operation: SaleOperation, create: String, skipsBulk: Bool = false) -> String {
         """
-        \(create) FUNCTION commission_summaries_after_\(operation.name.lowercased())() RETURNS trigger LANGUAGE plpgsql AS $$
+        \(create) FUNCTION \(operation.function("summaries"))() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
             \(skipsBulk ? skipInBulk : "")
         \(summaries.map { apply($0, added: operation.added, removed: operation.removed) }.joined(separator: "\n"))
@@ -504,7 +504,7 @@ enum PostgresSchema {
         """
     }
 
-    /// Sets the transaction's sales triggers aside (``bulkSetting``) until ``endBulkCopy(_:book:logger:)``.
+    /// Sets the transaction's sales triggers aside (``bulkSetting``) until ``endBulkCopy(_:book:totals:logger:)``.
     static func startBulkCopy(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT set_config(\(bulkSetting), 'on', true)", logger: logger)
     }

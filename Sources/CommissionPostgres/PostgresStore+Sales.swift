@@ -223,9 +223,12 @@ extension PostgresStore {
 
     /// The row ``Columns/sale`` selects; with `keyed`, the idempotency key follows it.
     static func saleRow(_ row: PostgresRow, keyed: Bool = false) throws -> SaleRow {
-        var cells = row.makeIterator()
-        var sale = try saleRow(&cells)
-        if keyed { sale.idempotencyKey = try cells.next()?.decode(String?.self) }
+        guard keyed else {
+            var cells = row.makeIterator()
+            return try saleRow(&cells)
+        }
+        var (sale, key) = try saleRow(row, then: String?.self)
+        sale.idempotencyKey = key
         return sale
     }
 

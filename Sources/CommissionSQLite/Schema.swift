@@ -477,23 +477,29 @@ enum Schema {
     struct Summary {
         let table: String
         let keys: [(name: String, type: String, expression: String)]
-        /// Which of the four summaries it is (its sums kept outside SQL: ``SummaryTotals``), and the
-        /// length of the date prefix it groups by (10 a day, 7 a month, 4 a year).
+        /// Which of the four summaries it is (its sums kept outside SQL: ``SummaryTotals``).
         let kind: SummaryTotals.Summary
-        let datePrefix: Int
+        /// The length of the date prefix it groups by: 10 a day, 7 a month, 4 a year.
+        var datePrefix: Int {
+            switch kind {
+            case .clinicDay: 10
+            case .clinicMonth, .productMonth: 7
+            case .productYear: 4
+            }
+        }
 
         static let clinicDay = Summary(table: "clinicDayTotal", keys: [("clinicId", "INTEGER", "clinicId"), ("date", "TEXT", "date")],
-                                       kind: .clinicDay, datePrefix: 10)
+                                       kind: .clinicDay)
         static let clinicMonth = Summary(table: "clinicMonthTotal",
                                          keys: [("clinicId", "INTEGER", "clinicId"), ("month", "TEXT", "substr(date, 1, 7)")],
-                                         kind: .clinicMonth, datePrefix: 7)
+                                         kind: .clinicMonth)
         static let productMonth = Summary(table: "productMonthTotal",
                                           keys: [("productId", "INTEGER", "productId"), ("month", "TEXT", "substr(date, 1, 7)")],
-                                          kind: .productMonth, datePrefix: 7)
+                                          kind: .productMonth)
         /// Keyed year first, so that a year's few hundred rows are one range of the primary key.
         static let productYear = Summary(table: "productYearTotal",
                                          keys: [("year", "TEXT", "substr(date, 1, 4)"), ("productId", "INTEGER", "productId")],
-                                         kind: .productYear, datePrefix: 4)
+                                         kind: .productYear)
         static let all = [clinicDay, clinicMonth, productMonth, productYear]
 
         /// The summary's key columns in the order of a delta's (id, date text).

@@ -20,7 +20,7 @@ final class PrivatePostgres: Sendable {
         bin = "/usr/lib/postgresql/\(version)/bin"
         directory = "/tmp/commission-private-postgres-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        port = try Self.freePort()
+        port = try ServerSocketPort().port
         if getuid() == 0 { try await Self.run("/bin/chown", ["postgres", directory]) }
         try await run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
         try await start()
@@ -77,17 +77,5 @@ final class PrivatePostgres: Sendable {
         guard status == 0 else {
             throw Failure("\(path) \(arguments.joined(separator: " ")) failed (status \(status)); the server's log is beside its data")
         }
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
