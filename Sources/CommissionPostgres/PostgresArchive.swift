@@ -10,7 +10,8 @@ extension PostgresStore: BookArchiving {
     /// meanwhile and are not seen), a page of sales or audit entries at a time. Its accounts are
     /// the book's members.
     public func archive(into sink: ArchiveSink) async throws -> ArchiveCounts {
-        try await read { connection in
+        // In place: the sink is the caller's (``PostgresBookDatabase/transactionInPlace(readOnly:_:)``).
+        try await readInPlace { connection in
             var counts = ArchiveCounts()
             func send(_ record: ArchiveRecord) async throws {
                 counts.add(record)
@@ -97,11 +98,12 @@ extension PostgresStore: BookArchiving {
     ///   account whose name is taken on this server, a broken archive).
     public static func restoreBook(into database: PostgresBookDatabase, name: String? = nil,
                                    ownersLink: (tokenDigest: String, expiresAt: Date)? = nil,
-                                   from produce: (ArchiveSink) async throws -> Void) async throws -> RestoredBook {
+                                   from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> RestoredBook {
         let logger = database.logger
-        var restore = Restore(logger: logger)
+        let restored: (book: Int64, counts: ArchiveCounts, owners: Int)
         do {
-            try await database.transaction { connection in
+            restored = try await database.transaction { connection in
+                var restore = Restore(logger: logger)
                 try await restore.take(produce, name: name, connection)
                 if let ownersLink, restore.owners == 0 {
                     try await connection.query("""
@@ -109,12 +111,13 @@ extension PostgresStore: BookArchiving {
                         VALUES (\(ownersLink.tokenDigest), \(restore.book), NULL, 'owner', \(Int64(ownersLink.expiresAt.timeIntervalSince1970)))
                         """, logger: logger)
                 }
+                return (restore.book, restore.checker.counts, restore.owners)
             }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "restore the archive (nothing was written)")
         }
-        return RestoredBook(store: try await PostgresStore(database: database, book: restore.book), counts: restore.checker.counts,
-                            awaitsOwner: ownersLink != nil && restore.owners == 0)
+        return RestoredBook(store: try await PostgresStore(database: database, book: restored.book), counts: restored.counts,
+                            awaitsOwner: ownersLink != nil && restored.owners == 0)
     }
 
     /// Replaces the whole of this book with the archive `produce` streams, in one write
@@ -127,9 +130,9 @@ extension PostgresStore: BookArchiving {
     /// (accounts belong to the server; the archive's are passed over), and its audit log, which is
     /// append-only: the archive's entries are appended to it (pointing at the new ids), then one
     /// `restore` entry that says what the archive held.
-    public func replaceBook(from produce: (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
-        var restore = Restore(logger: logger, replacing: book)
+    public func replaceBook(from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
         try await write(Set(StoreTable.allCases)) { connection in
+            var restore = Restore(logger: logger, replacing: book)
             // Children before parents; the summaries' triggers see one statement of deleted sales.
             for table in ["sale", "payout", "closedPeriod", "priceListEntry", "deduction", "terms", "idempotencyKey"]
                 + PostgresSchema.summaries.map(\.table) + ["clinicPeriodTotal", "clinicPeriodKept", "clinic", "product"] {
@@ -137,8 +140,8 @@ extension PostgresStore: BookArchiving {
             }
             try await restore.take(produce, name: nil, connection)
             try await self.record(connection, Audit.Change(.settings, nil, "restore", before: nil, after: Audit.json(restored: restore.checker.counts)))
+            return restore.checker.counts
         }
-        return restore.checker.counts
     }
 
     /// A book made from an archive.

@@ -19,8 +19,8 @@ public final class PostgresBookDatabase: Sendable {
     private let pool: Mutex<Pool>
     private let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
-    /// The connections lent now (see ``withConnection(_:)``).
-    private let inUse = Mutex<[ObjectIdentifier: PostgresConnection]>([:])
+    /// The work running on the pool's connections (see ``withConnection(_:)``).
+    private let lent: LentConnections
 
     /// The connection pool in use, and whether the database is away.
     private struct Pool {
@@ -52,6 +52,7 @@ public final class PostgresBookDatabase: Sendable {
         configuration = try Self.configuration(url)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        lent = LentConnections(logger: logger)
         pool = Mutex(Pool(client: client, running: Task { await client.run() }))
         changeFeed = PostgresChanges(logger: logger)
         do {
@@ -70,33 +71,50 @@ public final class PostgresBookDatabase: Sendable {
     }
 
     /// Runs `body` on a connection of the pool, when the database answers (else
-    /// ``StoreError/storage(_:)`` at once). While `body` runs its connection is known: when the
-    /// database goes away it is closed, so that a query waiting on a connection the server dropped
-    /// fails (into a 503) instead of waiting for good.
-    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await available().withConnection { connection in
-            let id = ObjectIdentifier(connection)
-            inUse.withLock { $0[id] = connection }
-            defer { _ = inUse.withLock { $0.removeValue(forKey: id) } }
-            return try await body(connection)
+    /// ``StoreError/storage(_:)`` at once). `body` never outlives its connection (see
+    /// ``LentConnections``): when the database goes away the connection is closed, and when it
+    /// closes, a query waiting on it fails (into a 503) instead of waiting for good.
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await available().withConnection { [lent] connection in
+            try await lent.run(on: connection, body)
         }
     }
 
     /// Runs `body` in one transaction (``withConnection(_:)``); a `readOnly` one reads one snapshot
     /// (repeatable read), begun by one statement.
-    func transaction<T: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await withConnection { connection in
-            try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", logger: logger)
-            let result: T
-            do {
-                result = try await body(connection)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-            try await connection.query("COMMIT", logger: logger)
-            return result
+    func transaction<T: Sendable>(readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection { [logger] connection in
+            try await Self.transaction(on: connection, readOnly: readOnly, logger: logger, body)
         }
+    }
+
+    /// Runs `body` in one transaction on a connection of the pool, in the caller's own task: for
+    /// work that cannot be handed to a task of its own — the archive streamed to a sink that is not
+    /// `Sendable` (a download, a backup, a migration). Unlike ``transaction(readOnly:_:)`` it is
+    /// not abandoned when its connection closes: a query lost in the instant the database stops
+    /// would hold it. The database's going away still closes its connection
+    /// (``LentConnections/refuse()``).
+    func transactionInPlace<T: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await available().withConnection { [lent, logger] connection in
+            try await lent.holding(connection) {
+                try await Self.transaction(on: connection, readOnly: readOnly, logger: logger, body)
+            }
+        }
+    }
+
+    /// `body` between `BEGIN` and `COMMIT` on `connection` (`ROLLBACK` when it throws).
+    private static func transaction<T: Sendable>(on connection: PostgresConnection, readOnly: Bool, logger: Logger,
+                                                 _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", logger: logger)
+        let result: T
+        do {
+            result = try await body(connection)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+        try await connection.query("COMMIT", logger: logger)
+        return result
     }
 
     /// The pool, when the database answers; else ``StoreError/storage(_:)`` at once.
@@ -165,7 +183,7 @@ public final class PostgresBookDatabase: Sendable {
         logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(error)"])
         stopped.cancel()
         // What runs on a connection the server dropped may never hear of it: closed, it fails.
-        for connection in inUse.withLock({ Array($0.values) }) { Task { try? await connection.close() } }
+        lent.refuse()
     }
 
     /// The database answers: after an absence, a new pool takes over.
@@ -173,6 +191,7 @@ public final class PostgresBookDatabase: Sendable {
         guard pool.withLock({ $0.isAway }) else { return }
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
+        lent.accept()
         pool.withLock { $0 = Pool(client: client, running: running) }
         logger.notice("The database answers again.")
     }
@@ -180,30 +199,16 @@ public final class PostgresBookDatabase: Sendable {
     /// Runs `body`, or throws when it takes longer than `limit` — then without waiting for it:
     /// a query on a connection whose server went away may never end.
     static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        let outcome = Outcome()
-        try await withCheckedThrowingContinuation { continuation in
-            outcome.wait(continuation)
-            let work = Task {
-                do { try await body(); outcome.finish(.success(())) } catch { outcome.finish(.failure(error)) }
-            }
-            Task {
-                try? await Task.sleep(for: limit)
-                work.cancel()
-                outcome.finish(.failure(StoreError.storage("the database did not answer within \(limit)")))
-            }
+        let outcome = Outcome<Void>()
+        let work = Task {
+            do { try await body(); outcome.finish(.success(())) } catch { outcome.finish(.failure(error)) }
         }
-    }
-
-    /// The first of two results, told to whoever waits.
-    private final class Outcome: Sendable {
-        private let waiting = Mutex<CheckedContinuation<Void, any Error>?>(nil)
-        func wait(_ continuation: CheckedContinuation<Void, any Error>) { waiting.withLock { $0 = continuation } }
-        func finish(_ result: Result<Void, any Error>) {
-            waiting.withLock { waiting in
-                waiting?.resume(with: result)
-                waiting = nil
-            }
+        Task {
+            try? await Task.sleep(for: limit)
+            work.cancel()
+            outcome.finish(.failure(StoreError.storage("the database did not answer within \(limit)")))
         }
+        try await outcome.value()
     }
 
     /// An advisory lock a transaction takes until it ends: `space` and `id`, its two keys; `shared`
@@ -226,9 +231,9 @@ public final class PostgresBookDatabase: Sendable {
     /// and queues the announcement (PostgreSQL sends it on commit), so that what follows `body` is
     /// the commit alone.
     public func write<Result: Sendable>(book: Int64, tables: Set<StoreTable>, lock: AdvisoryLock? = nil,
-                                        _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+                                        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await transaction { connection in
+            return try await transaction { [logger] connection in
                 try await PostgresChanges.notify(connection, book: book, tables: tables, taking: lock, logger: logger)
                 return try await body(connection)
             }

@@ -9,9 +9,9 @@ extension PostgresStore: AccountStore {
     /// A transaction for accounts, sessions and tokens (and the server's other records: sign-in
     /// counts, kept answers): no book figure changes, nothing is announced.
     @discardableResult
-    func accountWrite<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func accountWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await database.transaction { connection in try await body(connection) }
+            return try await database.transaction(body)
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "write")
         }

@@ -9,7 +9,7 @@ extension PostgresStore: ImportMappings {
         try mapping.validate()
         var mapping = mapping
         mapping.name = mapping.name.trimmingCharacters(in: .whitespaces)
-        try await write([]) { connection in
+        try await write([]) { [mapping] connection in
             _ = try await connection.query("""
                 INSERT INTO columnMapping (bookId, name, body) VALUES (\(book), \(mapping.name), \(mapping.stored))
                 ON CONFLICT (bookId, lower(name)) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body

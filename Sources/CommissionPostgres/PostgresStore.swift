@@ -9,7 +9,7 @@ import PostgresNIO
 /// Every statement names the book (`bookId`), so a store sees only its own book's rows. Writes run
 /// in one transaction each and are announced to every instance on the database (LISTEN/NOTIFY),
 /// which drives live queries across server instances.
-public final class PostgresStore: CommissionStore, Sendable {
+public struct PostgresStore: CommissionStore, Sendable {
     public let database: PostgresBookDatabase
     /// The book this store reads and writes.
     public let book: Int64
@@ -94,11 +94,21 @@ public final class PostgresStore: CommissionStore, Sendable {
     // MARK: Running reads and writes
 
     /// Runs `body` on a connection of the pool, in one transaction (a consistent snapshot).
-    func read<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await StoreTiming.measure(.read) {
                 try await database.transaction(readOnly: true, body)
             }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "read the book")
+        }
+    }
+
+    /// ``read(_:)`` in the caller's own task, for a body that cannot be handed to a task of its own
+    /// (``PostgresBookDatabase/transactionInPlace(readOnly:_:)``): the archive, streamed to a sink.
+    func readInPlace<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await database.transactionInPlace(readOnly: true, body)
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "read the book")
         }
@@ -125,7 +135,7 @@ public final class PostgresStore: CommissionStore, Sendable {
     /// follow commits (a device's sync reads the newest id as the book's revision), and a kept
     /// figure is summed after the commits before it.
     func write<T: Sendable>(_ tables: Set<StoreTable>, lock: BookLock = .exclusive,
-                            _ body: (PostgresConnection) async throws -> T) async throws -> T {
+                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         // A request's idempotency key is spent by its first write of the book, in the same transaction.
         let claim = IdempotencyClaim.pending
         let result = try await StoreTiming.measure(.write) {

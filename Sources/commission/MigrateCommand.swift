@@ -6,6 +6,7 @@ import CommissionSQLite
 import CommissionStore
 import Foundation
 import Logging
+import Synchronization
 
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -180,16 +181,18 @@ struct OpenedBook {
 }
 
 /// Says how far a long move has come, on standard error, every 100,000 sales.
-final class Progress {
-    private var sales = 0
-    private var said = 0
+final class Progress: Sendable {
+    /// Sales seen, and how many when it last said so.
+    private let counts = Mutex((sales: 0, said: 0))
 
     func saw(_ record: ArchiveRecord) {
         guard case .sales(let page) = record else { return }
-        sales += page.count
-        if sales - said >= 100_000 {
-            said = sales
-            note("… \(sales) sales")
+        let due: Int? = counts.withLock { counts in
+            counts.sales += page.count
+            guard counts.sales - counts.said >= 100_000 else { return nil }
+            counts.said = counts.sales
+            return counts.sales
         }
+        if let due { note("… \(due) sales") }
     }
 }

@@ -1,0 +1,71 @@
+@testable import CommissionPostgres
+import CommissionStore
+import Logging
+import PostgresNIO
+import Testing
+
+/// Work on a lent connection never outlives the connection: a query the connection lost as the
+/// server dropped it (postgres-nio's write of it went nowhere) would otherwise hold its request,
+/// and a server's graceful shutdown, for good.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct LentConnectionsTests {
+    let logger = Logger(label: "test")
+
+    /// The server ends the connection, then the work sends a query on it: postgres-nio hands the
+    /// query to a channel already closed, and its answer never comes. The caller hears a storage
+    /// error (a 503) about a second later instead of waiting for good, and the next work gets a
+    /// connection that answers.
+    @Test func aQueryLostWithItsConnectionIsAbandoned() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let database = try await PostgresBookDatabase(url: scratch.url)
+        defer { database.shutdown() }
+        let logger = logger
+
+        let error = await #expect(throws: StoreError.self) {
+            try await database.withConnection { connection in
+                _ = try? await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger)
+                try await connection.closeFuture.get()
+                return try await connection.query("SELECT 1", logger: logger).decode(Int.self).all()
+            }
+        }
+        #expect(error.map { "\($0)" }?.contains("closed the connection") == true, "\(String(describing: error))")
+        let answer = try await database.withConnection { connection in
+            try await connection.query("SELECT 42", logger: logger).decode(Int.self).all()
+        }
+        #expect(answer == [42])
+    }
+
+    /// Work that ends by itself once its connection closed ends as it would have: with its own
+    /// error, not the abandonment's.
+    @Test func workThatEndsByItselfKeepsItsOwnOutcome() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let database = try await PostgresBookDatabase(url: scratch.url)
+        defer { database.shutdown() }
+        let logger = logger
+
+        struct Own: Error {}
+        await #expect(throws: Own.self) {
+            try await database.withConnection { connection in
+                _ = try? await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger)
+                try await connection.closeFuture.get()
+                throw Own()
+            }
+        }
+    }
+
+    /// The first result given is the one told, whether it comes before or after the wait.
+    @Test func anOutcomeTellsItsFirstResult() async throws {
+        let early = Outcome<Int>()
+        #expect(early.finish(.success(1)))
+        #expect(!early.abandon(StoreError.storage("late")))
+        #expect(try await early.value() == 1)
+
+        let late = Outcome<Int>()
+        let told = Task { try await late.value() }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(late.abandon(StoreError.storage("first")))
+        #expect(!late.finish(.success(2)))
+        await #expect(throws: StoreError.self) { try await told.value }
+    }
+}
