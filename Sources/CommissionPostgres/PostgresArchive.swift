@@ -349,20 +349,37 @@ extension PostgresStore: BookArchiving {
 
         /// A page of sales, into the COPY under way (started by the first page).
         mutating func copySales(_ page: [ArchivedSale], _ connection: PostgresConnection) async throws {
+            // Field by field into the buffer: a line joined as a string first was a tenth of a
+            // million-sale migration's time in the client.
             var buffer = ByteBuffer()
+            buffer.reserveCapacity(page.count * 128)
+            func field(_ text: String) {
+                buffer.writeString(text)
+                buffer.writeInteger(UInt8(ascii: "\t"))
+            }
+            func field(_ number: Int64?) { field(number.map { String($0) } ?? "\\N") }
             for item in page {
                 let row = SaleRow(item.sale)
-                var fields = [String(book), String(mapped(clinics, row.clinicID)), String(mapped(products, row.productID)), row.date,
-                              String(row.quantity), String(row.unitPriceMinor), String(row.unitCostMinor), String(row.discountMinor)]
-                fields.append(row.termsID.map { String(mapped(terms, $0)) } ?? "\\N")
-                fields.append(row.shareBasisPoints.map(String.init) ?? "\\N")
-                fields.append(row.basis ?? "\\N")
-                fields += [String(row.revenueMinor), String(row.costMinor), String(row.profitMinor), String(row.commissionExact),
-                           String(row.commissionMinor)]
-                fields.append(row.note.map(Self.copyText) ?? "\\N")
-                fields.append(row.isVoided ? "t" : "f")
-                fields.append(item.idempotencyKey.map(Self.copyText) ?? "\\N")
-                buffer.writeString(fields.joined(separator: "\t") + "\n")
+                field(book)
+                field(mapped(clinics, row.clinicID))
+                field(mapped(products, row.productID))
+                field(row.date)
+                field(row.quantity)
+                field(row.unitPriceMinor)
+                field(row.unitCostMinor)
+                field(row.discountMinor)
+                field(row.termsID.map { mapped(terms, $0) })
+                field(row.shareBasisPoints.map(Int64.init))
+                field(row.basis ?? "\\N")
+                field(row.revenueMinor)
+                field(row.costMinor)
+                field(row.profitMinor)
+                field(row.commissionExact)
+                field(row.commissionMinor)
+                field(row.note.map(Self.copyText) ?? "\\N")
+                field(row.isVoided ? "t" : "f")
+                buffer.writeString(item.idempotencyKey.map(Self.copyText) ?? "\\N")
+                buffer.writeInteger(UInt8(ascii: "\n"))
                 if !row.isVoided {
                     var sale = item.sale
                     sale.clinicID = Clinic.ID(mapped(clinics, row.clinicID))

@@ -49,9 +49,10 @@ extension SQLiteStore: BookArchiving {
             let after = last
             let page = try await mapErrors {
                 try await reader.read { db in
-                    try Row.fetchAll(db, sql: "SELECT \(Rows.saleColumns), sale.idempotencyKey FROM sale WHERE id > ? ORDER BY id LIMIT ?",
-                                     arguments: [after, ArchiveFile.pageSize])
-                        .map { ArchivedSale(sale: try Rows.sale($0), idempotencyKey: $0[18]) }
+                    try FastStatement.rows(try db.cachedStatement(sql: "SELECT \(Rows.saleColumns), sale.idempotencyKey FROM sale WHERE id > ? ORDER BY id LIMIT ?")) {
+                        $0.bind(after)
+                        $0.bind(ArchiveFile.pageSize)
+                    } read: { ArchivedSale(sale: try Rows.sale($0), idempotencyKey: $0.optionalText(18)) }
                 }
             }
             guard let end = page.last else { break }

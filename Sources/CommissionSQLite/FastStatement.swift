@@ -24,11 +24,33 @@ struct FastStatement {
         bind(&fast)
         let code = sqlite3_step(handle)
         defer { sqlite3_reset(handle) }
-        guard code == SQLITE_DONE || code == SQLITE_ROW else {
-            let connection = sqlite3_db_handle(handle)
-            throw DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
-                                message: String(cString: sqlite3_errmsg(connection)), sql: statement.sql)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(statement) }
+    }
+
+    /// Binds the values `bind` gives, in order, then steps through the statement's rows, each read
+    /// by `read` through SQLite's C API: GRDB's generic decoding instantiates type metadata cell by
+    /// cell, which was a fifth of the client's time in a migration of a million sales.
+    static func rows<T>(_ statement: Statement, _ bind: (inout FastStatement) -> Void, read: (FastRow) throws -> T) throws -> [T] {
+        var fast = FastStatement(statement)
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        bind(&fast)
+        defer { sqlite3_reset(handle) }
+        var rows: [T] = []
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW: rows.append(try read(FastRow(handle: handle)))
+            case SQLITE_DONE: return rows
+            default: throw failure(statement)
+            }
         }
+    }
+
+    /// The error SQLite reports for `statement`, with its extended result code and message.
+    private static func failure(_ statement: Statement) -> DatabaseError {
+        let connection = sqlite3_db_handle(statement.sqliteStatement)
+        return DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                             message: String(cString: sqlite3_errmsg(connection)), sql: statement.sql)
     }
 
     mutating func bind(_ value: Int64) {
@@ -63,4 +85,23 @@ struct FastStatement {
 
     /// `SQLITE_TRANSIENT`: SQLite copies the bytes before `bind` returns.
     private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+}
+
+/// The current row of a statement ``FastStatement/rows(_:_:read:)`` steps through, read through
+/// SQLite's C API (valid only while `read` runs).
+struct FastRow: SaleCells {
+    let handle: OpaquePointer
+
+    func int64(_ index: Int) -> Int64 { sqlite3_column_int64(handle, CInt(index)) }
+
+    func optionalInt64(_ index: Int) -> Int64? {
+        sqlite3_column_type(handle, CInt(index)) == SQLITE_NULL ? nil : int64(index)
+    }
+
+    func text(_ index: Int) -> String { optionalText(index) ?? "" }
+
+    func optionalText(_ index: Int) -> String? {
+        guard let bytes = sqlite3_column_text(handle, CInt(index)) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, CInt(index)))), as: UTF8.self)
+    }
 }

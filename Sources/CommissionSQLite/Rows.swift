@@ -42,10 +42,12 @@ enum Rows {
     /// A sale's id, its columns (``SaleRow/columns``) and its voided flag: what ``sale(_:)`` reads.
     static let saleColumns = (["id"] + SaleRow.columns + ["isVoided"]).map { "sale.\($0)" }.joined(separator: ", ")
 
-    static func sale(_ row: Row) throws -> Sale {
-        try SaleRow(id: row[0], clinicID: row[1], productID: row[2], date: row[3], quantity: row[4], unitPriceMinor: row[5], unitCostMinor: row[6],
-                    discountMinor: row[7], termsID: row[8], shareBasisPoints: row[9], basis: row[10], revenueMinor: row[11], costMinor: row[12],
-                    profitMinor: row[13], commissionExact: row[14], commissionMinor: row[15], note: row[16], isVoided: row[17]).sale()
+    static func sale(_ row: some SaleCells) throws -> Sale {
+        try SaleRow(id: row.int64(0), clinicID: row.int64(1), productID: row.int64(2), date: row.text(3), quantity: row.int64(4),
+                    unitPriceMinor: row.int64(5), unitCostMinor: row.int64(6), discountMinor: row.int64(7), termsID: row.optionalInt64(8),
+                    shareBasisPoints: row.optionalInt64(9).map { Int($0) }, basis: row.optionalText(10), revenueMinor: row.int64(11),
+                    costMinor: row.int64(12), profitMinor: row.int64(13), commissionExact: row.int64(14), commissionMinor: row.int64(15),
+                    note: row.optionalText(16), isVoided: row.int64(17) != 0).sale()
     }
 
     static func payout(_ row: Row) throws -> Payout {
@@ -114,4 +116,20 @@ extension Rows {
                          effectiveFrom: try Day.stored(row[6], row: "Deduction \(id)'s first day"),
                          lastDay: try (row[7] as String?).map { try Day.stored($0, row: "Deduction \(id)'s last day") })
     }
+}
+
+/// A row's cells by position, as ``Rows/sale(_:)`` reads them: a GRDB `Row`, or a statement's
+/// current row read through SQLite's C API (``FastRow``).
+protocol SaleCells {
+    func int64(_ index: Int) -> Int64
+    func optionalInt64(_ index: Int) -> Int64?
+    func text(_ index: Int) -> String
+    func optionalText(_ index: Int) -> String?
+}
+
+extension Row: SaleCells {
+    func int64(_ index: Int) -> Int64 { self[index] }
+    func optionalInt64(_ index: Int) -> Int64? { self[index] }
+    func text(_ index: Int) -> String { self[index] }
+    func optionalText(_ index: Int) -> String? { self[index] }
 }
