@@ -182,7 +182,7 @@ extension PostgresStore: BookArchiving {
         /// Writes what `produce` streams, checked record by record, the sales copied in bulk
         /// (``PostgresSchema/startBulkCopy(_:logger:)``); a COPY under way when the archive fails is abandoned.
         mutating func take(_ produce: (ArchiveSink) async throws -> Void, name: String?, _ connection: PostgresConnection) async throws {
-            try await PostgresSchema.startBulkCopy(connection, logger: logger)
+            let setAside = try await PostgresSchema.startBulkCopy(connection, logger: logger)
             do {
                 try await produce { record in
                     try checker.check(record)
@@ -194,7 +194,7 @@ extension PostgresStore: BookArchiving {
                 throw error
             }
             _ = try checker.finish()
-            try await PostgresSchema.endBulkCopy(connection, book: book, totals: totals, logger: logger)
+            try await PostgresSchema.endBulkCopy(connection, book: book, totals: totals, setAside: setAside, logger: logger)
         }
 
         /// The new id of a record the checker has seen (so the lookup cannot fail).
@@ -303,7 +303,7 @@ extension PostgresStore: BookArchiving {
         var salesCopy: SalesCopy?
         /// The archive's ids of the sales the COPY under way was given, in order.
         var copiedIDs: [Int64] = []
-        /// The summaries of the sales copied, added up as they pass (``PostgresSchema/endBulkCopy(_:book:totals:logger:)``).
+        /// The summaries of the sales copied, added up as they pass (``PostgresSchema/endBulkCopy(_:book:totals:setAside:logger:)``).
         var totals = SummaryTotals()
 
         final class SalesCopy: Sendable {

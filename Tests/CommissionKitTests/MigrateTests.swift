@@ -48,6 +48,12 @@ import Testing
         defer { database.shutdown() }
         let book = try await PostgresStore.firstBook(in: database, creatingWith: .init(currency: .usd, timeZoneIdentifier: "UTC"))
         #expect(try await book.settings() == store.settings())
+        // The sale's secondary indexes, set aside while the sales were copied into an empty database, are built again.
+        var indexes: [String] = []
+        for try await name in try await database.client.query("SELECT indexname FROM pg_indexes WHERE tablename = 'sale' ORDER BY 1").decode(String.self) {
+            indexes.append(name)
+        }
+        #expect(indexes == ["sale_clinic_date", "sale_date", "sale_key", "sale_pkey", "sale_product_date"])
         #expect(try await book.sales(SaleQuery(text: "back\\slash")).first?.note == note)
         #expect(try await book.countSales(SaleQuery(includeVoided: true)) == 40)
         #expect(try await book.countSales(SaleQuery()) == 39)
