@@ -127,10 +127,12 @@ extension PostgresClient {
         try await client.query("UPDATE sale SET isVoided = true WHERE date = '2026-02-27'")
         try await client.query("UPDATE sale SET date = '2026-04-01' WHERE quantity = 2")
         // The history is protected: a clinic or product with sales cannot be deleted, and a sale
-        // cannot be moved to another book's product (references are checked once per statement, v12).
+        // cannot be moved to another book's product or to a clinic there is not (references are
+        // checked once per statement, v12, and once per value a statement's sales name, v13).
         await #expect(throws: PSQLError.self) { try await client.query("DELETE FROM clinic WHERE id = 10") }
         await #expect(throws: PSQLError.self) { try await client.query("DELETE FROM product WHERE id = 20") }
         await #expect(throws: PSQLError.self) { try await client.query("UPDATE sale SET productId = 21 WHERE quantity = 3") }
+        await #expect(throws: PSQLError.self) { try await client.query("UPDATE sale SET clinicId = 999 WHERE quantity >= 3") }
         await #expect(throws: PSQLError.self) {
             try await client.query("""
                 INSERT INTO sale (bookId, clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId, shareBasisPoints,
