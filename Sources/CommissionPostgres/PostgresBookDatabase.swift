@@ -53,7 +53,7 @@ public final class PostgresBookDatabase: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         lent = LentConnections(logger: logger)
-        pool = Mutex(Pool(client: client, running: Task { await client.run() }))
+        pool = Mutex(Pool(client: client, running: Self.run(client)))
         changeFeed = PostgresChanges(logger: logger)
         do {
             try await PostgresSchema.migrate(client, logger: logger)
@@ -186,11 +186,18 @@ public final class PostgresBookDatabase: Sendable {
         lent.refuse()
     }
 
+    /// Runs `client`'s pool until the task is cancelled. Started at once (`Task.immediate`), so that
+    /// the pool knows it runs before the first lease: postgres-nio would otherwise warn that `run()`
+    /// has not been called yet on every start.
+    private static func run(_ client: PostgresClient) -> Task<Void, Never> {
+        Task.immediate { await client.run() }
+    }
+
     /// The database answers: after an absence, a new pool takes over.
     private func answers() {
         guard pool.withLock({ $0.isAway }) else { return }
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let running = Task { await client.run() }
+        let running = Self.run(client)
         lent.accept()
         pool.withLock { $0 = Pool(client: client, running: running) }
         logger.notice("The database answers again.")
