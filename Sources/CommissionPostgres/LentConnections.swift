@@ -81,7 +81,7 @@ final class LentConnections: Sendable {
         state.withLock { _ = $0.connections[key]?.running.removeValue(forKey: work) }
     }
 
-    /// Runs `body`, which uses `connection`, in the caller's own task (it cannot be abandoned):
+    /// Runs `body`, which uses `connection`, in the caller's own task (it cannot be abandoned; its queries, as steps, can — ``ConnectionSteps``):
     /// the connection is known while it runs, so that ``refuse()`` closes it.
     func holding<T>(_ connection: PostgresConnection, _ body: () async throws -> T) async throws -> T {
         let key = ObjectIdentifier(connection)
@@ -119,6 +119,19 @@ final class LentConnections: Sendable {
                                metadata: ["abandoned": "\(abandoned)"])
             }
         }
+    }
+}
+
+/// A connection held by work in its caller's own task
+/// (``PostgresBookDatabase/transactionInPlace(readOnly:_:)``), whose queries run as steps: each in
+/// a task of its own, abandoned when the connection closes under it (``LentConnections/run(on:_:)``).
+struct ConnectionSteps: Sendable {
+    let connection: PostgresConnection
+    let lent: LentConnections
+
+    /// Runs `body`, one step of the work, on the connection.
+    func callAsFunction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await lent.run(on: connection, body)
     }
 }
 

@@ -10,73 +10,93 @@ extension PostgresStore: BookArchiving {
     /// meanwhile and are not seen), a page of sales or audit entries at a time. Its accounts are
     /// the book's members.
     public func archive(into sink: ArchiveSink) async throws -> ArchiveCounts {
-        // In place: the sink is the caller's (``PostgresBookDatabase/transactionInPlace(readOnly:_:)``).
-        try await readInPlace { connection in
+        // In place: the sink is the caller's; each query is a step of its own
+        // (``PostgresBookDatabase/transactionInPlace(readOnly:_:)``).
+        try await readInPlace { step in
             var counts = ArchiveCounts()
             func send(_ record: ArchiveRecord) async throws {
                 counts.add(record)
                 try await sink(record)
             }
-            let name = try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(String.self).all().first
-            try await send(.book(ArchivedBook(name: name ?? "Commission", settings: try await settings(connection))))
-            for clinic in try await clinics(connection, "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) ORDER BY id") {
-                try await send(.clinic(clinic))
+            let name: String? = try await step { connection in
+                try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(String.self).all().first
             }
-            for product in try await products(connection, "SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) ORDER BY id") {
-                try await send(.product(product))
+            let settings: BookSettings = try await step { connection in try await self.settings(connection) }
+            try await send(.book(ArchivedBook(name: name ?? "Commission", settings: settings)))
+            let clinics: [Clinic] = try await step { connection in
+                try await self.clinics(connection, "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) ORDER BY id")
             }
-            for terms in try await termsList(connection, "SELECT \(unescaped: Columns.terms) FROM terms WHERE bookId = \(book) ORDER BY id") {
-                try await send(.terms(terms))
+            for clinic in clinics { try await send(.clinic(clinic)) }
+            let products: [Product] = try await step { connection in
+                try await self.products(connection, "SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) ORDER BY id")
             }
-            for entry in try await priceList(connection, "SELECT \(unescaped: Columns.price) FROM priceListEntry WHERE bookId = \(book) ORDER BY id") {
-                try await send(.price(entry))
+            for product in products { try await send(.product(product)) }
+            let termsList: [Terms] = try await step { connection in
+                try await self.termsList(connection, "SELECT \(unescaped: Columns.terms) FROM terms WHERE bookId = \(book) ORDER BY id")
             }
-            for deduction in try await deductions(connection, clinic: nil).sorted(by: { $0.id < $1.id }) {
-                try await send(.deduction(deduction))
+            for terms in termsList { try await send(.terms(terms)) }
+            let prices: [PriceListEntry] = try await step { connection in
+                try await priceList(connection, "SELECT \(unescaped: Columns.price) FROM priceListEntry WHERE bookId = \(book) ORDER BY id")
             }
+            for entry in prices { try await send(.price(entry)) }
+            let deductions: [Deduction] = try await step { connection in try await self.deductions(connection, clinic: nil) }
+            for deduction in deductions.sorted(by: { $0.id < $1.id }) { try await send(.deduction(deduction)) }
             var last = Int64.min
             while true {
-                let page = try await connection.query("""
-                    SELECT \(unescaped: Columns.sale), sale.idempotencyKey FROM sale WHERE bookId = \(book) AND id > \(last) ORDER BY id LIMIT \(ArchiveFile.pageSize)
-                    """, logger: logger).all().map { row in
-                    let stored = try Self.saleRow(row, keyed: true)
-                    return ArchivedSale(sale: try stored.sale(), idempotencyKey: stored.idempotencyKey)
+                let after = last
+                let page: [ArchivedSale] = try await step { connection in
+                    try await connection.query("""
+                        SELECT \(unescaped: Columns.sale), sale.idempotencyKey FROM sale WHERE bookId = \(book) AND id > \(after) ORDER BY id LIMIT \(ArchiveFile.pageSize)
+                        """, logger: logger).all().map { row in
+                        let stored = try Self.saleRow(row, keyed: true)
+                        return ArchivedSale(sale: try stored.sale(), idempotencyKey: stored.idempotencyKey)
+                    }
                 }
                 guard let end = page.last else { break }
                 last = end.sale.id.rawValue
                 try await send(.sales(page))
             }
-            for payout in try await payouts(connection, "SELECT \(unescaped: Columns.payout) FROM payout WHERE bookId = \(book) ORDER BY id") {
-                try await send(.payout(payout))
+            let payouts: [Payout] = try await step { connection in
+                try await self.payouts(connection, "SELECT \(unescaped: Columns.payout) FROM payout WHERE bookId = \(book) ORDER BY id")
             }
-            let closed = try await connection.query("""
-                SELECT clinicId, periodStart::text, periodEnd::text FROM closedPeriod WHERE bookId = \(book) ORDER BY clinicId, periodStart
-                """, logger: logger).decode((Int64, String, String).self).all()
+            for payout in payouts { try await send(.payout(payout)) }
+            let closed: [(Int64, String, String)] = try await step { connection in
+                try await connection.query("""
+                    SELECT clinicId, periodStart::text, periodEnd::text FROM closedPeriod WHERE bookId = \(book) ORDER BY clinicId, periodStart
+                    """, logger: logger).decode((Int64, String, String).self).all()
+            }
             for (clinic, start, end) in closed {
                 try await send(.closedPeriod(clinic: Clinic.ID(clinic), period: PayPeriod(start: try Day.stored(start, row: "A closed period"),
                                                                                           end: try Day.stored(end, row: "A closed period"))))
             }
             last = Int64.min
             while true {
-                let page = try await auditEntries(connection, """
-                    SELECT \(unescaped: Columns.audit) FROM auditEntry WHERE bookId = \(book) AND id > \(last) ORDER BY id LIMIT \(ArchiveFile.pageSize)
-                    """)
+                let after = last
+                let page: [AuditEntry] = try await step { connection in
+                    try await auditEntries(connection, """
+                        SELECT \(unescaped: Columns.audit) FROM auditEntry WHERE bookId = \(book) AND id > \(after) ORDER BY id LIMIT \(ArchiveFile.pageSize)
+                        """)
+                }
                 guard let end = page.last else { break }
                 last = end.id.rawValue
                 try await send(.audit(page))
             }
-            let accounts = try await connection.query("""
-                SELECT account.id, account.username, account.passwordHash, account.createdAt, member.role
-                FROM account JOIN member ON member.accountId = account.id WHERE member.bookId = \(book) ORDER BY account.id
-                """, logger: logger).decode((Int64, String, String, Int64, String).self).all()
+            let accounts: [(Int64, String, String, Int64, String)] = try await step { connection in
+                try await connection.query("""
+                    SELECT account.id, account.username, account.passwordHash, account.createdAt, member.role
+                    FROM account JOIN member ON member.accountId = account.id WHERE member.bookId = \(book) ORDER BY account.id
+                    """, logger: logger).decode((Int64, String, String, Int64, String).self).all()
+            }
+            let tokens: [(Int64, String, String, Int64, Int64?, Int64?)] = try await step { connection in
+                try await connection.query("""
+                    SELECT apiToken.accountId, apiToken.name, apiToken.tokenDigest, apiToken.createdAt, apiToken.lastUsedAt, apiToken.revokedAt
+                    FROM apiToken JOIN member ON member.accountId = apiToken.accountId WHERE member.bookId = \(book) ORDER BY apiToken.id
+                    """, logger: logger).decode((Int64, String, String, Int64, Int64?, Int64?).self).all()
+            }
             for (id, username, hash, createdAt, role) in accounts {
                 try await send(.account(ArchivedAccount(id: Account.ID(id), username: username, passwordHash: hash, createdAt: createdAt,
                                                         role: MemberRole(rawValue: role) ?? .member)))
             }
-            let tokens = try await connection.query("""
-                SELECT apiToken.accountId, apiToken.name, apiToken.tokenDigest, apiToken.createdAt, apiToken.lastUsedAt, apiToken.revokedAt
-                FROM apiToken JOIN member ON member.accountId = apiToken.accountId WHERE member.bookId = \(book) ORDER BY apiToken.id
-                """, logger: logger).decode((Int64, String, String, Int64, Int64?, Int64?).self).all()
             for (account, name, digest, createdAt, lastUsedAt, revokedAt) in tokens {
                 try await send(.token(ArchivedToken(accountID: Account.ID(account), name: name, tokenDigest: digest, createdAt: createdAt,
                                                     lastUsedAt: lastUsedAt, revokedAt: revokedAt)))

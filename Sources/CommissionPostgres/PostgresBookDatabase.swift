@@ -84,36 +84,41 @@ public final class PostgresBookDatabase: Sendable {
     /// (repeatable read), begun by one statement.
     func transaction<T: Sendable>(readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await withConnection { [logger] connection in
-            try await Self.transaction(on: connection, readOnly: readOnly, logger: logger, body)
+            try await Self.transaction(readOnly: readOnly, { _ = try await connection.query(PostgresQuery(unsafeSQL: $0), logger: logger) }) {
+                try await body(connection)
+            }
         }
     }
 
     /// Runs `body` in one transaction on a connection of the pool, in the caller's own task: for
     /// work that cannot be handed to a task of its own — the archive streamed to a sink that is not
-    /// `Sendable` (a download, a backup, a migration). Unlike ``transaction(readOnly:_:)`` it is
-    /// not abandoned when its connection closes: a query lost in the instant the database stops
-    /// would hold it. The database's going away still closes its connection
-    /// (``LentConnections/refuse()``).
-    func transactionInPlace<T: Sendable>(readOnly: Bool = false, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    /// `Sendable` (a download, a backup, a migration). Its queries are steps, each in a task of its
+    /// own (``ConnectionSteps``), and are abandoned as ``transaction(readOnly:_:)``'s body is when
+    /// the connection closes under them; what `body` does between them (sending to its sink) stays
+    /// in place.
+    func transactionInPlace<T: Sendable>(readOnly: Bool = false, _ body: (ConnectionSteps) async throws -> T) async throws -> T {
         try await available().withConnection { [lent, logger] connection in
-            try await lent.holding(connection) {
-                try await Self.transaction(on: connection, readOnly: readOnly, logger: logger, body)
+            let step = ConnectionSteps(connection: connection, lent: lent)
+            return try await lent.holding(connection) {
+                try await Self.transaction(readOnly: readOnly, {
+                    sql in try await step { _ = try await $0.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+                }) { try await body(step) }
             }
         }
     }
 
-    /// `body` between `BEGIN` and `COMMIT` on `connection` (`ROLLBACK` when it throws).
-    private static func transaction<T: Sendable>(on connection: PostgresConnection, readOnly: Bool, logger: Logger,
-                                                 _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await connection.query(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", logger: logger)
+    /// `body` between `BEGIN` and `COMMIT` (`ROLLBACK` when it throws), each sent by `send`.
+    private static func transaction<T: Sendable>(readOnly: Bool, _ send: (String) async throws -> Void,
+                                                 _ body: () async throws -> T) async throws -> T {
+        try await send(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN")
         let result: T
         do {
-            result = try await body(connection)
+            result = try await body()
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            try? await send("ROLLBACK")
             throw error
         }
-        try await connection.query("COMMIT", logger: logger)
+        try await send("COMMIT")
         return result
     }
 

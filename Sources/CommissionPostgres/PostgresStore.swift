@@ -106,7 +106,7 @@ public struct PostgresStore: CommissionStore, Sendable {
 
     /// ``read(_:)`` in the caller's own task, for a body that cannot be handed to a task of its own
     /// (``PostgresBookDatabase/transactionInPlace(readOnly:_:)``): the archive, streamed to a sink.
-    func readInPlace<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func readInPlace<T: Sendable>(_ body: (ConnectionSteps) async throws -> T) async throws -> T {
         do {
             return try await database.transactionInPlace(readOnly: true, body)
         } catch {

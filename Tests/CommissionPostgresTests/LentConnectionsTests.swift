@@ -35,6 +35,30 @@ import Testing
         #expect(answer == [42])
     }
 
+    /// The archive's stream runs in its caller's task (its sink is not `Sendable`), its queries as
+    /// steps: a query lost there is abandoned too, and so is the `ROLLBACK` sent after it.
+    @Test func aQueryLostInATransactionInPlaceIsAbandoned() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let database = try await PostgresBookDatabase(url: scratch.url)
+        defer { database.shutdown() }
+        let logger = logger
+
+        var sent: [Int] = []
+        let error = await #expect(throws: StoreError.self) {
+            try await database.transactionInPlace(readOnly: true) { step in
+                sent.append(try await step { connection in try await connection.query("SELECT 1", logger: logger).decode(Int.self).all() }.count)
+                try await step { connection in
+                    _ = try? await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: logger)
+                    try await connection.closeFuture.get()
+                }
+                return try await step { connection in try await connection.query("SELECT 2", logger: logger).decode(Int.self).all() }
+            }
+        }
+        #expect(sent == [1])
+        #expect(error.map { "\($0)" }?.contains("closed the connection") == true, "\(String(describing: error))")
+    }
+
     /// Work that ends by itself once its connection closed ends as it would have: with its own
     /// error, not the abandonment's.
     @Test func workThatEndsByItselfKeepsItsOwnOutcome() async throws {
