@@ -81,8 +81,9 @@ final class LentConnections: Sendable {
         state.withLock { _ = $0.connections[key]?.running.removeValue(forKey: work) }
     }
 
-    /// Runs `body`, which uses `connection`, in the caller's own task (it cannot be abandoned; its queries, as steps, can — ``ConnectionSteps``):
-    /// the connection is known while it runs, so that ``refuse()`` closes it.
+    /// Runs `body`, which uses `connection`, in the caller's own task (it cannot be abandoned; its
+    /// queries, as steps, can: ``ConnectionSteps``): the connection is known while it runs, so that
+    /// ``refuse()`` closes it.
     func holding<T>(_ connection: PostgresConnection, _ body: () async throws -> T) async throws -> T {
         let key = ObjectIdentifier(connection)
         let work = try admit(connection, key: key, Held())
