@@ -464,11 +464,15 @@ enum PostgresSchema {
 
     /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row
     /// (`ROW` stands for `NEW` or `OLD`) that give them.
-    static let summaries: [(table: String, keys: [(name: String, type: String, expression: String)])] = [
-        ("clinicDayTotal", [("clinicId", "bigint", "ROW.clinicId"), ("date", "date", "ROW.date")]),
-        ("clinicMonthTotal", [("clinicId", "bigint", "ROW.clinicId"), ("month", "date", "date_trunc('month', ROW.date)::date")]),
-        ("productMonthTotal", [("productId", "bigint", "ROW.productId"), ("month", "date", "date_trunc('month', ROW.date)::date")]),
-        ("productYearTotal", [("year", "integer", "extract(year FROM ROW.date)::integer"), ("productId", "bigint", "ROW.productId")]),
+    /// A summary table: the totals it keeps (``SummaryTotals/Summary``), its name, and its keys
+    /// with their types and how a sale's row gives them.
+    typealias SummaryTable = (kind: SummaryTotals.Summary, table: String, keys: [(name: String, type: String, expression: String)])
+
+    static let summaries: [SummaryTable] = [
+        (.clinicDay, "clinicDayTotal", [("clinicId", "bigint", "ROW.clinicId"), ("date", "date", "ROW.date")]),
+        (.clinicMonth, "clinicMonthTotal", [("clinicId", "bigint", "ROW.clinicId"), ("month", "date", "date_trunc('month', ROW.date)::date")]),
+        (.productMonth, "productMonthTotal", [("productId", "bigint", "ROW.productId"), ("month", "date", "date_trunc('month', ROW.date)::date")]),
+        (.productYear, "productYearTotal", [("year", "integer", "extract(year FROM ROW.date)::integer"), ("productId", "bigint", "ROW.productId")]),
     ]
 
     /// The figures every summary keeps, in the order of the sale's columns that feed them.
@@ -536,8 +540,8 @@ enum PostgresSchema {
     static func endBulkCopy(_ connection: PostgresConnection, book: Int64, totals: SummaryTotals, setAside: [String], logger: Logger) async throws {
         try await connection.query("SELECT set_config(\(bulkSetting), 'off', true)", logger: logger)
         for definition in setAside { try await connection.query(PostgresQuery(unsafeSQL: definition), logger: logger) }
-        for (kind, summary) in zip(SummaryTotals.Summary.allCases, summaries) {
-            let rows = totals[kind]
+        for summary in summaries {
+            let rows = totals[summary.kind]
             guard !rows.isEmpty else { continue }
             // In the order of the primary key, so that a clinic's days (a product's months) share pages.
             let yearFirst = summary.keys.first?.name == "year"
@@ -623,7 +627,7 @@ enum PostgresSchema {
 
     /// The SQL that moves one summary by a statement's rows: `added` rows count once each, `removed`
     /// rows negatively; voided sales count nowhere. Rows whose count falls to zero go away.
-    static func apply(_ summary: (table: String, keys: [(name: String, type: String, expression: String)]),
+    static func apply(_ summary: SummaryTable,
                       added: String?, removed: String?) -> String {
         let keyNames = summary.keys.map(\.name)
         func rows(_ table: String, sign: String) -> String {
