@@ -477,6 +477,11 @@ def main():
             check(True, "choosing Harbor on the phone shows its statement at once")
         except Exception:
             check(False, "choosing Harbor on the phone did not show its statement")
+        # The Sales page's filter, opened by a filter in its address: the chosen clinic's whole name shows on a phone.
+        harbor = next(c for c in json.loads(cli("clinic", "list", "--format", "json")) if c["name"] == "Harbor Skin Clinic")
+        phone.get(base + f"/sales?clinic={harbor['id']}")
+        fits = phone.execute_script(CHOSEN_FITS, phone.find_element(By.ID, "f-clinic"))
+        check(fits["text"] <= fits["room"], f"the Sales filter's clinic picker shows the whole name on a phone ({fits['text']:.0f} px of text in {fits['room']:.0f} px)")
 
         print("Change a clinic from its page, archive a product and restore it")
         desk.get(base + "/book")
