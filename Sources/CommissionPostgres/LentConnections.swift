@@ -33,12 +33,16 @@ final class LentConnections: Sendable {
     private let state = Mutex(State())
     /// How long work may go on after its connection closed: what the connection had received
     /// fails within it (postgres-nio fails every query it knew of when its channel closes).
-    let grace: Duration
+    let grace = Duration.seconds(1)
     let logger: Logger
 
-    init(grace: Duration = .seconds(1), logger: Logger) {
-        self.grace = grace
+    init(logger: Logger) {
         self.logger = logger
+    }
+
+    /// Work counted as running on a connection (``admit(_:_:)``).
+    private struct Admission {
+        let key: ObjectIdentifier, number: Int
     }
 
     /// Runs `body` on `connection` (lent by the pool), unless the database is away; returns what it
@@ -46,12 +50,9 @@ final class LentConnections: Sendable {
     /// not end by itself.
     func run<T: Sendable>(on connection: PostgresConnection, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let outcome = Outcome<T>()
-        let key = ObjectIdentifier(connection)
-        let work = try admit(connection, key: key, outcome)
-        defer { finished(work, key: key) }
-        let running = Task {
-            do { outcome.finish(.success(try await body(connection))) } catch { outcome.finish(.failure(error)) }
-        }
+        let admission = try admit(connection, outcome)
+        defer { finished(admission) }
+        let running = outcome.given { try await body(connection) }
         return try await withTaskCancellationHandler {
             try await outcome.value()
         } onCancel: {
@@ -59,8 +60,9 @@ final class LentConnections: Sendable {
         }
     }
 
-    /// Counts `work` as running on `connection` (its number), unless the database is away.
-    private func admit(_ connection: PostgresConnection, key: ObjectIdentifier, _ work: any Abandonable) throws -> Int {
+    /// Counts `work` as running on `connection`, unless the database is away.
+    private func admit(_ connection: PostgresConnection, _ work: any Abandonable) throws -> Admission {
+        let key = ObjectIdentifier(connection)
         let admitted: (number: Int, firstSeen: Bool)? = state.withLock { state in
             guard !state.refusing else { return nil }
             state.nextWork += 1
@@ -74,20 +76,19 @@ final class LentConnections: Sendable {
         }
         // Once per connection (its entry goes when it closes); a closed connection's future calls at once.
         if admitted.firstSeen { connection.closeFuture.whenComplete { [self] _ in closed(key) } }
-        return admitted.number
+        return Admission(key: key, number: admitted.number)
     }
 
-    private func finished(_ work: Int, key: ObjectIdentifier) {
-        state.withLock { _ = $0.connections[key]?.running.removeValue(forKey: work) }
+    private func finished(_ admission: Admission) {
+        state.withLock { _ = $0.connections[admission.key]?.running.removeValue(forKey: admission.number) }
     }
 
     /// Runs `body`, which uses `connection`, in the caller's own task (it cannot be abandoned; its
     /// queries, as steps, can: ``ConnectionSteps``): the connection is known while it runs, so that
     /// ``refuse()`` closes it.
     func holding<T>(_ connection: PostgresConnection, _ body: () async throws -> T) async throws -> T {
-        let key = ObjectIdentifier(connection)
-        let work = try admit(connection, key: key, Held())
-        defer { finished(work, key: key) }
+        let admission = try admit(connection, Held())
+        defer { finished(admission) }
         return try await body()
     }
 
@@ -170,6 +171,13 @@ final class Outcome<T: Sendable>: Abandonable, Sendable {
 
     func abandon(_ error: any Error) -> Bool {
         finish(.failure(error))
+    }
+
+    /// Runs `body` in a task of its own, whose end gives its result (unless one was given first).
+    func given(by body: @escaping @Sendable () async throws -> T) -> Task<Void, Never> {
+        Task {
+            do { finish(.success(try await body())) } catch { finish(.failure(error)) }
+        }
     }
 
     /// The first result given (awaited once).

@@ -319,9 +319,10 @@ extension PostgresStore: BookArchiving {
 
         /// The sales under way: one COPY for all of them, fed page by page while the archive is
         /// read (so that reading the archive and the database's writing overlap), a page ahead at
-        /// most; and the archive's ids, in order, to map to the new ones once it ends.
+        /// most.
         var salesCopy: SalesCopy?
-        /// The archive's ids of the sales the COPY under way was given, in order.
+        /// The archive's ids of the sales the COPY under way was given, in order: mapped to the new
+        /// ones once it ends.
         var copiedIDs: [Int64] = []
         /// The summaries of the sales copied, added up as they pass (``PostgresSchema/endBulkCopy(_:book:totals:setAside:logger:)``).
         var totals = SummaryTotals()

@@ -212,9 +212,7 @@ public final class PostgresBookDatabase: Sendable {
     /// a query on a connection whose server went away may never end.
     static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
         let outcome = Outcome<Void>()
-        let work = Task {
-            do { try await body(); outcome.finish(.success(())) } catch { outcome.finish(.failure(error)) }
-        }
+        let work = outcome.given(by: body)
         Task {
             try? await Task.sleep(for: limit)
             work.cancel()

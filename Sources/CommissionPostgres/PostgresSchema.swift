@@ -462,10 +462,9 @@ enum PostgresSchema {
             """
     }
 
-    /// The summaries: table, the key columns after `bookId`, and the expressions over a sale row
-    /// (`ROW` stands for `NEW` or `OLD`) that give them.
-    /// A summary table: the totals it keeps (``SummaryTotals/Summary``), its name, and its keys
-    /// with their types and how a sale's row gives them.
+    /// A summary table: the totals it keeps (``SummaryTotals/Summary``), its name, and the key
+    /// columns after `bookId`, with their types and the expressions over a sale row (`ROW` stands
+    /// for `NEW` or `OLD`) that give them.
     typealias SummaryTable = (kind: SummaryTotals.Summary, table: String, keys: [(name: String, type: String, expression: String)])
 
     static let summaries: [SummaryTable] = [
@@ -522,12 +521,9 @@ enum PostgresSchema {
     /// would hold their writes meanwhile (the drop locks the table until the commit).
     static func startBulkCopy(_ connection: PostgresConnection, logger: Logger) async throws -> [String] {
         try await connection.query("SELECT set_config(\(bulkSetting), 'on', true)", logger: logger)
-        guard try await connection.query("SELECT NOT EXISTS (SELECT 1 FROM sale)", logger: logger).decode(Bool.self).all().first == true else {
-            return []
-        }
         let indexes = try await connection.query("""
             SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i
-            WHERE i.indrelid = 'sale'::regclass AND NOT i.indisunique AND NOT i.indisprimary ORDER BY 1
+            WHERE i.indrelid = 'sale'::regclass AND NOT i.indisunique AND NOT i.indisprimary AND NOT EXISTS (SELECT 1 FROM sale) ORDER BY 1
             """, logger: logger).decode((String, String).self).all()
         guard !indexes.isEmpty else { return [] }
         try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX " + indexes.map(\.0).joined(separator: ", ")), logger: logger)
@@ -580,11 +576,10 @@ enum PostgresSchema {
     /// book and value they name (v13).
     static func referencesFunction(create: String, byValue: Bool) -> String {
         let missing = saleReferences.map { table, column in
-            let named = byValue ? "(SELECT DISTINCT bookId, \(column) FROM new_rows WHERE \(column) IS NOT NULL) n"
-                                : "new_rows n WHERE n.\(column) IS NOT NULL AND"
+            let lacking = "NOT EXISTS (SELECT 1 FROM \(table) r WHERE r.bookId = n.bookId AND r.id = n.\(column))"
             return byValue
-                ? "EXISTS (SELECT 1 FROM \(named) WHERE NOT EXISTS (SELECT 1 FROM \(table) r WHERE r.bookId = n.bookId AND r.id = n.\(column)))"
-                : "EXISTS (SELECT 1 FROM \(named) NOT EXISTS (SELECT 1 FROM \(table) r WHERE r.bookId = n.bookId AND r.id = n.\(column)))"
+                ? "EXISTS (SELECT 1 FROM (SELECT DISTINCT bookId, \(column) FROM new_rows WHERE \(column) IS NOT NULL) n WHERE \(lacking))"
+                : "EXISTS (SELECT 1 FROM new_rows n WHERE n.\(column) IS NOT NULL AND \(lacking))"
         }
         return """
             \(create) FUNCTION commission_sale_references() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -599,14 +594,13 @@ enum PostgresSchema {
     }
 
     static let referenceStatements: [String] = {
-        let references = saleReferences
         var statements = [
             "ALTER TABLE sale DROP CONSTRAINT sale_bookid_clinicid_fkey, DROP CONSTRAINT sale_bookid_productid_fkey, DROP CONSTRAINT sale_bookid_termsid_fkey",
             referencesFunction(create: "CREATE", byValue: false),
             "CREATE TRIGGER sale_references_after_insert AFTER INSERT ON sale REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION commission_sale_references()",
             "CREATE TRIGGER sale_references_after_update AFTER UPDATE ON sale REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION commission_sale_references()",
         ]
-        for (table, column) in references {
+        for (table, column) in saleReferences {
             statements.append("""
                 CREATE FUNCTION commission_\(table)_named_by_sales() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN

@@ -18,10 +18,7 @@ struct FastStatement {
     /// Binds the values `bind` gives, in order, then steps the statement to its end.
     /// - Throws: `DatabaseError` with SQLite's extended result code and message.
     static func execute(_ statement: Statement, _ bind: (inout FastStatement) -> Void) throws {
-        var fast = FastStatement(statement)
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        bind(&fast)
+        let handle = bound(statement, bind)
         let code = sqlite3_step(handle)
         defer { sqlite3_reset(handle) }
         guard code == SQLITE_DONE || code == SQLITE_ROW else { throw failure(statement) }
@@ -31,10 +28,7 @@ struct FastStatement {
     /// by `read` through SQLite's C API: GRDB's generic decoding instantiates type metadata cell by
     /// cell, which was a fifth of the client's time in a migration of a million sales.
     static func rows<T>(_ statement: Statement, _ bind: (inout FastStatement) -> Void, read: (FastRow) throws -> T) throws -> [T] {
-        var fast = FastStatement(statement)
-        let handle = statement.sqliteStatement
-        sqlite3_reset(handle)
-        bind(&fast)
+        let handle = bound(statement, bind)
         defer { sqlite3_reset(handle) }
         var rows: [T] = []
         while true {
@@ -44,6 +38,14 @@ struct FastStatement {
             default: throw failure(statement)
             }
         }
+    }
+
+    /// `statement` reset, with the values `bind` gives bound in order; its handle.
+    private static func bound(_ statement: Statement, _ bind: (inout FastStatement) -> Void) -> OpaquePointer {
+        var fast = FastStatement(statement)
+        sqlite3_reset(statement.sqliteStatement)
+        bind(&fast)
+        return statement.sqliteStatement
     }
 
     /// The error SQLite reports for `statement`, with its extended result code and message.
