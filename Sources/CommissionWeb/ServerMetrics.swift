@@ -103,16 +103,25 @@ public final class ServerMetrics: Sendable {
     }
 }
 
-/// Times every request into ``ServerMetrics`` (when the server keeps metrics).
+/// Times every request into ``ServerMetrics`` (when the server keeps metrics; without them the
+/// router has no such middleware, and no request binds an observer).
 struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let metrics: ServerMetrics
+    /// Told each request's reads and writes: made once with the router and bound to every
+    /// request's task as it is (see ``StoreTiming/Observer`` for why an object, not a closure).
+    let observer: StoreTiming.Observer
+
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+        observer = StoreTiming.Observer { [metrics] operation, duration in metrics.recordDatabase(operation, duration: duration) }
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let metrics = self.metrics
         do {
-            let response = try await StoreTiming.$observer.withValue({ operation, duration in metrics.recordDatabase(operation, duration: duration) }) {
+            let response = try await StoreTiming.$observer.withValue(observer) {
                 try await next(request, context)
             }
             metrics.record(route: context.endpointPath ?? "unknown", method: request.method, status: response.status, duration: .now - start)
