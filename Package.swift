@@ -219,6 +219,8 @@ let package = Package(
             dependencies: [
                 "CommissionWeb", "CommissionSQLite", "CommissionPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // To make an account's hash at another cost than the server's.
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict

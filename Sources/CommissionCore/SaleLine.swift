@@ -46,9 +46,12 @@ public struct SaleLine: Sendable, Hashable {
     /// Checks the line and computes its figures, an error about an amount naming it in `currency`.
     public func figures(rounding rule: RoundingRule, currency: Currency?) throws -> SaleFigures {
         guard quantity != 0 else { throw SaleLineError.zeroQuantity }
+        guard quantity.magnitude <= Self.largestQuantity else { throw SaleLineError.quantityTooLarge(quantity) }
         guard !unitPrice.isNegative else { throw SaleLineError.negativeAmount(field: "unit price") }
         guard !unitCost.isNegative else { throw SaleLineError.negativeAmount(field: "unit cost") }
         guard !discount.isNegative else { throw SaleLineError.negativeAmount(field: "discount") }
+        try Self.checkUnitAmount(unitPrice, field: "unit price", currency: currency)
+        try Self.checkUnitAmount(unitCost, field: "unit cost", currency: currency)
         let gross = try unitPrice.multiplied(by: quantity)
         guard try discount <= gross.magnitude() else {
             throw SaleLineError.discountExceedsLine(discount: discount, line: try gross.magnitude(), currency: currency)
@@ -64,6 +67,27 @@ public struct SaleLine: Sendable, Hashable {
         }
         return SaleFigures(revenue: revenue, cost: cost, profit: profit, exactCommission: exact,
                            commission: exact.rounded(rule))
+    }
+}
+
+extension SaleLine {
+    /// The most units one line sells or takes back: 1,000.
+    public static let largestQuantity: Int64 = 1_000
+    /// The largest unit price or unit cost: 10,000,000 minor units (100,000.00 in a currency of
+    /// two digits, ¥10,000,000 in one of none).
+    ///
+    /// Why bounds: every total the book keeps is exact in 64 bits — commissions to a
+    /// ten-thousandth of a minor unit — and a single absurd line (a price typed with a dozen digits
+    /// too many) would overflow the period's, the year's and all time's totals, and refuse every
+    /// later sale. With these bounds a line is at most 10,000,000,000 minor units, and a book holds
+    /// 92,233 such lines — each at the largest price and quantity — before any of its totals could
+    /// overflow; a real book's lines are a hundred thousand times smaller.
+    public static let largestUnitAmount = Money(minorUnits: 10_000_000)
+
+    /// Refuses a unit price or cost beyond ``largestUnitAmount`` (products, price lists and sales
+    /// alike), naming it in `currency` when known.
+    public static func checkUnitAmount(_ amount: Money, field: String, currency: Currency?) throws(SaleLineError) {
+        guard amount <= largestUnitAmount else { throw .amountTooLarge(field: field, amount: amount, limit: largestUnitAmount, currency: currency) }
     }
 }
 
@@ -91,6 +115,10 @@ public enum SaleLineError: Error, Sendable, Equatable, CustomStringConvertible {
     case negativeAmount(field: String)
     /// The discount and the line's total (`|quantity| × unit price`), written in `currency` when known.
     case discountExceedsLine(discount: Money, line: Money, currency: Currency?)
+    /// A quantity beyond ``SaleLine/largestQuantity`` either way.
+    case quantityTooLarge(Int64)
+    /// An amount beyond what the book takes for it (`limit`), written in `currency` when known.
+    case amountTooLarge(field: String, amount: Money, limit: Money, currency: Currency?)
 
     public var description: String {
         switch self {
@@ -101,6 +129,15 @@ public enum SaleLineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .discountExceedsLine(let discount, let line, let currency):
             let (d, l) = currency.map { ($0.format(discount), $0.format(line)) } ?? ("\(discount)", "\(line)")
             return "The discount \(d) is more than the line's total \(l) (quantity × unit price): a discount can take the line to zero, not below."
+        case .quantityTooLarge(let quantity):
+            return "The quantity \(quantity) is more than one sale takes: at most \(SaleLine.largestQuantity) units either way. Split it into several sales."
+        case .amountTooLarge(let field, let amount, let limit, let currency):
+            guard let currency else {
+                return "The \(field) (\(amount.minorUnits) minor units) is more than Commission takes: at most \(limit.minorUnits) minor units of the book's currency, "
+                    + "so that every total of the book stays exact. Check the digits."
+            }
+            return "The \(field) \(currency.format(amount)) is more than Commission takes: at most \(currency.format(limit)), "
+                + "so that every total of the book stays exact. Check the digits."
         }
     }
 }

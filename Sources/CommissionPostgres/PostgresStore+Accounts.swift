@@ -32,7 +32,7 @@ extension PostgresStore: AccountStore {
     }
 
     public func createOwner(username: String, passwordHash: String) async throws -> Account {
-        let name = try StoreInput.name(username, field: "user name")
+        let name = try StoreInput.username(username)
         return try await accountWrite { connection in
             try await connection.query("SELECT 1 FROM book WHERE id = \(book) FOR UPDATE", logger: logger)
             if try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") > 0 {
@@ -64,7 +64,7 @@ extension PostgresStore: AccountStore {
     }
 
     public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
-        let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = StoreInput.usernameKey(username)
         return try await read { connection in
             try await connection.query("""
                 SELECT account.id, account.username, account.passwordHash FROM account JOIN member ON member.accountId = account.id
@@ -74,7 +74,7 @@ extension PostgresStore: AccountStore {
         }
     }
 
-    public func updatePasswordHash(account: Account.ID, passwordHash: String) async throws {
+    public func updatePasswordHash(account: Account.ID, passwordHash: String, keepingSessions: Bool) async throws {
         try await accountWrite { connection in
             let updated = try await int(connection, """
                 WITH changed AS (UPDATE account SET passwordHash = \(passwordHash)
@@ -82,7 +82,7 @@ extension PostgresStore: AccountStore {
                 SELECT count(*) FROM changed
                 """)
             if updated == 0 { throw StoreError.notFound(.book, id: account.rawValue) }
-            try await connection.query("DELETE FROM session WHERE accountId = \(account.rawValue)", logger: logger)
+            if !keepingSessions { try await connection.query("DELETE FROM session WHERE accountId = \(account.rawValue)", logger: logger) }
         }
     }
 

@@ -8,7 +8,7 @@ extension PostgresStore: IdempotencyStore {
     func insert(_ claim: IdempotencyClaim, _ connection: PostgresConnection) async throws {
         let inserted = try await connection.query("""
             INSERT INTO idempotencyKey (bookId, key, fingerprint, createdAt)
-            VALUES (\(book), \(claim.key), \(claim.fingerprint), \(Int64(Date().timeIntervalSince1970)))
+            VALUES (\(book), \(claim.key), \(claim.fingerprint), \(Int64(claim.madeAt.timeIntervalSince1970)))
             ON CONFLICT (bookId, key) DO NOTHING RETURNING 1
             """, logger: logger).decode(Int.self).all()
         guard !inserted.isEmpty else { throw IdempotencyKeyInUse(key: claim.key) }
@@ -23,8 +23,8 @@ extension PostgresStore: IdempotencyStore {
         }
     }
 
-    public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String) async throws {
-        let forget = Int64(Self.forgetBefore().timeIntervalSince1970)
+    public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String, now: Date) async throws {
+        let forget = Int64(Self.forgetBefore(now).timeIntervalSince1970)
         // No figure changed: the book's revision stays, and nobody is told.
         try await accountWrite { connection in
             try await connection.query("""

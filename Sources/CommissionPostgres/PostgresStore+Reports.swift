@@ -449,7 +449,7 @@ private struct ImportSession {
     mutating func clinic(named name: String, _ connection: PostgresConnection) async throws -> Clinic {
         let key = name.lowercased()
         if let clinic = clinics[key] { return clinic }
-        let clinic = try await store.clinic(connection, named: name)
+        let clinic = try await store.clinic(connection, named: StoreInput.comparable(name))
         clinics[key] = clinic
         return clinic
     }
@@ -457,7 +457,7 @@ private struct ImportSession {
     mutating func product(named name: String, _ connection: PostgresConnection) async throws -> Product {
         let key = name.lowercased()
         if let product = products[key] { return product }
-        let product = try await store.product(connection, named: name)
+        let product = try await store.product(connection, named: StoreInput.comparable(name))
         products[key] = product
         return product
     }
@@ -478,7 +478,7 @@ private struct ImportSession {
             clinics[name.lowercased()] = clinic
             summary.clinics += 1
         case .product(let draft):
-            let product = try await store.insertProduct(connection, try StoreInput.product(draft))
+            let product = try await store.insertProduct(connection, try StoreInput.product(draft, currency: try await rules(connection).currency))
             products[product.name.lowercased()] = product
             summary.products += 1
         case .terms(let draft):

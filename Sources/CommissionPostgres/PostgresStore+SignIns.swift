@@ -1,28 +1,43 @@
 import CommissionStore
 import Foundation
+import Logging
 import PostgresNIO
 
 extension PostgresStore: SignInThrottleStore {
     public func signInFailures(_ keys: [String]) async throws -> [String: SignInFailures] {
-        try await read { connection in
-            var counts: [String: SignInFailures] = [:]
-            let rows = try await connection.query("SELECT key, failures, lastAtMs FROM signInFailure WHERE key = ANY(\(keys))", logger: logger)
-            for try await (key, failures, last) in rows.decode((String, Int, Int64).self) {
-                counts[key] = SignInFailures(failures: failures, last: Date(milliseconds: last))
-            }
-            return counts
-        }
+        try await read { [logger] connection in try await Self.signInFailures(connection, keys, locking: false, logger: logger) }
     }
 
-    public func recordSignInFailure(_ keys: [String], now: Date, forgetBefore: Date) async throws {
-        try await accountWrite { connection in
+    /// The counts under `keys`; `locking` them (`FOR UPDATE`) until the transaction ends.
+    static func signInFailures(_ connection: PostgresConnection, _ keys: [String], locking: Bool, logger: Logger) async throws -> [String: SignInFailures] {
+        var counts: [String: SignInFailures] = [:]
+        let rows = try await connection.query("SELECT key, failures, lastAtMs FROM signInFailure WHERE key = ANY(\(keys)) \(unescaped: locking ? "FOR UPDATE" : "")",
+                                              logger: logger)
+        for try await (key, failures, last) in rows.decode((String, Int, Int64).self) {
+            counts[key] = SignInFailures(failures: failures, last: Date(milliseconds: last))
+        }
+        return counts
+    }
+
+    public func countSignInAttempt(_ keys: [String], now: Date, forgetBefore: Date) async throws -> [String: SignInFailures] {
+        try await accountWrite { [logger] connection in
             try await connection.query("DELETE FROM signInFailure WHERE lastAtMs < \(forgetBefore.milliseconds)", logger: logger)
-            for key in keys {
+            // Locked until the commit: an attempt made at the same moment waits, then counts after this one.
+            let before = try await Self.signInFailures(connection, keys, locking: true, logger: logger)
+            for key in keys.sorted() {  // in one order everywhere: two attempts never wait for each other in a circle
                 try await connection.query("""
                     INSERT INTO signInFailure (key, failures, lastAtMs) VALUES (\(key), 1, \(now.milliseconds))
                     ON CONFLICT (key) DO UPDATE SET failures = signInFailure.failures + 1, lastAtMs = EXCLUDED.lastAtMs
                     """, logger: logger)
             }
+            return before
+        }
+    }
+
+    public func withdrawSignInAttempt(_ keys: [String]) async throws {
+        try await accountWrite { [logger] connection in
+            try await connection.query("UPDATE signInFailure SET failures = failures - 1 WHERE key = ANY(\(keys))", logger: logger)
+            try await connection.query("DELETE FROM signInFailure WHERE key = ANY(\(keys)) AND failures <= 0", logger: logger)
         }
     }
 

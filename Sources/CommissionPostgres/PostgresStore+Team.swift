@@ -57,7 +57,7 @@ extension PostgresStore: TeamStore {
     }
 
     public func acceptInvitation(tokenDigest: String, username: String, passwordHash: String, now: Date) async throws -> Account {
-        let name = try StoreInput.name(username, field: "user name")
+        let name = try StoreInput.username(username)
         let seconds = Int64(now.timeIntervalSince1970)
         return try await accountWrite { connection in
             // Claiming the invitation first, in the same transaction, is what makes it one-time: a
@@ -130,7 +130,7 @@ public struct PostgresBooks: BookDirectory {
     }
 
     public func book(username: String) async throws -> Int64? {
-        let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = StoreInput.usernameKey(username)
         return try await first("""
             SELECT member.bookId FROM account JOIN member ON member.accountId = account.id WHERE lower(account.username) = lower(\(name))
             """)

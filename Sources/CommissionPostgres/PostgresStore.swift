@@ -274,7 +274,7 @@ public struct PostgresStore: CommissionStore, Sendable {
     }
 
     public func clinic(named name: String) async throws -> Clinic {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = StoreInput.comparable(name)
         return try await read { connection in try await clinic(connection, named: trimmed) }
     }
 
@@ -362,7 +362,7 @@ public struct PostgresStore: CommissionStore, Sendable {
     // MARK: Products
 
     public func createProduct(_ draft: ProductDraft) async throws -> Product {
-        let cleaned = try StoreInput.product(draft)
+        let cleaned = try StoreInput.product(draft, currency: try await settings().currency)
         return try await write([.products]) { connection in try await insertProduct(connection, cleaned) }
     }
 
@@ -393,7 +393,7 @@ public struct PostgresStore: CommissionStore, Sendable {
     }
 
     public func product(named name: String) async throws -> Product {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = StoreInput.comparable(name)
         return try await read { connection in try await product(connection, named: trimmed) }
     }
 
@@ -440,7 +440,8 @@ public struct PostgresStore: CommissionStore, Sendable {
     }
 
     public func updateProduct(_ product: Product) async throws -> Product {
-        let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+        let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost),
+                                             currency: try await settings().currency)
         return try await write([.products]) { connection in
             _ = try await self.product(connection, product.id)
             if try await int(connection, """

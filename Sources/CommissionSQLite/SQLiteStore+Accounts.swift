@@ -18,7 +18,7 @@ extension SQLiteStore: AccountStore {
     }
 
     public func createOwner(username: String, passwordHash: String) async throws -> Account {
-        let name = try StoreInput.name(username, field: "user name")
+        let name = try StoreInput.username(username)
         return try await write([], bump: false) { db in
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM account") ?? 0 > 0 {
                 throw StoreError.invalid(field: "account", reason: "this book already has its owner; sign in instead.")
@@ -42,7 +42,7 @@ extension SQLiteStore: AccountStore {
     }
 
     public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
-        let name = username.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = StoreInput.usernameKey(username)
         return try await read { db in
             try Row.fetchOne(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", arguments: [name]).map {
                 (Account(id: Account.ID($0[0] as Int64), username: $0[1]), $0[2] as String)
@@ -50,11 +50,11 @@ extension SQLiteStore: AccountStore {
         }
     }
 
-    public func updatePasswordHash(account: Account.ID, passwordHash: String) async throws {
+    public func updatePasswordHash(account: Account.ID, passwordHash: String, keepingSessions: Bool) async throws {
         try await write([], bump: false) { db in
             try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, account.rawValue])
             if db.changesCount == 0 { throw StoreError.notFound(.book, id: account.rawValue) }
-            try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [account.rawValue])
+            if !keepingSessions { try db.execute(sql: "DELETE FROM session WHERE accountId = ?", arguments: [account.rawValue]) }
         }
     }
 

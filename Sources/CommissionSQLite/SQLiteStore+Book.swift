@@ -93,7 +93,7 @@ extension SQLiteStore {
     }
 
     public func clinic(named name: String) async throws -> Clinic {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = StoreInput.comparable(name)
         return try await read { db in try Self.clinic(db, named: trimmed) }
     }
 
@@ -162,7 +162,7 @@ extension SQLiteStore {
     // MARK: Products
 
     public func createProduct(_ draft: ProductDraft) async throws -> Product {
-        let cleaned = try StoreInput.product(draft)
+        let cleaned = try StoreInput.product(draft, currency: try await settings().currency)
         return try await write([.products]) { db in try Self.insertProduct(db, cleaned) }
     }
 
@@ -192,7 +192,7 @@ extension SQLiteStore {
     }
 
     public func product(named name: String) async throws -> Product {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        let trimmed = StoreInput.comparable(name)
         return try await read { db in try Self.product(db, named: trimmed) }
     }
 
@@ -224,7 +224,8 @@ extension SQLiteStore {
     }
 
     public func updateProduct(_ product: Product) async throws -> Product {
-        let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost))
+        let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost),
+                                             currency: try await settings().currency)
         return try await write([.products]) { db in
             _ = try Self.product(db, product.id)
             if try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE name = ? AND id <> ?", arguments: [cleaned.name, product.id.rawValue]) != nil {

@@ -8,7 +8,7 @@ extension SQLiteStore: IdempotencyStore {
     static func insert(_ claim: IdempotencyClaim, _ db: Database) throws {
         try db.execute(sql: """
             INSERT INTO idempotencyKey (key, fingerprint, createdAt) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING
-            """, arguments: [claim.key, claim.fingerprint, Int64(Date().timeIntervalSince1970)])
+            """, arguments: [claim.key, claim.fingerprint, Int64(claim.madeAt.timeIntervalSince1970)])
         guard db.changesCount == 1 else { throw IdempotencyKeyInUse(key: claim.key) }
     }
 
@@ -20,8 +20,8 @@ extension SQLiteStore: IdempotencyStore {
         }
     }
 
-    public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String) async throws {
-        let forget = Int64(Self.forgetBefore().timeIntervalSince1970)
+    public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String, now: Date) async throws {
+        let forget = Int64(Self.forgetBefore(now).timeIntervalSince1970)
         try await writeAside { db in
             try db.execute(sql: "UPDATE idempotencyKey SET status = ?, contentType = ?, body = ? WHERE key = ? AND fingerprint = ?",
                            arguments: [answer.status, answer.contentType, Data(answer.body), key, answer.fingerprint])

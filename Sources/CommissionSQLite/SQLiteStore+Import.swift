@@ -186,7 +186,7 @@ private struct ImportSession {
             resolver.clinics[name.nocaseKey] = clinic
             summary.clinics += 1
         case .product(let draft):
-            let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft))
+            let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft, currency: resolver.rules.currency))
             resolver.products[product.name.nocaseKey] = product
             summary.products += 1
         case .terms(let draft):
@@ -268,7 +268,7 @@ struct SaleResolver {
     mutating func clinic(named name: String) throws -> Clinic {
         if let clinic = clinics[name] { return clinic }
         let key = name.nocaseKey
-        let clinic = try clinics[key] ?? SQLiteStore.clinic(db, named: name)
+        let clinic = try clinics[key] ?? SQLiteStore.clinic(db, named: StoreInput.comparable(name))
         clinics[key] = clinic
         clinics[name] = clinic  // as spelled, which the next rows most likely repeat
         return clinic
@@ -282,7 +282,7 @@ struct SaleResolver {
     mutating func product(named name: String) throws -> Product {
         if let product = products[name] { return product }
         let key = name.nocaseKey
-        let product = try products[key] ?? SQLiteStore.product(db, named: name)
+        let product = try products[key] ?? SQLiteStore.product(db, named: StoreInput.comparable(name))
         products[key] = product
         products[name] = product
         return product

@@ -48,7 +48,7 @@ extension SQLiteStore: TeamStore {
     }
 
     public func acceptInvitation(tokenDigest: String, username: String, passwordHash: String, now: Date) async throws -> Account {
-        let name = try StoreInput.name(username, field: "user name")
+        let name = try StoreInput.username(username)
         let seconds = Int64(now.timeIntervalSince1970)
         return try await write([], bump: false) { db in
             guard let row = try Row.fetchOne(db, sql: """

@@ -56,8 +56,9 @@ public protocol AccountStore: Sendable {
     func createOwner(username: String, passwordHash: String) async throws -> Account
     /// The account with this user name (compared without regard to case) and its password hash.
     func credentials(username: String) async throws -> (account: Account, passwordHash: String)?
-    /// Sets a new password hash and ends every session of the account.
-    func updatePasswordHash(account: Account.ID, passwordHash: String) async throws
+    /// Sets a new password hash and, unless `keepingSessions` (the same password hashed again),
+    /// ends every session of the account.
+    func updatePasswordHash(account: Account.ID, passwordHash: String, keepingSessions: Bool) async throws
 
     func createSession(account: Account.ID, tokenDigest: String, csrfToken: String, expiresAt: Date) async throws
     /// The session with this digest, if it has not expired at `now`.
@@ -70,6 +71,13 @@ public protocol AccountStore: Sendable {
     func revokeToken(_ id: APIToken.ID, account: Account.ID) async throws
     /// The account a live (not revoked) token belongs to, noting its use.
     func account(tokenDigest: String, now: Date) async throws -> Account?
+}
+
+extension AccountStore {
+    /// Sets a new password hash and ends every session of the account (a change of password).
+    public func updatePasswordHash(account: Account.ID, passwordHash: String) async throws {
+        try await updatePasswordHash(account: account, passwordHash: passwordHash, keepingSessions: false)
+    }
 }
 
 /// A store that can copy the whole book to a file (SQLite's online backup).
@@ -181,9 +189,15 @@ public struct SignInFailures: Sendable, Equatable {
 public protocol SignInThrottleStore: Sendable {
     /// The counts kept under these keys (absent: none).
     func signInFailures(_ keys: [String]) async throws -> [String: SignInFailures]
-    /// Counts one more failure under each key at `now`, and forgets counts whose last failure is
-    /// before `forgetBefore` (so that a spray of names cannot grow the table for good).
-    func recordSignInFailure(_ keys: [String], now: Date, forgetBefore: Date) async throws
+    /// Counts one more attempt under each key at `now` — before its password is compared, so that
+    /// attempts sent at once are counted one after the other, never all let through on the same
+    /// count — and returns the counts as they were just before it (absent: none). Forgets counts
+    /// whose last attempt is before `forgetBefore` (so that a spray of names cannot grow the table
+    /// for good).
+    func countSignInAttempt(_ keys: [String], now: Date, forgetBefore: Date) async throws -> [String: SignInFailures]
+    /// Takes one counted attempt back under each key (it succeeded, or was refused before its
+    /// password was compared): a count of zero is forgotten.
+    func withdrawSignInAttempt(_ keys: [String]) async throws
     /// Forgets the count under `key` (her success, for her own name and address).
     func forgetSignInFailures(_ key: String) async throws
     /// The secret kept under `name`: `candidate` (random bytes) for the first process that asks,

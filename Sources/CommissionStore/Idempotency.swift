@@ -15,14 +15,17 @@ public final class IdempotencyClaim: Sendable {
     /// What the request was (its method, path and body, digested): a key sent again with another
     /// request is refused, not answered with the first one's answer.
     public let fingerprint: String
+    /// When the request came (by the server's clock): the key is forgotten ``IdempotencyStore/keptFor`` after.
+    public let madeAt: Date
     private let committed = Mutex(false)
 
     /// The claim of the current task's request, when it has a key.
     @TaskLocal public static var current: IdempotencyClaim?
 
-    public init(key: String, fingerprint: String) {
+    public init(key: String, fingerprint: String, madeAt: Date = Date()) {
         self.key = key
         self.fingerprint = fingerprint
+        self.madeAt = madeAt
     }
 
     /// Whether a transaction that inserted the key committed: the request wrote, and its answer
@@ -77,8 +80,8 @@ public protocol IdempotencyStore: Sendable {
     /// The answer kept under `key`, or `nil` when no write spent it.
     func idempotentAnswer(for key: String) async throws -> IdempotentAnswer?
     /// Keeps the answer of the request that spent `key` (whose write committed the claim), and
-    /// forgets keys older than ``keptFor``.
-    func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String) async throws
+    /// forgets keys made ``keptFor`` or longer before `now`.
+    func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String, now: Date) async throws
 }
 
 extension IdempotencyStore {
@@ -87,7 +90,12 @@ extension IdempotencyStore {
     public static var keptFor: Duration { .seconds(30 * 24 * 3600) }
 
     /// Keys spent before this moment are forgotten.
-    public static func forgetBefore(_ now: Date = Date()) -> Date {
+    public static func forgetBefore(_ now: Date) -> Date {
         now.addingTimeInterval(-Double(keptFor.components.seconds))
+    }
+
+    /// Keeps the answer under `key`, forgetting keys by the system's clock.
+    public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String) async throws {
+        try await keepIdempotentAnswer(answer, for: key, now: Date())
     }
 }

@@ -4,19 +4,100 @@ import Foundation
 /// What every store does with what people type, so that each implementation trims, refuses and
 /// computes alike.
 public enum StoreInput {
-    /// A name trimmed of white space; refused when empty or longer than 200 characters.
+    /// A name as it is kept and compared: trimmed, its runs of spaces (of any width) one space,
+    /// in Unicode's composed form (NFC), so that "Café" typed on two keyboards is one name.
+    ///
+    /// Refused: empty, longer than 200 characters, or with what would make two names that look
+    /// alike differ — a control code, an invisible character (zero-width spaces and joiners,
+    /// direction marks, tag characters: Unicode's default-ignorable code points), or a word that
+    /// mixes Latin, Greek and Cyrillic letters ("Glоw" with a Cyrillic о).
     public static func name(_ name: String, field: String) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
         // Counted as given, in Unicode scalars, as the API's document (JSON Schema's maxLength) counts them.
         guard name.unicodeScalars.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw StoreError.invalid(field: field, reason: "it contains a control character (a tab, a line break or an invisible code).")
         }
         guard !trimmed.unicodeScalars.contains(where: isDirectionOverride) else {
             throw StoreError.invalid(field: field, reason: "it contains an invisible character that reverses the direction of text (U+202A–U+202E, U+2066–U+2069), which can make a name read as another.")
         }
-        return trimmed
+        if let invisible = trimmed.unicodeScalars.first(where: isInvisible) {
+            throw StoreError.invalid(field: field, reason: "it contains an invisible character (\(codePoint(invisible))), which would make it differ from a name that looks the same. Type it again without it.")
+        }
+        let normalised = comparable(trimmed)
+        if let (word, scripts) = mixedScriptWord(normalised) {
+            throw StoreError.invalid(field: field, reason: "the word \"\(word)\" mixes \(scripts) letters, which makes it look like another name. Type it in one alphabet.")
+        }
+        return normalised
+    }
+
+    /// A name as it is compared, for looking one up (what ``name(_:field:)`` keeps, without its
+    /// refusals): trimmed, spaces collapsed, NFC.
+    public static func comparable(_ name: String) -> String {
+        var collapsed = ""
+        var pendingSpace = false
+        for scalar in name.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = true
+                continue
+            }
+            if pendingSpace { collapsed.unicodeScalars.append(" ") }
+            pendingSpace = false
+            collapsed.unicodeScalars.append(scalar)
+        }
+        return collapsed.precomposedStringWithCanonicalMapping
+    }
+
+    /// An account's user name as it is kept and compared: a name (``name(_:field:)``), then in
+    /// compatibility form (NFKC: a full-width "ａlpha" is "alpha") and lower case, so that one
+    /// person cannot be two accounts that read the same.
+    public static func username(_ username: String) throws -> String {
+        usernameKey(try name(username, field: "user name"))
+    }
+
+    /// The form a user name is looked up in (sign-in, the sign-in slowdown's counts).
+    public static func usernameKey(_ username: String) -> String {
+        comparable(username).precomposedStringWithCompatibilityMapping.lowercased()
+    }
+
+    /// Invisible characters: Unicode's default-ignorable code points (zero-width spaces and
+    /// joiners, direction marks, word joiners, byte-order marks, tag characters, variation
+    /// selectors…) and format characters, but for the two selectors of emoji presentation.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.value != 0xFE0E && scalar.value != 0xFE0F else { return false }
+        return scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.generalCategory == .format
+    }
+
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// The alphabets whose letters look alike.
+    private enum Alphabet: String, CaseIterable {
+        case latin = "Latin", greek = "Greek", cyrillic = "Cyrillic"
+
+        init?(_ scalar: Unicode.Scalar) {
+            guard scalar.properties.isAlphabetic else { return nil }
+            switch scalar.value {
+            case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF, 0xFF21...0xFF3A, 0xFF41...0xFF5A: self = .latin
+            case 0x370...0x3FF, 0x1F00...0x1FFF: self = .greek
+            case 0x400...0x52F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F: self = .cyrillic
+            default: return nil
+            }
+        }
+    }
+
+    /// The first word mixing letters of two look-alike alphabets, and which ones.
+    static func mixedScriptWord(_ name: String) -> (word: String, scripts: String)? {
+        for word in name.split(separator: " ") {
+            let found = Set(word.unicodeScalars.compactMap(Alphabet.init))
+            if found.count > 1 {
+                return (String(word), Alphabet.allCases.filter(found.contains).map(\.rawValue).joined(separator: " and "))
+            }
+        }
+        return nil
     }
 
     /// The embedding, override and isolate marks of bidirectional text (U+202A–U+202E,
@@ -26,7 +107,7 @@ public enum StoreInput {
     }
 
     /// A product with its name cleaned, an empty SKU as none, and no negative amount.
-    public static func product(_ draft: ProductDraft) throws -> ProductDraft {
+    public static func product(_ draft: ProductDraft, currency: Currency? = nil) throws -> ProductDraft {
         var cleaned = draft
         cleaned.name = try name(draft.name, field: "product name")
         cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -37,6 +118,8 @@ public enum StoreInput {
         }
         if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
         if draft.unitCost.isNegative { throw SaleLineError.negativeAmount(field: "unit cost") }
+        try SaleLine.checkUnitAmount(draft.unitPrice, field: "unit price", currency: currency)
+        try SaleLine.checkUnitAmount(draft.unitCost, field: "unit cost", currency: currency)
         return cleaned
     }
 
@@ -102,8 +185,8 @@ public enum StoreInput {
             }
         case let error as SaleLineError:
             switch error {
-            case .zeroQuantity: return "quantity"
-            case .negativeAmount(let name): return name == "unit price" ? "unit price" : name == "unit cost" ? "unit cost" : "discount"
+            case .zeroQuantity, .quantityTooLarge: return "quantity"
+            case .negativeAmount(let name), .amountTooLarge(let name, _, _, _): return name
             case .discountExceedsLine: return "discount"
             }
         default:

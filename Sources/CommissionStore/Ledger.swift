@@ -161,9 +161,21 @@ public enum Ledger {
         try rules.days.check(draft.period, field: "period")
         try rules.days.check(draft.receivedOn, field: "received on")
         if closed.overlaps(draft.period) { throw StoreError.periodClosed(clinic: clinic.name, period: draft.period) }
+        try checkRecorded(draft.amount, field: "amount", rules: rules)
         var clean = draft
         clean.reference = try StoreInput.note(draft.reference)
         return clean
+    }
+
+    /// The largest payout or fixed deduction, either way: 100,000,000,000 minor units
+    /// (1,000,000,000.00 in a currency of two digits), so that a clinic's balance over every
+    /// period stays exact (see ``SaleLine/largestUnitAmount``).
+    public static let largestRecordedAmount = Money(minorUnits: 100_000_000_000)
+
+    static func checkRecorded(_ amount: Money, field: String, rules: EntryRules) throws(SaleLineError) {
+        guard amount.magnitudeOrSelf <= largestRecordedAmount, amount.minorUnits != .min else {
+            throw .amountTooLarge(field: field, amount: amount, limit: largestRecordedAmount, currency: rules.currency)
+        }
     }
 
     /// A payout removed: not from a closed period.
@@ -234,6 +246,8 @@ public enum Ledger {
     public static func priceEntry(_ entry: PriceListEntry, rules: EntryRules) throws -> PriceListEntry {
         if entry.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
         if entry.unitCost?.isNegative == true { throw SaleLineError.negativeAmount(field: "unit cost") }
+        try SaleLine.checkUnitAmount(entry.unitPrice, field: "unit price", currency: rules.currency)
+        if let cost = entry.unitCost { try SaleLine.checkUnitAmount(cost, field: "unit cost", currency: rules.currency) }
         try rules.days.check(entry.effectiveFrom, field: "effective from")
         return entry
     }
@@ -271,8 +285,9 @@ public enum Ledger {
     public static func deduction(_ deduction: Deduction, rules: EntryRules) throws -> Deduction {
         var clean = deduction
         clean.name = try StoreInput.name(deduction.name, field: "name")
-        if case .fixed(let money) = deduction.amount, money.isNegative {
-            throw StoreError.invalid(field: "amount", reason: "a deduction is a positive amount, not \(rules.currency.format(money)).")
+        if case .fixed(let money) = deduction.amount {
+            if money.isNegative { throw StoreError.invalid(field: "amount", reason: "a deduction is a positive amount, not \(rules.currency.format(money)).") }
+            try checkRecorded(money, field: "amount", rules: rules)
         }
         try rules.days.check(deduction.effectiveFrom, field: "effective from")
         if let last = deduction.lastDay {

@@ -26,6 +26,10 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
     public var total: Int?
     /// A refused date's range: its last day.
     public var latest: String?
+    /// A refused amount and the largest one taken, in minor units; a refused quantity.
+    public var amount: Int64?
+    public var limit: Int64?
+    public var quantity: Int64?
     /// A refused discount and its line's total, in minor units, and the currency.
     public var discount: Int64?
     public var line: Int64?
@@ -53,6 +57,9 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
             case .negativeAmount(let field): self.init(code: "negativeAmount"); self.field = field
             case .discountExceedsLine(let discount, let line, let currency):
                 self.init(code: "discountExceedsLine"); self.discount = discount.minorUnits; self.line = line.minorUnits; self.currency = currency?.code
+            case .quantityTooLarge(let quantity): self.init(code: "quantityTooLarge"); self.quantity = quantity
+            case .amountTooLarge(let field, let amount, let limit, let currency):
+                self.init(code: "amountTooLarge"); self.field = field; self.amount = amount.minorUnits; self.limit = limit.minorUnits; self.currency = currency?.code
             }
         case let error as MoneyError:
             switch error {
@@ -74,6 +81,11 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
             guard let discount, let line else { return nil }
             return SaleLineError.discountExceedsLine(discount: Money(minorUnits: discount), line: Money(minorUnits: line),
                                                      currency: currency.flatMap { try? Currency(code: $0) })
+        case "quantityTooLarge": return quantity.map { SaleLineError.quantityTooLarge($0) }
+        case "amountTooLarge":
+            guard let field, let amount, let limit else { return nil }
+            return SaleLineError.amountTooLarge(field: field, amount: Money(minorUnits: amount), limit: Money(minorUnits: limit),
+                                                currency: currency.flatMap { try? Currency(code: $0) })
         case "moneyOverflow": return reason.map { MoneyError.overflow($0) }
         case "moneyMalformed": guard let name, let reason else { return nil }; return MoneyError.malformed(name, reason: reason)
         case "dateOutOfRange":

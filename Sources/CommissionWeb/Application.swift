@@ -35,8 +35,8 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
 
     let hub = LiveHub(store: store, request: HeadlineRequest()) { LiveEvent.headline($0) }
     let pageHub = LiveHub(store: store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
-    let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: LoginThrottle(store: store),
-                     staging: RestoreStaging(), importStaging: RestoreStaging(),
+    let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: LoginThrottle(store: store, clock: configuration.clock),
+                     staging: RestoreStaging(clock: configuration.clock), importStaging: RestoreStaging(clock: configuration.clock),
                      setupIsOpen: setupIsOpen)
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)
     // Liveness: the process answers. Readiness: it can read the book, else 503 with Retry-After.
@@ -63,7 +63,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     }
     let protected = router.group().add(middleware: RequireAccountMiddleware(setupIsOpen: setupIsOpen))
     let pagesRegistrar = Registrar(group: protected, prefix: "", isPublic: false, log: routes)
-    let api = Registrar(group: protected.group("/api/v1").add(middleware: IdempotencyMiddleware(store: store)), prefix: "/api/v1", isPublic: false, log: routes)
+    let api = Registrar(group: protected.group("/api/v1").add(middleware: IdempotencyMiddleware(store: store, clock: configuration.clock)), prefix: "/api/v1", isPublic: false, log: routes)
     api.get("/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: try OpenAPI.document())))
     }

@@ -60,7 +60,7 @@ struct BookResponder: HTTPResponder {
         let path = request.uri.path
         // An invitation leads to its book even when the browser is signed in to another one.
         if path.hasPrefix(AccountJob.invitationPath), let book = try await books.book(
-            invitationDigest: Secret.digest(String(path.dropFirst(AccountJob.invitationPath.count))), now: Date()) {
+            invitationDigest: Secret.digest(String(path.dropFirst(AccountJob.invitationPath.count))), now: configuration.clock.now) {
             return book
         }
         if let secret = AuthenticationMiddleware.bearerSecret(request) {
@@ -68,7 +68,7 @@ struct BookResponder: HTTPResponder {
             return try await books.defaultBook()
         }
         if let cookie = request.cookies[AuthenticationMiddleware.cookieName]?.value, !cookie.isEmpty,
-           let book = try await books.book(sessionDigest: Secret.digest(cookie), now: Date()) {
+           let book = try await books.book(sessionDigest: Secret.digest(cookie), now: configuration.clock.now) {
             return book
         }
         if request.method == .post && path == "/login" {
@@ -99,7 +99,7 @@ actor BookApps {
 
     private struct Kept {
         let app: Task<RouterResponder<AppRequestContext>, any Error>
-        var lastUsed: ContinuousClock.Instant
+        var lastUsed: Date
     }
 
     init(books: any BookDirectory, configuration: WebConfiguration, routes: RouteLog) {
@@ -111,7 +111,7 @@ actor BookApps {
     deinit { sweeper?.cancel() }
 
     func app(for book: Int64) async throws -> RouterResponder<AppRequestContext> {
-        let now = ContinuousClock.now
+        let now = configuration.clock.now
         if let kept = apps[book] {
             apps[book]?.lastUsed = now
             return try await kept.app.value
@@ -135,9 +135,12 @@ actor BookApps {
         }
     }
 
-    /// Releases the apps nobody used for ``WebConfiguration/releaseBooksIdleFor``.
-    func releaseIdle(now: ContinuousClock.Instant = .now) {
-        apps = apps.filter { now - $0.value.lastUsed < configuration.releaseBooksIdleFor }
+    /// Releases the apps nobody used for ``WebConfiguration/releaseBooksIdleFor`` (by the
+    /// configuration's clock).
+    func releaseIdle() {
+        let now = configuration.clock.now, idle = configuration.releaseBooksIdleFor
+        let idleSeconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18
+        apps = apps.filter { now.timeIntervalSince($0.value.lastUsed) < idleSeconds }
     }
 
     /// Keeps at most ``WebConfiguration/booksKept`` apps, releasing the least recently used.

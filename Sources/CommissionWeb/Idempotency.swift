@@ -21,6 +21,7 @@ import Synchronization
 struct IdempotencyMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let store: any IdempotencyStore
+    let clock: any WallClock
 
     static let writeMethods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
     /// Routes whose store call takes the key itself.
@@ -37,7 +38,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         let fingerprint = Self.fingerprint(request, body: body)
         if let kept = try await store.idempotentAnswer(for: key) { return try Self.replay(kept, key: key, fingerprint: fingerprint) }
 
-        let claim = IdempotencyClaim(key: key, fingerprint: fingerprint)
+        let claim = IdempotencyClaim(key: key, fingerprint: fingerprint, madeAt: clock.now)
         var response: Response
         do {
             response = try await IdempotencyClaim.$current.withValue(claim) { try await next(request, context) }
@@ -55,7 +56,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         do {
             try await store.keepIdempotentAnswer(IdempotentAnswer(fingerprint: fingerprint, status: response.status.code,
                                                                   contentType: response.headers[.contentType], body: collected),
-                                                 for: key)
+                                                 for: key, now: clock.now)
         } catch {
             // The write stands and is answered; only a retry of it finds no answer to replay (a 409).
             context.logger.warning("the answer to the request with Idempotency-Key \(key) was not kept: \(String(reflecting: error))")

@@ -101,13 +101,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
         // The operator's token is not a book's: /metrics checks it itself.
         if request.uri.path == "/metrics" { return try await next(request, context) }
         if let secret = Self.bearerSecret(request) {
-            guard let account = try await store.account(tokenDigest: Secret.digest(secret), now: Date()) else {
+            guard let account = try await store.account(tokenDigest: Secret.digest(secret), now: configuration.clock.now) else {
                 throw Problem(.unauthorized, "The bearer token is unknown or revoked. Create one in Settings or with `commission token create`.")
             }
             context.caller = .token(account)
         } else if let cookie = request.cookies[Self.cookieName]?.value, !cookie.isEmpty {
             let digest = Secret.digest(cookie)
-            if let session = try await store.session(tokenDigest: digest, now: Date()) {
+            if let session = try await store.session(tokenDigest: digest, now: configuration.clock.now) {
                 context.caller = .session(session, tokenDigest: digest)
             }
         }
@@ -190,49 +190,79 @@ extension HTTPField.Name {
 /// on purpose from elsewhere does not keep her out; her own address and device are slowed only by
 /// their own failures. The counts are kept in the database (``SignInThrottleStore``), so every
 /// server process on it slows the same guesses down; counts whose last failure is an hour old are
-/// forgotten.
+/// forgotten. An attempt is counted *before* its password is compared, so that thirty sent at
+/// once are five checked and twenty-five refused, not thirty checked. The same slowdown guards
+/// the current password asked by a change of password.
 final class LoginThrottle: Sendable {
     let store: any SignInThrottleStore
+    let clock: any WallClock
     /// The device key, once read (it never changes): a sign-in asks for it twice.
     private let readKey = Mutex<KnownDevice.Key?>(nil)
 
-    init(store: any SignInThrottleStore) {
+    init(store: any SignInThrottleStore, clock: any WallClock = SystemClock()) {
         self.store = store
+        self.clock = clock
     }
     static let pairAllowance = 5, wideAllowance = 20
     static let forgetAfter: TimeInterval = 3600
 
     static func keys(name: String, address: String) -> (pair: String, address: String, name: String) {
-        let name = name.lowercased()
+        let name = StoreInput.usernameKey(name)
         return ("pair:\(name)|\(address)", "address:\(address)", "name:\(name)")
     }
 
-    /// Seconds to wait before this name may try again from this address, or nil.
-    func wait(name: String, address: String, knownDevice: Bool, now: Date = Date()) async throws -> Int? {
-        let keys = Self.keys(name: name, address: address)
-        let counts = try await store.signInFailures([keys.pair, keys.address, keys.name])
-        let waits = [Self.delay(counts[keys.pair], allowance: Self.pairAllowance, now: now),
-                     Self.delay(counts[keys.address], allowance: Self.wideAllowance, now: now),
-                     knownDevice ? nil : Self.delay(counts[keys.name], allowance: Self.wideAllowance, now: now)].compactMap { $0 }
-        return waits.max()
+    /// What became of an attempt.
+    enum Attempt: Equatable {
+        /// Refused before its password was compared: try again in this many seconds.
+        case wait(seconds: Int)
+        /// The password matched (her counts for this name and address are cleared).
+        case matched
+        /// The password was wrong (counted).
+        case wrong
     }
 
-    func failed(name: String, address: String, now: Date = Date()) async throws {
+    /// One attempt of `name` from `address`: refused while it must wait, else counted and let
+    /// through to `matches` (which compares the password).
+    func attempt(name: String, address: String, knownDevice: Bool, _ matches: () async throws -> Bool) async throws -> Attempt {
         let keys = Self.keys(name: name, address: address)
-        try await store.recordSignInFailure([keys.pair, keys.address, keys.name], now: now, forgetBefore: now.addingTimeInterval(-Self.forgetAfter))
+        let all = [keys.pair, keys.address, keys.name]
+        let now = clock.now
+        // Most attempts made while waiting are refused here, without counting them.
+        if let seconds = Self.wait(try await store.signInFailures(all), keys: keys, knownDevice: knownDevice, now: now) { return .wait(seconds: seconds) }
+        // Counted first: one sent at the same moment is counted after this one, and waits if this one used the last free try.
+        let before = try await store.countSignInAttempt(all, now: now, forgetBefore: now.addingTimeInterval(-Self.forgetAfter))
+        if let seconds = Self.wait(before, keys: keys, knownDevice: knownDevice, now: now) {
+            try await store.withdrawSignInAttempt(all)
+            return .wait(seconds: seconds)
+        }
+        let matched: Bool
+        do {
+            matched = try await matches()
+        } catch {
+            try? await store.withdrawSignInAttempt(all)
+            throw error
+        }
+        guard matched else { return .wrong }
+        // Her success is no failure, and clears the count of her own name and address only: a guess
+        // spread over other addresses stays counted (and locked) for every device but the ones she
+        // signed in from.
+        try await store.withdrawSignInAttempt([keys.address, keys.name])
+        try await store.forgetSignInFailures(keys.pair)
+        return .matched
     }
 
-    /// Her success clears the count of her own name and address only: a guess spread over other
-    /// addresses stays counted (and locked) for every device but the ones she signed in from.
-    func succeeded(name: String, address: String) async throws {
-        try await store.forgetSignInFailures(Self.keys(name: name, address: address).pair)
+    /// Seconds to wait before this name may try again from this address, given these counts, or nil.
+    static func wait(_ counts: [String: SignInFailures], keys: (pair: String, address: String, name: String), knownDevice: Bool, now: Date) -> Int? {
+        [delay(counts[keys.pair], allowance: pairAllowance, now: now),
+         delay(counts[keys.address], allowance: wideAllowance, now: now),
+         knownDevice ? nil : delay(counts[keys.name], allowance: wideAllowance, now: now)].compactMap { $0 }.max()
     }
 
     private static func delay(_ count: SignInFailures?, allowance: Int, now: Date) -> Int? {
         guard let count, count.failures >= allowance else { return nil }
         let delay = TimeInterval(min(300, 1 << min(count.failures - allowance + 1, 9)))
         let remaining = count.last.addingTimeInterval(delay).timeIntervalSince(now)
-        return remaining > 0 ? Int(remaining) + 1 : nil
+        return remaining > 0 ? Int(remaining.rounded(.up)) : nil
     }
 
     /// The key that signs the known-device cookies: the server's, kept in the database, so that a
@@ -257,18 +287,18 @@ enum KnownDevice {
         let bytes: [UInt8]
     }
 
-    static func cookie(for name: String, key: Key, now: Date = Date()) -> String {
-        let payload = "\(Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)).\(Data(name.lowercased().utf8).base64EncodedString())"
+    static func cookie(for name: String, key: Key, now: Date) -> String {
+        let payload = "\(Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)).\(Data(StoreInput.usernameKey(name).utf8).base64EncodedString())"
         return payload + "." + signature(payload, key: key)
     }
 
-    static func isKnown(_ cookie: String?, for name: String, key: Key, now: Date = Date()) -> Bool {
+    static func isKnown(_ cookie: String?, for name: String, key: Key, now: Date) -> Bool {
         guard let cookie else { return false }
         let parts = cookie.split(separator: ".")
         guard parts.count == 3, let expiry = Int64(parts[0]), expiry > Int64(now.timeIntervalSince1970),
               Secret.matches(String(parts[2]), signature("\(parts[0]).\(parts[1])", key: key)),
               let signedName = Data(base64Encoded: String(parts[1])).map({ String(decoding: $0, as: UTF8.self) }) else { return false }
-        return signedName == name.lowercased()
+        return signedName == StoreInput.usernameKey(name)
     }
 
     private static func signature(_ payload: String, key: Key) -> String {

@@ -32,6 +32,9 @@ public struct WebConfiguration: Sendable {
     /// On a server of several books: how many books' apps are kept at most; beyond, the least
     /// recently used is released first.
     public var booksKept: Int = 100
+    /// What every time window is measured by (sessions, links, tokens, the sign-in slowdown,
+    /// idempotency keys, idle books, staged uploads): the system's clock, or a test's.
+    public var clock: any WallClock = SystemClock()
 
     public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12,

@@ -399,15 +399,22 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(try await server.settings().timeZoneIdentifier == "Europe/Paris")
     }
 
+    /// Amounts are bounded at entry so that no total can overflow; should one ever be about to (a
+    /// day's total set near the limit here by hand), the sale is refused rather than SQLite turning
+    /// the sum into a float.
     @Test func summariesRefuseToOverflowRatherThanTurnIntoFloats() async throws {
-        let store = try SQLiteStore(.inMemory)
+        let path = temporaryPath()
+        let store = try SQLiteStore(.file(path))
         let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
-        let product = try await store.createProduct(ProductDraft(name: "Gold", unitPrice: Money(minorUnits: Int64.max / 2 + 1), unitCost: .zero))
-        let sale = SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-03-02"), noCommission: true)
+        let product = try await store.createProduct(ProductDraft(name: "Gold", unitPrice: SaleLine.largestUnitAmount, unitCost: .zero))
+        let sale = SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-03-02"), quantity: SaleLine.largestQuantity, noCommission: true)
         _ = try await store.createSale(sale, idempotencyKey: nil)
+        let other = try DatabaseQueue(path: path)
+        try await other.write { db in try db.execute(sql: "UPDATE clinicDayTotal SET revenueMinor = ?", arguments: [Int64.max - 1]) }
         // A second sale's revenue would push the day's total past Int64.max.
         await #expect(throws: StoreError.self) { _ = try await store.createSale(sale, idempotencyKey: nil) }
         #expect(try await store.countSales(SaleQuery()) == 1)
+        #expect(try await other.read { db in try Int64.fetchOne(db, sql: "SELECT revenueMinor FROM clinicDayTotal") } == Int64.max - 1)
     }
 
     @Test func defaultPathFollowsTheEnvironment() {

@@ -96,24 +96,42 @@ struct AccountJob: Job {
         try checkAnonymousForm(request, form)
         let username = form["username"] ?? ""
         let address = clientAddress(request, context: context)
-        let knownDevice = KnownDevice.isKnown(request.cookies[KnownDevice.cookieName]?.value, for: username, key: try await app.throttle.deviceKey())
-        if let seconds = try await app.throttle.wait(name: username, address: address, knownDevice: knownDevice) {
+        let knownDevice = KnownDevice.isKnown(request.cookies[KnownDevice.cookieName]?.value, for: username, key: try await app.throttle.deviceKey(),
+                                              now: app.configuration.clock.now)
+        let password = form.values["password"] ?? ""
+        var signedIn: Account?
+        let attempt = try await app.throttle.attempt(name: username, address: address, knownDevice: knownDevice) {
+            // A name that does not exist is checked against a hash too, so that it answers as slowly
+            // as one that does: the time of the answer does not tell which names exist.
+            let credentials = try await app.store.credentials(username: username)
+            let matches = Bcrypt.verify(password, hash: credentials?.passwordHash ?? UnknownName.hash(cost: app.configuration.bcryptCost))
+            guard let (account, hash) = credentials, matches else { return false }
+            signedIn = account
+            try await upgradeHash(of: account, hash: hash, password: password)
+            return true
+        }
+        switch attempt {
+        case .wait(let seconds):
             var response = anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .tooManyRequests,
                                          error: "Too many failed sign-ins: try again in \(seconds) seconds.")
             response.headers[.retryAfter] = String(seconds)
             return response
+        case .matched:
+            if let signedIn { return try await startSession(for: signedIn) }
+            fallthrough
+        case .wrong:
+            return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
+                                 error: "The user name or the password is wrong.")
         }
-        // A name that does not exist is checked against a hash too, so that it answers as slowly as
-        // one that does: the time of the answer does not tell which names exist.
-        let credentials = try await app.store.credentials(username: username)
-        let matches = Bcrypt.verify(form.values["password"] ?? "", hash: credentials?.passwordHash ?? UnknownName.hash(cost: app.configuration.bcryptCost))
-        if let (account, _) = credentials, matches {
-            try await app.throttle.succeeded(name: username, address: address)
-            return try await startSession(for: account)
-        }
-        try await app.throttle.failed(name: username, address: address)
-        return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
-                             error: "The user name or the password is wrong.")
+    }
+
+    /// A password hashed at another cost than the server's (an account made by `--demo` or before
+    /// the cost was raised) is hashed again at the server's on her next sign-in, so that every
+    /// known name takes as long to check as an unknown one.
+    func upgradeHash(of account: Account, hash: String, password: String) async throws {
+        let cost = app.configuration.bcryptCost
+        guard !hash.hasPrefix(String(format: "$2b$%02d$", cost)) else { return }
+        try await app.store.updatePasswordHash(account: account.id, passwordHash: Bcrypt.hash(password, cost: cost), keepingSessions: true)
     }
 
     /// Signs the account in: a new session (its own CSRF token), the device made known to the
@@ -123,12 +141,13 @@ struct AccountJob: Job {
         let secret = Secret.make()
         let lifetime = app.configuration.sessionLifetime
         try await app.store.createSession(account: account.id, tokenDigest: Secret.digest(secret), csrfToken: Secret.make(),
-                                          expiresAt: Date().addingTimeInterval(lifetime))
+                                          expiresAt: app.configuration.clock.now.addingTimeInterval(lifetime))
         var response = Response.redirect(to: "/")
         let secure = app.configuration.secureCookies
         response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: secret, maxAge: Int(lifetime), path: "/",
                                   secure: secure, httpOnly: true, sameSite: .lax))
-        response.setCookie(Cookie(name: KnownDevice.cookieName, value: KnownDevice.cookie(for: account.username, key: try await app.throttle.deviceKey()), maxAge: Int(KnownDevice.lifetime),
+        response.setCookie(Cookie(name: KnownDevice.cookieName, value: KnownDevice.cookie(for: account.username, key: try await app.throttle.deviceKey(),
+                                                                                          now: app.configuration.clock.now), maxAge: Int(KnownDevice.lifetime),
                                   path: "/", secure: secure, httpOnly: true, sameSite: .lax))
         response.setCookie(Cookie(name: Self.anonymousCSRFCookie, value: Secret.make(), path: "/", secure: secure, httpOnly: true, sameSite: .strict))
         return response
@@ -146,7 +165,7 @@ struct AccountJob: Job {
 
     func invitationPage(context: AppRequestContext, username: String = "", status: HTTPResponse.Status = .ok, error: String? = nil) async throws -> Response {
         let secret = try context.parameters.require("secret")
-        guard let invitation = try await app.store.invitation(tokenDigest: Secret.digest(secret), now: Date()) else {
+        guard let invitation = try await app.store.invitation(tokenDigest: Secret.digest(secret), now: app.configuration.clock.now) else {
             throw Problem(.notFound, "This invitation link has been used or has expired, or it was copied wrongly. Ask for a new one.")
         }
         if invitation.isSpent { throw Self.spent }
@@ -171,7 +190,7 @@ struct AccountJob: Job {
         let account: Account
         do {
             account = try await app.store.acceptInvitation(tokenDigest: Secret.digest(secret), username: username,
-                                                           passwordHash: Bcrypt.hash(password, cost: app.configuration.bcryptCost), now: Date())
+                                                           passwordHash: Bcrypt.hash(password, cost: app.configuration.bcryptCost), now: app.configuration.clock.now)
         } catch StoreError.invalid(let field, let reason) where field == "user name" {
             return try await invitationPage(context: context, username: username, status: .unprocessableContent, error: "The user name: \(reason)")
         } catch StoreError.invalid(let field, let reason) where field == "invitation" && reason == Invitation.spentReason {
@@ -209,7 +228,7 @@ struct AccountJob: Job {
         -> (url: String, path: String, expiresAt: Date) {
         try await app.requireOwner(context, to: "invite people")
         let secret = Secret.make()
-        let expires = Date().addingTimeInterval(Self.invitationLifetime)
+        let expires = app.configuration.clock.now.addingTimeInterval(Self.invitationLifetime)
         try await app.store.createInvitation(tokenDigest: Secret.digest(secret), role: role, invitedBy: context.caller.account?.id, expiresAt: expires)
         let path = Self.invitationPath + secret
         // The address the caller used; behind TLS (secure cookies) the link is https.

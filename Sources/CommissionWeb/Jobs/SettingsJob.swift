@@ -15,7 +15,7 @@ struct SettingsJob: Job {
         pages.post("/settings/tokens") { request, context in
             let form = try await Form.read(request, context: context)
             let secret = "cm_" + Secret.make()
-            _ = try await app.store.createToken(account: try app.account(context).id, name: form["name"] ?? "", tokenDigest: Secret.digest(secret), now: Date())
+            _ = try await app.store.createToken(account: try app.account(context).id, name: form["name"] ?? "", tokenDigest: Secret.digest(secret), now: app.configuration.clock.now)
             return try await settingsPage(context: context, newToken: secret)
         }
         pages.post("/settings/tokens/:id/revoke") { _, context in
@@ -41,7 +41,7 @@ struct SettingsJob: Job {
         api.post("/tokens") { request, context in
             let input = try await app.body(TokenBody.self, request, context: context)
             let secret = "cm_" + Secret.make()
-            let token = try await app.store.createToken(account: try app.account(context).id, name: input.name, tokenDigest: Secret.digest(secret), now: Date())
+            let token = try await app.store.createToken(account: try app.account(context).id, name: input.name, tokenDigest: Secret.digest(secret), now: app.configuration.clock.now)
             return try app.json(TokenJSON(id: token.id.rawValue, name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
         }
         api.post("/tokens/:id/revoke") { _, context in
@@ -92,11 +92,25 @@ struct SettingsJob: Job {
     func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         let account = try app.account(context)
         let form = try await Form.read(request, context: context)
-        guard let (_, hash) = try await app.store.credentials(username: account.username), Bcrypt.verify(form.values["current"] ?? "", hash: hash) else {
-            return try await settingsPage(context: context, error: "The current password is wrong.", status: .unprocessableContent)
-        }
         guard let new = form.values["new"], new.count >= 10 else {
             return try await settingsPage(context: context, error: "Choose a new password of at least 10 characters.", status: .unprocessableContent)
+        }
+        // The current password is guessed no faster here than at sign-in (a session left open on a shared computer).
+        let current = form.values["current"] ?? ""
+        let attempt = try await app.throttle.attempt(name: account.username, address: AccountJob(app).clientAddress(request, context: context),
+                                                     knownDevice: true) {
+            guard let (_, hash) = try await app.store.credentials(username: account.username) else { return false }
+            return Bcrypt.verify(current, hash: hash)
+        }
+        switch attempt {
+        case .wait(let seconds):
+            var response = try await settingsPage(context: context, error: "Too many wrong passwords: try again in \(seconds) seconds.", status: .tooManyRequests)
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        case .wrong:
+            return try await settingsPage(context: context, error: "The current password is wrong.", status: .unprocessableContent)
+        case .matched:
+            break
         }
         try await app.store.updatePasswordHash(account: account.id, passwordHash: Bcrypt.hash(new, cost: app.configuration.bcryptCost))
         return try await AccountJob(app).startSession(for: account)

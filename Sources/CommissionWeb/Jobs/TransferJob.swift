@@ -515,16 +515,23 @@ final class RestoreStaging: Sendable {
     private struct Staged {
         var token: String
         var path: String
-        var expires: ContinuousClock.Instant
+        var expires: Date
     }
 
     private let staged = Mutex<Staged?>(nil)
+    private let clock: any WallClock
+    /// How long an upload waits for its confirmation.
+    static let lifetime: TimeInterval = 15 * 60
+
+    init(clock: any WallClock = SystemClock()) {
+        self.clock = clock
+    }
 
     /// Keeps `path` and returns the token that confirms it.
     func stage(_ path: String) -> String {
         let token = Secret.make()
         let previous = staged.withLock { staged in
-            defer { staged = Staged(token: token, path: path, expires: .now + .seconds(15 * 60)) }
+            defer { staged = Staged(token: token, path: path, expires: clock.now.addingTimeInterval(Self.lifetime)) }
             return staged?.path
         }
         if let previous, previous != path { try? FileManager.default.removeItem(atPath: previous) }
@@ -539,7 +546,7 @@ final class RestoreStaging: Sendable {
             return current
         }
         guard let taken else { return nil }
-        guard taken.expires > .now else {
+        guard taken.expires > clock.now else {
             try? FileManager.default.removeItem(atPath: taken.path)
             return nil
         }
