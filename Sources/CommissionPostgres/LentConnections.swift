@@ -72,7 +72,7 @@ final class LentConnections: Sendable {
         }
         guard let admitted else {
             Task { try? await connection.close() }
-            throw StoreError.storage("the database does not answer; try again in a few seconds")
+            throw StoreError.unavailable("the database is away")
         }
         // Once per connection (its entry goes when it closes); a closed connection's future calls at once.
         if admitted.firstSeen { connection.closeFuture.whenComplete { [self] _ in closed(key) } }
@@ -114,7 +114,7 @@ final class LentConnections: Sendable {
         Task { [grace, logger] in
             try? await Task.sleep(for: grace)
             let abandoned = running.filter {
-                $0.abandon(StoreError.storage("the database closed the connection; try again in a few seconds"))
+                $0.abandon(StoreError.unavailable("the database closed the connection"))
             }.count
             if abandoned > 0 {
                 logger.warning("A query on a connection the database closed was never answered: its request was answered 503 without it.",

@@ -27,6 +27,9 @@ public final class PostgresBookDatabase: Sendable {
         var client: PostgresClient
         var running: Task<Void, Never>
         var isAway = false
+        /// Since when it is away, and how many requests were refused meanwhile: said once, at the end.
+        var awaySince: ContinuousClock.Instant?
+        var refused = 0
     }
 
     /// The connection pool in use now (a new one once the database is back after going away).
@@ -125,7 +128,10 @@ public final class PostgresBookDatabase: Sendable {
     /// The pool, when the database answers; else ``StoreError/storage(_:)`` at once.
     func available() throws -> PostgresClient {
         try pool.withLock { pool in
-            guard !pool.isAway else { throw StoreError.storage("the database does not answer; try again in a few seconds") }
+            guard !pool.isAway else {
+                pool.refused += 1
+                throw StoreError.unavailable("the database is away")
+            }
             return pool.client
         }
     }
@@ -182,10 +188,13 @@ public final class PostgresBookDatabase: Sendable {
         let stopped: Task<Void, Never>? = pool.withLock { pool in
             guard !pool.isAway else { return nil }
             pool.isAway = true
+            pool.awaySince = .now
+            pool.refused = 0
             return pool.running
         }
         guard let stopped else { return }
-        logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(error)"])
+        // Said once: the requests refused meanwhile are counted, not each logged.
+        logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(String(reflecting: error))"])
         stopped.cancel()
         // What runs on a connection the server dropped may never hear of it: closed, it fails.
         lent.refuse()
@@ -204,8 +213,19 @@ public final class PostgresBookDatabase: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Self.run(client)
         lent.accept()
-        pool.withLock { $0 = Pool(client: client, running: running) }
-        logger.notice("The database answers again.")
+        let (since, refused) = pool.withLock { pool in
+            defer { pool = Pool(client: client, running: running) }
+            return (pool.awaySince, pool.refused)
+        }
+        let away = since.map { ContinuousClock.now - $0 } ?? .zero
+        logger.notice("The database answers again after \(Self.seconds(away)) away; \(refused) request\(refused == 1 ? " was" : "s were") refused (503) meanwhile.",
+                      metadata: ["awaySeconds": "\(Self.seconds(away, unit: false))", "refused": "\(refused)"])
+    }
+
+    /// A length of time for the log: "12.3 s" (or "12.3" without its unit).
+    static func seconds(_ duration: Duration, unit: Bool = true) -> String {
+        let tenths = duration.components.seconds * 10 + duration.components.attoseconds / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)" + (unit ? " s" : "")
     }
 
     /// Runs `body`, or throws when it takes longer than `limit` — then without waiting for it:
@@ -402,7 +422,19 @@ public final class PostgresBookDatabase: Sendable {
             return storeError(cause, doing: action)
         }
         if !(error is PSQLError || error is PostgresTransactionError || error is ConnectionPoolError) { return error }
+        if isLostConnection(error) { return StoreError.unavailable("could not \(action): the connection to the database was lost") }
         let message = (error as? PSQLError)?.serverInfo?[.message] ?? "\(error)"
         return StoreError.storage("could not \(action): \(message)")
+    }
+
+    /// Whether `error` says the database went away rather than refused the work: a connection
+    /// lost or refused, a pool stopped, a server shutting down or starting (SQLSTATE classes 08
+    /// and 57P).
+    static func isLostConnection(_ error: any Error) -> Bool {
+        if error is ConnectionPoolError { return true }
+        guard let error = error as? PSQLError else { return false }
+        if [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed].contains(error.code) { return true }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        return state.hasPrefix("08") || state.hasPrefix("57P")
     }
 }

@@ -93,14 +93,22 @@ final class PostgresChanges: Sendable {
         let ready = AsyncStream.makeStream(of: (any Error)?.self)
         let task = Task { [logger, weak self] in
             var announced = false
-            // Listen until cancelled; after a lost connection, listen again (and tell every
-            // observer that anything may have changed meanwhile).
+            // When listening was lost: said once then, and once when it listens again.
+            var lostSince: ContinuousClock.Instant?
+            // Listen until cancelled. A lost connection ends every stream of changes at once — a
+            // stream is never left open on a feed that is gone: its consumer (a live page, a remote
+            // store) opens another and reads afresh — and is listened on again every second (then
+            // every observer is told that anything may have changed meanwhile).
             while !Task.isCancelled {
                 do {
                     guard let client = try self?.clients() else { return }
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
                             if announced {
+                                if let since = lostSince {
+                                    logger.notice("Listening for changes again after \(PostgresBookDatabase.seconds(.now - since)).")
+                                    lostSince = nil
+                                }
                                 self?.sendToAll(Set(StoreTable.allCases))
                             } else {
                                 announced = true
@@ -117,7 +125,11 @@ final class PostgresChanges: Sendable {
                         ready.continuation.yield(error)
                         return
                     }
-                    logger.warning("Listening for changes failed; listening again in a second.", metadata: ["error": "\(error)"])
+                    if lostSince == nil {
+                        lostSince = .now
+                        logger.warning("Listening for changes was lost; trying again every second.", metadata: ["error": "\(String(reflecting: error))"])
+                        self?.finishAll()
+                    }
                     try? await Task.sleep(for: .seconds(1))
                 }
             }
@@ -132,6 +144,11 @@ final class PostgresChanges: Sendable {
 
     private func send(_ tables: Set<StoreTable>, to book: Int64) {
         state.withLock { $0.broadcasters[book] }?.send(tables)
+    }
+
+    /// Ends every stream of changes (their broadcasters stay, for the streams opened next).
+    private func finishAll() {
+        for broadcaster in state.withLock({ Array($0.broadcasters.values) }) { broadcaster.finish() }
     }
 
     private func sendToAll(_ tables: Set<StoreTable>) {

@@ -31,6 +31,16 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Commission): `what` names the row and the value. The rest of the book stays usable.
     case unreadable(String)
     case storage(String)
+    /// The database does not answer now (it went away, or a connection to it was lost): nothing
+    /// was changed, and the same request may be sent again in a few seconds. A server answers 503
+    /// with `Retry-After`, and says the outage in its log once, not once per refused request.
+    case unavailable(String)
+
+    /// Whether the database is away: a refusal to try again later, not a failure to look into.
+    public var isUnavailable: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
 
     /// The sentence that refuses a file imported before; `again` says how to import it all the
     /// same on the surface that says it ("add --again", "add again=true to the request").
@@ -76,6 +86,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(what) cannot be read: the book was changed outside Commission. Correct or remove that row; the rest of the book is unaffected."
         case .storage(let summary):
             return "The database could not complete the operation (\(summary)). Nothing was changed."
+        case .unavailable(let summary):
+            return "The database does not answer now (\(summary)). Nothing was changed: try again in a few seconds."
         }
     }
 }

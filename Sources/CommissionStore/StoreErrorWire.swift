@@ -120,6 +120,7 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
         case .alreadyImported(let file, let day): self.init(code: "alreadyImported"); self.name = file; self.day = day.description
         case .unreadable(let what): self.init(code: "unreadable"); self.reason = what
         case .storage(let summary): self.init(code: "storage"); self.reason = summary
+        case .unavailable(let summary): self.init(code: "unavailable"); self.reason = summary
         }
     }
 
@@ -165,6 +166,7 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
         case "alreadyImported": guard let name, let day else { return nil }; return .alreadyImported(file: name, on: day)
         case "unreadable": return reason.map { .unreadable($0) }
         case "storage": return reason.map { .storage($0) }
+        case "unavailable": return reason.map { .unavailable($0) }
         default: return nil
         }
     }

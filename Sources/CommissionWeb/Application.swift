@@ -97,7 +97,8 @@ enum Health {
             try await check()
             return text("ready\n", status: .ok)
         } catch {
-            context.logger.warning("not ready: \(String(reflecting: error))")
+            // While the database is away its watcher has said so; a probe every few seconds adds nothing.
+            context.logger.log(level: (error as? StoreError)?.isUnavailable == true ? .debug : .warning, "not ready: \(String(reflecting: error))")
             var response = text("not ready: the database does not answer\n", status: .serviceUnavailable)
             response.headers[.retryAfter] = Problem.retryAfter
             return response

@@ -45,7 +45,7 @@ struct BookResponder: HTTPResponder {
             app = try await apps.app(for: try await book(of: &request, context: context))
         } catch {
             let problem = Problem.from(error)
-            if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path): no book: \(String(reflecting: error))") }
+            problem.log(error, request, context: context, doing: "no book")
             // No book's app answers this one, so its middleware does not either: the headers are set here.
             var response = request.uri.path.hasPrefix("/api/") ? problem.response : pages.errorPage(problem, context: context)
             SecurityHeadersMiddleware.secure(&response, overTLS: configuration.secureCookies)
@@ -85,8 +85,8 @@ struct BookResponder: HTTPResponder {
 /// ``WebConfiguration/booksKept`` apps the least recently used one is, so that a server of a
 /// thousand books holds the apps of those in use, not of every book it ever served. A released
 /// book's next request builds its app again (its store, router and live hubs; the compiled
-/// templates are shared by every book). An event stream open on a released app keeps it alive
-/// until it closes, and keeps working: it hears the book's changes like any other.
+/// templates are shared by every book). An event stream open on a released app holds that app's
+/// live view (``LiveHub``) until it closes, and goes on telling the book's changes.
 actor BookApps {
     let books: any BookDirectory
     let configuration: WebConfiguration

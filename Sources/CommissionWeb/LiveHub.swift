@@ -37,10 +37,17 @@ final class LiveHub<Request: StoreRequest>: Sendable {
         self.render = render
     }
 
-    deinit { state.withLock { $0.task?.cancel() } }
+    deinit {
+        let (task, subscribers) = state.withLock { ($0.task, Array($0.subscribers.values)) }
+        task?.cancel()
+        // Never open and silent: a stream the hub can no longer feed ends, and its client reconnects.
+        for subscriber in subscribers { subscriber.finish() }
+    }
 
-    /// Events from now on, starting with the latest one.
-    func subscribe() -> AsyncStream<String> {
+    /// Events from now on, starting with the latest one. The stream holds the hub — its store
+    /// and its observation — for as long as it is open: a book's app released meanwhile (idle, or
+    /// beyond the books kept) does not leave it open and silent.
+    func subscribe() -> LiveStream {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
         let id: Int = state.withLock { state in
             let id = state.nextID
@@ -53,7 +60,24 @@ final class LiveHub<Request: StoreRequest>: Sendable {
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
-        return stream
+        return LiveStream(events: stream, hub: self)
+    }
+
+    /// A hub's events for one stream, holding the hub while it is open.
+    struct LiveStream: AsyncSequence, Sendable {
+        typealias Element = String
+        typealias Failure = Never
+        let events: AsyncStream<String>
+        let hub: LiveHub
+
+        func makeAsyncIterator() -> Iterator { Iterator(events: events.makeAsyncIterator(), hub: hub) }
+
+        struct Iterator: AsyncIteratorProtocol {
+            var events: AsyncStream<String>.Iterator
+            let hub: LiveHub
+            mutating func next() async -> String? { await events.next() }
+            mutating func next(isolation actor: isolated (any Actor)?) async -> String? { await events.next(isolation: actor) }
+        }
     }
 
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
@@ -61,6 +85,9 @@ final class LiveHub<Request: StoreRequest>: Sendable {
     /// How many events were rendered so far: one per change seen, whatever the number of streams.
     var renderCount: Int { state.withLock { $0.renders } }
 
+    /// Observes the store until its changes end or a fetch fails; then every stream ends (its
+    /// client reconnects, and the next one starts a new observation), so that no stream stays open
+    /// on an observation that is over.
     private func startObserving() -> Task<Void, Never> {
         let updates = store.observe(request)
         return Task { [weak self] in
@@ -72,10 +99,8 @@ final class LiveHub<Request: StoreRequest>: Sendable {
                     self.publish(payload)
                     try await Task.sleep(until: started + Self.minimumInterval)
                 }
-            } catch {
-                // The store failed: end every stream; browsers reconnect and start a new observation.
-                self?.finishAll()
-            }
+            } catch {}
+            self?.finishAll()
         }
     }
 

@@ -60,7 +60,7 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let problem = Problem.from(error)
-            if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))") }
+            problem.log(error, request, context: context)
             if request.uri.path.hasPrefix("/api/") { return problem.response }
             var page = pages.errorPage(problem, context: context)
             if let allow = problem.allow { page.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }

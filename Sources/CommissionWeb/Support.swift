@@ -194,7 +194,7 @@ struct Problem: Error, Encodable, Sendable {
             switch error {
             case .notFound: return Problem(.notFound, error.description)
             case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: return Problem(.conflict, error.description)
-            case .storage: return Problem(.serviceUnavailable, error.description)
+            case .storage, .unavailable: return Problem(.serviceUnavailable, error.description)
             case .importRejected(let problems, _):
                 return Problem(.unprocessableContent, error.description,
                                errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
@@ -226,6 +226,15 @@ struct Problem: Error, Encodable, Sendable {
             return path.isEmpty ? "it is not valid JSON." : "the field \"\(path)\": \(context.debugDescription)"
         @unknown default: return "it cannot be read."
         }
+    }
+
+    /// Logs the error behind a server's failure (5xx) in full: at error level, but a refusal while
+    /// the database is away at debug level — the database's watcher says the outage once when it
+    /// starts and once when it ends, rather than a line for each of the requests it refuses.
+    func log(_ error: any Error, _ request: Request, context: AppRequestContext, doing what: String = "failed") {
+        guard status >= 500 else { return }
+        let level: Logger.Level = (error as? StoreError)?.isUnavailable == true ? .debug : .error
+        context.logger.log(level: level, "\(request.method) \(request.uri.path) \(what): \(String(reflecting: error))")
     }
 
     /// How long a client waits before trying again when the database is away (a 503).

@@ -73,6 +73,16 @@ import Testing
         let stopped = await server.stopGracefully(within: .seconds(10))
         #expect(stopped, "commission serve did not end within 10 s of SIGTERM; its log:\n\(Self.tail(of: log))")
 
+        // The outage is said once as it starts and once as it ends (with its length), not once per
+        // refused request nor every second by the change feed.
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        let errors = lines.filter { $0.contains(" error ") }
+        #expect(lines.filter { $0.contains("requests are refused (503) until it does") }.count == 1, "\(errors.prefix(5))")
+        #expect(lines.filter { $0.contains("not ready") }.isEmpty, "a readiness probe is answered, not logged, while the database is away")
+        #expect(lines.filter { $0.contains("The database answers again after") && $0.contains("refused (503) meanwhile") }.count == 1)
+        #expect(lines.filter { $0.contains("Listening for changes was lost") }.count <= 1)
+        #expect(errors.count <= 5, "\(errors.count) error lines for one outage, the first: \(errors.prefix(5))")
+
         // Every acknowledged sale is in the book, once.
         let database = try await PostgresBookDatabase(url: postgres.url)
         defer { database.shutdown() }
@@ -133,6 +143,21 @@ import Testing
             }
         }
         defer { stream.cancel() }
+        // The dashboard's events, opened before the outage and opened again by the client only
+        // if the server ends the stream: after the return, a sale is told on it within 5 s.
+        let events = Mutex("")
+        let eventStream = Task {
+            while !Task.isCancelled {
+                var request = HTTPClientRequest(url: "\(base)/api/v1/events")
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                if let response = try? await client.execute(request, timeout: .seconds(120)), response.status == .ok {
+                    do { for try await chunk in response.body { events.withLock { $0 += String(buffer: chunk) } } } catch {}
+                    events.withLock { $0 += "\n(stream ended)\n" }
+                }
+                try? await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        defer { eventStream.cancel() }
         func waitFor(_ what: String, within limit: Duration, _ condition: () async -> Bool) async throws {
             let deadline = ContinuousClock.now + limit
             while !(await condition()) {
@@ -165,6 +190,13 @@ import Testing
         try await waitFor("ready again", within: .seconds(5)) { await ready() == 200 }
         try await waitFor("the live stream telling a change again", within: .seconds(10)) {
             streamed.withLock { String($0.dropFirst(streamedBefore)) }.contains("sales")
+        }
+        // A sale acknowledged now is told on the dashboard's stream within 5 s.
+        let eventsBefore = events.withLock { $0.count }
+        let acknowledgedBefore = seen.withLock { $0.acknowledged.count }
+        try await waitFor("a sale acknowledged after the return", within: .seconds(5)) { seen.withLock { $0.acknowledged.count } > acknowledgedBefore }
+        try await waitFor("the dashboard's stream telling that sale", within: .seconds(5)) {
+            events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
         }
         stopLoad.store(true, ordering: .relaxed)
         await load.value

@@ -8,6 +8,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 /// A server of many books keeps the apps of the books in use only: an idle book's app is released,
@@ -38,21 +39,26 @@ import Testing
         let database = try await PostgresBookDatabase(url: url)
         defer { database.shutdown() }
         let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
-        var made: [(store: PostgresStore, token: String)] = []
+        var made: [(store: PostgresStore, token: String, session: String)] = []
         for name in ["Ada", "Bea", "Cleo"] {
             let store = try await PostgresStore.createBook(in: database, name: name, settings: settings)
             _ = try await store.createClinic(ClinicDraft(name: "\(name)'s clinic", schedule: .monthly))
             let owner = try await store.createOwner(username: "\(name.lowercased())-\(UUID().uuidString.prefix(6))", passwordHash: "x")
             let token = "cm_\(name)_\(UUID().uuidString)"
             _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
-            made.append((store, token))
+            let session = "session-\(UUID().uuidString)"
+            try await store.createSession(account: owner.id, tokenDigest: WebSecrets.digest(session), csrfToken: "c", expiresAt: Date().addingTimeInterval(3600))
+            made.append((store, token, session))
         }
         let books = made
+        // The server's clock: the books are released when it says they have been idle long enough.
+        let clock = ManualClock()
         func serving(keeping kept: Int, releasingAfter idle: Duration) -> some ApplicationProtocol {
             var configuration = WebConfiguration(bcryptCost: 4)
             configuration.metrics = ServerMetrics(token: Self.operatorToken)
             configuration.releaseBooksIdleFor = idle
             configuration.booksKept = kept
+            configuration.clock = clock
             return buildApplication(configuration: configuration, books: PostgresBooks(database: database, defaultSettings: settings))
         }
         // Each book answered with its own records; beyond two, the least recently used is released.
@@ -63,24 +69,36 @@ import Testing
                 #expect(try await booksInMemory(client) == min(index + 1, 2))
             }
         }
-        try await serving(keeping: 100, releasingAfter: .seconds(1)).test(.live) { client in
+        // Released after ten seconds idle by the server's clock; the sweep looks every second.
+        try await serving(keeping: 100, releasingAfter: .seconds(10)).test(.live) { client in
             let port = try #require(client.port)
             for book in books {
                 #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: "Bearer \(book.token)"]).status == .ok)
             }
 
-            // Ada's change stream opened, then nobody asks anything: every app is released…
+            // Ada's streams opened — the store's changes, the API's dashboard events, the dashboard
+            // page's — then nobody asks anything: every app is released…
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/changes")
             request.headers.add(name: "Authorization", value: "Bearer \(books[0].token)")
             let open = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
             #expect(open.status == .ok)
             var openChunks = open.body.makeAsyncIterator()
-            let deadline = ContinuousClock.now + .seconds(20)
+            let events = StreamReader("http://127.0.0.1:\(port)/api/v1/events", headers: [("Authorization", "Bearer \(books[0].token)")])
+            let page = StreamReader("http://127.0.0.1:\(port)/events", headers: [("Cookie", "commission_session=\(books[0].session)")])
+            let (eventsOpen, pageOpen) = (await events.waitFor("event: dashboard", within: .seconds(30)), await page.waitFor("event: body", within: .seconds(30)))
+            #expect(eventsOpen && pageOpen, "\(events.text.prefix(300)) \(page.text.prefix(300))")
+            clock.advance(by: .seconds(11))
+            let deadline = ContinuousClock.now + .seconds(60)
             while try await booksInMemory(client) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
             #expect(try await booksInMemory(client) == 0, "the idle books were not released")
-            // …and the stream opened before still tells Ada's changes.
+            // …and each stream opened before still tells Ada's changes, within 5 s: none is open and silent.
+            let (eventsSeen, pageSeen) = (events.text.count, page.text.count)
             _ = try await books[0].store.createClinic(ClinicDraft(name: "Ada's second clinic", schedule: .monthly))
             #expect(try await nextChange(&openChunks).contains(#"data: ["clinics"]"#))
+            let eventsTold = await events.waitFor("event: dashboard", after: eventsSeen, within: .seconds(5))
+            #expect(eventsTold, "\(events.text.suffix(300))")
+            let pageTold = await page.waitFor("event: body", after: pageSeen, within: .seconds(5))
+            #expect(pageTold, "\(page.text.suffix(300))")
 
             // Served again: built on its request, with its records and a live stream that works.
             let again = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: "Bearer \(books[0].token)"])
@@ -91,5 +109,47 @@ import Testing
             _ = try await books[0].store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 100), unitCost: .zero))
             #expect(try await nextChange(&chunks).contains(#"data: ["products"]"#))
         }
+    }
+}
+
+/// A live stream read in the background as a browser's EventSource reads it: what it wrote so far,
+/// and whether it ended.
+final class StreamReader: Sendable {
+    /// What was read, shared with the task reading it (which must not hold the reader).
+    final class Read: Sendable {
+        let state = Mutex((text: "", ended: false))
+    }
+    private let read = Read()
+    private let task: Task<Void, Never>
+
+    init(_ url: String, headers: [(String, String)]) {
+        let read = self.read
+        task = Task {
+            var request = HTTPClientRequest(url: url)
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(600)) {
+                read.state.withLock { $0.text += "status \(response.status.code)\n" }
+                do { for try await chunk in response.body { read.state.withLock { $0.text += String(buffer: chunk) } } } catch {}
+            }
+            read.state.withLock { $0.ended = true }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var text: String { read.state.withLock { $0.text } }
+    var ended: Bool { read.state.withLock { $0.ended } }
+
+    /// Waits until what the stream writes after `offset` characters contains `marker` (true), or
+    /// it ended or `limit` passed (false).
+    func waitFor(_ marker: String, after offset: Int = 0, within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let (text, ended) = read.state.withLock { ($0.text, $0.ended) }
+            if String(text.dropFirst(offset)).contains(marker) { return true }
+            if ended { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 }

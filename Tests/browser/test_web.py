@@ -197,6 +197,123 @@ class Server:
                 self.process.kill()
 
 
+class PrivatePostgres:
+    """A PostgreSQL server of this test's own, which it stops and starts again (as the package's
+    `postgres` user when run as root, in a directory under /tmp that user owns)."""
+
+    def __init__(self):
+        versions = sorted(int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit()) if os.path.isdir("/usr/lib/postgresql") else []
+        if not versions:
+            raise RuntimeError("PostgreSQL's server tools are not installed (scripts/with-postgres installs them)")
+        self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
+        self.directory = tempfile.mkdtemp(prefix="commission-browser-postgres-", dir="/tmp")
+        self.port = free_port()
+        self.url = f"postgres://postgres@127.0.0.1:{self.port}/postgres"
+        if os.getuid() == 0:
+            shutil.chown(self.directory, "postgres")
+        self.run("initdb", "-D", f"{self.directory}/data", "-A", "trust", "-U", "postgres")
+        self.start()
+
+    def run(self, tool, *arguments):
+        command = [f"{self.bin}/{tool}", *arguments]
+        if os.getuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True)
+
+    def start(self):
+        self.run("pg_ctl", "-D", f"{self.directory}/data", "-l", f"{self.directory}/log", "-w", "-o",
+                 f"-p {self.port} -k {self.directory} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+
+    def stop(self):
+        self.run("pg_ctl", "-D", f"{self.directory}/data", "-m", "fast", "-w", "stop")
+
+    def remove(self):
+        try:
+            self.stop()
+        except subprocess.CalledProcessError:
+            pass
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def outage(workdir, drivers):
+    """The dashboard on a phone through a PostgreSQL outage: the badge says it is reconnecting while
+    the database is away, and once it is back the page shows a sale made since, by itself."""
+    print("A phone's dashboard through a database outage: reconnecting, then live with the new figure")
+    postgres = PrivatePostgres()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = open(os.path.join(workdir, "outage-server.log"), "w")
+    process = subprocess.Popen([COMMISSION, "serve", "--database", postgres.url, "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/health/ready", timeout=1)
+                break
+            except OSError:
+                if time.time() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server on PostgreSQL did not start; see " + log.name)
+                time.sleep(0.1)
+        phone = browser(phone=True)
+        drivers.append(phone)
+        phone.get(base + "/")
+        fill(phone, "username", "olivia")
+        fill(phone, "password", PASSWORD)
+        submit(phone, "Create the owner account")
+        phone.get(base + "/settings")
+        fill(phone, "token-name", "outage test")
+        submit(phone, "Create token")
+        token = phone.find_element(By.ID, "new-token").text
+
+        def api(method, path, body=None):
+            request = urllib.request.Request(base + "/api/v1" + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+                                             headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.loads(response.read() or b"null")
+
+        clinic = api("POST", "/clinics", {"name": "Glow Aesthetics", "schedule": "monthly"})
+        product = api("POST", "/products", {"name": "Serum 30ml", "unitPrice": "50.00", "unitCost": "20.00"})
+        api("POST", "/terms", {"clinicId": clinic["id"], "share": "40", "effectiveFrom": "2000-01-01"})
+        sale = {"clinicId": clinic["id"], "productId": product["id"], "quantity": 1}
+        api("POST", "/sales", sale)
+        phone.get(base + "/dashboard")
+        wait_for(phone, lambda d: text_of(d, "connection") == "live", seconds=10)
+        check(text_of(phone, "today-commission") == "$12.00", f"the dashboard shows today's $12.00 ({text_of(phone, 'today-commission')})")
+
+        postgres.stop()
+        try:
+            wait_for(phone, lambda d: (text_of(d, "connection") or "").startswith("reconnecting"), seconds=20)
+            check(True, "with the database away, the badge says it is reconnecting")
+        except Exception:
+            check(False, f"with the database away, the badge says {text_of(phone, 'connection')!r}")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "dashboard-reconnecting.png"))
+        time.sleep(3)  # its retries meet 503s meanwhile
+        postgres.start()
+        deadline = time.time() + 30
+        while True:  # the sale is sent again until the server takes it, as the phone's queue does
+            try:
+                api("POST", "/sales", dict(sale, quantity=2))
+                break
+            except (urllib.error.HTTPError, OSError):
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.5)
+        try:
+            wait_for(phone, lambda d: text_of(d, "today-commission") == "$36.00" and text_of(d, "connection") == "live", seconds=40)
+            check(True, "after the database's return the page is live again and shows the sale made since ($36.00), without a reload")
+        except Exception:
+            check(False, f"after the return the page shows {text_of(phone, 'today-commission')!r}, badge {text_of(phone, 'connection')!r}")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+        postgres.remove()
+
+
 def main():
     workdir = tempfile.mkdtemp(prefix="commission-browser-")
     db = os.path.join(workdir, "book.sqlite")
@@ -642,6 +759,8 @@ def main():
         except urllib.error.HTTPError as error:
             body = json.loads(error.read())
             check(error.code == 401 and "detail" in body, "the API answers 401 with a problem detail")
+
+        outage(workdir, drivers)
 
         print("SIGTERM shuts the server down gracefully, even with a live stream open")
         session = next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session")

@@ -2,6 +2,7 @@ import CommissionCore
 import CommissionKit
 import CommissionStore
 import Foundation
+import AsyncAlgorithms
 import Hummingbird
 import ServiceLifecycle
 
@@ -12,7 +13,7 @@ struct DashboardJob: Job {
 
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/dashboard") { request, context in try await dashboardPage(request, context: context) }
-        pages.get("/events") { _, _ in Self.events(app.pageHub, metrics: app.configuration.metrics) }
+        pages.get("/events") { _, _ in Self.events(app.pageHub, heartbeat: Self.pagePing, metrics: app.configuration.metrics) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -21,20 +22,35 @@ struct DashboardJob: Job {
             let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
             return try app.json(Presenter(currency: settings.currency).dashboard(try await app.store.dashboard(today: today)))
         }
-        api.get("/events") { _, _ in Self.events(app.hub, metrics: app.configuration.metrics) }
+        api.get("/events") { _, _ in Self.events(app.hub, heartbeat: Self.comment, metrics: app.configuration.metrics) }
     }
 
     /// Server-Sent Events, pushed after every committed change that touches what they show — driven
     /// by the store's live query, shared by all streams through a ``LiveHub``, not by polling: the
     /// API's streams get the dashboard's headline (`event: dashboard`, JSON), the dashboard page's
     /// its whole new body (`event: body`, HTML), rendered once for every open page.
-    static func events<R>(_ hub: LiveHub<R>, metrics: ServerMetrics?) -> Response {
-        eventStream(hub.subscribe(), metrics: metrics)
+    static func events<R>(_ hub: LiveHub<R>, heartbeat: String, metrics: ServerMetrics?) -> Response {
+        eventStream(hub.subscribe(), heartbeat: heartbeat, metrics: metrics)
     }
 
-    /// A Server-Sent Events response of `events` (each a whole event), counted among the open
-    /// streams while it lasts and ended by a graceful shutdown; `opening` is written first.
-    static func eventStream<Events: AsyncSequence & Sendable>(_ events: Events, opening: String? = nil, metrics: ServerMetrics?) -> Response
+    /// What a stream writes next.
+    enum Beat: Sendable { case event(String), heartbeat, end }
+
+    /// How often a stream with nothing to tell says it is still there.
+    static let heartbeatInterval = Duration.seconds(15)
+    /// The page's heartbeat: an event its script sees (a comment would not reach it), so that a
+    /// page that hears nothing for a while knows its connection is gone and opens another.
+    static let pagePing = "event: ping\ndata: \n\n"
+    /// An API stream's heartbeat: a comment, which clients skip, keeping proxies and the client's
+    /// own timeouts from taking a quiet stream for a dead one.
+    static let comment = ": ping\n\n"
+
+    /// A Server-Sent Events response of `events` (each a whole event), with `heartbeat` written
+    /// between them every ``heartbeatInterval``; counted among the open streams while it lasts and
+    /// ended by a graceful shutdown, or when `events` ends (its client then reconnects); `opening`
+    /// is written first.
+    static func eventStream<Events: AsyncSequence & Sendable>(_ events: Events, opening: String? = nil, heartbeat: String = comment,
+                                                               metrics: ServerMetrics?) -> Response
     where Events.Element == String, Events.Failure == Never {
         Response(
             status: .ok,
@@ -43,8 +59,15 @@ struct DashboardJob: Job {
                 metrics?.openStreams.increment()
                 defer { metrics?.openStreams.decrement() }
                 if let opening { try await writer.write(ByteBuffer(string: opening)) }
-                for await event in events.cancelOnGracefulShutdown() {
-                    try await writer.write(ByteBuffer(string: event))
+                // The events end the stream when they end: the heartbeat alone never keeps it open.
+                let told = chain(events.map { Beat.event($0) }, [Beat.end].async)
+                let beats = AsyncTimerSequence(interval: heartbeatInterval, clock: .continuous).map { _ in Beat.heartbeat }
+                streaming: for await beat in merge(told, beats).cancelOnGracefulShutdown() {
+                    switch beat {
+                    case .event(let event): try await writer.write(ByteBuffer(string: event))
+                    case .heartbeat: try await writer.write(ByteBuffer(string: heartbeat))
+                    case .end: break streaming
+                    }
                 }
                 try await writer.finish(nil)
             })

@@ -119,7 +119,7 @@ struct EntryJob: Job {
             return try await body()
         } catch {
             let problem = Problem.from(error)
-            if problem.status >= 500 { context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))") }
+            problem.log(error, request, context: context)
             return problem.response
         }
     }

@@ -368,20 +368,52 @@
 
   // ---- The live dashboard: after every committed change the server pushes the page's new body,
   // rendered once for every open page; the page puts it in place without asking for anything.
+  // The stream is never trusted to come back by itself: EventSource gives up for good when a retry
+  // is answered with an error (a 503 while the database is away), and a connection can die without
+  // a word (a phone changing networks). So the page opens it again itself, sooner at first, then
+  // less often (1, 2, 4 … 30 seconds), whenever it ends, fails, or says nothing — not even the
+  // server's ping, every 15 seconds — for 45 seconds; the badge says "reconnecting…" meanwhile,
+  // and "live" once an event arrives again.
   var dashboard = $("#dashboard[data-live]");
   if (dashboard && window.EventSource) {
-    var source = new EventSource(dashboard.getAttribute("data-live"));
-    connection.stream = "reconnecting";
-    source.addEventListener("open", function () { connection.stream = "live"; showConnection(); });
-    source.addEventListener("error", function () { connection.stream = "reconnecting"; showConnection(); });
-    // The first event may already differ from what was drawn: every event is applied.
-    source.addEventListener("body", function (event) {
-      connection.stream = "live";
-      dashboard.innerHTML = event.data;
-      document.body.setAttribute("data-rendered", new Date().toISOString());
-      document.body.setAttribute("data-event", event.lastEventId);
+    var live = { source: null, delay: 1000, retry: null, watchdog: null };
+    var reopen = function () {
+      if (live.source) { live.source.close(); live.source = null; }
+      clearTimeout(live.watchdog);
+      connection.stream = "reconnecting";
       showConnection();
+      if (live.retry) { return; }
+      live.retry = setTimeout(function () { live.retry = null; open(); }, live.delay);
+      live.delay = Math.min(live.delay * 2, 30000);
+    };
+    var heard = function () {
+      clearTimeout(live.watchdog);
+      live.watchdog = setTimeout(reopen, 45000);
+      live.delay = 1000;
+      if (connection.stream !== "live") { connection.stream = "live"; showConnection(); }
+    };
+    var open = function () {
+      var source = new EventSource(dashboard.getAttribute("data-live"));
+      live.source = source;
+      connection.stream = "reconnecting";
+      source.addEventListener("open", heard);
+      source.addEventListener("ping", heard);
+      // Ended, refused or cut: opened again by this page, not left to EventSource.
+      source.addEventListener("error", function () { if (live.source === source) { reopen(); } });
+      // The first event may already differ from what was drawn: every event is applied.
+      source.addEventListener("body", function (event) {
+        heard();
+        dashboard.innerHTML = event.data;
+        document.body.setAttribute("data-rendered", new Date().toISOString());
+        document.body.setAttribute("data-event", event.lastEventId);
+      });
+      live.watchdog = setTimeout(reopen, 45000);
+    };
+    // Back online: try at once rather than at the end of a long wait.
+    window.addEventListener("online", function () {
+      if (live.retry) { clearTimeout(live.retry); live.retry = null; live.delay = 1000; open(); }
     });
+    open();
   }
   showConnection();
 })();
