@@ -23,6 +23,7 @@ import SystemPackage
 /// | `backupDirectory` | `--backup-directory` | `backups/` beside the SQLite book |
 /// | `booksKept` | `--books-kept` | `100` (PostgreSQL: books whose app is kept in memory) |
 /// | `releaseBooksAfter` | `--release-books-after` | `10m` (PostgreSQL: a book's app unused this long is released) |
+/// | `publicUrl` | `--public-url` | the server's own address (`http://HOST:PORT`): what links it makes lead to |
 public struct ServerSettings: Sendable, Equatable {
     public var db: String?
     public var databaseUrl: String?
@@ -37,6 +38,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var backupDirectory: String?
     public var booksKept = 100
     public var releaseBooksAfter = "10m"
+    /// The address people reach the server at (behind a proxy: the proxy's), for the links it makes.
+    public var publicUrl: String?
 
     public init() {}
 
@@ -50,6 +53,7 @@ public struct ServerSettings: Sendable, Equatable {
         public var backupDirectory: String?
         public var booksKept: Int?
         public var releaseBooksAfter: String?
+        public var publicUrl: String?
         public init() {}
     }
 
@@ -72,6 +76,7 @@ public struct ServerSettings: Sendable, Equatable {
         put("backupDirectory", flags.backupDirectory.map(ConfigContent.string))
         put("booksKept", flags.booksKept.map(ConfigContent.int))
         put("releaseBooksAfter", flags.releaseBooksAfter.map(ConfigContent.string))
+        put("publicUrl", flags.publicUrl.map(ConfigContent.string))
         // An empty variable is as good as none.
         let environment = environment.filter { !$0.value.isEmpty }
         var providers: [any ConfigProvider] = [
@@ -112,6 +117,10 @@ public struct ServerSettings: Sendable, Equatable {
         settings.backupDirectory = try value("backupDirectory") { try config.requiredString(forKey: $0) }
         settings.booksKept = try value("booksKept") { try config.requiredInt(forKey: $0) } ?? settings.booksKept
         settings.releaseBooksAfter = try value("releaseBooksAfter") { try config.requiredString(forKey: $0) } ?? settings.releaseBooksAfter
+        settings.publicUrl = try value("publicUrl") { try config.requiredString(forKey: $0) }
+        if let url = settings.publicUrl, PublicAddress(url) == nil {
+            throw SettingsError.invalid("publicUrl", "\"\(url)\" is not an address such as https://commission.example.com (http or https, a host, an optional port, no path)")
+        }
         if let format = try value("logFormat", { try config.requiredString(forKey: $0) }) {
             guard let known = LogFormat(rawValue: format) else { throw SettingsError.invalid("logFormat", "\"\(format)\" is text or json") }
             settings.logFormat = known
@@ -137,4 +146,22 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
 extension String {
     /// The text without the given ending.
     fileprivate func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self[...] }
+}
+
+/// The address people reach the server at — `https://commission.example.com`, `http://10.0.0.5:8080` —
+/// from which it writes the links it makes (invitations), never from a request's `Host` header,
+/// which the caller chooses.
+public struct PublicAddress: Sendable, Equatable {
+    /// `scheme://host[:port]`, without a trailing slash.
+    public let text: String
+
+    /// Takes an http or https URL with a host and at most a port; a path other than `/`, a query,
+    /// a fragment or credentials are refused (nil).
+    public init?(_ string: String) {
+        guard let components = URLComponents(string: string.trimmingCharacters(in: .whitespaces)),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.host, !host.isEmpty, components.user == nil, components.password == nil,
+              components.query == nil, components.fragment == nil, components.path.isEmpty || components.path == "/" else { return nil }
+        text = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (components.port.map { ":\($0)" } ?? "")
+    }
 }

@@ -32,6 +32,9 @@ public struct WebConfiguration: Sendable {
     /// On a server of several books: how many books' apps are kept at most; beyond, the least
     /// recently used is released first.
     public var booksKept: Int = 100
+    /// The address people reach the server at, for the links it makes (invitations); without one,
+    /// the server's own `http://host:port`.
+    public var publicAddress: PublicAddress?
     /// What every time window is measured by (sessions, links, tokens, the sign-in slowdown,
     /// idempotency keys, idle books, staged uploads): the system's clock, or a test's.
     public var clock: any WallClock = SystemClock()
@@ -47,6 +50,15 @@ public struct WebConfiguration: Sendable {
         self.maxBodySize = maxBodySize
         self.bcryptCost = bcryptCost
         self.trustForwardedFor = trustForwardedFor
+    }
+}
+
+extension WebConfiguration {
+    /// Where the links the server makes lead: its public address, else its own.
+    public var linkBase: String {
+        if let publicAddress { return publicAddress.text }
+        let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return "\(secureCookies ? "https" : "http")://\(shown.contains(":") ? "[\(shown)]" : shown):\(port)"
     }
 }
 

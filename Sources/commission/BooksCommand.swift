@@ -18,6 +18,10 @@ struct BooksCommand: AsyncParsableCommand {
             link (valid 7 days) with which its owner creates their account. Owners then invite members \
             of their own book from Settings in the web app.
 
+            `books link` makes such a link for a book that exists: its owner's, while it has none (a book \
+            restored without accounts, or the server's first book when nobody set it up), or with \
+            --member a member's.
+
             `books backup` writes one book to a book archive (JSON Lines, a consistent snapshot taken \
             while the team works on); `books restore` makes a new book from an archive — one made \
             here, or on SQLite with `commission backup --archive`.
@@ -26,10 +30,30 @@ struct BooksCommand: AsyncParsableCommand {
               commission books list --database postgres://commission@127.0.0.1/commission
               commission books add "Maya's book" --currency EUR --time-zone Europe/Paris \\
                   --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
+              commission books link 1 --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
               commission books backup 3 ~/maya-2026-11-23.jsonl --database postgres://commission@127.0.0.1/commission
               commission books restore ~/maya-2026-11-23.jsonl --name "Maya (restored)" --database postgres://…
             """,
-        subcommands: [List.self, Add.self, Backup.self, Restore.self])
+        subcommands: [List.self, Add.self, Link.self, Backup.self, Restore.self])
+
+    /// The server's address, for the links printed: `--url`, else COMMISSION_PUBLIC_URL (the
+    /// server's own `publicUrl` setting), else the server's default address.
+    struct AddressOption: ParsableArguments {
+        @Option(help: ArgumentHelp("The address the server is reached at, for the link (also COMMISSION_PUBLIC_URL; default http://127.0.0.1:8080).",
+                                   valueName: "http(s)://HOST[:PORT]"))
+        var url: String?
+
+        func base() throws -> String {
+            let given = url ?? ProcessInfo.processInfo.environment["COMMISSION_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "http://127.0.0.1:8080"
+            guard let base = PublicAddress(given) else {
+                throw Failure("--url must be the server's address, such as http://127.0.0.1:8080 or https://commission.example.com.")
+            }
+            return base.text
+        }
+
+        /// The one-time link of `secret` on the server.
+        func link(_ secret: String) throws -> String { try base() + WebSecrets.invitationPath + secret }
+    }
 
     struct DatabaseOption: ParsableArguments {
         @Option(name: .long, help: ArgumentHelp("The PostgreSQL database (also COMMISSION_DATABASE_URL).",
@@ -79,8 +103,7 @@ struct BooksCommand: AsyncParsableCommand {
         @Option(help: "The book's currency (ISO 4217 code).") var currency = "USD"
         @Option(name: .customLong("time-zone"), help: "The book's time zone (IANA name); this machine's by default.")
         var timeZone = TimeZone.current.identifier
-        @Option(help: ArgumentHelp("The address the server is reached at, for the link.", valueName: "http(s)://HOST[:PORT]"))
-        var url = "http://127.0.0.1:8080"
+        @OptionGroup var address: AddressOption
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
@@ -92,9 +115,7 @@ struct BooksCommand: AsyncParsableCommand {
             } catch {
                 throw Failure("The currency: \(error)")
             }
-            guard let base = URL(string: url), ["http", "https"].contains(base.scheme ?? ""), base.host != nil else {
-                throw Failure("--url must be the server's address, such as http://127.0.0.1:8080 or https://commission.example.com.")
-            }
+            _ = try address.base()
             let shared = try await database.open()
             defer { shared.shutdown() }
             let secret = WebSecrets.make()
@@ -102,11 +123,52 @@ struct BooksCommand: AsyncParsableCommand {
             // The book and its owner's link in one transaction: only the link can claim it.
             let store = try await PostgresStore.createBook(in: shared, name: name, settings: settings,
                                                            ownersLink: (WebSecrets.digest(secret), expires))
-            let link = url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WebSecrets.invitationPath + secret
+            let link = try address.link(secret)
             output("""
                 Book \(store.book) "\(name)" (\(settings.currency.code), \(settings.timeZoneIdentifier)) is ready.
                 Send its owner this link; it works once, until \(Day(expires, in: .current)):
                   \(link)
+
+                """)
+        }
+    }
+
+    struct Link: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a one-time link to a book that exists: its owner's while it has none, or a member's.",
+            discussion: """
+                The link works once, for 7 days. A book that has its owner takes an owner's link no more: \
+                its owner invites people from Settings in the web app, or ask here for a member's (--member).
+
+                Examples:
+                  commission books link 1 --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
+                  commission books link 3 --member --database postgres://…
+                """)
+        @Argument(help: "The book's id (`commission books list` shows them).") var book: Int64
+        @Flag(help: "A member's link rather than the owner's.") var member = false
+        @OptionGroup var address: AddressOption
+        @OptionGroup var database: DatabaseOption
+
+        func run() async throws {
+            _ = try address.base()
+            let shared = try await database.open()
+            defer { shared.shutdown() }
+            let books = PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings)
+            guard let listed = try await books.books().first(where: { $0.id == book }) else {
+                throw Failure("There is no book \(book) in this database: `commission books list` shows them.")
+            }
+            let store = try await books.store(book: book)
+            let owners = try await store.members().filter { $0.role == .owner }
+            if !member, let owner = owners.first {
+                throw Failure("Book \(book) \"\(listed.name)\" has its owner (\(owner.account.username)): they invite people from Settings in the web app. "
+                              + "For a member's link, add --member.")
+            }
+            let secret = WebSecrets.make()
+            let expires = Date().addingTimeInterval(7 * 24 * 3600)
+            try await store.createInvitation(tokenDigest: WebSecrets.digest(secret), role: member ? .member : .owner, invitedBy: nil, expiresAt: expires)
+            output("""
+                Send \(member ? "the new member" : "the owner") of book \(book) "\(listed.name)" this link; it works once, until \(Day(expires, in: .current)):
+                  \(try address.link(secret))
 
                 """)
         }
@@ -166,8 +228,7 @@ struct BooksCommand: AsyncParsableCommand {
         @Option(help: "The new book's name; the archive's by default.") var name: String?
         @Option(help: ArgumentHelp("Replace this book's records with the archive's, in place, keeping its members.", valueName: "BOOK"))
         var replace: Int64?
-        @Option(help: ArgumentHelp("The address the server is reached at, for the owner's link.", valueName: "http(s)://HOST[:PORT]"))
-        var url = "http://127.0.0.1:8080"
+        @OptionGroup var address: AddressOption
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
@@ -203,7 +264,7 @@ struct BooksCommand: AsyncParsableCommand {
             }
             output("Restored \(path) as book \(restored.store.book): \(restored.counts).\n")
             if restored.awaitsOwner {
-                let link = url.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WebSecrets.invitationPath + secret
+                let link = try address.link(secret)
                 output("""
                     It has no owner yet. Send its owner this link; it works once, until \(Day(expires, in: .current)):
                       \(link)

@@ -64,6 +64,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("trust-forwarded-for"), inversion: .prefixedNo,
           help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
     var trustForwardedFor: Bool?
+    @Option(name: .customLong("public-url"), help: ArgumentHelp("The address people reach the server at, for the links it makes (invitations); its own by default.",
+                                                               valueName: "http(s)://HOST[:PORT]"))
+    var publicUrl: String?
     @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of settings, below the flags and COMMISSION_* variables (also COMMISSION_CONFIG).",
                                                            valueName: "file"))
     var configFile: String?
@@ -74,7 +77,7 @@ struct Serve: AsyncParsableCommand {
         (flags.db, flags.databaseUrl, flags.host, flags.port) = (book.db, database, host, port)
         (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (secureCookies, trustForwardedFor, logFormat, metricsToken)
         (flags.backupEvery, flags.backupKeep, flags.backupDirectory) = (backupEvery, keep, backupDirectory)
-        (flags.booksKept, flags.releaseBooksAfter) = (booksKept, releaseBooksAfter)
+        (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl) = (booksKept, releaseBooksAfter, publicUrl)
         let settings: ServerSettings
         do {
             settings = try await ServerSettings.resolve(flags, file: configFile)
@@ -102,6 +105,10 @@ struct Serve: AsyncParsableCommand {
         var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, trustForwardedFor: settings.trustForwardedFor)
         configuration.booksKept = settings.booksKept
         configuration.releaseBooksIdleFor = ScheduledBackups.period(settings.releaseBooksAfter) ?? configuration.releaseBooksIdleFor
+        configuration.publicAddress = settings.publicUrl.flatMap(PublicAddress.init)
+        if configuration.publicAddress == nil && !["127.0.0.1", "localhost", "::1"].contains(host) {
+            output("The links this server makes (invitations) will lead to \(configuration.linkBase): set --public-url (publicUrl) to the address people reach it at.\n")
+        }
         if let token = settings.metricsToken {
             let metrics = ServerMetrics(token: token)
             metrics.bootstrap()
@@ -137,6 +144,9 @@ struct Serve: AsyncParsableCommand {
             let books = PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings)
             if try await books.setupIsOpen(book: firstBook.book) {
                 output("Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
+            } else if try await firstBook.awaitsSetup() {
+                // Nobody set it up before another book's owner signed up: only a link makes its owner now.
+                output("Book \(firstBook.book) has no owner: `commission books link \(firstBook.book) --database …` prints its owner's one-time link.\n")
             }
             let app = buildApplication(configuration: configuration, books: books, logger: logger)
             let backups = try schedule(settings, logger: logger, metrics: configuration.metrics, directory: settings.backupDirectory) {

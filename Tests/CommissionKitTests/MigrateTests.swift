@@ -187,6 +187,40 @@ import Testing
 }
 
 @Suite(.serialized) struct BooksCommandTests {
+    /// The server's first book, left without its owner once another book's link was claimed (set-up
+    /// closes when any account exists), gets its owner's link from `books link`; a book with its
+    /// owner gets a member's only when asked.
+    @Test func aBookWithoutItsOwnerGetsALinkForIt() async throws {
+        let url = try await scratchPostgresDatabase()
+        let database = try await PostgresBookDatabase(url: url)
+        defer { database.shutdown() }
+        let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        let first = try await PostgresStore.firstBook(in: database, creatingWith: settings)
+        let books = PostgresBooks(database: database, defaultSettings: settings)
+        // Book 2's owner claims their link before anyone set up book 1: set-up is closed for good.
+        let added = try commission(["books", "add", "Maya's book", "--database", url], environment: ["COMMISSION_PUBLIC_URL": "https://c.example.com"])
+        let mayaLink = try #require(added.stdout.firstMatch(of: /https:\/\/c\.example\.com\/invite\/([0-9a-f]{64})/), "\(added.stdout)\(added.stderr)")
+        let maya = try await books.store(book: 2)
+        _ = try await maya.acceptInvitation(tokenDigest: WebSecrets.digest(String(mayaLink.1)), username: "maya", passwordHash: "x", now: Date())
+        #expect(try await books.setupIsOpen(book: first.book) == false)
+
+        let linked = try commission(["books", "link", "\(first.book)", "--url", "https://c.example.com/", "--database", url])
+        #expect(linked.status == 0, "\(linked.stderr)")
+        let link = try #require(linked.stdout.firstMatch(of: /https:\/\/c\.example\.com\/invite\/([0-9a-f]{64})/), "\(linked.stdout)")
+        let digest = WebSecrets.digest(String(link.1))
+        #expect(try await books.book(invitationDigest: digest, now: Date()) == first.book)
+        let owner = try await first.acceptInvitation(tokenDigest: digest, username: "olivia", passwordHash: "x", now: Date())
+        #expect(try await first.role(of: owner.id) == .owner)
+
+        // Now it has its owner: an owner's link is refused, saying where people are invited; a member's is made.
+        let again = try commission(["books", "link", "\(first.book)", "--database", url])
+        #expect(again.status != 0 && again.stderr.contains("has its owner (olivia)") && again.stderr.contains("--member"), "\(again.stderr)")
+        let member = try commission(["books", "link", "\(first.book)", "--member", "--database", url])
+        #expect(member.status == 0 && member.stdout.contains("http://127.0.0.1:8080/invite/"), "\(member.stdout)\(member.stderr)")
+        let nowhere = try commission(["books", "link", "9", "--database", url])
+        #expect(nowhere.status != 0 && nowhere.stderr.contains("There is no book 9"))
+    }
+
     @Test func aNewBookComesWithAOneTimeLinkForItsOwner() async throws {
         let url = try await scratchPostgresDatabase()
         let empty = try commission(["books", "list", "--database", url])

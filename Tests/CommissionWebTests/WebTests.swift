@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import CommissionCore
 import CommissionSQLite
 import CommissionStore
@@ -601,6 +602,16 @@ import Testing
         await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file + ".missing") }
         try "port = 8443".write(toFile: file, atomically: true, encoding: .utf8)
         await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file) }
+
+        // The public address: an http(s) URL with a host, kept without its trailing slash.
+        let address = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_PUBLIC_URL": "https://commission.example.com/"])
+        #expect(address.publicUrl.flatMap(PublicAddress.init)?.text == "https://commission.example.com")
+        #expect(PublicAddress("http://10.0.0.5:8080")?.text == "http://10.0.0.5:8080")
+        for refused in ["commission.example.com", "ftp://example.com", "https://example.com/commission", "https://u:p@example.com", "https://example.com/?a=1"] {
+            await #expect(throws: SettingsError.self, "\(refused)") {
+                _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_PUBLIC_URL": refused])
+            }
+        }
     }
 }
 
@@ -1019,6 +1030,36 @@ import Testing
             #expect(html.contains("1 sales."))
             #expect(html.contains("1 × Cream</td>"))
             #expect(!html.contains("× Serum 30ml"))
+        }
+    }
+}
+
+@Suite struct PublicAddressTests {
+    /// An invitation link leads to the server's public address (or its own), whatever `Host` the
+    /// request that made it carried: a link sent to a new member cannot be pointed elsewhere.
+    @Test(arguments: [("https://commission.example.com", "https://commission.example.com/invite/"), (nil, "http://127.0.0.1:8080/invite/")])
+    func anInvitationLinkLeadsToThePublicAddressNotTheRequestsHost(_ configured: String?, _ expected: String) async throws {
+        let store = try SQLiteStore(.inMemory)
+        _ = try await store.createOwner(username: "ana", passwordHash: "x")
+        let owner = try #require(try await store.ownerAccount())
+        let token = "cm_host_\(UUID().uuidString)"
+        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
+        // Without a public address the link names the server's own (its configured port; the test listens on another).
+        var configuration = WebConfiguration(port: 8080, bcryptCost: 4)
+        configuration.publicAddress = configured.flatMap(PublicAddress.init)
+        let app = Application(router: buildRouter(configuration: configuration, store: store), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            // Over a real socket, as a browser or a forger sends it: HTTP/1's Host header is the request's authority.
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/api/v1/invitations")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.replaceOrAdd(name: "Host", value: "evil.example")
+            request.body = .bytes(ByteBuffer(string: "{}"))
+            let made = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let body = try await made.body.collect(upTo: 1 << 16)
+            let url = try #require((try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["url"] as? String)
+            #expect(made.status == .created && url.hasPrefix(expected) && !url.contains("evil"), "\(url)")
         }
     }
 }

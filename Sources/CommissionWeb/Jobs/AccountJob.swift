@@ -231,10 +231,8 @@ struct AccountJob: Job {
         let expires = app.configuration.clock.now.addingTimeInterval(Self.invitationLifetime)
         try await app.store.createInvitation(tokenDigest: Secret.digest(secret), role: role, invitedBy: context.caller.account?.id, expiresAt: expires)
         let path = Self.invitationPath + secret
-        // The address the caller used; behind TLS (secure cookies) the link is https.
-        let host = request.head.authority ?? "127.0.0.1"
-        let scheme = app.configuration.secureCookies ? "https" : "http"
-        return ("\(scheme)://\(host)\(path)", path, expires)
+        // The server's public address, never the request's Host header (which the caller chooses).
+        return (app.configuration.linkBase + path, path, expires)
     }
 }
 
