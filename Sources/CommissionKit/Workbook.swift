@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import Synchronization
 import ZIPFoundation
 
 /// An Excel workbook (`.xlsx`, Office Open XML) read for an import: its sheets, and each sheet's
@@ -39,10 +40,9 @@ public struct Workbook: Sendable {
     let date1904: Bool
     /// The scratch copy of a workbook given in memory, kept while this value lives.
     let scratch: ScratchFile?
-
-    /// The most a part of the workbook held in memory (its strings, styles) may unpack to, and a
-    /// sheet (unpacked to a scratch file): a ZIP bomb is refused, not inflated.
-    static let partLimit = 256 << 20, sheetLimit = 4 << 30
+    /// What it may unpack to (a ZIP bomb is refused, not inflated), and what it unpacked so far.
+    public let limits: WorkbookLimits
+    let unpacked: UnpackedBytes
 
     /// True when the file at `path` is a ZIP container (an `.xlsx` is one), by its first bytes.
     public static func isWorkbook(atPath path: String) -> Bool {
@@ -56,28 +56,34 @@ public struct Workbook: Sendable {
         data.prefix(4).elementsEqual([0x50, 0x4B, 0x03, 0x04])
     }
 
-    public init(path: String) throws(CSVFileError) {
-        try self.init(path: path, name: path)
+    public init(path: String, limits: WorkbookLimits = .local) throws(CSVFileError) {
+        try self.init(path: path, name: path, limits: limits)
     }
 
     /// A workbook in memory (an upload). It is read from a scratch file of its own, removed when
     /// the last copy of this value goes: ZIPFoundation's in-memory archives trap on a damaged
     /// container (a seek past the end; found by the fuzzer), its file-backed ones do not.
-    public init(data: Data, name: String) throws(CSVFileError) {
+    public init(data: Data, name: String, limits: WorkbookLimits = .local) throws(CSVFileError) {
         let scratch = ScratchFile()
         guard FileManager.default.createFile(atPath: scratch.path, contents: data) else {
             throw .unreadableWorkbook(name, reason: "there is no room to keep it (\(scratch.path)).")
         }
-        try self.init(path: scratch.path, name: name, scratch: scratch)
+        try self.init(path: scratch.path, name: name, scratch: scratch, limits: limits)
     }
 
-    init(path: String, name: String, scratch: ScratchFile? = nil) throws(CSVFileError) {
+    init(path: String, name: String, scratch: ScratchFile? = nil, limits: WorkbookLimits = .local) throws(CSVFileError) {
         self.path = path
         self.name = name
         self.scratch = scratch
+        self.limits = limits
+        let unpacked = UnpackedBytes()
+        self.unpacked = unpacked
         let archive = try Self.open(path, name: name)
-        let workbook = try Self.part("xl/workbook.xml", of: archive, name: name, required: true) ?? Data()
-        let relations = try Self.part("xl/_rels/workbook.xml.rels", of: archive, name: name, required: true) ?? Data()
+        func part(_ path: String, required: Bool) throws(CSVFileError) -> Data? {
+            try Self.part(path, of: archive, name: name, required: required, limits: limits, unpacked: unpacked)
+        }
+        let workbook = try part("xl/workbook.xml", required: true) ?? Data()
+        let relations = try part("xl/_rels/workbook.xml.rels", required: true) ?? Data()
         let book = WorkbookPart(workbook)
         let targets = RelationsPart(relations).targets
         date1904 = book.date1904
@@ -88,8 +94,8 @@ public struct Workbook: Sendable {
             return Sheet(name: sheet.name, part: part)
         }
         guard !sheets.isEmpty else { throw .unreadableWorkbook(name, reason: "it has no sheets.") }
-        sharedStrings = try Self.part("xl/sharedStrings.xml", of: archive, name: name, required: false).map { SharedStringsPart($0).strings } ?? []
-        styles = try Self.part("xl/styles.xml", of: archive, name: name, required: false).map { StylesPart($0).styles } ?? []
+        sharedStrings = try part("xl/sharedStrings.xml", required: false).map { SharedStringsPart($0).strings } ?? []
+        styles = try part("xl/styles.xml", required: false).map { StylesPart($0).styles } ?? []
     }
 
     /// Thrown to stop unpacking a sheet at `firstBytes`.
@@ -104,20 +110,23 @@ public struct Workbook: Sendable {
         }
     }
 
-    /// The bytes of one part of the container, unpacked.
-    static func part(_ path: String, of archive: Archive, name: String, required: Bool) throws(CSVFileError) -> Data? {
+    /// The bytes of one part of the container, unpacked: refused beyond `limits.part` (what it
+    /// says it holds, then what it does), or when the workbook as a whole would unpack beyond
+    /// `limits.total`.
+    static func part(_ path: String, of archive: Archive, name: String, required: Bool, limits: WorkbookLimits,
+                     unpacked: UnpackedBytes) throws(CSVFileError) -> Data? {
         guard let entry = archive[path] else {
             if required { throw .unreadableWorkbook(name, reason: "it has no \(path): it is a ZIP file, but not an .xlsx workbook.") }
             return nil
         }
-        guard entry.uncompressedSize <= UInt64(partLimit) else {
-            throw .unreadableWorkbook(name, reason: "its part \(path) unpacks to more than \(partLimit >> 20) MiB.")
-        }
+        let tooLarge = CSVFileError.unreadableWorkbook(name, reason: "its part \(path) unpacks to more than \(WorkbookLimits.size(limits.part))\(limits.refusal).")
+        guard entry.uncompressedSize <= UInt64(limits.part) else { throw tooLarge }
         var data = Data()
         data.reserveCapacity(Int(entry.uncompressedSize))
         do {
             _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                guard data.count + chunk.count <= partLimit else { throw CSVFileError.unreadableWorkbook(name, reason: "a part unpacks to more than it says.") }
+                guard data.count + chunk.count <= limits.part else { throw tooLarge }
+                try unpacked.add(chunk.count, limits: limits, name: name)
                 data.append(chunk)
             }
         } catch let error as CSVFileError {
@@ -166,9 +175,7 @@ public struct Workbook: Sendable {
                 // Foundation's XML parser traps on a name that is not UTF-8: such a sheet never reaches it.
                 guard utf8.feed(chunk) else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(sheet.part)) }
                 written += chunk.count
-                guard written <= Self.sheetLimit else {
-                    throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" unpacks to more than \(Self.sheetLimit >> 30) GiB.")
-                }
+                try unpacked.add(chunk.count, limits: limits, name: name)
                 try file.write(contentsOf: chunk)
             }
             guard utf8.isComplete else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(sheet.part)) }
@@ -442,6 +449,57 @@ extension Workbook {
         case "schedules", "schedule", "schedulechanges": return .schedules
         case "deductions", "deduction": return .deductions
         default: return nil
+        }
+    }
+}
+
+/// What a workbook may unpack to: each part held in memory (its shared strings, its styles), and
+/// everything read from it (its sheets unpacked to scratch files included, a sheet read twice
+/// counted twice). A ZIP bomb — a few hundred kilobytes that inflate to gigabytes — is refused as it
+/// inflates, before it costs more than this.
+public struct WorkbookLimits: Sendable, Equatable {
+    public var part: Int
+    public var total: Int
+    /// Said after a refusal (why this reader has the bound, what to do).
+    public var refusal: String
+
+    public init(part: Int, total: Int, refusal: String = "") {
+        self.part = part
+        self.total = total
+        self.refusal = refusal
+    }
+
+    /// For a file of her own on this machine: bounds only a bomb reaches (a sheet of a million
+    /// rows is some 300 MB of XML).
+    public static let local = WorkbookLimits(part: 256 << 20, total: 16 << 30)
+
+    /// For an upload to a server that takes bodies of at most `maxBodySize` bytes: a part in memory
+    /// up to 4 times that (32 MiB at the default 8 MiB), the whole workbook up to 64 times (512 MiB)
+    /// — an .xlsx is XML compressed some 5 to 20 times.
+    public static func upload(maxBodySize: Int) -> WorkbookLimits {
+        let total = max(64 << 20, maxBodySize.multipliedReportingOverflow(by: 64).overflow ? Int.max : maxBodySize * 64)
+        return WorkbookLimits(part: max(4 << 20, min(total, maxBodySize.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxBodySize * 4)),
+                              total: total,
+                              refusal: ", more than this server unpacks for an upload: save it as several smaller workbooks, or its sheets as CSV files")
+    }
+
+    /// `512 MiB`, `64 KiB`.
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GiB" : bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
+    }
+}
+
+/// The bytes a workbook unpacked so far, against its ``WorkbookLimits/total``.
+final class UnpackedBytes: Sendable {
+    private let count = Mutex(0)
+
+    func add(_ bytes: Int, limits: WorkbookLimits, name: String) throws(CSVFileError) {
+        let total = count.withLock { count in
+            count += bytes
+            return count
+        }
+        guard total <= limits.total else {
+            throw .unreadableWorkbook(name, reason: "it unpacks to more than \(WorkbookLimits.size(limits.total))\(limits.refusal).")
         }
     }
 }

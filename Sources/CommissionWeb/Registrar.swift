@@ -18,17 +18,25 @@ public final class RouteLog: Sendable {
     public var routes: [RouteInfo] { entries.withLock { $0 } }
     func add(_ route: RouteInfo) { entries.withLock { $0.append(route) } }
 
-    /// The methods of the routes whose path (with `:parameters` standing for any segment) is this one.
+    /// The methods of the routes the router would answer this path with: of the route paths it
+    /// matches (`:parameters` standing for any segment), the most specific one, as the router picks
+    /// it — a named segment beats a parameter where they first differ (`/sales/days` beats
+    /// `/sales/:id` for `/sales/days`, whose methods are then GET only).
     func methods(serving path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        var methods: [HTTPRequest.Method] = []
+        func specificity(_ template: [Substring]) -> [Bool] { template.map { !$0.hasPrefix(":") } }
+        var best: (template: String, specificity: [Bool])?
         for route in routes {
             let template = route.path.split(separator: "/", omittingEmptySubsequences: false)
-            guard template.count == segments.count,
-                  zip(template, segments).allSatisfy({ $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }),
-                  !methods.contains(route.method) else { continue }
-            methods.append(route.method)
+            guard template.count == segments.count, zip(template, segments).allSatisfy({ $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }) else { continue }
+            let rank = specificity(template)
+            if best == nil || rank.lexicographicallyPrecedes(best!.specificity, by: { $0 && !$1 }) {
+                best = (route.path, rank)
+            }
         }
+        guard let best else { return [] }
+        var methods: [HTTPRequest.Method] = []
+        for route in routes where route.path == best.template && !methods.contains(route.method) { methods.append(route.method) }
         return methods
     }
 }

@@ -24,6 +24,7 @@ import SystemPackage
 /// | `booksKept` | `--books-kept` | `100` (PostgreSQL: books whose app is kept in memory) |
 /// | `releaseBooksAfter` | `--release-books-after` | `10m` (PostgreSQL: a book's app unused this long is released) |
 /// | `publicUrl` | `--public-url` | the server's own address (`http://HOST:PORT`): what links it makes lead to |
+/// | `maxBodySize` | `--max-body-size` | `8M`: the largest request body (an API import); an uploaded workbook may unpack to 64 times it |
 public struct ServerSettings: Sendable, Equatable {
     public var db: String?
     public var databaseUrl: String?
@@ -40,6 +41,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var releaseBooksAfter = "10m"
     /// The address people reach the server at (behind a proxy: the proxy's), for the links it makes.
     public var publicUrl: String?
+    /// The largest request body, in bytes.
+    public var maxBodySize = 8 << 20
 
     public init() {}
 
@@ -54,6 +57,7 @@ public struct ServerSettings: Sendable, Equatable {
         public var booksKept: Int?
         public var releaseBooksAfter: String?
         public var publicUrl: String?
+        public var maxBodySize: String?
         public init() {}
     }
 
@@ -77,6 +81,7 @@ public struct ServerSettings: Sendable, Equatable {
         put("booksKept", flags.booksKept.map(ConfigContent.int))
         put("releaseBooksAfter", flags.releaseBooksAfter.map(ConfigContent.string))
         put("publicUrl", flags.publicUrl.map(ConfigContent.string))
+        put("maxBodySize", flags.maxBodySize.map(ConfigContent.string))
         // An empty variable is as good as none.
         let environment = environment.filter { !$0.value.isEmpty }
         var providers: [any ConfigProvider] = [
@@ -118,6 +123,12 @@ public struct ServerSettings: Sendable, Equatable {
         settings.booksKept = try value("booksKept") { try config.requiredInt(forKey: $0) } ?? settings.booksKept
         settings.releaseBooksAfter = try value("releaseBooksAfter") { try config.requiredString(forKey: $0) } ?? settings.releaseBooksAfter
         settings.publicUrl = try value("publicUrl") { try config.requiredString(forKey: $0) }
+        if let size = try value("maxBodySize", { try config.requiredString(forKey: $0) }) {
+            guard let bytes = Self.bytes(size), (64 << 10 ... 1 << 30).contains(bytes) else {
+                throw SettingsError.invalid("maxBodySize", "\"\(size)\" is not a size from 64K to 1G (bytes, or a number and K, M or G)")
+            }
+            settings.maxBodySize = bytes
+        }
         if let url = settings.publicUrl, PublicAddress(url) == nil {
             throw SettingsError.invalid("publicUrl", "\"\(url)\" is not an address such as https://commission.example.com (http or https, a host, an optional port, no path)")
         }
@@ -127,6 +138,18 @@ public struct ServerSettings: Sendable, Equatable {
         }
         guard (1...65_535).contains(settings.port) else { throw SettingsError.invalid("port", "\(settings.port) is not a port (1 to 65535)") }
         return settings
+    }
+}
+
+extension ServerSettings {
+    /// `8M`, `512K`, `1G`, `65536`: a size in bytes (K, M and G are 1024-fold); nil when it is not one.
+    static func bytes(_ text: String) -> Int? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count { digits.removeLast(suffix.count) }
+        let shift = switch digits.last { case "K": 10; case "M": 20; case "G": 30; default: 0 }
+        if shift > 0 { digits.removeLast() }
+        guard let count = Int(digits), count >= 0, count <= Int.max >> shift else { return nil }
+        return count << shift
     }
 }
 

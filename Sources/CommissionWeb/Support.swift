@@ -6,6 +6,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// How `commission serve` runs.
 public struct WebConfiguration: Sendable {
@@ -35,6 +36,12 @@ public struct WebConfiguration: Sendable {
     /// The address people reach the server at, for the links it makes (invitations); without one,
     /// the server's own `http://host:port`.
     public var publicAddress: PublicAddress?
+    /// Uploaded workbooks are unpacked one at a time across the server (every book's app shares
+    /// this configuration's gate): however many arrive at once, the memory and CPU an upload may
+    /// cost (``workbookLimits``) is not multiplied.
+    public let workbookReads = WorkGate(permits: 1)
+    /// What an uploaded workbook may unpack to, in proportion to ``maxBodySize``.
+    public var workbookLimits: WorkbookLimits { .upload(maxBodySize: maxBodySize) }
     /// What every time window is measured by (sessions, links, tokens, the sign-in slowdown,
     /// idempotency keys, idle books, staged uploads): the system's clock, or a test's.
     public var clock: any WallClock = SystemClock()
@@ -228,6 +235,44 @@ struct Problem: Error, Encodable, Sendable {
         }
     }
 
+    /// What is wrong with a body the decoder refused: Foundation's decoder says "not valid JSON"
+    /// of a number it cannot take (a fraction, or beyond 64 bits, where a whole number is
+    /// expected), so a body that is JSON is searched for such a number, named with its field.
+    static func describe(_ error: DecodingError, in body: Data) -> String {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+           let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
+            if let (path, number) = wholeNumberOutOfRange(json) {
+                return "the field \"\(path)\" is \(number): a whole number from \(Int64.min) to \(Int64.max) is expected there."
+            }
+        }
+        return describe(error)
+    }
+
+    /// The first number in `json` that is not a whole number a 64-bit integer holds, with its path
+    /// (`lines.2.quantity`).
+    private static func wholeNumberOutOfRange(_ json: Any, path: String = "") -> (String, String)? {
+        switch json {
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if let found = wholeNumberOutOfRange(object[key]!, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = wholeNumberOutOfRange(element, path: "\(path).\(index)") { return found }
+            }
+        case is Bool:
+            break
+        case let number as NSNumber:
+            // Read as a whole number of 64 bits, or not ("d": a fraction, an exponent, or a decimal beyond 64 bits).
+            if number is NSDecimalNumber || !["c", "s", "i", "l", "q", "C", "S", "I", "L", "Q"].contains(String(cString: number.objCType)) {
+                return (path, "\(number)")
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
     static func describe(_ error: DecodingError) -> String {
         switch error {
         case .keyNotFound(let key, _): return "the field \"\(key.stringValue)\" is missing."
@@ -275,5 +320,43 @@ extension DateOrder {
         case .dmy: "day/month/year (25.02.2026)"
         case .ymd: "year/month/day"
         }
+    }
+}
+
+/// At most `permits` bodies run at once; the others wait their turn, in order.
+public final class WorkGate: Sendable {
+    private struct State {
+        var available: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state: Mutex<State>
+
+    public init(permits: Int) {
+        state = Mutex(State(available: max(1, permits)))
+    }
+
+    public func run<T>(_ body: () async throws -> T) async throws -> T {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state in
+                guard state.available > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.available -= 1
+                return true
+            }
+            if now { continuation.resume() }
+        }
+        defer {
+            let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if state.waiting.isEmpty {
+                    state.available += 1
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            next?.resume()
+        }
+        return try await body()
     }
 }

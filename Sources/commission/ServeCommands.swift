@@ -67,6 +67,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: ArgumentHelp("The address people reach the server at, for the links it makes (invitations); its own by default.",
                                                                valueName: "http(s)://HOST[:PORT]"))
     var publicUrl: String?
+    @Option(name: .customLong("max-body-size"), help: ArgumentHelp("The largest request body (an API import): 8M by default; an uploaded workbook may unpack to 64 times it.",
+                                                                  valueName: "size"))
+    var maxBodySize: String?
     @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of settings, below the flags and COMMISSION_* variables (also COMMISSION_CONFIG).",
                                                            valueName: "file"))
     var configFile: String?
@@ -77,7 +80,7 @@ struct Serve: AsyncParsableCommand {
         (flags.db, flags.databaseUrl, flags.host, flags.port) = (book.db, database, host, port)
         (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (secureCookies, trustForwardedFor, logFormat, metricsToken)
         (flags.backupEvery, flags.backupKeep, flags.backupDirectory) = (backupEvery, keep, backupDirectory)
-        (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl) = (booksKept, releaseBooksAfter, publicUrl)
+        (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl, flags.maxBodySize) = (booksKept, releaseBooksAfter, publicUrl, maxBodySize)
         let settings: ServerSettings
         do {
             settings = try await ServerSettings.resolve(flags, file: configFile)
@@ -102,7 +105,8 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "commission")
         logger.logLevel = .info
         let (host, port) = (settings.host, settings.port)
-        var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, trustForwardedFor: settings.trustForwardedFor)
+        var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, maxBodySize: settings.maxBodySize,
+                                             trustForwardedFor: settings.trustForwardedFor)
         configuration.booksKept = settings.booksKept
         configuration.releaseBooksIdleFor = ScheduledBackups.period(settings.releaseBooksAfter) ?? configuration.releaseBooksIdleFor
         configuration.publicAddress = settings.publicUrl.flatMap(PublicAddress.init)

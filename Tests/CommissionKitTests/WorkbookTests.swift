@@ -170,6 +170,70 @@ import ZIPFoundation
             + rows + "</sheetData></worksheet>")
     }
 
+    /// A workbook whose parts are `prefix`, then `unit` `count` times, then `suffix` — written as
+    /// they deflate (never whole in memory): a few kilobytes that unpack to as much as asked.
+    static func repetitive(at url: URL, sharedStrings: Int, sheetRows: Int) throws {
+        let archive = try Archive(url: url, accessMode: .create)
+        func add(_ path: String, prefix: String, unit: String = "", count: Int = 0, suffix: String = "") throws {
+            let (head, body, tail) = (Array(prefix.utf8), Array(unit.utf8), Array(suffix.utf8))
+            let total = head.count + body.count * count + tail.count
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(total), compressionMethod: .deflate) { position, size in
+                var chunk = [UInt8]()
+                chunk.reserveCapacity(size)
+                for offset in Int(position)..<Int(position) + size {
+                    if offset < head.count { chunk.append(head[offset]) }
+                    else if offset < total - tail.count { chunk.append(body[(offset - head.count) % body.count]) }
+                    else { chunk.append(tail[offset - (total - tail.count)]) }
+                }
+                return Data(chunk)
+            }
+        }
+        try add("xl/workbook.xml", prefix: """
+            <workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">\
+            <sheets><sheet name="Sales" sheetId="1" r:id="rId1"/></sheets></workbook>
+            """)
+        try add("xl/_rels/workbook.xml.rels", prefix: """
+            <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Target="worksheets/sheet1.xml" \
+            Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet"/></Relationships>
+            """)
+        try add("xl/sharedStrings.xml", prefix: #"<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#,
+                unit: "<si><t>Glow Aesthetics</t></si>", count: sharedStrings / 31, suffix: "</sst>")
+        try add("xl/worksheets/sheet1.xml",
+                prefix: #"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row><c t="inlineStr"><is><t>Date</t></is></c>"#
+                    + #"<c t="inlineStr"><is><t>Clinic</t></is></c><c t="inlineStr"><is><t>Product</t></is></c></row>"#,
+                unit: #"<row><c t="inlineStr"><is><t>2026-03-02</t></is></c><c t="s"><v>0</v></c><c t="inlineStr"><is><t>Serum</t></is></c></row>"#,
+                count: sheetRows, suffix: "</sheetData></worksheet>")
+    }
+
+    /// A ZIP bomb uploaded to a server is refused as it inflates, within bounds that follow the
+    /// server's largest body: its shared strings beyond 4 times that, or the whole workbook beyond
+    /// 64 times — with a sentence, not after the work (a 640 KB file once cost 818 MiB and 11.5 s).
+    @Test func aWorkbookThatUnpacksBeyondItsBoundsIsRefusedAsItInflates() throws {
+        let directory = temporaryDirectory()
+        let limits = WorkbookLimits.upload(maxBodySize: 64 << 10)
+        #expect(limits.part == 4 << 20 && limits.total == 64 << 20)
+        #expect(WorkbookLimits.upload(maxBodySize: 8 << 20) == WorkbookLimits(part: 32 << 20, total: 512 << 20, refusal: limits.refusal))
+
+        let strings = directory.appendingPathComponent("strings.xlsx")
+        try Self.repetitive(at: strings, sharedStrings: 8 << 20, sheetRows: 10)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: strings.path)[.size] as? Int)
+        #expect(size < 100 << 10, "a bomb is small: \(size) bytes")
+        #expect(throws: CSVFileError.unreadableWorkbook(strings.path, reason: "its part xl/sharedStrings.xml unpacks to more than 4 MiB\(limits.refusal).")) {
+            try Workbook(path: strings.path, limits: limits)
+        }
+        // The same file from her own disk is read: the bounds of an upload are the server's.
+        #expect(try Workbook(path: strings.path).sheets.count == 1)
+
+        // Rows that go on and on: the sheet is refused once the workbook has unpacked 64 MiB.
+        let rows = directory.appendingPathComponent("rows.xlsx")
+        try Self.repetitive(at: rows, sharedStrings: 100, sheetRows: 700_000)  // some 80 MB of XML
+        let workbook = try Workbook(path: rows.path, limits: limits)
+        let source = try #require(try workbook.importSources(currency: .usd).sources.first?.source)
+        let refusal = #expect(throws: CSVFileError.self) { _ = try source.read { _ in } }
+        #expect(refusal?.description.contains("it unpacks to more than 64 MiB, more than this server unpacks for an upload") == true,
+                "\(refusal.map(String.init(describing:)) ?? "")")
+    }
+
     @Test func aLargeSheetIsReadWholeAndAHeaderFarDownIsFound() throws {
         let directory = temporaryDirectory()
         // 60,000 sales: some 12 MB of sheet XML, beyond what libxml2 takes in one piece (10 MB).

@@ -48,7 +48,9 @@ import Testing
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             for (method, uri, allow) in [(HTTPRequest.Method.put, "/api/v1/sales/7", "GET, PATCH, DELETE, POST"), (.put, "/api/v1/clinics", "GET, POST"),
-                                         (.init("TRACE")!, "/api/v1/dashboard", "GET"), (.patch, "/settings", "GET")] {
+                                         (.init("TRACE")!, "/api/v1/dashboard", "GET"), (.patch, "/settings", "GET"),
+                                         // A named path beside a parameter's: its own methods, not the parameter's.
+                                         (.post, "/api/v1/sales/days", "GET"), (.patch, "/api/v1/sales/days", "GET")] {
                 let response = try await client.execute(uri: uri, method: method)
                 #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
                 #expect(response.headers[.allow] == allow, "\(method) \(uri)")
@@ -222,6 +224,9 @@ import Testing
     static let badRequests: [(name: String, body: String, status: Int, detail: String)] = [
         ("malformed JSON", #"{"clinic": "Glow", "#, 400, "not valid JSON"),
         ("wrong type", #"{"clinic": "Glow", "product": "SER-30", "quantity": "two"}"#, 400, "quantity"),
+        ("beyond 64 bits", #"{"clinic": "Glow", "product": "SER-30", "quantity": 99999999999999999999}"#, 400,
+         #"the field "quantity" is 99999999999999999999: a whole number from -9223372036854775808 to 9223372036854775807"#),
+        ("a fraction", #"{"clinic": "Glow", "product": "SER-30", "quantity": 1.5}"#, 400, #"the field "quantity" is 1.5: a whole number"#),
         ("unknown clinic", #"{"clinic": "Nowhere", "product": "SER-30"}"#, 422, "no clinic named \"Nowhere\""),
         ("unknown product", #"{"clinic": "Glow", "product": "Elixir"}"#, 422, "no product named"),
         ("too many decimals", #"{"clinic": "Glow", "product": "SER-30", "unitPrice": "12.345"}"#, 422, "at most 2 decimal places"),
@@ -254,6 +259,12 @@ import Testing
             let reopen = try await client.execute(uri: "/api/v1/clinics/1/reopen?date=0001-01-01", method: .post, headers: headers)
             #expect(reopen.status == .ok, "\(reopen.text)")
             #expect(try await client.execute(uri: "/api/v1/dashboard?date=1900-01-01", method: .get, headers: headers).status == .ok)
+            // A filter given empty, or one end of a period alone, is refused rather than ignored.
+            for uri in ["/api/v1/payouts?periodStart=", "/api/v1/payouts?periodEnd=2026-03-31", "/api/v1/payouts?periodStart=&periodEnd="] {
+                let response = try await client.execute(uri: uri, method: .get, headers: headers)
+                #expect(response.status == .badRequest || response.status.code == 422, "\(uri): \(response.status) \(response.text)")
+            }
+            #expect(try await client.execute(uri: "/api/v1/payouts?periodStart=2026-03-01&periodEnd=2026-03-31", method: .get, headers: headers).status == .ok)
         }
     }
 
@@ -590,6 +601,10 @@ import Testing
         flags.secureCookies = true
         flags.logFormat = "text"
         let fromFlags = try await ServerSettings.resolve(flags, environment: environment)
+        #expect(try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_MAX_BODY_SIZE": "16M"]).maxBodySize == 16 << 20)
+        #expect(try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:]).maxBodySize == 8 << 20)
+        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_MAX_BODY_SIZE": "lots"]) }
+        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_MAX_BODY_SIZE": "4G"]) }
         #expect(fromFlags.port == 7000 && fromFlags.secureCookies && fromFlags.logFormat == .text && fromFlags.backupKeep == 7)
 
         // What cannot be taken is said, naming the setting or the file.
@@ -773,6 +788,55 @@ import Testing
             #expect(junk.status.code == 422 && junk.text.contains("Cannot read the workbook"), "\(junk.text)")
         }
         #expect(try await store.countSales(SaleQuery()) == 6)
+    }
+
+    /// A ZIP bomb (Fixtures/workbook/shared-strings-bomb.xlsx: 160 KB whose shared strings unpack to
+    /// 64 MiB, written by Python's zipfile) is refused with a sentence before it is inflated, and
+    /// uploads are unpacked one at a time, however many arrive together.
+    @Test func aWorkbookBombIsRefusedBeforeItIsInflated() async throws {
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let owner = try await store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog()))
+        let bomb = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/shared-strings-bomb.xlsx").standardizedFileURL)
+        try await app.test(.router) { client in
+            let headers: HTTPFields = [.authorization: "Bearer cm_secret", .contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]
+            let statuses = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        let refused = try await client.execute(uri: "/api/v1/import?dryRun=true", method: .post, headers: headers, body: ByteBuffer(bytes: bomb))
+                        return (Int(refused.status.code), (try refused.json()["detail"] as? String) ?? "")
+                    }
+                }
+                return try await group.reduce(into: [(Int, String)]()) { $0.append($1) }
+            }
+            for (status, detail) in statuses {
+                #expect(status == 422 && detail.contains("its part xl/sharedStrings.xml unpacks to more than 32 MiB, more than this server unpacks for an upload"),
+                        "\(status) \(detail)")
+            }
+        }
+        #expect(try await store.countSales(SaleQuery()) == 0)
+    }
+
+    /// Work through the gate runs one at a time, in turn.
+    @Test func aGateLetsOneThroughAtATime() async throws {
+        final class Inside: Sendable { let count = Mutex((now: 0, most: 0, done: 0)) }
+        let gate = WorkGate(permits: 1), inside = Inside()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await gate.run {
+                        inside.count.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        try await Task.sleep(for: .milliseconds(5))
+                        inside.count.withLock { $0.now -= 1; $0.done += 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seen = inside.count.withLock { $0 }
+        #expect(seen.most == 1 && seen.now == 0 && seen.done == 8)
     }
 
     @Test func aWorkbookIsCheckedThenImportedFromThePage() async throws {

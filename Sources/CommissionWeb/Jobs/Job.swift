@@ -104,7 +104,12 @@ struct WebApp: Sendable {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { throw Problem(.badRequest, "The request has no body: send a JSON object.") }
-        return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        let data = Data(buffer: buffer)
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw Problem(.badRequest, "The request body is not the JSON this endpoint expects: \(Problem.describe(error, in: data))")
+        }
     }
 
     func day(_ text: String?, field: String, default fallback: Day) throws -> Day {

@@ -22,9 +22,15 @@ struct PayoutsJob: Job {
             let presenter = try await app.presenter()
             let query = request.uri.queryParameters
             var period: PayPeriod?
-            if let start = query["periodStart"], let end = query["periodEnd"] {
+            switch (query["periodStart"], query["periodEnd"]) {
+            case (let start?, let end?):
                 period = try app.span(try app.day(String(start), field: "periodStart", default: .init(ordinal: 0)),
                                       try app.day(String(end), field: "periodEnd", default: .init(ordinal: 0)), "period")
+            case (nil, nil):
+                break
+            default:
+                // One end alone (or an empty one) is no period: refused, never taken for "every period".
+                throw Problem(.badRequest, "Give the period with both periodStart and periodEnd (YYYY-MM-DD), or neither for every period.")
             }
             return try app.json(try await app.store.payouts(PayoutQuery(
                 clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) }, period: period,

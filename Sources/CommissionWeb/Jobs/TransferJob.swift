@@ -194,12 +194,16 @@ struct TransferJob: Job {
     /// Imports every sheet of the workbook at `path` it can, as one import; says what it imported.
     func importWorkbook(at path: String, dates: DateOrder?, again: Bool, dryRun: Bool) async throws -> String {
         let settings = try await app.store.settings()
-        let workbook = try Workbook(path: path)
-        let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
-        let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
-        let summary = try await app.store.importRows(from: ImportSources.combining(sheets.map { ($0.name, $0.source) }), options: options)
+        // Unpacked within the server's bounds, one workbook at a time.
+        let (summary, names) = try await app.configuration.workbookReads.run {
+            let workbook = try Workbook(path: path, limits: app.configuration.workbookLimits)
+            let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
+            let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
+            return (try await app.store.importRows(from: ImportSources.combining(sheets.map { ($0.name, $0.source) }), options: options),
+                    sheets.map { $0.source.sheetName ?? $0.name })
+        }
         app.configuration.metrics?.imported(summary)
-        return summary.counted + " from the sheet\(sheets.count == 1 ? "" : "s") " + sheets.map { "“\($0.source.sheetName ?? $0.name)”" }.joined(separator: ", ")
+        return summary.counted + " from the sheet\(names.count == 1 ? "" : "s") " + names.map { "“\($0)”" }.joined(separator: ", ")
     }
 
     /// A workbook's refusal on the page: its reason, or its rows' problems.
@@ -479,29 +483,40 @@ struct TransferJob: Job {
         }
         let format = CSVFormat(decimalComma: query["decimalComma"] == "true", dates: dates, mapping: given, saved: try await mappings?.mappings() ?? [])
         let currency = try await app.store.settings().currency
-        let source: any ImportSource
-        let kinds: [ImportKind]
-        do {
-            if Workbook.isWorkbook(data) || request.headers[.contentType]?.hasPrefix(Self.workbookType) == true {
-                let sheets = try Workbook(data: data, name: name).importSources(kind: kind, format: format, currency: currency).sources
-                source = ImportSources.combining(sheets.map { ($0.name, $0.source) })
-                kinds = sheets.map(\.source.kind)
-            } else {
-                let csv = try CSVImportSource(origin: .data(data, name: name), kind: kind, format: format, currency: currency)
-                source = csv
-                kinds = [csv.kind]
-            }
-        } catch let error as CSVFileError {
-            throw Problem(.unprocessableContent, error.description)
-        }
         let options = ImportOptions(dryRun: query["dryRun"] == "true", digests: [ImportDigest(name: name, data: data)], again: query["again"] == "true")
-        let summary: ImportSummary
-        do {
-            summary = try await app.store.importRows(from: source, options: options)
-            app.configuration.metrics?.imported(summary)
-        } catch StoreError.alreadyImported(let file, let day) {
-            throw Problem(.conflict, StoreError.alreadyImported(file, on: day, again: "add again=true to the request"))
+        /// The import of `source`, read as `kinds`.
+        func importing(_ read: () throws -> (source: any ImportSource, kinds: [ImportKind])) async throws -> (ImportSummary, [ImportKind]) {
+            let (source, kinds): (any ImportSource, [ImportKind])
+            do {
+                (source, kinds) = try read()
+            } catch let error as CSVFileError {
+                throw Problem(.unprocessableContent, error.description)
+            }
+            do {
+                return (try await app.store.importRows(from: source, options: options), kinds)
+            } catch let error as CSVFileError {
+                throw Problem(.unprocessableContent, error.description)
+            } catch StoreError.alreadyImported(let file, let day) {
+                throw Problem(.conflict, StoreError.alreadyImported(file, on: day, again: "add again=true to the request"))
+            }
         }
+        let summary: ImportSummary, kinds: [ImportKind]
+        if Workbook.isWorkbook(data) || request.headers[.contentType]?.hasPrefix(Self.workbookType) == true {
+            // Unpacked within the server's bounds, one workbook at a time.
+            (summary, kinds) = try await app.configuration.workbookReads.run {
+                try await importing {
+                    let workbook = try Workbook(data: data, name: name, limits: app.configuration.workbookLimits)
+                    let sheets = try workbook.importSources(kind: kind, format: format, currency: currency).sources
+                    return (ImportSources.combining(sheets.map { ($0.name, $0.source) }), sheets.map(\.source.kind))
+                }
+            }
+        } else {
+            (summary, kinds) = try await importing {
+                let csv = try CSVImportSource(origin: .data(data, name: name), kind: kind, format: format, currency: currency)
+                return (csv, [csv.kind])
+            }
+        }
+        app.configuration.metrics?.imported(summary)
         return try app.json(ImportJSON(kind: kinds.count == 1 ? kinds[0].rawValue : "workbook", dryRun: summary.dryRun, clinics: summary.clinics,
                                        products: summary.products, terms: summary.terms, sales: summary.sales, prices: summary.prices,
                                        scheduleChanges: summary.scheduleChanges, deductions: summary.deductions),
