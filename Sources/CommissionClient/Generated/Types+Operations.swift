@@ -7117,7 +7117,7 @@ internal enum Operations {
             internal struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/api/v1/payouts/GET/query/clinicId`.
                 internal var clinicId: Swift.Int64?
-                /// With periodEnd: the payouts of that period.
+                /// With periodEnd: the payouts of that period. One without the other is refused (400).
                 ///
                 /// - Remark: Generated from `#/paths/api/v1/payouts/GET/query/periodStart`.
                 internal var periodStart: Swift.String?
@@ -7133,7 +7133,7 @@ internal enum Operations {
                 ///
                 /// - Parameters:
                 ///   - clinicId:
-                ///   - periodStart: With periodEnd: the payouts of that period.
+                ///   - periodStart: With periodEnd: the payouts of that period. One without the other is refused (400).
                 ///   - periodEnd:
                 ///   - limit: At most this many (all when absent).
                 ///   - offset:
