@@ -29,8 +29,14 @@ struct Run {
     var stderr: String
 }
 
-/// The `commission` executable that SwiftPM built next to the test bundle.
+/// The `commission` executable the tests start: `COMMISSION_EXECUTABLE` when set (scripts/test sets
+/// the release binary the README's first command builds: what ships is what is tested), else the
+/// one SwiftPM built next to the test bundle.
 let commissionExecutable: URL = {
+    if let given = ProcessInfo.processInfo.environment["COMMISSION_EXECUTABLE"], !given.isEmpty {
+        guard FileManager.default.isExecutableFile(atPath: given) else { fatalError("COMMISSION_EXECUTABLE is \(given), which is not an executable") }
+        return URL(fileURLWithPath: given)
+    }
     let candidates = [
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
         Bundle.main.bundleURL.deletingLastPathComponent(),
