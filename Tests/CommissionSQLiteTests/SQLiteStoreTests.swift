@@ -383,12 +383,13 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
             #expect(try await server.settings().timeZoneIdentifier == "UTC")
         }
         #expect(server.caches.withLock { $0.tokens["digest-2"] != nil && $0.settings != nil })
-        // Another process's revocation and settings change: seen within a second.
+        // Another process's revocation and settings change: seen at the watcher's next look (it
+        // looks every 250 ms; waited for up to 30 s, so that a busy machine does not fail the test).
         try await cli.revokeToken(second.id, account: owner.id)
         var settings = try await cli.settings()
         settings.timeZoneIdentifier = "Europe/Paris"
         try await cli.updateSettings(settings)
-        let deadline = ContinuousClock.now + .seconds(1)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let account = try await server.account(tokenDigest: "digest-2", now: Date())
             let zone = try await server.settings().timeZoneIdentifier

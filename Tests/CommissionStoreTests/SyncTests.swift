@@ -190,6 +190,8 @@ import Testing
         var payoutsMade: Set<String> = []
         var refusedWhat: [String] = []
         var failedSyncs = 0
+        // What happened, step by step: said when a sale is lost or doubled, to replay it by hand.
+        var steps: [String] = []
         for step in 0..<60 {
             let device = pick(devices)
             switch random.next() % 10 {
@@ -200,10 +202,12 @@ import Testing
                                                                    date: someDay(), quantity: Int64(1 + random.next() % 3), note: marker),
                                                          idempotencyKey: nil)
                     recorded[marker] = device.name
+                    steps.append("\(step) \(device.name): sale \(marker)")
                 } catch is StoreError { }  // refused on the device itself (a period it knows is closed)
             case 5:
                 if let sale = try await device.book.sales(SaleQuery()).last {
                     _ = try? await device.book.voidSale(sale.id)
+                    steps.append("\(step) \(device.name): void \(sale.id) (\(sale.note ?? ""))")
                 }
             case 6:
                 let clinic = pick([glow, harbor])
@@ -224,9 +228,12 @@ import Testing
             default:
                 device.network.failing = 0.2
                 do {
-                    refusedWhat += try await device.sync.sync().refused.map(\.what)
+                    let report = try await device.sync.sync()
+                    refusedWhat += report.refused.map(\.what)
+                    steps.append("\(step) \(device.name): sync pushed \(report.pushed), pulled \(report.pulled)")
                 } catch is RemoteStoreError {
                     failedSyncs += 1
+                    steps.append("\(step) \(device.name): sync cut by the network")
                 }
                 device.network.failing = 0
             }
@@ -239,7 +246,10 @@ import Testing
         for (marker, device) in recorded {
             let copies = onServer.filter { $0.note == marker }.count
             let refused = refusedWhat.contains { $0.contains("(\(marker))") }
-            #expect(copies == (refused ? 0 : 1), "\(device)'s sale \(marker): \(copies) on the server, refused: \(refused); refusals: \(refusedWhat)")
+            #expect(copies == (refused ? 0 : 1), """
+                \(device)'s sale \(marker): \(copies) on the server (\(onServer.filter { $0.note == marker }.map { "id \($0.id)\($0.isVoided ? " voided" : "")" })), \
+                refused: \(refused); refusals: \(refusedWhat); steps: \(steps.joined(separator: "; "))
+                """)
         }
         let payouts = try await server.book.payouts(PayoutQuery())
         for reference in payoutsMade {

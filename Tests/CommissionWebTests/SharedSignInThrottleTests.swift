@@ -18,9 +18,11 @@ import Testing
         var testDescription: String { rawValue }
     }
 
-    /// Two servers on one new database, as two processes would run (each with its own store and router).
+    /// Two servers on one new database, as two processes would run (each with its own store and
+    /// router), on one clock that stands still: no wait ends mid-test however slow the machine.
     func twoServers(_ database: Database) async throws -> (any ApplicationProtocol, any ApplicationProtocol, close: @Sendable () -> Void) {
-        let configuration = WebConfiguration(bcryptCost: 4, trustForwardedFor: true)
+        var configuration = WebConfiguration(bcryptCost: 4, trustForwardedFor: true)
+        configuration.clock = ManualClock()
         switch database {
         case .sqlite:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-\(UUID().uuidString).sqlite").path
