@@ -68,8 +68,10 @@ public final class BookSync: Sendable {
     // MARK: Sync
 
     /// Pushes the device's changes, then pulls the server's book when it moved.
-    /// - Throws: ``RemoteStoreError/unreachable(_:)`` when the network fails: what was sent stays
-    ///   sent, and the next sync goes on from there. ``SyncError`` when the first sync finds a book
+    /// - Throws: ``RemoteStoreError/unreachable(_:)`` when the network fails, and
+    ///   ``StoreError/unavailable(_:)`` or ``StoreError/storage(_:)`` when the server's database does
+    ///   not answer (a 503): what was sent stays sent, nothing is taken for refused, and the next
+    ///   sync goes on from there. ``SyncError`` when the first sync finds a book
     ///   on the device.
     @discardableResult
     public func sync() async throws -> SyncReport {
@@ -215,6 +217,8 @@ public final class BookSync: Sendable {
             } catch let error as RemoteStoreError {
                 if case .unreachable = error { throw error }
                 for item in batch { try await sendOne(item.subject, state: &state, report: &report, names: &names) }
+            } catch let error as StoreError where error.isServerFailure {
+                throw error  // the server's database did not answer: sent again by the next sync, never dropped
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -251,6 +255,8 @@ public final class BookSync: Sendable {
         } catch let error as RemoteStoreError {
             if case .unreachable = error { throw error }
             state.refused.append(SyncRefusal(what: await describe(subject), reason: error.description))
+        } catch let error as StoreError where error.isServerFailure {
+            throw error  // a 503: not a refusal of the record — the next sync sends it again
         } catch is CancellationError {
             throw CancellationError()
         } catch {

@@ -73,16 +73,17 @@ public struct SaleLine: Sendable, Hashable {
 extension SaleLine {
     /// The most units one line sells or takes back: 1,000.
     public static let largestQuantity: Int64 = 1_000
-    /// The largest unit price or unit cost: 10,000,000 minor units (100,000.00 in a currency of
-    /// two digits, ¥10,000,000 in one of none).
+    /// The largest unit price or unit cost: 1,000,000,000 minor units (10,000,000.00 in a currency
+    /// of two digits — Rp 10,000,000 in rupiah, whose minor units are tiny — ¥1,000,000,000 in one
+    /// of none).
     ///
     /// Why bounds: every total the book keeps is exact in 64 bits — commissions to a
     /// ten-thousandth of a minor unit — and a single absurd line (a price typed with a dozen digits
     /// too many) would overflow the period's, the year's and all time's totals, and refuse every
-    /// later sale. With these bounds a line is at most 10,000,000,000 minor units, and a book holds
-    /// 92,233 such lines — each at the largest price and quantity — before any of its totals could
-    /// overflow; a real book's lines are a hundred thousand times smaller.
-    public static let largestUnitAmount = Money(minorUnits: 10_000_000)
+    /// later sale. With these bounds a line is at most 10^12 minor units: a book takes 922 lines
+    /// each at the largest price and quantity and a 100% share (and any number of real ones, a
+    /// million times smaller) before any of its totals could overflow.
+    public static let largestUnitAmount = Money(minorUnits: 1_000_000_000)
 
     /// Refuses a unit price or cost beyond ``largestUnitAmount`` (products, price lists and sales
     /// alike), naming it in `currency` when known.

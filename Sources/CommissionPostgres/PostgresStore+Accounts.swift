@@ -64,11 +64,12 @@ extension PostgresStore: AccountStore {
     }
 
     public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
-        let name = StoreInput.usernameKey(username)
+        let (key, asTyped) = StoreInput.usernameLookups(username)
         return try await read { connection in
             try await connection.query("""
                 SELECT account.id, account.username, account.passwordHash FROM account JOIN member ON member.accountId = account.id
-                WHERE member.bookId = \(book) AND lower(account.username) = lower(\(name))
+                WHERE member.bookId = \(book) AND lower(account.username) IN (lower(\(key)), lower(\(asTyped)))
+                ORDER BY lower(account.username) = lower(\(key)) DESC LIMIT 1
                 """, logger: logger).decode((Int64, String, String).self).all().first
                 .map { (Account(id: Account.ID($0.0), username: $0.1), $0.2) }
         }

@@ -449,7 +449,7 @@ private struct ImportSession {
     mutating func clinic(named name: String, _ connection: PostgresConnection) async throws -> Clinic {
         let key = name.lowercased()
         if let clinic = clinics[key] { return clinic }
-        let clinic = try await store.clinic(connection, named: StoreInput.comparable(name))
+        let clinic = try await StoreInput.lookUp(name) { try await store.clinic(connection, named: $0) }
         clinics[key] = clinic
         return clinic
     }
@@ -457,7 +457,7 @@ private struct ImportSession {
     mutating func product(named name: String, _ connection: PostgresConnection) async throws -> Product {
         let key = name.lowercased()
         if let product = products[key] { return product }
-        let product = try await store.product(connection, named: StoreInput.comparable(name))
+        let product = try await StoreInput.lookUp(name) { try await store.product(connection, named: $0) }
         products[key] = product
         return product
     }

@@ -5,14 +5,13 @@ import PostgresNIO
 
 extension PostgresStore: SignInThrottleStore {
     public func signInFailures(_ keys: [String]) async throws -> [String: SignInFailures] {
-        try await read { [logger] connection in try await Self.signInFailures(connection, keys, locking: false, logger: logger) }
+        try await read { [logger] connection in try await Self.signInFailures(connection, keys, logger: logger) }
     }
 
-    /// The counts under `keys`; `locking` them (`FOR UPDATE`) until the transaction ends.
-    static func signInFailures(_ connection: PostgresConnection, _ keys: [String], locking: Bool, logger: Logger) async throws -> [String: SignInFailures] {
+    /// The counts under `keys`.
+    static func signInFailures(_ connection: PostgresConnection, _ keys: [String], logger: Logger) async throws -> [String: SignInFailures] {
         var counts: [String: SignInFailures] = [:]
-        let rows = try await connection.query("SELECT key, failures, lastAtMs FROM signInFailure WHERE key = ANY(\(keys)) \(unescaped: locking ? "FOR UPDATE" : "")",
-                                              logger: logger)
+        let rows = try await connection.query("SELECT key, failures, lastAtMs FROM signInFailure WHERE key = ANY(\(keys))", logger: logger)
         for try await (key, failures, last) in rows.decode((String, Int, Int64).self) {
             counts[key] = SignInFailures(failures: failures, last: Date(milliseconds: last))
         }
@@ -21,10 +20,17 @@ extension PostgresStore: SignInThrottleStore {
 
     public func countSignInAttempt(_ keys: [String], now: Date, forgetBefore: Date) async throws -> [String: SignInFailures] {
         try await accountWrite { [logger] connection in
+            // Each key's lock, in one order everywhere (two attempts never wait for each other in a
+            // circle), until the commit: an attempt made at the same moment waits, then reads the
+            // counts this one leaves — a row's lock alone would not do, for a key with no row yet
+            // (read committed: the other's new row is not seen).
+            let sorted = keys.sorted()
+            try await connection.query("""
+                SELECT pg_advisory_xact_lock(\(LockSpace.signIn.rawValue), hashtext(key)) FROM unnest(\(sorted)::text[]) AS k(key)
+                """, logger: logger)
             try await connection.query("DELETE FROM signInFailure WHERE lastAtMs < \(forgetBefore.milliseconds)", logger: logger)
-            // Locked until the commit: an attempt made at the same moment waits, then counts after this one.
-            let before = try await Self.signInFailures(connection, keys, locking: true, logger: logger)
-            for key in keys.sorted() {  // in one order everywhere: two attempts never wait for each other in a circle
+            let before = try await Self.signInFailures(connection, keys, logger: logger)
+            for key in sorted {
                 try await connection.query("""
                     INSERT INTO signInFailure (key, failures, lastAtMs) VALUES (\(key), 1, \(now.milliseconds))
                     ON CONFLICT (key) DO UPDATE SET failures = signInFailure.failures + 1, lastAtMs = EXCLUDED.lastAtMs

@@ -130,9 +130,10 @@ public struct PostgresBooks: BookDirectory {
     }
 
     public func book(username: String) async throws -> Int64? {
-        let name = StoreInput.usernameKey(username)
+        let (key, asTyped) = StoreInput.usernameLookups(username)
         return try await first("""
-            SELECT member.bookId FROM account JOIN member ON member.accountId = account.id WHERE lower(account.username) = lower(\(name))
+            SELECT member.bookId FROM account JOIN member ON member.accountId = account.id
+            WHERE lower(account.username) IN (lower(\(key)), lower(\(asTyped))) ORDER BY lower(account.username) = lower(\(key)) DESC LIMIT 1
             """)
     }
 

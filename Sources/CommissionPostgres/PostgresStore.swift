@@ -153,7 +153,7 @@ public struct PostgresStore: CommissionStore, Sendable {
     /// The advisory locks' first keys (the second is the book's id, or a digest): apart from the
     /// migrations' lock, which has a key of one part.
     enum LockSpace: Int32 {
-        case book = 1801, commitOrder = 1802, saleKey = 1803
+        case book = 1801, commitOrder = 1802, saleKey = 1803, signIn = 1804
     }
 
     /// The book's id as an advisory lock's second key (ids past 2³¹ share a lock with another
@@ -274,8 +274,7 @@ public struct PostgresStore: CommissionStore, Sendable {
     }
 
     public func clinic(named name: String) async throws -> Clinic {
-        let trimmed = StoreInput.comparable(name)
-        return try await read { connection in try await clinic(connection, named: trimmed) }
+        try await read { connection in try await StoreInput.lookUp(name) { try await clinic(connection, named: $0) } }
     }
 
     func clinic(_ connection: PostgresConnection, named name: String) async throws -> Clinic {
@@ -393,8 +392,7 @@ public struct PostgresStore: CommissionStore, Sendable {
     }
 
     public func product(named name: String) async throws -> Product {
-        let trimmed = StoreInput.comparable(name)
-        return try await read { connection in try await product(connection, named: trimmed) }
+        try await read { connection in try await StoreInput.lookUp(name) { try await product(connection, named: $0) } }
     }
 
     func product(_ connection: PostgresConnection, named name: String) async throws -> Product {

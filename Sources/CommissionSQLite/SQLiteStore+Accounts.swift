@@ -42,9 +42,10 @@ extension SQLiteStore: AccountStore {
     }
 
     public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
-        let name = StoreInput.usernameKey(username)
+        let (key, asTyped) = StoreInput.usernameLookups(username)
         return try await read { db in
-            try Row.fetchOne(db, sql: "SELECT id, username, passwordHash FROM account WHERE username = ?", arguments: [name]).map {
+            try Row.fetchOne(db, sql: "SELECT id, username, passwordHash FROM account WHERE username IN (?, ?) ORDER BY username = ? DESC LIMIT 1",
+                             arguments: [key, asTyped, key]).map {
                 (Account(id: Account.ID($0[0] as Int64), username: $0[1]), $0[2] as String)
             }
         }

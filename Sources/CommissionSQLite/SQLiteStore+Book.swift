@@ -93,8 +93,7 @@ extension SQLiteStore {
     }
 
     public func clinic(named name: String) async throws -> Clinic {
-        let trimmed = StoreInput.comparable(name)
-        return try await read { db in try Self.clinic(db, named: trimmed) }
+        try await read { db in try StoreInput.lookUp(name) { try Self.clinic(db, named: $0) } }
     }
 
     static func clinic(_ db: Database, named name: String) throws -> Clinic {
@@ -192,8 +191,7 @@ extension SQLiteStore {
     }
 
     public func product(named name: String) async throws -> Product {
-        let trimmed = StoreInput.comparable(name)
-        return try await read { db in try Self.product(db, named: trimmed) }
+        try await read { db in try StoreInput.lookUp(name) { try Self.product(db, named: $0) } }
     }
 
     static func product(_ db: Database, named name: String) throws -> Product {

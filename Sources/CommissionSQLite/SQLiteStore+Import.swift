@@ -268,7 +268,7 @@ struct SaleResolver {
     mutating func clinic(named name: String) throws -> Clinic {
         if let clinic = clinics[name] { return clinic }
         let key = name.nocaseKey
-        let clinic = try clinics[key] ?? SQLiteStore.clinic(db, named: StoreInput.comparable(name))
+        let clinic = try clinics[key] ?? StoreInput.lookUp(name) { try SQLiteStore.clinic(db, named: $0) }
         clinics[key] = clinic
         clinics[name] = clinic  // as spelled, which the next rows most likely repeat
         return clinic
@@ -282,7 +282,7 @@ struct SaleResolver {
     mutating func product(named name: String) throws -> Product {
         if let product = products[name] { return product }
         let key = name.nocaseKey
-        let product = try products[key] ?? SQLiteStore.product(db, named: StoreInput.comparable(name))
+        let product = try products[key] ?? StoreInput.lookUp(name) { try SQLiteStore.product(db, named: $0) }
         products[key] = product
         products[name] = product
         return product

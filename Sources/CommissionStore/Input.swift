@@ -49,6 +49,30 @@ public enum StoreInput {
         return collapsed.precomposedStringWithCanonicalMapping
     }
 
+    /// Finds the record of a name: by its comparable form (``comparable(_:)``), then — for one
+    /// stored before names were kept in that form (two spaces in a row, letters decomposed) — by
+    /// the name as typed. `find` throws ``StoreError/unknownClinic(_:)`` or
+    /// ``StoreError/unknownProduct(_:)`` for a name it does not know.
+    public static func lookUp<T>(_ name: String, _ find: (String) throws -> T) throws -> T {
+        // Told apart scalar by scalar: Swift's == takes a decomposed "è" for a composed one, SQL does not.
+        let (comparable, asTyped) = (comparable(name), name.trimmingCharacters(in: .whitespaces))
+        do {
+            return try find(comparable)
+        } catch let error as StoreError where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName {
+            return try find(asTyped)
+        }
+    }
+
+    /// ``lookUp(_:_:)`` for a store that asks its database asynchronously.
+    public static func lookUp<T>(_ name: String, _ find: (String) async throws -> T) async throws -> T {
+        let (comparable, asTyped) = (comparable(name), name.trimmingCharacters(in: .whitespaces))
+        do {
+            return try await find(comparable)
+        } catch let error as StoreError where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName {
+            return try await find(asTyped)
+        }
+    }
+
     /// An account's user name as it is kept and compared: a name (``name(_:field:)``), then in
     /// compatibility form (NFKC: a full-width "ａlpha" is "alpha") and lower case, so that one
     /// person cannot be two accounts that read the same.
@@ -59,6 +83,12 @@ public enum StoreInput {
     /// The form a user name is looked up in (sign-in, the sign-in slowdown's counts).
     public static func usernameKey(_ username: String) -> String {
         comparable(username).precomposedStringWithCompatibilityMapping.lowercased()
+    }
+
+    /// The forms an account's name is looked up in: its key (``usernameKey(_:)``), then the name as
+    /// typed, for an account made before names were kept as keys ("Élodie").
+    public static func usernameLookups(_ username: String) -> (key: String, asTyped: String) {
+        (usernameKey(username), username.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Invisible characters: Unicode's default-ignorable code points (zero-width spaces and

@@ -169,7 +169,7 @@ public enum Ledger {
 
     /// The largest payout or fixed deduction, either way: 100,000,000,000 minor units
     /// (1,000,000,000.00 in a currency of two digits), so that a clinic's balance over every
-    /// period stays exact (see ``SaleLine/largestUnitAmount``).
+    /// period stays exact (see `SaleLine.largestUnitAmount`).
     public static let largestRecordedAmount = Money(minorUnits: 100_000_000_000)
 
     static func checkRecorded(_ amount: Money, field: String, rules: EntryRules) throws(SaleLineError) {

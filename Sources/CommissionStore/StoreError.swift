@@ -42,6 +42,23 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// Whether a name was not found (a clinic's or a product's).
+    var isUnknownName: Bool {
+        switch self {
+        case .unknownClinic, .unknownProduct: true
+        default: false
+        }
+    }
+
+    /// Whether the store failed rather than refused (``storage(_:)``, ``unavailable(_:)``: a server
+    /// answers 503): the same request may succeed later, and says nothing of the record.
+    public var isServerFailure: Bool {
+        switch self {
+        case .storage, .unavailable: true
+        default: false
+        }
+    }
+
     /// The sentence that refuses a file imported before; `again` says how to import it all the
     /// same on the surface that says it ("add --again", "add again=true to the request").
     public static func alreadyImported(_ file: String, on day: Day, again: String) -> String {

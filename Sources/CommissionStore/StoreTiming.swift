@@ -14,8 +14,8 @@ public enum StoreTiming {
     /// optimized build (Swift 6.3.1 on Linux) crashed with SIGSEGV in `swift_task_localValuePush`
     /// on every bind of it — a closure is two words (function and context), built as a temporary
     /// at each `withValue`, while a class reference is one word that outlives the bind. The debug
-    /// build did not crash. `StoreTimingTests` and the serve smoke test on the release binary
-    /// (scripts/test) keep it that way.
+    /// build did not crash (nor do the Swift suites, which run it): the serve smoke test on the
+    /// release binary (scripts/test) keeps it that way.
     public final class Observer: Sendable {
         private let tell: @Sendable (Operation, Duration) -> Void
 

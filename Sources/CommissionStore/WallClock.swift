@@ -36,7 +36,13 @@ public final class ManualClock: WallClock {
 
     /// Moves the clock forward (or back, with a negative duration).
     public func advance(by duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        instant.withLock { $0 = $0.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18) }
+        instant.withLock { $0 = $0.addingTimeInterval(duration.timeInterval) }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation's dates count them.
+    public var timeInterval: TimeInterval {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -138,9 +138,8 @@ actor BookApps {
     /// Releases the apps nobody used for ``WebConfiguration/releaseBooksIdleFor`` (by the
     /// configuration's clock).
     func releaseIdle() {
-        let now = configuration.clock.now, idle = configuration.releaseBooksIdleFor
-        let idleSeconds = Double(idle.components.seconds) + Double(idle.components.attoseconds) / 1e18
-        apps = apps.filter { now.timeIntervalSince($0.value.lastUsed) < idleSeconds }
+        let now = configuration.clock.now, idle = configuration.releaseBooksIdleFor.timeInterval
+        apps = apps.filter { now.timeIntervalSince($0.value.lastUsed) < idle }
     }
 
     /// Keeps at most ``WebConfiguration/booksKept`` apps, releasing the least recently used.

@@ -37,12 +37,8 @@ final class LiveHub<Request: StoreRequest>: Sendable {
         self.render = render
     }
 
-    deinit {
-        let (task, subscribers) = state.withLock { ($0.task, Array($0.subscribers.values)) }
-        task?.cancel()
-        // Never open and silent: a stream the hub can no longer feed ends, and its client reconnects.
-        for subscriber in subscribers { subscriber.finish() }
-    }
+    // No stream is open by then: each holds its hub (``subscribe()``).
+    deinit { state.withLock { $0.task?.cancel() } }
 
     /// Events from now on, starting with the latest one. The stream holds the hub — its store
     /// and its observation — for as long as it is open: a book's app released meanwhile (idle, or

@@ -212,18 +212,18 @@ final class LoginThrottle: Sendable {
     }
 
     /// What became of an attempt.
-    enum Attempt: Equatable {
+    enum Attempt<Who> {
         /// Refused before its password was compared: try again in this many seconds.
         case wait(seconds: Int)
-        /// The password matched (her counts for this name and address are cleared).
-        case matched
+        /// The password matched: who she is (her counts for this name and address are cleared).
+        case matched(Who)
         /// The password was wrong (counted).
         case wrong
     }
 
     /// One attempt of `name` from `address`: refused while it must wait, else counted and let
-    /// through to `matches` (which compares the password).
-    func attempt(name: String, address: String, knownDevice: Bool, _ matches: () async throws -> Bool) async throws -> Attempt {
+    /// through to `check`, which compares the password and says who matched (nil: nobody).
+    func attempt<Who>(name: String, address: String, knownDevice: Bool, _ check: () async throws -> Who?) async throws -> Attempt<Who> {
         let keys = Self.keys(name: name, address: address)
         let all = [keys.pair, keys.address, keys.name]
         let now = clock.now
@@ -235,20 +235,20 @@ final class LoginThrottle: Sendable {
             try await store.withdrawSignInAttempt(all)
             return .wait(seconds: seconds)
         }
-        let matched: Bool
+        let matched: Who?
         do {
-            matched = try await matches()
+            matched = try await check()
         } catch {
             try? await store.withdrawSignInAttempt(all)
             throw error
         }
-        guard matched else { return .wrong }
+        guard let matched else { return .wrong }
         // Her success is no failure, and clears the count of her own name and address only: a guess
         // spread over other addresses stays counted (and locked) for every device but the ones she
         // signed in from.
         try await store.withdrawSignInAttempt([keys.address, keys.name])
         try await store.forgetSignInFailures(keys.pair)
-        return .matched
+        return .matched(matched)
     }
 
     /// Seconds to wait before this name may try again from this address, given these counts, or nil.

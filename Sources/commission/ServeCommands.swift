@@ -110,7 +110,8 @@ struct Serve: AsyncParsableCommand {
         configuration.booksKept = settings.booksKept
         configuration.releaseBooksIdleFor = ScheduledBackups.period(settings.releaseBooksAfter) ?? configuration.releaseBooksIdleFor
         configuration.publicAddress = settings.publicUrl.flatMap(PublicAddress.init)
-        if configuration.publicAddress == nil && !["127.0.0.1", "localhost", "::1"].contains(host) {
+        // Behind a proxy (secure cookies, a forwarded address) or reachable from elsewhere, the server's own address is not where people reach it.
+        if configuration.publicAddress == nil && (settings.secureCookies || settings.trustForwardedFor || !["127.0.0.1", "localhost", "::1"].contains(host)) {
             output("The links this server makes (invitations) will lead to \(configuration.linkBase): set --public-url (publicUrl) to the address people reach it at.\n")
         }
         if let token = settings.metricsToken {

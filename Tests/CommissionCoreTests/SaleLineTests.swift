@@ -104,21 +104,21 @@ import CommissionCore
     }
 
     /// An amount that could overflow a total is refused before any arithmetic: a unit price or cost
-    /// beyond 100,000.00 (in minor units: 10,000,000), a quantity beyond 1,000 either way.
+    /// beyond 10,000,000.00 (in minor units: 1,000,000,000), a quantity beyond 1,000 either way.
     @Test func absurdAmountsAreRefusedBeforeTheyCanOverflow() throws {
         // Int64.max / 2 cents × 3 units could not be represented; it is refused as a price first.
         let line = SaleLine(quantity: 3, unitPrice: cents(Int64.max / 2), unitCost: .zero, rate: forty)
         #expect(throws: SaleLineError.amountTooLarge(field: "unit price", amount: cents(Int64.max / 2), limit: SaleLine.largestUnitAmount, currency: nil)) {
             try line.figures(rounding: .halfAwayFromZero)
         }
-        let costly = SaleLine(quantity: 1, unitPrice: .zero, unitCost: cents(10_000_001), rate: forty)
+        let costly = SaleLine(quantity: 1, unitPrice: .zero, unitCost: cents(1_000_000_001), rate: forty)
         #expect(throws: SaleLineError.self) { try costly.figures(rounding: .halfAwayFromZero) }
         #expect(throws: SaleLineError.quantityTooLarge(-1001)) {
             try SaleLine(quantity: -1001, unitPrice: cents(1), unitCost: .zero, rate: forty).figures(rounding: .halfAwayFromZero)
         }
-        // The largest line is exact: 1,000 × 100,000.00 at 40%.
-        let largest = try SaleLine(quantity: 1000, unitPrice: cents(10_000_000), unitCost: .zero, rate: forty).figures(rounding: .halfAwayFromZero)
-        #expect(largest.commission == cents(4_000_000_000))
+        // The largest line is exact: 1,000 × 10,000,000.00 at 40%.
+        let largest = try SaleLine(quantity: 1000, unitPrice: cents(1_000_000_000), unitCost: .zero, rate: forty).figures(rounding: .halfAwayFromZero)
+        #expect(largest.commission == cents(400_000_000_000))
         // What the bound keeps from ever happening is still an error, never a wrapped number.
         #expect(throws: MoneyError.self) { try cents(Int64.max / 2).multiplied(by: 3) }
     }

@@ -400,6 +400,23 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(try await server.settings().timeZoneIdentifier == "Europe/Paris")
     }
 
+    /// Names stored before they were kept in their comparable form — two spaces in a row, a user
+    /// name with a capital beyond ASCII — are still found as they are typed.
+    @Test func namesStoredBeforeNormalisationAreStillFound() async throws {
+        let path = temporaryPath()
+        let store = try SQLiteStore(.file(path))
+        let old = try DatabaseQueue(path: path)
+        try await old.write { db in
+            try db.execute(sql: "INSERT INTO clinic (name, scheduleKind) VALUES ('Glow  Aesthetics', 'monthly')")
+            try db.execute(sql: "INSERT INTO product (name, unitPriceMinor, unitCostMinor) VALUES ('Cre\u{0300}me', 100, 0)")
+            try db.execute(sql: "INSERT INTO account (username, passwordHash, createdAt) VALUES ('Élodie', 'x', 0)")
+        }
+        #expect(try await store.clinic(named: "Glow  Aesthetics").name == "Glow  Aesthetics")
+        #expect(try await store.product(named: "Cre\u{0300}me").name == "Cre\u{0300}me")
+        #expect(try await store.credentials(username: "Élodie")?.account.username == "Élodie")
+        await #expect(throws: StoreError.unknownClinic("Harbor")) { try await store.clinic(named: "Harbor") }
+    }
+
     /// Amounts are bounded at entry so that no total can overflow; should one ever be about to (a
     /// day's total set near the limit here by hand), the sale is refused rather than SQLite turning
     /// the sum into a float.

@@ -14,18 +14,18 @@ import Testing
     func amountsAreBoundedAtEntry(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let march = day("2026-03-02")
-        // The largest line: 1,000 × 100,000.00, at no cost.
+        // The largest line: 1,000 × 10,000,000.00, at no cost.
         let largest = try await book.store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: march,
                                                                 quantity: Self.largestQuantity, unitPrice: Self.largestPrice, unitCost: .zero),
                                                       idempotencyKey: nil)
-        #expect(largest.figures.revenue == cents(10_000_000_000) && largest.figures.commission == cents(4_000_000_000))
+        #expect(largest.figures.revenue == cents(1_000_000_000_000) && largest.figures.commission == cents(400_000_000_000))
 
         // One minor unit more, or one unit more, is refused, saying the bound in the book's currency.
         let overPrice = await #expect(throws: SaleLineError.self) {
             try await book.store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: march, quantity: 1,
                                                       unitPrice: cents(Self.largestPrice.minorUnits + 1)), idempotencyKey: nil)
         }
-        #expect(overPrice?.description.contains("100000.01") == true && overPrice?.description.contains("at most 100000.00") == true,
+        #expect(overPrice?.description.contains("10000000.01") == true && overPrice?.description.contains("at most 10000000.00") == true,
                 "\(overPrice.map(String.init(describing:)) ?? "")")
         let overQuantity = await #expect(throws: SaleLineError.self) {
             try await book.store.createSale(SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: march, quantity: -1001), idempotencyKey: nil)
@@ -63,13 +63,13 @@ import Testing
         #expect(try await book.store.countSales(SaleQuery()) == 3)
     }
 
-    /// The bound keeps every total exact: 92,233 lines at the largest price and quantity, each at
-    /// a 100% share, before the commission's exact total (ten-thousandths of a minor unit) could
+    /// The bound keeps every total exact: 922 lines at the largest price and quantity, each at a
+    /// 100% share, before the commission's exact total (ten-thousandths of a minor unit) could
     /// overflow — the figure the doc comment of `SaleLine.largestUnitAmount` states.
     @Test func theBoundKeepsEveryTotalExact() throws {
         let line = try SaleLine(quantity: SaleLine.largestQuantity, unitPrice: SaleLine.largestUnitAmount, unitCost: .zero,
                                 rate: CommissionRate(share: try Share(parsing: "100"), basis: .revenue)).figures(rounding: .halfAwayFromZero)
-        #expect(Int64.max / line.exactCommission.tenThousandths == 92_233)
+        #expect(Int64.max / line.exactCommission.tenThousandths == 922)
         #expect(Int64.max / Ledger.largestRecordedAmount.minorUnits >= 92_233_720)
     }
 

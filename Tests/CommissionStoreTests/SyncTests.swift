@@ -21,6 +21,8 @@ import Testing
         let downloadsCut = Mutex(0)
         /// Cut every download of the server's book halfway, whatever the dice say.
         let cutEveryDownload = Mutex(false)
+        /// How many of the next writes a proxy answers 503 (the database away) before they reach the server.
+        let unavailable = Mutex(0)
         init(seed: UInt64) { state = Mutex((SplitMix64(seed: seed), 0, 0)) }
         var failing: Double {
             get { state.withLock { $0.failing } }
@@ -46,6 +48,11 @@ import Testing
         let inner = AsyncHTTPClientTransport()
         func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
             if network.fails() { throw Lost() }
+            if request.method != .get, network.unavailable.withLock({ count in count > 0 ? { count -= 1; return true }() : false }) {
+                let problem = #"{"status": 503, "title": "Service Unavailable", "detail": "The database does not answer now.", "error": {"code": "unavailable", "reason": "the database is away"}}"#
+                return (HTTPResponse(status: .serviceUnavailable, headerFields: [.contentType: "application/problem+json", .retryAfter: "5"]),
+                        HTTPBody(problem))
+            }
             let (response, responseBody) = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
             if network.fails() { throw Lost() }
             // The book's archive cut off halfway through the download: the pull must change nothing.
@@ -161,6 +168,25 @@ import Testing
         let report = try await phone.sync.sync()
         #expect(report.pulled && report.pushed == 0)
         try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
+    }
+
+    /// A sale sent while the server's database is away (a 503) is not a refusal: the sync stops,
+    /// the sale stays on the device, and the next sync sends it — once.
+    @Test func aSaleSentWhileTheServersDatabaseIsAwayIsSentAgainNotDropped() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, _, serum, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 5)
+        _ = try await phone.sync.sync()
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "away"), idempotencyKey: nil)
+        phone.network.unavailable.withLock { $0 = 1 }
+        await #expect(throws: StoreError.unavailable("the database is away")) { try await phone.sync.sync() }
+        #expect(try await phone.book.sales(SaleQuery()).compactMap(\.note) == ["away"])
+        #expect(try await server.book.sales(SaleQuery()).compactMap(\.note).isEmpty)
+
+        let report = try await phone.sync.sync()
+        #expect(report.pushed == 1 && report.refused.isEmpty, "\(report)")
+        #expect(try await server.book.sales(SaleQuery()).compactMap(\.note) == ["away"])
+        #expect(try await phone.book.sales(SaleQuery()).compactMap(\.note) == ["away"])
     }
 
     @Test func theFirstSyncOfABookWithRecordsIsRefusedAndChangesNothing() async throws {

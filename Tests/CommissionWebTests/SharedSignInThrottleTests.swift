@@ -74,4 +74,27 @@ import Testing
             }
         }
     }
+
+    /// Thirty wrong passwords sent at once from one address, half to each server: five are
+    /// compared, twenty-five refused — counted before the comparison, in the database both share
+    /// (on PostgreSQL, under a lock of each key: a row alone would not hold a new address's burst).
+    @Test(arguments: Database.allCases)
+    func thirtyAtOnceAtTwoServersAreFiveChecks(_ database: Database) async throws {
+        let (one, other, close) = try await twoServers(database)
+        defer { close() }
+        try await one.test(.router) { first in
+            try await other.test(.router) { second in
+                _ = try await signUp(first, password: "the right password")
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for index in 0..<30 {
+                        group.addTask {
+                            index % 2 == 0 ? try await attempt(first, "wrong", from: "10.9.9.9").status : try await attempt(second, "wrong", from: "10.9.9.9").status
+                        }
+                    }
+                    return try await group.reduce(into: [HTTPResponse.Status: Int]()) { $0[$1, default: 0] += 1 }
+                }
+                #expect(statuses == [.unauthorized: 5, .tooManyRequests: 25], "\(statuses)")
+            }
+        }
+    }
 }

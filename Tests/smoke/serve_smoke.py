@@ -266,10 +266,16 @@ def postgres_run(binary, server_url, workdir):
         while not any(kind == "event" for kind, _ in events) and time.time() < deadline:
             time.sleep(0.05)
         first = sum(1 for kind, _ in events if kind == "event")
-        time.sleep(3)  # past --release-books-after (1s) and the sweep after it
-        metrics = check_metrics(server.base)
-        kept = re.search(r"^commission_books_in_memory (\S+)", metrics, re.M)
-        check(kept is not None, f"/metrics says how many books' apps are kept ({kept.group(1) if kept else 'absent'})")
+        # Past --release-books-after (1 s) and the sweep after it: no book's app is kept.
+        check_metrics(server.base)
+        deadline, kept = time.time() + 30, None
+        while time.time() < deadline:
+            metrics = requests.get(server.base + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}, timeout=10).text
+            kept = re.search(r"^commission_books_in_memory (\S+)", metrics, re.M)
+            if kept and float(kept.group(1)) == 0:
+                break
+            time.sleep(0.5)
+        check(kept is not None and float(kept.group(1)) == 0, f"the idle book's app is released (/metrics: {kept.group(1) if kept else 'absent'} kept)")
         recorded = time.time()
         api.post(server.base + "/api/v1/sales", json={"clinicId": clinic_id, "productId": product_id, "quantity": 1},
                  headers={"Idempotency-Key": str(uuid.uuid4())})

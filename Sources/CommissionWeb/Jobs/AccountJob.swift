@@ -99,16 +99,14 @@ struct AccountJob: Job {
         let knownDevice = KnownDevice.isKnown(request.cookies[KnownDevice.cookieName]?.value, for: username, key: try await app.throttle.deviceKey(),
                                               now: app.configuration.clock.now)
         let password = form.values["password"] ?? ""
-        var signedIn: Account?
-        let attempt = try await app.throttle.attempt(name: username, address: address, knownDevice: knownDevice) {
+        let attempt = try await app.throttle.attempt(name: username, address: address, knownDevice: knownDevice) { () async throws -> Account? in
             // A name that does not exist is checked against a hash too, so that it answers as slowly
             // as one that does: the time of the answer does not tell which names exist.
             let credentials = try await app.store.credentials(username: username)
             let matches = Bcrypt.verify(password, hash: credentials?.passwordHash ?? UnknownName.hash(cost: app.configuration.bcryptCost))
-            guard let (account, hash) = credentials, matches else { return false }
-            signedIn = account
-            try await upgradeHash(of: account, hash: hash, password: password)
-            return true
+            guard let (account, hash) = credentials, matches else { return nil }
+            await upgradeHash(of: account, hash: hash, password: password)
+            return account
         }
         switch attempt {
         case .wait(let seconds):
@@ -116,9 +114,8 @@ struct AccountJob: Job {
                                          error: "Too many failed sign-ins: try again in \(seconds) seconds.")
             response.headers[.retryAfter] = String(seconds)
             return response
-        case .matched:
-            if let signedIn { return try await startSession(for: signedIn) }
-            fallthrough
+        case .matched(let account):
+            return try await startSession(for: account)
         case .wrong:
             return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
                                  error: "The user name or the password is wrong.")
@@ -127,11 +124,12 @@ struct AccountJob: Job {
 
     /// A password hashed at another cost than the server's (an account made by `--demo` or before
     /// the cost was raised) is hashed again at the server's on her next sign-in, so that every
-    /// known name takes as long to check as an unknown one.
-    func upgradeHash(of account: Account, hash: String, password: String) async throws {
+    /// known name takes as long to check as an unknown one. Best effort: a failure to keep the new
+    /// hash does not fail her sign-in (the next one tries again).
+    func upgradeHash(of account: Account, hash: String, password: String) async {
         let cost = app.configuration.bcryptCost
         guard !hash.hasPrefix(String(format: "$2b$%02d$", cost)) else { return }
-        try await app.store.updatePasswordHash(account: account.id, passwordHash: Bcrypt.hash(password, cost: cost), keepingSessions: true)
+        try? await app.store.updatePasswordHash(account: account.id, passwordHash: Bcrypt.hash(password, cost: cost), keepingSessions: true)
     }
 
     /// Signs the account in: a new session (its own CSRF token), the device made known to the

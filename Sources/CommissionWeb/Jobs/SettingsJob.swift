@@ -98,9 +98,9 @@ struct SettingsJob: Job {
         // The current password is guessed no faster here than at sign-in (a session left open on a shared computer).
         let current = form.values["current"] ?? ""
         let attempt = try await app.throttle.attempt(name: account.username, address: AccountJob(app).clientAddress(request, context: context),
-                                                     knownDevice: true) {
-            guard let (_, hash) = try await app.store.credentials(username: account.username) else { return false }
-            return Bcrypt.verify(current, hash: hash)
+                                                     knownDevice: true) { () async throws -> Account? in
+            guard let (_, hash) = try await app.store.credentials(username: account.username), Bcrypt.verify(current, hash: hash) else { return nil }
+            return account
         }
         switch attempt {
         case .wait(let seconds):

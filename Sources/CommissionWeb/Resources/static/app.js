@@ -386,10 +386,12 @@
       live.retry = setTimeout(function () { live.retry = null; open(); }, live.delay);
       live.delay = Math.min(live.delay * 2, 30000);
     };
-    var heard = function () {
+    // Something came: the stream is live. Only an event resets the wait between tries (a stream
+    // that opens and ends at once, with nothing to tell, is tried less and less often).
+    var heard = function (event) {
       clearTimeout(live.watchdog);
       live.watchdog = setTimeout(reopen, 45000);
-      live.delay = 1000;
+      if (event && event.type !== "open") { live.delay = 1000; }
       if (connection.stream !== "live") { connection.stream = "live"; showConnection(); }
     };
     var open = function () {
@@ -402,7 +404,7 @@
       source.addEventListener("error", function () { if (live.source === source) { reopen(); } });
       // The first event may already differ from what was drawn: every event is applied.
       source.addEventListener("body", function (event) {
-        heard();
+        heard(event);
         dashboard.innerHTML = event.data;
         document.body.setAttribute("data-rendered", new Date().toISOString());
         document.body.setAttribute("data-event", event.lastEventId);
