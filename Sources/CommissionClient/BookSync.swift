@@ -69,7 +69,7 @@ public final class BookSync: Sendable {
 
     /// Pushes the device's changes, then pulls the server's book when it moved.
     /// - Throws: ``RemoteStoreError/unreachable(_:)`` when the network fails, and
-    ///   ``StoreError/unavailable(_:)`` or ``StoreError/storage(_:)`` when the server's database does
+    ///   `StoreError.unavailable` or `StoreError.storage` when the server's database does
     ///   not answer (a 503): what was sent stays sent, nothing is taken for refused, and the next
     ///   sync goes on from there. ``SyncError`` when the first sync finds a book
     ///   on the device.
