@@ -235,7 +235,7 @@ public struct CSVImportSource: ImportSource {
     public let format: CSVFormat
     let currency: Currency
     /// The file opened: its header, each field's column, the mapping it was read with.
-    let table: OpenedTable
+    package let table: OpenedTable
     var columns: Columns { table.columns }
     /// How the file's dates and amounts are read: as given, or as its values say.
     public let reading: ImportReading

@@ -38,7 +38,7 @@ public struct ReadingError: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 /// Dates and amounts as people's spreadsheets write them, read exactly.
-enum LocaleText {
+package enum LocaleText {
     /// The three numbers of a date written `2/25/2026`, `25.02.26`, `2026/2/25` or `25-02-2026`,
     /// a time after it (`14:30`, `2:30 PM`) passed over; nil for text that is not such a date.
     static func parts(_ text: String) -> (first: Substring, second: Substring, third: Substring, separator: Character)? {
@@ -71,7 +71,7 @@ enum LocaleText {
 
     /// The day `text` names, ISO 8601 or in `order`; a two-digit year is 2000–2029 for 00–29 and
     /// 1930–1999 for 30–99, as spreadsheets read one.
-    static func day(_ text: String, order: DateOrder?) throws -> Day {
+    package static func day(_ text: String, order: DateOrder?) throws -> Day {
         // ISO: what exports write, a million times in a large import, read without a copy when alone.
         if isISO(text) { return try Day(parsing: text.utf8.count == 10 ? text : String(text.prefix(10))) }
         guard let (a, b, c, _) = parts(text) else { return try Day(parsing: text) }  // Day's own sentence
@@ -95,7 +95,7 @@ enum LocaleText {
     }
 
     /// The orders that can read a date written with three numbers; every order for an ISO date.
-    static func orders(_ text: String) -> Set<DateOrder>? {
+    package static func orders(_ text: String) -> Set<DateOrder>? {
         if isISO(text) { return nil }
         guard let (a, b, c, separator) = parts(text), let first = Int(a), let second = Int(b), Int(c) != nil else { return [] }
         if a.count == 4 { return second <= 12 ? [.ymd] : [] }
@@ -111,7 +111,7 @@ enum LocaleText {
     /// (`1,234.50`, `1.234,50`, `1 234,50`, `1'234.50`), a minus or parentheses for a negative.
     /// Returns plain decimal text (`-1234.50`) for ``Currency/parse(_:decimalSeparator:)``; throws
     /// a sentence for grouping that is not in threes.
-    static func plainAmount(_ text: String, currency: Currency, decimalComma: Bool) throws -> String {
+    package static func plainAmount(_ text: String, currency: Currency, decimalComma: Bool) throws -> String {
         var value = text.trimmingCharacters(in: .whitespaces)
         var negative = false
         if value.hasPrefix("("), value.hasSuffix(")") {
@@ -156,7 +156,7 @@ enum LocaleText {
 
     /// What an amount says of the file's decimal separator: `true` a comma, `false` a point, nil
     /// when it could be either (`1,234`, `12`).
-    static func decimalComma(of text: String) -> Bool? {
+    package static func decimalComma(of text: String) -> Bool? {
         let digitsAndMarks = text.filter { $0.isASCIIDigit || $0 == "," || $0 == "." }
         let commas = digitsAndMarks.filter { $0 == "," }.count, points = digitsAndMarks.filter { $0 == "." }.count
         switch (commas, points) {

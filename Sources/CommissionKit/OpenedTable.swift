@@ -6,7 +6,7 @@ import Foundation
 /// resolved (her mapping first, then the headers Commission knows) and rows known to follow it.
 /// What the rows are read as is the reader's: the book's records (``CSVImportSource``), a bank
 /// statement's deposits (``BankStatement``), a clinic's statement lines (``TheirStatement``).
-struct OpenedTable: Sendable {
+package struct OpenedTable: Sendable {
     typealias Field = CSVImportSource.Field
 
     let origin: CSVImportSource.Origin
@@ -16,7 +16,7 @@ struct OpenedTable: Sendable {
     /// The header row as read, and as spelled (spaces around each header trimmed).
     let rawHeaders: [String], headers: [String]
     /// A sheet's header row (its first row with a cell): the rows after it are read.
-    let headerRow: Int
+    package let headerRow: Int
     /// The column mapping the file was read with: the one given, or a saved one made for its headers.
     let mapping: ImportMapping?
     /// Whether a row with a cell follows the header.

@@ -27,7 +27,7 @@ public struct Workbook: Sendable {
     }
 
     /// How a cell's number is to be read, from its style's number format.
-    enum NumberStyle: Sendable, Equatable { case plain, date, percent }
+    package enum NumberStyle: Sendable, Equatable { case plain, date, percent }
 
     /// The workbook as messages name it (its path, or "the upload").
     public let name: String
@@ -229,7 +229,7 @@ public struct Workbook: Sendable {
     }
 
     /// The day a date serial number stands for (its whole days: a time of day is dropped).
-    func day(serial decimal: String) -> Day? {
+    package func day(serial decimal: String) -> Day? {
         guard !decimal.hasPrefix("-"), let days = Int(decimal.prefix { $0 != "." }) else { return nil }
         if date1904 { return Day(ordinal: Self.ordinal1904 + days) }
         // Serial 60 is Lotus' 1900-02-29, which never was: after it, days are one off.
@@ -251,7 +251,7 @@ public struct Workbook: Sendable {
     /// Whether `text` is the plain decimal text ``decimal(_:)`` would make of it: an optional minus
     /// (not of zero), a whole part without leading zeros, a fraction without trailing ones, and at
     /// most 15 digits from the first significant one to the last.
-    static func isCanonical(_ text: String) -> Bool {
+    package static func isCanonical(_ text: String) -> Bool {
         var utf8 = text.utf8[...]
         var negative = false
         if utf8.first == UInt8(ascii: "-") { negative = true; utf8 = utf8.dropFirst() }
@@ -280,7 +280,7 @@ public struct Workbook: Sendable {
     }
 
     /// ``decimal(_:)`` the long way: the digits read, rounded to 15 significant ones, written again.
-    static func rounded(_ text: String) -> String? {
+    package static func rounded(_ text: String) -> String? {
         var bytes = Array(text.utf8)[...]
         while let first = bytes.first, first == 0x20 { bytes = bytes.dropFirst() }
         while let last = bytes.last, last == 0x20 { bytes = bytes.dropLast() }
@@ -337,7 +337,7 @@ public struct Workbook: Sendable {
 
     /// Plain decimal text with its point moved `places` to the right (× 10^places), trailing
     /// zeros of the fraction dropped.
-    static func shifted(_ decimal: String, by places: Int) -> String {
+    package static func shifted(_ decimal: String, by places: Int) -> String {
         var text = decimal
         let negative = text.hasPrefix("-")
         if negative { text.removeFirst() }
@@ -353,7 +353,7 @@ public struct Workbook: Sendable {
     }
 
     /// The column index of a cell reference (`A1` → 0, `AB7` → 27).
-    static func column(of reference: String) -> Int? {
+    package static func column(of reference: String) -> Int? {
         var column = 0, letters = 0
         for scalar in reference.unicodeScalars {
             guard scalar.value >= 65 && scalar.value <= 90 else { break }
@@ -366,7 +366,7 @@ public struct Workbook: Sendable {
 
     /// Whether a number format shows a date, a percentage, or a plain number: the built-in
     /// formats by id, custom ones by their code (quoted text, escapes and `[…]` sections aside).
-    static func numberStyle(id: Int, code: String?) -> NumberStyle {
+    package static func numberStyle(id: Int, code: String?) -> NumberStyle {
         switch id {
         case 9, 10: return .percent
         case 14...17, 22, 27...36, 45...47, 50...58, 71...76, 78...81: return .date
@@ -716,13 +716,14 @@ private final class SheetReader: NSObject, XMLParserDelegate {
 
 /// Checks that bytes given piece by piece are UTF-8 (RFC 3629: no overlong forms, no surrogates,
 /// nothing past U+10FFFF), a sequence cut between two pieces included.
-struct UTF8Check {
+package struct UTF8Check {
+    package init() {}
     /// Continuation bytes still expected, and the range the next one must be in.
     private var pending = 0
     private var low: UInt8 = 0x80, high: UInt8 = 0xBF
 
     /// False as soon as the bytes cannot be UTF-8.
-    mutating func feed(_ bytes: some Sequence<UInt8>) -> Bool {
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> Bool {
         Array(bytes).withUnsafeBytes { feed($0) }
     }
 
@@ -764,7 +765,7 @@ struct UTF8Check {
     }
 
     /// True when no sequence is left unfinished.
-    var isComplete: Bool { pending == 0 }
+    package var isComplete: Bool { pending == 0 }
 }
 
 /// A file of its own in the temporary directory, removed when the last reference goes.

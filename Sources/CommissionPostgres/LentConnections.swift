@@ -127,12 +127,12 @@ final class LentConnections: Sendable {
 /// A connection held by work in its caller's own task
 /// (``PostgresBookDatabase/transactionInPlace(readOnly:_:)``), whose queries run as steps: each in
 /// a task of its own, abandoned when the connection closes under it (``LentConnections/run(on:_:)``).
-struct ConnectionSteps: Sendable {
+package struct ConnectionSteps: Sendable {
     let connection: PostgresConnection
     let lent: LentConnections
 
     /// Runs `body`, one step of the work, on the connection.
-    func callAsFunction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func callAsFunction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await lent.run(on: connection, body)
     }
 }
@@ -149,7 +149,7 @@ protocol Abandonable: Sendable {
 }
 
 /// The first of the results given, told to whoever awaits ``value()`` (before or after it is given).
-final class Outcome<T: Sendable>: Abandonable, Sendable {
+package final class Outcome<T: Sendable>: Abandonable, Sendable {
     private enum State {
         case pending(CheckedContinuation<T, any Error>?)
         case given(Result<T, any Error>)
@@ -157,9 +157,11 @@ final class Outcome<T: Sendable>: Abandonable, Sendable {
 
     private let state = Mutex(State.pending(nil))
 
+    package init() {}
+
     /// Gives `result`, unless a result was given before; whether it was the first.
     @discardableResult
-    func finish(_ result: Result<T, any Error>) -> Bool {
+    package func finish(_ result: Result<T, any Error>) -> Bool {
         let (first, waiting): (Bool, CheckedContinuation<T, any Error>?) = state.withLock { state in
             guard case .pending(let waiting) = state else { return (false, nil) }
             state = .given(result)
@@ -169,7 +171,7 @@ final class Outcome<T: Sendable>: Abandonable, Sendable {
         return first
     }
 
-    func abandon(_ error: any Error) -> Bool {
+    package func abandon(_ error: any Error) -> Bool {
         finish(.failure(error))
     }
 
@@ -181,7 +183,7 @@ final class Outcome<T: Sendable>: Abandonable, Sendable {
     }
 
     /// The first result given (awaited once).
-    func value() async throws -> T {
+    package func value() async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let given: Result<T, any Error>? = state.withLock { state in
                 switch state {

@@ -77,7 +77,7 @@ public final class PostgresBookDatabase: Sendable {
     /// ``StoreError/storage(_:)`` at once). `body` never outlives its connection (see
     /// ``LentConnections``): when the database goes away the connection is closed, and when it
     /// closes, a query waiting on it fails (into a 503) instead of waiting for good.
-    func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await available().withConnection { [lent] connection in
             try await lent.run(on: connection, body)
         }
@@ -99,7 +99,7 @@ public final class PostgresBookDatabase: Sendable {
     /// own (``ConnectionSteps``), and are abandoned as ``transaction(readOnly:_:)``'s body is when
     /// the connection closes under them; what `body` does between them (sending to its sink) stays
     /// in place.
-    func transactionInPlace<T: Sendable>(readOnly: Bool = false, _ body: (ConnectionSteps) async throws -> T) async throws -> T {
+    package func transactionInPlace<T: Sendable>(readOnly: Bool = false, _ body: (ConnectionSteps) async throws -> T) async throws -> T {
         try await available().withConnection { [lent, logger] connection in
             let step = ConnectionSteps(connection: connection, lent: lent)
             return try await lent.holding(connection) {
@@ -372,7 +372,7 @@ public final class PostgresBookDatabase: Sendable {
     }
 
     /// The pool's configuration from a `postgres://` URL.
-    static func configuration(_ url: String) throws -> PostgresClient.Configuration {
+    package static func configuration(_ url: String) throws -> PostgresClient.Configuration {
         let target = try target(url)
         let tls: PostgresClient.Configuration.TLS = switch target.tls {
         case .disable: .disable

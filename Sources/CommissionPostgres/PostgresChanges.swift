@@ -10,7 +10,7 @@ import Synchronization
 /// PostgreSQL delivers it at commit (never for a rolled-back transaction), to every listening
 /// connection of every process. Each ``PostgresBookDatabase`` keeps one connection listening while
 /// anyone observes a book, and hands each book's changes to that book's observers only.
-final class PostgresChanges: Sendable {
+package final class PostgresChanges: Sendable {
     static let channel = "commission_changes"
 
     private struct State {
@@ -83,7 +83,7 @@ final class PostgresChanges: Sendable {
     }
 
     /// `"3 sales terms"` → book 3, those tables; nil for anything else.
-    static func parse(_ payload: String) -> (book: Int64, tables: Set<StoreTable>)? {
+    package static func parse(_ payload: String) -> (book: Int64, tables: Set<StoreTable>)? {
         let words = payload.split(separator: " ")
         guard let first = words.first, let book = Int64(first) else { return nil }
         return (book, Set(words.dropFirst().compactMap { StoreTable(rawValue: String($0)) }))

@@ -14,9 +14,9 @@ import PostgresNIO
 ///
 /// Four summary tables, kept by one trigger function on `sale`, let the dashboard read a few
 /// hundred rows whatever the size of the history, as in the SQLite store.
-enum PostgresSchema {
-    struct Migration {
-        let name: String
+package enum PostgresSchema {
+    package struct Migration {
+        package let name: String
         /// One statement each: PostgreSQL's extended protocol runs one statement per query.
         let statements: [String]
     }
@@ -24,7 +24,7 @@ enum PostgresSchema {
     /// A fixed key for `pg_advisory_xact_lock`: "commission" in ASCII, truncated to 63 bits.
     static let lockKey: Int64 = 0x636F_6D6D_6973_7369
 
-    static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(name: "v1: books, accounts and members", statements: [
             """
             CREATE TABLE book (

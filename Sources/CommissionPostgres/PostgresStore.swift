@@ -553,7 +553,7 @@ extension PostgresConnection {
 
 extension AsyncSequence {
     /// Every element. Rows are read to the end before the next statement runs on their connection.
-    func all() async throws -> [Element] {
+    package func all() async throws -> [Element] {
         var result: [Element] = []
         for try await element in self { result.append(element) }
         return result

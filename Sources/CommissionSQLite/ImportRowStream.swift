@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 
 /// A row as the reading thread hands it over: parsed, or already a sale.
-enum StagedRow: Sendable {
+package enum StagedRow: Sendable {
     /// A row for the writer to apply (a clinic, a product, terms, or a sale to compute).
     case row(ImportRow)
     /// A sale computed by the reading thread, ready to insert.
@@ -21,14 +21,14 @@ enum StagedRow: Sendable {
 /// SQLite's work, on the second core, instead of before it. The reader stays at most `capacity`
 /// chunks ahead, so memory does not grow with the file, and stops at its next chunk once the stream
 /// is released: a writer that gives up half way leaves no thread behind.
-final class ImportRowStream {
+package final class ImportRowStream {
     private let shared: Shared
     /// The chunk the writer is taking rows from, and where it is in it.
     private var current: [StagedRow] = []
     private var index = 0
 
     /// What the reading thread does with each row.
-    enum Reading: Sendable {
+    package enum Reading: Sendable {
         /// Parse it, and hand it over.
         case parsing
         /// Every row is a sale: compute it (``SaleResolver``) in a read transaction of `pool`, and
@@ -37,14 +37,14 @@ final class ImportRowStream {
     }
 
     /// What the reading thread found besides the rows, once ``next()`` has returned nil.
-    struct End: Sendable {
+    package struct End: Sendable {
         /// Rows it could not parse, or whose sale it could not compute.
-        var problems: [ImportProblem] = []
+        package var problems: [ImportProblem] = []
         /// The summaries of the sales it computed.
         var deltas: SummaryDeltas?
     }
 
-    init(_ source: any ImportSource, _ reading: Reading = .parsing, chunkSize: Int = 2048, capacity: Int = 8) {
+    package init(_ source: any ImportSource, _ reading: Reading = .parsing, chunkSize: Int = 2048, capacity: Int = 8) {
         let shared = Shared(capacity: capacity)
         self.shared = shared
         let thread = Thread { shared.read(source, reading, chunkSize: chunkSize) }
@@ -58,7 +58,7 @@ final class ImportRowStream {
 
     /// The next row, or nil after the last one.
     /// - Throws: what the source threw while reading (a file that cannot be read).
-    func next() throws -> StagedRow? {
+    package func next() throws -> StagedRow? {
         if index == current.count {
             guard let chunk = try shared.take() else { return nil }
             current = chunk
@@ -69,7 +69,7 @@ final class ImportRowStream {
     }
 
     /// What the reading thread found besides the rows: complete once ``next()`` has returned nil.
-    var end: End { shared.endValue }
+    package var end: End { shared.endValue }
 
     /// What the reader and the writer share, guarded by `condition`.
     private final class Shared: @unchecked Sendable {

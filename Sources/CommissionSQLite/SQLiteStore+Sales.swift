@@ -191,7 +191,7 @@ extension SQLiteStore {
 
     /// The sales list's statement: in the order of `sale_date` (date, id), which every filter
     /// but the clinic's (`sale_clinic_date`) scans without a sort.
-    static func salesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
+    package static func salesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
         var (filter, arguments) = saleFilter(query)
         let order = switch query.order {
         case .newestFirst: "sale.date DESC, sale.id DESC"
@@ -205,7 +205,7 @@ extension SQLiteStore {
     /// (the sales page as it opens), are counted by the day summary, which the triggers keep exact:
     /// a sum over at most a row per clinic and day, where counting the sales scanned an index of
     /// every sale (60–100 ms at a million). Other filters count the sales themselves.
-    static func countSalesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
+    package static func countSalesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
         // Everything but the clinic, the dates, the order and the page as a plain query has it: a
         // filter added to `SaleQuery` later counts the sales until the summary is taught it.
         var others = query

@@ -20,19 +20,19 @@ public final class SQLiteStore: CommissionStore, Sendable {
     }
 
     public let location: Location
-    let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
     let broadcaster = ChangeBroadcaster()
     /// The book revision this process last wrote or saw; another value in the file means another process wrote.
     private let knownRevision = Mutex<Int64>(0)
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     /// What a server reads on every request, once caching is on (``cacheHotReads()``).
-    let caches = Mutex(Caches())
+    package let caches = Mutex(Caches())
 
-    struct Caches {
+    package struct Caches {
         var isOn = false
-        var settings: BookSettings?
+        package var settings: BookSettings?
         /// API token digest → the account, the token's id and when its use was last noted.
-        var tokens: [String: (account: Account, tokenID: Int64, lastUsed: Int64?)] = [:]
+        package var tokens: [String: (account: Account, tokenID: Int64, lastUsed: Int64?)] = [:]
 
         /// Grows at every clear: a value read from the database is cached only if no clear came
         /// between the read's start and its end (else it may predate the change).

@@ -16,8 +16,8 @@ import GRDBSQLite
 ///
 /// The table is an eponymous virtual table (`commission_sale_feed`), registered on the connection
 /// for the one statement and dropped after it, so nothing is left in the schema.
-enum SaleFeed {
-    static let table = "commission_sale_feed"
+package enum SaleFeed {
+    package static let table = "commission_sale_feed"
 
     /// The columns of the feed: the sale's (``SaleRow/columns``), which the insert fills in that order.
     private static let columns = SaleRow.columns
@@ -27,7 +27,7 @@ enum SaleFeed {
     /// `next` runs inside SQLite's step, on the writer, and may read the database (a lookup of a name);
     /// it must not write. What it throws ends the statement and is rethrown here.
     /// - Returns: how many sales were inserted.
-    static func insert(_ db: Database, next: () throws -> Sale?) throws -> Int {
+    package static func insert(_ db: Database, next: () throws -> Sale?) throws -> Int {
         try withoutActuallyEscaping(next) { next in
             let feed = Feed(next: next)
             let connection = db.sqliteConnection

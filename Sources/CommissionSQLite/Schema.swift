@@ -18,8 +18,8 @@ import GRDB
 /// clinics whose figure is not the sum of their lines' (tiers, deductions, rounding once per
 /// statement): triggers mark what a write changes, and the write settles the marks in Swift before
 /// it commits (`SQLiteStore.settlePeriodFigures`), since a period depends on the clinic's calendar.
-enum Schema {
-    static var migrator: DatabaseMigrator {
+package enum Schema {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
 
         migrator.registerMigration("v1: book") { db in

@@ -14,7 +14,7 @@ import Synchronization
 /// anything, and a slow client never holds up the others or the writer. Under a burst of writes
 /// the value is computed at most once per ``minimumInterval`` (the changes in between are
 /// merged), so live streams never take more than a bounded share of the machine from the writers.
-final class LiveHub<Request: StoreRequest>: Sendable {
+package final class LiveHub<Request: StoreRequest>: Sendable {
     private struct State {
         var latest: String?
         var subscribers: [Int: AsyncStream<String>.Continuation] = [:]
@@ -31,7 +31,7 @@ final class LiveHub<Request: StoreRequest>: Sendable {
     /// At most 20 events a second: a person sees no difference, and a burst of writes keeps its pace.
     static var minimumInterval: Duration { .milliseconds(50) }
 
-    init(store: any WebStore, request: Request, render: @escaping @Sendable (Request.Value) async throws -> String) {
+    package init(store: any WebStore, request: Request, render: @escaping @Sendable (Request.Value) async throws -> String) {
         self.store = store
         self.request = request
         self.render = render
@@ -43,7 +43,7 @@ final class LiveHub<Request: StoreRequest>: Sendable {
     /// Events from now on, starting with the latest one. The stream holds the hub — its store
     /// and its observation — for as long as it is open: a book's app released meanwhile (idle, or
     /// beyond the books kept) does not leave it open and silent.
-    func subscribe() -> LiveStream {
+    package func subscribe() -> LiveStream {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1))
         let id: Int = state.withLock { state in
             let id = state.nextID
@@ -60,26 +60,26 @@ final class LiveHub<Request: StoreRequest>: Sendable {
     }
 
     /// A hub's events for one stream, holding the hub while it is open.
-    struct LiveStream: AsyncSequence, Sendable {
-        typealias Element = String
-        typealias Failure = Never
+    package struct LiveStream: AsyncSequence, Sendable {
+        package typealias Element = String
+        package typealias Failure = Never
         let events: AsyncStream<String>
         let hub: LiveHub
 
-        func makeAsyncIterator() -> Iterator { Iterator(events: events.makeAsyncIterator(), hub: hub) }
+        package func makeAsyncIterator() -> Iterator { Iterator(events: events.makeAsyncIterator(), hub: hub) }
 
-        struct Iterator: AsyncIteratorProtocol {
+        package struct Iterator: AsyncIteratorProtocol {
             var events: AsyncStream<String>.Iterator
             let hub: LiveHub
-            mutating func next() async -> String? { await events.next() }
-            mutating func next(isolation actor: isolated (any Actor)?) async -> String? { await events.next(isolation: actor) }
+            package mutating func next() async -> String? { await events.next() }
+            package mutating func next(isolation actor: isolated (any Actor)?) async -> String? { await events.next(isolation: actor) }
         }
     }
 
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// How many events were rendered so far: one per change seen, whatever the number of streams.
-    var renderCount: Int { state.withLock { $0.renders } }
+    package var renderCount: Int { state.withLock { $0.renders } }
 
     /// Observes the store until its changes end or a fetch fails; then every stream ends (its
     /// client reconnects, and the next one starts a new observation), so that no stream stays open
@@ -120,14 +120,14 @@ final class LiveHub<Request: StoreRequest>: Sendable {
 }
 
 /// The events the hubs render.
-enum LiveEvent {
+package enum LiveEvent {
     /// The dashboard's headline figures as one Server-Sent Event, on one line of compact JSON:
     /// a few hundred bytes whatever the number of clinics, since every open stream receives it up to
     /// 20 times a second. It comes after any change that may move the dashboard; clients fetch the
     /// whole dashboard (or the page's fragment) when it comes. Only the headline is read for it
     /// (``CommissionStore/headline(today:)``), not the whole dashboard: the commit-to-event time
     /// of every live page.
-    static func headline(_ headline: Headline) -> String {
+    package static func headline(_ headline: Headline) -> String {
         let c = headline.currency
         func totals(_ t: Totals) -> EventTotals {
             EventTotals(sales: t.saleCount, revenue: c.format(t.revenue), commission: c.format(t.commission))
@@ -143,7 +143,7 @@ enum LiveEvent {
 
     /// A page's new body as one Server-Sent Event (`event: body`), each line of its HTML a `data:`
     /// line: the browser joins them again with newlines.
-    static func body(_ html: String) -> String {
+    package static func body(_ html: String) -> String {
         var event = "event: body\n"
         for line in html.split(separator: "\n", omittingEmptySubsequences: false) {
             event += "data: "

@@ -175,7 +175,7 @@ extension HTTPField.Name {
     static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let xFrameOptions = Self("X-Frame-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
-    static let idempotencyKey = Self("Idempotency-Key")!
+    package static let idempotencyKey = Self("Idempotency-Key")!
     static let permissionsPolicy = Self("Permissions-Policy")!
     static let strictTransportSecurity = Self("Strict-Transport-Security")!
     static let xForwardedFor = Self("X-Forwarded-For")!

@@ -10,11 +10,11 @@ import Mustache
 /// The templates are the `.mustache` files of `Resources/templates` (a template's name is its file
 /// name without the extension; double mustaches escape HTML, triple ones are only used for HTML the
 /// server built itself). They are read and compiled once per process and shared by every book's app.
-struct Pages: Sendable {
+package struct Pages: Sendable {
     let library: MustacheLibrary
 
     /// The templates of this build, compiled once.
-    static let shared = Pages(library: Resources.templates())
+    package static let shared = Pages(library: Resources.templates())
 
     private init(library: MustacheLibrary) { self.library = library }
 

@@ -1,5 +1,5 @@
 import CommissionCore
-@testable import CommissionKit
+import CommissionKit
 import CommissionSQLite
 import CommissionStore
 import Foundation

@@ -1,4 +1,4 @@
-@testable import CommissionPostgres
+import CommissionPostgres
 import CommissionStore
 import Logging
 import PostgresNIO

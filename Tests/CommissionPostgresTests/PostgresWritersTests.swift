@@ -1,5 +1,5 @@
 import CommissionCore
-@testable import CommissionPostgres
+import CommissionPostgres
 import CommissionStore
 import Foundation
 import Testing

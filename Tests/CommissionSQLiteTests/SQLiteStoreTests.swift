@@ -1,5 +1,5 @@
 import CommissionCore
-@testable import CommissionSQLite
+import CommissionSQLite
 import CommissionStore
 import Foundation
 import GRDB

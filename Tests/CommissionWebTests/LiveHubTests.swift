@@ -1,7 +1,7 @@
 import CommissionCore
 import CommissionSQLite
 import CommissionStore
-@testable import CommissionWeb
+import CommissionWeb
 import Foundation
 import Testing
 

@@ -7,7 +7,7 @@ import Hummingbird
 import ServiceLifecycle
 
 /// Where she stands: the dashboard page and its live updates; the API's dashboard and event stream.
-struct DashboardJob: Job {
+package struct DashboardJob: Job {
     let app: WebApp
     init(_ app: WebApp) { self.app = app }
 
@@ -114,7 +114,7 @@ struct DashboardJob: Job {
     }
 
     /// The dashboard page's body (what a live update replaces), rendered.
-    static func body(_ page: DashboardPageRequest.Value, pages: Pages) -> String {
+    package static func body(_ page: DashboardPageRequest.Value, pages: Pages) -> String {
         pages.library.render(Pages.prepared(values(page)), withTemplate: "dashboard-body") ?? ""
     }
 
@@ -127,8 +127,8 @@ struct DashboardJob: Job {
 }
 
 /// Everything the dashboard page shows, read once: what its live stream renders after each change.
-struct DashboardPageRequest: StoreRequest {
-    struct Value: Sendable {
+package struct DashboardPageRequest: StoreRequest {
+    package struct Value: Sendable {
         var settings: BookSettings
         var dashboard: Dashboard
         var series: MonthSeries
@@ -136,9 +136,11 @@ struct DashboardPageRequest: StoreRequest {
         var clinics: [Clinic]
     }
 
-    var tables: Set<StoreTable> { Set(StoreTable.allCases) }
+    package init() {}
 
-    func fetch(from store: any CommissionStore) async throws -> Value {
+    package var tables: Set<StoreTable> { Set(StoreTable.allCases) }
+
+    package func fetch(from store: any CommissionStore) async throws -> Value {
         let settings = try await store.settings()
         let dashboard = try await store.dashboard(today: settings.today())
         return Value(settings: settings, dashboard: dashboard, series: try await MonthSeriesRequest(through: dashboard.today).fetch(from: store),

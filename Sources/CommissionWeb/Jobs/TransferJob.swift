@@ -526,7 +526,7 @@ struct TransferJob: Job {
 
 /// The one backup a book's owner has uploaded and not yet confirmed or cancelled: a new upload
 /// replaces it, and it expires after a quarter of an hour.
-final class RestoreStaging: Sendable {
+package final class RestoreStaging: Sendable {
     private struct Staged {
         var token: String
         var path: String
@@ -538,12 +538,12 @@ final class RestoreStaging: Sendable {
     /// How long an upload waits for its confirmation.
     static let lifetime: TimeInterval = 15 * 60
 
-    init(clock: any WallClock = SystemClock()) {
+    package init(clock: any WallClock = SystemClock()) {
         self.clock = clock
     }
 
     /// Keeps `path` and returns the token that confirms it.
-    func stage(_ path: String) -> String {
+    package func stage(_ path: String) -> String {
         let token = Secret.make()
         let previous = staged.withLock { staged in
             defer { staged = Staged(token: token, path: path, expires: clock.now.addingTimeInterval(Self.lifetime)) }
@@ -554,7 +554,7 @@ final class RestoreStaging: Sendable {
     }
 
     /// The staged file of `token`, handed over once; nil when there is none, or it expired.
-    func take(_ token: String) -> String? {
+    package func take(_ token: String) -> String? {
         let taken: Staged? = staged.withLock { staged in
             guard let current = staged, Secret.matches(token, current.token) else { return nil }
             staged = nil
