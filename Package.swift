@@ -5,6 +5,10 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
 ]
+/// The test targets are compiled without optimisation even in a release build (scripts/test builds
+/// in release once, so that the binary the tests drive is the one that ships): optimising the tests'
+/// own code buys nothing and costs a minute of the run. The modules under test are optimised as shipped.
+let tests: [SwiftSetting] = strict + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
 let package = Package(
     name: "Commission",
@@ -193,7 +197,7 @@ let package = Package(
 
         .target(name: "CommissionFuzzing", dependencies: ["CommissionKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
 
-        .testTarget(name: "CommissionCoreTests", dependencies: ["CommissionCore"], swiftSettings: strict),
+        .testTarget(name: "CommissionCoreTests", dependencies: ["CommissionCore"], swiftSettings: tests),
         // The store conformance suite: one body of tests, run against every store implementation.
         .testTarget(
             name: "CommissionStoreTests",
@@ -204,18 +208,18 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         .testTarget(
             name: "CommissionSQLiteTests",
             dependencies: ["CommissionSQLite", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         // Needs a PostgreSQL server: scripts/test starts a throw-away one (COMMISSION_TEST_POSTGRES_URL).
         .testTarget(
             name: "CommissionPostgresTests",
             dependencies: ["CommissionCore", "CommissionStore", "CommissionPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         .testTarget(
             name: "CommissionWebTests",
@@ -226,7 +230,7 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
         .testTarget(
             name: "CommissionKitTests",
@@ -239,7 +243,7 @@ let package = Package(
             ],
             // Databases of every shipped schema version, read from the source tree by the upgrade tests.
             exclude: ["Fixtures"],
-            swiftSettings: strict
+            swiftSettings: tests
         ),
     ]
 )
