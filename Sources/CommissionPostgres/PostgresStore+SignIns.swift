@@ -20,15 +20,13 @@ extension PostgresStore: SignInThrottleStore {
 
     public func countSignInAttempt(_ keys: [String], now: Date, forgetBefore: Date) async throws -> [String: SignInFailures] {
         try await accountWrite { [logger] connection in
-            // Each key's lock, in one order everywhere (two attempts never wait for each other in a
-            // circle), until the commit: an attempt made at the same moment waits, then reads the
-            // counts this one leaves — a row's lock alone would not do, for a key with no row yet
-            // (read committed: the other's new row is not seen).
-            let sorted = keys.sorted()
+            let sorted = try await Self.lockSignInKeys(connection, keys, logger: logger)
+            // Counts of other keys, long quiet, go too — those another transaction holds are left
+            // for the next attempt rather than waited for.
             try await connection.query("""
-                SELECT pg_advisory_xact_lock(\(LockSpace.signIn.rawValue), hashtext(key)) FROM unnest(\(sorted)::text[]) AS k(key)
+                DELETE FROM signInFailure WHERE key IN
+                  (SELECT key FROM signInFailure WHERE lastAtMs < \(forgetBefore.milliseconds) FOR UPDATE SKIP LOCKED)
                 """, logger: logger)
-            try await connection.query("DELETE FROM signInFailure WHERE lastAtMs < \(forgetBefore.milliseconds)", logger: logger)
             let before = try await Self.signInFailures(connection, keys, logger: logger)
             for key in sorted {
                 try await connection.query("""
@@ -42,15 +40,32 @@ extension PostgresStore: SignInThrottleStore {
 
     public func withdrawSignInAttempt(_ keys: [String]) async throws {
         try await accountWrite { [logger] connection in
+            _ = try await Self.lockSignInKeys(connection, keys, logger: logger)
             try await connection.query("UPDATE signInFailure SET failures = failures - 1 WHERE key = ANY(\(keys))", logger: logger)
             try await connection.query("DELETE FROM signInFailure WHERE key = ANY(\(keys)) AND failures <= 0", logger: logger)
         }
     }
 
     public func forgetSignInFailures(_ key: String) async throws {
-        try await accountWrite { connection in
+        try await accountWrite { [logger] connection in
+            _ = try await Self.lockSignInKeys(connection, [key], logger: logger)
             _ = try await connection.query("DELETE FROM signInFailure WHERE key = \(key)", logger: logger)
         }
+    }
+
+    /// Takes each key's lock until the transaction ends, in one order everywhere: a count and a
+    /// withdrawal of the same keys never wait for each other in a circle (which PostgreSQL would
+    /// end as a deadlock, and her attempt would meet as a 503), and an attempt made at the same
+    /// moment waits, then reads the counts this one leaves — a row's lock alone would not do, for
+    /// a key with no row yet (read committed: the other's new row is not seen). Returns the keys
+    /// in that order, for the rows to be written in it too.
+    private static func lockSignInKeys(_ connection: PostgresConnection, _ keys: [String], logger: Logger) async throws -> [String] {
+        let sorted = keys.sorted()
+        try await connection.query("""
+            SELECT pg_advisory_xact_lock(\(LockSpace.signIn.rawValue), hashtext(k.key))
+            FROM unnest(\(sorted)::text[]) WITH ORDINALITY AS k(key, position) ORDER BY k.position
+            """, logger: logger)
+        return sorted
     }
 
     public func serverSecret(named name: String, candidate: [UInt8]) async throws -> [UInt8] {

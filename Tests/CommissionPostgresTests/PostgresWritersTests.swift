@@ -58,4 +58,34 @@ import Testing
         #expect(dashboard.todayTotals.saleCount == made.count)
         #expect(dashboard.todayTotals.revenue == Money(minorUnits: Int64(made.count) * 5000))
     }
+
+    /// Sign-in attempts counted and withdrawn at once on the same names and addresses (a burst
+    /// refused at two servers) never wait for each other in a circle: every count and every
+    /// withdrawal takes its keys' locks in one order, so PostgreSQL never ends one as a deadlock
+    /// (which the attempt would have met as a 503). The rows start in the reverse of that order.
+    @Test func signInCountsAndWithdrawalsAtOnceNeverDeadlock() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let database = try await PostgresBookDatabase(url: scratch.url)
+        defer { database.shutdown() }
+        let store = try await PostgresStore.createBook(in: database, name: "Burst", settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let keys = ["pair:ana|10.9.9.9", "name:ana", "address:10.9.9.9"]
+        for key in keys { _ = try await store.countSignInAttempt([key], now: now, forgetBefore: now.addingTimeInterval(-3600)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    for round in 0..<10 {
+                        // Some bursts name only two of the keys, in another order, as a success's withdrawal does.
+                        let some = (task + round) % 3 == 0 ? [keys[2], keys[1]] : keys
+                        _ = try await store.countSignInAttempt(some, now: now, forgetBefore: now.addingTimeInterval(-3600))
+                        try await store.withdrawSignInAttempt(some)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let counts = try await store.signInFailures(keys)
+        #expect(keys.map { counts[$0]?.failures } == [1, 1, 1])
+    }
 }
