@@ -65,16 +65,31 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         "\(file) was imported before, on \(day) (the same file, byte for byte): nothing was imported, so that no sale is recorded twice. To import it again all the same, \(again)."
     }
 
-    public var description: String {
+    /// The sentence as the command line says it (``message(on:)``).
+    public var description: String { message(on: .commandLine) }
+
+    /// The sentence as `surface` says it: each refusal says what to do where she is — a command
+    /// on the command line, a page and its form in the web app, a request in the API — and never
+    /// sends her to another surface.
+    public func message(on surface: Surface) -> String {
         switch self {
         case .notFound(let table, let id):
             return "There is no \(table.singular) with id \(id)."
         case .unknownClinic(let name):
-            return "There is no clinic named \"\(name)\". See `commission clinic list`, or add it with `commission clinic add`."
+            return "There is no clinic named \"\(name)\". " + surface.say(
+                commandLine: "See `commission clinic list`, or add it with `commission clinic add`.",
+                page: "Add it under Clinics & products first.",
+                api: "GET /api/v1/clinics lists them; POST /api/v1/clinics adds one.")
         case .unknownProduct(let name):
-            return "There is no product named \"\(name)\". See `commission product list`, or add it with `commission product add`."
+            return "There is no product named \"\(name)\". " + surface.say(
+                commandLine: "See `commission product list`, or add it with `commission product add`.",
+                page: "Add it under Clinics & products first.",
+                api: "GET /api/v1/products lists them; POST /api/v1/products adds one.")
         case .unknownMapping(let name):
-            return "There is no saved column mapping named \"\(name)\". See `commission mapping list`, or save one with `commission import … --map HEADER=FIELD --save-mapping NAME`."
+            return "There is no saved column mapping named \"\(name)\". " + surface.say(
+                commandLine: "See `commission mapping list`, or save one with `commission import … --map HEADER=FIELD --save-mapping NAME`.",
+                page: "Choose one of the saved mappings, or say which column holds what and keep the mapping under that name.",
+                api: "mapping= names a mapping saved in this book by name; leave it out to read the file's headers.")
         case .duplicateName(let table, let name):
             return "A \(table.singular) named \"\(name)\" already exists (names are compared without regard to case)."
         case .duplicateSKU(let sku):
@@ -82,9 +97,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .archived(let table, let name):
             return "The \(table.singular) \"\(name)\" is archived: restore it before recording new sales with it."
         case .noTermsInForce(let clinic, let product, let day):
-            return "No commission terms for \(clinic) on \(day) (product \(product)). Add terms with `commission terms add`, or mark the sale as no commission."
+            return "No commission terms for \(clinic) on \(day) (product \(product)). " + surface.say(
+                commandLine: "Add terms with `commission terms add`, or mark the sale as no commission.",
+                page: "Add \(clinic)'s terms from that day on, or mark the sale as no commission.",
+                api: "Add terms with POST /api/v1/terms, or send the sale with noCommission.")
         case .periodClosed(let clinic, let period):
-            return "The pay period \(period) of \(clinic) is closed: reopen it with `commission period reopen` before changing it."
+            return "The pay period \(period) of \(clinic) is closed: " + surface.say(
+                commandLine: "reopen it with `commission period reopen` before changing it.",
+                page: "reopen it on the Payouts page before changing it.",
+                api: "reopen it with POST /api/v1/clinics/{id}/reopen before changing it.")
         case .notAPeriod(let clinic, let period, let schedule):
             return "\(period) is not a pay period of \(clinic), which is paid \(schedule)."
         case .hasHistory(let table, let name, let sales):
@@ -94,7 +115,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalid(let field, let reason):
             return "The \(field) is not valid: \(reason)"
         case .alreadyImported(let file, let day):
-            return Self.alreadyImported(file, on: day, again: "add --again")
+            return Self.alreadyImported(file, on: day, again: surface.say(
+                commandLine: "add --again", page: "tick “Import it again” and import", api: "add again=true to the request"))
         case .importRejected(let problems, let total):
             let shown = problems.map(\.description).joined(separator: "\n  ")
             let more = total > problems.count ? "\n  … and \(total - problems.count) more" : ""
@@ -105,6 +127,21 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The database could not complete the operation (\(summary)). Nothing was changed."
         case .unavailable(let summary):
             return "The database does not answer now (\(summary)). Nothing was changed: try again in a few seconds."
+        }
+    }
+}
+
+/// Where a sentence is told: the command line, a page of the web app (and its script), or the
+/// JSON API. Each says what to do in its own terms.
+public enum Surface: Sendable, Hashable, CaseIterable {
+    case commandLine, page, api
+
+    /// This surface's version of a sentence.
+    public func say(commandLine: @autoclosure () -> String, page: @autoclosure () -> String, api: @autoclosure () -> String) -> String {
+        switch self {
+        case .commandLine: commandLine()
+        case .page: page()
+        case .api: api()
         }
     }
 }

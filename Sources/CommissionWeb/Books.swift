@@ -44,10 +44,11 @@ struct BookResponder: HTTPResponder {
         do {
             app = try await apps.app(for: try await book(of: &request, context: context))
         } catch {
-            let problem = Problem.from(error)
+            let api = request.uri.path.hasPrefix("/api/")
+            let problem = Problem.from(error, on: api ? .api : .page)
             problem.log(error, request, context: context, doing: "no book")
             // No book's app answers this one, so its middleware does not either: the headers are set here.
-            var response = request.uri.path.hasPrefix("/api/") ? problem.response : pages.errorPage(problem, context: context)
+            var response = api ? problem.response : pages.errorPage(problem, context: context)
             SecurityHeadersMiddleware.secure(&response, overTLS: configuration.secureCookies)
             return response
         }

@@ -59,9 +59,10 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let problem = Problem.from(error)
+            let api = request.uri.path.hasPrefix("/api/")
+            let problem = Problem.from(error, on: api ? .api : .page)
             problem.log(error, request, context: context)
-            if request.uri.path.hasPrefix("/api/") { return problem.response }
+            if api { return problem.response }
             var page = pages.errorPage(problem, context: context)
             if let allow = problem.allow { page.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
             return page
@@ -102,7 +103,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         if request.uri.path == "/metrics" { return try await next(request, context) }
         if let secret = Self.bearerSecret(request) {
             guard let account = try await store.account(tokenDigest: Secret.digest(secret), now: configuration.clock.now) else {
-                throw Problem(.unauthorized, "The bearer token is unknown or revoked. Create one in Settings or with `commission token create`.")
+                throw Problem(.unauthorized, "The bearer token is unknown or revoked: an owner creates a new one on the Settings page of the web app.")
             }
             context.caller = .token(account)
         } else if let cookie = request.cookies[Self.cookieName]?.value, !cookie.isEmpty {

@@ -168,11 +168,11 @@ struct Form: Sendable {
 }
 
 /// An RFC 9457 problem detail: every API error, with a sentence in `detail`.
-struct Problem: Error, Encodable, Sendable {
+package struct Problem: Error, Encodable, Sendable {
     var type: String = "about:blank"
     var title: String
-    var status: Int
-    var detail: String
+    package var status: Int
+    package var detail: String
     /// For an import: each bad row.
     var errors: [RowError]?
     /// For a 405: the methods the path takes, sent as `Allow`.
@@ -180,6 +180,8 @@ struct Problem: Error, Encodable, Sendable {
     /// For a refusal of the store: the ``StoreError`` as data, which a remote store
     /// (`CommissionClient`) turns back into the same error.
     var error: StoreErrorWire?
+    /// On a page: the form that does what the sentence asks (not sent by the API).
+    package var link: PageLink?
 
     private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors, error }
 
@@ -199,25 +201,29 @@ struct Problem: Error, Encodable, Sendable {
     /// The problem an error stands for. Raw database errors never reach here: the store turns them
     /// into ``StoreError/storage(_:)``, whose text is generic.
     /// A refusal of the store or the core carries itself as data too (`error`).
-    static func from(_ error: any Error) -> Problem {
-        var problem = problem(for: error)
+    /// `surface` is where the sentence is told: a page (and its script) or the API; a refusal
+    /// says what to do there (``StoreError/message(on:)``).
+    package static func from(_ error: any Error, on surface: Surface = .api) -> Problem {
+        var problem = problem(for: error, on: surface)
         if problem.error == nil { problem.error = StoreErrorWire(error) }
+        if surface == .page, let error = error as? StoreError { problem.link = PageLink.doing(error) }
         return problem
     }
 
-    private static func problem(for error: any Error) -> Problem {
+    private static func problem(for error: any Error, on surface: Surface) -> Problem {
         switch error {
         case let problem as Problem:
             return problem
         case let error as StoreError:
+            let detail = error.message(on: surface)
             switch error {
-            case .notFound: return Problem(.notFound, error.description)
-            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: return Problem(.conflict, error.description)
-            case .storage, .unavailable: return Problem(.serviceUnavailable, error.description)
+            case .notFound: return Problem(.notFound, detail)
+            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: return Problem(.conflict, detail)
+            case .storage, .unavailable: return Problem(.serviceUnavailable, detail)
             case .importRejected(let problems, _):
-                return Problem(.unprocessableContent, error.description,
+                return Problem(.unprocessableContent, detail,
                                errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
-            default: return Problem(.unprocessableContent, error.description)
+            default: return Problem(.unprocessableContent, detail)
             }
         case let error as HTTPError:
             return Problem(error.status, error.body ?? error.status.reasonPhrase)
@@ -358,5 +364,27 @@ public final class WorkGate: Sendable {
             next?.resume()
         }
         return try await body()
+    }
+}
+
+/// A link to the form that does what a page's sentence asks: "Add Glow's terms".
+package struct PageLink: Sendable, Equatable {
+    package let label: String
+    package let href: String
+
+    /// The form that settles `error`, when a page has one: terms missing on a day → the terms
+    /// form, for that clinic from that day; a name not found → the list it is added to.
+    static func doing(_ error: StoreError) -> PageLink? {
+        switch error {
+        case .noTermsInForce(let clinic, _, let day):
+            let name = clinic.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return PageLink(label: "Add \(clinic)'s terms", href: "/book?clinic=\(name)&from=\(day)#terms")
+        case .unknownClinic, .unknownProduct:
+            return PageLink(label: "Clinics & products", href: "/book")
+        case .periodClosed:
+            return PageLink(label: "Payouts", href: "/payouts")
+        default:
+            return nil
+        }
     }
 }

@@ -131,7 +131,7 @@ struct SalesJob: Job {
             return .redirect(to: "/sales")
         } catch {
             // A sale that is gone is the error page's; any other refusal redraws the form with its sentence.
-            let problem = Problem.from(error)
+            let problem = Problem.from(error, on: .page)
             guard problem.status < 500, problem.status != 404 else { throw error }
             return try await editSalePage(context: context, error: problem.detail, status: .init(code: problem.status))
         }

@@ -109,7 +109,7 @@ struct TransferJob: Job {
             return try await transferPage(context: context, csv: text, mapping: form, error: error.description, status: .unprocessableContent)
         } catch let error as StoreError where error.isAboutAMapping {
             let form = try? MappingForm(origin: origin, kind: kind, form: form, mappings: [])
-            return try await transferPage(context: context, csv: text, mapping: form, error: error.description, status: .unprocessableContent)
+            return try await transferPage(context: context, csv: text, mapping: form, error: error.message(on: .page), status: .unprocessableContent)
         } catch let StoreError.importRejected(problems, total) {
             return try await transferPage(context: context, csv: text, problems: problems,
                                           error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
@@ -260,7 +260,7 @@ struct TransferJob: Job {
             return try await app.page("restore", title: "Restore a backup", nav: "transfer", context: context, values: values)
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            let problem = Problem.from(error)
+            let problem = Problem.from(error, on: .page)
             guard problem.status < 500 else { throw error }
             return try await transferPage(context: context, error: "The backup was not restored: \(problem.detail)", status: .init(code: problem.status))
         }
@@ -282,7 +282,7 @@ struct TransferJob: Job {
         do {
             counts = try await restoring.restoreBackup(at: path)
         } catch {
-            let problem = Problem.from(error)
+            let problem = Problem.from(error, on: .page)
             guard problem.status < 500 else { throw error }
             return try await transferPage(context: context, error: "The backup was not restored: \(problem.detail)", status: .init(code: problem.status))
         }
