@@ -37,6 +37,14 @@ public struct Share: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `"37.50%"`.
     public var description: String { "\(percentText)%" }
 
+    /// The percentage without its sign and without trailing zeros, for sentences: `"40"`, `"37.5"`.
+    public var shortPercentText: String {
+        var text = percentText
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// The percentage without its sign, two decimals: `"37.50"`.
     public var percentText: String {
         let hundredths = basisPoints % 100

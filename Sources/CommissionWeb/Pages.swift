@@ -24,7 +24,8 @@ package struct Pages: Sendable {
     /// A whole page: `template` rendered with `values`, inside the layout. `lang` is the page's
     /// language (`en-US`), from the book's locale.
     func page(_ template: String, title: String, nav: String? = nil, context: AppRequestContext, values: [String: Any] = [:],
-              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, csrf: String? = nil, lang: String = "en") -> Response {
+              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, errorLink: PageLink? = nil,
+              csrf: String? = nil, lang: String = "en") -> Response {
         var values = Self.prepared(values)
         let token = csrf ?? context.csrfToken
         values["csrf"] = token
@@ -38,6 +39,7 @@ package struct Pages: Sendable {
         }
         if let message { layout["message"] = message }
         if let error { layout["error"] = error }
+        if let errorLink { layout["errorLink"] = ["label": errorLink.label, "href": errorLink.href] }
         return html(library.render(layout, withTemplate: "layout") ?? "", status: status)
     }
 
@@ -67,8 +69,9 @@ package struct Pages: Sendable {
     }
 
     func errorPage(_ problem: Problem, context: AppRequestContext) -> Response {
-        var response = page("error", title: problem.title, context: context, values: ["title": problem.title, "detail": problem.detail],
-                            status: .init(code: problem.status))
+        var values: [String: Any] = ["title": problem.title, "detail": problem.detail]
+        if let link = problem.link { values["link"] = ["label": link.label, "href": link.href] }
+        var response = page("error", title: problem.title, context: context, values: values, status: .init(code: problem.status))
         if problem.status == 503 { response.headers[.retryAfter] = Problem.retryAfter }
         return response
     }

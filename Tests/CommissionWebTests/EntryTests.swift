@@ -47,6 +47,25 @@ import Testing
         }
     }
 
+    /// A sale refused for want of terms says what to do on the page, and links to the terms form
+    /// for that clinic from that day, which the link fills in.
+    @Test func aSaleWithoutTermsLinksToTheTermsFormForItsClinicAndDay() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let refused = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "key": "k-1", "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "1", "date": "2019-01-01"]))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains("No commission terms for Glow on 2019-01-01") && page.contains("Add Glow&#39;s terms from that day on")
+                    && !page.contains("commission terms add"), "\(page)")
+            #expect(page.contains(#"<a class="button" href="/book?clinic=Glow&amp;from=2019-01-01#terms">Add Glow&#39;s terms</a>"#), "\(page)")
+            let terms = try await client.execute(uri: "/book?clinic=Glow&from=2019-01-01", method: .get, headers: headers).text
+            #expect(terms.contains(#"<option value="\#(test.glow.id)" selected>Glow</option>"#), "\(terms)")
+            #expect(terms.contains(#"<input id="t-from" name="from" type="date" value="2019-01-01""#), "\(terms)")
+        }
+    }
+
     @Test func theQueueGetsJSONAndARetryWithItsKeyIsTheSameSale() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
@@ -75,6 +94,8 @@ import Testing
             let noTerms = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(early))
             let detail = try noTerms.json()["detail"] as? String
             #expect(noTerms.status.code == 422 && detail?.contains("No commission terms") == true)
+            // Said in the page's words: what to do there, no command.
+            #expect(detail?.contains("Add Glow's terms from that day on") == true && detail?.contains("commission terms add") == false, "\(detail ?? "")")
             #expect(try await test.store.countSales(SaleQuery()) == 1)
         }
     }

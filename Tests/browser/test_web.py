@@ -58,8 +58,24 @@ document.querySelectorAll("main *, header *, nav *").forEach(function (el) {
   checked++;
   if (!(ratio >= 4.5)) { low.push(el.tagName + " " + el.textContent.trim().slice(0, 20) + " " + ratio.toFixed(2)); }
 });
+// Tap targets under 44×44 CSS px: every control, and every link but one inside a sentence (WCAG
+// 2.2's inline exception: a link in running text of a paragraph). A checkbox is hit through its label.
+var small = [], measured = 0;
+document.querySelectorAll("main a, main button, main input, main select, main textarea, main summary, header a, header button, nav a").forEach(function (el) {
+  if (el.type === "hidden" || !el.getClientRects().length || getComputedStyle(el).visibility === "hidden" || el.closest(".visually-hidden")) { return; }
+  if (el.tagName === "A" && el.parentElement.closest("p, .notice")) {
+    var sentence = el.parentElement.closest("p, .notice"), rest = sentence.textContent.replace(el.textContent, "");
+    if ((rest.match(/[A-Za-z]{2,}/g) || []).length >= 3) { return; }
+  }
+  var target = (el.type === "checkbox" || el.type === "radio") && el.labels && el.labels.length ? el.labels[0] : el;
+  var r = target.getBoundingClientRect();
+  measured++;
+  if (r.width < 43.5 || r.height < 43.5) {
+    small.push(el.tagName.toLowerCase() + " " + (el.textContent || el.name || el.id || "").trim().replace(/\\s+/g, " ").slice(0, 24) + " " + Math.round(r.width) + "×" + Math.round(r.height));
+  }
+});
 return { overflow: document.documentElement.scrollWidth - window.innerWidth, width: document.documentElement.scrollWidth,
-         unlabelled: unlabelled, lowContrast: low, checked: checked };
+         unlabelled: unlabelled, lowContrast: low, checked: checked, small: small, measured: measured };
 """
 
 # Each clinic card of the dashboard: its name, what it owes, its text, and whether the amount owed
@@ -104,10 +120,13 @@ def free_port():
         return s.getsockname()[1]
 
 
-def browser(phone=False, dark=False):
+def browser(phone=False, dark=False, language=None):
     options = webdriver.ChromeOptions()
     for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900"]:
         options.add_argument(flag)
+    if language:
+        options.add_argument(f"--lang={language}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
     if dark:
         options.add_argument("--force-dark-mode")
     if phone:
@@ -235,6 +254,98 @@ class PrivatePostgres:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
+# The walk marks each page it has seen: a page without the mark is a new page load.
+MARK_PAGE = "var seen = document.documentElement.hasAttribute('data-walked'); document.documentElement.setAttribute('data-walked', ''); return !seen;"
+
+
+def newcomer(workdir, drivers):
+    """A newcomer on her phone, in Germany, with an empty book and no instructions: from the first
+    visit to a first sale (of yesterday) that the dashboard shows, in at most 10 actions and 5
+    page loads, with no refused save on the way; the book takes the currency, time zone and
+    locale her phone proposed."""
+    print("A newcomer's first ten minutes: an empty book to a first sale on the dashboard, on a phone")
+    db = os.path.join(workdir, "newcomer.sqlite")
+    server = Server(db, workdir)
+    server.start()
+    zone = "Europe/Berlin"
+    try:
+        phone = browser(phone=True, language="de-DE")
+        drivers.append(phone)
+        phone.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
+        walk = {"actions": 0, "loads": 0, "refused": []}
+
+        def landed():
+            wait_for(phone, lambda d: d.execute_script("return document.readyState") == "complete")
+            if phone.execute_script(MARK_PAGE):
+                walk["loads"] += 1
+            walk["refused"] += [e.text for e in phone.find_elements(By.CSS_SELECTOR, ".error") if e.is_displayed()]
+
+        def act(element, text=None):
+            """One action of hers: a tap, or a field typed into."""
+            phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            old = phone.find_element(By.TAG_NAME, "html")
+            if text is None:
+                element.click()
+            else:
+                element.clear()
+                element.send_keys(text)
+            walk["actions"] += 1
+            if text is None:
+                try:
+                    WebDriverWait(phone, 3).until(lambda d: is_stale(old))
+                except Exception:
+                    pass
+            landed()
+
+        def shot(name):
+            if SCREENSHOTS:
+                phone.save_screenshot(os.path.join(SCREENSHOTS, f"first-run-{name}.png"))
+
+        phone.get(server.base + "/")
+        landed()
+        check(phone.current_url.endswith("/setup"), "the first visit opens the set-up form")
+        proposed = phone.execute_script("return [document.getElementById('currency').value, document.getElementById('time-zone').value, document.getElementById('locale').value]")
+        check(proposed == ["EUR", zone, "de_DE"], f"set-up proposes her phone's currency, time zone and locale ({proposed})")
+        shot("1-setup")
+        act(phone.find_element(By.ID, "username"), "lena")
+        act(phone.find_element(By.ID, "password"), PASSWORD)
+        act(phone.find_element(By.ID, "c-name"), "Bella Skin")
+        act(phone.find_element(By.ID, "t-share"), "40")
+        act(phone.find_element(By.ID, "p-name-0"), "Hydra Serum")
+        act(phone.find_element(By.ID, "p-price-0"), "38,00")
+        shot("2-first-clinic")
+        act(phone.find_element(By.XPATH, "//button[normalize-space()='Create my book']"))
+        notice = phone.find_element(By.CSS_SELECTOR, "p.notice").text if phone.find_elements(By.CSS_SELECTOR, "p.notice") else ""
+        check("Added Bella Skin, paid monthly, 40% of profit" in notice, f"the Sale page says what was added ({notice!r})")
+        check(phone.find_elements(By.ID, "first-steps") != [], "the first steps show what is left: her first sale")
+        shot("3-sale-page")
+        act(phone.find_element(By.ID, "yesterday"))
+        check(phone.find_elements(By.ID, "dateline") != [], "Yesterday: the page says the sale is for yesterday")
+        act(phone.find_element(By.ID, "save"))
+        saved = wait_for(phone, lambda d: d.find_element(By.ID, "saved").text)
+        check("Hydra Serum" in saved and "15,20" in saved, f"the sale of yesterday is saved with its commission, in euros ({saved!r})")
+        shot("4-saved")
+        act(phone.find_element(By.XPATH, "//nav[contains(@class,'tabs')]//a[contains(.,'Dashboard')]"))
+        cards = phone.execute_script(CARDS)
+        check(len(cards) == 1 and cards[0]["name"] == "Bella Skin" and "15,20" in cards[0]["owed"] and cards[0]["visible"],
+              f"the dashboard shows what Bella Skin owes her, on the first screen ({cards})")
+        check(phone.find_elements(By.ID, "first-steps") == [], "the first steps are gone once the first sale is made")
+        shot("5-dashboard")
+        check(walk["actions"] <= 10 and walk["loads"] <= 5, f"{walk['actions']} actions and {walk['loads']} page loads (at most 10 and 5)")
+        check(walk["refused"] == [], f"no refused save on the way {walk['refused']}")
+
+        settings = subprocess.run([COMMISSION, "init", "--db", db], check=True, capture_output=True, text=True).stdout
+        check("Currency: EUR" in settings and f"Time zone: {zone}" in settings and "Locale: de_DE" in settings,
+              f"the book is in EUR, {zone} and de_DE ({settings!r})")
+        from zoneinfo import ZoneInfo
+        yesterday = (datetime.datetime.now(ZoneInfo(zone)).date() - datetime.timedelta(days=1)).isoformat()
+        recorded = json.loads(subprocess.run([COMMISSION, "sale", "list", "--db", db, "--format", "json"], check=True, capture_output=True, text=True).stdout)
+        check([s["date"] for s in recorded] == [yesterday], f"one sale, dated yesterday in her zone ({yesterday}): {[s['date'] for s in recorded]}")
+    finally:
+        server.stop()
+        server.log.close()
+
+
 def outage(workdir, drivers):
     """The dashboard on a phone through a PostgreSQL outage: the badge says it is reconnecting while
     the database is away, and once it is back the page shows a sale made since, by itself."""
@@ -259,7 +370,7 @@ def outage(workdir, drivers):
         phone.get(base + "/")
         fill(phone, "username", "olivia")
         fill(phone, "password", PASSWORD)
-        submit(phone, "Create the owner account")
+        submit(phone, "Create my book")
         phone.get(base + "/settings")
         fill(phone, "token-name", "outage test")
         submit(phone, "Create token")
@@ -340,7 +451,7 @@ def main():
         check(desk.current_url.endswith("/setup"), "a new book sends the first visitor to /setup")
         fill(desk, "username", "ana")
         fill(desk, "password", PASSWORD)
-        submit(desk, "Create the owner account")
+        submit(desk, "Create my book")
         check(desk.find_elements(By.ID, "sale-form") != [], "after set-up she is signed in, on quick entry")
 
         print("Sign out, and sign in again")
@@ -488,7 +599,9 @@ def main():
 
         print("A sale the server refuses when it is sent stays on the phone with the reason")
         network(phone, online=False)
-        phone.find_element(By.ID, "more-fields").click()
+        summary = phone.find_element(By.CSS_SELECTOR, "#more-fields summary")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
         phone.execute_script("document.getElementById('date').value = '1999-06-01'")  # before the clinic's terms
         phone.find_element(By.ID, "save").click()
         wait_for(phone, lambda d: text_of(d, "queue-count") == "1 waiting to send")
@@ -689,7 +802,7 @@ def main():
             driver.delete_cookie("commission_session")
             driver.add_cookie({"name": "commission_session", "value": next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session"), "path": "/"})
 
-        print("Every page: labelled inputs, readable contrast, no sideways scrolling at 360 px (light and dark)")
+        print("Every page: labelled inputs, readable contrast, tap targets a finger's size, no sideways scrolling at 360 px (light and dark)")
         pages = ["/", "/dashboard", "/sales", "/statements", "/year", "/payouts", "/compare", "/book", "/transfer", "/settings", "/more",
                  f"/sales/{sales()[0]['id']}/edit", "/book/clinics/1", f"/book/products/{serum['id']}", "/book/terms/1"]
         dark = browser(phone=True, dark=True)
@@ -704,6 +817,8 @@ def main():
                 check(audit["unlabelled"] == [], f"{path} ({scheme}): every input is labelled {audit['unlabelled']}")
                 check(audit["checked"] >= 10 and audit["lowContrast"] == [],
                       f"{path} ({scheme}): text contrast is at least 4.5:1 ({audit['checked']} elements) {audit['lowContrast'][:3]}")
+                check(audit["measured"] >= 5 and audit["small"] == [],
+                      f"{path} ({scheme}): every tap target is at least 44×44 px ({audit['measured']} measured) {audit['small'][:4]}")
         check(dark.execute_script("return getComputedStyle(document.body).backgroundColor") != "rgb(255, 255, 255)", "dark mode follows the system")
 
         print("Her numbers against the clinic's, and her bank's deposits, on the phone: readable at 360 px")
@@ -723,6 +838,7 @@ def main():
             check(audit["width"] <= 360, f"{label}: the document is {audit['width']} px wide")
             check(audit["unlabelled"] == [], f"{label}: every input is labelled {audit['unlabelled']}")
             check(audit["lowContrast"] == [], f"{label}: text contrast is at least 4.5:1 {audit['lowContrast'][:3]}")
+            check(audit["small"] == [], f"{label}: every tap target is at least 44×44 px {audit['small'][:4]}")
         phone.get(base + "/")
         reached = False
         for _ in range(80):
@@ -769,6 +885,7 @@ def main():
             check(error.code == 401 and "detail" in body, "the API answers 401 with a problem detail")
 
         outage(workdir, drivers)
+        newcomer(workdir, drivers)
 
         print("SIGTERM shuts the server down gracefully, even with a live stream open")
         session = next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session")

@@ -18,7 +18,7 @@ struct AccountJob: Job {
     static let invitationLifetime: TimeInterval = 7 * 24 * 3600
 
     func registerPublic<G>(on router: Registrar<G>) {
-        router.get("/setup") { _, context in try await setupPage(context: context) }
+        router.get("/setup") { request, context in try await setupPage(request, context: context) }
         router.post("/setup") { request, context in try await setup(request, context: context) }
         router.get("/login") { request, context in try await loginPage(context: context, restored: request.uri.queryParameters["restored"] != nil) }
         router.post("/login") { request, context in try await login(request, context: context) }
@@ -56,23 +56,67 @@ struct AccountJob: Job {
         }
     }
 
-    func setupPage(context: AppRequestContext) async throws -> Response {
+    func setupPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         if try await !app.setupIsOpen() { return .redirect(to: "/login") }
-        return anonymousForm("setup", title: "Welcome", context: context)
+        let proposal = try await BookProposal.of(app.store, acceptLanguage: request.headers[.acceptLanguage])
+        // The phone's own time zone replaces the proposal (app.js), on the first drawing only.
+        return anonymousForm("setup", title: "Welcome", context: context,
+                             values: try await setupValues(proposal, form: nil).merging(["propose": true]) { $1 })
     }
 
+    /// The set-up form's values: the book's proposal, and the first clinic's fields while the book
+    /// has no clinic.
+    func setupValues(_ proposal: BookProposal, form: Form?) async throws -> [String: Any] {
+        var values = proposal.values()
+        if try await app.store.clinics(ClinicQuery(includeArchived: true, page: Page(limit: 1))).isEmpty {
+            let needsProduct = try await app.store.products(ProductQuery(includeArchived: true, page: Page(limit: 1))).isEmpty
+            // Amounts are typed as the locale she chose writes them.
+            var settings = try await app.store.settings()
+            if let currency = try? Currency(code: proposal.currency) { settings.currency = currency }
+            if LocaleStyle.isKnown(proposal.locale) { settings.localeIdentifier = proposal.locale }
+            values["firstClinic"] = FirstClinic.values(form: form, settings: settings, needsProduct: needsProduct, required: false)
+        }
+        if let username = form?["username"] { values["username"] = username }
+        return values
+    }
+
+    /// The owner's account and the book's currency, time zone and locale, in one form; then the
+    /// first clinic's form.
     func setup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         try checkAnonymousForm(request, form)
         if try await !app.setupIsOpen() { return .redirect(to: "/login") }
+        var proposal = try await BookProposal.of(app.store, acceptLanguage: request.headers[.acceptLanguage])
+        proposal.take(form)
         let username = form["username"] ?? ""
-        guard let password = form.values["password"], password.count >= 10 else {
-            return anonymousForm("setup", title: "Welcome", context: context, values: ["username": username], status: .unprocessableContent,
-                                 error: "Choose a password of at least 10 characters.")
+        func refused(_ sentence: String) async throws -> Response {
+            anonymousForm("setup", title: "Welcome", context: context, values: try await setupValues(proposal, form: form),
+                          status: .unprocessableContent, error: sentence)
+        }
+        guard let password = form.values["password"], password.count >= 10 else { return try await refused("Choose a password of at least 10 characters.") }
+        // Everything is checked before the account is made: the name, the settings (which the
+        // store takes or refuses whole), and the first clinic's fields, read in the book's new
+        // locale. A refusal leaves no account (setup stays open to try again).
+        let first: FirstClinic?
+        do {
+            _ = try StoreInput.username(username)
+            var settings = try proposal.settings()
+            settings.rounding = try await app.store.settings().rounding
+            try await app.store.updateSettings(settings)
+            let asksClinic = try await app.store.clinics(ClinicQuery(includeArchived: true, page: Page(limit: 1))).isEmpty
+            let needsProduct = try await app.store.products(ProductQuery(includeArchived: true, page: Page(limit: 1))).isEmpty
+            first = asksClinic ? try FirstClinic.readIfGiven(form, style: settings.style, needsProduct: needsProduct) : nil
+        } catch {
+            let refusal = Problem.from(error, on: .page)
+            guard refusal.status < 500 else { throw error }
+            return try await refused(refusal.detail)
         }
         let hash = Bcrypt.hash(password, cost: app.configuration.bcryptCost)
         let account = try await app.store.createOwner(username: username, passwordHash: hash)
-        return try await startSession(for: account)
+        var response = try await startSession(for: account)
+        // Then the Sale page, at her first clinic.
+        if let first { response.headers[.location] = FirstClinic.salePage(try await first.make(in: app.store)) }
+        return response
     }
 
     func loginPage(context: AppRequestContext, restored: Bool = false) async throws -> Response {

@@ -20,7 +20,14 @@ struct BookJob: Job {
             } else if let saved = query["saved"] {
                 message = "Saved \(saved)."
             }
-            return try await bookPage(context: context, message: message)
+            // The terms form for a clinic from a day (`?clinic=Glow&from=2026-11-24`, id or name):
+            // where a sale refused for want of terms sends her.
+            var terms = TermsPrefill()
+            if let clinic = query["clinic"].map(String.init) {
+                terms.clinic = if let id = Int64(clinic) { Clinic.ID(id) } else { try? await app.store.clinic(named: clinic).id }
+            }
+            terms.from = query["from"].flatMap { try? Day(parsing: String($0)) }
+            return try await bookPage(context: context, message: message, terms: terms)
         }
         // A clinic, product or terms: its page (change it, archive it, restore it).
         pages.get("/book/:kind/:id") { _, context in try await itemPage(try await item(context), context: context) }
@@ -297,7 +304,14 @@ struct BookJob: Job {
         return try PaySchedule(kind: kind, anchor: anchor)
     }
 
-    func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// What the terms form starts with: a clinic, a first day.
+    struct TermsPrefill {
+        var clinic: Clinic.ID?
+        var from: Day?
+    }
+
+    func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
+                  terms prefill: TermsPrefill = TermsPrefill()) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -317,9 +331,11 @@ struct BookJob: Job {
             + allTerms.filter(\.isArchived).map { ["kind": "Terms", "name": describe($0), "action": "/book/terms/\($0.id)"] }
         let values: [String: Any] = [
             "today": today.description, "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
+            "termsFrom": (prefill.from.flatMap { AcceptedDays(today: today).contains($0) ? $0 : nil } ?? today).description,
             "zero": style.formatInput(.zero),
             "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized] },
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": Self.describe($0.calendar.schedule(on: settings.today()), style: style)] as [String: Any] },
+            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": Self.describe($0.calendar.schedule(on: settings.today()), style: style),
+                                      "termsSelected": $0.id == prefill.clinic] as [String: Any] },
             "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": style.format($0.unitPrice), "cost": style.format($0.unitCost)] as [String: Any] },
             "terms": allTerms.filter { !$0.isArchived }.map { terms in
                 ["id": terms.id.rawValue, "clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,

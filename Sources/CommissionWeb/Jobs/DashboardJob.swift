@@ -90,6 +90,8 @@ package struct DashboardJob: Job {
             "monthRevenue": style.format(dashboard.monthTotals.revenue),
             "yearCommission": style.format(dashboard.yearTotals.commission), "yearSales": dashboard.yearTotals.saleCount,
             "yearRevenue": style.format(dashboard.yearTotals.revenue),
+            "todaySalesLabel": Self.sales(dashboard.todayTotals.saleCount), "monthSalesLabel": Self.sales(dashboard.monthTotals.saleCount),
+            "yearSalesLabel": Self.sales(dashboard.yearTotals.saleCount),
             "clinics": dashboard.clinics.map { standing in
                 let arrears = standing.arrears
                 return ["id": standing.clinic.id.rawValue, "name": standing.clinic.name, "color": colors[standing.clinic.id] ?? "c0",
@@ -113,6 +115,9 @@ package struct DashboardJob: Job {
         ]
     }
 
+    /// "1 sale", "2 sales".
+    static func sales(_ count: Int) -> String { "\(count) sale\(count == 1 ? "" : "s")" }
+
     /// The dashboard page's body (what a live update replaces), rendered.
     package static func body(_ page: DashboardPageRequest.Value, pages: Pages) -> String {
         pages.library.render(Pages.prepared(values(page)), withTemplate: "dashboard-body") ?? ""
@@ -121,8 +126,9 @@ package struct DashboardJob: Job {
     func dashboardPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = try await DashboardPageRequest().fetch(from: app.store)
         if request.uri.queryParameters["fragment"] != nil { return app.pages.fragment("dashboard-body", values: Self.values(page)) }
-        return try await app.page("dashboard", title: "Dashboard", nav: "dashboard", context: context,
-                                  values: ["dashboardBody": Self.body(page, pages: app.pages)])
+        var values: [String: Any] = ["dashboardBody": Self.body(page, pages: app.pages)]
+        values["firstSteps"] = try await WelcomeJob.firstSteps(app.store, onSalePage: false)
+        return try await app.page("dashboard", title: "Dashboard", nav: "dashboard", context: context, values: values)
     }
 }
 

@@ -22,7 +22,7 @@ struct EntryJob: Job {
 
     /// The entry page. A prefilled link (`/?clinic=2&product=SER-30&quantity=2&date=2026-11-17`,
     /// ids or names) opens a ready form; `?saved=ID` shows the sale just saved with its Undo.
-    func entryPage(_ request: Request, context: AppRequestContext, error: String? = nil, message: String? = nil,
+    func entryPage(_ request: Request, context: AppRequestContext, error: String? = nil, errorLink: PageLink? = nil, message: String? = nil,
                    status: HTTPResponse.Status = .ok) async throws -> Response {
         let store = app.store
         let settings = try await store.settings()
@@ -47,10 +47,12 @@ struct EntryJob: Job {
             "key": Secret.make(), "today": form.today.description, "quantity": quantity,
             "date": date.description, "earliest": AcceptedDays.earliest.description, "latest": days.latest.description,
             "backdated": date != form.today, "dateLabel": "\(date.weekday.shortName) \(style.format(date))",
-            "zero": style.formatInput(.zero), "noSetup": form.clinics.isEmpty || form.products.isEmpty,
+            "yesterday": form.today.adding(days: -1).description,
+            "zero": style.formatInput(.zero),
             "selectedPrice": selected.map { style.formatInput($0.unitPrice) } ?? "",
             "hasRecent": !form.recent.isEmpty, "hasMissedDays": !form.missedDays.isEmpty,
         ]
+        values["firstSteps"] = try await WelcomeJob.firstSteps(store, onSalePage: true)
         values["clinics"] = form.clinics.map { clinic -> [String: Any] in
             ["id": clinic.id.rawValue, "name": clinic.name, "selected": clinic.id == form.clinic?.id]
         }
@@ -77,7 +79,11 @@ struct EntryJob: Job {
         if message == nil, let voided = parameter("voided").flatMap({ Int64($0) }) {
             message = "Undone: sale \(voided) is voided and counts nowhere."
         }
-        return try await app.page("entry", title: "New sale", nav: "entry", context: context, values: values, status: status, message: message, error: error)
+        if message == nil, let added = parameter("added").flatMap({ Int64($0) }), let clinic = try? await store.clinic(Clinic.ID(added)) {
+            message = WelcomeJob.added(clinic, terms: try await store.terms(TermsQuery(clinicID: clinic.id)), settings: settings)
+        }
+        return try await app.page("entry", title: "New sale", nav: "entry", context: context, values: values, status: status, message: message, error: error,
+                                  errorLink: errorLink)
     }
 
     /// A product's price at each clinic, for the page's script to follow a change of clinic: JSON
@@ -113,12 +119,14 @@ struct EntryJob: Job {
     /// problem detail when the page's script sent it.
     func recording(_ request: Request, context: AppRequestContext, _ body: () async throws -> Response) async throws -> Response {
         guard WebApp.wantsJSON(request) else {
-            return try await app.form(body) { error, status in try await entryPage(request, context: context, error: error, status: status) }
+            return try await app.form(body, refused: { refusal in
+                try await entryPage(request, context: context, error: refusal.detail, errorLink: refusal.link, status: .init(code: refusal.status))
+            })
         }
         do {
             return try await body()
         } catch {
-            let problem = Problem.from(error)
+            let problem = Problem.from(error, on: .page)
             problem.log(error, request, context: context)
             return problem.response
         }

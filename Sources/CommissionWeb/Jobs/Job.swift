@@ -43,27 +43,35 @@ struct WebApp: Sendable {
 
     /// The jobs, in the order their routes are registered.
     static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
-                                       PayoutsJob.self, BookJob.self, TransferJob.self, SettingsJob.self, RemoteStoreJob.self]
+                                       PayoutsJob.self, BookJob.self, WelcomeJob.self, TransferJob.self, SettingsJob.self, RemoteStoreJob.self]
 
     // MARK: Pages
 
     /// A page of the book, in the book's language (see ``Pages/page(_:title:nav:context:values:status:message:error:csrf:lang:)``).
     func page(_ template: String, title: String, nav: String? = nil, context: AppRequestContext, values: [String: Any] = [:],
-              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil) async throws -> Response {
+              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, errorLink: PageLink? = nil) async throws -> Response {
         let lang = try await store.settings().localeIdentifier.replacingOccurrences(of: "_", with: "-")
-        return pages.page(template, title: title, nav: nav, context: context, values: values, status: status, message: message, error: error, lang: lang)
+        return pages.page(template, title: title, nav: nav, context: context, values: values, status: status, message: message, error: error,
+                          errorLink: errorLink, lang: lang)
     }
 
     /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the sentence, and
     /// with the status of the refusal; anything else is the error middleware's.
     func form(_ body: () async throws -> Response,
               otherwise redraw: (_ error: String, _ status: HTTPResponse.Status) async throws -> Response) async throws -> Response {
+        try await form(body, refused: { refusal in try await redraw(refusal.detail, .init(code: refusal.status)) })
+    }
+
+    /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the refusal (its
+    /// sentence in the page's words, the link to the form that settles it, its status); anything
+    /// else is the error middleware's.
+    func form(_ body: () async throws -> Response, refused redraw: (_ refusal: Problem) async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch {
-            let problem = Problem.from(error)
+            let problem = Problem.from(error, on: .page)
             guard problem.status < 500 else { throw error }
-            return try await redraw(problem.detail, .init(code: problem.status))
+            return try await redraw(problem)
         }
     }
 

@@ -117,6 +117,13 @@
     if (dateField && dateField.value === drawnToday && localToday() !== drawnToday) { dateField.value = localToday(); }
   }
 
+  // ---- Set-up: the book's time zone is the phone's own (Intl) rather than the server's.
+  var zone = $("[data-propose-time-zone]");
+  if (zone && window.Intl && Intl.DateTimeFormat) {
+    var own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (own) { zone.value = own; }
+  }
+
   // ---- The clinic's pay schedule: show what the chosen kind needs.
   var kind = $("[data-schedule-kind]");
   if (kind) {

@@ -1,0 +1,128 @@
+import CommissionCore
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Her first minutes on an empty book: the set-up form makes her account and the book's currency,
+/// time zone and locale, and (if she fills it in) her first clinic with its split and products —
+/// whose terms count from the start of her records, so a sale of yesterday is taken.
+@Suite struct FirstRunTests {
+    /// An empty book's app.
+    static func emptyBook() throws -> (SQLiteStore, Application<RouterResponder<AppRequestContext>>) {
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        return (store, Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store)))
+    }
+
+    /// The set-up form, as a browser that asks for `language` draws it: its text, and the headers
+    /// and token to post it with.
+    static func setupForm(_ client: some TestClientProtocol, language: String) async throws -> (page: String, headers: HTTPFields, csrf: String) {
+        let page = try await client.execute(uri: "/setup", method: .get, headers: [.acceptLanguage: language])
+        var headers = formHeaders
+        headers[.cookie] = "commission_csrf=\(try #require(page.cookies["commission_csrf"]))"
+        headers[.acceptLanguage] = language
+        return (page.text, headers, try #require(csrfField(page.text)))
+    }
+
+    @Test func setUpProposesFromHerBrowserAndMakesTheBookAndHerFirstClinic() async throws {
+        let (store, app) = try Self.emptyBook()
+        try await app.test(.router) { client in
+            let (page, headers, csrf) = try await Self.setupForm(client, language: "de-DE,de;q=0.9,en;q=0.5")
+            // Proposed from her browser: German locale, euros; the time zone is the phone's (app.js).
+            #expect(page.contains(#"<option value="EUR" selected>"#) && page.contains(#"<option value="de_DE" selected>"#), "\(page)")
+            #expect(page.contains("data-propose-time-zone") && page.contains(#"id="c-name""#))
+            let made = try await client.execute(uri: "/setup", method: .post, headers: headers, body: form([
+                "csrf": csrf, "username": "ana", "password": "a long enough password",
+                "currency": "EUR", "timeZone": "Europe/Berlin", "locale": "de_DE",
+                "name": "Bella Skin", "scheduleKind": "monthly", "share": "40", "basis": "profit",
+                "product0": "Hydra Serum", "price0": "38,00", "cost0": "12,50", "product1": "Eye Cream", "price1": "24", "cost1": "",
+            ]))
+            #expect(made.status == .seeOther, "\(made.text)")
+            let settings = try await store.settings()
+            #expect(settings.currency.code == "EUR" && settings.timeZoneIdentifier == "Europe/Berlin" && settings.localeIdentifier == "de_DE")
+            let clinic = try await store.clinic(named: "Bella Skin")
+            #expect(made.headers[.location] == "/?clinic=\(clinic.id)&added=\(clinic.id)")
+            let terms = try await store.terms(TermsQuery(clinicID: clinic.id))
+            #expect(terms.map(\.share.percentText) == ["40.00"] && terms.first?.effectiveFrom == AcceptedDays.earliest)
+            let products = try await store.products(ProductQuery())
+            #expect(products.map(\.name).sorted() == ["Eye Cream", "Hydra Serum"])
+            #expect(products.first { $0.name == "Hydra Serum" }?.unitCost == Money(minorUnits: 1250))
+
+            // The Sale page says what was added, in her words, with the first steps left.
+            let session = try #require(made.cookies["commission_session"])
+            let sale = try await client.execute(uri: made.headers[.location] ?? "", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(sale.contains("Added Bella Skin, paid monthly, 40% of profit. Record a sale there below."), "\(sale)")
+            #expect(sale.contains(#"id="first-steps""#) && sale.contains("Record your first sale") && sale.contains(#"id="yesterday""#))
+
+            // A sale of yesterday is taken: the terms count from the start of her records.
+            var signedIn = formHeaders
+            signedIn[.cookie] = "commission_session=\(session)"
+            let yesterday = settings.today().adding(days: -1)
+            let saved = try await client.execute(uri: "/sales", method: .post, headers: signedIn, body: form([
+                "csrf": try #require(csrfField(sale)), "key": "first", "clinic": "\(clinic.id)",
+                "product": "\(try #require(products.first { $0.name == "Hydra Serum" }).id)", "quantity": "1", "date": yesterday.description]))
+            #expect(saved.status == .seeOther, "\(saved.text)")
+            let recorded = try await store.sales(SaleQuery())
+            #expect(recorded.map(\.date) == [yesterday] && recorded.first?.figures.commission == Money(minorUnits: 1020))
+            // Done: the first steps are gone from the dashboard.
+            let dashboard = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(!dashboard.contains(#"id="first-steps""#) && dashboard.contains("Bella Skin"), "\(dashboard)")
+        }
+    }
+
+    /// A refusal anywhere in the form makes nothing: no account, no clinic; the form comes back
+    /// with what she typed and the sentence.
+    @Test func aRefusedSetUpMakesNothingAndKeepsWhatSheTyped() async throws {
+        let (store, app) = try Self.emptyBook()
+        try await app.test(.router) { client in
+            let (_, headers, csrf) = try await Self.setupForm(client, language: "en-GB")
+            let refused = try await client.execute(uri: "/setup", method: .post, headers: headers, body: form([
+                "csrf": csrf, "username": "ana", "password": "a long enough password", "currency": "GBP", "timeZone": "Europe/London",
+                "locale": "en_GB", "name": "Bella Skin", "share": "140", "product0": "Hydra Serum", "price0": "38.00"]))
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused.text.contains("Your share:") && refused.text.contains(#"value="Bella Skin""#) && refused.text.contains(#"value="Hydra Serum""#),
+                    "\(refused.text)")
+            let (members, clinics, products) = (try await store.members(), try await store.clinics(ClinicQuery()), try await store.products(ProductQuery()))
+            #expect(members.isEmpty && clinics.isEmpty && products.isEmpty)
+            let zone = try await client.execute(uri: "/setup", method: .post, headers: headers, body: form([
+                "csrf": csrf, "username": "ana", "password": "a long enough password", "currency": "GBP", "timeZone": "Mars/Olympus", "locale": "en_GB"]))
+            #expect(zone.status == .unprocessableContent && zone.text.contains("is not an IANA time zone"), "\(zone.text)")
+            #expect(try await store.members().isEmpty)
+        }
+    }
+
+    /// Her first clinic may wait: without it, set-up leads to the Sale page and its first steps.
+    @Test func theFirstClinicMayWaitAndTheFirstStepsLeadToIt() async throws {
+        let (store, app) = try Self.emptyBook()
+        try await app.test(.router) { client in
+            let (_, headers, csrf) = try await Self.setupForm(client, language: "en-US")
+            let made = try await client.execute(uri: "/setup", method: .post, headers: headers, body: form([
+                "csrf": csrf, "username": "ana", "password": "a long enough password", "currency": "USD", "timeZone": "America/New_York", "locale": "en_US"]))
+            #expect(made.status == .seeOther && made.headers[.location] == "/")
+            #expect(try await store.clinics(ClinicQuery()).isEmpty)
+            let session = try #require(made.cookies["commission_session"])
+            let sale = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(sale.contains(#"<a href="/welcome">Add a clinic and your split</a>"#), "\(sale)")
+            let welcome = try await client.execute(uri: "/welcome", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(welcome.contains(#"<form method="post" action="/welcome""#) && welcome.contains(#"name="name" value="" required"#), "\(welcome)")
+        }
+    }
+
+    /// A book that already holds amounts (imported before its first visit) keeps its currency:
+    /// the form offers only that one, and says why.
+    @Test func aBookWithAmountsKeepsItsCurrencyAtSetUp() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (page, headers, csrf) = try await Self.setupForm(client, language: "de-DE")
+            #expect(page.contains("The book already holds amounts in USD") && !page.contains(#"value="EUR""#) && !page.contains(#"id="c-name""#), "\(page)")
+            let made = try await client.execute(uri: "/setup", method: .post, headers: headers, body: form([
+                "csrf": csrf, "username": "ana", "password": "a long enough password", "currency": "EUR", "timeZone": "Europe/Berlin", "locale": "de_DE"]))
+            #expect(made.status == .seeOther && made.headers[.location] == "/")
+            #expect(try await test.store.settings().currency.code == "USD")
+        }
+    }
+}
