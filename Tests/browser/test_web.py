@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Browser tests of the Commission web app: a real headless Chromium against the real server binary.
 
-Usage: test_web.py PATH/TO/commission [--screenshots DIR]
+Usage: test_web.py PATH/TO/commission --axe PATH/TO/axe.min.js [--screenshots DIR]
 
 They assert what she sees on a 360×640 phone — where the money is, whether Save is in reach, what
 happens with no network — not only that pages load.
@@ -26,6 +26,22 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 COMMISSION = os.path.abspath(sys.argv[1])
 SCREENSHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+# axe-core's script (scripts/test fetches it): every page is checked with it, light and dark.
+AXE = open(sys.argv[sys.argv.index("--axe") + 1]).read() if "--axe" in sys.argv else None
+AXE_RUN = """
+var done = arguments[0];
+axe.run(document, {resultTypes: ["violations"]}).then(function (r) {
+  done(r.violations.map(function (v) { return v.id + " (" + v.impact + "): " + v.nodes.slice(0, 2).map(function (n) { return n.target.join(" "); }).join(" | "); }));
+}, function (error) { done(["axe failed: " + error]); });
+"""
+
+
+def accessibility(driver):
+    """axe-core's violations on the page (none when axe is not given: the check then says so)."""
+    if AXE is None:
+        return None
+    driver.execute_script(AXE)
+    return driver.execute_async_script(AXE_RUN)
 PASSWORD = "a long enough password"
 failures = []
 
@@ -161,6 +177,22 @@ def text_of(driver, element_id):
         return driver.find_element(By.ID, element_id).text
     except Exception:
         return None
+
+
+def settles_on(driver, read, expected, seconds=10):
+    """What `read` gives once it gives `expected`, or at the end of `seconds`: a live page may be
+    replacing the element read at that very moment, and a busy machine runs the page's script late."""
+    deadline = time.time() + seconds
+    while True:
+        value = read(driver)
+        if value == expected or time.time() > deadline:
+            return value
+        time.sleep(0.1)
+
+
+def script_ready(driver):
+    """The page's script has run (it marks the document first, then sets up everything at once)."""
+    wait_for(driver, lambda d: d.execute_script("return document.documentElement.classList.contains('js')"), seconds=10)
 
 
 def is_stale(element):
@@ -307,6 +339,8 @@ def newcomer(workdir, drivers):
         proposed = phone.execute_script("return [document.getElementById('currency').value, document.getElementById('time-zone').value, document.getElementById('locale').value]")
         check(proposed == ["EUR", zone, "de_DE"], f"set-up proposes her phone's currency, time zone and locale ({proposed})")
         shot("1-setup")
+        violations = accessibility(phone)
+        check(violations == [], f"the set-up form: axe-core finds no violation {violations}")
         act(phone.find_element(By.ID, "username"), "lena")
         act(phone.find_element(By.ID, "password"), PASSWORD)
         act(phone.find_element(By.ID, "c-name"), "Bella Skin")
@@ -319,6 +353,8 @@ def newcomer(workdir, drivers):
         check("Added Bella Skin, paid monthly, 40% of profit" in notice, f"the Sale page says what was added ({notice!r})")
         check(phone.find_elements(By.ID, "first-steps") != [], "the first steps show what is left: her first sale")
         shot("3-sale-page")
+        violations = accessibility(phone)
+        check(violations == [], f"the Sale page with its first steps: axe-core finds no violation {violations}")
         act(phone.find_element(By.ID, "yesterday"))
         check(phone.find_elements(By.ID, "dateline") != [], "Yesterday: the page says the sale is for yesterday")
         act(phone.find_element(By.ID, "save"))
@@ -389,7 +425,8 @@ def outage(workdir, drivers):
         api("POST", "/sales", sale)
         phone.get(base + "/dashboard")
         wait_for(phone, lambda d: text_of(d, "connection") == "live", seconds=10)
-        check(text_of(phone, "today-commission") == "$12.00", f"the dashboard shows today's $12.00 ({text_of(phone, 'today-commission')})")
+        shown = settles_on(phone, lambda d: text_of(d, "today-commission"), "$12.00")
+        check(shown == "$12.00", f"the dashboard shows today's $12.00 ({shown!r})")
 
         postgres.stop()
         try:
@@ -819,6 +856,8 @@ def main():
                       f"{path} ({scheme}): text contrast is at least 4.5:1 ({audit['checked']} elements) {audit['lowContrast'][:3]}")
                 check(audit["measured"] >= 5 and audit["small"] == [],
                       f"{path} ({scheme}): every tap target is at least 44×44 px ({audit['measured']} measured) {audit['small'][:4]}")
+                violations = accessibility(driver)
+                check(violations == [], f"{path} ({scheme}): axe-core finds no violation {violations}")
         check(dark.execute_script("return getComputedStyle(document.body).backgroundColor") != "rgb(255, 255, 255)", "dark mode follows the system")
 
         print("Her numbers against the clinic's, and her bank's deposits, on the phone: readable at 360 px")
@@ -839,6 +878,8 @@ def main():
             check(audit["unlabelled"] == [], f"{label}: every input is labelled {audit['unlabelled']}")
             check(audit["lowContrast"] == [], f"{label}: text contrast is at least 4.5:1 {audit['lowContrast'][:3]}")
             check(audit["small"] == [], f"{label}: every tap target is at least 44×44 px {audit['small'][:4]}")
+            violations = accessibility(phone)
+            check(violations == [], f"{label}: axe-core finds no violation {violations}")
         phone.get(base + "/")
         reached = False
         for _ in range(80):
@@ -858,8 +899,10 @@ def main():
             if phone.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de-DE" or time.time() > deadline:
                 break
             time.sleep(0.25)
+        script_ready(phone)
         phone.find_element(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]").click()
-        check(phone.find_element(By.ID, "price").get_attribute("value") == "50,00", "the price is prefilled as 50,00")
+        prefilled = settles_on(phone, lambda d: d.find_element(By.ID, "price").get_attribute("value"), "50,00")
+        check(prefilled == "50,00", f"the price is prefilled as 50,00 ({prefilled!r})")
         fill(phone, "price", "1,50")
         old = phone.find_element(By.TAG_NAME, "html")
         phone.find_element(By.ID, "save").click()
