@@ -130,8 +130,9 @@ extension HTTPField.Name {
             let history = try #require(page.text.firstMatch(of: /<ol id="history"[^>]*>(.*?)<\/ol>/)?.1)
             let items = history.components(separatedBy: "<li>").dropFirst()
             #expect(items.count == 2)
-            // Newest first: the edit (as the signed-in account), then the creation (through the API, by the same account).
-            #expect(items.first?.contains("ana</span> <strong>update</strong>") == true, "\(history)")
+            // Newest first: the edit (by her, "you" to her), then the creation (through the API, by the same account).
+            #expect(page.text.contains("<h1>Edit the sale of 2 × Serum 30ml at Glow on 03/02/2026</h1>"), "\(page.text)")
+            #expect(items.first?.contains("you</span> <strong>update</strong>") == true, "\(history)")
             #expect(items.first?.contains("quantity 1 → 2") == true && items.first?.contains("unit price 50.00 → 45.00") == true, "\(history)")
             #expect(items.last?.contains("<strong>create</strong>") == true, "\(history)")
 
@@ -147,6 +148,12 @@ extension HTTPField.Name {
             // Oldest first: the book's terms (set up without an account: "system"), then the sale's two changes.
             #expect(lines.count == 4 && lines[1].contains(",system,terms,") && lines[2].contains(",ana,sale,\(id),create,")
                     && lines[3].contains(",ana,sale,\(id),update,"), "\(export.text)")
+            // A sale the command line recorded says so in words, not as its actor's code.
+            let fromTerminal = try await Audit.$actor.withValue("cli:root") {
+                try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-03")), idempotencyKey: nil)
+            }
+            let terminalPage = try await client.execute(uri: "/sales/\(fromTerminal.id)/edit", method: .get, headers: [.cookie: "commission_session=\(ana.cookie)"]).text
+            #expect(terminalPage.contains("from the command line</span> <strong>create</strong>") && !terminalPage.contains("cli:root"), "\(terminalPage)")
         }
     }
 }

@@ -363,9 +363,23 @@ import Testing
                 ["csrf": csrf, "clinic": "\(test.glow.id)", "product": "", "share": "50", "basis": "profit", "from": "2026-03-01"]))
             #expect(response.status == .seeOther)
             let location = try #require(response.headers[.location])
-            #expect(location == "/book?recomputed=1&closed=0")
+            let terms = try #require(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).first { $0.share.percentText == "50.00" })
+            #expect(location == "/book?kind=terms&added=\(terms.id)&recomputed=1&closed=0#terms")
+            // Said in the Terms section, where the form was: what was added, and what it changed.
             let page = try await client.execute(uri: location, method: .get, headers: [.cookie: "commission_session=\(session)"])
-            #expect(page.text.contains("Terms added: 1 sale recomputed."))
+            #expect(page.text.contains(#"<p class="notice" role="status" id="added">Added Glow&#39;s terms: 50% of profit from 03/01/2026. 1 sale recomputed.</p>"#),
+                    "\(page.text)")
+            // A clinic and a product added say so in their own sections, with the next step.
+            let clinic = try await client.execute(uri: "/clinics", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "name": "Harbor Skin", "scheduleKind": "weekly", "weekday": "tuesday"]))
+            let harbor = try await test.store.clinic(named: "Harbor Skin")
+            #expect(clinic.headers[.location] == "/book?kind=clinic&added=\(harbor.id)#clinics")
+            let clinicPage = try await client.execute(uri: clinic.headers[.location] ?? "", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(clinicPage.contains("Added Harbor Skin, paid weekly, from Tuesday. Next: your split there, under Terms below."), "\(clinicPage)")
+            let product = try await client.execute(uri: "/products", method: .post, headers: headers, body: form(
+                ["csrf": csrf, "name": "Eye Cream", "price": "24.00", "cost": "9.50"]))
+            let productPage = try await client.execute(uri: product.headers[.location] ?? "", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(productPage.contains("Added Eye Cream at $24.00, your cost $9.50."), "\(productPage)")
         }
         // 1 × 30.00 profit × 50% = 15.00 now.
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 1500)])

@@ -15,7 +15,7 @@ struct BookJob: Job {
             var message: String?
             if let recomputed = query["recomputed"].flatMap({ Int(String($0)) }) {
                 let closed = query["closed"].flatMap { Int(String($0)) } ?? 0
-                message = "Terms \(query["terms"] == "changed" ? "saved" : "added"): \(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
+                message = (query["added"] == nil ? "Terms saved: " : "") + "\(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
                     + (closed > 0 ? ", \(closed) in closed periods left as they were." : ".")
             } else if let saved = query["saved"] {
                 message = "Saved \(saved)."
@@ -27,7 +27,14 @@ struct BookJob: Job {
                 terms.clinic = if let id = Int64(clinic) { Clinic.ID(id) } else { try? await app.store.clinic(named: clinic).id }
             }
             terms.from = query["from"].flatMap { try? Day(parsing: String($0)) }
-            return try await bookPage(context: context, message: message, terms: terms)
+            // What was just added, said in its own section (where her eye is), from the book.
+            var added: (section: String, text: String)?
+            if let id = query["added"].flatMap({ Int64(String($0)) }) {
+                added = try? await addedSentence(query["kind"].map(String.init) ?? "", id: id)
+                if added?.section == "terms", let message { added?.text += " " + message }
+                if added != nil { message = nil }
+            }
+            return try await bookPage(context: context, message: message, terms: terms, added: added)
         }
         // A clinic, product or terms: its page (change it, archive it, restore it).
         pages.get("/book/:kind/:id") { _, context in try await itemPage(try await item(context), context: context) }
@@ -63,15 +70,15 @@ struct BookJob: Job {
         }
         pages.post("/clinics") { request, context in
             try await bookForm(request, context: context) { form, _ in
-                _ = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form)))
-                return nil
+                let clinic = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form)))
+                return "/book?kind=clinic&added=\(clinic.id)#clinics"
             }
         }
         pages.post("/products") { request, context in
             try await bookForm(request, context: context) { form, settings in
-                _ = try await app.store.createProduct(ProductDraft(name: form["name"] ?? "", unitPrice: try settings.style.parse(form["price"] ?? ""),
-                                                                   unitCost: try settings.style.parse(form["cost"] ?? "0")))
-                return nil
+                let product = try await app.store.createProduct(ProductDraft(name: form["name"] ?? "", unitPrice: try settings.style.parse(form["price"] ?? ""),
+                                                                             unitCost: try settings.style.parse(form["cost"] ?? "0")))
+                return "/book?kind=product&added=\(product.id)#products"
             }
         }
         pages.post("/terms") { request, context in
@@ -81,7 +88,7 @@ struct BookJob: Job {
                     clinicID: Clinic.ID(clinic), productID: form["product"].flatMap(Int64.init).map { Product.ID($0) },
                     basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit, share: try Share(parsing: form["share"] ?? ""),
                     tiers: try Self.tiers(field: form["tiers"], style: settings.style), effectiveFrom: try Day(parsing: form["from"] ?? "")))
-                return "/book?recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)"
+                return "/book?kind=terms&added=\(change.terms.id)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms"
             }
         }
     }
@@ -304,6 +311,31 @@ struct BookJob: Job {
         return try PaySchedule(kind: kind, anchor: anchor)
     }
 
+    /// The sentence that says what was just added, and the section it belongs to: "Added Glow
+    /// Aesthetics, paid monthly. Next: its split, under Terms."
+    func addedSentence(_ kind: String, id: Int64) async throws -> (section: String, text: String)? {
+        let settings = try await app.store.settings()
+        let style = settings.style
+        switch kind {
+        case "clinic":
+            let clinic = try await app.store.clinic(Clinic.ID(id))
+            let hasTerms = try await !app.store.terms(TermsQuery(clinicID: clinic.id)).isEmpty
+            return ("clinics", "Added \(clinic.name), paid \(Self.describe(clinic.calendar.schedule(on: settings.today()), style: style))."
+                    + (hasTerms ? "" : " Next: your split there, under Terms below."))
+        case "product":
+            let product = try await app.store.product(Product.ID(id))
+            return ("products", "Added \(product.name) at \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost)).")
+        case "terms":
+            let terms = try await app.store.terms(Terms.ID(id))
+            let names = try await Presenter.Names(store: app.store)
+            return ("terms", "Added \(names.clinics[terms.clinicID] ?? "")'s terms"
+                    + (terms.productID.flatMap { names.products[$0] }.map { " for \($0)" } ?? "")
+                    + ": \(terms.share.shortPercentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom)).")
+        default:
+            return nil
+        }
+    }
+
     /// What the terms form starts with: a clinic, a first day.
     struct TermsPrefill {
         var clinic: Clinic.ID?
@@ -311,7 +343,7 @@ struct BookJob: Job {
     }
 
     func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  terms prefill: TermsPrefill = TermsPrefill()) async throws -> Response {
+                  terms prefill: TermsPrefill = TermsPrefill(), added: (section: String, text: String)? = nil) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -344,6 +376,7 @@ struct BookJob: Job {
                  "tiers": terms.tiers.map { ", \($0.share.percentText)% beyond \(style.format($0.threshold))" }.joined()] as [String: Any]
             },
             "archived": archived, "hasArchived": !archived.isEmpty, "archivedCount": archived.count,
+            "addedTo": added.map { [$0.section: $0.text] } ?? [:],
         ]
         return try await app.page("book", title: "Clinics & products", nav: "book", context: context, values: values, status: status,
                               message: message, error: error)

@@ -47,7 +47,7 @@ struct EntryJob: Job {
             "key": Secret.make(), "today": form.today.description, "quantity": quantity,
             "date": date.description, "earliest": AcceptedDays.earliest.description, "latest": days.latest.description,
             "backdated": date != form.today, "dateLabel": "\(date.weekday.shortName) \(style.format(date))",
-            "yesterday": form.today.adding(days: -1).description,
+            "yesterday": form.today.adding(days: -1).description, "currency": settings.currency.code,
             "zero": style.formatInput(.zero),
             "selectedPrice": selected.map { style.formatInput($0.unitPrice) } ?? "",
             "hasRecent": !form.recent.isEmpty, "hasMissedDays": !form.missedDays.isEmpty,

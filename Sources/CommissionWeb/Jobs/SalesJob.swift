@@ -92,6 +92,17 @@ struct SalesJob: Job {
         return try await app.page("sales", title: "Sales", nav: "sales", context: context, values: values)
     }
 
+    /// Who made a change, in words: "you", "you, through the API", "Maya", "from the command line".
+    static func who(_ actor: String, me: String?) -> String {
+        if actor.hasPrefix("cli:") { return "from the command line" }
+        if actor.hasPrefix("sync:") { return "from a synced device" }
+        if actor == "system" { return "Commission itself" }
+        let api = actor.hasSuffix(" (API)")
+        let name = api ? String(actor.dropLast(" (API)".count)) : actor
+        let person = name == me ? "you" : name
+        return api ? "\(person), through the API" : person
+    }
+
     func editSalePage(context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let store = app.store
         let settings = try await store.settings()
@@ -106,8 +117,9 @@ struct SalesJob: Job {
             "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: settings.today()).latest.description,
             "clinics": try await store.clinics(ClinicQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.clinicID] as [String: Any] },
             "products": try await store.products(ProductQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.productID] as [String: Any] },
+            "heading": "\(sale.quantity) × \(names.products[sale.productID] ?? "a product") at \(names.clinics[sale.clinicID] ?? "a clinic") on \(style.format(sale.date))",
             "history": try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
-                ["at": Self.auditTime.string(from: entry.at), "actor": entry.actor, "action": entry.action,
+                ["at": Self.auditTime.string(from: entry.at), "actor": Self.who(entry.actor, me: context.caller.account?.username), "action": entry.action,
                  "changes": entry.changes(currency: currency, names: names)]
             },
         ]

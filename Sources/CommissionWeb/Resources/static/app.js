@@ -209,7 +209,8 @@
     var clinic = $("#clinic", form);
     var date = $("#date", form);
     return $("#quantity", form).value + " × " + name + " at " + (clinic ? clinic.options[clinic.selectedIndex].text : "") +
-      (date && date.value !== localToday() ? " on " + date.value : "") + ", price " + ($("#price", form).value || "the product's");
+      (date && date.value !== localToday() ? " on " + date.value : "") + ", price " +
+      ($("#price", form).value ? $("#price", form).value + " " + (form.getAttribute("data-currency") || "") : "the product's");
   }
 
   function notice(text, kind) {
