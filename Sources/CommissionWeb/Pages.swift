@@ -29,7 +29,21 @@ package struct Pages: Sendable {
         var values = Self.prepared(values)
         let token = csrf ?? context.csrfToken
         values["csrf"] = token
-        let body = library.render(values, withTemplate: template) ?? ""
+        return layout(body: library.render(values, withTemplate: template) ?? "", title: title, nav: nav, context: context, status: status,
+                      message: message, error: error, errorLink: errorLink, csrf: token, lang: lang)
+    }
+
+    /// A whole page whose template renders from a typed view (its fields are the template's names;
+    /// `ViewTemplatesTests` holds each template to its view).
+    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
+              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, lang: String = "en") -> Response {
+        layout(body: library.render(view, withTemplate: template) ?? "", title: title, nav: nav, context: context, status: status,
+               message: message, error: error, errorLink: nil, csrf: context.csrfToken, lang: lang)
+    }
+
+    /// `body` inside the layout: the bars, the notices, the page's language.
+    private func layout(body: String, title: String, nav: String?, context: AppRequestContext, status: HTTPResponse.Status,
+                        message: String?, error: String?, errorLink: PageLink?, csrf token: String?, lang: String) -> Response {
         var layout: [String: Any] = ["title": title, "body": body, "csrf": token ?? "", "signedIn": context.caller.account != nil, "lang": lang,
                                      "rendered": Date().ISO8601Format()]  // when drawn: what a copy kept offline says it shows
         if let nav {
@@ -76,3 +90,7 @@ package struct Pages: Sendable {
         return response
     }
 }
+
+/// A page's typed view: the values its template shows, by name. A section over an optional shows
+/// when it is there; over an array, once for each element; over a `Bool`, when it is true.
+package protocol PageView: Sendable {}

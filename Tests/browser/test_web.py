@@ -382,6 +382,44 @@ def newcomer(workdir, drivers):
         server.log.close()
 
 
+def demo_book(workdir, drivers):
+    """The demo book (a year of sales at four clinics) on a phone: how many screens its pages are.
+    The Sales page's first 50 sales fit in 6 screens, one row each; the others are measured and
+    said (issue 31's page rebuilds hold them next)."""
+    print("The demo book's pages on a 360×640 phone: their height in screens")
+    import re
+    port = free_port()
+    log = open(os.path.join(workdir, "demo.log"), "a")
+    process = subprocess.Popen([COMMISSION, "serve", "--demo", "--port", str(port)], stdout=subprocess.PIPE, stderr=log, text=True)
+    try:
+        user = password = None
+        deadline = time.time() + 120
+        while user is None and time.time() < deadline:
+            found = re.search(r"sign in as (\S+) / (\S+)", process.stdout.readline())
+            if found:
+                user, password = found.groups()
+        base = f"http://127.0.0.1:{port}"
+        phone = browser(phone=True)
+        drivers.append(phone)
+        phone.get(base + "/login")
+        fill(phone, "username", user)
+        fill(phone, "password", password)
+        submit(phone, "Sign in")
+        phone.get(base + "/sales")
+        screens = phone.execute_script("return document.documentElement.scrollHeight") / 640
+        rows = phone.execute_script("return document.querySelectorAll('#sales-list > li').length")
+        check(rows == 50 and screens <= 6, f"Sales: its first {rows} sales in {screens:.1f} screens (at most 6)")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "sales.png"))
+        for path in ["/payouts", "/statements", "/year", "/dashboard", "/book"]:
+            phone.get(base + path)
+            print(f"  (measured) {path}: {phone.execute_script('return document.documentElement.scrollHeight') / 640:.1f} screens")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()
+
+
 def outage(workdir, drivers):
     """The dashboard on a phone through a PostgreSQL outage: the badge says it is reconnecting while
     the database is away, and once it is back the page shows a sale made since, by itself."""
@@ -929,6 +967,7 @@ def main():
 
         outage(workdir, drivers)
         newcomer(workdir, drivers)
+        demo_book(workdir, drivers)
 
         print("SIGTERM shuts the server down gracefully, even with a live stream open")
         session = next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session")

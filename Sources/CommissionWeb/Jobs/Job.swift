@@ -55,6 +55,13 @@ struct WebApp: Sendable {
                           errorLink: errorLink, lang: lang)
     }
 
+    /// A page drawn from its typed view, in the book's language.
+    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
+              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil) async throws -> Response {
+        let lang = try await store.settings().localeIdentifier.replacingOccurrences(of: "_", with: "-")
+        return pages.page(template, view: view, title: title, nav: nav, context: context, status: status, message: message, error: error, lang: lang)
+    }
+
     /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the sentence, and
     /// with the status of the refusal; anything else is the error middleware's.
     func form(_ body: () async throws -> Response,

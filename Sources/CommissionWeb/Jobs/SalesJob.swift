@@ -26,7 +26,7 @@ struct SalesJob: Job {
             let form = try await Form.read(request, context: context)
             let sale = try await app.store.voidSale(Sale.ID(try context.parameters.require("id", as: Int64.self)))
             // Undo on the entry page goes back there; the sales list's Void stays on the list.
-            return .redirect(to: form["back"] == "entry" ? "/?voided=\(sale.id)" : "/sales")
+            return .redirect(to: form["back"] == "entry" ? "/?voided=\(sale.id)" : "/sales?voided=\(sale.id)")
         }
     }
 
@@ -70,26 +70,26 @@ struct SalesJob: Job {
             }
             return "/sales?" + parts.joined(separator: "&")
         }
-        let values: [String: Any] = [
-            "clinics": try await store.clinics(ClinicQuery(includeArchived: true)).map {
-                ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == clinicID] as [String: Any]
+        let view = SalesPageView(
+            clinics: try await store.clinics(ClinicQuery(includeArchived: true)).map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == clinicID) },
+            products: try await store.products(ProductQuery(includeArchived: true)).map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == productID) },
+            from: query["from"].map(String.init) ?? "", to: query["to"].map(String.init) ?? "", q: query["q"].map(String.init) ?? "",
+            filtered: ["clinic", "product", "from", "to", "q"].contains { query[Substring($0)].map { !$0.isEmpty } ?? false },
+            sales: sales.map { sale in
+                SalesPageView.Row(id: sale.id.rawValue, quantity: sale.quantity, product: names.products[sale.productID] ?? "",
+                                  clinic: names.clinics[sale.clinicID] ?? "", date: style.format(sale.date),
+                                  note: sale.note.flatMap { $0.isEmpty ? nil : $0 }, commission: style.format(sale.figures.commission))
             },
-            "products": try await store.products(ProductQuery(includeArchived: true)).map {
-                ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == productID] as [String: Any]
-            },
-            "from": query["from"].map(String.init) ?? "", "to": query["to"].map(String.init) ?? "", "q": query["q"].map(String.init) ?? "",
-            "filtered": ["clinic", "product", "from", "to", "q"].contains { query[Substring($0)].map { !$0.isEmpty } ?? false },
-            "sales": sales.map { sale in
-                ["id": sale.id.rawValue, "date": style.format(sale.date), "clinic": names.clinics[sale.clinicID] ?? "",
-                 "product": names.products[sale.productID] ?? "", "quantity": sale.quantity, "note": sale.note ?? "",
-                 "revenue": style.format(sale.figures.revenue), "commission": style.format(sale.figures.commission),
-                 "csrf": context.csrfToken ?? ""] as [String: Any]
-            },
-            "total": total,
-            "previous": offset > 0 ? link(max(0, offset - pageSize)) : "",
-            "next": offset + pageSize < total ? link(offset + pageSize) : "",
-        ]
-        return try await app.page("sales", title: "Sales", nav: "sales", context: context, values: values)
+            count: "\(total) sale\(total == 1 ? "" : "s")",
+            previous: offset > 0 ? link(max(0, offset - pageSize)) : nil,
+            next: offset + pageSize < total ? link(offset + pageSize) : nil)
+        // A sale voided from its page: said here, where she lands.
+        var message: String?
+        if let voided = query["voided"].flatMap({ Int64(String($0)) }), let sale = try? await store.sale(Sale.ID(voided)), sale.isVoided {
+            message = "Voided the sale of \(sale.quantity) × \(names.products[sale.productID] ?? "a product") at \(names.clinics[sale.clinicID] ?? "a clinic") "
+                + "on \(style.format(sale.date)): it stays on record and counts nowhere."
+        }
+        return try await app.page("sales", view: view, title: "Sales", nav: "sales", context: context, message: message)
     }
 
     /// Who made a change, in words: "you", "you, through the API", "Maya", "from the command line".
@@ -113,7 +113,7 @@ struct SalesJob: Job {
         let values: [String: Any] = [
             "id": sale.id.rawValue, "date": sale.date.description, "quantity": sale.quantity,
             "price": style.formatInput(sale.line.unitPrice), "cost": style.formatInput(sale.line.unitCost),
-            "discount": style.formatInput(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission,
+            "discount": style.formatInput(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission, "voided": sale.isVoided,
             "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: settings.today()).latest.description,
             "clinics": try await store.clinics(ClinicQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.clinicID] as [String: Any] },
             "products": try await store.products(ProductQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.productID] as [String: Any] },
@@ -228,5 +228,51 @@ struct SalesJob: Job {
         let sale = try await app.store.sale(try id(context))
         let presenter = Presenter(currency: try await app.store.settings().currency, names: try await Presenter.Names(store: app.store))
         return try app.json(try await app.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map(presenter.audit))
+    }
+}
+
+/// The Sales page: one row a sale, newest first — what and what it earned, then when and where;
+/// a tap opens the sale (its form, its history, Void). The filter folds away until it is used.
+package struct SalesPageView: PageView {
+    package struct Option: Sendable {
+        let id: Int64
+        let name: String
+        let selected: Bool
+
+        package init(id: Int64, name: String, selected: Bool) {
+            (self.id, self.name, self.selected) = (id, name, selected)
+        }
+    }
+
+    package struct Row: Sendable {
+        let id: Int64
+        let quantity: Int64
+        let product: String
+        let clinic: String
+        let date: String
+        let note: String?
+        let commission: String
+
+        package init(id: Int64, quantity: Int64, product: String, clinic: String, date: String, note: String?, commission: String) {
+            (self.id, self.quantity, self.product, self.clinic, self.date, self.note, self.commission) = (id, quantity, product, clinic, date, note, commission)
+        }
+    }
+
+    let clinics: [Option]
+    let products: [Option]
+    let from: String
+    let to: String
+    let q: String
+    let filtered: Bool
+    let sales: [Row]
+    /// "50 sales".
+    let count: String
+    let previous: String?
+    let next: String?
+
+    package init(clinics: [Option], products: [Option], from: String, to: String, q: String, filtered: Bool, sales: [Row], count: String,
+                 previous: String?, next: String?) {
+        (self.clinics, self.products, self.from, self.to, self.q, self.filtered) = (clinics, products, from, to, q, filtered)
+        (self.sales, self.count, self.previous, self.next) = (sales, count, previous, next)
     }
 }

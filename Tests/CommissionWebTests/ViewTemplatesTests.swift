@@ -1,0 +1,121 @@
+import CommissionCore
+import CommissionStore
+import CommissionWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Each page drawn from a typed view has a template whose every name is a field of its view (or of
+/// the element a section walks into): a misspelt or missing field fails here, not in front of her.
+/// Mustache would draw a missing name as nothing.
+@Suite struct ViewTemplatesTests {
+    /// The templates' folder in the sources (what the build copies).
+    static let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/CommissionWeb/Resources/templates")
+
+    /// The names of `template` (and of the partials it includes) that no view field resolves,
+    /// sections walking into the first element of an array or the value of an optional, as
+    /// Mustache does. `sample` has one element in each array and a value in each optional.
+    static func unresolved(_ template: String, _ sample: Any) throws -> [String] {
+        let text = try String(contentsOf: templates.appendingPathComponent("\(template).mustache"), encoding: .utf8)
+        var missing: [String] = []
+        var stack: [Any] = [sample]
+        var pushed: [Bool] = []
+        func resolve(_ name: String) -> Any?? {
+            let parts = name.split(separator: ".").map(String.init)
+            for object in stack.reversed() {
+                guard var value = child(parts[0], of: object) else { continue }
+                for part in parts.dropFirst() {
+                    guard let next = child(part, of: unwrapped(value) as Any) else { return nil }
+                    value = next
+                }
+                return .some(value)
+            }
+            return nil
+        }
+        func walk(_ text: String) throws {
+            for match in text.matches(of: /\{\{(\{?)([#^\/>&!]?)\s*([\w.]+)\s*\}?\}\}/) {
+                let (kind, name) = (String(match.2), String(match.3))
+                switch kind {
+                case "!": continue
+                case ">":
+                    try walk(String(contentsOf: templates.appendingPathComponent("\(name).mustache"), encoding: .utf8))
+                case "/":
+                    if pushed.popLast() == true { stack.removeLast() }
+                case "#":
+                    guard let value = resolve(name) else { missing.append(name); pushed.append(false); continue }
+                    switch unwrapped(value as Any) {
+                    case let array as [Any]:
+                        if let first = array.first { stack.append(first); pushed.append(true) } else { missing.append("\(name) (empty in the sample)"); pushed.append(false) }
+                    case is Bool, is String, nil: pushed.append(false)
+                    case let object?: stack.append(object); pushed.append(true)
+                    }
+                case "^":
+                    if resolve(name) == nil { missing.append(name) }
+                    pushed.append(false)
+                default:
+                    if name != "." && resolve(name) == nil { missing.append(name) }
+                }
+            }
+        }
+        try walk(text)
+        return missing
+    }
+
+    static func child(_ name: String, of object: Any) -> Any? {
+        Mirror(reflecting: object).children.first { $0.label == name }?.value
+    }
+
+    static func unwrapped(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.map { unwrapped($0.value) } ?? nil
+    }
+
+    @Test func theSalesPageShowsOnlyWhatItsViewHas() throws {
+        let sample = SalesPageView(
+            clinics: [.init(id: 1, name: "Glow", selected: true)], products: [.init(id: 2, name: "Serum", selected: false)],
+            from: "", to: "", q: "", filtered: false,
+            sales: [.init(id: 7, quantity: 2, product: "Serum", clinic: "Glow", date: "11/25/2026", note: "gift", commission: "$24.00")],
+            count: "1 sale", previous: "/sales?offset=0", next: "/sales?offset=100")
+        #expect(try Self.unresolved("sales", sample) == [])
+    }
+
+    /// The checker itself finds a name the view lacks, at the top and inside a section.
+    @Test func aNameTheViewLacksIsFound() throws {
+        struct Lacking { let sales: [SalesPageView.Row] = [] }
+        struct Row { let id: Int64 }
+        struct Partial { let sales: [Row] = [Row(id: 1)] }
+        #expect(try Self.unresolved("sales", Lacking()).contains("clinics"))
+        #expect(try Self.unresolved("sales", Partial()).contains("product"))
+    }
+}
+
+/// The Sales page lists a row a sale that opens it; voiding is on the sale's page, behind a
+/// second step, and the list says what was voided.
+@Suite struct SalesRowsTests {
+    @Test func aRowOpensTheSaleWhichVoidsBehindASecondStep() async throws {
+        let test = try await TestApp()
+        let sale = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02"), quantity: 2),
+                                                   idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
+            let list = try await client.execute(uri: "/sales", method: .get, headers: cookie).text
+            #expect(list.contains(#"<a class="row-link" href="/sales/\#(sale.id)/edit">"#) && list.contains("2 × Serum 30ml") && list.contains("<span>1 sale</span>"), "\(list)")
+            #expect(!list.contains("/void"), "no Void on the list")
+            let page = try await client.execute(uri: "/sales/\(sale.id)/edit", method: .get, headers: cookie).text
+            #expect(page.contains(#"<summary>Void this sale…</summary>"#) && page.contains(#"action="/sales/\#(sale.id)/void""#))
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let voided = try await client.execute(uri: "/sales/\(sale.id)/void", method: .post, headers: headers, body: form(["csrf": csrf]))
+            #expect(voided.headers[.location] == "/sales?voided=\(sale.id)")
+            let after = try await client.execute(uri: voided.headers[.location] ?? "", method: .get, headers: cookie).text
+            #expect(after.contains("Voided the sale of 2 × Serum 30ml at Glow on 03/02/2026: it stays on record and counts nowhere.") && after.contains("No sales match."),
+                    "\(after)")
+            #expect(!(try await client.execute(uri: "/sales/\(sale.id)/edit", method: .get, headers: cookie).text.contains("Void this sale")))
+        }
+    }
+}
