@@ -83,6 +83,18 @@ import Testing
         #expect(try Self.unresolved("sales", sample) == [])
     }
 
+    @Test func theStatementShowsOnlyWhatItsViewHas() throws {
+        let sample = StatementPageView(
+            date: "2026-11-25", earliest: "1900-01-01", latest: "2027-11-25", clinics: [.init(id: 1, name: "Glow", selected: true)],
+            statement: .init(clinic: "Glow", period: "11/01/2026 – 11/30/2026", closed: true, previousLink: "/p", nextLink: "/n", csvLink: "/c", compareLink: "/m",
+                             lines: [.init(date: "11/25/2026", product: "Serum", quantity: 2, price: "$50.00", discount: "$0.00", revenue: "$100.00",
+                                           profit: "$60.00", share: "40.00%", commission: "$24.00")],
+                             sales: 1, revenue: "$100.00", profit: "$60.00", adjusted: true, lineCommission: "$24.00",
+                             accelerators: [.init(tiers: "50% beyond $5,000.00", basisTotal: "$6,000.00", amount: "$100.00")],
+                             deductions: [.init(name: "Room rent", amount: "$150.00")], commission: "-$26.00", received: "$0.00", balance: "-$26.00"))
+        #expect(try Self.unresolved("statement", sample) == [])
+    }
+
     /// The checker itself finds a name the view lacks, at the top and inside a section.
     @Test func aNameTheViewLacksIsFound() throws {
         struct Lacking { let sales: [SalesPageView.Row] = [] }

@@ -411,7 +411,18 @@ def demo_book(workdir, drivers):
         check(rows == 50 and screens <= 6, f"Sales: its first {rows} sales in {screens:.1f} screens (at most 6)")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "sales.png"))
-        for path in ["/payouts", "/statements", "/year", "/dashboard", "/book"]:
+        # A statement of at most 12 sales (the first clinic whose current period has that many): 2 screens, its balance on the first.
+        measured = None
+        for clinic in range(1, 5):
+            phone.get(base + f"/statements?clinic={clinic}")
+            lines = phone.execute_script("return document.querySelectorAll('#statement-lines tbody tr').length")
+            if 1 <= lines <= 12:
+                balance = phone.execute_script(IN_REACH, phone.find_element(By.ID, "statement-balance"))
+                measured = (clinic, lines, phone.execute_script("return document.documentElement.scrollHeight") / 640, balance["visible"])
+                break
+        check(measured is not None and measured[2] <= 2 and measured[3],
+              f"a statement of {measured and measured[1]} sales (clinic {measured and measured[0]}) is {measured and round(measured[2], 1)} screens (at most 2), its balance on the first")
+        for path in ["/payouts", "/year", "/dashboard", "/book"]:
             phone.get(base + path)
             print(f"  (measured) {path}: {phone.execute_script('return document.documentElement.scrollHeight') / 640:.1f} screens")
     finally:

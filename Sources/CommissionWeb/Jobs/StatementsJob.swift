@@ -111,41 +111,33 @@ struct StatementsJob: Job {
         let settings = try await app.store.settings()
         let style = settings.style
         guard let (clinic, period, date, clinics) = try await statementTarget(request) else {
-            return try await app.page("statement", title: "Statement", nav: "statements", context: context, values: ["clinics": []],
-                                      message: "Add a clinic first.")
+            return try await app.page("statement", view: StatementPageView(date: "", earliest: "", latest: "", clinics: [], statement: nil),
+                                      title: "Statement", nav: "statements", context: context, message: "Add a clinic first.")
         }
         let statement = try await app.store.statement(clinic: clinic.id, period: period)
         let link = { (day: Day) in "/statements?clinic=\(clinic.id)&date=\(day)" }
-        let values: [String: Any] = [
-            "date": date.description, "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: settings.today()).latest.description,
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == clinic.id] as [String: Any] },
-            "statement": [
-                "clinic": clinic.name, "period": style.format(period), "closed": statement.isClosed,
-                "previousLink": link(period.start.adding(days: -1)), "nextLink": link(period.end.adding(days: 1)),
-                "csvLink": "/statements.csv?clinic=\(clinic.id)&date=\(period.start)",
-                "compareLink": "/compare?clinic=\(clinic.id)&date=\(period.start)",
-                "lines": statement.lines.map { line in
-                    let s = line.sale
-                    return ["date": style.format(s.date), "product": line.productName, "quantity": s.quantity,
-                            "price": style.format(s.line.unitPrice), "discount": style.format(s.line.discount),
-                            "revenue": style.format(s.figures.revenue), "profit": style.format(s.figures.profit),
-                            "share": s.line.rate.map { "\($0.share.percentText)%" } ?? "none",
-                            "commission": style.format(s.figures.commission)] as [String: Any]
+        let view = StatementPageView(
+            date: date.description, earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: settings.today()).latest.description,
+            clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == clinic.id) },
+            statement: .init(
+                clinic: clinic.name, period: style.format(period), closed: statement.isClosed,
+                previousLink: link(period.start.adding(days: -1)), nextLink: link(period.end.adding(days: 1)),
+                csvLink: "/statements.csv?clinic=\(clinic.id)&date=\(period.start)", compareLink: "/compare?clinic=\(clinic.id)&date=\(period.start)",
+                lines: statement.lines.map { line in
+                    let sale = line.sale
+                    return .init(date: style.format(sale.date), product: line.productName, quantity: sale.quantity, price: style.format(sale.line.unitPrice),
+                                 discount: style.format(sale.line.discount), revenue: style.format(sale.figures.revenue), profit: style.format(sale.figures.profit),
+                                 share: sale.line.rate.map { "\($0.share.percentText)%" } ?? "none", commission: style.format(sale.figures.commission))
                 },
-                "sales": statement.totals.saleCount,
-                "revenue": style.format(statement.totals.revenue), "profit": style.format(statement.totals.profit),
-                "adjusted": !statement.accelerators.isEmpty || !statement.deductions.isEmpty,
-                "lineCommission": style.format(statement.totals.commission),
-                "accelerators": statement.accelerators.map { line -> [String: Any] in
-                    ["tiers": line.terms.tiers.map { "\($0.share) beyond \(style.format($0.threshold))" }.joined(separator: ", "),
-                     "basisTotal": style.format(line.basisTotal), "amount": style.format(line.amount)]
+                sales: statement.totals.saleCount, revenue: style.format(statement.totals.revenue), profit: style.format(statement.totals.profit),
+                adjusted: !statement.accelerators.isEmpty || !statement.deductions.isEmpty, lineCommission: style.format(statement.totals.commission),
+                accelerators: statement.accelerators.map { line in
+                    .init(tiers: line.terms.tiers.map { "\($0.share) beyond \(style.format($0.threshold))" }.joined(separator: ", "),
+                          basisTotal: style.format(line.basisTotal), amount: style.format(line.amount))
                 },
-                "deductions": statement.deductions.map { ["name": $0.deduction.name, "amount": style.format($0.amount)] as [String: Any] },
-                "commission": style.format(statement.netPayable), "received": style.format(statement.received),
-                "balance": style.format(statement.balance),
-            ] as [String: Any],
-        ]
-        return try await app.page("statement", title: "Statement \(clinic.name)", nav: "statements", context: context, values: values)
+                deductions: statement.deductions.map { .init(name: $0.deduction.name, amount: style.format($0.amount)) },
+                commission: style.format(statement.netPayable), received: style.format(statement.received), balance: style.format(statement.balance)))
+        return try await app.page("statement", view: view, title: "Statement \(clinic.name)", nav: "statements", context: context)
     }
 
     func statementCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -155,5 +147,79 @@ struct StatementsJob: Job {
         let csv = Renderer(currency: currency).render(statement, as: .csv)
         let filename = "statement-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(period.start).csv"
         return Self.csv(csv, name: filename)
+    }
+}
+
+/// A clinic's statement for one pay period: what it is worth first (the totals and the balance),
+/// then each sale on one line — its date, what, and its commission; the other figures on a wide
+/// screen.
+package struct StatementPageView: PageView {
+    package struct Option: Sendable {
+        let id: Int64
+        let name: String
+        let selected: Bool
+
+        package init(id: Int64, name: String, selected: Bool) {
+            (self.id, self.name, self.selected) = (id, name, selected)
+        }
+    }
+
+    package struct Line: Sendable {
+        let date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String, profit: String, share: String
+        let commission: String
+
+        package init(date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String, profit: String, share: String,
+                     commission: String) {
+            (self.date, self.product, self.quantity, self.price, self.discount) = (date, product, quantity, price, discount)
+            (self.revenue, self.profit, self.share, self.commission) = (revenue, profit, share, commission)
+        }
+    }
+
+    package struct Accelerator: Sendable {
+        let tiers: String, basisTotal: String, amount: String
+
+        package init(tiers: String, basisTotal: String, amount: String) {
+            (self.tiers, self.basisTotal, self.amount) = (tiers, basisTotal, amount)
+        }
+    }
+
+    package struct Deduction: Sendable {
+        let name: String, amount: String
+
+        package init(name: String, amount: String) {
+            (self.name, self.amount) = (name, amount)
+        }
+    }
+
+    package struct Statement: Sendable {
+        let clinic: String, period: String, closed: Bool
+        let previousLink: String, nextLink: String, csvLink: String, compareLink: String
+        let lines: [Line]
+        let sales: Int, revenue: String, profit: String
+        /// Whether accelerators or deductions change the lines' commission.
+        let adjusted: Bool
+        let lineCommission: String
+        let accelerators: [Accelerator]
+        let deductions: [Deduction]
+        /// What the clinic is to pay: the lines' commission, with accelerators and less deductions.
+        let commission: String
+        let received: String, balance: String
+
+        package init(clinic: String, period: String, closed: Bool, previousLink: String, nextLink: String, csvLink: String, compareLink: String,
+                     lines: [Line], sales: Int, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
+                     deductions: [Deduction], commission: String, received: String, balance: String) {
+            (self.clinic, self.period, self.closed, self.previousLink, self.nextLink) = (clinic, period, closed, previousLink, nextLink)
+            (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (csvLink, compareLink, lines, sales, revenue, profit)
+            (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (adjusted, lineCommission, accelerators, deductions)
+            (self.commission, self.received, self.balance) = (commission, received, balance)
+        }
+    }
+
+    let date: String, earliest: String, latest: String
+    let clinics: [Option]
+    let statement: Statement?
+
+    package init(date: String, earliest: String, latest: String, clinics: [Option], statement: Statement?) {
+        (self.date, self.earliest, self.latest, self.clinics, self.statement) = (date, earliest, latest, clinics, statement)
     }
 }
