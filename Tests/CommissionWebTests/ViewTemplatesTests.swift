@@ -95,6 +95,15 @@ import Testing
         #expect(try Self.unresolved("statement", sample) == [])
     }
 
+    @Test func theYearShowsOnlyWhatItsViewHas() throws {
+        let figures = YearPageView.Figures(sales: 3, revenue: "$150.00", earned: "$36.00", periods: 1, commission: "$36.00", accelerators: "$0.00",
+                                           deductions: "$5.00", netPayable: "$31.00", received: "$10.00", balance: "$21.00", adjusted: true)
+        let sample = YearPageView(year: 2026, previous: 2025, next: 2027,
+                                  clinics: [.init(name: "Glow", year: figures, months: [.init(month: "March", sales: 3, revenue: "$150.00", earned: "$36.00")])],
+                                  total: figures)
+        #expect(try Self.unresolved("year", sample) == [])
+    }
+
     /// The checker itself finds a name the view lacks, at the top and inside a section.
     @Test func aNameTheViewLacksIsFound() throws {
         struct Lacking { let sales: [SalesPageView.Row] = [] }

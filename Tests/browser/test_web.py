@@ -422,7 +422,14 @@ def demo_book(workdir, drivers):
                 break
         check(measured is not None and measured[2] <= 2 and measured[3],
               f"a statement of {measured and measured[1]} sales (clinic {measured and measured[0]}) is {measured and round(measured[2], 1)} screens (at most 2), its balance on the first")
-        for path in ["/payouts", "/year", "/dashboard", "/book"]:
+        # The year: every clinic's total first, each clinic's months one tap away.
+        phone.get(base + "/year")
+        total = phone.execute_script("var r = document.getElementById('year-owed').getBoundingClientRect(); return r.bottom + window.scrollY")
+        screens = phone.execute_script("return document.documentElement.scrollHeight") / 640
+        check(total <= 2 * 640 and screens <= 4, f"Your year: its total by {total / 640:.1f} screens (within 2), the page {screens:.1f} screens (at most 4)")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "year.png"))
+        for path in ["/payouts", "/dashboard", "/book"]:
             phone.get(base + path)
             print(f"  (measured) {path}: {phone.execute_script('return document.documentElement.scrollHeight') / 640:.1f} screens")
     finally:

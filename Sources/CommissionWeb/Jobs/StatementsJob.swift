@@ -40,25 +40,23 @@ struct StatementsJob: Job {
     func yearPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
         let style = settings.style
-        func figures(_ f: ClinicYear.Figures) -> [String: Any] {
-            ["sales": f.sales.saleCount, "revenue": style.format(f.sales.revenue), "earned": style.format(f.sales.commission), "periods": f.periods,
-             "commission": style.format(f.commission), "accelerators": style.format(f.accelerators), "deductions": style.format(f.deductions),
-             "netPayable": style.format(f.netPayable), "received": style.format(f.received), "balance": style.format(f.balance),
-             "adjusted": !f.accelerators.isZero || !f.deductions.isZero]
+        func figures(_ f: ClinicYear.Figures) -> YearPageView.Figures {
+            .init(sales: f.sales.saleCount, revenue: style.format(f.sales.revenue), earned: style.format(f.sales.commission), periods: f.periods,
+                  commission: style.format(f.commission), accelerators: style.format(f.accelerators), deductions: style.format(f.deductions),
+                  netPayable: style.format(f.netPayable), received: style.format(f.received), balance: style.format(f.balance),
+                  adjusted: !f.accelerators.isZero || !f.deductions.isZero)
         }
-        let values: [String: Any] = [
-            "year": summary.year, "previous": summary.year - 1, "next": summary.year + 1,
-            "hasNext": summary.year < settings.today().year + 1, "hasPrevious": summary.year > AcceptedDays.earliest.year,
-            "clinics": summary.clinics.map { clinic -> [String: Any] in
-                ["name": clinic.clinic.name, "year": figures(clinic.figures),
-                 "months": clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month -> [String: Any] in
-                     ["month": Renderer.monthNames[index], "sales": month.saleCount, "revenue": style.format(month.revenue), "earned": style.format(month.commission)]
-                 }]
+        let view = YearPageView(
+            year: summary.year, previous: summary.year > AcceptedDays.earliest.year ? summary.year - 1 : nil,
+            next: summary.year < settings.today().year + 1 ? summary.year + 1 : nil,
+            clinics: summary.clinics.map { clinic in
+                .init(name: clinic.clinic.name, year: figures(clinic.figures),
+                      months: clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month in
+                          .init(month: Renderer.monthNames[index], sales: month.saleCount, revenue: style.format(month.revenue), earned: style.format(month.commission))
+                      })
             },
-            "hasClinics": !summary.clinics.isEmpty,
-            "total": figures(summary.total),
-        ]
-        return try await app.page("year", title: "Year \(summary.year)", nav: "statements", context: context, values: values)
+            total: summary.clinics.isEmpty ? nil : figures(summary.total))
+        return try await app.page("year", view: view, title: "Year \(summary.year)", nav: "statements", context: context)
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -221,5 +219,53 @@ package struct StatementPageView: PageView {
 
     package init(date: String, earliest: String, latest: String, clinics: [Option], statement: Statement?) {
         (self.date, self.earliest, self.latest, self.clinics, self.statement) = (date, earliest, latest, clinics, statement)
+    }
+}
+
+/// Your year, for your accountant: the year's total over every clinic first, then each clinic's
+/// year — what its pay periods ending in the year were to pay, what it paid, what it still owes —
+/// with its months one tap away.
+package struct YearPageView: PageView {
+    package struct Figures: Sendable {
+        let sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String
+        let netPayable: String, received: String, balance: String
+        /// Whether accelerators or deductions made the periods' figures differ from their sales'.
+        let adjusted: Bool
+
+        package init(sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String,
+                     netPayable: String, received: String, balance: String, adjusted: Bool) {
+            (self.sales, self.revenue, self.earned, self.periods, self.commission) = (sales, revenue, earned, periods, commission)
+            (self.accelerators, self.deductions, self.netPayable, self.received) = (accelerators, deductions, netPayable, received)
+            (self.balance, self.adjusted) = (balance, adjusted)
+        }
+    }
+
+    package struct Month: Sendable {
+        let month: String, sales: Int, revenue: String, earned: String
+
+        package init(month: String, sales: Int, revenue: String, earned: String) {
+            (self.month, self.sales, self.revenue, self.earned) = (month, sales, revenue, earned)
+        }
+    }
+
+    package struct Clinic: Sendable {
+        let name: String
+        let year: Figures
+        let months: [Month]
+
+        package init(name: String, year: Figures, months: [Month]) {
+            (self.name, self.year, self.months) = (name, year, months)
+        }
+    }
+
+    let year: Int
+    let previous: Int?
+    let next: Int?
+    let clinics: [Clinic]
+    /// Every clinic's year together; none when nothing was sold and no period ended in the year.
+    let total: Figures?
+
+    package init(year: Int, previous: Int?, next: Int?, clinics: [Clinic], total: Figures?) {
+        (self.year, self.previous, self.next, self.clinics, self.total) = (year, previous, next, clinics, total)
     }
 }
