@@ -28,7 +28,7 @@ import Testing
             for object in stack.reversed() {
                 guard var value = child(parts[0], of: object) else { continue }
                 for part in parts.dropFirst() {
-                    guard let next = child(part, of: unwrapped(value) as Any) else { return nil }
+                    guard let inner = unwrapped(value), let next = child(part, of: inner) else { return nil }
                     value = next
                 }
                 return .some(value)
@@ -104,6 +104,20 @@ import Testing
         #expect(try Self.unresolved("year", sample) == [])
     }
 
+    @Test func thePayoutsPageShowsOnlyWhatItsViewHas() throws {
+        let period = PayoutsPageView.Period(period: "11/01/2026 – 11/30/2026", expected: "$177.00", received: "$0.00", difference: "$177.00", status: "unpaid",
+                                            attention: true, closed: false, clinicID: 1, start: "2026-11-01", payLink: "/payouts?clinic=1")
+        let sample = PayoutsPageView(
+            reconciliations: [.init(id: 1, clinic: "Glow", balance: "$177.00", balanceLabel: "owes you", credit: false, open: [period], all: [period], allCount: "All 1 period")],
+            clinics: [.init(id: 1, name: "Glow", selected: true)], period: "2026-10-31", amount: "177.00", prefilled: true, today: "2026-11-25",
+            earliest: "1900-01-01", latest: "2027-11-25", zero: "0.00", csrf: "token",
+            bank: .init(text: "Date,Amount", decimalComma: false, hasDeposits: true, dates: [.init(value: "mdy", label: "month/day/year", selected: false)],
+                        read: "1 deposit.", deposits: [.init(line: 2, date: "11/20/2026", amount: "$177.00", description: "GLOW", proposal: "Glow: November",
+                                                             why: "exact", key: "k", canRecord: true, exact: true, attention: false)]))
+        let missing = try Self.unresolved("payouts", sample)
+        #expect(missing == [], "\(missing)")
+    }
+
     /// The checker itself finds a name the view lacks, at the top and inside a section.
     @Test func aNameTheViewLacksIsFound() throws {
         struct Lacking { let sales: [SalesPageView.Row] = [] }
@@ -137,6 +151,26 @@ import Testing
             #expect(after.contains("Voided the sale of 2 × Serum 30ml at Glow on 03/02/2026: it stays on record and counts nowhere.") && after.contains("No sales match."),
                     "\(after)")
             #expect(!(try await client.execute(uri: "/sales/\(sale.id)/edit", method: .get, headers: cookie).text.contains("Void this sale")))
+        }
+    }
+}
+
+/// Payouts: what is open comes first, each with a payment that opens the payout form prefilled.
+@Suite struct PayoutsOpenFirstTests {
+    @Test func anUnpaidPeriodsRecordPaymentOpensTheFormPrefilled() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02"), quantity: 2),
+                                            idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
+            let page = try await client.execute(uri: "/payouts", method: .get, headers: cookie).text
+            let link = "/payouts?clinic=\(test.glow.id)&amp;period=2026-03-01&amp;amount=24%2E00#payout-form"
+            #expect(page.contains(#"<a class="button quiet" href="\#(link)">Record payment</a>"#), "\(page)")
+            #expect(page.contains(#"<details class="card" id="payout-form">"#), "folded until asked for")
+            let form = try await client.execute(uri: "/payouts?clinic=\(test.glow.id)&period=2026-03-01&amount=24.00", method: .get, headers: cookie).text
+            #expect(form.contains(#"<details class="card" id="payout-form" open>"#) && form.contains(#"value="24.00""#)
+                    && form.contains(#"<option value="\#(test.glow.id)" selected>Glow</option>"#) && form.contains(#"value="2026-03-01""#), "\(form)")
         }
     }
 }

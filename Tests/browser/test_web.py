@@ -195,6 +195,13 @@ def script_ready(driver):
     wait_for(driver, lambda d: d.execute_script("return document.documentElement.classList.contains('js')"), seconds=10)
 
 
+def open_details(driver, summary_selector):
+    """Opens a folded part of a page, as she would tap its summary (scrolled to first)."""
+    summary = driver.find_element(By.CSS_SELECTOR, summary_selector)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+    summary.click()
+
+
 def is_stale(element):
     try:
         element.tag_name
@@ -429,7 +436,19 @@ def demo_book(workdir, drivers):
         check(total <= 2 * 640 and screens <= 4, f"Your year: its total by {total / 640:.1f} screens (within 2), the page {screens:.1f} screens (at most 4)")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "year.png"))
-        for path in ["/payouts", "/dashboard", "/book"]:
+        # Payouts: what each clinic owes and what is open, each with its payment; the rest folded.
+        phone.get(base + "/payouts")
+        screens = phone.execute_script("return document.documentElement.scrollHeight") / 640
+        pay = phone.find_elements(By.XPATH, "//a[.='Record payment']")
+        check(screens <= 3 and pay != [], f"Payouts: {screens:.1f} screens (at most 3), {len(pay)} open periods with their Record payment")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "payouts.png"))
+        if pay:
+            href = pay[0].get_attribute("href")
+            phone.get(href)
+            shown = phone.execute_script("return [document.getElementById('payout-form').open, document.getElementById('p-amount').value]")
+            check(shown[0] and shown[1] != "", f"Record payment opens the payout form prefilled with what is unpaid ({shown})")
+        for path in ["/dashboard", "/book"]:
             phone.get(base + path)
             print(f"  (measured) {path}: {phone.execute_script('return document.documentElement.scrollHeight') / 640:.1f} screens")
     finally:
@@ -709,6 +728,7 @@ def main():
         print("The dashboard on the phone: what each clinic owes, past periods included, on the first screen")
         cli("sale", "add", "Glow Aesthetics", "Serum 30ml", "4")  # 4 × 30.00 × 40% = 48.00 this period
         desk.get(base + "/payouts")
+        desk.find_element(By.CSS_SELECTOR, "#payout-form summary").click()
         Select(desk.find_element(By.ID, "p-clinic")).select_by_visible_text("Glow Aesthetics")
         desk.execute_script(f"document.getElementById('p-period').value = '{today.isoformat()}'")
         fill(desk, "p-amount", "40.00")
@@ -860,17 +880,24 @@ def main():
 
         print("Close a period from the reconciliation page, and reopen it")
         desk.get(base + "/payouts")
+        # Closing is a deliberate step: every period is behind its clinic's "All … periods".
+        for summary in desk.find_elements(By.CSS_SELECTOR, "details.all-periods summary"):
+            summary.click()
         row = desk.find_element(By.XPATH, "//section[contains(@class,'reconciliation')]//tr[.//button[.='Close']]")
         period = row.find_element(By.CSS_SELECTOR, "td.lead").text
         old = desk.find_element(By.TAG_NAME, "html")
         row.find_element(By.XPATH, ".//button[.='Close']").click()
         WebDriverWait(desk, 10).until(lambda d: is_stale(old))
         check("Closed" in desk.find_element(By.TAG_NAME, "main").text, "the page says the period was closed")
+        for summary in desk.find_elements(By.CSS_SELECTOR, "details.all-periods summary"):
+            summary.click()
         closed_row = desk.find_element(By.XPATH, f"//tr[td[@class='lead' and .='{period}']][.//button[.='Reopen']]")
         check("(closed)" in closed_row.text, f"the period {period} shows as closed")
         old = desk.find_element(By.TAG_NAME, "html")
         closed_row.find_element(By.XPATH, ".//button[.='Reopen']").click()
         WebDriverWait(desk, 10).until(lambda d: is_stale(old))
+        for summary in desk.find_elements(By.CSS_SELECTOR, "details.all-periods summary"):
+            summary.click()
         check(desk.find_elements(By.XPATH, f"//tr[td[@class='lead' and .='{period}']][.//button[.='Close']]") != [], "and open again")
 
         print("Restore a backup from the transfer page, after seeing what it replaces")
@@ -923,11 +950,12 @@ def main():
         check(phone.find_element(By.ID, "differences").is_displayed() and "not one of yours" in phone.find_element(By.ID, "comparison").text,
               "the comparison lists what differs, their own product name among it")
         phone.get(base + "/payouts")
+        open_details(phone, "#bank summary")
         fill(phone, "bank-text", f"Date,Description,Amount\n{today.isoformat()},Someone,1.23\n")
         submit(phone, "Match the deposits")
         check("Nothing fits" in phone.find_element(By.ID, "deposits").text, "a deposit that fits nothing is said so")
         for label, prepare in [("/compare (compared)", lambda: (phone.get(base + "/compare"), fill(phone, "c-text", f"Date,Item,Qty,Price,Commission\n{today.isoformat()},THEIR OWN NAME,1,9.00,1.00\n"), submit(phone, "Compare"))),
-                               ("/payouts (deposits)", lambda: (phone.get(base + "/payouts"), fill(phone, "bank-text", f"Date,Description,Amount\n{today.isoformat()},Someone,1.23\n"), submit(phone, "Match the deposits")))]:
+                               ("/payouts (deposits)", lambda: (phone.get(base + "/payouts"), open_details(phone, "#bank summary"), fill(phone, "bank-text", f"Date,Description,Amount\n{today.isoformat()},Someone,1.23\n"), submit(phone, "Match the deposits")))]:
             prepare()
             audit = phone.execute_script(AUDIT)
             check(audit["width"] <= 360, f"{label}: the document is {audit['width']} px wide")

@@ -10,7 +10,13 @@ struct PayoutsJob: Job {
     init(_ app: WebApp) { self.app = app }
 
     func registerPages<G>(on pages: Registrar<G>) {
-        pages.get("/payouts") { _, context in try await payoutsPage(context: context) }
+        // `?clinic=ID&period=YYYY-MM-DD&amount=12.50`: the payout form prefilled (a period's Record payment).
+        pages.get("/payouts") { request, context in
+            let query = request.uri.queryParameters
+            let prefill = PayoutPrefill(clinic: query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) },
+                                        period: query["period"].flatMap { try? Day(parsing: String($0)) }, amount: query["amount"].map(String.init))
+            return try await payoutsPage(context: context, prefill: prefill)
+        }
         pages.post("/payouts") { request, context in try await recordPayout(request, context: context) }
         pages.post("/periods") { request, context in try await closeOrReopen(request, context: context) }
         pages.post("/payouts/bank") { request, context in try await bankStatement(request, context: context) }
@@ -49,33 +55,45 @@ struct PayoutsJob: Job {
 
     // MARK: Pages
 
-    func payoutsPage(context: AppRequestContext, bank: BankForm = BankForm(), error: String? = nil, message: String? = nil,
-                     status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// What the payout form starts with: a clinic, a day of the period paid for, the amount.
+    struct PayoutPrefill {
+        var clinic: Clinic.ID?
+        var period: Day?
+        var amount: String?
+    }
+
+    func payoutsPage(context: AppRequestContext, bank: BankForm = BankForm(), prefill: PayoutPrefill = PayoutPrefill(), error: String? = nil,
+                     message: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
         let clinics = try await app.store.clinics(ClinicQuery())
-        var reconciliations: [[String: Any]] = []
+        var reconciliations: [PayoutsPageView.Clinic] = []
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
-            reconciliations.append([
-                "id": clinic.id.rawValue, "clinic": clinic.name,
-                "balanceLabel": r.balance.isNegative ? "paid more than it owes by" : "owes you", "balance": style.format(r.balance.magnitudeOrSelf),
-                "periods": r.periods.reversed().map { p in
-                    ["period": style.format(p.period), "expected": style.format(p.expected), "received": style.format(p.received),
-                     "difference": style.format(p.difference), "balance": style.format(p.balance),
-                     "status": p.status.rawValue + (p.isClosed ? " (closed)" : ""), "attention": p.status.needsAttention,
-                     "closed": p.isClosed, "clinicID": clinic.id.rawValue, "start": p.period.start.description] as [String: Any]
-                },
-            ])
+            let rows = r.periods.reversed().map { p in
+                PayoutsPageView.Period(
+                    period: style.format(p.period), expected: style.format(p.expected), received: style.format(p.received),
+                    difference: style.format(p.difference), status: p.status.rawValue + (p.isClosed ? " (closed)" : ""),
+                    attention: p.status.needsAttention, closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
+                    payLink: !p.difference.isNegative && !p.difference.isZero && !p.isClosed
+                        ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
+                        : nil)
+            }
+            // What is open first: money missing or too much, and the period running now.
+            let open = zip(r.periods.reversed(), rows).filter { $0.0.status.needsAttention || $0.0.status == .open }.map(\.1)
+            reconciliations.append(.init(id: clinic.id.rawValue, clinic: clinic.name, balance: style.format(r.balance.magnitudeOrSelf),
+                                         balanceLabel: r.balance.isNegative ? "paid more than it owes" : "owes you", credit: r.balance.isNegative,
+                                         open: open, all: rows, allCount: "All \(rows.count) period\(rows.count == 1 ? "" : "s")"))
         }
-        let values: [String: Any] = [
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name] as [String: Any] },
-            "today": today.description, "previousDay": today.firstOfMonth.adding(days: -1).description,
-            "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
-            "zero": style.formatInput(.zero), "reconciliations": reconciliations,
-        ].merging(bank.values(style: style)) { $1 }
-        return try await app.page("payouts", title: "Payouts", nav: "payouts", context: context, values: values, status: status, message: message, error: error)
+        let view = PayoutsPageView(
+            reconciliations: reconciliations,
+            clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
+            period: (prefill.period ?? today.firstOfMonth.adding(days: -1)).description, amount: prefill.amount ?? "",
+            prefilled: prefill.clinic != nil, today: today.description, earliest: AcceptedDays.earliest.description,
+            latest: AcceptedDays(today: today).latest.description, zero: style.formatInput(.zero), csrf: context.csrfToken ?? "",
+            bank: bank.view(style: style))
+        return try await app.page("payouts", view: view, title: "Payouts", nav: "payouts", context: context, status: status, message: message, error: error)
     }
 
     func recordPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -208,16 +226,16 @@ struct BankForm {
     var statement: BankStatement?
     var proposals: [DepositProposal] = []
 
-    func values(style: LocaleStyle) -> [String: Any] {
-        return [
-            "bankText": text, "bankDecimalComma": decimalComma, "hasDeposits": !proposals.isEmpty,
-            "bankDates": DateOrder.allCases.map { ["value": $0.rawValue, "label": $0.described, "selected": $0 == dates] as [String: Any] },
-            "bankRead": statement.map { statement in
+    func view(style: LocaleStyle) -> PayoutsPageView.Bank {
+        PayoutsPageView.Bank(
+            text: text, decimalComma: decimalComma, hasDeposits: !proposals.isEmpty,
+            dates: DateOrder.allCases.map { .init(value: $0.rawValue, label: $0.described, selected: $0 == dates) },
+            read: statement.map { statement in
                 "\(statement.deposits.count) deposit\(statement.deposits.count == 1 ? "" : "s")"
                     + (statement.passedOver > 0 ? "; \(statement.passedOver) row\(statement.passedOver == 1 ? "" : "s") of money out passed over" : "")
                     + statement.said.map { "; \($0)" }.joined() + "."
             } ?? "",
-            "deposits": proposals.map { proposal -> [String: Any] in
+            deposits: proposals.map { proposal in
                 let deposit = proposal.deposit
                 let pays: String
                 switch proposal.outcome {
@@ -228,10 +246,95 @@ struct BankForm {
                 }
                 var canRecord = false
                 if case .pays = proposal.outcome { canRecord = true }
-                return ["line": deposit.line, "date": style.format(deposit.date), "amount": style.format(deposit.amount),
-                        "description": deposit.description, "proposal": pays, "why": proposal.why, "key": proposal.key,
-                        "canRecord": canRecord, "exact": proposal.isExact, "attention": canRecord && !proposal.isExact]
-            },
-        ]
+                return .init(line: deposit.line, date: style.format(deposit.date), amount: style.format(deposit.amount), description: deposit.description,
+                             proposal: pays, why: proposal.why, key: proposal.key, canRecord: canRecord, exact: proposal.isExact,
+                             attention: canRecord && !proposal.isExact)
+            })
+    }
+}
+
+/// Payouts & reconciliation: per clinic, what it owes and what is open first (money missing or
+/// too much, and the period running now), each with a payment prefilled; every period, and
+/// closing one, folded into one line; then the payout form, and her bank statement.
+package struct PayoutsPageView: PageView {
+    package struct Period: Sendable {
+        let period: String, expected: String, received: String, difference: String, status: String
+        let attention: Bool, closed: Bool, clinicID: Int64, start: String
+        /// The payout form prefilled with what is unpaid, when something is.
+        let payLink: String?
+
+        package init(period: String, expected: String, received: String, difference: String, status: String, attention: Bool, closed: Bool,
+                     clinicID: Int64, start: String, payLink: String?) {
+            (self.period, self.expected, self.received, self.difference, self.status) = (period, expected, received, difference, status)
+            (self.attention, self.closed, self.clinicID, self.start, self.payLink) = (attention, closed, clinicID, start, payLink)
+        }
+    }
+
+    package struct Clinic: Sendable {
+        let id: Int64, clinic: String, balance: String, balanceLabel: String
+        /// It paid more than it owes.
+        let credit: Bool
+        let open: [Period]
+        let all: [Period]
+        /// "All 12 periods".
+        let allCount: String
+
+        package init(id: Int64, clinic: String, balance: String, balanceLabel: String, credit: Bool, open: [Period], all: [Period], allCount: String) {
+            (self.id, self.clinic, self.balance, self.balanceLabel, self.credit) = (id, clinic, balance, balanceLabel, credit)
+            (self.open, self.all, self.allCount) = (open, all, allCount)
+        }
+    }
+
+    package struct Option: Sendable {
+        let id: Int64, name: String, selected: Bool
+
+        package init(id: Int64, name: String, selected: Bool) {
+            (self.id, self.name, self.selected) = (id, name, selected)
+        }
+    }
+
+    package struct DateOption: Sendable {
+        let value: String, label: String, selected: Bool
+
+        package init(value: String, label: String, selected: Bool) {
+            (self.value, self.label, self.selected) = (value, label, selected)
+        }
+    }
+
+    package struct Deposit: Sendable {
+        let line: Int, date: String, amount: String, description: String, proposal: String, why: String, key: String
+        let canRecord: Bool, exact: Bool, attention: Bool
+
+        package init(line: Int, date: String, amount: String, description: String, proposal: String, why: String, key: String, canRecord: Bool,
+                     exact: Bool, attention: Bool) {
+            (self.line, self.date, self.amount, self.description, self.proposal, self.why, self.key) = (line, date, amount, description, proposal, why, key)
+            (self.canRecord, self.exact, self.attention) = (canRecord, exact, attention)
+        }
+    }
+
+    /// Her bank statement, read and matched (or not yet).
+    package struct Bank: Sendable {
+        let text: String, decimalComma: Bool, hasDeposits: Bool
+        let dates: [DateOption]
+        let read: String
+        let deposits: [Deposit]
+
+        package init(text: String, decimalComma: Bool, hasDeposits: Bool, dates: [DateOption], read: String, deposits: [Deposit]) {
+            (self.text, self.decimalComma, self.hasDeposits, self.dates, self.read, self.deposits) = (text, decimalComma, hasDeposits, dates, read, deposits)
+        }
+    }
+
+    let reconciliations: [Clinic]
+    let clinics: [Option]
+    let period: String, amount: String
+    /// The form was opened for a period (Record payment): it shows unfolded.
+    let prefilled: Bool
+    let today: String, earliest: String, latest: String, zero: String, csrf: String
+    let bank: Bank
+
+    package init(reconciliations: [Clinic], clinics: [Option], period: String, amount: String, prefilled: Bool, today: String, earliest: String,
+                 latest: String, zero: String, csrf: String, bank: Bank) {
+        (self.reconciliations, self.clinics, self.period, self.amount, self.prefilled) = (reconciliations, clinics, period, amount, prefilled)
+        (self.today, self.earliest, self.latest, self.zero, self.csrf, self.bank) = (today, earliest, latest, zero, csrf, bank)
     }
 }
