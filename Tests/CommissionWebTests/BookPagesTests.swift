@@ -30,6 +30,9 @@ import Testing
 
             // The clinic's page, filled in; a new name and schedule.
             let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: [.cookie: "commission_session=\(session)"])
+            // The clinic's page shows her split there, each set of terms with its page, and where to add more.
+            #expect(page.text.contains(#"<span class="what">40% of profit from 01/01/2020</span> <a class="button" href="/book/terms/\#(terms.id)""#)
+                    && page.text.contains(#"href="/book?clinic=\#(test.glow.id)#terms">Add terms</a>"#), "\(page.text)")
             #expect(page.status == .ok && page.text.contains("value=\"Glow\"") && page.text.contains("<option value=\"monthly\" selected>"))
             let saved = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .post, headers: headers, body: form(
                 ["csrf": csrf, "action": "save", "name": "Glow Aesthetics", "scheduleKind": "weekly", "weekday": "friday"]))

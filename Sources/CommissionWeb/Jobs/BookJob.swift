@@ -444,6 +444,18 @@ struct BookJob: Job {
                                 },
                                 "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized, "selected": $0 == weekday] }]
             let names = try await Presenter.Names(store: app.store)
+            // Her split here, in words: each set of the clinic's terms in force, with its page.
+            let terms = try await app.store.terms(TermsQuery(clinicID: clinic.id))
+            values["split"] = [
+                "clinicID": clinic.id.rawValue, "hasTerms": !terms.isEmpty,
+                "terms": terms.sorted { ($0.productID == nil ? 0 : 1, $0.effectiveFrom) < ($1.productID == nil ? 0 : 1, $1.effectiveFrom) }.map { terms in
+                    ["href": "/book/terms/\(terms.id)",
+                     "text": (terms.productID.flatMap { names.products[$0] }.map { "\($0) only: " } ?? "")
+                        + "\(terms.share.shortPercentText)% of \(terms.basis.rawValue)"
+                        + terms.tiers.map { ", \($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined()
+                        + (terms.effectiveFrom == AcceptedDays.earliest ? ", from the start" : " from \(style.format(terms.effectiveFrom))")] as [String: Any]
+                },
+            ] as [String: Any]
             let entries = try await app.store.prices(PriceQuery(clinicID: clinic.id))
             let products = try await app.store.products(ProductQuery())
             let deductions = try await app.store.deductions(clinic: clinic.id)
