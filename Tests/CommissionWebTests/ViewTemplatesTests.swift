@@ -106,7 +106,7 @@ import Testing
 
     @Test func thePayoutsPageShowsOnlyWhatItsViewHas() throws {
         let period = PayoutsPageView.Period(period: "11/01/2026 – 11/30/2026", expected: "$177.00", received: "$0.00", difference: "$177.00", status: "unpaid",
-                                            attention: true, closed: false, clinicID: 1, start: "2026-11-01", payLink: "/payouts?clinic=1")
+                                            attention: true, closed: false, clinicID: 1, start: "2026-11-01", running: false, payLink: "/payouts?clinic=1")
         let sample = PayoutsPageView(
             reconciliations: [.init(id: 1, clinic: "Glow", balance: "$177.00", balanceLabel: "owes you", credit: false, open: [period], all: [period], allCount: "All 1 period")],
             clinics: [.init(id: 1, name: "Glow", selected: true)], period: "2026-10-31", amount: "177.00", prefilled: true, today: "2026-11-25",
@@ -166,7 +166,7 @@ import Testing
             let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
             let page = try await client.execute(uri: "/payouts", method: .get, headers: cookie).text
             let link = "/payouts?clinic=\(test.glow.id)&amp;period=2026-03-01&amp;amount=24%2E00#payout-form"
-            #expect(page.contains(#"<a class="button quiet" href="\#(link)">Record payment</a>"#), "\(page)")
+            #expect(page.contains(#"<a class="button" href="\#(link)">Record payment</a>"#), "\(page)")
             #expect(page.contains(#"<details class="card" id="payout-form">"#), "folded until asked for")
             let form = try await client.execute(uri: "/payouts?clinic=\(test.glow.id)&period=2026-03-01&amount=24.00", method: .get, headers: cookie).text
             #expect(form.contains(#"<details class="card" id="payout-form" open>"#) && form.contains(#"value="24.00""#)

@@ -366,7 +366,8 @@ def newcomer(workdir, drivers):
         check(phone.find_elements(By.ID, "dateline") != [], "Yesterday: the page says the sale is for yesterday")
         act(phone.find_element(By.ID, "save"))
         saved = wait_for(phone, lambda d: d.find_element(By.ID, "saved").text)
-        check("Hydra Serum" in saved and "15,20" in saved, f"the sale of yesterday is saved with its commission, in euros ({saved!r})")
+        check("Hydra Serum" in saved and "15,20" in saved and "Bella Skin yesterday (" in saved,
+              f"the sale of yesterday is saved with its commission, in euros, and said to be yesterday's ({saved!r})")
         shot("4-saved")
         act(phone.find_element(By.XPATH, "//nav[contains(@class,'tabs')]//a[contains(.,'Dashboard')]"))
         cards = phone.execute_script(CARDS)

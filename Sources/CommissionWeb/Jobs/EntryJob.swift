@@ -73,7 +73,9 @@ struct EntryJob: Job {
         if let saved = parameter("saved").flatMap({ Int64($0) }), let sale = try? await store.sale(Sale.ID(saved)), !sale.isVoided {
             let names = try await Presenter.Names(store: store)
             values["saved"] = ["id": sale.id.rawValue, "quantity": sale.quantity, "product": names.products[sale.productID] ?? "",
-                               "clinic": names.clinics[sale.clinicID] ?? "", "backdated": sale.date != form.today, "date": style.format(sale.date),
+                               "clinic": names.clinics[sale.clinicID] ?? "", "backdated": sale.date != form.today,
+                               // "yesterday (11/25/2026)": said so beside "Today, …" above the form, the two do not seem to disagree.
+                               "date": sale.date == form.today.adding(days: -1) ? "yesterday (\(style.format(sale.date)))" : "on \(style.format(sale.date))",
                                "commission": style.format(sale.figures.commission)] as [String: Any]
         }
         if message == nil, let voided = parameter("voided").flatMap({ Int64($0) }) {

@@ -76,7 +76,9 @@ struct PayoutsJob: Job {
                     period: style.format(p.period), expected: style.format(p.expected), received: style.format(p.received),
                     difference: style.format(p.difference), status: p.status.rawValue + (p.isClosed ? " (closed)" : ""),
                     attention: p.status.needsAttention, closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
-                    payLink: !p.difference.isNegative && !p.difference.isZero && !p.isClosed
+                    running: p.status == .open,
+                    // A payment for a period that has ended (the one running now is due once it ends).
+                    payLink: !p.difference.isNegative && !p.difference.isZero && !p.isClosed && p.status != .open
                         ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
                         : nil)
             }
@@ -260,13 +262,15 @@ package struct PayoutsPageView: PageView {
     package struct Period: Sendable {
         let period: String, expected: String, received: String, difference: String, status: String
         let attention: Bool, closed: Bool, clinicID: Int64, start: String
-        /// The payout form prefilled with what is unpaid, when something is.
+        /// The period running now: due once it ends.
+        let running: Bool
+        /// The payout form prefilled with what is unpaid, when an ended period still owes something.
         let payLink: String?
 
         package init(period: String, expected: String, received: String, difference: String, status: String, attention: Bool, closed: Bool,
-                     clinicID: Int64, start: String, payLink: String?) {
+                     clinicID: Int64, start: String, running: Bool, payLink: String?) {
             (self.period, self.expected, self.received, self.difference, self.status) = (period, expected, received, difference, status)
-            (self.attention, self.closed, self.clinicID, self.start, self.payLink) = (attention, closed, clinicID, start, payLink)
+            (self.attention, self.closed, self.clinicID, self.start, self.running, self.payLink) = (attention, closed, clinicID, start, running, payLink)
         }
     }
 
