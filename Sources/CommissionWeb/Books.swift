@@ -44,11 +44,11 @@ struct BookResponder: HTTPResponder {
         do {
             app = try await apps.app(for: try await book(of: &request, context: context))
         } catch {
-            let api = request.uri.path.hasPrefix("/api/")
-            let problem = Problem.from(error, on: api ? .api : .page)
+            let surface = Surface.of(request)
+            let problem = Problem.from(error, on: surface)
             problem.log(error, request, context: context, doing: "no book")
             // No book's app answers this one, so its middleware does not either: the headers are set here.
-            var response = api ? problem.response : pages.errorPage(problem, context: context)
+            var response = surface == .api ? problem.response : pages.errorPage(problem, context: context)
             SecurityHeadersMiddleware.secure(&response, overTLS: configuration.secureCookies)
             return response
         }

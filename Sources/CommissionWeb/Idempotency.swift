@@ -49,7 +49,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         } catch {
             // A write that committed before the request failed is still the key's: its answer is the failure.
             guard claim.isCommitted else { throw error }
-            response = Problem.from(error, on: request.uri.path.hasPrefix("/api/") ? .api : .page).response
+            response = Problem.from(error, on: .of(request)).response
         }
         guard claim.isCommitted else { return response }
         let collected = try await Self.collect(&response)

@@ -59,10 +59,10 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let api = request.uri.path.hasPrefix("/api/")
-            let problem = Problem.from(error, on: api ? .api : .page)
+            let surface = Surface.of(request)
+            let problem = Problem.from(error, on: surface)
             problem.log(error, request, context: context)
-            if api { return problem.response }
+            if surface == .api { return problem.response }
             var page = pages.errorPage(problem, context: context)
             if let allow = problem.allow { page.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
             return page

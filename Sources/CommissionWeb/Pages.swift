@@ -94,3 +94,14 @@ package struct Pages: Sendable {
 /// A page's typed view: the values its template shows, by name. A section over an optional shows
 /// when it is there; over an array, once for each element; over a `Bool`, when it is true.
 package protocol PageView: Sendable {}
+
+/// One choice of a page's picker (a clinic, a product): `selected` when it is the one shown.
+package struct PageOption: Sendable {
+    let id: Int64
+    let name: String
+    let selected: Bool
+
+    package init(id: Int64, name: String, selected: Bool) {
+        (self.id, self.name, self.selected) = (id, name, selected)
+    }
+}

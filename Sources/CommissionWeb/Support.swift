@@ -388,3 +388,10 @@ package struct PageLink: Sendable, Equatable {
         }
     }
 }
+
+extension Surface {
+    /// Where a request's refusal is told: the API under `/api/`, a page (or its script) elsewhere.
+    static func of(_ request: Request) -> Surface {
+        request.uri.path.hasPrefix("/api/") ? .api : .page
+    }
+}

@@ -289,13 +289,7 @@ package struct PayoutsPageView: PageView {
         }
     }
 
-    package struct Option: Sendable {
-        let id: Int64, name: String, selected: Bool
-
-        package init(id: Int64, name: String, selected: Bool) {
-            (self.id, self.name, self.selected) = (id, name, selected)
-        }
-    }
+    package typealias Option = PageOption
 
     package struct DateOption: Sendable {
         let value: String, label: String, selected: Bool

@@ -234,15 +234,7 @@ struct SalesJob: Job {
 /// The Sales page: one row a sale, newest first — what and what it earned, then when and where;
 /// a tap opens the sale (its form, its history, Void). The filter folds away until it is used.
 package struct SalesPageView: PageView {
-    package struct Option: Sendable {
-        let id: Int64
-        let name: String
-        let selected: Bool
-
-        package init(id: Int64, name: String, selected: Bool) {
-            (self.id, self.name, self.selected) = (id, name, selected)
-        }
-    }
+    package typealias Option = PageOption
 
     package struct Row: Sendable {
         let id: Int64

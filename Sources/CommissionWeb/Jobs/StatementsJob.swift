@@ -152,15 +152,7 @@ struct StatementsJob: Job {
 /// then each sale on one line — its date, what, and its commission; the other figures on a wide
 /// screen.
 package struct StatementPageView: PageView {
-    package struct Option: Sendable {
-        let id: Int64
-        let name: String
-        let selected: Bool
-
-        package init(id: Int64, name: String, selected: Bool) {
-            (self.id, self.name, self.selected) = (id, name, selected)
-        }
-    }
+    package typealias Option = PageOption
 
     package struct Line: Sendable {
         let date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String, profit: String, share: String
