@@ -1,6 +1,7 @@
 import CommissionCore
 import CommissionStore
 import CommissionWeb
+import Foundation
 import Testing
 
 /// Every surface speaks its own language: a refusal told on a page (or by its script) never names
@@ -62,6 +63,18 @@ import Testing
         #expect(!Self.namesACommand(page), "a page says: \(page)")
         let api = Problem.from(error, on: .api).detail
         #expect(!Self.namesACommand(api), "the API says: \(api)")
+    }
+
+    /// No page's own text names a command either.
+    @Test func noPageTemplateNamesACommand() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/CommissionWeb/Resources/templates")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "mustache" }
+        #expect(files.count > 20)
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            #expect(text.firstMatch(of: /<code>commission [a-z]|`commission [a-z]/) == nil, "\(file.lastPathComponent) names a command")
+        }
     }
 
     @Test func eachSurfaceSaysWhatToDoThere() {
