@@ -15,7 +15,8 @@ import Foundation
 ///   sale, and the sync remembers what it has sent (`statePath`): a sync cut off by the network
 ///   resumes where it stopped, and a sale whose answer was lost is recognised by the server, not
 ///   recorded again. A new payout goes with a key of the same making, which the server keeps
-///   (for 30 days) with its answer.
+///   (for 30 days) with its answer. A record changed again after it went (a sale voided, a
+///   payout removed) is sent again with only that change, to the id the server gave it.
 /// - **The server's rules decide.** A sale into a period the clinic closed meanwhile, under terms
 ///   changed on the server, or at a clinic archived there, is refused by the server like any sale;
 ///   the refusal is in the report (``SyncReport/refused``) with the server's sentence, and the
@@ -56,13 +57,65 @@ public final class BookSync: Sendable {
         var localRevision: Int64
         /// The device's newest product right after that pull (products are not on the audit log).
         var productsThrough: Int64
-        /// What was sent (or refused) since the pull: `sale:12`, `clinic:3`…
+        /// The products sent (or refused) since the pull: `product:12`.
         var done: Set<String>
-        /// The sales made on the device and sent since the pull: the device's id → the server's.
-        var sent: [Int64: Int64]
+        /// Each record sent (or refused) since the pull, and its newest audit entry then
+        /// (`sale:12` → 345): a record changed again is sent again, with what changed since.
+        var sentThrough: [String: Int64] = [:]
+        /// The server's id of each record the device made and sent since the pull (`sale:12` → 40):
+        /// what a later change of it (a void, a removal) is sent to.
+        var serverIDs: [String: Int64] = [:]
         /// Refusals not yet reported: a sync cut off by the network after the server refused
         /// something reports it in the next sync that completes.
         var refused: [SyncRefusal] = []
+
+        init(device: String) {
+            self.device = device
+            (pulls, serverRevision, localRevision, productsThrough, done) = (0, 0, 0, 0, [])
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case device, pulls, serverRevision, localRevision, productsThrough, done, sentThrough, serverIDs, refused
+            /// The first versions' record of the sales sent (the device's id → the server's).
+            case sent
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            device = try container.decode(String.self, forKey: .device)
+            pulls = try container.decode(Int.self, forKey: .pulls)
+            serverRevision = try container.decode(Int64.self, forKey: .serverRevision)
+            localRevision = try container.decode(Int64.self, forKey: .localRevision)
+            productsThrough = try container.decode(Int64.self, forKey: .productsThrough)
+            done = try container.decode(Set<String>.self, forKey: .done)
+            sentThrough = try container.decodeIfPresent([String: Int64].self, forKey: .sentThrough) ?? [:]
+            serverIDs = try container.decodeIfPresent([String: Int64].self, forKey: .serverIDs) ?? [:]
+            refused = try container.decodeIfPresent([SyncRefusal].self, forKey: .refused) ?? []
+            // A state of the first versions: what it marked done was sent whole, as far as it knew.
+            for key in done where !key.hasPrefix("product:") { sentThrough[key] = .max }
+            done = done.filter { $0.hasPrefix("product:") }
+            for (device, server) in try container.decodeIfPresent([Int64: Int64].self, forKey: .sent) ?? [:] {
+                serverIDs["sale:\(device)"] = server
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(device, forKey: .device)
+            try container.encode(pulls, forKey: .pulls)
+            try container.encode(serverRevision, forKey: .serverRevision)
+            try container.encode(localRevision, forKey: .localRevision)
+            try container.encode(productsThrough, forKey: .productsThrough)
+            try container.encode(done, forKey: .done)
+            try container.encode(sentThrough, forKey: .sentThrough)
+            try container.encode(serverIDs, forKey: .serverIDs)
+            try container.encode(refused, forKey: .refused)
+        }
+
+        /// Marks the record's changes so far sent (or refused).
+        mutating func markSent(_ subject: Subject) {
+            if subject.kind == .product { done.insert(subject.key) } else { sentThrough[subject.key] = subject.newest }
+        }
     }
 
     // MARK: Sync
@@ -101,7 +154,7 @@ public final class BookSync: Sendable {
         let clinics = try await local.clinics(ClinicQuery(includeArchived: true)).count
         let products = try await local.products(ProductQuery(includeArchived: true)).count
         if clinics + products > 0 { throw SyncError.deviceBookIsNotEmpty }
-        var state = State(device: UUID().uuidString, pulls: 0, serverRevision: 0, localRevision: 0, productsThrough: 0, done: [], sent: [:], refused: [])
+        var state = State(device: UUID().uuidString)
         _ = try await pull(state: &state, revision: try await remote.revision(), unless: nil)
         var report = SyncReport()
         report.pulled = true
@@ -123,7 +176,8 @@ public final class BookSync: Sendable {
         state.localRevision = try await localRevision()
         state.productsThrough = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0
         state.done = []
-        state.sent = [:]
+        state.sentThrough = [:]
+        state.serverIDs = [:]
         try save(state)
         return true
     }
@@ -142,7 +196,7 @@ public final class BookSync: Sendable {
 
     // MARK: Push
 
-    /// One record the device changed since the pull, and what was done to it.
+    /// One record the device changed since the pull, and what was done to it since it was last sent.
     struct Subject {
         enum Kind: Equatable {
             /// A product made on the device (products are not on the audit log).
@@ -152,6 +206,8 @@ public final class BookSync: Sendable {
         var kind: Kind
         var id: Int64
         var actions: Set<String>
+        /// Its newest audit entry (0 for a product).
+        var newest: Int64 = 0
         var key: String {
             switch kind {
             case .product: "product:\(id)"
@@ -178,19 +234,25 @@ public final class BookSync: Sendable {
         var subjects: [Subject] = try await local.products(ProductQuery(includeArchived: true))
             .filter { $0.id.rawValue > state.productsThrough }.sorted { $0.id < $1.id }
             .map { Subject(kind: .product, id: $0.id.rawValue, actions: ["create"]) }
+            .filter { !state.done.contains($0.key) }
         var index: [String: Int] = [:]
         for entry in entries {
             guard let first = entry.subjectID else { continue }
             let ids = entry.action == "import" ? Array(first...(entry.lastSubjectID ?? first)) : [first]
             for id in ids {
-                let subject = Subject(kind: .audited(entry.subject), id: id, actions: [entry.action == "import" ? "create" : entry.action])
-                if let at = index[subject.key] { subjects[at].actions.formUnion(subject.actions) } else {
+                let subject = Subject(kind: .audited(entry.subject), id: id, actions: [entry.action == "import" ? "create" : entry.action],
+                                      newest: entry.id.rawValue)
+                // What was sent already of a record: only its later changes go (a void after the sale went).
+                if let through = state.sentThrough[subject.key], subject.newest <= through { continue }
+                if let at = index[subject.key] {
+                    subjects[at].actions.formUnion(subject.actions)
+                    subjects[at].newest = max(subjects[at].newest, subject.newest)
+                } else {
                     index[subject.key] = subjects.count
                     subjects.append(subject)
                 }
             }
         }
-        subjects.removeAll { state.done.contains($0.key) }
         guard !subjects.isEmpty else { return }
 
         var names = Names()
@@ -209,8 +271,8 @@ public final class BookSync: Sendable {
             do {
                 let written = try await remote.apply(writes)
                 for (item, made) in zip(batch, written) {
-                    if case .sale(let sale) = made { state.sent[item.subject.id] = sale.id.rawValue }
-                    state.done.insert(item.subject.key)
+                    if case .sale(let sale) = made { state.serverIDs[item.subject.key] = sale.id.rawValue }
+                    state.markSent(item.subject)
                 }
                 report.pushed += batch.count
                 try save(state)
@@ -252,18 +314,28 @@ public final class BookSync: Sendable {
     func sendOne(_ subject: Subject, state: inout State, report: inout SyncReport, names: inout Names) async throws {
         do {
             if try await send(subject, state: &state, names: &names) { report.pushed += 1 }
-        } catch let error as RemoteStoreError {
-            if case .unreachable = error { throw error }
-            state.refused.append(SyncRefusal(what: await describe(subject), reason: error.description))
-        } catch let error as StoreError where error.isServerFailure {
-            throw error  // a 503: not a refusal of the record — the next sync sends it again
-        } catch is CancellationError {
-            throw CancellationError()
         } catch {
-            state.refused.append(SyncRefusal(what: await describe(subject), reason: "\(error)"))
+            let (change, cause) = (error as? ChangeRefused).map { ($0.change, $0.cause) } ?? (nil, error)
+            // The network gone, the server's database away (a 503), the sync stopped: nothing is
+            // taken for refused — the next sync sends it again.
+            switch cause {
+            case RemoteStoreError.unreachable, is CancellationError: throw cause
+            case let failure as StoreError where failure.isServerFailure: throw cause
+            default: break
+            }
+            let what = await describe(subject)
+            state.refused.append(SyncRefusal(what: change.map { "\($0) \(what)" } ?? what,
+                                             reason: (cause as? RemoteStoreError)?.description ?? "\(cause)"))
         }
-        state.done.insert(subject.key)
+        state.markSent(subject)
         try save(state)
+    }
+
+    /// A later change of a record the server took (the void of a sale it recorded), refused.
+    struct ChangeRefused: Error {
+        /// The change, as the refusal names it ("voiding").
+        var change: String
+        var cause: any Error
     }
 
     /// Sends one record's changes; false when there was nothing to send.
@@ -288,7 +360,7 @@ public final class BookSync: Sendable {
         case .audited(.sale):
             return try await sendSale(subject, state: &state, names: &names)
         case .audited(.payout):
-            return try await sendPayout(subject, state: state, names: &names)
+            return try await sendPayout(subject, state: &state, names: &names)
         case .audited(.period):
             return try await sendPeriods(subject, names: &names)
         case .audited(let kind):
@@ -304,16 +376,21 @@ public final class BookSync: Sendable {
         let draft = try await remoteDraft(sale, names: &names)
         if actions.contains("create") {
             let sent = try await remote.createSale(draft, idempotencyKey: key(subject, state))
-            state.sent[subject.id] = sent.id.rawValue
+            state.serverIDs[subject.key] = sent.id.rawValue
             try save(state)
-            if sale.isVoided && !sent.isVoided { _ = try await remote.voidSale(sent.id) }
+            if sale.isVoided && !sent.isVoided { try await Self.voiding { _ = try await remote.voidSale(sent.id) } }
             return true
         }
-        // A sale the device pulled: the server's id is the device's.
-        let id = Sale.ID(subject.id)
+        // A sale the device pulled has the server's id; one it made and sent, the id the server gave it.
+        let id = Sale.ID(state.serverIDs[subject.key] ?? subject.id)
         if actions.contains("update") { _ = try await remote.updateSale(id, with: draft) }
-        if sale.isVoided, !(try await remote.sale(id)).isVoided { _ = try await remote.voidSale(id) }
+        if sale.isVoided, !(try await remote.sale(id)).isVoided { try await Self.voiding { _ = try await remote.voidSale(id) } }
         return true
+    }
+
+    /// A void of a sale the server has: refused, it is named as a void, not as the sale.
+    static func voiding(_ void: () async throws -> Void) async throws {
+        do { try await void() } catch { throw ChangeRefused(change: "voiding", cause: error) }
     }
 
     /// The sale as a draft of the server's book: its clinic and product found by name.
@@ -347,20 +424,22 @@ public final class BookSync: Sendable {
         return remote
     }
 
-    func sendPayout(_ subject: Subject, state: State, names: inout Names) async throws -> Bool {
+    func sendPayout(_ subject: Subject, state: inout State, names: inout Names) async throws -> Bool {
         let payout = names.localPayouts[subject.id]
         if subject.actions.contains("create") {
             guard let payout else { return false }  // recorded and removed on the device: nothing to send
             let clinic = try await remoteClinic(payout.clinicID, names: &names)
             // Its own key: sent again after a lost answer, it is recorded once.
-            _ = try await HTTPStore.$idempotencyKey.withValue(key(subject, state)) {
+            let made = try await HTTPStore.$idempotencyKey.withValue(key(subject, state)) {
                 try await remote.createPayout(PayoutDraft(clinicID: clinic, period: payout.period, amount: payout.amount,
                                                           receivedOn: payout.receivedOn, reference: payout.reference))
             }
+            state.serverIDs[subject.key] = made.id.rawValue
             return true
         }
         guard subject.actions.contains("delete"), payout == nil else { return false }
-        do { try await remote.deletePayout(Payout.ID(subject.id)) } catch StoreError.notFound { }
+        // A payout the device pulled has the server's id; one it made and sent, the id the server gave it.
+        do { try await remote.deletePayout(Payout.ID(state.serverIDs[subject.key] ?? subject.id)) } catch StoreError.notFound { }
         return true
     }
 

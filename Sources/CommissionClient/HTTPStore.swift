@@ -27,11 +27,13 @@ import Synchronization
 public final class HTTPStore: CommissionStore {
     let client: Client
     let broadcaster = ChangeBroadcaster()
+    /// What the settings' freshness is measured by.
+    let clock: any WallClock
     private let state = Mutex(State())
 
     private struct State {
         var settings: BookSettings?
-        var settingsRead = ContinuousClock.now
+        var settingsRead = Date.distantPast
         var listening: Task<Void, Never>?
     }
 
@@ -49,7 +51,11 @@ public final class HTTPStore: CommissionStore {
     ///   - retries: How many times a write whose answer was lost (the connection dropped) is sent
     ///     again, with its idempotency key, before ``RemoteStoreError/unreachable(_:)`` is thrown:
     ///     after a quarter of a second, then a second, then four.
-    public init(url: URL, token: String, transport: any ClientTransport, retries: Int = 2) {
+    ///   - clock: What the book's settings are kept fresh by (read again after a second without a
+    ///     change stream); a test gives a ``ManualClock``, so that how many requests a store makes
+    ///     does not depend on the machine's speed.
+    public init(url: URL, token: String, transport: any ClientTransport, retries: Int = 2, clock: any WallClock = SystemClock()) {
+        self.clock = clock
         client = Client(serverURL: url, transport: transport,
                         middlewares: [Authorization(token: token), Problems(), IdempotentWrites(retries: max(0, retries))])
     }
@@ -71,9 +77,10 @@ public final class HTTPStore: CommissionStore {
     ///   - url: The server's address, `https://host` (the token names the book).
     ///   - token: An API token of the book (`cm_…`).
     ///   - retries: How many times a write whose answer was lost is sent again (see
-    ///     ``init(url:token:transport:retries:)``).
-    public convenience init(url: URL, token: String, retries: Int = 2) {
-        self.init(url: url, token: token, transport: URLSessionTransport(), retries: retries)
+    ///     ``init(url:token:transport:retries:clock:)``).
+    ///   - clock: What the book's settings are kept fresh by.
+    public convenience init(url: URL, token: String, retries: Int = 2, clock: any WallClock = SystemClock()) {
+        self.init(url: url, token: token, transport: URLSessionTransport(), retries: retries, clock: clock)
     }
     #endif
 
@@ -117,13 +124,13 @@ public final class HTTPStore: CommissionStore {
 
     public func settings() async throws -> BookSettings {
         let cached = state.withLock { state in
-            state.listening != nil || ContinuousClock.now - state.settingsRead < Self.settingsFreshFor ? state.settings : nil
+            state.listening != nil || clock.now.timeIntervalSince(state.settingsRead) < Self.settingsFreshFor.timeInterval ? state.settings : nil
         }
         if let cached { return cached }
         let settings = try Wire.settings(try await call { try await client.getSettings().ok.body.json })
         state.withLock { state in
             state.settings = settings
-            state.settingsRead = .now
+            state.settingsRead = clock.now
         }
         return settings
     }
@@ -326,8 +333,11 @@ public final class HTTPStore: CommissionStore {
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let settings = try await settings()
-        let made = try await call {
-            try await client.createSale(headers: .init(idempotencyKey: idempotencyKey), body: .json(Wire.saleInput(draft, currency: settings.currency))).created.body.json
+        // The key travels as it is, set by `IdempotentWrites`: a header parameter of the generated
+        // client would be percent-encoded ("a:b" as "a%3Ab"), and the server, which keeps the
+        // header's text, would not know it again in a batch, whose keys are in the JSON body.
+        let made = try await HTTPStore.$idempotencyKey.withValue(idempotencyKey ?? HTTPStore.idempotencyKey) {
+            try await call { try await client.createSale(body: .json(Wire.saleInput(draft, currency: settings.currency))).created.body.json }
         }
         wrote([.sales])
         return try Wire.sale(made, settings: settings)

@@ -95,6 +95,20 @@ import Testing
         #expect(try await book.store.countSales(SaleQuery()) == 2)
     }
 
+    /// A key is the same key whether its sale went alone or in a batch, whatever characters it has
+    /// (a sync sends a sale alone, and again in a batch after the first answer was lost).
+    @Test(arguments: StoreKind.allCases)
+    func aKeyIsKnownAgainInABatch(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let key = "sync:7F3A-device:2:sale/14?x=1&y=%41"
+        let first = try await book.sell(book.serum, at: book.glow, on: "2026-03-02", key: key)
+        let draft = SaleDraft(clinicID: book.glow.id, productID: book.serum.id, date: day("2026-03-02"))
+        let written = try await book.store.apply([.createSale(draft, idempotencyKey: key)])
+        guard case .sale(let again) = written.first else { Issue.record("the batch wrote \(written)"); return }
+        #expect(again.id == first.id)
+        #expect(try await book.store.countSales(SaleQuery()) == 1)
+    }
+
     /// A key reused for another sale is refused, saying so; it never answers with the first sale.
     @Test(arguments: StoreKind.allCases)
     func anIdempotencyKeyReusedForAnotherSaleIsRefused(_ kind: StoreKind) async throws {

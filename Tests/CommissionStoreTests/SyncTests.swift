@@ -74,15 +74,22 @@ import Testing
         let book: SQLiteStore
         let network: Network
         let sync: BookSync
+        /// Where its sync keeps its state.
+        let statePath: String
 
-        init(_ name: String, server: LiveServer, seed: UInt64) throws {
+        /// - Parameter clock: The device's time: the remote store's settings stay fresh by it, so
+        ///   that how many requests a sync makes (each a throw of the dice) does not depend on the
+        ///   machine's speed.
+        init(_ name: String, server: LiveServer, seed: UInt64, clock: ManualClock = ManualClock()) throws {
             self.name = name
             let path = temporaryDatabasePath()
             book = try SQLiteStore(.file(path), defaultSettings: .test)
             network = Network(seed: seed)
             // No retries of its own: a lost answer is the sync's to recover from, on its next run.
-            let remote = HTTPStore(url: server.url, token: server.token, transport: FlakyTransport(network: network), retries: 0)
-            sync = BookSync(local: book, remote: remote, statePath: path + ".sync.json")
+            let remote = HTTPStore(url: server.url, token: server.token, transport: FlakyTransport(network: network), retries: 0,
+                                   clock: clock)
+            statePath = path + ".sync.json"
+            sync = BookSync(local: book, remote: remote, statePath: statePath)
         }
     }
 
@@ -170,6 +177,69 @@ import Testing
         try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
     }
 
+    /// A change of a record made on the device after the record went (the download after the push
+    /// cut off, so the device still has its own ids) reaches the server's record: the sale's void,
+    /// the payout's removal — not another record that has the device's id on the server.
+    @Test func aChangeMadeAfterItsRecordWentReachesTheServersRecord() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, serum, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 6)
+        _ = try await phone.sync.sync()
+        // On the server meanwhile: a sale and a payout of its own, which take the ids 1.
+        _ = try await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-03"), note: "server"),
+                                             idempotencyKey: nil)
+        let period = glow.calendar.period(containing: day("2026-03-02"))
+        _ = try await server.book.createPayout(PayoutDraft(clinicID: glow.id, period: period, amount: cents(500), receivedOn: day("2026-04-01"),
+                                                           reference: "server-payout"))
+        let sale = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
+                                                   idempotencyKey: nil)
+        let payout = try await phone.book.createPayout(PayoutDraft(clinicID: glow.id, period: period, amount: cents(700),
+                                                                   receivedOn: day("2026-04-01"), reference: "phone-payout"))
+        #expect(sale.id.rawValue == 1 && payout.id.rawValue == 1)
+
+        phone.network.cutEveryDownload.withLock { $0 = true }
+        await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
+        #expect(try await server.book.sales(SaleQuery()).compactMap(\.note).sorted() == ["phone", "server"])
+        // Still offline with her own copy: she voids the sale and removes the payout.
+        phone.network.cutEveryDownload.withLock { $0 = false }
+        _ = try await phone.book.voidSale(sale.id)
+        try await phone.book.deletePayout(payout.id)
+
+        let report = try await phone.sync.sync()
+        #expect(report.pushed == 2 && report.refused.isEmpty && report.pulled, "\(report)")
+        #expect(try await server.book.sales(SaleQuery()).compactMap(\.note) == ["server"])
+        #expect(try await server.book.payouts(PayoutQuery()).map(\.reference) == ["server-payout"])
+        try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
+    }
+
+    /// The state a sync of the first versions left beside a book (what it sent as `done`, the
+    /// sales' server ids as `sent`) is read: nothing it sent goes again.
+    @Test func theStateOfAnEarlierVersionIsRead() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, serum, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 7)
+        _ = try await phone.sync.sync()
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
+        phone.network.cutEveryDownload.withLock { $0 = true }
+        await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
+        phone.network.cutEveryDownload.withLock { $0 = false }
+
+        // The state as the first versions wrote it.
+        let url = URL(fileURLWithPath: phone.statePath)
+        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let sentThrough = try #require(state.removeValue(forKey: "sentThrough") as? [String: Int64])
+        let serverIDs = try #require(state.removeValue(forKey: "serverIDs") as? [String: Int64])
+        #expect(Array(sentThrough.keys) == ["sale:1"] && serverIDs == ["sale:1": 1])
+        state["done"] = ["sale:1"]
+        state["sent"] = [1, 1]  // JSON's way of writing [1: 1]
+        try JSONSerialization.data(withJSONObject: state).write(to: url)
+
+        let report = try await phone.sync.sync()
+        #expect(report.pushed == 0 && report.refused.isEmpty && report.pulled, "\(report)")
+        #expect(try await server.book.sales(SaleQuery()).compactMap(\.note) == ["phone"])
+        try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
+    }
+
     /// A sale sent while the server's database is away (a 503) is not a refusal: the sync stops,
     /// the sale stays on the device, and the next sync sends it — once.
     @Test func aSaleSentWhileTheServersDatabaseIsAwayIsSentAgainNotDropped() async throws {
@@ -202,23 +272,33 @@ import Testing
     /// closed period), syncs over a network that drops a fifth of the requests before or after the
     /// server answers. At the end, both devices equal the server to the cent, every sale a device
     /// recorded is on the server once or was reported refused, and no payout is doubled.
-    @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16, 17, 18])
+    ///
+    /// The seeds include ones that once found a sale doubled (27: its key sent percent-encoded
+    /// alone, as it is in a batch), a void lost (8: made after its sale went) and a refused void
+    /// reported as a refused sale (7). `SYNC_SEEDS=1,2,3 scripts/test --filter randomInterleavings`
+    /// tries others.
+    @Test(arguments: ProcessInfo.processInfo.environment["SYNC_SEEDS"].map { $0.split(separator: ",").compactMap { UInt64($0) } }
+          ?? [UInt64(7), 8, 11, 12, 13, 14, 15, 16, 17, 18, 27])
     func randomInterleavingsEndWithEveryBookEqualAndNothingLostOrDoubled(_ seed: UInt64) async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, cream) = try await Self.seed(server)
-        let devices = [try Device("A", server: server, seed: seed * 7), try Device("B", server: server, seed: seed * 13)]
+        // Her time: a few minutes between two steps, so that each sync reads the book's settings again.
+        let clock = ManualClock()
+        let devices = [try Device("A", server: server, seed: seed * 7, clock: clock), try Device("B", server: server, seed: seed * 13, clock: clock)]
         for device in devices { _ = try await device.sync.sync() }
         var random = SplitMix64(seed: seed)
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         func someDay() -> Day { day("2026-01-01").adding(days: Int(random.next() % 120)) }
 
         var recorded: [String: String] = [:]   // a device's sale marker → its device
+        var voided: Set<String> = []           // the markers of the sales a device voided
         var payoutsMade: Set<String> = []
         var refusedWhat: [String] = []
         var failedSyncs = 0
         // What happened, step by step: said when a sale is lost or doubled, to replay it by hand.
         var steps: [String] = []
         for step in 0..<60 {
+            clock.advance(by: .seconds(180))
             let device = pick(devices)
             switch random.next() % 10 {
             case 0...4:
@@ -231,8 +311,8 @@ import Testing
                     steps.append("\(step) \(device.name): sale \(marker)")
                 } catch is StoreError { }  // refused on the device itself (a period it knows is closed)
             case 5:
-                if let sale = try await device.book.sales(SaleQuery()).last {
-                    _ = try? await device.book.voidSale(sale.id)
+                if let sale = try await device.book.sales(SaleQuery()).last, (try? await device.book.voidSale(sale.id)) != nil {
+                    voided.insert(sale.note ?? "")
                     steps.append("\(step) \(device.name): void \(sale.id) (\(sale.note ?? ""))")
                 }
             case 6:
@@ -269,12 +349,20 @@ import Testing
         #expect(devices.map(\.network.failures).reduce(0, +) > 0, "the network never failed: the test shows nothing of retries")
 
         let onServer = try await server.book.sales(SaleQuery(includeVoided: true))
+        func wasRefused(_ change: String, _ marker: String) -> Bool { refusedWhat.contains { $0.hasPrefix(change) && $0.contains("(\(marker))") } }
         for (marker, device) in recorded {
             let copies = onServer.filter { $0.note == marker }.count
-            let refused = refusedWhat.contains { $0.contains("(\(marker))") }
+            let refused = wasRefused("the sale of", marker)
             #expect(copies == (refused ? 0 : 1), """
                 \(device)'s sale \(marker): \(copies) on the server (\(onServer.filter { $0.note == marker }.map { "id \($0.id)\($0.isVoided ? " voided" : "")" })), \
                 refused: \(refused); refusals: \(refusedWhat); steps: \(steps.joined(separator: "; "))
+                """)
+        }
+        // A void made on a device reaches the server, also after the sale went before it — or is reported refused.
+        for marker in voided where !wasRefused("the sale of", marker) && !wasRefused("voiding the sale of", marker) {
+            let standing = onServer.filter { $0.note == marker && !$0.isVoided }.count
+            #expect(standing == 0, """
+                the void of \(marker) did not reach the server, and no refusal says so; refusals: \(refusedWhat); steps: \(steps.joined(separator: "; "))
                 """)
         }
         let payouts = try await server.book.payouts(PayoutQuery())
