@@ -35,22 +35,40 @@ enum Charts {
         }
     }
 
-    /// Stacked bars: a bar per month, a colour per clinic; a labelled amount axis with gridlines, month
-    /// names below. Negative months draw as nothing (their figures are in the tables).
-    static func monthly(months: [Day], series: [(name: String, color: String, values: [Int64])], style: LocaleStyle) -> String {
-        let width = 360, height = 200, left = 58, right = 6, top = 10, bottom = 22
+    /// How wide a chart is drawn: about the width it is shown at, so that its 12-pixel text stays 12 pixels.
+    enum Size: String {
+        /// A phone's width (360): a month's bar is too narrow for its name, so every other month is named.
+        case narrow
+        /// A wide screen's chart column (640): every month named.
+        case wide
+
+        var width: Int { self == .narrow ? 360 : 640 }
+        var height: Int { self == .narrow ? 200 : 240 }
+    }
+
+    /// The room a month's name needs under its bar (three letters of 12-pixel text and a gap).
+    static let monthLabelRoom = 30
+
+    /// Stacked bars: a bar per month, a colour per clinic; a labelled amount axis with gridlines,
+    /// month names below — as many as fit without touching. Negative months draw as nothing (their
+    /// figures are in the tables). The legend is ``legend(_:)``'s.
+    static func monthly(months: [Day], series: [(name: String, color: String, values: [Int64])], style: LocaleStyle, size: Size) -> String {
+        let width = size.width, height = size.height, left = 58, right = 6, top = 10, bottom = 22
         let scale = style.currency.scale
         let totals = months.indices.map { index in series.reduce(Int64(0)) { $0 &+ max(0, $1.values[index]) } }
         let step = axisStep(forMaximum: ((totals.max() ?? 0) + scale - 1) / scale)
         let top4 = step * 4 * scale  // the axis's top, in minor units
         let plot = height - top - bottom
-        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"monthly-title\"><title id=\"monthly-title\">Commission per month and clinic, the last \(months.count) months</title>"
+        let id = "monthly-title-\(size.rawValue)"
+        var svg = "<svg class=\"chart chart-\(size.rawValue)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(id)\"><title id=\"\(id)\">Commission per month and clinic, the last \(months.count) months</title>"
         for line in 0...4 {
             let y = top + plot - Int(scaleValue(Int64(line) * step * scale, to: plot, of: top4))
             svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y)\" y2=\"\(y)\"/>"
             svg += "<text class=\"axis\" x=\"\(left - 4)\" y=\"\(y + 4)\" text-anchor=\"end\">\(escape(style.formatWhole(Int64(line) * step)))</text>"
         }
         let slot = (width - left - right) / max(months.count, 1)
+        // Every month named when its bar is wide enough, else every second or third: names never touch.
+        let every = max(1, (monthLabelRoom + slot - 1) / max(slot, 1))
         for (index, month) in months.enumerated() {
             var y = top + plot
             let x = left + index * slot + 2
@@ -61,13 +79,21 @@ enum Charts {
                 y -= barHeight
                 svg += "<rect class=\"\(entry.color) fill\" x=\"\(x)\" y=\"\(y)\" width=\"\(slot - 4)\" height=\"\(barHeight)\"><title>\(escape(entry.name)), \(escape(style.monthName(month.month))) \(month.year): \(escape(style.format(Money(minorUnits: entry.values[index]))))</title></rect>"
             }
-            svg += "<text class=\"axis\" x=\"\(x + (slot - 4) / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\">\(escape(style.monthName(month.month)))</text>"
+            // The newest month is always named; the others counting back from it.
+            if (months.count - 1 - index) % every == 0 {
+                svg += "<text class=\"axis month\" x=\"\(x + (slot - 4) / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\">\(escape(style.monthName(month.month)))</text>"
+            }
         }
-        svg += "</svg><ul class=\"legend\">"
+        return svg + "</svg>"
+    }
+
+    /// The clinics' colours, named: one legend for both drawings of the monthly chart.
+    static func legend(_ series: [(name: String, color: String, values: [Int64])]) -> String {
+        var html = "<ul class=\"legend\">"
         for entry in series {
-            svg += "<li><svg class=\"swatch-box\" viewBox=\"0 0 10 10\" aria-hidden=\"true\"><rect class=\"\(entry.color) fill\" width=\"10\" height=\"10\"/></svg> \(escape(entry.name))</li>"
+            html += "<li><svg class=\"swatch-box\" viewBox=\"0 0 10 10\" aria-hidden=\"true\"><rect class=\"\(entry.color) fill\" width=\"10\" height=\"10\"/></svg> \(escape(entry.name))</li>"
         }
-        return svg + "</ul>"
+        return html + "</ul>"
     }
 
     /// `value × size / total`, rounded down, in exact integer arithmetic (no amount goes through a Double).

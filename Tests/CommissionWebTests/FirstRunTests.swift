@@ -58,6 +58,11 @@ import Testing
             #expect(sale.contains("Added Bella Skin, paid monthly, 40% of profit. Record a sale there below."), "\(sale)")
             #expect(sale.contains(#"id="first-steps""#) && sale.contains("Record your first sale") && sale.contains(#"id="yesterday""#))
 
+            // Her dashboard before a sale says what will show there, and the one action that fills it; no empty chart.
+            let empty = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(empty.contains("No sales yet this year") && empty.contains(#"<a class="button primary" href="/">Record a sale</a>"#)
+                    && !empty.contains(#"<svg class="chart"#), "\(empty)")
+
             // A sale of yesterday is taken: the terms count from the start of her records.
             var signedIn = formHeaders
             signedIn[.cookie] = "commission_session=\(session)"
@@ -71,6 +76,16 @@ import Testing
             // Done: the first steps are gone from the dashboard.
             let dashboard = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             #expect(!dashboard.contains(#"id="first-steps""#) && dashboard.contains("Bella Skin"), "\(dashboard)")
+            #expect(dashboard.contains(#"<svg class="chart chart-narrow""#) && dashboard.contains(#"<svg class="chart chart-wide""#)
+                    && !dashboard.contains("No sales yet this year"))
+
+            // Paid beyond what she earned there: a credit, said in words and in the credit's colour, never a negative amount.
+            _ = try await store.createPayout(PayoutDraft(clinicID: clinic.id, period: clinic.calendar.period(containing: yesterday),
+                                                         amount: Money(minorUnits: 2000), receivedOn: settings.today()))
+            let credit = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            let over = settings.style.format(Money(minorUnits: 980))
+            #expect(credit.contains(#"<span class="owed amount credit" data-owed title="paid beyond what it owes">\#(over)</span>"#)
+                    && credit.contains("credit: it paid \(over) more than it owes") && !credit.contains("-\(over)"), "\(credit)")
         }
     }
 

@@ -124,6 +124,20 @@ return {text: text, room: room};
 """
 
 
+# The month names under the dashboard's chart that is shown (the phone's or the wide one), left to right.
+MONTH_LABELS = """
+return Array.from(document.querySelectorAll('svg.chart text.month')).filter(function (t) { return t.getClientRects().length > 0; })
+  .map(function (t) { var r = t.getBoundingClientRect(); return { text: t.textContent, left: r.left, right: r.right }; });
+"""
+# How wide the dashboard's shown monthly chart is beside the page's main column, and whether the share chart sits beside it.
+CHART_WIDTH = """
+var charts = Array.from(document.querySelectorAll('svg.chart')).filter(function (c) { return c.getClientRects().length > 0; });
+var monthly = charts[0].getBoundingClientRect(), share = charts[charts.length - 1].getBoundingClientRect();
+return { chart: monthly.width, main: document.querySelector('main').getBoundingClientRect().width,
+         shareBeside: share.left >= monthly.right && share.top < monthly.bottom };
+"""
+
+
 def check(condition, message):
     print(("  ok   " if condition else "  FAIL ") + message, flush=True)
     if not condition:
@@ -392,8 +406,9 @@ def newcomer(workdir, drivers):
 
 def demo_book(workdir, drivers):
     """The demo book (a year of sales at four clinics) on a phone: how many screens its pages are.
-    The Sales page's first 50 sales fit in 6 screens, one row each; the others are measured and
-    said (issue 31's page rebuilds hold them next)."""
+    The Sales page's first 50 sales fit in 6 screens, one row each; a statement 2, the year's total
+    within 2, Payouts and the dashboard 3, whose month names never touch, on a phone or at 1280 px,
+    where its chart uses the width. Clinics & products is measured and said."""
     print("The demo book's pages on a 360×640 phone: their height in screens")
     import re
     port = free_port()
@@ -449,7 +464,32 @@ def demo_book(workdir, drivers):
             phone.get(href)
             shown = phone.execute_script("return [document.getElementById('payout-form').open, document.getElementById('p-amount').value]")
             check(shown[0] and shown[1] != "", f"Record payment opens the payout form prefilled with what is unpaid ({shown})")
-        for path in ["/dashboard", "/book"]:
+        # The dashboard: at most 3 screens; month names under the chart that never touch; the products a table.
+        phone.get(base + "/dashboard")
+        screens = phone.execute_script("return document.documentElement.scrollHeight") / 640
+        labels = phone.execute_script(MONTH_LABELS)
+        touching = [(a["text"], b["text"]) for a, b in zip(labels, labels[1:]) if a["right"] + 4 > b["left"]]
+        check(screens <= 3 and len(labels) >= 4 and not touching,
+              f"Dashboard: {screens:.1f} screens (at most 3), {len(labels)} month names under its chart, none touching ({touching})")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "phone-dashboard-demo.png"))
+        # At 1280 px the chart uses the width (its column, the share chart beside it), every month named.
+        desk = browser()
+        drivers.append(desk)
+        desk.get(base + "/login")
+        fill(desk, "username", user)
+        fill(desk, "password", password)
+        submit(desk, "Sign in")
+        desk.get(base + "/dashboard")
+        wide = desk.execute_script(CHART_WIDTH)
+        labels = desk.execute_script(MONTH_LABELS)
+        touching = [(a["text"], b["text"]) for a, b in zip(labels, labels[1:]) if a["right"] + 4 > b["left"]]
+        check(wide["chart"] >= 0.5 * wide["main"] and wide["shareBeside"] and len(labels) == 12 and not touching,
+              f"Dashboard at 1280 px: the chart {wide['chart']:.0f} px of {wide['main']:.0f} (at least half), the share chart beside it ({wide['shareBeside']}), "
+              f"{len(labels)} months named (12), none touching")
+        if SCREENSHOTS:
+            desk.save_screenshot(os.path.join(SCREENSHOTS, "desktop-dashboard.png"))
+        for path in ["/book"]:
             phone.get(base + path)
             print(f"  (measured) {path}: {phone.execute_script('return document.documentElement.scrollHeight') / 640:.1f} screens")
     finally:

@@ -73,46 +73,43 @@ package struct DashboardJob: Job {
             })
     }
 
-    /// The dashboard page's values: a card per clinic leading with what it owes her (every unpaid or
+    /// The dashboard page's view: a card per clinic leading with what it owes her (every unpaid or
     /// short period, not only the current one) and whether a payment is overdue; the headline
-    /// tiles; the charts, a colour per clinic; the products.
-    static func values(_ page: DashboardPageRequest.Value) -> [String: Any] {
+    /// tiles; the charts, a colour per clinic, drawn for a phone and for a wide screen; the products.
+    static func view(_ page: DashboardPageRequest.Value) -> DashboardView {
         let (settings, dashboard, series) = (page.settings, page.dashboard, page.series)
         let style = settings.style
         let colors = Charts.colorClasses(page.clinics)
         let names = Dictionary(uniqueKeysWithValues: page.clinics.map { ($0.id, $0.name) })
-        return [
-            "todayISO": dashboard.today.description, "todayLabel": "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
-            "currency": dashboard.currency.code,
-            "todayCommission": style.format(dashboard.todayTotals.commission), "todaySales": dashboard.todayTotals.saleCount,
-            "todayRevenue": style.format(dashboard.todayTotals.revenue),
-            "monthCommission": style.format(dashboard.monthTotals.commission), "monthSales": dashboard.monthTotals.saleCount,
-            "monthRevenue": style.format(dashboard.monthTotals.revenue),
-            "yearCommission": style.format(dashboard.yearTotals.commission), "yearSales": dashboard.yearTotals.saleCount,
-            "yearRevenue": style.format(dashboard.yearTotals.revenue),
-            "todaySalesLabel": Self.sales(dashboard.todayTotals.saleCount), "monthSalesLabel": Self.sales(dashboard.monthTotals.saleCount),
-            "yearSalesLabel": Self.sales(dashboard.yearTotals.saleCount),
-            "clinics": dashboard.clinics.map { standing in
+        let monthly = series.clinics.map { (name: names[$0.id] ?? "", color: colors[$0.id] ?? "c0", values: $0.commission.map(\.minorUnits)) }
+        func tile(_ id: String, _ label: String, _ totals: Totals) -> DashboardView.Tile {
+            .init(id: id, label: label, commission: style.format(totals.commission), sales: Self.sales(totals.saleCount), revenue: style.format(totals.revenue))
+        }
+        return DashboardView(
+            todayISO: dashboard.today.description, todayLabel: "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
+            currency: dashboard.currency.code,
+            clinics: dashboard.clinics.map { standing in
                 let arrears = standing.arrears
-                return ["id": standing.clinic.id.rawValue, "name": standing.clinic.name, "color": colors[standing.clinic.id] ?? "c0",
-                        "owed": style.format(arrears.owed),
-                        "owedLabel": arrears.owed.isNegative ? "paid beyond what it owes" : "owed to you", "isOwedBack": arrears.owed.isNegative,
-                        "isOverdue": !arrears.overdue.isZero, "overdue": style.format(arrears.overdue), "dueAfter": arrears.dueAfterDays,
-                        "period": style.format(standing.period), "expected": style.format(standing.periodPayable),
-                        "hasReceived": !standing.periodReceived.isZero, "received": style.format(standing.periodReceived)] as [String: Any]
+                return .init(id: standing.clinic.id.rawValue, name: standing.clinic.name, color: colors[standing.clinic.id] ?? "c0",
+                             owed: style.format(arrears.owed.magnitudeOrSelf), credit: arrears.owed.isNegative,
+                             overdue: arrears.overdue.isZero ? nil : style.format(arrears.overdue),
+                             expected: style.format(standing.periodPayable),
+                             received: standing.periodReceived.isZero ? nil : style.format(standing.periodReceived))
             },
-            "hasOverdue": dashboard.clinics.contains { !$0.arrears.overdue.isZero },
-            "products": dashboard.products.map { standing in
-                ["name": standing.product.name, "units": standing.yearTotals.quantity, "revenue": style.format(standing.yearTotals.revenue),
-                 "commission": style.format(standing.yearTotals.commission)] as [String: Any]
-            },
-            "monthlyChart": Charts.monthly(months: series.months, series: series.clinics.map {
-                (names[$0.id] ?? "", colors[$0.id] ?? "c0", $0.commission.map(\.minorUnits))
-            }, style: style),
-            "shareChart": Charts.share(dashboard.clinics.filter { !$0.yearTotals.commission.isZero }.map {
+            hasOverdue: dashboard.clinics.contains { !$0.arrears.overdue.isZero },
+            tiles: [tile("today-commission", "Commission today", dashboard.todayTotals), tile("month-commission", "Commission this month", dashboard.monthTotals),
+                    tile("year-commission", "Commission this year", dashboard.yearTotals)],
+            hasSales: series.clinics.contains { $0.commission.contains { !$0.isZero } } || dashboard.yearTotals.saleCount > 0,
+            monthlyNarrow: Charts.monthly(months: series.months, series: monthly, style: style, size: .narrow),
+            monthlyWide: Charts.monthly(months: series.months, series: monthly, style: style, size: .wide),
+            legend: Charts.legend(monthly),
+            share: Charts.share(dashboard.clinics.filter { !$0.yearTotals.commission.isZero }.map {
                 ($0.clinic.name, colors[$0.clinic.id] ?? "c0", $0.yearTotals.commission.minorUnits)
             }, style: style),
-        ]
+            products: dashboard.products.map { standing in
+                .init(name: standing.product.name, units: standing.yearTotals.quantity, revenue: style.format(standing.yearTotals.revenue),
+                      commission: style.format(standing.yearTotals.commission))
+            })
     }
 
     /// "1 sale", "2 sales".
@@ -120,12 +117,12 @@ package struct DashboardJob: Job {
 
     /// The dashboard page's body (what a live update replaces), rendered.
     package static func body(_ page: DashboardPageRequest.Value, pages: Pages) -> String {
-        pages.library.render(Pages.prepared(values(page)), withTemplate: "dashboard-body") ?? ""
+        pages.library.render(view(page), withTemplate: "dashboard-body") ?? ""
     }
 
     func dashboardPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = try await DashboardPageRequest().fetch(from: app.store)
-        if request.uri.queryParameters["fragment"] != nil { return app.pages.fragment("dashboard-body", values: Self.values(page)) }
+        if request.uri.queryParameters["fragment"] != nil { return app.pages.html(Self.body(page, pages: app.pages)) }
         var values: [String: Any] = ["dashboardBody": Self.body(page, pages: app.pages)]
         values["firstSteps"] = try await WelcomeJob.firstSteps(app.store, onSalePage: false)
         return try await app.page("dashboard", title: "Dashboard", nav: "dashboard", context: context, values: values)
@@ -151,5 +148,74 @@ package struct DashboardPageRequest: StoreRequest {
         let dashboard = try await store.dashboard(today: settings.today())
         return Value(settings: settings, dashboard: dashboard, series: try await MonthSeriesRequest(through: dashboard.today).fetch(from: store),
                      clinics: try await store.clinics(ClinicQuery(includeArchived: true)))
+    }
+}
+
+/// What the dashboard's body shows (`dashboard-body.mustache`), redrawn whole by its live stream.
+package struct DashboardView: PageView {
+    /// A clinic's card: what it owes her over every period (or, as a credit, what it paid beyond).
+    package struct Card: Sendable {
+        let id: Int64
+        let name: String
+        /// Its colour class (`c0`…), the same in the charts.
+        let color: String
+        /// What it owes her; with `credit`, what it paid beyond what it owes.
+        let owed: String
+        let credit: Bool
+        /// What is past its usual day of payment, when something is.
+        let overdue: String?
+        /// What the period running now comes to, and what it paid of it (when it paid something).
+        let expected: String
+        let received: String?
+        package init(id: Int64, name: String, color: String, owed: String, credit: Bool, overdue: String?, expected: String, received: String?) {
+            (self.id, self.name, self.color, self.owed, self.credit, self.overdue, self.expected, self.received) = (id, name, color, owed, credit, overdue, expected, received)
+        }
+    }
+
+    /// A headline: commission today, this month, this year.
+    package struct Tile: Sendable {
+        /// The figure's element id (`today-commission`…), which the tests and the live page read.
+        let id: String
+        let label: String
+        let commission: String
+        /// "6 sales".
+        let sales: String
+        let revenue: String
+        package init(id: String, label: String, commission: String, sales: String, revenue: String) {
+            (self.id, self.label, self.commission, self.sales, self.revenue) = (id, label, commission, sales, revenue)
+        }
+    }
+
+    /// A product's year.
+    package struct Product: Sendable {
+        let name: String
+        let units: Int64
+        let revenue: String
+        let commission: String
+        package init(name: String, units: Int64, revenue: String, commission: String) {
+            (self.name, self.units, self.revenue, self.commission) = (name, units, revenue, commission)
+        }
+    }
+
+    let todayISO: String
+    let todayLabel: String
+    let currency: String
+    let clinics: [Card]
+    let hasOverdue: Bool
+    let tiles: [Tile]
+    /// Whether there is anything to chart: without a sale in the months shown, the page says what will show here instead.
+    let hasSales: Bool
+    /// The commission per month drawn for a phone (every other month named) and for a wide screen; the page shows one.
+    let monthlyNarrow: String
+    let monthlyWide: String
+    let legend: String
+    let share: String
+    let products: [Product]
+
+    package init(todayISO: String, todayLabel: String, currency: String, clinics: [Card], hasOverdue: Bool, tiles: [Tile], hasSales: Bool,
+                 monthlyNarrow: String, monthlyWide: String, legend: String, share: String, products: [Product]) {
+        (self.todayISO, self.todayLabel, self.currency, self.clinics, self.hasOverdue, self.tiles, self.hasSales) =
+            (todayISO, todayLabel, currency, clinics, hasOverdue, tiles, hasSales)
+        (self.monthlyNarrow, self.monthlyWide, self.legend, self.share, self.products) = (monthlyNarrow, monthlyWide, legend, share, products)
     }
 }
