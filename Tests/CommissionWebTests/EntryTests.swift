@@ -187,15 +187,24 @@ import Testing
         try await test.app.test(.router) { client in
             let (headers, csrf) = try await Self.signedIn(client)
             let added = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form([
-                "csrf": csrf, "clinic": "\(test.glow.id)", "share": "40", "basis": "profit", "tiers": "100.00:50%", "from": "2026-06-01"]))
+                "csrf": csrf, "clinic": "\(test.glow.id)", "share": "40", "basis": "profit", "from": "2026-06-01",
+                "tierThreshold0": "100.00", "tierShare0": "50", "tierThreshold1": "", "tierShare1": ""]))
             #expect(added.status == .seeOther)
             let terms = try #require(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).last)
             #expect(terms.tiers == [Tier(threshold: Money(minorUnits: 10_000), share: try Share(parsing: "50"))])
+            // A tier is a row: half a row is refused, saying what is missing, and the form stays open to fix it.
             let badTiers = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form([
-                "csrf": csrf, "clinic": "\(test.glow.id)", "share": "40", "tiers": "100.00", "from": "2026-06-01"]))
-            #expect(badTiers.status.code == 422 && badTiers.text.contains("is not a tier"))
+                "csrf": csrf, "clinic": "\(test.glow.id)", "share": "40", "from": "2026-06-01", "tierThreshold0": "100.00", "tierShare0": ""]))
+            #expect(badTiers.status.code == 422 && badTiers.text.contains("Tier 1: give both the period&#39;s total it starts beyond and its share")
+                    && badTiers.text.contains(#"<details class="add" open>"#) && badTiers.text.contains(#"id="t-beyond-0""#), "\(badTiers.text)")
+            #expect(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).count == 2)
             let book = try await client.execute(uri: "/book", method: .get, headers: headers).text
             #expect(book.contains("Glow: 40.00% of profit, 50.00% beyond $100.00 from 06/01/2026"))
+            // The terms' page shows the tier as its row, and an empty one to add another.
+            let termsPage = try await client.execute(uri: "/book/terms/\(terms.id)", method: .get, headers: headers).text
+            #expect(termsPage.contains(#"name="tierThreshold0" inputmode="decimal" value="100.00""#) && termsPage.contains(#"name="tierShare0" inputmode="decimal" value="50""#)
+                    && termsPage.contains(#"name="tierThreshold1" inputmode="decimal" value="""#)
+                    && termsPage.contains(#"name="tierShare1" inputmode="decimal" value="""#), "\(termsPage)")
 
             let rent = try await client.execute(uri: "/book/clinics/\(test.glow.id)/deductions", method: .post, headers: headers, body: form([
                 "csrf": csrf, "name": "Room rent", "kind": "fixed", "value": "10.00", "from": "2026-06-01"]))

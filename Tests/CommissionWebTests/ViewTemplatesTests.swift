@@ -129,6 +129,20 @@ import Testing
         #expect(missing == [], "\(missing)")
     }
 
+    @Test func theBookPageShowsOnlyWhatItsViewHas() throws {
+        let sample = BookPageView(
+            clinics: [.init(id: 1, name: "Glow", meta: "paid monthly · 40% of profit", noSplit: true)],
+            products: [.init(id: 1, name: "Serum", meta: "$35.00 · cost $13.00")],
+            terms: [.init(id: 1, text: "Glow: 40.00% of profit from 01/01/2026", label: "Edit the terms of Glow from 01/01/2026")],
+            clinicOptions: [.init(id: 1, name: "Glow", selected: true)], productOptions: [.init(id: 1, name: "Serum", selected: false)],
+            weekdays: [.init(value: "monday", name: "Monday")], tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
+            added: .init(clinics: "Added Glow.", products: "Added Serum.", terms: "Added Glow's terms."), open: .init(clinic: true, product: false, terms: true),
+            archived: [.init(kind: "Clinic", name: "Old", action: "/book/clinics/2")], archivedCount: 1,
+            today: "2026-11-26", earliest: "1900-01-01", latest: "2027-11-26", termsFrom: "2026-11-26", zero: "0.00", csrf: "token")
+        let missing = try Self.unresolved("book", sample)
+        #expect(missing == [], "\(missing)")
+    }
+
     /// The checker itself finds a name the view lacks, at the top and inside a section.
     @Test func aNameTheViewLacksIsFound() throws {
         struct Lacking { let sales: [SalesPageView.Row] = [] }

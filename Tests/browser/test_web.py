@@ -408,7 +408,7 @@ def demo_book(workdir, drivers):
     """The demo book (a year of sales at four clinics) on a phone: how many screens its pages are.
     The Sales page's first 50 sales fit in 6 screens, one row each; a statement 2, the year's total
     within 2, Payouts and the dashboard 3, whose month names never touch, on a phone or at 1280 px,
-    where its chart uses the width. Clinics & products is measured and said."""
+    where its chart uses the width; Clinics & products 3, its tiers typed as rows."""
     print("The demo book's pages on a 360×640 phone: their height in screens")
     import re
     port = free_port()
@@ -489,9 +489,32 @@ def demo_book(workdir, drivers):
               f"{len(labels)} months named (12), none touching")
         if SCREENSHOTS:
             desk.save_screenshot(os.path.join(SCREENSHOTS, "desktop-dashboard.png"))
-        for path in ["/book"]:
-            phone.get(base + path)
-            print(f"  (measured) {path}: {phone.execute_script('return document.documentElement.scrollHeight') / 640:.1f} screens")
+        # Clinics & products: a row per record, what each clinic pays in its line; the Add forms folded.
+        phone.get(base + "/book")
+        screens = phone.execute_script("return document.documentElement.scrollHeight") / 640
+        lines = phone.execute_script("return Array.from(document.querySelectorAll('#clinics a.row .meta')).map(function (m) { return m.textContent; })")
+        folded = phone.execute_script("return Array.from(document.querySelectorAll('details.add')).filter(function (d) { return !d.open; }).length")
+        check(screens <= 3 and len(lines) == 4 and all("paid " in line and "% of " in line for line in lines) and folded == 3,
+              f"Clinics & products: {screens:.1f} screens (at most 3), each clinic's schedule and split in its row ({lines}), {folded} Add forms folded (3)")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "book.png"))
+        # Tiers are rows: two added with "Add a tier", saved, listed in words.
+        add_terms = phone.find_element(By.XPATH, "//summary[.='Add terms']")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", add_terms)
+        add_terms.click()
+        Select(phone.find_element(By.ID, "t-clinic")).select_by_index(0)
+        fill(phone, "t-share", "30")
+        fill(phone, "t-beyond-0", "1000.00")
+        fill(phone, "t-tier-share-0", "35")
+        add_tier = phone.find_element(By.XPATH, "//button[.='Add a tier']")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", add_tier)
+        add_tier.click()
+        fill(phone, "t-beyond-1", "2000.00")
+        fill(phone, "t-tier-share-1", "40")
+        submit(phone, "Add terms")
+        listed = phone.find_element(By.ID, "terms").text
+        check("30.00% of profit, 35.00% beyond $1,000.00, 40.00% beyond $2,000.00" in listed,
+              f"two tiers added as rows are saved and listed in words ({listed[-200:]!r})")
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -871,7 +894,7 @@ def main():
 
         print("Change a clinic from its page, archive a product and restore it")
         desk.get(base + "/book")
-        desk.find_element(By.XPATH, "//li[contains(., 'Harbor Skin Clinic')]/a[.='Edit']").click()
+        desk.find_element(By.XPATH, "//section[@id='clinics']//li/a[contains(., 'Harbor Skin Clinic')]").click()
         check(Select(desk.find_element(By.ID, "c-kind")).first_selected_option.get_attribute("value") == "weekly"
               and Select(desk.find_element(By.ID, "c-weekday")).first_selected_option.get_attribute("value") == "tuesday",
               "the clinic's page shows its schedule, weekly from Tuesday")

@@ -69,25 +69,25 @@ struct BookJob: Job {
             try await priceForm(request, context: context, remove: PriceListEntry.ID(try context.parameters.require("entry", as: Int64.self)))
         }
         pages.post("/clinics") { request, context in
-            try await bookForm(request, context: context) { form, _ in
+            try await bookForm(request, context: context, section: "clinics") { form, _ in
                 let clinic = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form)))
                 return "/book?kind=clinic&added=\(clinic.id)#clinics"
             }
         }
         pages.post("/products") { request, context in
-            try await bookForm(request, context: context) { form, settings in
+            try await bookForm(request, context: context, section: "products") { form, settings in
                 let product = try await app.store.createProduct(ProductDraft(name: form["name"] ?? "", unitPrice: try settings.style.parse(form["price"] ?? ""),
                                                                              unitCost: try settings.style.parse(form["cost"] ?? "0")))
                 return "/book?kind=product&added=\(product.id)#products"
             }
         }
         pages.post("/terms") { request, context in
-            try await bookForm(request, context: context) { form, settings in
+            try await bookForm(request, context: context, section: "terms") { form, settings in
                 guard let clinic = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
                 let change = try await app.store.createTerms(TermsDraft(
                     clinicID: Clinic.ID(clinic), productID: form["product"].flatMap(Int64.init).map { Product.ID($0) },
                     basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit, share: try Share(parsing: form["share"] ?? ""),
-                    tiers: try Self.tiers(field: form["tiers"], style: settings.style), effectiveFrom: try Day(parsing: form["from"] ?? "")))
+                    tiers: try Self.tiers(form, style: settings.style), effectiveFrom: try Day(parsing: form["from"] ?? "")))
                 return "/book?kind=terms&added=\(change.terms.id)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms"
             }
         }
@@ -342,8 +342,11 @@ struct BookJob: Job {
         var from: Day?
     }
 
+    /// The book page: each list a row per record that opens its page, what each clinic is paid and
+    /// how (schedule, split, prices, deductions); each Add form folded under its list, open when
+    /// the list is empty, after an add there (to add another) or when the form is asked for.
     func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  terms prefill: TermsPrefill = TermsPrefill(), added: (section: String, text: String)? = nil) async throws -> Response {
+                  terms prefill: TermsPrefill = TermsPrefill(), added: (section: String, text: String)? = nil, failed: String? = nil) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -351,45 +354,69 @@ struct BookJob: Job {
         let allProducts = try await app.store.products(ProductQuery(includeArchived: true))
         let allTerms = try await app.store.terms(TermsQuery(includeArchived: true))
         let clinics = allClinics.filter { !$0.isArchived }, products = allProducts.filter { !$0.isArchived }
+        let terms = allTerms.filter { !$0.isArchived }
         let names = try await Presenter.Names(store: app.store)
+        let prices = Dictionary(grouping: try await app.store.prices(PriceQuery()), by: \.clinicID)
+        let deductions = Dictionary(grouping: try await app.store.deductions(clinic: nil), by: \.clinicID)
         func describe(_ terms: Terms) -> String {
             "\(names.clinics[terms.clinicID] ?? "")\(terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""): "
                 + "\(terms.share.percentText)% of \(terms.basis.rawValue)"
                 + terms.tiers.map { ", \($0.share.percentText)% beyond \(style.format($0.threshold))" }.joined()
                 + " from \(style.format(terms.effectiveFrom))"
         }
-        let archived: [[String: Any]] = allClinics.filter(\.isArchived).map { ["kind": "Clinic", "name": $0.name, "action": "/book/clinics/\($0.id)"] }
-            + allProducts.filter(\.isArchived).map { ["kind": "Product", "name": $0.name, "action": "/book/products/\($0.id)"] }
-            + allTerms.filter(\.isArchived).map { ["kind": "Terms", "name": describe($0), "action": "/book/terms/\($0.id)"] }
-        let values: [String: Any] = [
-            "today": today.description, "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
-            "termsFrom": (prefill.from.flatMap { AcceptedDays(today: today).contains($0) ? $0 : nil } ?? today).description,
-            "zero": style.formatInput(.zero),
-            "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized] },
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "schedule": Self.describe($0.calendar.schedule(on: settings.today()), style: style),
-                                      "termsSelected": $0.id == prefill.clinic] as [String: Any] },
-            "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": style.format($0.unitPrice), "cost": style.format($0.unitCost)] as [String: Any] },
-            "terms": allTerms.filter { !$0.isArchived }.map { terms in
-                ["id": terms.id.rawValue, "clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
-                 "product": terms.productID.flatMap { names.products[$0] } ?? "",
-                 "share": terms.share.percentText, "basis": terms.basis.rawValue, "from": style.format(terms.effectiveFrom),
-                 "tiers": terms.tiers.map { ", \($0.share.percentText)% beyond \(style.format($0.threshold))" }.joined()] as [String: Any]
+        func count(_ number: Int, _ word: String) -> String? { number == 0 ? nil : "\(number) \(word)\(number == 1 ? "" : "s")" }
+        let archived = allClinics.filter(\.isArchived).map { BookPageView.Archived(kind: "Clinic", name: $0.name, action: "/book/clinics/\($0.id)") }
+            + allProducts.filter(\.isArchived).map { BookPageView.Archived(kind: "Product", name: $0.name, action: "/book/products/\($0.id)") }
+            + allTerms.filter(\.isArchived).map { BookPageView.Archived(kind: "Terms", name: describe($0), action: "/book/terms/\($0.id)") }
+        // A clinic just added without terms: its terms form is next, open on it.
+        var prefill = prefill
+        var justAdded = added?.section
+        if added?.section == "clinics", let clinic = clinics.last(where: { clinic in !terms.contains { $0.clinicID == clinic.id } }), prefill.clinic == nil {
+            prefill.clinic = clinic.id
+        }
+        if prefill.clinic != nil { justAdded = justAdded ?? "terms" }
+        func isOpen(_ section: String, empty: Bool) -> Bool { empty || failed == section || justAdded == section || (section == "terms" && prefill.clinic != nil) }
+        let view = BookPageView(
+            clinics: clinics.map { clinic in
+                // Her split there today, for all its products (a product's own terms are on the clinic's page).
+                let split = terms.filter { $0.clinicID == clinic.id && $0.productID == nil && $0.effectiveFrom <= today }.max { $0.effectiveFrom < $1.effectiveFrom }
+                let meta = ["paid \(Self.describe(clinic.calendar.schedule(on: today), style: style))",
+                            split.map { "\($0.share.shortPercentText)% of \($0.basis.rawValue)" + ($0.tiers.isEmpty ? "" : ", tiered") },
+                            count(prices[clinic.id]?.count ?? 0, "price"), count(deductions[clinic.id]?.count ?? 0, "deduction")].compactMap { $0 }
+                return .init(id: clinic.id.rawValue, name: clinic.name, meta: meta.joined(separator: " · "), noSplit: split == nil)
             },
-            "archived": archived, "hasArchived": !archived.isEmpty, "archivedCount": archived.count,
-            "addedTo": added.map { [$0.section: $0.text] } ?? [:],
-        ]
-        return try await app.page("book", title: "Clinics & products", nav: "book", context: context, values: values, status: status,
-                              message: message, error: error)
+            products: products.map { .init(id: $0.id.rawValue, name: $0.name, meta: "\(style.format($0.unitPrice)) · cost \(style.format($0.unitCost))") },
+            terms: terms.map { terms in
+                .init(id: terms.id.rawValue, text: describe(terms),
+                      label: "Edit the terms of \(names.clinics[terms.clinicID] ?? "") from \(style.format(terms.effectiveFrom))")
+            },
+            clinicOptions: clinics.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
+            productOptions: products.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: false) },
+            weekdays: Weekday.allCases.map { .init(value: $0.description, name: $0.description.capitalized) },
+            tierRows: TierRow.rows([], style: style),
+            added: .init(clinics: added?.section == "clinics" ? added?.text : nil, products: added?.section == "products" ? added?.text : nil,
+                         terms: added?.section == "terms" ? added?.text : nil),
+            open: .init(clinic: isOpen("clinics", empty: clinics.isEmpty), product: isOpen("products", empty: products.isEmpty),
+                        terms: isOpen("terms", empty: terms.isEmpty)),
+            archived: archived, archivedCount: archived.count,
+            today: today.description, earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: today).latest.description,
+            termsFrom: (prefill.from.flatMap { AcceptedDays(today: today).contains($0) ? $0 : nil } ?? today).description,
+            zero: style.formatInput(.zero), csrf: context.csrfToken ?? "")
+        return try await app.page("book", view: view, title: "Clinics & products", nav: "book", context: context, status: status,
+                                  message: message, error: error)
     }
 
     /// Runs a form of the book page; `body` returns where to go next (default: the book page).
-    func bookForm(_ request: Request, context: AppRequestContext, _ body: (Form, BookSettings) async throws -> String?) async throws -> Response {
+    /// Runs a form of the book page (`section`: `clinics`, `products` or `terms`, whose form stays
+    /// open on a refusal); `body` returns where to go next (default: the book page).
+    func bookForm(_ request: Request, context: AppRequestContext, section: String,
+                  _ body: (Form, BookSettings) async throws -> String?) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
         return try await app.form {
             .redirect(to: try await body(form, settings) ?? "/book")
         } otherwise: { error, status in
-            try await bookPage(context: context, error: error, status: status)
+            try await bookPage(context: context, error: error, status: status, failed: section)
         }
     }
 
@@ -487,7 +514,7 @@ struct BookJob: Job {
             values["terms"] = ["clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
                                "product": terms.productID.flatMap { names.products[$0] } ?? "", "share": terms.share.percentText,
                                terms.basis.rawValue: true, "from": terms.effectiveFrom.description,
-                               "tiers": terms.tiers.map { "\(style.formatInput($0.threshold)):\($0.share.percentText)%" }.joined(separator: "; ")]
+                               "tierRows": TierRow.rows(terms.tiers, style: style).map(\.values)]
         }
         values["heading"] = title
         return try await app.page("book-item", title: title, nav: "book", context: context, values: values, status: status, error: error)
@@ -537,7 +564,7 @@ struct BookJob: Job {
                     terms.share = try Share(parsing: form["share"] ?? "")
                     terms.basis = try Self.basis(form["basis"] ?? "profit")
                     terms.effectiveFrom = try Day(parsing: form["from"] ?? "")
-                    terms.tiers = try Self.tiers(field: form["tiers"], style: style)
+                    terms.tiers = try Self.tiers(form, style: style)
                 } else {
                     terms.isArchived = action == "archive"
                 }
@@ -649,7 +676,25 @@ struct BookJob: Job {
         }
     }
 
-    /// Tiers as a page's field gives them, in her locale: `5000.00:50%; 10000.00:60%`.
+    /// Tiers as a terms form gives them: a row each (`tierThreshold0` and `tierShare0`, …), an
+    /// empty row skipped; or, from a form of the first versions, the text `5000.00:50%; 10000.00:60%`.
+    static func tiers(_ form: Form, style: LocaleStyle) throws -> [Tier] {
+        var tiers = try tiers(field: form["tiers"], style: style)
+        for index in 0..<TierRow.most {
+            let threshold = form["tierThreshold\(index)"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let share = form["tierShare\(index)"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            if threshold.isEmpty && share.isEmpty { continue }
+            guard !threshold.isEmpty, !share.isEmpty else {
+                throw Problem(.unprocessableContent, "Tier \(index + 1): give both the period's total it starts beyond and its share, or leave both empty.")
+            }
+            do { tiers.append(Tier(threshold: try style.parse(threshold), share: try Share(parsing: share))) } catch {
+                throw Problem(.unprocessableContent, "Tier \(index + 1): \(error)")
+            }
+        }
+        return tiers
+    }
+
+    /// Tiers as a page's field gave them, in her locale: `5000.00:50%; 10000.00:60%`.
     static func tiers(field text: String?, style: LocaleStyle) throws -> [Tier] {
         try (text ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { item in
             let parts = item.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -724,5 +769,114 @@ struct BookJob: Job {
     func termsChange(_ change: TermsChange, status: HTTPResponse.Status = .ok) async throws -> Response {
         try app.json(TermsChangeJSON(terms: try await app.presenter().terms(change.terms), recomputedSales: change.recomputedSales,
                                      salesInClosedPeriods: change.salesInClosedPeriods), status: status)
+    }
+}
+
+/// One row of a terms form's tiers: beyond a period's total, a share.
+package struct TierRow: Sendable {
+    /// At most this many rows are read from a form.
+    static let most = 20
+
+    let index: Int
+    let number: Int
+    /// Named apart from the terms' own `share`: an empty one must not show the terms' share instead.
+    let tierThreshold: String
+    let tierShare: String
+
+    package init(index: Int, number: Int, threshold: String, share: String) {
+        (self.index, self.number, self.tierThreshold, self.tierShare) = (index, number, threshold, share)
+    }
+
+    /// The rows of `tiers`, and an empty one to add another.
+    static func rows(_ tiers: [Tier], style: LocaleStyle) -> [TierRow] {
+        tiers.enumerated().map { TierRow(index: $0.offset, number: $0.offset + 1, threshold: style.formatInput($0.element.threshold),
+                                         share: $0.element.share.shortPercentText) }
+            + [TierRow(index: tiers.count, number: tiers.count + 1, threshold: "", share: "")]
+    }
+
+    /// For a page still drawn from a dictionary.
+    var values: [String: Any] { ["index": index, "number": number, "tierThreshold": tierThreshold, "tierShare": tierShare] }
+}
+
+/// What the book page shows (`book.mustache`).
+package struct BookPageView: PageView {
+    /// A clinic's row: its name, and how it pays her ("paid monthly · 40% of profit · 2 prices").
+    package struct ClinicRow: Sendable {
+        let id: Int64
+        let name: String
+        let meta: String
+        /// No split in force: it is said, since her sales there are refused.
+        let noSplit: Bool
+        package init(id: Int64, name: String, meta: String, noSplit: Bool) { (self.id, self.name, self.meta, self.noSplit) = (id, name, meta, noSplit) }
+    }
+
+    package struct ProductRow: Sendable {
+        let id: Int64
+        let name: String
+        /// "$35.00 · cost $13.00".
+        let meta: String
+        package init(id: Int64, name: String, meta: String) { (self.id, self.name, self.meta) = (id, name, meta) }
+    }
+
+    package struct TermsRow: Sendable {
+        let id: Int64
+        let text: String
+        /// What its link says to a screen reader.
+        let label: String
+        package init(id: Int64, text: String, label: String) { (self.id, self.text, self.label) = (id, text, label) }
+    }
+
+    package struct Choice: Sendable {
+        let value: String
+        let name: String
+        package init(value: String, name: String) { (self.value, self.name) = (value, name) }
+    }
+
+    /// What was just added, said in its own section.
+    package struct Added: Sendable {
+        let clinics: String?
+        let products: String?
+        let terms: String?
+        package init(clinics: String?, products: String?, terms: String?) { (self.clinics, self.products, self.terms) = (clinics, products, terms) }
+    }
+
+    /// Which Add forms show open.
+    package struct Open: Sendable {
+        let clinic: Bool
+        let product: Bool
+        let terms: Bool
+        package init(clinic: Bool, product: Bool, terms: Bool) { (self.clinic, self.product, self.terms) = (clinic, product, terms) }
+    }
+
+    package struct Archived: Sendable {
+        let kind: String
+        let name: String
+        let action: String
+        package init(kind: String, name: String, action: String) { (self.kind, self.name, self.action) = (kind, name, action) }
+    }
+
+    let clinics: [ClinicRow]
+    let products: [ProductRow]
+    let terms: [TermsRow]
+    let clinicOptions: [PageOption]
+    let productOptions: [PageOption]
+    let weekdays: [Choice]
+    let tierRows: [TierRow]
+    let added: Added
+    let open: Open
+    let archived: [Archived]
+    let archivedCount: Int
+    let hasArchived: Bool
+    let today: String
+    let earliest: String
+    let latest: String
+    let termsFrom: String
+    let zero: String
+    let csrf: String
+
+    package init(clinics: [ClinicRow], products: [ProductRow], terms: [TermsRow], clinicOptions: [PageOption], productOptions: [PageOption], weekdays: [Choice], tierRows: [TierRow], added: Added, open: Open, archived: [Archived], archivedCount: Int, today: String, earliest: String, latest: String, termsFrom: String, zero: String, csrf: String) {
+        (self.clinics, self.products, self.terms, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (clinics, products, terms, clinicOptions, productOptions, weekdays, tierRows)
+        (self.added, self.open, self.archived, self.archivedCount, self.hasArchived) = (added, open, archived, archivedCount, !archived.isEmpty)
+        (self.today, self.earliest, self.latest, self.termsFrom, self.zero, self.csrf) = (today, earliest, latest, termsFrom, zero, csrf)
     }
 }

@@ -134,6 +134,41 @@
     showKind();
   }
 
+  // ---- A terms form's tiers: a row each; "Add a tier" adds an empty one, "Remove" takes one away
+  // (the last one left is emptied). Without the script the form has one empty row to fill.
+  all("[data-tiers]").forEach(function (tiers) {
+    var add = $("[data-add-tier]", tiers);
+    function number() {
+      all("[data-tier-row]", tiers).forEach(function (row, index) {
+        all("input", row).forEach(function (input) {
+          var threshold = /Threshold/.test(input.name);
+          input.name = (threshold ? "tierThreshold" : "tierShare") + index;
+          input.id = (threshold ? "t-beyond-" : "t-tier-share-") + index;
+          input.previousElementSibling.setAttribute("for", input.id);
+        });
+        $("[data-remove-tier]", row).setAttribute("aria-label", "Remove tier " + (index + 1));
+      });
+    }
+    function wire(row) {
+      var remove = $("[data-remove-tier]", row);
+      remove.hidden = false;
+      remove.addEventListener("click", function () {
+        if (all("[data-tier-row]", tiers).length > 1) { row.parentNode.removeChild(row); } else { all("input", row).forEach(function (i) { i.value = ""; }); }
+        number();
+      });
+    }
+    all("[data-tier-row]", tiers).forEach(wire);
+    add.hidden = false;
+    add.addEventListener("click", function () {
+      var rows = all("[data-tier-row]", tiers), copy = rows[rows.length - 1].cloneNode(true);
+      all("input", copy).forEach(function (i) { i.value = ""; });
+      add.parentNode.insertBefore(copy, add);
+      wire(copy);
+      number();
+      $("input", copy).focus();
+    });
+  });
+
   // ---- A chosen CSV file is read into its text area (data-read-into), so the form posts it as text.
   if (window.FileReader) {
     Array.prototype.forEach.call(document.querySelectorAll("input[type=file][data-read-into]"), function (file) {
