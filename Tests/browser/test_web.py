@@ -489,6 +489,16 @@ def demo_book(workdir, drivers):
               f"{len(labels)} months named (12), none touching")
         if SCREENSHOTS:
             desk.save_screenshot(os.path.join(SCREENSHOTS, "desktop-dashboard.png"))
+        # The Sale page uses the width: what was recently entered beside the form; Sales a table's one line a sale.
+        desk.get(base + "/")
+        beside = desk.execute_script("var f = document.getElementById('sale-form').getBoundingClientRect(), r = document.querySelector('.recent-sales').getBoundingClientRect();"
+                                     " return r.left >= f.right && r.top < f.bottom")
+        desk.get(base + "/sales")
+        heights = desk.execute_script("return Array.from(document.querySelectorAll('#sales-list a.row-link')).map(function (a) { return a.getBoundingClientRect().height; })")
+        check(beside and heights and max(heights) < 48,
+              f"at 1280 px the Sale page's recent sales sit beside its form ({beside}), and each sale is one line of the list (rows at most {max(heights or [0]):.0f} px)")
+        if SCREENSHOTS:
+            desk.save_screenshot(os.path.join(SCREENSHOTS, "desktop-sales.png"))
         # Clinics & products: a row per record, what each clinic pays in its line; the Add forms folded.
         phone.get(base + "/book")
         screens = phone.execute_script("return document.documentElement.scrollHeight") / 640
