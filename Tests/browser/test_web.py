@@ -929,6 +929,7 @@ def main():
         print("A clinic's own price: set on its page, followed by the entry form when the clinic changes")
         glow = next(c for c in json.loads(cli("clinic", "list", "--format", "json")) if c["name"] == "Glow Aesthetics")
         desk.get(base + f"/book/clinics/{glow['id']}")
+        desk.find_element(By.XPATH, "//summary[.='Set a price here']").click()
         Select(desk.find_element(By.ID, "p-product")).select_by_value(str(serum["id"]))
         fill(desk, "p-price", "45.00")
         desk.execute_script("document.getElementById('p-from').value = '2000-01-01'")

@@ -447,7 +447,9 @@ struct BookJob: Job {
         }
     }
 
-    func itemPage(_ item: Item, context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// - Parameter open: the clinic's form to show open (`deductions`, `prices`): the one a refusal came from.
+    func itemPage(_ item: Item, context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok,
+                  open: String? = nil) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -488,6 +490,7 @@ struct BookJob: Job {
             let deductions = try await app.store.deductions(clinic: clinic.id)
             values["deductions"] = [
                 "clinicName": clinic.name, "today": today.description, "hasEntries": !deductions.isEmpty, "action": "/book/clinics/\(clinic.id)",
+                "open": open == "deductions",
                 "entries": deductions.map { d -> [String: Any] in
                     ["id": d.id.rawValue, "name": d.name, "amount": d.amount.text { style.format($0) }, "from": style.format(d.effectiveFrom),
                             "until": d.lastDay.map { style.format($0) } ?? "", "action": "/book/clinics/\(clinic.id)", "csrf": context.csrfToken ?? ""]
@@ -495,6 +498,7 @@ struct BookJob: Job {
             ] as [String: Any]
             values["prices"] = [
                 "clinicName": clinic.name, "today": today.description, "hasEntries": !entries.isEmpty, "action": "/book/clinics/\(clinic.id)",
+                "open": open == "prices",
                 "entries": entries.map { e -> [String: Any] in
                     ["id": e.id.rawValue, "product": names.products[e.productID] ?? "", "from": style.format(e.effectiveFrom),
                      "price": style.format(e.unitPrice), "cost": e.unitCost.map { style.format($0) } ?? "the product's",
@@ -605,7 +609,7 @@ struct BookJob: Job {
             }
             return .redirect(to: "/book/clinics/\(clinic.id)#deductions")
         } otherwise: { error, status in
-            try await itemPage(.clinic(clinic), context: context, error: error, status: status)
+            try await itemPage(.clinic(clinic), context: context, error: error, status: status, open: "deductions")
         }
     }
 
@@ -637,7 +641,7 @@ struct BookJob: Job {
             }
             return .redirect(to: "/book/clinics/\(clinic.id)#prices")
         } otherwise: { error, status in
-            try await itemPage(.clinic(clinic), context: context, error: error, status: status)
+            try await itemPage(.clinic(clinic), context: context, error: error, status: status, open: "prices")
         }
     }
 
