@@ -17,15 +17,19 @@ public func buildApplication(
 
 /// The router alone, for tests that need no socket. `routes` receives every route registered.
 public func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog = RouteLog()) -> Router<AppRequestContext> {
-    buildRouter(configuration: configuration, store: store, routes: routes, setupIsOpen: { try await store.awaitsSetup() })
+    buildRouter(configuration: configuration, store: store, routes: routes, setupIsOpen: { try await store.awaitsSetup() },
+                sample: configuration.sampleStore.map { SampleBook(configuration: configuration, makeStore: $0) })
 }
 
 /// `setupIsOpen` says whether `/setup` may create the book's owner now: for a book alone in its
-/// file, while it awaits set-up; on a server of several books, what the directory says.
+/// file, while it awaits set-up; on a server of several books, what the directory says. `sample`
+/// is the sample book set-up offers ("Try it first"), on a server of one book.
 func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: RouteLog,
-                 setupIsOpen: @escaping @Sendable () async throws -> Bool) -> Router<AppRequestContext> {
+                 setupIsOpen: @escaping @Sendable () async throws -> Bool, sample: SampleBook?) -> Router<AppRequestContext> {
     let pages = Pages.shared
     let router = Router(context: AppRequestContext.self)
+    // A browser in the sample book is answered by the sample's own router, middleware and all.
+    if let sample { router.add(middleware: SampleMiddleware(sample: sample, configuration: configuration, setupIsOpen: setupIsOpen)) }
     router.add(middleware: RequestLogMiddleware())
     if let metrics = configuration.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     router.add(middleware: SecurityHeadersMiddleware(overTLS: configuration.secureCookies))
@@ -37,7 +41,7 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     let pageHub = LiveHub(store: store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
     let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: LoginThrottle(store: store, clock: configuration.clock),
                      staging: RestoreStaging(clock: configuration.clock), importStaging: RestoreStaging(clock: configuration.clock),
-                     setupIsOpen: setupIsOpen)
+                     setupIsOpen: setupIsOpen, sample: sample)
     let open = Registrar(group: router, prefix: "", isPublic: true, log: routes)
     // Liveness: the process answers. Readiness: it can read the book, else 503 with Retry-After.
     for path in ["/health", "/health/live"] { open.get(path) { _, _ in Health.live } }

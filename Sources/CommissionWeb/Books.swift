@@ -123,7 +123,7 @@ actor BookApps {
         routesLogged = true
         let app = Task {
             buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes,
-                        setupIsOpen: { try await books.setupIsOpen(book: book) }).buildResponder()
+                        setupIsOpen: { try await books.setupIsOpen(book: book) }, sample: nil).buildResponder()
         }
         apps[book] = Kept(app: app, lastUsed: now)
         releaseBeyondTheLimit()

@@ -45,6 +45,7 @@ package struct Pages: Sendable {
     private func layout(body: String, title: String, nav: String?, context: AppRequestContext, status: HTTPResponse.Status,
                         message: String?, error: String?, errorLink: PageLink?, csrf token: String?, lang: String) -> Response {
         var layout: [String: Any] = ["title": title, "body": body, "csrf": token ?? "", "signedIn": context.caller.account != nil, "lang": lang,
+                                     "sample": context.isSample,
                                      "rendered": Date().ISO8601Format()]  // when drawn: what a copy kept offline says it shows
         if let nav {
             var current: [String: Bool] = ["more": Self.underMore.contains(nav)]

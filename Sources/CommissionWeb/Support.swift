@@ -45,6 +45,9 @@ public struct WebConfiguration: Sendable {
     /// What every time window is measured by (sessions, links, tokens, the sign-in slowdown,
     /// idempotency keys, idle books, staged uploads): the system's clock, or a test's.
     public var clock: any WallClock = SystemClock()
+    /// Where a sample book is kept — a new, empty store (in memory) — when the server of one book
+    /// offers "Try it first" on its set-up page (``SampleBook``); nil offers none.
+    public var sampleStore: (@Sendable () async throws -> any WebStore)?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
                 sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12,
@@ -99,6 +102,8 @@ public struct AppRequestContext: RequestContext {
     var uploadCSRF: String?
     /// The peer's address (`127.0.0.1`), when the connection has one.
     public let peerAddress: String?
+    /// Answered by the sample book (``SampleBook``): every page says so.
+    var isSample = false
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

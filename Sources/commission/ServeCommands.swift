@@ -171,6 +171,8 @@ struct Serve: AsyncParsableCommand {
             }
             fileStore.cacheHotReads()
             store = fileStore
+            // Its set-up page offers a sample book to look around in first, kept in memory.
+            configuration.sampleStore = { try SQLiteStore(.inMemory) }
         }
         let app = buildApplication(configuration: configuration, store: store, logger: logger)
         let archiving = store as? any BookArchiving

@@ -15,7 +15,9 @@ import Testing
     /// An empty book's app.
     static func emptyBook() throws -> (SQLiteStore, Application<RouterResponder<AppRequestContext>>) {
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
-        return (store, Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store)))
+        var configuration = WebConfiguration(bcryptCost: 4)
+        configuration.sampleStore = { try SQLiteStore(.inMemory) }
+        return (store, Application(router: buildRouter(configuration: configuration, store: store)))
     }
 
     /// The set-up form, as a browser that asks for `language` draws it: its text, and the headers
@@ -86,6 +88,49 @@ import Testing
             let over = settings.style.format(Money(minorUnits: 980))
             #expect(credit.contains(#"<span class="owed amount credit" data-owed title="paid beyond what it owes">\#(over)</span>"#)
                     && credit.contains("credit: it paid \(over) more than it owes") && !credit.contains("-\(over)"), "\(credit)")
+        }
+    }
+
+    /// Try it first: the empty book's first screen opens a sample book (the demo book), marked on
+    /// every page, in another store than hers; one tap leaves it, and once her book is set up the
+    /// sample is gone from that browser too.
+    @Test func aSampleBookToLookAroundInNeverTouchesHerBook() async throws {
+        let (store, app) = try Self.emptyBook()
+        try await app.test(.router) { client in
+            let (page, headers, csrf) = try await Self.setupForm(client, language: "en-US")
+            #expect(page.contains(#"<form method="post" action="/sample" class="card try-first" id="sample-form">"#), "\(page)")
+            let opened = try await client.execute(uri: "/sample", method: .post, headers: headers, body: form(["csrf": csrf]))
+            #expect(opened.status == .seeOther && opened.headers[.location] == "/dashboard", "\(opened.text)")
+            let session = try #require(opened.cookies["commission_session"])
+            #expect(opened.cookies["commission_sample"] == "1")
+            let inSample: HTTPFields = [.cookie: "commission_session=\(session); commission_sample=1"]
+
+            // Every page of the sample says what it is, with the way out.
+            for path in ["/dashboard", "/sales", "/book"] {
+                let shown = try await client.execute(uri: path, method: .get, headers: inSample)
+                #expect(shown.status == .ok && shown.text.contains(#"<div class="sample-banner" role="note">"#)
+                        && shown.text.contains(#"<a class="button primary" href="/sample/leave">Set up your own book</a>"#), "\(path): \(shown.text)")
+            }
+            #expect(try await client.execute(uri: "/dashboard", method: .get, headers: inSample).text.contains("Glow Aesthetics"))
+            // Her book is as it was: empty, awaiting set-up.
+            #expect(try await store.clinics(ClinicQuery(includeArchived: true)).isEmpty)
+            #expect(try await store.awaitsSetup())
+
+            // One tap leaves it: both cookies cleared, back to set-up.
+            let left = try await client.execute(uri: "/sample/leave", method: .get, headers: inSample)
+            #expect(left.status == .seeOther && left.headers[.location] == "/setup")
+            let cleared = left.headers[values: .setCookie]
+            #expect(cleared.contains { $0.hasPrefix("commission_sample=;") && $0.contains("Max-Age=0") }
+                    && cleared.contains { $0.hasPrefix("commission_session=;") && $0.contains("Max-Age=0") }, "\(cleared)")
+
+            // A browser still in the sample once her book is set up is sent to her book's sign-in, the sample forgotten.
+            _ = try await store.createOwner(username: "ana", passwordHash: "x")
+            let after = try await client.execute(uri: "/dashboard", method: .get, headers: inSample)
+            #expect(after.status == .seeOther && after.headers[.location] == "/login")
+            #expect(after.headers[values: .setCookie].contains { $0.hasPrefix("commission_sample=;") })
+            // And nobody opens it any more.
+            let late = try await client.execute(uri: "/sample", method: .post, headers: headers, body: form(["csrf": csrf]))
+            #expect(late.status == .seeOther && late.headers[.location] == "/login" && late.cookies["commission_sample"] == nil)
         }
     }
 

@@ -354,6 +354,25 @@ def newcomer(workdir, drivers):
             if SCREENSHOTS:
                 phone.save_screenshot(os.path.join(SCREENSHOTS, f"first-run-{name}.png"))
 
+        # Try it first: the sample book, marked on its first screen, left in one tap (not counted in her walk).
+        phone.get(server.base + "/setup")
+        opener = phone.find_element(By.XPATH, "//button[normalize-space()='Open the sample book']")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", opener)
+        old = phone.find_element(By.TAG_NAME, "html")
+        opener.click()
+        WebDriverWait(phone, 10).until(lambda d: is_stale(old) and d.execute_script("return document.readyState") == "complete")
+        banner = phone.execute_script(IN_REACH, phone.find_element(By.CSS_SELECTOR, ".sample-banner a"))
+        cards = phone.execute_script(CARDS)
+        check(phone.current_url.endswith("/dashboard") and banner["visible"] and len(cards) == 4,
+              f"the sample book opens on its dashboard (4 clinics: {len(cards)}), its banner and way out on the first screen ({banner})")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "first-run-0-sample.png"))
+        leave = phone.find_element(By.CSS_SELECTOR, ".sample-banner a")
+        old = phone.find_element(By.TAG_NAME, "html")
+        leave.click()
+        WebDriverWait(phone, 10).until(lambda d: is_stale(old) and d.execute_script("return document.readyState") == "complete")
+        check(phone.current_url.endswith("/setup"), "Set up your own book leaves the sample for the set-up form")
+
         phone.get(server.base + "/")
         landed()
         check(phone.current_url.endswith("/setup"), "the first visit opens the set-up form")

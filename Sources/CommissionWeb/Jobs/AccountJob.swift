@@ -20,6 +20,9 @@ struct AccountJob: Job {
     func registerPublic<G>(on router: Registrar<G>) {
         router.get("/setup") { request, context in try await setupPage(request, context: context) }
         router.post("/setup") { request, context in try await setup(request, context: context) }
+        router.post("/sample") { request, context in try await openSample(request, context: context) }
+        // Reached here only by a browser not in the sample (the sample's middleware answers the others).
+        router.get("/sample/leave") { _, _ in SampleBook.leave(to: "/setup", configuration: app.configuration) }
         router.get("/login") { request, context in try await loginPage(context: context, restored: request.uri.queryParameters["restored"] != nil) }
         router.post("/login") { request, context in try await login(request, context: context) }
         router.get(Self.invitationPath + ":secret") { _, context in try await invitationPage(context: context) }
@@ -64,10 +67,25 @@ struct AccountJob: Job {
                              values: try await setupValues(proposal, form: nil).merging(["propose": true]) { $1 })
     }
 
+    /// Opens the sample book in this browser ("Try it first"), while her book awaits set-up.
+    func openSample(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        try checkAnonymousForm(request, form)
+        guard let sample = app.sample, try await app.setupIsOpen() else { return .redirect(to: "/login") }
+        let secret = try await sample.openSession()
+        var response = Response.redirect(to: "/dashboard")
+        let secure = app.configuration.secureCookies
+        response.setCookie(Cookie(name: SampleBook.cookieName, value: "1", path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: secret, maxAge: Int(app.configuration.sessionLifetime), path: "/",
+                                  secure: secure, httpOnly: true, sameSite: .lax))
+        return response
+    }
+
     /// The set-up form's values: the book's proposal, and the first clinic's fields while the book
     /// has no clinic.
     func setupValues(_ proposal: BookProposal, form: Form?) async throws -> [String: Any] {
         var values = proposal.values()
+        values["sampleOffered"] = app.sample != nil
         if try await app.store.clinics(ClinicQuery(includeArchived: true, page: Page(limit: 1))).isEmpty {
             let needsProduct = try await app.store.products(ProductQuery(includeArchived: true, page: Page(limit: 1))).isEmpty
             // Amounts are typed as the locale she chose writes them.

@@ -40,6 +40,8 @@ struct WebApp: Sendable {
     let importStaging: RestoreStaging
     /// Whether `/setup` may create the book's owner now (see `buildRouter`).
     let setupIsOpen: @Sendable () async throws -> Bool
+    /// The sample book set-up offers, on a server of one book.
+    var sample: SampleBook?
 
     /// The jobs, in the order their routes are registered.
     static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
