@@ -200,7 +200,7 @@ import Testing
                     && badTiers.text.contains(#"<details class="add" open>"#) && badTiers.text.contains(#"id="t-beyond-0""#), "\(badTiers.text)")
             #expect(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).count == 2)
             let book = try await client.execute(uri: "/book", method: .get, headers: headers).text
-            #expect(book.contains("Glow: 40.00% of profit, 50.00% beyond $100.00 from 06/01/2026"))
+            #expect(book.contains("Glow: 40% of profit, 50% beyond $100.00 from 06/01/2026"))
             // The terms' page shows the tier as its row, and an empty one to add another.
             let termsPage = try await client.execute(uri: "/book/terms/\(terms.id)", method: .get, headers: headers).text
             #expect(termsPage.contains(#"name="tierThreshold0" inputmode="decimal" value="100.00""#) && termsPage.contains(#"name="tierShare0" inputmode="decimal" value="50""#)
@@ -221,6 +221,12 @@ import Testing
             #expect(statement.contains("id=\"statement-commission\">$55.00<"))
             // A deduction is written with the minus every negative amount of the page has.
             #expect(statement.contains("<dt>Less Room rent</dt><dd class=\"amount\">-$10.00</dd>"), "\(statement)")
+            // Its balance in a sentence, first: Glow owes her the 55.00.
+            #expect(statement.contains(#"<p class="standing owed" id="statement-standing">Glow owes you $55.00 for this period.</p>"#), "\(statement)")
+            // Deductions beyond her commission: she owes Glow, said so.
+            #expect(StatementPageView.Standing.of(clinic: "Glow", netPayable: Money(minorUnits: -2600), received: .zero, balance: Money(minorUnits: -2600),
+                                           style: try await test.store.settings().style).sentence
+                    == "You owe Glow $26.00 for this period: its deductions are more than your commission.")
 
             let owner = try #require(try await test.store.members().first).account
             _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_terms"), now: Date())

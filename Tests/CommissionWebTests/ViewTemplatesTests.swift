@@ -91,7 +91,8 @@ import Testing
                                            profit: "$60.00", share: "40.00%", commission: "$24.00")],
                              sales: 1, revenue: "$100.00", profit: "$60.00", adjusted: true, lineCommission: "$24.00",
                              accelerators: [.init(tiers: "50% beyond $5,000.00", basisTotal: "$6,000.00", amount: "$100.00")],
-                             deductions: [.init(name: "Room rent", amount: "$150.00")], commission: "-$26.00", received: "$0.00", balance: "-$26.00"))
+                             deductions: [.init(name: "Room rent", amount: "$150.00")], commission: "-$26.00", received: "$0.00", balance: "-$26.00",
+                             standing: .init(sentence: "You owe Glow $26.00 for this period: its deductions are more than your commission.", meaning: "overdue")))
         #expect(try Self.unresolved("statement", sample) == [])
     }
 
@@ -122,7 +123,7 @@ import Testing
         let sample = DashboardView(
             todayISO: "2026-11-26", todayLabel: "Thu 11/26/2026", currency: "USD",
             clinics: [.init(id: 1, name: "Glow", color: "c0", owed: "$10.00", credit: true, overdue: "$5.00", expected: "$0.00", received: "$3.00")],
-            hasOverdue: true, tiles: [.init(id: "today-commission", label: "Commission today", commission: "$95.24", sales: "6 sales", revenue: "$392.10")],
+            hasOverdue: true, tiles: [.init(id: "today-commission", label: "Today", commission: "$95.24", sales: "6 sales", revenue: "$392.10")],
             hasSales: true, monthlyNarrow: "<svg/>", monthlyWide: "<svg/>", legend: "<ul/>", share: "<svg/>",
             products: [.init(name: "Serum", units: 3, revenue: "$150.00", commission: "$36.00")])
         let missing = try Self.unresolved("dashboard-body", sample)

@@ -942,6 +942,13 @@ import Testing
             #expect(csv.text.contains("All clinics,Year 2026,1,100.00,24.00,1,24.00,0.00,0.00,24.00,10.00,14.00"), "\(csv.text)")
             #expect(try await client.execute(uri: "/year?year=1066", method: .get, headers: cookie).status.code == 422)
             #expect(try await client.execute(uri: "/year?year=soon", method: .get, headers: cookie).status.code == 400)
+            // Paid beyond what it owes: a credit, said so and in its colour, never a negative amount.
+            let extra = try await test.store.createPayout(PayoutDraft(clinicID: test.glow.id, period: PayPeriod(start: try Day(parsing: "2026-03-01"), end: try Day(parsing: "2026-03-31")),
+                                                                      amount: Money(minorUnits: 2000), receivedOn: try Day(parsing: "2026-04-03")))
+            let credit = try await client.execute(uri: "/year?year=2026", method: .get, headers: cookie).text
+            #expect(credit.contains(#"<dt>Paid you beyond what they owe</dt><dd id="year-owed" class="credit">$6.00</dd>"#)
+                    && credit.contains(#"<dt>Paid you beyond what it owes</dt><dd class="year-balance credit">$6.00</dd>"#) && !credit.contains("-$6.00"), "\(credit)")
+            try await test.store.deletePayout(extra.id)
             let json = try await client.execute(uri: "/api/v1/year/2026", method: .get, headers: cookie).json()
             let clinics = try #require(json["clinics"] as? [[String: Any]])
             let year = try #require(clinics.first?["year"] as? [String: Any])

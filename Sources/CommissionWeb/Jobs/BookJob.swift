@@ -358,10 +358,11 @@ struct BookJob: Job {
         let names = try await Presenter.Names(store: app.store)
         let prices = Dictionary(grouping: try await app.store.prices(PriceQuery()), by: \.clinicID)
         let deductions = Dictionary(grouping: try await app.store.deductions(clinic: nil), by: \.clinicID)
+        // Shares as she says them ("40%", "57.5%"), as every page does.
         func describe(_ terms: Terms) -> String {
             "\(names.clinics[terms.clinicID] ?? "")\(terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""): "
-                + "\(terms.share.percentText)% of \(terms.basis.rawValue)"
-                + terms.tiers.map { ", \($0.share.percentText)% beyond \(style.format($0.threshold))" }.joined()
+                + "\(terms.share.shortPercentText)% of \(terms.basis.rawValue)"
+                + terms.tiers.map { ", \($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined()
                 + " from \(style.format(terms.effectiveFrom))"
         }
         func count(_ number: Int, _ word: String) -> String? { number == 0 ? nil : "\(number) \(word)\(number == 1 ? "" : "s")" }

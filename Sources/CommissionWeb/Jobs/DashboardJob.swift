@@ -97,8 +97,8 @@ package struct DashboardJob: Job {
                              received: standing.periodReceived.isZero ? nil : style.format(standing.periodReceived))
             },
             hasOverdue: dashboard.clinics.contains { !$0.arrears.overdue.isZero },
-            tiles: [tile("today-commission", "Commission today", dashboard.todayTotals), tile("month-commission", "Commission this month", dashboard.monthTotals),
-                    tile("year-commission", "Commission this year", dashboard.yearTotals)],
+            tiles: [tile("today-commission", "Today", dashboard.todayTotals), tile("month-commission", "This month", dashboard.monthTotals),
+                    tile("year-commission", "This year", dashboard.yearTotals)],
             hasSales: series.clinics.contains { $0.commission.contains { !$0.isZero } } || dashboard.yearTotals.saleCount > 0,
             monthlyNarrow: Charts.monthly(months: series.months, series: monthly, style: style, size: .narrow),
             monthlyWide: Charts.monthly(months: series.months, series: monthly, style: style, size: .wide),

@@ -74,13 +74,15 @@ struct PayoutsJob: Job {
             let rows = r.periods.reversed().map { p in
                 PayoutsPageView.Period(
                     period: style.format(p.period), expected: style.format(p.expected), received: style.format(p.received),
-                    difference: style.format(p.difference), status: p.status.rawValue + (p.isClosed ? " (closed)" : ""),
+                    difference: p.difference.isNegative ? "credit \(style.format(p.difference.magnitudeOrSelf))" : style.format(p.difference),
+                    status: p.status.rawValue + (p.isClosed ? " (closed)" : ""),
                     attention: p.status.needsAttention, closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
                     running: p.status == .open,
                     // A payment for a period that has ended (the one running now is due once it ends).
                     payLink: !p.difference.isNegative && !p.difference.isZero && !p.isClosed && p.status != .open
                         ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
-                        : nil)
+                        : nil,
+                    credit: p.difference.isNegative)
             }
             // What is open first: money missing or too much, and the period running now.
             let open = zip(r.periods.reversed(), rows).filter { $0.0.status.needsAttention || $0.0.status == .open }.map(\.1)
@@ -266,11 +268,14 @@ package struct PayoutsPageView: PageView {
         let running: Bool
         /// The payout form prefilled with what is unpaid, when an ended period still owes something.
         let payLink: String?
+        /// Paid beyond what it owed: `difference` is then what it paid beyond, shown as a credit.
+        let credit: Bool
 
         package init(period: String, expected: String, received: String, difference: String, status: String, attention: Bool, closed: Bool,
-                     clinicID: Int64, start: String, running: Bool, payLink: String?) {
+                     clinicID: Int64, start: String, running: Bool, payLink: String?, credit: Bool = false) {
             (self.period, self.expected, self.received, self.difference, self.status) = (period, expected, received, difference, status)
             (self.attention, self.closed, self.clinicID, self.start, self.running, self.payLink) = (attention, closed, clinicID, start, running, payLink)
+            self.credit = credit
         }
     }
 

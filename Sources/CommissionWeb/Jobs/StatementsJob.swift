@@ -7,6 +7,7 @@ import Hummingbird
 /// What a clinic owes her for one pay period: the printable statement and its CSV; the API's
 /// statement. And her year per clinic, for her accountant: a page, its CSV, the API's JSON.
 struct StatementsJob: Job {
+
     let app: WebApp
     init(_ app: WebApp) { self.app = app }
 
@@ -43,7 +44,8 @@ struct StatementsJob: Job {
         func figures(_ f: ClinicYear.Figures) -> YearPageView.Figures {
             .init(sales: f.sales.saleCount, revenue: style.format(f.sales.revenue), earned: style.format(f.sales.commission), periods: f.periods,
                   commission: style.format(f.commission), accelerators: style.format(f.accelerators), deductions: style.format(f.deductions),
-                  netPayable: style.format(f.netPayable), received: style.format(f.received), balance: style.format(f.balance),
+                  netPayable: style.format(f.netPayable), received: style.format(f.received), balance: style.format(f.balance.magnitudeOrSelf),
+                  credit: f.balance.isNegative,
                   adjusted: !f.accelerators.isZero || !f.deductions.isZero)
         }
         let view = YearPageView(
@@ -134,7 +136,8 @@ struct StatementsJob: Job {
                           basisTotal: style.format(line.basisTotal), amount: style.format(line.amount))
                 },
                 deductions: statement.deductions.map { .init(name: $0.deduction.name, amount: style.format($0.amount)) },
-                commission: style.format(statement.netPayable), received: style.format(statement.received), balance: style.format(statement.balance)))
+                commission: style.format(statement.netPayable), received: style.format(statement.received), balance: style.format(statement.balance),
+                standing: .of(clinic: clinic.name, netPayable: statement.netPayable, received: statement.received, balance: statement.balance, style: style)))
         return try await app.page("statement", view: view, title: "Statement \(clinic.name)", nav: "statements", context: context)
     }
 
@@ -194,14 +197,38 @@ package struct StatementPageView: PageView {
         /// What the clinic is to pay: the lines' commission, with accelerators and less deductions.
         let commission: String
         let received: String, balance: String
+        /// The balance in words, first and largest: who owes whom how much.
+        let standing: Standing
 
         package init(clinic: String, period: String, closed: Bool, previousLink: String, nextLink: String, csvLink: String, compareLink: String,
                      lines: [Line], sales: Int, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
-                     deductions: [Deduction], commission: String, received: String, balance: String) {
+                     deductions: [Deduction], commission: String, received: String, balance: String, standing: Standing) {
             (self.clinic, self.period, self.closed, self.previousLink, self.nextLink) = (clinic, period, closed, previousLink, nextLink)
             (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (csvLink, compareLink, lines, sales, revenue, profit)
             (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (adjusted, lineCommission, accelerators, deductions)
-            (self.commission, self.received, self.balance) = (commission, received, balance)
+            (self.commission, self.received, self.balance, self.standing) = (commission, received, balance, standing)
+        }
+    }
+
+    /// A period's balance as a sentence, and the colour of its meaning (`owed`, `paid`, `credit`, `overdue`).
+    package struct Standing: Sendable {
+        package let sentence: String
+        package let meaning: String
+        package init(sentence: String, meaning: String) { (self.sentence, self.meaning) = (sentence, meaning) }
+
+        /// Who owes whom for a period, in a sentence: the clinic her balance (owed), nothing (paid in
+        /// full), or — its deductions beyond her commission — she the clinic; a clinic that paid more
+        /// than the period's figure has paid beyond it (credit).
+        package static func of(clinic: String, netPayable: Money, received: Money, balance: Money, style: LocaleStyle) -> Standing {
+            if balance.isZero {
+                return .init(sentence: netPayable.isZero ? "Nothing is owed for this period." : "\(clinic) has paid this period in full.", meaning: "paid")
+            }
+            if !balance.isNegative { return .init(sentence: "\(clinic) owes you \(style.format(balance)) for this period.", meaning: "owed") }
+            let over = style.format(balance.magnitudeOrSelf)
+            if netPayable.isNegative && received.isZero {
+                return .init(sentence: "You owe \(clinic) \(over) for this period: its deductions are more than your commission.", meaning: "overdue")
+            }
+            return .init(sentence: "\(clinic) paid you \(over) beyond this period.", meaning: "credit")
         }
     }
 
@@ -220,15 +247,16 @@ package struct StatementPageView: PageView {
 package struct YearPageView: PageView {
     package struct Figures: Sendable {
         let sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String
-        let netPayable: String, received: String, balance: String
+        /// What is still owed; with `credit`, what the clinic paid beyond what it owes (never a negative amount).
+        let netPayable: String, received: String, balance: String, credit: Bool
         /// Whether accelerators or deductions made the periods' figures differ from their sales'.
         let adjusted: Bool
 
         package init(sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String,
-                     netPayable: String, received: String, balance: String, adjusted: Bool) {
+                     netPayable: String, received: String, balance: String, credit: Bool = false, adjusted: Bool) {
             (self.sales, self.revenue, self.earned, self.periods, self.commission) = (sales, revenue, earned, periods, commission)
             (self.accelerators, self.deductions, self.netPayable, self.received) = (accelerators, deductions, netPayable, received)
-            (self.balance, self.adjusted) = (balance, adjusted)
+            (self.balance, self.credit, self.adjusted) = (balance, credit, adjusted)
         }
     }
 
