@@ -52,7 +52,7 @@ public final class HTTPStore: CommissionStore {
     ///     again, with its idempotency key, before ``RemoteStoreError/unreachable(_:)`` is thrown:
     ///     after a quarter of a second, then a second, then four.
     ///   - clock: What the book's settings are kept fresh by (read again after a second without a
-    ///     change stream); a test gives a ``CommissionStore/ManualClock``, so that how many requests a store makes
+    ///     change stream); a test gives a `ManualClock` (CommissionStore), so that how many requests a store makes
     ///     does not depend on the machine's speed.
     public init(url: URL, token: String, transport: any ClientTransport, retries: Int = 2, clock: any WallClock = SystemClock()) {
         self.clock = clock
