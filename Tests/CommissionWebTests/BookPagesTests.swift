@@ -38,6 +38,11 @@ import Testing
                 ["csrf": csrf, "action": "save", "name": "Glow Aesthetics", "scheduleKind": "weekly", "weekday": "friday"]))
             #expect(saved.status == .seeOther)
             #expect(try await test.store.clinic(test.glow.id).schedule == .weekly(startingOn: .friday))
+            // What the save did is said in the clinics' section (where the page opens), the Add form left folded.
+            #expect(saved.headers[.location] == "/book?kind=clinic&changed=\(test.glow.id)&how=save#clinics")
+            let told = try await client.execute(uri: saved.headers[.location] ?? "", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(told.contains(#"<p class="notice" role="status" id="added">Saved Glow Aesthetics: paid weekly, from Friday.</p>"#)
+                    && told.contains("<details class=\"add\">\n  <summary>Add a clinic</summary>"), "\(told)")
             // A refusal draws the page again, with the reason.
             let blank = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .post, headers: headers,
                                                  body: form(["csrf": csrf, "action": "save", "name": " ", "scheduleKind": "monthly"]))
@@ -47,8 +52,9 @@ import Testing
             let archived = try await client.execute(uri: "/book/products/\(test.serum.id)", method: .post, headers: headers,
                                                     body: form(["csrf": csrf, "action": "archive"]))
             #expect(archived.status == .seeOther)
-            let after = try await client.execute(uri: "/book", method: .get, headers: [.cookie: "commission_session=\(session)"])
+            let after = try await client.execute(uri: archived.headers[.location] ?? "", method: .get, headers: [.cookie: "commission_session=\(session)"])
             #expect(after.text.contains("Archived (1)") && after.text.contains("Product: Serum 30ml"))
+            #expect(after.text.contains("Archived Serum 30ml: $50.00, your cost $20.00. It keeps its sales and figures; restore it under Archived, below."), "\(after.text)")
             #expect(try await test.store.product(test.serum.id).isArchived)
             #expect(try await test.store.countSales(SaleQuery()) == 1)
             let entry = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"])
@@ -67,9 +73,9 @@ import Testing
             let changed = try await client.execute(uri: "/book/terms/\(terms.id)", method: .post, headers: headers, body: form(
                 ["csrf": csrf, "action": "save", "share": "45", "basis": "profit", "from": "2020-01-01"]))
             let location = try #require(changed.headers[.location])
-            #expect(location == "/book?terms=changed&recomputed=1&closed=0")
+            #expect(location == "/book?kind=terms&changed=\(terms.id)&how=save&recomputed=1&closed=0#terms")
             let said = try await client.execute(uri: location, method: .get, headers: [.cookie: "commission_session=\(session)"])
-            #expect(said.text.contains("Terms saved: 1 sale recomputed."))
+            #expect(said.text.contains("Saved Glow Aesthetics&#39;s terms: 45% of profit from 01/01/2020. 1 sale recomputed."), "\(said.text)")
             // Archiving the only terms would leave the sale with none: refused on the page.
             let orphan = try await client.execute(uri: "/book/terms/\(terms.id)", method: .post, headers: headers,
                                                   body: form(["csrf": csrf, "action": "archive"]))

@@ -942,7 +942,7 @@ def main():
         old = desk.find_element(By.TAG_NAME, "html")
         desk.find_element(By.XPATH, "//section[@id='archived']//button[.='Restore']").click()
         WebDriverWait(desk, 10).until(lambda d: is_stale(old))
-        check(desk.find_elements(By.ID, "archived") == [] and "Saved Serum 30ml." in desk.find_element(By.TAG_NAME, "main").text,
+        check(desk.find_elements(By.ID, "archived") == [] and "Restored Serum 30ml: $50.00, your cost $20.00." in desk.find_element(By.TAG_NAME, "main").text,
               "restored, it is back in the list")
 
         print("A clinic's own price: set on its page, followed by the entry form when the clinic changes")

@@ -15,10 +15,8 @@ struct BookJob: Job {
             var message: String?
             if let recomputed = query["recomputed"].flatMap({ Int(String($0)) }) {
                 let closed = query["closed"].flatMap { Int(String($0)) } ?? 0
-                message = (query["added"] == nil ? "Terms saved: " : "") + "\(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
+                message = "\(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
                     + (closed > 0 ? ", \(closed) in closed periods left as they were." : ".")
-            } else if let saved = query["saved"] {
-                message = "Saved \(saved)."
             }
             // The terms form for a clinic from a day (`?clinic=Glow&from=2026-11-24`, id or name):
             // where a sale refused for want of terms sends her.
@@ -31,10 +29,12 @@ struct BookJob: Job {
             var added: (section: String, text: String)?
             if let id = query["added"].flatMap({ Int64(String($0)) }) {
                 added = try? await addedSentence(query["kind"].map(String.init) ?? "", id: id)
-                if added?.section == "terms", let message { added?.text += " " + message }
-                if added != nil { message = nil }
+            } else if let id = query["changed"].flatMap({ Int64(String($0)) }) {
+                added = try? await changedSentence(query["kind"].map(String.init) ?? "", id: id, how: query["how"].map(String.init) ?? "save")
             }
-            return try await bookPage(context: context, message: message, terms: terms, added: added)
+            if added?.section == "terms", let message { added?.text += " " + message }
+            if added != nil { message = nil }
+            return try await bookPage(context: context, message: message, terms: terms, added: added, addedIsNew: query["added"] != nil)
         }
         // A clinic, product or terms: its page (change it, archive it, restore it).
         pages.get("/book/:kind/:id") { _, context in try await itemPage(try await item(context), context: context) }
@@ -52,7 +52,7 @@ struct BookJob: Job {
                 }
                 changed.scheduleChanges.removeAll { $0.effectiveFrom == day }
                 let saved = try await app.store.updateClinic(changed)
-                return .redirect(to: "/book?saved=\(Self.queryText(saved.name))")
+                return .redirect(to: "/book?kind=clinic&changed=\(saved.id)&how=save#clinics")
             } otherwise: { error, status in
                 try await itemPage(.clinic(clinic), context: context, error: error, status: status)
             }
@@ -336,6 +336,31 @@ struct BookJob: Job {
         }
     }
 
+    /// What a change made on a record's page did, in words, for its section of the book page:
+    /// `how` is `save`, `archive` or `restore`.
+    func changedSentence(_ kind: String, id: Int64, how: String) async throws -> (section: String, text: String)? {
+        let settings = try await app.store.settings()
+        let style = settings.style
+        let done = how == "archive" ? "Archived" : how == "restore" ? "Restored" : "Saved"
+        let kept = how == "archive" ? " It keeps its sales and figures; restore it under Archived, below." : ""
+        switch kind {
+        case "clinic":
+            let clinic = try await app.store.clinic(Clinic.ID(id))
+            return ("clinics", "\(done) \(clinic.name): paid \(Self.describe(clinic.calendar.schedule(on: settings.today()), style: style)).\(kept)")
+        case "product":
+            let product = try await app.store.product(Product.ID(id))
+            return ("products", "\(done) \(product.name): \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost)).\(kept)")
+        case "terms":
+            let terms = try await app.store.terms(Terms.ID(id))
+            let names = try await Presenter.Names(store: app.store)
+            return ("terms", "\(done) \(names.clinics[terms.clinicID] ?? "")'s terms"
+                    + (terms.productID.flatMap { names.products[$0] }.map { " for \($0)" } ?? "")
+                    + ": \(terms.share.shortPercentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom)).\(kept)")
+        default:
+            return nil
+        }
+    }
+
     /// What the terms form starts with: a clinic, a first day.
     struct TermsPrefill {
         var clinic: Clinic.ID?
@@ -345,8 +370,10 @@ struct BookJob: Job {
     /// The book page: each list a row per record that opens its page, what each clinic is paid and
     /// how (schedule, split, prices, deductions); each Add form folded under its list, open when
     /// the list is empty, after an add there (to add another) or when the form is asked for.
+    /// `added` is what was just added (`addedIsNew`) or changed on a record's page, said in its section.
     func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  terms prefill: TermsPrefill = TermsPrefill(), added: (section: String, text: String)? = nil, failed: String? = nil) async throws -> Response {
+                  terms prefill: TermsPrefill = TermsPrefill(), added: (section: String, text: String)? = nil, addedIsNew: Bool = true,
+                  failed: String? = nil) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -371,8 +398,8 @@ struct BookJob: Job {
             + allTerms.filter(\.isArchived).map { BookPageView.Archived(kind: "Terms", name: describe($0), action: "/book/terms/\($0.id)") }
         // A clinic just added without terms: its terms form is next, open on it.
         var prefill = prefill
-        var justAdded = added?.section
-        if added?.section == "clinics", let clinic = clinics.last(where: { clinic in !terms.contains { $0.clinicID == clinic.id } }), prefill.clinic == nil {
+        var justAdded = addedIsNew ? added?.section : nil
+        if justAdded == "clinics", let clinic = clinics.last(where: { clinic in !terms.contains { $0.clinicID == clinic.id } }), prefill.clinic == nil {
             prefill.clinic = clinic.id
         }
         if prefill.clinic != nil { justAdded = justAdded ?? "terms" }
@@ -551,7 +578,7 @@ struct BookJob: Job {
                     clinic.isArchived = action == "archive"
                 }
                 let saved = try await app.store.updateClinic(clinic)
-                return .redirect(to: "/book?saved=\(Self.queryText(saved.name))")
+                return .redirect(to: "/book?kind=clinic&changed=\(saved.id)&how=\(action)#clinics")
             case .product(var product):
                 if action == "save" {
                     product.name = form["name"] ?? ""
@@ -563,7 +590,7 @@ struct BookJob: Job {
                     product.isArchived = action == "archive"
                 }
                 let saved = try await app.store.updateProduct(product)
-                return .redirect(to: "/book?saved=\(Self.queryText(saved.name))")
+                return .redirect(to: "/book?kind=product&changed=\(saved.id)&how=\(action)#products")
             case .terms(var terms):
                 if action == "save" {
                     terms.share = try Share(parsing: form["share"] ?? "")
@@ -574,7 +601,7 @@ struct BookJob: Job {
                     terms.isArchived = action == "archive"
                 }
                 let change = try await app.store.updateTerms(terms)
-                return .redirect(to: "/book?terms=changed&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)")
+                return .redirect(to: "/book?kind=terms&changed=\(change.terms.id)&how=\(action)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms")
             }
         } otherwise: { error, status in
             try await itemPage(item, context: context, error: error, status: status)
@@ -646,10 +673,6 @@ struct BookJob: Job {
         }
     }
 
-    /// A name for a query string.
-    static func queryText(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-    }
 
     /// A schedule in words: `monthly`, `twice a month`, `weekly, from Monday`, `every two weeks from 01/02/2026`.
     static func describe(_ schedule: PaySchedule, style: LocaleStyle) -> String {
