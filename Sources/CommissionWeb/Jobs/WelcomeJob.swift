@@ -44,6 +44,8 @@ struct WelcomeJob: Job {
         let hasClinic = try await !store.clinics(ClinicQuery(page: Page(limit: 1))).isEmpty
         let hasProduct = try await !store.products(ProductQuery(page: Page(limit: 1))).isEmpty
         guard !(hasClinic && hasProduct && hasSale) else { return nil }
+        // With a clinic and a product, the Sale page's own form is the step left: no card above it.
+        if onSalePage && hasClinic && hasProduct { return nil }
         let items: [[String: Any]] = [
             ["label": hasClinic ? "A clinic and your split" : "Add a clinic and your split", "href": "/welcome", "done": hasClinic],
             ["label": hasProduct ? "A product you sell" : "Add a product you sell", "href": hasClinic ? "/book#products" : "/welcome", "done": hasProduct],

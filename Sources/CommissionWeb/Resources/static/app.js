@@ -303,7 +303,18 @@
       title.appendChild(strong);
       if (refused) { title.appendChild(document.createTextNode((connection.waiting ? " · " : "") + refused + " refused")); }
       title.appendChild(document.createTextNode(" — saved on this phone."));
-      section.appendChild(title);
+      // One line: the count and Send now; the sales themselves folded, open when one was refused
+      // (it waits for her: Correct or Discard).
+      var head = document.createElement("div");
+      head.className = "queue-head";
+      head.appendChild(title);
+      if (connection.waiting) { head.appendChild(button("Send now", function () { flush(); })); }
+      section.appendChild(head);
+      var details = document.createElement("details");
+      details.open = refused > 0;
+      var summary = document.createElement("summary");
+      summary.textContent = records.length === 1 ? "The sale" : "The " + records.length + " sales";
+      details.appendChild(summary);
       var list = document.createElement("ul");
       records.sort(function (a, b) { return a.created - b.created; }).forEach(function (record) {
         var item = document.createElement("li");
@@ -321,8 +332,8 @@
         }
         list.appendChild(item);
       });
-      section.appendChild(list);
-      if (connection.waiting) { section.appendChild(button("Send now", function () { flush(); })); }
+      details.appendChild(list);
+      section.appendChild(details);
     }).catch(function () {});
   }
 
