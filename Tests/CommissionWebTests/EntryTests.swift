@@ -227,6 +227,13 @@ import Testing
             #expect(StatementPageView.Standing.of(clinic: "Glow", netPayable: Money(minorUnits: -2600), received: .zero, balance: Money(minorUnits: -2600),
                                            style: try await test.store.settings().style).sentence
                     == "You owe Glow $26.00 for this period: its deductions are more than your commission.")
+            // …and, when it paid her besides, that too: she owes it back with the deductions' excess.
+            #expect(StatementPageView.Standing.of(clinic: "Glow", netPayable: Money(minorUnits: -7475), received: Money(minorUnits: 4000),
+                                                  balance: Money(minorUnits: -11475), style: try await test.store.settings().style).sentence
+                    == "You owe Glow $114.75 for this period: its deductions are more than your commission, and it paid you $40.00 besides.")
+            #expect(StatementPageView.Standing.of(clinic: "Glow", netPayable: Money(minorUnits: 3000), received: Money(minorUnits: 4000),
+                                                  balance: Money(minorUnits: -1000), style: try await test.store.settings().style).sentence
+                    == "Glow paid you $10.00 beyond this period.")
 
             let owner = try #require(try await test.store.members().first).account
             _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_terms"), now: Date())

@@ -905,6 +905,11 @@ def main():
               f"the net payable shows {shown} ({net['netPayable']})")
         reach = phone.execute_script(IN_REACH, phone.find_element(By.ID, "statement-balance"))
         check(reach["visible"], f"with deductions the balance is on the first screen at 360x640 (bottom {reach['bottom']:.0f} of {reach['limit']:.0f})")
+        # Its balance said first, in words: who owes whom (the deductions may leave her owing the clinic).
+        standing = phone.find_element(By.ID, "statement-standing").text
+        owes_clinic = net["netPayable"].startswith("-")
+        check(standing.startswith("You owe Glow Aesthetics" if owes_clinic else "Glow Aesthetics") and net["balance"].lstrip("-") in standing.replace(",", "").replace("$", ""),
+              f"the statement says who owes whom: {standing!r} (net payable {net['netPayable']}, balance {net['balance']})")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "statement-deductions.png"))
         for line in added:

@@ -217,16 +217,18 @@ package struct StatementPageView: PageView {
         package init(sentence: String, meaning: String) { (self.sentence, self.meaning) = (sentence, meaning) }
 
         /// Who owes whom for a period, in a sentence: the clinic her balance (owed), nothing (paid in
-        /// full), or — its deductions beyond her commission — she the clinic; a clinic that paid more
-        /// than the period's figure has paid beyond it (credit).
+        /// full), or — its deductions beyond her commission — she the clinic (what it paid her
+        /// besides counted in); a clinic that paid more than the period's figure has paid beyond it
+        /// (credit).
         package static func of(clinic: String, netPayable: Money, received: Money, balance: Money, style: LocaleStyle) -> Standing {
             if balance.isZero {
                 return .init(sentence: netPayable.isZero ? "Nothing is owed for this period." : "\(clinic) has paid this period in full.", meaning: "paid")
             }
             if !balance.isNegative { return .init(sentence: "\(clinic) owes you \(style.format(balance)) for this period.", meaning: "owed") }
             let over = style.format(balance.magnitudeOrSelf)
-            if netPayable.isNegative && received.isZero {
-                return .init(sentence: "You owe \(clinic) \(over) for this period: its deductions are more than your commission.", meaning: "overdue")
+            if netPayable.isNegative {
+                return .init(sentence: "You owe \(clinic) \(over) for this period: its deductions are more than your commission"
+                                + (received.isZero ? "." : ", and it paid you \(style.format(received)) besides."), meaning: "overdue")
             }
             return .init(sentence: "\(clinic) paid you \(over) beyond this period.", meaning: "credit")
         }
