@@ -202,4 +202,22 @@ public struct LocaleStyle: Sendable, Hashable {
 
     /// A pay period as she reads it: `11/01/2026 – 11/30/2026`.
     public func format(_ period: PayPeriod) -> String { "\(format(period.start)) – \(format(period.end))" }
+
+    /// A pay period in few words, for a phone's narrow column: a calendar month by its name
+    /// (`Nov 2026`), a part of one by its days (`Nov 1–15, 2026`; `1.–15. Nov. 2026` where the day
+    /// comes first), a period across two months by both (`Oct 27 – Nov 9, 2026`); across two
+    /// years, in full (`11/01/2026 – 11/30/2026`).
+    public func formatShort(_ period: PayPeriod) -> String {
+        let (start, end) = (period.start, period.end)
+        guard start.year == end.year else { return format(period) }
+        let monthFirst = dateFields.first(where: { $0 != .year }) == .month
+        let dot = dateSeparator == "." ? "." : ""
+        if start.month == end.month {
+            if start.day == 1 && end == end.lastOfMonth { return "\(monthName(start.month)) \(start.year)" }
+            return monthFirst ? "\(monthName(start.month)) \(start.day)–\(end.day), \(start.year)"
+                : "\(start.day)\(dot)–\(end.day)\(dot) \(monthName(start.month)) \(start.year)"
+        }
+        return monthFirst ? "\(monthName(start.month)) \(start.day) – \(monthName(end.month)) \(end.day), \(start.year)"
+            : "\(start.day)\(dot) \(monthName(start.month)) – \(end.day)\(dot) \(monthName(end.month)) \(start.year)"
+    }
 }

@@ -20,6 +20,18 @@ import Testing
         #expect(style.format(Money(minorUnits: minor)) == expected)
     }
 
+    /// A period in few words for a phone's column: a month by its name, its days otherwise.
+    @Test func aPeriodInFewWords() throws {
+        let us = LocaleStyle(identifier: "en_US", currency: .usd), de = LocaleStyle(identifier: "de_DE", currency: Self.eur)
+        func period(_ start: String, _ end: String) throws -> PayPeriod { PayPeriod(start: try Day(parsing: start), end: try Day(parsing: end)) }
+        #expect(us.formatShort(try period("2026-11-01", "2026-11-30")) == "\(us.monthName(11)) 2026")
+        #expect(us.formatShort(try period("2026-11-16", "2026-11-30")) == "\(us.monthName(11)) 16–30, 2026")
+        #expect(de.formatShort(try period("2026-11-01", "2026-11-15")) == "1.–15. \(de.monthName(11)) 2026")
+        #expect(us.formatShort(try period("2026-10-27", "2026-11-09")) == "\(us.monthName(10)) 27 – \(us.monthName(11)) 9, 2026")
+        #expect(us.formatShort(try period("2026-12-28", "2027-01-10")) == "12/28/2026 – 01/10/2027")
+        #expect(us.formatShort(try period("2026-02-01", "2026-02-28")) == "\(us.monthName(2)) 2026")
+    }
+
     @Test func theInputFieldGetsThePlainAmountInHerDecimalSeparator() {
         #expect(LocaleStyle(identifier: "de_DE", currency: Self.eur).formatInput(Money(minorUnits: 123_450)) == "1234,50")
         #expect(LocaleStyle(identifier: "en_US", currency: .usd).formatInput(Money(minorUnits: 5_000)) == "50.00")

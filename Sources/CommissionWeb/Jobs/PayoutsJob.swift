@@ -73,7 +73,7 @@ struct PayoutsJob: Job {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
             let rows = r.periods.reversed().map { p in
                 PayoutsPageView.Period(
-                    period: style.format(p.period), expected: style.format(p.expected), received: style.format(p.received),
+                    period: style.formatShort(p.period), expected: style.format(p.expected), received: style.format(p.received),
                     difference: p.difference.isNegative ? "credit \(style.format(p.difference.magnitudeOrSelf))" : style.format(p.difference),
                     status: p.status.rawValue + (p.isClosed ? " (closed)" : ""),
                     attention: p.status.needsAttention, closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
