@@ -578,6 +578,7 @@ def outage(workdir, drivers):
         fill(phone, "password", PASSWORD)
         submit(phone, "Create my book")
         phone.get(base + "/settings")
+        phone.find_element(By.CSS_SELECTOR, "#tokens > summary").click()
         fill(phone, "token-name", "outage test")
         submit(phone, "Create token")
         token = phone.find_element(By.ID, "new-token").text
