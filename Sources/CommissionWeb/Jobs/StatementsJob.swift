@@ -120,7 +120,7 @@ struct StatementsJob: Job {
             date: date.description, earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: settings.today()).latest.description,
             clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == clinic.id) },
             statement: .init(
-                clinic: clinic.name, period: style.format(period), closed: statement.isClosed,
+                clinic: clinic.name, period: style.formatShort(period), closed: statement.isClosed,
                 previousLink: link(period.start.adding(days: -1)), nextLink: link(period.end.adding(days: 1)),
                 csvLink: "/statements.csv?clinic=\(clinic.id)&date=\(period.start)", compareLink: "/compare?clinic=\(clinic.id)&date=\(period.start)",
                 lines: statement.lines.map { line in
