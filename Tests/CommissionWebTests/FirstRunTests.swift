@@ -99,7 +99,9 @@ import Testing
         let (store, app) = try Self.emptyBook()
         try await app.test(.router) { client in
             let (page, headers, csrf) = try await Self.setupForm(client, language: "en-US")
-            #expect(page.contains(#"<form method="post" action="/sample" class="card try-first" id="sample-form">"#), "\(page)")
+            // Offered above the set-up form, where her first screen is.
+            #expect(page.contains(#"<form method="post" action="/sample" class="try-first" id="sample-form">"#)
+                    && page.range(of: "sample-form")!.lowerBound < page.range(of: "setup-form")!.lowerBound, "\(page)")
             let opened = try await client.execute(uri: "/sample", method: .post, headers: headers, body: form(["csrf": csrf]))
             #expect(opened.status == .seeOther && opened.headers[.location] == "/dashboard", "\(opened.text)")
             let session = try #require(opened.cookies["commission_session"])
