@@ -224,6 +224,8 @@ public final class BookSync: Sendable {
         var localClinics: [Clinic.ID: String] = [:]
         var localProducts: [Product.ID: String] = [:]
         var localPayouts: [Int64: Payout] = [:]
+        /// The records made on the device since the pull (`sale:12`).
+        var madeHere: Set<String> = []
     }
 
     /// At most this many new sales go in one request (`POST /api/v1/batch`).
@@ -236,10 +238,14 @@ public final class BookSync: Sendable {
             .map { Subject(kind: .product, id: $0.id.rawValue, actions: ["create"]) }
             .filter { !state.done.contains($0.key) }
         var index: [String: Int] = [:]
+        // The records made on the device since the pull: their server ids are only what the server
+        // gave them (`serverIDs`), never their own.
+        var madeHere: Set<String> = []
         for entry in entries {
             guard let first = entry.subjectID else { continue }
             let ids = entry.action == "import" ? Array(first...(entry.lastSubjectID ?? first)) : [first]
             for id in ids {
+                if entry.action == "create" || entry.action == "import" { madeHere.insert("\(entry.subject.rawValue):\(id)") }
                 let subject = Subject(kind: .audited(entry.subject), id: id, actions: [entry.action == "import" ? "create" : entry.action],
                                       newest: entry.id.rawValue)
                 // What was sent already of a record: only its later changes go (a void after the sale went).
@@ -256,6 +262,7 @@ public final class BookSync: Sendable {
         guard !subjects.isEmpty else { return }
 
         var names = Names()
+        names.madeHere = madeHere
         for clinic in try await local.clinics(ClinicQuery(includeArchived: true)) { names.localClinics[clinic.id] = clinic.name }
         for product in try await local.products(ProductQuery(includeArchived: true)) { names.localProducts[product.id] = product.name }
         for payout in try await local.payouts(PayoutQuery()) { names.localPayouts[payout.id.rawValue] = payout }
@@ -276,13 +283,8 @@ public final class BookSync: Sendable {
                 }
                 report.pushed += batch.count
                 try save(state)
-            } catch let error as RemoteStoreError {
-                if case .unreachable = error { throw error }
-                for item in batch { try await sendOne(item.subject, state: &state, report: &report, names: &names) }
-            } catch let error as StoreError where error.isServerFailure {
-                throw error  // the server's database did not answer: sent again by the next sync, never dropped
-            } catch is CancellationError {
-                throw CancellationError()
+            } catch let error where Self.isTransient(error) {
+                throw error  // the network, the server or its database failed: sent again by the next sync, never dropped
             } catch {
                 // One of them is refused: each alone, so that the others land and the refused one is named.
                 for item in batch { try await sendOne(item.subject, state: &state, report: &report, names: &names) }
@@ -302,7 +304,6 @@ public final class BookSync: Sendable {
         try await flush()
     }
 
-    /// The idempotency key of a sale made on the device: the device, the pull, the sale.
     /// The idempotency key of a new record the device sends: the device, the pull and the record
     /// (a sale's key is its number alone, as in the first versions of the sync).
     func key(_ subject: Subject, _ state: State) -> String {
@@ -318,17 +319,26 @@ public final class BookSync: Sendable {
             let (change, cause) = (error as? ChangeRefused).map { ($0.change, $0.cause) } ?? (nil, error)
             // The network gone, the server's database away (a 503), the sync stopped: nothing is
             // taken for refused — the next sync sends it again.
-            switch cause {
-            case RemoteStoreError.unreachable, is CancellationError: throw cause
-            case let failure as StoreError where failure.isServerFailure: throw cause
-            default: break
-            }
+            if Self.isTransient(cause) { throw cause }
             let what = await describe(subject)
             state.refused.append(SyncRefusal(what: change.map { "\($0) \(what)" } ?? what,
                                              reason: (cause as? RemoteStoreError)?.description ?? "\(cause)"))
         }
         state.markSent(subject)
         try save(state)
+    }
+
+    /// Whether an error says the change can go again later, not that the server refused it: the
+    /// network gone, the server's database away, a sign-in refused (401, 403: a token revoked, the
+    /// sync stops until it is given a good one), too many requests (429), a request still being
+    /// answered (409), or a server or proxy that failed (5xx, or an answer that is not the API's).
+    static func isTransient(_ error: any Error) -> Bool {
+        switch error {
+        case RemoteStoreError.unreachable, RemoteStoreError.unexpectedAnswer, is CancellationError: return true
+        case RemoteStoreError.refused(let status, _): return [401, 403, 408, 409, 429].contains(status) || status >= 500
+        case let failure as StoreError: return failure.isServerFailure
+        default: return false
+        }
     }
 
     /// A later change of a record the server took (the void of a sale it recorded), refused.
@@ -369,6 +379,14 @@ public final class BookSync: Sendable {
         }
     }
 
+    /// The server's id of a record the device changes: its own for a record it pulled, the one the
+    /// server gave a record it made and sent; nil for one it made that never reached the server
+    /// (refused), whose later changes have nowhere to go.
+    static func serverID(_ subject: Subject, state: State, names: Names) -> Int64? {
+        if let server = state.serverIDs[subject.key] { return server }
+        return names.madeHere.contains(subject.key) ? nil : subject.id
+    }
+
     func sendSale(_ subject: Subject, state: inout State, names: inout Names) async throws -> Bool {
         let actions = subject.actions.subtracting(["recompute"])
         guard !actions.isEmpty else { return false }
@@ -382,7 +400,9 @@ public final class BookSync: Sendable {
             return true
         }
         // A sale the device pulled has the server's id; one it made and sent, the id the server gave it.
-        let id = Sale.ID(state.serverIDs[subject.key] ?? subject.id)
+        // One it made that the server refused is not there: nothing to change (the refusal was said).
+        guard let server = Self.serverID(subject, state: state, names: names) else { return false }
+        let id = Sale.ID(server)
         if actions.contains("update") { _ = try await remote.updateSale(id, with: draft) }
         if sale.isVoided, !(try await remote.sale(id)).isVoided { try await Self.voiding { _ = try await remote.voidSale(id) } }
         return true
@@ -439,7 +459,8 @@ public final class BookSync: Sendable {
         }
         guard subject.actions.contains("delete"), payout == nil else { return false }
         // A payout the device pulled has the server's id; one it made and sent, the id the server gave it.
-        do { try await remote.deletePayout(Payout.ID(state.serverIDs[subject.key] ?? subject.id)) } catch StoreError.notFound { }
+        guard let server = Self.serverID(subject, state: state, names: names) else { return false }
+        do { try await remote.deletePayout(Payout.ID(server)) } catch StoreError.notFound { }
         return true
     }
 

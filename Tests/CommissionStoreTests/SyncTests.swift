@@ -23,6 +23,8 @@ import Testing
         let cutEveryDownload = Mutex(false)
         /// How many of the next writes a proxy answers 503 (the database away) before they reach the server.
         let unavailable = Mutex(0)
+        /// How many of the next writes a proxy answers 502 with its own HTML page before they reach the server.
+        let badGateway = Mutex(0)
         init(seed: UInt64) { state = Mutex((SplitMix64(seed: seed), 0, 0)) }
         var failing: Double {
             get { state.withLock { $0.failing } }
@@ -52,6 +54,9 @@ import Testing
                 let problem = #"{"status": 503, "title": "Service Unavailable", "detail": "The database does not answer now.", "error": {"code": "unavailable", "reason": "the database is away"}}"#
                 return (HTTPResponse(status: .serviceUnavailable, headerFields: [.contentType: "application/problem+json", .retryAfter: "5"]),
                         HTTPBody(problem))
+            }
+            if request.method != .get, network.badGateway.withLock({ count in count > 0 ? { count -= 1; return true }() : false }) {
+                return (HTTPResponse(status: .badGateway, headerFields: [.contentType: "text/html"]), HTTPBody("<html><body>502 Bad Gateway</body></html>"))
             }
             let (response, responseBody) = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
             if network.fails() { throw Lost() }
@@ -210,6 +215,50 @@ import Testing
         #expect(try await server.book.sales(SaleQuery()).compactMap(\.note) == ["server"])
         #expect(try await server.book.payouts(PayoutQuery()).map(\.reference) == ["server-payout"])
         try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
+    }
+
+    /// A change of a record the device made and the server refused goes nowhere: not to the
+    /// server's record that happens to have the device's id.
+    @Test func aChangeOfARecordTheServerRefusedTouchesNoOtherRecord() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, _, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 8)
+        _ = try await phone.sync.sync()
+        // On the server meanwhile: a payout of its own (id 1), and March at Glow closed.
+        let march = glow.calendar.period(containing: day("2026-03-02"))
+        _ = try await server.book.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(500), receivedOn: day("2026-04-01"),
+                                                           reference: "server-payout"))
+        try await server.book.closePeriod(clinic: glow.id, period: march)
+        // On the phone: a payout for March (its id 1 too), refused by the server; the download cut.
+        let payout = try await phone.book.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(700), receivedOn: day("2026-04-01"),
+                                                                   reference: "phone-payout"))
+        #expect(payout.id.rawValue == 1)
+        phone.network.cutEveryDownload.withLock { $0 = true }
+        await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
+        phone.network.cutEveryDownload.withLock { $0 = false }
+        // She removes it on the phone: the next sync removes nothing on the server.
+        try await phone.book.deletePayout(payout.id)
+        let report = try await phone.sync.sync()
+        #expect(report.pulled && report.refused.map(\.what).contains { $0.hasPrefix("the payout of") }, "\(report)")
+        #expect(try await server.book.payouts(PayoutQuery()).map(\.reference) == ["server-payout"])
+        try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
+    }
+
+    /// A proxy's own error page (a 502) is not the server refusing the sale: the sync stops, and
+    /// the next one sends it — once.
+    @Test func aSaleAnsweredByAProxysErrorPageIsSentAgain() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, _, serum, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 9)
+        _ = try await phone.sync.sync()
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "proxied"), idempotencyKey: nil)
+        phone.network.badGateway.withLock { $0 = 1 }
+        await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
+        #expect(try await server.book.sales(SaleQuery()).isEmpty)
+        let report = try await phone.sync.sync()
+        #expect(report.pushed == 1 && report.refused.isEmpty, "\(report)")
+        #expect(try await server.book.sales(SaleQuery()).compactMap(\.note) == ["proxied"])
+        #expect(try await phone.book.sales(SaleQuery()).compactMap(\.note) == ["proxied"])
     }
 
     /// The state a sync of the first versions left beside a book (what it sent as `done`, the
