@@ -131,7 +131,13 @@ import Testing
             for (price, cost, from) in [("45.00", "", today.adding(days: -10)), ("48.00", "21.00", today)] {
                 let set = try await client.execute(uri: "/book/clinics/\(test.glow.id)/prices", method: .post, headers: headers,
                                                    body: form(["csrf": csrf, "product": "\(test.serum.id)", "price": price, "cost": cost, "from": from.description]))
-                #expect(set.status == .seeOther && set.headers[.location] == "/book/clinics/\(test.glow.id)#prices")
+                #expect(set.status == .seeOther && set.headers[.location]?.hasPrefix("/book/clinics/\(test.glow.id)?done=price-set&entry=") == true
+                        && set.headers[.location]?.hasSuffix("#prices") == true)
+                // What was set is said in the prices' section, where the page opens.
+                let told = try await client.execute(uri: set.headers[.location] ?? "", method: .get, headers: headers).text
+                let style = try await test.store.settings().style
+                #expect(told.contains(#"<p class="notice" role="status" id="prices-said">Set Serum 30ml at $\#(price) here from \#(style.format(from)): your sales here start from it.</p>"#),
+                        "\(told)")
             }
             let clinicPage = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: headers).text
             #expect(clinicPage.contains("Prices at Glow") && clinicPage.contains("<span class=\"amount\">$48.00</span> <span class=\"muted\">cost $21.00</span>"))
@@ -209,7 +215,10 @@ import Testing
 
             let rent = try await client.execute(uri: "/book/clinics/\(test.glow.id)/deductions", method: .post, headers: headers, body: form([
                 "csrf": csrf, "name": "Room rent", "kind": "fixed", "value": "10.00", "from": "2026-06-01"]))
-            #expect(rent.status == .seeOther && rent.headers[.location] == "/book/clinics/\(test.glow.id)#deductions")
+            let rentID = try #require(try await test.store.deductions(clinic: test.glow.id).last?.id)
+            #expect(rent.status == .seeOther && rent.headers[.location] == "/book/clinics/\(test.glow.id)?done=deduction-added&deduction=\(rentID)#deductions")
+            let rentSaid = try await client.execute(uri: rent.headers[.location] ?? "", method: .get, headers: headers).text
+            #expect(rentSaid.contains("Added Room rent: $10.00 a period from 06/01/2026. Statements take it off what Glow pays."), "\(rentSaid)")
             let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: headers).text
             #expect(page.contains("Deductions by Glow") && page.contains("Room rent · $10.00 a period · from 06/01/2026"))
 

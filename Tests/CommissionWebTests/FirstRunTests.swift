@@ -115,6 +115,13 @@ import Testing
                         && shown.text.contains(#"<a class="button primary" href="/sample/leave">Set up your own book</a>"#), "\(path): \(shown.text)")
             }
             #expect(try await client.execute(uri: "/dashboard", method: .get, headers: inSample).text.contains("Glow Aesthetics"))
+            // Entering it clears what the browser kept of the site (offline pages, sales waiting to send).
+            #expect(opened.headers[HTTPField.Name("Clear-Site-Data")!] == #""cache", "storage""#)
+            // It is for looking around: no API, imports, restores, settings or tokens.
+            for (uri, method) in [("/api/v1/dashboard", HTTPRequest.Method.get), ("/settings/tokens", .post), ("/transfer/restore", .post), ("/import", .post)] {
+                let refused = try await client.execute(uri: uri, method: method, headers: inSample)
+                #expect(refused.status == .forbidden && refused.text.contains("The sample book is for looking around"), "\(uri): \(refused.text)")
+            }
             // Her book is as it was: empty, awaiting set-up.
             #expect(try await store.clinics(ClinicQuery(includeArchived: true)).isEmpty)
             #expect(try await store.awaitsSetup())
@@ -125,6 +132,13 @@ import Testing
             let cleared = left.headers[values: .setCookie]
             #expect(cleared.contains { $0.hasPrefix("commission_sample=;") && $0.contains("Max-Age=0") }
                     && cleared.contains { $0.hasPrefix("commission_session=;") && $0.contains("Max-Age=0") }, "\(cleared)")
+            #expect(left.headers[HTTPField.Name("Clear-Site-Data")!] == #""cache", "storage""#)
+            // Its session ended: the cookies, sent again, lead out of the sample to set-up (not to a sign-in nobody can pass).
+            let stale = try await client.execute(uri: "/dashboard", method: .get, headers: inSample)
+            #expect(stale.status == .seeOther && stale.headers[.location] == "/setup", "\(stale.status)")
+            // Reached without the sample's cookie (a link from anywhere), it clears only that cookie, never her session.
+            let elsewhere = try await client.execute(uri: "/sample/leave", method: .get)
+            #expect(elsewhere.status == .seeOther && !elsewhere.headers[values: .setCookie].contains { $0.hasPrefix("commission_session=") })
 
             // A browser still in the sample once her book is set up is sent to her book's sign-in, the sample forgotten.
             _ = try await store.createOwner(username: "ana", passwordHash: "x")

@@ -22,7 +22,13 @@ struct AccountJob: Job {
         router.post("/setup") { request, context in try await setup(request, context: context) }
         router.post("/sample") { request, context in try await openSample(request, context: context) }
         // Reached here only by a browser not in the sample (the sample's middleware answers the others).
-        router.get("/sample/leave") { _, _ in SampleBook.leave(to: "/setup", configuration: app.configuration) }
+        router.get("/sample/leave") { _, _ in
+            // Only the sample's cookie: a link here from anywhere must not sign her out of her book.
+            var response = Response.redirect(to: "/setup")
+            response.setCookie(Cookie(name: SampleBook.cookieName, value: "", maxAge: 0, path: "/", secure: app.configuration.secureCookies,
+                                      httpOnly: true, sameSite: .lax))
+            return response
+        }
         router.get("/login") { request, context in try await loginPage(context: context, restored: request.uri.queryParameters["restored"] != nil) }
         router.post("/login") { request, context in try await login(request, context: context) }
         router.get(Self.invitationPath + ":secret") { _, context in try await invitationPage(context: context) }
@@ -75,7 +81,9 @@ struct AccountJob: Job {
         let secret = try await sample.openSession()
         var response = Response.redirect(to: "/dashboard")
         let secure = app.configuration.secureCookies
-        response.setCookie(Cookie(name: SampleBook.cookieName, value: "1", path: "/", secure: secure, httpOnly: true, sameSite: .lax))
+        response.setCookie(Cookie(name: SampleBook.cookieName, value: "1", maxAge: Int(app.configuration.sessionLifetime), path: "/",
+                                  secure: secure, httpOnly: true, sameSite: .lax))
+        response.headers[SampleBook.clearSiteData] = #""cache", "storage""#
         response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: secret, maxAge: Int(app.configuration.sessionLifetime), path: "/",
                                   secure: secure, httpOnly: true, sameSite: .lax))
         return response
@@ -131,6 +139,7 @@ struct AccountJob: Job {
         }
         let hash = Bcrypt.hash(password, cost: app.configuration.bcryptCost)
         let account = try await app.store.createOwner(username: username, passwordHash: hash)
+        await app.sample?.release()  // her book is set up: nobody is sent to the sample any more
         var response = try await startSession(for: account)
         // Then the Sale page, at her first clinic.
         if let first { response.headers[.location] = FirstClinic.salePage(try await first.make(in: app.store)) }

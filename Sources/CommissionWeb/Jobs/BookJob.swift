@@ -37,7 +37,15 @@ struct BookJob: Job {
             return try await bookPage(context: context, message: message, terms: terms, added: added, addedIsNew: query["added"] != nil)
         }
         // A clinic, product or terms: its page (change it, archive it, restore it).
-        pages.get("/book/:kind/:id") { _, context in try await itemPage(try await item(context), context: context) }
+        pages.get("/book/:kind/:id") { request, context in
+            let item = try await item(context)
+            // What a form of the clinic's page just did (`?done=…`), said in its section.
+            var said: (section: String, text: String)?
+            if case .clinic(let clinic) = item, let done = request.uri.queryParameters["done"].map(String.init) {
+                said = try? await clinicSaid(clinic, done: done, query: request.uri.queryParameters)
+            }
+            return try await itemPage(item, context: context, said: said)
+        }
         pages.post("/book/:kind/:id") { request, context in try await itemForm(request, context: context) }
         // A clinic's schedule change taken away.
         // (Under `:kind`, as the item's page is: a literal `clinics` would hide that page's routes.)
@@ -475,9 +483,11 @@ struct BookJob: Job {
         }
     }
 
-    /// - Parameter open: the clinic's form to show open (`deductions`, `prices`): the one a refusal came from.
+    /// - Parameters:
+    ///   - open: the clinic's form to show open (`deductions`, `prices`): the one a refusal came from.
+    ///   - said: what a form of the clinic's page just did, for its section (`deductions`, `prices`).
     func itemPage(_ item: Item, context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  open: String? = nil) async throws -> Response {
+                  open: String? = nil, said: (section: String, text: String)? = nil) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -518,7 +528,7 @@ struct BookJob: Job {
             let deductions = try await app.store.deductions(clinic: clinic.id)
             values["deductions"] = [
                 "clinicName": clinic.name, "today": today.description, "hasEntries": !deductions.isEmpty, "action": "/book/clinics/\(clinic.id)",
-                "open": open == "deductions",
+                "open": open == "deductions", "said": said?.section == "deductions" ? said?.text ?? "" : "",
                 "entries": deductions.map { d -> [String: Any] in
                     ["id": d.id.rawValue, "name": d.name, "amount": d.amount.text { style.format($0) }, "from": style.format(d.effectiveFrom),
                             "until": d.lastDay.map { style.format($0) } ?? "", "action": "/book/clinics/\(clinic.id)", "csrf": context.csrfToken ?? ""]
@@ -526,7 +536,7 @@ struct BookJob: Job {
             ] as [String: Any]
             values["prices"] = [
                 "clinicName": clinic.name, "today": today.description, "hasEntries": !entries.isEmpty, "action": "/book/clinics/\(clinic.id)",
-                "open": open == "prices",
+                "open": open == "prices", "said": said?.section == "prices" ? said?.text ?? "" : "",
                 "entries": entries.map { e -> [String: Any] in
                     ["id": e.id.rawValue, "product": names.products[e.productID] ?? "", "from": style.format(e.effectiveFrom),
                      "price": style.format(e.unitPrice), "cost": e.unitCost.map { style.format($0) } ?? "the product's",
@@ -622,8 +632,10 @@ struct BookJob: Job {
                 case "end":
                     deduction.lastDay = try (form["on"]).flatMap { $0.isEmpty ? nil : $0 }.map { try Day(parsing: $0) } ?? settings.today()
                     _ = try await app.store.updateDeduction(deduction)
+                    return .redirect(to: "/book/clinics/\(clinic.id)?done=deduction-ended&deduction=\(id)#deductions")
                 case "remove":
                     try await app.store.deleteDeduction(id)
+                    return .redirect(to: "/book/clinics/\(clinic.id)?done=deduction-removed#deductions")
                 default:
                     throw Problem(.notFound, "A deduction is ended or removed.")
                 }
@@ -631,13 +643,38 @@ struct BookJob: Job {
                 let value = (form["value"] ?? "").trimmingCharacters(in: .whitespaces)
                 let amount: DeductionAmount = form["kind"] == "revenue-share" ? .shareOfRevenue(try Share(parsing: value)) : .fixed(try settings.style.parse(value))
                 let until = (form["until"] ?? "").trimmingCharacters(in: .whitespaces)
-                _ = try await app.store.createDeduction(Deduction(
+                let made = try await app.store.createDeduction(Deduction(
                     id: Deduction.ID(0), clinicID: clinic.id, name: form["name"] ?? "", amount: amount, effectiveFrom: try Day(parsing: form["from"] ?? ""),
                     lastDay: until.isEmpty ? nil : try Day(parsing: until)))
+                return .redirect(to: "/book/clinics/\(clinic.id)?done=deduction-added&deduction=\(made.id)#deductions")
             }
-            return .redirect(to: "/book/clinics/\(clinic.id)#deductions")
         } otherwise: { error, status in
             try await itemPage(.clinic(clinic), context: context, error: error, status: status, open: "deductions")
+        }
+    }
+
+    /// What a deduction or price form of the clinic's page did (`done`), in words, for its section.
+    func clinicSaid(_ clinic: Clinic, done: String, query: Hummingbird.Parameters) async throws -> (section: String, text: String)? {
+        let style = try await app.store.settings().style
+        switch done {
+        case "deduction-added", "deduction-ended":
+            guard let id = query["deduction"].flatMap({ Int64(String($0)) }),
+                  let deduction = try await app.store.deductions(clinic: clinic.id).first(where: { $0.id.rawValue == id }) else { return nil }
+            if done == "deduction-ended", let last = deduction.lastDay {
+                return ("deductions", "Ended \(deduction.name): its last day is \(style.format(last)).")
+            }
+            return ("deductions", "Added \(deduction.name): \(deduction.amount.text { style.format($0) }) from \(style.format(deduction.effectiveFrom)). Statements take it off what \(clinic.name) pays.")
+        case "deduction-removed":
+            return ("deductions", "Removed the deduction: statements no longer take it off.")
+        case "price-set":
+            guard let id = query["entry"].flatMap({ Int64(String($0)) }),
+                  let entry = try await app.store.prices(PriceQuery(clinicID: clinic.id)).first(where: { $0.id.rawValue == id }) else { return nil }
+            let product = try await app.store.product(entry.productID)
+            return ("prices", "Set \(product.name) at \(style.format(entry.unitPrice)) here from \(style.format(entry.effectiveFrom)): your sales here start from it.")
+        case "price-removed":
+            return ("prices", "Removed the price: sales here start from the product's own again (recorded sales keep theirs).")
+        default:
+            return nil
         }
     }
 
@@ -660,14 +697,15 @@ struct BookJob: Job {
                     throw StoreError.notFound(.prices, id: remove.rawValue)
                 }
                 try await app.store.removePrice(remove)
+                return .redirect(to: "/book/clinics/\(clinic.id)?done=price-removed#prices")
             } else {
                 guard let product = form["product"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a product.") }
                 let cost = (form["cost"] ?? "").trimmingCharacters(in: .whitespaces)
-                _ = try await app.store.setPrice(PriceDraft(
+                let entry = try await app.store.setPrice(PriceDraft(
                     clinicID: clinic.id, productID: Product.ID(product), unitPrice: try style.parse(form["price"] ?? ""),
                     unitCost: cost.isEmpty ? nil : try style.parse(cost), effectiveFrom: try Day(parsing: form["from"] ?? "")))
+                return .redirect(to: "/book/clinics/\(clinic.id)?done=price-set&entry=\(entry.id)#prices")
             }
-            return .redirect(to: "/book/clinics/\(clinic.id)#prices")
         } otherwise: { error, status in
             try await itemPage(.clinic(clinic), context: context, error: error, status: status, open: "prices")
         }
