@@ -122,7 +122,7 @@ import Testing
     @Test func theDashboardShowsOnlyWhatItsViewHas() throws {
         let sample = DashboardView(
             todayISO: "2026-11-26", todayLabel: "Thu 11/26/2026", currency: "USD",
-            clinics: [.init(id: 1, name: "Glow", color: "c0", owed: "$10.00", credit: true, overdue: "$5.00", expected: "$0.00", received: "$3.00")],
+            clinics: [.init(id: 1, name: "Glow", color: "c0", owed: "$10.00", credit: true, overdue: "$5.00", dueSoon: "$2.00", expected: "$0.00", received: "$3.00")],
             hasOverdue: true, tiles: [.init(id: "today-commission", label: "Today", commission: "$95.24", sales: "6 sales", revenue: "$392.10")],
             hasSales: true, monthlyNarrow: "<svg/>", monthlyWide: "<svg/>", legend: "<ul/>", share: "<svg/>",
             products: [.init(name: "Serum", units: 3, revenue: "$150.00", commission: "$36.00")])

@@ -925,6 +925,26 @@ import Testing
         }
     }
 
+    /// A clinic's card adds up: what is overdue, what periods that ended owe but are not yet due,
+    /// and this period make what it owes.
+    @Test func aClinicsCardSaysWhatIsDueSoon() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        // Paid weekly, its weeks starting today: last week ended yesterday, due two weeks after.
+        let weekly = try await test.store.createClinic(ClinicDraft(name: "Weekly Spa", schedule: .weekly(startingOn: today.weekday)))
+        _ = try await test.store.createTerms(TermsDraft(clinicID: weekly.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        for date in [today.adding(days: -3), today] {
+            _ = try await test.store.createSale(SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: date), idempotencyKey: nil)
+        }
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let page = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            // 50.00 − 20.00 = 30.00 × 50% = 15.00 a sale: 30.00 owed, 15.00 of last week due soon, 15.00 this week.
+            #expect(page.contains(#"data-owed title="owed to you">$30.00</span>"#) && page.contains("$15.00 due soon · this period <span class=\"amount\">$15.00</span>"),
+                    "\(page)")
+        }
+    }
+
     @Test func herYearAsAPageACSVAndJSON() async throws {
         let test = try await TestApp()
         // 2 serums at Glow on 2 March: revenue 100.00, profit 60.00, 40% = 24.00; 10.00 paid for March.
