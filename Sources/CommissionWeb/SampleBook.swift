@@ -81,11 +81,17 @@ actor SampleBook {
     /// A response that ends the sample in this browser: both cookies and what it keeps of the site
     /// cleared, and on to `location`.
     static func leave(to location: String, configuration: WebConfiguration) -> Response {
+        var response = forget([cookieName, AuthenticationMiddleware.cookieName], to: location, configuration: configuration)
+        response.headers[clearSiteData] = #""cache", "storage""#
+        return response
+    }
+
+    /// A redirect to `location` that clears the cookies `names`.
+    static func forget(_ names: [String], to location: String, configuration: WebConfiguration) -> Response {
         var response = Response.redirect(to: location)
-        for name in [cookieName, AuthenticationMiddleware.cookieName] {
+        for name in names {
             response.setCookie(Cookie(name: name, value: "", maxAge: 0, path: "/", secure: configuration.secureCookies, httpOnly: true, sameSite: .lax))
         }
-        response.headers[clearSiteData] = #""cache", "storage""#
         return response
     }
 

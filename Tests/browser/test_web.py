@@ -443,12 +443,15 @@ def demo_book(workdir, drivers):
             if found:
                 user, password = found.groups()
         base = f"http://127.0.0.1:{port}"
-        phone = browser(phone=True)
-        drivers.append(phone)
-        phone.get(base + "/login")
-        fill(phone, "username", user)
-        fill(phone, "password", password)
-        submit(phone, "Sign in")
+        def signed_in(driver):
+            drivers.append(driver)
+            driver.get(base + "/login")
+            fill(driver, "username", user)
+            fill(driver, "password", password)
+            submit(driver, "Sign in")
+            return driver
+
+        phone = signed_in(browser(phone=True))
         phone.get(base + "/sales")
         screens = phone.execute_script("return document.documentElement.scrollHeight") / 640
         rows = phone.execute_script("return document.querySelectorAll('#sales-list > li').length")
@@ -495,12 +498,7 @@ def demo_book(workdir, drivers):
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "phone-dashboard-demo.png"))
         # At 1280 px the chart uses the width (its column, the share chart beside it), every month named.
-        desk = browser()
-        drivers.append(desk)
-        desk.get(base + "/login")
-        fill(desk, "username", user)
-        fill(desk, "password", password)
-        submit(desk, "Sign in")
+        desk = signed_in(browser())
         desk.get(base + "/dashboard")
         wide = desk.execute_script(CHART_WIDTH)
         labels = desk.execute_script(MONTH_LABELS)

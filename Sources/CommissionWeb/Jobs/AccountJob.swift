@@ -24,10 +24,7 @@ struct AccountJob: Job {
         // Reached here only by a browser not in the sample (the sample's middleware answers the others).
         router.get("/sample/leave") { _, _ in
             // Only the sample's cookie: a link here from anywhere must not sign her out of her book.
-            var response = Response.redirect(to: "/setup")
-            response.setCookie(Cookie(name: SampleBook.cookieName, value: "", maxAge: 0, path: "/", secure: app.configuration.secureCookies,
-                                      httpOnly: true, sameSite: .lax))
-            return response
+            SampleBook.forget([SampleBook.cookieName], to: "/setup", configuration: app.configuration)
         }
         router.get("/login") { request, context in try await loginPage(context: context, restored: request.uri.queryParameters["restored"] != nil) }
         router.post("/login") { request, context in try await login(request, context: context) }

@@ -334,14 +334,19 @@ struct BookJob: Job {
             let product = try await app.store.product(Product.ID(id))
             return ("products", "Added \(product.name) at \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost)).")
         case "terms":
-            let terms = try await app.store.terms(Terms.ID(id))
-            let names = try await Presenter.Names(store: app.store)
-            return ("terms", "Added \(names.clinics[terms.clinicID] ?? "")'s terms"
-                    + (terms.productID.flatMap { names.products[$0] }.map { " for \($0)" } ?? "")
-                    + ": \(terms.share.shortPercentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom)).")
+            return ("terms", "Added " + (try await termsSentence(Terms.ID(id), style: style)) + ".")
         default:
             return nil
         }
+    }
+
+    /// A set of terms in words, for what was done to it: "Glow's terms for Serum: 40% of profit from 06/01/2026".
+    func termsSentence(_ id: Terms.ID, style: LocaleStyle) async throws -> String {
+        let terms = try await app.store.terms(id)
+        let names = try await Presenter.Names(store: app.store)
+        return "\(names.clinics[terms.clinicID] ?? "")'s terms"
+            + (terms.productID.flatMap { names.products[$0] }.map { " for \($0)" } ?? "")
+            + ": \(terms.share.shortPercentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom))"
     }
 
     /// What a change made on a record's page did, in words, for its section of the book page:
@@ -359,11 +364,7 @@ struct BookJob: Job {
             let product = try await app.store.product(Product.ID(id))
             return ("products", "\(done) \(product.name): \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost)).\(kept)")
         case "terms":
-            let terms = try await app.store.terms(Terms.ID(id))
-            let names = try await Presenter.Names(store: app.store)
-            return ("terms", "\(done) \(names.clinics[terms.clinicID] ?? "")'s terms"
-                    + (terms.productID.flatMap { names.products[$0] }.map { " for \($0)" } ?? "")
-                    + ": \(terms.share.shortPercentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom)).\(kept)")
+            return ("terms", "\(done) " + (try await termsSentence(Terms.ID(id), style: style)) + ".\(kept)")
         default:
             return nil
         }
