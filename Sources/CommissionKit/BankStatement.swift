@@ -35,7 +35,7 @@ public struct BankStatement: Sendable {
     ///   amount column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
         var deposits: [Deposit] = [], passedOver = 0
-        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .amount]) { row in
+        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .amount], reads: [.description, .note]) { row in
             let date = row.day(.date), amount = row.money(.amount, optional: true)
             guard let date = date.flatMap({ $0 }), let amount else { return }
             guard let amount, amount > .zero else { passedOver += 1; return }

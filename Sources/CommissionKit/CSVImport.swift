@@ -245,9 +245,18 @@ public struct CSVImportSource: ImportSource {
     public var headers: [String] { table.headers }
 
     /// How the file is read, in words: its kind, the mapping it was read with, how its dates and
-    /// amounts are read ("sales; columns as mapped in “Clinic A”; dates read as month/day/year…").
+    /// amounts are read, and the columns passed over ("sales; columns as mapped in “Clinic A”;
+    /// dates read as month/day/year…; passed over: Bemerkung").
     public var said: [String] {
-        [kind.rawValue] + table.said(reading)
+        [kind.rawValue] + table.said(reading, reads: Self.reads(kind))
+    }
+
+    /// The columns of the file no field of its kind is read from, as it spells them.
+    public var passedOver: [String] { table.passedOver(reads: Self.reads(kind)) }
+
+    /// The columns passed over, as a message adds them after a sheet's name: ` (passed over: Bemerkung)`, or nothing.
+    public var passedOverSaid: String {
+        passedOver.isEmpty ? "" : " (passed over: \(passedOver.joined(separator: ", ")))"
     }
 
     /// Opens the file and checks its header.
@@ -317,40 +326,76 @@ public struct CSVImportSource: ImportSource {
     }
 
     /// The canonical field a header names, or nil for a column Commission ignores.
+    /// Accents and case do not count (`Quantité`, `QUANTITE`), nor spaces and punctuation (`Unit-Price`).
     static func field(for header: String) -> Field? {
-        let key = String(header.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" })
+        let folded = header.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).lowercased()
+        let key = String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" })
         return synonyms[key]
     }
 
+    /// The fields a kind's rows are read from: a column of any other field is passed over, and said so.
+    static func reads(_ kind: ImportKind) -> Set<Field> {
+        switch kind {
+        case .clinics: [.name, .clinic, .schedule, .anchor]
+        case .products: [.name, .product, .sku, .unitPrice, .unitCost]
+        case .terms: [.clinic, .product, .share, .basis, .tiers, .effectiveFrom]
+        case .prices: [.clinic, .product, .unitPrice, .unitCost, .effectiveFrom]
+        case .schedules: [.clinic, .schedule, .anchor, .effectiveFrom]
+        case .deductions: [.clinic, .name, .amount, .share, .effectiveFrom, .lastDay]
+        case .sales: [.date, .clinic, .product, .quantity, .unitPrice, .unitCost, .discount, .noCommission, .note]
+        }
+    }
+
+    /// The headers each field is read from without a mapping, folded (no accents, no case, no
+    /// spaces): as written in English (and a bank's own words), and as her clinics write them in
+    /// German, French, Spanish, Italian, Dutch and Portuguese.
+    static let written: [Field: [String]] = [
+        .name: ["name"],
+        .clinic: ["clinic", "clinicname", "location", "business"],
+        .product: ["product", "productname", "item", "productsku"],
+        .sku: ["sku", "code", "productcode"],
+        .schedule: ["schedule", "payschedule", "paid", "payfrequency", "frequency"],
+        .anchor: ["anchor", "scheduleanchor", "anchordate", "weekday"],
+        .unitPrice: ["unitprice", "price", "saleprice", "priceeach", "unitpriceminor"],
+        .unitCost: ["unitcost", "cost", "costeach", "unitcostminor"],
+        .share: ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate", "share%", "sharepercent", "sharepct",
+                 "commissionpercent", "pct"],
+        .basis: ["basis", "commissionbasis"],
+        .effectiveFrom: ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
+        .date: ["date", "saledate", "day", "bookingdate", "valuedate", "transactiondate", "posted", "posteddate", "postingdate", "datum",
+                "buchungstag", "valuta"],
+        .quantity: ["quantity", "qty", "units", "count"],
+        .discount: ["discount"],
+        .noCommission: ["nocommission", "nocomm", "sample"],
+        .note: ["note", "notes", "comment", "comments", "memo"],
+        .tiers: ["tiers", "tier", "accelerators"],
+        .lastDay: ["lastday", "until", "enddate", "end", "through"],
+        .amount: ["amount", "fixedamount", "perperiod", "credit", "credits", "deposit", "deposits", "moneyin", "paidin", "betrag"],
+        .description: ["description", "details", "payee", "reference", "ref", "text", "purpose", "narrative", "transactiondescription",
+                       "bookingtext", "buchungstext", "verwendungszweck", "counterparty"],
+        .commission: ["commission", "commissionamount", "yourcommission", "earned", "commissiondue", "payable"],
+    ]
+    static let translated: [Field: [String]] = [
+        .name: ["nombre", "nom", "nome", "naam"],
+        .clinic: ["klinik", "praxis", "clinica", "clinique", "kliniek", "standort"],
+        .product: ["produkt", "artikel", "producto", "articulo", "produit", "article", "prodotto", "articolo", "produto", "artigo"],
+        .sku: ["artikelnummer", "artnr", "codigo", "codice", "referenceproduit"],
+        .unitPrice: ["preis", "einzelpreis", "stuckpreis", "verkaufspreis", "precio", "preciounitario", "preciodeventa", "prix", "prixunitaire",
+                     "prixdevente", "prezzo", "prezzounitario", "prezzodivendita", "prijs", "stukprijs", "verkoopprijs", "preco", "precounitario",
+                     "precodevenda"],
+        .unitCost: ["kosten", "einkaufspreis", "einstandspreis", "stuckkosten", "coste", "costo", "costounitario", "cout", "coutunitaire",
+                    "prixdachat", "kostprijs", "inkoopprijs", "custo", "custounitario"],
+        .date: ["verkaufsdatum", "fecha", "fechadeventa", "datedevente", "data", "datadivendita", "verkoopdatum", "datadevenda"],
+        .quantity: ["menge", "anzahl", "stuck", "stuckzahl", "stk", "cantidad", "unidades", "quantite", "qte", "quantita", "pezzi", "aantal",
+                    "stuks", "quantidade", "qtd"],
+        .discount: ["rabatt", "nachlass", "descuento", "remise", "sconto", "korting", "desconto"],
+        .note: ["bemerkung", "notiz", "kommentar", "nota", "notas", "observaciones", "remarque", "commentaire", "osservazioni", "opmerking",
+                "opmerkingen", "observacoes"],
+        .commission: ["provision", "comision", "commissione", "provvigione", "commissie", "provisie", "comissao"],
+    ]
     static let synonyms: [String: Field] = {
-        let table: [Field: [String]] = [
-            .name: ["name"],
-            .clinic: ["clinic", "clinicname", "location", "business"],
-            .product: ["product", "productname", "item", "productsku"],
-            .sku: ["sku", "code", "productcode"],
-            .schedule: ["schedule", "payschedule", "paid", "payfrequency", "frequency"],
-            .anchor: ["anchor", "scheduleanchor", "anchordate", "weekday"],
-            .unitPrice: ["unitprice", "price", "saleprice", "priceeach", "unitpriceminor"],
-            .unitCost: ["unitcost", "cost", "costeach", "unitcostminor"],
-            .share: ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate", "share%", "sharepercent", "sharepct",
-                     "commissionpercent", "pct"],
-            .basis: ["basis", "commissionbasis"],
-            .effectiveFrom: ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
-            .date: ["date", "saledate", "day", "bookingdate", "valuedate", "transactiondate", "posted", "posteddate", "postingdate", "datum",
-                    "buchungstag", "valuta"],
-            .quantity: ["quantity", "qty", "units", "count"],
-            .discount: ["discount"],
-            .noCommission: ["nocommission", "nocomm", "sample"],
-            .note: ["note", "notes", "comment", "comments", "memo"],
-            .tiers: ["tiers", "tier", "accelerators"],
-            .lastDay: ["lastday", "until", "enddate", "end", "through"],
-            .amount: ["amount", "fixedamount", "perperiod", "credit", "credits", "deposit", "deposits", "moneyin", "paidin", "betrag"],
-            .description: ["description", "details", "payee", "reference", "ref", "text", "purpose", "narrative", "transactiondescription",
-                           "bookingtext", "buchungstext", "verwendungszweck", "counterparty"],
-            .commission: ["commission", "commissionamount", "yourcommission", "earned", "commissiondue", "payable"],
-        ]
         var result: [String: Field] = [:]
-        for (field, names) in table { for name in names { result[name] = field } }
+        for (field, names) in written.merging(translated, uniquingKeysWith: +) { for name in names { result[name] = field } }
         return result
     }()
 
@@ -363,7 +408,7 @@ public struct CSVImportSource: ImportSource {
                        "posteddate": "Posted date", "postingdate": "Posting date", "clinicname": "Clinic name", "productname": "Product name",
                        "moneyin": "Money in", "paidin": "Paid in", "bookingtext": "Booking text", "transactiondescription": "Transaction description",
                        "commissionamount": "Commission amount", "yourcommission": "Your commission", "commissiondue": "Commission due"]
-        return synonyms.filter { $0.value == field }.map(\.key).sorted().map { spelled[$0] ?? $0.prefix(1).uppercased() + $0.dropFirst() }
+        return (written[field] ?? []).sorted().map { spelled[$0] ?? $0.prefix(1).uppercased() + $0.dropFirst() }
     }
 
     static let required: [ImportKind: [Field]] = [

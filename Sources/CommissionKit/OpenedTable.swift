@@ -101,19 +101,31 @@ package struct OpenedTable: Sendable {
     /// Reads a whole file from elsewhere (a bank's, a clinic's) that must have `needs`: every row
     /// through `body`; a row that cannot be read refuses the file. Returns how it was read, in words.
     /// - Throws: ``CSVFileError``; ``StoreError/importRejected(_:total:)`` listing the rows' problems.
-    static func readWhole(_ origin: CSVImportSource.Origin, format: CSVFormat, currency: Currency, needs: [Field],
+    /// `reads` are the fields `body` reads: the file's other columns are said to be passed over.
+    static func readWhole(_ origin: CSVImportSource.Origin, format: CSVFormat, currency: Currency, needs: [Field], reads: Set<Field>,
                           _ body: (inout RowReader) throws -> Void) throws -> [String] {
         let table = try OpenedTable(origin: origin, format: format)
         try table.require(needs.filter { table.columns[$0] == nil })
         let reading = try table.reading(format: format)
         let problems = try table.rows(currency: currency, reading: reading, body)
         if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
-        return table.said(reading)
+        return table.said(reading, reads: reads.union(needs))
     }
 
-    /// How the file is read, in words: the mapping it was read with, how its dates and amounts are read.
-    func said(_ reading: ImportReading) -> [String] {
-        (mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
+    /// How the file is read, in words: the mapping it was read with, how its dates and amounts are
+    /// read, and the columns no field in `reads` is read from ("passed over: Bemerkung, Saldo"),
+    /// so that no column holding data is dropped without a word.
+    func said(_ reading: ImportReading, reads: Set<Field>) -> [String] {
+        let passed = passedOver(reads: reads)
+        return (mapping.map { ["columns as mapped in “\($0.name)”"] } ?? []) + reading.said
+            + (passed.isEmpty ? [] : ["passed over: " + passed.joined(separator: ", ")])
+    }
+
+    /// The columns with a header that no field in `reads` is read from: one Commission does not
+    /// know, one she mapped to nothing, or a field this reader has no use for.
+    func passedOver(reads: Set<Field>) -> [String] {
+        let read = Set(reads.compactMap { columns[$0]?.index })
+        return headers.enumerated().filter { !$0.element.isEmpty && !read.contains($0.offset) }.map(\.element)
     }
 
     /// A CSV file's delimiter (given, or sniffed from its first line), its header row, and the

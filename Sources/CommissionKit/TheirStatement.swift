@@ -37,7 +37,8 @@ public struct TheirStatement: Sendable {
     ///   commission column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
         var lines: [TheirLine] = []
-        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .product, .commission]) { row in
+        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .product, .commission],
+                                         reads: [.quantity, .unitPrice]) { row in
             let date = row.day(.date), product = row.required(.product), quantity = row.quantity()
             let price = row.money(.unitPrice, optional: true), commission = row.money(.commission)
             guard let date = date.flatMap({ $0 }), let product, let quantity, let price, let commission = commission.flatMap({ $0 }),

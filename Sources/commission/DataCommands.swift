@@ -90,7 +90,7 @@ struct Import: AsyncParsableCommand {
                 if Workbook.isWorkbook(atPath: file) {
                     let (sheets, skipped) = try Workbook(path: file).importSources(kind: kind, format: format, currency: settings.currency)
                     sources += sheets.map { ($0.name, $0.source) }
-                    let names = sheets.map { "\"\($0.source.sheetName ?? $0.name)\"" }
+                    let names = sheets.map { "\"\($0.source.sheetName ?? $0.name)\"" + $0.source.passedOverSaid }
                     kinds.append("\(file) (\(sheets.count == 1 ? "sheet" : "sheets") \(names.joined(separator: ", ")))")
                     if !skipped.isEmpty { note("\(file): passed over \(skipped.joined(separator: "; ")).") }
                 } else {

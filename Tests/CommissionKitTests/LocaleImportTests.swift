@@ -66,7 +66,7 @@ import Testing
         #expect(made.status == 0, "\(made.stderr)")
         let setup = try commission(["import"] + ["clinics", "products", "terms"].map { fixture("\($0).csv") } + ["--db", path])
         #expect(setup.status == 0, "\(setup.stderr)")
-        return (path, try commission(["import", fixture(sales), "--db", path] + extra))
+        return (path, try commission(["import", sales.hasPrefix("/") ? sales : fixture(sales), "--db", path] + extra))
     }
 
     @Test func usAndGermanExportsImportIntoTheSameFiguresAsTheISOOne() async throws {
@@ -95,6 +95,54 @@ import Testing
         // Euros are not dollars: a book kept in USD refuses the German file's amounts, naming them.
         let dollars = try Self.book("sales-de.csv", currency: "USD", in: directory)
         #expect(dollars.run.status == 1 && dollars.run.stderr.contains("5,25 €"), "\(dollars.run.stderr)")
+    }
+
+    /// Her clinics' own headers: the ISO sheet with its header in German, French, Spanish, Italian,
+    /// Dutch and Portuguese (accents, case and a unit cost column as they write them) imports to the
+    /// same figures — quantities and prices read, not taken as 1 × the product's price — and a
+    /// column no field reads is named as passed over, never dropped without a word.
+    @Test(arguments: [
+        ("Datum;Klinik;Produkt;Menge;Preis;Rabatt;Bemerkung;Kosten;Lieferant", ";"),
+        ("Date,Clinique,Produit,Quantité,Prix unitaire,Remise,Remarque,Coût,Fournisseur", ","),
+        ("Fecha,Clínica,Producto,Cantidad,Precio,Descuento,Nota,Coste,Proveedor", ","),
+        ("Data,Clinica,Prodotto,Quantità,Prezzo,Sconto,Nota,Costo,Fornitore", ","),
+        ("Datum;Kliniek;Product;Aantal;Prijs;Korting;Opmerking;Kostprijs;Leverancier", ";"),
+        ("Data,Clínica,Produto,Quantidade,Preço,Desconto,Nota,Custo,Fornecedor", ","),
+    ])
+    func headersInHerClinicsLanguagesAreReadAndAnUnknownColumnIsSaid(header: String, delimiter: String) async throws {
+        let directory = temporaryDirectory()
+        // The ISO sheet, with a cost of 20.00 each (as the product's) and a supplier no field reads.
+        let iso = try String(contentsOfFile: Self.fixture("sales-iso.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+        let body = iso.map { line -> String in
+            var cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if delimiter == ";" { cells = cells.map { $0.replacingOccurrences(of: ".", with: ",") } }
+            return (cells + [delimiter == ";" ? "20,00" : "20.00", "Lab Co"]).joined(separator: delimiter)
+        }
+        let text = ([header] + body).joined(separator: "\n") + "\n"
+        let translated = file("sales-\(UUID().uuidString).csv", text, in: directory)
+        let plain = file("sales-plain.csv", "Date,Clinic,Product,Qty,Unit price,Discount,Note,Unit cost\n"
+                         + iso.map { $0 + ",20.00" }.joined(separator: "\n") + "\n", in: directory)
+        let reference = try Self.book(plain, currency: "EUR", in: directory)
+        #expect(reference.run.status == 0, "\(reference.run.stderr)")
+        let theirs = try Self.book(translated, currency: "EUR", in: directory)
+        #expect(theirs.run.status == 0, "\(header): \(theirs.run.stderr)")
+        let supplier = String(header.split(separator: Character(delimiter)).last!)
+        #expect(theirs.run.stdout.contains("passed over: \(supplier)"), "\(header): \(theirs.run.stdout)")
+        let sales = try await SQLiteStore(.file(theirs.path)).sales(SaleQuery())
+        #expect(Set(sales.map(\.quantity)) == [2, 1, 3, 4, -1], "\(header): every quantity read")
+        #expect(sales.map(\.line.unitPrice).contains(cents(106_590)) && Set(sales.map(\.line.unitCost)) == [cents(2000)], "\(header): prices and costs read")
+        let checked = try await BookComparison(source: try SQLiteStore(.file(reference.path)), target: try SQLiteStore(.file(theirs.path))).run(auditLog: false)
+        #expect(checked.statements >= 4)
+    }
+
+    /// A partial mapping keeps the other headers Commission knows, and names what it passes over.
+    @Test func aPartialMappingKeepsRecognisingTheOtherColumns() async throws {
+        let directory = temporaryDirectory()
+        let sheet = file("mapped.csv", "Wann,Bei,Produkt,Menge,Preis,Notiz intern\n2026-03-02,Glow Aesthetics,Serum 30ml,3,45.00,x\n", in: directory)
+        let run = try Self.book(sheet, currency: "EUR", ["--map", "Wann=date", "--map", "Bei=clinic"], in: directory)
+        #expect(run.run.status == 0 && run.run.stdout.contains("passed over: Notiz intern"), "\(run.run.stderr)\(run.run.stdout)")
+        let sale = try #require(try await SQLiteStore(.file(run.path)).sales(SaleQuery()).first)
+        #expect(sale.quantity == 3 && sale.line.unitPrice == cents(4500), "Menge and Preis read beside the mapped columns")
     }
 
     @Test func aFileThatCannotTellAsksAndAForcedReadingIsTaken() async throws {

@@ -162,7 +162,7 @@ struct RemoteStoreJob: Job {
         app.configuration.metrics?.imported(summary)
         return try app.json(TransferJob.ImportJSON(kind: "rows", dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
                                                    terms: summary.terms, sales: summary.sales, prices: summary.prices,
-                                                   scheduleChanges: summary.scheduleChanges, deductions: summary.deductions),
+                                                   scheduleChanges: summary.scheduleChanges, deductions: summary.deductions, passedOver: []),
                             status: summary.dryRun ? .ok : .created)
     }
 

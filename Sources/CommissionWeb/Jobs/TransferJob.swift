@@ -200,10 +200,10 @@ struct TransferJob: Job {
             let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
             let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
             return (try await app.store.importRows(from: ImportSources.combining(sheets.map { ($0.name, $0.source) }), options: options),
-                    sheets.map { $0.source.sheetName ?? $0.name })
+                    sheets.map { "“\($0.source.sheetName ?? $0.name)”" + $0.source.passedOverSaid })
         }
         app.configuration.metrics?.imported(summary)
-        return summary.counted + " from the sheet\(names.count == 1 ? "" : "s") " + names.map { "“\($0)”" }.joined(separator: ", ")
+        return summary.counted + " from the sheet\(names.count == 1 ? "" : "s") " + names.joined(separator: ", ")
     }
 
     /// A workbook's refusal on the page: its reason, or its rows' problems.
@@ -450,6 +450,8 @@ struct TransferJob: Job {
     struct ImportJSON: Encodable {
         var kind: String; var dryRun: Bool; var clinics: Int; var products: Int; var terms: Int; var sales: Int
         var prices: Int; var scheduleChanges: Int; var deductions: Int
+        /// The columns no field was read from, as the file spells them.
+        var passedOver: [String]
     }
 
     /// The media type of an Excel workbook, which `POST /api/v1/import` takes beside CSV.
@@ -501,25 +503,28 @@ struct TransferJob: Job {
             }
         }
         let summary: ImportSummary, kinds: [ImportKind]
+        var passedOver: [String] = []
         if Workbook.isWorkbook(data) || request.headers[.contentType]?.hasPrefix(Self.workbookType) == true {
             // Unpacked within the server's bounds, one workbook at a time.
             (summary, kinds) = try await app.configuration.workbookReads.run {
                 try await importing {
                     let workbook = try Workbook(data: data, name: name, limits: app.configuration.workbookLimits)
                     let sheets = try workbook.importSources(kind: kind, format: format, currency: currency).sources
+                    passedOver = sheets.flatMap { sheet in sheet.source.passedOver.map { "\(sheet.source.sheetName ?? sheet.name): \($0)" } }
                     return (ImportSources.combining(sheets.map { ($0.name, $0.source) }), sheets.map(\.source.kind))
                 }
             }
         } else {
             (summary, kinds) = try await importing {
                 let csv = try CSVImportSource(origin: .data(data, name: name), kind: kind, format: format, currency: currency)
+                passedOver = csv.passedOver
                 return (csv, [csv.kind])
             }
         }
         app.configuration.metrics?.imported(summary)
         return try app.json(ImportJSON(kind: kinds.count == 1 ? kinds[0].rawValue : "workbook", dryRun: summary.dryRun, clinics: summary.clinics,
                                        products: summary.products, terms: summary.terms, sales: summary.sales, prices: summary.prices,
-                                       scheduleChanges: summary.scheduleChanges, deductions: summary.deductions),
+                                       scheduleChanges: summary.scheduleChanges, deductions: summary.deductions, passedOver: passedOver),
                             status: summary.dryRun ? .ok : .created)
     }
 }
