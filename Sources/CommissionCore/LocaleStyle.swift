@@ -200,6 +200,12 @@ public struct LocaleStyle: Sendable, Hashable {
         shortMonths.indices.contains(month - 1) ? shortMonths[month - 1] : String(month)
     }
 
+    /// A day in few words, for a list within one period: `Nov 2` (`2. Nov` where the day comes first).
+    public func formatShort(_ day: Day) -> String {
+        let monthFirst = dateFields.first(where: { $0 != .year }) == .month
+        return monthFirst ? "\(monthName(day.month)) \(day.day)" : "\(day.day)\(dateSeparator == "." ? "." : "") \(monthName(day.month))"
+    }
+
     /// A pay period as she reads it: `11/01/2026 – 11/30/2026`.
     public func format(_ period: PayPeriod) -> String { "\(format(period.start)) – \(format(period.end))" }
 

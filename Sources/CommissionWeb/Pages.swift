@@ -19,7 +19,7 @@ package struct Pages: Sendable {
     private init(library: MustacheLibrary) { self.library = library }
 
     /// The pages the bottom tab bar reaches through "More".
-    static let underMore: Set<String> = ["statements", "payouts", "book", "transfer", "settings", "more"]
+    static let underMore: Set<String> = ["statements", "year", "book", "transfer", "settings", "more"]
 
     /// A whole page: `template` rendered with `values`, inside the layout. `lang` is the page's
     /// language (`en-US`), from the book's locale.

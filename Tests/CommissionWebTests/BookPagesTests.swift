@@ -30,9 +30,14 @@ import Testing
 
             // The clinic's page, filled in; a new name and schedule.
             let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: [.cookie: "commission_session=\(session)"])
-            // The clinic's page shows her split there, each set of terms with its page, and where to add more.
-            #expect(page.text.contains(#"<span class="what">40% of profit from 01/01/2020</span> <a class="button" href="/book/terms/\#(terms.id)""#)
+            // The clinic's page leads with what it owes her, then her split there (each set of terms a
+            // row to its page, and where to add more); its name and schedule fold away, and archiving
+            // is a step of its own, behind a fold, on the danger button.
+            #expect(page.text.contains(#"<span id="standing-label">Owes you</span> <span class="big amount" data-owed>$"#) && page.text.contains(#"href="/statements?clinic=\#(test.glow.id)">Statement</a>"#), "\(page.text)")
+            #expect(page.text.contains(#"<a class="row" href="/book/terms/\#(terms.id)""#) && page.text.contains(#"<strong>40% of profit</strong><span class="meta">from 01/01/2020</span>"#)
                     && page.text.contains(#"href="/book?clinic=\#(test.glow.id)#terms">Add terms</a>"#), "\(page.text)")
+            #expect(page.text.contains("<details>\n  <summary><span>Name and pay schedule <span class=\"muted small\">· paid monthly</span></span></summary>")
+                    && page.text.contains(#"<summary>Archive this clinic</summary>"#) && page.text.contains(#"value="archive" class="danger">Archive Glow</button>"#), "\(page.text)")
             #expect(page.status == .ok && page.text.contains("value=\"Glow\"") && page.text.contains("<option value=\"monthly\" selected>"))
             let saved = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .post, headers: headers, body: form(
                 ["csrf": csrf, "action": "save", "name": "Glow Aesthetics", "scheduleKind": "weekly", "weekday": "friday"]))
@@ -46,7 +51,8 @@ import Testing
             // A refusal draws the page again, with the reason.
             let blank = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .post, headers: headers,
                                                  body: form(["csrf": csrf, "action": "save", "name": " ", "scheduleKind": "monthly"]))
-            #expect(blank.status.code == 422 && blank.text.contains("id=\"item-form\""))
+            #expect(blank.status.code == 422 && blank.text.contains("id=\"item-form\"") && blank.text.contains("<details open>\n  <summary><span>Name and pay schedule"),
+                    "a refusal shows the form it came from open")
 
             // Archived: out of the lists, in the archived section, its sale kept; then restored.
             let archived = try await client.execute(uri: "/book/products/\(test.serum.id)", method: .post, headers: headers,

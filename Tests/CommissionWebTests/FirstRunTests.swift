@@ -87,8 +87,8 @@ import Testing
                                                          amount: Money(minorUnits: 2000), receivedOn: settings.today()))
             let credit = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             let over = settings.style.format(Money(minorUnits: 980))
-            #expect(credit.contains(#"<span class="owed amount credit" data-owed title="paid beyond what it owes">\#(over)</span>"#)
-                    && credit.contains("credit: it paid \(over) more than it owes") && !credit.contains("-\(over)"), "\(credit)")
+            #expect(credit.contains(#"<span class="owed amount credit" data-owed title="paid beyond what it owes">\#(over) <small>credit</small></span>"#)
+                    && credit.contains("paid you \(over) more than it owed") && !credit.contains("-\(over)"), "\(credit)")
         }
     }
 

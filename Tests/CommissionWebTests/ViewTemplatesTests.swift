@@ -144,6 +144,35 @@ import Testing
         #expect(missing == [], "\(missing)")
     }
 
+    /// The page of a clinic, product or terms: one sample with every part, so that every section is read.
+    @Test func anItemPageShowsOnlyWhatItsViewHas() throws {
+        let sample = BookItemView(
+            heading: "Glow", archived: true, action: "/book/clinics/1", kindName: "clinic", editOpen: true,
+            clinic: .init(name: "Glow", scheduleNow: "monthly", kind: "monthly", anchor: "2026-11-26", weekdays: [.init(value: "monday", name: "Monday", selected: true)],
+                          first: "monthly", changes: [.init(iso: "2026-06-01", from: "06/01/2026", schedule: "twice a month")]),
+            standing: .init(label: "Owes you", amount: "$742.83", credit: false, detail: "this period $310.55 so far", statement: "/statements?clinic=1", payouts: "/payouts#clinic-1"),
+            split: .init(clinicID: 1, terms: [.init(href: "/book/terms/1", text: "40% of profit", from: "from the start")]),
+            deductions: .init(clinicName: "Glow", today: "2026-11-26", open: true, said: "Added Rent.",
+                              entries: [.init(id: 1, name: "Rent", amount: "$50.00", from: "01/01/2026", until: "12/31/2026")]),
+            prices: .init(clinicName: "Glow", today: "2026-11-26", open: true, said: "Set.", entries: [.init(id: 1, product: "Serum", from: "01/01/2026", price: "$40.00", cost: "$10.00")],
+                          products: [.init(id: 1, name: "Serum", price: "$50.00")]),
+            product: .init(name: "Serum", sku: "S-1", price: "50.00", cost: "20.00"),
+            terms: .init(clinic: "Glow", product: "Serum", share: "40.00", profit: true, revenue: false, from: "2026-01-01",
+                         tierRows: [.init(index: 0, number: 1, threshold: "", share: "")]),
+            earliest: "1900-01-01", latest: "2027-11-26", csrf: "token")
+        let missing = try Self.unresolved("book-item", sample)
+        #expect(missing == [], "\(missing)")
+    }
+
+    @Test func aSalePageShowsOnlyWhatItsViewHas() throws {
+        let sample = SalePageView(
+            id: 1, heading: "2 × Serum", place: "Glow · Mon 03/02/2026", commission: "$6.30", working: ["1 × $45.00 = $45.00 revenue"], voided: false, editOpen: true,
+            date: "2026-03-02", quantity: 2, price: "45.00", cost: "15.00", discount: "0.00", note: "n", noCommission: false, earliest: "1900-01-01", latest: "2027-03-02",
+            clinics: [.init(id: 1, name: "Glow", selected: true)], products: [.init(id: 1, name: "Serum", selected: true)],
+            history: [.init(at: "2026-03-02 10:00 UTC", actor: "you", action: "create", changes: "")], csrf: "token")
+        #expect(try Self.unresolved("edit-sale", sample) == [])
+    }
+
     /// The checker itself finds a name the view lacks, at the top and inside a section.
     @Test func aNameTheViewLacksIsFound() throws {
         struct Lacking { let sales: [SalesPageView.Row] = [] }

@@ -90,8 +90,40 @@ document.querySelectorAll("main a, main button, main input, main select, main te
     small.push(el.tagName.toLowerCase() + " " + (el.textContent || el.name || el.id || "").trim().replace(/\\s+/g, " ").slice(0, 24) + " " + Math.round(r.width) + "×" + Math.round(r.height));
   }
 });
+// Text overflowing its box: an element with text of its own whose content is wider (or taller) than
+// the box it is drawn in, unless it is cut on purpose (an ellipsis); and an inline element's text
+// reaching past the block that holds it.
+// Text only a screen reader reads (clipped to nothing, as .visually-hidden and a stacked table's head are).
+function clipped(el) {
+  for (var a = el; a && a !== document.body; a = a.parentElement) {
+    var c = getComputedStyle(a).clip;
+    if (a.classList.contains("visually-hidden") || (c && c !== "auto")) { return true; }
+  }
+  return false;
+}
+var overflowing = [], boxes = 0;
+document.querySelectorAll("main *, header *, nav *").forEach(function (el) {
+  if (el.closest("svg") || !el.getClientRects().length) { return; }
+  var own = Array.prototype.some.call(el.childNodes, function (n) { return n.nodeType === 3 && n.textContent.trim(); });
+  if (!own) { return; }
+  var style = getComputedStyle(el), name = el.tagName.toLowerCase() + " " + el.textContent.trim().replace(/\s+/g, " ").slice(0, 24);
+  if (style.textOverflow === "ellipsis" || clipped(el)) { return; }
+  boxes++;
+  if (style.display === "inline") {
+    var block = el.parentElement;
+    while (block && getComputedStyle(block).display === "inline") { block = block.parentElement; }
+    var b = block.getBoundingClientRect();
+    Array.prototype.forEach.call(el.getClientRects(), function (r) {
+      if (r.right > b.right + 1 || r.left < b.left - 1) { overflowing.push(name + " past its " + block.tagName.toLowerCase()); }
+    });
+  } else if (["INPUT", "SELECT", "TEXTAREA"].indexOf(el.tagName) < 0 && style.overflowX !== "auto" && style.overflowX !== "scroll"
+             && (el.scrollWidth > el.clientWidth + 1 || (style.overflowY === "visible" && el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0))) {
+    overflowing.push(name + " " + el.scrollWidth + "×" + el.scrollHeight + " in " + el.clientWidth + "×" + el.clientHeight);
+  }
+});
 return { overflow: document.documentElement.scrollWidth - window.innerWidth, width: document.documentElement.scrollWidth,
-         unlabelled: unlabelled, lowContrast: low, checked: checked, small: small, measured: measured };
+         unlabelled: unlabelled, lowContrast: low, checked: checked, small: small, measured: measured,
+         overflowing: overflowing, boxes: boxes };
 """
 
 # Each clinic card of the dashboard: its name, what it owes, its text, and whether the amount owed
@@ -544,6 +576,32 @@ def demo_book(workdir, drivers):
         listed = phone.find_element(By.ID, "terms").text
         check("30% of profit, 35% beyond $1,000.00, 40% beyond $2,000.00" in listed,
               f"two tiers added as rows are saved and listed in words ({listed[-200:]!r})")
+        # Every page of a year's book, on the phone and at 1280 px: no sideways scrolling, no text
+        # out of its box; a full-page screenshot of each, to be looked at.
+        phone.get(base + "/book")
+        item = lambda kind: phone.find_element(By.CSS_SELECTOR, f"#{kind} a.row").get_attribute("href")[len(base):]
+        clinic_page, product_page = item("clinics"), item("products")
+        terms_page = phone.find_element(By.CSS_SELECTOR, "#terms a[href*='/book/terms/']").get_attribute("href")[len(base):]
+        phone.get(base + "/sales")
+        sale_page = phone.find_element(By.CSS_SELECTOR, "#sales-list a.row-link").get_attribute("href")[len(base):]
+        pages = [("sale", "/"), ("dashboard", "/dashboard"), ("sales", "/sales"), ("sale-detail", sale_page), ("statement", "/statements"),
+                 ("year", "/year"), ("payouts", "/payouts"), ("compare", "/compare"), ("book", "/book"), ("clinic", clinic_page),
+                 ("product", product_page), ("terms", terms_page), ("transfer", "/transfer"), ("settings", "/settings"), ("more", "/more")]
+        for driver, kind, width, height in [(phone, "phone", 360, 640), (desk, "desktop", 1280, 900)]:
+            for name, path in pages:
+                driver.get(base + path)
+                audit = driver.execute_script(AUDIT)
+                check(audit["width"] <= width and audit["overflowing"] == [],
+                      f"{kind} {path}: {audit['width']} px wide (at most {width}), no text out of its box {audit['overflowing'][:4]}")
+                if SCREENSHOTS:
+                    full = driver.execute_script("return document.documentElement.scrollHeight")
+                    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": min(full, 6 * height), "deviceScaleFactor": 1, "mobile": kind == "phone"})
+                    os.makedirs(os.path.join(SCREENSHOTS, "pages"), exist_ok=True)
+                    driver.save_screenshot(os.path.join(SCREENSHOTS, "pages", f"{kind}-{name}.png"))
+                    if kind == "phone":  # back to the phone it emulates
+                        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+                    else:
+                        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -716,7 +774,7 @@ def main():
         reach = phone.execute_script(IN_REACH, phone.find_element(By.ID, "save"))
         check(reach["visible"], f"Save is on the first screen, above the tab bar ({reach})")
         tabs = phone.execute_script("var t = document.querySelector('nav.tabs'); return [t.getBoundingClientRect().height, t.innerText.replace(/\\s+/g, ' ').trim()]")
-        check(tabs[0] <= 64 and tabs[1] == "Sale Dashboard Sales More", f"a bottom tab bar: {tabs}")
+        check(tabs[0] <= 64 and tabs[1] == "Sale Dashboard Sales Payouts More", f"a bottom tab bar: {tabs}")
         check(phone.execute_script("var l = document.getElementById('product-list'); return getComputedStyle(l).overflowY") == "visible",
               "the product list is part of the page, not a box scrolling inside it")
         price = phone.find_element(By.ID, "price")
@@ -783,6 +841,9 @@ def main():
         check(badge.startswith("offline"), f"the badge says {badge!r}")
         reach = phone.execute_script(IN_REACH, phone.find_element(By.ID, "save"))
         check(reach["visible"], "Save stays in reach with the queue shown")
+        said = phone.find_element(By.TAG_NAME, "main").text
+        check(said.count("on this phone") == 1 and not any(m.is_displayed() for m in phone.find_elements(By.ID, "missed")),
+              f"the page says once that the sales are on the phone, and the missed-days nudge steps aside ({said[:160]!r})")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "offline-queue.png"))
         check(len(sales()) == before, "nothing reached the server while offline")
@@ -933,6 +994,8 @@ def main():
         print("Change a clinic from its page, archive a product and restore it")
         desk.get(base + "/book")
         desk.find_element(By.XPATH, "//section[@id='clinics']//li/a[contains(., 'Harbor Skin Clinic')]").click()
+        check(desk.find_element(By.ID, "standing-label").text.startswith("Owes you"), "the clinic's page leads with what it owes")
+        open_details(desk, "#edit summary")
         check(Select(desk.find_element(By.ID, "c-kind")).first_selected_option.get_attribute("value") == "weekly"
               and Select(desk.find_element(By.ID, "c-weekday")).first_selected_option.get_attribute("value") == "tuesday",
               "the clinic's page shows its schedule, weekly from Tuesday")
@@ -941,7 +1004,8 @@ def main():
         check("weekly, from Monday" in desk.find_element(By.TAG_NAME, "main").text, "the new schedule is listed")
         serum = next(p for p in json.loads(cli("product", "list", "--format", "json")) if p["name"] == "Serum 30ml")
         desk.get(base + f"/book/products/{serum['id']}")
-        submit(desk, "Archive")
+        open_details(desk, "#archive summary")
+        submit(desk, "Archive Serum 30ml")
         check("Archived (1)" in desk.find_element(By.ID, "archived").text, "the archived product waits in its own section")
         desk.get(base + "/")
         check(desk.find_elements(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]") == [],
@@ -1042,6 +1106,8 @@ def main():
                       f"{path} ({scheme}): text contrast is at least 4.5:1 ({audit['checked']} elements) {audit['lowContrast'][:3]}")
                 check(audit["measured"] >= 5 and audit["small"] == [],
                       f"{path} ({scheme}): every tap target is at least 44×44 px ({audit['measured']} measured) {audit['small'][:4]}")
+                check(audit["boxes"] >= 10 and audit["overflowing"] == [],
+                      f"{path} ({scheme}): no text overflows its box ({audit['boxes']} measured) {audit['overflowing'][:4]}")
                 violations = accessibility(driver)
                 check(violations == [], f"{path} ({scheme}): axe-core finds no violation {violations}")
         check(dark.execute_script("return getComputedStyle(document.body).backgroundColor") != "rgb(255, 255, 255)", "dark mode follows the system")
@@ -1065,6 +1131,7 @@ def main():
             check(audit["unlabelled"] == [], f"{label}: every input is labelled {audit['unlabelled']}")
             check(audit["lowContrast"] == [], f"{label}: text contrast is at least 4.5:1 {audit['lowContrast'][:3]}")
             check(audit["small"] == [], f"{label}: every tap target is at least 44×44 px {audit['small'][:4]}")
+            check(audit["overflowing"] == [], f"{label}: no text overflows its box {audit['overflowing'][:4]}")
             violations = accessibility(phone)
             check(violations == [], f"{label}: axe-core finds no violation {violations}")
         phone.get(base + "/")

@@ -397,9 +397,7 @@ struct BookJob: Job {
         // Shares as she says them ("40%", "57.5%"), as every page does.
         func describe(_ terms: Terms) -> String {
             "\(names.clinics[terms.clinicID] ?? "")\(terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""): "
-                + "\(terms.share.shortPercentText)% of \(terms.basis.rawValue)"
-                + terms.tiers.map { ", \($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined()
-                + " from \(style.format(terms.effectiveFrom))"
+                + Self.split(terms, style: style) + " from \(style.format(terms.effectiveFrom))"
         }
         func count(_ number: Int, _ word: String) -> String? { number == 0 ? nil : "\(number) \(word)\(number == 1 ? "" : "s")" }
         let archived = allClinics.filter(\.isArchived).map { BookPageView.Archived(kind: "Clinic", name: $0.name, action: "/book/clinics/\($0.id)") }
@@ -482,85 +480,6 @@ struct BookJob: Job {
         case "terms": return .terms(try await app.store.terms(Terms.ID(id)))
         default: throw Problem(.notFound, "There is no such page: the book has clinics, products and terms.")
         }
-    }
-
-    /// - Parameters:
-    ///   - open: the clinic's form to show open (`deductions`, `prices`): the one a refusal came from.
-    ///   - said: what a form of the clinic's page just did, for its section (`deductions`, `prices`).
-    func itemPage(_ item: Item, context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  open: String? = nil, said: (section: String, text: String)? = nil) async throws -> Response {
-        let settings = try await app.store.settings()
-        let style = settings.style
-        let today = settings.today()
-        var values: [String: Any] = ["archived": item.isArchived, "earliest": AcceptedDays.earliest.description,
-                                     "latest": AcceptedDays(today: today).latest.description]
-        let title: String
-        switch item {
-        case .clinic(let clinic):
-            title = clinic.name
-            values["action"] = "/book/clinics/\(clinic.id)"
-            // The picker shows the schedule in force today; a day in "from" makes it a change from that day.
-            let current = clinic.calendar.schedule(on: today)
-            var weekday: Weekday = .monday, anchor = today
-            if case .weekly(let day) = current { weekday = day }
-            if case .biweekly(let day) = current { anchor = day }
-            values["clinic"] = ["name": clinic.name, current.kind: true, "anchor": anchor.description, "hasChanges": !clinic.scheduleChanges.isEmpty,
-                                "first": Self.describe(clinic.schedule, style: style), "action": "/book/clinics/\(clinic.id)",
-                                "changes": clinic.scheduleChanges.map { change -> [String: Any] in
-                                    ["iso": change.effectiveFrom.description, "from": style.format(change.effectiveFrom),
-                                     "schedule": Self.describe(change.schedule, style: style), "csrf": context.csrfToken ?? ""]
-                                },
-                                "weekdays": Weekday.allCases.map { ["value": $0.description, "name": $0.description.capitalized, "selected": $0 == weekday] }]
-            let names = try await Presenter.Names(store: app.store)
-            // Her split here, in words: each set of the clinic's terms in force, with its page.
-            let terms = try await app.store.terms(TermsQuery(clinicID: clinic.id))
-            values["split"] = [
-                "clinicID": clinic.id.rawValue, "hasTerms": !terms.isEmpty,
-                "terms": terms.sorted { ($0.productID == nil ? 0 : 1, $0.effectiveFrom) < ($1.productID == nil ? 0 : 1, $1.effectiveFrom) }.map { terms in
-                    ["href": "/book/terms/\(terms.id)",
-                     "text": (terms.productID.flatMap { names.products[$0] }.map { "\($0) only: " } ?? "")
-                        + "\(terms.share.shortPercentText)% of \(terms.basis.rawValue)"
-                        + terms.tiers.map { ", \($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined()
-                        + (terms.effectiveFrom == AcceptedDays.earliest ? ", from the start" : " from \(style.format(terms.effectiveFrom))")] as [String: Any]
-                },
-            ] as [String: Any]
-            let entries = try await app.store.prices(PriceQuery(clinicID: clinic.id))
-            let products = try await app.store.products(ProductQuery())
-            let deductions = try await app.store.deductions(clinic: clinic.id)
-            values["deductions"] = [
-                "clinicName": clinic.name, "today": today.description, "hasEntries": !deductions.isEmpty, "action": "/book/clinics/\(clinic.id)",
-                "open": open == "deductions", "said": said?.section == "deductions" ? said?.text ?? "" : "",
-                "entries": deductions.map { d -> [String: Any] in
-                    ["id": d.id.rawValue, "name": d.name, "amount": d.amount.text { style.format($0) }, "from": style.format(d.effectiveFrom),
-                            "until": d.lastDay.map { style.format($0) } ?? "", "action": "/book/clinics/\(clinic.id)", "csrf": context.csrfToken ?? ""]
-                },
-            ] as [String: Any]
-            values["prices"] = [
-                "clinicName": clinic.name, "today": today.description, "hasEntries": !entries.isEmpty, "action": "/book/clinics/\(clinic.id)",
-                "open": open == "prices", "said": said?.section == "prices" ? said?.text ?? "" : "",
-                "entries": entries.map { e -> [String: Any] in
-                    ["id": e.id.rawValue, "product": names.products[e.productID] ?? "", "from": style.format(e.effectiveFrom),
-                     "price": style.format(e.unitPrice), "cost": e.unitCost.map { style.format($0) } ?? "the product's",
-                     "action": "/book/clinics/\(clinic.id)", "csrf": context.csrfToken ?? ""]
-                },
-                "products": products.map { ["id": $0.id.rawValue, "name": $0.name, "price": style.format($0.unitPrice)] as [String: Any] },
-            ] as [String: Any]
-        case .product(let product):
-            title = product.name
-            values["action"] = "/book/products/\(product.id)"
-            values["product"] = ["name": product.name, "sku": product.sku ?? "", "price": style.formatInput(product.unitPrice),
-                                 "cost": style.formatInput(product.unitCost)]
-        case .terms(let terms):
-            let names = try await Presenter.Names(store: app.store)
-            title = "Terms of \(names.clinics[terms.clinicID] ?? "a clinic")"
-            values["action"] = "/book/terms/\(terms.id)"
-            values["terms"] = ["clinic": names.clinics[terms.clinicID] ?? "", "hasProduct": terms.productID != nil,
-                               "product": terms.productID.flatMap { names.products[$0] } ?? "", "share": terms.share.percentText,
-                               terms.basis.rawValue: true, "from": terms.effectiveFrom.description,
-                               "tierRows": TierRow.rows(terms.tiers, style: style).map(\.values)]
-        }
-        values["heading"] = title
-        return try await app.page("book-item", title: title, nav: "book", context: context, values: values, status: status, error: error)
     }
 
     /// Saves, archives or restores the page's record (`action=save|archive|restore`).
@@ -860,9 +779,6 @@ package struct TierRow: Sendable {
                                          share: $0.element.share.shortPercentText) }
             + [TierRow(index: tiers.count, number: tiers.count + 1, threshold: "", share: "")]
     }
-
-    /// For a page still drawn from a dictionary.
-    var values: [String: Any] { ["index": index, "number": number, "tierThreshold": tierThreshold, "tierShare": tierShare] }
 }
 
 /// What the book page shows (`book.mustache`).

@@ -110,20 +110,29 @@ struct SalesJob: Job {
         let style = settings.style
         let sale = try await store.sale(try id(context))
         let names = try await Presenter.Names(store: store)
-        let values: [String: Any] = [
-            "id": sale.id.rawValue, "date": sale.date.description, "quantity": sale.quantity,
-            "price": style.formatInput(sale.line.unitPrice), "cost": style.formatInput(sale.line.unitCost),
-            "discount": style.formatInput(sale.line.discount), "note": sale.note ?? "", "noCommission": sale.isNoCommission, "voided": sale.isVoided,
-            "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: settings.today()).latest.description,
-            "clinics": try await store.clinics(ClinicQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.clinicID] as [String: Any] },
-            "products": try await store.products(ProductQuery()).map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id == sale.productID] as [String: Any] },
-            "heading": "\(sale.quantity) × \(names.products[sale.productID] ?? "a product") at \(names.clinics[sale.clinicID] ?? "a clinic") on \(style.format(sale.date))",
-            "history": try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
-                ["at": Self.auditTime.string(from: entry.at), "actor": Self.who(entry.actor, me: context.caller.account?.username), "action": entry.action,
-                 "changes": entry.changes(currency: currency, names: names)]
-            },
+        let product = names.products[sale.productID] ?? "a product", clinic = names.clinics[sale.clinicID] ?? "a clinic"
+        let figures = sale.figures, line = sale.line
+        // How the commission was reached, a step a line: price and discount, cost, her share.
+        let working = [
+            "\(sale.quantity) × \(style.format(line.unitPrice))" + (line.discount.isZero ? "" : " − \(style.format(line.discount)) discount")
+                + " = \(style.format(figures.revenue)) revenue",
+            "− \(style.format(figures.cost)) cost = \(style.format(figures.profit)) profit",
+            line.rate.map { "\($0.share.shortPercentText)% of \($0.basis.rawValue) = \(style.format(figures.commission))" } ?? "No commission on this sale",
         ]
-        return try await app.page("edit-sale", title: "Edit sale", nav: "sales", context: context, values: values, status: status, error: error)
+        let view = SalePageView(
+            id: sale.id.rawValue, heading: "\(sale.quantity) × \(product)", place: "\(clinic) · \(sale.date.weekday.shortName) \(style.format(sale.date))",
+            commission: style.format(figures.commission), working: working, voided: sale.isVoided, editOpen: error != nil,
+            date: sale.date.description, quantity: sale.quantity, price: style.formatInput(line.unitPrice), cost: style.formatInput(line.unitCost),
+            discount: style.formatInput(line.discount), note: sale.note ?? "", noCommission: sale.isNoCommission,
+            earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: settings.today()).latest.description,
+            clinics: try await store.clinics(ClinicQuery()).map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.clinicID) },
+            products: try await store.products(ProductQuery()).map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.productID) },
+            history: try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
+                .init(at: Self.auditTime.string(from: entry.at), actor: Self.who(entry.actor, me: context.caller.account?.username), action: entry.action,
+                      changes: entry.changes(currency: currency, names: names))
+            },
+            csrf: context.csrfToken ?? "")
+        return try await app.page("edit-sale", view: view, title: "Sale of \(view.heading)", nav: "sales", context: context, status: status, error: error)
     }
 
     func editSale(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -266,5 +275,52 @@ package struct SalesPageView: PageView {
                  previous: String?, next: String?) {
         (self.clinics, self.products, self.from, self.to, self.q, self.filtered) = (clinics, products, from, to, q, filtered)
         (self.sales, self.count, self.previous, self.next) = (sales, count, previous, next)
+    }
+}
+
+/// A sale's page (`edit-sale.mustache`): what it earned her and how, its form folded, Void a step
+/// aside, its history.
+package struct SalePageView: PageView {
+    package struct Change: Sendable {
+        let at: String
+        let actor: String
+        let action: String
+        let changes: String
+        package init(at: String, actor: String, action: String, changes: String) { (self.at, self.actor, self.action, self.changes) = (at, actor, action, changes) }
+    }
+
+    let id: Int64
+    /// "2 × Serum 30ml".
+    let heading: String
+    /// "Glow Aesthetics · Thu 11/26/2026".
+    let place: String
+    let commission: String
+    /// How the commission was reached, a step a line.
+    let working: [String]
+    let voided: Bool
+    /// The form shows open: a refusal came from it.
+    let editOpen: Bool
+    let date: String
+    let quantity: Int64
+    let price: String
+    let cost: String
+    let discount: String
+    let note: String
+    let noCommission: Bool
+    let earliest: String
+    let latest: String
+    let clinics: [PageOption]
+    let products: [PageOption]
+    let history: [Change]
+    let hasHistory: Bool
+    let csrf: String
+
+    package init(id: Int64, heading: String, place: String, commission: String, working: [String], voided: Bool, editOpen: Bool, date: String, quantity: Int64,
+                 price: String, cost: String, discount: String, note: String, noCommission: Bool, earliest: String, latest: String,
+                 clinics: [PageOption], products: [PageOption], history: [Change], csrf: String) {
+        (self.id, self.heading, self.place, self.commission, self.working, self.voided, self.editOpen) = (id, heading, place, commission, working, voided, editOpen)
+        (self.date, self.quantity, self.price, self.cost, self.discount, self.note, self.noCommission) = (date, quantity, price, cost, discount, note, noCommission)
+        (self.earliest, self.latest, self.clinics, self.products, self.history, self.hasHistory, self.csrf) =
+            (earliest, latest, clinics, products, history, !history.isEmpty, csrf)
     }
 }

@@ -50,7 +50,7 @@ struct StatementsJob: Job {
         }
         let view = YearPageView(
             year: summary.year, previous: summary.year > AcceptedDays.earliest.year ? summary.year - 1 : nil,
-            next: summary.year < settings.today().year + 1 ? summary.year + 1 : nil,
+            next: summary.year < settings.today().year ? summary.year + 1 : nil,
             clinics: summary.clinics.map { clinic in
                 .init(name: clinic.clinic.name, year: figures(clinic.figures),
                       months: clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month in
@@ -58,7 +58,7 @@ struct StatementsJob: Job {
                       })
             },
             total: summary.clinics.isEmpty ? nil : figures(summary.total))
-        return try await app.page("year", view: view, title: "Year \(summary.year)", nav: "statements", context: context)
+        return try await app.page("year", view: view, title: "Year \(summary.year)", nav: "year", context: context)
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -125,14 +125,16 @@ struct StatementsJob: Job {
                 csvLink: "/statements.csv?clinic=\(clinic.id)&date=\(period.start)", compareLink: "/compare?clinic=\(clinic.id)&date=\(period.start)",
                 lines: statement.lines.map { line in
                     let sale = line.sale
-                    return .init(date: style.format(sale.date), product: line.productName, quantity: sale.quantity, price: style.format(sale.line.unitPrice),
+                    return .init(date: style.formatShort(sale.date), product: line.productName, quantity: sale.quantity, price: style.format(sale.line.unitPrice),
                                  discount: style.format(sale.line.discount), revenue: style.format(sale.figures.revenue), profit: style.format(sale.figures.profit),
-                                 share: sale.line.rate.map { "\($0.share.percentText)%" } ?? "none", commission: style.format(sale.figures.commission))
+                                 share: sale.line.rate.map { "\($0.share.shortPercentText)%" } ?? "none", commission: style.format(sale.figures.commission))
                 },
                 sales: statement.totals.saleCount, revenue: style.format(statement.totals.revenue), profit: style.format(statement.totals.profit),
-                adjusted: !statement.accelerators.isEmpty || !statement.deductions.isEmpty, lineCommission: style.format(statement.totals.commission),
-                accelerators: statement.accelerators.map { line in
-                    .init(tiers: line.terms.tiers.map { "\($0.share) beyond \(style.format($0.threshold))" }.joined(separator: ", "),
+                // An accelerator that added nothing (its tiers not reached) is not a line of its own.
+                adjusted: statement.accelerators.contains { !$0.amount.isZero } || !statement.deductions.isEmpty,
+                lineCommission: style.format(statement.totals.commission),
+                accelerators: statement.accelerators.filter { !$0.amount.isZero }.map { line in
+                    .init(tiers: line.terms.tiers.map { "\($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined(separator: ", "),
                           basisTotal: style.format(line.basisTotal), amount: style.format(line.amount))
                 },
                 deductions: statement.deductions.map { .init(name: $0.deduction.name, amount: style.format($0.amount)) },
@@ -249,6 +251,8 @@ package struct StatementPageView: PageView {
 package struct YearPageView: PageView {
     package struct Figures: Sendable {
         let sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String
+        /// "1 sale", "951 sales".
+        let salesText: String
         /// What is still owed; with `credit`, what the clinic paid beyond what it owes (never a negative amount).
         let netPayable: String, received: String, balance: String, credit: Bool
         /// Whether accelerators or deductions made the periods' figures differ from their sales'.
@@ -257,6 +261,7 @@ package struct YearPageView: PageView {
         package init(sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String,
                      netPayable: String, received: String, balance: String, credit: Bool = false, adjusted: Bool) {
             (self.sales, self.revenue, self.earned, self.periods, self.commission) = (sales, revenue, earned, periods, commission)
+            salesText = DashboardJob.sales(sales)
             (self.accelerators, self.deductions, self.netPayable, self.received) = (accelerators, deductions, netPayable, received)
             (self.balance, self.credit, self.adjusted) = (balance, credit, adjusted)
         }

@@ -292,6 +292,9 @@
       var section = $("#queue");
       if (!section) { return; }
       section.hidden = records.length === 0;
+      // While sales wait on the phone, the nudge about missed days steps aside: the form stays high.
+      var missed = $("#missed");
+      if (missed) { missed.hidden = records.length > 0; }
       section.textContent = "";
       if (!records.length) { return; }
       var title = document.createElement("p");
@@ -302,7 +305,6 @@
       strong.textContent = connection.waiting ? connection.waiting + " waiting to send" : "";
       title.appendChild(strong);
       if (refused) { title.appendChild(document.createTextNode((connection.waiting ? " · " : "") + refused + " refused")); }
-      title.appendChild(document.createTextNode(" — saved on this phone."));
       // One line: the count and Send now; the sales themselves folded, open when one was refused
       // (it waits for her: Correct or Discard).
       var head = document.createElement("div");
@@ -364,7 +366,7 @@
   function sendOrKeep(form, record, onRecorded) {
     var keepIt = function () {
       return keep(record).then(function () {
-        notice("No network: saved on this phone. It is sent when the network is back.");
+        notice("Saved on this phone: it is sent when the network is back.");
         return showQueue();
       });
     };

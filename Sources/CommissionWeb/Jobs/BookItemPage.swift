@@ -1,0 +1,272 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Hummingbird
+
+extension BookJob {
+    /// The page of one clinic, product or set of terms (`book-item.mustache`). A clinic's leads with
+    /// what it owes her and her split there; its name and schedule fold away, as do its Add forms.
+    /// Archiving is a deliberate step on every kind: it is unfolded and confirmed.
+    ///
+    /// - Parameters:
+    ///   - open: the clinic's form to show open (`deductions`, `prices`): the one a refusal came from.
+    ///     A refusal without one is the page's own form's, which then shows open.
+    ///   - said: what a form of the clinic's page just did, for its section (`deductions`, `prices`).
+    func itemPage(_ item: Item, context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok,
+                  open: String? = nil, said: (section: String, text: String)? = nil) async throws -> Response {
+        let settings = try await app.store.settings()
+        let style = settings.style
+        let today = settings.today()
+        let csrf = context.csrfToken ?? ""
+        var view = BookItemView(heading: "", archived: item.isArchived, action: "", kindName: "", editOpen: error != nil && open == nil,
+                                earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: today).latest.description, csrf: csrf)
+        switch item {
+        case .clinic(let clinic):
+            let action = "/book/clinics/\(clinic.id)"
+            (view.heading, view.action, view.kindName) = (clinic.name, action, "clinic")
+            // The picker shows the schedule in force today; a day in "from" makes it a change from that day.
+            let current = clinic.calendar.schedule(on: today)
+            var weekday: Weekday = .monday, anchor = today
+            if case .weekly(let day) = current { weekday = day }
+            if case .biweekly(let day) = current { anchor = day }
+            let names = try await Presenter.Names(store: app.store)
+            let terms = try await app.store.terms(TermsQuery(clinicID: clinic.id))
+            view.clinic = .init(
+                name: clinic.name, scheduleNow: Self.describe(current, style: style), kind: current.kind, anchor: anchor.description,
+                weekdays: Weekday.allCases.map { .init(value: $0.description, name: $0.description.capitalized, selected: $0 == weekday) },
+                first: Self.describe(clinic.schedule, style: style),
+                changes: clinic.scheduleChanges.map {
+                    .init(iso: $0.effectiveFrom.description, from: style.format($0.effectiveFrom), schedule: Self.describe($0.schedule, style: style))
+                })
+            if let standing = try await app.store.dashboard(today: today).clinics.first(where: { $0.clinic.id == clinic.id }) {
+                view.standing = .of(standing, clinic: clinic.id, style: style)
+            }
+            // Her split here, in words: each set of the clinic's terms, the clinic's own first, with its page.
+            view.split = .init(clinicID: clinic.id.rawValue, terms: terms.sorted {
+                ($0.productID == nil ? 0 : 1, $0.effectiveFrom) < ($1.productID == nil ? 0 : 1, $1.effectiveFrom)
+            }.map { terms in
+                .init(href: "/book/terms/\(terms.id)",
+                      text: (terms.productID.flatMap { names.products[$0] }.map { "\($0) only: " } ?? "") + Self.split(terms, style: style),
+                      from: terms.effectiveFrom == AcceptedDays.earliest ? "from the start" : "from \(style.format(terms.effectiveFrom))")
+            })
+            let deductions = try await app.store.deductions(clinic: clinic.id)
+            view.deductions = .init(
+                clinicName: clinic.name, today: today.description, open: open == "deductions",
+                said: said?.section == "deductions" ? said?.text : nil,
+                entries: deductions.map {
+                    .init(id: $0.id.rawValue, name: $0.name, amount: $0.amount.text { style.format($0) }, from: style.format($0.effectiveFrom),
+                          until: $0.lastDay.map { style.format($0) })
+                })
+            let products = try await app.store.products(ProductQuery())
+            view.prices = .init(
+                clinicName: clinic.name, today: today.description, open: open == "prices", said: said?.section == "prices" ? said?.text : nil,
+                entries: try await app.store.prices(PriceQuery(clinicID: clinic.id)).map {
+                    .init(id: $0.id.rawValue, product: names.products[$0.productID] ?? "", from: style.format($0.effectiveFrom),
+                          price: style.format($0.unitPrice), cost: $0.unitCost.map { style.format($0) } ?? "the product's")
+                },
+                products: products.map { .init(id: $0.id.rawValue, name: $0.name, price: style.format($0.unitPrice)) })
+        case .product(let product):
+            (view.heading, view.action, view.kindName) = (product.name, "/book/products/\(product.id)", "product")
+            view.product = .init(name: product.name, sku: product.sku ?? "", price: style.formatInput(product.unitPrice),
+                                 cost: style.formatInput(product.unitCost))
+        case .terms(let terms):
+            let names = try await Presenter.Names(store: app.store)
+            let clinic = names.clinics[terms.clinicID] ?? "a clinic"
+            (view.heading, view.action, view.kindName) = ("Terms of \(clinic)", "/book/terms/\(terms.id)", "terms")
+            view.terms = .init(clinic: clinic, product: terms.productID.flatMap { names.products[$0] }, share: terms.share.percentText,
+                               profit: terms.basis == .profit, revenue: terms.basis == .revenue, from: terms.effectiveFrom.description,
+                               tierRows: TierRow.rows(terms.tiers, style: style))
+        }
+        return try await app.page("book-item", view: view, title: view.heading, nav: "book", context: context, status: status, error: error)
+    }
+
+    /// Her share under a set of terms, in words: "40% of profit", "30% of profit, 35% beyond $1,000.00".
+    static func split(_ terms: Terms, style: LocaleStyle) -> String {
+        "\(terms.share.shortPercentText)% of \(terms.basis.rawValue)"
+            + terms.tiers.map { ", \($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined()
+    }
+}
+
+/// What the page of a clinic, product or set of terms shows (`book-item.mustache`): one of
+/// `clinic`, `product` and `terms` is set, and with a clinic its standing, split, deductions and prices.
+package struct BookItemView: PageView {
+    /// What the clinic owes her now, in a sentence and a figure, with its statement and payouts.
+    package struct Standing: Sendable {
+        /// "Owes you", "Paid you beyond what it owes", "Owes you nothing".
+        let label: String
+        let amount: String
+        let credit: Bool
+        /// "$120.00 overdue · this period $310.55 so far".
+        let detail: String
+        let statement: String
+        let payouts: String
+
+        package init(label: String, amount: String, credit: Bool, detail: String, statement: String, payouts: String) {
+            (self.label, self.amount, self.credit, self.detail, self.statement, self.payouts) = (label, amount, credit, detail, statement, payouts)
+        }
+
+        static func of(_ standing: ClinicStanding, clinic: Clinic.ID, style: LocaleStyle) -> Standing {
+            let owed = standing.arrears.owed
+            let label = owed.isZero ? "Owes you nothing" : owed.isNegative ? "Paid you beyond what it owes" : "Owes you"
+            let detail = [standing.arrears.overdue.isZero ? nil : "\(style.format(standing.arrears.overdue)) overdue",
+                          "this period \(style.format(standing.periodPayable)) so far"
+                            + (standing.periodReceived.isZero ? "" : ", \(style.format(standing.periodReceived)) paid")].compactMap { $0 }
+            return Standing(label: label, amount: style.format(owed.magnitudeOrSelf), credit: owed.isNegative,
+                            detail: detail.joined(separator: " · "), statement: "/statements?clinic=\(clinic)", payouts: "/payouts#clinic-\(clinic)")
+        }
+    }
+
+    package struct Choice: Sendable {
+        let value: String
+        let name: String
+        let selected: Bool
+        package init(value: String, name: String, selected: Bool) { (self.value, self.name, self.selected) = (value, name, selected) }
+    }
+
+    package struct ScheduleChangeRow: Sendable {
+        let iso: String
+        let from: String
+        let schedule: String
+        package init(iso: String, from: String, schedule: String) { (self.iso, self.from, self.schedule) = (iso, from, schedule) }
+    }
+
+    /// A clinic's name and pay schedule, and the schedule's changes.
+    package struct ClinicPart: Sendable {
+        let name: String
+        /// The schedule in force today, in words: what the folded form says it holds.
+        let scheduleNow: String
+        let monthly: Bool, semimonthly: Bool, weekly: Bool, biweekly: Bool
+        let anchor: String
+        let weekdays: [Choice]
+        /// The schedule it had from the start, in words.
+        let first: String
+        let changes: [ScheduleChangeRow]
+        let hasChanges: Bool
+
+        package init(name: String, scheduleNow: String, kind: String, anchor: String, weekdays: [Choice], first: String, changes: [ScheduleChangeRow]) {
+            (self.name, self.scheduleNow, self.anchor, self.weekdays, self.first, self.changes, self.hasChanges) =
+                (name, scheduleNow, anchor, weekdays, first, changes, !changes.isEmpty)
+            (monthly, semimonthly, weekly, biweekly) = (kind == "monthly", kind == "semimonthly", kind == "weekly", kind == "biweekly")
+        }
+    }
+
+    package struct SplitRow: Sendable {
+        let href: String
+        let text: String
+        /// "from 11/27/2025", "from the start".
+        let from: String
+        package init(href: String, text: String, from: String) { (self.href, self.text, self.from) = (href, text, from) }
+    }
+
+    /// Her split at a clinic: each of its sets of terms, a row each.
+    package struct Split: Sendable {
+        let clinicID: Int64
+        let terms: [SplitRow]
+        let hasTerms: Bool
+        package init(clinicID: Int64, terms: [SplitRow]) { (self.clinicID, self.terms, self.hasTerms) = (clinicID, terms, !terms.isEmpty) }
+    }
+
+    package struct DeductionRow: Sendable {
+        let id: Int64
+        let name: String
+        let amount: String
+        let from: String
+        let until: String?
+        package init(id: Int64, name: String, amount: String, from: String, until: String?) {
+            (self.id, self.name, self.amount, self.from, self.until) = (id, name, amount, from, until)
+        }
+    }
+
+    package struct Deductions: Sendable {
+        let clinicName: String
+        let today: String
+        let open: Bool
+        let said: String?
+        let entries: [DeductionRow]
+        let hasEntries: Bool
+        package init(clinicName: String, today: String, open: Bool, said: String?, entries: [DeductionRow]) {
+            (self.clinicName, self.today, self.open, self.said, self.entries, self.hasEntries) = (clinicName, today, open, said, entries, !entries.isEmpty)
+        }
+    }
+
+    package struct PriceRow: Sendable {
+        let id: Int64
+        let product: String
+        let from: String
+        let price: String
+        let cost: String
+        package init(id: Int64, product: String, from: String, price: String, cost: String) {
+            (self.id, self.product, self.from, self.price, self.cost) = (id, product, from, price, cost)
+        }
+    }
+
+    package struct ProductChoice: Sendable {
+        let id: Int64
+        let name: String
+        let price: String
+        package init(id: Int64, name: String, price: String) { (self.id, self.name, self.price) = (id, name, price) }
+    }
+
+    package struct Prices: Sendable {
+        let clinicName: String
+        let today: String
+        let open: Bool
+        let said: String?
+        let entries: [PriceRow]
+        let hasEntries: Bool
+        let products: [ProductChoice]
+        package init(clinicName: String, today: String, open: Bool, said: String?, entries: [PriceRow], products: [ProductChoice]) {
+            (self.clinicName, self.today, self.open, self.said, self.entries, self.hasEntries, self.products) =
+                (clinicName, today, open, said, entries, !entries.isEmpty, products)
+        }
+    }
+
+    package struct ProductPart: Sendable {
+        let name: String
+        let sku: String
+        let price: String
+        let cost: String
+        package init(name: String, sku: String, price: String, cost: String) { (self.name, self.sku, self.price, self.cost) = (name, sku, price, cost) }
+    }
+
+    package struct TermsPart: Sendable {
+        let clinic: String
+        /// The product they are for alone, if any.
+        let product: String?
+        let share: String
+        let profit: Bool
+        let revenue: Bool
+        let from: String
+        let tierRows: [TierRow]
+        package init(clinic: String, product: String?, share: String, profit: Bool, revenue: Bool, from: String, tierRows: [TierRow]) {
+            (self.clinic, self.product, self.share, self.profit, self.revenue, self.from, self.tierRows) = (clinic, product, share, profit, revenue, from, tierRows)
+        }
+    }
+
+    var heading: String
+    let archived: Bool
+    /// Where the page's forms post (`/book/clinics/1`).
+    var action: String
+    /// "clinic", "product", "terms": what the Archive step names.
+    var kindName: String
+    /// The name-and-schedule form shows open: a refusal came from it.
+    let editOpen: Bool
+    var clinic: ClinicPart?
+    var standing: Standing?
+    var split: Split?
+    var deductions: Deductions?
+    var prices: Prices?
+    var product: ProductPart?
+    var terms: TermsPart?
+    let earliest: String
+    let latest: String
+    let csrf: String
+
+    package init(heading: String, archived: Bool, action: String, kindName: String, editOpen: Bool, clinic: ClinicPart? = nil, standing: Standing? = nil,
+                 split: Split? = nil, deductions: Deductions? = nil, prices: Prices? = nil, product: ProductPart? = nil, terms: TermsPart? = nil,
+                 earliest: String, latest: String, csrf: String) {
+        (self.heading, self.archived, self.action, self.kindName, self.editOpen) = (heading, archived, action, kindName, editOpen)
+        (self.clinic, self.standing, self.split, self.deductions, self.prices, self.product, self.terms) = (clinic, standing, split, deductions, prices, product, terms)
+        (self.earliest, self.latest, self.csrf) = (earliest, latest, csrf)
+    }
+}
