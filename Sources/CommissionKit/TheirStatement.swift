@@ -126,12 +126,22 @@ public struct StatementComparison: Sendable {
             { $0.date == $1.date },
             { ($0.date.adding(days: 1) == $1.date || $0.date.adding(days: -1) == $1.date) },
         ]
+        // How far a sale's figures agree with their line: its price, and its commission.
+        func agreement(_ line: TheirLine, _ sale: Sale) -> Int {
+            let price = line.price.map { $0 == sale.line.unitPrice || $0 == sale.figures.revenue } ?? true
+            return (price ? 1 : 0) + (line.commission == sale.figures.commission ? 1 : 0)
+        }
+        // In each pass the lines whose figures agree with a sale pair first, so that two sales of a
+        // day at different prices are never paired crosswise.
         for pass in passes {
-            for (index, line) in theirs.enumerated() where pairs[index] == nil {
-                guard let product = resolved[index] else { continue }
-                if let sale = hers.first(where: { !matchedHers.contains($0.id) && $0.productID == product.id && pass(line, $0) }) {
-                    pairs[index] = sale
-                    matchedHers.insert(sale.id)
+            for least in [2, 1, 0] {
+                for (index, line) in theirs.enumerated() where pairs[index] == nil {
+                    guard let product = resolved[index] else { continue }
+                    let candidates = hers.filter { !matchedHers.contains($0.id) && $0.productID == product.id && pass(line, $0) }
+                    if let sale = candidates.first(where: { agreement(line, $0) >= least }) {
+                        pairs[index] = sale
+                        matchedHers.insert(sale.id)
+                    }
                 }
             }
         }

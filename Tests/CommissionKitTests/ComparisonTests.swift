@@ -101,6 +101,29 @@ import Testing
         #expect(after.contains("3 lines agree.") && after.contains("they credit you 40.00 less"), "\(after)")
     }
 
+    /// Two serums on one day at 40.00 and 50.00 in her book, listed the other way round on theirs:
+    /// each line pairs with the sale whose figures agree, and nothing differs.
+    @Test func twoSalesOfADayAtSwappedPricesPairByTheirFigures() async throws {
+        let directory = temporaryDirectory()
+        let path = try Self.book(in: directory)
+        let sales = file("two.csv", "date,clinic,product,quantity,unit price\n2026-03-27,Glow Aesthetics,Serum,1,40.00\n2026-03-27,Glow Aesthetics,Serum,1,50.00\n",
+                         in: directory)
+        #expect(try commission(["import", sales, "--db", path]).status == 0)
+        let store = try SQLiteStore(.file(path))
+        let glow = try await store.clinic(named: "Glow Aesthetics")
+        let mine = try await store.sales(SaleQuery(clinicID: glow.id, from: day("2026-03-27"), through: day("2026-03-27")))
+        #expect(Set(mine.map { [$0.line.unitPrice, $0.figures.commission] }) == [[cents(4000), cents(800)], [cents(5000), cents(1200)]])
+        let theirs = try TheirStatement(origin: .data(Data("""
+            Date,Item,Qty,Price,Your commission
+            2026-03-27,Serum,1,50.00,12.00
+            2026-03-27,Serum,1,40.00,8.00
+
+            """.utf8), name: "theirs.csv"), currency: .usd)
+        let compared = try await StatementComparison.compare(theirs, clinic: glow, period: glow.calendar.period(containing: day("2026-03-27")), store: store)
+        let thatDay = compared.lines.filter { $0.date == day("2026-03-27") }
+        #expect(thatDay.count == 2 && thatDay.allSatisfy { $0.differences.isEmpty }, "\(thatDay.map(\.differences))")
+    }
+
     @Test func aStatementWithoutACommissionColumnSaysWhatItHas() throws {
         let directory = temporaryDirectory()
         let path = try Self.book(in: directory)
