@@ -254,6 +254,13 @@ public struct CSVImportSource: ImportSource {
     /// The columns of the file no field of its kind is read from, as it spells them.
     public var passedOver: [String] { table.passedOver(reads: Self.reads(kind)) }
 
+    /// The lines of the totals rows the last reading passed over (a "Total" row, or a SUM row
+    /// with no date, clinic or product): not records, and said so.
+    public var totalRows: [Int] { table.totalRows.all }
+
+    /// The totals rows passed over, in words ("passed over the totals row on line 9"), or nil.
+    public var totalsSaid: String? { OpenedTable.totalsSaid(totalRows) }
+
     /// The columns passed over, as a message adds them after a sheet's name: ` (passed over: Bemerkung)`, or nothing.
     public var passedOverSaid: String {
         passedOver.isEmpty ? "" : " (passed over: \(passedOver.joined(separator: ", ")))"
@@ -299,17 +306,28 @@ public struct CSVImportSource: ImportSource {
         }
     }
 
-    /// The delimiter of the header line: the most frequent of `,` `;` and tab outside quotes.
+    /// The delimiter of the header: the most frequent of `,` `;` and tab outside quotes in the
+    /// line that has the most of them among the first twenty (a title line before the header
+    /// has none).
     static func sniffDelimiter(_ head: Data) -> UInt8 {
+        var best: (count: Int, delimiter: UInt8) = (0, 0x2C)
         var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
-        var quoted = false
+        var quoted = false, lines = 0
+        func endLine() {
+            if let top = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), top.value > best.count { best = (top.value, top.key) }
+            counts = [0x2C: 0, 0x3B: 0, 0x09: 0]
+            lines += 1
+        }
         for byte in head {
             if byte == 0x22 { quoted.toggle() }
-            if !quoted && (byte == 0x0A || byte == 0x0D) { break }
+            if !quoted && byte == 0x0A {
+                endLine()
+                if lines == 20 { break }
+            }
             if !quoted, counts[byte] != nil { counts[byte]! += 1 }
         }
-        let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }!
-        return best.value == 0 ? 0x2C : best.key
+        if lines < 20 { endLine() }
+        return best.delimiter
     }
 
     /// The field Commission reads a column of this header as without a mapping (`unit price` for
@@ -320,7 +338,7 @@ public struct CSVImportSource: ImportSource {
     /// beside the fields when she maps them.
     /// - Throws: ``CSVFileError`` for a file that cannot be read at all.
     public static func firstRows(of origin: Origin, format: CSVFormat = CSVFormat()) throws -> (headers: [String], first: [String]) {
-        var (_, header, scanner) = try OpenedTable.csvHeader(of: origin, format: format)
+        var (_, header, scanner, _) = try OpenedTable.csvHeader(of: origin, format: format)
         let first = (try? scanner.next())??.fields ?? []
         return (header.map { $0.trimmingCharacters(in: .whitespaces) }, first)
     }

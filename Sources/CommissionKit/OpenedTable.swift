@@ -1,6 +1,7 @@
 import CommissionCore
 import CommissionStore
 import Foundation
+import Synchronization
 
 /// A CSV file or a workbook's sheet opened for reading: its header row found, each field's column
 /// resolved (her mapping first, then the headers Commission knows) and rows known to follow it.
@@ -21,6 +22,44 @@ package struct OpenedTable: Sendable {
     let mapping: ImportMapping?
     /// Whether a row with a cell follows the header.
     let hasRows: Bool
+    /// The lines of the totals rows the last reading passed over (``isTotals(_:)``).
+    let totalRows = Lines()
+
+    /// Lines noted while the rows are read, for what is said after.
+    final class Lines: Sendable {
+        private let lines = Mutex<[Int]>([])
+        func set(_ new: [Int]) { lines.withLock { $0 = new } }
+        var all: [Int] { lines.withLock { $0 } }
+    }
+
+    /// The words of a totals row's label, folded ("Total", "Summe", "Totale", "Gesamt", "Totaal"…).
+    static let totalWords: Set<String> = ["total", "totals", "subtotal", "grandtotal", "sum", "summe", "zwischensumme", "gesamt", "gesamtsumme",
+                                          "totale", "subtotale", "totaal", "subtotaal", "totaux", "soustotal", "somme", "suma", "totales",
+                                          "somma", "som"]
+
+    /// A row of totals, not a record: its clinic and product (where the file has them) are empty,
+    /// and it says it is a total, or (in a file of dated rows) it has no date either — what a
+    /// spreadsheet's SUM row below the sales looks like.
+    func isTotals(_ fields: [String]) -> Bool {
+        func empty(_ field: Field) -> Bool? { columns[field].map { $0.index >= fields.count || fields[$0.index].isBlank } }
+        guard empty(.clinic) != false, empty(.product) != false else { return false }
+        if fields.contains(where: { Self.totalWords.contains(Self.key($0)) }) { return true }
+        return columns[.clinic] != nil && columns[.product] != nil && empty(.date) == true
+    }
+
+    /// Totals rows passed over, in words: "passed over the totals row on line 9", "… the 2 totals rows on lines 9, 14".
+    static func totalsSaid(_ lines: [Int]) -> String? {
+        switch lines.count {
+        case 0: nil
+        case 1: "passed over the totals row on line \(lines[0])"
+        default: "passed over the \(lines.count) totals rows on lines " + lines.prefix(10).map(String.init).joined(separator: ", ") + (lines.count > 10 ? "…" : "")
+        }
+    }
+
+    /// A cell as a word to compare: folded, letters only.
+    static func key(_ text: String) -> String {
+        String(text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().unicodeScalars.filter { CharacterSet.letters.contains($0) })
+    }
 
     var headerCount: Int { rawHeaders.count }
 
@@ -32,31 +71,31 @@ package struct OpenedTable: Sendable {
         let header: [String]
         var hasRows = false
         if case .sheet(let workbook, let sheet) = origin {
-            // The first row with a cell is the header; the check that rows follow it stops at the next.
-            var found: (cells: [String], row: Int)?
+            // The first rows with a cell (a title may come before the header): the header among
+            // them, and whether a row follows it.
+            var candidates: [(cells: [String], row: Int)] = []
             func look(firstBytes: Int?) throws -> Bool {
-                found = nil
+                candidates = []
                 return try workbook.rows(of: sheet, firstBytes: firstBytes) { cells, row in
-                    guard found != nil else {
-                        if !cells.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { found = (cells, row) }
-                        return true
-                    }
-                    hasRows = !cells.allSatisfy(\.isBlank)
-                    return !hasRows
+                    guard !cells.allSatisfy(\.isBlank) else { return true }
+                    candidates.append((cells, row))
+                    return candidates.count <= Self.headerSearch
                 }
             }
             // The first megabyte holds the header and a row, but for a sheet of giant cells or blank rows.
             if try !look(firstBytes: 1 << 20) { _ = try look(firstBytes: nil) }
-            guard let found else { throw CSVFileError.empty(path) }
-            header = found.cells
-            headerRow = found.row
+            guard !candidates.isEmpty else { throw CSVFileError.empty(path) }
+            let chosen = Self.headerIndex(among: candidates.prefix(Self.headerSearch).map(\.cells), format: format)
+            header = candidates[chosen].cells
+            headerRow = candidates[chosen].row
+            hasRows = candidates.count > chosen + 1
             delimiter = 0
         } else {
-            let (delimiter, first, headerScanner) = try Self.csvHeader(of: origin, format: format)
+            let (delimiter, first, headerScanner, line) = try Self.csvHeader(of: origin, format: format)
             self.delimiter = delimiter
             var scanner = headerScanner
             header = first
-            headerRow = 1
+            headerRow = line
             hasRows = try CSVImportSource.next(&scanner, path: path) != nil
         }
         rawHeaders = header
@@ -109,7 +148,7 @@ package struct OpenedTable: Sendable {
         let reading = try table.reading(format: format)
         let problems = try table.rows(currency: currency, reading: reading, body)
         if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
-        return table.said(reading, reads: reads.union(needs))
+        return table.said(reading, reads: reads.union(needs)) + (totalsSaid(table.totalRows.all).map { [$0] } ?? [])
     }
 
     /// How the file is read, in words: the mapping it was read with, how its dates and amounts are
@@ -128,10 +167,28 @@ package struct OpenedTable: Sendable {
         return headers.enumerated().filter { !$0.element.isEmpty && !read.contains($0.offset) }.map(\.element)
     }
 
-    /// A CSV file's delimiter (given, or sniffed from its first line), its header row, and the
-    /// scanner just past it.
+    /// How many rows with a cell are looked at for the header: a title and notes may come first.
+    static let headerSearch = 20
+
+    /// Her sheet as it is: a title, a date and blank rows may come before the header. Of `rows`
+    /// (the first rows with a cell), the header is the first that names two columns Commission
+    /// knows (or her mappings do); failing that, the first of those with the most cells.
+    static func headerIndex(among rows: [[String]], format: CSVFormat) -> Int {
+        func known(_ cell: String) -> Bool {
+            let text = cell.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return false }
+            return CSVImportSource.field(for: text) != nil || format.mapping?.field(for: text) != nil || format.saved.contains { $0.field(for: text) != nil }
+        }
+        if let index = rows.firstIndex(where: { $0.filter(known).count >= 2 }) { return index }
+        let filled = rows.map { $0.filter { !$0.isBlank }.count }
+        return filled.firstIndex(of: filled.max() ?? 0) ?? 0
+    }
+
+    /// A CSV file's delimiter (given, or sniffed from its first lines), its header row (found
+    /// among its first rows, ``headerIndex(among:format:)``), the scanner just past it, and the
+    /// header's line.
     /// - Throws: ``CSVFileError`` for a file that is empty, binary or not UTF-8, or a delimiter that is not ASCII.
-    static func csvHeader(of origin: CSVImportSource.Origin, format: CSVFormat) throws -> (delimiter: UInt8, header: [String], scanner: CSVScanner) {
+    static func csvHeader(of origin: CSVImportSource.Origin, format: CSVFormat) throws -> (delimiter: UInt8, header: [String], scanner: CSVScanner, line: Int) {
         let path = origin.name
         let head = try origin.head()
         guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
@@ -144,11 +201,30 @@ package struct OpenedTable: Sendable {
             delimiter = CSVImportSource.sniffDelimiter(head)
         }
         var scanner = try origin.scanner(delimiter: delimiter)
-        guard let header = try CSVImportSource.next(&scanner, path: path)?.fields,
-              !header.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw CSVFileError.empty(path)
+        var candidates: [CSVScanner.Record] = []
+        while candidates.count < headerSearch {
+            let record: CSVScanner.Record?
+            do {
+                record = try CSVImportSource.next(&scanner, path: path)
+            } catch {
+                // A row the header search cannot read is the rows' problem, reported with its line.
+                if candidates.isEmpty { throw error }
+                break
+            }
+            guard let record else { break }
+            if !record.fields.allSatisfy(\.isBlank) { candidates.append(record) }
         }
-        return (delimiter, header, scanner)
+        guard !candidates.isEmpty else { throw CSVFileError.empty(path) }
+        let header = candidates[headerIndex(among: candidates.map(\.fields), format: format)]
+        // Read again from the start, to just past the header.
+        var after = try origin.scanner(delimiter: delimiter)
+        try skipThroughHeader(&after, line: header.line, path: path)
+        return (delimiter, header.fields, after, header.line)
+    }
+
+    /// Moves `scanner` past the record that starts on `line` (the header) and every one before it.
+    static func skipThroughHeader(_ scanner: inout CSVScanner, line: Int, path: String) throws {
+        while let record = try CSVImportSource.next(&scanner, path: path), record.line < line {}
     }
 
     /// Refuses a file that lacks some of the fields its reader needs, saying what it has, or
@@ -169,10 +245,11 @@ package struct OpenedTable: Sendable {
         if case .sheet = origin {
         } else if (format.dates == nil && !dates.isEmpty) || (!format.decimalComma && !amounts.isEmpty) {
             var scanner = try origin.scanner(delimiter: delimiter)
-            _ = try? scanner.next()
+            try? Self.skipThroughHeader(&scanner, line: headerRow, path: origin.name)
             var rows = 0
             while let record = try? scanner.next() {
                 let fields = record.fields
+                if fields.count == headerCount, isTotals(fields) { continue }
                 for index in dates where index < fields.count && !fields[index].isEmpty { evidence.date(fields[index].trimmed) }
                 for index in amounts where index < fields.count && !fields[index].isEmpty { evidence.amount(fields[index]) }
                 rows += 1
@@ -193,7 +270,8 @@ package struct OpenedTable: Sendable {
     /// file's reading; returns the problems of every row, and those of the file from where it
     /// stops being readable.
     func rows(currency: Currency, reading: ImportReading, _ body: (inout RowReader) throws -> Void) throws -> [ImportProblem] {
-        var problems: [ImportProblem] = []
+        var problems: [ImportProblem] = [], totals: [Int] = []
+        defer { totalRows.set(totals) }
         let (dates, decimalComma) = (reading.dates, reading.decimalComma)
         let (columns, headerCount, headerRow) = (columns, headerCount, headerRow)
         if case .sheet(let workbook, let sheet) = origin {
@@ -202,6 +280,7 @@ package struct OpenedTable: Sendable {
                 guard line > headerRow, !cells.allSatisfy(\.isBlank) else { return true }
                 let fields = cells.count >= headerCount ? Array(cells.prefix(headerCount))
                     : cells + repeatElement("", count: headerCount - cells.count)
+                if isTotals(fields) { totals.append(line); return true }
                 var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, dates: dates, decimalComma: decimalComma)
                 try body(&row)
                 problems += row.problems
@@ -211,10 +290,11 @@ package struct OpenedTable: Sendable {
         }
         var scanner = try origin.scanner(delimiter: delimiter)
         do {
-            _ = try scanner.next()  // the header
+            while let record = try scanner.next(), record.line < headerRow {}  // the header, and any title before it
             while let record = try scanner.next() {
                 let fields = record.fields
                 if fields.allSatisfy({ $0.isBlank }) { continue }  // a blank line
+                if fields.count == headerCount, isTotals(fields) { totals.append(record.line); continue }
                 if fields.count != headerCount {
                     problems.append(ImportProblem(line: record.line, column: nil,
                                                   reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))

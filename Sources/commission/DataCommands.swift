@@ -118,7 +118,10 @@ struct Import: AsyncParsableCommand {
         do {
             let summary = try await store.importRows(from: source, options: options)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "").\n")
+            // Totals rows are not records: passed over, and said, per file.
+            let totals = sources.compactMap { named in (named.source as? CSVImportSource)?.totalsSaid.map { "\(named.name): \($0)" } }
+            output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "")"
+                   + totals.map { "; \($0)" }.joined() + ".\n")
             if let toSave {
                 try await store.saveMapping(toSave)
                 output("Saved the column mapping “\(toSave.name)”: the next file with these headers is read with it.\n")

@@ -145,6 +145,42 @@ import Testing
         #expect(sale.quantity == 3 && sale.line.unitPrice == cents(4500), "Menge and Preis read beside the mapped columns")
     }
 
+    /// Her sheet as she keeps it: a title and a blank row above the header, and a totals row (a
+    /// "Total" label, or a SUM row with no date, clinic or product) below the sales. The header is
+    /// found, the totals row passed over and said, and the figures are the plain sheet's — in a
+    /// CSV (LibreOffice's German manner too: `;`, the title without one) and in a workbook.
+    @Test func aTitleAboveTheHeaderAndATotalsRowBelowTheSales() async throws {
+        let directory = temporaryDirectory()
+        let iso = try String(contentsOfFile: Self.fixture("sales-iso.csv"), encoding: .utf8).split(separator: "\n")
+        let reference = try Self.book("sales-iso.csv", currency: "USD", in: directory)
+        #expect(reference.run.status == 0, "\(reference.run.stderr)")
+        let titled = file("titled.csv", (["Maya's sales 2026", ""] + iso + ["Total,,,11,,5.75,"]).joined(separator: "\n") + "\n", in: directory)
+        let german = file("titled-de.csv", (["Verkäufe 2026", "Stand: 31.03.2026", ""] + iso.map { $0.replacingOccurrences(of: ",", with: ";") }
+                                            + [";;;11;;5.75;", "Summe;;;11;;;"]).joined(separator: "\n") + "\n", in: directory)
+        for (sheet, said) in [(titled, "passed over the totals row on line 10"), (german, "passed over the 2 totals rows on lines 11, 12")] {
+            let run = try Self.book(sheet, currency: "USD", in: directory)
+            #expect(run.run.status == 0 && run.run.stdout.contains(said), "\(run.run.stdout)\(run.run.stderr)")
+            let checked = try await BookComparison(source: try SQLiteStore(.file(reference.path)), target: try SQLiteStore(.file(run.path))).run(auditLog: false)
+            #expect(checked.statements >= 4)
+        }
+        // The same in a workbook: a title cell, a blank row, the header on row 3, a SUM row at the end.
+        func cell(_ reference: String, _ text: String) -> String { #"<c r="\#(reference)" t="inlineStr"><is><t>\#(text)</t></is></c>"# }
+        let columns = ["A", "B", "C", "D", "E", "F", "G"]
+        var rows = #"<row r="1">"# + cell("A1", "Maya&apos;s sales 2026") + "</row>"
+        for (offset, line) in iso.enumerated() {
+            let row = offset + 3
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).enumerated().filter { !$0.element.isEmpty }
+            rows += #"<row r="\#(row)">"# + cells.map { cell("\(columns[$0.offset])\(row)", String($0.element)) }.joined() + "</row>"
+        }
+        rows += #"<row r="10">"# + cell("A10", "Total") + #"<c r="D10"><f>SUM(D4:D9)</f><v>11</v></c></row>"#
+        let workbook = directory.appendingPathComponent("titled.xlsx")
+        try WorkbookTests.workbook(at: workbook, sheet: "Sales", rows: rows)
+        let run = try Self.book(workbook.path, currency: "USD", in: directory)
+        #expect(run.run.status == 0 && run.run.stdout.contains("passed over the totals row on line 10"), "\(run.run.stdout)\(run.run.stderr)")
+        let checked = try await BookComparison(source: try SQLiteStore(.file(reference.path)), target: try SQLiteStore(.file(run.path))).run(auditLog: false)
+        #expect(checked.statements >= 4)
+    }
+
     @Test func aFileThatCannotTellAsksAndAForcedReadingIsTaken() async throws {
         let directory = temporaryDirectory()
         // Every day 12 or less: 3/2/2026 is the 2nd of March or the 3rd of February.

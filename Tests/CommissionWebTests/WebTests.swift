@@ -923,11 +923,13 @@ import Testing
             #expect(api.status == .created, "\(api.text)")
             #expect(try await test.store.sales(SaleQuery()).map(\.date).sorted() == [try Day(parsing: "2026-02-03"), try Day(parsing: "2026-04-01")])
             // Her clinic's German headers are read, and a column no field reads is said, on the page and by the API.
-            let german = "Datum;Klinik;Produkt;Menge;Preis;Lieferant\n2026-04-02;Glow;Serum 30ml;3;45,00;Lab Co\n"
+            // A title above the header and a totals row below the sales: found, passed over and said.
+            let german = "Verkäufe April\n\nDatum;Klinik;Produkt;Menge;Preis;Lieferant\n2026-04-02;Glow;Serum 30ml;3;45,00;Lab Co\nSumme;;;3;;\n"
             let page = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": german, "action": "preview"]))
-            #expect(page.text.contains("1 sales row") && page.text.contains("passed over: Lieferant"), "\(page.text)")
+            #expect(page.text.contains("1 sales row") && page.text.contains("passed over: Lieferant") && page.text.contains("passed over the totals row on line 5"),
+                    "\(page.text)")
             let dry = try await client.execute(uri: "/api/v1/import?dryRun=true", method: .post, headers: csv, body: ByteBuffer(string: german)).json()
-            #expect(dry["sales"] as? Int == 1 && dry["passedOver"] as? [String] == ["Lieferant"], "\(dry)")
+            #expect(dry["sales"] as? Int == 1 && dry["passedOver"] as? [String] == ["Lieferant", "line 5: totals"], "\(dry)")
         }
     }
 

@@ -91,7 +91,7 @@ struct TransferJob: Job {
             let summary = try await app.store.importRows(from: source, options: options)
             app.configuration.metrics?.imported(summary)
             let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
-                + source.said.dropFirst().map { " (\($0))" }.joined()
+                + (source.said.dropFirst() + (source.totalsSaid.map { [$0] } ?? [])).map { " (\($0))" }.joined()
             return try await transferPage(context: context, csv: dryRun ? text : "",
                                           message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
         } catch let error as CSVFileError {
@@ -200,7 +200,7 @@ struct TransferJob: Job {
             let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
             let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
             return (try await app.store.importRows(from: ImportSources.combining(sheets.map { ($0.name, $0.source) }), options: options),
-                    sheets.map { "“\($0.source.sheetName ?? $0.name)”" + $0.source.passedOverSaid })
+                    sheets.map { "“\($0.source.sheetName ?? $0.name)”" + $0.source.passedOverSaid + ($0.source.totalsSaid.map { " (\($0))" } ?? "") })
         }
         app.configuration.metrics?.imported(summary)
         return summary.counted + " from the sheet\(names.count == 1 ? "" : "s") " + names.joined(separator: ", ")
@@ -503,7 +503,7 @@ struct TransferJob: Job {
             }
         }
         let summary: ImportSummary, kinds: [ImportKind]
-        var passedOver: [String] = []
+        var passedOver: [String] = [], sources: [CSVImportSource] = []
         if Workbook.isWorkbook(data) || request.headers[.contentType]?.hasPrefix(Self.workbookType) == true {
             // Unpacked within the server's bounds, one workbook at a time.
             (summary, kinds) = try await app.configuration.workbookReads.run {
@@ -511,6 +511,7 @@ struct TransferJob: Job {
                     let workbook = try Workbook(data: data, name: name, limits: app.configuration.workbookLimits)
                     let sheets = try workbook.importSources(kind: kind, format: format, currency: currency).sources
                     passedOver = sheets.flatMap { sheet in sheet.source.passedOver.map { "\(sheet.source.sheetName ?? sheet.name): \($0)" } }
+                    sources = sheets.map(\.source)
                     return (ImportSources.combining(sheets.map { ($0.name, $0.source) }), sheets.map(\.source.kind))
                 }
             }
@@ -518,10 +519,13 @@ struct TransferJob: Job {
             (summary, kinds) = try await importing {
                 let csv = try CSVImportSource(origin: .data(data, name: name), kind: kind, format: format, currency: currency)
                 passedOver = csv.passedOver
+                sources = [csv]
                 return (csv, [csv.kind])
             }
         }
         app.configuration.metrics?.imported(summary)
+        // Totals rows are no records: said among what was passed over.
+        passedOver += sources.flatMap { source in source.totalRows.map { "\(source.sheetName.map { "\($0): " } ?? "")line \($0): totals" } }
         return try app.json(ImportJSON(kind: kinds.count == 1 ? kinds[0].rawValue : "workbook", dryRun: summary.dryRun, clinics: summary.clinics,
                                        products: summary.products, terms: summary.terms, sales: summary.sales, prices: summary.prices,
                                        scheduleChanges: summary.scheduleChanges, deductions: summary.deductions, passedOver: passedOver),
