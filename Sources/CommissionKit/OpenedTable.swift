@@ -242,7 +242,19 @@ package struct OpenedTable: Sendable {
         let dateFields = CSVImportSource.dateFields, amountFields = CSVImportSource.amountFields
         let dates = dateFields.compactMap { columns[$0]?.index }, amounts = amountFields.compactMap { columns[$0]?.index }
         var evidence = ReadingEvidence()
-        if case .sheet = origin {
+        if case .sheet(let workbook, let sheet) = origin {
+            // A sheet's date and number cells are read as they are; its text cells ("3/16/2026"
+            // typed as text, "$234.32") tell how they are written, as a CSV's do: from its first
+            // rows (4 MB of sheet, some ten thousand), so that a large sheet is not unpacked twice.
+            if (format.dates == nil && !dates.isEmpty) || (!format.decimalComma && !amounts.isEmpty) {
+                let headerRow = headerRow
+                _ = try workbook.rows(of: sheet, firstBytes: 4 << 20) { cells, line in
+                    guard line > headerRow, !cells.allSatisfy(\.isBlank), !isTotals(cells) else { return true }
+                    for index in dates where index < cells.count && !cells[index].isEmpty { evidence.date(cells[index].trimmed) }
+                    for index in amounts where index < cells.count && !cells[index].isEmpty { evidence.amount(cells[index]) }
+                    return true
+                }
+            }
         } else if (format.dates == nil && !dates.isEmpty) || (!format.decimalComma && !amounts.isEmpty) {
             var scanner = try origin.scanner(delimiter: delimiter)
             try? Self.skipThroughHeader(&scanner, line: headerRow, path: origin.name)

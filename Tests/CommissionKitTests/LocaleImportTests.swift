@@ -181,6 +181,32 @@ import Testing
         #expect(checked.statements >= 4)
     }
 
+    /// Dates and amounts typed as text in a workbook ("3/16/2026", "$1,065.90") are told from the
+    /// sheet as a CSV's are: no --dates needed, the figures the plain sheet's.
+    @Test func textDatesAndAmountsInAWorkbookAreToldFromTheSheet() async throws {
+        let directory = temporaryDirectory()
+        let reference = try Self.book("sales-iso.csv", currency: "USD", in: directory)
+        let us = try String(contentsOfFile: Self.fixture("sales-us.csv"), encoding: .utf8).split(separator: "\n")
+        func cell(_ reference: String, _ text: String) -> String { #"<c r="\#(reference)" t="inlineStr"><is><t>\#(text)</t></is></c>"# }
+        let columns = ["A", "B", "C", "D", "E", "F", "G"]
+        var rows = ""
+        for (offset, line) in us.enumerated() {
+            // LibreOffice's US export: quoted grouped amounts ("$1,065.90") hold a comma.
+            var cells: [String] = [], quoted = false, current = ""
+            for character in line {
+                if character == "\"" { quoted.toggle() } else if character == "," && !quoted { cells.append(current); current = "" } else { current.append(character) }
+            }
+            cells.append(current)
+            rows += #"<row r="\#(offset + 1)">"# + cells.enumerated().filter { !$0.element.isEmpty }.map { cell("\(columns[$0.offset])\(offset + 1)", $0.element) }.joined() + "</row>"
+        }
+        let workbook = directory.appendingPathComponent("text-dates.xlsx")
+        try WorkbookTests.workbook(at: workbook, sheet: "Sales", rows: rows)
+        let run = try Self.book(workbook.path, currency: "USD", in: directory)
+        #expect(run.run.status == 0, "\(run.run.stdout)\(run.run.stderr)")
+        let checked = try await BookComparison(source: try SQLiteStore(.file(reference.path)), target: try SQLiteStore(.file(run.path))).run(auditLog: false)
+        #expect(checked.statements >= 4)
+    }
+
     @Test func aFileThatCannotTellAsksAndAForcedReadingIsTaken() async throws {
         let directory = temporaryDirectory()
         // Every day 12 or less: 3/2/2026 is the 2nd of March or the 3rd of February.

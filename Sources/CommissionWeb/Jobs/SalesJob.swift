@@ -266,6 +266,8 @@ package struct SalesPageView: PageView {
     let q: String
     let filtered: Bool
     let sales: [Row]
+    /// Whether there is a row to head with the columns' names.
+    let hasSales: Bool
     /// "50 sales".
     let count: String
     let previous: String?
@@ -274,7 +276,7 @@ package struct SalesPageView: PageView {
     package init(clinics: [Option], products: [Option], from: String, to: String, q: String, filtered: Bool, sales: [Row], count: String,
                  previous: String?, next: String?) {
         (self.clinics, self.products, self.from, self.to, self.q, self.filtered) = (clinics, products, from, to, q, filtered)
-        (self.sales, self.count, self.previous, self.next) = (sales, count, previous, next)
+        (self.sales, self.hasSales, self.count, self.previous, self.next) = (sales, !sales.isEmpty, count, previous, next)
     }
 }
 
