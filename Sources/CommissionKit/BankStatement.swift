@@ -109,12 +109,7 @@ public enum DepositMatching {
             owed[clinic.id] = reconciliation.periods.filter { $0.difference > .zero }.map { DepositProposal.Part(period: $0.period, amount: $0.difference) }
         }
         let payouts = try await store.payouts(PayoutQuery())
-        // What the bank wrote on the payouts recorded from earlier statements names the clinic too ("GLOWAES LTD REF 0312").
-        var known: [Clinic.ID: Set<Substring>] = [:]
-        for payout in payouts {
-            guard let reference = payout.reference else { continue }
-            known[payout.clinicID, default: []].formUnion(words(normalized(reference)))
-        }
+        let known = learned(from: payouts, deposits: deposits)
         var proposals: [DepositProposal] = [], accounted = Set<Payout.ID>()
         // In date order, each taking what it pays out of what is owed, so that two deposits never pay one period twice,
         // and each payout in the book accounting for one deposit only (two clinics may pay the same amount the same day).
@@ -133,6 +128,36 @@ public enum DepositMatching {
         return proposals.sorted { $0.deposit.line < $1.deposit.line }
     }
 
+    /// The words of the bank's text on each clinic's earlier payouts that tell it from the others
+    /// ("GLOWAES LTD REF 0312"): never the bank's own boilerplate, nor a word on more than one
+    /// clinic's payouts, nor one on most deposits of this statement (every row says it).
+    static func learned(from payouts: [Payout], deposits: [Deposit]) -> [Clinic.ID: Set<Substring>] {
+        var known: [Clinic.ID: Set<Substring>] = [:]
+        for payout in payouts {
+            guard let reference = payout.reference else { continue }
+            known[payout.clinicID, default: []].formUnion(words(normalized(reference)))
+        }
+        var clinicsSaying: [Substring: Int] = [:]
+        for words in known.values { for word in words { clinicsSaying[word, default: 0] += 1 } }
+        var common = Set(clinicsSaying.filter { $0.value > 1 }.keys)
+        if deposits.count >= 4 {
+            var rowsSaying: [Substring: Int] = [:]
+            for deposit in deposits { for word in words(normalized(deposit.description)) { rowsSaying[word, default: 0] += 1 } }
+            common.formUnion(rowsSaying.filter { $0.value * 2 > deposits.count }.keys)
+        }
+        return known.mapValues { $0.subtracting(common) }
+    }
+
+    /// Words on every kind of bank row, in the languages of her banks: they never tell one payer
+    /// from another (words of three letters or less, "ACH", never count either).
+    static let boilerplate: Set<Substring> = [
+        "bank", "payment", "payments", "transfer", "deposit", "deposits", "payout", "payouts", "credit", "incoming", "wire", "reference",
+        "refund", "invoice", "commission", "from", "sepa", "gmbh", "gutschrift", "provision", "uberweisung", "ueberweisung", "lastschrift",
+        "zahlung", "eingang", "dauerauftrag", "erstattung", "rechnung", "virement", "remboursement", "facture", "transferencia", "abono",
+        "ingreso", "pago", "factura", "comision", "bonifico", "accredito", "fattura", "provvigione", "overboeking", "betaling", "storting",
+        "pagamento", "transferencia", "fatura", "comissao",
+    ]
+
     static func propose(_ deposit: Deposit, clinics: [Clinic], owed: [Clinic.ID: [DepositProposal.Part]], payouts: [Payout],
                         known: [Clinic.ID: Set<Substring>]) -> DepositProposal {
         // Recorded already: one payout of that day and amount, or that day's payouts with its reference adding up to it.
@@ -148,10 +173,20 @@ public enum DepositMatching {
 
         let text = normalized(deposit.description), textWords = words(text)
         /// `exact`: the parts are the periods' whole unpaid balances; otherwise a guess by name.
-        struct Candidate { var clinic: Clinic; var parts: [DepositProposal.Part]; var named: Bool; var exact: Bool }
+        /// `byName`: the clinic's name is in the text; `byWord`: a word of its earlier payouts is.
+        struct Candidate {
+            var clinic: Clinic; var parts: [DepositProposal.Part]; var byName: Bool; var byWord: Bool; var exact: Bool
+            var named: Bool { byName || byWord }
+            /// The payer's own words first: a whole balance of the clinic the text names, or of the
+            /// one its earlier payouts' words name; then the clinic it names, whatever the amount (a
+            /// name beats a learned word, and a balance of a clinic it does not name); then a whole
+            /// balance; last a learned word alone.
+            var rank: Int { exact ? (byName ? 6 : byWord ? 5 : 3) : (byName ? 4 : 2) }
+        }
         var candidates: [Candidate] = []
         for clinic in clinics {
-            let named = mentions(text, clinic.name) || !textWords.isDisjoint(with: known[clinic.id] ?? [])
+            let byName = mentions(text, clinic.name), byWord = !textWords.isDisjoint(with: known[clinic.id] ?? [])
+            let named = byName || byWord
             // The periods that ended by the deposit's day, oldest first; runs of them ending with the nearest.
             let due = (owed[clinic.id] ?? []).filter { $0.period.end <= deposit.date }
             for end in due.indices.reversed() {
@@ -159,19 +194,21 @@ public enum DepositMatching {
                 for start in stride(from: end, through: max(0, end - mostPeriods + 1), by: -1) {
                     guard let sum = try? total.adding(due[start].amount) else { break }
                     total = sum
-                    if total == deposit.amount { candidates.append(Candidate(clinic: clinic, parts: Array(due[start...end]), named: named, exact: true)) }
+                    if total == deposit.amount {
+                        candidates.append(Candidate(clinic: clinic, parts: Array(due[start...end]), byName: byName, byWord: byWord, exact: true))
+                    }
                     if total > deposit.amount { break }
                 }
             }
             if named && !candidates.contains(where: { $0.clinic.id == clinic.id }), let oldest = due.first {
                 // Her clinic by name, but the amount fits no balance: the oldest unpaid period, part paid or overpaid.
-                candidates.append(Candidate(clinic: clinic, parts: [DepositProposal.Part(period: oldest.period, amount: deposit.amount)], named: true, exact: false))
+                candidates.append(Candidate(clinic: clinic, parts: [DepositProposal.Part(period: oldest.period, amount: deposit.amount)],
+                                            byName: byName, byWord: byWord, exact: false))
             }
         }
         // Named and fitting first; then fitting; the later the periods (nearest the deposit), the likelier.
         let ranked = candidates.sorted { a, b in
-            if (a.named && a.exact) != (b.named && b.exact) { return a.named && a.exact }
-            if a.exact != b.exact { return a.exact }
+            if a.rank != b.rank { return a.rank > b.rank }
             return (a.parts.last!.period.end, -a.parts.count) > (b.parts.last!.period.end, -b.parts.count)
         }
         guard let best = ranked.first else {
@@ -188,23 +225,25 @@ public enum DepositMatching {
             reasons.append("\(periods) is the oldest unpaid period at \(best.clinic.name), but \(owedThere.minorUnits > deposit.amount.minorUnits ? "more" : "less") is owed for it: check the amount")
         }
         if best.named {
-            reasons.append(mentions(text, best.clinic.name) ? "“\(best.clinic.name)” in the description" : "its description is like that of earlier payouts from \(best.clinic.name)")
+            reasons.append(best.byName ? "“\(best.clinic.name)” in the description" : "its description is like that of earlier payouts from \(best.clinic.name)")
         }
-        if let other = ranked.dropFirst().first(where: { $0.clinic.id != best.clinic.id && $0.exact == best.exact && $0.named == best.named }) {
+        if let other = ranked.dropFirst().first(where: { $0.clinic.id != best.clinic.id && $0.rank == best.rank }) {
             reasons.append("it would fit \(other.clinic.name) as well")
         }
         return DepositProposal(deposit: deposit, outcome: .pays(best.clinic, best.parts), isExact: best.exact, why: reasons.joined(separator: "; "))
     }
 
     /// Letters and digits, lower case, words separated by one space.
+    /// Accents and case do not count: "CLINICA SOL" names "Clínica Sol".
     static func normalized(_ text: String) -> String {
-        String(text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }).split(separator: " ").joined(separator: " ")
+        String(text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " })
+            .split(separator: " ").joined(separator: " ")
     }
 
     /// The words of a text that can tell one payer from another: four characters or more, with a
     /// letter (not an amount, a date or "bank").
     static func words(_ normalized: String) -> Set<Substring> {
-        Set(normalized.split(separator: " ").filter { $0.count >= 4 && $0.contains(where: \.isLetter) && $0 != "bank" && $0 != "payment" && $0 != "transfer" })
+        Set(normalized.split(separator: " ").filter { $0.count >= 4 && $0.contains(where: \.isLetter) && !boilerplate.contains($0) })
     }
 
     /// Whether the bank's text names the clinic: its whole name, or one of its words of four letters or more.

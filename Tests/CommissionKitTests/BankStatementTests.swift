@@ -109,6 +109,40 @@ import Testing
         #expect(learned.contains("its description is like that of earlier payouts from Glow Aesthetics"), "\(learned)")
     }
 
+    /// After she accepted deposits from two clinics, the bank's own words on them (ACH, DEPOSIT,
+    /// PAYOUT, SEPA, Gutschrift, Provision) decide nothing: a deposit naming Harbor goes to Harbor
+    /// though its amount is Glow's February balance; a refund in the bank's wording fits nothing;
+    /// "CLINICA SOL" names Clínica Sol.
+    @Test func onlyWhatTellsClinicsApartDecides() async throws {
+        let directory = temporaryDirectory()
+        let path = try Self.book(in: directory)
+        for arguments in [["clinic", "add", "Clínica Sol", "--schedule", "monthly"], ["terms", "add", "Clínica Sol", "--share", "50", "--from", "2026-01-01"],
+                          ["sale", "add", "Clínica Sol", "Serum", "--date", "2026-03-10"], ["sale", "add", "Harbor Dental", "Serum", "--date", "2026-03-10"]] {
+            let run = try commission(arguments + ["--db", path])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        }
+        let store = try SQLiteStore(.file(path))
+        let glow = try await store.clinic(named: "Glow Aesthetics"), harbor = try await store.clinic(named: "Harbor Dental")
+        // Accepted from earlier statements: Glow's January, and Harbor's February (its reference set as the bank wrote it).
+        _ = try await store.createPayout(PayoutDraft(clinicID: glow.id, period: glow.calendar.period(containing: day("2026-01-15")), amount: cents(2400),
+                                                     receivedOn: day("2026-02-05"), reference: "Bank: ACH DEPOSIT PAYOUT GLOW AESTHETICS REF 0205"))
+        let paid = try #require(try await store.payouts(PayoutQuery(clinicID: harbor.id)).first)
+        try await store.deletePayout(paid.id)
+        _ = try await store.createPayout(PayoutDraft(clinicID: harbor.id, period: paid.period, amount: paid.amount, receivedOn: paid.receivedOn,
+                                                     reference: "Bank: SEPA Gutschrift Provision HARBOR DENTAL"))
+        let statement = try BankStatement(origin: .data(Data("""
+            Date,Description,Amount
+            2026-04-06,ACH DEPOSIT PAYOUT HARBOR DENTAL,12.00
+            2026-04-07,ACH DEPOSIT REFUND AMAZON MKTPLACE,7.77
+            2026-04-08,SEPA Gutschrift CLINICA SOL,14.00
+
+            """.utf8), name: "bank.csv"), currency: .usd)
+        let proposals = try await DepositMatching.propose(statement.deposits, store: store, today: day("2026-04-15"))
+        func clinic(_ proposal: DepositProposal) -> String? { if case .pays(let clinic, _) = proposal.outcome { clinic.name } else { nil } }
+        #expect(proposals.map(clinic) == ["Harbor Dental", nil, "Clínica Sol"], "\(proposals.map(\.why))")
+        #expect(proposals[1].outcome == .unmatched)
+    }
+
     @Test func aGermanStatementWithACreditColumnAndADepositNamingTheClinicButNotItsBalance() async throws {
         let directory = temporaryDirectory()
         let path = try Self.book(in: directory)
