@@ -29,13 +29,16 @@ public struct BankStatement: Sendable {
     public let passedOver: Int
     /// How the file is read, in words ("dates read as day/month/year…", the mapping).
     public let said: [String]
+    /// The column mapping it was read with (given, or saved for its headers), and its headers as spelled.
+    public let mapping: ImportMapping?
+    public let headers: [String]
 
     /// Reads every row of `origin`.
     /// - Throws: ``CSVFileError`` for a file that cannot be read at all, or lacks a date or an
     ///   amount column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
         var deposits: [Deposit] = [], passedOver = 0
-        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .amount], reads: [.description, .note]) { row in
+        (said, mapping, headers) = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .amount], reads: [.description, .note]) { row in
             let date = row.day(.date), amount = row.money(.amount, optional: true)
             guard let date = date.flatMap({ $0 }), let amount else { return }
             guard let amount, amount > .zero else { passedOver += 1; return }

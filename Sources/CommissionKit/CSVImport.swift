@@ -351,6 +351,20 @@ public struct CSVImportSource: ImportSource {
         return synonyms[key]
     }
 
+    /// Whether a header names a bank's money-out column (Soll, Debit, Withdrawals, Cargo…): never
+    /// to be proposed as the amount of deposits.
+    public static func isDebitColumn(_ header: String) -> Bool {
+        let folded = header.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        let key = String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
+        return debitHeaders.contains(key)
+    }
+
+    static let debitHeaders: Set<String> = [
+        "soll", "sollbetrag", "debit", "debits", "debitamount", "withdrawal", "withdrawals", "moneyout", "paidout", "out", "charge", "charges",
+        "belastung", "belastungen", "ausgang", "ausgange", "lastschrift", "lastschriften", "cargo", "cargos", "debito", "debitos", "uscite", "uscita",
+        "addebito", "addebiti", "af", "afschrijving", "afschrijvingen", "saida", "saidas", "sortie", "sorties",
+    ]
+
     /// The fields a kind's rows are read from: a column of any other field is passed over, and said so.
     static func reads(_ kind: ImportKind) -> Set<Field> {
         switch kind {
@@ -409,6 +423,8 @@ public struct CSVImportSource: ImportSource {
         .discount: ["rabatt", "nachlass", "descuento", "remise", "sconto", "korting", "desconto"],
         .note: ["bemerkung", "notiz", "kommentar", "nota", "notas", "observaciones", "remarque", "commentaire", "osservazioni", "opmerking",
                 "opmerkingen", "observacoes"],
+        .amount: ["haben", "habenbetrag", "gutschriften", "eingange", "credito", "creditos", "entrate", "entrada", "entradas", "abonos", "ingresos",
+                  "bij"],
         .commission: ["provision", "comision", "commissione", "provvigione", "commissie", "provisie", "comissao"],
     ]
     static let synonyms: [String: Field] = {

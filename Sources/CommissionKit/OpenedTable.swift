@@ -138,17 +138,18 @@ package struct OpenedTable: Sendable {
     }
 
     /// Reads a whole file from elsewhere (a bank's, a clinic's) that must have `needs`: every row
-    /// through `body`; a row that cannot be read refuses the file. Returns how it was read, in words.
+    /// through `body`; a row that cannot be read refuses the file.
     /// - Throws: ``CSVFileError``; ``StoreError/importRejected(_:total:)`` listing the rows' problems.
     /// `reads` are the fields `body` reads: the file's other columns are said to be passed over.
+    /// Returns how it was read, and the mapping it was read with and its headers (to keep them).
     static func readWhole(_ origin: CSVImportSource.Origin, format: CSVFormat, currency: Currency, needs: [Field], reads: Set<Field>,
-                          _ body: (inout RowReader) throws -> Void) throws -> [String] {
+                          _ body: (inout RowReader) throws -> Void) throws -> (said: [String], mapping: ImportMapping?, headers: [String]) {
         let table = try OpenedTable(origin: origin, format: format)
         try table.require(needs.filter { table.columns[$0] == nil })
         let reading = try table.reading(format: format)
         let problems = try table.rows(currency: currency, reading: reading, body)
         if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
-        return table.said(reading, reads: reads.union(needs)) + (totalsSaid(table.totalRows.all).map { [$0] } ?? [])
+        return (table.said(reading, reads: reads.union(needs)) + (totalsSaid(table.totalRows.all).map { [$0] } ?? []), table.mapping, table.headers)
     }
 
     /// How the file is read, in words: the mapping it was read with, how its dates and amounts are

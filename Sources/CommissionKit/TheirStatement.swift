@@ -32,12 +32,15 @@ public struct TheirStatement: Sendable {
     public let lines: [TheirLine]
     /// How the file is read, in words.
     public let said: [String]
+    /// The column mapping it was read with (given, or saved for its headers), and its headers as spelled.
+    public let mapping: ImportMapping?
+    public let headers: [String]
 
     /// - Throws: ``CSVFileError`` for a file that cannot be read, or lacks a date, product or
     ///   commission column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
         var lines: [TheirLine] = []
-        said = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .product, .commission],
+        (said, mapping, headers) = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .product, .commission],
                                          reads: [.quantity, .unitPrice]) { row in
             let date = row.day(.date), product = row.required(.product), quantity = row.quantity()
             let price = row.money(.unitPrice, optional: true), commission = row.money(.commission)

@@ -46,13 +46,14 @@ extension PayoutCommand {
             let store = try book.open()
             let settings = try await store.settings()
             let statement = try await reading.read(file, store) { try BankStatement(origin: $0, format: $1, currency: settings.currency) }
+            let kept = try await reading.keep(statement.mapping, headers: statement.headers, in: store)
             let today = try date.map { try parseDay($0) } ?? settings.today()
             let proposals = try await DepositMatching.propose(statement.deposits, store: store, today: today)
             let c = settings.currency
             let names = Dictionary(uniqueKeysWithValues: try await store.clinics(ClinicQuery(includeArchived: true)).map { ($0.id, $0.name) })
             var text = "\(file): \(statement.deposits.count) deposit\(statement.deposits.count == 1 ? "" : "s")"
                 + (statement.passedOver > 0 ? ", \(statement.passedOver) other row\(statement.passedOver == 1 ? "" : "s") (money out) passed over" : "")
-                + statement.said.map { "; \($0)" }.joined() + ".\n"
+                + statement.said.map { "; \($0)" }.joined() + ".\n" + (kept ?? "")
             for proposal in proposals {
                 let deposit = proposal.deposit
                 text += "  line \(deposit.line)  \(deposit.date)  \(c.format(deposit.amount))  \(deposit.description.isEmpty ? "(no description)" : "“\(deposit.description.prefix(40))”")\n"

@@ -61,6 +61,7 @@ struct Compare: AsyncParsableCommand {
             try await store.setAlias(ProductAlias(clinicID: clinic.id, name: pair.header, productID: product.id))
         }
         let theirs = try await reading.read(file, store) { try TheirStatement(origin: $0, format: $1, currency: settings.currency) }
+        if let kept = try await reading.keep(theirs.mapping, headers: theirs.headers, in: store) { output(kept) }
         guard !theirs.lines.isEmpty else { throw Failure("\(file) has no lines to compare.") }
         let payPeriod = try period.map { clinic.calendar.period(containing: try parseDay($0)) }
             ?? clinic.calendar.period(containing: theirs.lines.map(\.date).sorted()[theirs.lines.count / 2])

@@ -61,18 +61,13 @@ struct Import: AsyncParsableCommand {
     @Argument(help: "CSV files or .xlsx workbooks, imported in order as one import: all of them, or nothing.") var files: [String]
     @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
     @OptionGroup var reading: ReadingOptions
-    @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Keep the file's mapping (--map, over --mapping's) under this name, once the import succeeds.", valueName: "name"))
-    var saveMapping: String?
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
     @Flag(name: .customLong("again"), help: "Import a file even though the same file (byte for byte) was imported before.") var again = false
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one CSV file to import.") }
-        if saveMapping != nil && (files.count != 1 || files.contains(where: Workbook.isWorkbook(atPath:))) {
+        if reading.saveMapping != nil && (files.count != 1 || files.contains(where: Workbook.isWorkbook(atPath:))) {
             throw ValidationError("--save-mapping keeps the mapping of one CSV file: give that one file.")
-        }
-        if saveMapping != nil && reading.map.isEmpty && reading.mapping == nil {
-            throw ValidationError("--save-mapping keeps what --map (or --mapping) says: map a column.")
         }
     }
 
@@ -83,7 +78,7 @@ struct Import: AsyncParsableCommand {
         // Every file is opened and its header checked before anything is written.
         var sources: [(name: String, source: any ImportSource)] = []
         var kinds: [String] = []
-        let format = try await reading.format(store, name: saveMapping, kind: kind)
+        let format = try await reading.format(store, name: reading.saveMapping, kind: kind)
         var toSave: ImportMapping?
         for file in files {
             do {
@@ -97,7 +92,7 @@ struct Import: AsyncParsableCommand {
                     let source = try CSVImportSource(path: file, kind: kind, format: format, currency: settings.currency)
                     sources.append((file, source))
                     kinds.append("\(file) (\(source.said.joined(separator: "; ")))")
-                    if let name = saveMapping, var mapping = source.mapping {
+                    if let name = reading.saveMapping, var mapping = source.mapping {
                         mapping.name = name
                         mapping.headers = source.headers
                         mapping.kind = source.kind.rawValue
@@ -143,7 +138,8 @@ extension Import {
         case .unknownKind(_, let headers): (has, missing) = (headers.map { $0.trimmingCharacters(in: .whitespaces) }, [])
         default: return ""
         }
-        let unknown = has.first { !$0.isEmpty && CSVImportSource.fieldName(for: $0) == nil }
+        // Never a bank's money-out column as the amount of its deposits.
+        let unknown = has.first { !$0.isEmpty && CSVImportSource.fieldName(for: $0) == nil && !(missing.first == "amount" && CSVImportSource.isDebitColumn($0)) }
         guard let unknown else { return missing.isEmpty ? "" : " Or map a column to \"\(missing[0])\" with --map \"HEADER=\(missing[0])\"." }
         return " To read a column as a field, map it (for instance --map \"\(unknown)=\(missing.first ?? "date")\"); add --save-mapping NAME to keep the mapping for the next file."
     }

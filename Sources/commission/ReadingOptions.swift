@@ -17,16 +17,21 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .customLong("map"), help: ArgumentHelp("Read a column as a field: \"Share %=share\", \"Retail=unit price\", \"Ref=ignore\" (repeatable; over --mapping's).",
                                                         valueName: "header=field"))
     var map: [String] = []
+    @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Keep the file's mapping (--map, over --mapping's) under this name, once the file is read.", valueName: "name"))
+    var saveMapping: String?
 
     func validate() throws {
         for pair in map { do { _ = try ImportMapping.pair(pair) } catch { throw ValidationError("\(error)") } }
+        if saveMapping != nil && map.isEmpty && mapping == nil {
+            throw ValidationError("--save-mapping keeps what --map (or --mapping) says: map a column.")
+        }
         if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
     }
 
     /// A file from elsewhere (CSV, or a workbook's first sheet) read by `make` with these options;
     /// a file that cannot be read, or rows that cannot, fail with the sentence and the flag that helps.
     func read<T>(_ file: String, _ store: SQLiteStore, _ make: (CSVImportSource.Origin, CSVFormat) throws -> T) async throws -> T {
-        let format = try await format(store)
+        let format = try await format(store, name: saveMapping)
         do {
             return try make(try Workbook.firstSheetOrFile(file), format)
         } catch let error as CSVFileError {
@@ -55,5 +60,17 @@ struct ReadingOptions: ParsableArguments {
         }
         return CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates,
                          mapping: given, saved: saved)
+    }
+
+    /// Keeps the mapping a file was read with under --save-mapping's name, with the file's headers
+    /// (so that the next file with them is read with it); returns what to say, or nil without
+    /// --save-mapping.
+    func keep(_ mapping: ImportMapping?, headers: [String], kind: ImportKind? = nil, in store: SQLiteStore) async throws -> String? {
+        guard let name = saveMapping, var mapping else { return nil }
+        mapping.name = name
+        mapping.headers = headers
+        mapping.kind = kind?.rawValue
+        try await store.saveMapping(mapping)
+        return "Saved the column mapping “\(name)”: the next file with these headers is read with it.\n"
     }
 }

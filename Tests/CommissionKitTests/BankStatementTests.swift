@@ -143,6 +143,30 @@ import Testing
         #expect(proposals[1].outcome == .unmatched)
     }
 
+    /// A statement with a money-out and a money-in column: "Haben" is read as the deposits, "Soll"
+    /// said to be passed over; where the money-in column is not known, the hint never proposes the
+    /// debit column, and the mapping she gives is kept with --save-mapping and read by itself next time.
+    @Test func theHintNeverProposesTheDebitColumnAndAMappingIsKept() async throws {
+        let directory = temporaryDirectory()
+        let path = try Self.book(in: directory)
+        let known = file("soll-haben.csv", "Buchungstag;Verwendungszweck;Soll;Haben\n20.03.2026;GLOW AESTHETICS LTD JAN+FEB;;36,00\n21.03.2026;Miete;-700,00;\n", in: directory)
+        let read = try commission(["payout", "bank", known, "--date", "2026-04-15", "--db", path])
+        #expect(read.status == 0 && read.stdout.contains("1 deposit") && read.stdout.contains("passed over: Soll"), "\(read.stdout)\(read.stderr)")
+        let unknown = file("zugang.csv", "Buchungstag;Verwendungszweck;Soll;Zugang\n20.03.2026;GLOW AESTHETICS LTD JAN+FEB;;36,00\n", in: directory)
+        let refused = try commission(["payout", "bank", unknown, "--date", "2026-04-15", "--db", path])
+        #expect(refused.status != 0 && refused.stderr.contains("--map \"Zugang=amount\"") && !refused.stderr.contains("Soll=amount")
+                && refused.stderr.contains("--save-mapping NAME"), "\(refused.stderr)")
+        let mapped = try commission(["payout", "bank", unknown, "--map", "Zugang=amount", "--save-mapping", "Sparkasse", "--date", "2026-04-15", "--db", path])
+        #expect(mapped.status == 0 && mapped.stdout.contains("Saved the column mapping “Sparkasse”") && mapped.stdout.contains("1 deposit"), "\(mapped.stdout)\(mapped.stderr)")
+        let next = try commission(["payout", "bank", unknown, "--date", "2026-04-15", "--db", path])
+        #expect(next.status == 0 && next.stdout.contains("columns as mapped in “Sparkasse”"), "\(next.stdout)\(next.stderr)")
+        // The clinic's statement the same way: compare keeps its mapping too.
+        let theirs = file("theirs.csv", "Date,Item,Qty,Their cut\n2026-03-05,Serum,3,36.00\n", in: directory)
+        let compared = try commission(["compare", "Glow Aesthetics", theirs, "--map", "Their cut=commission", "--save-mapping", "Glow statements", "--db", path])
+        #expect(compared.status == 0 && compared.stdout.contains("Saved the column mapping “Glow statements”"), "\(compared.stdout)\(compared.stderr)")
+        #expect(try commission(["compare", "Glow Aesthetics", theirs, "--db", path]).stdout.contains("columns as mapped in “Glow statements”"))
+    }
+
     @Test func aGermanStatementWithACreditColumnAndADepositNamingTheClinicButNotItsBalance() async throws {
         let directory = temporaryDirectory()
         let path = try Self.book(in: directory)
