@@ -475,6 +475,22 @@ public struct CSVImportSource: ImportSource {
         return nil
     }
 
+    /// The first sales of a sales file as they are read (date, clinic, product, quantity, price and
+    /// cost; no price or cost: the product's), for her to check before she imports; empty for
+    /// another kind. Reading stops after `count` sales.
+    public func preview(_ count: Int = 5) throws -> [ImportRow] {
+        guard kind == .sales, count > 0 else { return [] }
+        struct Enough: Error {}
+        var rows: [ImportRow] = []
+        do {
+            _ = try read { row in
+                rows.append(row)
+                if rows.count == count { throw Enough() }
+            }
+        } catch is Enough {}
+        return rows
+    }
+
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
         let kind = kind
         return try table.rows(currency: currency, reading: reading) { row in

@@ -117,6 +117,14 @@ struct Import: AsyncParsableCommand {
             let totals = sources.compactMap { named in (named.source as? CSVImportSource)?.totalsSaid.map { "\(named.name): \($0)" } }
             output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "")"
                    + totals.map { "; \($0)" }.joined() + ".\n")
+            // A dry run shows the first sales as read, for her to check the columns were understood.
+            if dryRun {
+                for named in sources {
+                    guard let csv = named.source as? CSVImportSource, case let rows = try csv.preview(), !rows.isEmpty else { continue }
+                    output("First sales of \(csv.sheetName.map { "the sheet \"\($0)\"" } ?? named.name) as read:\n"
+                           + rows.map { "  " + Self.previewed($0, currency: settings.currency) + "\n" }.joined())
+                }
+            }
             if let toSave {
                 try await store.saveMapping(toSave)
                 output("Saved the column mapping “\(toSave.name)”: the next file with these headers is read with it.\n")
@@ -129,6 +137,14 @@ struct Import: AsyncParsableCommand {
 }
 
 extension Import {
+    /// A sale as read from a file, in a line: `line 2  2026-03-02  Glow Aesthetics  2 × Serum 30ml at 45.00, cost 20.00`.
+    static func previewed(_ row: ImportRow, currency: Currency) -> String {
+        guard case .sale(let sale) = row.record else { return "line \(row.line)" }
+        return "line \(row.line)  \(sale.date)  \(sale.clinic)  \(sale.quantity) × \(sale.product)"
+            + " at \(sale.unitPrice.map(currency.format) ?? "the product's price"), cost \(sale.unitCost.map(currency.format) ?? "the product's")"
+            + (sale.discount.isZero ? "" : ", discount \(currency.format(sale.discount))")
+    }
+
     /// What would have helped a file whose columns were not understood: the flag, with an example
     /// made of its own first unknown header and the first field it lacks.
     static func hint(for error: CSVFileError) -> String {

@@ -141,6 +141,10 @@ import Testing
         let sheet = file("mapped.csv", "Wann,Bei,Produkt,Menge,Preis,Notiz intern\n2026-03-02,Glow Aesthetics,Serum 30ml,3,45.00,x\n", in: directory)
         let run = try Self.book(sheet, currency: "EUR", ["--map", "Wann=date", "--map", "Bei=clinic"], in: directory)
         #expect(run.run.status == 0 && run.run.stdout.contains("passed over: Notiz intern"), "\(run.run.stderr)\(run.run.stdout)")
+        // A dry run shows the first sales as read.
+        let dry = try commission(["import", sheet, "--map", "Wann=date", "--map", "Bei=clinic", "--dry-run", "--again", "--db", run.path])
+        #expect(dry.status == 0 && dry.stdout.contains("as read:\n  line 2  2026-03-02  Glow Aesthetics  3 × Serum 30ml at 45.00, cost the product's\n"),
+                "\(dry.stdout)\(dry.stderr)")
         let sale = try #require(try await SQLiteStore(.file(run.path)).sales(SaleQuery()).first)
         #expect(sale.quantity == 3 && sale.line.unitPrice == cents(4500), "Menge and Preis read beside the mapped columns")
     }

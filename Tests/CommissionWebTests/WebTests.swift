@@ -930,6 +930,11 @@ import Testing
                     "\(page.text)")
             let dry = try await client.execute(uri: "/api/v1/import?dryRun=true", method: .post, headers: csv, body: ByteBuffer(string: german)).json()
             #expect(dry["sales"] as? Int == 1 && dry["passedOver"] as? [String] == ["Lieferant", "line 5: totals"], "\(dry)")
+            // The first sales as read, to check before importing: on the page and in the API's dry run.
+            #expect(page.text.contains(#"<td>4</td><td class="date">04/02/2026</td><td>Glow</td><td>3 × Serum 30ml</td><td class="num">$45.00</td><td class="num">the product&#39;s</td>"#),
+                    "\(page.text)")
+            let first = try #require((dry["preview"] as? [[String: Any]])?.first)
+            #expect(first["line"] as? Int == 4 && first["quantity"] as? Int == 3 && first["unitPrice"] as? String == "45.00" && first["unitCost"] == nil, "\(first)")
         }
     }
 

@@ -38,17 +38,25 @@ struct TransferJob: Job {
 
     // MARK: Pages
 
-    func transferPage(context: AppRequestContext, csv: String = "", problems: [ImportProblem] = [], alreadyImported: Bool = false,
+    func transferPage(context: AppRequestContext, csv: String = "", preview: [ImportRow] = [], problems: [ImportProblem] = [], alreadyImported: Bool = false,
                       workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false, mapping: MappingForm? = nil,
                       message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
+        let style = try await app.store.settings().style
         let values: [String: Any] = [
             "savedMappings": saved.map { ["name": $0.name] }, "hasSavedMappings": !saved.isEmpty,
             "mapping": mapping.map { [$0.values] } ?? [],
             "csv": csv,
             "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
             "hasProblems": !problems.isEmpty,
+            // A dry run's first sales as read: no price or cost is the product's.
+            "preview": preview.compactMap { row -> [String: Any]? in
+                guard case .sale(let sale) = row.record else { return nil }
+                return ["line": row.line, "date": style.format(sale.date), "clinic": sale.clinic, "product": sale.product, "quantity": sale.quantity,
+                        "price": sale.unitPrice.map { style.format($0) } ?? "the product's", "cost": sale.unitCost.map { style.format($0) } ?? "the product's"]
+            },
+            "hasPreview": !preview.isEmpty,
             "alreadyImported": alreadyImported,
             "workbookToken": workbookToken ?? "", "hasWorkbook": workbookToken != nil, "workbookDates": workbookDates, "workbookAgain": workbookAgain,
             "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
@@ -92,7 +100,7 @@ struct TransferJob: Job {
             app.configuration.metrics?.imported(summary)
             let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
                 + (source.said.dropFirst() + (source.totalsSaid.map { [$0] } ?? [])).map { " (\($0))" }.joined()
-            return try await transferPage(context: context, csv: dryRun ? text : "",
+            return try await transferPage(context: context, csv: dryRun ? text : "", preview: dryRun ? try source.preview() : [],
                                           message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
         } catch let error as CSVFileError {
             switch error {
@@ -452,6 +460,14 @@ struct TransferJob: Job {
         var prices: Int; var scheduleChanges: Int; var deductions: Int
         /// The columns no field was read from, as the file spells them.
         var passedOver: [String]
+        /// A dry run's first sales as read.
+        var preview: [PreviewJSON]?
+    }
+
+    /// A sale as a file's row is read: no price or cost means the product's.
+    struct PreviewJSON: Encodable {
+        var line: Int; var date: String; var clinic: String; var product: String; var quantity: Int64
+        var unitPrice: String?; var unitCost: String?; var discount: String
     }
 
     /// The media type of an Excel workbook, which `POST /api/v1/import` takes beside CSV.
@@ -526,9 +542,16 @@ struct TransferJob: Job {
         app.configuration.metrics?.imported(summary)
         // Totals rows are no records: said among what was passed over.
         passedOver += sources.flatMap { source in source.totalRows.map { "\(source.sheetName.map { "\($0): " } ?? "")line \($0): totals" } }
+        let preview = summary.dryRun ? try sources.flatMap { try $0.preview() }.prefix(5).compactMap { row -> PreviewJSON? in
+            guard case .sale(let sale) = row.record else { return nil }
+            return PreviewJSON(line: row.line, date: sale.date.description, clinic: sale.clinic, product: sale.product, quantity: sale.quantity,
+                               unitPrice: sale.unitPrice.map { currency.format($0) }, unitCost: sale.unitCost.map { currency.format($0) },
+                               discount: currency.format(sale.discount))
+        } : nil
         return try app.json(ImportJSON(kind: kinds.count == 1 ? kinds[0].rawValue : "workbook", dryRun: summary.dryRun, clinics: summary.clinics,
                                        products: summary.products, terms: summary.terms, sales: summary.sales, prices: summary.prices,
-                                       scheduleChanges: summary.scheduleChanges, deductions: summary.deductions, passedOver: passedOver),
+                                       scheduleChanges: summary.scheduleChanges, deductions: summary.deductions, passedOver: passedOver,
+                                       preview: preview),
                             status: summary.dryRun ? .ok : .created)
     }
 }
