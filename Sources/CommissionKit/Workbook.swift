@@ -6,8 +6,14 @@ import FoundationXML
 import Synchronization
 import ZIPFoundation
 
-/// An Excel workbook (`.xlsx`, Office Open XML) read for an import: its sheets, and each sheet's
-/// rows as the text of their cells, the way a CSV export of the sheet would have them.
+/// A workbook read for an import — Excel's (`.xlsx`, Office Open XML) or LibreOffice's own
+/// (`.ods`, OpenDocument): its sheets, and each sheet's rows as the text of their cells, the way a
+/// CSV export of the sheet would have them.
+///
+/// An `.ods` keeps every sheet in its `content.xml`, each cell's value typed beside its shown text
+/// (`office:value`, `office:date-value`); it is read as the same text: numbers as their decimal
+/// text, percentages as percentages, dates as their day, strings as their paragraphs, repeated
+/// rows and cells as often as they repeat.
 ///
 /// The ZIP container is read with ZIPFoundation, the XML with Foundation's `XMLParser`. Cells are
 /// turned into text exactly, without a floating-point value in between:
@@ -22,9 +28,14 @@ public struct Workbook: Sendable {
     /// One sheet, by its name as the workbook's tab shows it.
     public struct Sheet: Sendable, Hashable {
         public let name: String
-        /// The sheet's part inside the ZIP container (`xl/worksheets/sheet1.xml`).
+        /// The sheet's part inside the ZIP container (`xl/worksheets/sheet1.xml`; an `.ods`'s `content.xml`).
         let part: String
+        /// Its place among an `.ods`'s tables (all in one part); 0 in an `.xlsx`.
+        var table = 0
     }
+
+    /// Excel's container or LibreOffice's.
+    enum Format: Sendable { case xlsx, ods }
 
     /// How a cell's number is to be read, from its style's number format.
     package enum NumberStyle: Sendable, Equatable { case plain, date, percent }
@@ -34,6 +45,7 @@ public struct Workbook: Sendable {
     /// The file the workbook is read from (a scratch copy of one given in memory).
     let path: String
     public let sheets: [Sheet]
+    let format: Format
     let sharedStrings: [String]
     let styles: [NumberStyle]
     /// The 1904 date system (old Mac workbooks): day 0 is 1904-01-01 rather than 1899-12-31.
@@ -82,6 +94,33 @@ public struct Workbook: Sendable {
         func part(_ path: String, required: Bool) throws(CSVFileError) -> Data? {
             try Self.part(path, of: archive, name: name, required: required, limits: limits, unpacked: unpacked)
         }
+        if archive["xl/workbook.xml"] == nil, archive["content.xml"] != nil {
+            // LibreOffice's own: every sheet in content.xml, its dates as days already.
+            format = .ods
+            date1904 = false
+            sharedStrings = []
+            styles = []
+            var names: [String] = []
+            do {
+                _ = try Self.parse("content.xml", of: archive, name: name, what: "its part content.xml", limits: limits, unpacked: unpacked,
+                                   firstBytes: nil) { stream in
+                    let reader = TableNames()
+                    let parser = XMLParser(stream: stream)
+                    parser.delegate = reader
+                    let parsed = parser.parse()
+                    names = reader.names
+                    return (false, parsed ? nil : "its part content.xml is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+                }
+            } catch let error as CSVFileError {
+                throw error
+            } catch {
+                throw .unreadableWorkbook(name, reason: "its part content.xml cannot be read (\(error)).")
+            }
+            sheets = names.enumerated().map { Sheet(name: $0.element, part: "content.xml", table: $0.offset) }
+            guard !sheets.isEmpty else { throw .unreadableWorkbook(name, reason: "it has no sheets.") }
+            return
+        }
+        format = .xlsx
         let workbook = try part("xl/workbook.xml", required: true) ?? Data()
         let relations = try part("xl/_rels/workbook.xml.rels", required: true) ?? Data()
         let book = WorkbookPart(workbook)
@@ -106,7 +145,7 @@ public struct Workbook: Sendable {
         do {
             return try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw .unreadableWorkbook(name, reason: "it is not a ZIP container, so not an .xlsx workbook (save it again as Excel 2007–365, .xlsx).")
+            throw .unreadableWorkbook(name, reason: "it is not a ZIP container, so not an .xlsx or .ods workbook (save it again as .xlsx or .ods).")
         }
     }
 
@@ -116,7 +155,7 @@ public struct Workbook: Sendable {
     static func part(_ path: String, of archive: Archive, name: String, required: Bool, limits: WorkbookLimits,
                      unpacked: UnpackedBytes) throws(CSVFileError) -> Data? {
         guard let entry = archive[path] else {
-            if required { throw .unreadableWorkbook(name, reason: "it has no \(path): it is a ZIP file, but not an .xlsx workbook.") }
+            if required { throw .unreadableWorkbook(name, reason: "it has no \(path): it is a ZIP file, but not an .xlsx or .ods workbook.") }
             return nil
         }
         let tooLarge = CSVFileError.unreadableWorkbook(name, reason: "its part \(path) unpacks to more than \(WorkbookLimits.size(limits.part))\(limits.refusal).")
@@ -152,16 +191,39 @@ public struct Workbook: Sendable {
     /// the sheet went on beyond it before `body` stopped.
     @discardableResult
     public func rows(of sheet: Sheet, firstBytes: Int? = nil, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws -> Bool {
-        // The sheet is unpacked to a scratch file and parsed as a stream: a sheet of a million rows
-        // is some 300 MB of XML, more than memory should hold and than libxml2 takes in one piece.
         let archive = try Self.open(path, name: name)
-        guard let entry = archive[sheet.part] else {
-            throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is missing from the file.")
+        return try Self.parse(sheet.part, of: archive, name: name, what: "its sheet \"\(sheet.name)\"", limits: limits, unpacked: unpacked,
+                              firstBytes: firstBytes) { stream in
+            try withoutActuallyEscaping(body) { body in
+                let parser = XMLParser(stream: stream)
+                let reader: any RowsReader = format == .ods ? OpenDocumentTableReader(table: sheet.table, body: body)
+                    : SheetReader(workbook: self, body: body)
+                parser.delegate = reader
+                let parsed = parser.parse()
+                if let failure = reader.failure { throw failure }
+                if !parsed, !reader.stopped {
+                    return (false, "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+                }
+                return (reader.stopped, nil)
+            }
+        }
+    }
+
+    /// Unpacks `part` to a scratch file (a sheet of a million rows is some 300 MB of XML, more
+    /// than memory should hold and than libxml2 takes in one piece; with `firstBytes`, only its
+    /// start) and hands it to `read` as a stream. `read` says whether it stopped on purpose, or
+    /// why the XML is broken — which is only an error when the part was read whole. Returns
+    /// whether the part was read to its end or `read` stopped.
+    /// `what` is how messages name it ("its sheet \"Sales\"").
+    static func parse(_ part: String, of archive: Archive, name: String, what: String, limits: WorkbookLimits, unpacked: UnpackedBytes,
+                      firstBytes: Int?, _ read: (InputStream) throws -> (stopped: Bool, broken: String?)) throws -> Bool {
+        guard let entry = archive[part] else {
+            throw CSVFileError.unreadableWorkbook(name, reason: "\(what) is missing from the file.")
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sheet-\(UUID().uuidString).xml")
         defer { try? FileManager.default.removeItem(at: scratch) }
         guard FileManager.default.createFile(atPath: scratch.path, contents: nil), let file = FileHandle(forWritingAtPath: scratch.path) else {
-            throw CSVFileError.unreadableWorkbook(name, reason: "there is no room to unpack its sheet \"\(sheet.name)\" (\(scratch.deletingLastPathComponent().path)).")
+            throw CSVFileError.unreadableWorkbook(name, reason: "there is no room to unpack \(what) (\(scratch.deletingLastPathComponent().path)).")
         }
         var cut = false
         do {
@@ -172,13 +234,13 @@ public struct Workbook: Sendable {
                     cut = true
                     throw Cut()
                 }
-                // Foundation's XML parser traps on a name that is not UTF-8: such a sheet never reaches it.
-                guard utf8.feed(chunk) else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(sheet.part)) }
+                // Foundation's XML parser traps on a name that is not UTF-8: such a part never reaches it.
+                guard utf8.feed(chunk) else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(part)) }
                 written += chunk.count
                 try unpacked.add(chunk.count, limits: limits, name: name)
                 try file.write(contentsOf: chunk)
             }
-            guard utf8.isComplete else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(sheet.part)) }
+            guard utf8.isComplete else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(part)) }
             try file.close()
         } catch is Cut {
             try? file.close()
@@ -187,20 +249,12 @@ public struct Workbook: Sendable {
             throw error
         } catch {
             try? file.close()
-            throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is damaged (\(error)).")
+            throw CSVFileError.unreadableWorkbook(name, reason: "\(what) is damaged (\(error)).")
         }
         guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
-        return try withoutActuallyEscaping(body) { body in
-            let reader = SheetReader(workbook: self, body: body)
-            let parser = XMLParser(stream: stream)
-            parser.delegate = reader
-            let parsed = parser.parse()
-            if let failure = reader.failure { throw failure }
-            if !parsed, !reader.stopped, !cut {
-                throw CSVFileError.unreadableWorkbook(name, reason: "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
-            }
-            return reader.stopped || !cut
-        }
+        let (stopped, broken) = try read(stream)
+        if let broken, !cut { throw CSVFileError.unreadableWorkbook(name, reason: broken) }
+        return stopped || !cut
     }
 
     // MARK: Cells
@@ -620,8 +674,130 @@ private final class StylesPart: NSObject, XMLParserDelegate {
     }
 }
 
+/// What reads a sheet's rows: whether it stopped because it was told to, or failed.
+private protocol RowsReader: XMLParserDelegate {
+    var failure: (any Error)? { get }
+    var stopped: Bool { get }
+}
+
+/// The names of an `.ods`'s tables, in order.
+private final class TableNames: NSObject, XMLParserDelegate {
+    var names: [String] = []
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if element == "table:table" { names.append(attributes["table:name"] ?? "Sheet\(names.count + 1)") }
+    }
+}
+
+/// One table of an `.ods`'s content.xml, its rows handed on one at a time as the parser reads
+/// them, each cell's text from its typed value (see ``Workbook``). Rows and cells repeat as they
+/// say (`table:number-rows-repeated`); a run of empty ones is only a count.
+private final class OpenDocumentTableReader: NSObject, RowsReader {
+    let table: Int
+    let body: ([String], Int) throws -> Bool
+    var failure: (any Error)?
+    var stopped = false
+    private var tables = -1, inTable = false
+    private var cells: [String] = [], rowNumber = 0, rowRepeat = 1, column = 0
+    private var cellRepeat = 1, type: String?, value: String?, text = "", inCell = false, paragraphs = 0, capturing = false, notes = 0
+
+    init(table: Int, body: @escaping ([String], Int) throws -> Bool) {
+        self.table = table
+        self.body = body
+    }
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch element {
+        case "table:table":
+            tables += 1
+            inTable = tables == table
+        case "table:table-row" where inTable:
+            rowRepeat = min(max(attributes["table:number-rows-repeated"].flatMap(Int.init) ?? 1, 1), 1_048_576)
+            cells.removeAll(keepingCapacity: true)
+            column = 0
+        case "table:table-cell", "table:covered-table-cell":
+            guard inTable else { return }
+            inCell = true
+            cellRepeat = min(max(attributes["table:number-columns-repeated"].flatMap(Int.init) ?? 1, 1), 16_384)
+            type = attributes["office:value-type"]
+            switch type {
+            case "float", "currency": value = attributes["office:value"].flatMap(Workbook.decimal)
+            case "percentage": value = attributes["office:value"].flatMap(Workbook.decimal).map { Workbook.shifted($0, by: 2) + "%" }
+            case "date": value = attributes["office:date-value"].map { String($0.prefix(10)) }
+            case "boolean": value = attributes["office:boolean-value"] == "true" ? "TRUE" : "FALSE"
+            case "time": value = ""  // a time of day alone is no field's
+            default: value = nil
+            }
+            text = ""
+            paragraphs = 0
+        case "office:annotation":
+            notes += 1  // a comment on a cell is not its text
+        case "text:p" where inCell && notes == 0:
+            if paragraphs > 0 { text += "\n" }
+            paragraphs += 1
+            capturing = true
+        case "text:s" where capturing:
+            text += String(repeating: " ", count: min(max(attributes["text:c"].flatMap(Int.init) ?? 1, 1), 1000))
+        case "text:tab" where capturing:
+            text += "\t"
+        case "text:line-break" where capturing:
+            text += "\n"
+        default:
+            break
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if capturing && notes == 0 { text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        switch element {
+        case "text:p":
+            capturing = false
+        case "office:annotation":
+            notes -= 1
+        case "table:table-cell", "table:covered-table-cell":
+            guard inCell else { return }
+            inCell = false
+            let shown = value ?? text
+            if !shown.isEmpty, column < 16_384 {
+                let end = min(column + cellRepeat, 16_384)
+                if cells.count < end { cells.append(contentsOf: repeatElement("", count: end - cells.count)) }
+                for index in column..<end { cells[index] = shown }
+            }
+            column += cellRepeat
+        case "table:table-row":
+            guard inTable else { return }
+            let first = rowNumber + 1
+            rowNumber += rowRepeat
+            guard !cells.isEmpty else { return }
+            do {
+                for number in first...rowNumber where !stopped {
+                    if try !body(cells, number) {
+                        stopped = true
+                        parser.abortParsing()
+                    }
+                }
+            } catch {
+                failure = error
+                parser.abortParsing()
+            }
+        case "table:table" where inTable:
+            // The table read: the rest of the document is other sheets.
+            inTable = false
+            stopped = true
+            parser.abortParsing()
+        default:
+            break
+        }
+    }
+}
+
 /// A sheet's rows, handed on one at a time as the parser reads them.
-private final class SheetReader: NSObject, XMLParserDelegate {
+private final class SheetReader: NSObject, RowsReader {
     let workbook: Workbook
     let body: ([String], Int) throws -> Bool
     var failure: (any Error)?

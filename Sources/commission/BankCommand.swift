@@ -9,7 +9,7 @@ extension PayoutCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read her bank statement and propose, for each deposit, the clinic and periods it pays; record them with --accept.",
             discussion: """
-                The statement is a CSV file (or the first sheet of an .xlsx workbook) as her bank exports it: \
+                The statement is a CSV file (or the first sheet of an .xlsx or .ods workbook) as her bank exports it: \
                 a date, an amount (or a credit column) and a description, read as `commission import` reads \
                 files — dates and amounts in her locale, headers matched loosely, --map and --mapping for \
                 headers it does not know. Money out is passed over.
@@ -32,7 +32,7 @@ extension PayoutCommand {
                   commission payout bank kontoauszug.csv --dates dmy --line 4 --line 9
                 """)
         @OptionGroup var book: BookOptions
-        @Argument(help: "The bank statement: CSV, or an .xlsx workbook (its first sheet).") var file: String
+        @Argument(help: "The bank statement: CSV, or an .xlsx or .ods workbook (its first sheet).") var file: String
         @Flag(help: "Record every proposal whose amount fits exactly.") var accept = false
         @Option(name: .customLong("line"), help: ArgumentHelp("Record the proposal for the deposit on this line (repeatable).", valueName: "n")) var lines: [Int] = []
         @OptionGroup var reading: ReadingOptions

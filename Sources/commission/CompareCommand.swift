@@ -8,7 +8,7 @@ struct Compare: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set a clinic's own statement beside your book, line by line: what differs, and why the totals differ.",
         discussion: """
-            The clinic's statement is a CSV file (or an .xlsx workbook's first sheet) with a date, a \
+            The clinic's statement is a CSV file (or an .xlsx or .ods workbook's first sheet) with a date, a \
             product, a quantity, a price and a commission per line — read as `commission import` reads \
             files: any locale, headers matched loosely, --map and --mapping for the clinic's own headers.
 
@@ -33,7 +33,7 @@ struct Compare: AsyncParsableCommand {
             """)
     @OptionGroup var book: BookOptions
     @Argument(help: "The clinic's name.") var clinic: String
-    @Argument(help: "The clinic's statement: CSV, or an .xlsx workbook (its first sheet).") var file: String
+    @Argument(help: "The clinic's statement: CSV, or an .xlsx or .ods workbook (its first sheet).") var file: String
     @Option(help: "A day in the pay period the statement covers (default: the period of most of its lines).") var period: String?
     @Option(name: .customLong("product"), help: ArgumentHelp("What the clinic calls one of your products: \"THEIR NAME=YOUR PRODUCT\" (repeatable; remembered for the clinic).",
                                                             valueName: "their=yours"))

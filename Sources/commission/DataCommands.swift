@@ -22,7 +22,7 @@ struct Import: AsyncParsableCommand {
             so"); when the file cannot tell (every day 12 or less), nothing is imported and it asks \
             for --dates. --dates and --decimal-comma force a reading.
 
-            An Excel workbook (.xlsx, as Excel, LibreOffice or Google Sheets save it) is read \
+            A workbook (.xlsx, as Excel, LibreOffice or Google Sheets save it, or LibreOffice's .ods) is read \
             directly: one sheet of sales, or sheets of clinics, products, terms, prices and sales \
             together, each recognised by its name (Sales, Clinics, Price list…) or its headers, and \
             imported in the order they need. Dates, percentages and amounts are read as the cells \
@@ -50,6 +50,7 @@ struct Import: AsyncParsableCommand {
             Examples:
               commission import clinics.csv products.csv terms.csv sales.csv   # all four, or nothing
               commission import her-book.xlsx                                   # every sheet it can, or nothing
+              commission import her-book.ods                                    # LibreOffice's own, the same way
               commission import sales.csv --dry-run
               commission import ventes.csv --delimiter ";" --decimal-comma
               commission import us-export.csv --dates mdy
@@ -58,7 +59,7 @@ struct Import: AsyncParsableCommand {
               commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
             """)
     @OptionGroup var book: BookOptions
-    @Argument(help: "CSV files or .xlsx workbooks, imported in order as one import: all of them, or nothing.") var files: [String]
+    @Argument(help: "CSV files or .xlsx/.ods workbooks, imported in order as one import: all of them, or nothing.") var files: [String]
     @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
     @OptionGroup var reading: ReadingOptions
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false

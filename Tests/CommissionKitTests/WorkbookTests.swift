@@ -93,7 +93,7 @@ import ZIPFoundation
 
     // MARK: The workbooks LibreOffice wrote
 
-    @Test(arguments: ["her-book.xlsx", "her-book-1904.xlsx"])
+    @Test(arguments: ["her-book.xlsx", "her-book-1904.xlsx", "her-book.ods", "her-book-1904.ods"])
     func aWorkbookIsReadCellByCell(_ name: String) throws {
         let workbook = try Workbook(path: Self.fixture(name))
         #expect(workbook.sheets.map(\.name) == ["Notes", "Sales", "Clinics", "Products", "Terms", "Price list"])
@@ -127,7 +127,7 @@ import ZIPFoundation
         let fromCSV = directory.appendingPathComponent("csv.sqlite").path
         let csv = try commission(["import"] + ["clinics", "products", "terms", "prices", "sales"].map { Self.fixture("\($0).csv") } + ["--db", fromCSV])
         #expect(csv.status == 0, "\(csv.stderr)")
-        for name in ["her-book.xlsx", "her-book-1904.xlsx"] {
+        for name in ["her-book.xlsx", "her-book-1904.xlsx", "her-book.ods", "her-book-1904.ods"] {
             let fromWorkbook = directory.appendingPathComponent("\(name).sqlite").path
             let run = try commission(["import", Self.fixture(name), "--db", fromWorkbook])
             #expect(run.status == 0, "\(run.stderr)")

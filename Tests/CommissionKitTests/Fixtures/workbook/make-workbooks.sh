@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes the workbook fixtures with LibreOffice, as a person's spreadsheet program writes them:
 # her-book.fods (a flat OpenDocument spreadsheet, written by hand below: typed cells — dates,
-# percentages, currency, a formula, text) is converted by LibreOffice Calc into her-book.xlsx, and
-# the same book with the 1904 date system into her-book-1904.xlsx. The .xlsx files are committed;
+# percentages, currency, a formula, text) is converted by LibreOffice Calc into her-book.xlsx and
+# LibreOffice's own her-book.ods, and the same book with the 1904 date system into
+# her-book-1904.xlsx and her-book-1904.ods. The .xlsx and .ods files are committed;
 # this script is how they were made (Debian's libreoffice-calc-nogui), run again only to remake them.
 # The CSV files beside them hold the same book as ISO CSV, the reading it must equal.
 #
@@ -152,5 +153,6 @@ sales_rows() {
 write 1899-12-30 "$work/her-book.fods"
 write 1904-01-01 "$work/her-book-1904.fods"
 soffice --headless --calc --convert-to xlsx --outdir "$work" "$work/her-book.fods" "$work/her-book-1904.fods" >/dev/null
-cp "$work/her-book.xlsx" "$work/her-book-1904.xlsx" .
-echo "wrote her-book.xlsx and her-book-1904.xlsx ($(soffice --version | head -1))"
+soffice --headless --calc --convert-to ods --outdir "$work" "$work/her-book.fods" "$work/her-book-1904.fods" >/dev/null
+cp "$work/her-book.xlsx" "$work/her-book-1904.xlsx" "$work/her-book.ods" "$work/her-book-1904.ods" .
+echo "wrote her-book.xlsx, her-book-1904.xlsx, her-book.ods and her-book-1904.ods ($(soffice --version | head -1))"
