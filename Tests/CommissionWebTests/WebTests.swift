@@ -468,6 +468,33 @@ import Testing
         #expect(payouts.map(\.amount) == [Money(minorUnits: 2400), Money(minorUnits: 1200)])
         #expect(payouts.map(\.receivedOn.description) == ["2026-11-05", "2026-11-05"])
     }
+
+    /// A statement whose headers are not known is read with a saved mapping she picks, on the bank
+    /// form and on the Compare page alike.
+    @Test func aSavedMappingIsPickedOnTheBankFormAndTheComparePage() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-09-10"), quantity: 2),
+                                            idempotencyKey: nil)
+        try await test.store.saveMapping(ImportMapping(name: "Sparkasse", headers: ["Tag", "Text", "Zugang"], fields: ["Zugang": "amount", "Tag": "date"]))
+        try await test.store.saveMapping(ImportMapping(name: "Glow statements", headers: ["Tag", "Item", "Qty", "Cut"], fields: ["Cut": "commission", "Tag": "date"]))
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            // Other headers than the mapping's: it is not used by itself, and is offered to pick.
+            let statement = "Tag,Text,Zugang,Saldo\n2026-11-05,GLOW SPA,24.00,100.00\n"
+            let unknown = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers, body: form(["csrf": csrf, "bank": statement, "action": "check"]))
+            #expect(unknown.status.code == 422 && unknown.text.contains(#"<option value="Sparkasse">the mapping “Sparkasse”</option>"#), "\(unknown.text)")
+            let picked = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
+                                                  body: form(["csrf": csrf, "bank": statement, "mapping": "Sparkasse", "action": "check"]))
+            #expect(picked.status == .ok && picked.text.contains("1 deposit") && picked.text.contains("columns as mapped in “Sparkasse”"), "\(picked.text)")
+            let theirs = "Tag,Item,Qty,Cut,Note\n2026-09-10,Serum 30ml,2,24.00,x\n"
+            let compared = try await client.execute(uri: "/compare", method: .post, headers: headers,
+                                                    body: form(["csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": theirs,
+                                                                "mapping": "Glow statements", "action": "compare"]))
+            #expect(compared.status == .ok && compared.text.contains("Every line agrees"), "\(compared.text)")
+        }
+    }
 }
 
 /// An operator's probes: alive while the process runs, ready while the database answers; a

@@ -119,6 +119,14 @@ document.querySelectorAll("main *, header *, nav *").forEach(function (el) {
   } else if (["INPUT", "SELECT", "TEXTAREA"].indexOf(el.tagName) < 0 && style.overflowX !== "auto" && style.overflowX !== "scroll"
              && (el.scrollWidth > el.clientWidth + 1 || (style.overflowY === "visible" && el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0))) {
     overflowing.push(name + " " + el.scrollWidth + "×" + el.scrollHeight + " in " + el.clientWidth + "×" + el.clientHeight);
+  } else {
+    // A box with text (a button, a label) reaching past the box that holds it.
+    var holder = el.parentElement;
+    while (holder && getComputedStyle(holder).display === "contents") { holder = holder.parentElement; }
+    if (holder && getComputedStyle(holder).overflowX === "visible") {
+      var hr = holder.getBoundingClientRect(), er = el.getBoundingClientRect();
+      if (er.right > hr.right + 1 || er.left < hr.left - 1) { overflowing.push(name + " past its " + holder.tagName.toLowerCase()); }
+    }
   }
 });
 return { overflow: document.documentElement.scrollWidth - window.innerWidth, width: document.documentElement.scrollWidth,

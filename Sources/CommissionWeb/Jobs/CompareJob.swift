@@ -35,6 +35,10 @@ struct CompareJob: Job {
             "date": form.date.isEmpty ? settings.today().description : form.date, "text": form.text, "decimalComma": form.decimalComma,
             "dateOrders": DateOrder.allCases.map { ["value": $0.rawValue, "label": $0.described, "selected": $0 == form.dates] as [String: Any] },
         ]
+        // Her saved column mappings, to read a statement whose headers are not known with one.
+        let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
+        values["savedMappings"] = saved.map { ["name": $0.name, "chosen": $0.name == form.mapping] as [String: Any] }
+        values["hasSavedMappings"] = !saved.isEmpty
         if let comparison {
             let unknown = Array(Set(comparison.lines.compactMap { line -> String? in
                 line.differences.lazy.compactMap { if case .unknownProduct(let name) = $0 { name } else { nil } }.first
@@ -72,7 +76,8 @@ struct CompareJob: Job {
             if let aliases = app.store as? any ProductAliases {
                 for (name, product) in form.aliases { try await aliases.setAlias(ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))) }
             }
-            let theirs = try await app.readPasted(form.text, what: "Their statement", rows: "line", dates: form.dates, decimalComma: form.decimalComma) {
+            let theirs = try await app.readPasted(form.text, what: "Their statement", rows: "line", dates: form.dates, decimalComma: form.decimalComma,
+                                                  mapping: form.mapping) {
                 try TheirStatement(origin: $0, format: $1, currency: settings.currency)
             }
             let comparison = try await StatementComparison.compare(theirs, clinic: clinic, period: clinic.calendar.period(containing: day), store: app.store)
@@ -134,6 +139,8 @@ struct CompareForm {
     var text = ""
     var dates: DateOrder?
     var decimalComma = false
+    /// The saved column mapping she chose, by name ("": the one saved for the file's headers, if any).
+    var mapping = ""
     /// The clinic's product names she told: their name → her product's id.
     var aliases: [(String, Int64)] = []
     /// The differing lines ticked to add to her book, and to dispute, by number.
@@ -150,6 +157,7 @@ struct CompareForm {
         text = form.values["statement"] ?? ""
         dates = form["dates"].flatMap(DateOrder.init(rawValue:))
         decimalComma = form["decimalComma"] != nil
+        mapping = form["mapping"] ?? ""
         for (key, value) in form.values {
             if key.hasPrefix("accept"), let number = Int(key.dropFirst(6)), value == "1" { accepted.insert(number) }
             if key.hasPrefix("dispute"), let number = Int(key.dropFirst(7)), value == "1" { disputed.insert(number) }

@@ -87,11 +87,14 @@ struct WebApp: Sendable {
     /// A CSV file pasted (or chosen) on a page, read by `make` (a bank statement, a clinic's
     /// statement) with her saved column mappings; a file or rows that cannot be read become a 422
     /// that says why (`what` names the file, `rows` its rows: "line", "row").
-    func readPasted<T>(_ text: String, what: String, rows: String, dates: DateOrder?, decimalComma: Bool,
+    /// `mapping` names the saved column mapping she chose to read it with (none: the one saved for its headers, if any).
+    func readPasted<T>(_ text: String, what: String, rows: String, dates: DateOrder?, decimalComma: Bool, mapping: String = "",
                        _ make: (CSVImportSource.Origin, CSVFormat) throws -> T) async throws -> T {
         let saved = try await (store as? any ImportMappings)?.mappings() ?? []
+        let given = mapping.isEmpty ? nil : saved.first { $0.name.lowercased() == mapping.lowercased() }
+        if !mapping.isEmpty, given == nil { throw Problem(.unprocessableContent, "There is no saved column mapping named “\(mapping)”: choose another.") }
         do {
-            return try make(.data(Data(text.utf8), name: what), CSVFormat(decimalComma: decimalComma, dates: dates, saved: saved))
+            return try make(.data(Data(text.utf8), name: what), CSVFormat(decimalComma: decimalComma, dates: dates, mapping: given, saved: saved))
         } catch let error as CSVFileError {
             throw Problem(.unprocessableContent, error.description)
         } catch StoreError.importRejected(let problems, let total) {

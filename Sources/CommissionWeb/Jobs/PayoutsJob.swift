@@ -96,7 +96,7 @@ struct PayoutsJob: Job {
             period: (prefill.period ?? today.firstOfMonth.adding(days: -1)).description, amount: prefill.amount ?? "",
             prefilled: prefill.clinic != nil, today: today.description, earliest: AcceptedDays.earliest.description,
             latest: AcceptedDays(today: today).latest.description, zero: style.formatInput(.zero), csrf: context.csrfToken ?? "",
-            bank: bank.view(style: style))
+            bank: bank.view(style: style, mappings: try await (app.store as? any ImportMappings)?.mappings().map(\.name) ?? []))
         return try await app.page("payouts", view: view, title: "Payouts", nav: "payouts", context: context, status: status, message: message, error: error)
     }
 
@@ -124,9 +124,11 @@ struct PayoutsJob: Job {
     func bankStatement(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
-        var bank = BankForm(text: form.values["bank"] ?? "", dates: form["dates"].flatMap(DateOrder.init(rawValue:)), decimalComma: form["decimalComma"] != nil)
+        var bank = BankForm(text: form.values["bank"] ?? "", dates: form["dates"].flatMap(DateOrder.init(rawValue:)), decimalComma: form["decimalComma"] != nil,
+                            mapping: form["mapping"] ?? "")
         return try await app.form {
-            let statement = try await app.readPasted(bank.text, what: "The statement", rows: "row", dates: bank.dates, decimalComma: bank.decimalComma) {
+            let statement = try await app.readPasted(bank.text, what: "The statement", rows: "row", dates: bank.dates, decimalComma: bank.decimalComma,
+                                                     mapping: bank.mapping) {
                 try BankStatement(origin: $0, format: $1, currency: settings.currency)
             }
             let proposals = try await DepositMatching.propose(statement.deposits, store: app.store, today: settings.today())
@@ -227,12 +229,16 @@ struct BankForm {
     var text = ""
     var dates: DateOrder?
     var decimalComma = false
+    /// The saved column mapping she chose, by name ("": the one saved for the file's headers, if any).
+    var mapping = ""
     var statement: BankStatement?
     var proposals: [DepositProposal] = []
 
-    func view(style: LocaleStyle) -> PayoutsPageView.Bank {
+    /// `mappings`: the names of her saved column mappings, to choose from.
+    func view(style: LocaleStyle, mappings: [String]) -> PayoutsPageView.Bank {
         PayoutsPageView.Bank(
             text: text, decimalComma: decimalComma, hasDeposits: !proposals.isEmpty,
+            mappings: mappings.map { .init(value: $0, label: "the mapping “\($0)”", selected: $0 == mapping) },
             dates: DateOrder.allCases.map { .init(value: $0.rawValue, label: $0.described, selected: $0 == dates) },
             read: statement.map { statement in
                 "\(statement.deposits.count) deposit\(statement.deposits.count == 1 ? "" : "s")"
@@ -296,7 +302,8 @@ package struct PayoutsPageView: PageView {
 
     package typealias Option = PageOption
 
-    package struct DateOption: Sendable {
+    /// One choice of a picker of the bank form (an order of dates, a saved mapping).
+    package struct Choice: Sendable {
         let value: String, label: String, selected: Bool
 
         package init(value: String, label: String, selected: Bool) {
@@ -318,12 +325,16 @@ package struct PayoutsPageView: PageView {
     /// Her bank statement, read and matched (or not yet).
     package struct Bank: Sendable {
         let text: String, decimalComma: Bool, hasDeposits: Bool
-        let dates: [DateOption]
+        /// Her saved column mappings, to read a statement whose headers are not known with one.
+        let mappings: [Choice]
+        let hasMappings: Bool
+        let dates: [Choice]
         let read: String
         let deposits: [Deposit]
 
-        package init(text: String, decimalComma: Bool, hasDeposits: Bool, dates: [DateOption], read: String, deposits: [Deposit]) {
+        package init(text: String, decimalComma: Bool, hasDeposits: Bool, mappings: [Choice] = [], dates: [Choice], read: String, deposits: [Deposit]) {
             (self.text, self.decimalComma, self.hasDeposits, self.dates, self.read, self.deposits) = (text, decimalComma, hasDeposits, dates, read, deposits)
+            (self.mappings, self.hasMappings) = (mappings, !mappings.isEmpty)
         }
     }
 
