@@ -103,7 +103,8 @@ public struct Workbook: Sendable {
             var names: [String] = []
             do {
                 _ = try Self.parse("content.xml", of: archive, name: name, what: "its part content.xml", limits: limits, unpacked: unpacked,
-                                   firstBytes: nil) { stream in
+                                   firstBytes: nil) { scratch in
+                    guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
                     let reader = TableNames()
                     let parser = XMLParser(stream: stream)
                     parser.delegate = reader
@@ -193,19 +194,93 @@ public struct Workbook: Sendable {
     public func rows(of sheet: Sheet, firstBytes: Int? = nil, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws -> Bool {
         let archive = try Self.open(path, name: name)
         return try Self.parse(sheet.part, of: archive, name: name, what: "its sheet \"\(sheet.name)\"", limits: limits, unpacked: unpacked,
-                              firstBytes: firstBytes) { stream in
-            try withoutActuallyEscaping(body) { body in
-                let parser = XMLParser(stream: stream)
-                let reader: any RowsReader = format == .ods ? OpenDocumentTableReader(table: sheet.table, body: body)
-                    : SheetReader(workbook: self, body: body)
-                parser.delegate = reader
-                let parsed = parser.parse()
-                if let failure = reader.failure { throw failure }
-                if !parsed, !reader.stopped {
-                    return (false, "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+                              firstBytes: firstBytes) { scratch in
+            switch format {
+            case .xlsx:
+                return try scanRows(of: sheet, in: scratch, body)
+            case .ods:
+                guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
+                return try withoutActuallyEscaping(body) { body in
+                    let parser = XMLParser(stream: stream)
+                    let reader = OpenDocumentTableReader(table: sheet.table, body: body)
+                    parser.delegate = reader
+                    let parsed = parser.parse()
+                    if let failure = reader.failure { throw failure }
+                    if !parsed, !reader.stopped {
+                        return (false, "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+                    }
+                    return (reader.stopped, nil)
                 }
-                return (reader.stopped, nil)
             }
+        }
+    }
+
+    /// The rows of an `.xlsx` sheet as Foundation's `XMLParser` reads them: the reference the
+    /// scanner is held to (`SheetScannerTests`), cell for cell, on every shape of sheet.
+    package func referenceRows(of sheet: Sheet) throws -> [(cells: [String], row: Int)] {
+        var rows: [(cells: [String], row: Int)] = []
+        let archive = try Self.open(path, name: name)
+        _ = try Self.parse(sheet.part, of: archive, name: name, what: "its sheet \"\(sheet.name)\"", limits: limits, unpacked: unpacked,
+                           firstBytes: nil) { scratch in
+            guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
+            let reader = SheetReader(workbook: self) { cells, row in rows.append((cells, row)); return true }
+            let parser = XMLParser(stream: stream)
+            parser.delegate = reader
+            let parsed = parser.parse()
+            if let failure = reader.failure { throw failure }
+            return (false, parsed ? nil : "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+        }
+        return rows
+    }
+
+    /// An `.xlsx` sheet's rows, read from its unpacked XML (mapped, not copied) by ``SheetScanner``.
+    /// Rows come in order, numbered from 1 to Excel's last (1,048,576): a number out of order or
+    /// range is taken as the next row's, a cell's reference out of order as the next cell's, and a
+    /// cell beyond Excel's last column is no cell.
+    private func scanRows(of sheet: Sheet, in scratch: URL, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws -> (stopped: Bool, broken: String?) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: scratch, options: .alwaysMapped)
+        } catch {
+            throw CSVFileError.cannotOpen(scratch.path)
+        }
+        return try data.withUnsafeBytes { raw in
+            var scanner = SheetScanner(raw.bindMemory(to: UInt8.self))
+            var cells: [String] = []
+            var rowNumber = 0, nextRow = 1, lastRow = 0, nextColumn = 0
+            do {
+                while let event = try scanner.next() {
+                    switch event {
+                    case .rowStart(let given):
+                        let number = given ?? nextRow
+                        rowNumber = number >= nextRow && number <= 1_048_576 ? number : nextRow
+                        nextRow = rowNumber + 1
+                        cells.removeAll(keepingCapacity: true)
+                        nextColumn = 0
+                    case .cell(let cell):
+                        let given = cell.reference.flatMap(Workbook.column(of:)) ?? nextColumn
+                        let column = given >= nextColumn ? given : nextColumn
+                        nextColumn = column + 1
+                        guard column < 16_384 else { continue }
+                        let text = text(type: cell.type, style: cell.style, value: cell.value)
+                        guard !text.isEmpty else { continue }
+                        if cells.count <= column { cells.append(contentsOf: repeatElement("", count: column + 1 - cells.count)) }
+                        cells[column] = text
+                    case .rowEnd:
+                        guard !cells.isEmpty else { continue }
+                        // Each row once, in order.
+                        let number = max(rowNumber, lastRow + 1)
+                        lastRow = number
+                        nextRow = max(nextRow, number + 1)
+                        let row = cells
+                        cells.removeAll(keepingCapacity: true)
+                        if try !body(row, number) { return (true, nil) }
+                    }
+                }
+            } catch let broken as SheetScanner.Broken {
+                return (false, "its sheet \"\(sheet.name)\" is not well-formed XML (\(broken)).")
+            }
+            return (false, nil)
         }
     }
 
@@ -216,7 +291,7 @@ public struct Workbook: Sendable {
     /// whether the part was read to its end or `read` stopped.
     /// `what` is how messages name it ("its sheet \"Sales\"").
     static func parse(_ part: String, of archive: Archive, name: String, what: String, limits: WorkbookLimits, unpacked: UnpackedBytes,
-                      firstBytes: Int?, _ read: (InputStream) throws -> (stopped: Bool, broken: String?)) throws -> Bool {
+                      firstBytes: Int?, _ read: (URL) throws -> (stopped: Bool, broken: String?)) throws -> Bool {
         guard let entry = archive[part] else {
             throw CSVFileError.unreadableWorkbook(name, reason: "\(what) is missing from the file.")
         }
@@ -251,8 +326,7 @@ public struct Workbook: Sendable {
             try? file.close()
             throw CSVFileError.unreadableWorkbook(name, reason: "\(what) is damaged (\(error)).")
         }
-        guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
-        let (stopped, broken) = try read(stream)
+        let (stopped, broken) = try read(scratch)
         if let broken, !cut { throw CSVFileError.unreadableWorkbook(name, reason: broken) }
         return stopped || !cut
     }
@@ -674,12 +748,6 @@ private final class StylesPart: NSObject, XMLParserDelegate {
     }
 }
 
-/// What reads a sheet's rows: whether it stopped because it was told to, or failed.
-private protocol RowsReader: XMLParserDelegate {
-    var failure: (any Error)? { get }
-    var stopped: Bool { get }
-}
-
 /// The names of an `.ods`'s tables, in order.
 private final class TableNames: NSObject, XMLParserDelegate {
     var names: [String] = []
@@ -693,7 +761,7 @@ private final class TableNames: NSObject, XMLParserDelegate {
 /// One table of an `.ods`'s content.xml, its rows handed on one at a time as the parser reads
 /// them, each cell's text from its typed value (see ``Workbook``). Rows and cells repeat as they
 /// say (`table:number-rows-repeated`); a run of empty ones is only a count.
-private final class OpenDocumentTableReader: NSObject, RowsReader {
+private final class OpenDocumentTableReader: NSObject, XMLParserDelegate {
     let table: Int
     let body: ([String], Int) throws -> Bool
     var failure: (any Error)?
@@ -796,8 +864,9 @@ private final class OpenDocumentTableReader: NSObject, RowsReader {
     }
 }
 
-/// A sheet's rows, handed on one at a time as the parser reads them.
-private final class SheetReader: NSObject, RowsReader {
+/// A sheet's rows, handed on one at a time as Foundation's parser reads them: the reference
+/// reading (``Workbook/referenceRows(of:)``) that ``SheetScanner`` is held to.
+private final class SheetReader: NSObject, XMLParserDelegate {
     let workbook: Workbook
     let body: ([String], Int) throws -> Bool
     var failure: (any Error)?
