@@ -148,7 +148,7 @@ import Testing
     /// The page of a clinic, product or terms: one sample with every part, so that every section is read.
     @Test func anItemPageShowsOnlyWhatItsViewHas() throws {
         let sample = BookItemView(
-            heading: "Glow", archived: true, action: "/book/clinics/1", kindName: "clinic", editOpen: true,
+            heading: "Glow", archived: true, action: "/book/clinics/1", kindName: "this clinic", editOpen: true,
             clinic: .init(name: "Glow", scheduleNow: "monthly", kind: "monthly", anchor: "2026-11-26", weekdays: [.init(value: "monday", name: "Monday", selected: true)],
                           first: "monthly", changes: [.init(iso: "2026-06-01", from: "06/01/2026", schedule: "twice a month")]),
             standing: .init(label: "Owes you", amount: "$742.83", credit: false, detail: "this period $310.55 so far", statement: "/statements?clinic=1", payouts: "/payouts#clinic-1"),

@@ -23,7 +23,7 @@ extension BookJob {
         switch item {
         case .clinic(let clinic):
             let action = "/book/clinics/\(clinic.id)"
-            (view.heading, view.action, view.kindName) = (clinic.name, action, "clinic")
+            (view.heading, view.action, view.kindName) = (clinic.name, action, "this clinic")
             // The picker shows the schedule in force today; a day in "from" makes it a change from that day.
             let current = clinic.calendar.schedule(on: today)
             var weekday: Weekday = .monday, anchor = today
@@ -66,13 +66,13 @@ extension BookJob {
                 },
                 products: products.map { .init(id: $0.id.rawValue, name: $0.name, price: style.format($0.unitPrice)) })
         case .product(let product):
-            (view.heading, view.action, view.kindName) = (product.name, "/book/products/\(product.id)", "product")
+            (view.heading, view.action, view.kindName) = (product.name, "/book/products/\(product.id)", "this product")
             view.product = .init(name: product.name, sku: product.sku ?? "", price: style.formatInput(product.unitPrice),
                                  cost: style.formatInput(product.unitCost))
         case .terms(let terms):
             let names = try await Presenter.Names(store: app.store)
             let clinic = names.clinics[terms.clinicID] ?? "a clinic"
-            (view.heading, view.action, view.kindName) = ("Terms of \(clinic)", "/book/terms/\(terms.id)", "terms")
+            (view.heading, view.action, view.kindName) = ("Terms of \(clinic)", "/book/terms/\(terms.id)", "these terms")
             view.terms = .init(clinic: clinic, product: terms.productID.flatMap { names.products[$0] }, share: terms.share.percentText,
                                profit: terms.basis == .profit, revenue: terms.basis == .revenue, from: terms.effectiveFrom.description,
                                tierRows: TierRow.rows(terms.tiers, style: style))
@@ -247,7 +247,7 @@ package struct BookItemView: PageView {
     let archived: Bool
     /// Where the page's forms post (`/book/clinics/1`).
     var action: String
-    /// "clinic", "product", "terms": what the Archive step names.
+    /// "this clinic", "this product", "these terms": what the Archive step names.
     var kindName: String
     /// The name-and-schedule form shows open: a refusal came from it.
     let editOpen: Bool
