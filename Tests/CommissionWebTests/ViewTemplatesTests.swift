@@ -113,6 +113,8 @@ import Testing
             clinics: [.init(id: 1, name: "Glow", selected: true)], period: "2026-10-31", amount: "177.00", prefilled: true, today: "2026-11-25",
             earliest: "1900-01-01", latest: "2027-11-25", zero: "0.00", csrf: "token",
             bank: .init(text: "Date,Amount", decimalComma: false, hasDeposits: true, mappings: [.init(value: "Sparkasse", label: "the mapping “Sparkasse”", selected: true)],
+                        columnMapping: .init(columns: [.init(index: 0, header: "Zugang", sample: "24.00", options: [.init(value: "amount", label: "amount (required)", selected: true)])],
+                                             name: "Sparkasse", button: "Keep the mapping and match the deposits"),
                         dates: [.init(value: "mdy", label: "month/day/year", selected: false)],
                         read: "1 deposit.", deposits: [.init(line: 2, date: "11/20/2026", amount: "$177.00", description: "GLOW", proposal: "Glow: November",
                                                              why: "exact", key: "k", canRecord: true, exact: true, attention: false)]))

@@ -493,6 +493,24 @@ import Testing
                                                     body: form(["csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": theirs,
                                                                 "mapping": "Glow statements", "action": "compare"]))
             #expect(compared.status == .ok && compared.text.contains("Every line agrees"), "\(compared.text)")
+
+            // A statement no saved mapping reads: its columns beside the fields, and her choices kept under a name and used.
+            let other = "Wann,Wer,Eingang\n2026-11-05,GLOW SPA,24.00\n"
+            let shown = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers, body: form(["csrf": csrf, "bank": other, "action": "check"]))
+            #expect(shown.status.code == 422 && shown.text.contains(#"id="column-mapping""#) && shown.text.contains("<td>Wann</td><td>2026-11-05</td>")
+                    && shown.text.contains("Keep the mapping and match the deposits"), "\(shown.text)")
+            let kept = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers, body: form([
+                "csrf": csrf, "bank": other, "action": "map", "map0": "date", "map1": "description", "map2": "amount", "mappingName": "Volksbank"]))
+            #expect(kept.status == .ok && kept.text.contains("1 deposit") && kept.text.contains("columns as mapped in “Volksbank”"), "\(kept.text)")
+            #expect(try await test.store.mapping(named: "volksbank").fields == ["Wann": "date", "Wer": "description", "Eingang": "amount"])
+            let lines = "When,What,How many,Ours\n2026-09-10,Serum 30ml,2,24.00\n"
+            let asked = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form([
+                "csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": lines, "action": "compare"]))
+            #expect(asked.status.code == 422 && asked.text.contains(#"id="column-mapping""#) && asked.text.contains("Keep the mapping and compare"), "\(asked.text)")
+            let mapped = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form([
+                "csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": lines, "action": "map",
+                "map0": "date", "map1": "product", "map2": "quantity", "map3": "commission", "mappingName": "Glow's own"]))
+            #expect(mapped.status == .ok && mapped.text.contains("Every line agrees"), "\(mapped.text)")
         }
     }
 }

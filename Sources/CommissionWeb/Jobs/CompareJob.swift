@@ -24,8 +24,8 @@ struct CompareJob: Job {
 
     func registerAPI<G>(on api: Registrar<G>) {}
 
-    func comparePage(context: AppRequestContext, form: CompareForm, comparison: StatementComparison? = nil, message: String? = nil, error: String? = nil,
-                     status: HTTPResponse.Status = .ok) async throws -> Response {
+    func comparePage(context: AppRequestContext, form: CompareForm, comparison: StatementComparison? = nil, columnMapping: ColumnMappingView? = nil,
+                     message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let clinics = try await app.store.clinics(ClinicQuery())
@@ -39,6 +39,7 @@ struct CompareJob: Job {
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
         values["savedMappings"] = saved.map { ["name": $0.name, "chosen": $0.name == form.mapping] as [String: Any] }
         values["hasSavedMappings"] = !saved.isEmpty
+        if let columnMapping { values["columnMapping"] = [columnMapping] }
         if let comparison {
             let unknown = Array(Set(comparison.lines.compactMap { line -> String? in
                 line.differences.lazy.compactMap { if case .unknownProduct(let name) = $0 { name } else { nil } }.first
@@ -66,7 +67,8 @@ struct CompareJob: Job {
 
     func compare(_ request: Request, context: AppRequestContext) async throws -> Response {
         let values = try await Form.read(request, context: context)
-        let form = CompareForm(values)
+        var form = CompareForm(values)
+        let origin = CSVImportSource.Origin.data(Data(form.text.utf8), name: "Their statement")
         let settings = try await app.store.settings()
         return try await app.form {
             guard let clinicID = form.clinic else { throw Problem(.unprocessableContent, "Choose the clinic whose statement it is.") }
@@ -76,9 +78,22 @@ struct CompareJob: Job {
             if let aliases = app.store as? any ProductAliases {
                 for (name, product) in form.aliases { try await aliases.setAlias(ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))) }
             }
-            let theirs = try await app.readPasted(form.text, what: "Their statement", rows: "line", dates: form.dates, decimalComma: form.decimalComma,
+            // Her mapping of the statement's columns, from the form that showed them: kept, then used.
+            if values["action"] == "map" { form.mapping = try await app.saveMapping(values, origin: origin, kind: nil).name }
+            let theirs: TheirStatement
+            do {
+                theirs = try await app.readPasted(form.text, what: "Their statement", rows: "line", dates: form.dates, decimalComma: form.decimalComma,
                                                   mapping: form.mapping) {
-                try TheirStatement(origin: $0, format: $1, currency: settings.currency)
+                    try TheirStatement(origin: $0, format: $1, currency: settings.currency)
+                }
+            } catch let unknown as UnknownColumns {
+                // Columns it does not know: their statement's columns beside the fields, for her to say which holds what.
+                let columns = try ColumnMappingView(origin: origin, fields: ["date", "product", "quantity", "unit price", "commission"],
+                                                    required: ["date", "product", "commission"], form: values,
+                                                    mappings: try await (app.store as? any ImportMappings)?.mappings() ?? [],
+                                                    button: "Keep the mapping and compare")
+                return try await comparePage(context: context, form: form, columnMapping: columns, error: unknown.said + " Say which column holds what below.",
+                                             status: .unprocessableContent)
             }
             let comparison = try await StatementComparison.compare(theirs, clinic: clinic, period: clinic.calendar.period(containing: day), store: app.store)
             let differing = comparison.differing

@@ -84,6 +84,17 @@ struct WebApp: Sendable {
         }
     }
 
+    /// Saves the mapping her form made of a file's columns (`map<N>` is the field of column N,
+    /// `mappingName` its name; ``ColumnMappingView``) and returns it.
+    func saveMapping(_ form: Form, origin: CSVImportSource.Origin, kind: ImportKind?) async throws -> ImportMapping {
+        guard let mappings = store as? any ImportMappings else { throw Problem(.conflict, "This book's store keeps no column mappings.") }
+        let headers = try CSVImportSource.firstRows(of: origin).headers
+        let pairs = headers.enumerated().compactMap { index, header in form.values["map\(index)"].map { (header: header, field: $0) } }
+        let mapping = try ImportMapping.forImport(name: form["mappingName"] ?? "", kind: kind, headers: headers, pairs: pairs)
+        try await mappings.saveMapping(mapping)
+        return mapping
+    }
+
     /// A CSV file pasted (or chosen) on a page, read by `make` (a bank statement, a clinic's
     /// statement) with her saved column mappings; a file or rows that cannot be read become a 422
     /// that says why (`what` names the file, `rows` its rows: "line", "row").
@@ -96,7 +107,10 @@ struct WebApp: Sendable {
         do {
             return try make(.data(Data(text.utf8), name: what), CSVFormat(decimalComma: decimalComma, dates: dates, mapping: given, saved: saved))
         } catch let error as CSVFileError {
-            throw Problem(.unprocessableContent, error.description)
+            switch error {
+            case .missingColumns, .unknownKind: throw UnknownColumns(said: error.description)
+            default: throw Problem(.unprocessableContent, error.description)
+            }
         } catch StoreError.importRejected(let problems, let total) {
             throw Problem(.unprocessableContent, "\(what) has \(total) \(rows)\(total == 1 ? "" : "s") that cannot be read: "
                           + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : "."))
@@ -249,3 +263,9 @@ enum QueryParameter {
     }
 }
 
+
+/// A pasted file whose columns are not the ones its reader needs: the page shows them beside the
+/// fields, for her to say which holds what (``ColumnMappingView``).
+struct UnknownColumns: Error {
+    let said: String
+}

@@ -126,10 +126,22 @@ struct PayoutsJob: Job {
         let settings = try await app.store.settings()
         var bank = BankForm(text: form.values["bank"] ?? "", dates: form["dates"].flatMap(DateOrder.init(rawValue:)), decimalComma: form["decimalComma"] != nil,
                             mapping: form["mapping"] ?? "")
+        let origin = CSVImportSource.Origin.data(Data(bank.text.utf8), name: "The statement")
         return try await app.form {
-            let statement = try await app.readPasted(bank.text, what: "The statement", rows: "row", dates: bank.dates, decimalComma: bank.decimalComma,
+            // Her mapping of the statement's columns, from the form that showed them: kept, then used.
+            if form["action"] == "map" { bank.mapping = try await app.saveMapping(form, origin: origin, kind: nil).name }
+            let statement: BankStatement
+            do {
+                statement = try await app.readPasted(bank.text, what: "The statement", rows: "row", dates: bank.dates, decimalComma: bank.decimalComma,
                                                      mapping: bank.mapping) {
-                try BankStatement(origin: $0, format: $1, currency: settings.currency)
+                    try BankStatement(origin: $0, format: $1, currency: settings.currency)
+                }
+            } catch let unknown as UnknownColumns {
+                // Columns it does not know: the statement's columns beside the fields, for her to say which holds what.
+                bank.columnMapping = try ColumnMappingView(origin: origin, fields: ["date", "amount", "description"], required: ["date", "amount"], form: form,
+                                                           mappings: try await (app.store as? any ImportMappings)?.mappings() ?? [],
+                                                           button: "Keep the mapping and match the deposits")
+                return try await payoutsPage(context: context, bank: bank, error: unknown.said + " Say which column holds what below.", status: .unprocessableContent)
             }
             let proposals = try await DepositMatching.propose(statement.deposits, store: app.store, today: settings.today())
             if form["action"] == "record" {
@@ -231,6 +243,8 @@ struct BankForm {
     var decimalComma = false
     /// The saved column mapping she chose, by name ("": the one saved for the file's headers, if any).
     var mapping = ""
+    /// The statement's columns beside the fields, when they were not known.
+    var columnMapping: ColumnMappingView?
     var statement: BankStatement?
     var proposals: [DepositProposal] = []
 
@@ -238,7 +252,7 @@ struct BankForm {
     func view(style: LocaleStyle, mappings: [String]) -> PayoutsPageView.Bank {
         PayoutsPageView.Bank(
             text: text, decimalComma: decimalComma, hasDeposits: !proposals.isEmpty,
-            mappings: mappings.map { .init(value: $0, label: "the mapping “\($0)”", selected: $0 == mapping) },
+            mappings: mappings.map { .init(value: $0, label: "the mapping “\($0)”", selected: $0 == mapping) }, columnMapping: columnMapping,
             dates: DateOrder.allCases.map { .init(value: $0.rawValue, label: $0.described, selected: $0 == dates) },
             read: statement.map { statement in
                 "\(statement.deposits.count) deposit\(statement.deposits.count == 1 ? "" : "s")"
@@ -328,13 +342,16 @@ package struct PayoutsPageView: PageView {
         /// Her saved column mappings, to read a statement whose headers are not known with one.
         let mappings: [Choice]
         let hasMappings: Bool
+        /// The statement's columns beside the fields, when they were not known.
+        let columnMapping: ColumnMappingView?
         let dates: [Choice]
         let read: String
         let deposits: [Deposit]
 
-        package init(text: String, decimalComma: Bool, hasDeposits: Bool, mappings: [Choice] = [], dates: [Choice], read: String, deposits: [Deposit]) {
+        package init(text: String, decimalComma: Bool, hasDeposits: Bool, mappings: [Choice] = [], columnMapping: ColumnMappingView? = nil, dates: [Choice],
+                     read: String, deposits: [Deposit]) {
             (self.text, self.decimalComma, self.hasDeposits, self.dates, self.read, self.deposits) = (text, decimalComma, hasDeposits, dates, read, deposits)
-            (self.mappings, self.hasMappings) = (mappings, !mappings.isEmpty)
+            (self.mappings, self.hasMappings, self.columnMapping) = (mappings, !mappings.isEmpty, columnMapping)
         }
     }
 

@@ -39,14 +39,14 @@ struct TransferJob: Job {
     // MARK: Pages
 
     func transferPage(context: AppRequestContext, csv: String = "", preview: [ImportRow] = [], problems: [ImportProblem] = [], alreadyImported: Bool = false,
-                      workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false, mapping: MappingForm? = nil,
+                      workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false, mapping: ColumnMappingView? = nil,
                       message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
         let style = try await app.store.settings().style
         let values: [String: Any] = [
             "savedMappings": saved.map { ["name": $0.name] }, "hasSavedMappings": !saved.isEmpty,
-            "mapping": mapping.map { [$0.values] } ?? [],
+            "mapping": mapping.map { [$0] } ?? [],
             "csv": csv,
             "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
             "hasProblems": !problems.isEmpty,
@@ -84,7 +84,7 @@ struct TransferJob: Job {
             var given = try form["mapping"].map { try saved.named($0) }
             if form["action"] == "map" {
                 // Her mapping, from the form that showed the file's columns beside the fields: saved, then used.
-                let mapping = try await saveMapping(form, origin: origin, kind: kind)
+                let mapping = try await app.saveMapping(form, origin: origin, kind: kind)
                 saved = saved.filter { $0.name.lowercased() != mapping.name.lowercased() } + [mapping]
                 given = mapping
                 kind = kind ?? mapping.kind.flatMap(ImportKind.init(rawValue:))
@@ -106,17 +106,17 @@ struct TransferJob: Job {
             switch error {
             case .missingColumns, .unknownKind:
                 // Columns it does not know: her file's columns beside the fields, for her to map.
-                let form = try MappingForm(origin: origin, kind: kind, form: form, mappings: saved)
+                let form = try ColumnMappingView(origin: origin, kind: kind, form: form, mappings: saved)
                 return try await transferPage(context: context, csv: text, mapping: form,
                                               error: error.description + " Say which column holds what below.", status: .unprocessableContent)
             default:
                 return try await transferPage(context: context, csv: text, error: error.description, status: .unprocessableContent)
             }
         } catch let error as MappingError {
-            let form = try? MappingForm(origin: origin, kind: kind, form: form, mappings: [])
+            let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
             return try await transferPage(context: context, csv: text, mapping: form, error: error.description, status: .unprocessableContent)
         } catch let error as StoreError where error.isAboutAMapping {
-            let form = try? MappingForm(origin: origin, kind: kind, form: form, mappings: [])
+            let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
             return try await transferPage(context: context, csv: text, mapping: form, error: error.message(on: .page), status: .unprocessableContent)
         } catch let StoreError.importRejected(problems, total) {
             return try await transferPage(context: context, csv: text, problems: problems,
@@ -127,16 +127,6 @@ struct TransferJob: Job {
         }
     }
 
-    /// Saves the mapping her form made of the file's columns (`map<N>` is the field of column N,
-    /// `mappingName` its name) and returns it.
-    func saveMapping(_ form: Form, origin: CSVImportSource.Origin, kind: ImportKind?) async throws -> ImportMapping {
-        guard let mappings = app.store as? any ImportMappings else { throw Problem(.conflict, "This book's store keeps no column mappings.") }
-        let headers = try CSVImportSource.firstRows(of: origin).headers
-        let pairs = headers.enumerated().compactMap { index, header in form.values["map\(index)"].map { (header: header, field: $0) } }
-        let mapping = try ImportMapping.forImport(name: form["mappingName"] ?? "", kind: kind, headers: headers, pairs: pairs)
-        try await mappings.saveMapping(mapping)
-        return mapping
-    }
 
     func backup() async throws -> Response {
         guard let backup = app.store as? any BookBackup else { throw Problem(.notFound, "This store cannot be backed up from the web.") }
@@ -603,26 +593,52 @@ package final class RestoreStaging: Sendable {
 
 /// The file's columns beside the fields, for her to say which holds what: each column's header,
 /// its first value and a choice of field (what Commission would read it as, chosen already).
-struct MappingForm {
-    var values: [String: Any]
+/// A file's columns beside the fields they may hold, for her to say which holds what
+/// (`column-mapping.mustache`, on the Import page and on the bank and Compare forms): what her
+/// saved mapping for these headers, or Commission's own reading of them, says is chosen already.
+package struct ColumnMappingView: Sendable {
+    package struct Choice: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
+    }
 
-    init(origin: CSVImportSource.Origin, kind: ImportKind?, form: Form, mappings: [ImportMapping]) throws {
+    package struct Column: Sendable {
+        let index: Int
+        let header: String
+        /// Its first row's value.
+        let sample: String
+        let options: [Choice]
+        package init(index: Int, header: String, sample: String, options: [Choice]) { (self.index, self.header, self.sample, self.options) = (index, header, sample, options) }
+    }
+
+    let columns: [Column]
+    /// The name to keep it under.
+    let name: String
+    /// What its button says it does next ("Keep the mapping and check the file").
+    let button: String
+
+    package init(columns: [Column], name: String, button: String) { (self.columns, self.name, self.button) = (columns, name, button) }
+
+    /// The columns of `origin` (a CSV given), each with `fields` to choose from (`required` said so).
+    init(origin: CSVImportSource.Origin, fields: [String], required: [String], form: Form, mappings: [ImportMapping],
+         button: String = "Keep the mapping and check the file") throws {
+        self.button = button
         let (headers, first) = try CSVImportSource.firstRows(of: origin)
         let fitting = mappings.first { $0.fits(headers) }
-        let fields = ImportMapping.importFields
-        let required = kind.map(ImportMapping.requiredFields(of:)) ?? []
-        values = [
-            "columns": headers.enumerated().map { index, header -> [String: Any] in
-                let chosen = form.values["map\(index)"] ?? fitting?.field(for: header) ?? CSVImportSource.fieldName(for: header) ?? ""
-                return [
-                    "index": index, "header": header.isEmpty ? "(no header)" : header,
-                    "sample": index < first.count ? String(first[index].prefix(40)) : "",
-                    "options": [["value": "", "label": "(not read)", "selected": chosen.isEmpty]]
-                        + fields.map { ["value": $0, "label": $0 + (required.contains($0) ? " (required)" : ""), "selected": $0 == chosen] },
-                ]
-            },
-            "name": form["mappingName"] ?? fitting?.name ?? "",
-        ]
+        columns = headers.enumerated().map { index, header in
+            let chosen = form.values["map\(index)"] ?? fitting?.field(for: header) ?? CSVImportSource.fieldName(for: header) ?? ""
+            return Column(index: index, header: header.isEmpty ? "(no header)" : header, sample: index < first.count ? String(first[index].prefix(40)) : "",
+                          options: [Choice(value: "", label: "(not read)", selected: chosen.isEmpty)]
+                              + fields.map { Choice(value: $0, label: $0 + (required.contains($0) ? " (required)" : ""), selected: $0 == chosen) })
+        }
+        name = form["mappingName"] ?? fitting?.name ?? ""
+    }
+
+    /// An import's: every field, the kind's required ones said.
+    init(origin: CSVImportSource.Origin, kind: ImportKind?, form: Form, mappings: [ImportMapping]) throws {
+        try self.init(origin: origin, fields: ImportMapping.importFields, required: kind.map(ImportMapping.requiredFields(of:)) ?? [], form: form, mappings: mappings)
     }
 }
 
