@@ -7,6 +7,8 @@
 #   sales-de-headers.ods                 German headers, and a column no field reads (Lieferant)
 #   sales-fr.csv, sales-es.csv           French and Spanish headers, exported as LibreOffice's CSV in
 #                                        those locales (day/month/year, a decimal comma, `;`)
+#   sales-partial.csv                    German headers but one no language has (Wann, the date): a
+#                                        --map for it alone, the others still read by themselves
 # Debian's libreoffice-calc-nogui; the files are committed, and this script is how they were made.
 #
 #   Tests/CommissionKitTests/Fixtures/workbook/make-shapes.sh
@@ -104,10 +106,12 @@ write en US "$english" text "" "" no "$us_date" "$us_money" "$work/sales-text-da
 write de DE 'Datum|Klinik|Produkt|Menge|Preis|Rabatt|Bemerkung|Lieferant' cells "Lab Co" "" no "$eu_date" "$eu_money" "$work/sales-de-headers.fods"
 write fr FR 'Date|Clinique|Produit|Quantité|Prix unitaire|Remise|Remarque' cells "" "" no "$eu_date" "$eu_money" "$work/sales-fr.fods"
 write es ES 'Fecha|Clínica|Producto|Cantidad|Precio|Descuento|Nota' cells "" "" no "$eu_date" "$eu_money" "$work/sales-es.fods"
+write de DE 'Wann|Klinik|Produkt|Menge|Preis|Rabatt|Bemerkung' cells "" "" no "$eu_date" "$eu_money" "$work/sales-partial.fods"
 
 soffice --headless --calc --convert-to xlsx --outdir "$work" "$work/sales-titled.fods" "$work/sales-text-dates.fods" >/dev/null
 soffice --headless --calc --convert-to ods --outdir "$work" "$work/sales-titled.fods" "$work/sales-de-headers.fods" >/dev/null
 soffice --headless --calc --convert-to 'csv:Text - txt - csv (StarCalc):59,34,76,1,,1036,false,true,true' --outdir "$work/fr" "$work/sales-fr.fods" >/dev/null
 soffice --headless --calc --convert-to 'csv:Text - txt - csv (StarCalc):59,34,76,1,,3082,false,true,true' --outdir "$work/es" "$work/sales-es.fods" >/dev/null
-cp "$work/sales-titled.xlsx" "$work/sales-titled.ods" "$work/sales-text-dates.xlsx" "$work/sales-de-headers.ods" "$work/fr/sales-fr.csv" "$work/es/sales-es.csv" .
-echo "wrote sales-titled.xlsx, sales-titled.ods, sales-text-dates.xlsx, sales-de-headers.ods, sales-fr.csv and sales-es.csv ($(soffice --version | head -1))"
+soffice --headless --calc --convert-to 'csv:Text - txt - csv (StarCalc):59,34,76,1,,1031,false,true,true' --outdir "$work/de" "$work/sales-partial.fods" >/dev/null
+cp "$work/sales-titled.xlsx" "$work/sales-titled.ods" "$work/sales-text-dates.xlsx" "$work/sales-de-headers.ods" "$work/fr/sales-fr.csv" "$work/es/sales-es.csv" "$work/de/sales-partial.csv" .
+echo "wrote sales-titled.xlsx, sales-titled.ods, sales-text-dates.xlsx, sales-de-headers.ods, sales-fr.csv, sales-es.csv and sales-partial.csv ($(soffice --version | head -1))"
