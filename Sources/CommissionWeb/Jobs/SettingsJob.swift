@@ -60,6 +60,9 @@ struct SettingsJob: Job {
             "isOwner": try await app.store.role(of: account.id) == .owner, "newInvitation": newInvitation ?? "",
             "members": try await app.store.members().map { ["username": $0.account.username, "role": $0.role.rawValue] },
             "currency": settings.currency.code, "timeZone": settings.timeZoneIdentifier,
+            // Every zone the system knows, hers chosen (and kept, should the system not know it).
+            "timeZones": ((TimeZone.knownTimeZoneIdentifiers.contains(settings.timeZoneIdentifier) ? [] : [settings.timeZoneIdentifier])
+                + TimeZone.knownTimeZoneIdentifiers.sorted()).map { ["id": $0, "name": $0.replacingOccurrences(of: "_", with: " "), "selected": $0 == settings.timeZoneIdentifier] as [String: Any] },
             "locales": LocaleStyle.common.map { ["id": $0.identifier, "name": $0.name, "selected": $0.identifier == settings.localeIdentifier] as [String: Any] }
                 + (LocaleStyle.common.contains { $0.identifier == settings.localeIdentifier } ? []
                    : [["id": settings.localeIdentifier, "name": settings.localeIdentifier, "selected": true]]),

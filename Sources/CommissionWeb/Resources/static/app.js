@@ -135,7 +135,8 @@
   }
 
   // ---- A terms form's tiers: a row each; "Add a tier" adds an empty one, "Remove" takes one away
-  // (the last one left is emptied). Without the script the form has one empty row to fill.
+  // (the last one left is emptied and put away). Without the script the form has one empty row to
+  // fill; with it, an empty row is not shown until she asks for a tier.
   all("[data-tiers]").forEach(function (tiers) {
     var add = $("[data-add-tier]", tiers);
     function number() {
@@ -153,14 +154,28 @@
       var remove = $("[data-remove-tier]", row);
       remove.hidden = false;
       remove.addEventListener("click", function () {
-        if (all("[data-tier-row]", tiers).length > 1) { row.parentNode.removeChild(row); } else { all("input", row).forEach(function (i) { i.value = ""; }); }
+        if (all("[data-tier-row]", tiers).length > 1) { row.parentNode.removeChild(row); } else { all("input", row).forEach(function (i) { i.value = ""; }); row.hidden = true; }
         number();
       });
     }
+    function empty(row) { return all("input", row).every(function (i) { return !i.value.trim(); }); }
     all("[data-tier-row]", tiers).forEach(wire);
+    // The empty row the page draws for a new tier: put away (the first kept, as the one to show).
+    var rows = all("[data-tier-row]", tiers);
+    rows.forEach(function (row, index) {
+      if (!empty(row)) { return; }
+      if (index === 0 && rows.length === 1) { row.hidden = true; } else { row.parentNode.removeChild(row); }
+    });
+    number();
     add.hidden = false;
     add.addEventListener("click", function () {
-      var rows = all("[data-tier-row]", tiers), copy = rows[rows.length - 1].cloneNode(true);
+      var rows = all("[data-tier-row]", tiers);
+      if (rows.length === 1 && rows[0].hidden) {
+        rows[0].hidden = false;
+        $("input", rows[0]).focus();
+        return;
+      }
+      var copy = rows[rows.length - 1].cloneNode(true);
       all("input", copy).forEach(function (i) { i.value = ""; });
       add.parentNode.insertBefore(copy, add);
       wire(copy);
