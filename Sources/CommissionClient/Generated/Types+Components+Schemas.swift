@@ -1737,6 +1737,77 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ImportResult`.
         internal struct ImportResult: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload`.
+            internal struct PreviewPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/line`.
+                internal var line: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/date`.
+                internal var date: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/clinic`.
+                internal var clinic: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/product`.
+                internal var product: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/quantity`.
+                internal var quantity: Swift.Int64
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/unitPrice`.
+                internal var unitPrice: Components.Schemas.Money?
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/unitCost`.
+                internal var unitCost: Components.Schemas.Money?
+                /// - Remark: Generated from `#/components/schemas/ImportResult/PreviewPayload/discount`.
+                internal var discount: Components.Schemas.Money
+                /// Creates a new `PreviewPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - line:
+                ///   - date:
+                ///   - clinic:
+                ///   - product:
+                ///   - quantity:
+                ///   - unitPrice:
+                ///   - unitCost:
+                ///   - discount:
+                internal init(
+                    line: Swift.Int,
+                    date: Swift.String,
+                    clinic: Swift.String,
+                    product: Swift.String,
+                    quantity: Swift.Int64,
+                    unitPrice: Components.Schemas.Money? = nil,
+                    unitCost: Components.Schemas.Money? = nil,
+                    discount: Components.Schemas.Money
+                ) {
+                    self.line = line
+                    self.date = date
+                    self.clinic = clinic
+                    self.product = product
+                    self.quantity = quantity
+                    self.unitPrice = unitPrice
+                    self.unitCost = unitCost
+                    self.discount = discount
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case line
+                    case date
+                    case clinic
+                    case product
+                    case quantity
+                    case unitPrice
+                    case unitCost
+                    case discount
+                }
+            }
+            /// A dry run's first sales (up to five) as the file's rows are read, for her to check the columns were understood: no unitPrice or unitCost means the product's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/preview`.
+            internal typealias PreviewPayload = [Components.Schemas.ImportResult.PreviewPayloadPayload]
+            /// A dry run's first sales (up to five) as the file's rows are read, for her to check the columns were understood: no unitPrice or unitCost means the product's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/preview`.
+            internal var preview: Components.Schemas.ImportResult.PreviewPayload?
+            /// What was not read, said rather than dropped: the columns no field was read from (a header Commission does not know, or a field this kind does not read), as the file spells them, and the totals rows passed over (`line 9: totals`); a workbook's are prefixed with their sheet (`Sales: Bemerkung`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ImportResult/passedOver`.
+            internal var passedOver: [Swift.String]
             /// What the body held: a kind of CSV file (`sales`…), or `workbook` for a workbook of several sheets.
             ///
             /// - Remark: Generated from `#/components/schemas/ImportResult/kind`.
@@ -1760,6 +1831,8 @@ extension Components {
             /// Creates a new `ImportResult`.
             ///
             /// - Parameters:
+            ///   - preview: A dry run's first sales (up to five) as the file's rows are read, for her to check the columns were understood: no unitPrice or unitCost means the product's.
+            ///   - passedOver: What was not read, said rather than dropped: the columns no field was read from (a header Commission does not know, or a field this kind does not read), as the file spells them, and the totals rows passed over (`line 9: totals`); a workbook's are prefixed with their sheet (`Sales: Bemerkung`).
             ///   - kind: What the body held: a kind of CSV file (`sales`…), or `workbook` for a workbook of several sheets.
             ///   - dryRun:
             ///   - clinics:
@@ -1770,6 +1843,8 @@ extension Components {
             ///   - scheduleChanges:
             ///   - deductions:
             internal init(
+                preview: Components.Schemas.ImportResult.PreviewPayload? = nil,
+                passedOver: [Swift.String],
                 kind: Swift.String,
                 dryRun: Swift.Bool,
                 clinics: Swift.Int,
@@ -1780,6 +1855,8 @@ extension Components {
                 scheduleChanges: Swift.Int,
                 deductions: Swift.Int
             ) {
+                self.preview = preview
+                self.passedOver = passedOver
                 self.kind = kind
                 self.dryRun = dryRun
                 self.clinics = clinics
@@ -1791,6 +1868,8 @@ extension Components {
                 self.deductions = deductions
             }
             internal enum CodingKeys: String, CodingKey {
+                case preview
+                case passedOver
                 case kind
                 case dryRun
                 case clinics
