@@ -88,10 +88,8 @@ struct CompareJob: Job {
                 }
             } catch let unknown as UnknownColumns {
                 // Columns it does not know: their statement's columns beside the fields, for her to say which holds what.
-                let columns = try ColumnMappingView(origin: origin, fields: ["date", "product", "quantity", "unit price", "commission"],
-                                                    required: ["date", "product", "commission"], form: values,
-                                                    mappings: try await (app.store as? any ImportMappings)?.mappings() ?? [],
-                                                    button: "Keep the mapping and compare")
+                let columns = try await app.columnTable(origin, fields: ["date", "product", "quantity", "unit price", "commission"],
+                                                        required: ["date", "product", "commission"], form: values, button: "Keep the mapping and compare")
                 return try await comparePage(context: context, form: form, columnMapping: columns, error: unknown.said + " Say which column holds what below.",
                                              status: .unprocessableContent)
             }

@@ -95,6 +95,13 @@ struct WebApp: Sendable {
         return mapping
     }
 
+    /// A pasted statement's columns beside the fields its reader takes (`required` said so), her
+    /// saved mapping for its headers chosen already: where a page shows them when they were not known.
+    func columnTable(_ origin: CSVImportSource.Origin, fields: [String], required: [String], form: Form, button: String) async throws -> ColumnMappingView {
+        try ColumnMappingView(origin: origin, fields: fields, required: required, form: form,
+                              mappings: try await (store as? any ImportMappings)?.mappings() ?? [], button: button)
+    }
+
     /// A CSV file pasted (or chosen) on a page, read by `make` (a bank statement, a clinic's
     /// statement) with her saved column mappings; a file or rows that cannot be read become a 422
     /// that says why (`what` names the file, `rows` its rows: "line", "row").

@@ -138,9 +138,8 @@ struct PayoutsJob: Job {
                 }
             } catch let unknown as UnknownColumns {
                 // Columns it does not know: the statement's columns beside the fields, for her to say which holds what.
-                bank.columnMapping = try ColumnMappingView(origin: origin, fields: ["date", "amount", "description"], required: ["date", "amount"], form: form,
-                                                           mappings: try await (app.store as? any ImportMappings)?.mappings() ?? [],
-                                                           button: "Keep the mapping and match the deposits")
+                bank.columnMapping = try await app.columnTable(origin, fields: ["date", "amount", "description"], required: ["date", "amount"], form: form,
+                                                               button: "Keep the mapping and match the deposits")
                 return try await payoutsPage(context: context, bank: bank, error: unknown.said + " Say which column holds what below.", status: .unprocessableContent)
             }
             let proposals = try await DepositMatching.propose(statement.deposits, store: app.store, today: settings.today())
