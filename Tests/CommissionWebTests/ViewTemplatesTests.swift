@@ -86,7 +86,7 @@ import Testing
     @Test func theStatementShowsOnlyWhatItsViewHas() throws {
         let sample = StatementPageView(
             date: "2026-11-25", earliest: "1900-01-01", latest: "2027-11-25", clinics: [.init(id: 1, name: "Glow", selected: true)],
-            statement: .init(clinic: "Glow", period: "11/01/2026 – 11/30/2026", closed: true, previousLink: "/p", nextLink: "/n", csvLink: "/c", compareLink: "/m",
+            statement: .init(clinic: "Glow", period: "11/01/2026 – 11/30/2026", closed: true, previousLink: "/p", nextLink: "/n", previousName: "Oct 2026", nextName: "Dec 2026", csvLink: "/c", compareLink: "/m",
                              lines: [.init(date: "11/25/2026", product: "Serum", quantity: 2, price: "$50.00", discount: "$0.00", revenue: "$100.00",
                                            profit: "$60.00", share: "40.00%", commission: "$24.00")],
                              sales: 1, revenue: "$100.00", profit: "$60.00", adjusted: true, lineCommission: "$24.00",

@@ -706,6 +706,10 @@ import Testing
             headers[.cookie] = "commission_session=\(session)"
             let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)&date=2026-10-01", method: .get, headers: headers)
             #expect(statement.text.contains("href=\"/compare?clinic=\(test.glow.id)&amp;date=2026-10-01\" id=\"compare-link\""), "\(statement.text)")
+            // The periods either side, named; none after the one running today.
+            #expect(statement.text.contains(">‹ Sep 2026</a>") && statement.text.contains(">Nov 2026 ›</a>"), "\(statement.text)")
+            let running = try await client.execute(uri: "/statements?clinic=\(test.glow.id)", method: .get, headers: headers).text
+            #expect(running.contains("aria-label=\"The previous period") && !running.contains("aria-label=\"The next period"), "\(running)")
             let fields = ["csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-10-01", "statement": theirs]
             let first = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form(fields.merging(["action": "compare"]) { $1 }))
             #expect(first.status == .ok, "\(first.text)")

@@ -122,6 +122,9 @@ struct StatementsJob: Job {
             statement: .init(
                 clinic: clinic.name, period: style.formatShort(period), closed: statement.isClosed,
                 previousLink: link(period.start.adding(days: -1)), nextLink: link(period.end.adding(days: 1)),
+                previousName: style.formatShort(clinic.calendar.period(containing: period.start.adding(days: -1))),
+                // No next period while this one runs: it has not begun.
+                nextName: period.end < settings.today() ? style.formatShort(clinic.calendar.period(containing: period.end.adding(days: 1))) : nil,
                 csvLink: "/statements.csv?clinic=\(clinic.id)&date=\(period.start)", compareLink: "/compare?clinic=\(clinic.id)&date=\(period.start)",
                 lines: statement.lines.map { line in
                     let sale = line.sale
@@ -189,6 +192,8 @@ package struct StatementPageView: PageView {
     package struct Statement: Sendable {
         let clinic: String, period: String, closed: Bool
         let previousLink: String, nextLink: String, csvLink: String, compareLink: String
+        /// The periods either side, as the stepper names them ("Oct 2026"); none after the running one.
+        let previousName: String, nextName: String?
         let lines: [Line]
         let sales: Int, revenue: String, profit: String
         /// Whether accelerators or deductions change the lines' commission.
@@ -202,10 +207,11 @@ package struct StatementPageView: PageView {
         /// The balance in words, first and largest: who owes whom how much.
         let standing: Standing
 
-        package init(clinic: String, period: String, closed: Bool, previousLink: String, nextLink: String, csvLink: String, compareLink: String,
-                     lines: [Line], sales: Int, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
+        package init(clinic: String, period: String, closed: Bool, previousLink: String, nextLink: String, previousName: String = "", nextName: String? = nil,
+                     csvLink: String, compareLink: String, lines: [Line], sales: Int, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
                      deductions: [Deduction], commission: String, received: String, balance: String, standing: Standing) {
             (self.clinic, self.period, self.closed, self.previousLink, self.nextLink) = (clinic, period, closed, previousLink, nextLink)
+            (self.previousName, self.nextName) = (previousName, nextName)
             (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (csvLink, compareLink, lines, sales, revenue, profit)
             (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (adjusted, lineCommission, accelerators, deductions)
             (self.commission, self.received, self.balance, self.standing) = (commission, received, balance, standing)
