@@ -239,7 +239,7 @@ public enum DepositMatching {
     /// Letters and digits, lower case, words separated by one space.
     /// Accents and case do not count: "CLINICA SOL" names "Clínica Sol".
     static func normalized(_ text: String) -> String {
-        String(text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " })
+        String(CSVImportSource.folded(text).map { $0.isLetter || $0.isNumber ? $0 : " " })
             .split(separator: " ").joined(separator: " ")
     }
 

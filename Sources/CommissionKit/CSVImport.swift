@@ -345,19 +345,22 @@ public struct CSVImportSource: ImportSource {
 
     /// The canonical field a header names, or nil for a column Commission ignores.
     /// Accents and case do not count (`Quantité`, `QUANTITE`), nor spaces and punctuation (`Unit-Price`).
-    static func field(for header: String) -> Field? {
-        let folded = header.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).lowercased()
-        let key = String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" })
-        return synonyms[key]
+    static func field(for header: String) -> Field? { synonyms[headerKey(header)] }
+
+    /// A header as the tables of headers spell it: folded (``folded(_:)``), its letters, digits and `%` only.
+    static func headerKey(_ header: String) -> String {
+        String(folded(header).unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" })
+    }
+
+    /// Text with accents, case and width set aside (`Quantité` → `quantite`): how headers, a totals
+    /// row's label and a bank's text are compared.
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).lowercased()
     }
 
     /// Whether a header names a bank's money-out column (Soll, Debit, Withdrawals, Cargo…): never
     /// to be proposed as the amount of deposits.
-    public static func isDebitColumn(_ header: String) -> Bool {
-        let folded = header.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
-        let key = String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) })
-        return debitHeaders.contains(key)
-    }
+    public static func isDebitColumn(_ header: String) -> Bool { debitHeaders.contains(headerKey(header)) }
 
     static let debitHeaders: Set<String> = [
         "soll", "sollbetrag", "debit", "debits", "debitamount", "withdrawal", "withdrawals", "moneyout", "paidout", "out", "charge", "charges",

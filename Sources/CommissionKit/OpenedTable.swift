@@ -58,7 +58,7 @@ package struct OpenedTable: Sendable {
 
     /// A cell as a word to compare: folded, letters only.
     static func key(_ text: String) -> String {
-        String(text.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().unicodeScalars.filter { CharacterSet.letters.contains($0) })
+        String(CSVImportSource.folded(text).unicodeScalars.filter { CharacterSet.letters.contains($0) })
     }
 
     var headerCount: Int { rawHeaders.count }
