@@ -783,6 +783,9 @@ import Testing
                                                  body: form(["csrf": csrf, "csv": january, "kind": "sales", "action": "preview"]))
             #expect(asked.status.code == 422)
             #expect(asked.text.contains("id=\"column-mapping\"") && asked.text.contains("<td>Booked</td><td>2026-03-02</td>"), "\(asked.text)")
+            // What it holds not told by its headers: the page says where to choose it, never a flag.
+            let untold = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": "Place,Booked\nGlow,2026-03-02\n", "action": "preview"]))
+            #expect(untold.status.code == 422 && untold.text.contains("choose it under “It holds”") && !untold.text.contains("--kind"), "\(untold.text)")
             #expect(asked.text.contains("<select name=\"map3\" aria-label=\"Units is read as\">"))
             #expect(asked.text.contains("<option value=\"quantity\" selected>quantity</option>"))  // Units: Commission's own synonym
             #expect(asked.text.contains("<option value=\"date\">date (required)</option>"))

@@ -50,7 +50,7 @@ struct EntryJob: Job {
             "yesterday": form.today.adding(days: -1).description, "currency": settings.currency.code,
             "zero": style.formatInput(.zero),
             "selectedPrice": selected.map { style.formatInput($0.unitPrice) } ?? "",
-            "hasMissedDays": !form.missedDays.isEmpty,
+            "hasMissedDays": !form.missedDays.isEmpty, "oneMissedDay": form.missedDays.count == 1,
         ]
         values["firstSteps"] = try await WelcomeJob.firstSteps(store, onSalePage: true)
         values["clinics"] = form.clinics.map { clinic -> [String: Any] in

@@ -107,8 +107,11 @@ struct TransferJob: Job {
             case .missingColumns, .unknownKind:
                 // Columns it does not know: her file's columns beside the fields, for her to map.
                 let form = try ColumnMappingView(origin: origin, kind: kind, form: form, mappings: saved)
+                let said = if case .unknownKind(_, let headers) = error {
+                    "Cannot tell what the file holds from its headers (\(headers.joined(separator: ", "))): choose it under “It holds”."
+                } else { error.description }
                 return try await transferPage(context: context, csv: text, mapping: form,
-                                              error: error.description + " Say which column holds what below.", status: .unprocessableContent)
+                                              error: said + " Say which column holds what below.", status: .unprocessableContent)
             default:
                 return try await transferPage(context: context, csv: text, error: error.description, status: .unprocessableContent)
             }
