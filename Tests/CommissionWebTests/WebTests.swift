@@ -786,6 +786,10 @@ import Testing
             // What it holds not told by its headers: the page says where to choose it, never a flag.
             let untold = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": "Place,Booked\nGlow,2026-03-02\n", "action": "preview"]))
             #expect(untold.status.code == 422 && untold.text.contains("choose it under “It holds”") && !untold.text.contains("--kind"), "\(untold.text)")
+            var api: HTTPFields = [.cookie: "commission_session=\(session)", .contentType: "text/csv", .csrfToken: csrf]
+            api[.accept] = "application/json"
+            let untoldAPI = try await client.execute(uri: "/api/v1/import?dryRun=true", method: .post, headers: api, body: ByteBuffer(string: "Place,Booked\nGlow,2026-03-02\n"))
+            #expect(untoldAPI.status.code == 422 && untoldAPI.text.contains("add kind=") && !untoldAPI.text.contains("--kind"), "\(untoldAPI.text)")
             #expect(asked.text.contains("<select name=\"map3\" aria-label=\"Units is read as\">"))
             #expect(asked.text.contains("<option value=\"quantity\" selected>quantity</option>"))  // Units: Commission's own synonym
             #expect(asked.text.contains("<option value=\"date\">date (required)</option>"))

@@ -500,6 +500,10 @@ struct TransferJob: Job {
             let (source, kinds): (any ImportSource, [ImportKind])
             do {
                 (source, kinds) = try read()
+            } catch CSVFileError.unknownKind(_, let headers) {
+                // The API's own way to say what the body holds, not the command line's.
+                throw Problem(.unprocessableContent, "Cannot tell what the body holds from its headers (\(headers.joined(separator: ", "))): add kind="
+                              + ImportKind.allCases.map(\.rawValue).joined(separator: "|") + " to the request.")
             } catch let error as CSVFileError {
                 throw Problem(.unprocessableContent, error.description)
             }
