@@ -18,6 +18,7 @@ public struct Money: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (lhs: Money, rhs: Money) -> Bool { lhs.minorUnits < rhs.minorUnits }
 
     public var isNegative: Bool { minorUnits < 0 }
+    public var isPositive: Bool { minorUnits > 0 }
     /// The amount without its sign, or itself when that does not fit (`Int64.min`).
     public var magnitudeOrSelf: Money { minorUnits == .min ? self : Money(minorUnits: Swift.abs(minorUnits)) }
     public var isZero: Bool { minorUnits == 0 }

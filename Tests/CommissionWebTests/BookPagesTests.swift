@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionKit
 import CommissionSQLite
 import CommissionStore
 import CommissionWeb
@@ -152,8 +153,19 @@ import Testing
             let transfer = try await client.execute(uri: "/transfer", method: .get, headers: cookie)
             #expect(transfer.text.contains("id=\"restore-form\"") && transfer.text.contains("enctype=\"multipart/form-data\""))
             // Her real terms import and export as files of their own.
-            #expect(transfer.text.contains("<option value=\"deductions\">deductions</option>") && transfer.text.contains("/export/schedules.csv"),
-                    "\(transfer.text)")
+            #expect(transfer.text.contains("<option value=\"deductions\">Deductions</option>")
+                    && transfer.text.contains("<option value=\"schedules\">Pay schedule changes</option>"), "\(transfer.text)")
+            // One Export control: what, and as what; every kind is offered once.
+            #expect(Set(ExportKind.shownOrder) == Set(ExportKind.allCases) && ExportKind.shownOrder.count == ExportKind.allCases.count)
+            let chosen = try await client.execute(uri: "/export?what=schedules&format=csv", method: .get, headers: cookie)
+            #expect(chosen.status == .ok && chosen.headers[.contentType]?.hasPrefix("text/csv") == true
+                    && chosen.headers[.contentDisposition]?.contains("schedules.csv") == true, "\(chosen.headers)")
+            let json = try await client.execute(uri: "/export?what=sales&format=json", method: .get, headers: cookie)
+            #expect(json.status == .ok && json.headers[.contentType]?.hasPrefix("application/json") == true)
+            for (query, said) in [("what=everything&format=csv", "Choose what to export: Sales, Payouts"), ("what=sales&format=xml", "Choose CSV or JSON.")] {
+                let refused = try await client.execute(uri: "/export?\(query)", method: .get, headers: cookie)
+                #expect(refused.status == .badRequest && refused.text.contains(said), "\(refused.text)")
+            }
 
             // A forged upload (no matching CSRF part) is refused before the file is kept.
             var (headers, body) = Self.upload(csrf: "forged", file: file)

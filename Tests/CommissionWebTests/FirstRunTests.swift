@@ -87,8 +87,9 @@ import Testing
                                                          amount: Money(minorUnits: 2000), receivedOn: settings.today()))
             let credit = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             let over = settings.style.format(Money(minorUnits: 980))
-            #expect(credit.contains(#"<span class="owed amount credit" data-owed title="paid beyond what it owes">\#(over) <small>credit</small></span>"#)
-                    && credit.contains("paid you \(over) more than it owed") && !credit.contains("-\(over)"), "\(credit)")
+            #expect(credit.contains(#"<span class="owed amount credit" data-owed title="paid beyond what it owes">\#(over)</span>"#)
+                    && credit.contains(#"<li><span class="chip tone-credit">Credit</span> <span class="amount">\#(over)</span></li>"#)
+                    && !credit.contains("-\(over)"), "\(credit)")
         }
     }
 

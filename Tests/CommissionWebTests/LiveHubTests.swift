@@ -95,7 +95,7 @@ import Testing
         var events = hub.subscribe().makeAsyncIterator()
         _ = await events.next()
         func expected(_ event: String?) -> String? {
-            event?.firstMatch(of: /this period <span class="amount">([^<]+)<\/span>/).map { String($0.1) }
+            event?.firstMatch(of: /This period<\/span> <span class="amount">([^<]+)<\/span>/).map { String($0.1) }
         }
         // Two serums: profit 60.00, 24.00 on the lines, 10.00 beyond 50.00 at +20% = 2.00, less 5.00: 21.00.
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2), idempotencyKey: nil)

@@ -100,16 +100,17 @@ import Testing
         let figures = YearPageView.Figures(sales: 3, revenue: "$150.00", earned: "$36.00", periods: 1, commission: "$36.00", accelerators: "$0.00",
                                            deductions: "$5.00", netPayable: "$31.00", received: "$10.00", balance: "$21.00", adjusted: true)
         let sample = YearPageView(year: 2026, previous: 2025, next: 2027,
-                                  clinics: [.init(name: "Glow", year: figures, months: [.init(month: "March", sales: 3, revenue: "$150.00", earned: "$36.00")])],
+                                  clinics: [.init(name: "Glow", chip: .overdue, year: figures, months: [.init(month: "March", sales: 3, revenue: "$150.00", earned: "$36.00")])],
                                   total: figures)
         #expect(try Self.unresolved("year", sample) == [])
     }
 
     @Test func thePayoutsPageShowsOnlyWhatItsViewHas() throws {
-        let period = PayoutsPageView.Period(period: "11/01/2026 – 11/30/2026", expected: "$177.00", received: "$0.00", difference: "$177.00", status: "unpaid",
-                                            attention: true, closed: false, clinicID: 1, start: "2026-11-01", running: false, payLink: "/payouts?clinic=1")
+        let period = PayoutsPageView.Period(period: "11/01/2026 – 11/30/2026", expected: "$177.00", received: "$0.00", difference: "$177.00", chip: .overdue,
+                                            paid: "$20.00 of $197.00 paid", closed: false, clinicID: 1, start: "2026-11-01", running: false, payLink: "/payouts?clinic=1")
         let sample = PayoutsPageView(
-            reconciliations: [.init(id: 1, clinic: "Glow", balance: "$177.00", balanceLabel: "owes you", credit: false, open: [period], all: [period], allCount: "All 1 period")],
+            reconciliations: [.init(id: 1, clinic: "Glow", balance: "$177.00", balanceLabel: "owes you", credit: false,
+                                    parts: [.init(.overdue, "$177.00", note: "since October")], open: [period], all: [period], allCount: "All 1 period")],
             clinics: [.init(id: 1, name: "Glow", selected: true)], period: "2026-10-31", amount: "177.00", prefilled: true, today: "2026-11-25",
             earliest: "1900-01-01", latest: "2027-11-25", zero: "0.00", csrf: "token",
             bank: .init(text: "Date,Amount", decimalComma: false, hasDeposits: true, mappings: [.init(value: "Sparkasse", label: "the mapping “Sparkasse”", selected: true)],
@@ -122,10 +123,34 @@ import Testing
         #expect(missing == [], "\(missing)")
     }
 
+    @Test func theTransferPageShowsOnlyWhatItsViewHas() throws {
+        let sample = TransferPageView(
+            csv: "Date,Clinic", optionsOpen: true, importKinds: [.init(value: "sales", label: "Sales", selected: true)], savedMappings: ["Clinic A"],
+            mapping: .init(columns: [.init(index: 0, header: "Wann", sample: "2026-11-02", options: [.init(value: "date", label: "date (required)", selected: true)])],
+                           name: "Clinic A", button: "Keep the mapping and check the file"),
+            alreadyImported: true, workbook: .init(token: "t", dates: "dmy", again: true),
+            preview: [.init(line: 2, date: "11/02/2026", clinic: "Glow", product: "Serum", quantity: 2, price: "$35.00", cost: "the product's")],
+            problems: [.init(line: 3, column: "date", reason: "not a date")], exports: [.init(value: "sales", label: "Sales")],
+            backup: true, archive: true, restore: .init(takes: "An SQLite backup or a book archive", maxSize: "1 GiB", accept: ".sqlite,.jsonl"), csrf: "token")
+        let missing = try Self.unresolved("transfer", sample)
+        #expect(missing == [], "\(missing)")
+    }
+
+    @Test func theSettingsPageShowsOnlyWhatItsViewHas() throws {
+        let sample = SettingsPageView(
+            isOwner: true, currencyName: "USD · US Dollar", timeZone: "America/New_York", currencies: [.init(value: "USD", label: "USD · US Dollar", selected: true)],
+            timeZones: [.init(value: "America/New_York", label: "America/New York", selected: true)], locales: [.init(value: "en_US", label: "English (US)", selected: true)],
+            awayFromZero: true, perLine: true, members: [.init(username: "olivia", role: "owner")], newInvitation: "https://example.com/invite/x",
+            newToken: "cm_secret", tokens: [.init(id: 1, name: "laptop", created: "11/26/2026")], csrf: "token")
+        let missing = try Self.unresolved("settings", sample)
+        #expect(missing == [], "\(missing)")
+    }
+
     @Test func theDashboardShowsOnlyWhatItsViewHas() throws {
         let sample = DashboardView(
             todayISO: "2026-11-26", todayLabel: "Thu 11/26/2026", currency: "USD",
-            clinics: [.init(id: 1, name: "Glow", color: "c0", owed: "$10.00", credit: true, overdue: "$5.00", dueSoon: "$2.00", expected: "$0.00", received: "$3.00")],
+            clinics: [.init(id: 1, name: "Glow", color: "c0", owed: "$10.00", credit: true, overdue: true,
+                            parts: [.init(.overdue, "$5.00"), .init(.thisPeriod, "$2.00", note: "left of $5.00")])],
             hasOverdue: true, tiles: [.init(id: "today-commission", label: "Today", commission: "$95.24", sales: "6 sales", revenue: "$392.10")],
             hasSales: true, monthlyNarrow: "<svg/>", monthlyWide: "<svg/>", legend: "<ul/>", share: "<svg/>",
             products: [.init(name: "Serum", units: 3, revenue: "$150.00", commission: "$36.00")])
@@ -153,7 +178,8 @@ import Testing
             heading: "Glow", archived: true, action: "/book/clinics/1", kindName: "this clinic", editOpen: true,
             clinic: .init(name: "Glow", scheduleNow: "monthly", kind: "monthly", anchor: "2026-11-26", weekdays: [.init(value: "monday", name: "Monday", selected: true)],
                           first: "monthly", changes: [.init(iso: "2026-06-01", from: "06/01/2026", schedule: "twice a month")]),
-            standing: .init(label: "Owes you", amount: "$742.83", credit: false, detail: "this period $310.55 so far", statement: "/statements?clinic=1", payouts: "/payouts#clinic-1"),
+            standing: .init(label: "Owes you", amount: "$742.83", credit: false,
+                            parts: [.init(.overdue, "$432.28"), .init(.thisPeriod, "$310.55", note: "left of $400.00")], statement: "/statements?clinic=1", payouts: "/payouts#clinic-1"),
             split: .init(clinicID: 1, terms: [.init(href: "/book/terms/1", text: "40% of profit", from: "from the start")]),
             deductions: .init(clinicName: "Glow", today: "2026-11-26", open: true, said: "Added Rent.",
                               entries: [.init(id: 1, name: "Rent", amount: "$50.00", from: "01/01/2026", until: "12/31/2026")]),

@@ -318,8 +318,8 @@ import Testing
 @Suite struct PageTests {
     /// The endless event streams: the dashboard's (page and API) and the book's changes.
     static let streams: Set<String> = ["/api/v1/events", "/events", "/api/v1/changes"]
-    /// Reads that need a range (`from` and `to`): a 400 without one.
-    static let ranged: Set<String> = ["/api/v1/sales/days", "/api/v1/months"]
+    /// Reads that need their query (a range, `from` and `to`; the Export form's choice): a 400 without it.
+    static let ranged: Set<String> = ["/api/v1/sales/days", "/api/v1/months", "/export"]
 
     @Test func everyPageRendersForASignedInOwner() async throws {
         let test = try await TestApp()
@@ -329,6 +329,19 @@ import Testing
                 let response = try await client.execute(uri: route.path, method: .get, headers: [.cookie: "commission_session=\(session)"])
                 #expect(response.status == .ok, "\(route): \(response.status)")
             }
+        }
+    }
+
+    @Test("Settings: the currency from a list with its name, each field's help under it rather than in its label")
+    func settingsOfferTheCurrencyAsAList() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let page = try await client.execute(uri: "/settings", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(page.contains(#"<option value="USD" selected>USD · US Dollar</option>"#) && page.contains(#"<option value="EUR">EUR · Euro</option>"#), "\(page)")
+            #expect(page.contains(#"<label for="currency">Currency</label>"#) && page.contains(#"<p class="hint" id="currency-hint">"#))
+            // No label carries its help inside it.
+            #expect(page.firstMatch(of: /<label[^>]*>[^<]*<span class="muted/) == nil, "\(page)")
         }
     }
 
@@ -994,6 +1007,34 @@ import Testing
         }
     }
 
+    /// Overdue is said one way on every page that shows money owed: the same word on the same chip.
+    @Test("One status vocabulary: a clinic overdue is an Overdue chip on the dashboard, Payouts, its page and the year")
+    func overdueIsOneChipEverywhere() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        // Paid weekly: a sale five weeks ago, never paid, is past the two weeks a clinic is given.
+        let weekly = try await test.store.createClinic(ClinicDraft(name: "Weekly Spa", schedule: .weekly(startingOn: today.weekday)))
+        _ = try await test.store.createTerms(TermsDraft(clinicID: weekly.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        _ = try await test.store.createSale(SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: today.adding(days: -35)), idempotencyKey: nil)
+        _ = try await test.store.createSale(SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: today), idempotencyKey: nil)
+        let chip = #"<span class="chip tone-overdue">Overdue</span>"#
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
+            for uri in ["/dashboard", "/payouts", "/book/clinics/\(weekly.id)", "/year?year=\(today.year)"] {
+                let page = try await client.execute(uri: uri, method: .get, headers: cookie).text
+                #expect(page.contains(chip), "\(uri) says it with the Overdue chip")
+                for other in ["⚠", "unpaid", "underpaid", " overdue ·"] {
+                    #expect(!page.contains(other), "\(uri) says overdue another way: \(other)")
+                }
+            }
+            // The running week is "This period" wherever its figure shows.
+            for uri in ["/dashboard", "/payouts", "/book/clinics/\(weekly.id)"] {
+                #expect(try await client.execute(uri: uri, method: .get, headers: cookie).text.contains(#"<span class="chip tone-running">This period</span>"#), "\(uri)")
+            }
+        }
+    }
+
     /// A clinic's card adds up: what is overdue, what periods that ended owe but are not yet due,
     /// and this period make what it owes.
     @Test func aClinicsCardSaysWhatIsDueSoon() async throws {
@@ -1009,7 +1050,8 @@ import Testing
             let (session, _) = try await signUp(client)
             let page = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             // 50.00 − 20.00 = 30.00 × 50% = 15.00 a sale: 30.00 owed, 15.00 of last week due soon, 15.00 this week.
-            #expect(page.contains(#"data-owed title="owed to you">$30.00</span>"#) && page.contains("$15.00 due soon · this period <span class=\"amount\">$15.00</span>"),
+            #expect(page.contains(#"data-owed title="owed to you">$30.00</span>"#) && page.contains(#"<li><span class="chip tone-due">Due</span> <span class="amount">$15.00</span></li>"#)
+                        && page.contains(#"<li><span class="chip tone-running">This period</span> <span class="amount">$15.00</span></li>"#),
                     "\(page)")
         }
     }
@@ -1038,7 +1080,8 @@ import Testing
                                                                       amount: Money(minorUnits: 2000), receivedOn: try Day(parsing: "2026-04-03")))
             let credit = try await client.execute(uri: "/year?year=2026", method: .get, headers: cookie).text
             #expect(credit.contains(#"<h3>Paid you beyond what they owe</h3><p class="big amount credit" id="year-owed">$6.00</p>"#)
-                    && credit.contains(#"<td class="num amount year-balance credit">$6.00 <small>credit</small></td>"#) && !credit.contains("-$6.00"), "\(credit)")
+                    && credit.contains(#"<td class="num amount year-balance credit">$6.00</td>"#)
+                    && credit.contains(#"Glow <span class="chip tone-credit">Credit</span></th>"#) && !credit.contains("-$6.00"), "\(credit)")
             try await test.store.deletePayout(extra.id)
             let json = try await client.execute(uri: "/api/v1/year/2026", method: .get, headers: cookie).json()
             let clinics = try #require(json["clinics"] as? [[String: Any]])

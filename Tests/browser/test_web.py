@@ -901,8 +901,8 @@ def main():
         desk.execute_script(f"document.getElementById('p-period').value = '{today.isoformat()}'")
         fill(desk, "p-amount", "40.00")
         submit(desk, "Record payment")
-        rows = desk.find_elements(By.CSS_SELECTOR, "tr.attention")
-        check(any("underpaid" in r.text for r in rows), f"a short payout stands out as underpaid ({[r.text for r in rows]})")
+        chips = [c.text for c in desk.find_elements(By.CSS_SELECTOR, "section.reconciliation table.periods .chip.tone-due")]
+        check("Part-paid" in chips, f"a short payout stands out as part-paid ({chips})")
         report = json.loads(cli("report", "--format", "json"))
         phone.get(base + "/dashboard")
         time.sleep(0.5)
@@ -910,7 +910,7 @@ def main():
         check(len(cards) == 2, f"a card per clinic ({len(cards)})")
         for card in cards:
             check(card["visible"], f"{card['name']}: what it owes is on the first screen ({card})")
-            check("overdue" in card["text"], f"{card['name']}: the period two months ago shows as overdue ({card['text']!r})")
+            check("Overdue" in card["text"], f"{card['name']}: the period two months ago shows as overdue ({card['text']!r})")
             current = next(c for c in report["clinics"] if c["name"] == card["name"])
             check(card["owed"] != "$" + current["balance"], f"{card['name']}: owed {card['owed']} counts more than the current period's {current['balance']}")
         glow = next(c for c in cards if c["name"] == "Glow Aesthetics")
@@ -1070,7 +1070,7 @@ def main():
         for summary in desk.find_elements(By.CSS_SELECTOR, "details.all-periods summary"):
             summary.click()
         closed_row = desk.find_element(By.XPATH, f"//tr[td[@class='lead' and .='{period}']][.//button[.='Reopen']]")
-        check("(closed)" in closed_row.text, f"the period {period} shows as closed")
+        check("Closed" in [c.text for c in closed_row.find_elements(By.CSS_SELECTOR, ".chip")], f"the period {period} shows as closed")
         old = desk.find_element(By.TAG_NAME, "html")
         closed_row.find_element(By.XPATH, ".//button[.='Reopen']").click()
         WebDriverWait(desk, 10).until(lambda d: is_stale(old))

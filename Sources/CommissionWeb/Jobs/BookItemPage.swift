@@ -96,23 +96,20 @@ package struct BookItemView: PageView {
         let label: String
         let amount: String
         let credit: Bool
-        /// "$120.00 overdue · this period $310.55 so far".
-        let detail: String
+        /// What it owes in parts that add up: overdue, due, this period.
+        let parts: [ChipFigure]
         let statement: String
         let payouts: String
 
-        package init(label: String, amount: String, credit: Bool, detail: String, statement: String, payouts: String) {
-            (self.label, self.amount, self.credit, self.detail, self.statement, self.payouts) = (label, amount, credit, detail, statement, payouts)
+        package init(label: String, amount: String, credit: Bool, parts: [ChipFigure], statement: String, payouts: String) {
+            (self.label, self.amount, self.credit, self.parts, self.statement, self.payouts) = (label, amount, credit, parts, statement, payouts)
         }
 
         static func of(_ standing: ClinicStanding, clinic: Clinic.ID, style: LocaleStyle) -> Standing {
             let owed = standing.arrears.owed
             let label = owed.isZero ? "Owes you nothing" : owed.isNegative ? "Paid you beyond what it owes" : "Owes you"
-            let detail = [standing.arrears.overdue.isZero ? nil : "\(style.format(standing.arrears.overdue)) overdue",
-                          "this period \(style.format(standing.periodPayable)) so far"
-                            + (standing.periodReceived.isZero ? "" : ", \(style.format(standing.periodReceived)) paid")].compactMap { $0 }
             return Standing(label: label, amount: style.format(owed.magnitudeOrSelf), credit: owed.isNegative,
-                            detail: detail.joined(separator: " · "), statement: "/statements?clinic=\(clinic)", payouts: "/payouts#clinic-\(clinic)")
+                            parts: owed.isZero ? [] : standing.owedParts(style: style), statement: "/statements?clinic=\(clinic)", payouts: "/payouts#clinic-\(clinic)")
         }
     }
 

@@ -89,16 +89,9 @@ package struct DashboardJob: Job {
             todayISO: dashboard.today.description, todayLabel: "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
             currency: dashboard.currency.code,
             clinics: dashboard.clinics.map { standing in
-                let arrears = standing.arrears
-                // What is owed for periods that have ended but are not yet past the clinic's usual
-                // day: said, so that overdue, due soon and this period add up to what it owes.
-                let dueSoon = (try? arrears.owed.subtracting(arrears.overdue).subtracting(standing.periodBalance)) ?? .zero
-                return .init(id: standing.clinic.id.rawValue, name: standing.clinic.name, color: colors[standing.clinic.id] ?? "c0",
-                             owed: style.format(arrears.owed.magnitudeOrSelf), credit: arrears.owed.isNegative,
-                             overdue: arrears.overdue.isZero ? nil : style.format(arrears.overdue),
-                             dueSoon: dueSoon.isZero || dueSoon.isNegative || arrears.owed.isNegative ? nil : style.format(dueSoon),
-                             expected: style.format(standing.periodPayable),
-                             received: standing.periodReceived.isZero ? nil : style.format(standing.periodReceived))
+                .init(id: standing.clinic.id.rawValue, name: standing.clinic.name, color: colors[standing.clinic.id] ?? "c0",
+                      owed: style.format(standing.arrears.owed.magnitudeOrSelf), credit: standing.arrears.owed.isNegative,
+                      overdue: !standing.arrears.overdue.isZero, parts: standing.owedParts(style: style))
             },
             hasOverdue: dashboard.clinics.contains { !$0.arrears.overdue.isZero },
             tiles: [tile("today-commission", "Today", dashboard.todayTotals), tile("month-commission", "This month", dashboard.monthTotals),
@@ -166,17 +159,12 @@ package struct DashboardView: PageView {
         /// What it owes her; with `credit`, what it paid beyond what it owes.
         let owed: String
         let credit: Bool
-        /// What is past its usual day of payment, when something is.
-        let overdue: String?
-        /// What periods that have ended owe and are not yet past that day, when they owe something.
-        let dueSoon: String?
-        /// What the period running now comes to, and what it paid of it (when it paid something).
-        let expected: String
-        let received: String?
-        package init(id: Int64, name: String, color: String, owed: String, credit: Bool, overdue: String?, dueSoon: String? = nil, expected: String,
-                     received: String?) {
-            (self.id, self.name, self.color, self.owed, self.credit, self.overdue, self.expected, self.received) = (id, name, color, owed, credit, overdue, expected, received)
-            self.dueSoon = dueSoon
+        /// Something is past its usual day of payment: the card offers to record a payment.
+        let overdue: Bool
+        /// What it owes, in parts that add up (``ClinicStanding/owedParts(style:)``).
+        let parts: [ChipFigure]
+        package init(id: Int64, name: String, color: String, owed: String, credit: Bool, overdue: Bool, parts: [ChipFigure]) {
+            (self.id, self.name, self.color, self.owed, self.credit, self.overdue, self.parts) = (id, name, color, owed, credit, overdue, parts)
         }
     }
 

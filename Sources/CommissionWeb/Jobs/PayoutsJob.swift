@@ -68,18 +68,22 @@ struct PayoutsJob: Job {
         let style = settings.style
         let today = settings.today()
         let clinics = try await app.store.clinics(ClinicQuery())
+        // Each clinic's standing (what it owes in parts, and its usual day of payment): the dashboard's figures.
+        let standings = Dictionary(try await app.store.dashboard(today: today).clinics.map { ($0.clinic.id, $0) }, uniquingKeysWith: { first, _ in first })
         var reconciliations: [PayoutsPageView.Clinic] = []
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
+            let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays)
             let rows = r.periods.reversed().map { p in
-                PayoutsPageView.Period(
+                let chip = Chip.of(p, today: today, notDue: notDue)
+                return PayoutsPageView.Period(
                     period: style.formatShort(p.period), expected: style.format(p.expected), received: style.format(p.received),
-                    difference: p.difference.isNegative ? "credit \(style.format(p.difference.magnitudeOrSelf))" : style.format(p.difference),
-                    status: p.status.rawValue + (p.isClosed ? " (closed)" : ""),
-                    attention: p.status.needsAttention, closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
-                    running: p.status == .open,
+                    difference: style.format(p.difference.magnitudeOrSelf), chip: chip,
+                    paid: !p.received.isZero && p.difference.isPositive ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
+                    closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
+                    running: p.period.end >= today,
                     // A payment for a period that has ended (the one running now is due once it ends).
-                    payLink: !p.difference.isNegative && !p.difference.isZero && !p.isClosed && p.status != .open
+                    payLink: p.difference.isPositive && !p.isClosed && p.period.end < today
                         ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
                         : nil,
                     credit: p.difference.isNegative)
@@ -87,7 +91,8 @@ struct PayoutsJob: Job {
             // What is open first: money missing or too much, and the period running now.
             let open = zip(r.periods.reversed(), rows).filter { $0.0.status.needsAttention || $0.0.status == .open }.map(\.1)
             reconciliations.append(.init(id: clinic.id.rawValue, clinic: clinic.name, balance: style.format(r.balance.magnitudeOrSelf),
-                                         balanceLabel: r.balance.isNegative ? "paid more than it owes" : "owes you", credit: r.balance.isNegative,
+                                         balanceLabel: r.balance.isNegative ? "paid more than it owes" : r.balance.isZero ? "owes you nothing" : "owes you",
+                                         credit: r.balance.isNegative, parts: r.balance.isZero ? [] : standings[clinic.id]?.owedParts(style: style) ?? [],
                                          open: open, all: rows, allCount: "All \(rows.count) period\(rows.count == 1 ? "" : "s")"))
         }
         let view = PayoutsPageView(
@@ -281,8 +286,14 @@ struct BankForm {
 /// closing one, folded into one line; then the payout form, and her bank statement.
 package struct PayoutsPageView: PageView {
     package struct Period: Sendable {
-        let period: String, expected: String, received: String, difference: String, status: String
-        let attention: Bool, closed: Bool, clinicID: Int64, start: String
+        let period: String, expected: String, received: String
+        /// What is left to pay, or (with `credit`) what it paid beyond.
+        let difference: String
+        /// How it stands, in the words every page uses (``Chip``).
+        let chip: Chip
+        /// "$20.00 of $45.00 paid", when it paid part.
+        let paid: String?
+        let closed: Bool, clinicID: Int64, start: String
         /// The period running now: due once it ends.
         let running: Bool
         /// The payout form prefilled with what is unpaid, when an ended period still owes something.
@@ -290,10 +301,10 @@ package struct PayoutsPageView: PageView {
         /// Paid beyond what it owed: `difference` is then what it paid beyond, shown as a credit.
         let credit: Bool
 
-        package init(period: String, expected: String, received: String, difference: String, status: String, attention: Bool, closed: Bool,
+        package init(period: String, expected: String, received: String, difference: String, chip: Chip, paid: String? = nil, closed: Bool,
                      clinicID: Int64, start: String, running: Bool, payLink: String?, credit: Bool = false) {
-            (self.period, self.expected, self.received, self.difference, self.status) = (period, expected, received, difference, status)
-            (self.attention, self.closed, self.clinicID, self.start, self.running, self.payLink) = (attention, closed, clinicID, start, running, payLink)
+            (self.period, self.expected, self.received, self.difference, self.chip, self.paid) = (period, expected, received, difference, chip, paid)
+            (self.closed, self.clinicID, self.start, self.running, self.payLink) = (closed, clinicID, start, running, payLink)
             self.credit = credit
         }
     }
@@ -302,13 +313,16 @@ package struct PayoutsPageView: PageView {
         let id: Int64, clinic: String, balance: String, balanceLabel: String
         /// It paid more than it owes.
         let credit: Bool
+        /// What it owes in parts that add up: overdue, due, this period (``ClinicStanding/owedParts(style:)``).
+        let parts: [ChipFigure]
         let open: [Period]
         let all: [Period]
         /// "All 12 periods".
         let allCount: String
 
-        package init(id: Int64, clinic: String, balance: String, balanceLabel: String, credit: Bool, open: [Period], all: [Period], allCount: String) {
-            (self.id, self.clinic, self.balance, self.balanceLabel, self.credit) = (id, clinic, balance, balanceLabel, credit)
+        package init(id: Int64, clinic: String, balance: String, balanceLabel: String, credit: Bool, parts: [ChipFigure] = [], open: [Period], all: [Period],
+                     allCount: String) {
+            (self.id, self.clinic, self.balance, self.balanceLabel, self.credit, self.parts) = (id, clinic, balance, balanceLabel, credit, parts)
             (self.open, self.all, self.allCount) = (open, all, allCount)
         }
     }

@@ -56,23 +56,28 @@ struct SettingsJob: Job {
                       error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let account = try app.account(context)
         let settings = try await app.store.settings()
-        let values: [String: Any] = [
-            "isOwner": try await app.store.role(of: account.id) == .owner, "newInvitation": newInvitation ?? "",
-            "members": try await app.store.members().map { ["username": $0.account.username, "role": $0.role.rawValue] },
-            "currency": settings.currency.code, "timeZone": settings.timeZoneIdentifier,
-            // Every zone the system knows, hers chosen (and kept, should the system not know it).
-            "timeZones": ((TimeZone.knownTimeZoneIdentifiers.contains(settings.timeZoneIdentifier) ? [] : [settings.timeZoneIdentifier])
-                + TimeZone.knownTimeZoneIdentifiers.sorted()).map { ["id": $0, "name": $0.replacingOccurrences(of: "_", with: " "), "selected": $0 == settings.timeZoneIdentifier] as [String: Any] },
-            "locales": LocaleStyle.common.map { ["id": $0.identifier, "name": $0.name, "selected": $0.identifier == settings.localeIdentifier] as [String: Any] }
-                + (LocaleStyle.common.contains { $0.identifier == settings.localeIdentifier } ? []
-                   : [["id": settings.localeIdentifier, "name": settings.localeIdentifier, "selected": true]]),
-            "awayFromZero": settings.rounding.rule == .halfAwayFromZero, "perLine": settings.rounding.scope == .perLine,
-            "newToken": newToken ?? "",
-            "tokens": try await app.store.tokens(account: account.id).map {
-                ["id": $0.id.rawValue, "name": $0.name, "created": Day($0.createdAt, in: .current).description, "csrf": context.csrfToken ?? ""] as [String: Any]
-            },
-        ]
-        return try await app.page("settings", title: "Settings", nav: "settings", context: context, values: values, status: status, message: message, error: error)
+        let english = Locale(identifier: "en_US")
+        func currencyLabel(_ code: String) -> String { english.localizedString(forCurrencyCode: code).map { "\(code) · \($0)" } ?? code }
+        // Every currency in common use, hers chosen (and kept, should the list not hold it).
+        let codes = Locale.commonISOCurrencyCodes.contains(settings.currency.code) ? Locale.commonISOCurrencyCodes
+            : [settings.currency.code] + Locale.commonISOCurrencyCodes
+        // Every zone the system knows, hers chosen (and kept, should the system not know it).
+        let zones = (TimeZone.knownTimeZoneIdentifiers.contains(settings.timeZoneIdentifier) ? [] : [settings.timeZoneIdentifier])
+            + TimeZone.knownTimeZoneIdentifiers.sorted()
+        let locales = LocaleStyle.common.map { (id: $0.identifier, name: $0.name) }
+            + (LocaleStyle.common.contains { $0.identifier == settings.localeIdentifier } ? [] : [(id: settings.localeIdentifier, name: settings.localeIdentifier)])
+        let view = SettingsPageView(
+            isOwner: try await app.store.role(of: account.id) == .owner,
+            currencyName: currencyLabel(settings.currency.code), timeZone: settings.timeZoneIdentifier,
+            currencies: codes.map { .init(value: $0, label: currencyLabel($0), selected: $0 == settings.currency.code) },
+            timeZones: zones.map { .init(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), selected: $0 == settings.timeZoneIdentifier) },
+            locales: locales.map { .init(value: $0.id, label: $0.name, selected: $0.id == settings.localeIdentifier) },
+            awayFromZero: settings.rounding.rule == .halfAwayFromZero, perLine: settings.rounding.scope == .perLine,
+            members: try await app.store.members().map { .init(username: $0.account.username, role: $0.role == .owner ? "owner" : "member") },
+            newInvitation: newInvitation, newToken: newToken,
+            tokens: try await app.store.tokens(account: account.id).map { .init(id: $0.id.rawValue, name: $0.name, created: settings.style.format(Day($0.createdAt, in: .current))) },
+            csrf: context.csrfToken ?? "")
+        return try await app.page("settings", view: view, title: "Settings", nav: "settings", context: context, status: status, message: message, error: error)
     }
 
     func changeBookSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -145,4 +150,40 @@ struct SettingsJob: Job {
     struct TokenJSON: Encodable { var id: Int64; var name: String; var createdAt: Date; var lastUsedAt: Date?; var token: String? }
 
     struct TokenBody: Decodable { var name: String }
+}
+
+/// The Settings page (`settings.mustache`): the book's settings (an owner changes them), its
+/// people and invitations, her password, her API tokens.
+package struct SettingsPageView: PageView {
+    package struct Choice: Sendable {
+        let value: String, label: String, selected: Bool
+        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
+    }
+
+    package struct Member: Sendable {
+        let username: String, role: String
+        package init(username: String, role: String) { (self.username, self.role) = (username, role) }
+    }
+
+    package struct Token: Sendable {
+        let id: Int64, name: String, created: String
+        package init(id: Int64, name: String, created: String) { (self.id, self.name, self.created) = (id, name, created) }
+    }
+
+    let isOwner: Bool
+    /// "USD · US Dollar", and the zone, as a member sees them.
+    let currencyName: String, timeZone: String
+    let currencies: [Choice], timeZones: [Choice], locales: [Choice]
+    let awayFromZero: Bool, perLine: Bool
+    let members: [Member]
+    /// An invitation link or a token just made: shown once.
+    let newInvitation: String?, newToken: String?
+    let tokens: [Token]
+    let csrf: String
+
+    package init(isOwner: Bool, currencyName: String, timeZone: String, currencies: [Choice], timeZones: [Choice], locales: [Choice], awayFromZero: Bool,
+                 perLine: Bool, members: [Member], newInvitation: String?, newToken: String?, tokens: [Token], csrf: String) {
+        (self.isOwner, self.currencyName, self.timeZone, self.currencies, self.timeZones, self.locales) = (isOwner, currencyName, timeZone, currencies, timeZones, locales)
+        (self.awayFromZero, self.perLine, self.members, self.newInvitation, self.newToken, self.tokens, self.csrf) = (awayFromZero, perLine, members, newInvitation, newToken, tokens, csrf)
+    }
 }

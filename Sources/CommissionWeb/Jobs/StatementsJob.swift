@@ -48,11 +48,17 @@ struct StatementsJob: Job {
                   credit: f.balance.isNegative,
                   adjusted: !f.accelerators.isZero || !f.deductions.isZero)
         }
+        // In the year running, a clinic past its usual day of payment says so, as on the dashboard.
+        let today = settings.today()
+        let overdue = summary.year == today.year
+            ? Set(try await app.store.dashboard(today: today).clinics.filter { !$0.arrears.overdue.isZero }.map(\.clinic.id)) : []
         let view = YearPageView(
             year: summary.year, previous: summary.year > AcceptedDays.earliest.year ? summary.year - 1 : nil,
             next: summary.year < settings.today().year ? summary.year + 1 : nil,
             clinics: summary.clinics.map { clinic in
-                .init(name: clinic.clinic.name, year: figures(clinic.figures),
+                .init(name: clinic.clinic.name,
+                      chip: clinic.figures.balance.isNegative ? .credit : overdue.contains(clinic.clinic.id) ? .overdue : nil,
+                      year: figures(clinic.figures),
                       months: clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month in
                           .init(month: Renderer.monthNames[index], sales: month.saleCount, revenue: style.format(month.revenue), earned: style.format(month.commission))
                       })
@@ -283,11 +289,13 @@ package struct YearPageView: PageView {
 
     package struct Clinic: Sendable {
         let name: String
+        /// How it stands (``Chip``): overdue now, in the year running; paid beyond.
+        let chip: Chip?
         let year: Figures
         let months: [Month]
 
-        package init(name: String, year: Figures, months: [Month]) {
-            (self.name, self.year, self.months) = (name, year, months)
+        package init(name: String, chip: Chip? = nil, year: Figures, months: [Month]) {
+            (self.name, self.chip, self.year, self.months) = (name, chip, year, months)
         }
     }
 

@@ -17,6 +17,7 @@ struct TransferJob: Job {
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/transfer") { _, context in try await transferPage(context: context) }
         pages.post("/import") { request, context in try await importPage(request, context: context) }
+        pages.get("/export") { request, _ in try await exportChoice(request) }
         pages.get("/export/:file") { _, context in
             let file = try context.parameters.require("file")
             switch file {
@@ -38,37 +39,47 @@ struct TransferJob: Job {
 
     // MARK: Pages
 
-    func transferPage(context: AppRequestContext, csv: String = "", preview: [ImportRow] = [], problems: [ImportProblem] = [], alreadyImported: Bool = false,
+    func transferPage(context: AppRequestContext, csv: String = "", kind: ImportKind? = nil, preview: [ImportRow] = [], problems: [ImportProblem] = [], alreadyImported: Bool = false,
                       workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false, mapping: ColumnMappingView? = nil,
                       message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
         let style = try await app.store.settings().style
-        let values: [String: Any] = [
-            "savedMappings": saved.map { ["name": $0.name] }, "hasSavedMappings": !saved.isEmpty,
-            "mapping": mapping.map { [$0] } ?? [],
-            "csv": csv,
-            "problems": problems.map { ["line": $0.line, "column": $0.column ?? "", "reason": $0.reason] as [String: Any] },
-            "hasProblems": !problems.isEmpty,
+        // The store that writes SQLite backups takes them back; any store takes an archive.
+        let restoresSQLite = app.store is any BookBackup
+        let view = TransferPageView(
+            csv: csv, optionsOpen: kind != nil || mapping != nil,
+            importKinds: ImportKind.allCases.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == kind) },
+            savedMappings: saved.map(\.name), mapping: mapping,
+            alreadyImported: alreadyImported,
+            workbook: workbookToken.map { .init(token: $0, dates: workbookDates, again: workbookAgain) },
             // A dry run's first sales as read: no price or cost is the product's.
-            "preview": preview.compactMap { row -> [String: Any]? in
+            preview: preview.compactMap { row -> TransferPageView.PreviewRow? in
                 guard case .sale(let sale) = row.record else { return nil }
-                return ["line": row.line, "date": style.format(sale.date), "clinic": sale.clinic, "product": sale.product, "quantity": sale.quantity,
-                        "price": sale.unitPrice.map { style.format($0) } ?? "the product's", "cost": sale.unitCost.map { style.format($0) } ?? "the product's"]
+                return .init(line: row.line, date: style.format(sale.date), clinic: sale.clinic, product: sale.product, quantity: sale.quantity,
+                             price: sale.unitPrice.map { style.format($0) } ?? "the product's", cost: sale.unitCost.map { style.format($0) } ?? "the product's")
             },
-            "hasPreview": !preview.isEmpty,
-            "alreadyImported": alreadyImported,
-            "workbookToken": workbookToken ?? "", "hasWorkbook": workbookToken != nil, "workbookDates": workbookDates, "workbookAgain": workbookAgain,
-            "kinds": ExportKind.allCases.map { ["name": $0.rawValue] },
-            "importKinds": ImportKind.allCases.map { ["name": $0.rawValue] },
-            "backup": app.store is any BookBackup, "archive": app.store is any BookArchiving,
-            "canRestore": canRestore,
-            // The store that writes SQLite backups takes them back; any store takes an archive.
-            "restoresSQLite": app.store is any BookBackup,
-            "maxBackup": Self.size(app.configuration.maxBackupSize),
-        ]
-        return try await app.page("transfer", title: "Import & export", nav: "transfer", context: context, values: values, status: status,
-                              message: message, error: error)
+            problems: problems.map { .init(line: $0.line, column: $0.column ?? "", reason: $0.reason) },
+            exports: ExportKind.shownOrder.map { .init(value: $0.rawValue, label: $0.label) },
+            backup: app.store is any BookBackup, archive: app.store is any BookArchiving,
+            restore: canRestore ? .init(takes: restoresSQLite ? "An SQLite backup or a book archive" : "A book archive (.jsonl)",
+                                        maxSize: Self.size(app.configuration.maxBackupSize),
+                                        accept: (restoresSQLite ? ".sqlite,application/vnd.sqlite3," : "") + ".jsonl") : nil,
+            csrf: context.csrfToken ?? "")
+        return try await app.page("transfer", view: view, title: "Import & export", nav: "transfer", context: context, status: status,
+                                  message: message, error: error)
+    }
+
+    /// `GET /export?what=sales&format=csv`: the Export form's choice, downloaded.
+    func exportChoice(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard let what = query["what"].flatMap({ ExportKind(rawValue: String($0)) }) else {
+            throw Problem(.badRequest, "Choose what to export: \(ExportKind.shownOrder.map(\.label).joined(separator: ", ")).")
+        }
+        guard let format = query["format"].map(String.init), ["csv", "json"].contains(format) else {
+            throw Problem(.badRequest, "Choose CSV or JSON.")
+        }
+        return try await export("\(what.rawValue).\(format)")
     }
 
     func importPage(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -110,22 +121,22 @@ struct TransferJob: Job {
                 let said = if case .unknownKind(_, let headers) = error {
                     "Cannot tell what the file holds from its headers (\(headers.joined(separator: ", "))): choose it under “It holds”."
                 } else { error.description }
-                return try await transferPage(context: context, csv: text, mapping: form,
+                return try await transferPage(context: context, csv: text, kind: kind, mapping: form,
                                               error: said + " Say which column holds what below.", status: .unprocessableContent)
             default:
-                return try await transferPage(context: context, csv: text, error: error.description, status: .unprocessableContent)
+                return try await transferPage(context: context, csv: text, kind: kind, error: error.description, status: .unprocessableContent)
             }
         } catch let error as MappingError {
             let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
-            return try await transferPage(context: context, csv: text, mapping: form, error: error.description, status: .unprocessableContent)
+            return try await transferPage(context: context, csv: text, kind: kind, mapping: form, error: error.description, status: .unprocessableContent)
         } catch let error as StoreError where error.isAboutAMapping {
             let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
-            return try await transferPage(context: context, csv: text, mapping: form, error: error.message(on: .page), status: .unprocessableContent)
+            return try await transferPage(context: context, csv: text, kind: kind, mapping: form, error: error.message(on: .page), status: .unprocessableContent)
         } catch let StoreError.importRejected(problems, total) {
-            return try await transferPage(context: context, csv: text, problems: problems,
+            return try await transferPage(context: context, csv: text, kind: kind, problems: problems,
                                           error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
         } catch StoreError.alreadyImported(let file, let day) {
-            return try await transferPage(context: context, csv: text, alreadyImported: true,
+            return try await transferPage(context: context, csv: text, kind: kind, alreadyImported: true,
                                           error: StoreError.alreadyImported(file, on: day, again: "tick “Import it again” and import"), status: .conflict)
         }
     }
@@ -656,6 +667,91 @@ extension StoreError {
         case .unknownMapping: true
         case .invalid(let field, _): field.hasPrefix("mapping")
         default: false
+        }
+    }
+}
+
+/// The Import & export page (`transfer.mustache`): the CSV and workbook imports with what a dry run
+/// read or refused, one Export control, the whole book's downloads, and (for an owner) Restore.
+package struct TransferPageView: PageView {
+    package struct Choice: Sendable {
+        let value: String, label: String, selected: Bool
+        package init(value: String, label: String, selected: Bool = false) { (self.value, self.label, self.selected) = (value, label, selected) }
+    }
+
+    /// A workbook checked and kept for her confirmation.
+    package struct StagedWorkbook: Sendable {
+        let token: String, dates: String, again: Bool
+        package init(token: String, dates: String, again: Bool) { (self.token, self.dates, self.again) = (token, dates, again) }
+    }
+
+    /// One sale of a dry run, as read.
+    package struct PreviewRow: Sendable {
+        let line: Int, date: String, clinic: String, product: String, quantity: Int64, price: String, cost: String
+        package init(line: Int, date: String, clinic: String, product: String, quantity: Int64, price: String, cost: String) {
+            (self.line, self.date, self.clinic, self.product, self.quantity, self.price, self.cost) = (line, date, clinic, product, quantity, price, cost)
+        }
+    }
+
+    package struct ProblemRow: Sendable {
+        let line: Int, column: String, reason: String
+        package init(line: Int, column: String, reason: String) { (self.line, self.column, self.reason) = (line, column, reason) }
+    }
+
+    package struct Restore: Sendable {
+        /// "An SQLite backup or a book archive".
+        let takes: String
+        let maxSize: String
+        /// The file picker's `accept`.
+        let accept: String
+        package init(takes: String, maxSize: String, accept: String) { (self.takes, self.maxSize, self.accept) = (takes, maxSize, accept) }
+    }
+
+    let csv: String
+    /// The reading options unfolded: she chose one, or the columns need her.
+    let optionsOpen: Bool
+    let importKinds: [Choice]
+    let savedMappings: [String]
+    let hasSavedMappings: Bool
+    let mapping: ColumnMappingView?
+    let alreadyImported: Bool
+    let workbook: StagedWorkbook?
+    let preview: [PreviewRow]
+    let hasPreview: Bool
+    let problems: [ProblemRow]
+    let hasProblems: Bool
+    let exports: [Choice]
+    let backup: Bool, archive: Bool
+    let wholeBook: Bool
+    let restore: Restore?
+    let csrf: String
+
+    package init(csv: String, optionsOpen: Bool, importKinds: [Choice], savedMappings: [String], mapping: ColumnMappingView?, alreadyImported: Bool,
+                 workbook: StagedWorkbook?, preview: [PreviewRow], problems: [ProblemRow], exports: [Choice], backup: Bool, archive: Bool,
+                 restore: Restore?, csrf: String) {
+        (self.csv, self.optionsOpen, self.importKinds, self.savedMappings, self.mapping) = (csv, optionsOpen, importKinds, savedMappings, mapping)
+        (self.alreadyImported, self.workbook, self.preview, self.problems, self.exports) = (alreadyImported, workbook, preview, problems, exports)
+        (self.backup, self.archive, self.restore, self.csrf) = (backup, archive, restore, csrf)
+        (hasSavedMappings, hasPreview, hasProblems, wholeBook) = (!savedMappings.isEmpty, !preview.isEmpty, !problems.isEmpty, backup || archive)
+    }
+}
+
+extension ExportKind {
+    /// The Export control's order: what she exports most first.
+    package static let shownOrder: [ExportKind] = [.sales, .payouts, .clinics, .products, .terms, .prices, .deductions, .schedules, .audit]
+
+    /// Its name in the Export control.
+    var label: String {
+        switch self {
+        case .sales: "Sales"
+        case .payouts: "Payouts"
+        case .clinics: "Clinics"
+        case .products: "Products"
+        case .terms: "Commission terms"
+        case .prices: "Prices at clinics"
+        case .deductions: "Deductions"
+        case .schedules: "Pay schedule changes"
+        case .audit: "The history of changes"
         }
     }
 }

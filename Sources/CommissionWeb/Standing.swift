@@ -1,0 +1,62 @@
+import CommissionCore
+import CommissionKit
+import CommissionStore
+
+/// How money stands, in the one vocabulary every page speaks: each state is one word on a chip of
+/// its tone (`chip.mustache`), the same on the dashboard, Payouts, a clinic's page and the year.
+///
+/// - **This period**: the period running now; due once it ends.
+/// - **Due**: a period that has ended, not yet past the day this clinic usually pays.
+/// - **Overdue**: past that day (``Arrears``), paid nothing or too little.
+/// - **Part-paid**: something paid, less than owed, not yet overdue.
+/// - **Credit**: paid more than owed. **Paid**, **Nothing due**, and **Closed** beside any of them.
+package struct Chip: Sendable, Hashable {
+    package let word: String
+    /// The chip's colour class (`tone-…` in `app.css`): a meaning's token, never the only signal.
+    package let tone: String
+
+    package static let thisPeriod = Chip(word: "This period", tone: "running")
+    package static let due = Chip(word: "Due", tone: "due")
+    package static let overdue = Chip(word: "Overdue", tone: "overdue")
+    package static let partPaid = Chip(word: "Part-paid", tone: "due")
+    package static let credit = Chip(word: "Credit", tone: "credit")
+    package static let paid = Chip(word: "Paid", tone: "paid")
+    package static let nothingDue = Chip(word: "Nothing due", tone: "quiet")
+    package static let closed = Chip(word: "Closed", tone: "quiet")
+
+    /// A period's chip on `today`, when periods starting on or after `notDue` are not yet due.
+    static func of(_ period: PeriodReconciliation, today: Day, notDue: Day) -> Chip {
+        if period.difference.isNegative { return .credit }
+        if period.difference.isZero { return period.status == .nothingDue ? .nothingDue : period.period.end >= today ? .thisPeriod : .paid }
+        if period.period.end >= today { return period.received.isZero ? .thisPeriod : .partPaid }
+        if period.period.start >= notDue { return period.received.isZero ? .due : .partPaid }
+        return .overdue
+    }
+}
+
+/// A figure beside its chip: `Overdue $291.12`.
+package struct ChipFigure: Sendable, Hashable {
+    package let chip: Chip
+    package let amount: String
+    /// A word after the figure: "$40.00 paid".
+    package let note: String?
+
+    package init(_ chip: Chip, _ amount: String, note: String? = nil) {
+        (self.chip, self.amount, self.note) = (chip, amount, note)
+    }
+}
+
+extension ClinicStanding {
+    /// What the clinic owes her, in parts that add up to it: overdue, due (ended, not yet past its
+    /// usual day), this period (with what it paid of it); or, when it paid beyond, its credit.
+    func owedParts(style: LocaleStyle) -> [ChipFigure] {
+        let owed = arrears.owed
+        if owed.isNegative { return [ChipFigure(.credit, style.format(owed.magnitudeOrSelf))] }
+        let due = (try? owed.subtracting(arrears.overdue).subtracting(periodBalance)) ?? .zero
+        // This period: what is left of it once paid in part ("$8.00 left of $48.00"), so that the parts add up.
+        let running = periodBalance.isNegative ? ChipFigure(.credit, style.format(periodBalance.magnitudeOrSelf), note: "on this period")
+            : ChipFigure(.thisPeriod, style.format(periodBalance), note: periodReceived.isZero ? nil : "left of \(style.format(periodPayable))")
+        return [arrears.overdue.isZero ? nil : ChipFigure(.overdue, style.format(arrears.overdue)),
+                due.isZero || due.isNegative ? nil : ChipFigure(.due, style.format(due)), running].compactMap { $0 }
+    }
+}
