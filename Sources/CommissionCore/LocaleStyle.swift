@@ -94,6 +94,13 @@ public struct LocaleStyle: Sendable, Hashable {
         return symbolFirst ? "\(sign)\(currencySymbol)\(space)\(number)" : "\(sign)\(number)\(space)\(currencySymbol)"
     }
 
+    /// A difference, signed either way with typographic signs: `+$5.00`, `−$5.00` (a real minus,
+    /// U+2212, as a page shows it), `$0.00`.
+    public func formatSigned(_ money: Money) -> String {
+        let magnitude = format(money.magnitudeOrSelf)
+        return money.isZero ? magnitude : money.isNegative ? "\u{2212}\(magnitude)" : "+\(magnitude)"
+    }
+
     /// A whole number of major units with the sign of the currency, for a chart's axis (`$1,200`).
     public func formatWhole(_ majorUnits: Int64) -> String {
         let number = formatNumber(majorUnits.magnitude * UInt64(currency.scale)).split(separator: decimalSeparator).first.map(String.init) ?? "0"

@@ -146,6 +146,25 @@ import Testing
         #expect(missing == [], "\(missing)")
     }
 
+    @Test func theCompareAndDisputePagesShowOnlyWhatTheirViewsHave() throws {
+        let line = ComparePageView.Line(number: 1, date: "11/02/2026", product: "Serum", theirs: "1 × $50.00 → $0.01", yours: "—", what: "not in your book",
+                                        difference: "+$0.01", canAccept: true, disputed: true)
+        let sample = ComparePageView(
+            clinics: [.init(name: "Glow", periods: [.init(value: "1/2026-11-01", label: "Nov 2026 (running)", selected: true)])], text: "Date,Item",
+            decimalComma: true, optionsOpen: true, dateOrders: [.init(value: "mdy", label: "month/day/year", selected: true)],
+            savedMappings: [.init(value: "Glow", label: "the mapping “Glow”", selected: true)],
+            columnMapping: .init(columns: [.init(index: 0, header: "Wann", sample: "2026-11-02", options: [.init(value: "date", label: "date", selected: true)])],
+                                 name: "Glow", button: "Keep the mapping and compare"),
+            comparison: .init(title: "Glow · Nov 2026", theirTotal: "$1.01", herTotal: "$1.00", difference: "+$0.01", agree: "1 line agrees.", allAgree: true,
+                              unknown: [.init(index: 0, name: "THEIR NAME")], products: [.init(id: 1, name: "Serum", selected: false)], lines: [line]),
+            csrf: "token")
+        #expect(try Self.unresolved("compare", sample) == [])
+        let dispute = DisputePageView(clinic: "Glow", period: "Nov 2026", lines: [.init(date: "11/02/2026", product: "Serum", theirs: "1 → $0.01", yours: "—",
+                                                                                           what: "not in my records", difference: "+$0.01")],
+                                      total: "+$0.01", theirTotal: "$1.01", herTotal: "$1.00")
+        #expect(try Self.unresolved("dispute", dispute) == [])
+    }
+
     @Test func theDashboardShowsOnlyWhatItsViewHas() throws {
         let sample = DashboardView(
             todayISO: "2026-11-26", todayLabel: "Thu 11/26/2026", currency: "USD",

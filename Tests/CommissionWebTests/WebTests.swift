@@ -723,6 +723,14 @@ import Testing
             #expect(statement.text.contains(">‹ Sep 2026</a>") && statement.text.contains(">Nov 2026 ›</a>"), "\(statement.text)")
             let running = try await client.execute(uri: "/statements?clinic=\(test.glow.id)", method: .get, headers: headers).text
             #expect(running.contains("aria-label=\"The previous period") && !running.contains("aria-label=\"The next period"), "\(running)")
+            // Compare names its periods in a list (each clinic's, the running one first): the statement's link picks its period.
+            let picker = try await client.execute(uri: "/compare?clinic=\(test.glow.id)&date=2026-10-01", method: .get, headers: headers).text
+            #expect(picker.contains(#"<option value="\#(test.glow.id)/2026-10-01" selected>Glow · Oct 2026</option>"#)
+                    && picker.contains(" (running)</option>") && !picker.contains(#"type="date""#), "\(picker)")
+            // The picker's choice is a clinic and a day of its period.
+            let picked = try await client.execute(uri: "/compare", method: .post, headers: headers,
+                                                  body: form(["csrf": csrf, "period": "\(test.glow.id)/2026-10-01", "statement": theirs, "action": "compare"]))
+            #expect(picked.text.contains("Glow · 10/01/2026 – 10/31/2026"), "\(picked.text)")
             let fields = ["csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-10-01", "statement": theirs]
             let first = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form(fields.merging(["action": "compare"]) { $1 }))
             #expect(first.status == .ok, "\(first.text)")
@@ -742,7 +750,7 @@ import Testing
             let dispute = try await client.execute(uri: "/compare", method: .post, headers: headers,
                                                    body: form(fields.merging(["action": "dispute", "dispute1": "1"]) { $1 }))
             #expect(dispute.text.contains("Statement queries: Glow") && dispute.text.contains("not on your statement"), "\(dispute.text)")
-            #expect(dispute.text.contains("<td class=\"num\" id=\"dispute-total\">-$12.00</td>"), "\(dispute.text)")
+            #expect(dispute.text.contains("<td class=\"num\" id=\"dispute-total\">\u{2212}$12.00</td>"), "\(dispute.text)")
             let csv = try await client.execute(uri: "/compare", method: .post, headers: headers,
                                                body: form(fields.merging(["action": "dispute-csv", "dispute1": "1"]) { $1 }))
             #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true && csv.text.contains(",-12.00,not on your statement\r\n"), "\(csv.text)")

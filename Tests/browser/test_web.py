@@ -1125,6 +1125,7 @@ def main():
 
         print("Her numbers against the clinic's, and her bank's deposits, on the phone: readable at 360 px")
         phone.get(base + "/compare")
+        Select(phone.find_element(By.ID, "c-period")).select_by_index(0)  # the first clinic's running period
         fill(phone, "c-text", f"Date,Item,Qty,Price,Commission\n{today.isoformat()},Serum 30ml,1,50.00,0.01\n{today.isoformat()},THEIR OWN NAME,1,9.00,1.00\n")
         submit(phone, "Compare")
         check(phone.find_element(By.ID, "differences").is_displayed() and "not one of yours" in phone.find_element(By.ID, "comparison").text,
@@ -1134,7 +1135,7 @@ def main():
         fill(phone, "bank-text", f"Date,Description,Amount\n{today.isoformat()},Someone,1.23\n")
         submit(phone, "Match the deposits")
         check("Nothing fits" in phone.find_element(By.ID, "deposits").text, "a deposit that fits nothing is said so")
-        for label, prepare in [("/compare (compared)", lambda: (phone.get(base + "/compare"), fill(phone, "c-text", f"Date,Item,Qty,Price,Commission\n{today.isoformat()},THEIR OWN NAME,1,9.00,1.00\n"), submit(phone, "Compare"))),
+        for label, prepare in [("/compare (compared)", lambda: (phone.get(base + "/compare"), Select(phone.find_element(By.ID, "c-period")).select_by_index(0), fill(phone, "c-text", f"Date,Item,Qty,Price,Commission\n{today.isoformat()},THEIR OWN NAME,1,9.00,1.00\n"), submit(phone, "Compare"))),
                                ("/payouts (deposits)", lambda: (phone.get(base + "/payouts"), open_details(phone, "#bank summary"), fill(phone, "bank-text", f"Date,Description,Amount\n{today.isoformat()},Someone,1.23\n"), submit(phone, "Match the deposits")))]:
             prepare()
             audit = phone.execute_script(AUDIT)

@@ -30,40 +30,61 @@ struct CompareJob: Job {
         let style = settings.style
         let clinics = try await app.store.clinics(ClinicQuery())
         let products = try await app.store.products(ProductQuery())
-        var values: [String: Any] = [
-            "clinics": clinics.map { ["id": $0.id.rawValue, "name": $0.name, "selected": $0.id.rawValue == form.clinic] as [String: Any] },
-            "date": form.date.isEmpty ? settings.today().description : form.date, "text": form.text, "decimalComma": form.decimalComma,
-            "dateOrders": DateOrder.allCases.map { ["value": $0.rawValue, "label": $0.described, "selected": $0 == form.dates] as [String: Any] },
-        ]
+        let today = settings.today()
+        // The period her chosen day falls in (a statement's link, her last choice), else the first clinic's last ended one.
+        let chosenDay = (try? Day(parsing: form.date)) ?? today
+        let chosen: (clinic: Clinic.ID, start: Day)? = if let clinic = clinics.first(where: { $0.id.rawValue == form.clinic }) {
+            (clinic.id, clinic.calendar.period(containing: chosenDay).start)
+        } else {
+            clinics.first.map { ($0.id, $0.calendar.period(containing: $0.calendar.period(containing: today).start.adding(days: -1)).start) }
+        }
+        let pickers = clinics.map { clinic in
+            var periods: [PayPeriod] = [clinic.calendar.period(containing: today)]
+            while periods.count < Self.periodsOffered, periods.last!.start > AcceptedDays.earliest {
+                periods.append(clinic.calendar.period(containing: periods.last!.start.adding(days: -1)))
+            }
+            // The chosen period, should it be older than those offered.
+            if let chosen, chosen.clinic == clinic.id, !periods.contains(where: { $0.start == chosen.start }) {
+                periods.append(clinic.calendar.period(containing: chosen.start))
+            }
+            return ComparePageView.Clinic(name: clinic.name, periods: periods.map { period in
+                .init(value: "\(clinic.id)/\(period.start)", label: style.formatShort(period) + (period.end >= today ? " (running)" : ""),
+                      selected: chosen.map { $0.clinic == clinic.id && $0.start == period.start } ?? false)
+            })
+        }
         // Her saved column mappings, to read a statement whose headers are not known with one.
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
-        values["savedMappings"] = saved.map { ["name": $0.name, "chosen": $0.name == form.mapping] as [String: Any] }
-        values["hasSavedMappings"] = !saved.isEmpty
-        if let columnMapping { values["columnMapping"] = [columnMapping] }
-        if let comparison {
+        let result = comparison.map { comparison in
             let unknown = Array(Set(comparison.lines.compactMap { line -> String? in
                 line.differences.lazy.compactMap { if case .unknownProduct(let name) = $0 { name } else { nil } }.first
             })).sorted()
-            values["comparison"] = [
-                "title": "\(comparison.clinic.name) · \(style.format(comparison.period))",
-                "theirTotal": style.format(comparison.theirTotal), "herTotal": style.format(comparison.herTotal),
-                "difference": (comparison.difference > .zero ? "+" : "") + style.format(comparison.difference),
-                "agree": comparison.lines.count - comparison.differing.count, "allAgree": comparison.differing.isEmpty,
-                "unknown": unknown.enumerated().map { index, name in
-                    ["index": index, "name": name, "products": products.map { ["id": $0.id.rawValue, "name": $0.name] as [String: Any] }] as [String: Any]
-                },
-                "hasUnknown": !unknown.isEmpty,
-                "lines": comparison.differing.enumerated().map { index, line -> [String: Any] in
-                    return ["number": index + 1, "date": style.format(line.date), "product": line.product,
-                            "theirs": line.theirFigures(style.format), "yours": line.herFigures(style.format),
-                            "what": line.explained(style.format), "difference": (line.commissionDifference > .zero ? "+" : "") + style.format(line.commissionDifference),
-                            "canAccept": line.canAccept, "disputed": form.disputed.contains(index + 1)]
-                },
-            ] as [String: Any]
+            let agree = comparison.lines.count - comparison.differing.count
+            return ComparePageView.Result(
+                title: "\(comparison.clinic.name) · \(style.format(comparison.period))",
+                theirTotal: style.format(comparison.theirTotal), herTotal: style.format(comparison.herTotal),
+                difference: style.formatSigned(comparison.difference),
+                agree: "\(agree) line\(agree == 1 ? "" : "s") agree\(agree == 1 ? "s" : "").", allAgree: comparison.differing.isEmpty,
+                unknown: unknown.enumerated().map { index, name in .init(index: index, name: name) },
+                products: products.map { .init(id: $0.id.rawValue, name: $0.name, selected: false) },
+                lines: comparison.differing.enumerated().map { index, line in
+                    .init(number: index + 1, date: style.format(line.date), product: line.product,
+                          theirs: line.theirFigures(style.format), yours: line.herFigures(style.format),
+                          what: line.explained(style.format), difference: style.formatSigned(line.commissionDifference),
+                          canAccept: line.canAccept, disputed: form.disputed.contains(index + 1))
+                })
         }
-        return try await app.page("compare", title: "Compare with the clinic's statement", nav: "statements", context: context, values: values,
+        let view = ComparePageView(
+            clinics: pickers, text: form.text, decimalComma: form.decimalComma,
+            optionsOpen: form.dates != nil || form.decimalComma || !form.mapping.isEmpty || columnMapping != nil,
+            dateOrders: DateOrder.allCases.map { .init(value: $0.rawValue, label: $0.described, selected: $0 == form.dates) },
+            savedMappings: saved.map { .init(value: $0.name, label: "the mapping “\($0.name)”", selected: $0.name == form.mapping) },
+            columnMapping: columnMapping, comparison: result, csrf: context.csrfToken ?? "")
+        return try await app.page("compare", view: view, title: "Compare with the clinic's statement", nav: "statements", context: context,
                                   status: status, message: message, error: error)
     }
+
+    /// How many of each clinic's periods the picker offers, the running one first.
+    static let periodsOffered = 13
 
     func compare(_ request: Request, context: AppRequestContext) async throws -> Response {
         let values = try await Form.read(request, context: context)
@@ -132,16 +153,16 @@ struct CompareJob: Job {
     /// sides' figures and what differs, and what they add up to.
     func disputePage(_ comparison: StatementComparison, numbers: Set<Int>, context: AppRequestContext, style: LocaleStyle) async throws -> Response {
         var total = Money.zero
-        let lines = comparison.differing.enumerated().filter { numbers.contains($0.offset + 1) }.map { index, line -> [String: Any] in
+        let lines = comparison.differing.enumerated().filter { numbers.contains($0.offset + 1) }.map { index, line in
             total = (try? total.adding(line.commissionDifference)) ?? total
-            return ["date": style.format(line.date), "product": line.product,
-                    "theirs": line.theirs.map { "\($0.quantity) → \(style.format($0.commission))" } ?? "—",
-                    "yours": line.hers.map { "\($0.quantity) → \(style.format($0.figures.commission))" } ?? "—",
-                    "what": line.explained(style.format, toClinic: true), "difference": style.format(line.commissionDifference)]
+            return DisputePageView.Line(date: style.format(line.date), product: line.product,
+                                        theirs: line.theirs.map { "\($0.quantity) → \(style.format($0.commission))" } ?? "—",
+                                        yours: line.hers.map { "\($0.quantity) → \(style.format($0.figures.commission))" } ?? "—",
+                                        what: line.explained(style.format, toClinic: true), difference: style.formatSigned(line.commissionDifference))
         }
-        let values: [String: Any] = ["clinic": comparison.clinic.name, "period": style.format(comparison.period), "lines": lines,
-                                     "total": style.format(total), "theirTotal": style.format(comparison.theirTotal), "herTotal": style.format(comparison.herTotal)]
-        return try await app.page("dispute", title: "Dispute: \(comparison.clinic.name)", nav: "statements", context: context, values: values)
+        let view = DisputePageView(clinic: comparison.clinic.name, period: style.format(comparison.period), lines: lines, total: style.formatSigned(total),
+                                   theirTotal: style.format(comparison.theirTotal), herTotal: style.format(comparison.herTotal))
+        return try await app.page("dispute", view: view, title: "Dispute: \(comparison.clinic.name)", nav: "statements", context: context)
     }
 }
 
@@ -167,6 +188,10 @@ struct CompareForm {
     init(_ form: Form) {
         clinic = form["clinic"].flatMap(Int64.init)
         date = form["date"] ?? ""
+        // The period picker's choice, `CLINIC/START`: its clinic and a day of it.
+        if let chosen = form["period"], let slash = chosen.firstIndex(of: "/"), let id = Int64(chosen[..<slash]) {
+            (clinic, date) = (id, String(chosen[chosen.index(after: slash)...]))
+        }
         text = form.values["statement"] ?? ""
         dates = form["dates"].flatMap(DateOrder.init(rawValue:))
         decimalComma = form["decimalComma"] != nil
@@ -183,5 +208,88 @@ struct CompareForm {
         form.accepted = []
         form.disputed = []
         return form
+    }
+}
+
+/// The Compare page (`compare.mustache`): her clinic's period picked from a list, their statement,
+/// and once compared, the totals side by side and each line that differs with what to do about it.
+package struct ComparePageView: PageView {
+    package struct Choice: Sendable {
+        let value: String, label: String, selected: Bool
+        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
+    }
+
+    /// A clinic's periods, the running one first (an `optgroup`).
+    package struct Clinic: Sendable {
+        let name: String
+        let periods: [Choice]
+        package init(name: String, periods: [Choice]) { (self.name, self.periods) = (name, periods) }
+    }
+
+    /// A product name of theirs she has not told yet.
+    package struct Unknown: Sendable {
+        let index: Int, name: String
+        package init(index: Int, name: String) { (self.index, self.name) = (index, name) }
+    }
+
+    package struct Line: Sendable {
+        let number: Int, date: String, product: String, theirs: String, yours: String, what: String, difference: String
+        let canAccept: Bool, disputed: Bool
+        package init(number: Int, date: String, product: String, theirs: String, yours: String, what: String, difference: String, canAccept: Bool, disputed: Bool) {
+            (self.number, self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (number, date, product, theirs, yours, what, difference)
+            (self.canAccept, self.disputed) = (canAccept, disputed)
+        }
+    }
+
+    package struct Result: Sendable {
+        let title: String, theirTotal: String, herTotal: String, difference: String
+        /// "3 lines agree."
+        let agree: String
+        let allAgree: Bool
+        let unknown: [Unknown]
+        let hasUnknown: Bool
+        let products: [PageOption]
+        let lines: [Line]
+        package init(title: String, theirTotal: String, herTotal: String, difference: String, agree: String, allAgree: Bool, unknown: [Unknown],
+                     products: [PageOption], lines: [Line]) {
+            (self.title, self.theirTotal, self.herTotal, self.difference, self.agree, self.allAgree) = (title, theirTotal, herTotal, difference, agree, allAgree)
+            (self.unknown, self.hasUnknown, self.products, self.lines) = (unknown, !unknown.isEmpty, products, lines)
+        }
+    }
+
+    let clinics: [Clinic]
+    let text: String
+    let decimalComma: Bool
+    /// The reading options unfolded: she chose one, or the columns need her.
+    let optionsOpen: Bool
+    let dateOrders: [Choice]
+    let savedMappings: [Choice]
+    let hasSavedMappings: Bool
+    let columnMapping: ColumnMappingView?
+    let comparison: Result?
+    let csrf: String
+
+    package init(clinics: [Clinic], text: String, decimalComma: Bool, optionsOpen: Bool, dateOrders: [Choice], savedMappings: [Choice],
+                 columnMapping: ColumnMappingView?, comparison: Result?, csrf: String) {
+        (self.clinics, self.text, self.decimalComma, self.optionsOpen, self.dateOrders) = (clinics, text, decimalComma, optionsOpen, dateOrders)
+        (self.savedMappings, self.hasSavedMappings, self.columnMapping, self.comparison, self.csrf) = (savedMappings, !savedMappings.isEmpty, columnMapping, comparison, csrf)
+    }
+}
+
+/// The dispute to send back (`dispute.mustache`): printable, in the clinic's words ("yours", "mine").
+package struct DisputePageView: PageView {
+    package struct Line: Sendable {
+        let date: String, product: String, theirs: String, yours: String, what: String, difference: String
+        package init(date: String, product: String, theirs: String, yours: String, what: String, difference: String) {
+            (self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (date, product, theirs, yours, what, difference)
+        }
+    }
+
+    let clinic: String, period: String
+    let lines: [Line]
+    let total: String, theirTotal: String, herTotal: String
+
+    package init(clinic: String, period: String, lines: [Line], total: String, theirTotal: String, herTotal: String) {
+        (self.clinic, self.period, self.lines, self.total, self.theirTotal, self.herTotal) = (clinic, period, lines, total, theirTotal, herTotal)
     }
 }
