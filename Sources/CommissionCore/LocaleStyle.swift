@@ -115,6 +115,17 @@ public struct LocaleStyle: Sendable, Hashable {
         return decimalSeparator == "." ? plain : plain.replacingOccurrences(of: ".", with: String(decimalSeparator))
     }
 
+    /// A count as she reads it, grouped by her locale: `1,039`, `1.039`.
+    public func formatCount(_ count: Int) -> String {
+        var whole = String(count.magnitude)
+        var grouped = ""
+        while whole.count > 3 {
+            grouped = String(groupingSeparator) + whole.suffix(3) + grouped
+            whole.removeLast(3)
+        }
+        return (count < 0 ? "\u{2212}" : "") + whole + grouped
+    }
+
     private func formatNumber(_ magnitude: UInt64) -> String {
         let scale = UInt64(currency.scale)
         var whole = String(magnitude / scale)

@@ -32,6 +32,15 @@ import Testing
         #expect(us.formatShort(try period("2026-02-01", "2026-02-28")) == "\(us.monthName(2)) 2026")
     }
 
+    @Test("Counts grouped as her locale groups them; differences signed with a real minus")
+    func countsAndSignedDifferences() {
+        let us = LocaleStyle(identifier: "en_US", currency: .usd), de = LocaleStyle(identifier: "de_DE", currency: Self.eur)
+        #expect(us.formatCount(1_039) == "1,039" && us.formatCount(999) == "999" && us.formatCount(1_234_567) == "1,234,567")
+        #expect(de.formatCount(1_039) == "1.039")
+        #expect(us.formatSigned(Money(minorUnits: -1_200)) == "\u{2212}$12.00" && us.formatSigned(Money(minorUnits: 500)) == "+$5.00"
+                && us.formatSigned(.zero) == "$0.00")
+    }
+
     @Test func theInputFieldGetsThePlainAmountInHerDecimalSeparator() {
         #expect(LocaleStyle(identifier: "de_DE", currency: Self.eur).formatInput(Money(minorUnits: 123_450)) == "1234,50")
         #expect(LocaleStyle(identifier: "en_US", currency: .usd).formatInput(Money(minorUnits: 5_000)) == "50.00")

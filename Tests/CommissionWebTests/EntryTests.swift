@@ -228,6 +228,8 @@ import Testing
             let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)&date=2026-06-10", method: .get, headers: headers).text
             #expect(statement.contains("Accelerator") && statement.contains("Less Room rent") && statement.contains("Net payable"))
             #expect(statement.contains("id=\"statement-commission\">$55.00<"))
+            // The lines' table ends on its totals row: how many sales, and their commission.
+            #expect(statement.contains(#"<tfoot><tr><th scope="row" colspan="2">1 sale</th>"#) && statement.contains(#"id="statement-lines-total">$60.00</td>"#), "\(statement)")
             // A deduction is written with the minus every negative amount of the page has.
             #expect(statement.contains("<dt>Less Room rent</dt><dd class=\"amount\">-$10.00</dd>"), "\(statement)")
             // Its balance in a sentence, first: Glow owes her the 55.00.

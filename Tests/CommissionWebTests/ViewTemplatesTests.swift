@@ -89,7 +89,7 @@ import Testing
             statement: .init(clinic: "Glow", period: "11/01/2026 – 11/30/2026", closed: true, previousLink: "/p", nextLink: "/n", previousName: "Oct 2026", nextName: "Dec 2026", csvLink: "/c", compareLink: "/m",
                              lines: [.init(date: "11/25/2026", product: "Serum", quantity: 2, price: "$50.00", discount: "$0.00", revenue: "$100.00",
                                            profit: "$60.00", share: "40.00%", commission: "$24.00")],
-                             sales: 1, revenue: "$100.00", profit: "$60.00", adjusted: true, lineCommission: "$24.00",
+                             sales: "1 sale", revenue: "$100.00", profit: "$60.00", adjusted: true, lineCommission: "$24.00",
                              accelerators: [.init(tiers: "50% beyond $5,000.00", basisTotal: "$6,000.00", amount: "$100.00")],
                              deductions: [.init(name: "Room rent", amount: "$150.00")], commission: "-$26.00", received: "$0.00", balance: "-$26.00",
                              standing: .init(sentence: "You owe Glow $26.00 for this period: its deductions are more than your commission.", meaning: "overdue")))
@@ -97,10 +97,10 @@ import Testing
     }
 
     @Test func theYearShowsOnlyWhatItsViewHas() throws {
-        let figures = YearPageView.Figures(sales: 3, revenue: "$150.00", earned: "$36.00", periods: 1, commission: "$36.00", accelerators: "$0.00",
+        let figures = YearPageView.Figures(sales: "3", salesText: "3 sales", revenue: "$150.00", earned: "$36.00", periods: 1, commission: "$36.00", accelerators: "$0.00",
                                            deductions: "$5.00", netPayable: "$31.00", received: "$10.00", balance: "$21.00", adjusted: true)
         let sample = YearPageView(year: 2026, previous: 2025, next: 2027,
-                                  clinics: [.init(name: "Glow", chip: .overdue, year: figures, months: [.init(month: "March", sales: 3, revenue: "$150.00", earned: "$36.00")])],
+                                  clinics: [.init(name: "Glow", chip: .overdue, year: figures, months: [.init(month: "March", sales: "3", revenue: "$150.00", earned: "$36.00")])],
                                   total: figures)
         #expect(try Self.unresolved("year", sample) == [])
     }

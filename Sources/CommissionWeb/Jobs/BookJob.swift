@@ -768,16 +768,19 @@ package struct TierRow: Sendable {
     /// Named apart from the terms' own `share`: an empty one must not show the terms' share instead.
     let tierThreshold: String
     let tierShare: String
+    /// The currency's symbol beside the threshold, where her locale writes it (`$` before, `€` after).
+    let before: String?, after: String?
 
-    package init(index: Int, number: Int, threshold: String, share: String) {
-        (self.index, self.number, self.tierThreshold, self.tierShare) = (index, number, threshold, share)
+    package init(index: Int, number: Int, threshold: String, share: String, before: String? = nil, after: String? = nil) {
+        (self.index, self.number, self.tierThreshold, self.tierShare, self.before, self.after) = (index, number, threshold, share, before, after)
     }
 
     /// The rows of `tiers`, and an empty one to add another.
     static func rows(_ tiers: [Tier], style: LocaleStyle) -> [TierRow] {
-        tiers.enumerated().map { TierRow(index: $0.offset, number: $0.offset + 1, threshold: style.formatInput($0.element.threshold),
-                                         share: $0.element.share.shortPercentText) }
-            + [TierRow(index: tiers.count, number: tiers.count + 1, threshold: "", share: "")]
+        let (before, after) = style.symbolFirst ? (style.currencySymbol, nil) : (nil, style.currencySymbol)
+        return tiers.enumerated().map { TierRow(index: $0.offset, number: $0.offset + 1, threshold: style.formatInput($0.element.threshold),
+                                                share: $0.element.share.shortPercentText, before: before, after: after) }
+            + [TierRow(index: tiers.count, number: tiers.count + 1, threshold: "", share: "", before: before, after: after)]
     }
 }
 

@@ -42,7 +42,7 @@ struct StatementsJob: Job {
         let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
         let style = settings.style
         func figures(_ f: ClinicYear.Figures) -> YearPageView.Figures {
-            .init(sales: f.sales.saleCount, revenue: style.format(f.sales.revenue), earned: style.format(f.sales.commission), periods: f.periods,
+            .init(sales: style.formatCount(f.sales.saleCount), salesText: DashboardJob.sales(f.sales.saleCount, style: style), revenue: style.format(f.sales.revenue), earned: style.format(f.sales.commission), periods: f.periods,
                   commission: style.format(f.commission), accelerators: style.format(f.accelerators), deductions: style.format(f.deductions),
                   netPayable: style.format(f.netPayable), received: style.format(f.received), balance: style.format(f.balance.magnitudeOrSelf),
                   credit: f.balance.isNegative,
@@ -60,7 +60,7 @@ struct StatementsJob: Job {
                       chip: clinic.figures.balance.isNegative ? .credit : overdue.contains(clinic.clinic.id) ? .overdue : nil,
                       year: figures(clinic.figures),
                       months: clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month in
-                          .init(month: Renderer.monthNames[index], sales: month.saleCount, revenue: style.format(month.revenue), earned: style.format(month.commission))
+                          .init(month: Renderer.monthNames[index], sales: style.formatCount(month.saleCount), revenue: style.format(month.revenue), earned: style.format(month.commission))
                       })
             },
             total: summary.clinics.isEmpty ? nil : figures(summary.total))
@@ -138,7 +138,7 @@ struct StatementsJob: Job {
                                  discount: style.format(sale.line.discount), revenue: style.format(sale.figures.revenue), profit: style.format(sale.figures.profit),
                                  share: sale.line.rate.map { "\($0.share.shortPercentText)%" } ?? "none", commission: style.format(sale.figures.commission))
                 },
-                sales: statement.totals.saleCount, revenue: style.format(statement.totals.revenue), profit: style.format(statement.totals.profit),
+                sales: DashboardJob.sales(statement.totals.saleCount, style: style), revenue: style.format(statement.totals.revenue), profit: style.format(statement.totals.profit),
                 // An accelerator that added nothing (its tiers not reached) is not a line of its own.
                 adjusted: statement.accelerators.contains { !$0.amount.isZero } || !statement.deductions.isEmpty,
                 lineCommission: style.format(statement.totals.commission),
@@ -201,7 +201,10 @@ package struct StatementPageView: PageView {
         /// The periods either side, as the stepper names them ("Oct 2026"); none after the running one.
         let previousName: String, nextName: String?
         let lines: [Line]
-        let sales: Int, revenue: String, profit: String
+        /// Some sales: the table's totals row shows.
+        let hasLines: Bool
+        /// "12 sales".
+        let sales: String, revenue: String, profit: String
         /// Whether accelerators or deductions change the lines' commission.
         let adjusted: Bool
         let lineCommission: String
@@ -214,11 +217,12 @@ package struct StatementPageView: PageView {
         let standing: Standing
 
         package init(clinic: String, period: String, closed: Bool, previousLink: String, nextLink: String, previousName: String = "", nextName: String? = nil,
-                     csvLink: String, compareLink: String, lines: [Line], sales: Int, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
+                     csvLink: String, compareLink: String, lines: [Line], sales: String, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
                      deductions: [Deduction], commission: String, received: String, balance: String, standing: Standing) {
             (self.clinic, self.period, self.closed, self.previousLink, self.nextLink) = (clinic, period, closed, previousLink, nextLink)
             (self.previousName, self.nextName) = (previousName, nextName)
             (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (csvLink, compareLink, lines, sales, revenue, profit)
+            hasLines = !lines.isEmpty
             (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (adjusted, lineCommission, accelerators, deductions)
             (self.commission, self.received, self.balance, self.standing) = (commission, received, balance, standing)
         }
@@ -262,27 +266,26 @@ package struct StatementPageView: PageView {
 /// with its months one tap away.
 package struct YearPageView: PageView {
     package struct Figures: Sendable {
-        let sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String
-        /// "1 sale", "951 sales".
-        let salesText: String
+        /// "1,039", and "1 sale", "1,039 sales".
+        let sales: String, salesText: String
+        let revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String
         /// What is still owed; with `credit`, what the clinic paid beyond what it owes (never a negative amount).
         let netPayable: String, received: String, balance: String, credit: Bool
         /// Whether accelerators or deductions made the periods' figures differ from their sales'.
         let adjusted: Bool
 
-        package init(sales: Int, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String,
+        package init(sales: String, salesText: String, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String,
                      netPayable: String, received: String, balance: String, credit: Bool = false, adjusted: Bool) {
-            (self.sales, self.revenue, self.earned, self.periods, self.commission) = (sales, revenue, earned, periods, commission)
-            salesText = DashboardJob.sales(sales)
+            (self.sales, self.salesText, self.revenue, self.earned, self.periods, self.commission) = (sales, salesText, revenue, earned, periods, commission)
             (self.accelerators, self.deductions, self.netPayable, self.received) = (accelerators, deductions, netPayable, received)
             (self.balance, self.credit, self.adjusted) = (balance, credit, adjusted)
         }
     }
 
     package struct Month: Sendable {
-        let month: String, sales: Int, revenue: String, earned: String
+        let month: String, sales: String, revenue: String, earned: String
 
-        package init(month: String, sales: Int, revenue: String, earned: String) {
+        package init(month: String, sales: String, revenue: String, earned: String) {
             (self.month, self.sales, self.revenue, self.earned) = (month, sales, revenue, earned)
         }
     }

@@ -145,7 +145,7 @@
           var threshold = /Threshold/.test(input.name);
           input.name = (threshold ? "tierThreshold" : "tierShare") + index;
           input.id = (threshold ? "t-beyond-" : "t-tier-share-") + index;
-          input.previousElementSibling.setAttribute("for", input.id);
+          input.closest(".field").querySelector("label").setAttribute("for", input.id);
         });
         $("[data-remove-tier]", row).setAttribute("aria-label", "Remove tier " + (index + 1));
       });
