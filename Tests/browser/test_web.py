@@ -567,14 +567,14 @@ def demo_book(workdir, drivers):
               f"Clinics & products: {screens:.1f} screens (at most 3), each clinic's schedule and split in its row ({lines}), {folded} Add forms folded (3)")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "book.png"))
-        # Tiers are rows: two added with "Add a tier", saved, listed in words.
+        # Tiers are rows: two added with "Add a higher share", saved, listed in words.
         add_terms = phone.find_element(By.XPATH, "//summary[.='Add terms']")
         phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", add_terms)
         add_terms.click()
         Select(phone.find_element(By.ID, "t-clinic")).select_by_index(0)
         fill(phone, "t-share", "30")
         check(not phone.find_element(By.ID, "t-beyond-0").is_displayed(), "no empty tier row is shown until she asks for a tier")
-        add_tier = phone.find_element(By.XPATH, "//button[.='Add a tier']")
+        add_tier = phone.find_element(By.XPATH, "//button[.='Add a higher share']")
         phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", add_tier)
         add_tier.click()
         fill(phone, "t-beyond-0", "1000.00")

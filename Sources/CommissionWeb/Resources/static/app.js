@@ -134,7 +134,7 @@
     showKind();
   }
 
-  // ---- A terms form's tiers: a row each; "Add a tier" adds an empty one, "Remove" takes one away
+  // ---- A terms form's tiers: a row each; "Add a higher share" adds an empty one, "Remove" takes one away
   // (the last one left is emptied and put away). Without the script the form has one empty row to
   // fill; with it, an empty row is not shown until she asks for a tier.
   all("[data-tiers]").forEach(function (tiers) {
