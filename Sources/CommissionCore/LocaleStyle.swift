@@ -86,10 +86,11 @@ public struct LocaleStyle: Sendable, Hashable {
 
     // MARK: Amounts
 
-    /// The amount as she reads it: `$1,234.50`, `1.234,50 €`, `-€19.80`.
+    /// The amount as she reads it: `$1,234.50`, `1.234,50 €`, `−€19.80` (a real minus, U+2212,
+    /// which ``parse(_:)`` reads back as it reads `-`).
     public func format(_ money: Money) -> String {
         let number = formatNumber(money.minorUnits.magnitude)
-        let sign = money.minorUnits < 0 ? "-" : ""
+        let sign = money.minorUnits < 0 ? "\u{2212}" : ""
         let space = symbolSpaced ? "\u{00A0}" : ""
         return symbolFirst ? "\(sign)\(currencySymbol)\(space)\(number)" : "\(sign)\(number)\(space)\(currencySymbol)"
     }
@@ -104,7 +105,7 @@ public struct LocaleStyle: Sendable, Hashable {
     /// A whole number of major units with the sign of the currency, for a chart's axis (`$1,200`).
     public func formatWhole(_ majorUnits: Int64) -> String {
         let number = formatNumber(majorUnits.magnitude * UInt64(currency.scale)).split(separator: decimalSeparator).first.map(String.init) ?? "0"
-        let sign = majorUnits < 0 ? "-" : ""
+        let sign = majorUnits < 0 ? "\u{2212}" : ""
         let space = symbolSpaced ? "\u{00A0}" : ""
         return symbolFirst ? "\(sign)\(currencySymbol)\(space)\(number)" : "\(sign)\(number)\(space)\(currencySymbol)"
     }

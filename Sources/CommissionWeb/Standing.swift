@@ -60,3 +60,11 @@ extension ClinicStanding {
                 due.isZero || due.isNegative ? nil : ChipFigure(.due, style.format(due)), running].compactMap { $0 }
     }
 }
+
+/// How a sale is named on a page: `2 × Serum 30ml`; a return (a negative quantity) says so,
+/// `Return: 2 × Serum 30ml`, rather than showing a minus before its count.
+package enum SaleWords {
+    package static func what(_ quantity: Int64, _ product: String) -> String {
+        quantity < 0 ? "Return: \(quantity.magnitude) × \(product)" : "\(quantity) × \(product)"
+    }
+}

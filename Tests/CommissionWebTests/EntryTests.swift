@@ -231,7 +231,7 @@ import Testing
             // The lines' table ends on its totals row: how many sales, and their commission.
             #expect(statement.contains(#"<tfoot><tr><th scope="row" colspan="2">1 sale</th>"#) && statement.contains(#"id="statement-lines-total">$60.00</td>"#), "\(statement)")
             // A deduction is written with the minus every negative amount of the page has.
-            #expect(statement.contains("<dt>Less Room rent</dt><dd class=\"amount\">-$10.00</dd>"), "\(statement)")
+            #expect(statement.contains("<dt>Less Room rent</dt><dd class=\"amount\">\u{2212}$10.00</dd>"), "\(statement)")
             // Its balance in a sentence, first: Glow owes her the 55.00.
             #expect(statement.contains(#"<p class="standing owed" id="statement-standing">Glow owes you $55.00 for this period.</p>"#), "\(statement)")
             // Deductions beyond her commission: she owes Glow, said so.

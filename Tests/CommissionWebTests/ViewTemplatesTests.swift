@@ -227,7 +227,7 @@ import Testing
         struct Row { let id: Int64 }
         struct Partial { let sales: [Row] = [Row(id: 1)] }
         #expect(try Self.unresolved("sales", Lacking()).contains("clinics"))
-        #expect(try Self.unresolved("sales", Partial()).contains("product"))
+        #expect(try Self.unresolved("sales", Partial()).contains("what"))
     }
 }
 

@@ -345,6 +345,22 @@ import Testing
         }
     }
 
+    @Test("A return is said as one in the sales list and on a statement, its commission with a real minus")
+    func aReturnIsSaidAsOne() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2), idempotencyKey: nil)
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: -1), idempotencyKey: nil)
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
+            let sales = try await client.execute(uri: "/sales", method: .get, headers: cookie).text
+            #expect(sales.contains("Return: 1 × \(test.serum.name)") && !sales.contains("-1 × "), "\(sales)")
+            let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)", method: .get, headers: cookie).text
+            #expect(statement.contains("<td>Return: 1 × \(test.serum.name)</td>") && statement.contains("\u{2212}$"), "\(statement)")
+        }
+    }
+
     @Test func quickEntryPrefillsTheLastClinicAndTheMostSoldProduct() async throws {
         let test = try await TestApp()
         let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))

@@ -957,7 +957,7 @@ def main():
         phone.get(desk.current_url)
         for element_id in ["statement-commission", "statement-received", "statement-balance"]:
             element = phone.find_element(By.ID, element_id)
-            check(element.is_displayed() and element.text.startswith(("$", "-$")), f"{element_id} shows {element.text!r} at 360 px")
+            check(element.is_displayed() and element.text.startswith(("$", "\u2212$")), f"{element_id} shows {element.text!r} at 360 px")
         fits = phone.execute_script(CHOSEN_FITS, phone.find_element(By.ID, "s-clinic"))
         check(fits["text"] <= fits["room"], f"the phone's clinic picker shows the whole name ({fits['text']:.0f} px of text in {fits['room']:.0f} px)")
         if SCREENSHOTS:

@@ -86,7 +86,7 @@ struct SalesJob: Job {
         // A sale voided from its page: said here, where she lands.
         var message: String?
         if let voided = query["voided"].flatMap({ Int64(String($0)) }), let sale = try? await store.sale(Sale.ID(voided)), sale.isVoided {
-            message = "Voided the sale of \(sale.quantity) × \(names.products[sale.productID] ?? "a product") at \(names.clinics[sale.clinicID] ?? "a clinic") "
+            message = "Voided the sale of \(SaleWords.what(sale.quantity, names.products[sale.productID] ?? "a product")) at \(names.clinics[sale.clinicID] ?? "a clinic") "
                 + "on \(style.format(sale.date)): it stays on record and counts nowhere."
         }
         return try await app.page("sales", view: view, title: "Sales", nav: "sales", context: context, message: message)
@@ -120,7 +120,7 @@ struct SalesJob: Job {
             line.rate.map { "\($0.share.shortPercentText)% of \($0.basis.rawValue) = \(style.format(figures.commission))" } ?? "No commission on this sale",
         ]
         let view = SalePageView(
-            id: sale.id.rawValue, heading: "\(sale.quantity) × \(product)", place: "\(clinic) · \(sale.date.weekday.shortName) \(style.format(sale.date))",
+            id: sale.id.rawValue, heading: SaleWords.what(sale.quantity, product), place: "\(clinic) · \(sale.date.weekday.shortName) \(style.format(sale.date))",
             commission: style.format(figures.commission), working: working, voided: sale.isVoided, editOpen: error != nil,
             date: sale.date.description, quantity: sale.quantity, price: style.formatInput(line.unitPrice), cost: style.formatInput(line.unitCost),
             discount: style.formatInput(line.discount), note: sale.note ?? "", noCommission: sale.isNoCommission,
@@ -253,9 +253,12 @@ package struct SalesPageView: PageView {
         let date: String
         let note: String?
         let commission: String
+        /// "2 × Serum 30ml", "Return: 1 × Serum 30ml".
+        let what: String
 
         package init(id: Int64, quantity: Int64, product: String, clinic: String, date: String, note: String?, commission: String) {
             (self.id, self.quantity, self.product, self.clinic, self.date, self.note, self.commission) = (id, quantity, product, clinic, date, note, commission)
+            what = SaleWords.what(quantity, product)
         }
     }
 

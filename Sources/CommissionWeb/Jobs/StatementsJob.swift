@@ -171,10 +171,13 @@ package struct StatementPageView: PageView {
     package struct Line: Sendable {
         let date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String, profit: String, share: String
         let commission: String
+        /// "2 × Serum 30ml", "Return: 1 × Serum 30ml".
+        let what: String
 
         package init(date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String, profit: String, share: String,
                      commission: String) {
             (self.date, self.product, self.quantity, self.price, self.discount) = (date, product, quantity, price, discount)
+            what = SaleWords.what(quantity, product)
             (self.revenue, self.profit, self.share, self.commission) = (revenue, profit, share, commission)
         }
     }
