@@ -23,6 +23,10 @@ package struct Chip: Sendable, Hashable {
     package static let paid = Chip(word: "Paid", tone: "paid")
     package static let nothingDue = Chip(word: "Nothing due", tone: "quiet")
     package static let closed = Chip(word: "Closed", tone: "quiet")
+    /// A set of terms: the one in force today, one from a later day, one a later set replaced.
+    package static let inForce = Chip(word: "In force", tone: "paid")
+    package static let upcoming = Chip(word: "Upcoming", tone: "running")
+    package static let ended = Chip(word: "Ended", tone: "quiet")
 
     /// A period's chip on `today`, when periods starting on or after `notDue` are not yet due.
     static func of(_ period: PeriodReconciliation, today: Day, notDue: Day) -> Chip {

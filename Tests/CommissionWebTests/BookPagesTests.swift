@@ -18,6 +18,20 @@ import Testing
         return headers
     }
 
+    @Test("A clinic's page lists the terms in force first, then those to come, then those they replaced, each said so")
+    func theTermsInForceComeFirst() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        _ = try await test.store.createTerms(TermsDraft(clinicID: test.glow.id, share: try Share(parsing: "45"), effectiveFrom: try Day(parsing: "2021-01-01")))
+        _ = try await test.store.createTerms(TermsDraft(clinicID: test.glow.id, share: try Share(parsing: "50"), effectiveFrom: today.adding(days: 30)))
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            let shown = page.matches(of: /<strong>(\d+)% of profit<\/strong><span class="meta"><span class="chip tone-\w+">([^<]+)<\/span>/).map { "\($0.1) \($0.2)" }
+            #expect(shown == ["45 In force", "50 Upcoming", "40 Ended"], "\(shown)")
+        }
+    }
+
     @Test func aClinicProductOrTermsIsChangedArchivedAndRestoredFromItsPage() async throws {
         let test = try await TestApp()
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
@@ -35,7 +49,7 @@ import Testing
             // row to its page, and where to add more); its name and schedule fold away, and archiving
             // is a step of its own, behind a fold, on the danger button.
             #expect(page.text.contains(#"<span id="standing-label">Owes you</span> <span class="big amount" data-owed>$"#) && page.text.contains(#"href="/statements?clinic=\#(test.glow.id)">Statement</a>"#), "\(page.text)")
-            #expect(page.text.contains(#"<a class="row" href="/book/terms/\#(terms.id)""#) && page.text.contains(#"<strong>40% of profit</strong><span class="meta">from 01/01/2020</span>"#)
+            #expect(page.text.contains(#"<a class="row" href="/book/terms/\#(terms.id)""#) && page.text.contains(#"<strong>40% of profit</strong><span class="meta"><span class="chip tone-paid">In force</span> from 01/01/2020</span>"#)
                     && page.text.contains(#"href="/book?clinic=\#(test.glow.id)#terms">Add terms</a>"#), "\(page.text)")
             #expect(page.text.contains("<details>\n  <summary><span>Name and pay schedule <span class=\"muted small\">· paid monthly</span></span></summary>")
                     && page.text.contains(#"<summary>Archive this clinic</summary>"#) && page.text.contains(#"value="archive" class="danger">Archive Glow</button>"#), "\(page.text)")

@@ -269,7 +269,7 @@ import Testing
             let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
             let page = try await client.execute(uri: "/payouts", method: .get, headers: cookie).text
             let link = "/payouts?clinic=\(test.glow.id)&amp;period=2026-03-01&amp;amount=24%2E00#payout-form"
-            #expect(page.contains(#"<a class="button" href="\#(link)">Record payment</a>"#), "\(page)")
+            #expect(page.contains(#"<a class="button pay" href="\#(link)">Record payment</a>"#), "\(page)")
             #expect(page.contains(#"<details class="card" id="payout-form">"#), "folded until asked for")
             let form = try await client.execute(uri: "/payouts?clinic=\(test.glow.id)&period=2026-03-01&amount=24.00", method: .get, headers: cookie).text
             #expect(form.contains(#"<details class="card" id="payout-form" open>"#) && form.contains(#"value="24.00""#)

@@ -901,7 +901,7 @@ def main():
         desk.execute_script(f"document.getElementById('p-period').value = '{today.isoformat()}'")
         fill(desk, "p-amount", "40.00")
         submit(desk, "Record payment")
-        chips = [c.text for c in desk.find_elements(By.CSS_SELECTOR, "section.reconciliation table.periods .chip.tone-due")]
+        chips = [c.text for c in desk.find_elements(By.CSS_SELECTOR, "section.reconciliation ul.open-periods .chip.tone-due")]
         check("Part-paid" in chips, f"a short payout stands out as part-paid ({chips})")
         report = json.loads(cli("report", "--format", "json"))
         phone.get(base + "/dashboard")
@@ -992,7 +992,7 @@ def main():
         check(not phone.find_element(By.XPATH, "//form[@action='/statements']//button").is_displayed(), "the phone's statement filter has no Show button")
         Select(phone.find_element(By.ID, "s-clinic")).select_by_visible_text("Harbor Skin Clinic")
         try:
-            wait_for(phone, lambda d: "Harbor Skin Clinic" in d.find_element(By.TAG_NAME, "h2").text, seconds=5)
+            wait_for(phone, lambda d: "Harbor Skin Clinic" in d.find_element(By.ID, "statement-standing").text, seconds=5)
             check(True, "choosing Harbor on the phone shows its statement at once")
         except Exception:
             check(False, "choosing Harbor on the phone did not show its statement")

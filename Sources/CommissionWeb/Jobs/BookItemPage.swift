@@ -41,13 +41,21 @@ extension BookJob {
             if let standing = try await app.store.dashboard(today: today).clinics.first(where: { $0.clinic.id == clinic.id }) {
                 view.standing = .of(standing, clinic: clinic.id, style: style)
             }
-            // Her split here, in words: each set of the clinic's terms, the clinic's own first, with its page.
-            view.split = .init(clinicID: clinic.id.rawValue, terms: terms.sorted {
-                ($0.productID == nil ? 0 : 1, $0.effectiveFrom) < ($1.productID == nil ? 0 : 1, $1.effectiveFrom)
-            }.map { terms in
+            // Her split here, in words: each set of the clinic's terms with its page, the clinic's own first; in each
+            // scope (the clinic's, a product's) the set in force today first, then one to come, then those it replaced.
+            let scopes = Dictionary(grouping: terms) { $0.productID?.rawValue ?? 0 }
+            func standing(_ terms: Terms) -> (rank: Int, chip: Chip) {
+                let scope = (scopes[terms.productID?.rawValue ?? 0] ?? []).filter { !$0.isArchived }
+                if terms.effectiveFrom > today { return (1, .upcoming) }
+                let inForce = scope.filter { $0.effectiveFrom <= today }.max { $0.effectiveFrom < $1.effectiveFrom }
+                return inForce?.id == terms.id ? (0, .inForce) : (2, .ended)
+            }
+            view.split = .init(clinicID: clinic.id.rawValue, terms: terms.map { (terms: $0, standing: standing($0)) }.sorted {
+                ($0.terms.productID == nil ? 0 : 1, $0.standing.rank, $1.terms.effectiveFrom) < ($1.terms.productID == nil ? 0 : 1, $1.standing.rank, $0.terms.effectiveFrom)
+            }.map { terms, standing in
                 .init(href: "/book/terms/\(terms.id)",
                       text: (terms.productID.flatMap { names.products[$0] }.map { "\($0) only: " } ?? "") + Self.split(terms, style: style),
-                      from: terms.effectiveFrom == AcceptedDays.earliest ? "from the start" : "from \(style.format(terms.effectiveFrom))")
+                      from: terms.effectiveFrom == AcceptedDays.earliest ? "from the start" : "from \(style.format(terms.effectiveFrom))", chip: standing.chip)
             })
             let deductions = try await app.store.deductions(clinic: clinic.id)
             view.deductions = .init(
@@ -152,7 +160,9 @@ package struct BookItemView: PageView {
         let text: String
         /// "from 11/27/2025", "from the start".
         let from: String
-        package init(href: String, text: String, from: String) { (self.href, self.text, self.from) = (href, text, from) }
+        /// In force, upcoming, or ended (replaced by a later set).
+        let chip: Chip
+        package init(href: String, text: String, from: String, chip: Chip = .inForce) { (self.href, self.text, self.from, self.chip) = (href, text, from, chip) }
     }
 
     /// Her split at a clinic: each of its sets of terms, a row each.

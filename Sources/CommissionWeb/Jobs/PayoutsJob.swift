@@ -75,10 +75,9 @@ struct PayoutsJob: Job {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
             let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays)
             let rows = r.periods.reversed().map { p in
-                let chip = Chip.of(p, today: today, notDue: notDue)
                 return PayoutsPageView.Period(
                     period: style.formatShort(p.period), expected: style.format(p.expected), received: style.format(p.received),
-                    difference: style.format(p.difference.magnitudeOrSelf), chip: chip,
+                    difference: style.format(p.difference), chip: Chip.of(p, today: today, notDue: notDue),
                     paid: !p.received.isZero && p.difference.isPositive ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
                     closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
                     running: p.period.end >= today,
@@ -289,8 +288,8 @@ package struct PayoutsPageView: PageView {
         let period: String, expected: String, received: String
         /// What is left to pay, or (with `credit`) what it paid beyond.
         let difference: String
-        /// How it stands, in the words every page uses (``Chip``).
-        let chip: Chip
+        /// How it stands, in the words every page uses (``Chip``): one, or Overdue and Part-paid.
+        let chips: [Chip]
         /// "$20.00 of $45.00 paid", when it paid part.
         let paid: String?
         let closed: Bool, clinicID: Int64, start: String
@@ -303,7 +302,9 @@ package struct PayoutsPageView: PageView {
 
         package init(period: String, expected: String, received: String, difference: String, chip: Chip, paid: String? = nil, closed: Bool,
                      clinicID: Int64, start: String, running: Bool, payLink: String?, credit: Bool = false) {
-            (self.period, self.expected, self.received, self.difference, self.chip, self.paid) = (period, expected, received, difference, chip, paid)
+            (self.period, self.expected, self.received, self.difference, self.paid) = (period, expected, received, difference, paid)
+            // Paid in part and past its day: both are said.
+            chips = chip == .overdue && paid != nil ? [.overdue, .partPaid] : [chip]
             (self.closed, self.clinicID, self.start, self.running, self.payLink) = (closed, clinicID, start, running, payLink)
             self.credit = credit
         }

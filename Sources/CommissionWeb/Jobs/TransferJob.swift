@@ -62,7 +62,7 @@ struct TransferJob: Job {
             problems: problems.map { .init(line: $0.line, column: $0.column ?? "", reason: $0.reason) },
             exports: ExportKind.shownOrder.map { .init(value: $0.rawValue, label: $0.label) },
             backup: app.store is any BookBackup, archive: app.store is any BookArchiving,
-            restore: canRestore ? .init(takes: restoresSQLite ? "An SQLite backup or a book archive" : "A book archive (.jsonl)",
+            restore: canRestore ? .init(takes: restoresSQLite ? "A backup or an archive of the book" : "An archive of the book (.jsonl)",
                                         maxSize: Self.size(app.configuration.maxBackupSize),
                                         accept: (restoresSQLite ? ".sqlite,application/vnd.sqlite3," : "") + ".jsonl") : nil,
             csrf: context.csrfToken ?? "")
