@@ -1091,7 +1091,7 @@ import Testing
             let (session, _) = try await signUp(client)
             let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
             let page = try await client.execute(uri: "/year?year=2026", method: .get, headers: cookie)
-            #expect(page.status == .ok && page.text.contains("<h1>Year 2026</h1>") && page.text.contains("<td class=\"lead\">March</td>"), "\(page.text)")
+            #expect(page.status == .ok && page.text.contains(#"<h2 id="year-shown">2026</h2>"#) && page.text.contains("<td class=\"lead\">March</td>"), "\(page.text)")
             #expect(page.text.contains("id=\"year-owed\">$14.00<") && page.text.contains("id=\"year-earned\">$24.00<"), "\(page.text)")
             let csv = try await client.execute(uri: "/year.csv?year=2026", method: .get, headers: cookie)
             #expect(csv.headers[.contentDisposition] == "attachment; filename=\"commission-2026.csv\"")

@@ -83,7 +83,8 @@ document.querySelectorAll("main a, main button, main input, main select, main te
     var sentence = el.parentElement.closest("p, .notice"), rest = sentence.textContent.replace(el.textContent, "");
     if ((rest.match(/[A-Za-z]{2,}/g) || []).length >= 3) { return; }
   }
-  var target = (el.type === "checkbox" || el.type === "radio") && el.labels && el.labels.length ? el.labels[0] : el;
+  // A checkbox, a radio and a file picker are hit through their label.
+  var target = (el.type === "checkbox" || el.type === "radio" || el.type === "file") && el.labels && el.labels.length ? el.labels[0] : el;
   var r = target.getBoundingClientRect();
   measured++;
   if (r.width < 43.5 || r.height < 43.5) {
@@ -592,7 +593,9 @@ def demo_book(workdir, drivers):
         phone.get(base + "/book")
         item = lambda kind: phone.find_element(By.CSS_SELECTOR, f"#{kind} a.row").get_attribute("href")[len(base):]
         clinic_page, product_page = item("clinics"), item("products")
-        terms_page = phone.find_element(By.CSS_SELECTOR, "#terms a[href*='/book/terms/']").get_attribute("href")[len(base):]
+        # The terms with tiers just added: their page shows the split as a table of rows.
+        tiered = [a for a in phone.find_elements(By.CSS_SELECTOR, "#terms a[href*='/book/terms/']") if "beyond" in a.text]
+        terms_page = (tiered or phone.find_elements(By.CSS_SELECTOR, "#terms a[href*='/book/terms/']"))[-1].get_attribute("href")[len(base):]
         phone.get(base + "/sales")
         sale_page = phone.find_element(By.CSS_SELECTOR, "#sales-list a.row-link").get_attribute("href")[len(base):]
         pages = [("sale", "/"), ("dashboard", "/dashboard"), ("sales", "/sales"), ("sale-detail", sale_page), ("statement", "/statements"),
@@ -1085,6 +1088,8 @@ def main():
         cli("sale", "add", "Glow Aesthetics", "Serum 30ml", "2")
         desk.get(base + "/transfer")
         desk.find_element(By.ID, "backup-file").send_keys(backup)
+        chosen = desk.find_element(By.CSS_SELECTOR, "label[for='backup-file'] [data-file-name]").text
+        check(chosen == os.path.basename(backup), f"the file picker says which file was chosen ({chosen!r})")
         submit(desk, "Check the backup…")
         confirm = desk.find_element(By.ID, "restore-confirm").text
         check(f"Sales {recorded + 1} {recorded}" in confirm.replace("\n", " "), f"the page compares the book and the backup ({confirm!r})")

@@ -206,8 +206,8 @@ package struct StatementPageView: PageView {
         let lines: [Line]
         /// Some sales: the table's totals row shows.
         let hasLines: Bool
-        /// "12 sales".
-        let sales: String, revenue: String, profit: String
+        /// "12 sales", and the count alone ("12") beside its label.
+        let sales: String, saleCount: String, revenue: String, profit: String
         /// Whether accelerators or deductions change the lines' commission.
         let adjusted: Bool
         let lineCommission: String
@@ -226,6 +226,7 @@ package struct StatementPageView: PageView {
             (self.previousName, self.nextName) = (previousName, nextName)
             (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (csvLink, compareLink, lines, sales, revenue, profit)
             hasLines = !lines.isEmpty
+            saleCount = sales.split(separator: " ").first.map(String.init) ?? sales
             (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (adjusted, lineCommission, accelerators, deductions)
             (self.commission, self.received, self.balance, self.standing) = (commission, received, balance, standing)
         }

@@ -184,6 +184,15 @@
     });
   });
 
+  // ---- A file picker's label says which file was chosen.
+  all(".file-input").forEach(function (input) {
+    var name = document.querySelector("label[for='" + input.id + "'] [data-file-name]");
+    if (!name) { return; }
+    input.addEventListener("change", function () {
+      name.textContent = input.files.length ? input.files[0].name : "none chosen yet";
+    });
+  });
+
   // ---- A chosen CSV file is read into its text area (data-read-into), so the form posts it as text.
   if (window.FileReader) {
     Array.prototype.forEach.call(document.querySelectorAll("input[type=file][data-read-into]"), function (file) {
