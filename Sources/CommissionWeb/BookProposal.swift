@@ -60,17 +60,48 @@ struct BookProposal {
     }
 
     /// The form's values: each list with her choice selected.
-    func values() -> [String: Any] {
+    /// The set-up page's fields for the book (`setup.mustache`): her currency among the common
+    /// ones (or the one the book already holds), her zone, her locale.
+    func view(username: String, propose: Bool, sampleOffered: Bool, firstClinic: FirstClinicFields?, csrf: String) -> SetupPageView {
         let names = Locale(identifier: "en_US")
         var codes = lockedCurrency.map { [$0] } ?? Self.currencies
         if !codes.contains(currency) { codes.insert(currency, at: 0) }
-        return [
-            "lockedCurrency": lockedCurrency ?? "",
-            "currencies": codes.map { code in
-                ["code": code, "name": names.localizedString(forCurrencyCode: code) ?? code, "selected": code == currency] as [String: Any]
-            },
-            "timeZone": timeZone,
-            "locales": LocaleStyle.common.map { ["id": $0.identifier, "name": $0.name, "selected": $0.identifier == locale] as [String: Any] },
-        ]
+        return SetupPageView(
+            username: username, propose: propose, sampleOffered: sampleOffered, lockedCurrency: lockedCurrency,
+            currencies: codes.map { .init(code: $0, name: names.localizedString(forCurrencyCode: $0) ?? $0, selected: $0 == currency) },
+            timeZone: timeZone, locales: LocaleStyle.common.map { .init(id: $0.identifier, name: $0.name, selected: $0.identifier == locale) },
+            firstClinic: firstClinic, csrf: csrf)
+    }
+}
+
+/// The set-up page (`setup.mustache`): her account, her book's currency, zone and locale, and her first clinic.
+package struct SetupPageView: PageView {
+    package struct Currency: Sendable {
+        let code: String, name: String, selected: Bool
+        package init(code: String, name: String, selected: Bool) { (self.code, self.name, self.selected) = (code, name, selected) }
+    }
+
+    /// A locale to choose, by its identifier (`de_DE`).
+    package struct Choice: Sendable {
+        let id: String, name: String, selected: Bool
+        package init(id: String, name: String, selected: Bool) { (self.id, self.name, self.selected) = (id, name, selected) }
+    }
+
+    let username: String
+    /// The page may replace the time zone with the phone's own (app.js), on its first drawing.
+    let propose: Bool
+    let sampleOffered: Bool
+    /// The currency the book already holds amounts in, which it keeps.
+    let lockedCurrency: String?
+    let currencies: [Currency]
+    let timeZone: String
+    let locales: [Choice]
+    let firstClinic: FirstClinicFields?
+    let csrf: String
+
+    package init(username: String, propose: Bool, sampleOffered: Bool, lockedCurrency: String?, currencies: [Currency], timeZone: String,
+                 locales: [Choice], firstClinic: FirstClinicFields?, csrf: String) {
+        (self.username, self.propose, self.sampleOffered, self.lockedCurrency, self.currencies) = (username, propose, sampleOffered, lockedCurrency, currencies)
+        (self.timeZone, self.locales, self.firstClinic, self.csrf) = (timeZone, locales, firstClinic, csrf)
     }
 }

@@ -21,62 +21,20 @@ package struct Pages: Sendable {
     /// The pages the bottom tab bar reaches through "More".
     static let underMore: Set<String> = ["statements", "year", "book", "transfer", "settings", "more"]
 
-    /// A whole page: `template` rendered with `values`, inside the layout. `lang` is the page's
-    /// language (`en-US`), from the book's locale.
-    func page(_ template: String, title: String, nav: String? = nil, context: AppRequestContext, values: [String: Any] = [:],
+    /// A whole page: `template` rendered from its typed view (its fields are the template's names;
+    /// `ViewTemplatesTests` holds each template to its view), inside the layout. `lang` is the
+    /// page's language (`en-US`), from the book's locale; `csrf` the form token when the request
+    /// has none yet (a page before sign-in).
+    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
               status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, errorLink: PageLink? = nil,
               csrf: String? = nil, lang: String = "en") -> Response {
-        var values = Self.prepared(values)
-        let token = csrf ?? context.csrfToken
-        values["csrf"] = token
-        return layout(body: library.render(values, withTemplate: template) ?? "", title: title, nav: nav, context: context, status: status,
-                      message: message, error: error, errorLink: errorLink, csrf: token, lang: lang)
-    }
-
-    /// A whole page whose template renders from a typed view (its fields are the template's names;
-    /// `ViewTemplatesTests` holds each template to its view).
-    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
-              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, lang: String = "en") -> Response {
-        layout(body: library.render(view, withTemplate: template) ?? "", title: title, nav: nav, context: context, status: status,
-               message: message, error: error, errorLink: nil, csrf: context.csrfToken, lang: lang)
-    }
-
-    /// `body` inside the layout: the bars, the notices, the page's language.
-    private func layout(body: String, title: String, nav: String?, context: AppRequestContext, status: HTTPResponse.Status,
-                        message: String?, error: String?, errorLink: PageLink?, csrf token: String?, lang: String) -> Response {
-        var layout: [String: Any] = ["title": title, "body": body, "csrf": token ?? "", "signedIn": context.caller.account != nil, "lang": lang,
-                                     "sample": context.isSample,
-                                     "rendered": Date().ISO8601Format()]  // when drawn: what a copy kept offline says it shows
-        if let nav {
-            var current: [String: Bool] = ["more": Self.underMore.contains(nav)]
-            current[nav] = true
-            layout["nav"] = current
-        }
-        if let message { layout["message"] = message }
-        if let error { layout["error"] = error }
-        if let errorLink { layout["errorLink"] = ["label": errorLink.label, "href": errorLink.href] }
+        let layout = LayoutView(
+            title: title, body: library.render(view, withTemplate: template) ?? "", csrf: csrf ?? context.csrfToken ?? "",
+            signedIn: context.caller.account != nil, sample: context.isSample, lang: lang,
+            rendered: Date().ISO8601Format(),  // when drawn: what a copy kept offline says it shows
+            nav: nav.map { LayoutView.Nav(current: $0, underMore: Self.underMore.contains($0)) },
+            message: message, error: error, errorLink: errorLink)
         return html(library.render(layout, withTemplate: "layout") ?? "", status: status)
-    }
-
-    /// A fragment without the layout (the live dashboard's body).
-    func fragment(_ template: String, values: [String: Any]) -> Response {
-        html(library.render(Self.prepared(values), withTemplate: template) ?? "")
-    }
-
-    /// The values without their empty strings, at every depth. swift-mustache counts any string as
-    /// true, so `{{#note}}…{{/note}}` would show for a sale without a note; a missing key is false,
-    /// and `{{note}}` of a missing key prints the same nothing as an empty one.
-    static func prepared(_ values: [String: Any]) -> [String: Any] {
-        var result: [String: Any] = [:]
-        for (key, value) in values {
-            switch value {
-            case let text as String where text.isEmpty: continue
-            case let nested as [String: Any]: result[key] = prepared(nested)
-            case let list as [[String: Any]]: result[key] = list.map(prepared)
-            default: result[key] = value
-            }
-        }
-        return result
     }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -84,9 +42,8 @@ package struct Pages: Sendable {
     }
 
     func errorPage(_ problem: Problem, context: AppRequestContext) -> Response {
-        var values: [String: Any] = ["title": problem.title, "detail": problem.detail]
-        if let link = problem.link { values["link"] = ["label": link.label, "href": link.href] }
-        var response = page("error", title: problem.title, context: context, values: values, status: .init(code: problem.status))
+        var response = page("error", view: ErrorPageView(title: problem.title, detail: problem.detail, link: problem.link), title: problem.title,
+                            context: context, status: .init(code: problem.status))
         if problem.status == 503 { response.headers[.retryAfter] = Problem.retryAfter }
         return response
     }
@@ -105,4 +62,48 @@ package struct PageOption: Sendable {
     package init(id: Int64, name: String, selected: Bool) {
         (self.id, self.name, self.selected) = (id, name, selected)
     }
+}
+
+/// The layout around every page (`layout.mustache`): the bars, the notices, the page's language.
+package struct LayoutView: PageView {
+    /// Which tab and which link of the wide bar are the page's (`more` for the pages under More).
+    package struct Nav: Sendable {
+        let entry: Bool, dashboard: Bool, sales: Bool, statements: Bool, year: Bool, payouts: Bool, book: Bool, transfer: Bool, settings: Bool, more: Bool
+        package init(current: String, underMore: Bool) {
+            (entry, dashboard, sales, statements, year) = (current == "entry", current == "dashboard", current == "sales", current == "statements", current == "year")
+            (payouts, book, transfer, settings) = (current == "payouts", current == "book", current == "transfer", current == "settings")
+            more = current == "more" || underMore
+        }
+    }
+
+    let title: String
+    /// The page's template, rendered.
+    let body: String
+    let csrf: String
+    let signedIn: Bool, sample: Bool
+    let lang: String
+    let rendered: String
+    let nav: Nav?
+    let message: String?, error: String?
+    /// The form that settles `error`, when there is one.
+    let errorLink: PageLink?
+
+    package init(title: String, body: String, csrf: String, signedIn: Bool, sample: Bool, lang: String, rendered: String, nav: Nav?, message: String?,
+                 error: String?, errorLink: PageLink?) {
+        (self.title, self.body, self.csrf, self.signedIn, self.sample, self.lang, self.rendered) = (title, body, csrf, signedIn, sample, lang, rendered)
+        (self.nav, self.message, self.error, self.errorLink) = (nav, message, error, errorLink)
+    }
+}
+
+/// A refusal or a failure as a page (`error.mustache`), with the form that settles it when there is one.
+package struct ErrorPageView: PageView {
+    let title: String, detail: String
+    let link: PageLink?
+    package init(title: String, detail: String, link: PageLink?) { (self.title, self.detail, self.link) = (title, detail, link) }
+}
+
+/// The More page (`more.mustache`): the pages under it, and Sign out.
+package struct MorePageView: PageView {
+    let csrf: String
+    package init(csrf: String) { self.csrf = csrf }
 }

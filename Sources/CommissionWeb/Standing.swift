@@ -72,3 +72,15 @@ package enum SaleWords {
         quantity < 0 ? "Return: \(quantity.magnitude) × \(product)" : "\(quantity) × \(product)"
     }
 }
+
+extension Chip {
+    /// How a set of terms stands on `today` among `all` (a clinic's sets): the latest begun in its
+    /// scope (the clinic's own, or one product's) is in force; a set from a later day is upcoming;
+    /// an earlier one is ended. `rank` orders them so: in force, upcoming, ended.
+    static func of(_ terms: Terms, among all: [Terms], today: Day) -> (rank: Int, chip: Chip) {
+        if terms.effectiveFrom > today { return (1, .upcoming) }
+        let inForce = all.filter { !$0.isArchived && $0.clinicID == terms.clinicID && $0.productID == terms.productID && $0.effectiveFrom <= today }
+            .max { $0.effectiveFrom < $1.effectiveFrom }
+        return inForce?.id == terms.id ? (0, .inForce) : (2, .ended)
+    }
+}

@@ -377,6 +377,8 @@ package struct PageLink: Sendable, Equatable {
     package let label: String
     package let href: String
 
+    package init(label: String, href: String) { (self.label, self.href) = (label, href) }
+
     /// The form that settles `error`, when a page has one: terms missing on a day → the terms
     /// form, for that clinic from that day; a name not found → the list it is added to.
     static func doing(_ error: StoreError) -> PageLink? {

@@ -102,7 +102,8 @@ import Testing
         let sample = YearPageView(year: 2026, previous: 2025, next: 2027,
                                   clinics: [.init(name: "Glow", chip: .overdue, year: figures, months: [.init(month: "March", sales: "3", revenue: "$150.00", earned: "$36.00")])],
                                   total: figures)
-        #expect(try Self.unresolved("year", sample) == [])
+        let missing = try Self.unresolved("year", sample)
+        #expect(missing == [], "\(missing)")
     }
 
     @Test func thePayoutsPageShowsOnlyWhatItsViewHas() throws {
@@ -165,6 +166,59 @@ import Testing
         #expect(try Self.unresolved("dispute", dispute) == [])
     }
 
+    @Test func theSalePageShowsOnlyWhatItsViewHas() throws {
+        let steps = FirstSteps(items: [.init(number: 1, label: "Add a clinic and your split", href: "/welcome", done: true)])
+        let sample = EntryPageView(
+            key: "k", today: "2026-11-26", quantity: 1, date: "2026-11-25", earliest: "1900-01-01", latest: "2027-11-26", backdated: true,
+            dateLabel: "Wed 11/25/2026", yesterday: "2026-11-25", currency: "USD", zero: "0.00", selectedPrice: "35.00", firstSteps: steps,
+            clinics: [.init(id: 1, name: "Glow", selected: true)],
+            products: [.init(id: 1, name: "Serum", price: "35.00", priceShown: "$35.00", selected: true, prices: "{}")],
+            recent: [.init(id: 1, date: "11/25/2026", clinic: "Glow", what: "1 × Serum", commission: "$6.30", key: "r", csrf: "token")],
+            missedDays: [.init(iso: "2026-11-24", label: "Tue 11/24/2026", last: true)],
+            saved: .init(id: 1, what: "1 × Serum", clinic: "Glow", backdated: true, date: "yesterday (11/25/2026)", commission: "$6.30"), csrf: "token")
+        #expect(try Self.unresolved("entry", sample) == [])
+        #expect(try Self.unresolved("dashboard", DashboardPageView(firstSteps: steps, dashboardBody: "<p/>")) == [])
+        #expect(try Self.unresolved("more", MorePageView(csrf: "token")) == [])
+    }
+
+    @Test func thePagesBeforeSignInShowOnlyWhatTheirViewsHave() throws {
+        let row = FirstClinicFields.ProductRow(index: 0, name: "Serum", price: "35.00", cost: "13.00", first: true, zero: "0.00")
+        let fields = FirstClinicFields(name: "Glow", share: "40", revenue: true, required: true, kinds: [.init(value: "monthly", label: "every month", selected: true)],
+                                       weekdays: [.init(value: "monday", label: "Monday", selected: true)], today: "2026-11-26", earliest: "1900-01-01",
+                                       latest: "2027-11-26", firstProduct: row, moreProducts: [row])
+        #expect(try Self.unresolved("welcome", WelcomePageView(firstClinic: fields, csrf: "token")) == [])
+        let setup = SetupPageView(username: "olivia", propose: true, sampleOffered: true, lockedCurrency: "EUR",
+                                  currencies: [.init(code: "EUR", name: "Euro", selected: true)], timeZone: "Europe/Berlin",
+                                  locales: [.init(id: "de_DE", name: "German (Germany)", selected: true)], firstClinic: fields, csrf: "token")
+        #expect(try Self.unresolved("setup", setup) == [])
+        #expect(try Self.unresolved("login", LoginPageView(username: "olivia", csrf: "token")) == [])
+        #expect(try Self.unresolved("invite", InvitePageView(action: "/invite/x", username: "ana", invitedBy: "olivia", isOwner: true, expires: "2026-12-03",
+                                                             csrf: "token")) == [])
+    }
+
+    @Test func theLayoutRestoreAndErrorPagesShowOnlyWhatTheirViewsHave() throws {
+        let layout = LayoutView(title: "Sales", body: "<p/>", csrf: "token", signedIn: true, sample: true, lang: "en-US", rendered: "2026-11-26T08:00:00Z",
+                                nav: .init(current: "year", underMore: true), message: "Saved.", error: "Refused.",
+                                errorLink: PageLink(label: "Add terms", href: "/book#terms"))
+        #expect(try Self.unresolved("layout", layout) == [])
+        var counts = ArchiveCounts()
+        counts.sales = 3
+        #expect(try Self.unresolved("restore", RestorePageView(token: "t", backup: counts, current: counts, replacesAccounts: true, downloadSQLite: true,
+                                                               csrf: "token")) == [])
+        #expect(try Self.unresolved("error", ErrorPageView(title: "Not found", detail: "No such sale.", link: PageLink(label: "Sales", href: "/sales"))) == [])
+    }
+
+    /// Every template is held to a view by a test of this suite (a partial, through the page that includes it).
+    @Test func everyTemplateIsHeldToItsView() throws {
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let checked = Set(source.matches(of: /unresolved\("([a-z-]+)"/).map { String($0.1) })
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.templates.path).filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(9)) }
+        let partials = Set(try names.flatMap { name in
+            try String(contentsOf: Self.templates.appendingPathComponent("\(name).mustache"), encoding: .utf8).matches(of: /\{\{> *([a-z-]+)\}\}/).map { String($0.1) }
+        })
+        #expect(Set(names).subtracting(partials).subtracting(checked).sorted() == [], "templates no test renders with a view")
+    }
+
     @Test func theDashboardShowsOnlyWhatItsViewHas() throws {
         let sample = DashboardView(
             todayISO: "2026-11-26", todayLabel: "Thu 11/26/2026", currency: "USD",
@@ -181,7 +235,7 @@ import Testing
         let sample = BookPageView(
             clinics: [.init(id: 1, name: "Glow", meta: "paid monthly · 40% of profit", noSplit: true)],
             products: [.init(id: 1, name: "Serum", meta: "$35.00 · cost $13.00")],
-            terms: [.init(id: 1, text: "Glow: 40.00% of profit from 01/01/2026", label: "Edit the terms of Glow from 01/01/2026")],
+            terms: [.init(id: 1, text: "Glow: 40.00% of profit from 01/01/2026", chip: .ended, label: "Edit the terms of Glow from 01/01/2026")],
             clinicOptions: [.init(id: 1, name: "Glow", selected: true)], productOptions: [.init(id: 1, name: "Serum", selected: false)],
             weekdays: [.init(value: "monday", name: "Monday")], tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
             added: .init(clinics: "Added Glow.", products: "Added Serum.", terms: "Added Glow's terms."), open: .init(clinic: true, product: false, terms: true),

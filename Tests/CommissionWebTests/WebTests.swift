@@ -1104,7 +1104,7 @@ import Testing
                                                                       amount: Money(minorUnits: 2000), receivedOn: try Day(parsing: "2026-04-03")))
             let credit = try await client.execute(uri: "/year?year=2026", method: .get, headers: cookie).text
             #expect(credit.contains(#"<h3>Paid you beyond what they owe</h3><p class="big amount credit" id="year-owed">$6.00</p>"#)
-                    && credit.contains(#"<td class="num amount year-balance credit">$6.00</td>"#)
+                    && credit.contains("<td class=\"num amount year-balance credit\">\u{2212}$6.00</td>")
                     && credit.contains(#"Glow <span class="chip tone-credit">Credit</span></th>"#) && !credit.contains("-$6.00"), "\(credit)")
             try await test.store.deletePayout(extra.id)
             let json = try await client.execute(uri: "/api/v1/year/2026", method: .get, headers: cookie).json()

@@ -818,7 +818,9 @@ def main():
         wait_for(phone, lambda d: d.find_elements(By.ID, "dateline"))
         missed = phone.find_element(By.ID, "date").get_attribute("value")
         check(phone.find_element(By.ID, "date").is_displayed() and missed < today.isoformat(), f"the date field shows {missed}")
-        phone.find_element(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]").click()
+        serum = phone.find_element(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", serum)  # above the fixed save bar
+        serum.click()
         old = phone.find_element(By.TAG_NAME, "html")
         phone.find_element(By.ID, "save").click()
         WebDriverWait(phone, 10).until(lambda d: is_stale(old))

@@ -45,11 +45,12 @@ struct AccountJob: Job {
 
     // MARK: Set-up and sign-in
 
-    /// Forms shown before sign-in carry a token that must match a cookie (double submit).
-    func anonymousForm(_ template: String, title: String, context: AppRequestContext, values: [String: Any] = [:],
-                       status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil) -> Response {
+    /// Forms shown before sign-in carry a token that must match a cookie (double submit): the
+    /// page is drawn from its view made with that token.
+    func anonymousForm<View: PageView>(_ template: String, title: String, context: AppRequestContext, view: (_ csrf: String) async throws -> View,
+                                       status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil) async rethrows -> Response {
         let token = Secret.make()
-        var response = app.pages.page(template, title: title, context: context, values: values, status: status, message: message, error: error,
+        var response = app.pages.page(template, view: try await view(token), title: title, context: context, status: status, message: message, error: error,
                                       csrf: token)
         response.setCookie(Cookie(name: Self.anonymousCSRFCookie, value: token, path: "/", secure: app.configuration.secureCookies,
                                   httpOnly: true, sameSite: .strict))
@@ -66,8 +67,7 @@ struct AccountJob: Job {
         if try await !app.setupIsOpen() { return .redirect(to: "/login") }
         let proposal = try await BookProposal.of(app.store, acceptLanguage: request.headers[.acceptLanguage])
         // The phone's own time zone replaces the proposal (app.js), on the first drawing only.
-        return anonymousForm("setup", title: "Welcome", context: context,
-                             values: try await setupValues(proposal, form: nil).merging(["propose": true]) { $1 })
+        return try await anonymousForm("setup", title: "Welcome", context: context) { try await setupView(proposal, form: nil, propose: true, csrf: $0) }
     }
 
     /// Opens the sample book in this browser ("Try it first"), while her book awaits set-up.
@@ -86,21 +86,19 @@ struct AccountJob: Job {
         return response
     }
 
-    /// The set-up form's values: the book's proposal, and the first clinic's fields while the book
+    /// The set-up page's view: the book's proposal, and the first clinic's fields while the book
     /// has no clinic.
-    func setupValues(_ proposal: BookProposal, form: Form?) async throws -> [String: Any] {
-        var values = proposal.values()
-        values["sampleOffered"] = app.sample != nil
+    func setupView(_ proposal: BookProposal, form: Form?, propose: Bool = false, csrf: String) async throws -> SetupPageView {
+        var firstClinic: FirstClinicFields?
         if try await app.store.clinics(ClinicQuery(includeArchived: true, page: Page(limit: 1))).isEmpty {
             let needsProduct = try await app.store.products(ProductQuery(includeArchived: true, page: Page(limit: 1))).isEmpty
             // Amounts are typed as the locale she chose writes them.
             var settings = try await app.store.settings()
             if let currency = try? Currency(code: proposal.currency) { settings.currency = currency }
             if LocaleStyle.isKnown(proposal.locale) { settings.localeIdentifier = proposal.locale }
-            values["firstClinic"] = FirstClinic.values(form: form, settings: settings, needsProduct: needsProduct, required: false)
+            firstClinic = FirstClinic.fields(form: form, settings: settings, needsProduct: needsProduct, required: false)
         }
-        if let username = form?["username"] { values["username"] = username }
-        return values
+        return proposal.view(username: form?["username"] ?? "", propose: propose, sampleOffered: app.sample != nil, firstClinic: firstClinic, csrf: csrf)
     }
 
     /// The owner's account and the book's currency, time zone and locale, in one form; then the
@@ -113,8 +111,8 @@ struct AccountJob: Job {
         proposal.take(form)
         let username = form["username"] ?? ""
         func refused(_ sentence: String) async throws -> Response {
-            anonymousForm("setup", title: "Welcome", context: context, values: try await setupValues(proposal, form: form),
-                          status: .unprocessableContent, error: sentence)
+            try await anonymousForm("setup", title: "Welcome", context: context, view: { try await setupView(proposal, form: form, csrf: $0) },
+                                    status: .unprocessableContent, error: sentence)
         }
         guard let password = form.values["password"], password.count >= 10 else { return try await refused("Choose a password of at least 10 characters.") }
         // Everything is checked before the account is made: the name, the settings (which the
@@ -146,7 +144,7 @@ struct AccountJob: Job {
     func loginPage(context: AppRequestContext, restored: Bool = false) async throws -> Response {
         if try await app.setupIsOpen() { return .redirect(to: "/setup") }
         if context.caller.account != nil { return .redirect(to: "/") }
-        return anonymousForm("login", title: "Sign in", context: context,
+        return await anonymousForm("login", title: "Sign in", context: context, view: { LoginPageView(username: "", csrf: $0) },
                              message: restored ? "The book was restored from a backup: sign in with an account of the backup." : nil)
     }
 
@@ -178,14 +176,14 @@ struct AccountJob: Job {
         }
         switch attempt {
         case .wait(let seconds):
-            var response = anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .tooManyRequests,
+            var response = await anonymousForm("login", title: "Sign in", context: context, view: { LoginPageView(username: username, csrf: $0) }, status: .tooManyRequests,
                                          error: "Too many failed sign-ins: try again in \(seconds) seconds.")
             response.headers[.retryAfter] = String(seconds)
             return response
         case .matched(let account):
             return try await startSession(for: account)
         case .wrong:
-            return anonymousForm("login", title: "Sign in", context: context, values: ["username": username], status: .unauthorized,
+            return await anonymousForm("login", title: "Sign in", context: context, view: { LoginPageView(username: username, csrf: $0) }, status: .unauthorized,
                                  error: "The user name or the password is wrong.")
         }
     }
@@ -235,11 +233,11 @@ struct AccountJob: Job {
             throw Problem(.notFound, "This invitation link has been used or has expired, or it was copied wrongly. Ask for a new one.")
         }
         if invitation.isSpent { throw Self.spent }
-        let values: [String: Any] = [
-            "action": Self.invitationPath + secret, "username": username, "invitedBy": invitation.invitedBy ?? "",
-            "isOwner": invitation.role == .owner, "expires": Day(invitation.expiresAt, in: .current).description,
-        ]
-        return anonymousForm("invite", title: "Join", context: context, values: values, status: status, error: error)
+        let view = { (csrf: String) in
+            InvitePageView(action: Self.invitationPath + secret, username: username, invitedBy: invitation.invitedBy, isOwner: invitation.role == .owner,
+                           expires: Day(invitation.expiresAt, in: .current).description, csrf: csrf)
+        }
+        return await anonymousForm("invite", title: "Join", context: context, view: view, status: status, error: error)
     }
 
     static let spent = Problem(.gone, "This link is spent: the book it opens already has its owner. Sign in, or ask the owner for an invitation.")
@@ -318,4 +316,25 @@ enum UnknownName {
 /// The unknown-name hash, for the tests.
 public enum UnknownNameHash {
     public static func forTests(cost: UInt8) -> String { UnknownName.hash(cost: cost) }
+}
+
+/// The sign-in page (`login.mustache`).
+package struct LoginPageView: PageView {
+    let username: String
+    let csrf: String
+    package init(username: String, csrf: String) { (self.username, self.csrf) = (username, csrf) }
+}
+
+/// The page an invitation link opens (`invite.mustache`): who invited her, as what, until when.
+package struct InvitePageView: PageView {
+    /// Where the form posts: the link's own path.
+    let action: String
+    let username: String
+    let invitedBy: String?
+    let isOwner: Bool
+    let expires: String
+    let csrf: String
+    package init(action: String, username: String, invitedBy: String?, isOwner: Bool, expires: String, csrf: String) {
+        (self.action, self.username, self.invitedBy, self.isOwner, self.expires, self.csrf) = (action, username, invitedBy, isOwner, expires, csrf)
+    }
 }

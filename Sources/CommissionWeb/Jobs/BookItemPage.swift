@@ -43,14 +43,7 @@ extension BookJob {
             }
             // Her split here, in words: each set of the clinic's terms with its page, the clinic's own first; in each
             // scope (the clinic's, a product's) the set in force today first, then one to come, then those it replaced.
-            let scopes = Dictionary(grouping: terms) { $0.productID?.rawValue ?? 0 }
-            func standing(_ terms: Terms) -> (rank: Int, chip: Chip) {
-                let scope = (scopes[terms.productID?.rawValue ?? 0] ?? []).filter { !$0.isArchived }
-                if terms.effectiveFrom > today { return (1, .upcoming) }
-                let inForce = scope.filter { $0.effectiveFrom <= today }.max { $0.effectiveFrom < $1.effectiveFrom }
-                return inForce?.id == terms.id ? (0, .inForce) : (2, .ended)
-            }
-            view.split = .init(clinicID: clinic.id.rawValue, terms: terms.map { (terms: $0, standing: standing($0)) }.sorted {
+            view.split = .init(clinicID: clinic.id.rawValue, terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted {
                 ($0.terms.productID == nil ? 0 : 1, $0.standing.rank, $1.terms.effectiveFrom) < ($1.terms.productID == nil ? 0 : 1, $1.standing.rank, $0.terms.effectiveFrom)
             }.map { terms, standing in
                 .init(href: "/book/terms/\(terms.id)",

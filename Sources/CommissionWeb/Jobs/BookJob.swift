@@ -421,8 +421,9 @@ struct BookJob: Job {
                 return .init(id: clinic.id.rawValue, name: clinic.name, meta: meta.joined(separator: " · "), noSplit: split == nil)
             },
             products: products.map { .init(id: $0.id.rawValue, name: $0.name, meta: "\(style.format($0.unitPrice)) · cost \(style.format($0.unitCost))") },
-            terms: terms.map { terms in
-                .init(id: terms.id.rawValue, text: describe(terms),
+            // Each clinic's sets of terms, the one in force first in each scope, then one to come, then those replaced.
+            terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted(by: Self.termsOrder(names)).map { terms, standing in
+                .init(id: terms.id.rawValue, text: describe(terms), chip: standing.chip,
                       label: "Edit the terms of \(names.clinics[terms.clinicID] ?? "") from \(style.format(terms.effectiveFrom))")
             },
             clinicOptions: clinics.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
@@ -807,9 +808,11 @@ package struct BookPageView: PageView {
     package struct TermsRow: Sendable {
         let id: Int64
         let text: String
+        /// In force, upcoming, or ended.
+        let chip: Chip
         /// What its link says to a screen reader.
         let label: String
-        package init(id: Int64, text: String, label: String) { (self.id, self.text, self.label) = (id, text, label) }
+        package init(id: Int64, text: String, chip: Chip = .inForce, label: String) { (self.id, self.text, self.chip, self.label) = (id, text, chip, label) }
     }
 
     package struct Choice: Sendable {
@@ -864,5 +867,17 @@ package struct BookPageView: PageView {
         (self.clinics, self.products, self.terms, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (clinics, products, terms, clinicOptions, productOptions, weekdays, tierRows)
         (self.added, self.open, self.archived, self.archivedCount, self.hasArchived) = (added, open, archived, archivedCount, !archived.isEmpty)
         (self.today, self.earliest, self.latest, self.termsFrom, self.zero, self.csrf) = (today, earliest, latest, termsFrom, zero, csrf)
+    }
+}
+
+extension BookJob {
+    /// The book page's order of terms: by clinic, the clinic's own before a product's, then in
+    /// force, upcoming, ended, the latest first.
+    static func termsOrder(_ names: Presenter.Names) -> ((terms: Terms, standing: (rank: Int, chip: Chip)), (terms: Terms, standing: (rank: Int, chip: Chip))) -> Bool {
+        { a, b in
+            let left = (names.clinics[a.terms.clinicID] ?? "", a.terms.productID == nil ? 0 : 1, a.standing.rank)
+            let right = (names.clinics[b.terms.clinicID] ?? "", b.terms.productID == nil ? 0 : 1, b.standing.rank)
+            return left != right ? left < right : a.terms.effectiveFrom > b.terms.effectiveFrom
+        }
     }
 }

@@ -121,9 +121,8 @@ package struct DashboardJob: Job {
     func dashboardPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = try await DashboardPageRequest().fetch(from: app.store)
         if request.uri.queryParameters["fragment"] != nil { return app.pages.html(Self.body(page, pages: app.pages)) }
-        var values: [String: Any] = ["dashboardBody": Self.body(page, pages: app.pages)]
-        values["firstSteps"] = try await WelcomeJob.firstSteps(app.store, onSalePage: false)
-        return try await app.page("dashboard", title: "Dashboard", nav: "dashboard", context: context, values: values)
+        let view = DashboardPageView(firstSteps: try await WelcomeJob.firstSteps(app.store, onSalePage: false), dashboardBody: Self.body(page, pages: app.pages))
+        return try await app.page("dashboard", view: view, title: "Dashboard", nav: "dashboard", context: context)
     }
 }
 
@@ -215,4 +214,12 @@ package struct DashboardView: PageView {
             (todayISO, todayLabel, currency, clinics, hasOverdue, tiles, hasSales)
         (self.monthlyNarrow, self.monthlyWide, self.legend, self.share, self.products) = (monthlyNarrow, monthlyWide, legend, share, products)
     }
+}
+
+/// The dashboard page (`dashboard.mustache`): the first steps of a new book, and the body its live stream replaces.
+package struct DashboardPageView: PageView {
+    let firstSteps: FirstSteps?
+    /// `dashboard-body.mustache` rendered (``DashboardJob/body(_:pages:)``).
+    let dashboardBody: String
+    package init(firstSteps: FirstSteps?, dashboardBody: String) { (self.firstSteps, self.dashboardBody) = (firstSteps, dashboardBody) }
 }

@@ -17,7 +17,7 @@ struct EntryJob: Job {
         pages.get("/") { request, context in try await entryPage(request, context: context) }
         pages.post("/sales") { request, context in try await recordSale(request, context: context) }
         pages.post("/sales/:id/repeat") { request, context in try await repeatSale(request, context: context) }
-        pages.get("/more") { _, context in try await app.page("more", title: "More", nav: "more", context: context) }
+        pages.get("/more") { _, context in try await app.page("more", view: MorePageView(csrf: context.csrfToken ?? ""), title: "More", nav: "more", context: context) }
     }
 
     /// The entry page. A prefilled link (`/?clinic=2&product=SER-30&quantity=2&date=2026-11-17`,
@@ -43,40 +43,35 @@ struct EntryJob: Job {
         let selected = form.products.first { $0.product.id == askedProduct } ?? form.products.first
         let quantity = parameter("quantity").flatMap { Int64($0) }.flatMap { $0 == 0 ? nil : $0 } ?? 1
 
-        var values: [String: Any] = [
-            "key": Secret.make(), "today": form.today.description, "quantity": quantity,
-            "date": date.description, "earliest": AcceptedDays.earliest.description, "latest": days.latest.description,
-            "backdated": date != form.today, "dateLabel": "\(date.weekday.shortName) \(style.format(date))",
-            "yesterday": form.today.adding(days: -1).description, "currency": settings.currency.code,
-            "zero": style.formatInput(.zero),
-            "selectedPrice": selected.map { style.formatInput($0.unitPrice) } ?? "",
-            "hasMissedDays": !form.missedDays.isEmpty, "oneMissedDay": form.missedDays.count == 1,
-        ]
-        values["firstSteps"] = try await WelcomeJob.firstSteps(store, onSalePage: true)
-        values["clinics"] = form.clinics.map { clinic -> [String: Any] in
-            ["id": clinic.id.rawValue, "name": clinic.name, "selected": clinic.id == form.clinic?.id]
-        }
-        values["products"] = form.products.map { entry -> [String: Any] in
-            ["id": entry.product.id.rawValue, "name": entry.product.name, "price": style.formatInput(entry.unitPrice),
-             "priceShown": style.format(entry.unitPrice), "selected": entry.product.id == selected?.product.id,
-             "prices": Self.clinicPrices(entry, style: style)]
-        }
-        values["recent"] = form.recent.map { sale -> [String: Any] in
-            ["id": sale.id.rawValue, "date": style.format(sale.date), "clinic": form.clinicNames[sale.clinicID] ?? "",
-             "product": form.productNames[sale.productID] ?? "", "quantity": sale.quantity,
-             "commission": style.format(sale.figures.commission), "key": Secret.make(), "csrf": context.csrfToken ?? ""]
-        }
-        values["missedDays"] = form.missedDays.enumerated().map { index, day -> [String: Any] in
-            ["iso": day.description, "label": "\(day.weekday.shortName) \(style.format(day))", "last": index == form.missedDays.count - 1]
-        }
+        let recentCSRF = context.csrfToken ?? ""
+        var view = EntryPageView(
+            key: Secret.make(), today: form.today.description, quantity: quantity, date: date.description, earliest: AcceptedDays.earliest.description,
+            latest: days.latest.description, backdated: date != form.today, dateLabel: "\(date.weekday.shortName) \(style.format(date))",
+            yesterday: form.today.adding(days: -1).description, currency: settings.currency.code, zero: style.formatInput(.zero),
+            selectedPrice: selected.map { style.formatInput($0.unitPrice) } ?? "",
+            firstSteps: try await WelcomeJob.firstSteps(store, onSalePage: true),
+            clinics: form.clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == form.clinic?.id) },
+            products: form.products.map { entry in
+                .init(id: entry.product.id.rawValue, name: entry.product.name, price: style.formatInput(entry.unitPrice), priceShown: style.format(entry.unitPrice),
+                      selected: entry.product.id == selected?.product.id, prices: Self.clinicPrices(entry, style: style))
+            },
+            recent: form.recent.map { sale in
+                .init(id: sale.id.rawValue, date: style.format(sale.date), clinic: form.clinicNames[sale.clinicID] ?? "",
+                      what: SaleWords.what(sale.quantity, form.productNames[sale.productID] ?? ""),
+                      commission: style.format(sale.figures.commission), key: Secret.make(), csrf: recentCSRF)
+            },
+            missedDays: form.missedDays.enumerated().map { index, day in
+                .init(iso: day.description, label: "\(day.weekday.shortName) \(style.format(day))", last: index == form.missedDays.count - 1)
+            },
+            saved: nil, csrf: recentCSRF)
         var message = message
         if let saved = parameter("saved").flatMap({ Int64($0) }), let sale = try? await store.sale(Sale.ID(saved)), !sale.isVoided {
             let names = try await Presenter.Names(store: store)
-            values["saved"] = ["id": sale.id.rawValue, "quantity": sale.quantity, "product": names.products[sale.productID] ?? "",
-                               "clinic": names.clinics[sale.clinicID] ?? "", "backdated": sale.date != form.today,
+            view.saved = .init(id: sale.id.rawValue, what: SaleWords.what(sale.quantity, names.products[sale.productID] ?? ""),
+                               clinic: names.clinics[sale.clinicID] ?? "", backdated: sale.date != form.today,
                                // "yesterday (11/25/2026)": said so beside "Today, …" above the form, the two do not seem to disagree.
-                               "date": sale.date == form.today.adding(days: -1) ? "yesterday (\(style.format(sale.date)))" : "on \(style.format(sale.date))",
-                               "commission": style.format(sale.figures.commission)] as [String: Any]
+                               date: sale.date == form.today.adding(days: -1) ? "yesterday (\(style.format(sale.date)))" : "on \(style.format(sale.date))",
+                               commission: style.format(sale.figures.commission))
         }
         if message == nil, let voided = parameter("voided").flatMap({ Int64($0) }) {
             message = "Undone: sale \(voided) is voided and counts nowhere."
@@ -84,7 +79,7 @@ struct EntryJob: Job {
         if message == nil, let added = parameter("added").flatMap({ Int64($0) }), let clinic = try? await store.clinic(Clinic.ID(added)) {
             message = WelcomeJob.added(clinic, terms: try await store.terms(TermsQuery(clinicID: clinic.id)), settings: settings)
         }
-        return try await app.page("entry", title: "New sale", nav: "entry", context: context, values: values, status: status, message: message, error: error,
+        return try await app.page("entry", view: view, title: "New sale", nav: "entry", context: context, status: status, message: message, error: error,
                                   errorLink: errorLink)
     }
 
@@ -177,5 +172,73 @@ struct EntryJob: Job {
             app.configuration.metrics?.salesRecorded.increment()
             return try await saved(again, request: request, settings: settings)
         }
+    }
+}
+
+/// The Sale page (`entry.mustache`): the form, prefilled; the sale just saved with its Undo; the
+/// days she missed; her recent sales with Repeat.
+package struct EntryPageView: PageView {
+    package struct Product: Sendable {
+        let id: Int64, name: String
+        /// Its price at the chosen clinic, as typed and as shown; `prices` every clinic's, for the page's script.
+        let price: String, priceShown: String
+        let selected: Bool
+        let prices: String
+        package init(id: Int64, name: String, price: String, priceShown: String, selected: Bool, prices: String) {
+            (self.id, self.name, self.price, self.priceShown, self.selected, self.prices) = (id, name, price, priceShown, selected, prices)
+        }
+    }
+
+    package struct Recent: Sendable {
+        let id: Int64, date: String, clinic: String
+        /// "2 × Serum 30ml".
+        let what: String
+        let commission: String
+        /// Repeat's idempotency key, and the form's token.
+        let key: String, csrf: String
+        package init(id: Int64, date: String, clinic: String, what: String, commission: String, key: String, csrf: String) {
+            (self.id, self.date, self.clinic, self.what, self.commission, self.key, self.csrf) = (id, date, clinic, what, commission, key, csrf)
+        }
+    }
+
+    package struct MissedDay: Sendable {
+        let iso: String, label: String, last: Bool
+        package init(iso: String, label: String, last: Bool) { (self.iso, self.label, self.last) = (iso, label, last) }
+    }
+
+    /// The sale just saved, with its Undo.
+    package struct Saved: Sendable {
+        let id: Int64, what: String, clinic: String, backdated: Bool
+        /// "yesterday (11/25/2026)", "on 11/20/2026".
+        let date: String
+        let commission: String
+        package init(id: Int64, what: String, clinic: String, backdated: Bool, date: String, commission: String) {
+            (self.id, self.what, self.clinic, self.backdated, self.date, self.commission) = (id, what, clinic, backdated, date, commission)
+        }
+    }
+
+    /// The form's idempotency key: a sale sent twice is recorded once.
+    let key: String
+    let today: String, quantity: Int64, date: String, earliest: String, latest: String
+    /// The form is for another day than today, named in `dateLabel`.
+    let backdated: Bool
+    let dateLabel: String, yesterday: String, currency: String, zero: String
+    let selectedPrice: String
+    let firstSteps: FirstSteps?
+    let clinics: [PageOption]
+    let products: [Product]
+    let recent: [Recent]
+    let missedDays: [MissedDay]
+    let hasMissedDays: Bool, oneMissedDay: Bool
+    var saved: Saved?
+    let csrf: String
+
+    package init(key: String, today: String, quantity: Int64, date: String, earliest: String, latest: String, backdated: Bool, dateLabel: String,
+                 yesterday: String, currency: String, zero: String, selectedPrice: String, firstSteps: FirstSteps?, clinics: [PageOption],
+                 products: [Product], recent: [Recent], missedDays: [MissedDay], saved: Saved?, csrf: String) {
+        (self.key, self.today, self.quantity, self.date, self.earliest, self.latest) = (key, today, quantity, date, earliest, latest)
+        (self.backdated, self.dateLabel, self.yesterday, self.currency, self.zero) = (backdated, dateLabel, yesterday, currency, zero)
+        (self.selectedPrice, self.firstSteps, self.clinics, self.products, self.recent) = (selectedPrice, firstSteps, clinics, products, recent)
+        (self.missedDays, self.hasMissedDays, self.oneMissedDay, self.saved, self.csrf) = (missedDays, !missedDays.isEmpty, missedDays.count == 1, saved, csrf)
     }
 }

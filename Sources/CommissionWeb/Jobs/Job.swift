@@ -49,19 +49,12 @@ struct WebApp: Sendable {
 
     // MARK: Pages
 
-    /// A page of the book, in the book's language (see ``Pages/page(_:title:nav:context:values:status:message:error:csrf:lang:)``).
-    func page(_ template: String, title: String, nav: String? = nil, context: AppRequestContext, values: [String: Any] = [:],
+    /// A page of the book drawn from its typed view, in the book's language.
+    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
               status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, errorLink: PageLink? = nil) async throws -> Response {
         let lang = try await store.settings().localeIdentifier.replacingOccurrences(of: "_", with: "-")
-        return pages.page(template, title: title, nav: nav, context: context, values: values, status: status, message: message, error: error,
+        return pages.page(template, view: view, title: title, nav: nav, context: context, status: status, message: message, error: error,
                           errorLink: errorLink, lang: lang)
-    }
-
-    /// A page drawn from its typed view, in the book's language.
-    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
-              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil) async throws -> Response {
-        let lang = try await store.settings().localeIdentifier.replacingOccurrences(of: "_", with: "-")
-        return pages.page(template, view: view, title: title, nav: nav, context: context, status: status, message: message, error: error, lang: lang)
     }
 
     /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the sentence, and

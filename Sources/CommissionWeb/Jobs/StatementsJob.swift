@@ -275,6 +275,8 @@ package struct YearPageView: PageView {
         let revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String
         /// What is still owed; with `credit`, what the clinic paid beyond what it owes (never a negative amount).
         let netPayable: String, received: String, balance: String, credit: Bool
+        /// The same with its sign, in a column that adds up (a credit `−$10.00`).
+        let signedBalance: String
         /// Whether accelerators or deductions made the periods' figures differ from their sales'.
         let adjusted: Bool
 
@@ -283,6 +285,7 @@ package struct YearPageView: PageView {
             (self.sales, self.salesText, self.revenue, self.earned, self.periods, self.commission) = (sales, salesText, revenue, earned, periods, commission)
             (self.accelerators, self.deductions, self.netPayable, self.received) = (accelerators, deductions, netPayable, received)
             (self.balance, self.credit, self.adjusted) = (balance, credit, adjusted)
+            signedBalance = credit ? "\u{2212}" + balance : balance
         }
     }
 

@@ -266,10 +266,10 @@ struct TransferJob: Job {
             }
             let token = app.staging.stage(path)
             let current = try await currentCounts()
-            let values: [String: Any] = ["token": token, "backup": Self.describe(backup), "current": Self.describe(current),
-                                         "accounts": backup.accounts, "replacesAccounts": restoring.restoreReplacesAccounts,
-                                         "downloadSQLite": app.store is any BookBackup]
-            return try await app.page("restore", title: "Restore a backup", nav: "transfer", context: context, values: values)
+            let view = RestorePageView(token: token, backup: backup, current: current,
+                                       replacesAccounts: restoring.restoreReplacesAccounts, downloadSQLite: app.store is any BookBackup,
+                                       csrf: context.csrfToken ?? "")
+            return try await app.page("restore", view: view, title: "Restore a backup", nav: "transfer", context: context)
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             let problem = Problem.from(error, on: .page)
@@ -433,10 +433,6 @@ struct TransferJob: Job {
         func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
         return "\(n(counts.clinics, "clinic", "clinics")), \(n(counts.products, "product", "products")), \(n(counts.sales, "sale", "sales")) "
             + "and \(n(counts.payouts, "payout", "payouts"))"
-    }
-
-    static func describe(_ counts: ArchiveCounts) -> [String: Any] {
-        ["clinics": counts.clinics, "products": counts.products, "sales": counts.sales, "payouts": counts.payouts, "accounts": counts.accounts]
     }
 
     /// "1 GiB", "250 MiB".
@@ -753,5 +749,19 @@ extension ExportKind {
         case .schedules: "Pay schedule changes"
         case .audit: "The history of changes"
         }
+    }
+}
+
+/// The confirmation before a restore (`restore.mustache`): what the backup holds beside what the book holds now.
+package struct RestorePageView: PageView {
+    /// The staged upload's token.
+    let token: String
+    let backup: ArchiveCounts, current: ArchiveCounts
+    /// The backup brings its accounts: everyone signs in again.
+    let replacesAccounts: Bool
+    let downloadSQLite: Bool
+    let csrf: String
+    package init(token: String, backup: ArchiveCounts, current: ArchiveCounts, replacesAccounts: Bool, downloadSQLite: Bool, csrf: String) {
+        (self.token, self.backup, self.current, self.replacesAccounts, self.downloadSQLite, self.csrf) = (token, backup, current, replacesAccounts, downloadSQLite, csrf)
     }
 }

@@ -20,9 +20,9 @@ struct WelcomeJob: Job {
     func welcomePage(context: AppRequestContext, form: Form? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await app.store.settings()
         let hasProducts = try await !app.store.products(ProductQuery(page: Page(limit: 1))).isEmpty
-        return try await app.page("welcome", title: "Your first clinic", nav: "book", context: context,
-                                  values: FirstClinic.values(form: form, settings: settings, needsProduct: !hasProducts, required: true),
-                                  status: status, error: error)
+        let view = WelcomePageView(firstClinic: FirstClinic.fields(form: form, settings: settings, needsProduct: !hasProducts, required: true),
+                                   csrf: context.csrfToken ?? "")
+        return try await app.page("welcome", view: view, title: "Your first clinic", nav: "book", context: context, status: status, error: error)
     }
 
     func addFirstClinic(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -39,19 +39,18 @@ struct WelcomeJob: Job {
 
     /// The first steps, each a link to the form that does it, until the book has a clinic, a
     /// product and a sale (then nil: the list is gone for good).
-    static func firstSteps(_ store: any CommissionStore, onSalePage: Bool) async throws -> [String: Any]? {
+    static func firstSteps(_ store: any CommissionStore, onSalePage: Bool) async throws -> FirstSteps? {
         let hasSale = try await !store.sales(SaleQuery(page: Page(limit: 1))).isEmpty
         let hasClinic = try await !store.clinics(ClinicQuery(page: Page(limit: 1))).isEmpty
         let hasProduct = try await !store.products(ProductQuery(page: Page(limit: 1))).isEmpty
         guard !(hasClinic && hasProduct && hasSale) else { return nil }
         // With a clinic and a product, the Sale page's own form is the step left: no card above it.
         if onSalePage && hasClinic && hasProduct { return nil }
-        let items: [[String: Any]] = [
-            ["label": hasClinic ? "A clinic and your split" : "Add a clinic and your split", "href": "/welcome", "done": hasClinic],
-            ["label": hasProduct ? "A product you sell" : "Add a product you sell", "href": hasClinic ? "/book#products" : "/welcome", "done": hasProduct],
-            ["label": hasSale ? "Your first sale" : "Record your first sale", "href": onSalePage ? "#sale-form" : "/", "done": hasSale],
-        ]
-        return ["items": items.enumerated().map { index, item in item.merging(["number": index + 1]) { $1 } }]
+        return FirstSteps(items: [
+            .init(number: 1, label: hasClinic ? "A clinic and your split" : "Add a clinic and your split", href: "/welcome", done: hasClinic),
+            .init(number: 2, label: hasProduct ? "A product you sell" : "Add a product you sell", href: hasClinic ? "/book#products" : "/welcome", done: hasProduct),
+            .init(number: 3, label: hasSale ? "Your first sale" : "Record your first sale", href: onSalePage ? "#sale-form" : "/", done: hasSale),
+        ])
     }
 
     /// What the Sale page says after the form: "Added Bella Skin, paid monthly, 40% of profit."
@@ -118,28 +117,77 @@ struct FirstClinic {
 
     /// The form's values: what she typed when it is drawn again.
     /// `required`: the form is the clinic's alone (at set-up it may be left blank).
-    static func values(form: Form?, settings: BookSettings, needsProduct: Bool, required: Bool) -> [String: Any] {
+    static func fields(form: Form?, settings: BookSettings, needsProduct: Bool, required: Bool) -> FirstClinicFields {
         let today = settings.today()
         let kind = form?["scheduleKind"] ?? "monthly"
-        let rows = (0..<productRows).map { index -> [String: Any] in
-            ["index": index, "number": index + 1, "name": form?["product\(index)"] ?? "", "price": form?["price\(index)"] ?? "",
-             "cost": form?["cost\(index)"] ?? "", "first": index == 0 && needsProduct && required]
+        let zero = settings.style.formatInput(.zero)
+        let rows = (0..<productRows).map { index in
+            FirstClinicFields.ProductRow(index: index, name: form?["product\(index)"] ?? "", price: form?["price\(index)"] ?? "",
+                                         cost: form?["cost\(index)"] ?? "", first: index == 0 && needsProduct && required, zero: zero)
         }
-        return [
-            "name": form?["name"] ?? "", "share": form?["share"] ?? "", "revenue": form?["basis"] == "revenue", "required": required,
-            "kinds": [("monthly", "every month (calendar months)"), ("semimonthly", "twice a month (1st–15th, 16th–end)"),
-                      ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…")].map {
-                ["value": $0.0, "label": $0.1, "selected": $0.0 == kind] as [String: Any]
+        return FirstClinicFields(
+            name: form?["name"] ?? "", share: form?["share"] ?? "", revenue: form?["basis"] == "revenue", required: required,
+            kinds: [("monthly", "every month (calendar months)"), ("semimonthly", "twice a month (1st–15th, 16th–end)"),
+                    ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…")].map {
+                .init(value: $0.0, label: $0.1, selected: $0.0 == kind)
             },
-            "weekdays": Weekday.allCases.map {
-                ["value": $0.description, "name": $0.description.capitalized, "selected": $0.description == form?["weekday"]] as [String: Any]
-            },
-            "today": (form?["anchor"]).flatMap { try? Day(parsing: $0) }?.description ?? today.description,
-            "earliest": AcceptedDays.earliest.description, "latest": AcceptedDays(today: today).latest.description,
-            "firstProduct": rows[0], "moreProducts": Array(rows.dropFirst()),
-            // Another product's rows stay open when she filled one in.
-            "hasMoreProducts": rows.dropFirst().contains { !($0["name"] as? String ?? "").isEmpty || !($0["price"] as? String ?? "").isEmpty },
-            "zero": settings.style.formatInput(.zero),
-        ]
+            weekdays: Weekday.allCases.map { .init(value: $0.description, label: $0.description.capitalized, selected: $0.description == form?["weekday"]) },
+            today: (form?["anchor"]).flatMap { try? Day(parsing: $0) }?.description ?? today.description,
+            earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: today).latest.description,
+            firstProduct: rows[0], moreProducts: Array(rows.dropFirst()))
     }
+}
+
+/// The first steps of a new book (`first-steps.mustache`), each a link to the form that does it.
+package struct FirstSteps: Sendable {
+    package struct Item: Sendable {
+        let number: Int, label: String, href: String, done: Bool
+        package init(number: Int, label: String, href: String, done: Bool) { (self.number, self.label, self.href, self.done) = (number, label, href, done) }
+    }
+    let items: [Item]
+    package init(items: [Item]) { self.items = items }
+}
+
+/// The first clinic's fields (`first-clinic-fields.mustache`), on the set-up page and at `/welcome`:
+/// what she typed when they are drawn again.
+package struct FirstClinicFields: Sendable {
+    package struct Choice: Sendable {
+        let value: String, label: String, selected: Bool
+        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
+    }
+
+    /// A product she sells there (`product-row.mustache`).
+    package struct ProductRow: Sendable {
+        let index: Int, number: Int, name: String, price: String, cost: String
+        /// The first row, required while the book has no product.
+        let first: Bool
+        let zero: String
+        package init(index: Int, name: String, price: String, cost: String, first: Bool, zero: String) {
+            (self.index, self.number, self.name, self.price, self.cost, self.first, self.zero) = (index, index + 1, name, price, cost, first, zero)
+        }
+    }
+
+    let name: String, share: String, revenue: Bool
+    /// The clinic is the form's whole point (at set-up it may be left blank).
+    let required: Bool
+    let kinds: [Choice], weekdays: [Choice]
+    let today: String, earliest: String, latest: String
+    let firstProduct: ProductRow
+    let moreProducts: [ProductRow]
+    /// Another product's rows stay open when she filled one in.
+    let hasMoreProducts: Bool
+
+    package init(name: String, share: String, revenue: Bool, required: Bool, kinds: [Choice], weekdays: [Choice], today: String, earliest: String,
+                 latest: String, firstProduct: ProductRow, moreProducts: [ProductRow]) {
+        (self.name, self.share, self.revenue, self.required, self.kinds, self.weekdays) = (name, share, revenue, required, kinds, weekdays)
+        (self.today, self.earliest, self.latest, self.firstProduct, self.moreProducts) = (today, earliest, latest, firstProduct, moreProducts)
+        hasMoreProducts = moreProducts.contains { !$0.name.isEmpty || !$0.price.isEmpty }
+    }
+}
+
+/// The page of her first clinic (`welcome.mustache`).
+package struct WelcomePageView: PageView {
+    let firstClinic: FirstClinicFields
+    let csrf: String
+    package init(firstClinic: FirstClinicFields, csrf: String) { (self.firstClinic, self.csrf) = (firstClinic, csrf) }
 }
