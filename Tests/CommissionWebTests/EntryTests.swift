@@ -206,7 +206,7 @@ import Testing
                     && badTiers.text.contains(#"<details class="add" open>"#) && badTiers.text.contains(#"id="t-beyond-0""#), "\(badTiers.text)")
             #expect(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).count == 2)
             let book = try await client.execute(uri: "/book", method: .get, headers: headers).text
-            #expect(book.contains("Glow: 40% of profit, 50% beyond $100.00 from 06/01/2026"))
+            #expect(book.contains("<strong>Glow</strong>") && book.contains("40% of profit, 50% beyond $100.00 · from 06/01/2026"), "\(book)")
             // The terms' page shows the tier as its row, and an empty one to add another.
             let termsPage = try await client.execute(uri: "/book/terms/\(terms.id)", method: .get, headers: headers).text
             #expect(termsPage.contains(#"name="tierThreshold0" inputmode="decimal" value="100.00""#) && termsPage.contains(#"name="tierShare0" inputmode="decimal" value="50""#)

@@ -235,7 +235,7 @@ import Testing
         let sample = BookPageView(
             clinics: [.init(id: 1, name: "Glow", meta: "paid monthly · 40% of profit", noSplit: true)],
             products: [.init(id: 1, name: "Serum", meta: "$35.00 · cost $13.00")],
-            terms: [.init(id: 1, text: "Glow: 40.00% of profit from 01/01/2026", chip: .ended, label: "Edit the terms of Glow from 01/01/2026")],
+            terms: [.init(id: 1, chip: .ended, name: "Glow", meta: "40% of profit · from 01/01/2026", label: "Edit the terms of Glow from 01/01/2026")],
             clinicOptions: [.init(id: 1, name: "Glow", selected: true)], productOptions: [.init(id: 1, name: "Serum", selected: false)],
             weekdays: [.init(value: "monday", name: "Monday")], tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
             added: .init(clinics: "Added Glow.", products: "Added Serum.", terms: "Added Glow's terms."), open: .init(clinic: true, product: false, terms: true),

@@ -763,7 +763,7 @@ def main():
             submit(desk, "Add terms")
         page = desk.find_element(By.TAG_NAME, "main").text
         check("Glow Aesthetics" in page and "weekly, from Tuesday" in page and "Serum 30ml" in page
-              and "Glow Aesthetics: 40% of profit from 01/01/2000" in page,
+              and "40% of profit · from 01/01/2000" in page and "Glow Aesthetics," not in page,
               "the clinics (schedules in words), product and terms are listed, none with an empty product")
 
         # History the phone's screens will show: a period two months ago never paid (overdue at

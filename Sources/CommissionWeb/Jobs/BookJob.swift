@@ -423,7 +423,9 @@ struct BookJob: Job {
             products: products.map { .init(id: $0.id.rawValue, name: $0.name, meta: "\(style.format($0.unitPrice)) · cost \(style.format($0.unitCost))") },
             // Each clinic's sets of terms, the one in force first in each scope, then one to come, then those replaced.
             terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted(by: Self.termsOrder(names)).map { terms, standing in
-                .init(id: terms.id.rawValue, text: describe(terms), chip: standing.chip,
+                .init(id: terms.id.rawValue, chip: standing.chip,
+                      name: (names.clinics[terms.clinicID] ?? "") + (terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""),
+                      meta: Self.split(terms, style: style) + " · from \(style.format(terms.effectiveFrom))",
                       label: "Edit the terms of \(names.clinics[terms.clinicID] ?? "") from \(style.format(terms.effectiveFrom))")
             },
             clinicOptions: clinics.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
@@ -807,12 +809,15 @@ package struct BookPageView: PageView {
 
     package struct TermsRow: Sendable {
         let id: Int64
-        let text: String
         /// In force, upcoming, or ended.
         let chip: Chip
+        /// Its clinic (and product), and its split and first day: the row's two lines.
+        let name: String, meta: String
         /// What its link says to a screen reader.
         let label: String
-        package init(id: Int64, text: String, chip: Chip = .inForce, label: String) { (self.id, self.text, self.chip, self.label) = (id, text, chip, label) }
+        package init(id: Int64, chip: Chip, name: String, meta: String, label: String) {
+            (self.id, self.chip, self.name, self.meta, self.label) = (id, chip, name, meta, label)
+        }
     }
 
     package struct Choice: Sendable {
