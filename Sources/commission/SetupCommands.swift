@@ -456,7 +456,7 @@ func describe(_ change: TermsChange, clinic: String, product: String?, currency:
     var text = "Terms \(change.terms.id): \(change.terms.share) of \(change.terms.basis.rawValue) at \(clinic)"
     if let product { text += " for \(product)" }
     if !change.terms.tiers.isEmpty {
-        text += ", " + change.terms.tiers.map { "\($0.share) beyond \(currency.format($0.threshold))" }.joined(separator: ", ")
+        text += ", " + SplitText.tiers(change.terms.tiers, share: { "\($0)" }, amount: currency.format)
     }
     text += " from \(change.terms.effectiveFrom).\n"
     text += "\(change.recomputedSales) sale\(change.recomputedSales == 1 ? "" : "s") recomputed."

@@ -82,10 +82,7 @@ extension BookJob {
     }
 
     /// Her share under a set of terms, in words: "40% of profit", "30% of profit, 35% beyond $1,000.00".
-    static func split(_ terms: Terms, style: LocaleStyle) -> String {
-        "\(terms.share.shortPercentText)% of \(terms.basis.rawValue)"
-            + terms.tiers.map { ", \($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined()
-    }
+    static func split(_ terms: Terms, style: LocaleStyle) -> String { SplitText.split(terms, amount: style.format) }
 }
 
 /// What the page of a clinic, product or set of terms shows (`book-item.mustache`): one of

@@ -143,7 +143,7 @@ struct StatementsJob: Job {
                 adjusted: statement.accelerators.contains { !$0.amount.isZero } || !statement.deductions.isEmpty,
                 lineCommission: style.format(statement.totals.commission),
                 accelerators: statement.accelerators.filter { !$0.amount.isZero }.map { line in
-                    .init(tiers: line.terms.tiers.map { "\($0.share.shortPercentText)% beyond \(style.format($0.threshold))" }.joined(separator: ", "),
+                    .init(tiers: SplitText.tiers(line.terms.tiers, amount: style.format),
                           basisTotal: style.format(line.basisTotal), amount: style.format(line.amount))
                 },
                 deductions: statement.deductions.map { .init(name: $0.deduction.name, amount: style.format($0.amount)) },
