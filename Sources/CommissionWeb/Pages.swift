@@ -53,6 +53,18 @@ package struct Pages: Sendable {
 /// when it is there; over an array, once for each element; over a `Bool`, when it is true.
 package protocol PageView: Sendable {}
 
+/// One choice of a page's picker by its value (an order of dates, a currency, a kind): `label` is
+/// what she reads, `selected` when it is the one shown.
+package struct PageChoice: Sendable {
+    let value: String
+    let label: String
+    let selected: Bool
+
+    package init(value: String, label: String, selected: Bool = false) {
+        (self.value, self.label, self.selected) = (value, label, selected)
+    }
+}
+
 /// One choice of a page's picker (a clinic, a product): `selected` when it is the one shown.
 package struct PageOption: Sendable {
     let id: Int64

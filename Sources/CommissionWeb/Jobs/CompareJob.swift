@@ -214,10 +214,7 @@ struct CompareForm {
 /// The Compare page (`compare.mustache`): her clinic's period picked from a list, their statement,
 /// and once compared, the totals side by side and each line that differs with what to do about it.
 package struct ComparePageView: PageView {
-    package struct Choice: Sendable {
-        let value: String, label: String, selected: Bool
-        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
-    }
+    package typealias Choice = PageChoice
 
     /// A clinic's periods, the running one first (an `optgroup`).
     package struct Clinic: Sendable {

@@ -331,13 +331,7 @@ package struct PayoutsPageView: PageView {
     package typealias Option = PageOption
 
     /// One choice of a picker of the bank form (an order of dates, a saved mapping).
-    package struct Choice: Sendable {
-        let value: String, label: String, selected: Bool
-
-        package init(value: String, label: String, selected: Bool) {
-            (self.value, self.label, self.selected) = (value, label, selected)
-        }
-    }
+    package typealias Choice = PageChoice
 
     package struct Deposit: Sendable {
         let line: Int, date: String, amount: String, description: String, proposal: String, why: String, key: String

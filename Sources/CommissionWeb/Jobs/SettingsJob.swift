@@ -155,10 +155,7 @@ struct SettingsJob: Job {
 /// The Settings page (`settings.mustache`): the book's settings (an owner changes them), its
 /// people and invitations, her password, her API tokens.
 package struct SettingsPageView: PageView {
-    package struct Choice: Sendable {
-        let value: String, label: String, selected: Bool
-        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
-    }
+    package typealias Choice = PageChoice
 
     package struct Member: Sendable {
         let username: String, role: String

@@ -611,12 +611,7 @@ package final class RestoreStaging: Sendable {
 /// (`column-mapping.mustache`, on the Import page and on the bank and Compare forms): what her
 /// saved mapping for these headers, or Commission's own reading of them, says is chosen already.
 package struct ColumnMappingView: Sendable {
-    package struct Choice: Sendable {
-        let value: String
-        let label: String
-        let selected: Bool
-        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
-    }
+    package typealias Choice = PageChoice
 
     package struct Column: Sendable {
         let index: Int
@@ -670,10 +665,7 @@ extension StoreError {
 /// The Import & export page (`transfer.mustache`): the CSV and workbook imports with what a dry run
 /// read or refused, one Export control, the whole book's downloads, and (for an owner) Restore.
 package struct TransferPageView: PageView {
-    package struct Choice: Sendable {
-        let value: String, label: String, selected: Bool
-        package init(value: String, label: String, selected: Bool = false) { (self.value, self.label, self.selected) = (value, label, selected) }
-    }
+    package typealias Choice = PageChoice
 
     /// A workbook checked and kept for her confirmation.
     package struct StagedWorkbook: Sendable {

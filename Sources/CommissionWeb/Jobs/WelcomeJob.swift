@@ -151,10 +151,7 @@ package struct FirstSteps: Sendable {
 /// The first clinic's fields (`first-clinic-fields.mustache`), on the set-up page and at `/welcome`:
 /// what she typed when they are drawn again.
 package struct FirstClinicFields: Sendable {
-    package struct Choice: Sendable {
-        let value: String, label: String, selected: Bool
-        package init(value: String, label: String, selected: Bool) { (self.value, self.label, self.selected) = (value, label, selected) }
-    }
+    package typealias Choice = PageChoice
 
     /// A product she sells there (`product-row.mustache`).
     package struct ProductRow: Sendable {
