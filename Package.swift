@@ -13,7 +13,7 @@ let tests: [SwiftSetting] = strict + [.unsafeFlags(["-Onone"], .when(configurati
 let package = Package(
     name: "Commission",
     // What the code needs: `Mutex` and `Atomic` (Synchronization), `@Observable`, `Task.sleep(for:)`.
-    // An app builds on the library targets (core, store, SQLite) on any of these; the tools
+    // An app builds on the library targets (core, store, SQLite, and the remote store) on any of these; the tools
     // version is the one `isolated deinit` (LiveQuery.swift) needs.
     platforms: [.macOS(.v15), .iOS(.v18), .macCatalyst(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [

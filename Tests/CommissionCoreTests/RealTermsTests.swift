@@ -1,7 +1,7 @@
 import Testing
 import CommissionCore
 
-/// PRODUCT.md's "More of her real terms", rule by rule, with figures worked by hand.
+/// the product brief's "More of her real terms", rule by rule, with figures worked by hand.
 @Suite struct RealTermsTests {
     static let glow = Clinic.ID(1)
     static let serum = Product(id: Product.ID(1), name: "Serum", unitPrice: cents(5000), unitCost: cents(2000))

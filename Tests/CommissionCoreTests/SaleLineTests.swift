@@ -1,7 +1,7 @@
 import Testing
 import CommissionCore
 
-/// Worked examples of PRODUCT.md's sale-line rule. Every expected figure is computed by hand in the
+/// Worked examples of the product brief's sale-line rule. Every expected figure is computed by hand in the
 /// comment above it, never copied from the implementation.
 @Suite struct SaleLineTests {
     let forty = CommissionRate(share: share("40%"), basis: .profit)

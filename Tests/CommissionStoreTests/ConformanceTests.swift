@@ -720,7 +720,7 @@ extension TeamConformanceTests {
     }
 }
 
-/// Clinic price lists (PRODUCT.md, "More of her real terms"), on every store: a sale's price and
+/// Clinic price lists (the product brief, "More of her real terms"), on every store: a sale's price and
 /// cost start from the clinic's entry on its date, the entry form shows the clinic's price, and a
 /// change of the list never changes a recorded sale.
 @Suite struct PriceListConformanceTests {
@@ -789,7 +789,7 @@ extension TeamConformanceTests {
     }
 }
 
-/// Schedule changes (PRODUCT.md, "More of her real terms"), on every store: periods cut at the
+/// Schedule changes (the product brief, "More of her real terms"), on every store: periods cut at the
 /// change, statements and reconciliation by those periods, and a change refused when it would
 /// alter a closed period or one with a payout.
 @Suite struct ScheduleChangeConformanceTests {
@@ -899,7 +899,7 @@ extension CommissionStore {
     }
 }
 
-/// Tiers and deductions (PRODUCT.md, "More of her real terms"), on every store: the statement's
+/// Tiers and deductions (the product brief, "More of her real terms"), on every store: the statement's
 /// accelerator and deductions, the net payable in reconciliation and on the dashboard, and what a
 /// closed period protects.
 @Suite struct TiersAndDeductionsConformanceTests {
