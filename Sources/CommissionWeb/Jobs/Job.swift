@@ -45,7 +45,9 @@ struct WebApp: Sendable {
 
     /// The jobs, in the order their routes are registered.
     static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
-                                       PayoutsJob.self, BookJob.self, WelcomeJob.self, TransferJob.self, SettingsJob.self, RemoteStoreJob.self]
+                                       PayoutsJob.self, BookJob.self, ClinicsController.self, ProductsController.self, TermsController.self,
+                                       PricesController.self, DeductionsController.self, WelcomeJob.self, TransferJob.self, SettingsJob.self,
+                                       RemoteStoreJob.self]
 
     // MARK: Pages
 
