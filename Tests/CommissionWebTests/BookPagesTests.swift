@@ -29,6 +29,10 @@ import Testing
             let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             let shown = page.matches(of: /<strong>(\d+)% of profit<\/strong><span class="meta"><span class="chip tone-\w+">([^<]+)<\/span>/).map { "\($0.1) \($0.2)" }
             #expect(shown == ["45 In force", "50 Upcoming", "40 Ended"], "\(shown)")
+            // A set of terms' page leads back to its clinic.
+            let first = try #require(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).first)
+            let termsPage = try await client.execute(uri: "/book/terms/\(first.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(termsPage.contains(#"<a class="back" href="/book/clinics/\#(test.glow.id)#split">← Glow</a>"#), "\(termsPage)")
         }
     }
 

@@ -74,6 +74,7 @@ extension BookJob {
             let names = try await Presenter.Names(store: app.store)
             let clinic = names.clinics[terms.clinicID] ?? "a clinic"
             (view.heading, view.action, view.kindName) = ("Terms of \(clinic)", "/book/terms/\(terms.id)", "these terms")
+            view.back = PageLink(label: clinic, href: "/book/clinics/\(terms.clinicID)#split")
             view.terms = .init(clinic: clinic, product: terms.productID.flatMap { names.products[$0] }, share: terms.share.percentText,
                                profit: terms.basis == .profit, revenue: terms.basis == .revenue, from: terms.effectiveFrom.description,
                                tierRows: TierRow.rows(terms.tiers, style: style))
@@ -241,6 +242,8 @@ package struct BookItemView: PageView {
     }
 
     var heading: String
+    /// Where the back link goes: a set of terms' clinic, else the book's lists.
+    var back = PageLink(label: "Clinics, products & terms", href: "/book")
     let archived: Bool
     /// Where the page's forms post (`/book/clinics/1`).
     var action: String
