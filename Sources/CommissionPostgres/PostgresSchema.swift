@@ -334,8 +334,9 @@ package enum PostgresSchema {
         ]),
         // The dashboard reads a day, a month, a year across clinics or products: each by an index
         // of its own rather than every row of the book's summary. A sale's key is unique when it
-        // has one (an imported or migrated sale has none, and costs the index nothing). The book's
-        // revision was written by every write and read by nothing: writers no longer queue on it.
+        // has one (an imported or migrated sale has none, and costs the index nothing). The book
+        // keeps no revision column: every write would queue on its row, and nothing reads it.
+        // (A migration's name is its identity in a database that applied it: it stays as written.)
         Migration(name: "v12: the dashboard's indexes, sale keys indexed when present, no book revision, references checked per statement, bulk copies", statements: [
             "CREATE INDEX clinicDayTotal_date ON clinicDayTotal (bookId, date)",
             "CREATE INDEX clinicMonthTotal_month ON clinicMonthTotal (bookId, month)",

@@ -54,7 +54,7 @@ struct Bench: AsyncParsableCommand {
         "Only measure a team server of this many books on the PostgreSQL server (memory, a cold book's first answer).", valueName: "count"))
     var onlyBooks: Int?
     @Flag(name: .customLong("only-postgres"), help: ArgumentHelp(
-        "Only what PostgreSQL is measured beside: each book imported into SQLite, its dashboard and statement, then the PostgreSQL rows (issue 18's), no HTTP, sync or 1,000-book parts."))
+        "Only what PostgreSQL is measured beside: each book imported into SQLite, its dashboard and statement, then the PostgreSQL rows, no HTTP, sync or 1,000-book parts."))
     var onlyPostgres = false
 
     func run() async throws {
