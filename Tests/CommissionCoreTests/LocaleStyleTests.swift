@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    @Test func aZeroDecimalCurrencyReadsThreeDigitsAfterASeparatorAsGrouping() throws {
+    @Test("A zero decimal currency reads three digits after a separator as grouping") func zeroDecimalCurrencyGrouping() throws {
         #expect(try LocaleStyle(identifier: "ja_JP", currency: Self.jpy).parse("1,500") == Money(minorUnits: 1_500))
     }
 

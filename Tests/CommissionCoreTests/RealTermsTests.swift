@@ -119,7 +119,7 @@ import CommissionCore
         #expect(try accelerator(0) == .zero)
     }
 
-    @Test func theAcceleratorIsZeroUpToTheFirstThresholdAndNeverFallsAsTheTotalGrows() throws {
+    @Test("The accelerator is zero up to the first threshold and never falls as the total grows") func acceleratorNeverFalls() throws {
         var random = SplitMix64(seed: 7)
         for _ in 0..<300 {
             let base = Int.random(in: 0...5000, using: &random)

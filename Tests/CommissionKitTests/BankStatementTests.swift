@@ -45,7 +45,7 @@ import Testing
 
         """
 
-    @Test func eachDepositIsProposedAndNothingIsRecordedBeforeSheAccepts() async throws {
+    @Test("Each deposit is proposed and nothing is recorded before she accepts") func depositsProposedNotRecorded() async throws {
         let directory = temporaryDirectory()
         let path = try Self.book(in: directory)
         let bank = directory.appendingPathComponent("bank.csv")
@@ -167,7 +167,7 @@ import Testing
         #expect(try commission(["compare", "Glow Aesthetics", theirs, "--db", path]).stdout.contains("columns as mapped in “Glow statements”"))
     }
 
-    @Test func aGermanStatementWithACreditColumnAndADepositNamingTheClinicButNotItsBalance() async throws {
+    @Test("A German statement with a credit column and a deposit naming the clinic but not its balance") func germanStatementWithCredits() async throws {
         let directory = temporaryDirectory()
         let path = try Self.book(in: directory)
         // A German bank's export: `;`, day.month.year, decimal commas, money in and out in two columns.

@@ -314,7 +314,7 @@ import Testing
 
 /// `commission sync`: a laptop's book kept equal to a server's, offline in between.
 @Suite struct SyncCLITests {
-    @Test func aLaptopTakesTheServersBookSendsItsOfflineSaleAndSaysWhenTheServerIsAway() async throws {
+    @Test("A laptop takes the server's book, sends its offline sale, and says when the server is away") func laptopSyncsItsOfflineSale() async throws {
         let folder = temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let serverBook = folder.appendingPathComponent("server.sqlite").path, laptop = folder.appendingPathComponent("laptop.sqlite").path

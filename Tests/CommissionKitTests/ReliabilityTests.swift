@@ -310,7 +310,7 @@ func startCommission(_ arguments: [String]) throws -> Process {
     /// `commission backup` runs while clients post sales to the server: the copy is a consistent
     /// snapshot (its summaries equal a recount of its own sales, `sqlite3` says), and restoring it
     /// gives a book with identical figures.
-    @Test func aBackupTakenWhileSalesArePostedRestoresToIdenticalFigures() async throws {
+    @Test("A backup taken while sales are posted restores to identical figures") func backupUnderWrites() async throws {
         let book = try await APIBook(.sqlite)
         let path = try #require(book.path)
         let server = try ServerProcess(book.serveArguments)

@@ -10,7 +10,7 @@ import Testing
 
 /// Two `commission serve` processes on one PostgreSQL database, as behind a proxy.
 @Suite(.serialized) struct TwoServersTests {
-    @Test func aSalePostedToOneServerReachesTheOthersLiveStreamWithinTwoSeconds() async throws {
+    @Test("A sale posted to one server reaches the other's live stream within two seconds") func saleReachesTheOtherServer() async throws {
         let url = try await scratchPostgresDatabase()
         // The book, its owner and an API token, straight through the store.
         let database = try await PostgresBookDatabase(url: url)

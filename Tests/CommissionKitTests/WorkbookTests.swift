@@ -208,7 +208,7 @@ import ZIPFoundation
     /// A ZIP bomb uploaded to a server is refused as it inflates, within bounds that follow the
     /// server's largest body: its shared strings beyond 4 times that, or the whole workbook beyond
     /// 64 times — with a sentence, not after the work (a 640 KB file once cost 818 MiB and 11.5 s).
-    @Test func aWorkbookThatUnpacksBeyondItsBoundsIsRefusedAsItInflates() throws {
+    @Test("A workbook that unpacks beyond its bounds is refused as it inflates") func workbookBeyondItsBounds() throws {
         let directory = temporaryDirectory()
         let limits = WorkbookLimits.upload(maxBodySize: 64 << 10)
         #expect(limits.part == 4 << 20 && limits.total == 64 << 20)

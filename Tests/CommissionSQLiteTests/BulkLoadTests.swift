@@ -11,7 +11,7 @@ import Testing
 @Suite struct BulkLoadTests {
     /// Sales computed on the reading thread, against a reader of the pool, are the sales the writer
     /// computes itself: same rows, same summaries, same problems.
-    @Test func salesComputedBesideTheWriterAreTheSalesTheWriterComputes() async throws {
+    @Test("Sales computed beside the writer are the sales the writer computes") func salesComputedBesideTheWriter() async throws {
         let beside = try await Self.book()
         let onWriter = try await Self.book()
         var rows: [ImportRow] = []
@@ -177,7 +177,7 @@ import Testing
     /// Names match as the book compares them (SQLite's NOCASE: ASCII letters folded, nothing else):
     /// "Émile" and "émile" are two clinics, and each imported sale goes to the one it names, on
     /// either path, however the rows alternate; "ÉMILE" is "Émile", and "EMILE" neither.
-    @Test func namesThatDifferBeyondASCIICaseAreDifferentClinicsAndProducts() async throws {
+    @Test("Names that differ beyond ASCII case are different clinics and products") func namesBeyondASCIICase() async throws {
         for onlySales in [true, false] {
             let store = try SQLiteStore(.file(temporaryPath()))
             let upper = try await store.createClinic(ClinicDraft(name: "Émile", schedule: .monthly))

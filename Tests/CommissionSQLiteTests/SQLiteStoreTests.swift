@@ -66,7 +66,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
     /// The sales lists, whatever their filter, come in the order of an index (no sort of every
     /// matching sale before the first page); a product's sales are found through the date index,
     /// which carries the product and the voided flag, so counting them reads no sale.
-    @Test func salesListsComeInIndexOrderAndAProductsSalesAreCountedFromTheDateIndex() async throws {
+    @Test("Sales lists come in index order, and a product's sales are counted from the date index") func salesListsFollowTheirIndexes() async throws {
         let store = try SQLiteStore(.file(temporaryPath()))
         let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
         let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
@@ -108,7 +108,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(try await store.countSales(SaleQuery(productID: product.id, from: day("2026-02-01"), through: day("2026-02-28"))) == 2)
     }
 
-    @Test func valuesAreStoredAsExactIntegersAndSchedulesAsTwoCheckedColumns() async throws {
+    @Test("Values are stored as exact integers and schedules as two checked columns") func valuesAreStoredExactly() async throws {
         let store = try SQLiteStore(.file(temporaryPath()))
         let clinic = try await store.createClinic(ClinicDraft(name: "Lumen", schedule: .biweekly(anchor: day("2026-01-02"))))
         let product = try await store.createProduct(ProductDraft(name: "Mask", unitPrice: cents(4250), unitCost: cents(1601)))

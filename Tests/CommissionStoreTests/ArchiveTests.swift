@@ -125,7 +125,7 @@ import Testing
     }
 
     /// The rules every restore checks a record against before writing it.
-    @Test func aRestoreRefusesAnArchiveOutOfOrderOrNamingWhatItDoesNotHold() throws {
+    @Test("A restore refuses an archive out of order or naming what it does not hold") func restoreRefusesABadArchive() throws {
         let settings = ArchivedBook(name: "B", settings: .test)
         let glow = Clinic(id: Clinic.ID(1), name: "Glow", schedule: .monthly)
         let serum = Product(id: Product.ID(1), name: "Serum", unitPrice: cents(5000), unitCost: cents(2000))

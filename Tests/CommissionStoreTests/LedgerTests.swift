@@ -63,7 +63,7 @@ import Testing
         }
     }
 
-    @Test func anEditKeepsThePriceItWasComputedWithAndRespectsClosedPeriods() throws {
+    @Test("An edit keeps the price it was computed with and respects closed periods") func editKeepsPriceAndClosedPeriods() throws {
         let old = try Ledger.sale(Self.draft("2026-03-10", price: 4500), in: Self.context())
         // The quantity changes; the price left out stays 45.00: 3 × 25.00 = 75.00 profit; 45% = 33.75.
         let edited = try Ledger.edit(old, oldContext: ClosedPeriods(), oldClinic: Self.glow, to: Self.draft("2026-03-10", quantity: 3), in: Self.context())

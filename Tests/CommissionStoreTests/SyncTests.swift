@@ -161,7 +161,7 @@ import Testing
         try await Self.expectEqual(laptop, server.book, clinics: [glow, harbor])
     }
 
-    @Test func aDownloadCutOffHalfwayChangesNothingAndTheNextSyncCompletes() async throws {
+    @Test("A download cut off halfway changes nothing and the next sync completes") func downloadCutOffHalfway() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 4)
@@ -291,7 +291,7 @@ import Testing
 
     /// A sale sent while the server's database is away (a 503) is not a refusal: the sync stops,
     /// the sale stays on the device, and the next sync sends it — once.
-    @Test func aSaleSentWhileTheServersDatabaseIsAwayIsSentAgainNotDropped() async throws {
+    @Test("A sale sent while the server's database is away is sent again, not dropped") func saleSentWhileDatabaseIsAway() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, _, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 5)
@@ -308,7 +308,7 @@ import Testing
         #expect(try await phone.book.sales(SaleQuery()).compactMap(\.note) == ["away"])
     }
 
-    @Test func theFirstSyncOfABookWithRecordsIsRefusedAndChangesNothing() async throws {
+    @Test("The first sync of a book with records is refused and changes nothing") func firstSyncOfANonEmptyBook() async throws {
         let server = try await LiveServer.start(settings: .test)
         _ = try await Self.seed(server)
         let device = try Device("laptop", server: server, seed: 3)

@@ -62,7 +62,7 @@ import Testing
         #expect(try await test.store.clinic(test.glow.id).name == "Glow Aesthetics")
     }
 
-    @Test func productsAndTermsChangeInPartAndTermsSayWhatTheyRecomputed() async throws {
+    @Test("Products and terms change in part and terms say what they recomputed") func productsAndTermsPatched() async throws {
         let test = try await TestApp()
         let headers = try await Self.bearer(test)
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),

@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    @Test func aClinicProductOrTermsIsChangedArchivedAndRestoredFromItsPage() async throws {
+    @Test("A clinic, product or terms is changed, archived and restored from its page") func itemPagesChangeArchiveRestore() async throws {
         let test = try await TestApp()
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
                                             idempotencyKey: nil)

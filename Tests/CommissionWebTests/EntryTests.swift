@@ -120,7 +120,7 @@ import Testing
 
     /// A clinic's own price: on the entry form (and for the script, at every clinic), on the clinic's
     /// page, through the API; a price left as the page put it is the clinic's price of the sale's day.
-    @Test func theEntryFormStartsFromTheClinicsPriceAndABackdatedSaleTakesThePriceOfItsDay() async throws {
+    @Test("The entry form starts from the clinic's price, and a backdated sale takes the price of its day") func entryFormStartsFromClinicPrice() async throws {
         let test = try await TestApp()
         let today = try await test.store.settings().today()
         let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly))
@@ -263,7 +263,7 @@ import Testing
         }
     }
 
-    @Test func aPrefilledLinkOpensAReadyFormAndAMissedDayOpensTheFormOnThatDay() async throws {
+    @Test("A prefilled link opens a ready form and a missed day opens the form on that day") func prefilledLinksAndMissedDays() async throws {
         let test = try await TestApp()
         let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))
         try await test.app.test(.router) { client in

@@ -30,7 +30,7 @@ import Testing
         return (page.text, headers, try #require(csrfField(page.text)))
     }
 
-    @Test func setUpProposesFromHerBrowserAndMakesTheBookAndHerFirstClinic() async throws {
+    @Test("Set-up proposes from her browser and makes the book and her first clinic") func setUpFromHerBrowser() async throws {
         let (store, app) = try Self.emptyBook()
         try await app.test(.router) { client in
             let (page, headers, csrf) = try await Self.setupForm(client, language: "de-DE,de;q=0.9,en;q=0.5")

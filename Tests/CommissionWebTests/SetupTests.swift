@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test func aBookAddedToAnEmptyPostgreSQLServerIsClaimedOnlyThroughItsLink() async throws {
+    @Test("A book added to an empty PostgreSQL server is claimed only through its link") func bookClaimedThroughItsLink() async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }

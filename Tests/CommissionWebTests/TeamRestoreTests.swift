@@ -41,7 +41,7 @@ import Testing
         return store
     }
 
-    @Test func anOwnerOnATeamServerRestoresAnArchiveInPlaceAndHerTeamStays() async throws {
+    @Test("An owner on a team server restores an archive in place and her team stays") func teamRestoreKeepsTheTeam() async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }

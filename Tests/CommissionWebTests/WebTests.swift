@@ -37,7 +37,7 @@ import Testing
         #expect(try await test.store.countSales(SaleQuery(includeVoided: true)) == 0)
     }
 
-    @Test func onlyTheHealthCheckStaticFilesSignInAndInvitationsAreOpen() async throws {
+    @Test("Only the health check, static files, sign-in and invitations are open") func onlyPublicRoutesAreOpen() async throws {
         let test = try await TestApp()
         let open = Set(test.routes.routes.filter(\.isPublic).map(\.description))
         #expect(open == ["GET /health", "GET /health/live", "GET /health/ready", "GET /metrics", "GET /static/:file", "GET /manifest.webmanifest", "GET /sw.js", "GET /favicon.ico",
@@ -111,7 +111,7 @@ import Testing
     /// Five wrong passwords from one address slow that name there; a stranger failing on purpose
     /// elsewhere, even from many addresses, does not keep her out of a device she signed in from.
     /// The server's clock stands still: no wait ends mid-test however slowly the machine runs.
-    @Test func signInSlowsDownPerNameAndAddressAndLetsHerKnownDeviceThrough() async throws {
+    @Test("Sign-in slows down per name and address, and lets her known device through") func signInThrottle() async throws {
         let store = try SQLiteStore(.inMemory)
         var configuration = WebConfiguration(bcryptCost: 4, trustForwardedFor: true)
         configuration.clock = ManualClock()
@@ -721,7 +721,7 @@ import Testing
 }
 
 @Suite struct ComparePageTests {
-    @Test func theClinicsStatementIsSetBesideHerBookAndNothingChangesUntilSheAddsALine() async throws {
+    @Test("The clinic's statement is set beside her book, and nothing changes until she adds a line") func compareWithTheirStatement() async throws {
         let test = try await TestApp()
         for (date, quantity) in [("2026-10-05", 2), ("2026-10-12", 1)] {
             _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: date), quantity: Int64(quantity)),
@@ -808,7 +808,7 @@ import Testing
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 2400)])
     }
 
-    @Test func columnsSheMapsOnThePageAreKeptAndReadTheNextFileByThemselves() async throws {
+    @Test("Columns she maps on the page are kept and read the next file by themselves") func mappedColumnsAreKept() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
@@ -852,7 +852,7 @@ import Testing
         #expect(try await test.store.sales(SaleQuery(order: .oldestFirst)).map(\.date.description) == ["2026-03-09"])
     }
 
-    @Test func theSameFileTwiceIsRecognisedAndImportedAgainOnlyWhenSheSaysSo() async throws {
+    @Test("The same file twice is recognised and imported again only when she says so") func sameFileTwice() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
@@ -991,7 +991,7 @@ import Testing
         }
     }
 
-    @Test func thePageAndTheAPISayHowTheyReadDatesAndTakeAForcedReading() async throws {
+    @Test("The page and the API say how they read dates, and take a forced reading") func datesReadAndForced() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
@@ -1174,7 +1174,7 @@ import Testing
 }
 
 @Suite struct SettingsPageTests {
-    @Test func bookSettingsChangeFromTheWebButTheCurrencyStaysOnceAmountsExist() async throws {
+    @Test("Book settings change from the web, but the currency stays once amounts exist") func bookSettingsFromTheWeb() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
