@@ -29,6 +29,9 @@ import Testing
             let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             let shown = page.matches(of: /<strong>(\d+)% of profit<\/strong><span class="meta"><span class="chip tone-\w+">([^<]+)<\/span>/).map { "\($0.1) \($0.2)" }
             #expect(shown == ["45 In force", "50 Upcoming", "40 Ended"], "\(shown)")
+            // Those replaced are folded apart, under "Past terms".
+            let past = try #require(page.range(of: #"<details class="past-terms"><summary>Past terms"#), "\(page)")
+            #expect(page[past.upperBound...].contains("<strong>40% of profit</strong>") && !page[..<past.lowerBound].contains("<strong>40% of profit</strong>"))
             // A set of terms' page leads back to its clinic.
             let first = try #require(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).first)
             let termsPage = try await client.execute(uri: "/book/terms/\(first.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text

@@ -235,7 +235,7 @@ import Testing
         let sample = BookPageView(
             clinics: [.init(id: 1, name: "Glow", meta: "paid monthly · 40% of profit", noSplit: true)],
             products: [.init(id: 1, name: "Serum", meta: "$35.00 · cost $13.00")],
-            terms: [.init(id: 1, chip: .ended, name: "Glow", meta: "40% of profit · from 01/01/2026", label: "Edit the terms of Glow from 01/01/2026")],
+            terms: [.init(id: 2, chip: .inForce, name: "Glow", meta: "45% of profit · from 01/01/2027", label: "Edit"), .init(id: 1, chip: .ended, name: "Glow", meta: "40% of profit · from 01/01/2026", label: "Edit the terms of Glow from 01/01/2026")],
             clinicOptions: [.init(id: 1, name: "Glow", selected: true)], productOptions: [.init(id: 1, name: "Serum", selected: false)],
             weekdays: [.init(value: "monday", name: "Monday")], tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
             added: .init(clinics: "Added Glow.", products: "Added Serum.", terms: "Added Glow's terms."), open: .init(clinic: true, product: false, terms: true),
@@ -253,7 +253,8 @@ import Testing
                           first: "monthly", changes: [.init(iso: "2026-06-01", from: "06/01/2026", schedule: "twice a month")]),
             standing: .init(label: "Owes you", amount: "$742.83", credit: false,
                             parts: [.init(.overdue, "$432.28"), .init(.thisPeriod, "$310.55", note: "left of $400.00")], statement: "/statements?clinic=1", payouts: "/payouts#clinic-1"),
-            split: .init(clinicID: 1, terms: [.init(href: "/book/terms/1", text: "40% of profit", from: "from the start")]),
+            split: .init(clinicID: 1, terms: [.init(href: "/book/terms/2", text: "45% of profit", from: "from 01/01/2027"),
+                                              .init(href: "/book/terms/1", text: "40% of profit", from: "from the start", chip: .ended)]),
             deductions: .init(clinicName: "Glow", today: "2026-11-26", open: true, said: "Added Rent.",
                               entries: [.init(id: 1, name: "Rent", amount: "$50.00", from: "01/01/2026", until: "12/31/2026")]),
             prices: .init(clinicName: "Glow", today: "2026-11-26", open: true, said: "Set.", entries: [.init(id: 1, product: "Serum", from: "01/01/2026", price: "$40.00", cost: "$10.00")],

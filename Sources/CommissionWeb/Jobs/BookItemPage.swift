@@ -75,7 +75,7 @@ extension BookJob {
             let clinic = names.clinics[terms.clinicID] ?? "a clinic"
             (view.heading, view.action, view.kindName) = ("Terms of \(clinic)", "/book/terms/\(terms.id)", "these terms")
             view.back = PageLink(label: clinic, href: "/book/clinics/\(terms.clinicID)#split")
-            view.terms = .init(clinic: clinic, product: terms.productID.flatMap { names.products[$0] }, share: terms.share.percentText,
+            view.terms = .init(clinic: clinic, product: terms.productID.flatMap { names.products[$0] }, share: terms.share.shortPercentText,
                                profit: terms.basis == .profit, revenue: terms.basis == .revenue, from: terms.effectiveFrom.description,
                                tierRows: TierRow.rows(terms.tiers, style: style))
         }
@@ -156,12 +156,21 @@ package struct BookItemView: PageView {
         package init(href: String, text: String, from: String, chip: Chip = .inForce) { (self.href, self.text, self.from, self.chip) = (href, text, from, chip) }
     }
 
-    /// Her split at a clinic: each of its sets of terms, a row each.
+    /// Her split at a clinic: each of its sets of terms, a row each; those later sets replaced folded apart.
     package struct Split: Sendable {
         let clinicID: Int64
+        /// In force, and to come.
         let terms: [SplitRow]
         let hasTerms: Bool
-        package init(clinicID: Int64, terms: [SplitRow]) { (self.clinicID, self.terms, self.hasTerms) = (clinicID, terms, !terms.isEmpty) }
+        /// Ended: replaced by a later set.
+        let past: [SplitRow]
+        let hasPast: Bool, pastCount: Int
+        package init(clinicID: Int64, terms: [SplitRow]) {
+            self.clinicID = clinicID
+            self.terms = terms.filter { $0.chip != .ended }
+            past = terms.filter { $0.chip == .ended }
+            (hasTerms, hasPast, pastCount) = (!terms.isEmpty, !past.isEmpty, past.count)
+        }
     }
 
     package struct DeductionRow: Sendable {

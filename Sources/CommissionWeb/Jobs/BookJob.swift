@@ -692,7 +692,10 @@ package struct BookPageView: PageView {
 
     let clinics: [ClinicRow]
     let products: [ProductRow]
+    /// The sets of terms in force and to come; `pastTerms`, those later sets replaced, folded apart.
     let terms: [TermsRow]
+    let pastTerms: [TermsRow]
+    let hasPastTerms: Bool, pastCount: Int
     let clinicOptions: [PageOption]
     let productOptions: [PageOption]
     let weekdays: [Choice]
@@ -710,7 +713,10 @@ package struct BookPageView: PageView {
     let csrf: String
 
     package init(clinics: [ClinicRow], products: [ProductRow], terms: [TermsRow], clinicOptions: [PageOption], productOptions: [PageOption], weekdays: [Choice], tierRows: [TierRow], added: Added, open: Open, archived: [Archived], archivedCount: Int, today: String, earliest: String, latest: String, termsFrom: String, zero: String, csrf: String) {
-        (self.clinics, self.products, self.terms, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (clinics, products, terms, clinicOptions, productOptions, weekdays, tierRows)
+        (self.clinics, self.products, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (clinics, products, clinicOptions, productOptions, weekdays, tierRows)
+        self.terms = terms.filter { $0.chip != .ended }
+        pastTerms = terms.filter { $0.chip == .ended }
+        (hasPastTerms, pastCount) = (!pastTerms.isEmpty, pastTerms.count)
         (self.added, self.open, self.archived, self.archivedCount, self.hasArchived) = (added, open, archived, archivedCount, !archived.isEmpty)
         (self.today, self.earliest, self.latest, self.termsFrom, self.zero, self.csrf) = (today, earliest, latest, termsFrom, zero, csrf)
     }
