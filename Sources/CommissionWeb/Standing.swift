@@ -56,12 +56,15 @@ extension ClinicStanding {
     func owedParts(style: LocaleStyle) -> [ChipFigure] {
         let owed = arrears.owed
         if owed.isNegative { return [ChipFigure(.credit, style.format(owed.magnitudeOrSelf))] }
+        // What ended periods owe before their day; when earlier periods were paid beyond what they
+        // owed, a credit that the parts must show too, or they would not add up.
         let due = (try? owed.subtracting(arrears.overdue).subtracting(periodBalance)) ?? .zero
         // This period: what is left of it once paid in part ("$8.00 left of $48.00"), so that the parts add up.
         let running = periodBalance.isNegative ? ChipFigure(.credit, style.format(periodBalance.magnitudeOrSelf), note: "on this period")
             : ChipFigure(.thisPeriod, style.format(periodBalance), note: periodReceived.isZero ? nil : "left of \(style.format(periodPayable))")
         return [arrears.overdue.isZero ? nil : ChipFigure(.overdue, style.format(arrears.overdue)),
-                due.isZero || due.isNegative ? nil : ChipFigure(.due, style.format(due)), running].compactMap { $0 }
+                due.isZero ? nil : due.isNegative ? ChipFigure(.credit, style.format(due.magnitudeOrSelf), note: "on ended periods")
+                    : ChipFigure(.due, style.format(due)), running].compactMap { $0 }
     }
 }
 
@@ -75,12 +78,13 @@ package enum SaleWords {
 
 extension Chip {
     /// How a set of terms stands on `today` among `all` (a clinic's sets): the latest begun in its
-    /// scope (the clinic's own, or one product's) is in force; a set from a later day is upcoming;
+    /// scope (the clinic's own, or one product's) is in force — of two from the same day, the one
+    /// entered last, as the ledger takes it (`Terms.inForce`); a set from a later day is upcoming;
     /// an earlier one is ended. `rank` orders them so: in force, upcoming, ended.
     static func of(_ terms: Terms, among all: [Terms], today: Day) -> (rank: Int, chip: Chip) {
         if terms.effectiveFrom > today { return (1, .upcoming) }
         let inForce = all.filter { !$0.isArchived && $0.clinicID == terms.clinicID && $0.productID == terms.productID && $0.effectiveFrom <= today }
-            .max { $0.effectiveFrom < $1.effectiveFrom }
+            .max { ($0.effectiveFrom, $0.id.rawValue) < ($1.effectiveFrom, $1.id.rawValue) }
         return inForce?.id == terms.id ? (0, .inForce) : (2, .ended)
     }
 }

@@ -23,12 +23,14 @@ import Testing
         let test = try await TestApp()
         let today = try await test.store.settings().today()
         _ = try await test.store.createTerms(TermsDraft(clinicID: test.glow.id, share: try Share(parsing: "45"), effectiveFrom: try Day(parsing: "2021-01-01")))
+        // Corrected the same day: the set entered last is the one in force, as the ledger takes it.
+        _ = try await test.store.createTerms(TermsDraft(clinicID: test.glow.id, share: try Share(parsing: "48"), effectiveFrom: try Day(parsing: "2021-01-01")))
         _ = try await test.store.createTerms(TermsDraft(clinicID: test.glow.id, share: try Share(parsing: "50"), effectiveFrom: today.adding(days: 30)))
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
             let page = try await client.execute(uri: "/book/clinics/\(test.glow.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
             let shown = page.matches(of: /<strong>(\d+)% of profit<\/strong><span class="meta"><span class="chip tone-\w+">([^<]+)<\/span>/).map { "\($0.1) \($0.2)" }
-            #expect(shown == ["45 In force", "50 Upcoming", "40 Ended"], "\(shown)")
+            #expect(shown == ["48 In force", "50 Upcoming", "45 Ended", "40 Ended"], "\(shown)")
             // Those replaced are folded apart, under "Past terms".
             let past = try #require(page.range(of: #"<details class="past-terms"><summary>Past terms"#), "\(page)")
             #expect(page[past.upperBound...].contains("<strong>40% of profit</strong>") && !page[..<past.lowerBound].contains("<strong>40% of profit</strong>"))

@@ -235,7 +235,7 @@ import Testing
         let sample = BookPageView(
             clinics: [.init(id: 1, name: "Glow", meta: "paid monthly · 40% of profit", noSplit: true)],
             products: [.init(id: 1, name: "Serum", meta: "$35.00 · cost $13.00")],
-            terms: [.init(id: 2, chip: .inForce, name: "Glow", meta: "45% of profit · from 01/01/2027", label: "Edit"), .init(id: 1, chip: .ended, name: "Glow", meta: "40% of profit · from 01/01/2026", label: "Edit the terms of Glow from 01/01/2026")],
+            terms: [.init(id: 2, chip: .inForce, name: "Glow", meta: "45% of profit · from 01/01/2027"), .init(id: 1, chip: .ended, name: "Glow", meta: "40% of profit · from 01/01/2026")],
             clinicOptions: [.init(id: 1, name: "Glow", selected: true)], productOptions: [.init(id: 1, name: "Serum", selected: false)],
             weekdays: [.init(value: "monday", name: "Monday")], tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
             added: .init(clinics: "Added Glow.", products: "Added Serum.", terms: "Added Glow's terms."), open: .init(clinic: true, product: false, terms: true),

@@ -1077,6 +1077,13 @@ import Testing
             #expect(page.contains(#"data-owed title="owed to you">$30.00</span>"#) && page.contains(#"<li><span class="chip tone-due">Due</span> <span class="amount">$15.00</span></li>"#)
                         && page.contains(#"<li><span class="chip tone-running">This period</span> <span class="amount">$15.00</span></li>"#),
                     "\(page)")
+            // Last week paid 10.00 beyond what it owed: the parts still add up, its credit among them.
+            _ = try await test.store.createPayout(PayoutDraft(clinicID: weekly.id, period: weekly.calendar.period(containing: today.adding(days: -3)),
+                                                              amount: Money(minorUnits: 2500), receivedOn: today))
+            let credit = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            #expect(credit.contains(#"data-owed title="owed to you">$5.00</span>"#)
+                        && credit.contains(#"<li><span class="chip tone-credit">Credit</span> <span class="amount">$10.00</span> <span class="muted">on ended periods</span></li>"#)
+                        && credit.contains(#"<li><span class="chip tone-running">This period</span> <span class="amount">$15.00</span></li>"#), "\(credit)")
         }
     }
 

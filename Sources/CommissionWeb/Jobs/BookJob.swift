@@ -266,8 +266,7 @@ struct BookJob: Job {
             terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted(by: Self.termsOrder(names)).map { terms, standing in
                 .init(id: terms.id.rawValue, chip: standing.chip,
                       name: (names.clinics[terms.clinicID] ?? "") + (terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""),
-                      meta: Self.split(terms, style: style) + " · from \(style.format(terms.effectiveFrom))",
-                      label: "Edit the terms of \(names.clinics[terms.clinicID] ?? "") from \(style.format(terms.effectiveFrom))")
+                      meta: Self.split(terms, style: style) + " · from \(style.format(terms.effectiveFrom))")
             },
             clinicOptions: clinics.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
             productOptions: products.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: false) },
@@ -652,12 +651,11 @@ package struct BookPageView: PageView {
         let id: Int64
         /// In force, upcoming, or ended.
         let chip: Chip
-        /// Its clinic (and product), and its split and first day: the row's two lines.
+        /// Its clinic (and product), and its split and first day: the row's two lines (and its
+        /// link's name, chip included, to a screen reader).
         let name: String, meta: String
-        /// What its link says to a screen reader.
-        let label: String
-        package init(id: Int64, chip: Chip, name: String, meta: String, label: String) {
-            (self.id, self.chip, self.name, self.meta, self.label) = (id, chip, name, meta, label)
+        package init(id: Int64, chip: Chip, name: String, meta: String) {
+            (self.id, self.chip, self.name, self.meta) = (id, chip, name, meta)
         }
     }
 

@@ -80,7 +80,7 @@ struct PayoutsJob: Job {
                     difference: style.format(p.difference), chip: Chip.of(p, today: today, notDue: notDue),
                     paid: !p.received.isZero && p.difference.isPositive ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
                     closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
-                    running: p.period.end >= today,
+                    running: p.period.end >= today && p.difference.isPositive,
                     // A payment for a period that has ended (the one running now is due once it ends).
                     payLink: p.difference.isPositive && !p.isClosed && p.period.end < today
                         ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"

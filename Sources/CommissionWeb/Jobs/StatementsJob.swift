@@ -57,7 +57,8 @@ struct StatementsJob: Job {
             next: summary.year < settings.today().year ? summary.year + 1 : nil,
             clinics: summary.clinics.map { clinic in
                 .init(name: clinic.clinic.name,
-                      chip: clinic.figures.balance.isNegative ? .credit : overdue.contains(clinic.clinic.id) ? .overdue : nil,
+                      chip: clinic.figures.balance.isNegative ? .credit
+                          : overdue.contains(clinic.clinic.id) && clinic.figures.balance.isPositive ? .overdue : nil,
                       year: figures(clinic.figures),
                       months: clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month in
                           .init(month: Renderer.monthNames[index], sales: style.formatCount(month.saleCount), revenue: style.format(month.revenue), earned: style.format(month.commission))
