@@ -74,6 +74,9 @@ package enum SaleWords {
     package static func what(_ quantity: Int64, _ product: String) -> String {
         quantity < 0 ? "Return: \(quantity.magnitude) × \(product)" : "\(quantity) × \(product)"
     }
+
+    /// "1 sale", "1,039 sales".
+    static func count(_ count: Int, style: LocaleStyle) -> String { "\(style.formatCount(count)) sale\(count == 1 ? "" : "s")" }
 }
 
 extension Chip {

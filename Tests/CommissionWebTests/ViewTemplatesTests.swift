@@ -89,7 +89,7 @@ import Testing
             statement: .init(clinic: "Glow", period: "11/01/2026 – 11/30/2026", closed: true, previousLink: "/p", nextLink: "/n", previousName: "Oct 2026", nextName: "Dec 2026", csvLink: "/c", compareLink: "/m",
                              lines: [.init(date: "11/25/2026", product: "Serum", quantity: 2, price: "$50.00", discount: "$0.00", revenue: "$100.00",
                                            profit: "$60.00", share: "40.00%", commission: "$24.00")],
-                             sales: "1 sale", revenue: "$100.00", profit: "$60.00", adjusted: true, lineCommission: "$24.00",
+                             sales: "1 sale", saleCount: "1", revenue: "$100.00", profit: "$60.00", adjusted: true, lineCommission: "$24.00",
                              accelerators: [.init(tiers: "50% beyond $5,000.00", basisTotal: "$6,000.00", amount: "$100.00")],
                              deductions: [.init(name: "Room rent", amount: "$150.00")], commission: "-$26.00", received: "$0.00", balance: "-$26.00",
                              standing: .init(sentence: "You owe Glow $26.00 for this period: its deductions are more than your commission.", meaning: "overdue")))
@@ -173,7 +173,7 @@ import Testing
             dateLabel: "Wed 11/25/2026", yesterday: "2026-11-25", currency: "USD", zero: "0.00", selectedPrice: "35.00", firstSteps: steps,
             clinics: [.init(id: 1, name: "Glow", selected: true)],
             products: [.init(id: 1, name: "Serum", price: "35.00", priceShown: "$35.00", selected: true, prices: "{}")],
-            recent: [.init(id: 1, date: "11/25/2026", clinic: "Glow", what: "1 × Serum", commission: "$6.30", key: "r", csrf: "token")],
+            recent: [.init(id: 1, date: "11/25/2026", clinic: "Glow", what: "1 × Serum", commission: "$6.30", key: "r")],
             missedDays: [.init(iso: "2026-11-24", label: "Tue 11/24/2026", last: true)],
             saved: .init(id: 1, what: "1 × Serum", clinic: "Glow", backdated: true, date: "yesterday (11/25/2026)", commission: "$6.30"), csrf: "token")
         #expect(try Self.unresolved("entry", sample) == [])

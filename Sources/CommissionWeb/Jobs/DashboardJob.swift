@@ -83,7 +83,7 @@ package struct DashboardJob: Job {
         let names = Dictionary(uniqueKeysWithValues: page.clinics.map { ($0.id, $0.name) })
         let monthly = series.clinics.map { (name: names[$0.id] ?? "", color: colors[$0.id] ?? "c0", values: $0.commission.map(\.minorUnits)) }
         func tile(_ id: String, _ label: String, _ totals: Totals) -> DashboardView.Tile {
-            .init(id: id, label: label, commission: style.format(totals.commission), sales: Self.sales(totals.saleCount, style: style), revenue: style.format(totals.revenue))
+            .init(id: id, label: label, commission: style.format(totals.commission), sales: SaleWords.count(totals.saleCount, style: style), revenue: style.format(totals.revenue))
         }
         return DashboardView(
             todayISO: dashboard.today.description, todayLabel: "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
@@ -110,8 +110,6 @@ package struct DashboardJob: Job {
     }
 
     /// "1 sale", "2 sales".
-    /// "1 sale", "1,039 sales".
-    static func sales(_ count: Int, style: LocaleStyle) -> String { "\(style.formatCount(count)) sale\(count == 1 ? "" : "s")" }
 
     /// The dashboard page's body (what a live update replaces), rendered.
     package static func body(_ page: DashboardPageRequest.Value, pages: Pages) -> String {

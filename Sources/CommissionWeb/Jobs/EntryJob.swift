@@ -43,7 +43,6 @@ struct EntryJob: Job {
         let selected = form.products.first { $0.product.id == askedProduct } ?? form.products.first
         let quantity = parameter("quantity").flatMap { Int64($0) }.flatMap { $0 == 0 ? nil : $0 } ?? 1
 
-        let recentCSRF = context.csrfToken ?? ""
         var view = EntryPageView(
             key: Secret.make(), today: form.today.description, quantity: quantity, date: date.description, earliest: AcceptedDays.earliest.description,
             latest: days.latest.description, backdated: date != form.today, dateLabel: "\(date.weekday.shortName) \(style.format(date))",
@@ -58,12 +57,12 @@ struct EntryJob: Job {
             recent: form.recent.map { sale in
                 .init(id: sale.id.rawValue, date: style.format(sale.date), clinic: form.clinicNames[sale.clinicID] ?? "",
                       what: SaleWords.what(sale.quantity, form.productNames[sale.productID] ?? ""),
-                      commission: style.format(sale.figures.commission), key: Secret.make(), csrf: recentCSRF)
+                      commission: style.format(sale.figures.commission), key: Secret.make())
             },
             missedDays: form.missedDays.enumerated().map { index, day in
                 .init(iso: day.description, label: "\(day.weekday.shortName) \(style.format(day))", last: index == form.missedDays.count - 1)
             },
-            saved: nil, csrf: recentCSRF)
+            saved: nil, csrf: context.csrfToken ?? "")
         var message = message
         if let saved = parameter("saved").flatMap({ Int64($0) }), let sale = try? await store.sale(Sale.ID(saved)), !sale.isVoided {
             let names = try await Presenter.Names(store: store)
@@ -194,10 +193,10 @@ package struct EntryPageView: PageView {
         /// "2 × Serum 30ml".
         let what: String
         let commission: String
-        /// Repeat's idempotency key, and the form's token.
-        let key: String, csrf: String
-        package init(id: Int64, date: String, clinic: String, what: String, commission: String, key: String, csrf: String) {
-            (self.id, self.date, self.clinic, self.what, self.commission, self.key, self.csrf) = (id, date, clinic, what, commission, key, csrf)
+        /// Repeat's idempotency key (its form's token is the page's).
+        let key: String
+        package init(id: Int64, date: String, clinic: String, what: String, commission: String, key: String) {
+            (self.id, self.date, self.clinic, self.what, self.commission, self.key) = (id, date, clinic, what, commission, key)
         }
     }
 

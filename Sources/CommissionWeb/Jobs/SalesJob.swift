@@ -80,7 +80,7 @@ struct SalesJob: Job {
                                   clinic: names.clinics[sale.clinicID] ?? "", date: style.format(sale.date),
                                   note: sale.note.flatMap { $0.isEmpty ? nil : $0 }, commission: style.format(sale.figures.commission))
             },
-            count: DashboardJob.sales(total, style: style),
+            count: SaleWords.count(total, style: style),
             previous: offset > 0 ? link(max(0, offset - pageSize)) : nil,
             next: offset + pageSize < total ? link(offset + pageSize) : nil)
         // A sale voided from its page: said here, where she lands.

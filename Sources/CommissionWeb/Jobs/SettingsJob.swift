@@ -52,15 +52,21 @@ struct SettingsJob: Job {
 
     // MARK: Pages
 
+    /// "EUR · Euro": a currency as the Settings list names it.
+    static func currencyLabel(_ code: String) -> String {
+        Locale(identifier: "en_US").localizedString(forCurrencyCode: code).map { "\(code) · \($0)" } ?? code
+    }
+
+    /// The currencies in common use, named once for the life of the process.
+    static let currencies = Locale.commonISOCurrencyCodes.map { (code: $0, label: currencyLabel($0)) }
+
     func settingsPage(context: AppRequestContext, newToken: String? = nil, newInvitation: String? = nil, message: String? = nil,
                       error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let account = try app.account(context)
         let settings = try await app.store.settings()
-        let english = Locale(identifier: "en_US")
-        func currencyLabel(_ code: String) -> String { english.localizedString(forCurrencyCode: code).map { "\(code) · \($0)" } ?? code }
         // Every currency in common use, hers chosen (and kept, should the list not hold it).
-        let codes = Locale.commonISOCurrencyCodes.contains(settings.currency.code) ? Locale.commonISOCurrencyCodes
-            : [settings.currency.code] + Locale.commonISOCurrencyCodes
+        let code = settings.currency.code
+        let currencies = (Self.currencies.contains { $0.code == code } ? [] : [(code: code, label: Self.currencyLabel(code))]) + Self.currencies
         // Every zone the system knows, hers chosen (and kept, should the system not know it).
         let zones = (TimeZone.knownTimeZoneIdentifiers.contains(settings.timeZoneIdentifier) ? [] : [settings.timeZoneIdentifier])
             + TimeZone.knownTimeZoneIdentifiers.sorted()
@@ -68,8 +74,8 @@ struct SettingsJob: Job {
             + (LocaleStyle.common.contains { $0.identifier == settings.localeIdentifier } ? [] : [(id: settings.localeIdentifier, name: settings.localeIdentifier)])
         let view = SettingsPageView(
             isOwner: try await app.store.role(of: account.id) == .owner,
-            currencyName: currencyLabel(settings.currency.code), timeZone: settings.timeZoneIdentifier,
-            currencies: codes.map { .init(value: $0, label: currencyLabel($0), selected: $0 == settings.currency.code) },
+            currencyName: Self.currencyLabel(code), timeZone: settings.timeZoneIdentifier,
+            currencies: currencies.map { .init(value: $0.code, label: $0.label, selected: $0.code == code) },
             timeZones: zones.map { .init(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), selected: $0 == settings.timeZoneIdentifier) },
             locales: locales.map { .init(value: $0.id, label: $0.name, selected: $0.id == settings.localeIdentifier) },
             awayFromZero: settings.rounding.rule == .halfAwayFromZero, perLine: settings.rounding.scope == .perLine,

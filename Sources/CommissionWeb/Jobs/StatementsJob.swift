@@ -42,10 +42,10 @@ struct StatementsJob: Job {
         let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
         let style = settings.style
         func figures(_ f: ClinicYear.Figures) -> YearPageView.Figures {
-            .init(sales: style.formatCount(f.sales.saleCount), salesText: DashboardJob.sales(f.sales.saleCount, style: style), revenue: style.format(f.sales.revenue), earned: style.format(f.sales.commission), periods: f.periods,
+            .init(sales: style.formatCount(f.sales.saleCount), salesText: SaleWords.count(f.sales.saleCount, style: style), revenue: style.format(f.sales.revenue), earned: style.format(f.sales.commission), periods: f.periods,
                   commission: style.format(f.commission), accelerators: style.format(f.accelerators), deductions: style.format(f.deductions),
                   netPayable: style.format(f.netPayable), received: style.format(f.received), balance: style.format(f.balance.magnitudeOrSelf),
-                  credit: f.balance.isNegative,
+                  credit: f.balance.isNegative, signedBalance: style.format(f.balance),
                   adjusted: !f.accelerators.isZero || !f.deductions.isZero)
         }
         // In the year running, a clinic past its usual day of payment says so, as on the dashboard.
@@ -139,7 +139,7 @@ struct StatementsJob: Job {
                                  discount: style.format(sale.line.discount), revenue: style.format(sale.figures.revenue), profit: style.format(sale.figures.profit),
                                  share: sale.line.rate.map { "\($0.share.shortPercentText)%" } ?? "none", commission: style.format(sale.figures.commission))
                 },
-                sales: DashboardJob.sales(statement.totals.saleCount, style: style), revenue: style.format(statement.totals.revenue), profit: style.format(statement.totals.profit),
+                sales: SaleWords.count(statement.totals.saleCount, style: style), saleCount: style.formatCount(statement.totals.saleCount), revenue: style.format(statement.totals.revenue), profit: style.format(statement.totals.profit),
                 // An accelerator that added nothing (its tiers not reached) is not a line of its own.
                 adjusted: statement.accelerators.contains { !$0.amount.isZero } || !statement.deductions.isEmpty,
                 lineCommission: style.format(statement.totals.commission),
@@ -221,13 +221,13 @@ package struct StatementPageView: PageView {
         let standing: Standing
 
         package init(clinic: String, period: String, closed: Bool, previousLink: String, nextLink: String, previousName: String = "", nextName: String? = nil,
-                     csvLink: String, compareLink: String, lines: [Line], sales: String, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
+                     csvLink: String, compareLink: String, lines: [Line], sales: String, saleCount: String, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
                      deductions: [Deduction], commission: String, received: String, balance: String, standing: Standing) {
             (self.clinic, self.period, self.closed, self.previousLink, self.nextLink) = (clinic, period, closed, previousLink, nextLink)
             (self.previousName, self.nextName) = (previousName, nextName)
             (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (csvLink, compareLink, lines, sales, revenue, profit)
             hasLines = !lines.isEmpty
-            saleCount = sales.split(separator: " ").first.map(String.init) ?? sales
+            self.saleCount = saleCount
             (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (adjusted, lineCommission, accelerators, deductions)
             (self.commission, self.received, self.balance, self.standing) = (commission, received, balance, standing)
         }
@@ -282,11 +282,11 @@ package struct YearPageView: PageView {
         let adjusted: Bool
 
         package init(sales: String, salesText: String, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String,
-                     netPayable: String, received: String, balance: String, credit: Bool = false, adjusted: Bool) {
+                     netPayable: String, received: String, balance: String, credit: Bool = false, signedBalance: String? = nil, adjusted: Bool) {
             (self.sales, self.salesText, self.revenue, self.earned, self.periods, self.commission) = (sales, salesText, revenue, earned, periods, commission)
             (self.accelerators, self.deductions, self.netPayable, self.received) = (accelerators, deductions, netPayable, received)
             (self.balance, self.credit, self.adjusted) = (balance, credit, adjusted)
-            signedBalance = credit ? "\u{2212}" + balance : balance
+            self.signedBalance = signedBalance ?? balance
         }
     }
 
