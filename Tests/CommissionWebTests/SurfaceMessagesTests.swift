@@ -86,4 +86,22 @@ import Testing
         #expect(closed.message(on: .page).contains("on the Payouts page") && closed.description.contains("`commission period reopen`"))
         #expect(StoreError.alreadyImported(file: "sales.csv", on: (try! Day(year: 2026, month: 11, day: 24))).message(on: .page).contains("tick “Import it again”"))
     }
+
+    /// No sentence the web app writes names a command of the command line (comments aside): a
+    /// page says what to do where she is.
+    @Test("No sentence of the web app names a terminal command")
+    func theWebAppNamesNoCommand() throws {
+        let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "Sources/CommissionWeb")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path(percentEncoded: false))).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") || $0.hasSuffix(".mustache") }
+        #expect(files.count > 20)
+        for file in files {
+            let text = try String(contentsOf: folder.appending(path: file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                #expect(line.firstMatch(of: /commission (import|restore|migrate|sync|serve|backup|books|sale|clinic|product|terms|period|payout)\b/) == nil,
+                        "\(file): \(line)")
+            }
+        }
+    }
 }

@@ -172,7 +172,7 @@ struct TransferJob: Job {
     /// says what would be imported. Nothing of the book changes.
     func importWorkbook(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (path, fields) = try await receiveUpload(request, context: context, field: "workbook", missing: "Choose the workbook.",
-            tooLarge: "The workbook is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): import it with commission import.")
+            tooLarge: "The workbook is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): split it into smaller workbooks, or ask whoever runs the server to import it there.")
         let dates = fields["dates"].flatMap(DateOrder.init(rawValue:)), again = fields["again"] != nil
         do {
             let summary = try await importWorkbook(at: path, dates: dates, again: again, dryRun: true)
@@ -261,7 +261,7 @@ struct TransferJob: Job {
             guard backup.accounts > 0 || !restoring.restoreReplacesAccounts else {
                 throw Problem(.unprocessableContent, """
                     This backup holds no account: restored from here, the book would wait for whoever sets it up first. \
-                    Restore it on the server with commission restore, then set up its owner.
+                    Ask whoever runs the server to restore it there, then set up its owner.
                     """)
             }
             let token = app.staging.stage(path)
@@ -314,7 +314,7 @@ struct TransferJob: Job {
     /// ``WebConfiguration/maxBackupSize``, leaving nothing behind.
     func receiveUpload(_ request: Request, context: AppRequestContext) async throws -> String {
         try await receiveUpload(request, context: context, field: "backup", missing: "Choose the backup file to restore.",
-                                tooLarge: "The backup is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): restore it with commission restore.").path
+                                tooLarge: "The backup is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): ask whoever runs the server to restore it there.").path
     }
 
     /// The same for any form with one file (in its `field` part) and small fields beside it.
