@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "CommissionCore", targets: ["CommissionCore"]),
         .library(name: "CommissionStore", targets: ["CommissionStore"]),
         .library(name: "CommissionSQLite", targets: ["CommissionSQLite"]),
+        .library(name: "CommissionAPI", targets: ["CommissionAPI"]),
         .library(name: "CommissionClient", targets: ["CommissionClient"]),
         .library(name: "CommissionPostgres", targets: ["CommissionPostgres"]),
         .library(name: "CommissionKit", targets: ["CommissionKit"]),
@@ -82,6 +83,16 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The API's JSON shapes and operations, generated from the server's OpenAPI document
+        // (Generated/, committed): the one definition of each shape, which the server answers
+        // with, the command line prints and the client reads.
+        .target(
+            name: "CommissionAPI",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            exclude: ["openapi-generator-config.yaml"],
+            swiftSettings: strict
+        ),
+
         // The store over HTTP: a book on a Commission server (`/api/v1`), for an app or a laptop.
         // Its HTTP code is generated from the server's OpenAPI document (Generated/, committed);
         // the transport is the caller's (URLSession by default, AsyncHTTPClient on a server).
@@ -89,6 +100,7 @@ let package = Package(
             name: "CommissionClient",
             dependencies: [
                 "CommissionStore",
+                "CommissionAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // The default transport on Apple's platforms. Elsewhere the caller gives one (the
                 // command line: AsyncHTTPClient's), so that nothing links FoundationNetworking and
@@ -120,7 +132,7 @@ let package = Package(
         // without the executable.
         .target(
             name: "CommissionKit",
-            dependencies: ["CommissionStore", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            dependencies: ["CommissionStore", "CommissionAPI", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            // The SHA-256 of an imported file, by which a second import of it is recognised.
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict

@@ -1,3 +1,4 @@
+import CommissionAPI
 import CommissionCore
 import CommissionStore
 import Foundation

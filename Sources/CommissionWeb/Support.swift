@@ -284,6 +284,12 @@ package struct Problem: Error, Encodable, Sendable {
         return nil
     }
 
+    /// The values a field of a choice takes, by its name, for the sentence that refuses another.
+    static let choices: [String: [String]] = [
+        "basis": CommissionBasis.allCases.map(\.rawValue), "rounding": RoundingRule.allCases.map(\.rawValue),
+        "roundingScope": RoundingScope.allCases.map(\.rawValue), "role": MemberRole.allCases.map(\.rawValue),
+    ]
+
     static func describe(_ error: DecodingError) -> String {
         switch error {
         case .keyNotFound(let key, _): return "the field \"\(key.stringValue)\" is missing."
@@ -291,6 +297,9 @@ package struct Problem: Error, Encodable, Sendable {
             return "the field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type."
         case .dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            if let field = context.codingPath.last?.stringValue, let values = choices[field] {
+                return "the field \"\(path)\" is " + values.map { "\"\($0)\"" }.joined(separator: " or ") + "."
+            }
             return path.isEmpty ? "it is not valid JSON." : "the field \"\(path)\": \(context.debugDescription)"
         @unknown default: return "it cannot be read."
         }

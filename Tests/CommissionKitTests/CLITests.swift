@@ -105,15 +105,15 @@ import Testing
 
         // Lists print the API's shapes: ids and counts are numbers, flags booleans, amounts decimal strings.
         let list = try commission(["sale", "list", "--format", "json", "--db", db])
-        let sales = try JSONDecoder().decode([SaleJSON].self, from: Data(list.stdout.utf8))
+        let sales = try JSONDecoder().decode([API.Sale].self, from: Data(list.stdout.utf8))
         #expect(sales.count == 1)  // the two above are voided
         #expect(sales.first?.quantity == 2 && sales.first?.voided == false && sales.first?.commission == "24.00")
         #expect(sales.first?.clinic == "Glow" && sales.first?.product == "Serum 30ml" && sales.first?.share == "40.00")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(listed.first?["id"] is Int && listed.first?["noCommission"] as? Bool == false && listed.first?["unitPrice"] as? String == "50.00")
-        let clinics = try JSONDecoder().decode([ClinicJSON].self, from: Data(try commission(["clinic", "list", "--format", "json", "--db", db]).stdout.utf8))
+        let clinics = try JSONDecoder().decode([API.Clinic].self, from: Data(try commission(["clinic", "list", "--format", "json", "--db", db]).stdout.utf8))
         #expect(clinics.map(\.schedule) == ["semimonthly"] && clinics.first?.archived == false)
-        let terms = try JSONDecoder().decode([TermsJSON].self, from: Data(try commission(["terms", "list", "--format", "json", "--db", db]).stdout.utf8))
+        let terms = try JSONDecoder().decode([API.Terms].self, from: Data(try commission(["terms", "list", "--format", "json", "--db", db]).stdout.utf8))
         #expect(terms.first?.share == "40.00" && terms.first?.clinic == "Glow" && terms.first?.effectiveFrom == "2026-01-01")
 
         // The export of sales imports again into another book and gives the same statement.
@@ -133,7 +133,7 @@ import Testing
         let all = try commission(["statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "csv", "--db", db])
         #expect(all.stdout.hasPrefix("Clinic,Period start,Period end,Closed,Sale,Date,Product"), "\(all.stdout)\(all.stderr)")
         #expect(all.stdout.contains("Glow,2026-03-01,2026-03-15,no,1,2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"))
-        let allJSON = try JSONDecoder().decode([StatementJSON].self, from: Data(try commission(
+        let allJSON = try JSONDecoder().decode([API.Statement].self, from: Data(try commission(
             ["statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "json", "--db", db]).stdout.utf8))
         #expect(allJSON.map(\.periodStart) == ["2026-03-01"] && allJSON.first?.totals.commission == "24.00")
         let none = try commission(["statement", "--all", "--from", "2025-01-01", "--to", "2025-01-31", "--db", db])
@@ -141,7 +141,7 @@ import Testing
         let both = try commission(["statement", "Glow", "--all", "--from", "2026-03-01", "--db", db])
         #expect(both.status != 0 && both.stderr.contains("leave out the clinic's name"), "\(both.stderr)")
         let thisMonth = try commission(["statement", "--all", "--to", "2026-03-20", "--format", "json", "--db", db])
-        #expect(try JSONDecoder().decode([StatementJSON].self, from: Data(thisMonth.stdout.utf8)).map(\.periodStart) == ["2026-03-01"], "\(thisMonth.stdout)")  // from March 1st
+        #expect(try JSONDecoder().decode([API.Statement].self, from: Data(thisMonth.stdout.utf8)).map(\.periodStart) == ["2026-03-01"], "\(thisMonth.stdout)")  // from March 1st
     }
 
     /// Her real terms from the command line: a clinic's price, and a change of schedule.

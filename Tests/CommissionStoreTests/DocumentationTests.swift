@@ -37,6 +37,23 @@ import Testing
         #expect(checked >= 10, "relative links were found and checked (\(checked))")
     }
 
+    /// The API's shapes are defined by its OpenAPI document; `docs/json.md` explains them with
+    /// examples. Every key an example shows is a property the document defines, so that the
+    /// explanation cannot describe a field the API does not have.
+    @Test("Every key in docs/json.md's examples is one the OpenAPI document defines")
+    func theJSONPageNamesOnlyTheDocumentsKeys() throws {
+        let document = try String(contentsOf: Self.root.appending(path: "Sources/CommissionWeb/Resources/openapi.json"), encoding: .utf8)
+        // A property's name is a key followed by its schema's object: `"name": {`.
+        let defined = Set(document.matches(of: /"([A-Za-z]+)": \{/).map { String($0.1) })
+        let page = try String(contentsOf: Self.root.appending(path: "docs/json.md"), encoding: .utf8)
+        var shown = Set<String>()
+        for block in page.matches(of: /```json\n((?:.|\n)*?)```/) {
+            for key in block.1.matches(of: /"([A-Za-z]+)"\s*:/) { shown.insert(String(key.1)) }
+        }
+        #expect(shown.count >= 40, "the examples' keys were found (\(shown.count))")
+        #expect(shown.subtracting(defined).isEmpty, "docs/json.md shows keys the OpenAPI document does not define: \(shown.subtracting(defined).sorted())")
+    }
+
     /// What `Package.swift` says each package gives to which target: package → target → products.
     static func packageUses() throws -> (packages: Set<String>, uses: [String: [String: Set<String>]]) {
         let text = try String(contentsOf: root.appending(path: "Package.swift"), encoding: .utf8)

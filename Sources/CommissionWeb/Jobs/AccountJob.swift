@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionKit
 import CommissionStore
 import Foundation
 import Hummingbird
@@ -38,7 +39,7 @@ struct AccountJob: Job {
 
     func registerAPI<G>(on api: Registrar<G>) {
         api.get("/members") { _, _ in
-            try app.json(try await app.store.members().map { MemberJSON(id: $0.account.id.rawValue, username: $0.account.username, role: $0.role.rawValue) })
+            try app.json(try await app.store.members().map { API.Member(id: Int($0.account.id.rawValue), username: $0.account.username, role: API.spelt($0.role)) })
         }
         api.post("/invitations") { request, context in try await invite(request, context: context) }
     }
@@ -263,28 +264,11 @@ struct AccountJob: Job {
         return try await startSession(for: account)
     }
 
-    struct MemberJSON: Encodable {
-        var id: Int64
-        var username: String
-        var role: String
-    }
-
-    struct InvitationBody: Decodable { var role: String? }
-
-    struct InvitationJSON: Encodable {
-        var url: String
-        var path: String
-        var role: String
-        var expiresAt: Date
-    }
-
     func invite(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(InvitationBody.self, request, context: context)
-        guard let role = MemberRole(rawValue: input.role ?? MemberRole.member.rawValue) else {
-            throw Problem(.unprocessableContent, "The role is member or owner.")
-        }
+        let input = try await app.body(API.InvitationInput.self, request, context: context)
+        let role: MemberRole = try app.choice(input.role, field: "role") ?? .member
         let link = try await createInvitation(request, context: context, role: role)
-        return try app.json(InvitationJSON(url: link.url, path: link.path, role: role.rawValue, expiresAt: link.expiresAt), status: .created)
+        return try app.json(API.Invitation(url: link.url, path: link.path, role: API.spelt(role), expiresAt: link.expiresAt), status: .created)
     }
 
     /// A new invitation link of the book: its secret is in the link only, the store keeps its digest.

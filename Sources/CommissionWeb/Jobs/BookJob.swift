@@ -117,28 +117,8 @@ struct BookJob: Job {
         }
     }
 
-    struct DeductionBody: Decodable {
-        var clinicId: Int64?
-        var clinic: String?
-        var name: String
-        var amount: String?
-        var share: String?
-        var effectiveFrom: String?
-        var lastDay: String?
-    }
 
-    /// A `lastDay` of "" takes the last day away.
-    struct DeductionPatch: Decodable { var name: String?; var amount: String?; var share: String?; var effectiveFrom: String?; var lastDay: String? }
 
-    struct PriceBody: Decodable {
-        var clinicId: Int64?
-        var clinic: String?
-        var productId: Int64?
-        var product: String?
-        var unitPrice: String
-        var unitCost: String?
-        var effectiveFrom: String?
-    }
 
     static func basis(_ text: String) throws -> CommissionBasis {
         guard let basis = CommissionBasis(rawValue: text) else { throw Problem(.unprocessableContent, "The basis is \"profit\" or \"revenue\".") }
@@ -487,16 +467,8 @@ struct BookJob: Job {
 
     // MARK: API
 
-    struct ClinicBody: Decodable { var name: String; var schedule: String? }
-    /// `scheduleChanges` replaces the whole list of changes.
-    struct ClinicPatch: Decodable { var name: String?; var schedule: String?; var scheduleChanges: [ScheduleChangeJSON]?; var archived: Bool? }
 
-    struct ProductBody: Decodable { var name: String; var sku: String?; var unitPrice: String; var unitCost: String? }
-    /// An SKU of "" takes the SKU away.
-    struct ProductPatch: Decodable { var name: String?; var sku: String?; var unitPrice: String?; var unitCost: String?; var archived: Bool? }
 
-    /// `tiers` replaces every tier (`[]` takes them away).
-    struct TermsPatch: Decodable { var share: String?; var basis: String?; var effectiveFrom: String?; var tiers: [String]?; var archived: Bool? }
 
     /// Tiers as the API takes them: `"5000.00:50%"` each.
     static func tiers(_ texts: [String], currency: Currency) throws -> [Tier] {
@@ -536,49 +508,34 @@ struct BookJob: Job {
         }
     }
 
-    struct TermsBody: Decodable {
-        var clinicId: Int64?
-        var clinic: String?
-        var productId: Int64?
-        var product: String?
-        var basis: String?
-        var share: String
-        var tiers: [String]?
-        var effectiveFrom: String
-    }
 
-    struct TermsChangeJSON: Encodable {
-        var terms: TermsJSON
-        var recomputedSales: Int
-        var salesInClosedPeriods: Int
-    }
 
     func createTerms(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(TermsBody.self, request, context: context)
+        let input = try await app.body(API.TermsInput.self, request, context: context)
         let change = try await app.store.createTerms(try await termsDraft(input, currency: try await app.store.settings().currency))
         return try await termsChange(change, status: .created)
     }
 
     // What the API's bodies ask for, as the store's drafts: for a single write and for a batch alike.
 
-    static func clinicDraft(_ input: ClinicBody) throws -> ClinicDraft {
+    static func clinicDraft(_ input: API.ClinicInput) throws -> ClinicDraft {
         ClinicDraft(name: input.name, schedule: try PaySchedule(parsing: input.schedule ?? "monthly"))
     }
 
-    func productDraft(_ input: ProductBody, currency: Currency) throws -> ProductDraft {
+    func productDraft(_ input: API.ProductInput, currency: Currency) throws -> ProductDraft {
         ProductDraft(name: input.name, sku: input.sku, unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
                      unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? .zero)
     }
 
-    func termsDraft(_ input: TermsBody, currency: Currency) async throws -> TermsDraft {
+    func termsDraft(_ input: API.TermsInput, currency: Currency) async throws -> TermsDraft {
         let product: Product.ID? = input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : nil
         return TermsDraft(
-            clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: product, basis: try Self.basis(input.basis ?? "profit"),
+            clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: product, basis: try app.choice(input.basis, field: "basis") ?? .profit,
             share: try Share(parsing: input.share), tiers: try Self.tiers(input.tiers ?? [], currency: currency),
             effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0)))
     }
 
-    func priceDraft(_ input: PriceBody, settings: BookSettings) async throws -> PriceDraft {
+    func priceDraft(_ input: API.PriceInput, settings: BookSettings) async throws -> PriceDraft {
         PriceDraft(
             clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: try await app.productID(input.productId, name: input.product),
             unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: settings.currency) ?? .zero,
@@ -586,7 +543,7 @@ struct BookJob: Job {
             effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today()))
     }
 
-    func deductionDraft(_ input: DeductionBody, settings: BookSettings) async throws -> Deduction {
+    func deductionDraft(_ input: API.DeductionInput, settings: BookSettings) async throws -> Deduction {
         Deduction(
             id: Deduction.ID(0), clinicID: try await app.clinicID(input.clinicId, name: input.clinic), name: input.name,
             amount: try Self.deductionAmount(amount: input.amount, share: input.share, currency: settings.currency),
@@ -596,7 +553,7 @@ struct BookJob: Job {
 
     /// A change of terms and what it did to the sales.
     func termsChange(_ change: TermsChange, status: HTTPResponse.Status = .ok) async throws -> Response {
-        try app.json(TermsChangeJSON(terms: try await app.presenter().terms(change.terms), recomputedSales: change.recomputedSales,
+        try app.json(API.TermsChange(terms: try await app.presenter().terms(change.terms), recomputedSales: change.recomputedSales,
                                      salesInClosedPeriods: change.salesInClosedPeriods), status: status)
     }
 }

@@ -148,6 +148,19 @@ struct WebApp: Sendable {
         }
     }
 
+    /// A choice a body made (a basis, a rounding rule) as the domain's, or nil when it made none.
+    /// The document lets some be `null` (which the generator spells as an empty string): a choice
+    /// the domain lacks is refused, naming the ones it has.
+    func choice<Domain: RawRepresentable & CaseIterable>(_ value: (some RawRepresentable<String>)?, field: String) throws -> Domain?
+    where Domain.RawValue == String {
+        guard let value else { return nil }
+        guard let domain = Domain(rawValue: value.rawValue) else {
+            throw Problem(.badRequest, "The request body is not the JSON this endpoint expects: the field \"\(field)\" is "
+                          + Domain.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ") + ".")
+        }
+        return domain
+    }
+
     func day(_ text: String?, field: String, default fallback: Day) throws -> Day {
         guard let text else { return fallback }
         do { return try Day(parsing: text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
@@ -167,14 +180,14 @@ struct WebApp: Sendable {
         do { return try currency.parse(text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
     }
 
-    func clinicID(_ id: Int64?, name: String?) async throws -> Clinic.ID {
-        if let id { return Clinic.ID(id) }
+    func clinicID(_ id: Int?, name: String?) async throws -> Clinic.ID {
+        if let id { return Clinic.ID(Int64(id)) }
         if let name { return try await store.clinic(named: name).id }
         throw Problem(.unprocessableContent, "Name the clinic: \"clinicId\" or \"clinic\".")
     }
 
-    func productID(_ id: Int64?, name: String?) async throws -> Product.ID {
-        if let id { return Product.ID(id) }
+    func productID(_ id: Int?, name: String?) async throws -> Product.ID {
+        if let id { return Product.ID(Int64(id)) }
         if let name { return try await store.product(named: name).id }
         throw Problem(.unprocessableContent, "Name the product: \"productId\" or \"product\" (a name or SKU).")
     }

@@ -193,28 +193,16 @@ struct PayoutsJob: Job {
 
     // MARK: API
 
-    struct PayoutBody: Decodable {
-        var clinicId: Int64?
-        var clinic: String?
-        /// Any day of the period paid for; with `periodEnd`, its first day.
-        var period: String
-        /// The period's last day: the period is then exactly `period`…`periodEnd`, refused when it
-        /// is not one of the clinic's.
-        var periodEnd: String?
-        var amount: String
-        var receivedOn: String?
-        var reference: String?
-    }
 
     func createPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(PayoutBody.self, request, context: context)
+        let input = try await app.body(API.PayoutInput.self, request, context: context)
         let settings = try await app.store.settings()
         let payout = try await app.store.createPayout(try await payoutDraft(input, settings: settings))
         return try app.json(Presenter(currency: settings.currency).payout(payout), status: .created)
     }
 
     /// A payout as the API's body asks for it: for a single write and for a batch alike.
-    func payoutDraft(_ input: PayoutBody, settings: BookSettings) async throws -> PayoutDraft {
+    func payoutDraft(_ input: API.PayoutInput, settings: BookSettings) async throws -> PayoutDraft {
         let clinic = try await app.store.clinic(try await app.clinicID(input.clinicId, name: input.clinic))
         let day = try app.day(input.period, field: "period", default: settings.today())
         let period = try input.periodEnd.map { end in
@@ -224,7 +212,6 @@ struct PayoutsJob: Job {
                            receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference)
     }
 
-    struct PeriodJSON: Encodable { var clinicId: Int64; var periodStart: String; var periodEnd: String; var closed: Bool }
 
     func closePeriod(_ request: Request, context: AppRequestContext, close: Bool) async throws -> Response {
         let clinic = try await app.clinic(context)
@@ -234,7 +221,7 @@ struct PayoutsJob: Job {
         } else {
             try await app.store.reopenPeriod(clinic: clinic.id, period: period)
         }
-        return try app.json(PeriodJSON(clinicId: clinic.id.rawValue, periodStart: period.start.description, periodEnd: period.end.description, closed: close))
+        return try app.json(API.PeriodState(clinicId: Int(clinic.id.rawValue), periodStart: period.start.description, periodEnd: period.end.description, closed: close))
     }
 }
 

@@ -32,7 +32,7 @@ struct RemoteStoreJob: Job {
             let (from, through) = try range(request)
             let presenter = try await app.presenter()
             return try app.json(try await app.store.clinicMonths(from: from, through: through).map {
-                ClinicMonthJSON(clinicId: $0.clinicID.rawValue, month: $0.month.description, totals: presenter.totals($0.totals))
+                API.ClinicMonth(clinicId: $0.clinicID.rawValue, month: $0.month.description, totals: presenter.totals($0.totals))
             })
         }
         api.delete("/payouts/:id") { _, context in
@@ -71,7 +71,6 @@ struct RemoteStoreJob: Job {
         }
     }
 
-    struct ClinicMonthJSON: Encodable { var clinicId: Int64; var month: String; var totals: TotalsJSON }
 
     /// `from` and `to`, both required (any days: a range to read may reach past what a sale takes).
     func range(_ request: Request) throws -> (Day, Day) {
@@ -96,34 +95,8 @@ struct RemoteStoreJob: Job {
 
     // MARK: Rows
 
-    /// One row of an import sent as data: its line (and file), and exactly one record — the body
-    /// its own endpoint takes, clinics and products by name.
-    struct RowBody: Decodable {
-        var line: Int
-        var file: String?
-        var fileIndex: Int?
-        var clinic: BookJob.ClinicBody?
-        var product: BookJob.ProductBody?
-        var terms: BookJob.TermsBody?
-        var sale: SalesJob.SaleBody?
-        var price: BookJob.PriceBody?
-        var scheduleChange: ScheduleChangeBody?
-        var deduction: BookJob.DeductionBody?
-    }
 
-    struct ScheduleChangeBody: Decodable { var clinic: String; var schedule: String; var effectiveFrom: String }
-    struct ProblemBody: Decodable { var line: Int; var column: String?; var reason: String; var file: String?; var fileIndex: Int? }
-    struct DigestBody: Decodable { var name: String; var sha256: String }
 
-    struct RowsBody: Decodable {
-        var rows: [RowBody]
-        /// What the caller's reading of its file found wrong (rows it did not send): reported with the rest.
-        var problems: [ProblemBody]?
-        var digests: [DigestBody]?
-        var dryRun: Bool?
-        var again: Bool?
-        var problemLimit: Int?
-    }
 
     /// The rows as an import source: a problem names the field (`clinic`, `effective from`…),
     /// which the caller turns into its file's column.
@@ -142,7 +115,7 @@ struct RemoteStoreJob: Job {
     /// whole or not at all, as a file is. A row that cannot be read as its kind is a problem of its
     /// line, reported with the store's.
     func importRows(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let body = try await app.body(RowsBody.self, request, context: context)
+        let body = try await app.body(API.ImportRowsInput.self, request, context: context)
         let settings = try await app.store.settings()
         let currency = settings.currency
         func file(_ name: String?, _ index: Int?) -> ImportFile? { name.map { ImportFile(index: index ?? 0, name: $0) } }
@@ -160,13 +133,13 @@ struct RemoteStoreJob: Job {
                                     digests: (body.digests ?? []).map { ImportDigest(name: $0.name, sha256: $0.sha256) }, again: body.again ?? false)
         let summary = try await app.store.importRows(from: Rows(rows: rows, problems: problems), options: options)
         app.configuration.metrics?.imported(summary)
-        return try app.json(TransferJob.ImportJSON(kind: "rows", dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products,
-                                                   terms: summary.terms, sales: summary.sales, prices: summary.prices,
-                                                   scheduleChanges: summary.scheduleChanges, deductions: summary.deductions, passedOver: []),
+        return try app.json(API.ImportResult(passedOver: [], kind: "rows", dryRun: summary.dryRun, clinics: summary.clinics,
+                                             products: summary.products, terms: summary.terms, sales: summary.sales, prices: summary.prices,
+                                             scheduleChanges: summary.scheduleChanges, deductions: summary.deductions),
                             status: summary.dryRun ? .ok : .created)
     }
 
-    func record(_ row: RowBody, currency: Currency) throws -> ImportRecord {
+    func record(_ row: API.ImportRowInput, currency: Currency) throws -> ImportRecord {
         func name(_ text: String?, _ field: String) throws -> String {
             guard let text else { throw Problem(.unprocessableContent, "Name the \(field).") }
             return text
@@ -182,7 +155,7 @@ struct RemoteStoreJob: Job {
             records.append(.product(ProductDraft(name: p.name, sku: p.sku, unitPrice: try money(p.unitPrice) ?? .zero, unitCost: try money(p.unitCost) ?? .zero)))
         }
         if let t = row.terms {
-            records.append(.terms(NamedTermsDraft(clinic: try name(t.clinic, "clinic"), product: t.product, basis: try BookJob.basis(t.basis ?? "profit"),
+            records.append(.terms(NamedTermsDraft(clinic: try name(t.clinic, "clinic"), product: t.product, basis: try app.choice(t.basis, field: "basis") ?? .profit,
                                                   share: try Share(parsing: t.share), effectiveFrom: try day(t.effectiveFrom, "effective from"),
                                                   tiers: try BookJob.tiers(t.tiers ?? [], currency: currency))))
         }
@@ -214,37 +187,13 @@ struct RemoteStoreJob: Job {
 
     // MARK: Batch
 
-    /// One write of a batch: exactly one of its members, with the body its own endpoint takes.
-    struct BatchWrite: Decodable {
-        var clinic: BookJob.ClinicBody?
-        var product: BookJob.ProductBody?
-        var terms: BookJob.TermsBody?
-        var sale: SalesJob.SaleBody?
-        /// The sale's idempotency key (what `Idempotency-Key` is to `POST /sales`).
-        var idempotencyKey: String?
-        var voidSale: Int64?
-        var payout: PayoutsJob.PayoutBody?
-        var price: BookJob.PriceBody?
-        var deduction: BookJob.DeductionBody?
-    }
 
-    struct BatchBody: Decodable { var writes: [BatchWrite] }
 
-    /// What one write made, under the member its kind names.
-    struct BatchWritten: Encodable {
-        var clinic: ClinicJSON?
-        var product: ProductJSON?
-        var terms: BookJob.TermsChangeJSON?
-        var sale: SaleJSON?
-        var payout: PayoutJSON?
-        var price: PriceJSON?
-        var deduction: DeductionJSON?
-    }
 
     /// `POST /batch`: the writes in one transaction of the book — all of them, or (with the refused
     /// write's problem, `index` naming it) none.
     func batch(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let body = try await app.body(BatchBody.self, request, context: context)
+        let body = try await app.body(API.Batch.self, request, context: context)
         guard !body.writes.isEmpty else { throw Problem(.unprocessableContent, "The batch has no writes.") }
         guard body.writes.count <= 1000 else { throw Problem(.contentTooLarge, "A batch takes at most 1000 writes; send the rest in another.") }
         let settings = try await app.store.settings()
@@ -274,17 +223,16 @@ struct RemoteStoreJob: Job {
         let written: [StoreWritten]
         do { written = try await app.store.apply(writes) } catch { throw Self.atWrite(nil, error) }
         let presenter = Presenter(currency: settings.currency)
-        struct Answer: Encodable { var written: [BatchWritten] }
-        return try app.json(Answer(written: written.map { item in
+        return try app.json(API.BatchResult(written: written.map { item in
             switch item {
-            case .clinic(let clinic): BatchWritten(clinic: presenter.clinic(clinic))
-            case .product(let product): BatchWritten(product: presenter.product(product))
-            case .terms(let change): BatchWritten(terms: BookJob.TermsChangeJSON(terms: presenter.terms(change.terms), recomputedSales: change.recomputedSales,
+            case .clinic(let clinic): API.BatchWritten(clinic: presenter.clinic(clinic))
+            case .product(let product): API.BatchWritten(product: presenter.product(product))
+            case .terms(let change): API.BatchWritten(terms: API.TermsChange(terms: presenter.terms(change.terms), recomputedSales: change.recomputedSales,
                                                                                  salesInClosedPeriods: change.salesInClosedPeriods))
-            case .sale(let sale): BatchWritten(sale: presenter.sale(sale))
-            case .payout(let payout): BatchWritten(payout: presenter.payout(payout))
-            case .price(let entry): BatchWritten(price: presenter.price(entry))
-            case .deduction(let deduction): BatchWritten(deduction: presenter.deduction(deduction))
+            case .sale(let sale): API.BatchWritten(sale: presenter.sale(sale))
+            case .payout(let payout): API.BatchWritten(payout: presenter.payout(payout))
+            case .price(let entry): API.BatchWritten(price: presenter.price(entry))
+            case .deduction(let deduction): API.BatchWritten(deduction: presenter.deduction(deduction))
             }
         }), status: .created)
     }

@@ -174,28 +174,14 @@ struct SalesJob: Job {
             from: try app.queryDay(request, "from", settings: settings), through: try app.queryDay(request, "to", settings: settings),
             text: request.uri.queryParameters["q"].map(String.init), includeVoided: try QueryParameter.flag(request, "voided"),
             order: try QueryParameter.choice(request, "order") ?? .newestFirst, page: try QueryParameter.page(request, defaultLimit: 50))
-        struct Listing: Encodable { var total: Int; var sales: [SaleJSON] }
         let presenter = Presenter(currency: settings.currency)
-        return try app.json(Listing(total: try await app.store.countSales(saleQuery),
+        return try app.json(API.SaleList(total: try await app.store.countSales(saleQuery),
                                     sales: try await app.store.sales(saleQuery).map(presenter.sale)))
     }
 
-    struct SaleBody: Decodable {
-        var clinicId: Int64?
-        var clinic: String?
-        var productId: Int64?
-        var product: String?
-        var date: String?
-        var quantity: Int64?
-        var unitPrice: String?
-        var unitCost: String?
-        var discount: String?
-        var noCommission: Bool?
-        var note: String?
-    }
 
     func createSale(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(SaleBody.self, request, context: context)
+        let input = try await app.body(API.SaleInput.self, request, context: context)
         let draft = try await saleDraft(input, settings: try await app.store.settings())
         let sale = try await app.store.createSale(draft, idempotencyKey: request.headers[.idempotencyKey])
         app.configuration.metrics?.salesRecorded.increment()
@@ -203,7 +189,7 @@ struct SalesJob: Job {
     }
 
     /// A new sale as the API's body asks for it: for a single write and for a batch alike.
-    func saleDraft(_ input: SaleBody, settings: BookSettings) async throws -> SaleDraft {
+    func saleDraft(_ input: API.SaleInput, settings: BookSettings) async throws -> SaleDraft {
         let currency = settings.currency
         return SaleDraft(
             clinicID: try await app.clinicID(input.clinicId, name: input.clinic),
@@ -217,7 +203,7 @@ struct SalesJob: Job {
 
     func updateSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try id(context)
-        let input = try await app.body(SaleBody.self, request, context: context)
+        let input = try await app.body(API.SaleInput.self, request, context: context)
         let currency = try await app.store.settings().currency
         let old = try await app.store.sale(id)
         // Fields left out keep the sale's values.

@@ -36,13 +36,13 @@ struct SettingsJob: Job {
         api.post("/settings") { request, context in try await updateSettings(request, context: context) }
         api.get("/tokens") { _, context in
             let tokens = try await app.store.tokens(account: try app.account(context).id)
-            return try app.json(tokens.map { TokenJSON(id: $0.id.rawValue, name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil) })
+            return try app.json(tokens.map { API.Token(id: Int($0.id.rawValue), name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil) })
         }
         api.post("/tokens") { request, context in
-            let input = try await app.body(TokenBody.self, request, context: context)
+            let input = try await app.body(API.TokenInput.self, request, context: context)
             let secret = "cm_" + Secret.make()
             let token = try await app.store.createToken(account: try app.account(context).id, name: input.name, tokenDigest: Secret.digest(secret), now: app.configuration.clock.now)
-            return try app.json(TokenJSON(id: token.id.rawValue, name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
+            return try app.json(API.Token(id: Int(token.id.rawValue), name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
         }
         api.post("/tokens/:id/revoke") { _, context in
             try await app.store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try app.account(context).id)
@@ -132,30 +132,21 @@ struct SettingsJob: Job {
 
     // MARK: API
 
-    struct SettingsBody: Decodable { var currency: String?; var timeZone: String?; var rounding: String?; var roundingScope: String?; var locale: String? }
 
     func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await app.requireOwner(context, to: "change the book's settings")
-        let input = try await app.body(SettingsBody.self, request, context: context)
+        let input = try await app.body(API.SettingsInput.self, request, context: context)
         var settings = try await app.store.settings()
         if let code = input.currency { settings.currency = try Currency(code: code) }
         if let zone = input.timeZone { settings.timeZoneIdentifier = zone }
         if let locale = input.locale { settings.localeIdentifier = locale.replacingOccurrences(of: "-", with: "_") }
-        if let rule = input.rounding {
-            guard let parsed = RoundingRule(rawValue: rule) else { throw Problem(.unprocessableContent, "The rounding is half-away-from-zero or half-to-even.") }
-            settings.rounding.rule = parsed
-        }
-        if let scope = input.roundingScope {
-            guard let parsed = RoundingScope(rawValue: scope) else { throw Problem(.unprocessableContent, "The rounding scope is per-line or per-statement.") }
-            settings.rounding.scope = parsed
-        }
+        if let rule: RoundingRule = try app.choice(input.rounding, field: "rounding") { settings.rounding.rule = rule }
+        if let scope: RoundingScope = try app.choice(input.roundingScope, field: "roundingScope") { settings.rounding.scope = scope }
         try await app.store.updateSettings(settings)
         return try app.json(try await app.presenter().settings(settings))
     }
 
-    struct TokenJSON: Encodable { var id: Int64; var name: String; var createdAt: Date; var lastUsedAt: Date?; var token: String? }
 
-    struct TokenBody: Decodable { var name: String }
 }
 
 /// The Settings page (`settings.mustache`): the book's settings (an owner changes them), its

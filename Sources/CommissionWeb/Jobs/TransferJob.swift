@@ -455,20 +455,7 @@ struct TransferJob: Job {
 
     // MARK: API
 
-    struct ImportJSON: Encodable {
-        var kind: String; var dryRun: Bool; var clinics: Int; var products: Int; var terms: Int; var sales: Int
-        var prices: Int; var scheduleChanges: Int; var deductions: Int
-        /// The columns no field was read from, as the file spells them.
-        var passedOver: [String]
-        /// A dry run's first sales as read.
-        var preview: [PreviewJSON]?
-    }
 
-    /// A sale as a file's row is read: no price or cost means the product's.
-    struct PreviewJSON: Encodable {
-        var line: Int; var date: String; var clinic: String; var product: String; var quantity: Int64
-        var unitPrice: String?; var unitCost: String?; var discount: String
-    }
 
     /// The media type of an Excel workbook, which `POST /api/v1/import` takes beside CSV.
     static let workbookType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -546,16 +533,16 @@ struct TransferJob: Job {
         app.configuration.metrics?.imported(summary)
         // Totals rows are no records: said among what was passed over.
         passedOver += sources.flatMap { source in source.totalRows.map { "\(source.sheetName.map { "\($0): " } ?? "")line \($0): totals" } }
-        let preview = summary.dryRun ? try sources.flatMap { try $0.preview() }.prefix(5).compactMap { row -> PreviewJSON? in
+        let preview = summary.dryRun ? try sources.flatMap { try $0.preview() }.prefix(5).compactMap { row -> API.ImportResult.PreviewPayloadPayload? in
             guard case .sale(let sale) = row.record else { return nil }
-            return PreviewJSON(line: row.line, date: sale.date.description, clinic: sale.clinic, product: sale.product, quantity: sale.quantity,
+            return API.ImportResult.PreviewPayloadPayload(line: row.line, date: sale.date.description, clinic: sale.clinic, product: sale.product, quantity: sale.quantity,
                                unitPrice: sale.unitPrice.map { currency.format($0) }, unitCost: sale.unitCost.map { currency.format($0) },
                                discount: currency.format(sale.discount))
         } : nil
-        return try app.json(ImportJSON(kind: kinds.count == 1 ? kinds[0].rawValue : "workbook", dryRun: summary.dryRun, clinics: summary.clinics,
-                                       products: summary.products, terms: summary.terms, sales: summary.sales, prices: summary.prices,
-                                       scheduleChanges: summary.scheduleChanges, deductions: summary.deductions, passedOver: passedOver,
-                                       preview: preview),
+        return try app.json(API.ImportResult(preview: preview, passedOver: passedOver, kind: kinds.count == 1 ? kinds[0].rawValue : "workbook",
+                                             dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products, terms: summary.terms,
+                                             sales: summary.sales, prices: summary.prices, scheduleChanges: summary.scheduleChanges,
+                                             deductions: summary.deductions),
                             status: summary.dryRun ? .ok : .created)
     }
 }

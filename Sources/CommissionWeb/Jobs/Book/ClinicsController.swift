@@ -30,7 +30,7 @@ struct ClinicsController: Job {
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let clinic = try await app.store.createClinic(try BookJob.clinicDraft(try await app.body(BookJob.ClinicBody.self, request, context: context)))
+        let clinic = try await app.store.createClinic(try BookJob.clinicDraft(try await app.body(API.ClinicInput.self, request, context: context)))
         return try app.json(try await app.presenter().clinic(clinic), status: .created)
     }
 
@@ -39,7 +39,7 @@ struct ClinicsController: Job {
     }
 
     @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(BookJob.ClinicPatch.self, request, context: context)
+        let input = try await app.body(API.ClinicPatch.self, request, context: context)
         var clinic = try await app.clinic(context)
         if let name = input.name { clinic.name = name }
         if let schedule = input.schedule { clinic.schedule = try PaySchedule(parsing: schedule) }

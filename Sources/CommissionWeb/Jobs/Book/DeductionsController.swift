@@ -29,13 +29,13 @@ struct DeductionsController: Job {
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(BookJob.DeductionBody.self, request, context: context)
+        let input = try await app.body(API.DeductionInput.self, request, context: context)
         let deduction = try await app.store.createDeduction(try await BookJob(app).deductionDraft(input, settings: try await app.store.settings()))
         return try app.json(try await app.presenter().deduction(deduction), status: .created)
     }
 
     @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(BookJob.DeductionPatch.self, request, context: context)
+        let input = try await app.body(API.DeductionPatch.self, request, context: context)
         let settings = try await app.store.settings()
         var deduction = try await deduction(context)
         if let name = input.name { deduction.name = name }

@@ -25,7 +25,7 @@ struct PricesController: Job {
     }
 
     @Sendable func set(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(BookJob.PriceBody.self, request, context: context)
+        let input = try await app.body(API.PriceInput.self, request, context: context)
         let entry = try await app.store.setPrice(try await BookJob(app).priceDraft(input, settings: try await app.store.settings()))
         return try app.json(try await app.presenter().price(entry), status: .created)
     }

@@ -35,7 +35,7 @@ struct ProductsController: Job {
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(BookJob.ProductBody.self, request, context: context)
+        let input = try await app.body(API.ProductInput.self, request, context: context)
         let presenter = try await app.presenter()
         let product = try await app.store.createProduct(try BookJob(app).productDraft(input, currency: presenter.currency))
         return try app.json(presenter.product(product), status: .created)
@@ -46,7 +46,7 @@ struct ProductsController: Job {
     }
 
     @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(BookJob.ProductPatch.self, request, context: context)
+        let input = try await app.body(API.ProductPatch.self, request, context: context)
         let presenter = try await app.presenter()
         var product = try await product(context)
         if let name = input.name { product.name = name }

@@ -41,10 +41,10 @@ struct TermsController: Job {
     }
 
     @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let input = try await app.body(BookJob.TermsPatch.self, request, context: context)
+        let input = try await app.body(API.TermsPatch.self, request, context: context)
         var terms = try await terms(context)
         if let share = input.share { terms.share = try Share(parsing: share) }
-        if let basis = input.basis { terms.basis = try BookJob.basis(basis) }
+        if let basis: CommissionBasis = try app.choice(input.basis, field: "basis") { terms.basis = basis }
         if let from = input.effectiveFrom { terms.effectiveFrom = try app.day(from, field: "effectiveFrom", default: terms.effectiveFrom) }
         if let tiers = input.tiers { terms.tiers = try BookJob.tiers(tiers, currency: try await app.store.settings().currency) }
         if let archived = input.archived { terms.isArchived = archived }
