@@ -5,7 +5,9 @@ import PostgresNIO
 /// The expected figure of each pay period of the clinics whose figure is not the sum of their
 /// lines' (``PeriodSums/isKept``), kept in `clinicPeriodTotal` as the SQLite store keeps it: the
 /// schema's triggers mark what a write changes (`PostgresSchema.periodFigureStatements`), and every
-/// write transaction settles the marks before it commits.
+/// write transaction settles the marks before it commits. What to recompute and write is
+/// ``PeriodSettlement``'s (CommissionStore), shared with the SQLite store; this file reads and
+/// writes the rows it names.
 extension PostgresStore {
     /// Recomputes the periods the transaction's writes marked, and forgets the marks.
     func settlePeriodFigures(_ connection: PostgresConnection) async throws {
@@ -26,36 +28,42 @@ extension PostgresStore {
             guard let clinic = try await clinics(connection, "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND id = \(id)").first else {
                 continue
             }
-            var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try await tieredTerms(connection, clinic: clinic.id),
-                                  deductions: try await deductions(connection, clinic: clinic.id))
-            if let periods = mark.periods(in: clinic.calendar) {
-                for period in periods {
-                    try await addSums(connection, to: &sums, from: period.start, through: period.end)
+            var settlement = PeriodSettlement(clinic: clinic, marks: mark, rounding: settings.rounding,
+                                              tiered: try await tieredTerms(connection, clinic: clinic.id), deductions: try await deductions(connection, clinic: clinic.id))
+            for read in settlement.reads {
+                switch read {
+                case .period(let period):
+                    try await addSums(connection, to: &settlement.sums, from: period.start, through: period.end)
+                case .history:
+                    let last = try await connection.query("SELECT max(date)::text FROM clinicDayTotal WHERE bookId = \(book) AND clinicId = \(id)",
+                                                          logger: logger).decode(String?.self).all().first.flatMap { $0 }.flatMap(Day.reading(stored:))
+                    if let last { try await addSums(connection, to: &settlement.sums, from: Day(ordinal: -719_162), through: last) }  // from 0001-01-01
+                }
+            }
+            for write in try settlement.writes() {
+                switch write {
+                case .removePeriod(let start):
                     try await connection.query("""
-                        DELETE FROM clinicPeriodTotal WHERE bookId = \(book) AND clinicId = \(id) AND periodStart = \(period.start.description)::date
+                        DELETE FROM clinicPeriodTotal WHERE bookId = \(book) AND clinicId = \(id) AND periodStart = \(start.description)::date
                         """, logger: logger)
-                }
-            } else {
-                try await connection.query("DELETE FROM clinicPeriodTotal WHERE bookId = \(book) AND clinicId = \(id)", logger: logger)
-                guard sums.isKept else {
+                case .removeAll:
+                    try await connection.query("DELETE FROM clinicPeriodTotal WHERE bookId = \(book) AND clinicId = \(id)", logger: logger)
+                case .kept(true):
+                    try await connection.query("INSERT INTO clinicPeriodKept (bookId, clinicId) VALUES (\(book), \(id)) ON CONFLICT DO NOTHING",
+                                               logger: logger)
+                case .kept(false):
                     try await connection.query("DELETE FROM clinicPeriodKept WHERE bookId = \(book) AND clinicId = \(id)", logger: logger)
-                    continue
+                case .insert(let figures):
+                    // One statement for the clinic's rows, however many periods.
+                    guard !figures.isEmpty else { continue }
+                    var insert = SQL("INSERT INTO clinicPeriodTotal (bookId, clinicId, periodStart, periodEnd, expectedMinor) VALUES ")
+                    for (index, figure) in figures.enumerated() {
+                        try insert.add(index == 0 ? "(?, ?, ?::date, ?::date, ?)" : ", (?, ?, ?::date, ?::date, ?)",
+                                       book, id, figure.period.start.description, figure.period.end.description, figure.expected.minorUnits)
+                    }
+                    try await connection.query(insert.query, logger: logger)
                 }
-                try await connection.query("INSERT INTO clinicPeriodKept (bookId, clinicId) VALUES (\(book), \(id)) ON CONFLICT DO NOTHING",
-                                           logger: logger)
-                let last = try await connection.query("SELECT max(date)::text FROM clinicDayTotal WHERE bookId = \(book) AND clinicId = \(id)",
-                                                      logger: logger).decode(String?.self).all().first.flatMap { $0 }.flatMap(Day.reading(stored:))
-                if let last { try await addSums(connection, to: &sums, from: Day(ordinal: -719_162), through: last) }  // from 0001-01-01
             }
-            // One statement for the clinic's rows, however many periods.
-            let expected = try sums.expectedByPeriod()
-            guard !expected.isEmpty else { continue }
-            var insert = SQL("INSERT INTO clinicPeriodTotal (bookId, clinicId, periodStart, periodEnd, expectedMinor) VALUES ")
-            for (index, (period, amount)) in expected.enumerated() {
-                try insert.add(index == 0 ? "(?, ?, ?::date, ?::date, ?)" : ", (?, ?, ?::date, ?::date, ?)",
-                               book, id, period.start.description, period.end.description, amount.minorUnits)
-            }
-            try await connection.query(insert.query, logger: logger)
         }
     }
 

@@ -7,7 +7,9 @@ import GRDB
 /// period rather than their whole history.
 ///
 /// Triggers mark what a write changes in `clinicPeriodDirty` (see `Schema.periodFigureTables`);
-/// every write transaction settles the marks before it commits, so readers never see them.
+/// every write transaction settles the marks before it commits, so readers never see them. What to
+/// recompute and write is ``PeriodSettlement``'s (CommissionStore), shared with the PostgreSQL
+/// store; this file reads and writes the rows it names.
 extension SQLiteStore {
     /// Recomputes the periods the transaction's writes marked, and forgets the marks.
     static func settlePeriodFigures(_ db: Database) throws {
@@ -25,30 +27,36 @@ extension SQLiteStore {
                 continue
             }
             let clinic = try Rows.clinic(row)
-            var sums = PeriodSums(clinic: clinic, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: clinic.id),
-                                  deductions: try deductions(db, clinic: clinic.id))
-            if let periods = mark.periods(in: clinic.calendar) {
-                for period in periods {
-                    try addSums(db, to: &sums, from: period.start, through: period.end)
-                    try db.execute(sql: "DELETE FROM clinicPeriodTotal WHERE clinicId = ? AND periodStart = ?",
-                                   arguments: [id, period.start.description])
-                }
-            } else {
-                try db.execute(sql: "DELETE FROM clinicPeriodTotal WHERE clinicId = ?", arguments: [id])
-                guard sums.isKept else {
-                    try db.execute(sql: "DELETE FROM clinicPeriodKept WHERE clinicId = ?", arguments: [id])
-                    continue
-                }
-                try db.execute(sql: "INSERT OR IGNORE INTO clinicPeriodKept VALUES (?)", arguments: [id])
-                let range = try Row.fetchOne(db.cachedStatement(sql: "SELECT min(date), max(date) FROM clinicDayTotal WHERE clinicId = ?"),
-                                             arguments: [id])
-                if let first = (range?[0] as String?).flatMap(Day.reading(stored:)), let last = (range?[1] as String?).flatMap(Day.reading(stored:)) {
-                    try addSums(db, to: &sums, from: first, through: last)
+            var settlement = PeriodSettlement(clinic: clinic, marks: mark, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: clinic.id),
+                                              deductions: try deductions(db, clinic: clinic.id))
+            for read in settlement.reads {
+                switch read {
+                case .period(let period):
+                    try addSums(db, to: &settlement.sums, from: period.start, through: period.end)
+                case .history:
+                    let range = try Row.fetchOne(db.cachedStatement(sql: "SELECT min(date), max(date) FROM clinicDayTotal WHERE clinicId = ?"),
+                                                 arguments: [id])
+                    if let first = (range?[0] as String?).flatMap(Day.reading(stored:)), let last = (range?[1] as String?).flatMap(Day.reading(stored:)) {
+                        try addSums(db, to: &settlement.sums, from: first, through: last)
+                    }
                 }
             }
-            let insert = try db.cachedStatement(sql: "INSERT INTO clinicPeriodTotal (clinicId, periodStart, periodEnd, expectedMinor) VALUES (?, ?, ?, ?)")
-            for (period, expected) in try sums.expectedByPeriod() {
-                try insert.execute(arguments: [id, period.start.description, period.end.description, expected.minorUnits])
+            for write in try settlement.writes() {
+                switch write {
+                case .removePeriod(let start):
+                    try db.execute(sql: "DELETE FROM clinicPeriodTotal WHERE clinicId = ? AND periodStart = ?", arguments: [id, start.description])
+                case .removeAll:
+                    try db.execute(sql: "DELETE FROM clinicPeriodTotal WHERE clinicId = ?", arguments: [id])
+                case .kept(true):
+                    try db.execute(sql: "INSERT OR IGNORE INTO clinicPeriodKept VALUES (?)", arguments: [id])
+                case .kept(false):
+                    try db.execute(sql: "DELETE FROM clinicPeriodKept WHERE clinicId = ?", arguments: [id])
+                case .insert(let figures):
+                    let insert = try db.cachedStatement(sql: "INSERT INTO clinicPeriodTotal (clinicId, periodStart, periodEnd, expectedMinor) VALUES (?, ?, ?, ?)")
+                    for figure in figures {
+                        try insert.execute(arguments: [id, figure.period.start.description, figure.period.end.description, figure.expected.minorUnits])
+                    }
+                }
             }
         }
     }

@@ -116,3 +116,67 @@ public struct PeriodMarks: Sendable {
         return periods.count > Self.periodLimit ? nil : periods.sorted { $0.start < $1.start }
     }
 }
+
+/// Settling one clinic's marks: the algorithm the stores share, as values — what to read and then
+/// what to write — which each store performs in its own transaction (SQLite's is a synchronous
+/// closure, PostgreSQL's asynchronous, so the algorithm does no I/O of its own).
+///
+/// A store reads the clinic's marks, its tiered terms and deductions, makes a settlement, adds to
+/// ``sums`` the day sums of each of ``reads``, and performs ``writes()`` in order.
+public struct PeriodSettlement: Sendable {
+    /// A span of day sums to read.
+    public enum Read: Sendable, Equatable {
+        /// The days of one pay period.
+        case period(PayPeriod)
+        /// Every day of the clinic with sales.
+        case history
+    }
+
+    /// A change to the kept figures, in the order given.
+    public enum Write: Sendable, Equatable {
+        /// Remove the figure of the period starting that day.
+        case removePeriod(start: Day)
+        /// Remove every figure of the clinic.
+        case removeAll
+        /// The clinic's figures are kept from now on (it has tiers or deductions, or the book
+        /// rounds per statement) — or, `false`, no longer.
+        case kept(Bool)
+        /// Each period's figure.
+        case insert([Figure])
+    }
+
+    public struct Figure: Sendable, Equatable {
+        public var period: PayPeriod
+        public var expected: Money
+
+        public init(period: PayPeriod, expected: Money) {
+            self.period = period
+            self.expected = expected
+        }
+    }
+
+    public var sums: PeriodSums
+    public let reads: [Read]
+    private let periods: [PayPeriod]?
+
+    public init(clinic: Clinic, marks: PeriodMarks, rounding: RoundingPolicy, tiered: [Terms], deductions: [Deduction]) {
+        sums = PeriodSums(clinic: clinic, rounding: rounding, tiered: tiered, deductions: deductions)
+        periods = marks.periods(in: clinic.calendar)
+        if let periods {
+            reads = periods.map(Read.period)
+        } else {
+            reads = sums.isKept ? [.history] : []
+        }
+    }
+
+    /// What to write once the reads are added to ``sums``: the marked periods' figures replaced,
+    /// or the whole clinic's (and whether it is kept at all).
+    public func writes() throws -> [Write] {
+        let figures = try sums.expectedByPeriod().map { Figure(period: $0.period, expected: $0.expected) }
+        guard let periods else {
+            guard sums.isKept else { return [.removeAll, .kept(false)] }
+            return [.removeAll, .kept(true), .insert(figures)]
+        }
+        return periods.map { .removePeriod(start: $0.start) } + [.insert(figures)]
+    }
+}
