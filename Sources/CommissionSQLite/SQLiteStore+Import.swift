@@ -75,11 +75,9 @@ private struct ImportSession {
     let source: any ImportSource
     let options: ImportOptions
     var problems: [ImportProblem] = []
-    var summary = ImportSummary()
-    /// Names, terms and closed periods as the writer sees them, for the sales it computes itself.
+    /// What the import has read of the book and done to it (``ImportState``), with the reads of this connection.
     var resolver: SaleResolver
-    /// The earliest effective date of imported terms, per clinic: existing sales from then on are recomputed.
-    var recomputeFrom: [Clinic.ID: Day] = [:]
+    var summary: ImportSummary { resolver.state.summary }
     var rowsRead = 0
     /// From the first sale on, the summary triggers are off and the summaries are added up here.
     var triggersDropped = false
@@ -94,7 +92,7 @@ private struct ImportSession {
     }
 
     mutating func run() throws {
-        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, resolver.rules) } else { .parsing }
+        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, resolver.state.rules) } else { .parsing }
         let rows = ImportRowStream(source, reading)
         func pull() throws -> StagedRow? {
             guard let row = try rows.next() else { return nil }
@@ -133,7 +131,7 @@ private struct ImportSession {
                     }
                     switch staged {
                     case .sale(let sale):
-                        summary.sales += 1
+                        resolver.state.wrote(.sale)
                         return sale
                     case .problem(let problem):
                         problems.append(problem)
@@ -163,7 +161,7 @@ private struct ImportSession {
             try Schema.restoreSummaryTriggers(db)
         }
         if problems.isEmpty {
-            for (clinicID, from) in recomputeFrom {
+            for (clinicID, from) in resolver.state.recomputeFrom {
                 do {
                     _ = try SQLiteStore.recompute(db, clinic: try SQLiteStore.clinic(db, clinicID), from: from)
                 } catch let error as StoreError {
@@ -179,50 +177,32 @@ private struct ImportSession {
 
     /// Applies a row that is not a sale: a clinic, a product or terms.
     mutating func apply(_ row: ImportRow) throws {
-        switch row.record {
+        try resolver.read(for: row.record)
+        let written: ImportState.Written
+        switch try resolver.state.write(for: row.record) {
         case .clinic(let draft):
-            let name = try StoreInput.name(draft.name, field: "name")
-            let clinic = try SQLiteStore.insertClinic(db, ClinicDraft(name: name, schedule: try Ledger.schedule(draft.schedule, rules: resolver.rules)))
-            resolver.clinics[name.nocaseKey] = clinic
-            summary.clinics += 1
+            written = .clinic(try SQLiteStore.insertClinic(db, draft))
         case .product(let draft):
-            let product = try SQLiteStore.insertProduct(db, try StoreInput.product(draft, currency: resolver.rules.currency))
-            resolver.products[product.name.nocaseKey] = product
-            summary.products += 1
+            written = .product(try SQLiteStore.insertProduct(db, draft))
         case .terms(let draft):
-            let clinic = try resolver.clinic(named: draft.clinic)
-            var productID: Product.ID?
-            if let name = draft.product, !name.isEmpty { productID = try resolver.product(named: name).id }
-            _ = try Ledger.terms(TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share, tiers: draft.tiers,
-                                            effectiveFrom: draft.effectiveFrom), rules: resolver.rules)
             try db.execute(
                 sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [clinic.id.rawValue, productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints, draft.effectiveFrom.description,
-                            Tier.stored(draft.tiers)])
-            let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: clinic.id, productID: productID, basis: draft.basis,
-                              share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
-            resolver.candidates[clinic.id] = try resolver.terms(of: clinic.id) + [terms]
-            recomputeFrom[clinic.id] = min(recomputeFrom[clinic.id] ?? draft.effectiveFrom, draft.effectiveFrom)
-            summary.terms += 1
+                arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints,
+                            draft.effectiveFrom.description, Tier.stored(draft.tiers)])
+            written = .terms(Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis,
+                                   share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom))
         case .price(let draft):
-            let clinic = try resolver.clinic(named: draft.clinic)
-            _ = try SQLiteStore.setPrice(db, PriceDraft(clinicID: clinic.id, productID: try resolver.product(named: draft.product).id,
-                                                        unitPrice: draft.unitPrice, unitCost: draft.unitCost, effectiveFrom: draft.effectiveFrom))
-            resolver.prices[clinic.id] = nil  // the sales that follow take it
-            summary.prices += 1
-        case .scheduleChange(let change):
-            var clinic = try resolver.clinic(named: change.clinic)
-            clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: change.effectiveFrom, schedule: change.schedule))
-            resolver.replace(try SQLiteStore.updateClinic(db, clinic))
-            summary.scheduleChanges += 1
-        case .deduction(let draft):
-            let clinic = try resolver.clinic(named: draft.clinic)
-            _ = try SQLiteStore.createDeduction(db, Deduction(id: Deduction.ID(0), clinicID: clinic.id, name: draft.name, amount: draft.amount,
-                                                              effectiveFrom: draft.effectiveFrom, lastDay: draft.lastDay))
-            summary.deductions += 1
+            _ = try SQLiteStore.setPrice(db, draft)
+            written = .price(draft.clinicID)
+        case .scheduleChange(let clinic):
+            written = .scheduleChange(try SQLiteStore.updateClinic(db, clinic))
+        case .deduction(let deduction):
+            _ = try SQLiteStore.createDeduction(db, deduction)
+            written = .deduction
         case .sale:
             preconditionFailure("sales go through the sale feed")
         }
+        resolver.state.wrote(written)
     }
 }
 
@@ -244,55 +224,31 @@ extension ImportRow {
 }
 
 
-/// Turns an import's named sales into sales, against one connection: resolves clinic and product
-/// names and reads each clinic's terms and closed periods (all cached), and leaves the rest to the
-/// ledger. It only reads the database.
+/// An import's ``ImportState`` with the reads of one connection: resolves clinic and product
+/// names and reads each clinic's terms, closed periods and price list (each once), and leaves the
+/// rest to the state and the ledger. It only reads the database.
 struct SaleResolver {
     let db: Database
-    /// The book's rounding and the dates it takes, read once for the whole import.
-    let rules: EntryRules
-    /// Clinics and products by name folded as the book compares names (`nocaseKey`),
-    /// and by name as the file spells it.
-    var clinics: [String: Clinic] = [:]
-    var products: [String: Product] = [:]
-    var candidates: [Clinic.ID: [Terms]] = [:]
-    var closed: [Clinic.ID: ClosedPeriods] = [:]
-    /// Each clinic's price list, read once.
-    var prices: [Clinic.ID: [PriceListEntry]] = [:]
+    var state: ImportState
 
     init(db: Database, rules: EntryRules) {
         self.db = db
-        self.rules = rules
+        state = ImportState(rules: rules, fold: \.nocaseKey)
     }
 
-    mutating func clinic(named name: String) throws -> Clinic {
-        if let clinic = clinics[name] { return clinic }
-        let key = name.nocaseKey
-        let clinic = try clinics[key] ?? StoreInput.lookUp(name) { try SQLiteStore.clinic(db, named: $0) }
-        clinics[key] = clinic
-        clinics[name] = clinic  // as spelled, which the next rows most likely repeat
-        return clinic
-    }
-
-    /// Takes a clinic changed by the import (its schedule) in place of the one it read.
-    mutating func replace(_ clinic: Clinic) {
-        for (key, cached) in clinics where cached.id == clinic.id { clinics[key] = clinic }
-    }
-
-    mutating func product(named name: String) throws -> Product {
-        if let product = products[name] { return product }
-        let key = name.nocaseKey
-        let product = try products[key] ?? StoreInput.lookUp(name) { try SQLiteStore.product(db, named: $0) }
-        products[key] = product
-        products[name] = product
-        return product
-    }
-
-    mutating func terms(of clinic: Clinic.ID) throws -> [Terms] {
-        if let terms = candidates[clinic] { return terms }
-        let terms = try SQLiteStore.termsCandidates(db, clinic: clinic)
-        candidates[clinic] = terms
-        return terms
+    /// Reads what `record` needs that the import has not read yet.
+    mutating func read(for record: ImportRecord) throws {
+        while let lookup = state.missing(for: record) {
+            switch lookup {
+            case .clinic(let name): state.learn(.clinic(name: name, try StoreInput.lookUp(name) { try SQLiteStore.clinic(db, named: $0) }))
+            case .product(let name): state.learn(.product(name: name, try StoreInput.lookUp(name) { try SQLiteStore.product(db, named: $0) }))
+            case .terms(let id): state.learn(.terms(id, try SQLiteStore.termsCandidates(db, clinic: id)))
+            case .closedPeriods(let id): state.learn(.closedPeriods(id, try SQLiteStore.closedPeriods(db, clinic: id)))
+            case .prices(let id):
+                state.learn(.prices(id, try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry WHERE clinicId = ?",
+                                                         arguments: [id.rawValue]).map { try Rows.price($0) }))
+            }
+        }
     }
 
     /// A sale row as a sale (added to `deltas`), or as the problem with it. A database error is
@@ -300,7 +256,8 @@ struct SaleResolver {
     mutating func stage(_ row: ImportRow, _ named: NamedSaleDraft, into deltas: inout SummaryDeltas,
                         source: any ImportSource) throws -> StagedRow {
         do {
-            let sale = try sale(named)
+            try read(for: row.record)
+            let sale = try state.sale(for: named)
             try deltas.add(sale)
             return .sale(sale)
         } catch let error as DatabaseError {
@@ -308,30 +265,5 @@ struct SaleResolver {
         } catch {
             return .problem(ImportProblem(row, error, source: source))
         }
-    }
-
-    mutating func prices(of clinic: Clinic.ID) throws -> [PriceListEntry] {
-        if let entries = prices[clinic] { return entries }
-        let entries = try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry WHERE clinicId = ?", arguments: [clinic.rawValue])
-            .map { try Rows.price($0) }
-        prices[clinic] = entries
-        return entries
-    }
-
-    mutating func closedPeriods(of clinic: Clinic.ID) throws -> ClosedPeriods {
-        if let periods = closed[clinic] { return periods }
-        let periods = try SQLiteStore.closedPeriods(db, clinic: clinic)
-        closed[clinic] = periods
-        return periods
-    }
-
-    /// The sale a row of the file makes, not yet inserted.
-    mutating func sale(_ named: NamedSaleDraft) throws -> Sale {
-        let clinic = try clinic(named: named.clinic)
-        let product = try product(named: named.product)
-        let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity, unitPrice: named.unitPrice,
-                              unitCost: named.unitCost, discount: named.discount, noCommission: named.noCommission, note: named.note)
-        return try Ledger.sale(draft, in: SaleContext(clinic: clinic, product: product, candidates: try terms(of: clinic.id), rules: rules,
-                                                      closed: try closedPeriods(of: clinic.id), prices: try prices(of: clinic.id)))
     }
 }
