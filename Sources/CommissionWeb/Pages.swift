@@ -63,6 +63,11 @@ package struct PageChoice: Sendable {
     package init(value: String, label: String, selected: Bool = false) {
         (self.value, self.label, self.selected) = (value, label, selected)
     }
+
+    /// The days of the week, for a weekly schedule's picker (`selected` chosen).
+    static func weekdays(selected: Weekday? = nil) -> [PageChoice] {
+        Weekday.allCases.map { PageChoice(value: $0.description, label: $0.description.capitalized, selected: $0 == selected) }
+    }
 }
 
 /// One choice of a page's picker (a clinic, a product): `selected` when it is the one shown.

@@ -237,7 +237,7 @@ import Testing
             products: [.init(id: 1, name: "Serum", meta: "$35.00 · cost $13.00")],
             terms: [.init(id: 2, chip: .inForce, name: "Glow", meta: "45% of profit · from 01/01/2027"), .init(id: 1, chip: .ended, name: "Glow", meta: "40% of profit · from 01/01/2026")],
             clinicOptions: [.init(id: 1, name: "Glow", selected: true)], productOptions: [.init(id: 1, name: "Serum", selected: false)],
-            weekdays: [.init(value: "monday", name: "Monday")], tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
+            weekdays: [.init(value: "monday", label: "Monday", selected: true)], tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
             added: .init(clinics: "Added Glow.", products: "Added Serum.", terms: "Added Glow's terms."), open: .init(clinic: true, product: false, terms: true),
             archived: [.init(kind: "Clinic", name: "Old", action: "/book/clinics/2")], archivedCount: 1,
             today: "2026-11-26", earliest: "1900-01-01", latest: "2027-11-26", termsFrom: "2026-11-26", zero: "0.00", csrf: "token")
@@ -249,7 +249,7 @@ import Testing
     @Test func anItemPageShowsOnlyWhatItsViewHas() throws {
         let sample = BookItemView(
             heading: "Glow", archived: true, action: "/book/clinics/1", kindName: "this clinic", editOpen: true,
-            clinic: .init(name: "Glow", scheduleNow: "monthly", kind: "monthly", anchor: "2026-11-26", weekdays: [.init(value: "monday", name: "Monday", selected: true)],
+            clinic: .init(name: "Glow", scheduleNow: "monthly", kind: "monthly", anchor: "2026-11-26", weekdays: [.init(value: "monday", label: "Monday", selected: true)],
                           first: "monthly", changes: [.init(iso: "2026-06-01", from: "06/01/2026", schedule: "twice a month")]),
             standing: .init(label: "Owes you", amount: "$742.83", credit: false,
                             parts: [.init(.overdue, "$432.28"), .init(.thisPeriod, "$310.55", note: "left of $400.00")], statement: "/statements?clinic=1", payouts: "/payouts#clinic-1"),

@@ -33,7 +33,7 @@ extension BookJob {
             let terms = try await app.store.terms(TermsQuery(clinicID: clinic.id))
             view.clinic = .init(
                 name: clinic.name, scheduleNow: Self.describe(current, style: style), kind: current.kind, anchor: anchor.description,
-                weekdays: Weekday.allCases.map { .init(value: $0.description, name: $0.description.capitalized, selected: $0 == weekday) },
+                weekdays: PageChoice.weekdays(selected: weekday),
                 first: Self.describe(clinic.schedule, style: style),
                 changes: clinic.scheduleChanges.map {
                     .init(iso: $0.effectiveFrom.description, from: style.format($0.effectiveFrom), schedule: Self.describe($0.schedule, style: style))
@@ -112,12 +112,6 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct Choice: Sendable {
-        let value: String
-        let name: String
-        let selected: Bool
-        package init(value: String, name: String, selected: Bool) { (self.value, self.name, self.selected) = (value, name, selected) }
-    }
 
     package struct ScheduleChangeRow: Sendable {
         let iso: String
@@ -133,13 +127,13 @@ package struct BookItemView: PageView {
         let scheduleNow: String
         let monthly: Bool, semimonthly: Bool, weekly: Bool, biweekly: Bool
         let anchor: String
-        let weekdays: [Choice]
+        let weekdays: [PageChoice]
         /// The schedule it had from the start, in words.
         let first: String
         let changes: [ScheduleChangeRow]
         let hasChanges: Bool
 
-        package init(name: String, scheduleNow: String, kind: String, anchor: String, weekdays: [Choice], first: String, changes: [ScheduleChangeRow]) {
+        package init(name: String, scheduleNow: String, kind: String, anchor: String, weekdays: [PageChoice], first: String, changes: [ScheduleChangeRow]) {
             (self.name, self.scheduleNow, self.anchor, self.weekdays, self.first, self.changes, self.hasChanges) =
                 (name, scheduleNow, anchor, weekdays, first, changes, !changes.isEmpty)
             (monthly, semimonthly, weekly, biweekly) = (kind == "monthly", kind == "semimonthly", kind == "weekly", kind == "biweekly")

@@ -250,7 +250,7 @@ struct BookJob: Job {
             },
             clinicOptions: clinics.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
             productOptions: products.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: false) },
-            weekdays: Weekday.allCases.map { .init(value: $0.description, name: $0.description.capitalized) },
+            weekdays: PageChoice.weekdays(),
             tierRows: TierRow.rows([], style: style),
             added: .init(clinics: added?.section == "clinics" ? added?.text : nil, products: added?.section == "products" ? added?.text : nil,
                          terms: added?.section == "terms" ? added?.text : nil),
@@ -616,11 +616,6 @@ package struct BookPageView: PageView {
         }
     }
 
-    package struct Choice: Sendable {
-        let value: String
-        let name: String
-        package init(value: String, name: String) { (self.value, self.name) = (value, name) }
-    }
 
     /// What was just added, said in its own section.
     package struct Added: Sendable {
@@ -653,7 +648,7 @@ package struct BookPageView: PageView {
     let hasPastTerms: Bool, pastCount: Int
     let clinicOptions: [PageOption]
     let productOptions: [PageOption]
-    let weekdays: [Choice]
+    let weekdays: [PageChoice]
     let tierRows: [TierRow]
     let added: Added
     let open: Open
@@ -667,7 +662,7 @@ package struct BookPageView: PageView {
     let zero: String
     let csrf: String
 
-    package init(clinics: [ClinicRow], products: [ProductRow], terms: [TermsRow], clinicOptions: [PageOption], productOptions: [PageOption], weekdays: [Choice], tierRows: [TierRow], added: Added, open: Open, archived: [Archived], archivedCount: Int, today: String, earliest: String, latest: String, termsFrom: String, zero: String, csrf: String) {
+    package init(clinics: [ClinicRow], products: [ProductRow], terms: [TermsRow], clinicOptions: [PageOption], productOptions: [PageOption], weekdays: [PageChoice], tierRows: [TierRow], added: Added, open: Open, archived: [Archived], archivedCount: Int, today: String, earliest: String, latest: String, termsFrom: String, zero: String, csrf: String) {
         (self.clinics, self.products, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (clinics, products, clinicOptions, productOptions, weekdays, tierRows)
         self.terms = terms.filter { $0.chip != .ended }
         pastTerms = terms.filter { $0.chip == .ended }

@@ -131,7 +131,7 @@ struct FirstClinic {
                     ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…")].map {
                 .init(value: $0.0, label: $0.1, selected: $0.0 == kind)
             },
-            weekdays: Weekday.allCases.map { .init(value: $0.description, label: $0.description.capitalized, selected: $0.description == form?["weekday"]) },
+            weekdays: PageChoice.weekdays(selected: Weekday.allCases.first { $0.description == form?["weekday"] }),
             today: (form?["anchor"]).flatMap { try? Day(parsing: $0) }?.description ?? today.description,
             earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: today).latest.description,
             firstProduct: rows[0], moreProducts: Array(rows.dropFirst()))
