@@ -41,7 +41,7 @@ import Testing
                 && us.formatSigned(.zero) == "$0.00")
     }
 
-    @Test func theInputFieldGetsThePlainAmountInHerDecimalSeparator() {
+    @Test("The input field gets the plain amount in her decimal separator") func inputFieldSeparator() {
         #expect(LocaleStyle(identifier: "de_DE", currency: Self.eur).formatInput(Money(minorUnits: 123_450)) == "1234,50")
         #expect(LocaleStyle(identifier: "en_US", currency: .usd).formatInput(Money(minorUnits: 5_000)) == "50.00")
     }
@@ -105,7 +105,7 @@ import Testing
 
 /// What a clinic owes, worked by hand (`Arrears`).
 @Suite struct ArrearsTests {
-    @Test func theUsualLagIsTheMedianOfThePayoutsAndNeverBelowADay() {
+    @Test("The usual lag is the median of the payouts, and never below a day") func usualLag() {
         #expect(Arrears.usualLag([]) == Arrears.defaultDueAfterDays)
         #expect(Arrears.usualLag([10, 30, 12]) == 12)
         #expect(Arrears.usualLag([10, 30, 12, 40]) == 12)  // the lower middle of an even count

@@ -166,7 +166,7 @@ import CommissionCore
         return StatementLine(sale: sale, productName: "Serum")
     }
 
-    @Test func termsChangingWithinAPeriodMakeTwoGroupsEachWithItsTiers() throws {
+    @Test("Terms changing within a period make two groups, each with its tiers") func termsChangingWithinAPeriod() throws {
         let a = Terms(id: Terms.ID(1), clinicID: clinic.id, share: share("40%"), tiers: [Tier(threshold: cents(100_000), share: share("50%"))],
                       effectiveFrom: day("2026-03-01"))
         let b = Terms(id: Terms.ID(2), clinicID: clinic.id, share: share("45%"),

@@ -146,7 +146,7 @@ import Testing
     /// A statement with a money-out and a money-in column: "Haben" is read as the deposits, "Soll"
     /// said to be passed over; where the money-in column is not known, the hint never proposes the
     /// debit column, and the mapping she gives is kept with --save-mapping and read by itself next time.
-    @Test func theHintNeverProposesTheDebitColumnAndAMappingIsKept() async throws {
+    @Test("The hint never proposes the debit column, and a mapping is kept") func debitColumnNeverProposed() async throws {
         let directory = temporaryDirectory()
         let path = try Self.book(in: directory)
         let known = file("soll-haben.csv", "Buchungstag;Verwendungszweck;Soll;Haben\n20.03.2026;GLOW AESTHETICS LTD JAN+FEB;;36,00\n21.03.2026;Miete;-700,00;\n", in: directory)

@@ -46,7 +46,7 @@ func importCSV(_ text: [UInt8], into store: SQLiteStore, format: CSVFormat = CSV
         #expect(try await store.sales(SaleQuery()).first?.figures.commission == cents(1080))
     }
 
-    @Test func oneBadRowMeansNothingIsImportedAndEveryBadRowIsReported() async throws {
+    @Test("One bad row means nothing is imported, and every bad row is reported") func oneBadRowImportsNothing() async throws {
         let store = try await glowBook()
         let csv = """
             date,clinic,product,quantity,unit price
@@ -106,7 +106,7 @@ func importCSV(_ text: [UInt8], into store: SQLiteStore, format: CSVFormat = CSV
 
     /// Price lists, schedule changes, deductions and tiers in files of their own (kinds told from
     /// the headers), and their exports import again into another book as they were.
-    @Test func herRealTermsImportFromCSVAndTheirExportsImportAgain() async throws {
+    @Test("Her real terms import from CSV, and their exports import again") func realTermsRoundTrip() async throws {
         let store = try await glowBook()
         let files: [(csv: String, kind: ImportKind)] = [
             ("Clinic,Product,Unit price,Unit cost,Effective from\nGlow,SER-30,45.00,,2026-03-15\nglow,Serum 30ml,47.00,21.00,2026-05-01\n", .prices),

@@ -28,8 +28,8 @@ import Testing
         var lastAcknowledgedAt = ContinuousClock.now
     }
 
-    @Test(.timeLimit(.minutes(2)))
-    func aDatabaseThatGoesAwayIsA503AndTheServerIsBackWithinSecondsOfIt() async throws {
+    @Test("A database that goes away is a 503, and the server is back within seconds of it", .timeLimit(.minutes(2)))
+    func databaseOutage() async throws {
         let postgres = try await PrivatePostgres()
         do {
             try await outage(postgres)

@@ -69,7 +69,7 @@ import Testing
         return (path, try commission(["import", sales.hasPrefix("/") ? sales : fixture(sales), "--db", path] + extra))
     }
 
-    @Test func usAndGermanExportsImportIntoTheSameFiguresAsTheISOOne() async throws {
+    @Test("US and German exports import into the same figures as the ISO one") func localeExports() async throws {
         let directory = temporaryDirectory()
         // LibreOffice's US and German exports; and, written by hand in their programs' manner, what Excel with German
         // settings saves as "CSV UTF-8" (a BOM, CRLF, `;`) and what Google Sheets downloads (CRLF, quoted grouped amounts).

@@ -11,7 +11,7 @@ import Testing
 @Suite struct MappingTests {
     static let headers = "Place,Item,Booked,Units,Retail\n"
 
-    @Test func aMappingSavedOnceReadsTheNextFileWithTheSameHeaders() async throws {
+    @Test("A mapping saved once reads the next file with the same headers") func savedMapping() async throws {
         let directory = temporaryDirectory()
         let path = directory.appendingPathComponent("book.sqlite").path
         #expect(try commission(["init", "--currency", "USD", "--time-zone", "UTC", "--db", path]).status == 0)

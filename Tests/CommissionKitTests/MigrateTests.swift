@@ -114,7 +114,7 @@ import Testing
 
     /// The portable backup: a book archive written from SQLite restores into SQLite and into a new
     /// book on PostgreSQL, and back; an archive cut short or tampered with changes nothing.
-    @Test func aBookArchiveRestoresAnywhereAndABrokenOneChangesNothing() async throws {
+    @Test("A book archive restores anywhere, and a broken one changes nothing") func archiveRestoresAnywhere() async throws {
         let directory = temporaryDirectory()
         let path = directory.appendingPathComponent("book.sqlite").path
         #expect(try commission(["demo", "--db", path]).status == 0)

@@ -199,7 +199,7 @@ func environmentCount(_ name: String, default value: Int) -> Int {
     /// (clients resend what got no answer, with the same key, as a phone would), a killed import
     /// left no row, and the summaries behind the dashboard and statements equal a recount of the
     /// sales, all read by Debian's `sqlite3`. 100 rounds here; `scripts/reliability` runs more.
-    @Test func killedAtRandomMomentsTheBookKeepsEveryAcknowledgedSale() async throws {
+    @Test("Killed at random moments, the book keeps every acknowledged sale") func killedAtRandomMoments() async throws {
         let rounds = environmentCount("COMMISSION_CRASH_ROUNDS", default: 100)
         let book = try await APIBook(.sqlite)
         let path = try #require(book.path)

@@ -46,8 +46,8 @@ import Testing
         try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary ?? [:]
     }
 
-    @Test(arguments: sqliteVersions)
-    func anSQLiteBookOfEveryShippedVersionUpgradesWithItsFiguresUnchanged(_ version: String) throws {
+    @Test("An SQLite book of every shipped version upgrades with its figures unchanged", arguments: sqliteVersions)
+    func sqliteUpgrades(_ version: String) throws {
         let directory = temporaryDirectory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("book.sqlite").path
@@ -90,8 +90,8 @@ import Testing
         ("v4", "v9"),  // c34d4b0: the book's locale (v5 and v6, this version: price lists, schedule changes, tiers, deductions, and after them mappings, aliases, idempotency keys)
     ]
 
-    @Test(arguments: postgresVersions)
-    func aPostgreSQLDatabaseOfEveryShippedVersionUpgradesWithItsFiguresUnchanged(_ version: String, _ sqliteVersion: String) async throws {
+    @Test("A PostgreSQL database of every shipped version upgrades with its figures unchanged", arguments: postgresVersions)
+    func postgresUpgrades(_ version: String, _ sqliteVersion: String) async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }

@@ -44,8 +44,8 @@ import Testing
         #expect(!scanned.isEmpty)
     }
 
-    @Test(arguments: ["her-book.xlsx", "her-book-1904.xlsx"])
-    func theWorkbooksLibreOfficeWroteAreReadAsAnXMLParserReadsThem(_ name: String) throws {
+    @Test("The workbooks LibreOffice wrote are read as an XML parser reads them", arguments: ["her-book.xlsx", "her-book-1904.xlsx"])
+    func libreOfficeWorkbooks(_ name: String) throws {
         let workbook = try Workbook(path: WorkbookTests.fixture(name))
         for sheet in workbook.sheets {
             var scanned: [[String]] = []

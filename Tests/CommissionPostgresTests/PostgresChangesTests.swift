@@ -7,7 +7,7 @@ import Testing
 
 @Suite(.serialized) struct PostgresChangesTests {
     /// Two instances on one database stand for two servers behind a proxy.
-    @Test func aCommitOnOneInstanceReachesTheOtherAndOnlyForItsBook() async throws {
+    @Test("A commit on one instance reaches the other, and only for its book") func commitReachesOtherInstance() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
         let one = try await PostgresBookDatabase(url: scratch.url)

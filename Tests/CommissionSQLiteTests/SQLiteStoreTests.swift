@@ -443,7 +443,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
         #expect(SQLiteStore.defaultPath(environment: ["HOME": "/home/ana", "XDG_DATA_HOME": "/data", "COMMISSION_DB": "/tmp/b.sqlite"]) == "/tmp/b.sqlite")
     }
 
-    @Test func aBackupTakenWhileWritesGoOnRestoresToIdenticalFigures() async throws {
+    @Test("A backup taken while writes go on restores to identical figures") func backupDuringWrites() async throws {
         let store = try SQLiteStore(.file(temporaryPath()))
         let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .semimonthly))
         let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1234), unitCost: cents(99)))
@@ -525,7 +525,7 @@ struct MemorySource: ImportSource {
     /// clinic paid every two weeks falls in a period that starts on 0000-12-29. An earlier version
     /// let that period be closed, and from then on reconciling the clinic, voiding its sales and
     /// reconciling every clinic failed on "a stored date "0000-12-29" is malformed".
-    @Test func aPeriodStoredAtTheCalendarsEdgeIsReadAndCanBeReopened() async throws {
+    @Test("A period stored at the calendar's edge is read and can be reopened") func periodAtCalendarsEdge() async throws {
         let store = try SQLiteStore(.file(temporaryPath()), defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         let clinic = try await store.createClinic(ClinicDraft(name: "Fortnightly", schedule: .biweekly(anchor: day("2026-01-02"))))
         let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
@@ -544,7 +544,7 @@ struct MemorySource: ImportSource {
         #expect(try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM closedPeriod") } == 0)
     }
 
-    @Test func aStoredValueThatCannotBeReadIsAnErrorAboutItsRowOnly() async throws {
+    @Test("A stored value that cannot be read is an error about its row only") func unreadableStoredValue() async throws {
         let store = try SQLiteStore(.file(temporaryPath()), defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         let clinic = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))

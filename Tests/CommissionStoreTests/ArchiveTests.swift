@@ -80,7 +80,7 @@ import Testing
         }
     }
 
-    @Test func anArchiveFileHoldsTheBookExactlyAndSaysWhenItIsCutShort() async throws {
+    @Test("An archive file holds the book exactly, and says when it is cut short") func archiveFileIsExact() async throws {
         let book = try await Self.filledBook(.sqliteMemory)
         let source = try #require(book.store as? any BookArchiving)
         let directory = URL(filePath: temporaryDatabasePath()).deletingLastPathComponent()

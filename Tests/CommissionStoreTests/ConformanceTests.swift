@@ -22,8 +22,8 @@ import Testing
         await #expect(throws: StoreError.notFound(.sales, id: 999)) { _ = try await book.store.sale(Sale.ID(999)) }
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func archivingClinicWithSalesKeepsThemAndDeletingIsRefused(_ kind: StoreKind) async throws {
+    @Test("Archiving a clinic with sales keeps them, and deleting it is refused", arguments: StoreKind.allCases)
+    func archivingKeepsSales(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
         await #expect(throws: StoreError.hasHistory(.clinics, name: "Glow", sales: 1)) { try await book.store.deleteClinic(book.glow.id) }
@@ -179,8 +179,8 @@ import Testing
 }
 
 @Suite struct TermsConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func backdatedTermsRecomputeOpenPeriodsOnlyAndSayHowMany(_ kind: StoreKind) async throws {
+    @Test("Backdated terms recompute open periods only, and say how many", arguments: StoreKind.allCases)
+    func backdatedTerms(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let january = try await book.sell(book.serum, at: book.glow, on: "2026-01-20")  // 30.00 × 40% = 12.00
         let february = try await book.sell(book.serum, at: book.glow, on: "2026-02-10")
@@ -625,8 +625,8 @@ extension TeamConformanceTests {
 /// What each clinic owes her now, on the dashboard: every unpaid or short period, not only the
 /// current one, and the part past the clinic's usual payment.
 @Suite struct ArrearsConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func aSkippedPaymentShowsInWhatTheClinicOwesAndIsOverdue(_ kind: StoreKind) async throws {
+    @Test("A skipped payment shows in what the clinic owes, and is overdue", arguments: StoreKind.allCases)
+    func skippedPayment(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store
         // Glow (monthly, 40% of profit; a serum's profit is 30.00, so 12.00 a sale).
@@ -677,8 +677,8 @@ extension TeamConformanceTests {
 
 /// The entry assistant: what the quick entry form starts from, on every store.
 @Suite struct EntryConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func theFormStartsAtTheLastClinicWithProductsMostSoldFirstAndTheLatestRecordedSales(_ kind: StoreKind) async throws {
+    @Test("The form starts at the last clinic, with products most sold first and the latest recorded sales", arguments: StoreKind.allCases)
+    func entryForm(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         try await book.sell(book.cream, at: book.glow, on: "2026-03-02", quantity: 3)
         try await book.sell(book.serum, at: book.glow, on: "2026-03-03")
@@ -700,8 +700,8 @@ extension TeamConformanceTests {
         #expect(again.date == day("2026-03-10") && again.line == backdated.line && again.clinicID == book.harbor.id)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func missedDaysAreTheUsualWeekdaysOfTheLastFortnightWithoutASale(_ kind: StoreKind) async throws {
+    @Test("Missed days are the usual weekdays of the last fortnight without a sale", arguments: StoreKind.allCases)
+    func missedDays(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         // Mondays and Thursdays for six weeks before the fortnight (2026-02-02 … 2026-03-12), then only the Mondays.
         let today = day("2026-03-30")  // a Monday
@@ -793,8 +793,8 @@ extension TeamConformanceTests {
 /// change, statements and reconciliation by those periods, and a change refused when it would
 /// alter a closed period or one with a payout.
 @Suite struct ScheduleChangeConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func aChangeCutsThePeriodsAtItsDayAndNeverMovesAClosedOne(_ kind: StoreKind) async throws {
+    @Test("A change cuts the periods at its day, and never moves a closed one", arguments: StoreKind.allCases)
+    func scheduleChangeCutsPeriods(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store
         try await book.sell(book.serum, at: book.glow, on: "2026-10-20")
@@ -967,8 +967,8 @@ extension CommissionStore {
 /// dashboard, clinic months) equal a recount from the sales, period by period through statements
 /// (whose net payable is computed from the lines).
 @Suite struct RealTermsRecountConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func summariesEqualARecountAfterRandomWritesOfAllFourKinds(_ kind: StoreKind) async throws {
+    @Test("Summaries equal a recount after random writes of all four kinds", arguments: StoreKind.allCases)
+    func summariesEqualRecount(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store
         var random = SeededRandom(seed: 15)
@@ -1237,8 +1237,8 @@ extension CommissionStore {
         #expect(termsLog.map(\.action) == ["create"] && (object(termsLog[0].after)["shareBasisPoints"] as? Int) == 5000)
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func periodsPayoutsImportsAndSettingsAreOnRecordAndRefusedChangesAreNot(_ kind: StoreKind) async throws {
+    @Test("Periods, payouts, imports and settings are on record, and refused changes are not", arguments: StoreKind.allCases)
+    func auditTrail(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let sale = try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
         let march = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
@@ -1288,8 +1288,8 @@ extension CommissionStore {
 /// Her real terms in an import (price lists, schedule changes, deductions, terms with tiers), on
 /// every store: one transaction with the sales, each record as the matching command makes it.
 @Suite struct RealTermsImportConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func anImportCarriesAllFourAndTheSalesAfterThemFollowThem(_ kind: StoreKind) async throws {
+    @Test("An import carries all four, and the sales after them follow them", arguments: StoreKind.allCases)
+    func importCarriesAllFour(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
         let store = book.store
         let rows: [ImportRow] = [

@@ -47,7 +47,7 @@ import Testing
         #expect(saw, "the change stream did not bring the server's sale within 10 s")
     }
 
-    @Test func theServersRefusalsAreTheSameErrorsALocalStoreThrows() async throws {
+    @Test("The server's refusals are the same errors a local store throws") func serverRefusals() async throws {
         let server = try await LiveServer.start(settings: .test)
         let remote = server.store
         let glow = try await remote.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))

@@ -185,7 +185,7 @@ import Testing
     /// A change of a record made on the device after the record went (the download after the push
     /// cut off, so the device still has its own ids) reaches the server's record: the sale's void,
     /// the payout's removal — not another record that has the device's id on the server.
-    @Test func aChangeMadeAfterItsRecordWentReachesTheServersRecord() async throws {
+    @Test("A change made after its record went reaches the server's record") func changeAfterRecordWent() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 6)
@@ -219,7 +219,7 @@ import Testing
 
     /// A change of a record the device made and the server refused goes nowhere: not to the
     /// server's record that happens to have the device's id.
-    @Test func aChangeOfARecordTheServerRefusedTouchesNoOtherRecord() async throws {
+    @Test("A change of a record the server refused touches no other record") func refusedRecordsChange() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, _, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 8)

@@ -20,7 +20,7 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
     }
 
-    @Test func clinicsAreChangedArchivedAndRestoredAndKeepTheirSales() async throws {
+    @Test("Clinics are changed, archived and restored, and keep their sales") func clinicsLifecycle() async throws {
         let test = try await TestApp()
         let headers = try await Self.bearer(test)
         let sale = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
@@ -155,7 +155,7 @@ import Testing
     /// `Idempotency-Key` on any write: sent again, the request changes nothing more and gets the
     /// first answer (marked replayed); the key with another request is refused; a refused request
     /// spends no key; a request still being answered asks the retry to wait.
-    @Test func aWriteSentAgainWithItsKeyIsMadeOnceAndAnsweredTheSame() async throws {
+    @Test("A write sent again with its key is made once and answered the same") func writeSentAgain() async throws {
         let test = try await TestApp()
         let headers = try await Self.bearer(test)
         @Sendable func keyed(_ key: String) -> HTTPFields {

@@ -31,7 +31,7 @@ import Testing
         return text
     }
 
-    @Test func anIdleBookIsReleasedAndServedAgainWithItsLiveStream() async throws {
+    @Test("An idle book is released, and served again with its live stream") func idleBookReleased() async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }

@@ -115,7 +115,7 @@ import Testing
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 1350)])
     }
 
-    @Test func aPeriodIsClosedAndReopenedFromTheReconciliationPage() async throws {
+    @Test("A period is closed and reopened from the reconciliation page") func closeAndReopenPeriod() async throws {
         let test = try await TestApp()
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
                                             idempotencyKey: nil)
@@ -225,7 +225,7 @@ import Testing
         #expect(try await test.store.credentials(username: "ana") != nil)
     }
 
-    @Test func onlyAnOwnerRestoresAndACancelledRestoreChangesNothing() async throws {
+    @Test("Only an owner restores, and a cancelled restore changes nothing") func onlyOwnerRestores() async throws {
         let test = try await TestApp()
         let path = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("commission-restore-\(UUID().uuidString).sqlite").path
         try await test.app.test(.router) { client in

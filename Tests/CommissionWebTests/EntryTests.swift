@@ -49,7 +49,7 @@ import Testing
 
     /// A sale refused for want of terms says what to do on the page, and links to the terms form
     /// for that clinic from that day, which the link fills in.
-    @Test func aSaleWithoutTermsLinksToTheTermsFormForItsClinicAndDay() async throws {
+    @Test("A sale without terms links to the terms form for its clinic and day") func saleWithoutTermsLinks() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (headers, csrf) = try await Self.signedIn(client)

@@ -33,7 +33,7 @@ import Testing
         #expect(posted.cookies["commission_session"] == nil)
     }
 
-    @Test func anSQLiteBookWaitingForItsOwnersLinkIsNotOfferedAtSetup() async throws {
+    @Test("An SQLite book waiting for its owner's link is not offered at setup") func waitingBookNotOffered() async throws {
         let test = try await TestApp()
         let link = Self.ownersLink()
         try await test.store.createInvitation(tokenDigest: link.digest, role: .owner, invitedBy: nil, expiresAt: Date().addingTimeInterval(600))
@@ -85,7 +85,7 @@ import Testing
         }
     }
 
-    @Test func setupIsClosedOnAServerOnceAnyOfItsBooksHasAnAccount() async throws {
+    @Test("Setup is closed on a server once any of its books has an account") func setupClosedOnceAnAccount() async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }

@@ -147,7 +147,7 @@ import Testing
         #expect(missing == [], "\(missing)")
     }
 
-    @Test func theCompareAndDisputePagesShowOnlyWhatTheirViewsHave() throws {
+    @Test("The compare and dispute pages show only what their views have") func compareAndDisputeViews() throws {
         let line = ComparePageView.Line(number: 1, date: "11/02/2026", product: "Serum", theirs: "1 × $50.00 → $0.01", yours: "—", what: "not in your book",
                                         difference: "+$0.01", canAccept: true, disputed: true)
         let sample = ComparePageView(
@@ -196,7 +196,7 @@ import Testing
                                                              csrf: "token")) == [])
     }
 
-    @Test func theLayoutRestoreAndErrorPagesShowOnlyWhatTheirViewsHave() throws {
+    @Test("The layout, restore and error pages show only what their views have") func layoutRestoreErrorViews() throws {
         let layout = LayoutView(title: "Sales", body: "<p/>", csrf: "token", signedIn: true, sample: true, lang: "en-US", rendered: "2026-11-26T08:00:00Z",
                                 nav: .init(current: "year", underMore: true), message: "Saved.", error: "Refused.",
                                 errorLink: PageLink(label: "Add terms", href: "/book#terms"))

@@ -206,7 +206,7 @@ import Testing
         return [.authorization: "Bearer cm_secret", .contentType: "application/json"]
     }
 
-    @Test func aRetriedSaleWithTheSameIdempotencyKeyIsRecordedOnce() async throws {
+    @Test("A retried sale with the same idempotency key is recorded once") func retriedSale() async throws {
         let test = try await TestApp()
         var fields = try await bearer(test)
         fields[HTTPField.Name("Idempotency-Key")!] = "phone-1234"
@@ -361,7 +361,7 @@ import Testing
         }
     }
 
-    @Test func quickEntryPrefillsTheLastClinicAndTheMostSoldProduct() async throws {
+    @Test("Quick entry prefills the last clinic and the most sold product") func quickEntryPrefills() async throws {
         let test = try await TestApp()
         let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
         _ = try await test.store.createTerms(TermsDraft(clinicID: harbor.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
@@ -500,7 +500,7 @@ import Testing
 
     /// A statement whose headers are not known is read with a saved mapping she picks, on the bank
     /// form and on the Compare page alike.
-    @Test func aSavedMappingIsPickedOnTheBankFormAndTheComparePage() async throws {
+    @Test("A saved mapping is picked on the bank form and the Compare page") func savedMappingPicked() async throws {
         let test = try await TestApp()
         _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-09-10"), quantity: 2),
                                             idempotencyKey: nil)
@@ -559,7 +559,7 @@ import Testing
         func store(book: Int64) async throws -> any ServerBookStore { throw Self.away }
     }
 
-    @Test func aliveWhileTheProcessRunsAndReadyWhileTheDatabaseAnswers() async throws {
+    @Test("Alive while the process runs, and ready while the database answers") func aliveAndReady() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             for (path, body) in [("/health", "ok\n"), ("/health/live", "ok\n"), ("/health/ready", "ready\n")] {
@@ -872,7 +872,7 @@ import Testing
         }
     }
 
-    @Test func aWorkbookImportsOverTheAPIAndTheSameBodyTwiceIsRefused() async throws {
+    @Test("A workbook imports over the API, and the same body twice is refused") func workbookOverAPI() async throws {
         // A book of her own, empty: the workbook brings her clinics and products.
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         let owner = try await store.createOwner(username: "ana", passwordHash: "x")
@@ -1287,8 +1287,8 @@ import Testing
 @Suite struct PublicAddressTests {
     /// An invitation link leads to the server's public address (or its own), whatever `Host` the
     /// request that made it carried: a link sent to a new member cannot be pointed elsewhere.
-    @Test(arguments: [("https://commission.example.com", "https://commission.example.com/invite/"), (nil, "http://127.0.0.1:8080/invite/")])
-    func anInvitationLinkLeadsToThePublicAddressNotTheRequestsHost(_ configured: String?, _ expected: String) async throws {
+    @Test("An invitation link leads to the public address, not the request's host", arguments: [("https://commission.example.com", "https://commission.example.com/invite/"), (nil, "http://127.0.0.1:8080/invite/")])
+    func invitationLinkAddress(_ configured: String?, _ expected: String) async throws {
         let store = try SQLiteStore(.inMemory)
         _ = try await store.createOwner(username: "ana", passwordHash: "x")
         let owner = try #require(try await store.ownerAccount())
