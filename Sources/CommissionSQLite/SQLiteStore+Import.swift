@@ -256,8 +256,12 @@ struct SaleResolver {
     mutating func stage(_ row: ImportRow, _ named: NamedSaleDraft, into deltas: inout SummaryDeltas,
                         source: any ImportSource) throws -> StagedRow {
         do {
-            try read(for: row.record)
-            let sale = try state.sale(for: named)
+            var made = try state.sale(for: named)
+            if made == nil {
+                try read(for: row.record)
+                made = try state.sale(for: named)
+            }
+            guard let sale = made else { throw StoreError.unknownClinic(named.clinic) }  // read(for:) reads all a sale needs
             try deltas.add(sale)
             return .sale(sale)
         } catch let error as DatabaseError {

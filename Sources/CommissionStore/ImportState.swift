@@ -118,7 +118,8 @@ public struct ImportState: Sendable {
             _ = try Ledger.terms(terms, rules: rules)
             return .terms(terms)
         case .sale(let named):
-            return .sale(try sale(for: named))
+            guard let sale = try sale(for: named) else { throw StoreError.unknownClinic(named.clinic) }  // read first: see missing(for:)
+            return .sale(sale)
         case .price(let draft):
             let clinic = try need(clinic: draft.clinic)
             return .price(PriceDraft(clinicID: clinic.id, productID: try need(product: draft.product).id, unitPrice: draft.unitPrice,
@@ -133,13 +134,15 @@ public struct ImportState: Sendable {
         }
     }
 
-    /// The sale a row makes, not yet inserted, once nothing is ``missing(for:)``.
-    public func sale(for named: NamedSaleDraft) throws -> Sale {
-        let clinic = try need(clinic: named.clinic), product = try need(product: named.product)
+    /// The sale a row makes, not yet inserted — or nil while something it needs is not read
+    /// (``missing(for:)``). One look-up of each thing it needs: an import's rows are mostly sales
+    /// of clinics and products already read, and this is their path.
+    public func sale(for named: NamedSaleDraft) throws -> Sale? {
+        guard let clinic = known(clinic: named.clinic), let product = known(product: named.product), let candidates = candidates[clinic.id],
+              let closed = closed[clinic.id], let prices = prices[clinic.id] else { return nil }
         let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity, unitPrice: named.unitPrice,
                               unitCost: named.unitCost, discount: named.discount, noCommission: named.noCommission, note: named.note)
-        return try Ledger.sale(draft, in: SaleContext(clinic: clinic, product: product, candidates: candidates[clinic.id] ?? [], rules: rules,
-                                                      closed: closed[clinic.id] ?? ClosedPeriods(), prices: prices[clinic.id] ?? []))
+        return try Ledger.sale(draft, in: SaleContext(clinic: clinic, product: product, candidates: candidates, rules: rules, closed: closed, prices: prices))
     }
 
     /// Takes what a write made into what the rows that follow read, and counts it.

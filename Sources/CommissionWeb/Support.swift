@@ -250,38 +250,48 @@ package struct Problem: Error, Encodable, Sendable {
     /// of a number it cannot take (a fraction, or beyond 64 bits, where a whole number is
     /// expected), so a body that is JSON is searched for such a number, named with its field.
     static func describe(_ error: DecodingError, in body: Data) -> String {
-        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-           let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
-            if let (path, number) = wholeNumberOutOfRange(json) {
-                return "the field \"\(path)\" is \(number): a whole number from \(Int64.min) to \(Int64.max) is expected there."
-            }
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let json = try? JSONDecoder().decode(JSONNode.self, from: body),
+           let (path, number) = json.wholeNumberOutOfRange() {
+            return "the field \"\(path)\" is \(number): a whole number from \(Int64.min) to \(Int64.max) is expected there."
         }
         return describe(error)
     }
 
-    /// The first number in `json` that is not a whole number a 64-bit integer holds, with its path
-    /// (`lines.2.quantity`).
-    private static func wholeNumberOutOfRange(_ json: Any, path: String = "") -> (String, String)? {
-        switch json {
-        case let object as [String: Any]:
-            for key in object.keys.sorted() {
-                if let found = wholeNumberOutOfRange(object[key]!, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+    /// A JSON body, read only to find a number that no 64-bit whole number holds.
+    private enum JSONNode: Decodable {
+        case wholeNumber, otherNumber(Decimal), array([JSONNode]), object([String: JSONNode]), other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() || (try? container.decode(Bool.self)) != nil || (try? container.decode(String.self)) != nil {
+                self = .other
+            } else if (try? container.decode(Int64.self)) != nil {
+                self = .wholeNumber
+            } else if let number = try? container.decode(Decimal.self) {
+                self = .otherNumber(number)  // a fraction, an exponent, or beyond 64 bits
+            } else if let array = try? container.decode([JSONNode].self) {
+                self = .array(array)
+            } else {
+                self = .object(try container.decode([String: JSONNode].self))
             }
-        case let array as [Any]:
-            for (index, element) in array.enumerated() {
-                if let found = wholeNumberOutOfRange(element, path: "\(path).\(index)") { return found }
-            }
-        case is Bool:
-            break
-        case let number as NSNumber:
-            // Read as a whole number of 64 bits, or not ("d": a fraction, an exponent, or a decimal beyond 64 bits).
-            if number is NSDecimalNumber || !["c", "s", "i", "l", "q", "C", "S", "I", "L", "Q"].contains(String(cString: number.objCType)) {
-                return (path, "\(number)")
-            }
-        default:
-            break
         }
-        return nil
+
+        /// The first such number, with its path (`lines.2.quantity`).
+        func wholeNumberOutOfRange(path: String = "") -> (String, String)? {
+            switch self {
+            case .otherNumber(let number): return (path, "\(number)")
+            case .array(let items):
+                for (index, item) in items.enumerated() {
+                    if let found = item.wholeNumberOutOfRange(path: "\(path).\(index)") { return found }
+                }
+            case .object(let members):
+                for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                    if let found = member.wholeNumberOutOfRange(path: path.isEmpty ? key : "\(path).\(key)") { return found }
+                }
+            case .wholeNumber, .other: break
+            }
+            return nil
+        }
     }
 
     /// The values a field of a choice takes, by its name, for the sentence that refuses another.

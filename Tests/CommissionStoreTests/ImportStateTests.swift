@@ -17,6 +17,7 @@ import Testing
                                 fold: { $0.lowercased() })
         let sale = ImportRecord.sale(NamedSaleDraft(clinic: "GLOW", product: "serum", date: try day("2026-03-02"), quantity: 2))
         #expect(state.missing(for: sale) == .clinic("GLOW"))
+        #expect(try state.sale(for: NamedSaleDraft(clinic: "GLOW", product: "serum", date: try day("2026-03-02"), quantity: 2)) == nil)
         state.learn(.clinic(name: "GLOW", glow))
         #expect(state.missing(for: sale) == .terms(glow.id))
         let terms = Terms(id: Terms.ID(1), clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try day("2026-01-01"))
