@@ -85,7 +85,7 @@ enum Wire {
     }
 
     static func termsInput(_ draft: TermsDraft, currency: Currency) -> Components.Schemas.TermsInput {
-        .init(clinicId: Int(draft.clinicID.rawValue), productId: draft.productID.map { Int($0.rawValue) },
+        .init(clinicId: draft.clinicID.rawValue, productId: draft.productID.map { $0.rawValue },
               basis: .init(rawValue: draft.basis.rawValue), share: draft.share.percentText, effectiveFrom: draft.effectiveFrom.description,
               tiers: draft.tiers.map { $0.text(currency) })
     }
@@ -97,7 +97,7 @@ enum Wire {
     }
 
     static func priceInput(_ draft: PriceDraft, currency: Currency) -> Components.Schemas.PriceInput {
-        .init(clinicId: Int(draft.clinicID.rawValue), productId: Int(draft.productID.rawValue), unitPrice: currency.format(draft.unitPrice),
+        .init(clinicId: draft.clinicID.rawValue, productId: draft.productID.rawValue, unitPrice: currency.format(draft.unitPrice),
               unitCost: draft.unitCost.map(currency.format), effectiveFrom: draft.effectiveFrom.description)
     }
 
@@ -122,14 +122,14 @@ enum Wire {
 
     static func deductionInput(_ deduction: Deduction, currency: Currency) -> Components.Schemas.DeductionInput {
         let (amount, share) = amount(deduction.amount, currency: currency)
-        return .init(clinicId: Int(deduction.clinicID.rawValue), name: deduction.name, amount: amount, share: share,
+        return .init(clinicId: deduction.clinicID.rawValue, name: deduction.name, amount: amount, share: share,
                      effectiveFrom: deduction.effectiveFrom.description, lastDay: deduction.lastDay?.description)
     }
 
     // MARK: Sales
 
     static func saleInput(_ draft: SaleDraft, currency: Currency) -> Components.Schemas.SaleInput {
-        .init(clinicId: Int(draft.clinicID.rawValue), productId: Int(draft.productID.rawValue), date: draft.date.description, quantity: draft.quantity,
+        .init(clinicId: draft.clinicID.rawValue, productId: draft.productID.rawValue, date: draft.date.description, quantity: draft.quantity,
               unitPrice: draft.unitPrice.map(currency.format), unitCost: draft.unitCost.map(currency.format), discount: currency.format(draft.discount),
               noCommission: draft.noCommission, note: draft.note)
     }
@@ -194,7 +194,7 @@ enum Wire {
     }
 
     static func payoutInput(_ draft: PayoutDraft, currency: Currency) -> Components.Schemas.PayoutInput {
-        .init(clinicId: Int(draft.clinicID.rawValue), period: draft.period.start.description, amount: currency.format(draft.amount),
+        .init(clinicId: draft.clinicID.rawValue, period: draft.period.start.description, amount: currency.format(draft.amount),
               receivedOn: draft.receivedOn.description, reference: draft.reference, periodEnd: draft.period.end.description)
     }
 
@@ -269,7 +269,7 @@ enum Wire {
 
     static func audit(_ a: Components.Schemas.AuditEntry) throws -> AuditEntry {
         guard let subject = AuditSubject(rawValue: a.subject.rawValue) else { throw unexpected("the audit subject \(a.subject.rawValue)") }
-        return AuditEntry(id: AuditEntry.ID(Int64(a.id)), at: a.at, actor: a.actor, subject: subject, subjectID: a.subjectId.map(Int64.init),
-                          lastSubjectID: a.lastSubjectId.map(Int64.init), action: a.action, before: a.before, after: a.after)
+        return AuditEntry(id: AuditEntry.ID(Int64(a.id)), at: a.at, actor: a.actor, subject: subject, subjectID: a.subjectId,
+                          lastSubjectID: a.lastSubjectId, action: a.action, before: a.before, after: a.after)
     }
 }

@@ -47,17 +47,17 @@ public struct Presenter: Sendable {
     }
 
     public func clinic(_ clinic: Clinic) -> API.Clinic {
-        API.Clinic(id: Int(clinic.id.rawValue), name: clinic.name, schedule: clinic.schedule.description, archived: clinic.isArchived,
+        API.Clinic(id: clinic.id.rawValue, name: clinic.name, schedule: clinic.schedule.description, archived: clinic.isArchived,
                    scheduleChanges: clinic.scheduleChanges.map { API.ScheduleChange(effectiveFrom: $0.effectiveFrom.description, schedule: $0.schedule.description) })
     }
 
     public func product(_ product: Product) -> API.Product {
-        API.Product(id: Int(product.id.rawValue), name: product.name, sku: product.sku, unitPrice: m(product.unitPrice),
+        API.Product(id: product.id.rawValue, name: product.name, sku: product.sku, unitPrice: m(product.unitPrice),
                     unitCost: m(product.unitCost), archived: product.isArchived)
     }
 
     public func terms(_ terms: Terms) -> API.Terms {
-        API.Terms(id: Int(terms.id.rawValue), clinicId: Int(terms.clinicID.rawValue), productId: terms.productID.map { Int($0.rawValue) },
+        API.Terms(id: terms.id.rawValue, clinicId: terms.clinicID.rawValue, productId: terms.productID.map { $0.rawValue },
                   basis: API.spelt(terms.basis), share: terms.share.percentText, effectiveFrom: terms.effectiveFrom.description,
                   archived: terms.isArchived, clinic: names.clinics[terms.clinicID], product: terms.productID.flatMap { names.products[$0] },
                   tiers: terms.tiers.map { $0.text(currency) })
@@ -69,19 +69,19 @@ public struct Presenter: Sendable {
         case .fixed(let money): amount = m(money)
         case .shareOfRevenue(let value): share = value.percentText
         }
-        return API.Deduction(id: Int(deduction.id.rawValue), clinicId: Int(deduction.clinicID.rawValue), clinic: names.clinics[deduction.clinicID],
+        return API.Deduction(id: deduction.id.rawValue, clinicId: deduction.clinicID.rawValue, clinic: names.clinics[deduction.clinicID],
                              name: deduction.name, amount: amount, share: share, effectiveFrom: deduction.effectiveFrom.description,
                              lastDay: deduction.lastDay?.description)
     }
 
     public func price(_ entry: PriceListEntry) -> API.Price {
-        API.Price(id: Int(entry.id.rawValue), clinicId: Int(entry.clinicID.rawValue), productId: Int(entry.productID.rawValue),
+        API.Price(id: entry.id.rawValue, clinicId: entry.clinicID.rawValue, productId: entry.productID.rawValue,
                   unitPrice: m(entry.unitPrice), unitCost: entry.unitCost.map(m), effectiveFrom: entry.effectiveFrom.description,
                   clinic: names.clinics[entry.clinicID], product: names.products[entry.productID])
     }
 
     public func sale(_ sale: Sale) -> API.Sale {
-        API.Sale(id: Int(sale.id.rawValue), clinicId: Int(sale.clinicID.rawValue), productId: Int(sale.productID.rawValue),
+        API.Sale(id: sale.id.rawValue, clinicId: sale.clinicID.rawValue, productId: sale.productID.rawValue,
                  date: sale.date.description, quantity: sale.quantity, unitPrice: m(sale.line.unitPrice), unitCost: m(sale.line.unitCost),
                  discount: m(sale.line.discount), noCommission: sale.isNoCommission, share: sale.line.rate?.share.percentText,
                  basis: sale.line.rate.map { API.spelt($0.basis) }, revenue: m(sale.figures.revenue), cost: m(sale.figures.cost),
@@ -90,14 +90,14 @@ public struct Presenter: Sendable {
     }
 
     public func payout(_ payout: Payout) -> API.Payout {
-        API.Payout(id: Int(payout.id.rawValue), clinicId: Int(payout.clinicID.rawValue), periodStart: payout.period.start.description,
+        API.Payout(id: payout.id.rawValue, clinicId: payout.clinicID.rawValue, periodStart: payout.period.start.description,
                    periodEnd: payout.period.end.description, amount: m(payout.amount), receivedOn: payout.receivedOn.description,
                    reference: payout.reference, clinic: names.clinics[payout.clinicID])
     }
 
     public func audit(_ entry: AuditEntry) -> API.AuditEntry {
-        API.AuditEntry(id: Int(entry.id.rawValue), at: entry.at, actor: entry.actor, subject: API.spelt(entry.subject),
-                       subjectId: entry.subjectID.map(Int.init), lastSubjectId: entry.lastSubjectID.map(Int.init), action: entry.action,
+        API.AuditEntry(id: entry.id.rawValue, at: entry.at, actor: entry.actor, subject: API.spelt(entry.subject),
+                       subjectId: entry.subjectID, lastSubjectId: entry.lastSubjectID, action: entry.action,
                        before: entry.before, after: entry.after, changes: entry.changes(currency: currency, names: names))
     }
 
@@ -111,14 +111,14 @@ public struct Presenter: Sendable {
             today: dashboard.today.description, currency: dashboard.currency.code,
             todayTotals: totals(dashboard.todayTotals), month: totals(dashboard.monthTotals), yearToDate: totals(dashboard.yearTotals),
             clinics: dashboard.clinics.map {
-                .init(id: Int($0.clinic.id.rawValue), name: $0.clinic.name, schedule: $0.clinic.calendar.schedule(on: $0.period.start).description,
+                .init(id: $0.clinic.id.rawValue, name: $0.clinic.name, schedule: $0.clinic.calendar.schedule(on: $0.period.start).description,
                       periodStart: $0.period.start.description, periodEnd: $0.period.end.description, period: totals($0.periodTotals),
                       expected: m($0.periodPayable), received: m($0.periodReceived), balance: m($0.periodBalance),
                       owed: m($0.arrears.owed), overdue: m($0.arrears.overdue), month: totals($0.monthTotals),
                       yearToDate: totals($0.yearTotals), dueAfterDays: $0.arrears.dueAfterDays)
             },
             products: dashboard.products.map {
-                .init(id: Int($0.product.id.rawValue), name: $0.product.name, month: totals($0.monthTotals), yearToDate: totals($0.yearTotals))
+                .init(id: $0.product.id.rawValue, name: $0.product.name, month: totals($0.monthTotals), yearToDate: totals($0.yearTotals))
             })
     }
 
@@ -128,21 +128,21 @@ public struct Presenter: Sendable {
             closed: statement.isClosed,
             lines: statement.lines.map { line in
                 let s = line.sale
-                return .init(saleId: Int(s.id.rawValue), date: s.date.description, product: line.productName, quantity: Int(s.quantity),
+                return .init(saleId: s.id.rawValue, date: s.date.description, product: line.productName, quantity: Int(s.quantity),
                              unitPrice: m(s.line.unitPrice), unitCost: m(s.line.unitCost), discount: m(s.line.discount),
                              revenue: m(s.figures.revenue), cost: m(s.figures.cost), profit: m(s.figures.profit),
                              share: s.line.rate?.share.percentText, basis: s.line.rate?.basis.rawValue,
                              commission: m(s.figures.commission), note: s.note, productId: s.productID.rawValue, termsId: s.termsID?.rawValue)
             },
             totals: totals(statement.totals),
-            payouts: statement.payouts.map { .init(id: Int($0.id.rawValue), amount: m($0.amount), receivedOn: $0.receivedOn.description, reference: $0.reference) },
+            payouts: statement.payouts.map { .init(id: $0.id.rawValue, amount: m($0.amount), receivedOn: $0.receivedOn.description, reference: $0.reference) },
             received: m(statement.received), balance: m(statement.balance),
             accelerators: statement.accelerators.map {
-                .init(termsId: Int($0.terms.id.rawValue), basisTotal: m($0.basisTotal), tiers: $0.terms.tiers.map { $0.text(currency) }, amount: m($0.amount))
+                .init(termsId: $0.terms.id.rawValue, basisTotal: m($0.basisTotal), tiers: $0.terms.tiers.map { $0.text(currency) }, amount: m($0.amount))
             },
             commission: m(statement.commission),
             deductions: statement.deductions.map {
-                .init(deductionId: Int($0.deduction.id.rawValue), name: $0.deduction.name, amount: m($0.amount))
+                .init(deductionId: $0.deduction.id.rawValue, name: $0.deduction.name, amount: m($0.amount))
             },
             netPayable: m(statement.netPayable))
     }

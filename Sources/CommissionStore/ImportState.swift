@@ -68,15 +68,17 @@ public struct ImportState: Sendable {
             guard let clinic = known(clinic: name) else { return .clinic(name) }
             return needs(clinic.id).first { !has($0) }
         }
-        func product(_ name: String?) -> Lookup? {
-            guard let name, !name.isEmpty, known(product: name) == nil else { return nil }
+        // Terms name no product for all of the clinic's; a sale or a price always names one (an
+        // empty name is looked up, and refused as unknown).
+        func product(_ name: String?, optional: Bool = false) -> Lookup? {
+            guard let name, !(optional && name.isEmpty), known(product: name) == nil else { return nil }
             return .product(name)
         }
         switch record {
         case .clinic, .product:
             return nil
         case .terms(let draft):
-            return clinic(draft.clinic) { [.terms($0)] } ?? product(draft.product)
+            return clinic(draft.clinic) { [.terms($0)] } ?? product(draft.product, optional: true)
         case .sale(let named):
             return clinic(named.clinic) { [.terms($0), .closedPeriods($0), .prices($0)] } ?? product(named.product)
         case .price(let draft):

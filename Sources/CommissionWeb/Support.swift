@@ -259,7 +259,7 @@ package struct Problem: Error, Encodable, Sendable {
 
     /// A JSON body, read only to find a number that no 64-bit whole number holds.
     private enum JSONNode: Decodable {
-        case wholeNumber, otherNumber(Decimal), array([JSONNode]), object([String: JSONNode]), other
+        case wholeNumber, otherNumber(String), array([JSONNode]), object([String: JSONNode]), other
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -268,7 +268,9 @@ package struct Problem: Error, Encodable, Sendable {
             } else if (try? container.decode(Int64.self)) != nil {
                 self = .wholeNumber
             } else if let number = try? container.decode(Decimal.self) {
-                self = .otherNumber(number)  // a fraction, an exponent, or beyond 64 bits
+                self = .otherNumber("\(number)")  // a fraction, an exponent, or beyond 64 bits
+            } else if let number = try? container.decode(Double.self) {
+                self = .otherNumber("\(number)")  // beyond what a Decimal holds (1e200)
             } else if let array = try? container.decode([JSONNode].self) {
                 self = .array(array)
             } else {
@@ -279,7 +281,7 @@ package struct Problem: Error, Encodable, Sendable {
         /// The first such number, with its path (`lines.2.quantity`).
         func wholeNumberOutOfRange(path: String = "") -> (String, String)? {
             switch self {
-            case .otherNumber(let number): return (path, "\(number)")
+            case .otherNumber(let number): return (path, number)
             case .array(let items):
                 for (index, item) in items.enumerated() {
                     if let found = item.wholeNumberOutOfRange(path: "\(path).\(index)") { return found }
@@ -300,13 +302,19 @@ package struct Problem: Error, Encodable, Sendable {
         "roundingScope": RoundingScope.allCases.map(\.rawValue), "role": MemberRole.allCases.map(\.rawValue),
     ]
 
+    /// A field's path as the refusal names it: `writes.2.terms.basis` (an array's element by its
+    /// index from 0, as the out-of-range number's path is named).
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
     static func describe(_ error: DecodingError) -> String {
         switch error {
-        case .keyNotFound(let key, _): return "the field \"\(key.stringValue)\" is missing."
+        case .keyNotFound(let key, let context): return "the field \"\(path(context.codingPath + [key]))\" is missing."
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "the field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type."
+            return "the field \"\(path(context.codingPath))\" has the wrong type."
         case .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            let path = path(context.codingPath)
             if let field = context.codingPath.last?.stringValue, let values = choices[field] {
                 return "the field \"\(path)\" is " + values.map { "\"\($0)\"" }.joined(separator: " or ") + "."
             }

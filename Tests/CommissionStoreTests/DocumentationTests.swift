@@ -42,9 +42,18 @@ import Testing
     /// explanation cannot describe a field the API does not have.
     @Test("Every key in docs/json.md's examples is one the OpenAPI document defines")
     func theJSONPageNamesOnlyTheDocumentsKeys() throws {
-        let document = try String(contentsOf: Self.root.appending(path: "Sources/CommissionWeb/Resources/openapi.json"), encoding: .utf8)
-        // A property's name is a key followed by its schema's object: `"name": {`.
-        let defined = Set(document.matches(of: /"([A-Za-z]+)": \{/).map { String($0.1) })
+        let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: Self.root.appending(path: "Sources/CommissionWeb/Resources/openapi.json")))
+        // Every name a schema lists under `properties`, anywhere in the document.
+        var defined = Set<String>()
+        func collect(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if let properties = object["properties"] as? [String: Any] { defined.formUnion(properties.keys) }
+                object.values.forEach(collect)
+            } else if let array = node as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(document)
         let page = try String(contentsOf: Self.root.appending(path: "docs/json.md"), encoding: .utf8)
         var shown = Set<String>()
         for block in page.matches(of: /```json\n((?:.|\n)*?)```/) {

@@ -38,6 +38,17 @@ import Testing
         #expect(state.summary.sales == 1)
     }
 
+    @Test("A sale naming no product has it looked up, and refused as an unknown product")
+    func aSaleWithoutAProduct() throws {
+        var state = ImportState(rules: EntryRules(BookSettings(currency: .usd, timeZoneIdentifier: "UTC"), now: Date(timeIntervalSince1970: 1_790_000_000)),
+                                fold: { $0.lowercased() })
+        state.learn(.clinic(name: "Glow", glow))
+        state.learn(.terms(glow.id, []))
+        state.learn(.closedPeriods(glow.id, ClosedPeriods()))
+        state.learn(.prices(glow.id, []))
+        #expect(state.missing(for: .sale(NamedSaleDraft(clinic: "Glow", product: "", date: try day("2026-03-02"), quantity: 1))) == .product(""))
+    }
+
     @Test("Terms recompute their clinic from their first day; a price has the price list read again")
     func writesChangeWhatFollowingRowsRead() throws {
         var state = ImportState(rules: EntryRules(BookSettings(currency: .usd, timeZoneIdentifier: "UTC"), now: Date(timeIntervalSince1970: 1_790_000_000)),

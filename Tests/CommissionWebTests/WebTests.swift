@@ -229,6 +229,7 @@ import Testing
         ("beyond 64 bits", #"{"clinic": "Glow", "product": "SER-30", "quantity": 99999999999999999999}"#, 400,
          #"the field "quantity" is 99999999999999999999: a whole number from -9223372036854775808 to 9223372036854775807"#),
         ("a fraction", #"{"clinic": "Glow", "product": "SER-30", "quantity": 1.5}"#, 400, #"the field "quantity" is 1.5: a whole number"#),
+        ("beyond a decimal", #"{"clinic": "Glow", "product": "SER-30", "quantity": 1e200}"#, 400, #"the field "quantity" is 1e+200: a whole number"#),
         ("unknown clinic", #"{"clinic": "Nowhere", "product": "SER-30"}"#, 422, "no clinic named \"Nowhere\""),
         ("unknown product", #"{"clinic": "Glow", "product": "Elixir"}"#, 422, "no product named"),
         ("too many decimals", #"{"clinic": "Glow", "product": "SER-30", "unitPrice": "12.345"}"#, 422, "at most 2 decimal places"),
@@ -743,6 +744,14 @@ import Testing
             let picker = try await client.execute(uri: "/compare?clinic=\(test.glow.id)&date=2026-10-01", method: .get, headers: headers).text
             #expect(picker.contains(#"<option value="\#(test.glow.id)/2026-10-01" selected>Glow · Oct 2026</option>"#)
                     && picker.contains(" (running)</option>") && !picker.contains(#"type="date""#), "\(picker)")
+            // An archived clinic's statement leads to its own period, its clinic said archived.
+            let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly))
+            var archived = harbor
+            archived.isArchived = true
+            _ = try await test.store.updateClinic(archived)
+            let harborPicker = try await client.execute(uri: "/compare?clinic=\(harbor.id)&date=2026-10-01", method: .get, headers: headers).text
+            #expect(harborPicker.contains(#"<option value="\#(harbor.id)/2026-10-01" selected>Harbor (archived) · Oct 2026</option>"#)
+                    && !harborPicker.contains(#"/2026-10-01" selected>Glow"#), "\(harborPicker)")
             // The picker's choice is a clinic and a day of its period.
             let picked = try await client.execute(uri: "/compare", method: .post, headers: headers,
                                                   body: form(["csrf": csrf, "period": "\(test.glow.id)/2026-10-01", "statement": theirs, "action": "compare"]))

@@ -380,7 +380,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload`.
             public struct ClinicsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/id`.
-                public var id: Swift.Int
+                public var id: Swift.Int64
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/name`.
                 public var name: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/schedule`.
@@ -441,7 +441,7 @@ extension Components {
                 ///   - yearToDate:
                 ///   - dueAfterDays: How many days after a period ends its payment is due (what the clinic's own payments show, else 14): what overdue counts from.
                 public init(
-                    id: Swift.Int,
+                    id: Swift.Int64,
                     name: Swift.String,
                     schedule: Swift.String,
                     periodStart: Swift.String,
@@ -495,7 +495,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Dashboard/ProductsPayload`.
             public struct ProductsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ProductsPayload/id`.
-                public var id: Swift.Int
+                public var id: Swift.Int64
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ProductsPayload/name`.
                 public var name: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ProductsPayload/month`.
@@ -510,7 +510,7 @@ extension Components {
                 ///   - month:
                 ///   - yearToDate:
                 public init(
-                    id: Swift.Int,
+                    id: Swift.Int64,
                     name: Swift.String,
                     month: Components.Schemas.Totals,
                     yearToDate: Components.Schemas.Totals
@@ -571,7 +571,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Clinic`.
         public struct Clinic: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Clinic/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Clinic/name`.
             public var name: Swift.String
             /// monthly, semimonthly, weekly:WEEKDAY or biweekly:YYYY-MM-DD The schedule from the start of the book, until its first change.
@@ -593,7 +593,7 @@ extension Components {
             ///   - archived:
             ///   - scheduleChanges: Later schedules, each from its day on: the period before a change ends the day before it, earlier periods stay as they were.
             public init(
-                id: Swift.Int,
+                id: Swift.Int64,
                 name: Swift.String,
                 schedule: Swift.String,
                 archived: Swift.Bool,
@@ -641,7 +641,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Product`.
         public struct Product: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Product/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Product/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Product/sku`.
@@ -666,7 +666,7 @@ extension Components {
             ///   - unitCost: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
             ///   - archived:
             public init(
-                id: Swift.Int,
+                id: Swift.Int64,
                 name: Swift.String,
                 sku: Swift.String? = nil,
                 unitPrice: Swift.String,
@@ -731,11 +731,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Terms`.
         public struct Terms: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Terms/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Terms/clinicId`.
-            public var clinicId: Swift.Int
+            public var clinicId: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Terms/productId`.
-            public var productId: Swift.Int?
+            public var productId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/Terms/basis`.
             @frozen public enum BasisPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case profit = "profit"
@@ -779,9 +779,9 @@ extension Components {
             ///   - product: The product's name: present in the command line's output, left out by the API.
             ///   - tiers: Accelerators; empty for plain terms.
             public init(
-                id: Swift.Int,
-                clinicId: Swift.Int,
-                productId: Swift.Int? = nil,
+                id: Swift.Int64,
+                clinicId: Swift.Int64,
+                productId: Swift.Int64? = nil,
                 basis: Components.Schemas.Terms.BasisPayload,
                 share: Swift.String,
                 effectiveFrom: Swift.String,
@@ -817,11 +817,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/TermsInput`.
         public struct TermsInput: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/TermsInput/clinicId`.
-            public var clinicId: Swift.Int?
+            public var clinicId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/TermsInput/clinic`.
             public var clinic: Swift.String?
             /// - Remark: Generated from `#/components/schemas/TermsInput/productId`.
-            public var productId: Swift.Int?
+            public var productId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/TermsInput/product`.
             public var product: Swift.String?
             /// - Remark: Generated from `#/components/schemas/TermsInput/basis`.
@@ -854,9 +854,9 @@ extension Components {
             ///   - effectiveFrom: A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             ///   - tiers:
             public init(
-                clinicId: Swift.Int? = nil,
+                clinicId: Swift.Int64? = nil,
                 clinic: Swift.String? = nil,
-                productId: Swift.Int? = nil,
+                productId: Swift.Int64? = nil,
                 product: Swift.String? = nil,
                 basis: Components.Schemas.TermsInput.BasisPayload? = nil,
                 share: Swift.String,
@@ -915,11 +915,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Sale`.
         public struct Sale: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Sale/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Sale/clinicId`.
-            public var clinicId: Swift.Int
+            public var clinicId: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Sale/productId`.
-            public var productId: Swift.Int
+            public var productId: Swift.Int64
             /// A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             ///
             /// - Remark: Generated from `#/components/schemas/Sale/date`.
@@ -1005,9 +1005,9 @@ extension Components {
             ///   - product: The product's name: present in the command line's output, left out by the API.
             ///   - termsId: The terms the share came from; absent for a no-commission sale.
             public init(
-                id: Swift.Int,
-                clinicId: Swift.Int,
-                productId: Swift.Int,
+                id: Swift.Int64,
+                clinicId: Swift.Int64,
+                productId: Swift.Int64,
                 date: Swift.String,
                 quantity: Swift.Int64,
                 unitPrice: Swift.String,
@@ -1075,11 +1075,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/SaleInput`.
         public struct SaleInput: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SaleInput/clinicId`.
-            public var clinicId: Swift.Int?
+            public var clinicId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/SaleInput/clinic`.
             public var clinic: Swift.String?
             /// - Remark: Generated from `#/components/schemas/SaleInput/productId`.
-            public var productId: Swift.Int?
+            public var productId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/SaleInput/product`.
             public var product: Swift.String?
             /// A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
@@ -1119,9 +1119,9 @@ extension Components {
             ///   - noCommission:
             ///   - note:
             public init(
-                clinicId: Swift.Int? = nil,
+                clinicId: Swift.Int64? = nil,
                 clinic: Swift.String? = nil,
-                productId: Swift.Int? = nil,
+                productId: Swift.Int64? = nil,
                 product: Swift.String? = nil,
                 date: Swift.String? = nil,
                 quantity: Swift.Int64? = nil,
@@ -1197,7 +1197,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Statement/LinesPayload`.
             public struct LinesPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Statement/LinesPayload/saleId`.
-                public var saleId: Swift.Int
+                public var saleId: Swift.Int64
                 /// A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
                 ///
                 /// - Remark: Generated from `#/components/schemas/Statement/LinesPayload/date`.
@@ -1264,7 +1264,7 @@ extension Components {
                 ///   - productId:
                 ///   - termsId:
                 public init(
-                    saleId: Swift.Int,
+                    saleId: Swift.Int64,
                     date: Swift.String,
                     product: Swift.String,
                     quantity: Swift.Int,
@@ -1326,7 +1326,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Statement/PayoutsPayload`.
             public struct PayoutsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Statement/PayoutsPayload/id`.
-                public var id: Swift.Int
+                public var id: Swift.Int64
                 /// An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
                 ///
                 /// - Remark: Generated from `#/components/schemas/Statement/PayoutsPayload/amount`.
@@ -1345,7 +1345,7 @@ extension Components {
                 ///   - receivedOn: A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
                 ///   - reference:
                 public init(
-                    id: Swift.Int,
+                    id: Swift.Int64,
                     amount: Swift.String,
                     receivedOn: Swift.String,
                     reference: Swift.String? = nil
@@ -1377,7 +1377,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Statement/AcceleratorsPayload`.
             public struct AcceleratorsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Statement/AcceleratorsPayload/termsId`.
-                public var termsId: Swift.Int
+                public var termsId: Swift.Int64
                 /// - Remark: Generated from `#/components/schemas/Statement/AcceleratorsPayload/basisTotal`.
                 public var basisTotal: Components.Schemas.Money
                 /// Each tier as threshold:share, e.g. "5000.00:50.00%".
@@ -1394,7 +1394,7 @@ extension Components {
                 ///   - tiers: Each tier as threshold:share, e.g. "5000.00:50.00%".
                 ///   - amount:
                 public init(
-                    termsId: Swift.Int,
+                    termsId: Swift.Int64,
                     basisTotal: Components.Schemas.Money,
                     tiers: [Swift.String],
                     amount: Components.Schemas.Money
@@ -1426,7 +1426,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Statement/DeductionsPayload`.
             public struct DeductionsPayloadPayload: Codable, Hashable, Sendable {
                 /// - Remark: Generated from `#/components/schemas/Statement/DeductionsPayload/deductionId`.
-                public var deductionId: Swift.Int
+                public var deductionId: Swift.Int64
                 /// - Remark: Generated from `#/components/schemas/Statement/DeductionsPayload/name`.
                 public var name: Swift.String
                 /// - Remark: Generated from `#/components/schemas/Statement/DeductionsPayload/amount`.
@@ -1438,7 +1438,7 @@ extension Components {
                 ///   - name:
                 ///   - amount:
                 public init(
-                    deductionId: Swift.Int,
+                    deductionId: Swift.Int64,
                     name: Swift.String,
                     amount: Components.Schemas.Money
                 ) {
@@ -1641,9 +1641,9 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Payout`.
         public struct Payout: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Payout/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Payout/clinicId`.
-            public var clinicId: Swift.Int
+            public var clinicId: Swift.Int64
             /// A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             ///
             /// - Remark: Generated from `#/components/schemas/Payout/periodStart`.
@@ -1678,8 +1678,8 @@ extension Components {
             ///   - reference:
             ///   - clinic: The clinic's name: present in the command line's output, left out by the API.
             public init(
-                id: Swift.Int,
-                clinicId: Swift.Int,
+                id: Swift.Int64,
+                clinicId: Swift.Int64,
                 periodStart: Swift.String,
                 periodEnd: Swift.String,
                 amount: Swift.String,
@@ -1710,7 +1710,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/PayoutInput`.
         public struct PayoutInput: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PayoutInput/clinicId`.
-            public var clinicId: Swift.Int?
+            public var clinicId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/PayoutInput/clinic`.
             public var clinic: Swift.String?
             /// A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
@@ -1742,7 +1742,7 @@ extension Components {
             ///   - reference:
             ///   - periodEnd: The period's last day: the period is then exactly `period`…`periodEnd`, refused (422) when it is not one of the clinic's.
             public init(
-                clinicId: Swift.Int? = nil,
+                clinicId: Swift.Int64? = nil,
                 clinic: Swift.String? = nil,
                 period: Swift.String,
                 amount: Swift.String,
@@ -1771,7 +1771,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/PeriodState`.
         public struct PeriodState: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PeriodState/clinicId`.
-            public var clinicId: Swift.Int
+            public var clinicId: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/PeriodState/periodStart`.
             public var periodStart: Components.Schemas.Day
             /// - Remark: Generated from `#/components/schemas/PeriodState/periodEnd`.
@@ -1786,7 +1786,7 @@ extension Components {
             ///   - periodEnd:
             ///   - closed:
             public init(
-                clinicId: Swift.Int,
+                clinicId: Swift.Int64,
                 periodStart: Components.Schemas.Day,
                 periodEnd: Components.Schemas.Day,
                 closed: Swift.Bool
@@ -2060,7 +2060,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Token`.
         public struct Token: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Token/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Token/name`.
             public var name: Swift.String
             /// - Remark: Generated from `#/components/schemas/Token/createdAt`.
@@ -2080,7 +2080,7 @@ extension Components {
             ///   - lastUsedAt:
             ///   - token: The secret, only when created.
             public init(
-                id: Swift.Int,
+                id: Swift.Int64,
                 name: Swift.String,
                 createdAt: Foundation.Date,
                 lastUsedAt: Foundation.Date? = nil,
@@ -2103,7 +2103,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Member`.
         public struct Member: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Member/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Member/username`.
             public var username: Swift.String
             /// - Remark: Generated from `#/components/schemas/Member/role`.
@@ -2120,7 +2120,7 @@ extension Components {
             ///   - username:
             ///   - role:
             public init(
-                id: Swift.Int,
+                id: Swift.Int64,
                 username: Swift.String,
                 role: Components.Schemas.Member.RolePayload
             ) {
@@ -2181,7 +2181,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/AuditEntry`.
         public struct AuditEntry: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/AuditEntry/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/AuditEntry/at`.
             public var at: Foundation.Date
             /// The account's user name (with " (API)" for a token), cli:USER for the command line.
@@ -2202,11 +2202,11 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/AuditEntry/subject`.
             public var subject: Components.Schemas.AuditEntry.SubjectPayload
             /// - Remark: Generated from `#/components/schemas/AuditEntry/subjectId`.
-            public var subjectId: Swift.Int?
+            public var subjectId: Swift.Int64?
             /// For an import: the last sale it created.
             ///
             /// - Remark: Generated from `#/components/schemas/AuditEntry/lastSubjectId`.
-            public var lastSubjectId: Swift.Int?
+            public var lastSubjectId: Swift.Int64?
             /// What was done: create, update, void, recompute, delete, close, reopen, import, restore, schedule … (a server of a later version may add others).
             ///
             /// - Remark: Generated from `#/components/schemas/AuditEntry/action`.
@@ -2235,12 +2235,12 @@ extension Components {
             ///   - after: The record after, as JSON.
             ///   - changes:
             public init(
-                id: Swift.Int,
+                id: Swift.Int64,
                 at: Foundation.Date,
                 actor: Swift.String,
                 subject: Components.Schemas.AuditEntry.SubjectPayload,
-                subjectId: Swift.Int? = nil,
-                lastSubjectId: Swift.Int? = nil,
+                subjectId: Swift.Int64? = nil,
+                lastSubjectId: Swift.Int64? = nil,
                 action: Swift.String,
                 before: Swift.String? = nil,
                 after: Swift.String? = nil,
@@ -2414,11 +2414,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Price`.
         public struct Price: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Price/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Price/clinicId`.
-            public var clinicId: Swift.Int
+            public var clinicId: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Price/productId`.
-            public var productId: Swift.Int
+            public var productId: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Price/unitPrice`.
             public var unitPrice: Components.Schemas.Money
             /// Left out when the product's own cost applies.
@@ -2449,9 +2449,9 @@ extension Components {
             ///   - clinic: The clinic's name: present in the command line's output, left out by the API.
             ///   - product: The product's name: present in the command line's output, left out by the API.
             public init(
-                id: Swift.Int,
-                clinicId: Swift.Int,
-                productId: Swift.Int,
+                id: Swift.Int64,
+                clinicId: Swift.Int64,
+                productId: Swift.Int64,
                 unitPrice: Components.Schemas.Money,
                 unitCost: Components.Schemas.Money? = nil,
                 effectiveFrom: Swift.String,
@@ -2483,11 +2483,11 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/PriceInput`.
         public struct PriceInput: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PriceInput/clinicId`.
-            public var clinicId: Swift.Int?
+            public var clinicId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/PriceInput/clinic`.
             public var clinic: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PriceInput/productId`.
-            public var productId: Swift.Int?
+            public var productId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/PriceInput/product`.
             public var product: Swift.String?
             /// - Remark: Generated from `#/components/schemas/PriceInput/unitPrice`.
@@ -2511,9 +2511,9 @@ extension Components {
             ///   - unitCost: The clinic's cost of one unit; leave it out to take the product's.
             ///   - effectiveFrom: The first day of the price (default today). A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             public init(
-                clinicId: Swift.Int? = nil,
+                clinicId: Swift.Int64? = nil,
                 clinic: Swift.String? = nil,
-                productId: Swift.Int? = nil,
+                productId: Swift.Int64? = nil,
                 product: Swift.String? = nil,
                 unitPrice: Components.Schemas.Money,
                 unitCost: Swift.String? = nil,
@@ -2569,9 +2569,9 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/Deduction`.
         public struct Deduction: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Deduction/id`.
-            public var id: Swift.Int
+            public var id: Swift.Int64
             /// - Remark: Generated from `#/components/schemas/Deduction/clinicId`.
-            public var clinicId: Swift.Int
+            public var clinicId: Swift.Int64
             /// The clinic's name: present in the command line's output, left out by the API.
             ///
             /// - Remark: Generated from `#/components/schemas/Deduction/clinic`.
@@ -2604,8 +2604,8 @@ extension Components {
             ///   - effectiveFrom: A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             ///   - lastDay: Its last day (absent: no end). A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             public init(
-                id: Swift.Int,
-                clinicId: Swift.Int,
+                id: Swift.Int64,
+                clinicId: Swift.Int64,
                 clinic: Swift.String? = nil,
                 name: Swift.String,
                 amount: Components.Schemas.Money? = nil,
@@ -2638,7 +2638,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/DeductionInput`.
         public struct DeductionInput: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/DeductionInput/clinicId`.
-            public var clinicId: Swift.Int?
+            public var clinicId: Swift.Int64?
             /// - Remark: Generated from `#/components/schemas/DeductionInput/clinic`.
             public var clinic: Swift.String?
             /// - Remark: Generated from `#/components/schemas/DeductionInput/name`.
@@ -2668,7 +2668,7 @@ extension Components {
             ///   - effectiveFrom: A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             ///   - lastDay: A calendar day, YYYY-MM-DD, in the book's time zone. A book takes dates from 1900-01-01 to a year after today; others are refused with 422 (reopening a period takes any date).
             public init(
-                clinicId: Swift.Int? = nil,
+                clinicId: Swift.Int64? = nil,
                 clinic: Swift.String? = nil,
                 name: Swift.String,
                 amount: Swift.String? = nil,

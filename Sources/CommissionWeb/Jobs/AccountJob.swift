@@ -39,7 +39,7 @@ struct AccountJob: Job {
 
     func registerAPI<G>(on api: Registrar<G>) {
         api.get("/members") { _, _ in
-            try app.json(try await app.store.members().map { API.Member(id: Int($0.account.id.rawValue), username: $0.account.username, role: API.spelt($0.role)) })
+            try app.json(try await app.store.members().map { API.Member(id: $0.account.id.rawValue, username: $0.account.username, role: API.spelt($0.role)) })
         }
         api.post("/invitations") { request, context in try await invite(request, context: context) }
     }

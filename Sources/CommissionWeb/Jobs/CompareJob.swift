@@ -28,7 +28,12 @@ struct CompareJob: Job {
                      message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
-        let clinics = try await app.store.clinics(ClinicQuery())
+        var clinics = try await app.store.clinics(ClinicQuery())
+        // An archived clinic's statement links here too: its clinic is offered beside the others.
+        if let id = form.clinic, !clinics.contains(where: { $0.id.rawValue == id }),
+           let archived = try? await app.store.clinic(Clinic.ID(id)), archived.isArchived {
+            clinics.append(archived)
+        }
         let products = try await app.store.products(ProductQuery())
         let today = settings.today()
         // The period her chosen day falls in (a statement's link, her last choice), else the first clinic's last ended one.
@@ -47,7 +52,7 @@ struct CompareJob: Job {
             if let chosen, chosen.clinic == clinic.id, !periods.contains(where: { $0.start == chosen.start }) {
                 periods.append(clinic.calendar.period(containing: chosen.start))
             }
-            return ComparePageView.Clinic(name: clinic.name, periods: periods.map { period in
+            return ComparePageView.Clinic(name: clinic.name + (clinic.isArchived ? " (archived)" : ""), periods: periods.map { period in
                 .init(value: "\(clinic.id)/\(period.start)", label: style.formatShort(period) + (period.end >= today ? " (running)" : ""),
                       selected: chosen.map { $0.clinic == clinic.id && $0.start == period.start } ?? false)
             })

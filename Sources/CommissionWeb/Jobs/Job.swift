@@ -180,14 +180,14 @@ struct WebApp: Sendable {
         do { return try currency.parse(text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
     }
 
-    func clinicID(_ id: Int?, name: String?) async throws -> Clinic.ID {
-        if let id { return Clinic.ID(Int64(id)) }
+    func clinicID(_ id: Int64?, name: String?) async throws -> Clinic.ID {
+        if let id { return Clinic.ID(id) }
         if let name { return try await store.clinic(named: name).id }
         throw Problem(.unprocessableContent, "Name the clinic: \"clinicId\" or \"clinic\".")
     }
 
-    func productID(_ id: Int?, name: String?) async throws -> Product.ID {
-        if let id { return Product.ID(Int64(id)) }
+    func productID(_ id: Int64?, name: String?) async throws -> Product.ID {
+        if let id { return Product.ID(id) }
         if let name { return try await store.product(named: name).id }
         throw Problem(.unprocessableContent, "Name the product: \"productId\" or \"product\" (a name or SKU).")
     }

@@ -221,7 +221,7 @@ struct PayoutsJob: Job {
         } else {
             try await app.store.reopenPeriod(clinic: clinic.id, period: period)
         }
-        return try app.json(API.PeriodState(clinicId: Int(clinic.id.rawValue), periodStart: period.start.description, periodEnd: period.end.description, closed: close))
+        return try app.json(API.PeriodState(clinicId: clinic.id.rawValue, periodStart: period.start.description, periodEnd: period.end.description, closed: close))
     }
 }
 

@@ -113,7 +113,8 @@ struct RemoteStoreJob: Job {
 
     /// `POST /import/rows`: rows a caller has read itself (a remote store's `importRows`), imported
     /// whole or not at all, as a file is. A row that cannot be read as its kind is a problem of its
-    /// line, reported with the store's.
+    /// line, reported with the store's; a body the document does not describe (a basis it does not
+    /// list) is refused whole, its field named by path (`rows.2.terms.basis`).
     func importRows(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await app.body(API.ImportRowsInput.self, request, context: context)
         let settings = try await app.store.settings()

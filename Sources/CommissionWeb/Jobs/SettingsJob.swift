@@ -36,13 +36,13 @@ struct SettingsJob: Job {
         api.post("/settings") { request, context in try await updateSettings(request, context: context) }
         api.get("/tokens") { _, context in
             let tokens = try await app.store.tokens(account: try app.account(context).id)
-            return try app.json(tokens.map { API.Token(id: Int($0.id.rawValue), name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil) })
+            return try app.json(tokens.map { API.Token(id: $0.id.rawValue, name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil) })
         }
         api.post("/tokens") { request, context in
             let input = try await app.body(API.TokenInput.self, request, context: context)
             let secret = "cm_" + Secret.make()
             let token = try await app.store.createToken(account: try app.account(context).id, name: input.name, tokenDigest: Secret.digest(secret), now: app.configuration.clock.now)
-            return try app.json(API.Token(id: Int(token.id.rawValue), name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
+            return try app.json(API.Token(id: token.id.rawValue, name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
         }
         api.post("/tokens/:id/revoke") { _, context in
             try await app.store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try app.account(context).id)
