@@ -83,9 +83,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The API's JSON shapes and operations, generated from the server's OpenAPI document
-        // (Generated/, committed): the one definition of each shape, which the server answers
-        // with, the command line prints and the client reads.
+        // The API's JSON shapes, generated from the server's OpenAPI document (Generated/,
+        // committed): what the server takes and answers with, and the command line prints. The
+        // client generates its own types from the same document (internal, beside its client).
         .target(
             name: "CommissionAPI",
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
@@ -100,7 +100,6 @@ let package = Package(
             name: "CommissionClient",
             dependencies: [
                 "CommissionStore",
-                "CommissionAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // The default transport on Apple's platforms. Elsewhere the caller gives one (the
                 // command line: AsyncHTTPClient's), so that nothing links FoundationNetworking and

@@ -1,4 +1,3 @@
-import CommissionAPI
 import CommissionCore
 import CommissionStore
 import Foundation

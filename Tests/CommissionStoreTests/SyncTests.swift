@@ -109,6 +109,32 @@ import Testing
         return (glow, harbor, serum, cream)
     }
 
+    /// The book as its archive streams it — every record, the audit log included — with what is the
+    /// server's and not the book's set aside (accounts, tokens, the book's name on the server).
+    static func records(_ store: any BookArchiving) async throws -> [ArchiveRecord] {
+        var records: [ArchiveRecord] = []
+        _ = try await store.archive { record in
+            switch record {
+            case .account, .token: break
+            case .book(var book):
+                book.name = ""
+                records.append(.book(book))
+            default: records.append(record)
+            }
+        }
+        return records
+    }
+
+    /// After a sync that completed, the device's book is the server's, record by record.
+    static func expectSameBook(_ device: Device, _ server: SQLiteStore, _ context: @autoclosure () -> String) async throws {
+        let mine = try await records(device.book), theirs = try await records(server)
+        #expect(theirs.count >= 6, "the server's book streams its records (\(theirs.count))")
+        guard mine != theirs else { return }
+        let differing = zip(mine, theirs).first { $0 != $1 }.map { "first differing record: \($0.0) on \(device.name), \($0.1) on the server" }
+            ?? "\(mine.count) records on \(device.name), \(theirs.count) on the server"
+        Issue.record("\(device.name)'s book is not the server's after its sync: \(differing); \(context())")
+    }
+
     /// Every figure a device shows equals the server's: the records, and the reports they make.
     static func expectEqual(_ device: Device, _ server: SQLiteStore, clinics: [Clinic]) async throws {
         let all = SaleQuery(includeVoided: true, order: .oldestFirst)
@@ -386,6 +412,7 @@ import Testing
                     let report = try await device.sync.sync()
                     refusedWhat += report.refused.map(\.what)
                     steps.append("\(step) \(device.name): sync pushed \(report.pushed), pulled \(report.pulled)")
+                    try await Self.expectSameBook(device, server.book, "seed \(seed), steps: \(steps.joined(separator: "; "))")
                 } catch is RemoteStoreError {
                     failedSyncs += 1
                     steps.append("\(step) \(device.name): sync cut by the network")
@@ -418,7 +445,10 @@ import Testing
         for reference in payoutsMade {
             #expect(payouts.filter { $0.reference == reference }.count <= 1, "payout \(reference) doubled")
         }
-        for device in devices { try await Self.expectEqual(device, server.book, clinics: [glow, harbor]) }
+        for device in devices {
+            try await Self.expectEqual(device, server.book, clinics: [glow, harbor])
+            try await Self.expectSameBook(device, server.book, "seed \(seed), after the last syncs")
+        }
         let cut = devices.map { $0.network.downloadsCut.withLock { $0 } }.reduce(0, +)
         print("seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network (\(cut) mid-download)")
     }

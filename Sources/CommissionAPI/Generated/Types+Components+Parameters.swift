@@ -17,10 +17,5 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
-    public enum Parameters {
-        /// Makes retrying safe: a request sent again with the same key makes its change once and gets the first answer again (with `Idempotent-Replayed: true`); the same key with another request (method, path or body) is refused with 422, and while the first is still being answered the retry gets 409 with `Retry-After`. A key is spent only when the request changed the book, and is kept 30 days.
-        ///
-        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
-        public typealias IdempotencyKey = Swift.String
-    }
+    public enum Parameters {}
 }
