@@ -172,11 +172,8 @@ public struct PeriodSettlement: Sendable {
     /// What to write once the reads are added to ``sums``: the marked periods' figures replaced,
     /// or the whole clinic's (and whether it is kept at all).
     public func writes() throws -> [Write] {
-        let figures = try sums.expectedByPeriod().map { Figure(period: $0.period, expected: $0.expected) }
-        guard let periods else {
-            guard sums.isKept else { return [.removeAll, .kept(false)] }
-            return [.removeAll, .kept(true), .insert(figures)]
-        }
-        return periods.map { .removePeriod(start: $0.start) } + [.insert(figures)]
+        let removals: [Write] = if let periods { periods.map { .removePeriod(start: $0.start) } } else { [.removeAll, .kept(sums.isKept)] }
+        guard periods != nil || sums.isKept else { return removals }
+        return removals + [.insert(try sums.expectedByPeriod().map { Figure(period: $0.period, expected: $0.expected) })]
     }
 }
