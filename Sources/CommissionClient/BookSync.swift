@@ -7,9 +7,16 @@ import Foundation
 ///
 /// A sync **pushes** what was recorded on the device since the last sync — new clinics and
 /// products, sales (new, changed, voided) and payouts (new, removed), periods closed or reopened —
-/// then **pulls** the server's book back whole when it moved, replacing the device's copy. Every
-/// change is on the book's audit log, so the device's own entries since the last pull are exactly
-/// what it has to send.
+/// then **pulls** what changed on the server since the last pull (``HTTPStore/changes(since:epoch:)``),
+/// its own pushes included, and applies it to the device's copy in one transaction
+/// (``BookChangesApplying``). Every change is on the book's audit log, so the device's own entries
+/// since the last pull are exactly what it has to send, and the server's entries since are
+/// exactly what it has to take.
+///
+/// The device takes the **whole book** instead, as its first sync does, when the server cannot
+/// tell the changes from there (its book was restored or replaced since: another *epoch*), or
+/// when the changes do not bring back every record the device changed itself (a change the
+/// server refused, or one a sync does not send: the server's version must replace it).
 ///
 /// - **Never twice.** A new sale goes with an idempotency key made of the device, the pull and the
 ///   sale, and the sync remembers what it has sent (`statePath`): a sync cut off by the network
@@ -24,12 +31,13 @@ import Foundation
 /// - **Names, not ids.** Records are matched by name (a clinic's or product's name is unique in a
 ///   book), so a clinic made on the device and another made on the server never mix.
 /// - Changes of terms, prices, deductions and settings are the server's (the web app or the
-///   command line): one made on the device is reported as not sent, and the pull undoes it.
+///   command line), and so are a product's or a clinic's changes after it was made: one made on
+///   the device is reported as not sent, and the pull undoes it.
 ///
 /// The first sync of a device's book takes the server's book (the device's must be empty: to bring
 /// a laptop's book to a server, move it with `commission migrate` or a restore first).
 public final class BookSync: Sendable {
-    public typealias LocalBook = any CommissionStore & BookRestoring
+    public typealias LocalBook = any CommissionStore & BookRestoring & BookChangesApplying
 
     let local: LocalBook
     let remote: HTTPStore
@@ -51,8 +59,12 @@ public final class BookSync: Sendable {
         var device: String
         /// How many times the device's copy was pulled (in the keys, too).
         var pulls: Int
-        /// The server's revision when the copy was last pulled.
+        /// The server's revision when the copy was last pulled: the device's audit log is the
+        /// server's up to it.
         var serverRevision: Int64
+        /// The history of the server's book that revision belongs to (nil before the first pull
+        /// of this version): another means the book was restored or replaced since.
+        var epoch: String?
         /// The device's newest audit entry right after that pull: its entries after it are its own.
         var localRevision: Int64
         /// The device's newest product right after that pull (products are not on the audit log).
@@ -75,7 +87,7 @@ public final class BookSync: Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case device, pulls, serverRevision, localRevision, productsThrough, done, sentThrough, serverIDs, refused
+            case device, pulls, serverRevision, epoch, localRevision, productsThrough, done, sentThrough, serverIDs, refused
             /// The first versions' record of the sales sent (the device's id → the server's).
             case sent
         }
@@ -85,6 +97,7 @@ public final class BookSync: Sendable {
             device = try container.decode(String.self, forKey: .device)
             pulls = try container.decode(Int.self, forKey: .pulls)
             serverRevision = try container.decode(Int64.self, forKey: .serverRevision)
+            epoch = try container.decodeIfPresent(String.self, forKey: .epoch)
             localRevision = try container.decode(Int64.self, forKey: .localRevision)
             productsThrough = try container.decode(Int64.self, forKey: .productsThrough)
             done = try container.decode(Set<String>.self, forKey: .done)
@@ -104,6 +117,7 @@ public final class BookSync: Sendable {
             try container.encode(device, forKey: .device)
             try container.encode(pulls, forKey: .pulls)
             try container.encode(serverRevision, forKey: .serverRevision)
+            try container.encodeIfPresent(epoch, forKey: .epoch)
             try container.encode(localRevision, forKey: .localRevision)
             try container.encode(productsThrough, forKey: .productsThrough)
             try container.encode(done, forKey: .done)
@@ -120,7 +134,7 @@ public final class BookSync: Sendable {
 
     // MARK: Sync
 
-    /// Pushes the device's changes, then pulls the server's book when it moved.
+    /// Pushes the device's changes, then pulls the server's since the last pull.
     /// - Throws: ``RemoteStoreError/unreachable(_:)`` when the network fails, and
     ///   `StoreError.unavailable` or `StoreError.storage` when the server's database does
     ///   not answer (a 503): what was sent stays sent, nothing is taken for refused, and the next
@@ -135,12 +149,8 @@ public final class BookSync: Sendable {
             let before = try await localMark()
             let entries = try await localEntries(after: state.localRevision)
             try await push(entries, state: &state, report: &report)
-            let revision = try await remote.revision()
             if try await localMark() != before { continue }
-            if revision != state.serverRevision || !entries.isEmpty || report.pushed > 0 {
-                guard try await pull(state: &state, revision: revision, unless: before) else { continue }
-                report.pulled = true
-            }
+            guard try await pull(state: &state, entries: entries, unless: before, report: &report) else { continue }
             // Every refusal since the last sync that completed, reported once.
             report.refused = state.refused
             state.refused = []
@@ -155,31 +165,99 @@ public final class BookSync: Sendable {
         let products = try await local.products(ProductQuery(includeArchived: true)).count
         if clinics + products > 0 { throw SyncError.deviceBookIsNotEmpty }
         var state = State(device: UUID().uuidString)
-        _ = try await pull(state: &state, revision: try await remote.revision(), unless: nil)
         var report = SyncReport()
-        report.pulled = true
+        // Asked with no epoch, the server says where its book stands.
+        let position: BookPosition
+        switch try await remote.changes(since: 0, epoch: nil) {
+        case .gone(let where_): position = where_
+        case .changes(let changes): position = BookPosition(epoch: changes.epoch, revision: changes.revision)
+        }
+        _ = try await pullWhole(state: &state, epoch: position.epoch, unless: nil, report: &report)
         return report
     }
 
     // MARK: Pull
 
-    /// Replaces the device's copy with the server's book — unless the device's book moved from
-    /// `mark` while the book downloaded (then false: what was written meanwhile is sent first).
-    func pull(state: inout State, revision: Int64, unless mark: LocalMark?) async throws -> Bool {
+    /// Takes what changed on the server since the last pull into the device's copy — or the
+    /// whole book, when the server cannot tell the changes from there or they do not bring back
+    /// every record the device changed (`entries`, its audit entries since the pull) — unless the
+    /// device's book moved from `mark` meanwhile (then false: what was written is sent first).
+    func pull(state: inout State, entries: [AuditEntry], unless mark: LocalMark, report: inout SyncReport) async throws -> Bool {
+        let changes: BookChanges
+        switch try await remote.changes(since: state.serverRevision, epoch: state.epoch) {
+        case .gone(let position):
+            return try await pullWhole(state: &state, epoch: position.epoch, unless: mark, report: &report)
+        case .changes(let answer):
+            changes = answer
+        }
+        let productsMade = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).filter { $0 > state.productsThrough }
+        guard let own = Self.ownRecords(entries, productsMade: productsMade, covered: ChangesPlan(changes.entries)) else {
+            return try await pullWhole(state: &state, epoch: changes.epoch, unless: mark, report: &report)
+        }
+        // Nothing changed on either side since the last pull.
+        if own.isEmpty, entries.isEmpty, changes.revision == state.serverRevision { return true }
+        do {
+            guard try await local.apply(changes, removingOwn: own, auditAfter: state.serverRevision, expectingNewest: mark.revision) else { return false }
+        } catch let error where !Self.isTransient(error) {
+            // Changes this copy cannot take as they come (two names swapped on the server…): the whole book.
+            return try await pullWhole(state: &state, epoch: changes.epoch, unless: mark, report: &report)
+        }
+        try await pulled(state: &state, epoch: changes.epoch)
+        report.pulled = true
+        return true
+    }
+
+    /// The records the device made itself among its audit entries since the pull (and the products
+    /// made since, for a book of before products were on the log) — which the server's changes
+    /// bring back under the server's ids; nil when a change the device made to a record it
+    /// pulled is not among the server's changes (refused, or not sent), or the device imported a
+    /// file: only the whole book then makes the copy the server's again.
+    static func ownRecords(_ entries: [AuditEntry], productsMade: [Int64], covered plan: ChangesPlan) -> [RemovedRecord]? {
+        var made = Set(productsMade.map { RemovedRecord(.product, $0) })
+        for entry in entries where entry.action == "create" {
+            if let id = entry.subjectID { made.insert(RemovedRecord(entry.subject, id)) }
+        }
+        for entry in entries {
+            guard entry.action != "import" else { return nil }
+            guard let id = entry.subjectID else {
+                if !plan.covers(entry.subject, nil) { return nil }
+                continue
+            }
+            // A period's subject is its clinic: closed at a clinic made here, it goes with the clinic.
+            if made.contains(RemovedRecord(entry.subject == .period ? .clinic : entry.subject, id)) { continue }
+            if !plan.covers(entry.subject, id) { return nil }
+        }
+        let removable: Set<AuditSubject> = [.sale, .payout, .deduction, .price, .terms, .product, .clinic]
+        return made.filter { removable.contains($0.kind) }.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
+    }
+
+    /// Replaces the device's copy with the server's whole book — unless the device's book moved
+    /// from `mark` while the book downloaded (then false: what was written meanwhile is sent first).
+    /// `epoch` is the server's, read before the download: a restore on the server in between makes
+    /// the next sync take the whole book again, never changes of another history.
+    func pullWhole(state: inout State, epoch: String, unless mark: LocalMark?, report: inout SyncReport) async throws -> Bool {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await remote.downloadArchive(to: path)
         if let mark, try await localMark() != mark { return false }
         _ = try await local.restoreBackup(at: path)
+        try await pulled(state: &state, epoch: epoch)
+        report.pulled = true
+        report.tookWholeBook = true
+        return true
+    }
+
+    /// After a pull: the device's book is the server's, its audit log the server's up to its newest entry.
+    func pulled(state: inout State, epoch: String) async throws {
         state.pulls += 1
-        state.serverRevision = revision
-        state.localRevision = try await localRevision()
+        state.epoch = epoch
+        state.serverRevision = try await localRevision()
+        state.localRevision = state.serverRevision
         state.productsThrough = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0
         state.done = []
         state.sentThrough = [:]
         state.serverIDs = [:]
         try save(state)
-        return true
     }
 
     /// Where the device's book stands: its newest audit entry and its newest product (products are
@@ -199,7 +277,7 @@ public final class BookSync: Sendable {
     /// One record the device changed since the pull, and what was done to it since it was last sent.
     struct Subject {
         enum Kind: Equatable {
-            /// A product made on the device (products are not on the audit log).
+            /// A product made on the device (found by its id too: products were not always on the audit log).
             case product
             case audited(AuditSubject)
         }
@@ -237,7 +315,7 @@ public final class BookSync: Sendable {
             .filter { $0.id.rawValue > state.productsThrough }.sorted { $0.id < $1.id }
             .map { Subject(kind: .product, id: $0.id.rawValue, actions: ["create"]) }
             .filter { !state.done.contains($0.key) }
-        var index: [String: Int] = [:]
+        var index = Dictionary(uniqueKeysWithValues: subjects.enumerated().map { ($1.key, $0) })
         // The records made on the device since the pull: their server ids are only what the server
         // gave them (`serverIDs`), never their own.
         var madeHere: Set<String> = []
@@ -246,8 +324,10 @@ public final class BookSync: Sendable {
             let ids = entry.action == "import" ? Array(first...(entry.lastSubjectID ?? first)) : [first]
             for id in ids {
                 if entry.action == "create" || entry.action == "import" { madeHere.insert("\(entry.subject.rawValue):\(id)") }
-                let subject = Subject(kind: .audited(entry.subject), id: id, actions: [entry.action == "import" ? "create" : entry.action],
-                                      newest: entry.id.rawValue)
+                // A product sent already is not made again.
+                if entry.subject == .product, entry.action == "create", state.done.contains("product:\(id)") { continue }
+                let subject = Subject(kind: entry.subject == .product ? .product : .audited(entry.subject), id: id,
+                                      actions: [entry.action == "import" ? "create" : entry.action], newest: entry.id.rawValue)
                 // What was sent already of a record: only its later changes go (a void after the sale went).
                 if let through = state.sentThrough[subject.key], subject.newest <= through { continue }
                 if let at = index[subject.key] {
@@ -352,6 +432,7 @@ public final class BookSync: Sendable {
     func send(_ subject: Subject, state: inout State, names: inout Names) async throws -> Bool {
         switch subject.kind {
         case .product:
+            guard subject.actions.contains("create") else { throw SyncError.notSent("a change of a product") }
             let product = try await local.product(Product.ID(subject.id))
             do {
                 let made = try await remote.createProduct(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice,
@@ -552,8 +633,11 @@ public struct SyncReport: Sendable, Hashable {
     public var pushed = 0
     /// Changes the server refused, or that a sync does not send, each with the reason.
     public var refused: [SyncRefusal] = []
-    /// Whether the device's copy was replaced with the server's book.
+    /// Whether the device's copy took the server's changes (or its whole book).
     public var pulled = false
+    /// Whether it took the server's whole book rather than its changes: the first sync, a book
+    /// restored or replaced on the server, or a change of the device's the server's does not bring back.
+    public var tookWholeBook = false
 
     public init() {}
 }

@@ -24,7 +24,7 @@ import Synchronization
 /// let store = HTTPStore(url: URL(string: "https://commission.example.org")!, token: "cm_…")
 /// let sale = try await store.createSale(draft, idempotencyKey: UUID().uuidString)
 /// ```
-public final class HTTPStore: CommissionStore {
+public final class HTTPStore: CommissionStore, BookChangesReading {
     let client: Client
     let broadcaster = ChangeBroadcaster()
     /// What the settings' freshness is measured by.
@@ -35,6 +35,7 @@ public final class HTTPStore: CommissionStore {
         var settings: BookSettings?
         var settingsRead = Date.distantPast
         var listening: Task<Void, Never>?
+        var changesBytes = 0
     }
 
     /// How long the book's settings are taken as read when no change stream would say they
@@ -601,6 +602,33 @@ public final class HTTPStore: CommissionStore {
         }
     }
 
+    /// What changed in the book after `revision` of the history `epoch` (nil: a device that knows
+    /// none yet), as ``BookChanges``; or, when the server cannot tell them from there, where its
+    /// book stands (``ChangesAnswer/gone(_:)``). Also counts the bytes the answer took.
+    public func changes(since revision: Int64, epoch: String?) async throws -> ChangesAnswer {
+        try await call {
+            switch try await client.changesSince(path: .init(revision: revision), query: .init(epoch: epoch)) {
+            case .ok(let answer):
+                let data = try await Data(collecting: try answer.body.applicationJsonl, upTo: 1 << 30)
+                state.withLock { $0.changesBytes += data.count }
+                return .changes(try ArchiveFile.changes(from: data))
+            case .gone(let answer):
+                let position = try answer.body.json
+                return .gone(BookPosition(epoch: position.epoch, revision: position.revision))
+            case let other:
+                throw RemoteStoreError.unexpectedAnswer("the changes of the book: \(other)")
+            }
+        }
+    }
+
+    /// The changes after `revision` of the history `epoch` (``BookChangesReading``).
+    public func changes(since revision: Int64, epoch: String) async throws -> ChangesAnswer {
+        try await changes(since: revision, epoch: Optional(epoch))
+    }
+
+    /// The bytes the answers of ``changes(since:epoch:)`` took so far (what a sync moved).
+    public var changesBytes: Int { state.withLock { $0.changesBytes } }
+
     // MARK: Changes
 
     public func changes() -> StoreChanges {
@@ -728,6 +756,8 @@ struct Problems: ClientMiddleware {
                    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.code >= 400 else { return (response, responseBody) }
+        // Not a refusal: where the book stands, when its changes cannot be told from the device's revision.
+        if operationID == "changesSince", response.status.code == 410 { return (response, responseBody) }
         var problem: Problem?
         if let responseBody { problem = try? JSONDecoder().decode(Problem.self, from: await Data(collecting: responseBody, upTo: 1 << 20)) }
         let detail = problem?.detail ?? response.status.reasonPhrase

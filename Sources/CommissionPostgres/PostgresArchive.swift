@@ -21,26 +21,8 @@ extension PostgresStore: BookArchiving {
             let name: String? = try await step { connection in
                 try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(String.self).all().first
             }
-            let settings: BookSettings = try await step { connection in try await self.settings(connection) }
-            try await send(.book(ArchivedBook(name: name ?? "Commission", settings: settings)))
-            let clinics: [Clinic] = try await step { connection in
-                try await self.clinics(connection, "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) ORDER BY id")
-            }
-            for clinic in clinics { try await send(.clinic(clinic)) }
-            let products: [Product] = try await step { connection in
-                try await self.products(connection, "SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) ORDER BY id")
-            }
-            for product in products { try await send(.product(product)) }
-            let termsList: [Terms] = try await step { connection in
-                try await self.termsList(connection, "SELECT \(unescaped: Columns.terms) FROM terms WHERE bookId = \(book) ORDER BY id")
-            }
-            for terms in termsList { try await send(.terms(terms)) }
-            let prices: [PriceListEntry] = try await step { connection in
-                try await priceList(connection, "SELECT \(unescaped: Columns.price) FROM priceListEntry WHERE bookId = \(book) ORDER BY id")
-            }
-            for entry in prices { try await send(.price(entry)) }
-            let deductions: [Deduction] = try await step { connection in try await self.deductions(connection, clinic: nil) }
-            for deduction in deductions.sorted(by: { $0.id < $1.id }) { try await send(.deduction(deduction)) }
+            let small = try await step { connection in try await self.smallRecords(connection, name: name ?? "Commission", ChangesPlan.everything) }
+            for record in small { try await send(record) }
             var last = Int64.min
             while true {
                 let after = last
@@ -105,6 +87,26 @@ extension PostgresStore: BookArchiving {
         }
     }
 
+    /// The book's settings, and its clinics, products, terms, price-list entries and deductions
+    /// that `plan` selects, in the archive's order.
+    func smallRecords(_ connection: PostgresConnection, name: String, _ plan: ChangesPlan) async throws -> [ArchiveRecord] {
+        var records: [ArchiveRecord] = [.book(ArchivedBook(name: name, settings: try await settings(connection)))]
+        records += try await clinics(connection, """
+            SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND \(unescaped: plan.clinics.condition("id")) ORDER BY id
+            """).map { .clinic($0) }
+        records += try await products(connection, """
+            SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) AND \(unescaped: plan.products.condition("id")) ORDER BY id
+            """).map { .product($0) }
+        records += try await termsList(connection, """
+            SELECT \(unescaped: Columns.terms) FROM terms WHERE bookId = \(book) AND \(unescaped: plan.terms.condition("id")) ORDER BY id
+            """).map { .terms($0) }
+        records += try await priceList(connection, """
+            SELECT \(unescaped: Columns.price) FROM priceListEntry WHERE bookId = \(book) AND \(unescaped: plan.prices.condition("id")) ORDER BY id
+            """).map { .price($0) }
+        records += try await deductions(connection, clinic: nil, condition: plan.deductions.condition("id")).sorted { $0.id < $1.id }.map { .deduction($0) }
+        return records
+    }
+
     /// Makes a new book of `database` from the archive `produce` streams, in one transaction: an
     /// archive that stops short or breaks a rule leaves nothing behind. Records are numbered
     /// afresh (the database's ids are shared by its books); the audit log keeps what it recorded,
@@ -160,6 +162,8 @@ extension PostgresStore: BookArchiving {
             }
             try await restore.take(produce, name: nil, connection)
             try await self.record(connection, Audit.Change(.settings, nil, "restore", before: nil, after: Audit.json(restored: restore.checker.counts)))
+            // A new history: a device's sync takes the whole book rather than changes from the old one.
+            try await connection.query("UPDATE book SET epoch = md5(random()::text || clock_timestamp()::text) WHERE id = \(book)", logger: logger)
             return restore.checker.counts
         }
     }
@@ -466,6 +470,7 @@ extension PostgresStore: BookArchiving {
                     case .price: prices[id]
                     case .clinic: clinics[id]
                     case .deduction: deductions[id]
+                    case .product: products[id]
                     case .period: clinics[id]
                     case .settings: nil
                     }

@@ -352,6 +352,15 @@ package enum PostgresSchema {
         Migration(name: "v13: a sale's references checked once per value", statements: [
             referencesFunction(create: "CREATE OR REPLACE", byValue: true),
         ]),
+        // The book's history (`BookChanges`): each book its own, a replacement a new one, so that a
+        // device's sync never takes changes of one history for another's. Products and clinics'
+        // creation, names and archiving go on the audit log, so that it tells every record a
+        // change touched.
+        Migration(name: "v14: the book's epoch, products and clinics on the audit log", statements: [
+            "ALTER TABLE book ADD COLUMN epoch text NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text)",
+            "ALTER TABLE auditEntry DROP CONSTRAINT auditentry_subject_check",
+            "ALTER TABLE auditEntry ADD CONSTRAINT auditentry_subject_check CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic', 'deduction', 'product'))",
+        ]),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

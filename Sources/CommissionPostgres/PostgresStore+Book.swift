@@ -88,7 +88,9 @@ extension PostgresStore {
             INSERT INTO clinic (bookId, name, scheduleKind, scheduleAnchor) VALUES (\(book), \(draft.name), \(draft.schedule.kind), \(draft.schedule.anchor))
             RETURNING id
             """)
-        return Clinic(id: Clinic.ID(id), name: draft.name, schedule: draft.schedule)
+        let clinic = Clinic(id: Clinic.ID(id), name: draft.name, schedule: draft.schedule)
+        try await record(connection, Audit.Change(.clinic, id, "create", before: nil, after: Audit.json(clinic)))
+        return clinic
     }
 
     public func clinic(_ id: Clinic.ID) async throws -> Clinic {
@@ -171,6 +173,9 @@ extension PostgresStore {
             """, logger: logger)
         var updated = clinic
         updated.name = name
+        if old.name != updated.name || old.isArchived != updated.isArchived {
+            try await record(connection, Audit.Change(.clinic, clinic.id.rawValue, "update", before: Audit.json(old), after: Audit.json(updated)))
+        }
         return updated
     }
 
@@ -184,6 +189,7 @@ extension PostgresStore {
             }
             try await connection.query("DELETE FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(id.rawValue)", logger: logger)
             try await connection.query("DELETE FROM clinic WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
+            try await record(connection, Audit.Change(.clinic, id.rawValue, "delete", before: Audit.json(clinic), after: nil))
         }
     }
 
@@ -206,7 +212,9 @@ extension PostgresStore {
             VALUES (\(book), \(draft.name), \(draft.sku), \(draft.unitPrice.minorUnits), \(draft.unitCost.minorUnits))
             RETURNING id
             """)
-        return Product(id: Product.ID(id), name: draft.name, sku: draft.sku, unitPrice: draft.unitPrice, unitCost: draft.unitCost)
+        let product = Product(id: Product.ID(id), name: draft.name, sku: draft.sku, unitPrice: draft.unitPrice, unitCost: draft.unitCost)
+        try await record(connection, Audit.Change(.product, id, "create", before: nil, after: Audit.json(product)))
+        return product
     }
 
     public func product(_ id: Product.ID) async throws -> Product {
@@ -270,7 +278,7 @@ extension PostgresStore {
         let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost),
                                              currency: try await settings().currency)
         return try await write([.products]) { connection in
-            _ = try await self.product(connection, product.id)
+            let old = try await self.product(connection, product.id)
             if try await int(connection, """
                 SELECT count(*) FROM product WHERE bookId = \(book) AND lower(name) = lower(\(cleaned.name)) AND id <> \(product.id.rawValue)
                 """) > 0 {
@@ -286,8 +294,12 @@ extension PostgresStore {
                     unitCostMinor = \(cleaned.unitCost.minorUnits), isArchived = \(product.isArchived)
                 WHERE bookId = \(book) AND id = \(product.id.rawValue)
                 """, logger: logger)
-            return Product(id: product.id, name: cleaned.name, sku: cleaned.sku, unitPrice: cleaned.unitPrice,
-                           unitCost: cleaned.unitCost, isArchived: product.isArchived)
+            let updated = Product(id: product.id, name: cleaned.name, sku: cleaned.sku, unitPrice: cleaned.unitPrice,
+                                  unitCost: cleaned.unitCost, isArchived: product.isArchived)
+            if updated != old {
+                try await record(connection, Audit.Change(.product, product.id.rawValue, "update", before: Audit.json(old), after: Audit.json(updated)))
+            }
+            return updated
         }
     }
 
@@ -300,6 +312,7 @@ extension PostgresStore {
                 throw StoreError.invalid(field: "product", reason: "\(product.name) has commission terms of its own; archive it instead.")
             }
             try await connection.query("DELETE FROM product WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
+            try await record(connection, Audit.Change(.product, id.rawValue, "delete", before: Audit.json(product), after: nil))
         }
     }
 }

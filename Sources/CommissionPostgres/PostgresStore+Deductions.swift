@@ -30,8 +30,9 @@ extension PostgresStore {
         try await read { connection in try await deductions(connection, clinic: clinic) }
     }
 
-    func deductions(_ connection: PostgresConnection, clinic: Clinic.ID?, id: Deduction.ID? = nil) async throws -> [Deduction] {
-        var sql = try SQL("SELECT \(Columns.deduction) FROM deduction WHERE bookId = ?", book)
+    /// The deductions of a clinic (or all), one of them, or those `condition` (SQL on their columns) selects.
+    func deductions(_ connection: PostgresConnection, clinic: Clinic.ID?, id: Deduction.ID? = nil, condition: String = "TRUE") async throws -> [Deduction] {
+        var sql = try SQL("SELECT \(Columns.deduction) FROM deduction WHERE bookId = ? AND \(condition)", book)
         if let clinic { try sql.add(" AND clinicId = ?", clinic.rawValue) }
         if let id { try sql.add(" AND id = ?", id.rawValue) }
         try sql.add(" ORDER BY clinicId, effectiveFrom, id")

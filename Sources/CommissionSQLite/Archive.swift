@@ -27,22 +27,8 @@ extension SQLiteStore: BookArchiving {
             try await sink(record)
         }
         let name = bookName
-        let small = try await mapErrors {
-            try await reader.read { db in
-                (settings: try Self.settings(db),
-                 clinics: try Row.fetchAll(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic ORDER BY id").map { try Rows.clinic($0) },
-                 products: try Row.fetchAll(db, sql: "SELECT \(Rows.productColumns) FROM product ORDER BY id").map { Rows.product($0) },
-                 terms: try Row.fetchAll(db, sql: "SELECT \(Rows.termsColumns) FROM terms ORDER BY id").map(Rows.terms),
-                 prices: try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry ORDER BY id").map(Rows.price),
-                 deductions: try Row.fetchAll(db, sql: "SELECT \(Rows.deductionColumns) FROM deduction ORDER BY id").map(Rows.deduction))
-            }
-        }
-        try await send(.book(ArchivedBook(name: name, settings: small.settings)))
-        for clinic in small.clinics { try await send(.clinic(clinic)) }
-        for product in small.products { try await send(.product(product)) }
-        for terms in small.terms { try await send(.terms(terms)) }
-        for entry in small.prices { try await send(.price(entry)) }
-        for deduction in small.deductions { try await send(.deduction(deduction)) }
+        let small = try await mapErrors { try await reader.read { db in try Self.smallRecords(db, name: name, ChangesPlan.everything) } }
+        for record in small { try await send(record) }
 
         var last = Int64.min
         while true {
@@ -102,6 +88,23 @@ extension SQLiteStore: BookArchiving {
         return counts
     }
 
+    /// The book's settings, and its clinics, products, terms, price-list entries and deductions
+    /// that `plan` selects, in the archive's order.
+    static func smallRecords(_ db: Database, name: String, _ plan: ChangesPlan) throws -> [ArchiveRecord] {
+        var records: [ArchiveRecord] = [.book(ArchivedBook(name: name, settings: try Self.settings(db)))]
+        records += try Row.fetchAll(db, sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE \(plan.clinics.condition("id")) ORDER BY id")
+            .map { .clinic(try Rows.clinic($0)) }
+        records += try Row.fetchAll(db, sql: "SELECT \(Rows.productColumns) FROM product WHERE \(plan.products.condition("id")) ORDER BY id")
+            .map { .product(Rows.product($0)) }
+        records += try Row.fetchAll(db, sql: "SELECT \(Rows.termsColumns) FROM terms WHERE \(plan.terms.condition("id")) ORDER BY id")
+            .map { .terms(try Rows.terms($0)) }
+        records += try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry WHERE \(plan.prices.condition("id")) ORDER BY id")
+            .map { .price(try Rows.price($0)) }
+        records += try Row.fetchAll(db, sql: "SELECT \(Rows.deductionColumns) FROM deduction WHERE \(plan.deductions.condition("id")) ORDER BY id")
+            .map { .deduction(try Rows.deduction($0)) }
+        return records
+    }
+
     /// Replaces the whole book (settings, records, audit log, accounts and tokens) with the archive
     /// `produce` streams; browsers sign in again.
     ///
@@ -152,7 +155,8 @@ extension SQLiteStore: BookArchiving {
                 try Schema.restoreSummaryTriggers(db)
                 try Self.rebuildPeriodFigures(db)
                 // Other processes on this file learn of the change by a revision above the one they know.
-                try db.execute(sql: "UPDATE book SET revision = ?", arguments: [liveRevision + 1])
+                // A new history: a device's sync takes the whole book rather than changes from the old one.
+                try db.execute(sql: "UPDATE book SET revision = ?, epoch = ?", arguments: [liveRevision + 1, Self.newEpoch()])
                 if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
                     throw StoreError.invalid(field: "archive", reason: "some of its records name records it does not hold.")
                 }
@@ -178,42 +182,54 @@ extension SQLiteStore: BookArchiving {
         }
     }
 
-    /// Writes one record of an archive into a fresh book, with the archive's ids.
-    private static func insert(_ record: ArchiveRecord, _ db: Database) throws {
+    /// Writes one record of an archive into a fresh book, with the archive's ids — or, `replacing`,
+    /// into a book that may hold it already (a device's sync taking a server's changes): a record
+    /// of the same id takes its values, and the summaries' triggers follow.
+    static func insert(_ record: ArchiveRecord, _ db: Database, replacing: Bool = false) throws {
+        /// `INSERT INTO table (columns) VALUES (?…)`, and when replacing, its `ON CONFLICT` update.
+        func sql(_ table: String, _ columns: [String]) -> String {
+            let insert = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(repeatElement("?", count: columns.count).joined(separator: ", ")))"
+            guard replacing else { return insert }
+            return insert + " ON CONFLICT(id) DO UPDATE SET " + columns.filter { $0 != "id" }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        }
         switch record {
         case .book(let book):
             let s = book.settings
+            guard !replacing else {
+                // Only when they differ: a change of rounding marks every clinic's periods to be summed again.
+                if try Self.settings(db) != s {
+                    try db.execute(sql: """
+                        UPDATE book SET currencyCode = ?, currencyMinorDigits = ?, timeZone = ?, roundingRule = ?, roundingScope = ?, locale = ?
+                        """, arguments: [s.currency.code, s.currency.minorDigits, s.timeZoneIdentifier, s.rounding.rule.rawValue, s.rounding.scope.rawValue,
+                                         s.localeIdentifier])
+                }
+                return
+            }
             try db.execute(sql: """
                 INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale) VALUES (1, ?, ?, ?, ?, ?, ?)
                 """, arguments: [s.currency.code, s.currency.minorDigits, s.timeZoneIdentifier, s.rounding.rule.rawValue, s.rounding.scope.rawValue,
                                  s.localeIdentifier])
         case .clinic(let c):
-            try db.execute(sql: "INSERT INTO clinic (id, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges) VALUES (?, ?, ?, ?, ?, ?)",
+            try db.execute(sql: sql("clinic", ["id", "name", "scheduleKind", "scheduleAnchor", "isArchived", "scheduleChanges"]),
                            arguments: [c.id.rawValue, c.name, c.schedule.kind, c.schedule.anchor, c.isArchived, ScheduleChange.stored(c.scheduleChanges)])
         case .product(let p):
-            try db.execute(sql: "INSERT INTO product (id, name, sku, unitPriceMinor, unitCostMinor, isArchived) VALUES (?, ?, ?, ?, ?, ?)",
+            try db.execute(sql: sql("product", ["id", "name", "sku", "unitPriceMinor", "unitCostMinor", "isArchived"]),
                            arguments: [p.id.rawValue, p.name, p.sku, p.unitPrice.minorUnits, p.unitCost.minorUnits, p.isArchived])
         case .terms(let t):
-            try db.execute(sql: """
-                INSERT INTO terms (id, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived, tiers) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [t.id.rawValue, t.clinicID.rawValue, t.productID?.rawValue, t.basis.rawValue, t.share.basisPoints,
-                                 t.effectiveFrom.description, t.isArchived, Tier.stored(t.tiers)])
+            try db.execute(sql: sql("terms", ["id", "clinicId", "productId", "basis", "shareBasisPoints", "effectiveFrom", "isArchived", "tiers"]),
+                           arguments: [t.id.rawValue, t.clinicID.rawValue, t.productID?.rawValue, t.basis.rawValue, t.share.basisPoints,
+                                       t.effectiveFrom.description, t.isArchived, Tier.stored(t.tiers)])
         case .deduction(let d):
             let stored = d.amount.stored
-            try db.execute(sql: """
-                INSERT INTO deduction (id, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [d.id.rawValue, d.clinicID.rawValue, d.name, stored.kind, stored.amountMinor, stored.shareBasisPoints,
-                                 d.effectiveFrom.description, d.lastDay?.description])
+            try db.execute(sql: sql("deduction", ["id", "clinicId", "name", "kind", "amountMinor", "shareBasisPoints", "effectiveFrom", "lastDay"]),
+                           arguments: [d.id.rawValue, d.clinicID.rawValue, d.name, stored.kind, stored.amountMinor, stored.shareBasisPoints,
+                                       d.effectiveFrom.description, d.lastDay?.description])
         case .price(let e):
-            try db.execute(sql: """
-                INSERT INTO priceListEntry (id, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [e.id.rawValue, e.clinicID.rawValue, e.productID.rawValue, e.unitPrice.minorUnits, e.unitCost?.minorUnits,
-                                 e.effectiveFrom.description])
+            try db.execute(sql: sql("priceListEntry", ["id", "clinicId", "productId", "unitPriceMinor", "unitCostMinor", "effectiveFrom"]),
+                           arguments: [e.id.rawValue, e.clinicID.rawValue, e.productID.rawValue, e.unitPrice.minorUnits, e.unitCost?.minorUnits,
+                                       e.effectiveFrom.description])
         case .sales(let page):
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO sale (\(SaleRow.columns.joined(separator: ", ")), idempotencyKey, isVoided, id)
-                VALUES (\(repeatElement("?", count: SaleRow.columns.count + 3).joined(separator: ", ")))
-                """)
+            let statement = try db.cachedStatement(sql: sql("sale", SaleRow.columns + ["idempotencyKey", "isVoided", "id"]))
             for item in page {
                 try FastStatement.execute(statement) { row in
                     bind(item.sale, idempotencyKey: item.idempotencyKey, to: &row)
@@ -222,10 +238,9 @@ extension SQLiteStore: BookArchiving {
                 }
             }
         case .payout(let p):
-            try db.execute(sql: """
-                INSERT INTO payout (id, clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [p.id.rawValue, p.clinicID.rawValue, p.period.start.description, p.period.end.description, p.amount.minorUnits,
-                                 p.receivedOn.description, p.reference])
+            try db.execute(sql: sql("payout", ["id", "clinicId", "periodStart", "periodEnd", "amountMinor", "receivedOn", "reference"]),
+                           arguments: [p.id.rawValue, p.clinicID.rawValue, p.period.start.description, p.period.end.description, p.amount.minorUnits,
+                                       p.receivedOn.description, p.reference])
         case .closedPeriod(let clinic, let period):
             try db.execute(sql: "INSERT INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
                            arguments: [clinic.rawValue, period.start.description, period.end.description])

@@ -43,7 +43,8 @@ extension SQLiteStore {
             try origin.backup(to: writer)
             try Schema.migrator.migrate(writer)
             // Other processes on this file (a server while the CLI restores) learn of it by a revision above the one they know.
-            try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?", arguments: [liveRevision + 1]) }
+            // …and a device's sync by a new epoch (`BookChanges`).
+            try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?, epoch = ?", arguments: [liveRevision + 1, Self.newEpoch()]) }
         } catch let error as DatabaseError {
             throw Self.storeError(error)
         }

@@ -78,7 +78,9 @@ extension SQLiteStore {
         }
         try db.execute(sql: "INSERT INTO clinic (name, scheduleKind, scheduleAnchor) VALUES (?, ?, ?)",
                        arguments: [draft.name, draft.schedule.kind, draft.schedule.anchor])
-        return Clinic(id: Clinic.ID(db.lastInsertedRowID), name: draft.name, schedule: draft.schedule)
+        let clinic = Clinic(id: Clinic.ID(db.lastInsertedRowID), name: draft.name, schedule: draft.schedule)
+        try Self.record(db, Audit.Change(.clinic, clinic.id.rawValue, "create", before: nil, after: Audit.json(clinic)))
+        return clinic
     }
 
     public func clinic(_ id: Clinic.ID) async throws -> Clinic {
@@ -143,6 +145,9 @@ extension SQLiteStore {
                                    clinic.isArchived, clinic.id.rawValue])
         var updated = clinic
         updated.name = name
+        if old.name != updated.name || old.isArchived != updated.isArchived {
+            try Self.record(db, Audit.Change(.clinic, clinic.id.rawValue, "update", before: Audit.json(old), after: Audit.json(updated)))
+        }
         return updated
     }
 
@@ -155,6 +160,7 @@ extension SQLiteStore {
             if payouts > 0 { throw StoreError.hasHistory(.clinics, name: clinic.name, sales: 0) }
             try db.execute(sql: "DELETE FROM closedPeriod WHERE clinicId = ?", arguments: [id.rawValue])
             try db.execute(sql: "DELETE FROM clinic WHERE id = ?", arguments: [id.rawValue])
+            try Self.record(db, Audit.Change(.clinic, id.rawValue, "delete", before: Audit.json(clinic), after: nil))
         }
     }
 
@@ -175,8 +181,10 @@ extension SQLiteStore {
         }
         try db.execute(sql: "INSERT INTO product (name, sku, unitPriceMinor, unitCostMinor) VALUES (?, ?, ?, ?)",
                        arguments: [draft.name, draft.sku, draft.unitPrice.minorUnits, draft.unitCost.minorUnits])
-        return Product(id: Product.ID(db.lastInsertedRowID), name: draft.name, sku: draft.sku,
-                       unitPrice: draft.unitPrice, unitCost: draft.unitCost)
+        let product = Product(id: Product.ID(db.lastInsertedRowID), name: draft.name, sku: draft.sku,
+                              unitPrice: draft.unitPrice, unitCost: draft.unitCost)
+        try Self.record(db, Audit.Change(.product, product.id.rawValue, "create", before: nil, after: Audit.json(product)))
+        return product
     }
 
     public func product(_ id: Product.ID) async throws -> Product {
@@ -225,7 +233,7 @@ extension SQLiteStore {
         let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost),
                                              currency: try await settings().currency)
         return try await write([.products]) { db in
-            _ = try Self.product(db, product.id)
+            let old = try Self.product(db, product.id)
             if try Int64.fetchOne(db, sql: "SELECT id FROM product WHERE name = ? AND id <> ?", arguments: [cleaned.name, product.id.rawValue]) != nil {
                 throw StoreError.duplicateName(.products, cleaned.name)
             }
@@ -236,8 +244,12 @@ extension SQLiteStore {
             try db.execute(sql: "UPDATE product SET name = ?, sku = ?, unitPriceMinor = ?, unitCostMinor = ?, isArchived = ? WHERE id = ?",
                            arguments: [cleaned.name, cleaned.sku, cleaned.unitPrice.minorUnits, cleaned.unitCost.minorUnits,
                                        product.isArchived, product.id.rawValue])
-            return Product(id: product.id, name: cleaned.name, sku: cleaned.sku, unitPrice: cleaned.unitPrice,
-                           unitCost: cleaned.unitCost, isArchived: product.isArchived)
+            let updated = Product(id: product.id, name: cleaned.name, sku: cleaned.sku, unitPrice: cleaned.unitPrice,
+                                  unitCost: cleaned.unitCost, isArchived: product.isArchived)
+            if updated != old {
+                try Self.record(db, Audit.Change(.product, product.id.rawValue, "update", before: Audit.json(old), after: Audit.json(updated)))
+            }
+            return updated
         }
     }
 
@@ -250,6 +262,7 @@ extension SQLiteStore {
                 throw StoreError.invalid(field: "product", reason: "\(product.name) has commission terms of its own; archive it instead.")
             }
             try db.execute(sql: "DELETE FROM product WHERE id = ?", arguments: [id.rawValue])
+            try Self.record(db, Audit.Change(.product, id.rawValue, "delete", before: Audit.json(product), after: nil))
         }
     }
 

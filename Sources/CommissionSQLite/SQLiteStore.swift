@@ -124,11 +124,16 @@ public final class SQLiteStore: CommissionStore, Sendable {
     private static func insertBook(_ db: Database, _ settings: BookSettings) throws {
         try db.execute(
             sql: """
-                INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
-                VALUES (1, ?, ?, ?, ?, ?, ?)
+                INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale, epoch)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
-                        settings.rounding.rule.rawValue, settings.rounding.scope.rawValue, settings.localeIdentifier])
+                        settings.rounding.rule.rawValue, settings.rounding.scope.rawValue, settings.localeIdentifier, newEpoch()])
+    }
+
+    /// A book's history (`BookChanges`): a new one for a new book and for every restore.
+    static func newEpoch() -> String {
+        UUID().uuidString.lowercased()
     }
 
     // MARK: Running reads and writes

@@ -408,7 +408,41 @@ package enum Schema {
                 """)
         }
 
+        // The book's history (`BookChanges`: a restore starts a new one, which a device's sync must
+        // not take for the old), and products, clinics' creation, names and archiving on the
+        // audit log, so that the log tells every record a change touched.
+        migrator.registerMigration("v17: the book's epoch, products and clinics on the audit log") { db in
+            try db.execute(sql: """
+                ALTER TABLE book ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
+                CREATE TABLE auditEntry_new (
+                    id INTEGER PRIMARY KEY,
+                    at INTEGER NOT NULL,
+                    actor TEXT NOT NULL,
+                    subject TEXT NOT NULL CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic', 'deduction', 'product')),
+                    subjectId INTEGER,
+                    lastSubjectId INTEGER,
+                    action TEXT NOT NULL,
+                    before TEXT,
+                    after TEXT
+                );
+                INSERT INTO auditEntry_new SELECT * FROM auditEntry;
+                DROP TABLE auditEntry;
+                ALTER TABLE auditEntry_new RENAME TO auditEntry;
+                CREATE INDEX auditEntry_subject ON auditEntry(subject, subjectId);
+                """)
+            try appendOnlyAudit(db)
+        }
+
         return migrator
+    }
+
+    /// The triggers that keep the audit log append-only. A device's sync lifts them for the one
+    /// transaction that replaces its own entries with the server's (`SQLiteStore.apply`).
+    static func appendOnlyAudit(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TRIGGER auditEntry_no_update BEFORE UPDATE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+            CREATE TRIGGER auditEntry_no_delete BEFORE DELETE ON auditEntry BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+            """)
     }
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with

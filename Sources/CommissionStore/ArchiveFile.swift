@@ -186,6 +186,16 @@ public enum ArchiveFile {
     struct Header: Codable {
         var commissionArchive: Int?
         var createdAt: Int64?
+        /// Set when the file holds the changes of a book since a revision, not the whole book.
+        var changes: ChangesLine?
+    }
+
+    /// What the header of a book's changes says besides its format (``BookChanges``).
+    struct ChangesLine: Codable {
+        var epoch: String
+        var since, revision: Int64
+        var removed: [RemovedRecord]
+        var periodClinics: [Int64]
     }
 
     struct End: Codable {
@@ -488,12 +498,19 @@ public enum ArchiveFile {
 
     /// Reads a file a line at a time through a buffer of about a megabyte.
     struct LineReader {
-        let handle: FileHandle
+        let handle: FileHandle?
         var buffer = Data()
         var start = 0
         var atEnd = false
 
         init(handle: FileHandle) { self.handle = handle }
+
+        /// Reads lines out of bytes already in memory.
+        init(data: Data) {
+            handle = nil
+            buffer = data
+            atEnd = true
+        }
 
         /// The next line without its newline; nil at the end of the file. A last line without a
         /// newline counts (an end line is what tells a whole file).
@@ -512,7 +529,7 @@ public enum ArchiveFile {
                 }
                 buffer.removeSubrange(..<start)
                 start = 0
-                if let more = try handle.read(upToCount: 1 << 20), !more.isEmpty {
+                if let more = try handle?.read(upToCount: 1 << 20), !more.isEmpty {
                     buffer.append(more)
                 } else {
                     atEnd = true

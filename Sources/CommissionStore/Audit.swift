@@ -3,7 +3,7 @@ import Foundation
 
 /// What an audit entry is about.
 public enum AuditSubject: String, Sendable, Hashable, CaseIterable {
-    case sale, terms, payout, period, settings, price, clinic, deduction
+    case sale, terms, payout, period, settings, price, clinic, deduction, product
 }
 
 /// One change on record: who made it, when, and the record before and after (as JSON, amounts in
@@ -143,6 +143,28 @@ public enum Audit {
     public static func json(_ entry: PriceListEntry) -> String {
         encode(PriceRecord(clinicId: entry.clinicID.rawValue, productId: entry.productID.rawValue, unitPriceMinor: entry.unitPrice.minorUnits,
                            unitCostMinor: entry.unitCost?.minorUnits, effectiveFrom: entry.effectiveFrom.description))
+    }
+
+    struct ClinicRecord: Encodable {
+        var name: String
+        var archived: Bool
+    }
+
+    /// A clinic's name and whether it is archived (its schedules have entries of their own).
+    public static func json(_ clinic: Clinic) -> String {
+        encode(ClinicRecord(name: clinic.name, archived: clinic.isArchived))
+    }
+
+    struct ProductRecord: Encodable {
+        var name: String
+        var sku: String?
+        var unitPriceMinor, unitCostMinor: Int64
+        var archived: Bool
+    }
+
+    public static func json(_ product: Product) -> String {
+        encode(ProductRecord(name: product.name, sku: product.sku, unitPriceMinor: product.unitPrice.minorUnits,
+                             unitCostMinor: product.unitCost.minorUnits, archived: product.isArchived))
     }
 
     struct ScheduleRecord: Encodable {

@@ -262,6 +262,11 @@ struct Bench: AsyncParsableCommand {
                 note("== local-first sync on the \(smallest.size)-sale book")
                 try await SyncBench(path: smallest.path, offlineSales: 10_000).run(report: &report)
             }
+            // The everyday sync on the book nearest 100,000 sales.
+            if let book = sideBySide.min(by: { abs($0.size - 100_000) < abs($1.size - 100_000) }) {
+                note("== the everyday sync on the \(book.size)-sale book")
+                try await SyncBench.everyday(path: book.path, report: &report)
+            }
             note("== the small things")
             try await smallThings(binary: binary, db: largest.path, report: &report)
         }

@@ -66,10 +66,10 @@ import Testing
         #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
 
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
-        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v16: sign-in failures and server secrets")
+        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v17: the book's epoch, products and clinics on the audit log")
         #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
-        // The audit log, copied into a table that also takes price-list and schedule entries, is
-        // whole and still append-only.
+        // The audit log, copied into a table that also takes price-list, schedule and product
+        // entries, is whole and still append-only.
         if hasAudit { #expect(try sqlite3(path, "SELECT count(*), max(id), sum(length(after)) FROM auditEntry") == auditEntries) }
         #expect(try sqlite3(path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'auditEntry_no_%'") == "2")
         #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")

@@ -847,7 +847,7 @@ extension TeamConformanceTests {
         later.scheduleChanges.append(ScheduleChange(effectiveFrom: day("2026-12-01"), schedule: .monthly))
         #expect(try await store.updateClinic(later).calendar.period(containing: day("2026-12-15")) == PayPeriod(start: day("2026-12-01"), end: day("2026-12-31")))
         #expect(try await store.calendarPeriod(book.glow.id, day("2026-11-30")) == PayPeriod(start: day("2026-11-24"), end: day("2026-11-30")))
-        #expect(try await store.auditLog(AuditQuery(subject: .clinic)).map(\.action) == ["schedule", "schedule"])
+        #expect(try await store.auditLog(AuditQuery(subject: .clinic, subjectID: glow.id.rawValue)).map(\.action) == ["schedule", "schedule", "create"])
     }
 }
 

@@ -17,9 +17,9 @@ import Testing
     /// answered (the answer lost) — seeded, so that a failure replays.
     final class Network: Sendable {
         private let state: Mutex<(random: SplitMix64, failing: Double, failures: Int)>
-        /// Downloads of the server's book cut off halfway.
+        /// Downloads of the server's book or changes cut off halfway.
         let downloadsCut = Mutex(0)
-        /// Cut every download of the server's book halfway, whatever the dice say.
+        /// Cut every download of the server's book or changes halfway, whatever the dice say.
         let cutEveryDownload = Mutex(false)
         /// How many of the next writes a proxy answers 503 (the database away) before they reach the server.
         let unavailable = Mutex(0)
@@ -60,8 +60,8 @@ import Testing
             }
             let (response, responseBody) = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
             if network.fails() { throw Lost() }
-            // The book's archive cut off halfway through the download: the pull must change nothing.
-            if operationID == "archive", let responseBody, network.cutEveryDownload.withLock({ $0 }) || network.fails() {
+            // The book's archive or changes cut off halfway through the download: the pull must change nothing.
+            if ["archive", "changesSince"].contains(operationID), let responseBody, network.cutEveryDownload.withLock({ $0 }) || network.fails() {
                 network.downloadsCut.withLock { $0 += 1 }
                 let bytes = try await ArraySlice(collecting: responseBody, upTo: .max)
                 let (stream, continuation) = AsyncThrowingStream.makeStream(of: ArraySlice<UInt8>.self)
@@ -78,6 +78,7 @@ import Testing
         let name: String
         let book: SQLiteStore
         let network: Network
+        let remote: HTTPStore
         let sync: BookSync
         /// Where its sync keeps its state.
         let statePath: String
@@ -91,8 +92,8 @@ import Testing
             book = try SQLiteStore(.file(path), defaultSettings: .test)
             network = Network(seed: seed)
             // No retries of its own: a lost answer is the sync's to recover from, on its next run.
-            let remote = HTTPStore(url: server.url, token: server.token, transport: FlakyTransport(network: network), retries: 0,
-                                   clock: clock)
+            remote = HTTPStore(url: server.url, token: server.token, transport: FlakyTransport(network: network), retries: 0,
+                               clock: clock)
             statePath = path + ".sync.json"
             sync = BookSync(local: book, remote: remote, statePath: statePath)
         }
@@ -185,6 +186,54 @@ import Testing
         _ = try await laptop.sync.sync()
         try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
         try await Self.expectEqual(laptop, server.book, clinics: [glow, harbor])
+    }
+
+    /// The everyday sync: one sale on the phone, one on the server. The phone takes the server's
+    /// changes — its own sale back under the server's id, the server's sale, their audit entries —
+    /// not the whole book, and its book is the server's record by record.
+    @Test("After one sale on each side, the device takes the server's changes, not its book") func everydaySyncTakesChanges() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, serum, cream) = try await Self.seed(server)
+        for index in 0..<200 {
+            _ = try await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: cream.id, date: day("2026-02-01").adding(days: index % 28),
+                                                           note: "old \(index)"), idempotencyKey: nil)
+        }
+        let phone = try Device("phone", server: server, seed: 10)
+        #expect(try await phone.sync.sync().tookWholeBook)
+        let archive = try await ArchiveFile.write(server.book, to: temporaryDatabasePath() + ".jsonl")
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
+        _ = try await server.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-03"), note: "server"), idempotencyKey: nil)
+
+        let before = phone.remote.changesBytes
+        let report = try await phone.sync.sync()
+        #expect(report.pushed == 1 && report.pulled && !report.tookWholeBook, "\(report)")
+        try await Self.expectSameBook(phone, server.book, "after one sale on each side")
+        // What moved is the two sales and their entries, not the 202 sales of the book.
+        let moved = phone.remote.changesBytes - before
+        #expect(moved > 0 && moved * 20 < 202 * 400, "\(moved) bytes of changes for a book of \(archive.sales) sales")
+        // Nothing moved since: nothing to take.
+        let again = try await phone.sync.sync()
+        #expect(again.pushed == 0 && !again.pulled)
+    }
+
+    /// A change a sync does not send (terms changed on the phone, which are the server's): reported,
+    /// and the phone takes the server's whole book, which undoes it — changes would not.
+    @Test("A change the server's changes do not bring back makes the device take the whole book") func changeNotSentTakesWholeBook() async throws {
+        let server = try await LiveServer.start(settings: .test)
+        let (glow, harbor, serum, _) = try await Self.seed(server)
+        let phone = try Device("phone", server: server, seed: 11)
+        _ = try await phone.sync.sync()
+        var terms = try #require(try await phone.book.terms(TermsQuery(clinicID: glow.id)).first)
+        terms.share = share("60%")
+        _ = try await phone.book.updateTerms(terms)
+        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
+
+        let report = try await phone.sync.sync()
+        #expect(report.pushed == 1 && report.tookWholeBook && report.refused.map(\.reason).contains { $0.hasPrefix("A change of terms is not sent") },
+                "\(report)")
+        #expect(try await phone.book.terms(TermsQuery(clinicID: glow.id)).map(\.share) == [share("40%")])
+        try await Self.expectSameBook(phone, server.book, "after a change of terms on the phone")
+        try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
     }
 
     @Test("A download cut off halfway changes nothing and the next sync completes") func downloadCutOffHalfway() async throws {
@@ -343,10 +392,14 @@ import Testing
         #expect(try await device.book.clinics(ClinicQuery()).map(\.name) == ["Mine"])
     }
 
-    /// Random interleavings (seeded): offline writes on two devices, writes on the server (sales, a
-    /// closed period), syncs over a network that drops a fifth of the requests before or after the
-    /// server answers. At the end, both devices equal the server to the cent, every sale a device
-    /// recorded is on the server once or was reported refused, and no payout is doubled.
+    /// Random interleavings (seeded): offline writes on two devices, writes on the server (sales,
+    /// voids, products, a closed period, a payout removed — and a restore of the server's book from
+    /// an archive taken some steps before), syncs over a network that drops a fifth of the requests
+    /// before or after the server answers. After every sync that completes, the device's book is
+    /// the server's record by record, whether it took the server's changes or (after a restore: a
+    /// new epoch) its whole book. At the end, both devices equal the server to the cent, every sale
+    /// a device recorded is on the server once — or was reported refused, or was lost with what the
+    /// restore undid — and no payout is doubled.
     ///
     /// The seeds include ones that once found a sale doubled (27: its key sent percent-encoded
     /// alone, as it is in a batch), a void lost (8: made after its sale went) and a refused void
@@ -370,6 +423,27 @@ import Testing
         var payoutsMade: Set<String> = []
         var refusedWhat: [String] = []
         var failedSyncs = 0
+        // Syncs that took the server's changes, and those that took its whole book.
+        var incremental = 0, whole = 0
+        // An archive of the server's book taken at some step, and the sales it holds; the devices
+        // that have not synced since the server's book was restored from one.
+        var archived: (path: String, sales: Set<String>)?
+        /// A sale's marker, with whether it is voided: what a restore can undo.
+        func standing() async throws -> Set<String> {
+            Set(try await server.book.sales(SaleQuery(includeVoided: true)).compactMap { sale in sale.note.map { "\($0)\(sale.isVoided ? " voided" : "")" } })
+        }
+        var restoredFor: Set<String> = []
+        var lostToRestores: Set<String> = []
+        /// What a sync that completed did, and the books compared.
+        func synced(_ device: Device, _ report: SyncReport, _ step: String) async throws {
+            refusedWhat += report.refused.map(\.what)
+            steps.append("\(step) \(device.name): sync pushed \(report.pushed), pulled \(report.tookWholeBook ? "whole" : report.pulled ? "changes" : "nothing")")
+            if report.tookWholeBook { whole += 1 } else if report.pulled { incremental += 1 }
+            // After a restore on the server, its changes cannot be told from before it: the device takes the whole book.
+            #expect(!restoredFor.contains(device.name) || report.tookWholeBook, "seed \(seed), steps: \(steps.joined(separator: "; "))")
+            restoredFor.remove(device.name)
+            try await Self.expectSameBook(device, server.book, "seed \(seed), steps: \(steps.joined(separator: "; "))")
+        }
         // What happened, step by step: said when a sale is lost or doubled, to replay it by hand.
         var steps: [String] = []
         for step in 0..<60 {
@@ -399,20 +473,45 @@ import Testing
                     payoutsMade.insert(reference)
                 }
             case 7:
-                if random.next() % 3 == 0 {
+                switch random.next() % 9 {
+                case 0, 1:
                     let month = day("2026-01-01").adding(days: 31 * Int(random.next() % 3)).firstOfMonth
                     try? await server.book.closePeriod(clinic: glow.id, period: glow.calendar.period(containing: month))
-                } else {
+                case 2:
+                    _ = try await server.book.createProduct(ProductDraft(name: "Balm \(step)", unitPrice: cents(900), unitCost: cents(300)))
+                    steps.append("\(step) server: product Balm \(step)")
+                case 3:
+                    if let sale = try await server.book.sales(SaleQuery()).first(where: { $0.note?.hasPrefix("server-") == true }) {
+                        _ = try? await server.book.voidSale(sale.id)
+                        steps.append("\(step) server: void \(sale.id)")
+                    }
+                case 4:
+                    // (Refused when its period is closed.)
+                    if let payout = try await server.book.payouts(PayoutQuery()).first, (try? await server.book.deletePayout(payout.id)) != nil {
+                        steps.append("\(step) server: payout \(payout.reference ?? "") removed")
+                    }
+                case 5:
+                    // The server's book archived now, restored some steps later.
+                    let path = temporaryDatabasePath() + ".jsonl"
+                    _ = try await ArchiveFile.write(server.book, to: path)
+                    archived = (path, try await standing())
+                    steps.append("\(step) server: archived")
+                case 6 where archived != nil:
+                    let (path, sales) = archived!
+                    // The sales recorded and voided since the archive are undone.
+                    let undone = try await standing().subtracting(sales).map { $0.replacingOccurrences(of: " voided", with: "") }
+                    _ = try await server.book.restoreBackup(at: path)
+                    lostToRestores.formUnion(undone)
+                    restoredFor = Set(devices.map(\.name))
+                    steps.append("\(step) server: restored the archive (\(undone.sorted()) undone)")
+                default:
                     _ = try? await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: someDay(), note: "server-\(step)"),
                                                          idempotencyKey: nil)
                 }
             default:
                 device.network.failing = 0.2
                 do {
-                    let report = try await device.sync.sync()
-                    refusedWhat += report.refused.map(\.what)
-                    steps.append("\(step) \(device.name): sync pushed \(report.pushed), pulled \(report.pulled)")
-                    try await Self.expectSameBook(device, server.book, "seed \(seed), steps: \(steps.joined(separator: "; "))")
+                    try await synced(device, try await device.sync.sync(), "\(step)")
                 } catch is RemoteStoreError {
                     failedSyncs += 1
                     steps.append("\(step) \(device.name): sync cut by the network")
@@ -421,12 +520,13 @@ import Testing
             }
         }
         // The network back: every device syncs until nothing moves.
-        for device in devices + devices { refusedWhat += try await device.sync.sync().refused.map(\.what) }
+        for device in devices + devices { try await synced(device, try await device.sync.sync(), "end") }
         #expect(devices.map(\.network.failures).reduce(0, +) > 0, "the network never failed: the test shows nothing of retries")
 
         let onServer = try await server.book.sales(SaleQuery(includeVoided: true))
         func wasRefused(_ change: String, _ marker: String) -> Bool { refusedWhat.contains { $0.hasPrefix(change) && $0.contains("(\(marker))") } }
-        for (marker, device) in recorded {
+        #expect(incremental > 0, "no sync took the server's changes: the test shows nothing of them")
+        for (marker, device) in recorded where !lostToRestores.contains(marker) {
             let copies = onServer.filter { $0.note == marker }.count
             let refused = wasRefused("the sale of", marker)
             #expect(copies == (refused ? 0 : 1), """
@@ -435,7 +535,7 @@ import Testing
                 """)
         }
         // A void made on a device reaches the server, also after the sale went before it — or is reported refused.
-        for marker in voided where !wasRefused("the sale of", marker) && !wasRefused("voiding the sale of", marker) {
+        for marker in voided where !lostToRestores.contains(marker) && !wasRefused("the sale of", marker) && !wasRefused("voiding the sale of", marker) {
             let standing = onServer.filter { $0.note == marker && !$0.isVoided }.count
             #expect(standing == 0, """
                 the void of \(marker) did not reach the server, and no refusal says so; refusals: \(refusedWhat); steps: \(steps.joined(separator: "; "))
@@ -450,6 +550,6 @@ import Testing
             try await Self.expectSameBook(device, server.book, "seed \(seed), after the last syncs")
         }
         let cut = devices.map { $0.network.downloadsCut.withLock { $0 } }.reduce(0, +)
-        print("seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network (\(cut) mid-download)")
+        print("seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network (\(cut) mid-download), \(incremental) syncs took changes, \(whole) the whole book, \(lostToRestores.count) sales undone by restores")
     }
 }

@@ -305,6 +305,9 @@ import Testing
             return [Probe(uri: path, body: #"{"name": "another"}"#, expectation: .answeredWithoutTheOtherBook)]
         case (.post, "/api/v1/invitations"):
             return [Probe(uri: path, body: "{}", expectation: .answeredWithoutTheOtherBook)]
+        case (.get, "/api/v1/changes/since/:revision"):
+            // With no epoch, or one that is not the book's: where the caller's own book stands (410).
+            return ["/api/v1/changes/since/0", "/api/v1/changes/since/0?epoch=another"].map { Probe(uri: $0, expectation: .answeredWithoutTheOtherBook) }
         case (.get, "/api/v1/year/:year"):
             return ["", "?format=csv"].map { Probe(uri: "/api/v1/year/\(own.sale.date.year)" + $0, expectation: .ownRecordShown) }
         case (.get, "/api/v1/statements"):

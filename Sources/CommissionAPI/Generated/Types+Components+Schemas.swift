@@ -2198,6 +2198,7 @@ extension Components {
                 case price = "price"
                 case clinic = "clinic"
                 case deduction = "deduction"
+                case product = "product"
             }
             /// - Remark: Generated from `#/components/schemas/AuditEntry/subject`.
             public var subject: Components.Schemas.AuditEntry.SubjectPayload
@@ -3345,6 +3346,39 @@ extension Components {
             }
             public enum CodingKeys: String, CodingKey {
                 case written
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BookPosition`.
+        public struct BookPosition: Codable, Hashable, Sendable {
+            /// The book's history: changed by every restore or replacement.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BookPosition/epoch`.
+            public var epoch: Swift.String
+            /// The id of the book's newest audit entry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BookPosition/revision`.
+            public var revision: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/BookPosition/message`.
+            public var message: Swift.String
+            /// Creates a new `BookPosition`.
+            ///
+            /// - Parameters:
+            ///   - epoch: The book's history: changed by every restore or replacement.
+            ///   - revision: The id of the book's newest audit entry.
+            ///   - message:
+            public init(
+                epoch: Swift.String,
+                revision: Swift.Int64,
+                message: Swift.String
+            ) {
+                self.epoch = epoch
+                self.revision = revision
+                self.message = message
+            }
+            public enum CodingKeys: String, CodingKey {
+                case epoch
+                case revision
+                case message
             }
         }
     }

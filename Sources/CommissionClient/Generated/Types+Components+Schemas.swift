@@ -2065,6 +2065,7 @@ extension Components {
                 case price = "price"
                 case clinic = "clinic"
                 case deduction = "deduction"
+                case product = "product"
             }
             /// - Remark: Generated from `#/components/schemas/AuditEntry/subject`.
             internal var subject: Components.Schemas.AuditEntry.SubjectPayload
@@ -3012,6 +3013,39 @@ extension Components {
             }
             internal enum CodingKeys: String, CodingKey {
                 case written
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BookPosition`.
+        internal struct BookPosition: Codable, Hashable, Sendable {
+            /// The book's history: changed by every restore or replacement.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BookPosition/epoch`.
+            internal var epoch: Swift.String
+            /// The id of the book's newest audit entry.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BookPosition/revision`.
+            internal var revision: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/BookPosition/message`.
+            internal var message: Swift.String
+            /// Creates a new `BookPosition`.
+            ///
+            /// - Parameters:
+            ///   - epoch: The book's history: changed by every restore or replacement.
+            ///   - revision: The id of the book's newest audit entry.
+            ///   - message:
+            internal init(
+                epoch: Swift.String,
+                revision: Swift.Int64,
+                message: Swift.String
+            ) {
+                self.epoch = epoch
+                self.revision = revision
+                self.message = message
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case epoch
+                case revision
+                case message
             }
         }
     }

@@ -18846,6 +18846,7 @@ internal enum Operations {
                     case price = "price"
                     case clinic = "clinic"
                     case deduction = "deduction"
+                    case product = "product"
                 }
                 /// - Remark: Generated from `#/paths/api/v1/audit/GET/query/subject`.
                 internal var subject: Operations.AuditLog.Input.Query.SubjectPayload?
@@ -21529,6 +21530,317 @@ internal enum Operations {
                 [
                     .applicationJsonl,
                     .applicationProblemJson
+                ]
+            }
+        }
+    }
+    /// What changed in the book after a revision (the id of its newest audit entry a device has), within one history of the book (its epoch): the records touched since, as they are now, the records removed, and the audit entries — in the lines of a book archive. What a device's sync applies instead of taking the whole book.
+    ///
+    /// - Remark: HTTP `GET /api/v1/changes/since/{revision}`.
+    /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)`.
+    internal enum ChangesSince {
+        internal static let id: Swift.String = "changesSince"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/path/revision`.
+                internal var revision: Swift.Int64
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - revision:
+                internal init(revision: Swift.Int64) {
+                    self.revision = revision
+                }
+            }
+            internal var path: Operations.ChangesSince.Input.Path
+            /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The history the device's revision belongs to, as the last answer (or refusal) gave it. Without it the answer is 410, with the book's epoch.
+                ///
+                /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/query/epoch`.
+                internal var epoch: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - epoch: The history the device's revision belongs to, as the last answer (or refusal) gave it. Without it the answer is 410, with the book's epoch.
+                internal init(epoch: Swift.String? = nil) {
+                    self.epoch = epoch
+                }
+            }
+            internal var query: Operations.ChangesSince.Input.Query
+            /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangesSince.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangesSince.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ChangesSince.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.ChangesSince.Input.Path,
+                query: Operations.ChangesSince.Input.Query = .init(),
+                headers: Operations.ChangesSince.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/200/content/application\/jsonl`.
+                    case applicationJsonl(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.applicationJsonl`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationJsonl`.
+                    /// - SeeAlso: `.applicationJsonl`.
+                    internal var applicationJsonl: OpenAPIRuntime.HTTPBody {
+                        get throws {
+                            switch self {
+                            case let .applicationJsonl(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ChangesSince.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ChangesSince.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The changes: a header line {"changes": {"epoch", "since", "revision", "removed": [{"kind", "id"}], "periodClinics"}, "commissionArchive": 2, …}, the book's settings and every record touched since as archive lines, the audit entries after the revision, and the end line.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ChangesSince.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ChangesSince.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/400/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/400/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    internal var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ChangesSince.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ChangesSince.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// The revision is not a whole number of 0 or more.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.ChangesSince.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Operations.ChangesSince.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/401/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/401/content/application\/problem+json`.
+                    case applicationProblemJson(Components.Schemas.Problem)
+                    /// The associated value of the enum case if `self` is `.applicationProblemJson`.
+                    ///
+                    /// - Throws: An error if `self` is not `.applicationProblemJson`.
+                    /// - SeeAlso: `.applicationProblemJson`.
+                    internal var applicationProblemJson: Components.Schemas.Problem {
+                        get throws {
+                            switch self {
+                            case let .applicationProblemJson(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ChangesSince.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ChangesSince.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// No valid session or bearer token.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.ChangesSince.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Operations.ChangesSince.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Gone: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/410/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/api/v1/changes/since/{revision}/GET/responses/410/content/application\/json`.
+                    case json(Components.Schemas.BookPosition)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.BookPosition {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ChangesSince.Output.Gone.Body
+                /// Creates a new `Gone`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ChangesSince.Output.Gone.Body) {
+                    self.body = body
+                }
+            }
+            /// The changes cannot be told from there: the book was restored or replaced since (another epoch), or it never reached that revision. Take the whole book (GET /api/v1/archive); it stands where this says.
+            ///
+            /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Operations.ChangesSince.Output.Gone)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Operations.ChangesSince.Output.Gone {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case applicationJsonl
+            case applicationProblemJson
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/jsonl":
+                    self = .applicationJsonl
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .applicationJsonl:
+                    return "application/jsonl"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .applicationJsonl,
+                    .applicationProblemJson,
+                    .json
                 ]
             }
         }

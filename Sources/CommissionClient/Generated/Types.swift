@@ -219,6 +219,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /api/v1/archive`.
     /// - Remark: Generated from `#/paths//api/v1/archive/get(archive)`.
     func archive(_ input: Operations.Archive.Input) async throws -> Operations.Archive.Output
+    /// What changed in the book after a revision (the id of its newest audit entry a device has), within one history of the book (its epoch): the records touched since, as they are now, the records removed, and the audit entries — in the lines of a book archive. What a device's sync applies instead of taking the whole book.
+    ///
+    /// - Remark: HTTP `GET /api/v1/changes/since/{revision}`.
+    /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)`.
+    func changesSince(_ input: Operations.ChangesSince.Input) async throws -> Operations.ChangesSince.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -792,6 +797,21 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//api/v1/archive/get(archive)`.
     internal func archive(headers: Operations.Archive.Input.Headers = .init()) async throws -> Operations.Archive.Output {
         try await archive(Operations.Archive.Input(headers: headers))
+    }
+    /// What changed in the book after a revision (the id of its newest audit entry a device has), within one history of the book (its epoch): the records touched since, as they are now, the records removed, and the audit entries — in the lines of a book archive. What a device's sync applies instead of taking the whole book.
+    ///
+    /// - Remark: HTTP `GET /api/v1/changes/since/{revision}`.
+    /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)`.
+    internal func changesSince(
+        path: Operations.ChangesSince.Input.Path,
+        query: Operations.ChangesSince.Input.Query = .init(),
+        headers: Operations.ChangesSince.Input.Headers = .init()
+    ) async throws -> Operations.ChangesSince.Output {
+        try await changesSince(Operations.ChangesSince.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
     }
 }
 

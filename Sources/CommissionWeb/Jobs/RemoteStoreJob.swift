@@ -18,6 +18,7 @@ struct RemoteStoreJob: Job {
         api.post("/import/rows") { request, context in try await importRows(request, context: context) }
         api.get("/changes") { _, _ in Self.changes(app.store, metrics: app.configuration.metrics) }
         api.get("/archive") { _, _ in try archive() }
+        api.get("/changes/since/:revision") { request, context in try await changes(request, context: context) }
         api.get("/audit") { request, _ in
             let entries = try await app.store.auditLog(AuditQuery(subject: try QueryParameter.choice(request, "subject"),
                                                                   subjectID: try QueryParameter.integer(request, "subjectId"), page: try QueryParameter.page(request)))
@@ -53,6 +54,33 @@ struct RemoteStoreJob: Job {
                             try await ArchiveFile.stream(WithoutAccounts(source: source)) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
                             try await writer.finish(nil)
                         })
+    }
+
+    /// What changed after the device's revision, in the lines of a book archive; 410 with where the
+    /// book stands when that cannot be told (another epoch — the book restored or replaced — or a
+    /// revision it never reached): the device takes the whole book instead.
+    func changes(_ request: Request, context: some RequestContext) async throws -> Response {
+        guard let source = app.store as? any BookChangesReading else { throw Problem(.notFound, "This store does not tell its changes.") }
+        guard let revision = context.parameters.get("revision", as: Int64.self), revision >= 0 else {
+            throw Problem(.badRequest, "The revision is the id of the newest audit entry the device has: a whole number, 0 or more.")
+        }
+        // Without an epoch the device knows no history of this book: the answer is where it stands.
+        let epoch = request.uri.queryParameters["epoch"].map(String.init)
+        switch try await source.changes(since: revision, epoch: epoch ?? "") {
+        case .changes(let changes) where epoch != nil:
+            return Response(status: .ok, headers: [.contentType: "application/jsonl", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try ArchiveFile.data(of: changes))))
+        case .changes(let changes):
+            return try gone(BookPosition(epoch: changes.epoch, revision: changes.revision))
+        case .gone(let position):
+            return try gone(position)
+        }
+    }
+
+    func gone(_ position: BookPosition) throws -> Response {
+        try app.json(API.BookPosition(epoch: position.epoch, revision: position.revision,
+                                      message: "The changes cannot be told from there (the book was restored or replaced, or never reached that revision): take the whole book."),
+                     status: .gone, headers: [.cacheControl: "no-store"])
     }
 
     /// A book's records without its accounts and tokens, which stay on the server.
