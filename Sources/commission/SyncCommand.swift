@@ -11,8 +11,10 @@ struct Sync: AsyncParsableCommand {
         discussion: """
             Sends what was recorded in this book since the last sync — new clinics and products, \
             sales (new, changed, voided), payouts (new, removed), periods closed or reopened — then \
-            takes the server's book back when it moved, so that this book equals it. Work offline in \
-            between: a sale is sent with an idempotency key, so a sync cut off by the network is \
+            takes what changed on the server since the last sync (its own sales back among them), so \
+            that this book equals the server's: a few kilobytes, whatever the size of the book. It takes \
+            the server's whole book instead when the server's book was restored or replaced since, or \
+            when a change made here did not reach it. Work offline in between: a sale is sent with an idempotency key, so a sync cut off by the network is \
             simply run again, and nothing is recorded twice.
 
             The server's rules decide: a sale into a period the clinic has closed meanwhile is \
@@ -56,7 +58,9 @@ struct Sync: AsyncParsableCommand {
         }
         var lines: [String] = []
         lines.append(report.pushed == 0 ? "Nothing new to send." : "Sent \(report.pushed) change\(report.pushed == 1 ? "" : "s") to the server.")
-        lines.append(report.pulled ? "This book now equals the server's." : "The server's book has not moved: this book already equals it.")
+        lines.append(report.tookWholeBook ? "This book now equals the server's (its whole book was taken)."
+                     : report.pulled ? "This book now equals the server's (its changes were taken)."
+                     : "The server's book has not moved: this book already equals it.")
         if !report.refused.isEmpty {
             lines.append("Not taken by the server (\(report.refused.count)):")
             lines += report.refused.map { "  \($0)" }
