@@ -9,7 +9,7 @@ import Foundation
 /// products, sales (new, changed, voided) and payouts (new, removed), periods closed or reopened —
 /// then **pulls** what changed on the server since the last pull (``HTTPStore/changes(since:epoch:)``),
 /// its own pushes included, and applies it to the device's copy in one transaction
-/// (``BookChangesApplying``). Every change is on the book's audit log, so the device's own entries
+/// (`BookChangesApplying`). Every change is on the book's audit log, so the device's own entries
 /// since the last pull are exactly what it has to send, and the server's entries since are
 /// exactly what it has to take.
 ///
@@ -168,7 +168,7 @@ public final class BookSync: Sendable {
         var report = SyncReport()
         // Asked with no epoch, the server says where its book stands.
         let position: BookPosition
-        switch try await remote.changes(since: 0, epoch: nil) {
+        switch try await remote.changes(since: 0, epoch: "") {
         case .gone(let where_): position = where_
         case .changes(let changes): position = BookPosition(epoch: changes.epoch, revision: changes.revision)
         }
@@ -184,7 +184,7 @@ public final class BookSync: Sendable {
     /// device's book moved from `mark` meanwhile (then false: what was written is sent first).
     func pull(state: inout State, entries: [AuditEntry], unless mark: LocalMark, report: inout SyncReport) async throws -> Bool {
         let changes: BookChanges
-        switch try await remote.changes(since: state.serverRevision, epoch: state.epoch) {
+        switch try await remote.changes(since: state.serverRevision, epoch: state.epoch ?? "") {
         case .gone(let position):
             return try await pullWhole(state: &state, epoch: position.epoch, unless: mark, report: &report)
         case .changes(let answer):

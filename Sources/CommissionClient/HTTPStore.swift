@@ -602,10 +602,10 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         }
     }
 
-    /// What changed in the book after `revision` of the history `epoch` (nil: a device that knows
-    /// none yet), as ``BookChanges``; or, when the server cannot tell them from there, where its
-    /// book stands (``ChangesAnswer/gone(_:)``). Also counts the bytes the answer took.
-    public func changes(since revision: Int64, epoch: String?) async throws -> ChangesAnswer {
+    /// What changed in the book after `revision` of the history `epoch` ("" for a device that knows
+    /// none yet), as `BookChanges`; or, when the server cannot tell them from there, where its
+    /// book stands (`ChangesAnswer.gone`). Also counts the bytes the answer took.
+    public func changes(since revision: Int64, epoch: String) async throws -> ChangesAnswer {
         try await call {
             switch try await client.changesSince(path: .init(revision: revision), query: .init(epoch: epoch)) {
             case .ok(let answer):
@@ -621,12 +621,7 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         }
     }
 
-    /// The changes after `revision` of the history `epoch` (``BookChangesReading``).
-    public func changes(since revision: Int64, epoch: String) async throws -> ChangesAnswer {
-        try await changes(since: revision, epoch: Optional(epoch))
-    }
-
-    /// The bytes the answers of ``changes(since:epoch:)`` took so far (what a sync moved).
+    /// The bytes the answers of ``changes(since:epoch:)`` took so far (what a sync pulled).
     public var changesBytes: Int { state.withLock { $0.changesBytes } }
 
     // MARK: Changes

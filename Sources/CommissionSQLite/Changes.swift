@@ -5,7 +5,7 @@ import GRDB
 
 extension SQLiteStore: BookChangesReading {
     /// Reads the changes after `revision` from one snapshot of the file: the audit entries after
-    /// it, then the records they touched (``ChangesPlan``), as they are now.
+    /// it, then the records they touched (`ChangesPlan`), as they are now.
     public func changes(since revision: Int64, epoch: String) async throws -> ChangesAnswer {
         let name = bookName
         return try await read { db in
@@ -36,7 +36,7 @@ extension SQLiteStore: BookChangesReading {
 }
 
 extension SQLiteStore: BookChangesApplying {
-    /// Takes a server's changes in one write transaction; see ``BookChangesApplying``. The audit
+    /// Takes a server's changes in one write transaction; see `BookChangesApplying`. The audit
     /// log's append-only triggers are lifted for that transaction only: the device's own entries
     /// since its pull give way to the server's, which record the same changes as the server made them.
     public func apply(_ changes: BookChanges, removingOwn own: [RemovedRecord], auditAfter: Int64, expectingNewest newest: Int64) async throws -> Bool {

@@ -414,6 +414,7 @@ package enum Schema {
         migrator.registerMigration("v17: the book's epoch, products and clinics on the audit log") { db in
             try db.execute(sql: """
                 ALTER TABLE book ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
+                UPDATE book SET epoch = lower(hex(randomblob(16)));
                 CREATE TABLE auditEntry_new (
                     id INTEGER PRIMARY KEY,
                     at INTEGER NOT NULL,

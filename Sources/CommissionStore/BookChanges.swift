@@ -14,7 +14,8 @@ import Foundation
 /// Which history of a book and how far into it: what a server answers when it cannot tell the
 /// changes a device asks for (another epoch, or a revision it never reached).
 public struct BookPosition: Sendable, Hashable, Codable {
-    /// Changed by every restore or replacement of the book; "" for a book never restored.
+    /// Changed by every restore or replacement of the book; never "", which a device that knows
+    /// no history of the book asks with.
     public var epoch: String
     public var revision: Int64
 

@@ -64,14 +64,12 @@ struct RemoteStoreJob: Job {
         guard let revision = context.parameters.get("revision", as: Int64.self), revision >= 0 else {
             throw Problem(.badRequest, "The revision is the id of the newest audit entry the device has: a whole number, 0 or more.")
         }
-        // Without an epoch the device knows no history of this book: the answer is where it stands.
-        let epoch = request.uri.queryParameters["epoch"].map(String.init)
-        switch try await source.changes(since: revision, epoch: epoch ?? "") {
-        case .changes(let changes) where epoch != nil:
+        // Without an epoch (no book's is ""), the device knows no history of this book: the answer is where it stands.
+        let epoch = request.uri.queryParameters["epoch"].map(String.init) ?? ""
+        switch try await source.changes(since: revision, epoch: epoch) {
+        case .changes(let changes):
             return Response(status: .ok, headers: [.contentType: "application/jsonl", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: try ArchiveFile.data(of: changes))))
-        case .changes(let changes):
-            return try gone(BookPosition(epoch: changes.epoch, revision: changes.revision))
         case .gone(let position):
             return try gone(position)
         }
