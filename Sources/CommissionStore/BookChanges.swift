@@ -283,30 +283,40 @@ extension ArchiveFile {
         }
         guard format <= version else { throw refuse(1, "the changes are of format \(format), newer than this Commission reads (\(version)).") }
         var records: [ArchiveRecord] = []
-        var number = 1, lines = 0, sales = 0
+        // Sales and entries gathered into one page each, as a store reads them.
+        var salePage: [ArchivedSale] = [], auditPage: [AuditEntry] = []
+        func flush() {
+            if !salePage.isEmpty { records.append(.sales(salePage)) }
+            if !auditPage.isEmpty { records.append(.audit(auditPage)) }
+            (salePage, auditPage) = ([], [])
+        }
+        var number = 1, lines = 0
         while let data = try reader.next() {
             number += 1
             guard let line = try? decoder.decode(Line.self, from: data) else { throw refuse(number, "not a record this Commission reads.") }
             if let end = line.end {
+                let sales = salePage.count + records.reduce(0) { count, record in if case .sales(let page) = record { count + page.count } else { count } }
                 guard end.records == lines, end.sales == sales, try reader.next() == nil else {
                     throw refuse(number, "the end line does not match what came before it.")
                 }
+                flush()
                 return BookChanges(epoch: head.epoch, since: head.since, revision: head.revision, records: records, removed: head.removed,
                                    periodClinics: head.periodClinics)
             }
             let record: ArchiveRecord
             do { record = try line.record() } catch let error as StoreError { throw refuse(number, error.description) }
             lines += 1
-            // Pages of sales and entries, as a store reads them.
-            switch (record, records.last) {
-            case (.sales(let page), .sales(let previous)?):
-                records[records.count - 1] = .sales(previous + page)
-            case (.audit(let page), .audit(let previous)?):
-                records[records.count - 1] = .audit(previous + page)
+            switch record {
+            case .sales(let page):
+                if !auditPage.isEmpty { flush() }
+                salePage += page
+            case .audit(let page):
+                if !salePage.isEmpty { flush() }
+                auditPage += page
             default:
+                flush()
                 records.append(record)
             }
-            if case .sales(let page) = record { sales += page.count }
         }
         throw refuse(number, "the changes stop before their end line (cut off?).")
     }

@@ -286,6 +286,8 @@ struct Bench: AsyncParsableCommand {
 
         report.totalSeconds = (ContinuousClock.now - started).seconds
         print(report.table())
+        // Out before the note on standard error: the two can share a file (benchmarks/run > log).
+        fflush(nil)
         let url = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()

@@ -14,21 +14,39 @@ struct SyncBench {
     let path: String
     let offlineSales: Int
 
-    func run(report: inout Report) async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let serverPath = work.appendingPathComponent("server.sqlite").path
-        try await SQLiteStore(.file(path)).backup(to: serverPath, replacing: false)
-        let book = try SQLiteStore(.file(serverPath))
-        let server = try await BenchServer(store: book)
-        defer { server.stop() }
-        let (base, secret) = (server.base, server.secret)
+    /// A copy of the book at `path` served, and an empty book on a device with its sync: what each
+    /// run works on, removed when it ends.
+    struct Setting {
+        let work: URL
+        let book: SQLiteStore
+        let server: BenchServer
+        let remote: HTTPStore
+        let device: SQLiteStore
+        let sync: BookSync
 
-        let devicePath = work.appendingPathComponent("device.sqlite").path
-        let device = try SQLiteStore(.file(devicePath))
-        let sync = BookSync(local: device, remote: HTTPStore(url: URL(string: base)!, token: secret, transport: AsyncHTTPClientTransport()),
-                            statePath: devicePath + ".sync.json")
+        init(copying path: String) async throws {
+            work = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let serverPath = work.appendingPathComponent("server.sqlite").path
+            try await SQLiteStore(.file(path)).backup(to: serverPath, replacing: false)
+            book = try SQLiteStore(.file(serverPath))
+            server = try await BenchServer(store: book)
+            remote = HTTPStore(url: URL(string: server.base)!, token: server.secret, transport: AsyncHTTPClientTransport())
+            let devicePath = work.appendingPathComponent("device.sqlite").path
+            device = try SQLiteStore(.file(devicePath))
+            sync = BookSync(local: device, remote: remote, statePath: devicePath + ".sync.json")
+        }
+
+        func end() {
+            server.stop()
+            try? FileManager.default.removeItem(at: work)
+        }
+    }
+
+    func run(report: inout Report) async throws {
+        let setting = try await Setting(copying: path)
+        defer { setting.end() }
+        let (book, device, sync) = (setting.book, setting.device, setting.sync)
         let sales = try await book.countSales(SaleQuery(includeVoided: true))
         let first = ContinuousClock.now
         try await sync.sync()
@@ -50,7 +68,7 @@ struct SyncBench {
         guard pushed.refused.isEmpty, try await book.countSales(SaleQuery(includeVoided: true)) == sales + offlineSales else {
             throw StoreError.storage("the sync benchmark's sales did not all reach the server: \(pushed.refused.prefix(3))")
         }
-        report.add("sync of \(offlineSales) offline sales (sent, then the book taken back)", measured: synced * 1000, unit: "ms",
+        report.add("sync of \(offlineSales) offline sales (sent, then the server's changes taken)", measured: synced * 1000, unit: "ms",
                    baseline: recorded * 1000, baselineName: "recording them on the device", target: nil, met: nil)
     }
 
@@ -58,22 +76,12 @@ struct SyncBench {
     /// bytes of the server's changes and the time, beside the whole book (its archive's bytes, and
     /// the device's first sync, which takes it).
     static func everyday(path: String, report: inout Report) async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let serverPath = work.appendingPathComponent("server.sqlite").path
-        try await SQLiteStore(.file(path)).backup(to: serverPath, replacing: false)
-        let book = try SQLiteStore(.file(serverPath))
-        let server = try await BenchServer(store: book)
-        defer { server.stop() }
-        let remote = HTTPStore(url: URL(string: server.base)!, token: server.secret, transport: AsyncHTTPClientTransport())
-        let archivePath = work.appendingPathComponent("book.jsonl").path
+        let setting = try await Setting(copying: path)
+        defer { setting.end() }
+        let (book, remote, device, sync) = (setting.book, setting.remote, setting.device, setting.sync)
+        let archivePath = setting.work.appendingPathComponent("book.jsonl").path
         try await remote.downloadArchive(to: archivePath)
         let archiveBytes = try FileManager.default.attributesOfItem(atPath: archivePath)[.size] as? Int ?? 0
-
-        let devicePath = work.appendingPathComponent("device.sqlite").path
-        let device = try SQLiteStore(.file(devicePath))
-        let sync = BookSync(local: device, remote: remote, statePath: devicePath + ".sync.json")
         let sales = try await book.countSales(SaleQuery(includeVoided: true))
         let first = ContinuousClock.now
         try await sync.sync()

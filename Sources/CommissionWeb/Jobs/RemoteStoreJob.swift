@@ -66,6 +66,7 @@ struct RemoteStoreJob: Job {
         }
         // Without an epoch (no book's is ""), the device knows no history of this book: the answer is where it stands.
         let epoch = request.uri.queryParameters["epoch"].map(String.init) ?? ""
+        guard epoch.utf8.count <= 100 else { throw Problem(.badRequest, "The epoch is at most 100 characters: give the one the last answer gave.") }
         switch try await source.changes(since: revision, epoch: epoch) {
         case .changes(let changes):
             return Response(status: .ok, headers: [.contentType: "application/jsonl", .cacheControl: "no-store"],
