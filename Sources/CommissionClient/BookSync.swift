@@ -14,9 +14,10 @@ import Foundation
 /// exactly what it has to take.
 ///
 /// The device takes the **whole book** instead, as its first sync does, when the server cannot
-/// tell the changes from there (its book was restored or replaced since: another *epoch*), or
-/// when the changes do not bring back every record the device changed itself (a change the
-/// server refused, or one a sync does not send: the server's version must replace it).
+/// tell the changes from there (its book was restored or replaced since: another *epoch*), when
+/// the book's settings changed there, when the device's own book was restored since, or when the
+/// changes do not bring back a record the device changed itself (a change the server refused, or
+/// one a sync does not send: the server's version must replace it).
 ///
 /// - **Never twice.** A new sale goes with an idempotency key made of the device, the pull and the
 ///   sale, and the sync remembers what it has sent (`statePath`): a sync cut off by the network
@@ -65,6 +66,8 @@ public final class BookSync: Sendable {
         /// The history of the server's book that revision belongs to (nil before the first pull
         /// of this version): another means the book was restored or replaced since.
         var epoch: String?
+        /// The device's own book's epoch right after that pull: another means it was restored since.
+        var deviceEpoch: String?
         /// The device's newest audit entry right after that pull: its entries after it are its own.
         var localRevision: Int64
         /// The device's newest product right after that pull (products are not on the audit log).
@@ -87,7 +90,7 @@ public final class BookSync: Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case device, pulls, serverRevision, epoch, localRevision, productsThrough, done, sentThrough, serverIDs, refused
+            case device, pulls, serverRevision, epoch, deviceEpoch, localRevision, productsThrough, done, sentThrough, serverIDs, refused
             /// The first versions' record of the sales sent (the device's id → the server's).
             case sent
         }
@@ -98,6 +101,7 @@ public final class BookSync: Sendable {
             pulls = try container.decode(Int.self, forKey: .pulls)
             serverRevision = try container.decode(Int64.self, forKey: .serverRevision)
             epoch = try container.decodeIfPresent(String.self, forKey: .epoch)
+            deviceEpoch = try container.decodeIfPresent(String.self, forKey: .deviceEpoch)
             localRevision = try container.decode(Int64.self, forKey: .localRevision)
             productsThrough = try container.decode(Int64.self, forKey: .productsThrough)
             done = try container.decode(Set<String>.self, forKey: .done)
@@ -118,6 +122,7 @@ public final class BookSync: Sendable {
             try container.encode(pulls, forKey: .pulls)
             try container.encode(serverRevision, forKey: .serverRevision)
             try container.encodeIfPresent(epoch, forKey: .epoch)
+            try container.encodeIfPresent(deviceEpoch, forKey: .deviceEpoch)
             try container.encode(localRevision, forKey: .localRevision)
             try container.encode(productsThrough, forKey: .productsThrough)
             try container.encode(done, forKey: .done)
@@ -167,42 +172,62 @@ public final class BookSync: Sendable {
         var state = State(device: UUID().uuidString)
         var report = SyncReport()
         // Asked with no epoch, the server says where its book stands.
-        let position: BookPosition
-        switch try await remote.changes(since: 0, epoch: "") {
-        case .gone(let where_): position = where_
-        case .changes(let changes): position = BookPosition(epoch: changes.epoch, revision: changes.revision)
-        }
-        _ = try await pullWhole(state: &state, epoch: position.epoch, unless: nil, report: &report)
+        var epoch = ""
+        do {
+            switch try await remote.changes(since: 0, epoch: "") {
+            case .gone(let position): epoch = position.epoch
+            case .changes(let changes): epoch = changes.epoch
+            }
+        } catch RemoteStoreError.refused(404, _) {}  // a server of before changes were told: no epoch
+        _ = try await pullWhole(state: &state, epoch: epoch, unless: nil, report: &report)
         return report
     }
 
     // MARK: Pull
 
-    /// Takes what changed on the server since the last pull into the device's copy — or the
-    /// whole book, when the server cannot tell the changes from there or they do not bring back
-    /// every record the device changed (`entries`, its audit entries since the pull) — unless the
+    /// Takes what changed on the server since the last pull into the device's copy — unless the
     /// device's book moved from `mark` meanwhile (then false: what was written is sent first).
+    /// `entries` are the device's audit entries since the pull.
+    ///
+    /// It takes the whole book instead when changes cannot make the copy the server's: the server
+    /// cannot tell them (its book restored or replaced: another epoch); the book's settings changed
+    /// on the server (a change of rounding recounts every sale's commission, which the log records
+    /// as one change); the device's own book was restored since its last pull; a change the device
+    /// made to a record it pulled is not among the server's changes (refused, or a kind a sync does
+    /// not send), or it imported a file; or the copy cannot take the changes as they come.
     func pull(state: inout State, entries: [AuditEntry], unless mark: LocalMark, report: inout SyncReport) async throws -> Bool {
         let changes: BookChanges
-        switch try await remote.changes(since: state.serverRevision, epoch: state.epoch ?? "") {
-        case .gone(let position):
-            return try await pullWhole(state: &state, epoch: position.epoch, unless: mark, report: &report)
-        case .changes(let answer):
-            changes = answer
+        do {
+            switch try await remote.changes(since: state.serverRevision, epoch: state.epoch ?? "") {
+            case .gone(let position):
+                return try await pullWhole(state: &state, epoch: position.epoch, unless: mark, report: &report)
+            case .changes(let answer):
+                changes = answer
+            }
+        } catch RemoteStoreError.refused(404, _) {
+            // A server of before changes were told: its whole book, as then.
+            return try await pullWhole(state: &state, epoch: "", unless: mark, report: &report)
         }
         let productsMade = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).filter { $0 > state.productsThrough }
-        guard let own = Self.ownRecords(entries, productsMade: productsMade, covered: ChangesPlan(changes.entries)) else {
+        let plan = ChangesPlan(changes.entries)
+        guard try await state.deviceEpoch == local.bookEpoch(), !plan.settings,
+              let own = Self.ownRecords(entries, productsMade: productsMade, covered: plan) else {
             return try await pullWhole(state: &state, epoch: changes.epoch, unless: mark, report: &report)
         }
         // Nothing changed on either side since the last pull.
         if own.isEmpty, entries.isEmpty, changes.revision == state.serverRevision { return true }
         do {
             guard try await local.apply(changes, removingOwn: own, auditAfter: state.serverRevision, expectingNewest: mark.revision) else { return false }
-        } catch let error where !Self.isTransient(error) {
-            // Changes this copy cannot take as they come (two names swapped on the server…): the whole book.
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // Changes this copy cannot take as they come (a name the server moved from one record to
+            // another, a pulled sale moved onto a product made here…): the whole book.
             return try await pullWhole(state: &state, epoch: changes.epoch, unless: mark, report: &report)
         }
-        try await pulled(state: &state, epoch: changes.epoch)
+        // The device's log is now the server's through the answer's revision (a write made on the
+        // device since has an entry after it, sent by the next sync).
+        try await pulled(state: &state, epoch: changes.epoch, revision: changes.revision)
         report.pulled = true
         return true
     }
@@ -210,15 +235,25 @@ public final class BookSync: Sendable {
     /// The records the device made itself among its audit entries since the pull (and the products
     /// made since, for a book of before products were on the log) — which the server's changes
     /// bring back under the server's ids; nil when a change the device made to a record it
-    /// pulled is not among the server's changes (refused, or not sent), or the device imported a
-    /// file: only the whole book then makes the copy the server's again.
+    /// pulled is not among the server's changes (refused, or not sent), when a record it made has
+    /// the id of one it pulled and changed (SQLite gives a new record the id of the last one
+    /// deleted), or when it imported a file: only the whole book then makes the copy the server's.
     static func ownRecords(_ entries: [AuditEntry], productsMade: [Int64], covered plan: ChangesPlan) -> [RemovedRecord]? {
         var made = Set(productsMade.map { RemovedRecord(.product, $0) })
-        for entry in entries where entry.action == "create" {
-            if let id = entry.subjectID { made.insert(RemovedRecord(entry.subject, id)) }
-        }
+        var changedBefore = Set<RemovedRecord>()
         for entry in entries {
             guard entry.action != "import" else { return nil }
+            guard let id = entry.subjectID else { continue }
+            let record = RemovedRecord(entry.subject, id)
+            if entry.action == "create" {
+                // The id of a pulled record the device changed (and deleted) before: the two cannot be told apart.
+                if changedBefore.contains(record) { return nil }
+                made.insert(record)
+            } else if !made.contains(record) {
+                changedBefore.insert(record)
+            }
+        }
+        for entry in entries {
             guard let id = entry.subjectID else {
                 if !plan.covers(entry.subject, nil) { return nil }
                 continue
@@ -247,12 +282,14 @@ public final class BookSync: Sendable {
         return true
     }
 
-    /// After a pull: the device's book is the server's, its audit log the server's up to its newest entry.
-    func pulled(state: inout State, epoch: String) async throws {
+    /// After a pull: the device's book is the server's, its audit log the server's through
+    /// `revision` (by default its newest entry: a whole pull's).
+    func pulled(state: inout State, epoch: String, revision: Int64? = nil) async throws {
         state.pulls += 1
         state.epoch = epoch
-        state.serverRevision = try await localRevision()
+        if let revision { state.serverRevision = revision } else { state.serverRevision = try await localRevision() }
         state.localRevision = state.serverRevision
+        state.deviceEpoch = try await local.bookEpoch()
         state.productsThrough = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0
         state.done = []
         state.sentThrough = [:]

@@ -36,6 +36,10 @@ extension SQLiteStore: BookChangesReading {
 }
 
 extension SQLiteStore: BookChangesApplying {
+    public func bookEpoch() async throws -> String {
+        try await read { db in try String.fetchOne(db, sql: "SELECT epoch FROM book") ?? "" }
+    }
+
     /// Takes a server's changes in one write transaction; see `BookChangesApplying`. The audit
     /// log's append-only triggers are lifted for that transaction only: the device's own entries
     /// since its pull give way to the server's, which record the same changes as the server made them.

@@ -3,7 +3,7 @@ import Foundation
 
 /// A book archive as a file: JSON Lines, one record per line, readable by any tool.
 ///
-/// The first line names the format (`{"commissionArchive":2,"createdAt":…}`), the last counts what
+/// The first line names the format (`{"commissionArchive":3,"createdAt":…}`), the last counts what
 /// came before it (`{"end":{"records":…,"sales":…}}`), so a file cut short is told from a whole one.
 /// In between, one object per line with one key naming the record: `book`, `clinic`, `product`,
 /// `terms`, `sale`, `payout`, `closedPeriod`, `audit`, `account`, `token`. Amounts are integers of
@@ -13,8 +13,9 @@ import Foundation
 public enum ArchiveFile {
     /// The format's version; a reader refuses a newer one. 2 added clinic price lists (`price`
     /// lines), schedule changes (a clinic's `scheduleChanges`), tiers (terms' `tiers`) and
-    /// deductions (`deduction` lines); a version-1 archive reads as before.
-    public static let version = 2
+    /// deductions (`deduction` lines); 3, audit entries about products (and a book's changes,
+    /// `BookChanges`); a version-1 or -2 archive reads as before.
+    public static let version = 3
     /// Sales and audit entries are handed to a restore in pages of this many.
     public static let pageSize = 10_000
 

@@ -100,6 +100,10 @@ public protocol BookChangesReading: Sendable {
 
 /// A store that takes a server's changes into its copy of the book (a device's book).
 public protocol BookChangesApplying: Sendable {
+    /// The history of this book: changed by every restore of it (a whole pull's too), so that a
+    /// sync notices a copy restored from a backup since its last pull.
+    func bookEpoch() async throws -> String
+
     /// In one transaction: removes the records the device made itself since its last pull
     /// (`own`: the server's answer brings back, under its ids, those it took) and its audit
     /// entries after `auditAfter`, then takes every record of `changes` (added or replaced by id),
@@ -149,6 +153,10 @@ public struct ChangesPlan: Sendable, Hashable {
     public var periodClinics = Set<Int64>()
     /// Whether the book's settings changed.
     public var settings = false
+    /// The records with a `delete` entry, by kind: removed on the device even when a record of the
+    /// same id is there again (SQLite may give a new record the id of the last one deleted, whose
+    /// children the deletion took) or when every record of the kind is read again.
+    public private(set) var deleted: [AuditSubject: Set<Int64>] = [:]
 
     /// Every clinic, product, terms, price-list entry and deduction (what a whole archive holds of them).
     public static let everything: ChangesPlan = {
@@ -167,6 +175,7 @@ public struct ChangesPlan: Sendable, Hashable {
                 if entry.subject == .settings { settings = true }
                 continue
             }
+            if entry.action == "delete" { deleted[entry.subject, default: []].insert(id) }
             switch entry.subject {
             case .sale:
                 saleRanges.append(id...max(id, entry.lastSubjectID ?? id))
@@ -227,7 +236,8 @@ public struct ChangesPlan: Sendable, Hashable {
     }
 
     /// The changes, from the records read for this plan (the book's settings first, the entries
-    /// last): what was touched and is not among them was removed.
+    /// last): what was touched and is not among them was removed, and so was what was deleted
+    /// (a record of its id among them is a new one, taken after the removal).
     public func changes(epoch: String, since: Int64, revision: Int64, records: [ArchiveRecord]) -> BookChanges {
         var found = Set<RemovedRecord>()
         for record in records {
@@ -244,8 +254,9 @@ public struct ChangesPlan: Sendable, Hashable {
         var removed: [RemovedRecord] = []
         for (kind, selection) in [(AuditSubject.clinic, clinics), (.product, products), (.terms, terms), (.price, prices), (.deduction, deductions),
                                   (.payout, .ids(payouts))] {
-            guard case .ids(let ids) = selection else { continue }
-            removed += ids.sorted().map { RemovedRecord(kind, $0) }.filter { !found.contains($0) }
+            let gone = deleted[kind] ?? []
+            let touched: Set<Int64> = if case .ids(let ids) = selection { ids } else { [] }
+            removed += touched.union(gone).sorted().map { RemovedRecord(kind, $0) }.filter { gone.contains($0.id) || !found.contains($0) }
         }
         return BookChanges(epoch: epoch, since: since, revision: revision, records: records, removed: removed, periodClinics: periodClinics.sorted())
     }

@@ -115,7 +115,7 @@ import Testing
         let lines = text.split(separator: "\n")
         #expect(await refusal(Array(lines.dropLast())).contains("cut short"))
         #expect(await refusal(Array(lines.dropFirst())).contains("line 1: this is not a Commission book archive"))
-        #expect(await refusal(["{\"commissionArchive\":3}"] + lines.dropFirst()).contains("format 3, newer than this Commission reads"))
+        #expect(await refusal(["{\"commissionArchive\":4}"] + lines.dropFirst()).contains("format 4, newer than this Commission reads"))
         var bad = lines
         bad[3] = "{\"product\":{\"id\":1,\"name\":\"Serum\"}}"
         #expect(await refusal(bad).contains("line 4: not a record this Commission reads (\"unitPriceMinor\" is missing)"))

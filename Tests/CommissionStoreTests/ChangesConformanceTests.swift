@@ -113,6 +113,14 @@ import Testing
                             amount: cents(100), receivedOn: day("2026-04-01"))
         let changes = plan.changes(epoch: "e", since: 0, revision: 3, records: [.payout(payout)])
         #expect(changes.removed == [RemovedRecord(.terms, 9), RemovedRecord(.payout, 3)])
+        // A record deleted is removed even when one of its id is there again (SQLite reuses the
+        // last id: the new one comes after the removal, which took the old one's children), and
+        // when an import had every record of its kind read again.
+        let again = ChangesPlan([entry(1, .clinic, 7, "delete"), entry(2, .clinic, 7), entry(3, .product, 2, "delete"),
+                                 entry(4, .sale, 10, through: 20, "import")])
+        let clinic = Clinic(id: Clinic.ID(7), name: "New", schedule: .monthly)
+        #expect(again.changes(epoch: "e", since: 0, revision: 4, records: [.clinic(clinic)]).removed
+                == [RemovedRecord(.clinic, 7), RemovedRecord(.product, 2)])
     }
 
     @Test func changesTravelAsArchiveLines() throws {

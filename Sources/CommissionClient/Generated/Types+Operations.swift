@@ -21626,7 +21626,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The changes: a header line {"changes": {"epoch", "since", "revision", "removed": [{"kind", "id"}], "periodClinics"}, "commissionArchive": 2, …}, the book's settings and every record touched since as archive lines, the audit entries after the revision, and the end line.
+            /// The changes: a header line {"changes": {"epoch", "since", "revision", "removed": [{"kind", "id"}], "periodClinics"}, "commissionArchive": 3, …}, the book's settings and every record touched since as archive lines, the audit entries after the revision, and the end line.
             ///
             /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)/responses/200`.
             ///
@@ -21677,7 +21677,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The revision is not a whole number of 0 or more.
+            /// The revision is not a whole number of 0 or more, or the epoch is longer than 100 characters.
             ///
             /// - Remark: Generated from `#/paths//api/v1/changes/since/{revision}/get(changesSince)/responses/400`.
             ///
