@@ -1,6 +1,7 @@
 import CommissionStore
 import Foundation
 import Logging
+import Metrics
 import NIOSSL
 import _ConnectionPoolModule
 import PostgresNIO
@@ -15,17 +16,23 @@ import Synchronization
 /// ```
 public final class PostgresBookDatabase: Sendable {
     let logger: Logger
-    private let configuration: PostgresClient.Configuration
+    /// What the URL names: its hosts (a primary and its standbys), and what is wanted of them.
+    private let target: Target
     private let pool: Mutex<Pool>
+    /// How many times another host took over as the primary; also the process's metric
+    /// `commission_database_failovers_total`.
+    private let failoverCount = Mutex(0)
+    private let failoverCounter = Counter(label: "commission_database_failovers_total")
     private let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     /// The work running on the pool's connections (see ``withConnection(_:)``).
     private let lent: LentConnections
 
-    /// The connection pool in use, and whether the database is away.
+    /// The connection pool in use, the host it connects to, and whether the database is away.
     private struct Pool {
         var client: PostgresClient
         var running: Task<Void, Never>
+        var host: Host
         var isAway = false
         /// Since when it is away, and how many requests were refused meanwhile: said once, at the end.
         var awaySince: ContinuousClock.Instant?
@@ -35,13 +42,25 @@ public final class PostgresBookDatabase: Sendable {
     /// The connection pool in use now (a new one once the database is back after going away).
     public var client: PostgresClient { pool.withLock { $0.client } }
 
+    /// The host the pool connects to (`HOST:PORT`): of several, the one that answered as the primary.
+    public var primary: String { pool.withLock { $0.host.description } }
+
+    /// How many times another host of the URL took over as the primary (a standby promoted).
+    public var failovers: Int { failoverCount.withLock { $0 } }
+
     /// How often the watcher asks the database whether it answers, and how long an answer may take.
     static let heartbeat = Duration.milliseconds(500), heartbeatTimeout = Duration.seconds(2)
 
     /// Connects to the database `url` names and applies the migrations it lacks.
     ///
     /// `url` is `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, optionally with
-    /// `?sslmode=require` (TLS, the server's certificate verified) or `?sslmode=prefer`.
+    /// `?sslmode=require` (TLS, the server's certificate verified) or `?sslmode=prefer`. Several
+    /// hosts, in libpq's form (`postgres://USER@HOST1:5432,HOST2:5433/DATABASE`), are a primary and
+    /// its standbys: the pool connects to the first that answers as the primary (its
+    /// `transaction_read_only` off — `target_session_attrs=read-write`, the default with several
+    /// hosts; `any` takes the first that answers), and when it goes away, or is no longer the
+    /// primary, the watcher tries the list again until one is (a standby promoted: a failover,
+    /// counted in ``failovers`` and logged).
     ///
     /// A watcher asks the database every half second whether it answers, on a connection of its
     /// own. When it does not, every request fails at once with ``StoreError/storage(_:)`` (a server
@@ -52,11 +71,20 @@ public final class PostgresBookDatabase: Sendable {
     /// - Throws: ``StoreError/invalid(field:reason:)`` for a URL it cannot use, ``StoreError/storage(_:)``
     ///   when the server cannot be reached or a migration fails.
     public init(url: String, logger: Logger = Logger(label: "commission.postgres")) async throws {
-        configuration = try Self.configuration(url)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        target = try Self.target(url)
+        let host: Host
+        if target.hosts.count == 1 && !target.readWrite {
+            host = target.hosts[0]
+        } else if let found = await Self.primary(of: target, logger: logger) {
+            host = found.host
+            try? await found.connection.close()
+        } else {
+            throw StoreError.unavailable("no host of \(Self.redacted(url)) answers as the primary")
+        }
+        let client = PostgresClient(configuration: try Self.configuration(target, host: host), backgroundLogger: logger)
         self.logger = logger
         lent = LentConnections(logger: logger)
-        pool = Mutex(Pool(client: client, running: Self.run(client)))
+        pool = Mutex(Pool(client: client, running: Self.run(client), host: host))
         changeFeed = PostgresChanges(logger: logger)
         do {
             try await PostgresSchema.migrate(client, logger: logger)
@@ -65,8 +93,37 @@ public final class PostgresBookDatabase: Sendable {
             throw Self.storeError(error, doing: "migrate the database at \(Self.redacted(url))")
         }
         changeFeed.clients = { [weak self] in try self?.available() }
-        let heartbeat = try Self.connectionConfiguration(url)
-        watcher.withLock { $0 = watch(heartbeat) }
+        watcher.withLock { $0 = watch(from: host) }
+    }
+
+    /// The first host of `target` that answers as it wants (the primary, unless `any`), on a new
+    /// connection, left open; nil when none does.
+    private static func primary(of target: Target, skipping skipped: Host? = nil, logger: Logger) async -> (host: Host, connection: PostgresConnection)? {
+        for host in target.hosts where host != skipped {
+            guard let configuration = try? connectionConfiguration(target, host: host),
+                  let connection = try? await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger) else { continue }
+            if (try? await ask(connection, target: target, logger: logger)) != nil { return (host, connection) }
+            try? await connection.close()
+        }
+        return nil
+    }
+
+    /// Asks a connection whether its server answers — and, when the primary is wanted, whether it
+    /// is the primary (a standby, or a former primary back as one, is not).
+    private static func ask(_ connection: PostgresConnection, target: Target, logger: Logger) async throws {
+        try await within(heartbeatTimeout) {
+            guard target.readWrite else {
+                _ = try await connection.query("SELECT 1", logger: logger)
+                return
+            }
+            let readOnly = try await connection.query("SHOW transaction_read_only", logger: logger).decode(String.self).all().first
+            guard readOnly == "off" else { throw NotThePrimary() }
+        }
+    }
+
+    /// A host that answers, read-only: a standby.
+    struct NotThePrimary: Error, CustomStringConvertible {
+        var description: String { "the host answers as a standby (read-only), not as the primary" }
     }
 
     deinit {
@@ -142,14 +199,16 @@ public final class PostgresBookDatabase: Sendable {
     /// Asks the database whether it answers, every ``heartbeat``, on a connection of its own. A
     /// question left unanswered (a connection to a server that went away may hang rather than
     /// fail) is asked again on a new connection before the database is taken for away, so that a
-    /// slow moment of a busy machine is not taken for one.
-    private func watch(_ configuration: PostgresConnection.Configuration) -> Task<Void, Never> {
-        Task { [weak self, logger] in
+    /// slow moment of a busy machine is not taken for one. With several hosts, one that does not
+    /// answer as the primary sends it to the others: the first that does takes over.
+    private func watch(from first: Host) -> Task<Void, Never> {
+        Task { [weak self, logger, target] in
             var connection: PostgresConnection?
+            var host = first
             var id = 0
             func connect() async throws -> PostgresConnection {
                 id += 1
-                let made = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+                let made = try await PostgresConnection.connect(configuration: try Self.connectionConfiguration(target, host: host), id: id, logger: logger)
                 connection = made
                 return made
             }
@@ -159,7 +218,7 @@ public final class PostgresBookDatabase: Sendable {
                 connection = nil
             }
             func ask(_ asked: PostgresConnection) async throws {
-                try await Self.within(Self.heartbeatTimeout) { _ = try await asked.query("SELECT 1", logger: logger) }
+                try await Self.ask(asked, target: target, logger: logger)
             }
             while !Task.isCancelled {
                 do {
@@ -169,11 +228,17 @@ public final class PostgresBookDatabase: Sendable {
                         drop()
                         try await ask(try await connect())
                     }
-                    self?.answers()
+                    self?.answers(on: host)
                     try? await Task.sleep(for: Self.heartbeat)
                 } catch {
                     drop()
                     if Task.isCancelled { break }
+                    // Another host may be the primary now (a standby promoted).
+                    if target.hosts.count > 1, let found = await Self.primary(of: target, skipping: host, logger: logger) {
+                        (host, connection) = (found.host, found.connection)
+                        self?.answers(on: host)
+                        continue
+                    }
                     self?.wentAway(error)
                     try? await Task.sleep(for: .milliseconds(250))
                 }
@@ -185,6 +250,13 @@ public final class PostgresBookDatabase: Sendable {
     /// The database does not answer: the pool stops (what waits in it fails at once), and every
     /// request fails at once until it answers again.
     private func wentAway(_ error: any Error) {
+        guard stopPool() else { return }
+        // Said once: the requests refused meanwhile are counted, not each logged.
+        logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(String(reflecting: error))"])
+    }
+
+    /// Takes the database for away and stops its pool; false when it was away already.
+    private func stopPool() -> Bool {
         let stopped: Task<Void, Never>? = pool.withLock { pool in
             guard !pool.isAway else { return nil }
             pool.isAway = true
@@ -192,12 +264,11 @@ public final class PostgresBookDatabase: Sendable {
             pool.refused = 0
             return pool.running
         }
-        guard let stopped else { return }
-        // Said once: the requests refused meanwhile are counted, not each logged.
-        logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(String(reflecting: error))"])
+        guard let stopped else { return false }
         stopped.cancel()
         // What runs on a connection the server dropped may never hear of it: closed, it fails.
         lent.refuse()
+        return true
     }
 
     /// Runs `client`'s pool until the task is cancelled. Started at once (`Task.immediate`), so that
@@ -207,17 +278,29 @@ public final class PostgresBookDatabase: Sendable {
         Task.immediate { await client.run() }
     }
 
-    /// The database answers: after an absence, a new pool takes over.
-    private func answers() {
-        guard pool.withLock({ $0.isAway }) else { return }
+    /// The database answers on `host`: after an absence, or when another host took over as the
+    /// primary, a new pool takes over.
+    private func answers(on host: Host) {
+        let (wasAway, previous) = pool.withLock { ($0.isAway, $0.host) }
+        guard wasAway || previous != host else { return }
+        // The old pool stops first: what runs on it fails into a 503, as when the database goes away.
+        if !wasAway { _ = stopPool() }
+        guard let configuration = try? Self.configuration(target, host: host) else { return }
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Self.run(client)
         lent.accept()
         let (since, refused) = pool.withLock { pool in
-            defer { pool = Pool(client: client, running: running) }
+            defer { pool = Pool(client: client, running: running, host: host) }
             return (pool.awaySince, pool.refused)
         }
         let away = since.map { ContinuousClock.now - $0 } ?? .zero
+        if previous != host {
+            failoverCount.withLock { $0 += 1 }
+            failoverCounter.increment()
+            logger.notice("The database's primary is now \(host) (it was \(previous)), after \(Self.seconds(away)); \(refused) request\(refused == 1 ? " was" : "s were") refused (503) meanwhile.",
+                          metadata: ["primary": "\(host)", "previous": "\(previous)", "awaySeconds": "\(Self.seconds(away, unit: false))", "refused": "\(refused)"])
+            return
+        }
         logger.notice("The database answers again after \(Self.seconds(away)) away; \(refused) request\(refused == 1 ? " was" : "s were") refused (503) meanwhile.",
                       metadata: ["awaySeconds": "\(Self.seconds(away, unit: false))", "refused": "\(refused)"])
     }
@@ -341,23 +424,45 @@ public final class PostgresBookDatabase: Sendable {
     }
 
     /// What a `postgres://` URL names.
-    struct Target {
-        var host: String
-        var port: Int
-        var user: String
-        var password: String?
-        var database: String
-        var tls: TLSMode
+    package struct Target: Sendable {
+        /// One host, or a primary and its standbys (libpq's list), tried in this order.
+        package var hosts: [Host]
+        package var user: String
+        package var password: String?
+        package var database: String
+        package var tls: TLSMode
+        /// Whether only the primary will do (`target_session_attrs=read-write`, the default with several hosts).
+        package var readWrite: Bool
+    }
+
+    /// A host of the URL and its port.
+    package struct Host: Hashable, Sendable, CustomStringConvertible {
+        package var name: String
+        package var port: Int
+        package var description: String { name.contains(":") ? "[\(name)]:\(port)" : "\(name):\(port)" }
     }
 
     /// `sslmode=` of the URL (`verify-full` is `require`: the certificate is always verified).
-    enum TLSMode: String { case disable, prefer, require }
+    package enum TLSMode: String, Sendable { case disable, prefer, require }
 
-    static func target(_ url: String) throws -> Target {
+    /// The list of hosts of a URL in libpq's form (`HOST1:5432,HOST2:5433`), and the URL with only
+    /// the first (which Foundation's URL parser reads); nil for a URL of one host.
+    static func hostList(_ url: String) -> (hosts: [String], single: String)? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex)]
+        let list = authority[(authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex)...]
+        let hosts = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard hosts.count > 1 else { return nil }
+        return (hosts, url.replacingCharacters(in: list.startIndex..<list.endIndex, with: hosts[0]))
+    }
+
+    package static func target(_ url: String) throws -> Target {
         func invalid(_ reason: String) -> StoreError {
-            .invalid(field: "database URL", reason: "\(redacted(url)) \(reason) Use postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.")
+            .invalid(field: "database URL", reason: "\(redacted(url)) \(reason) Use postgres://USER[:PASSWORD]@HOST[:PORT][,HOST2[:PORT]…]/DATABASE.")
         }
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+        let list = hostList(url)
+        guard let components = URLComponents(string: list?.single ?? url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
             throw invalid("is not a postgres:// URL.")
         }
         guard let host = components.host, !host.isEmpty else { throw invalid("names no host.") }
@@ -368,28 +473,44 @@ public final class PostgresBookDatabase: Sendable {
         guard let tls = TLSMode(rawValue: mode == "verify-full" ? "require" : mode) else {
             throw invalid("has sslmode=\(mode), which is not one of disable, prefer, require.")
         }
-        return Target(host: host, port: components.port ?? 5432, user: user, password: components.password, database: database, tls: tls)
+        var hosts = [Host(name: host, port: components.port ?? 5432)]
+        if let list {
+            hosts = try list.hosts.map { text in
+                guard let parsed = URLComponents(string: "postgres://\(text)"), let name = parsed.host, !name.isEmpty else {
+                    throw invalid("names the host \"\(text)\", which is not HOST or HOST:PORT.")
+                }
+                return Host(name: name, port: parsed.port ?? 5432)
+            }
+        }
+        let attributes = components.queryItems?.first(where: { $0.name == "target_session_attrs" })?.value ?? (hosts.count > 1 ? "read-write" : "any")
+        guard ["read-write", "primary", "any"].contains(attributes) else {
+            throw invalid("has target_session_attrs=\(attributes), which is not read-write, primary or any.")
+        }
+        return Target(hosts: hosts, user: user, password: components.password, database: database, tls: tls, readWrite: attributes != "any")
     }
 
-    /// The pool's configuration from a `postgres://` URL.
+    /// The pool's configuration from a `postgres://` URL (its first host).
     package static func configuration(_ url: String) throws -> PostgresClient.Configuration {
         let target = try target(url)
+        return try configuration(target, host: target.hosts[0])
+    }
+
+    /// The pool's configuration for one host of `target`.
+    static func configuration(_ target: Target, host: Host) throws -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS = switch target.tls {
         case .disable: .disable
         case .prefer: .prefer(.makeClientConfiguration())
         case .require: .require(.makeClientConfiguration())
         }
-        var configuration = PostgresClient.Configuration(host: target.host, port: target.port, username: target.user,
+        var configuration = PostgresClient.Configuration(host: host.name, port: host.port, username: target.user,
                                                          password: target.password, database: target.database, tls: tls)
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 10
         return configuration
     }
 
-    /// The configuration of one connection to the database a `postgres://` URL names (the
-    /// watcher's), quick to give up connecting.
-    static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
-        let target = try target(url)
+    /// The configuration of one connection to a host of `target` (the watcher's), quick to give up connecting.
+    static func connectionConfiguration(_ target: Target, host: Host) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         do {
             tls = switch target.tls {
@@ -400,7 +521,7 @@ public final class PostgresBookDatabase: Sendable {
         } catch {
             throw StoreError.invalid(field: "database URL", reason: "TLS cannot be set up: \(error)")
         }
-        var configuration = PostgresConnection.Configuration(host: target.host, port: target.port, username: target.user,
+        var configuration = PostgresConnection.Configuration(host: host.name, port: host.port, username: target.user,
                                                              password: target.password, database: target.database, tls: tls)
         configuration.options.connectTimeout = .seconds(2)
         return configuration
@@ -408,9 +529,12 @@ public final class PostgresBookDatabase: Sendable {
 
     /// The URL without its password, for messages and logs.
     public static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        let list = hostList(url)
+        guard var components = URLComponents(string: list?.single ?? url), components.password != nil else { return url }
         components.password = "***"
-        return components.string ?? url
+        guard var redacted = components.string else { return url }
+        if let list, let first = redacted.range(of: "@" + list.hosts[0]) { redacted.replaceSubrange(first, with: "@" + list.hosts.joined(separator: ",")) }
+        return redacted
     }
 
     /// A database error as the store reports it: a generic sentence, the details in the log.

@@ -102,6 +102,9 @@ public struct PostgresBooks: BookDirectory {
         self.defaultSettings = defaultSettings
     }
 
+    /// The host of the URL that answers as the primary: of several, the one taken now.
+    public var primaryDatabase: String? { database.primary }
+
     public func defaultBook() async throws -> Int64 {
         if let id = try await first("SELECT id FROM book ORDER BY id LIMIT 1") { return id }
         return try await PostgresStore.firstBook(in: database, creatingWith: defaultSettings).book

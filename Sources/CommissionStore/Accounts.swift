@@ -164,6 +164,13 @@ public protocol BookDirectory: Sendable {
     func book(invitationDigest: String, now: Date) async throws -> Int64?
     /// The store of a book.
     func store(book: Int64) async throws -> any ServerBookStore
+    /// The database host that answers as the primary (`HOST:PORT`), for the readiness probe; nil
+    /// when there is nothing to say.
+    var primaryDatabase: String? { get }
+}
+
+extension BookDirectory {
+    public var primaryDatabase: String? { nil }
 }
 
 /// What a server needs of a book's store: the book, its accounts and members, the answers kept for

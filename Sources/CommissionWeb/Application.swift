@@ -96,10 +96,11 @@ enum Health {
     static var live: Response { text("ok\n", status: .ok) }
 
     /// 200 when `check` reads the database, else 503 with `Retry-After` (the failure is logged).
-    static func ready(context: AppRequestContext, _ check: () async throws -> Void) async -> Response {
+    /// `primary`: the database host that answers as the primary, said when ready.
+    static func ready(context: AppRequestContext, primary: String? = nil, _ check: () async throws -> Void) async -> Response {
         do {
             try await check()
-            return text("ready\n", status: .ok)
+            return text("ready\n" + (primary.map { "primary: \($0)\n" } ?? ""), status: .ok)
         } catch {
             // While the database is away its watcher has said so; a probe every few seconds adds nothing.
             context.logger.log(level: (error as? StoreError)?.isUnavailable == true ? .debug : .warning, "not ready: \(String(reflecting: error))")

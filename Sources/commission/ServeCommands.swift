@@ -25,12 +25,15 @@ struct Serve: AsyncParsableCommand {
             every instance's changes to its browsers. Each account sees only its own book. The database \
             is migrated on start; a database without a book gets one, with this machine's time zone and \
             USD (change them in the settings), whose owner is created on the first visit. Owners invite \
-            members from Settings; `commission books add` makes another private book.
+            members from Settings; `commission books add` makes another private book. A URL naming \
+            several hosts (postgres://USER@HOST1:5432,HOST2:5432/DATABASE) is a primary and its standbys: \
+            the server uses the one that answers as the primary, and moves to a standby once it is promoted.
 
             Examples:
               commission serve
               commission serve --demo
               commission serve --database postgres://commission@127.0.0.1/commission
+              commission serve --database 'postgres://commission@db1:5432,db2:5432/commission'   # a primary and its standby
               commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
               commission serve --log-format json                              # for a log collector
               COMMISSION_METRICS_TOKEN=… commission serve                     # /metrics for Prometheus

@@ -9,21 +9,35 @@ final class PrivatePostgres: Sendable {
     let directory: String
     let port: Int
     let bin: String
+    /// The server's own settings (`-c name=value …`), kept for every start.
+    let settings: String
 
     var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
 
-    init() async throws {
+    /// A new cluster; `settings` are more of the server's (`-c synchronous_standby_names=*`).
+    init(settings: String = "") async throws {
+        (bin, directory, port, self.settings) = try await Self.place(settings: settings)
+        try await run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
+        try await start()
+    }
+
+    /// A hot standby of `primary`, copied from it with `pg_basebackup -R` (it streams the
+    /// primary's WAL from then on), started.
+    init(standbyOf primary: PrivatePostgres) async throws {
+        (bin, directory, port, settings) = try await Self.place(settings: "")
+        try await run("pg_basebackup", ["-D", "\(directory)/data", "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-R", "-X", "stream"])
+        try await start()
+    }
+
+    private static func place(settings: String) async throws -> (bin: String, directory: String, port: Int, settings: String) {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let version = versions.compactMap(Int.init).max() else {
             throw Failure("PostgreSQL's server tools are not installed (scripts/with-postgres installs them).")
         }
-        bin = "/usr/lib/postgresql/\(version)/bin"
-        directory = "/tmp/commission-private-postgres-\(UUID().uuidString.prefix(8))"
+        let directory = "/tmp/commission-private-postgres-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        port = try ServerSocketPort().port
         if getuid() == 0 { try await Self.run("/bin/chown", ["postgres", directory]) }
-        try await run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
-        try await start()
+        return ("/usr/lib/postgresql/\(version)/bin", directory, try ServerSocketPort().port, settings)
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -33,7 +47,19 @@ final class PrivatePostgres: Sendable {
 
     func start() async throws {
         try await run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
-                           "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off", "start"])
+                           "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off \(settings)", "start"])
+    }
+
+    /// Kills the server at once (SIGKILL to its postmaster): the machine lost, nothing flushed or said.
+    func kill() throws {
+        let pidFile = try String(contentsOfFile: "\(directory)/data/postmaster.pid", encoding: .utf8)
+        guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else { throw Failure("no postmaster.pid in \(directory)") }
+        Foundation.kill(pid, SIGKILL)
+    }
+
+    /// Promotes a standby to primary (`pg_ctl promote`, waiting until it is).
+    func promote() async throws {
+        try await run("pg_ctl", ["-D", "\(directory)/data", "-w", "promote"])
     }
 
     /// Stops the server at once (`-m fast`: open connections are cut, as when a database goes away).
