@@ -44,17 +44,7 @@ import Testing
         // The book, its owner's API token, a clinic, a product and terms, straight through the store.
         let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
         let token = "cm_outage_\(UUID().uuidString)"
-        let (glow, serum) = try await {
-            let database = try await PostgresBookDatabase(url: postgres.url)
-            defer { database.shutdown() }
-            let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
-            let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-            let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-            _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
-            let owner = try await store.createOwner(username: "ana", passwordHash: "x")
-            _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
-            return (glow, serum)
-        }()
+        let (glow, serum) = try await Self.seed(url: postgres.url, settings: settings, token: token)
 
         let log = postgres.directory + "/server.log"
         let server = try ServerProcess(databaseURL: postgres.url, log: log)
@@ -62,7 +52,7 @@ import Testing
         let acknowledged: Int
         do {
             try await server.waitUntilAnswering(client)
-            acknowledged = try await load(server: server.base, client: client, token: token, glow: glow.id, serum: serum.id, log: log,
+            acknowledged = try await load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
                                           away: { try await postgres.stop() }, back: { try await postgres.start() }, within: .seconds(5))
         } catch {
             server.kill()
@@ -90,6 +80,20 @@ import Testing
         let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
         let sales = try await store.sales(SaleQuery(includeVoided: true, page: Page(limit: 100_000)))
         #expect(sales.count == acknowledged, "\(sales.count) sales for \(acknowledged) acknowledged")
+    }
+
+    /// The first book of the database at `url`: a clinic, a product and terms, straight through
+    /// the store, and its owner's API token `token`.
+    static func seed(url: String, settings: BookSettings, token: String) async throws -> (Clinic.ID, Product.ID) {
+        let database = try await PostgresBookDatabase(url: url)
+        defer { database.shutdown() }
+        let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
+        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
+        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
+        let owner = try await store.createOwner(username: "ana", passwordHash: "x")
+        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
+        return (glow.id, serum.id)
     }
 
     /// The last lines of the server's log.

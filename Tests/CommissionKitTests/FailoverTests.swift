@@ -29,11 +29,17 @@ import Testing
 
     @Test("A standby promoted takes over within seconds, with every acknowledged sale once", .timeLimit(.minutes(3)))
     func standbyTakesOver() async throws {
+        try await Self.withPrimaryAndStandby(failover)
+    }
+
+    /// A primary whose commits wait for its standby (synchronous replication), and that standby,
+    /// both removed when `body` ends.
+    static func withPrimaryAndStandby(_ body: (PrivatePostgres, PrivatePostgres) async throws -> Void) async throws {
         let primary = try await PrivatePostgres(settings: "-c synchronous_standby_names=* -c synchronous_commit=on")
         var standby: PrivatePostgres?
         do {
             standby = try await PrivatePostgres(standbyOf: primary)
-            try await failover(primary, standby!)
+            try await body(primary, standby!)
         } catch {
             await primary.remove()
             await standby?.remove()
@@ -50,35 +56,14 @@ import Testing
     /// `/metrics` counts one failover, and every acknowledged sale is in the book once.
     @Test("Under commission serve, a standby promoted takes over with nothing lost", .timeLimit(.minutes(3)))
     func serveFailsOver() async throws {
-        let primary = try await PrivatePostgres(settings: "-c synchronous_standby_names=* -c synchronous_commit=on")
-        var standby: PrivatePostgres?
-        do {
-            standby = try await PrivatePostgres(standbyOf: primary)
-            try await serve(primary, standby!)
-        } catch {
-            await primary.remove()
-            await standby?.remove()
-            throw error
-        }
-        await primary.remove()
-        await standby?.remove()
+        try await Self.withPrimaryAndStandby(serve)
     }
 
     func serve(_ primary: PrivatePostgres, _ standby: PrivatePostgres) async throws {
         let url = "postgres://postgres@127.0.0.1:\(primary.port),127.0.0.1:\(standby.port)/postgres?target_session_attrs=read-write"
         let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
         let token = "cm_failover_\(UUID().uuidString)", metricsToken = "failover-metrics-\(UUID().uuidString)"
-        let (glow, serum) = try await {
-            let database = try await PostgresBookDatabase(url: url)
-            defer { database.shutdown() }
-            let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
-            let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-            let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-            _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
-            let owner = try await store.createOwner(username: "ana", passwordHash: "x")
-            _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
-            return (glow, serum)
-        }()
+        let (glow, serum) = try await DatabaseOutageTests.seed(url: url, settings: settings, token: token)
 
         let log = standby.directory + "/server.log"
         let server = try ServerProcess(["--database", url, "--metrics-token", metricsToken], log: log)
@@ -86,7 +71,7 @@ import Testing
         let acknowledged: Int
         do {
             try await server.waitUntilAnswering(client)
-            acknowledged = try await DatabaseOutageTests().load(server: server.base, client: client, token: token, glow: glow.id, serum: serum.id, log: log,
+            acknowledged = try await DatabaseOutageTests().load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
                                                                 away: { try primary.kill() }, back: { try await standby.promote() }, within: .seconds(10))
             let ready = try await client.execute(HTTPClientRequest(url: "\(server.base)/health/ready"), timeout: .seconds(5))
             let readiness = String(buffer: try await ready.body.collect(upTo: 1 << 16))
