@@ -34,6 +34,10 @@ public final class PostgresBookDatabase: Sendable {
         var running: Task<Void, Never>
         var host: Host
         var isAway = false
+        /// Set by ``shutdown()``: no pool starts after it.
+        var isShutDown = false
+        /// Whether why no host is the primary was said in this outage.
+        var saidWhy = false
         /// Since when it is away, and how many requests were refused meanwhile: said once, at the end.
         var awaySince: ContinuousClock.Instant?
         var refused = 0
@@ -44,6 +48,13 @@ public final class PostgresBookDatabase: Sendable {
 
     /// The host the pool connects to (`HOST:PORT`): of several, the one that answered as the primary.
     public var primary: String { pool.withLock { $0.host.description } }
+
+    /// Of several hosts, which the pool connects to, by its place in the URL (`host 2 of 2`), for
+    /// a readiness probe that must not tell the database's address; nil with one host.
+    public var primaryPosition: String? {
+        guard target.hosts.count > 1, let index = target.hosts.firstIndex(of: pool.withLock({ $0.host })) else { return nil }
+        return "host \(index + 1) of \(target.hosts.count)"
+    }
 
     /// How many times another host of the URL took over as the primary (a standby promoted).
     public var failovers: Int { failoverCount.withLock { $0 } }
@@ -72,14 +83,17 @@ public final class PostgresBookDatabase: Sendable {
     ///   when the server cannot be reached or a migration fails.
     public init(url: String, logger: Logger = Logger(label: "commission.postgres")) async throws {
         target = try Self.target(url)
-        let host: Host
+        let host: Host, timeline: Int64
         if target.hosts.count == 1 && !target.readWrite {
-            host = target.hosts[0]
-        } else if let found = await Self.primary(of: target, logger: logger) {
-            host = found.host
-            try? await found.connection.close()
+            (host, timeline) = (target.hosts[0], 0)
         } else {
-            throw StoreError.unavailable("no host of \(Self.redacted(url)) answers as the primary")
+            switch await Self.primary(of: target, logger: logger) {
+            case .success(let found):
+                (host, timeline) = (found.host, found.timeline)
+                try? await found.connection.close()
+            case .failure(let none):
+                throw StoreError.unavailable("no host of \(Self.redacted(url)) answers as the primary (\(none))")
+            }
         }
         let client = PostgresClient(configuration: try Self.configuration(target, host: host), backgroundLogger: logger)
         self.logger = logger
@@ -93,24 +107,63 @@ public final class PostgresBookDatabase: Sendable {
             throw Self.storeError(error, doing: "migrate the database at \(Self.redacted(url))")
         }
         changeFeed.clients = { [weak self] in try self?.available() }
-        watcher.withLock { $0 = watch(from: host) }
+        watcher.withLock { $0 = watch(from: host, timeline: timeline) }
     }
 
-    /// The first host of `target` that answers as it wants (the primary, unless `any`), on a new
-    /// connection, left open; nil when none does.
-    private static func primary(of target: Target, skipping skipped: Host? = nil, logger: Logger) async -> (host: Host, connection: PostgresConnection)? {
+    /// A host taken: a connection to it, left open, and its timeline (0 when any host will do).
+    typealias Found = (host: Host, connection: PostgresConnection, timeline: Int64)
+
+    /// Why no host was taken, host by host.
+    struct NoPrimary: Error, CustomStringConvertible {
+        var reasons: [String]
+        var description: String { reasons.joined(separator: "; ") }
+    }
+
+    /// The host of `target` to take (all are asked but `skipped`): with `any`, the first that
+    /// answers; else the one that answers as the primary on the newest timeline — never one of a
+    /// timeline older than `timeline` (a former primary started again after a standby took over),
+    /// and none when two answer as the primary on the same one (two primaries: the operator's to
+    /// settle, not Commission's).
+    private static func primary(of target: Target, skipping skipped: Host? = nil, timeline known: Int64 = 0,
+                                logger: Logger) async -> Result<Found, NoPrimary> {
+        var found: [Found] = [], reasons: [String] = []
         for host in target.hosts where host != skipped {
-            guard let configuration = try? connectionConfiguration(target, host: host),
-                  let connection = try? await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger) else { continue }
-            if (try? await ask(connection, target: target, logger: logger)) != nil { return (host, connection) }
-            try? await connection.close()
+            do {
+                let connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(target, host: host), id: 0, logger: logger)
+                do {
+                    found.append((host, connection, try await ask(connection, target: target, logger: logger)))
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                if !target.readWrite { break }
+            } catch {
+                reasons.append("\(host): \(describe(error))")
+            }
         }
-        return nil
+        func taking(_ chosen: Found?) async -> Found? {
+            for other in found where other.host != chosen?.host { try? await other.connection.close() }
+            return chosen
+        }
+        guard let newest = found.map(\.timeline).max() else { return .failure(NoPrimary(reasons: reasons)) }
+        let primaries = found.filter { $0.timeline == newest }
+        if primaries.count > 1 {
+            _ = await taking(nil)
+            return .failure(NoPrimary(reasons: reasons + ["\(primaries.map(\.host.description).joined(separator: " and ")) all answer as the primary, on timeline \(newest): make one of them a standby"]))
+        }
+        guard newest >= known else {
+            _ = await taking(nil)
+            return .failure(NoPrimary(reasons: reasons + ["\(primaries[0].host) answers as a primary of timeline \(newest), older than \(known) (a former primary started again?): rebuild it as a standby"]))
+        }
+        return await taking(primaries[0]).map { .success($0) } ?? .failure(NoPrimary(reasons: reasons))
     }
 
     /// Asks a connection whether its server answers — and, when the primary is wanted, whether it
-    /// is the primary (a standby, or a former primary back as one, is not).
-    private static func ask(_ connection: PostgresConnection, target: Target, logger: Logger) async throws {
+    /// is the primary (a standby, or a former primary back as one, is not), and on which timeline
+    /// (a promotion starts a new one). 0 when any host will do.
+    @discardableResult
+    private static func ask(_ connection: PostgresConnection, target: Target, logger: Logger) async throws -> Int64 {
+        let timeline = Mutex<Int64>(0)
         try await within(heartbeatTimeout) {
             guard target.readWrite else {
                 _ = try await connection.query("SELECT 1", logger: logger)
@@ -118,12 +171,24 @@ public final class PostgresBookDatabase: Sendable {
             }
             let readOnly = try await connection.query("SHOW transaction_read_only", logger: logger).decode(String.self).all().first
             guard readOnly == "off" else { throw NotThePrimary() }
+            let file = try await connection.query("SELECT pg_walfile_name(pg_current_wal_lsn())", logger: logger).decode(String.self).all().first ?? ""
+            timeline.withLock { $0 = Int64(file.prefix(8), radix: 16) ?? 0 }
         }
+        return timeline.withLock { $0 }
+    }
+
+    /// An error as a host's reason in a message: the server's own sentence when it has one.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return "\(error)"
     }
 
     /// A host that answers, read-only: a standby.
     struct NotThePrimary: Error, CustomStringConvertible {
-        var description: String { "the host answers as a standby (read-only), not as the primary" }
+        var description: String { "it answers as a standby (read-only), not as the primary" }
     }
 
     deinit {
@@ -201,10 +266,12 @@ public final class PostgresBookDatabase: Sendable {
     /// fail) is asked again on a new connection before the database is taken for away, so that a
     /// slow moment of a busy machine is not taken for one. With several hosts, one that does not
     /// answer as the primary sends it to the others: the first that does takes over.
-    private func watch(from first: Host) -> Task<Void, Never> {
+    private func watch(from first: Host, timeline: Int64) -> Task<Void, Never> {
         Task { [weak self, logger, target] in
             var connection: PostgresConnection?
             var host = first
+            // The newest timeline taken: a host of an older one is never taken again.
+            var timeline = timeline
             var id = 0
             func connect() async throws -> PostgresConnection {
                 id += 1
@@ -218,7 +285,7 @@ public final class PostgresBookDatabase: Sendable {
                 connection = nil
             }
             func ask(_ asked: PostgresConnection) async throws {
-                try await Self.ask(asked, target: target, logger: logger)
+                timeline = max(timeline, try await Self.ask(asked, target: target, logger: logger))
             }
             while !Task.isCancelled {
                 do {
@@ -233,13 +300,23 @@ public final class PostgresBookDatabase: Sendable {
                 } catch {
                     drop()
                     if Task.isCancelled { break }
-                    // Another host may be the primary now (a standby promoted).
-                    if target.hosts.count > 1, let found = await Self.primary(of: target, skipping: host, logger: logger) {
-                        (host, connection) = (found.host, found.connection)
-                        self?.answers(on: host)
-                        continue
-                    }
+                    // Requests are refused at once, while another host is looked for.
                     self?.wentAway(error)
+                    // Another host may be the primary now (a standby promoted).
+                    if target.hosts.count > 1 {
+                        switch await Self.primary(of: target, skipping: host, timeline: timeline, logger: logger) {
+                        case .success(let found):
+                            if Task.isCancelled {
+                                try? await found.connection.close()
+                                break
+                            }
+                            (host, connection, timeline) = (found.host, found.connection, found.timeline)
+                            self?.answers(on: host)
+                            continue
+                        case .failure(let none):
+                            self?.noPrimary(none)
+                        }
+                    }
                     try? await Task.sleep(for: .milliseconds(250))
                 }
             }
@@ -253,6 +330,16 @@ public final class PostgresBookDatabase: Sendable {
         guard stopPool() else { return }
         // Said once: the requests refused meanwhile are counted, not each logged.
         logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(String(reflecting: error))"])
+    }
+
+    /// No host answers as the primary: why, said once an outage (two primaries, or only a former
+    /// one, is for the operator to settle; a host that does not answer is the outage itself).
+    private func noPrimary(_ none: NoPrimary) {
+        let first = pool.withLock { pool in
+            defer { pool.saidWhy = true }
+            return !pool.saidWhy
+        }
+        if first { logger.error("No host of the database answers as the primary: \(none).") }
     }
 
     /// Takes the database for away and stops its pool; false when it was away already.
@@ -289,9 +376,14 @@ public final class PostgresBookDatabase: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Self.run(client)
         lent.accept()
-        let (since, refused) = pool.withLock { pool in
+        let taken: (since: ContinuousClock.Instant?, refused: Int)? = pool.withLock { pool in
+            guard !pool.isShutDown else { return nil }
             defer { pool = Pool(client: client, running: running, host: host) }
             return (pool.awaySince, pool.refused)
+        }
+        guard let (since, refused) = taken else {
+            running.cancel()  // shut down meanwhile: no pool outlives it
+            return
         }
         let away = since.map { ContinuousClock.now - $0 } ?? .zero
         if previous != host {
@@ -379,7 +471,10 @@ public final class PostgresBookDatabase: Sendable {
     public func shutdown() {
         watcher.withLock { $0?.cancel() }
         changeFeed.stop()
-        pool.withLock { $0.running.cancel() }
+        pool.withLock { pool in
+            pool.isShutDown = true
+            pool.running.cancel()
+        }
     }
 
     /// Creates a new, empty database named `prefix` and a random suffix on the server `serverURL`
@@ -473,13 +568,19 @@ public final class PostgresBookDatabase: Sendable {
         guard let tls = TLSMode(rawValue: mode == "verify-full" ? "require" : mode) else {
             throw invalid("has sslmode=\(mode), which is not one of disable, prefer, require.")
         }
-        var hosts = [Host(name: host, port: components.port ?? 5432)]
+        /// A host as the pool takes it: an IPv6 address without its brackets, a port of 1–65535.
+        func checked(_ name: String, _ port: Int?, _ text: String) throws -> Host {
+            let bare = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
+            guard !bare.isEmpty, (1...65535).contains(port ?? 5432) else { throw invalid("names the host \"\(text)\", which is not HOST or HOST:PORT.") }
+            return Host(name: bare, port: port ?? 5432)
+        }
+        var hosts = [try checked(host, components.port, host)]
         if let list {
             hosts = try list.hosts.map { text in
-                guard let parsed = URLComponents(string: "postgres://\(text)"), let name = parsed.host, !name.isEmpty else {
+                guard let parsed = URLComponents(string: "postgres://\(text)"), let name = parsed.host else {
                     throw invalid("names the host \"\(text)\", which is not HOST or HOST:PORT.")
                 }
-                return Host(name: name, port: parsed.port ?? 5432)
+                return try checked(name, parsed.port, text)
             }
         }
         let attributes = components.queryItems?.first(where: { $0.name == "target_session_attrs" })?.value ?? (hosts.count > 1 ? "read-write" : "any")
@@ -530,7 +631,14 @@ public final class PostgresBookDatabase: Sendable {
     /// The URL without its password, for messages and logs.
     public static func redacted(_ url: String) -> String {
         let list = hostList(url)
-        guard var components = URLComponents(string: list?.single ?? url), components.password != nil else { return url }
+        guard var components = URLComponents(string: list?.single ?? url) else {
+            // Not a URL Foundation reads (a password with a bare "/" or "@"): whatever stands
+            // between the user's ":" and the last "@" is taken for the password.
+            guard let scheme = url.range(of: "://"), let at = url.range(of: "@", options: .backwards), scheme.upperBound < at.lowerBound,
+                  let colon = url[scheme.upperBound..<at.lowerBound].firstIndex(of: ":") else { return url }
+            return url.replacingCharacters(in: url.index(after: colon)..<at.lowerBound, with: "***")
+        }
+        guard components.password != nil else { return url }
         components.password = "***"
         guard var redacted = components.string else { return url }
         if let list, let first = redacted.range(of: "@" + list.hosts[0]) { redacted.replaceSubrange(first, with: "@" + list.hosts.joined(separator: ",")) }

@@ -102,8 +102,8 @@ public struct PostgresBooks: BookDirectory {
         self.defaultSettings = defaultSettings
     }
 
-    /// The host of the URL that answers as the primary: of several, the one taken now.
-    public var primaryDatabase: String? { database.primary }
+    /// Of several hosts of the URL, which answers as the primary now (`host 2 of 2`).
+    public var primaryDatabase: String? { database.primaryPosition }
 
     public func defaultBook() async throws -> Int64 {
         if let id = try await first("SELECT id FROM book ORDER BY id LIMIT 1") { return id }

@@ -164,8 +164,9 @@ public protocol BookDirectory: Sendable {
     func book(invitationDigest: String, now: Date) async throws -> Int64?
     /// The store of a book.
     func store(book: Int64) async throws -> any ServerBookStore
-    /// The database host that answers as the primary (`HOST:PORT`), for the readiness probe; nil
-    /// when there is nothing to say.
+    /// Of a database's several hosts, which answers as the primary (`host 2 of 2`: by its place,
+    /// not its address, which a public probe must not tell), for the readiness probe; nil when
+    /// there is nothing to say.
     var primaryDatabase: String? { get }
 }
 

@@ -184,8 +184,8 @@ import Testing
 
         // Away: 503s with Retry-After, readiness failing.
         try await away()
-        try await waitFor("readiness failing", within: .seconds(5)) { await ready() == 503 }
-        try await waitFor("sales refused with 503", within: .seconds(5)) { seen.withLock { $0.statuses[503, default: 0] } > 3 }
+        try await waitFor("readiness failing", within: .seconds(10)) { await ready() == 503 }
+        try await waitFor("sales refused with 503", within: .seconds(10)) { seen.withLock { $0.statuses[503, default: 0] } > 3 }
 
         // Back: sales taken again within the limit, readiness recovered, the stream telling changes again.
         try await back()

@@ -17,16 +17,26 @@ final class PrivatePostgres: Sendable {
     /// A new cluster; `settings` are more of the server's (`-c synchronous_standby_names=*`).
     init(settings: String = "") async throws {
         (bin, directory, port, self.settings) = try await Self.place(settings: settings)
-        try await run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
-        try await start()
+        do {
+            try await run("initdb", ["-D", "\(directory)/data", "-A", "trust", "-U", "postgres"])
+            try await start()
+        } catch {
+            await remove()
+            throw error
+        }
     }
 
     /// A hot standby of `primary`, copied from it with `pg_basebackup -R` (it streams the
     /// primary's WAL from then on), started.
     init(standbyOf primary: PrivatePostgres) async throws {
         (bin, directory, port, settings) = try await Self.place(settings: "")
-        try await run("pg_basebackup", ["-D", "\(directory)/data", "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-R", "-X", "stream"])
-        try await start()
+        do {
+            try await run("pg_basebackup", ["-D", "\(directory)/data", "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-R", "-X", "stream"])
+            try await start()
+        } catch {
+            await remove()
+            throw error
+        }
     }
 
     private static func place(settings: String) async throws -> (bin: String, directory: String, port: Int, settings: String) {
@@ -50,11 +60,12 @@ final class PrivatePostgres: Sendable {
                            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off \(settings)", "start"])
     }
 
-    /// Kills the server at once (SIGKILL to its postmaster): the machine lost, nothing flushed or said.
+    /// Kills the server at once — SIGKILL to its postmaster and its backends (the process group
+    /// `pg_ctl` starts it in): the machine lost, nothing flushed or said.
     func kill() throws {
         let pidFile = try String(contentsOfFile: "\(directory)/data/postmaster.pid", encoding: .utf8)
         guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else { throw Failure("no postmaster.pid in \(directory)") }
-        Foundation.kill(pid, SIGKILL)
+        if Foundation.kill(-pid, SIGKILL) != 0 { Foundation.kill(pid, SIGKILL) }
     }
 
     /// Promotes a standby to primary (`pg_ctl promote`, waiting until it is).
