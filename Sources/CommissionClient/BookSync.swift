@@ -239,27 +239,25 @@ public final class BookSync: Sendable {
     /// the id of one it pulled and changed (SQLite gives a new record the id of the last one
     /// deleted), or when it imported a file: only the whole book then makes the copy the server's.
     static func ownRecords(_ entries: [AuditEntry], productsMade: [Int64], covered plan: ChangesPlan) -> [RemovedRecord]? {
+        // Oldest first: a record's creation comes before its other entries.
         var made = Set(productsMade.map { RemovedRecord(.product, $0) })
         var changedBefore = Set<RemovedRecord>()
         for entry in entries {
             guard entry.action != "import" else { return nil }
-            guard let id = entry.subjectID else { continue }
+            guard let id = entry.subjectID else {
+                if !plan.covers(entry.subject, nil) { return nil }
+                continue
+            }
             let record = RemovedRecord(entry.subject, id)
             if entry.action == "create" {
                 // The id of a pulled record the device changed (and deleted) before: the two cannot be told apart.
                 if changedBefore.contains(record) { return nil }
                 made.insert(record)
-            } else if !made.contains(record) {
-                changedBefore.insert(record)
-            }
-        }
-        for entry in entries {
-            guard let id = entry.subjectID else {
-                if !plan.covers(entry.subject, nil) { return nil }
                 continue
             }
             // A period's subject is its clinic: closed at a clinic made here, it goes with the clinic.
-            if made.contains(RemovedRecord(entry.subject == .period ? .clinic : entry.subject, id)) { continue }
+            if made.contains(entry.subject == .period ? RemovedRecord(.clinic, id) : record) { continue }
+            changedBefore.insert(record)
             if !plan.covers(entry.subject, id) { return nil }
         }
         let removable: Set<AuditSubject> = [.sale, .payout, .deduction, .price, .terms, .product, .clinic]

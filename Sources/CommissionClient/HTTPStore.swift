@@ -584,12 +584,6 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     // MARK: Sync
 
-    /// The book's revision: the id of its newest audit entry (every change is on record), 0 for a
-    /// book with none. A sync pulls the book again only when it moved.
-    public func revision() async throws -> Int64 {
-        try await auditLog(AuditQuery(page: Page(limit: 1))).first?.id.rawValue ?? 0
-    }
-
     /// Writes the whole book as a book archive to `path` (without the server's accounts and
     /// tokens), streamed; a download cut off midway lacks the archive's end line, and no restore
     /// takes it.

@@ -163,18 +163,16 @@ public final class PostgresBookDatabase: Sendable {
     /// (a promotion starts a new one). 0 when any host will do.
     @discardableResult
     private static func ask(_ connection: PostgresConnection, target: Target, logger: Logger) async throws -> Int64 {
-        let timeline = Mutex<Int64>(0)
         try await within(heartbeatTimeout) {
             guard target.readWrite else {
                 _ = try await connection.query("SELECT 1", logger: logger)
-                return
+                return 0
             }
             let readOnly = try await connection.query("SHOW transaction_read_only", logger: logger).decode(String.self).all().first
             guard readOnly == "off" else { throw NotThePrimary() }
             let file = try await connection.query("SELECT pg_walfile_name(pg_current_wal_lsn())", logger: logger).decode(String.self).all().first ?? ""
-            timeline.withLock { $0 = Int64(file.prefix(8), radix: 16) ?? 0 }
+            return Int64(file.prefix(8), radix: 16) ?? 0
         }
-        return timeline.withLock { $0 }
     }
 
     /// An error as a host's reason in a message: the server's own sentence when it has one.
@@ -305,14 +303,12 @@ public final class PostgresBookDatabase: Sendable {
                     // Another host may be the primary now (a standby promoted).
                     if target.hosts.count > 1 {
                         switch await Self.primary(of: target, skipping: host, timeline: timeline, logger: logger) {
-                        case .success(let found):
-                            if Task.isCancelled {
-                                try? await found.connection.close()
-                                break
-                            }
+                        case .success(let found) where !Task.isCancelled:
                             (host, connection, timeline) = (found.host, found.connection, found.timeline)
                             self?.answers(on: host)
                             continue
+                        case .success(let found):
+                            try? await found.connection.close()  // shut down meanwhile
                         case .failure(let none):
                             self?.noPrimary(none)
                         }
@@ -405,15 +401,16 @@ public final class PostgresBookDatabase: Sendable {
 
     /// Runs `body`, or throws when it takes longer than `limit` — then without waiting for it:
     /// a query on a connection whose server went away may never end.
-    static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        let outcome = Outcome<Void>()
+    @discardableResult
+    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let outcome = Outcome<T>()
         let work = outcome.given(by: body)
         Task {
             try? await Task.sleep(for: limit)
             work.cancel()
             outcome.finish(.failure(StoreError.storage("the database did not answer within \(limit)")))
         }
-        try await outcome.value()
+        return try await outcome.value()
     }
 
     /// An advisory lock a transaction takes until it ends: `space` and `id`, its two keys; `shared`

@@ -301,12 +301,11 @@ extension ArchiveFile {
             if !auditPage.isEmpty { records.append(.audit(auditPage)) }
             (salePage, auditPage) = ([], [])
         }
-        var number = 1, lines = 0
+        var number = 1, lines = 0, sales = 0
         while let data = try reader.next() {
             number += 1
             guard let line = try? decoder.decode(Line.self, from: data) else { throw refuse(number, "not a record this Commission reads.") }
             if let end = line.end {
-                let sales = salePage.count + records.reduce(0) { count, record in if case .sales(let page) = record { count + page.count } else { count } }
                 guard end.records == lines, end.sales == sales, try reader.next() == nil else {
                     throw refuse(number, "the end line does not match what came before it.")
                 }
@@ -321,6 +320,7 @@ extension ArchiveFile {
             case .sales(let page):
                 if !auditPage.isEmpty { flush() }
                 salePage += page
+                sales += page.count
             case .audit(let page):
                 if !salePage.isEmpty { flush() }
                 auditPage += page
