@@ -63,18 +63,10 @@ extension PostgresStore: BookArchiving {
                 last = end.id.rawValue
                 try await send(.audit(page))
             }
-            let accounts: [(Int64, String, String, Int64, String)] = try await step { connection in
-                try await connection.query("""
-                    SELECT account.id, account.username, account.passwordHash, account.createdAt, member.role
-                    FROM account JOIN member ON member.accountId = account.id WHERE member.bookId = \(book) ORDER BY account.id
-                    """, logger: logger).decode((Int64, String, String, Int64, String).self).all()
-            }
-            let tokens: [(Int64, String, String, Int64, Int64?, Int64?)] = try await step { connection in
-                try await connection.query("""
-                    SELECT apiToken.accountId, apiToken.name, apiToken.tokenDigest, apiToken.createdAt, apiToken.lastUsedAt, apiToken.revokedAt
-                    FROM apiToken JOIN member ON member.accountId = apiToken.accountId WHERE member.bookId = \(book) ORDER BY apiToken.id
-                    """, logger: logger).decode((Int64, String, String, Int64, Int64?, Int64?).self).all()
-            }
+            // On a server whose books are on several databases, the accounts are the directory's.
+            let accountsAside = accounts !== database
+            let accounts: [(Int64, String, String, Int64, String)] = accountsAside ? try await readAccounts { try await self.accountList($0) } : try await step { try await self.accountList($0) }
+            let tokens: [(Int64, String, String, Int64, Int64?, Int64?)] = accountsAside ? try await readAccounts { try await self.tokenList($0) } : try await step { try await self.tokenList($0) }
             for (id, username, hash, createdAt, role) in accounts {
                 try await send(.account(ArchivedAccount(id: Account.ID(id), username: username, passwordHash: hash, createdAt: createdAt,
                                                         role: MemberRole(rawValue: role) ?? .member)))
@@ -85,6 +77,22 @@ extension PostgresStore: BookArchiving {
             }
             return counts
         }
+    }
+
+    /// The book's members' accounts, for its archive.
+    func accountList(_ connection: PostgresConnection) async throws -> [(Int64, String, String, Int64, String)] {
+        try await connection.query("""
+            SELECT account.id, account.username, account.passwordHash, account.createdAt, member.role
+            FROM account JOIN member ON member.accountId = account.id WHERE member.bookId = \(book) ORDER BY account.id
+            """, logger: logger).decode((Int64, String, String, Int64, String).self).all()
+    }
+
+    /// Its members' API tokens, for its archive.
+    func tokenList(_ connection: PostgresConnection) async throws -> [(Int64, String, String, Int64, Int64?, Int64?)] {
+        try await connection.query("""
+            SELECT apiToken.accountId, apiToken.name, apiToken.tokenDigest, apiToken.createdAt, apiToken.lastUsedAt, apiToken.revokedAt
+            FROM apiToken JOIN member ON member.accountId = apiToken.accountId WHERE member.bookId = \(book) ORDER BY apiToken.id
+            """, logger: logger).decode((Int64, String, String, Int64, Int64?, Int64?).self).all()
     }
 
     /// The book's settings, and its clinics, products, terms, price-list entries and deductions
@@ -168,6 +176,32 @@ extension PostgresStore: BookArchiving {
         }
     }
 
+    /// Copies a book into `database` under its own id `book` (a move between a server's
+    /// databases), in one transaction: its row (unless `rowExists`: the directory's, whose
+    /// accounts stay), the records the archive `produce` streams under their own ids (a phone's
+    /// outbox, a bookmarked page still name them; its accounts and tokens passed over: they are
+    /// the directory's), and the answers kept for its requests' idempotency keys. Its audit
+    /// entries are numbered by `database`, so the copy has a new epoch: a device's next sync
+    /// takes the whole book once.
+    static func copyBook(_ book: Int64, named name: String, into database: PostgresBookDatabase, rowExists: Bool, keptAnswers: [KeptAnswer],
+                         from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
+        let logger = database.logger
+        return try await PostgresBooks.run(database, "copy the book (nothing was written)") { connection in
+            if rowExists {
+                try await connection.query("""
+                    UPDATE book SET leaving = NULL, epoch = md5(random()::text || clock_timestamp()::text) WHERE id = \(book)
+                    """, logger: logger)
+            } else {
+                // Settings for now: the archive's first record sets the book's own.
+                try await insertBookRow(connection, id: book, name: name, settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"), logger: logger)
+            }
+            var restore = Restore(logger: logger, replacing: book, keepingIDs: true)
+            try await restore.take(produce, name: nil, connection)
+            try await insert(keptAnswers, book: book, connection, logger: logger)
+            return restore.checker.counts
+        }
+    }
+
     /// A book made from an archive.
     public struct RestoredBook: Sendable {
         public var store: PostgresStore
@@ -197,10 +231,22 @@ extension PostgresStore: BookArchiving {
             replacing = false
         }
 
-        init(logger: Logger, replacing book: Int64) {
+        init(logger: Logger, replacing book: Int64, keepingIDs: Bool = false) {
             self.logger = logger
             self.book = book
             replacing = true
+            self.keepingIDs = keepingIDs
+        }
+
+        /// True when records keep the archive's ids (a move between a server's databases, whose
+        /// ids never meet: ``PostgresBooks``' numbering blocks), rather than being numbered afresh.
+        var keepingIDs = false
+
+        /// Gives the record just written as `new` the archive's id `old` back; returns its id.
+        func keep(_ new: Int64?, _ table: String, _ old: Int64, _ connection: PostgresConnection) async throws -> Int64? {
+            guard keepingIDs, let new, new != old else { return new }
+            try await connection.query("UPDATE \(unescaped: table) SET id = \(old) WHERE id = \(new)", logger: logger)
+            return old
         }
 
         /// Writes what `produce` streams, checked record by record, the sales copied in bulk
@@ -319,6 +365,15 @@ extension PostgresStore: BookArchiving {
                     VALUES (\(mapped(accounts, t.accountID.rawValue)), \(t.name), \(t.tokenDigest), \(t.createdAt), \(t.lastUsedAt), \(t.revokedAt))
                     """, logger: logger)
             }
+            switch record {
+            case .clinic(let c): clinics[c.id.rawValue] = try await keep(clinics[c.id.rawValue], "clinic", c.id.rawValue, connection)
+            case .product(let p): products[p.id.rawValue] = try await keep(products[p.id.rawValue], "product", p.id.rawValue, connection)
+            case .terms(let t): terms[t.id.rawValue] = try await keep(terms[t.id.rawValue], "terms", t.id.rawValue, connection)
+            case .price(let e): prices[e.id.rawValue] = try await keep(prices[e.id.rawValue], "priceListEntry", e.id.rawValue, connection)
+            case .deduction(let d): deductions[d.id.rawValue] = try await keep(deductions[d.id.rawValue], "deduction", d.id.rawValue, connection)
+            case .payout(let p): payouts[p.id.rawValue] = try await keep(payouts[p.id.rawValue], "payout", p.id.rawValue, connection)
+            default: break
+            }
         }
 
         /// The sales under way: one COPY for all of them, fed page by page while the archive is
@@ -338,13 +393,13 @@ extension PostgresStore: BookArchiving {
             let taken: AsyncStream<Void>
             let task: Task<Void, any Error>
 
-            init(_ connection: PostgresConnection, logger: Logger) {
+            init(_ connection: PostgresConnection, keepingIDs: Bool, logger: Logger) {
                 let (pageStream, pages) = AsyncStream.makeStream(of: Item.self)
                 let (taken, tookOne) = AsyncStream.makeStream(of: Void.self)
                 tookOne.yield()  // the first page goes at once
                 self.pages = pages
                 self.taken = taken
-                let columns = ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
+                let columns = (keepingIDs ? ["id"] : []) + ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
                 task = Task {
                     defer { tookOne.finish() }
                     try await connection.copy(into: "sale", columns: columns, logger: logger) { writer in
@@ -385,6 +440,7 @@ extension PostgresStore: BookArchiving {
             func field(_ number: Int64?) { field(number.map { String($0) } ?? "\\N") }
             for item in page {
                 let row = SaleRow(item.sale)
+                if keepingIDs { field(item.sale.id.rawValue) }
                 field(book)
                 field(mapped(clinics, row.clinicID))
                 field(mapped(products, row.productID))
@@ -412,7 +468,7 @@ extension PostgresStore: BookArchiving {
                     try totals.add(sale)
                 }
             }
-            let copy = salesCopy ?? SalesCopy(connection, logger: logger)
+            let copy = salesCopy ?? SalesCopy(connection, keepingIDs: keepingIDs, logger: logger)
             salesCopy = copy
             copiedIDs += page.map(\.sale.id.rawValue)
             try await copy.send(buffer)
@@ -428,6 +484,10 @@ extension PostgresStore: BookArchiving {
             let archived = copiedIDs
             copiedIDs = []
             sales.reserve(sales.count + archived.count)
+            if keepingIDs {
+                for old in archived { sales.add(old, old) }
+                return
+            }
             // Numbered without a gap (no other session drew sale ids meanwhile), the n-th sale
             // copied is the first id plus n: three figures instead of a million ids read back.
             var count: Int64 = 0, first: Int64?, last: Int64?

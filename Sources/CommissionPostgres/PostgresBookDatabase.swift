@@ -23,7 +23,7 @@ public final class PostgresBookDatabase: Sendable {
     /// `commission_database_failovers_total`.
     private let failoverCount = Mutex(0)
     private let failoverCounter = Counter(label: "commission_database_failovers_total")
-    private let changeFeed: PostgresChanges
+    let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     /// The work running on the pool's connections (see ``withConnection(_:)``).
     private let lent: LentConnections
@@ -436,7 +436,9 @@ public final class PostgresBookDatabase: Sendable {
                                         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
             return try await transaction { [logger] connection in
-                try await PostgresChanges.notify(connection, book: book, tables: tables, taking: lock, logger: logger)
+                if let leaving = try await PostgresChanges.notify(connection, book: book, tables: tables, taking: lock, logger: logger) {
+                    throw StoreError.unavailable("this book is moving to the database \"\(leaving)\"; its writes are taken again in a moment")
+                }
                 return try await body(connection)
             }
         } catch {

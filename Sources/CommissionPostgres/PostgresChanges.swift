@@ -15,6 +15,10 @@ package final class PostgresChanges: Sendable {
 
     private struct State {
         var broadcasters: [Int64: ChangeBroadcaster] = [:]
+        /// Books moved away from this database (a stream of their changes here ends at once), until one comes back.
+        var departed: Set<Int64> = []
+        /// Those told of every book that moves (``moves()``).
+        var movesTold: [UUID: AsyncStream<Int64>.Continuation] = [:]
         var listener: Task<Void, Never>?
         var isStarting = false
         var clients: @Sendable () throws -> PostgresClient? = { nil }
@@ -43,15 +47,51 @@ package final class PostgresChanges: Sendable {
         }
         listener?.cancel()
         for broadcaster in broadcasters { broadcaster.finish() }
+        for continuation in state.withLock({ Array($0.movesTold.values) }) { continuation.finish() }
     }
 
     /// The changes committed to `book` by any instance from now on (once ``start()`` has returned).
+    /// For a book that moved to another database, a stream that ends at once: its consumer opens
+    /// another, through the book's new store.
     func stream(book: Int64) -> StoreChanges {
         state.withLock { state in
             let broadcaster = state.broadcasters[book] ?? ChangeBroadcaster()
             state.broadcasters[book] = broadcaster
-            return broadcaster.stream()
+            let stream = broadcaster.stream()
+            if state.departed.contains(book) { broadcaster.finish() }
+            return stream
         }
+    }
+
+    /// `book` is served from this database again (a store of it was opened here).
+    func arrived(book: Int64) {
+        state.withLock { _ = $0.departed.remove(book) }
+    }
+
+    /// Every book moved from now on (``announceMove(_:book:logger:)``, by any instance), as it is heard.
+    func moves() -> AsyncStream<Int64> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int64.self)
+        let id = UUID()
+        state.withLock { $0.movesTold[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.movesTold.removeValue(forKey: id) } }
+        return stream
+    }
+
+    static let movedWord = "moved"
+
+    /// Tells every instance on the database, when the transaction commits, that `book` moved to
+    /// another database: here its streams of changes end, and whoever follows moves drops its store.
+    static func announceMove(_ connection: PostgresConnection, book: Int64, logger: Logger) async throws {
+        try await connection.query("SELECT pg_notify(\(channel), \("\(book) \(movedWord)"))", logger: logger)
+    }
+
+    private func moved(_ book: Int64) {
+        let (broadcaster, told) = state.withLock { state in
+            state.departed.insert(book)
+            return (state.broadcasters[book], Array(state.movesTold.values))
+        }
+        broadcaster?.finish()
+        for continuation in told { continuation.yield(book) }
     }
 
     /// Starts the listening connection, unless it runs already; returns once it listens.
@@ -70,16 +110,29 @@ package final class PostgresChanges: Sendable {
     }
 
     /// Announces a change of `book` when the transaction `connection` is in commits.
-    /// Also takes `lock`, in the same statement.
+    /// Also takes `lock`, in the same statement, and then reads where the book is leaving for
+    /// (`book.leaving`: a move under way or done, ``PostgresBooks/move(book:to:settle:prove:)``).
+    /// - Returns: the database the book is leaving for, or nil when it stays (or nothing was sent).
+    @discardableResult
     static func notify(_ connection: PostgresConnection, book: Int64, tables: Set<StoreTable>, taking lock: PostgresBookDatabase.AdvisoryLock? = nil,
-                       logger: Logger) async throws {
+                       logger: Logger) async throws -> String? {
         let payload = ([String(book)] + tables.map(\.rawValue).sorted()).joined(separator: " ")
+        let leaving = "(SELECT leaving FROM book WHERE id = \(book))"
+        let query: PostgresQuery
         switch (lock, tables.isEmpty) {
-        case (nil, true): return
-        case (nil, false): try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
-        case (let lock?, true): try await connection.query("SELECT \(unescaped: lock.sql)", logger: logger)
-        case (let lock?, false): try await connection.query("SELECT \(unescaped: lock.sql), pg_notify(\(channel), \(payload))", logger: logger)
+        case (nil, true): return nil
+        case (nil, false): query = "SELECT pg_notify(\(channel), \(payload)), \(unescaped: leaving)"
+        case (let lock?, true): query = "SELECT \(unescaped: lock.sql), \(unescaped: leaving)"
+        case (let lock?, false): query = "SELECT \(unescaped: lock.sql), pg_notify(\(channel), \(payload)), \(unescaped: leaving)"
         }
+        // The lock comes first in the select list, so the book's row is read once it is held: a
+        // move that marked the book waited for the writes before it, and every write after it sees the mark.
+        let rows = try await connection.query(query, logger: logger)
+        for try await row in rows {
+            let columns = row.makeRandomAccess()
+            return try columns[columns.count - 1].decode(String?.self)
+        }
+        return nil
     }
 
     /// `"3 sales terms"` → book 3, those tables; nil for anything else.
@@ -116,7 +169,11 @@ package final class PostgresChanges: Sendable {
                             }
                             for try await notification in notifications {
                                 guard let (book, tables) = Self.parse(notification.payload) else { continue }
-                                self?.send(tables, to: book)
+                                if notification.payload.hasSuffix(" \(Self.movedWord)") {
+                                    self?.moved(book)
+                                } else {
+                                    self?.send(tables, to: book)
+                                }
                             }
                         }
                     }

@@ -361,6 +361,26 @@ package enum PostgresSchema {
             "ALTER TABLE auditEntry DROP CONSTRAINT auditentry_subject_check",
             "ALTER TABLE auditEntry ADD CONSTRAINT auditentry_subject_check CHECK (subject IN ('sale', 'terms', 'payout', 'period', 'settings', 'price', 'clinic', 'deduction', 'product'))",
         ]),
+        // Books on several databases (`PostgresBooks`): the directory's database keeps a row for
+        // every book of the server, `place` naming the database that holds its records when it is
+        // not this one; on the database that holds them, `leaving` names where a move takes them
+        // (and from then on every write of the book is refused, there).
+        Migration(name: "v15: books placed on several databases", statements: [
+            "ALTER TABLE book ADD COLUMN place text CHECK (place <> '')",
+            "ALTER TABLE book ADD COLUMN leaving text CHECK (leaving <> '')",
+            // A moved book's old copy is removed, its audit log with it: the transaction that does
+            // so names the book (`SET LOCAL commission.removing_book`), and only its rows go.
+            """
+            CREATE OR REPLACE FUNCTION commission_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' AND current_setting('commission.removing_book', true) = OLD.bookId::text THEN
+                    RETURN OLD;
+                END IF;
+                RAISE EXCEPTION 'the audit log is append-only';
+            END
+            $$
+            """,
+        ]),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

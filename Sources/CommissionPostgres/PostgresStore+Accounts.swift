@@ -7,22 +7,32 @@ import PostgresNIO
 /// member of it (`member`), so sessions and tokens of other books' accounts count for nothing here.
 extension PostgresStore: AccountStore {
     /// A transaction for accounts, sessions and tokens (and the server's other records: sign-in
-    /// counts, kept answers): no book figure changes, nothing is announced.
+    /// counts, server secrets), on the database that keeps them (``accounts``): no book figure
+    /// changes, nothing is announced.
     @discardableResult
     func accountWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await database.transaction(body)
+            return try await accounts.transaction(body)
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "write")
         }
     }
 
+    /// A read of accounts, sessions, tokens and invitations, on the database that keeps them (``accounts``).
+    func readAccounts<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await accounts.transaction(readOnly: true, body)
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "read the accounts")
+        }
+    }
+
     public func accountCount() async throws -> Int {
-        Int(try await read { connection in try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") })
+        Int(try await readAccounts { connection in try await int(connection, "SELECT count(*) FROM member WHERE bookId = \(book)") })
     }
 
     public func awaitsSetup() async throws -> Bool {
-        try await read { connection in
+        try await readAccounts { connection in
             try await int(connection, """
                 SELECT count(*) FROM book WHERE id = \(book)
                   AND NOT EXISTS (SELECT 1 FROM member WHERE bookId = \(book))
@@ -55,7 +65,7 @@ extension PostgresStore: AccountStore {
 
     /// The book's owner, if it has one.
     public func ownerAccount() async throws -> Account? {
-        try await read { connection in
+        try await readAccounts { connection in
             try await connection.query("""
                 SELECT account.id, account.username FROM account JOIN member ON member.accountId = account.id
                 WHERE member.bookId = \(book) AND member.role = 'owner' ORDER BY account.id LIMIT 1
@@ -65,7 +75,7 @@ extension PostgresStore: AccountStore {
 
     public func credentials(username: String) async throws -> (account: Account, passwordHash: String)? {
         let (key, asTyped) = StoreInput.usernameLookups(username)
-        return try await read { connection in
+        return try await readAccounts { connection in
             try await connection.query("""
                 SELECT account.id, account.username, account.passwordHash FROM account JOIN member ON member.accountId = account.id
                 WHERE member.bookId = \(book) AND lower(account.username) IN (lower(\(key)), lower(\(asTyped)))
@@ -98,7 +108,7 @@ extension PostgresStore: AccountStore {
     }
 
     public func session(tokenDigest: String, now: Date) async throws -> SessionRecord? {
-        try await read { connection in
+        try await readAccounts { connection in
             try await connection.query("""
                 SELECT account.id, account.username, session.csrfToken, session.expiresAt
                 FROM session JOIN account ON account.id = session.accountId JOIN member ON member.accountId = account.id
@@ -129,7 +139,7 @@ extension PostgresStore: AccountStore {
     }
 
     public func tokens(account: Account.ID) async throws -> [APIToken] {
-        try await read { connection in
+        try await readAccounts { connection in
             try await connection.query("""
                 SELECT id, name, createdAt, lastUsedAt FROM apiToken WHERE accountId = \(account.rawValue) AND revokedAt IS NULL ORDER BY id
                 """, logger: logger).decode((Int64, String, Int64, Int64?).self).all().map {
@@ -151,7 +161,7 @@ extension PostgresStore: AccountStore {
     }
 
     public func account(tokenDigest: String, now: Date) async throws -> Account? {
-        let found = try await read { connection in
+        let found = try await readAccounts { connection in
             try await connection.query("""
                 SELECT account.id, account.username, apiToken.id, apiToken.lastUsedAt
                 FROM apiToken JOIN account ON account.id = apiToken.accountId JOIN member ON member.accountId = account.id

@@ -25,8 +25,9 @@ extension PostgresStore: IdempotencyStore {
 
     public func keepIdempotentAnswer(_ answer: IdempotentAnswer, for key: String, now: Date) async throws {
         let forget = Int64(Self.forgetBefore(now).timeIntervalSince1970)
-        // No figure changed: the book's revision stays, and nobody is told.
-        try await accountWrite { connection in
+        // No figure changed: the book's revision stays, and nobody is told. Beside the book's
+        // records (its key was spent by the write, in the same transaction).
+        try await plainWrite { connection in
             try await connection.query("""
                 UPDATE idempotencyKey SET status = \(answer.status), contentType = \(answer.contentType), body = \(ByteBuffer(bytes: answer.body))
                 WHERE bookId = \(book) AND key = \(key) AND fingerprint = \(answer.fingerprint)

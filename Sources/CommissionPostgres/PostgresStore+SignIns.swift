@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresStore: SignInThrottleStore {
     public func signInFailures(_ keys: [String]) async throws -> [String: SignInFailures] {
-        try await read { [logger] connection in try await Self.signInFailures(connection, keys, logger: logger) }
+        try await readAccounts { [logger] connection in try await Self.signInFailures(connection, keys, logger: logger) }
     }
 
     /// The counts under `keys`.

@@ -6,7 +6,7 @@ import PostgresNIO
 /// The people of a book on a shared database: members, and one-time invitations that add more.
 extension PostgresStore: TeamStore {
     public func members() async throws -> [Member] {
-        try await read { connection in
+        try await readAccounts { connection in
             try await connection.query("""
                 SELECT account.id, account.username, member.role FROM member JOIN account ON account.id = member.accountId
                 WHERE member.bookId = \(book) ORDER BY member.role = 'owner' DESC, lower(account.username)
@@ -17,7 +17,7 @@ extension PostgresStore: TeamStore {
     }
 
     public func role(of account: Account.ID) async throws -> MemberRole? {
-        try await read { connection in
+        try await readAccounts { connection in
             try await connection.query("SELECT role FROM member WHERE bookId = \(book) AND accountId = \(account.rawValue)", logger: logger)
                 .decode(String.self).all().first.flatMap(MemberRole.init(rawValue:))
         }
@@ -41,7 +41,7 @@ extension PostgresStore: TeamStore {
     }
 
     public func invitation(tokenDigest: String, now: Date) async throws -> Invitation? {
-        try await read { connection in
+        try await readAccounts { connection in
             try await connection.query("""
                 SELECT invitation.role, account.username, invitation.expiresAt, EXISTS (SELECT 1 FROM member WHERE bookId = \(book))
                 FROM invitation LEFT JOIN account ON account.id = invitation.invitedBy
@@ -87,91 +87,6 @@ extension PostgresStore: TeamStore {
             try await connection.query("INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), \(role))", logger: logger)
             try await connection.query("UPDATE invitation SET accountId = \(id) WHERE tokenDigest = \(tokenDigest)", logger: logger)
             return Account(id: Account.ID(id), username: name)
-        }
-    }
-}
-
-/// Every book of a shared database: finds the book of each caller, and makes new books.
-public struct PostgresBooks: BookDirectory {
-    public let database: PostgresBookDatabase
-    /// Settings for the first book when the database has none.
-    let defaultSettings: BookSettings
-
-    public init(database: PostgresBookDatabase, defaultSettings: BookSettings) {
-        self.database = database
-        self.defaultSettings = defaultSettings
-    }
-
-    /// Of several hosts of the URL, which answers as the primary now (`host 2 of 2`).
-    public var primaryDatabase: String? { database.primaryPosition }
-
-    public func defaultBook() async throws -> Int64 {
-        if let id = try await first("SELECT id FROM book ORDER BY id LIMIT 1") { return id }
-        return try await PostgresStore.firstBook(in: database, creatingWith: defaultSettings).book
-    }
-
-    public func setupIsOpen(book: Int64) async throws -> Bool {
-        try await first("""
-            SELECT count(*) FROM book WHERE id = \(book) AND id = (SELECT min(id) FROM book)
-              AND NOT EXISTS (SELECT 1 FROM account)
-              AND NOT EXISTS (SELECT 1 FROM invitation WHERE bookId = \(book) AND role = 'owner' AND invitedBy IS NULL)
-            """) ?? 0 > 0
-    }
-
-    public func book(sessionDigest: String, now: Date) async throws -> Int64? {
-        try await first("""
-            SELECT member.bookId FROM session JOIN member ON member.accountId = session.accountId
-            WHERE session.tokenDigest = \(sessionDigest) AND session.expiresAt > \(Int64(now.timeIntervalSince1970))
-            """)
-    }
-
-    public func book(tokenDigest: String) async throws -> Int64? {
-        try await first("""
-            SELECT member.bookId FROM apiToken JOIN member ON member.accountId = apiToken.accountId
-            WHERE apiToken.tokenDigest = \(tokenDigest) AND apiToken.revokedAt IS NULL
-            """)
-    }
-
-    public func book(username: String) async throws -> Int64? {
-        let (key, asTyped) = StoreInput.usernameLookups(username)
-        return try await first("""
-            SELECT member.bookId FROM account JOIN member ON member.accountId = account.id
-            WHERE lower(account.username) IN (lower(\(key)), lower(\(asTyped))) ORDER BY lower(account.username) = lower(\(key)) DESC LIMIT 1
-            """)
-    }
-
-    public func book(invitationDigest: String, now: Date) async throws -> Int64? {
-        try await first("""
-            SELECT bookId FROM invitation
-            WHERE tokenDigest = \(invitationDigest) AND usedAt IS NULL AND expiresAt > \(Int64(now.timeIntervalSince1970))
-            """)
-    }
-
-    public func store(book: Int64) async throws -> any ServerBookStore {
-        try await PostgresStore(database: database, book: book)
-    }
-
-    /// Every book with its name and how many accounts it has, oldest first.
-    public func books() async throws -> [(id: Int64, name: String, accounts: Int)] {
-        do {
-            return try await database.withConnection { connection in
-                try await connection.query("""
-                    SELECT book.id, book.name, count(member.accountId) FROM book LEFT JOIN member ON member.bookId = book.id
-                    GROUP BY book.id ORDER BY book.id
-                    """, logger: database.logger).decode((Int64, String, Int64).self).all().map { ($0.0, $0.1, Int($0.2)) }
-            }
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: "list the books")
-        }
-    }
-
-    private func first(_ query: PostgresQuery) async throws -> Int64? {
-        do {
-            return try await database.withConnection { connection in
-                try await connection.query(query, logger: database.logger).decode(Int64.self).all().first
-            }
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: "find the caller's book")
         }
     }
 }

@@ -10,17 +10,26 @@ import PostgresNIO
 /// in one transaction each and are announced to every instance on the database (LISTEN/NOTIFY),
 /// which drives live queries across server instances.
 public struct PostgresStore: CommissionStore, Sendable {
+    /// The database that holds the book's records.
     public let database: PostgresBookDatabase
+    /// The database that keeps the server's accounts, with their sessions, tokens and invitations
+    /// and the book's members: ``database`` itself, unless the server's books are on several
+    /// databases (``PostgresBooks``), where it is the directory's.
+    public let accounts: PostgresBookDatabase
     /// The book this store reads and writes.
     public let book: Int64
     let logger: Logger
 
     /// The store of an existing book. Starts listening for other instances' changes.
-    public init(database: PostgresBookDatabase, book: Int64) async throws {
+    ///
+    /// - Parameter accounts: where the server's accounts are kept, when not in `database`.
+    public init(database: PostgresBookDatabase, book: Int64, accounts: PostgresBookDatabase? = nil) async throws {
         self.database = database
+        self.accounts = accounts ?? database
         self.book = book
         self.logger = database.logger
         try await database.startListening()
+        database.changeFeed.arrived(book: book)
         _ = try await settings()
         try await settlePendingPeriodFigures()
     }
@@ -32,6 +41,14 @@ public struct PostgresStore: CommissionStore, Sendable {
     /// the same transaction, so `/setup` never offers the book to anyone, not even for an instant.
     public static func createBook(in database: PostgresBookDatabase, name: String, settings: BookSettings,
                                   ownersLink: (tokenDigest: String, expiresAt: Date)? = nil) async throws -> PostgresStore {
+        let id = try await createBook(in: database, name: name, settings: settings, ownersLink: ownersLink, placedOn: nil)
+        return try await PostgresStore(database: database, book: id)
+    }
+
+    /// Makes a new book's row (with its owner's link), placed on the database `place` names
+    /// (``PostgresBooks``; nil: this one), and returns its id.
+    static func createBook(in database: PostgresBookDatabase, name: String, settings: BookSettings,
+                           ownersLink: (tokenDigest: String, expiresAt: Date)?, placedOn place: String?) async throws -> Int64 {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
             throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
         }
@@ -40,9 +57,9 @@ public struct PostgresStore: CommissionStore, Sendable {
         do {
             id = try await database.transaction { connection in
                 guard let id = try await connection.query("""
-                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
+                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale, place)
                     VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
-                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier))
+                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier), \(place))
                     RETURNING id
                     """, logger: logger).decode(Int64.self).all().first else {
                     throw StoreError.storage("the new book has no id")
@@ -60,7 +77,7 @@ public struct PostgresStore: CommissionStore, Sendable {
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "create the book")
         }
-        return try await PostgresStore(database: database, book: id)
+        return id
     }
 
     /// The database's first book, created with `settings` when it has none: what a server serves
@@ -111,6 +128,15 @@ public struct PostgresStore: CommissionStore, Sendable {
             return try await database.transactionInPlace(readOnly: true, body)
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "read the book")
+        }
+    }
+
+    /// A transaction on the book's database that changes no figure (nothing is announced).
+    func plainWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await database.transaction(body)
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "write")
         }
     }
 

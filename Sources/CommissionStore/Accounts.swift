@@ -168,10 +168,14 @@ public protocol BookDirectory: Sendable {
     /// not its address, which a public probe must not tell), for the readiness probe; nil when
     /// there is nothing to say.
     var primaryDatabase: String? { get }
+    /// The books that move to another database from now on, as any server moves them: whatever
+    /// was built on a book's store is made again on its new one. Nil where books never move.
+    func moves() async throws -> AsyncStream<Int64>?
 }
 
 extension BookDirectory {
     public var primaryDatabase: String? { nil }
+    public func moves() async throws -> AsyncStream<Int64>? { nil }
 }
 
 /// What a server needs of a book's store: the book, its accounts and members, the answers kept for

@@ -103,13 +103,39 @@ actor BookApps {
         var lastUsed: Date
     }
 
+    private var following: Task<Void, Never>?
+
     init(books: any BookDirectory, configuration: WebConfiguration, routes: RouteLog) {
         self.books = books
         self.configuration = configuration
         self.routes = routes
     }
 
-    deinit { sweeper?.cancel() }
+    deinit {
+        sweeper?.cancel()
+        following?.cancel()
+    }
+
+    /// Drops the app of every book that moves to another database (its next request builds it
+    /// on the new one); follows the moves again a second later when the directory is away.
+    private func followMoves() {
+        guard following == nil else { return }
+        let books = books
+        following = Task { [weak self] in
+            while !Task.isCancelled {
+                do {
+                    guard let moves = try await books.moves() else { return }
+                    for await book in moves { await self?.forget(book) }
+                } catch {}
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// Drops the app of `book`.
+    func forget(_ book: Int64) {
+        apps[book] = nil
+    }
 
     func app(for book: Int64) async throws -> RouterResponder<AppRequestContext> {
         let now = configuration.clock.now
@@ -128,6 +154,7 @@ actor BookApps {
         apps[book] = Kept(app: app, lastUsed: now)
         releaseBeyondTheLimit()
         startSweeping()
+        followMoves()
         do {
             return try await app.value
         } catch {

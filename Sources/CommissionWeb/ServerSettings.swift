@@ -12,6 +12,7 @@ import SystemPackage
 /// |---|---|---|
 /// | `db` | `--db` | the default SQLite book |
 /// | `databaseUrl` | `--database` | (none: SQLite) |
+/// | `moreDatabases` | `--more-database NAME=URL` (repeated) | (none: every book on `databaseUrl`); a list of `NAME=postgres://…` (in the variable: separated by spaces) |
 /// | `host` | `--host` | `127.0.0.1` |
 /// | `port` | `--port` | `8080` |
 /// | `secureCookies` | `--secure-cookies` / `--no-secure-cookies` | `false` |
@@ -28,6 +29,8 @@ import SystemPackage
 public struct ServerSettings: Sendable, Equatable {
     public var db: String?
     public var databaseUrl: String?
+    /// Further PostgreSQL databases the server's books may be on, each `NAME=postgres://…`.
+    public var moreDatabases: [String] = []
     public var host = "127.0.0.1"
     public var port = 8080
     public var secureCookies = false
@@ -49,6 +52,7 @@ public struct ServerSettings: Sendable, Equatable {
     /// What was given on the command line: nil for each setting not given there.
     public struct Flags: Sendable {
         public var db, databaseUrl, host: String?
+        public var moreDatabases: [String]?
         public var port: Int?
         public var secureCookies, trustForwardedFor: Bool?
         public var logFormat, metricsToken, backupEvery: String?
@@ -81,12 +85,15 @@ public struct ServerSettings: Sendable, Equatable {
         put("booksKept", flags.booksKept.map(ConfigContent.int))
         put("releaseBooksAfter", flags.releaseBooksAfter.map(ConfigContent.string))
         put("publicUrl", flags.publicUrl.map(ConfigContent.string))
+        put("moreDatabases", flags.moreDatabases.flatMap { $0.isEmpty ? nil : ConfigContent.stringArray($0) })
         put("maxBodySize", flags.maxBodySize.map(ConfigContent.string))
         // An empty variable is as good as none.
         let environment = environment.filter { !$0.value.isEmpty }
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "flags", values: given),
-            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["COMMISSION_METRICS_TOKEN"]))
+            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["COMMISSION_METRICS_TOKEN"]),
+                                         // COMMISSION_MORE_DATABASES: URLs may hold commas (a primary and its standbys).
+                                         arraySeparator: " ")
                 .prefixKeys(with: "commission"),
         ]
         if let path = file ?? environment["COMMISSION_CONFIG"] {
@@ -123,6 +130,7 @@ public struct ServerSettings: Sendable, Equatable {
         settings.booksKept = try value("booksKept") { try config.requiredInt(forKey: $0) } ?? settings.booksKept
         settings.releaseBooksAfter = try value("releaseBooksAfter") { try config.requiredString(forKey: $0) } ?? settings.releaseBooksAfter
         settings.publicUrl = try value("publicUrl") { try config.requiredString(forKey: $0) }
+        settings.moreDatabases = try value("moreDatabases") { try config.requiredStringArray(forKey: $0) } ?? []
         if let size = try value("maxBodySize", { try config.requiredString(forKey: $0) }) {
             guard let bytes = Self.bytes(size), (64 << 10 ... 1 << 30).contains(bytes) else {
                 throw SettingsError.invalid("maxBodySize", "\"\(size)\" is not a size from 64K to 1G (bytes, or a number and K, M or G)")

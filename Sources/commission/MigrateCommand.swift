@@ -106,7 +106,11 @@ struct Migrate: AsyncParsableCommand {
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> String {
-        let elapsed = (ContinuousClock.now - start).components
+        seconds(ContinuousClock.now - start)
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let elapsed = duration.components
         return String(format: "%.1f s", Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
     }
 }
@@ -175,7 +179,7 @@ struct OpenedBook {
         }
     }
 
-    static func list(_ books: [(id: Int64, name: String, accounts: Int)]) -> String {
+    static func list(_ books: [PostgresBooks.Listed]) -> String {
         books.map { "\($0.id) \"\($0.name)\"" }.joined(separator: ", ")
     }
 }

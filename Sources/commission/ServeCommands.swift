@@ -29,11 +29,18 @@ struct Serve: AsyncParsableCommand {
             several hosts (postgres://USER@HOST1:5432,HOST2:5432/DATABASE) is a primary and its standbys: \
             the server uses the one that answers as the primary, and moves to a standby once it is promoted.
 
+            Books may be spread over several databases: --more-database NAME=postgres://… adds one \
+            (repeat it for each; every server of the team is given the same). The --database one keeps \
+            the accounts and where each book is; `commission books add --on NAME` and `commission books \
+            move BOOK --to NAME` place books, and a server follows a move as it happens.
+
             Examples:
               commission serve
               commission serve --demo
               commission serve --database postgres://commission@127.0.0.1/commission
               commission serve --database 'postgres://commission@db1:5432,db2:5432/commission'   # a primary and its standby
+              commission serve --database postgres://commission@db1/commission \\
+                               --more-database east=postgres://commission@db3/commission      # books on two databases
               commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
               commission serve --log-format json                              # for a log collector
               COMMISSION_METRICS_TOKEN=… commission serve                     # /metrics for Prometheus
@@ -43,6 +50,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
                                             valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
     var database: String?
+    @Option(name: .customLong("more-database"), help: ArgumentHelp(
+        "With --database: another database the books may be on, by a name of yours (repeat it for each); --database keeps the accounts and where each book is.",
+        valueName: "NAME=postgres://…"))
+    var moreDatabases: [String] = []
     @Option(help: "The address to listen on (default 127.0.0.1).") var host: String?
     @Option(help: "The port to listen on (default 8080).") var port: Int?
     @Flag(help: "Serve a temporary demo book, with a printed login.") var demo = false
@@ -81,6 +92,7 @@ struct Serve: AsyncParsableCommand {
     func settings() async throws -> ServerSettings {
         var flags = ServerSettings.Flags()
         (flags.db, flags.databaseUrl, flags.host, flags.port) = (book.db, database, host, port)
+        flags.moreDatabases = moreDatabases
         (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (secureCookies, trustForwardedFor, logFormat, metricsToken)
         (flags.backupEvery, flags.backupKeep, flags.backupDirectory) = (backupEvery, keep, backupDirectory)
         (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl, flags.maxBodySize) = (booksKept, releaseBooksAfter, publicUrl, maxBodySize)
@@ -129,6 +141,9 @@ struct Serve: AsyncParsableCommand {
             if let temporary { try? FileManager.default.removeItem(at: temporary) }
         }
         let databaseURL = settings.databaseUrl
+        if databaseURL == nil && !settings.moreDatabases.isEmpty {
+            throw Failure("--more-database adds databases to the one --database names: give --database too.")
+        }
         let book = BookOptions(path: settings.db)
         if demo {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-demo-\(UUID().uuidString)")
@@ -147,9 +162,9 @@ struct Serve: AsyncParsableCommand {
             demoStore.cacheHotReads()
             store = demoStore
         } else if let databaseURL {
-            let shared = try await PostgresBookDatabase(url: databaseURL, logger: logger)
-            let firstBook = try await PostgresStore.firstBook(in: shared, creatingWith: SQLiteStore.systemDefaultSettings)
-            let books = PostgresBooks(database: shared, defaultSettings: SQLiteStore.systemDefaultSettings)
+            let books = try await PostgresBooks.open(url: databaseURL, more: settings.moreDatabases,
+                                                     defaultSettings: SQLiteStore.systemDefaultSettings, logger: logger)
+            let firstBook = try await PostgresStore.firstBook(in: books.database, creatingWith: SQLiteStore.systemDefaultSettings)
             if try await books.setupIsOpen(book: firstBook.book) {
                 output("Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
             } else if try await firstBook.awaitsSetup() {
@@ -160,7 +175,7 @@ struct Serve: AsyncParsableCommand {
             let backups = try schedule(settings, logger: logger, metrics: configuration.metrics, directory: settings.backupDirectory) {
                 var all: [ScheduledBackups.Book] = []
                 for book in try await books.books() {
-                    all.append(ScheduledBackups.Book(folder: "book-\(book.id)", source: try await PostgresStore(database: shared, book: book.id)))
+                    all.append(ScheduledBackups.Book(folder: "book-\(book.id)", source: try await books.postgresStore(book: book.id)))
                 }
                 return all
             }

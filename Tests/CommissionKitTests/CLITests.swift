@@ -15,7 +15,7 @@ import Testing
         ["sale", "add"], ["sale", "repeat"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
         ["payout", "list"], ["payout", "delete"], ["payout", "bank"], ["compare"], ["mapping"], ["mapping", "list"], ["mapping", "remove"], ["year"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
         ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"], ["token", "list"],
-        ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"], ["books", "link"], ["books", "backup"], ["books", "restore"],
+        ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"], ["books", "link"], ["books", "move"], ["books", "backup"], ["books", "restore"],
         ["sync"],
     ]
 

@@ -11,7 +11,8 @@ import NIOCore
 import Testing
 
 /// Several people's books on one PostgreSQL server: every API route, called by every account
-/// against the other book's records, reads and changes nothing of it.
+/// against the other book's records, reads and changes nothing of it — with both books in one
+/// database, and with the second on a database of its own (`--more-database`).
 @Suite struct BookIsolationTests {
     /// A book of the shared database with one record of each kind, and the words that would show
     /// it in a response.
@@ -84,26 +85,38 @@ import Testing
         var expectation: Expectation
     }
 
-    @Test func noAccountReadsOrChangesAnotherBookThroughAnyRoute() async throws {
+    @Test(arguments: [false, true])
+    func noAccountReadsOrChangesAnotherBookThroughAnyRoute(secondDatabase: Bool) async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }
         let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_teams", onServer: server)
         let database = try await PostgresBookDatabase(url: url)
         defer { database.shutdown() }
+        let eastURL = secondDatabase ? try await PostgresBookDatabase.createDatabase(prefix: "commission_east", onServer: server) : nil
+        let east = if let eastURL { try await PostgresBookDatabase(url: eastURL) } else { nil as PostgresBookDatabase? }
+        defer { east?.shutdown() }
         let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        let books = PostgresBooks(database: database, defaultSettings: settings, others: east.map { ["east": $0] } ?? [:])
+        // B's records are numbered from east's own block, never as A's: a probe naming A's record
+        // is not B's own of the same number.
+        try await books.prepare()
         // Book A is the server's first book (its owner signs up at /setup); B is added as `commission books add` does.
         let alphaSeed = try await Fixture(in: database, store: try await PostgresStore.firstBook(in: database, creatingWith: settings),
                                       tag: "Alphaqx", price: 12345, cost: 2345, markers: ["annqx", "amyqx", "123.45"])
-        let bravoSeed = try await Fixture(in: database, store: try await PostgresStore.createBook(in: database, name: "Bravoqx", settings: settings),
+        let bravoSeed = try await Fixture(in: database, store: try await books.addBook(name: "Bravoqx", settings: settings, on: secondDatabase ? "east" : "main"),
                                       tag: "Bravoqx", price: 99900, cost: 0, markers: ["bobqx", "999.00", "499.50"])
+        if let east {
+            // B's records are on its own database, its accounts (none yet) with the directory's.
+            #expect(try await books.place(of: bravoSeed.store.book) == "east" && bravoSeed.store.database === east)
+            #expect(try await books.books().map(\.database) == ["main", "east"])
+        }
         let bravoOwnerLink = WebSecrets.invitationPath + String(repeating: "b0", count: 32)
         try await bravoSeed.store.createInvitation(tokenDigest: WebSecrets.digest(String(bravoOwnerLink.dropFirst(WebSecrets.invitationPath.count))),
                                                role: .owner, invitedBy: nil, expiresAt: Date().addingTimeInterval(600))
 
         let routes = RouteLog()
-        let app = buildApplication(configuration: WebConfiguration(bcryptCost: 4), books: PostgresBooks(database: database, defaultSettings: settings),
-                                   routes: routes)
+        let app = buildApplication(configuration: WebConfiguration(bcryptCost: 4), books: books, routes: routes)
         try await app.test(.live) { client in
             var (alpha, bravo) = (alphaSeed, bravoSeed)  // each gets its owner's token id below
             // The people, through the pages: ann sets up the first book and invites amy; bob takes B's owner link.
@@ -199,7 +212,9 @@ import Testing
             #expect(probed == Set(apiRoutes.map(\.description)), "routes the sweep does not know: \(Set(apiRoutes.map(\.description)).subtracting(probed))")
         }
         database.shutdown()  // its listener first, or it reports the dropped database
+        east?.shutdown()
         try await PostgresBookDatabase.dropDatabase(url, onServer: server)
+        if let eastURL { try await PostgresBookDatabase.dropDatabase(eastURL, onServer: server) }
     }
 
     /// The requests that aim a route at the other book: its ids, its names; and, where a route

@@ -1,0 +1,283 @@
+import AsyncHTTPClient
+import CommissionCore
+import CommissionKit
+import CommissionPostgres
+import CommissionStore
+import CommissionWeb
+import Foundation
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+/// Books on two PostgreSQL databases (`--more-database`): a book moved from one to the other under
+/// `commission serve` taking its sales, with every acknowledged sale kept once and its statements
+/// equal before and after; a move that fails leaves the book where it was; a database that was
+/// another server's is refused. (The isolation sweep across two databases is BookIsolationTests'.)
+@Suite(.serialized) struct ShardingTests {
+    let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+
+    /// Two scratch databases, dropped afterwards.
+    func withTwoDatabases(_ body: (_ main: String, _ east: String) async throws -> Void) async throws {
+        guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
+            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+        }
+        let main = try await PostgresBookDatabase.createDatabase(prefix: "commission_main", onServer: server)
+        let east = try await PostgresBookDatabase.createDatabase(prefix: "commission_east", onServer: server)
+        do {
+            try await body(main, east)
+        } catch {
+            try? await PostgresBookDatabase.dropDatabase(main, onServer: server)
+            try? await PostgresBookDatabase.dropDatabase(east, onServer: server)
+            throw error
+        }
+        try await PostgresBookDatabase.dropDatabase(main, onServer: server)
+        try await PostgresBookDatabase.dropDatabase(east, onServer: server)
+    }
+
+    static func open(_ main: String, _ east: String) async throws -> PostgresBooks {
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        return try await PostgresBooks.open(url: main, more: ["east=\(east)"], defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"),
+                                            logger: logger)
+    }
+
+    /// What a book's statements of `period` say, clinic by clinic.
+    static func statements(_ store: any CommissionStore, _ period: PayPeriod) async throws -> [String] {
+        var all: [String] = []
+        for clinic in try await store.clinics(ClinicQuery(includeArchived: true)) {
+            let statement = try await store.statement(clinic: clinic.id, period: period)
+            all.append("\(clinic.name): \(statement.totals) \(statement.netPayable) \(statement.lines.count) lines")
+        }
+        return all
+    }
+
+    @Test("A book moved to another database under commission serve keeps every acknowledged sale, once", .timeLimit(.minutes(3)))
+    func moveUnderLoad() async throws {
+        try await withTwoDatabases(moveUnderLoad)
+    }
+
+    func moveUnderLoad(_ mainURL: String, _ eastURL: String) async throws {
+        // Book 1 on main, as the outage test seeds it, with February's sales and a payout before
+        // the load; book 2 on east, which the move must not touch.
+        let token = "cm_move_\(UUID().uuidString)"
+        let (glow, serum) = try await DatabaseOutageTests.seed(url: mainURL, settings: settings, token: token)
+        let books = try await Self.open(mainURL, eastURL)
+        defer { books.shutdown() }
+        let moving = try await books.postgresStore(book: 1)
+        for day in 1...20 {
+            _ = try await moving.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-\(String(format: "%02d", day))"),
+                                                      quantity: Int64(day % 3 + 1)), idempotencyKey: nil)
+        }
+        let february = PaySchedule.monthly.period(containing: try Day(parsing: "2026-02-01"))
+        _ = try await moving.createPayout(PayoutDraft(clinicID: glow, period: february, amount: Money(minorUnits: 12_345), receivedOn: try Day(parsing: "2026-03-05")))
+        let other = try await books.addBook(name: "East book", settings: settings, on: "east")
+        let otherClinic = try await other.createClinic(ClinicDraft(name: "Elsewhere", schedule: .monthly))
+        // east numbers its records from a block of its own: a moved book's ids never meet them.
+        #expect(otherClinic.id.rawValue >= 1 << 40 && glow.rawValue < 1 << 40)
+        let otherProduct = try await other.createProduct(ProductDraft(name: "Balm", unitPrice: Money(minorUnits: 900), unitCost: Money(minorUnits: 100)))
+        _ = try await other.createTerms(TermsDraft(clinicID: otherClinic.id, share: try Share(parsing: "30"), effectiveFrom: try Day(parsing: "2026-01-01")))
+        _ = try await other.createSale(SaleDraft(clinicID: otherClinic.id, productID: otherProduct.id, date: try Day(parsing: "2026-02-02")), idempotencyKey: nil)
+        let otherBefore = try await Self.statements(other, february)
+        let februaryBefore = try await Self.statements(moving, february)
+        #expect(try await books.books().map(\.database) == ["main", "east"])
+
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("commission-move-\(UUID().uuidString).log").path
+        let server = try ServerProcess(["--database", mainURL, "--more-database", "east=\(eastURL)"], log: log)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let seen = Mutex(DatabaseOutageTests.Seen())
+        let stopLoad = Atomic(false)
+        do {
+            try await server.waitUntilAnswering(client)
+            // The load: sales one after the other, each sent again with its key until acknowledged.
+            let load = Task {
+                var number = 0
+                while !stopLoad.load(ordering: .relaxed) {
+                    number += 1
+                    // Once the load is stopped, a sale still unanswered is sent again for 20 s at
+                    // most (it may have been taken), so that a server that never answers ends the test.
+                    var stoppedAt: ContinuousClock.Instant?
+                    while stoppedAt.map({ ContinuousClock.now - $0 < .seconds(20) }) ?? true {
+                        if stoppedAt == nil && stopLoad.load(ordering: .relaxed) { stoppedAt = .now }
+                        var request = HTTPClientRequest(url: "\(server.base)/api/v1/sales")
+                        request.method = .POST
+                        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.headers.add(name: "Idempotency-Key", value: "move-\(number)")
+                        request.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow), "productId": \#(serum), "date": "2026-03-02"}"#))
+                        if let response = try? await client.execute(request, timeout: .seconds(5)) {
+                            let status = Int(response.status.code)
+                            _ = try? await response.body.collect(upTo: 1 << 20)
+                            seen.withLock { seen in
+                                seen.statuses[status, default: 0] += 1
+                                if status == 503 && response.headers["Retry-After"].isEmpty { seen.unavailableWithoutRetryAfter += 1 }
+                                if status == 201 { seen.acknowledged.append("move-\(number)"); seen.lastAcknowledgedAt = .now }
+                            }
+                            if status == 201 { break }
+                        }
+                        try? await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+            }
+            // The dashboard's events, opened again whenever the server ends the stream (as a browser does).
+            let events = Mutex("")
+            let eventStream = Task {
+                while !Task.isCancelled {
+                    var request = HTTPClientRequest(url: "\(server.base)/api/v1/events")
+                    request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                    if let response = try? await client.execute(request, timeout: .seconds(120)), response.status == .ok {
+                        do { for try await chunk in response.body { events.withLock { $0 += String(buffer: chunk) } } } catch {}
+                        events.withLock { $0 += "\n(stream ended)\n" }
+                    }
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+            defer { eventStream.cancel() }
+
+            func waitFor(_ what: String, within limit: Duration, _ condition: () -> Bool) async throws {
+                let deadline = ContinuousClock.now + limit
+                while !condition() {
+                    guard ContinuousClock.now < deadline else {
+                        Issue.record("not within \(limit): \(what); the server's log ends:\n\(DatabaseOutageTests.tail(of: log))")
+                        return
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            try await waitFor("sales taken before the move", within: .seconds(10)) { seen.withLock { $0.acknowledged.count } >= 20 }
+
+            // The move, from this process (as `commission books move` runs beside the servers).
+            let proof = Mutex<BookComparison.Checked?>(nil)
+            let moved = try await books.move(book: 1, to: "east", settle: .milliseconds(500)) { source, target in
+                let checked = try await BookComparison(source: source, target: target).run()
+                proof.withLock { $0 = checked }
+            }
+            let movedAt = ContinuousClock.now
+            #expect(moved.from == "main" && moved.to == "east")
+            #expect((proof.withLock { $0 }?.statements ?? 0) >= 2, "the copy was proved statement by statement")
+            print("book 1 moved; its writes were refused for \(moved.readOnlyFor)")
+
+            // Sales are taken on the new place, and the dashboard's stream tells them.
+            try await waitFor("a sale taken after the move", within: .seconds(10)) { seen.withLock { $0.lastAcknowledgedAt } > movedAt }
+            let eventsBefore = events.withLock { $0.count }
+            let acknowledgedBefore = seen.withLock { $0.acknowledged.count }
+            try await waitFor("another sale after the move", within: .seconds(10)) { seen.withLock { $0.acknowledged.count } > acknowledgedBefore + 2 }
+            try await waitFor("the dashboard's stream telling a sale after the move", within: .seconds(10)) {
+                events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
+            }
+            stopLoad.store(true, ordering: .relaxed)
+            await load.value
+        } catch {
+            server.kill()
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        #expect(await server.stopGracefully(within: .seconds(10)), "commission serve did not end within 10 s of SIGTERM")
+
+        let final = seen.withLock { $0 }
+        #expect(final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 }, "every answer a sale or a 503: \(final.statuses)")
+        #expect(final.unavailableWithoutRetryAfter == 0)
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.filter { $0.contains(" error ") }.isEmpty, "\(lines.filter { $0.contains(" error ") }.prefix(5))")
+
+        // Where the book is now, and what it holds: every acknowledged sale once, February as before.
+        #expect(try await books.place(of: 1) == "east")
+        let moved = try await books.postgresStore(book: 1)
+        #expect(moved.database === books.others["east"])
+        let march = try await moved.sales(SaleQuery(from: try Day(parsing: "2026-03-01"), includeVoided: true, page: Page(limit: 100_000)))
+        #expect(march.count == final.acknowledged.count, "\(march.count) sales for \(final.acknowledged.count) acknowledged")
+        #expect(try await Self.statements(moved, february) == februaryBefore)
+        // Its accounts stayed with the directory: the owner's token still finds it.
+        #expect(try await books.book(tokenDigest: WebSecrets.digest(token)) == 1)
+        #expect(try await moved.members().map(\.account.username) == ["ana"])
+        // The old copy is gone from main (its row stays: the directory's, which its accounts hang on).
+        let left = try await books.database.withConnection { connection in
+            try await connection.query("""
+                SELECT (SELECT count(*) FROM sale WHERE bookId = 1) + (SELECT count(*) FROM auditEntry WHERE bookId = 1) + (SELECT count(*) FROM clinic WHERE bookId = 1)
+                """, logger: Logger(label: "test")).decode(Int64.self).all().first ?? -1
+        }
+        #expect(left == 0)
+        // The other book of east is as it was.
+        #expect(try await Self.statements(other, february) == otherBefore)
+    }
+
+    @Test("A move that fails leaves the book where it was, taking writes; a move back reuses the directory's row")
+    func failedMoveAndBack() async throws {
+        try await withTwoDatabases { mainURL, eastURL in
+            let token = "cm_back_\(UUID().uuidString)"
+            let (glow, serum) = try await DatabaseOutageTests.seed(url: mainURL, settings: settings, token: token)
+            let directory = try await Self.open(mainURL, eastURL)
+            defer { directory.shutdown() }
+            let store = try await directory.postgresStore(book: 1)
+            _ = try await store.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-03")), idempotencyKey: nil)
+
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                _ = try await directory.move(book: 1, to: "east", settle: .zero) { _, _ in throw Refused() }
+            }
+            #expect(try await directory.place(of: 1) == "main")
+            _ = try await store.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-04")), idempotencyKey: nil)
+            let eastBooks = try await directory.others["east"]!.withConnection { connection in
+                try await connection.query("SELECT count(*) FROM book", logger: Logger(label: "test")).decode(Int64.self).all().first ?? -1
+            }
+            #expect(eastBooks == 0, "the failed move's copy is removed")
+
+            // There and back: the directory's row takes the book again, and a write refused while it was away.
+            let february = PaySchedule.monthly.period(containing: try Day(parsing: "2026-02-01"))
+            let before = try await Self.statements(store, february)
+            _ = try await directory.move(book: 1, to: "east", settle: .zero) { source, target in _ = try await BookComparison(source: source, target: target).run() }
+            await #expect(throws: StoreError.self) {
+                _ = try await store.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-05")), idempotencyKey: nil)
+            }
+            _ = try await directory.move(book: 1, to: "main", settle: .zero) { source, target in _ = try await BookComparison(source: source, target: target).run() }
+            let home = try await directory.postgresStore(book: 1)
+            #expect(home.database === directory.database)
+            #expect(try await Self.statements(home, february) == before)
+            _ = try await home.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-06")), idempotencyKey: nil)
+            #expect(try await home.sales(SaleQuery(includeVoided: true)).count == 3)
+
+            await #expect(throws: StoreError.self) { _ = try await directory.move(book: 1, to: "main", settle: .zero) { _, _ in } }
+            await #expect(throws: StoreError.self) { _ = try await directory.move(book: 1, to: "west", settle: .zero) { _, _ in } }
+        }
+    }
+
+    @Test("books add --on, books list and books move, from the command line")
+    func commandLine() async throws {
+        try await withTwoDatabases { mainURL, eastURL in
+            let both = ["--database", mainURL, "--more-database", "east=\(eastURL)"]
+            let added = try commission(["books", "add", "Ana's book", "--on", "east", "--time-zone", "UTC"] + both)
+            #expect(added.status == 0 && added.stdout.contains("Book 1 \"Ana's book\" (USD, UTC) is ready on east."), "\(added.stdout)\(added.stderr)")
+            let listed = try commission(["books", "list", "--format", "csv"] + both)
+            #expect(listed.stdout == "id,name,accounts,database\r\n1,Ana's book,0,east\r\n", "\(listed.stdout)\(listed.stderr)")
+            let moved = try commission(["books", "move", "1", "--to", "main"] + both)
+            #expect(moved.status == 0 && moved.stdout.contains("Moved book 1 \"Ana's book\" from east to main") && moved.stdout.contains("Checked: the settings"),
+                    "\(moved.stdout)\(moved.stderr)")
+            #expect(try commission(["books", "list", "--format", "csv"] + both).stdout.contains("1,Ana's book,0,main"))
+            let there = try commission(["books", "move", "1", "--to", "main"] + both)
+            #expect(there.status != 0 && there.stderr.contains("is on main already"), "\(there.stderr)")
+            let nowhere = try commission(["books", "move", "1", "--to", "west"] + both)
+            #expect(nowhere.status != 0 && nowhere.stderr.contains("there is no database \"west\""), "\(nowhere.stderr)")
+            let unnamed = try commission(["books", "list", "--database", mainURL, "--more-database", eastURL])
+            #expect(unnamed.status != 0 && unnamed.stderr.contains("is not NAME=postgres://"), "\(unnamed.stderr)")
+        }
+    }
+
+    @Test("A database that was another server's is refused as a further one, saying why")
+    func strayBooksRefused() async throws {
+        try await withTwoDatabases { mainURL, eastURL in
+            // east served on its own first: it holds its own book 1.
+            let alone = try await PostgresBookDatabase(url: eastURL)
+            _ = try await PostgresStore.firstBook(in: alone, creatingWith: settings)
+            alone.shutdown()
+            do {
+                _ = try await Self.open(mainURL, eastURL)
+                Issue.record("a database with books of its own was taken")
+            } catch let error as StoreError {
+                #expect("\(error)".contains("holds book 1 that the directory does not place there"), "\(error)")
+            }
+            #expect(throws: StoreError.self) { _ = try PostgresBooks.named("postgres://nameless") }
+            #expect(throws: StoreError.self) { _ = try PostgresBooks.named("main east=postgres://x") }
+        }
+    }
+}
