@@ -180,11 +180,12 @@ extension PostgresStore: BookArchiving {
     /// databases), in one transaction: its row (unless `rowExists`: the directory's, whose
     /// accounts stay), the records the archive `produce` streams under their own ids (a phone's
     /// outbox, a bookmarked page still name them; its accounts and tokens passed over: they are
-    /// the directory's), and the answers kept for its requests' idempotency keys. Its audit
+    /// the directory's), its import mappings and product aliases, and the answers kept for its
+    /// requests' idempotency keys. Its audit
     /// entries are numbered by `database`, so the copy has a new epoch: a device's next sync
     /// takes the whole book once.
     static func copyBook(_ book: Int64, named name: String, into database: PostgresBookDatabase, rowExists: Bool, keptAnswers: [KeptAnswer],
-                         from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
+                         importAids: ImportAids, from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
         let logger = database.logger
         return try await PostgresBooks.run(database, "copy the book (nothing was written)") { connection in
             if rowExists {
@@ -198,6 +199,8 @@ extension PostgresStore: BookArchiving {
             var restore = Restore(logger: logger, replacing: book, keepingIDs: true)
             try await restore.take(produce, name: nil, connection)
             try await insert(keptAnswers, book: book, connection, logger: logger)
+            try await insert(importAids, book: book, connection, logger: logger)
+            try await markEveryClinic(of: book, connection, logger: logger)
             return restore.checker.counts
         }
     }

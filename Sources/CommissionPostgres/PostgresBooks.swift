@@ -3,6 +3,7 @@ import CommissionStore
 import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Every book of a server on PostgreSQL: finds the book of each caller, makes new books, and —
 /// when the server's books are spread over several databases — says which database holds each
@@ -22,6 +23,14 @@ public struct PostgresBooks: BookDirectory {
     public let others: [String: PostgresBookDatabase]
     /// Settings for the first book when the database has none.
     let defaultSettings: BookSettings
+    /// The other databases given their numbering block by this process.
+    private let numbered = Numbered()
+
+    private final class Numbered: Sendable {
+        private let names = Mutex(Set<String>())
+        func contains(_ name: String) -> Bool { names.withLock { $0.contains(name) } }
+        func insert(_ name: String) { names.withLock { _ = $0.insert(name) } }
+    }
 
     /// The name of the directory's own database (`books list`, `books add --on main`).
     public static let mainName = "main"
@@ -64,43 +73,56 @@ public struct PostgresBooks: BookDirectory {
     /// multiple of 2⁴⁰ (ids stay below 2⁵³, exact in a browser's numbers).
     static let numberingBlock: Int64 = 1 << 40
 
-    /// The block `database` numbers from (0: the first).
-    private static func block(of database: PostgresBookDatabase) async throws -> Int64 {
-        try await run(database, "read how the database numbers its records") { connection in
-            let highest = try await connection.query("""
-                SELECT max(coalesce(last_value, 0)) FROM pg_sequences WHERE schemaname = current_schema()
-                """, logger: database.logger).decode(Int64?.self).all().first ?? nil
-            return (highest ?? 0) / numberingBlock
-        }
-    }
-
-    /// Gives the database `name` a block of its own when it has none yet (a new one).
+    /// Gives the database `name` its block (kept in the directory, `databaseBlock`: one per name,
+    /// never two names the same), and moves each of its sequences there unless it draws from it
+    /// (or beyond) already. Once per database and process.
     private func number(_ name: String) async throws {
-        guard let other = others[name], try await Self.block(of: other) == 0 else { return }
-        var taken: Set<Int64> = [0]
-        for (otherName, database) in others where otherName != name { taken.insert(try await Self.block(of: database)) }
-        let block = (taken.max() ?? 0) + 1
-        try await Self.run(other, "number the database's records from its own block") { connection in
-            try await connection.query("""
-                SELECT setval(format('%I.%I', schemaname, sequencename)::regclass, \(block * Self.numberingBlock), false)
-                FROM pg_sequences WHERE schemaname = current_schema()
-                """, logger: other.logger)
+        guard let other = others[name], !numbered.contains(name) else { return }
+        let block: Int64 = try await directory("give the database \"\(name)\" its numbering block") { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresStore.LockSpace.numbering.rawValue), 0)", logger: database.logger)
+            if let block = try await connection.query("SELECT block FROM databaseBlock WHERE name = \(name)", logger: database.logger)
+                .decode(Int64.self).all().first {
+                return block
+            }
+            let highest: Int64? = try await connection.query("SELECT max(block) FROM databaseBlock", logger: database.logger).decode(Int64?.self).all().first ?? nil
+            let next = (highest ?? 0) + 1
+            try await connection.query("INSERT INTO databaseBlock (name, block) VALUES (\(name), \(next))", logger: database.logger)
+            return next
         }
+        let start = block * Self.numberingBlock
+        try await Self.run(other, "number the database's records from its own block") { connection in
+            let sequences = try await connection.query("""
+                SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences WHERE schemaname = current_schema()
+                """, logger: other.logger).decode(String.self).all()
+            for sequence in sequences {
+                // Read from the sequence itself: a sequence set but not drawn from yet tells its next value too.
+                let state: (Int64, Bool)? = try await connection.query("SELECT last_value, is_called FROM \(unescaped: sequence)", logger: other.logger)
+                    .decode((Int64, Bool).self).all().first
+                let (last, called) = state ?? (0, false)
+                if (called ? last + 1 : last) < start {
+                    try await connection.query("SELECT setval(\(sequence)::regclass, \(start), false)", logger: other.logger)
+                }
+            }
+        }
+        numbered.insert(name)
     }
 
-    /// Whether each other database holds only books the directory places there.
+    /// Whether each other database holds only books the directory places there, is moving there,
+    /// or that are leaving it (a move's source, or its old copy awaiting removal).
     func checkPlaces() async throws {
         let placed: [String: Set<Int64>] = try await directory("read the books' places") { connection in
             var placed: [String: Set<Int64>] = [:]
-            for (id, place) in try await connection.query("SELECT id, place FROM book WHERE place IS NOT NULL", logger: database.logger)
-                .decode((Int64, String).self).all() {
-                placed[place, default: []].insert(id)
+            for (id, place, movingTo) in try await connection.query("""
+                SELECT id, place, movingTo FROM book WHERE place IS NOT NULL OR movingTo IS NOT NULL
+                """, logger: database.logger).decode((Int64, String?, String?).self).all() {
+                if let place { placed[place, default: []].insert(id) }
+                if let movingTo { placed[movingTo, default: []].insert(id) }
             }
             return placed
         }
         for (name, other) in others.sorted(by: { $0.key < $1.key }) {
             let held = try await Self.run(other, "read the books of \"\(name)\"") { connection in
-                try await connection.query("SELECT id FROM book", logger: other.logger).decode(Int64.self).all()
+                try await connection.query("SELECT id FROM book WHERE leaving IS NULL", logger: other.logger).decode(Int64.self).all()
             }
             let astray = held.filter { !(placed[name] ?? []).contains($0) }.sorted()
             guard astray.isEmpty else {
@@ -172,7 +194,7 @@ public struct PostgresBooks: BookDirectory {
     /// The name of the database that holds `book`'s records.
     /// - Throws: ``StoreError/notFound(_:id:)`` for a book the server does not have.
     public func place(of book: Int64) async throws -> String {
-        let found: [String?] = try await directory("find the book's database") { connection in
+        let found: [String?] = try await lookup("find the book's database") { connection in
             try await connection.query("SELECT place FROM book WHERE id = \(book)", logger: database.logger).decode(String?.self).all()
         }
         guard let place = found.first else { throw StoreError.notFound(.book, id: book) }
@@ -181,7 +203,7 @@ public struct PostgresBooks: BookDirectory {
 
     /// Books whose records moved to another database, as any instance moves them: a server drops
     /// what it built on their old store.
-    public func moves() async throws -> AsyncStream<Int64>? {
+    public func moves() async throws -> AsyncStream<Int64?>? {
         try await database.moves()
     }
 
@@ -238,72 +260,154 @@ public struct PostgresBooks: BookDirectory {
         public var counts: ArchiveCounts
         /// How long the book's writes were refused (from its mark to the switch).
         public var readOnlyFor: Duration
+        /// Why the old copy is still there, when it could not be removed (the book moved all the
+        /// same; the next move of the book removes it).
+        public var oldCopyLeft: String?
     }
 
     /// Moves `book`'s records to the database called `place`, with nothing lost:
     ///
-    /// 1. On its database, the book is marked as leaving, under its exclusive lock (the writes
-    ///    under way end first); from then on every write of it is refused there, with a 503 that
-    ///    asks to send it again (no sale is lost, none is taken twice: its key comes along).
-    /// 2. Its archive is streamed into a copy on `place` under the same id, in one transaction,
-    ///    with the answers kept for its requests' idempotency keys; `prove` compares the two.
+    /// 1. The directory notes the move (`movingTo`); then, on the book's database, the book is
+    ///    marked as leaving under its exclusive lock (the writes under way end first), and from
+    ///    then on every write of it is refused there, with a 503 that asks to send it again (no
+    ///    sale is lost, none is taken twice: its key comes along).
+    /// 2. Its archive is streamed into a copy on `place` under the same id and the same record
+    ///    ids, in one transaction, with its import mappings, product aliases and the answers kept
+    ///    for its requests' idempotency keys; `prove` compares the two.
     /// 3. The directory is switched to `place` in one commit, and every instance is told (its
     ///    stores of the book made again, its live streams ended so that they are opened again).
     /// 4. After `settle` (reads that found the old place before the switch end, and answers to
     ///    the last writes there are kept, then copied), the old copy's records are removed.
     ///
-    /// A failure before the switch removes the copy and takes the book's writes again where it was.
+    /// One move of a book runs at a time (a lock of the directory's, held for the move). A
+    /// failure before the switch removes the copy and takes the book's writes again where it
+    /// was; a move cut short (its process gone) is finished by running it again, which first
+    /// removes what the other left (its copy, or an old copy it did not remove).
     public func move(book: Int64, to place: String, settle: Duration = .seconds(5),
-                     prove: @Sendable (_ source: PostgresStore, _ target: PostgresStore) async throws -> Void) async throws -> Moved {
+                     prove: @escaping @Sendable (_ source: PostgresStore, _ target: PostgresStore) async throws -> Void) async throws -> Moved {
         let targetDatabase = try database(named: place)
+        let lock = "\(PostgresStore.LockSpace.move.rawValue), \(Int32(truncatingIfNeeded: book))"
+        return try await database.withConnection { [self] held in
+            guard try await held.query("SELECT pg_try_advisory_lock(\(unescaped: lock))", logger: database.logger).decode(Bool.self).all().first == true else {
+                throw StoreError.invalid(field: "book", reason: "book \(book) is being moved by another command; wait for it to end.")
+            }
+            do {
+                let moved = try await moveHoldingTheLock(book: book, to: place, targetDatabase, settle: settle, prove: prove)
+                _ = try? await held.query("SELECT pg_advisory_unlock(\(unescaped: lock))", logger: database.logger)
+                return moved
+            } catch {
+                _ = try? await held.query("SELECT pg_advisory_unlock(\(unescaped: lock))", logger: database.logger)
+                throw error
+            }
+        }
+    }
+
+    private func moveHoldingTheLock(book: Int64, to place: String, _ targetDatabase: PostgresBookDatabase, settle: Duration,
+                                    prove: @escaping @Sendable (_ source: PostgresStore, _ target: PostgresStore) async throws -> Void) async throws -> Moved {
         let from = try await self.place(of: book)
+        try await removeLeftovers(of: book, placedOn: from)
         guard from != place else {
             throw StoreError.invalid(field: "database", reason: "book \(book) is on \"\(place)\" already.")
         }
-        let source = try await postgresStore(book: book)
         if place != Self.mainName { try await number(place) }
-        // A copy an interrupted move left there: nobody reads it (the directory never placed the book there).
-        try await PostgresStore.removeRecords(of: book, on: targetDatabase, keepingRow: place == Self.mainName)
+        let source = try await postgresStore(book: book)
+        try await directory("note the move") { connection in
+            try await connection.query("UPDATE book SET movingTo = \(place) WHERE id = \(book)", logger: database.logger)
+        }
         let started = ContinuousClock.now
         try await source.markLeaving(to: place)
-        let counts: ArchiveCounts
+        var counts = ArchiveCounts()
         do {
             let name = try await source.bookName()
             let keys = try await source.keptAnswers()
-            counts = try await PostgresStore.copyBook(book, named: name, into: targetDatabase, rowExists: place == Self.mainName, keptAnswers: keys) { sink in
+            let extras = try await source.importAids()
+            counts = try await PostgresStore.copyBook(book, named: name, into: targetDatabase, rowExists: place == Self.mainName, keptAnswers: keys,
+                                                      importAids: extras) { sink in
                 _ = try await source.archive(into: sink)
             }
             let target = try await PostgresStore(database: targetDatabase, book: book, accounts: place == Self.mainName ? nil : database)
+            guard try await target.importAids() == extras else {
+                throw StoreError.storage("the copy's import mappings or product aliases differ from the book's")
+            }
             try await prove(source, target)
             try await directory("switch the book to \"\(place)\"") { connection in
-                try await connection.query("UPDATE book SET place = \(place == Self.mainName ? nil : place) WHERE id = \(book)", logger: database.logger)
+                try await connection.query("""
+                    UPDATE book SET place = \(place == Self.mainName ? nil : place), movingTo = NULL WHERE id = \(book)
+                    """, logger: database.logger)
                 try await PostgresChanges.announceMove(connection, book: book, logger: database.logger)
             }
         } catch {
-            try? await PostgresStore.removeRecords(of: book, on: targetDatabase, keepingRow: place == Self.mainName)
-            try? await source.markLeaving(to: nil)
-            throw error
-        }
-        let readOnlyFor = ContinuousClock.now - started
-        // The old place's live streams end (their browsers open them again, on the new place).
-        let sourceDatabase = source.database
-        if sourceDatabase !== database {
-            try await Self.run(sourceDatabase, "tell the move") { connection in
-                try await PostgresChanges.announceMove(connection, book: book, logger: sourceDatabase.logger)
+            // A switch whose commit was made though its answer was lost: the directory says.
+            if (try? await self.place(of: book)) != place {
+                try? await PostgresStore.removeRecords(of: book, on: targetDatabase, keepingRow: place == Self.mainName)
+                try? await source.markLeaving(to: nil)
+                _ = try? await directory("take the move back") { connection in
+                    try await connection.query("UPDATE book SET movingTo = NULL WHERE id = \(book)", logger: database.logger)
+                }
+                throw error
             }
         }
-        try await Task.sleep(for: settle)
-        // An answer kept there after the copy (its write committed just before the mark) comes along.
-        try await PostgresStore.catchUp(try await source.keptAnswers(), book: book, on: targetDatabase)
-        try await PostgresStore.removeRecords(of: book, on: sourceDatabase, keepingRow: from == Self.mainName)
-        return Moved(from: from, to: place, counts: counts, readOnlyFor: readOnlyFor)
+        let readOnlyFor = ContinuousClock.now - started
+        var oldCopyLeft: String?
+        do {
+            // The old place's live streams end (their browsers open them again, on the new place).
+            let sourceDatabase = source.database
+            if sourceDatabase !== database {
+                try await Self.run(sourceDatabase, "tell the move") { connection in
+                    try await PostgresChanges.announceMove(connection, book: book, logger: sourceDatabase.logger)
+                }
+            }
+            try await Task.sleep(for: settle)
+            // An answer kept there after the copy (its write committed just before the mark) comes along.
+            try await PostgresStore.catchUp(try await source.keptAnswers(), book: book, on: targetDatabase)
+            try await PostgresStore.removeRecords(of: book, on: sourceDatabase, keepingRow: from == Self.mainName)
+        } catch {
+            oldCopyLeft = "\(error)"
+        }
+        return Moved(from: from, to: place, counts: counts, readOnlyFor: readOnlyFor, oldCopyLeft: oldCopyLeft)
+    }
+
+    /// What a move of `book` cut short left, its records now on `placedOn`: the copy it was
+    /// making (on the database the directory still notes as `movingTo`), and old copies marked
+    /// as leaving on the other databases.
+    private func removeLeftovers(of book: Int64, placedOn: String) async throws {
+        let movingTo: String? = try await lookup("read the book's move") { connection in
+            try await connection.query("SELECT movingTo FROM book WHERE id = \(book)", logger: database.logger).decode(String?.self).all().first ?? nil
+        }
+        for name in names where name != placedOn {
+            let other = try database(named: name)
+            let leaving: [String?] = try await Self.run(other, "read the book's old copy") { connection in
+                try await connection.query("SELECT leaving FROM book WHERE id = \(book)", logger: other.logger).decode(String?.self).all()
+            }
+            guard let row = leaving.first, row != nil || name == movingTo else { continue }
+            try await PostgresStore.removeRecords(of: book, on: other, keepingRow: name == Self.mainName)
+        }
+        // Where the book is, writes are taken again (a move starting now marks it anew).
+        let here = try database(named: placedOn)
+        try await Self.run(here, "take the book's writes again") { connection in
+            try await connection.query("UPDATE book SET leaving = NULL WHERE id = \(book) AND leaving IS NOT NULL", logger: here.logger)
+        }
+        if movingTo != nil {
+            try await directory("take the cut-short move back") { connection in
+                try await connection.query("UPDATE book SET movingTo = NULL WHERE id = \(book)", logger: database.logger)
+            }
+        }
     }
 
     // MARK: Running
 
     private func first(_ query: PostgresQuery) async throws -> Int64? {
-        try await directory("find the caller's book") { connection in
+        try await lookup("find the caller's book") { connection in
             try await connection.query(query, logger: database.logger).decode(Int64.self).all().first
+        }
+    }
+
+    /// One statement on the directory's database, outside a transaction (one round trip).
+    private func lookup<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await database.withConnection(body)
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: doing)
         }
     }
 
@@ -334,8 +438,11 @@ extension PostgresBooks {
         var named: [(String, String)] = []
         for text in more {
             let (name, url) = try Self.named(text)
-            guard name != mainName, !named.contains(where: { $0.0 == name }) else {
-                throw StoreError.invalid(field: "database", reason: "the name \"\(name)\" is given twice (\"\(mainName)\" is the first database's own).")
+            guard name != mainName else {
+                throw StoreError.invalid(field: "database", reason: "\"\(mainName)\" is the first database's own name (--database): give this one another.")
+            }
+            guard !named.contains(where: { $0.0 == name }) else {
+                throw StoreError.invalid(field: "database", reason: "the name \"\(name)\" is given to two databases: give each its own.")
             }
             named.append((name, url))
         }
@@ -359,6 +466,9 @@ extension PostgresBooks {
             throw StoreError.invalid(field: "database", reason: "\"\(PostgresBookDatabase.redacted(text))\" is not NAME=postgres://…: give each further database a name.")
         }
         let name = String(text[..<equals]), url = String(text[text.index(after: equals)...])
+        guard !name.contains(":"), !name.contains("/") else {
+            throw StoreError.invalid(field: "database", reason: "\"\(PostgresBookDatabase.redacted(text))\" is not NAME=postgres://…: give each further database a name.")
+        }
         guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
             throw StoreError.invalid(field: "database", reason: "\"\(name)\" is not a database's name: letters, digits, - and _, up to 40.")
         }

@@ -18,7 +18,7 @@ package final class PostgresChanges: Sendable {
         /// Books moved away from this database (a stream of their changes here ends at once), until one comes back.
         var departed: Set<Int64> = []
         /// Those told of every book that moves (``moves()``).
-        var movesTold: [UUID: AsyncStream<Int64>.Continuation] = [:]
+        var movesTold: [UUID: AsyncStream<Int64?>.Continuation] = [:]
         var listener: Task<Void, Never>?
         var isStarting = false
         var clients: @Sendable () throws -> PostgresClient? = { nil }
@@ -68,9 +68,10 @@ package final class PostgresChanges: Sendable {
         state.withLock { _ = $0.departed.remove(book) }
     }
 
-    /// Every book moved from now on (``announceMove(_:book:logger:)``, by any instance), as it is heard.
-    func moves() -> AsyncStream<Int64> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int64.self)
+    /// Every book moved from now on (``announceMove(_:book:logger:)``, by any instance), as it is
+    /// heard; nil when listening was lost and found again (any book may have moved meanwhile).
+    func moves() -> AsyncStream<Int64?> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int64?.self)
         let id = UUID()
         state.withLock { $0.movesTold[id] = continuation }
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.movesTold.removeValue(forKey: id) } }
@@ -83,6 +84,10 @@ package final class PostgresChanges: Sendable {
     /// another database: here its streams of changes end, and whoever follows moves drops its store.
     static func announceMove(_ connection: PostgresConnection, book: Int64, logger: Logger) async throws {
         try await connection.query("SELECT pg_notify(\(channel), \("\(book) \(movedWord)"))", logger: logger)
+    }
+
+    private func tellMovesAnyBook() {
+        for continuation in state.withLock({ Array($0.movesTold.values) }) { continuation.yield(nil) }
     }
 
     private func moved(_ book: Int64) {
@@ -117,7 +122,9 @@ package final class PostgresChanges: Sendable {
     static func notify(_ connection: PostgresConnection, book: Int64, tables: Set<StoreTable>, taking lock: PostgresBookDatabase.AdvisoryLock? = nil,
                        logger: Logger) async throws -> String? {
         let payload = ([String(book)] + tables.map(\.rawValue).sorted()).joined(separator: " ")
-        let leaving = "(SELECT leaving FROM book WHERE id = \(book))"
+        // A locking read: the newest committed row, not the statement's snapshot taken before
+        // the lock was waited for (a move that marked the book meanwhile is seen).
+        let leaving = "(SELECT leaving FROM book WHERE id = \(book) FOR SHARE)"
         let query: PostgresQuery
         switch (lock, tables.isEmpty) {
         case (nil, true): return nil
@@ -126,7 +133,8 @@ package final class PostgresChanges: Sendable {
         case (let lock?, false): query = "SELECT \(unescaped: lock.sql), pg_notify(\(channel), \(payload)), \(unescaped: leaving)"
         }
         // The lock comes first in the select list, so the book's row is read once it is held: a
-        // move that marked the book waited for the writes before it, and every write after it sees the mark.
+        // move that marked the book waited for the writes before it, and every write after it sees
+        // the mark (its row read FOR SHARE, which a mark under way also waits for).
         let rows = try await connection.query(query, logger: logger)
         for try await row in rows {
             let columns = row.makeRandomAccess()
@@ -163,6 +171,7 @@ package final class PostgresChanges: Sendable {
                                     lostSince = nil
                                 }
                                 self?.sendToAll(Set(StoreTable.allCases))
+                                self?.tellMovesAnyBook()
                             } else {
                                 announced = true
                                 ready.continuation.yield(nil)

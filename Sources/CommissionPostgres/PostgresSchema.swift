@@ -363,11 +363,16 @@ package enum PostgresSchema {
         ]),
         // Books on several databases (`PostgresBooks`): the directory's database keeps a row for
         // every book of the server, `place` naming the database that holds its records when it is
-        // not this one; on the database that holds them, `leaving` names where a move takes them
-        // (and from then on every write of the book is refused, there).
+        // not this one, and `movingTo` where a move under way copies it; on the database that holds
+        // them, `leaving` names where a move takes them (and from then on every write of the book
+        // is refused, there).
         Migration(name: "v15: books placed on several databases", statements: [
             "ALTER TABLE book ADD COLUMN place text CHECK (place <> '')",
             "ALTER TABLE book ADD COLUMN leaving text CHECK (leaving <> '')",
+            // On the directory's: the database a move under way (or cut short) copies the book to.
+            "ALTER TABLE book ADD COLUMN movingTo text CHECK (movingTo <> '')",
+            // On the directory's: the block each further database numbers its records from.
+            "CREATE TABLE databaseBlock (name text PRIMARY KEY, block bigint NOT NULL UNIQUE CHECK (block > 0))",
             // A moved book's old copy is removed, its audit log with it: the transaction that does
             // so names the book (`SET LOCAL commission.removing_book`), and only its rows go.
             """

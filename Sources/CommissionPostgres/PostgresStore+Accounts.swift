@@ -21,7 +21,9 @@ extension PostgresStore: AccountStore {
     /// A read of accounts, sessions, tokens and invitations, on the database that keeps them (``accounts``).
     func readAccounts<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         do {
-            return try await accounts.transaction(readOnly: true, body)
+            return try await StoreTiming.measure(.read) {
+                try await accounts.transaction(readOnly: true, body)
+            }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "read the accounts")
         }

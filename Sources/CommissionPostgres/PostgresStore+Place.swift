@@ -78,6 +78,52 @@ extension PostgresStore {
         }
     }
 
+    /// What an import of the book reads besides its records (the archive does not carry them):
+    /// its saved column mappings, and what each clinic calls its products.
+    struct ImportAids: Sendable, Equatable {
+        var mappings: [Mapping]
+        var aliases: [Alias]
+        struct Mapping: Sendable, Equatable { var name: String, body: String }
+        struct Alias: Sendable, Equatable { var clinic: Int64, name: String, product: Int64 }
+    }
+
+    /// The book's import mappings and product aliases, in a stable order.
+    func importAids() async throws -> ImportAids {
+        try await read { [book, logger] connection in
+            let mappings = try await connection.query("SELECT name, body FROM columnMapping WHERE bookId = \(book) ORDER BY name, body", logger: logger)
+                .decode((String, String).self).all().map { ImportAids.Mapping(name: $0.0, body: $0.1) }
+            let aliases = try await connection.query("""
+                SELECT clinicId, name, productId FROM productAlias WHERE bookId = \(book) ORDER BY clinicId, name, productId
+                """, logger: logger).decode((Int64, String, Int64).self).all().map { ImportAids.Alias(clinic: $0.0, name: $0.1, product: $0.2) }
+            return ImportAids(mappings: mappings, aliases: aliases)
+        }
+    }
+
+    /// Writes import mappings and aliases to the book `book` on the connection's database (its
+    /// clinics and products under the same ids).
+    static func insert(_ aids: ImportAids, book: Int64, _ connection: PostgresConnection, logger: Logger) async throws {
+        for mapping in aids.mappings {
+            try await connection.query("INSERT INTO columnMapping (bookId, name, body) VALUES (\(book), \(mapping.name), \(mapping.body))", logger: logger)
+        }
+        for alias in aids.aliases {
+            try await connection.query("""
+                INSERT INTO productAlias (bookId, clinicId, name, productId) VALUES (\(book), \(alias.clinic), \(alias.name), \(alias.product))
+                """, logger: logger)
+        }
+    }
+
+    /// Marks every clinic of `book` for its kept period figures to be summed again (a copy's
+    /// clinics took their ids after their marks were made): the store settles them when opened.
+    static func markEveryClinic(of book: Int64, _ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            DELETE FROM clinicPeriodDirty WHERE bookId = \(book) AND clinicId NOT IN (SELECT id FROM clinic WHERE bookId = \(book))
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO clinicPeriodDirty (bookId, clinicId, day) SELECT \(book), id, '-infinity'::date FROM clinic WHERE bookId = \(book)
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
     /// The tables of a book's records, children before parents (accounts and members aside: they
     /// are the directory's).
     static let recordTables = ["sale", "payout", "closedPeriod", "priceListEntry", "deduction", "productAlias", "columnMapping", "terms", "idempotencyKey"]
@@ -101,8 +147,9 @@ extension PostgresStore {
 }
 
 extension PostgresBookDatabase {
-    /// Books moved away from this database's books from now on, by any instance (``PostgresBooks/move(book:to:settle:prove:)``).
-    public func moves() async throws -> AsyncStream<Int64> {
+    /// Books moved away from this database's books from now on, by any instance
+    /// (``PostgresBooks/move(book:to:settle:prove:)``); nil: any book may have moved (listening was lost meanwhile).
+    public func moves() async throws -> AsyncStream<Int64?> {
         try await startListening()
         return changeFeed.moves()
     }

@@ -179,7 +179,7 @@ public struct PostgresStore: CommissionStore, Sendable {
     /// The advisory locks' first keys (the second is the book's id, or a digest): apart from the
     /// migrations' lock, which has a key of one part.
     enum LockSpace: Int32 {
-        case book = 1801, commitOrder = 1802, saleKey = 1803, signIn = 1804
+        case book = 1801, commitOrder = 1802, saleKey = 1803, signIn = 1804, numbering = 1805, move = 1806
     }
 
     /// The book's id as an advisory lock's second key (ids past 2³¹ share a lock with another

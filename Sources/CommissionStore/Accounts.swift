@@ -169,13 +169,14 @@ public protocol BookDirectory: Sendable {
     /// there is nothing to say.
     var primaryDatabase: String? { get }
     /// The books that move to another database from now on, as any server moves them: whatever
-    /// was built on a book's store is made again on its new one. Nil where books never move.
-    func moves() async throws -> AsyncStream<Int64>?
+    /// was built on a book's store is made again on its new one. An element of nil says that any
+    /// book may have moved (the notices were not heard for a while). Nil where books never move.
+    func moves() async throws -> AsyncStream<Int64?>?
 }
 
 extension BookDirectory {
     public var primaryDatabase: String? { nil }
-    public func moves() async throws -> AsyncStream<Int64>? { nil }
+    public func moves() async throws -> AsyncStream<Int64?>? { nil }
 }
 
 /// What a server needs of a book's store: the book, its accounts and members, the answers kept for

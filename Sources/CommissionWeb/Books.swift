@@ -126,15 +126,17 @@ actor BookApps {
                 do {
                     guard let moves = try await books.moves() else { return }
                     for await book in moves { await self?.forget(book) }
+                    // The stream ended (the directory's listener stopped): any book may move unheard.
+                    await self?.forget(nil)
                 } catch {}
                 try? await Task.sleep(for: .seconds(1))
             }
         }
     }
 
-    /// Drops the app of `book`.
-    func forget(_ book: Int64) {
-        apps[book] = nil
+    /// Drops the app of `book`; of every book for nil.
+    func forget(_ book: Int64?) {
+        if let book { apps[book] = nil } else { apps = [:] }
     }
 
     func app(for book: Int64) async throws -> RouterResponder<AppRequestContext> {

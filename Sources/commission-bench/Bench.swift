@@ -51,7 +51,7 @@ struct Bench: AsyncParsableCommand {
         valueName: "postgres-url"))
     var postgresDashboardOf: String?
     @Option(name: .customLong("only-books"), help: ArgumentHelp(
-        "Only measure a team server of this many books on the PostgreSQL server (memory, a cold book's first answer).", valueName: "count"))
+        "Only measure a team server of this many books over two databases of the PostgreSQL server (memory, a cold book's first answer).", valueName: "count"))
     var onlyBooks: Int?
     @Flag(name: .customLong("only-postgres"), help: ArgumentHelp(
         "Only what PostgreSQL is measured beside: each book imported into SQLite, its dashboard and statement, then the PostgreSQL rows, no HTTP, sync or 1,000-book parts."))
@@ -279,8 +279,8 @@ struct Bench: AsyncParsableCommand {
                 try await postgresFigures(book, server: server, binary: binary, measureWriters: book.size == sideBySide.last?.size, report: &report)
             }
             if !onlyPostgres {
-                note("== a team server of 1,000 books")
-                try await ManyBooksBench(server: server, binary: binary, books: 1000).run(report: &report)
+                note("== a team server of 10,000 books over two databases")
+                try await ManyBooksBench(server: server, binary: binary, books: 10_000).run(report: &report)
             }
         }
 

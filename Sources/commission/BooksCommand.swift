@@ -173,7 +173,7 @@ struct BooksCommand: AsyncParsableCommand {
             let books = try await database.open()
             defer { books.shutdown() }
             guard let listed = try await books.books().first(where: { $0.id == book }) else {
-                throw Failure("There is no book \(book) in this database: `commission books list` shows them.")
+                throw Failure("There is no book \(book) on this server: `commission books list` shows them.")
             }
             let store = try await books.store(book: book)
             let owners = try await store.members().filter { $0.role == .owner }
@@ -207,7 +207,10 @@ struct BooksCommand: AsyncParsableCommand {
                 removed a few seconds later. Accounts, sessions and API tokens stay where they are (the \
                 first database keeps them): nobody signs in again. A failure before the switch removes \
                 the copy and leaves the book where it was. Records keep their ids; devices syncing the \
-                book take it whole once (its audit log is numbered by the new database).
+                book take it whole once (its audit log is numbered by the new database). A move cut \
+                short (the command killed, its machine lost) leaves the book read-only: run it again \
+                to finish it, or move the book to where it is to give it up. Every server of the team \
+                must run this version (or newer) before a book is moved.
 
                 Example:
                   commission books move 3 --to east \\
@@ -237,7 +240,9 @@ struct BooksCommand: AsyncParsableCommand {
             output("""
                 Moved book \(book) "\(listed.name)" from \(moved.from) to \(moved.to) in \(Migrate.seconds(since: started)): \(moved.counts).
                 Checked: the settings and counts are equal, the totals of all \(proof.statements) statements are equal, and so are all \(proof.auditEntries) audit entries.
-                Its writes were refused for \(Migrate.seconds(moved.readOnlyFor)); the old copy on \(moved.from) is removed.
+                Its writes were refused for \(Migrate.seconds(moved.readOnlyFor)); \(moved.oldCopyLeft.map {
+                    "the old copy on \(moved.from) could not be removed (\($0)): the book's next move removes it."
+                } ?? "the old copy on \(moved.from) is removed.")
 
                 """)
         }
@@ -263,7 +268,7 @@ struct BooksCommand: AsyncParsableCommand {
             let books = try await database.open()
             defer { books.shutdown() }
             guard try await books.books().contains(where: { $0.id == book }) else {
-                throw Failure("There is no book \(book) in this database: `commission books list` shows them.")
+                throw Failure("There is no book \(book) on this server: `commission books list` shows them.")
             }
             let store = try await books.postgresStore(book: book)
             let counts = try await ArchiveFile.write(store, to: path, replacing: force)
@@ -310,7 +315,7 @@ struct BooksCommand: AsyncParsableCommand {
             if let replace {
                 guard name == nil else { throw Failure("--replace keeps the book's own name; --name is for a new book. Give one of them.") }
                 guard try await books.books().contains(where: { $0.id == replace }) else {
-                    throw Failure("There is no book \(replace) in this database: `commission books list` shows them.")
+                    throw Failure("There is no book \(replace) on this server: `commission books list` shows them.")
                 }
                 let counts = try await books.postgresStore(book: replace).replaceBook { sink in
                     try await ArchiveFile.read(path) { record in

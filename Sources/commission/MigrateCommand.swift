@@ -169,6 +169,12 @@ struct OpenedBook {
                     throw Failure(books.isEmpty ? "\(PostgresBookDatabase.redacted(url)) holds no book."
                                   : "\(PostgresBookDatabase.redacted(url)) holds \(books.count) books: name one with --from-book (\(Self.list(books))).")
                 }
+                if let elsewhere = books.first(where: { $0.id == id && $0.database != PostgresBooks.mainName })?.database {
+                    throw Failure("""
+                        Book \(id)'s records are on the server's database "\(elsewhere)", not this one: bring it here first with \
+                        `commission books move \(id) --to main --database … --more-database \(elsewhere)=…`.
+                        """)
+                }
                 let store = try await PostgresStore(database: database, book: id)
                 return OpenedBook(store: store, archiving: store, name: "book \(id) of \(PostgresBookDatabase.redacted(url))",
                                   close: { database.shutdown() })

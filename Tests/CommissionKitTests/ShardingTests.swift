@@ -211,6 +211,10 @@ import Testing
             defer { directory.shutdown() }
             let store = try await directory.postgresStore(book: 1)
             _ = try await store.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-03")), idempotencyKey: nil)
+            // What an import reads besides the records (not in the archive): they move too.
+            let mapping = ImportMapping(name: "Glow's export", headers: ["Datum", "Artikel"], fields: ["Datum": "date", "Artikel": "product"])
+            try await store.saveMapping(mapping)
+            try await store.setAlias(ProductAlias(clinicID: glow, name: "SER-50", productID: serum))
 
             struct Refused: Error {}
             await #expect(throws: Refused.self) {
@@ -227,6 +231,9 @@ import Testing
             let february = PaySchedule.monthly.period(containing: try Day(parsing: "2026-02-01"))
             let before = try await Self.statements(store, february)
             _ = try await directory.move(book: 1, to: "east", settle: .zero) { source, target in _ = try await BookComparison(source: source, target: target).run() }
+            let away = try await directory.postgresStore(book: 1)
+            #expect(try await away.mappings() == [mapping])
+            #expect(try await away.aliases(clinic: glow) == [ProductAlias(clinicID: glow, name: "SER-50", productID: serum)])
             await #expect(throws: StoreError.self) {
                 _ = try await store.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-05")), idempotencyKey: nil)
             }
@@ -260,6 +267,77 @@ import Testing
             #expect(nowhere.status != 0 && nowhere.stderr.contains("there is no database \"west\""), "\(nowhere.stderr)")
             let unnamed = try commission(["books", "list", "--database", mainURL, "--more-database", eastURL])
             #expect(unnamed.status != 0 && unnamed.stderr.contains("is not NAME=postgres://"), "\(unnamed.stderr)")
+        }
+    }
+
+    @Test("A move cut short (its process gone) neither stops a server starting nor leaves the book read-only once done again or given up")
+    func cutShortMove() async throws {
+        try await withTwoDatabases { mainURL, eastURL in
+            let token = "cm_cut_\(UUID().uuidString)"
+            let (glow, serum) = try await DatabaseOutageTests.seed(url: mainURL, settings: settings, token: token)
+            let directory = try await Self.open(mainURL, eastURL)
+            defer { directory.shutdown() }
+            let store = try await directory.postgresStore(book: 1)
+            let east = try #require(directory.others["east"])
+            let test = Logger(label: "test")
+            /// What a move leaves when its process dies after its copy committed, before the switch.
+            func cutShort() async throws {
+                _ = try await directory.database.withConnection { connection in
+                    try await connection.query("UPDATE book SET movingTo = 'east', leaving = 'east' WHERE id = 1", logger: test)
+                }
+                _ = try await east.withConnection { connection in
+                    try await connection.query("""
+                        INSERT INTO book (id, name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
+                        VALUES (1, 'Commission', 'USD', 2, 'UTC', 'half-away-from-zero', 'per-line', 'en_US')
+                        """, logger: test)
+                }
+            }
+            func eastBooks() async throws -> Int64 {
+                try await east.withConnection { connection in
+                    try await connection.query("SELECT count(*) FROM book", logger: test).decode(Int64.self).all().first ?? -1
+                }
+            }
+            let sale = SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-03"))
+
+            // Given up: the book is moved to where it is, which takes its writes again and removes the copy.
+            try await cutShort()
+            let restarted = try await Self.open(mainURL, eastURL)  // a server starting meanwhile is not refused
+            restarted.shutdown()
+            await #expect(throws: StoreError.self) { _ = try await store.createSale(sale, idempotencyKey: nil) }
+            await #expect(throws: StoreError.self) { _ = try await directory.move(book: 1, to: "main", settle: .zero) { _, _ in } }
+            _ = try await store.createSale(sale, idempotencyKey: nil)
+            #expect(try await eastBooks() == 0)
+
+            // Done again: the move runs from the start and ends there.
+            try await cutShort()
+            let moved = try await directory.move(book: 1, to: "east", settle: .zero) { source, target in _ = try await BookComparison(source: source, target: target).run() }
+            #expect(moved.oldCopyLeft == nil && moved.to == "east")
+            #expect(try await directory.postgresStore(book: 1).sales(SaleQuery()).count == 1)
+            #expect(try await eastBooks() == 1)
+        }
+    }
+
+    @Test("Each further database numbers its records from a block of its own, kept by the directory")
+    func numberingBlocks() async throws {
+        try await withTwoDatabases { mainURL, eastURL in
+            guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"] else { return }
+            let westURL = try await PostgresBookDatabase.createDatabase(prefix: "commission_west", onServer: server)
+            var logger = Logger(label: "test")
+            logger.logLevel = .error
+            var ids: [String: Int64] = [:]
+            for round in 0..<2 {
+                // Opened twice: a second start keeps each database's block (and its next id).
+                let books = try await PostgresBooks.open(url: mainURL, more: ["east=\(eastURL)", "west=\(westURL)"], defaultSettings: settings, logger: logger)
+                for name in ["main", "east", "west"] {
+                    let book = try await books.addBook(name: "\(name) \(round)", settings: settings, on: name)
+                    let clinic = try await book.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+                    if round == 0 { ids[name] = clinic.id.rawValue } else { #expect(clinic.id.rawValue == ids[name]! + 1, "\(name)") }
+                }
+                books.shutdown()
+            }
+            #expect(ids["main"]! < 1 << 40)
+            #expect(Set([ids["east"]! >> 40, ids["west"]! >> 40]) == [1, 2], "\(ids)")
+            try await PostgresBookDatabase.dropDatabase(westURL, onServer: server)
         }
     }
 
