@@ -122,9 +122,9 @@ package final class PostgresChanges: Sendable {
     static func notify(_ connection: PostgresConnection, book: Int64, tables: Set<StoreTable>, taking lock: PostgresBookDatabase.AdvisoryLock? = nil,
                        logger: Logger) async throws -> String? {
         let payload = ([String(book)] + tables.map(\.rawValue).sorted()).joined(separator: " ")
-        // A locking read: the newest committed row, not the statement's snapshot taken before
-        // the lock was waited for (a move that marked the book meanwhile is seen).
-        let leaving = "(SELECT leaving FROM book WHERE id = \(book) FOR SHARE)"
+        // Read with a snapshot of its own (v15's VOLATILE function), not the statement's, taken
+        // before the lock was waited for: a move that marked the book meanwhile is seen.
+        let leaving = "commission_book_leaving(\(book))"
         let query: PostgresQuery
         switch (lock, tables.isEmpty) {
         case (nil, true): return nil
@@ -134,7 +134,7 @@ package final class PostgresChanges: Sendable {
         }
         // The lock comes first in the select list, so the book's row is read once it is held: a
         // move that marked the book waited for the writes before it, and every write after it sees
-        // the mark (its row read FOR SHARE, which a mark under way also waits for).
+        // the mark.
         let rows = try await connection.query(query, logger: logger)
         for try await row in rows {
             let columns = row.makeRandomAccess()

@@ -373,6 +373,17 @@ package enum PostgresSchema {
             "ALTER TABLE book ADD COLUMN movingTo text CHECK (movingTo <> '')",
             // On the directory's: the block each further database numbers its records from.
             "CREATE TABLE databaseBlock (name text PRIMARY KEY, block bigint NOT NULL UNIQUE CHECK (block > 0))",
+            // Where the book is leaving for, as committed when it is called: a VOLATILE function's
+            // query takes a snapshot of its own, so a write that waited for the book's lock sees
+            // the mark of a move that held it (its own statement's snapshot is older), without
+            // locking the book's row.
+            """
+            CREATE FUNCTION commission_book_leaving(bigint) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+            BEGIN
+                RETURN (SELECT leaving FROM book WHERE id = $1);
+            END
+            $$
+            """,
             // A moved book's old copy is removed, its audit log with it: the transaction that does
             // so names the book (`SET LOCAL commission.removing_book`), and only its rows go.
             """

@@ -107,15 +107,94 @@ import Testing
     func load(server base: String, client: HTTPClient, token: String, glow: Clinic.ID, serum: Product.ID, log: String,
               away: () async throws -> Void, back: () async throws -> Void, within limit: Duration) async throws -> Int {
 
-        let seen = Mutex(Seen())
-        let stopLoad = Atomic(false)
-        // The load: sales one after the other, each sent again with its key until it is acknowledged (a phone's outbox).
-        let load = Task {
+        let sales = SaleLoad(server: base, client: client, token: token, glow: glow, serum: serum, keys: "outage")
+        defer { sales.cancel() }
+        // The live stream, opened again whenever it ends (as a browser's EventSource does).
+        let streamed = Mutex("")
+        let stream = Task {
+            while !Task.isCancelled {
+                var request = HTTPClientRequest(url: "\(base)/api/v1/changes")
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                if let response = try? await client.execute(request, timeout: .seconds(60)), response.status == .ok {
+                    do { for try await chunk in response.body { streamed.withLock { $0 += String(buffer: chunk) } } } catch {}
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        defer { stream.cancel() }
+        func waitFor(_ what: String, within limit: Duration, _ condition: () async -> Bool) async throws {
+            let deadline = ContinuousClock.now + limit
+            while !(await condition()) {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("not within \(limit): \(what); the server's log ends:\n\(Self.tail(of: log))")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        func ready() async -> Int {
+            (try? await client.execute(HTTPClientRequest(url: "\(base)/health/ready"), timeout: .seconds(2))).map { Int($0.status.code) } ?? 0
+        }
+
+        try await waitFor("sales taken before", within: .seconds(10)) { sales.seen.withLock { $0.acknowledged.count } >= 10 }
+        #expect(await ready() == 200)
+
+        // Away: 503s with Retry-After, readiness failing.
+        try await away()
+        try await waitFor("readiness failing", within: .seconds(10)) { await ready() == 503 }
+        try await waitFor("sales refused with 503", within: .seconds(10)) { sales.seen.withLock { $0.statuses[503, default: 0] } > 3 }
+
+        // Back: sales taken again within the limit, readiness recovered, the stream telling changes again.
+        try await back()
+        let returned = ContinuousClock.now
+        let streamedBefore = streamed.withLock { $0.count }
+        try await waitFor("a sale taken within \(limit) of the database's return", within: limit) {
+            sales.seen.withLock { $0.lastAcknowledgedAt } > returned
+        }
+        print("a sale taken again \(sales.seen.withLock { $0.lastAcknowledgedAt } - returned) after the database's return")
+        try await waitFor("ready again", within: .seconds(5)) { await ready() == 200 }
+        try await waitFor("the live stream telling a change again", within: .seconds(10)) {
+            streamed.withLock { String($0.dropFirst(streamedBefore)) }.contains("sales")
+        }
+        // A sale acknowledged now is told on the dashboard's stream within 5 s.
+        let eventsBefore = sales.events.withLock { $0.count }
+        let acknowledgedBefore = sales.seen.withLock { $0.acknowledged.count }
+        try await waitFor("a sale acknowledged after the return", within: .seconds(5)) { sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore }
+        try await waitFor("the dashboard's stream telling that sale", within: .seconds(5)) {
+            sales.events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
+        }
+        await sales.stop()
+
+        let final = sales.seen.withLock { $0 }
+        #expect(final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 }, "every answer a sale or a 503: \(final.statuses)")
+        #expect(final.unavailableWithoutRetryAfter == 0)
+        #expect(final.statuses[503, default: 0] > 0)
+        return final.acknowledged.count
+    }
+}
+
+/// What a phone and a browser do against a server under test: sales sent one after the other, each
+/// sent again with its key until it is acknowledged (a phone's outbox), and the dashboard's events
+/// stream, opened again whenever the server ends it (as a browser's EventSource does).
+final class SaleLoad: Sendable {
+    let seen = Mutex(DatabaseOutageTests.Seen())
+    /// Everything the events stream told, with "(stream ended)" where the server ended it.
+    let events = Mutex("")
+    private let stopped = Atomic(false)
+    private let tasks = Mutex<(load: Task<Void, Never>?, events: Task<Void, Never>?)>((nil, nil))
+
+    /// Sales of `glow` and `serum` dated 2026-03-02, with the keys `keys-1`, `keys-2`…
+    init(server base: String, client: HTTPClient, token: String, glow: Clinic.ID, serum: Product.ID, keys: String) {
+        let load = Task { [self] in
             var number = 0
-            while !stopLoad.load(ordering: .relaxed) {
+            while !stopped.load(ordering: .relaxed) {
                 number += 1
-                let key = "outage-\(number)"
-                while true {
+                let key = "\(keys)-\(number)"
+                // Once stopped, a sale still unanswered is sent again for 20 s at most (it may have
+                // been taken), so that a server that never answers ends the test.
+                var stoppedAt: ContinuousClock.Instant?
+                while stoppedAt.map({ ContinuousClock.now - $0 < .seconds(20) }) ?? true, !Task.isCancelled {
+                    if stoppedAt == nil && stopped.load(ordering: .relaxed) { stoppedAt = .now }
                     var request = HTTPClientRequest(url: "\(base)/api/v1/sales")
                     request.method = .POST
                     request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -133,27 +212,11 @@ import Testing
                         }
                         if status == 201 { break }
                     }
-                    try? await Task.sleep(for: .milliseconds(50))
+                    try? await Task.sleep(for: .milliseconds(20))
                 }
             }
         }
-        // The live stream, opened again whenever it ends (as a browser's EventSource does).
-        let streamed = Mutex("")
-        let stream = Task {
-            while !Task.isCancelled {
-                var request = HTTPClientRequest(url: "\(base)/api/v1/changes")
-                request.headers.add(name: "Authorization", value: "Bearer \(token)")
-                if let response = try? await client.execute(request, timeout: .seconds(60)), response.status == .ok {
-                    do { for try await chunk in response.body { streamed.withLock { $0 += String(buffer: chunk) } } } catch {}
-                }
-                try? await Task.sleep(for: .milliseconds(200))
-            }
-        }
-        defer { stream.cancel() }
-        // The dashboard's events, opened before the outage and opened again by the client only
-        // if the server ends the stream: after the return, a sale is told on it within 5 s.
-        let events = Mutex("")
-        let eventStream = Task {
+        let stream = Task { [self] in
             while !Task.isCancelled {
                 var request = HTTPClientRequest(url: "\(base)/api/v1/events")
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -161,58 +224,24 @@ import Testing
                     do { for try await chunk in response.body { events.withLock { $0 += String(buffer: chunk) } } } catch {}
                     events.withLock { $0 += "\n(stream ended)\n" }
                 }
-                try? await Task.sleep(for: .milliseconds(500))
+                try? await Task.sleep(for: .milliseconds(200))
             }
         }
-        defer { eventStream.cancel() }
-        func waitFor(_ what: String, within limit: Duration, _ condition: () async -> Bool) async throws {
-            let deadline = ContinuousClock.now + limit
-            while !(await condition()) {
-                guard ContinuousClock.now < deadline else {
-                    Issue.record("not within \(limit): \(what); the server's log ends:\n\(Self.tail(of: log))")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
-        func ready() async -> Int {
-            (try? await client.execute(HTTPClientRequest(url: "\(base)/health/ready"), timeout: .seconds(2))).map { Int($0.status.code) } ?? 0
-        }
+        tasks.withLock { $0 = (load, stream) }
+    }
 
-        try await waitFor("sales taken before", within: .seconds(10)) { seen.withLock { $0.acknowledged.count } >= 10 }
-        #expect(await ready() == 200)
+    /// Stops sending sales (the last one answered, or given up 20 s on) and closes the events stream.
+    func stop() async {
+        stopped.store(true, ordering: .relaxed)
+        let (load, stream) = tasks.withLock { $0 }
+        await load?.value
+        stream?.cancel()
+    }
 
-        // Away: 503s with Retry-After, readiness failing.
-        try await away()
-        try await waitFor("readiness failing", within: .seconds(10)) { await ready() == 503 }
-        try await waitFor("sales refused with 503", within: .seconds(10)) { seen.withLock { $0.statuses[503, default: 0] } > 3 }
-
-        // Back: sales taken again within the limit, readiness recovered, the stream telling changes again.
-        try await back()
-        let returned = ContinuousClock.now
-        let streamedBefore = streamed.withLock { $0.count }
-        try await waitFor("a sale taken within \(limit) of the database's return", within: limit) {
-            seen.withLock { $0.lastAcknowledgedAt } > returned
-        }
-        print("a sale taken again \(seen.withLock { $0.lastAcknowledgedAt } - returned) after the database's return")
-        try await waitFor("ready again", within: .seconds(5)) { await ready() == 200 }
-        try await waitFor("the live stream telling a change again", within: .seconds(10)) {
-            streamed.withLock { String($0.dropFirst(streamedBefore)) }.contains("sales")
-        }
-        // A sale acknowledged now is told on the dashboard's stream within 5 s.
-        let eventsBefore = events.withLock { $0.count }
-        let acknowledgedBefore = seen.withLock { $0.acknowledged.count }
-        try await waitFor("a sale acknowledged after the return", within: .seconds(5)) { seen.withLock { $0.acknowledged.count } > acknowledgedBefore }
-        try await waitFor("the dashboard's stream telling that sale", within: .seconds(5)) {
-            events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
-        }
-        stopLoad.store(true, ordering: .relaxed)
-        await load.value
-
-        let final = seen.withLock { $0 }
-        #expect(final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 }, "every answer a sale or a 503: \(final.statuses)")
-        #expect(final.unavailableWithoutRetryAfter == 0)
-        #expect(final.statuses[503, default: 0] > 0)
-        return final.acknowledged.count
+    /// Stops both at once (a test that failed).
+    func cancel() {
+        let (load, stream) = tasks.withLock { $0 }
+        load?.cancel()
+        stream?.cancel()
     }
 }

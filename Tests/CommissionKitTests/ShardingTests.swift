@@ -85,55 +85,11 @@ import Testing
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("commission-move-\(UUID().uuidString).log").path
         let server = try ServerProcess(["--database", mainURL, "--more-database", "east=\(eastURL)"], log: log)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let seen = Mutex(DatabaseOutageTests.Seen())
-        let stopLoad = Atomic(false)
+        // From now on (sales sent before the server answers are sent again until it does).
+        let sales = SaleLoad(server: server.base, client: client, token: token, glow: glow, serum: serum, keys: "move")
+        defer { sales.cancel() }
         do {
             try await server.waitUntilAnswering(client)
-            // The load: sales one after the other, each sent again with its key until acknowledged.
-            let load = Task {
-                var number = 0
-                while !stopLoad.load(ordering: .relaxed) {
-                    number += 1
-                    // Once the load is stopped, a sale still unanswered is sent again for 20 s at
-                    // most (it may have been taken), so that a server that never answers ends the test.
-                    var stoppedAt: ContinuousClock.Instant?
-                    while stoppedAt.map({ ContinuousClock.now - $0 < .seconds(20) }) ?? true {
-                        if stoppedAt == nil && stopLoad.load(ordering: .relaxed) { stoppedAt = .now }
-                        var request = HTTPClientRequest(url: "\(server.base)/api/v1/sales")
-                        request.method = .POST
-                        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-                        request.headers.add(name: "Content-Type", value: "application/json")
-                        request.headers.add(name: "Idempotency-Key", value: "move-\(number)")
-                        request.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow), "productId": \#(serum), "date": "2026-03-02"}"#))
-                        if let response = try? await client.execute(request, timeout: .seconds(5)) {
-                            let status = Int(response.status.code)
-                            _ = try? await response.body.collect(upTo: 1 << 20)
-                            seen.withLock { seen in
-                                seen.statuses[status, default: 0] += 1
-                                if status == 503 && response.headers["Retry-After"].isEmpty { seen.unavailableWithoutRetryAfter += 1 }
-                                if status == 201 { seen.acknowledged.append("move-\(number)"); seen.lastAcknowledgedAt = .now }
-                            }
-                            if status == 201 { break }
-                        }
-                        try? await Task.sleep(for: .milliseconds(20))
-                    }
-                }
-            }
-            // The dashboard's events, opened again whenever the server ends the stream (as a browser does).
-            let events = Mutex("")
-            let eventStream = Task {
-                while !Task.isCancelled {
-                    var request = HTTPClientRequest(url: "\(server.base)/api/v1/events")
-                    request.headers.add(name: "Authorization", value: "Bearer \(token)")
-                    if let response = try? await client.execute(request, timeout: .seconds(120)), response.status == .ok {
-                        do { for try await chunk in response.body { events.withLock { $0 += String(buffer: chunk) } } } catch {}
-                        events.withLock { $0 += "\n(stream ended)\n" }
-                    }
-                    try? await Task.sleep(for: .milliseconds(200))
-                }
-            }
-            defer { eventStream.cancel() }
-
             func waitFor(_ what: String, within limit: Duration, _ condition: () -> Bool) async throws {
                 let deadline = ContinuousClock.now + limit
                 while !condition() {
@@ -144,7 +100,7 @@ import Testing
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
-            try await waitFor("sales taken before the move", within: .seconds(10)) { seen.withLock { $0.acknowledged.count } >= 20 }
+            try await waitFor("sales taken before the move", within: .seconds(10)) { sales.seen.withLock { $0.acknowledged.count } >= 20 }
 
             // The move, from this process (as `commission books move` runs beside the servers).
             let proof = Mutex<BookComparison.Checked?>(nil)
@@ -158,15 +114,14 @@ import Testing
             print("book 1 moved; its writes were refused for \(moved.readOnlyFor)")
 
             // Sales are taken on the new place, and the dashboard's stream tells them.
-            try await waitFor("a sale taken after the move", within: .seconds(10)) { seen.withLock { $0.lastAcknowledgedAt } > movedAt }
-            let eventsBefore = events.withLock { $0.count }
-            let acknowledgedBefore = seen.withLock { $0.acknowledged.count }
-            try await waitFor("another sale after the move", within: .seconds(10)) { seen.withLock { $0.acknowledged.count } > acknowledgedBefore + 2 }
+            try await waitFor("a sale taken after the move", within: .seconds(10)) { sales.seen.withLock { $0.lastAcknowledgedAt } > movedAt }
+            let eventsBefore = sales.events.withLock { $0.count }
+            let acknowledgedBefore = sales.seen.withLock { $0.acknowledged.count }
+            try await waitFor("another sale after the move", within: .seconds(10)) { sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore + 2 }
             try await waitFor("the dashboard's stream telling a sale after the move", within: .seconds(10)) {
-                events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
+                sales.events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
             }
-            stopLoad.store(true, ordering: .relaxed)
-            await load.value
+            await sales.stop()
         } catch {
             server.kill()
             try? await client.shutdown()
@@ -175,7 +130,7 @@ import Testing
         try await client.shutdown()
         #expect(await server.stopGracefully(within: .seconds(10)), "commission serve did not end within 10 s of SIGTERM")
 
-        let final = seen.withLock { $0 }
+        let final = sales.seen.withLock { $0 }
         #expect(final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 }, "every answer a sale or a 503: \(final.statuses)")
         #expect(final.unavailableWithoutRetryAfter == 0)
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -314,6 +269,43 @@ import Testing
             #expect(moved.oldCopyLeft == nil && moved.to == "east")
             #expect(try await directory.postgresStore(book: 1).sales(SaleQuery()).count == 1)
             #expect(try await eastBooks() == 1)
+        }
+    }
+
+    @Test("A write that waited for the book's lock while a move marked it is refused, not written to the old copy")
+    func writeWaitingForTheMarkIsRefused() async throws {
+        try await withTwoDatabases { mainURL, eastURL in
+            let (glow, serum) = try await DatabaseOutageTests.seed(url: mainURL, settings: settings, token: "cm_mark_\(UUID().uuidString)")
+            let directory = try await Self.open(mainURL, eastURL)
+            defer { directory.shutdown() }
+            let store = try await directory.postgresStore(book: 1)
+            let test = Logger(label: "test")
+            let marked = AsyncStream.makeStream(of: Void.self)
+            let writeWaits = AsyncStream.makeStream(of: Void.self)
+            // As the move marks a book: its exclusive lock held, the mark written, then committed.
+            let move = Task {
+                try await directory.database.withConnection { connection in
+                    try await connection.query("BEGIN", logger: test)
+                    try await connection.query("SELECT pg_advisory_xact_lock(1801, 1)", logger: test)
+                    marked.continuation.yield()
+                    for await _ in writeWaits.stream { break }
+                    try await connection.query("UPDATE book SET leaving = 'east' WHERE id = 1", logger: test)
+                    try await connection.query("COMMIT", logger: test)
+                }
+            }
+            for await _ in marked.stream { break }
+            // A sale sent meanwhile: its statement begins (and takes its snapshot), then waits for the lock.
+            let sale = Task { try await store.createSale(SaleDraft(clinicID: glow, productID: serum, date: try Day(parsing: "2026-02-03")), idempotencyKey: nil) }
+            while try await directory.database.withConnection({ connection in
+                try await connection.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", logger: test)
+                    .decode(Int64.self).all().first ?? 0
+            }) == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            writeWaits.continuation.yield()
+            try await move.value
+            await #expect(throws: StoreError.self) { _ = try await sale.value }
+            #expect(try await store.sales(SaleQuery()).isEmpty)
         }
     }
 
