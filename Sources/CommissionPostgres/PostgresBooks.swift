@@ -65,6 +65,7 @@ public struct PostgresBooks: BookDirectory {
     /// book moves between databases with its records' ids as they are.
     /// - Throws: ``StoreError/invalid(field:reason:)`` naming the books found astray.
     public func prepare() async throws {
+        try await checkDistinct()
         try await checkPlaces()
         for name in others.keys.sorted() { try await number(name) }
     }
@@ -105,6 +106,24 @@ public struct PostgresBooks: BookDirectory {
             }
         }
         numbered.insert(name)
+    }
+
+    /// Whether the databases are as many as their names: one given twice (under two names, or as
+    /// the first and a further one) would hold its books' records twice over.
+    func checkDistinct() async throws {
+        var seen: [String: String] = [:]
+        for name in names {
+            let other = try database(named: name)
+            let identity = try await Self.run(other, "read the database's identity") { connection in
+                try await connection.query("SELECT id FROM databaseIdentity", logger: other.logger).decode(String.self).all().first ?? ""
+            }
+            if let first = seen[identity] {
+                throw StoreError.invalid(field: "database", reason: """
+                    "\(first)" and "\(name)" are the same database: give each further database one of its own.
+                    """)
+            }
+            seen[identity] = name
+        }
     }
 
     /// Whether each other database holds only books the directory places there, is moving there,

@@ -371,6 +371,9 @@ package enum PostgresSchema {
             "ALTER TABLE book ADD COLUMN leaving text CHECK (leaving <> '')",
             // On the directory's: the database a move under way (or cut short) copies the book to.
             "ALTER TABLE book ADD COLUMN movingTo text CHECK (movingTo <> '')",
+            // Each database's own identity, by which a server tells that it was given one database twice.
+            "CREATE TABLE databaseIdentity (id text PRIMARY KEY)",
+            "INSERT INTO databaseIdentity (id) VALUES (md5(random()::text || clock_timestamp()::text))",
             // On the directory's: the block each further database numbers its records from.
             "CREATE TABLE databaseBlock (name text PRIMARY KEY, block bigint NOT NULL UNIQUE CHECK (block > 0))",
             // Where the book is leaving for, as committed when it is called: a VOLATILE function's

@@ -333,7 +333,7 @@ import Testing
         }
     }
 
-    @Test("A database that was another server's is refused as a further one, saying why")
+    @Test("A database that was another server's, or one given twice, is refused as a further one, saying why")
     func strayBooksRefused() async throws {
         try await withTwoDatabases { mainURL, eastURL in
             // east served on its own first: it holds its own book 1.
@@ -345,6 +345,15 @@ import Testing
                 Issue.record("a database with books of its own was taken")
             } catch let error as StoreError {
                 #expect("\(error)".contains("holds book 1 that the directory does not place there"), "\(error)")
+            }
+            // One database given twice: as the first and a further one, or under two names.
+            for more in [["east=\(mainURL)"], ["east=\(eastURL)", "west=\(eastURL)"]] {
+                do {
+                    _ = try await PostgresBooks.open(url: mainURL, more: more, defaultSettings: settings, logger: Logger(label: "test"))
+                    Issue.record("one database given twice was taken: \(more)")
+                } catch let error as StoreError {
+                    #expect("\(error)".contains("are the same database"), "\(error)")
+                }
             }
             #expect(throws: StoreError.self) { _ = try PostgresBooks.named("postgres://nameless") }
             #expect(throws: StoreError.self) { _ = try PostgresBooks.named("main east=postgres://x") }
