@@ -187,7 +187,7 @@ extension PostgresStore: BookArchiving {
     static func copyBook(_ book: Int64, named name: String, into database: PostgresBookDatabase, rowExists: Bool, keptAnswers: [KeptAnswer],
                          importAids: ImportAids, from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
         let logger = database.logger
-        return try await PostgresBooks.run(database, "copy the book (nothing was written)") { connection in
+        return try await database.run("copy the book (nothing was written)") { connection in
             if rowExists {
                 try await connection.query("""
                     UPDATE book SET leaving = NULL, epoch = md5(random()::text || clock_timestamp()::text) WHERE id = \(book)

@@ -213,6 +213,17 @@ public final class PostgresBookDatabase: Sendable {
         }
     }
 
+    /// ``transaction(readOnly:_:)`` whose failure is said as a ``StoreError`` of `doing` (what
+    /// it could not do).
+    @discardableResult
+    func run<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await transaction(body)
+        } catch {
+            throw Self.storeError(error, doing: doing)
+        }
+    }
+
     /// Runs `body` in one transaction on a connection of the pool, in the caller's own task: for
     /// work that cannot be handed to a task of its own — the archive streamed to a sink that is not
     /// `Sendable` (a download, a backup, a migration). Its queries are steps, each in a task of its

@@ -65,6 +65,7 @@ public struct PostgresBooks: BookDirectory {
     /// book moves between databases with its records' ids as they are.
     /// - Throws: ``StoreError/invalid(field:reason:)`` naming the books found astray.
     public func prepare() async throws {
+        guard !others.isEmpty else { return }
         try await checkDistinct()
         try await checkPlaces()
         for name in others.keys.sorted() { try await number(name) }
@@ -91,7 +92,7 @@ public struct PostgresBooks: BookDirectory {
             return next
         }
         let start = block * Self.numberingBlock
-        try await Self.run(other, "number the database's records from its own block") { connection in
+        try await other.run("number the database's records from its own block") { connection in
             let sequences = try await connection.query("""
                 SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences WHERE schemaname = current_schema()
                 """, logger: other.logger).decode(String.self).all()
@@ -114,7 +115,7 @@ public struct PostgresBooks: BookDirectory {
         var seen: [String: String] = [:]
         for name in names {
             let other = try database(named: name)
-            let identity = try await Self.run(other, "read the database's identity") { connection in
+            let identity = try await other.run("read the database's identity") { connection in
                 try await connection.query("SELECT id FROM databaseIdentity", logger: other.logger).decode(String.self).all().first ?? ""
             }
             if let first = seen[identity] {
@@ -140,7 +141,7 @@ public struct PostgresBooks: BookDirectory {
             return placed
         }
         for (name, other) in others.sorted(by: { $0.key < $1.key }) {
-            let held = try await Self.run(other, "read the books of \"\(name)\"") { connection in
+            let held = try await other.run("read the books of \"\(name)\"") { connection in
                 try await connection.query("SELECT id FROM book WHERE leaving IS NULL", logger: other.logger).decode(Int64.self).all()
             }
             let astray = held.filter { !(placed[name] ?? []).contains($0) }.sorted()
@@ -202,7 +203,11 @@ public struct PostgresBooks: BookDirectory {
 
     /// The store of `book`, on the database the directory places it on.
     public func postgresStore(book: Int64) async throws -> PostgresStore {
-        let place = try await place(of: book)
+        try await store(of: book, placedOn: try await place(of: book))
+    }
+
+    /// The store of `book`, on the database called `place`.
+    private func store(of book: Int64, placedOn place: String) async throws -> PostgresStore {
         if place == Self.mainName { return try await PostgresStore(database: database, book: book) }
         guard let other = others[place] else {
             throw StoreError.unavailable("book \(book) is on the database \"\(place)\", which this server was not given")
@@ -260,7 +265,7 @@ public struct PostgresBooks: BookDirectory {
         try await number(place)
         let listed = try await PostgresStore.createBook(in: database, name: name, settings: settings, ownersLink: ownersLink, placedOn: place)
         do {
-            try await Self.run(target, "create the book on \"\(place)\"") { connection in
+            try await target.run("create the book on \"\(place)\"") { connection in
                 try await PostgresStore.insertBookRow(connection, id: listed, name: name, settings: settings, logger: target.logger)
             }
             return try await PostgresStore(database: target, book: listed, accounts: database)
@@ -329,7 +334,7 @@ public struct PostgresBooks: BookDirectory {
             throw StoreError.invalid(field: "database", reason: "book \(book) is on \"\(place)\" already.")
         }
         if place != Self.mainName { try await number(place) }
-        let source = try await postgresStore(book: book)
+        let source = try await store(of: book, placedOn: from)
         try await directory("note the move") { connection in
             try await connection.query("UPDATE book SET movingTo = \(place) WHERE id = \(book)", logger: database.logger)
         }
@@ -372,7 +377,7 @@ public struct PostgresBooks: BookDirectory {
             // The old place's live streams end (their browsers open them again, on the new place).
             let sourceDatabase = source.database
             if sourceDatabase !== database {
-                try await Self.run(sourceDatabase, "tell the move") { connection in
+                try await sourceDatabase.run("tell the move") { connection in
                     try await PostgresChanges.announceMove(connection, book: book, logger: sourceDatabase.logger)
                 }
             }
@@ -395,7 +400,7 @@ public struct PostgresBooks: BookDirectory {
         }
         for name in names where name != placedOn {
             let other = try database(named: name)
-            let leaving: [String?] = try await Self.run(other, "read the book's old copy") { connection in
+            let leaving: [String?] = try await other.run("read the book's old copy") { connection in
                 try await connection.query("SELECT leaving FROM book WHERE id = \(book)", logger: other.logger).decode(String?.self).all()
             }
             guard let row = leaving.first, row != nil || name == movingTo else { continue }
@@ -403,7 +408,7 @@ public struct PostgresBooks: BookDirectory {
         }
         // Where the book is, writes are taken again (a move starting now marks it anew).
         let here = try database(named: placedOn)
-        try await Self.run(here, "take the book's writes again") { connection in
+        try await here.run("take the book's writes again") { connection in
             try await connection.query("UPDATE book SET leaving = NULL WHERE id = \(book) AND leaving IS NOT NULL", logger: here.logger)
         }
         if movingTo != nil {
@@ -433,20 +438,9 @@ public struct PostgresBooks: BookDirectory {
     /// A transaction on the directory's database.
     @discardableResult
     private func directory<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await Self.run(database, doing, body)
+        try await database.run(doing, body)
     }
 
-    @discardableResult
-    static func run<T: Sendable>(_ database: PostgresBookDatabase, _ doing: String,
-                                 _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await database.transaction(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: doing)
-        }
-    }
 }
 
 extension PostgresBooks {

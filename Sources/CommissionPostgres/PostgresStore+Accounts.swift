@@ -11,11 +11,7 @@ extension PostgresStore: AccountStore {
     /// changes, nothing is announced.
     @discardableResult
     func accountWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await accounts.transaction(body)
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: "write")
-        }
+        try await accounts.run("write", body)
     }
 
     /// A read of accounts, sessions, tokens and invitations, on the database that keeps them (``accounts``).

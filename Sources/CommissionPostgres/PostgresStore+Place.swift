@@ -68,7 +68,7 @@ extension PostgresStore {
         let answered = answers.filter { $0.status != nil }
         guard !answered.isEmpty else { return }
         let logger = database.logger
-        try await PostgresBooks.run(database, "copy the answers kept meanwhile") { connection in
+        try await database.run("copy the answers kept meanwhile") { connection in
             for answer in answered {
                 try await connection.query("""
                     UPDATE idempotencyKey SET status = \(answer.status), contentType = \(answer.contentType), body = \(answer.body)
@@ -134,7 +134,7 @@ extension PostgresStore {
     /// log's deletion is let through for this book alone (`commission.removing_book`, v15).
     static func removeRecords(of book: Int64, on database: PostgresBookDatabase, keepingRow: Bool) async throws {
         let logger = database.logger
-        try await PostgresBooks.run(database, "remove the book's old copy") { connection in
+        try await database.run("remove the book's old copy") { connection in
             try await connection.query("SELECT set_config('commission.removing_book', \(String(book)), true)", logger: logger)
             for table in recordTables {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE bookId = \(book)", logger: logger)

@@ -133,11 +133,7 @@ public struct PostgresStore: CommissionStore, Sendable {
 
     /// A transaction on the book's database that changes no figure (nothing is announced).
     func plainWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await database.transaction(body)
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: "write")
-        }
+        try await database.run("write", body)
     }
 
     /// How a write holds its book.
