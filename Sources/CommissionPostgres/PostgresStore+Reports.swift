@@ -2,6 +2,7 @@ import CommissionCore
 import CommissionStore
 import Foundation
 import PostgresNIO
+import Synchronization
 
 extension PostgresStore {
     /// How many products the dashboard lists.
@@ -16,182 +17,246 @@ extension PostgresStore {
                       commission: rounding.scope == .perLine ? Money(minorUnits: value(5)) : exact.rounded(rounding.rule))
     }
 
-    /// Three statements whatever the number of clinics and products, in one read-only transaction:
+    /// One statement, whatever the number of clinics and products: every sum at once, as one row
+    /// per part and key (``DashboardPart``), the top products with their figures of the month, and
     /// what the sums depend on (the settings, the clinics, which of them are kept by period, their
-    /// latest payment lags); every sum at once, as one row per part and key (``DashboardPart``); the
-    /// top products with this month's figures. Each sum reads a summary by an index of its own.
+    /// latest payment lags) as the last row. Each sum reads a summary by an index of its own.
+    ///
+    /// The clinics' current periods are worked out in Swift from those inputs, so the statement
+    /// needs them before it runs: it is given the ones of the inputs the book's last dashboard read
+    /// (``DashboardInputsCache``), and its own row of inputs says whether they still hold. Then the
+    /// statement is its own snapshot and the dashboard one round trip. When they do not hold (a
+    /// clinic, a payout or the settings changed since, or no dashboard was read yet), the statement
+    /// runs twice in one read-only transaction, the second time with the inputs the first read.
     public func dashboard(today: Day) async throws -> Dashboard {
-        try await read { connection in
-            let inputs = try await dashboardInputs(connection)
-            let rounding = inputs.settings.rounding
-            let plan = ArrearsPlan(clinics: inputs.clinics, today: today, lags: inputs.lags)
-            let sums = try await dashboardSums(connection, today: today, points: plan.points, kept: inputs.kept)
-            func totals(_ part: DashboardPart) -> [Int64: Totals] { (sums[part] ?? [:]).mapValues { Self.totals($0, rounding: rounding) } }
-            func total(_ part: DashboardPart) throws -> Totals { Self.totals(try Self.added((sums[part] ?? [:]).values), rounding: rounding) }
-            let clinicMonth = totals(.clinicMonth), clinicYear = totals(.clinicYear), periodTotals = totals(.period)
-            let received = sums[.received] ?? [:], payables = sums[.payable] ?? [:]
-            var arrearsSums: [Int64: ArrearsPlan.Sums] = [:]
-            for (id, cells) in sums[.arrears] ?? [:] {
-                arrearsSums[id] = ArrearsPlan.Sums(expected: cells[0] ?? 0, expectedNotDue: cells[1] ?? 0, received: cells[2] ?? 0,
-                                                   receivedNotDue: cells[3] ?? 0)
+        if let inputs = dashboardInputs.current {
+            let sums = try await readStatement { connection in
+                try await dashboardSums(connection, today: today, inputs: inputs)
             }
-            let arrears = try plan.arrears(arrearsSums)
-            var standings: [ClinicStanding] = []
-            for (clinic, point) in zip(inputs.clinics, plan.points) where !clinic.isArchived || clinicYear[clinic.id.rawValue] != nil {
-                let id = clinic.id.rawValue
-                let totals = periodTotals[id] ?? .zero
-                let paid = Money(minorUnits: received[id]?[0] ?? 0)
-                let payable = inputs.kept.contains(id) ? Money(minorUnits: payables[id]?[0] ?? 0) : totals.commission
-                standings.append(ClinicStanding(clinic: clinic, period: point.current, periodTotals: totals, periodPayable: payable,
-                                                periodReceived: paid, periodBalance: try payable.subtracting(paid),
-                                                monthTotals: clinicMonth[id] ?? .zero, yearTotals: clinicYear[id] ?? .zero,
-                                                arrears: arrears[id] ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays)))
-            }
+            if sums.inputs == inputs.text { return try dashboard(today: today, inputs: inputs, sums: sums) }
+        }
+        let (inputs, sums) = try await read { connection in
+            let first = try await dashboardSums(connection, today: today, inputs: nil)
+            let inputs = try DashboardInputs(text: first.inputs, book: book)
+            return (inputs, try await dashboardSums(connection, today: today, inputs: inputs))
+        }
+        dashboardInputs.current = inputs
+        return try dashboard(today: today, inputs: inputs, sums: sums)
+    }
 
-            let productYear = totals(.productYear)
-            let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
-            var products: [ProductStanding] = []
-            if !top.isEmpty {
-                var byID: [Int64: ProductStanding] = [:]
-                for try await row in try await connection.execute(TopProducts(book: book, month: today.firstOfMonth.description, ids: top.map(\.key)),
-                                                        logger: logger) {
-                    let product = Product(id: Product.ID(row.0), name: row.1, sku: row.2, unitPrice: Money(minorUnits: row.3),
-                                          unitCost: Money(minorUnits: row.4), isArchived: row.5)
-                    byID[row.0] = ProductStanding(product: product, monthTotals: Self.totals([row.6, row.7, row.8, row.9, row.10, row.11, row.12],
-                                                                                          rounding: rounding),
-                                                  yearTotals: productYear[row.0] ?? .zero)
+    /// The dashboard from its statement's rows, read with `inputs`.
+    func dashboard(today: Day, inputs: DashboardInputs, sums: DashboardRows) throws -> Dashboard {
+        let rounding = inputs.settings.rounding
+        let parts = sums.parts
+        func totals(_ part: DashboardPart) -> [Int64: Totals] { (parts[part] ?? [:]).mapValues { Self.totals($0, rounding: rounding) } }
+        func total(_ part: DashboardPart) throws -> Totals { Self.totals(try Self.added((parts[part] ?? [:]).values), rounding: rounding) }
+        let plan = inputs.plan(today: today)
+        let clinicMonth = totals(.clinicMonth), clinicYear = totals(.clinicYear), periodTotals = totals(.period)
+        let received = parts[.received] ?? [:], payables = parts[.payable] ?? [:]
+        var arrearsSums: [Int64: ArrearsPlan.Sums] = [:]
+        for (id, cells) in parts[.arrears] ?? [:] {
+            arrearsSums[id] = ArrearsPlan.Sums(expected: cells[0] ?? 0, expectedNotDue: cells[1] ?? 0, received: cells[2] ?? 0,
+                                               receivedNotDue: cells[3] ?? 0)
+        }
+        let arrears = try plan.arrears(arrearsSums)
+        var standings: [ClinicStanding] = []
+        for (clinic, point) in zip(inputs.clinics, plan.points) where !clinic.isArchived || clinicYear[clinic.id.rawValue] != nil {
+            let id = clinic.id.rawValue
+            let totals = periodTotals[id] ?? .zero
+            let paid = Money(minorUnits: received[id]?[0] ?? 0)
+            let payable = inputs.kept.contains(id) ? Money(minorUnits: payables[id]?[0] ?? 0) : totals.commission
+            standings.append(ClinicStanding(clinic: clinic, period: point.current, periodTotals: totals, periodPayable: payable,
+                                            periodReceived: paid, periodBalance: try payable.subtracting(paid),
+                                            monthTotals: clinicMonth[id] ?? .zero, yearTotals: clinicYear[id] ?? .zero,
+                                            arrears: arrears[id] ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays)))
+        }
+
+        // The statement gave the products that may be among the top ones (``DashboardSums``); which are is decided here.
+        let productYear = totals(.productYear), productMonth = parts[.productMonth] ?? [:], prices = parts[.productPrices] ?? [:]
+        let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
+        let products = top.compactMap { id, yearTotals -> ProductStanding? in
+            guard let name = sums.names[id], let price = prices[id], price.count >= 3 else { return nil }
+            let product = Product(id: Product.ID(id), name: name.name, sku: name.sku, unitPrice: Money(minorUnits: price[0] ?? 0),
+                                  unitCost: Money(minorUnits: price[1] ?? 0), isArchived: price[2] == 1)
+            return ProductStanding(product: product, monthTotals: Self.totals(productMonth[id] ?? [], rounding: rounding), yearTotals: yearTotals)
+        }
+        return Dashboard(today: today, currency: inputs.settings.currency, todayTotals: try total(.today), monthTotals: try total(.clinicMonth),
+                         yearTotals: try total(.clinicYear), clinics: standings, products: products)
+    }
+
+    /// What the dashboard's sums depend on: the book's settings, its clinics in order of name,
+    /// whether each is kept by period, and its latest payment lags in days; with the text they
+    /// were read from (JSON), which a later statement's row of inputs is compared with.
+    struct DashboardInputs: Sendable {
+        let text: String
+        let settings: BookSettings
+        let clinics: [Clinic]
+        let kept: Set<Int64>
+        let lags: [Int64: [Int]]
+
+        /// The row of inputs, as ``DashboardSums`` writes it: the book's settings, then its clinics,
+        /// each an array in the statement's order.
+        private struct Stored: Decodable {
+            struct Book: Decodable {
+                let currencyCode: String, minorDigits: Int, timeZone: String, roundingRule: String, roundingScope: String, locale: String
+                init(from decoder: any Decoder) throws {
+                    var cells = try decoder.unkeyedContainer()
+                    (currencyCode, minorDigits) = (try cells.decode(String.self), try cells.decode(Int.self))
+                    (timeZone, roundingRule, roundingScope, locale) = (try cells.decode(String.self), try cells.decode(String.self),
+                                                                       try cells.decode(String.self), try cells.decode(String.self))
                 }
-                products = top.compactMap { byID[$0.key] }
             }
-            return Dashboard(today: today, currency: inputs.settings.currency, todayTotals: try total(.today), monthTotals: try total(.clinicMonth),
-                             yearTotals: try total(.clinicYear), clinics: standings, products: products)
+            struct Clinic: Decodable {
+                let id: Int64, name: String, kind: String, anchor: String?, archived: Bool, changes: String?, kept: Bool, lags: [Int64]
+                init(from decoder: any Decoder) throws {
+                    var cells = try decoder.unkeyedContainer()
+                    (id, name, kind) = (try cells.decode(Int64.self), try cells.decode(String.self), try cells.decode(String.self))
+                    (anchor, archived, changes) = (try cells.decode(String?.self), try cells.decode(Bool.self), try cells.decode(String?.self))
+                    (kept, lags) = (try cells.decode(Bool.self), try cells.decode([Int64].self))
+                }
+            }
+            let book: Book
+            let clinics: [Clinic]
+            init(from decoder: any Decoder) throws {
+                var parts = try decoder.unkeyedContainer()
+                (book, clinics) = (try parts.decode(Book.self), try parts.decode([Clinic].self))
+            }
+        }
+
+        init(text: String?, book: Int64) throws {
+            guard let text else { throw StoreError.storage("the book \(book) does not exist") }
+            let stored: Stored
+            do {
+                stored = try JSONDecoder().decode(Stored.self, from: Data(text.utf8))
+            } catch {
+                throw StoreError.storage("the dashboard's inputs are malformed: \(error)")
+            }
+            let b = stored.book
+            self.text = text
+            settings = try PostgresStore.settings(b.currencyCode, b.minorDigits, b.timeZone, b.roundingRule, b.roundingScope, b.locale)
+            clinics = try stored.clinics.map { try PostgresStore.clinic($0.id, $0.name, $0.kind, $0.anchor, $0.archived, $0.changes) }
+            kept = Set(stored.clinics.filter(\.kept).map(\.id))
+            lags = Dictionary(uniqueKeysWithValues: stored.clinics.filter { !$0.lags.isEmpty }.map { ($0.id, $0.lags.map { Int($0) }) })
+        }
+
+        func plan(today: Day) -> ArrearsPlan { ArrearsPlan(clinics: clinics, today: today, lags: lags) }
+    }
+
+    /// The inputs of the book's last dashboard, kept between dashboards: the store is a value,
+    /// its copies share them.
+    final class DashboardInputsCache: Sendable {
+        private let value = Mutex<DashboardInputs?>(nil)
+        var current: DashboardInputs? {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
         }
     }
 
-    /// What the dashboard's sums depend on, in one statement: the book's settings, its clinics in
-    /// order of name, whether each is kept by period, and its latest payment lags in days.
-    func dashboardInputs(_ connection: PostgresConnection) async throws
-        -> (settings: BookSettings, clinics: [Clinic], kept: Set<Int64>, lags: [Int64: [Int]]) {
-        let rows = try await connection.execute(DashboardInputs(book: book), logger: logger).all()
-        guard let first = rows.first else { throw StoreError.storage("the book \(book) does not exist") }
-        let settings = try Self.settings(first.0, first.1, first.2, first.3, first.4, first.5)
-        var clinics: [Clinic] = [], kept: Set<Int64> = [], lags: [Int64: [Int]] = [:]
-        for row in rows {
-            guard let id = row.6, let name = row.7, let kind = row.8, let archived = row.10 else { continue }
-            clinics.append(try Self.clinic(id, name, kind, row.9, archived, row.11))
-            if row.12 { kept.insert(id) }
-            if !row.13.isEmpty { lags[id] = row.13.map { Int($0) } }
-        }
-        return (settings, clinics, kept, lags)
-    }
-
-    /// The dashboard's inputs: a row per clinic (one with no clinic for a book of none), the book's settings first.
-    struct DashboardInputs: PostgresPreparedStatement {
-        static let name = "commission_dashboard_inputs_v1"
-        static let bindingDataTypes: [PostgresDataType] = [.int8]
-        static let sql = """
-            SELECT b.currencyCode, b.currencyMinorDigits, b.timeZone, b.roundingRule, b.roundingScope, b.locale,
-                   c.id, c.name, c.scheduleKind, c.scheduleAnchor, c.isArchived, c.scheduleChanges,
-                   EXISTS (SELECT 1 FROM clinicPeriodKept k WHERE k.bookId = b.id AND k.clinicId = c.id),
-                   ARRAY (SELECT (p.receivedOn - p.periodEnd)::bigint FROM payout p WHERE p.bookId = b.id AND p.clinicId = c.id
-                          ORDER BY p.periodStart DESC, p.id DESC LIMIT \(Arrears.lagSample))
-            FROM book b LEFT JOIN clinic c ON c.bookId = b.id
-            WHERE b.id = $1 ORDER BY lower(c.name), c.id
-            """
-        var book: Int64
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(book)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws
-            -> (String, Int, String, String, String, String, Int64?, String?, String?, String?, Bool?, String?, Bool, [Int64]) {
-            try row.decode((String, Int, String, String, String, String, Int64?, String?, String?, String?, Bool?, String?, Bool, [Int64]).self)
-        }
-    }
-
-    /// The dashboard's top products, each with its figures of the month.
-    struct TopProducts: PostgresPreparedStatement {
-        static let name = "commission_dashboard_products_v1"
-        static let bindingDataTypes: [PostgresDataType] = [.int8, .text, .int8Array]
-        static let sql = """
-            SELECT \(Columns.product), m.* FROM product LEFT JOIN LATERAL (
-                SELECT \(DashboardSums.figures) FROM productMonthTotal
-                WHERE bookId = product.bookId AND productId = product.id AND month = $2::date) m ON true
-            WHERE product.bookId = $1 AND product.id = ANY ($3::bigint[])
-            """
-        var book: Int64, month: String, ids: [Int64]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(book)
-            bindings.append(month)
-            bindings.append(ids)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws -> (Int64, String, String?, Int64, Int64, Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?) {
-            try row.decode((Int64, String, String?, Int64, Int64, Bool, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self)
-        }
-    }
-
-    /// The parts of the dashboard's one statement of sums, each a row per key (a clinic, a product;
-    /// 0 for the book) of up to seven figures.
+    /// The parts of the dashboard's one statement, each a row per key (a clinic, a product; 0 for
+    /// the book) of up to seven figures.
     enum DashboardPart: Int64 {
         /// ``Columns/totalsSums`` of today, of each clinic's month and year, of its current period,
-        /// of each product's year.
+        /// of each product's year (only the products that may be among the top ones).
         case today, clinicMonth, clinicYear, period, productYear
         /// What each clinic paid for its current period; a kept clinic's expected figure for it.
         case received, payable
         /// ``ArrearsPlan/Sums``, in its order.
         case arrears
+        /// A product's figures of the month (with its name and SKU), and its unit price, unit
+        /// cost and whether it is archived (1).
+        case productMonth, productPrices
+        /// The inputs the sums depend on, as JSON (``DashboardInputs``).
+        case inputs
     }
 
-    /// Every sum of the dashboard in one statement (prepared once per connection): the clinics'
-    /// points (their current periods and the first period not yet due), as arrays unnested,
-    /// joined to the summaries and the payouts.
-    func dashboardSums(_ connection: PostgresConnection, today: Day, points: [ArrearsPlan.Point], kept: Set<Int64>) async throws
-        -> [DashboardPart: [Int64: [Int64?]]] {
+    /// The rows of the dashboard's statement.
+    struct DashboardRows: Sendable {
+        var parts: [DashboardPart: [Int64: [Int64?]]] = [:]
+        /// The top products' names and SKUs.
+        var names: [Int64: (name: String, sku: String?)] = [:]
+        /// The row of inputs, as the statement's snapshot has them.
+        var inputs: String?
+    }
+
+    /// Runs the dashboard's statement (prepared once per connection), the clinics' points (their
+    /// current periods and the first period not yet due) worked out from `inputs` (none without).
+    func dashboardSums(_ connection: PostgresConnection, today: Day, inputs: DashboardInputs?) async throws -> DashboardRows {
+        let points = inputs?.plan(today: today).points ?? []
+        let kept = inputs?.kept ?? []
+        let perLine = (inputs?.settings.rounding.scope ?? .perLine) == .perLine
         let statement = DashboardSums(
             book: book, clinics: points.map(\.clinicID), firsts: points.map(\.current.start.description),
             lasts: points.map(\.current.end.description), notDues: points.map(\.notDue.description), kept: points.map { kept.contains($0.clinicID) },
             today: today.description, month: today.firstOfMonth.description, yearFirst: "\(today.year)-01-01", yearLast: "\(today.year)-12-31",
-            year: Int64(today.year))
-        var result: [DashboardPart: [Int64: [Int64?]]] = [:]
+            year: Int64(today.year), perLine: perLine)
+        var rows = DashboardRows()
         for try await row in try await connection.execute(statement, logger: logger) {
             guard let part = DashboardPart(rawValue: row.part) else { continue }
-            result[part, default: [:]][row.key] = row.figures
+            switch part {
+            case .inputs: rows.inputs = row.text
+            case .productMonth:
+                if let name = row.text { rows.names[row.key] = (name, row.sku) }
+                rows.parts[part, default: [:]][row.key] = row.figures
+            default: rows.parts[part, default: [:]][row.key] = row.figures
+            }
         }
-        return result
+        return rows
     }
 
-    /// The dashboard's statement of sums: a row per part (``DashboardPart``) and key, of up to seven figures.
+    /// The dashboard's statement: a row per part (``DashboardPart``) and key, of up to seven
+    /// figures and two texts (a product's name and SKU; the inputs).
+    ///
+    /// Of the products, only those that may be among the top ones by commission of the year are
+    /// read: with per-line rounding, those whose rounded commission is at least the
+    /// ``PostgresStore/dashboardProductLimit``th highest; else those whose exact commission is
+    /// above that of the limit's product less two minor units — any product further below rounds
+    /// to less than every one of those (a rounding moves an amount by less than one unit).
     struct DashboardSums: PostgresPreparedStatement {
-        static let name = "commission_dashboard_sums_v1"
+        static let name = "commission_dashboard_v2"
         static let bindingDataTypes: [PostgresDataType] = [.int8, .int8Array, .textArray, .textArray, .textArray, .boolArray, .text, .text, .text,
-                                                           .text, .int8]
+                                                           .text, .int8, .bool]
         /// A summary's figures, as ``Columns/totalsSums`` gives them for a row that is its key's only one.
         static let figures = "saleCount, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact"
         /// `count` figures a part leaves empty.
         static func none(_ count: Int) -> String { String(repeating: ", NULL::bigint", count: count) }
+        /// The two texts a part leaves empty.
+        static let noText = ", NULL::text, NULL::text"
+        /// Two minor units, in the ten-thousandths of ``ExactCommission``.
+        static let margin = 2 * 10_000
         static let sql = """
             WITH point AS MATERIALIZED (
                 SELECT * FROM unnest($2::bigint[], $3::text[]::date[], $4::text[]::date[], $5::text[]::date[], $6::boolean[])
-                    AS p(clinicId, first, last, notDue, kept))
-            SELECT \(DashboardPart.today.rawValue)::bigint, 0::bigint, \(Columns.totalsSums) FROM clinicDayTotal WHERE bookId = $1 AND date = $7::date
-            UNION ALL SELECT \(DashboardPart.clinicMonth.rawValue), clinicId, \(figures) FROM clinicMonthTotal WHERE bookId = $1 AND month = $8::date
-            UNION ALL SELECT \(DashboardPart.clinicYear.rawValue), clinicId, \(Columns.totalsSums) FROM clinicMonthTotal
+                    AS p(clinicId, first, last, notDue, kept)),
+            productYear AS MATERIALIZED (
+                SELECT productId, \(figures), CASE WHEN $12 THEN commissionMinor ELSE commissionExact END AS rank
+                FROM productYearTotal WHERE bookId = $1 AND year = $11),
+            cut AS (SELECT rank FROM productYear ORDER BY rank DESC OFFSET \(PostgresStore.dashboardProductLimit - 1) LIMIT 1),
+            candidate AS MATERIALIZED (
+                SELECT * FROM productYear
+                WHERE NOT EXISTS (SELECT FROM cut) OR rank > (SELECT rank FROM cut) - CASE WHEN $12 THEN 1 ELSE \(margin) END),
+            top AS MATERIALIZED (
+                SELECT product.id AS productId, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived, m.*
+                FROM candidate
+                JOIN LATERAL (SELECT * FROM product WHERE product.bookId = $1 AND product.id = candidate.productId) product ON true
+                LEFT JOIN LATERAL (
+                    SELECT \(figures) FROM productMonthTotal
+                    WHERE bookId = $1 AND productId = candidate.productId AND month = $8::date) m ON true)
+            SELECT \(DashboardPart.today.rawValue)::bigint, 0::bigint, \(Columns.totalsSums)\(noText)
+                FROM clinicDayTotal WHERE bookId = $1 AND date = $7::date
+            UNION ALL SELECT \(DashboardPart.clinicMonth.rawValue), clinicId, \(figures)\(noText) FROM clinicMonthTotal WHERE bookId = $1 AND month = $8::date
+            UNION ALL SELECT \(DashboardPart.clinicYear.rawValue), clinicId, \(Columns.totalsSums)\(noText) FROM clinicMonthTotal
                 WHERE bookId = $1 AND month BETWEEN $9::date AND $10::date GROUP BY clinicId
-            UNION ALL SELECT \(DashboardPart.productYear.rawValue), productId, \(figures) FROM productYearTotal WHERE bookId = $1 AND year = $11
-            UNION ALL SELECT \(DashboardPart.period.rawValue), point.clinicId, \(Columns.totalsSums) FROM point
+            UNION ALL SELECT \(DashboardPart.productYear.rawValue), productId, \(figures)\(noText) FROM candidate
+            UNION ALL SELECT \(DashboardPart.productMonth.rawValue), productId, \(figures), name, sku FROM top
+            UNION ALL SELECT \(DashboardPart.productPrices.rawValue), productId, unitPriceMinor, unitCostMinor,
+                    CASE WHEN isArchived THEN 1 ELSE 0 END::bigint\(none(4))\(noText) FROM top
+            UNION ALL SELECT \(DashboardPart.period.rawValue), point.clinicId, \(Columns.totalsSums)\(noText) FROM point
                 JOIN clinicDayTotal t ON t.bookId = $1 AND t.clinicId = point.clinicId AND t.date BETWEEN point.first AND point.last
                 GROUP BY point.clinicId
-            UNION ALL SELECT \(DashboardPart.received.rawValue), point.clinicId, sum(p.amountMinor)::bigint\(none(6))
+            UNION ALL SELECT \(DashboardPart.received.rawValue), point.clinicId, sum(p.amountMinor)::bigint\(none(6))\(noText)
                 FROM point JOIN payout p ON p.bookId = $1 AND p.clinicId = point.clinicId AND p.periodStart = point.first
                 GROUP BY point.clinicId
-            UNION ALL SELECT \(DashboardPart.payable.rawValue), t.clinicId, t.expectedMinor\(none(6))
+            UNION ALL SELECT \(DashboardPart.payable.rawValue), t.clinicId, t.expectedMinor\(none(6))\(noText)
                 FROM point JOIN clinicPeriodTotal t ON t.bookId = $1 AND t.clinicId = point.clinicId AND t.periodStart = point.first
                 WHERE point.kept
             UNION ALL SELECT \(DashboardPart.arrears.rawValue), point.clinicId,
@@ -213,16 +278,30 @@ extension PostgresStore {
                 (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = $1 AND p.clinicId = point.clinicId
                   AND p.periodStart <= point.first)::bigint,
                 (SELECT coalesce(sum(amountMinor), 0) FROM payout p WHERE p.bookId = $1 AND p.clinicId = point.clinicId
-                  AND p.periodStart BETWEEN point.notDue AND point.first)::bigint\(none(3))
+                  AND p.periodStart BETWEEN point.notDue AND point.first)::bigint\(none(3))\(noText)
                 FROM point
+            UNION ALL SELECT \(DashboardPart.inputs.rawValue), 0\(none(7)), (
+                SELECT json_build_array(
+                    json_build_array(b.currencyCode, b.currencyMinorDigits, b.timeZone, b.roundingRule, b.roundingScope, b.locale),
+                    coalesce((
+                        SELECT json_agg(json_build_array(
+                            c.id, c.name, c.scheduleKind, c.scheduleAnchor, c.isArchived, c.scheduleChanges, k.clinicId IS NOT NULL,
+                            ARRAY (SELECT (p.receivedOn - p.periodEnd)::bigint FROM payout p WHERE p.bookId = b.id AND p.clinicId = c.id
+                                   ORDER BY p.periodStart DESC, p.id DESC LIMIT \(Arrears.lagSample)))
+                            ORDER BY lower(c.name), c.id)
+                        FROM clinic c LEFT JOIN clinicPeriodKept k ON k.bookId = c.bookId AND k.clinicId = c.id
+                        WHERE c.bookId = b.id), '[]'::json))::text
+                FROM book b WHERE b.id = $1), NULL::text
             """
 
         var book: Int64
         var clinics: [Int64], firsts: [String], lasts: [String], notDues: [String], kept: [Bool]
         var today: String, month: String, yearFirst: String, yearLast: String, year: Int64
+        /// Whether the book rounds per line (products are ranked by their rounded commission).
+        var perLine: Bool
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 11)
+            var bindings = PostgresBindings(capacity: 12)
             bindings.append(book)
             bindings.append(clinics)
             bindings.append(firsts)
@@ -231,19 +310,25 @@ extension PostgresStore {
             bindings.append(kept)
             for text in [today, month, yearFirst, yearLast] { bindings.append(text) }
             bindings.append(year)
+            bindings.append(perLine)
             return bindings
         }
 
         /// Cell by cell: a whole row's tuple decoded at once instantiates generic metadata for every cell.
-        func decodeRow(_ row: PostgresRow) throws -> (part: Int64, key: Int64, figures: [Int64?]) {
+        func decodeRow(_ row: PostgresRow) throws -> (part: Int64, key: Int64, figures: [Int64?], text: String?, sku: String?) {
             var cells = row.makeIterator()
             guard let part = try cells.next()?.decode(Int64.self), let key = try cells.next()?.decode(Int64.self) else {
                 throw StoreError.storage("a row of the dashboard's sums is short of its key")
             }
             var figures: [Int64?] = []
             figures.reserveCapacity(7)
-            while let cell = cells.next() { figures.append(try cell.decode(Int64?.self)) }
-            return (part, key, figures)
+            for _ in 0..<7 {
+                guard let cell = cells.next() else { throw StoreError.storage("a row of the dashboard's sums is short of its figures") }
+                figures.append(try cell.decode(Int64?.self))
+            }
+            let text = try cells.next()?.decode(String?.self) ?? nil
+            let sku = try cells.next()?.decode(String?.self) ?? nil
+            return (part, key, figures, text, sku)
         }
     }
 

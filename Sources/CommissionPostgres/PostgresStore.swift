@@ -19,6 +19,8 @@ public struct PostgresStore: CommissionStore, Sendable {
     /// The book this store reads and writes.
     public let book: Int64
     let logger: Logger
+    /// The inputs of the book's last dashboard (``dashboard(today:)``).
+    let dashboardInputs = DashboardInputsCache()
 
     /// The store of an existing book. Starts listening for other instances' changes.
     ///
@@ -115,6 +117,19 @@ public struct PostgresStore: CommissionStore, Sendable {
         do {
             return try await StoreTiming.measure(.read) {
                 try await database.transaction(readOnly: true, body)
+            }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "read the book")
+        }
+    }
+
+    /// Runs `body`, one statement, on a connection of the pool with no transaction around it: a
+    /// statement reads one snapshot of its own, and saves the two round trips of a transaction's
+    /// begin and end.
+    func readStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await StoreTiming.measure(.read) {
+                try await database.withConnection(body)
             }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "read the book")

@@ -673,6 +673,35 @@ extension TeamConformanceTests {
         #expect(harbor.arrears.owed == reconciliation.balance && !harbor.arrears.owed.isZero)
         #expect(harbor.arrears == Arrears(reconciliation, today: today, dueAfterDays: Arrears.defaultDueAfterDays))
     }
+
+    /// The top products are ranked by their commission of the year as the book rounds it, a tie
+    /// going to the product made first: rounding once per statement, the last place goes to a
+    /// product whose exact commission (999.5667 cents) is below another's (1000.2333) that rounds
+    /// to the same 10.00. A store that ranked the exact figures would list the other.
+    @Test(arguments: StoreKind.allCases)
+    func topProductsAreRankedByTheRoundedCommission(_ kind: StoreKind) async throws {
+        var settings = BookSettings.test
+        settings.rounding = RoundingPolicy(rule: .halfAwayFromZero, scope: .perStatement)
+        let store = try await kind.makeStore(settings: settings)
+        let studio = try await store.createClinic(ClinicDraft(name: "Studio", schedule: .monthly))
+        _ = try await store.createTerms(TermsDraft(clinicID: studio.id, share: share("33.33%"), effectiveFrom: day("2026-01-01")))
+        func product(_ name: String, price: Int64) async throws -> Product {
+            let product = try await store.createProduct(ProductDraft(name: name, unitPrice: cents(price), unitCost: .zero))
+            _ = try await store.createSale(SaleDraft(clinicID: studio.id, productID: product.id, date: day("2026-03-02")), idempotencyKey: nil)
+            return product
+        }
+        var high: [Product] = []
+        for index in 1...19 { high.append(try await product("High \(index)", price: 20_000 + Int64(index) * 100)) }
+        let first = try await product("Made first", price: 2999)    // 999.5667 cents: 10.00
+        _ = try await product("Made second", price: 3001)           // 1000.2333 cents: 10.00
+        for index in 1...3 { _ = try await product("Low \(index)", price: 500) }
+
+        let products = try await store.dashboard(today: day("2026-03-20")).products
+        #expect(products.count == 20)
+        #expect(products.prefix(19).map(\.product.id) == high.reversed().map(\.id))
+        #expect(products.last?.product.id == first.id)
+        #expect(products.last?.yearTotals.commission == cents(1000))
+    }
 }
 
 /// The entry assistant: what the quick entry form starts from, on every store.
