@@ -148,17 +148,17 @@ public struct LocaleStyle: Sendable, Hashable {
     /// ambiguous otherwise; followed by fewer digits it is the decimal separator.
     /// - Throws: ``MoneyError`` saying what is wrong.
     public func parse(_ text: String) throws(MoneyError) -> Money {
-        var body = text.trimmingCharacters(in: .whitespaces)
+        var body = text.trimmingWhitespace()
         for mark in [currencySymbol, currency.code] where !mark.isEmpty {
             if body.hasPrefix(mark) { body = String(body.dropFirst(mark.count)) } else if body.hasSuffix(mark) { body = String(body.dropLast(mark.count)) }
         }
-        body = body.trimmingCharacters(in: .whitespaces)
+        body = body.trimmingWhitespace()
         var negative = false
         if let first = body.first, first == "-" || first == "−" {
             negative = true
-            body = String(body.dropFirst()).trimmingCharacters(in: .whitespaces)
+            body = String(body.dropFirst()).trimmingWhitespace()
             for mark in [currencySymbol, currency.code] where !mark.isEmpty && body.hasPrefix(mark) {
-                body = String(body.dropFirst(mark.count)).trimmingCharacters(in: .whitespaces)
+                body = String(body.dropFirst(mark.count)).trimmingWhitespace()
             }
         }
         let spaces: Set<Character> = [" ", "\u{00A0}", "\u{202F}", "'", "’"]

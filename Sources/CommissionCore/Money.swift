@@ -103,7 +103,7 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
     /// A currency from its ISO 4217 code; minor digits follow ISO 4217 unless given.
     /// - Throws: ``CurrencyError`` when the code is not three letters or the digits are outside 0…4.
     public init(code: String, minorDigits: Int? = nil) throws(CurrencyError) {
-        let upper = code.trimmingCharacters(in: .whitespaces).uppercased()
+        let upper = code.trimmingWhitespace().uppercased()
         guard upper.count == 3, upper.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
             throw .invalidCode(code)
         }
@@ -147,7 +147,7 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
         // Foundation's trim scans every amount of an import; most have nothing to trim.
         func isSpace(_ scalar: Unicode.Scalar?) -> Bool { scalar?.properties.isWhitespace ?? false }
         let spaced = isSpace(text.unicodeScalars.first) || isSpace(text.unicodeScalars.last)
-        var scalars = Substring(spaced ? text.trimmingCharacters(in: .whitespaces) : text)
+        var scalars = Substring(spaced ? text.trimmingWhitespace() : text)
         guard !scalars.isEmpty else { throw .malformed(text, reason: "it is empty") }
         var negative = false
         if let first = scalars.first, first == "-" || first == "+" {

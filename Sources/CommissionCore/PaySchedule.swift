@@ -85,7 +85,7 @@ public enum PaySchedule: PayPeriods, Sendable, Hashable, CustomStringConvertible
 
     /// Reads `weekly:monday`, `biweekly:2026-01-05`, `semimonthly` or `monthly`.
     public init(parsing text: String) throws(PayScheduleError) {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
+        let parts = text.trimmingWhitespace().split(separator: ":", maxSplits: 1)
         guard let kind = parts.first else { throw .unknown(text) }
         try self.init(kind: String(kind), anchor: parts.count == 2 ? String(parts[1]) : nil)
     }

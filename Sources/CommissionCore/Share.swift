@@ -16,9 +16,9 @@ public struct Share: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Parses a percentage: `"40"`, `"37.5"`, `"37.50"`, `"37.50%"`. At most two decimals; 0…100.
     /// - Throws: ``ShareError`` saying what is wrong.
     public init(parsing text: String) throws(ShareError) {
-        var body = Substring(text.trimmingCharacters(in: .whitespaces))
+        var body = Substring(text.trimmingWhitespace())
         if body.hasSuffix("%") { body = body.dropLast() }
-        body = Substring(body.trimmingCharacters(in: .whitespaces))
+        body = Substring(body.trimmingWhitespace())
         let parts = body.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         func isDigits(_ s: Substring) -> Bool {
             !s.isEmpty && s.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }

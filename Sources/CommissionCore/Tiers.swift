@@ -17,7 +17,7 @@ public struct Tier: Sendable, Hashable, CustomStringConvertible {
         let parts = text.split(separator: ":", maxSplits: 1)
         guard parts.count == 2 else { throw .malformed(text) }
         do {
-            threshold = try currency.parse(String(parts[0]).trimmingCharacters(in: .whitespaces))
+            threshold = try currency.parse(String(parts[0]).trimmingWhitespace())
             share = try Share(parsing: String(parts[1]))
         } catch {
             throw .malformed(text)

@@ -84,7 +84,7 @@ public struct DepositProposal: Sendable, Hashable {
 
     /// The reference of the payouts a deposit becomes: the bank's text, so that it is recognised later.
     static func reference(_ deposit: Deposit) -> String {
-        String(("Bank: " + deposit.description).unicodeScalars.prefix(1000)).trimmingCharacters(in: .whitespaces)
+        String(("Bank: " + deposit.description).unicodeScalars.prefix(1000)).trimmingWhitespace()
     }
 
     /// What identifies this proposal between the page that shows it and the one that confirms it:

@@ -340,7 +340,7 @@ public struct CSVImportSource: ImportSource {
     public static func firstRows(of origin: Origin, format: CSVFormat = CSVFormat()) throws -> (headers: [String], first: [String]) {
         var (_, header, scanner, _) = try OpenedTable.csvHeader(of: origin, format: format)
         let first = (try? scanner.next())??.fields ?? []
-        return (header.map { $0.trimmingCharacters(in: .whitespaces) }, first)
+        return (header.map { $0.trimmingWhitespace() }, first)
     }
 
     /// The canonical field a header names, or nil for a column Commission ignores.
@@ -691,7 +691,7 @@ extension String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
         func isPlain(_ scalar: Unicode.Scalar) -> Bool { scalar.value > 0x20 && scalar.value < 0x7F }
         if isPlain(first) && isPlain(last) { return self }
-        return trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmingWhitespaceAndNewlines()
     }
 }
 
@@ -714,11 +714,11 @@ extension ImportDigest {
         defer { try? handle.close() }
         var hash = SHA256()
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
-        return ImportDigest(name: name ?? path, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined())
+        return ImportDigest(name: name ?? path, sha256: hash.finalize().hexadecimal)
     }
 
     /// The SHA-256 of bytes already in memory (an upload), named as messages should name them.
     public init(name: String, data: Data) {
-        self.init(name: name, sha256: SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+        self.init(name: name, sha256: SHA256.hash(data: data).hexadecimal)
     }
 }

@@ -1,3 +1,4 @@
+import CommissionCore
 import CommissionStore
 import Foundation
 
@@ -15,13 +16,13 @@ extension ImportMapping {
     /// - Throws: ``MappingError`` for a header the file lacks or a field the import does not read.
     public static func forImport(name: String, kind: ImportKind?, headers: [String], pairs: [(header: String, field: String)]) throws -> ImportMapping {
         var fields: [String: String] = [:]
-        let known = headers.map { $0.trimmingCharacters(in: .whitespaces) }
+        let known = headers.map { $0.trimmingWhitespace() }
         for (header, field) in pairs {
-            let header = header.trimmingCharacters(in: .whitespaces)
+            let header = header.trimmingWhitespace()
             guard let spelled = known.first(where: { Self.key($0) == Self.key(header) }) ?? (known.isEmpty ? header : nil) else {
                 throw MappingError.noSuchColumn(header, has: known.filter { !$0.isEmpty })
             }
-            let wanted = field.trimmingCharacters(in: .whitespaces)
+            let wanted = field.trimmingWhitespace()
             if wanted.isEmpty || ["ignore", "none", "-"].contains(wanted.lowercased()) {
                 fields[spelled] = ""
             } else if let field = CSVImportSource.Field.allCases.first(where: { Self.key($0.rawValue) == Self.key(wanted) })

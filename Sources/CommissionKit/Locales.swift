@@ -112,7 +112,7 @@ package enum LocaleText {
     /// Returns plain decimal text (`-1234.50`) for ``Currency/parse(_:decimalSeparator:)``; throws
     /// a sentence for grouping that is not in threes.
     package static func plainAmount(_ text: String, currency: Currency, decimalComma: Bool) throws -> String {
-        var value = text.trimmingCharacters(in: .whitespaces)
+        var value = text.trimmingWhitespace()
         var negative = false
         if value.hasPrefix("("), value.hasSuffix(")") {
             negative = true

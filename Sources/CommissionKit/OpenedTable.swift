@@ -100,7 +100,7 @@ package struct OpenedTable: Sendable {
         }
         rawHeaders = header
 
-        let spelledHeader = header.map { $0.trimmingCharacters(in: .whitespaces) }
+        let spelledHeader = header.map { $0.trimmingWhitespace() }
         headers = spelledHeader
         var mapping = format.mapping
         if let given = mapping, let absent = given.fields.keys.sorted().first(where: { header in
@@ -176,7 +176,7 @@ package struct OpenedTable: Sendable {
     /// knows (or her mappings do); failing that, the first of those with the most cells.
     static func headerIndex(among rows: [[String]], format: CSVFormat) -> Int {
         func known(_ cell: String) -> Bool {
-            let text = cell.trimmingCharacters(in: .whitespaces)
+            let text = cell.trimmingWhitespace()
             guard !text.isEmpty else { return false }
             return CSVImportSource.field(for: text) != nil || format.mapping?.field(for: text) != nil || format.saved.contains { $0.field(for: text) != nil }
         }

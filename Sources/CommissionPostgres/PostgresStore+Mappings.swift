@@ -8,7 +8,7 @@ extension PostgresStore: ImportMappings {
     public func saveMapping(_ mapping: ImportMapping) async throws {
         try mapping.validate()
         var mapping = mapping
-        mapping.name = mapping.name.trimmingCharacters(in: .whitespaces)
+        mapping.name = mapping.name.trimmingWhitespace()
         try await write([]) { [mapping] connection in
             _ = try await connection.query("""
                 INSERT INTO columnMapping (bookId, name, body) VALUES (\(book), \(mapping.name), \(mapping.stored))
@@ -27,7 +27,7 @@ extension PostgresStore: ImportMappings {
     public func deleteMapping(named name: String) async throws {
         try await write([]) { connection in
             let deleted = try await connection.query("""
-                DELETE FROM columnMapping WHERE bookId = \(book) AND lower(name) = lower(\(name.trimmingCharacters(in: .whitespaces))) RETURNING 1
+                DELETE FROM columnMapping WHERE bookId = \(book) AND lower(name) = lower(\(name.trimmingWhitespace())) RETURNING 1
                 """, logger: logger).decode(Int.self).all()
             guard !deleted.isEmpty else { throw StoreError.unknownMapping(name) }
         }
@@ -62,7 +62,7 @@ extension PostgresStore: ProductAliases {
     public func removeAlias(clinic: Clinic.ID, name: String) async throws {
         try await write([]) { connection in
             let deleted = try await connection.query("""
-                DELETE FROM productAlias WHERE bookId = \(book) AND clinicId = \(clinic.rawValue) AND lower(name) = lower(\(name.trimmingCharacters(in: .whitespaces)))
+                DELETE FROM productAlias WHERE bookId = \(book) AND clinicId = \(clinic.rawValue) AND lower(name) = lower(\(name.trimmingWhitespace()))
                 RETURNING 1
                 """, logger: logger).decode(Int.self).all()
             guard !deleted.isEmpty else { throw StoreError.invalid(field: "product name", reason: "the clinic has no product named \"\(name)\" to forget.") }

@@ -8,7 +8,7 @@ extension SQLiteStore: ImportMappings {
     public func saveMapping(_ mapping: ImportMapping) async throws {
         try mapping.validate()
         var mapping = mapping
-        mapping.name = mapping.name.trimmingCharacters(in: .whitespaces)
+        mapping.name = mapping.name.trimmingWhitespace()
         let saved = mapping
         // A preference, not a figure: other processes' caches need not hear of it.
         try await write([], bump: false) { db in
@@ -25,7 +25,7 @@ extension SQLiteStore: ImportMappings {
 
     public func deleteMapping(named name: String) async throws {
         try await write([], bump: false) { db in
-            try db.execute(sql: "DELETE FROM columnMapping WHERE name = ?", arguments: [name.trimmingCharacters(in: .whitespaces)])
+            try db.execute(sql: "DELETE FROM columnMapping WHERE name = ?", arguments: [name.trimmingWhitespace()])
             guard db.changesCount > 0 else { throw StoreError.unknownMapping(name) }
         }
     }
@@ -56,7 +56,7 @@ extension SQLiteStore: ProductAliases {
 
     public func removeAlias(clinic: Clinic.ID, name: String) async throws {
         try await write([], bump: false) { db in
-            try db.execute(sql: "DELETE FROM productAlias WHERE clinicId = ? AND name = ?", arguments: [clinic.rawValue, name.trimmingCharacters(in: .whitespaces)])
+            try db.execute(sql: "DELETE FROM productAlias WHERE clinicId = ? AND name = ?", arguments: [clinic.rawValue, name.trimmingWhitespace()])
             guard db.changesCount > 0 else { throw StoreError.invalid(field: "product name", reason: "the clinic has no product named \"\(name)\" to forget.") }
         }
     }

@@ -14,7 +14,7 @@ public enum StoreInput {
     public static func name(_ name: String, field: String) throws -> String {
         // Counted as given, in Unicode scalars, as the API's document (JSON Schema's maxLength) counts them.
         guard name.unicodeScalars.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = name.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw StoreError.invalid(field: field, reason: "it contains a control character (a tab, a line break or an invisible code).")
@@ -37,7 +37,7 @@ public enum StoreInput {
     public static func comparable(_ name: String) -> String {
         var collapsed = ""
         var pendingSpace = false
-        for scalar in name.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars {
+        for scalar in name.trimmingWhitespaceAndNewlines().unicodeScalars {
             if scalar.properties.isWhitespace {
                 pendingSpace = true
                 continue
@@ -55,7 +55,7 @@ public enum StoreInput {
     /// ``StoreError/unknownProduct(_:)`` for a name it does not know.
     public static func lookUp<T>(_ name: String, _ find: (String) throws -> T) throws -> T {
         // Told apart scalar by scalar: Swift's == takes a decomposed "è" for a composed one, SQL does not.
-        let (comparable, asTyped) = (comparable(name), name.trimmingCharacters(in: .whitespaces))
+        let (comparable, asTyped) = (comparable(name), name.trimmingWhitespace())
         do {
             return try find(comparable)
         } catch let error as StoreError where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName {
@@ -65,7 +65,7 @@ public enum StoreInput {
 
     /// ``lookUp(_:_:)`` for a store that asks its database asynchronously.
     public static func lookUp<T>(_ name: String, _ find: (String) async throws -> T) async throws -> T {
-        let (comparable, asTyped) = (comparable(name), name.trimmingCharacters(in: .whitespaces))
+        let (comparable, asTyped) = (comparable(name), name.trimmingWhitespace())
         do {
             return try await find(comparable)
         } catch let error as StoreError where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName {
@@ -88,7 +88,7 @@ public enum StoreInput {
     /// The forms an account's name is looked up in: its key (``usernameKey(_:)``), then the name as
     /// typed, for an account made before names were kept as keys ("Élodie").
     public static func usernameLookups(_ username: String) -> (key: String, asTyped: String) {
-        (usernameKey(username), username.trimmingCharacters(in: .whitespacesAndNewlines))
+        (usernameKey(username), username.trimmingWhitespaceAndNewlines())
     }
 
     /// Invisible characters: Unicode's default-ignorable code points (zero-width spaces and
@@ -140,7 +140,7 @@ public enum StoreInput {
     public static func product(_ draft: ProductDraft, currency: Currency? = nil) throws -> ProductDraft {
         var cleaned = draft
         cleaned.name = try name(draft.name, field: "product name")
-        cleaned.sku = draft.sku.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        cleaned.sku = draft.sku.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         if let sku = cleaned.sku {
             guard sku.unicodeScalars.count <= 200, !sku.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || isDirectionOverride($0) }) else {
                 throw StoreError.invalid(field: "sku", reason: "it is longer than 200 characters or contains a control character.")
@@ -155,7 +155,7 @@ public enum StoreInput {
 
     /// An idempotency key trimmed; refused when empty or longer than 200 characters.
     public static func idempotencyKey(_ key: String?) throws -> String? {
-        guard let key = key?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let key = key?.trimmingWhitespace() else { return nil }
         guard !key.isEmpty && key.count <= 200 else {
             throw StoreError.invalid(field: "idempotency key", reason: "it must have 1 to 200 characters.")
         }
@@ -164,7 +164,7 @@ public enum StoreInput {
 
     /// A note trimmed, nil when empty; refused beyond 1000 characters.
     public static func note(_ note: String?) throws -> String? {
-        guard let note = note?.trimmingCharacters(in: .whitespacesAndNewlines), !note.isEmpty else { return nil }
+        guard let note = note?.trimmingWhitespaceAndNewlines(), !note.isEmpty else { return nil }
         guard note.unicodeScalars.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
         guard !note.unicodeScalars.contains(where: isInvisibleControl) else {
             throw StoreError.invalid(field: "note", reason: "it contains an invisible control code (tabs and line breaks are fine).")

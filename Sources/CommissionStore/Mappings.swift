@@ -47,7 +47,7 @@ public struct ImportMapping: Sendable, Hashable, Codable {
     /// Checks what a store may keep.
     /// - Throws: ``StoreError/invalid(field:reason:)``.
     public func validate() throws {
-        let name = name.trimmingCharacters(in: .whitespaces)
+        let name = name.trimmingWhitespace()
         guard !name.isEmpty, name.count <= 100 else {
             throw StoreError.invalid(field: "mapping name", reason: "a mapping's name is 1 to 100 characters, such as “Clinic A's export”.")
         }
@@ -77,7 +77,7 @@ public struct ImportMapping: Sendable, Hashable, Codable {
 extension Array where Element == ImportMapping {
     /// The mapping of this name (any case), among these. - Throws: ``StoreError/unknownMapping(_:)``.
     public func named(_ name: String) throws -> ImportMapping {
-        let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let key = name.trimmingWhitespace().lowercased()
         guard let mapping = first(where: { $0.name.lowercased() == key }) else { throw StoreError.unknownMapping(name) }
         return mapping
     }
@@ -138,7 +138,7 @@ extension ProductAlias {
     /// The alias as a store may keep it: its name trimmed, 1–200 characters.
     public func checked() throws -> ProductAlias {
         var alias = self
-        alias.name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        alias.name = name.trimmingWhitespaceAndNewlines()
         guard !alias.name.isEmpty, alias.name.count <= 200 else {
             throw StoreError.invalid(field: "product name", reason: "the clinic's name for a product is 1 to 200 characters.")
         }

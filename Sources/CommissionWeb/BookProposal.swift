@@ -34,7 +34,7 @@ struct BookProposal {
     /// the same language.
     static func locale(_ header: String?) -> String? {
         let asked = (header ?? "").split(separator: ",").map {
-            $0.split(separator: ";").first.map { String($0).trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "-", with: "_") } ?? ""
+            $0.split(separator: ";").first.map { String($0).trimmingWhitespace().replacingOccurrences(of: "-", with: "_") } ?? ""
         }.filter { !$0.isEmpty && $0 != "*" }
         let offered = LocaleStyle.common.map(\.identifier)
         for tag in asked {

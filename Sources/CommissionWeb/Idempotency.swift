@@ -69,7 +69,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var hash = SHA256()
         hash.update(data: Data("\(request.method.rawValue) \(request.uri.path)?\(request.uri.query ?? "")\n".utf8))
         hash.update(data: Data(body.readableBytesView))
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return hash.finalize().hexadecimal
     }
 
     /// The kept answer, for the same request; a refusal for another, or while it is being answered.

@@ -1,3 +1,4 @@
+import CommissionCore
 import Configuration
 import Foundation
 import SystemPackage
@@ -152,7 +153,7 @@ public struct ServerSettings: Sendable, Equatable {
 extension ServerSettings {
     /// `8M`, `512K`, `1G`, `65536`: a size in bytes (K, M and G are 1024-fold); nil when it is not one.
     static func bytes(_ text: String) -> Int? {
-        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        var digits = text.trimmingWhitespace().uppercased()
         for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count { digits.removeLast(suffix.count) }
         let shift = switch digits.last { case "K": 10; case "M": 20; case "G": 30; default: 0 }
         if shift > 0 { digits.removeLast() }
@@ -189,7 +190,7 @@ public struct PublicAddress: Sendable, Equatable {
     /// Takes an http or https URL with a host and at most a port; a path other than `/`, a query,
     /// a fragment or credentials are refused (nil).
     public init?(_ string: String) {
-        guard let components = URLComponents(string: string.trimmingCharacters(in: .whitespaces)),
+        guard let components = URLComponents(string: string.trimmingWhitespace()),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty, components.user == nil, components.password == nil,
               components.query == nil, components.fragment == nil, components.path.isEmpty || components.path == "/" else { return nil }

@@ -127,12 +127,12 @@ enum Secret {
     /// 32 random bytes, hex: for session cookies, API tokens and CSRF tokens.
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }.hexadecimal
     }
 
     /// What the store keeps instead of the secret.
     static func digest(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(secret.utf8)).hexadecimal
     }
 
     /// Compares two secrets in time that does not depend on where they differ.
@@ -167,7 +167,7 @@ struct Form: Sendable {
     }
 
     subscript(_ key: String) -> String? {
-        guard let value = values[key]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        guard let value = values[key]?.trimmingWhitespaceAndNewlines(), !value.isEmpty else { return nil }
         return value
     }
 }

@@ -50,6 +50,10 @@ struct Bench: AsyncParsableCommand {
         "Only time the dashboard and a statement of the first book of this PostgreSQL database (one `commission migrate` made), on the day of its last sale.",
         valueName: "postgres-url"))
     var postgresDashboardOf: String?
+    @Option(name: .customLong("only-http"), help: ArgumentHelp(
+        "Only measure sale entry over HTTP (with and without 100 live streams, beside GET /health) and live updates on this existing book (one kept with --keep; a copy is used): to compare two builds on one book.",
+        valueName: "book.sqlite"))
+    var onlyHTTP: String?
     @Option(name: .customLong("only-books"), help: ArgumentHelp(
         "Only measure a team server of this many books over two databases of the PostgreSQL server (memory, a cold book's first answer).", valueName: "count"))
     var onlyBooks: Int?
@@ -65,6 +69,16 @@ struct Bench: AsyncParsableCommand {
             var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
             try await ManyBooksBench(server: server, binary: commission ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("commission").path,
                                      books: count).run(report: &report)
+            print(report.table())
+            return
+        }
+        if let path = onlyHTTP {
+            // On a copy: the load adds tens of thousands of sales to the book it runs on.
+            let copy = FileManager.default.temporaryDirectory.appendingPathComponent("commission-bench-\(UUID().uuidString).sqlite")
+            try FileManager.default.copyItem(atPath: path, toPath: copy.path)
+            defer { try? FileManager.default.removeItem(at: copy) }
+            var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
+            try await HTTPBench(path: copy.path, seconds: httpSeconds).run(report: &report)
             print(report.table())
             return
         }
@@ -94,7 +108,7 @@ struct Bench: AsyncParsableCommand {
             return
         }
         let sizes = try self.sizes.split(separator: ",").map {
-            guard let n = Int($0.trimmingCharacters(in: .whitespaces)), n >= 1000 else { throw ValidationError("Sizes are whole numbers of at least 1000.") }
+            guard let n = Int($0.trimmingWhitespace()), n >= 1000 else { throw ValidationError("Sizes are whole numbers of at least 1000.") }
             return n
         }
         let binary = commission ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("commission").path
@@ -573,7 +587,7 @@ func get(_ url: String, token: String? = nil) async throws -> (Int, ByteBuffer) 
 
 func machine() -> String {
     let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
-        .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown CPU"
+        .first { $0.hasPrefix("model name") }.map { $0.split(separator: ":").last.map { $0.trimmingWhitespace() } ?? "" } ?? "unknown CPU"
     let sqlite = (try? runProcess(which("sqlite3") ?? "/usr/bin/sqlite3", ["--version"]).output.split(separator: " ").first.map(String.init)) ?? "?"
     return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu), SQLite \(sqlite)"
 }

@@ -242,7 +242,7 @@ extension HTTPBench {
         if let script { arguments += ["-s", script.path] }
         let result = try runProcess(wrk, arguments + [url])
         guard result.status == 0 else { throw ValidationError("wrk failed: \(result.output)") }
-        let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = result.output.split(separator: "\n").map { $0.trimmingWhitespace() }
         /// The first field after `label` on the line that starts with it.
         func value(_ label: String) -> String? {
             lines.first { $0.hasPrefix(label) }.flatMap { $0.dropFirst(label.count).split(whereSeparator: \.isWhitespace).first.map(String.init) }

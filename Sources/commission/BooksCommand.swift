@@ -125,7 +125,7 @@ struct BooksCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOption
 
         func run() async throws {
-            let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = name.trimmingWhitespaceAndNewlines()
             guard !name.isEmpty else { throw Failure("Give the book a name.") }
             let settings: BookSettings
             do {
@@ -328,7 +328,7 @@ struct BooksCommand: AsyncParsableCommand {
             }
             let secret = WebSecrets.make()
             let expires = Date().addingTimeInterval(7 * 24 * 3600)
-            let restored = try await PostgresStore.restoreBook(into: shared, name: name?.trimmingCharacters(in: .whitespacesAndNewlines),
+            let restored = try await PostgresStore.restoreBook(into: shared, name: name?.trimmingWhitespaceAndNewlines(),
                                                                ownersLink: (WebSecrets.digest(secret), expires)) { sink in
                 try await ArchiveFile.read(path) { record in
                     try await sink(record)

@@ -57,7 +57,7 @@ struct Compare: AsyncParsableCommand {
         let settings = try await store.settings()
         let clinic = try await store.clinic(named: self.clinic)
         for pair in try products.map(ImportMapping.pair) {
-            let product = try await store.product(named: pair.field.trimmingCharacters(in: .whitespaces))
+            let product = try await store.product(named: pair.field.trimmingWhitespace())
             try await store.setAlias(ProductAlias(clinicID: clinic.id, name: pair.header, productID: product.id))
         }
         let theirs = try await reading.read(file, store) { try TheirStatement(origin: $0, format: $1, currency: settings.currency) }

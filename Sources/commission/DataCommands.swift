@@ -152,7 +152,7 @@ extension Import {
         let (has, missing): ([String], [String])
         switch error {
         case .missingColumns(_, let columns, let headers): (has, missing) = (headers, columns)
-        case .unknownKind(_, let headers): (has, missing) = (headers.map { $0.trimmingCharacters(in: .whitespaces) }, [])
+        case .unknownKind(_, let headers): (has, missing) = (headers.map { $0.trimmingWhitespace() }, [])
         default: return ""
         }
         // Never a bank's money-out column as the amount of its deposits.

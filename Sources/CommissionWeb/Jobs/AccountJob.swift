@@ -153,7 +153,7 @@ struct AccountJob: Job {
     /// that says so (``WebConfiguration/trustForwardedFor``) the first address of `X-Forwarded-For`.
     func clientAddress(_ request: Request, context: AppRequestContext) -> String {
         if app.configuration.trustForwardedFor, let forwarded = request.headers[.xForwardedFor]?.split(separator: ",").first {
-            return forwarded.trimmingCharacters(in: .whitespaces)
+            return forwarded.trimmingWhitespace()
         }
         return context.peerAddress ?? "unknown"
     }

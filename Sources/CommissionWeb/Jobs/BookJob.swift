@@ -318,7 +318,7 @@ struct BookJob: Job {
                 if action == "save" {
                     clinic.name = form["name"] ?? ""
                     let picked = try Self.schedule(form)
-                    let from = (form["scheduleFrom"] ?? "").trimmingCharacters(in: .whitespaces)
+                    let from = (form["scheduleFrom"] ?? "").trimmingWhitespace()
                     let today = try await app.store.settings().today()
                     if !from.isEmpty {
                         clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: try Day(parsing: from), schedule: picked))
@@ -335,7 +335,7 @@ struct BookJob: Job {
             case .product(var product):
                 if action == "save" {
                     product.name = form["name"] ?? ""
-                    let sku = (form["sku"] ?? "").trimmingCharacters(in: .whitespaces)
+                    let sku = (form["sku"] ?? "").trimmingWhitespace()
                     product.sku = sku.isEmpty ? nil : sku
                     product.unitPrice = try style.parse(form["price"] ?? "")
                     product.unitCost = try style.parse(form["cost"] ?? "0")
@@ -383,9 +383,9 @@ struct BookJob: Job {
                     throw Problem(.notFound, "A deduction is ended or removed.")
                 }
             } else {
-                let value = (form["value"] ?? "").trimmingCharacters(in: .whitespaces)
+                let value = (form["value"] ?? "").trimmingWhitespace()
                 let amount: DeductionAmount = form["kind"] == "revenue-share" ? .shareOfRevenue(try Share(parsing: value)) : .fixed(try settings.style.parse(value))
-                let until = (form["until"] ?? "").trimmingCharacters(in: .whitespaces)
+                let until = (form["until"] ?? "").trimmingWhitespace()
                 let made = try await app.store.createDeduction(Deduction(
                     id: Deduction.ID(0), clinicID: clinic.id, name: form["name"] ?? "", amount: amount, effectiveFrom: try Day(parsing: form["from"] ?? ""),
                     lastDay: until.isEmpty ? nil : try Day(parsing: until)))
@@ -443,7 +443,7 @@ struct BookJob: Job {
                 return .redirect(to: "/book/clinics/\(clinic.id)?done=price-removed#prices")
             } else {
                 guard let product = form["product"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a product.") }
-                let cost = (form["cost"] ?? "").trimmingCharacters(in: .whitespaces)
+                let cost = (form["cost"] ?? "").trimmingWhitespace()
                 let entry = try await app.store.setPrice(PriceDraft(
                     clinicID: clinic.id, productID: Product.ID(product), unitPrice: try style.parse(form["price"] ?? ""),
                     unitCost: cost.isEmpty ? nil : try style.parse(cost), effectiveFrom: try Day(parsing: form["from"] ?? "")))
@@ -482,8 +482,8 @@ struct BookJob: Job {
     static func tiers(_ form: Form, style: LocaleStyle) throws -> [Tier] {
         var tiers = try tiers(field: form["tiers"], style: style)
         for index in 0..<TierRow.most {
-            let threshold = form["tierThreshold\(index)"]?.trimmingCharacters(in: .whitespaces) ?? ""
-            let share = form["tierShare\(index)"]?.trimmingCharacters(in: .whitespaces) ?? ""
+            let threshold = form["tierThreshold\(index)"]?.trimmingWhitespace() ?? ""
+            let share = form["tierShare\(index)"]?.trimmingWhitespace() ?? ""
             if threshold.isEmpty && share.isEmpty { continue }
             guard !threshold.isEmpty, !share.isEmpty else {
                 throw Problem(.unprocessableContent, "Tier \(index + 1): give both the period's total it starts beyond and its share, or leave both empty.")
@@ -497,8 +497,8 @@ struct BookJob: Job {
 
     /// Tiers as a page's field gave them, in her locale: `5000.00:50%; 10000.00:60%`.
     static func tiers(field text: String?, style: LocaleStyle) throws -> [Tier] {
-        try (text ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { item in
-            let parts = item.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        try (text ?? "").split(separator: ";").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.map { item in
+            let parts = item.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard parts.count == 2 else {
                 throw Problem(.unprocessableContent, "\"\(item)\" is not a tier: write the threshold and the share, like 5000.00:50%; separate tiers with ;.")
             }
