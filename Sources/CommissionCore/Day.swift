@@ -73,7 +73,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
                 return
             }
         }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }),
@@ -84,12 +84,12 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     }
 
     /// The day a moment falls on in a time zone.
+    ///
+    /// By the zone's offset at that moment, counted in whole days from 1970-01-01 (a `Calendar`
+    /// costs every sale recorded some microseconds, and switches to the Julian calendar before 1582).
     public init(_ date: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        // Calendar always yields valid components for a Gregorian date.
-        self = (try? Day(year: parts.year!, month: parts.month!, day: parts.day!)) ?? Day(ordinal: 0)
+        let local = (date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))) / 86_400
+        self.init(ordinal: local.isFinite ? Int(max(-1e9, min(1e9, local)).rounded(.down)) : 0)
     }
 
     public static func < (lhs: Day, rhs: Day) -> Bool {
@@ -271,7 +271,7 @@ public enum Weekday: Int, Sendable, Hashable, CaseIterable, CustomStringConverti
 
     /// `"monday"`, `"Mon"`, `"MON"`.
     public init?(name: String) {
-        let lower = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let lower = name.trimmingWhitespace().lowercased()
         guard lower.count >= 3,
               let match = Weekday.allCases.first(where: { $0.description.hasPrefix(lower) }) else { return nil }
         self = match

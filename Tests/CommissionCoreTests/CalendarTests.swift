@@ -1,7 +1,27 @@
-import Testing
 import CommissionCore
+import Foundation
+import Testing
 
 @Suite struct DayTests {
+    /// A moment's day in a time zone, by the zone's offset, is the Gregorian calendar's, around
+    /// every change of offset too (zones ahead and behind, half and quarter hours, a day skipped).
+    @Test(arguments: ["UTC", "Europe/London", "America/Los_Angeles", "America/St_Johns", "Asia/Kathmandu", "Pacific/Apia", "Australia/Lord_Howe"])
+    func aMomentsDayIsTheCalendars(zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var moments: [Date] = stride(from: 631_152_000.0, to: 2_240_611_200, by: 7_919).map { Date(timeIntervalSince1970: $0) }  // 1990–2041
+        var transition = Date(timeIntervalSince1970: 631_152_000)
+        while let next = timeZone.nextDaylightSavingTimeTransition(after: transition), next.timeIntervalSince1970 < 2_240_611_200 {
+            moments += [-1, 0, 1].map { next.addingTimeInterval($0) }
+            transition = next
+        }
+        for moment in moments {
+            let parts = calendar.dateComponents([.year, .month, .day], from: moment)
+            #expect(Day(moment, in: timeZone) == (try Day(year: parts.year!, month: parts.month!, day: parts.day!)), "\(moment) in \(zone)")
+        }
+    }
+
     @Test func leapYears() throws {
         #expect(throws: DayError.impossible("2025-02-29")) { try Day(year: 2025, month: 2, day: 29) }
         #expect(try Day(year: 2028, month: 2, day: 29).description == "2028-02-29")
