@@ -349,8 +349,10 @@ struct Bench: AsyncParsableCommand {
         let onPostgres = try await PostgresStore.firstBook(in: database, creatingWith: SQLiteStore.systemDefaultSettings)
         _ = try await onPostgres.dashboard(today: today)
         let dashboard = try await timed(repetitions) { _ = try await onPostgres.dashboard(today: today) }
+        // Issue 34's target is at a million sales; the smaller books' rows stand beside it.
+        let heldToTarget = size >= 1_000_000
         report.add("dashboard at \(size), PostgreSQL: p50", measured: dashboard.p50, unit: "ms", baseline: book.dashboard,
-                   baselineName: "SQLite", target: nil, met: nil)
+                   baselineName: "SQLite", target: heldToTarget ? "≤ 1.5× baseline" : nil, met: heldToTarget ? dashboard.p50 <= 1.5 * book.dashboard : nil)
         if let busiest = book.busiestClinic {
             let store = try SQLiteStore(.file(book.path))
             let name = try await store.clinic(busiest).name

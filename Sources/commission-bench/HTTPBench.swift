@@ -129,7 +129,7 @@ extension HTTPBench {
         let busy = try await run("/api/v1/sales", expect: 201, script: postScript, sale)
         let events = Double(arrivals.count - eventsBefore) / seconds
         report.add("POST /api/v1/sales, 100 streams: rate", measured: busy.rate, unit: "req/s", baseline: healthLoad.rate,
-                   baselineName: "GET /health", target: "≥ 2000 req/s", met: busy.rate >= 2000)
+                   baselineName: "GET /health", target: "≥ 2000 req/s, ≥ 0.25× baseline", met: busy.rate >= 2000 && busy.rate >= 0.25 * healthLoad.rate)
         report.add("POST /api/v1/sales, 100 streams: p99", measured: busy.p99, unit: "ms", baseline: nil, baselineName: nil,
                    target: "≤ 20 ms", met: busy.p99 <= 20)
         report.add("commit rate with 100 streams ÷ with none", measured: busy.rate / quiet.rate, unit: "×", baseline: nil, baselineName: nil,
