@@ -87,10 +87,20 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     ///
     /// By the zone's offset at that moment, counted in whole days from 1970-01-01 (a `Calendar`
     /// costs every sale recorded some microseconds, and switches to the Julian calendar before 1582).
+    /// A moment outside years 1 to 9999 is their first or last day.
     public init(_ date: Date, in timeZone: TimeZone) {
-        let local = (date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))) / 86_400
-        self.init(ordinal: local.isFinite ? Int(max(-1e9, min(1e9, local)).rounded(.down)) : 0)
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite else {
+            self.init(ordinal: 0)
+            return
+        }
+        let local = Int64(max(-1e14, min(1e14, seconds.rounded(.down)))) + Int64(timeZone.secondsFromGMT(for: date))
+        let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        self.init(ordinal: min(max(days, Self.ordinals.lowerBound), Self.ordinals.upperBound))
     }
+
+    /// The ordinals of years 1 to 9999: 0001-01-01 to 9999-12-31.
+    static let ordinals = -719_162...2_932_896
 
     public static func < (lhs: Day, rhs: Day) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)

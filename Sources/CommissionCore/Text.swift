@@ -3,12 +3,12 @@
 /// microseconds a call — a visible share of every API request (its bearer token's digest, the
 /// book's currency code, the sale's date).
 extension StringProtocol {
-    /// The text without the spaces and tabs at its ends: what `trimmingWhitespace()`
-    /// gives (tab and Unicode's space separators), without allocating when there are none.
+    /// The text without the spaces and tabs at its ends: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` gives, looking only at the ends when there are none.
     public func trimmingWhitespace() -> String { trimming(Self.isWhitespace) }
 
-    /// The text without spaces, tabs and line breaks at its ends: what
-    /// `trimmingWhitespaceAndNewlines()` gives.
+    /// The text without spaces, tabs and line breaks at its ends: what Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives.
     public func trimmingWhitespaceAndNewlines() -> String {
         trimming { Self.isWhitespace($0) || Self.isNewline($0) }
     }

@@ -20,28 +20,34 @@ extension PostgresStore {
     /// One statement, whatever the number of clinics and products: every sum at once, as one row
     /// per part and key (``DashboardPart``), the top products with their figures of the month, and
     /// what the sums depend on (the settings, the clinics, which of them are kept by period, their
-    /// latest payment lags) as the last row. Each sum reads a summary by an index of its own.
+    /// latest payment lags) in a row of its own. Each sum reads a summary by an index of its own.
     ///
     /// The clinics' current periods are worked out in Swift from those inputs, so the statement
-    /// needs them before it runs: it is given the ones of the inputs the book's last dashboard read
-    /// (``DashboardInputsCache``), and its own row of inputs says whether they still hold. Then the
-    /// statement is its own snapshot and the dashboard one round trip. When they do not hold (a
-    /// clinic, a payout or the settings changed since, or no dashboard was read yet), the statement
-    /// runs twice in one read-only transaction, the second time with the inputs the first read.
+    /// needs them before it runs: it is given the ones the book's last dashboard read
+    /// (``DashboardInputsCache``), and its own row of inputs says, byte for byte, whether they
+    /// still hold. Then the statement is its own snapshot and the dashboard one round trip. When
+    /// they do not (a clinic, a payout or the settings changed since, or no dashboard was read
+    /// yet), it runs again with the inputs it read; should they have changed again in between, the
+    /// statement runs twice in one read-only transaction, the second time with the first's inputs.
     public func dashboard(today: Day) async throws -> Dashboard {
-        if let inputs = dashboardInputs.current {
-            let sums = try await readStatement { connection in
+        var inputs = dashboardInputs.current
+        for _ in 0..<2 {
+            let sums = try await readStatement { [inputs] connection in
                 try await dashboardSums(connection, today: today, inputs: inputs)
             }
-            if sums.inputs == inputs.text { return try dashboard(today: today, inputs: inputs, sums: sums) }
+            if let inputs, let read = sums.inputs, read.utf8.elementsEqual(inputs.text.utf8) {
+                return try dashboard(today: today, inputs: inputs, sums: sums)
+            }
+            inputs = try DashboardInputs(text: sums.inputs, book: book)
+            dashboardInputs.current = inputs
         }
-        let (inputs, sums) = try await read { connection in
+        let (read, sums) = try await self.read { connection in
             let first = try await dashboardSums(connection, today: today, inputs: nil)
             let inputs = try DashboardInputs(text: first.inputs, book: book)
             return (inputs, try await dashboardSums(connection, today: today, inputs: inputs))
         }
-        dashboardInputs.current = inputs
-        return try dashboard(today: today, inputs: inputs, sums: sums)
+        dashboardInputs.current = read
+        return try dashboard(today: today, inputs: read, sums: sums)
     }
 
     /// The dashboard from its statement's rows, read with `inputs`.
@@ -129,7 +135,7 @@ extension PostgresStore {
             do {
                 stored = try JSONDecoder().decode(Stored.self, from: Data(text.utf8))
             } catch {
-                throw StoreError.storage("the dashboard's inputs are malformed: \(error)")
+                throw StoreError.storage("the book's clinics or settings are unreadable")
             }
             let b = stored.book
             self.text = text
@@ -209,8 +215,10 @@ extension PostgresStore {
     /// Of the products, only those that may be among the top ones by commission of the year are
     /// read: with per-line rounding, those whose rounded commission is at least the
     /// ``PostgresStore/dashboardProductLimit``th highest; else those whose exact commission is
-    /// above that of the limit's product less two minor units — any product further below rounds
-    /// to less than every one of those (a rounding moves an amount by less than one unit).
+    /// above that of the limit's product less two minor units. Every rounding rule moves an amount
+    /// by at most half a unit, so a product two units below rounds to less than each of the limit's
+    /// products at or above it, whatever the ties (with half to even, 9.5 and 10.5 both round to
+    /// 10: one unit would not do). A rule that rounded to more than one unit would need more.
     struct DashboardSums: PostgresPreparedStatement {
         static let name = "commission_dashboard_v2"
         static let bindingDataTypes: [PostgresDataType] = [.int8, .int8Array, .textArray, .textArray, .textArray, .boolArray, .text, .text, .text,

@@ -16,6 +16,9 @@ import Testing
             moments += [-1, 0, 1].map { next.addingTimeInterval($0) }
             transition = next
         }
+        // Outside years 1 to 9999, their first or last day.
+        #expect(Day(Date(timeIntervalSince1970: -1e13), in: timeZone) == day("0001-01-01"))
+        #expect(Day(Date(timeIntervalSince1970: 1e13), in: timeZone) == day("9999-12-31"))
         for moment in moments {
             let parts = calendar.dateComponents([.year, .month, .day], from: moment)
             #expect(Day(moment, in: timeZone) == (try Day(year: parts.year!, month: parts.month!, day: parts.day!)), "\(moment) in \(zone)")

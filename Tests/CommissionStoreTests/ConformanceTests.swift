@@ -675,13 +675,13 @@ extension TeamConformanceTests {
     }
 
     /// The top products are ranked by their commission of the year as the book rounds it, a tie
-    /// going to the product made first: rounding once per statement, the last place goes to a
-    /// product whose exact commission (999.5667 cents) is below another's (1000.2333) that rounds
-    /// to the same 10.00. A store that ranked the exact figures would list the other.
-    @Test(arguments: StoreKind.allCases)
-    func topProductsAreRankedByTheRoundedCommission(_ kind: StoreKind) async throws {
+    /// going to the product made first: the last place goes to a product whose exact commission
+    /// (999.5667 cents) is below another's (1000.2333) that rounds to the same 10.00, once per
+    /// statement or line by line. A store that ranked the exact figures would list the other.
+    @Test(arguments: StoreKind.allCases, [RoundingScope.perStatement, .perLine])
+    func topProductsAreRankedByTheRoundedCommission(_ kind: StoreKind, scope: RoundingScope) async throws {
         var settings = BookSettings.test
-        settings.rounding = RoundingPolicy(rule: .halfAwayFromZero, scope: .perStatement)
+        settings.rounding = RoundingPolicy(rule: .halfAwayFromZero, scope: scope)
         let store = try await kind.makeStore(settings: settings)
         let studio = try await store.createClinic(ClinicDraft(name: "Studio", schedule: .monthly))
         _ = try await store.createTerms(TermsDraft(clinicID: studio.id, share: share("33.33%"), effectiveFrom: day("2026-01-01")))
