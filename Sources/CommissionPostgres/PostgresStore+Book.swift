@@ -121,7 +121,7 @@ extension PostgresStore {
         var sql = try SQL("SELECT \(Columns.clinic) FROM clinic WHERE bookId = ?", book)
         if !query.includeArchived { try sql.add(" AND NOT isArchived") }
         if let text = query.text, !text.isEmpty { try sql.add(" AND name ILIKE ? ESCAPE '\\'", StoreInput.likePattern(text)) }
-        try sql.add(" ORDER BY lower(name), id")
+        try sql.add(" ORDER BY \(Columns.byName("name")), id")
         try sql.add(page: query.page)
         let built = sql.query
         return try await read { connection in try await clinics(connection, built) }
@@ -258,7 +258,8 @@ extension PostgresStore {
             let pattern = StoreInput.likePattern(text)
             try sql.add(" AND (product.name ILIKE ? ESCAPE '\\' OR product.sku ILIKE ? ESCAPE '\\')", pattern, pattern)
         }
-        try sql.add(query.order == .mostSold ? " ORDER BY coalesce(s.sold, 0) DESC, lower(product.name), product.id" : " ORDER BY lower(product.name), product.id")
+        let byName = Columns.byName("product.name")
+        try sql.add(query.order == .mostSold ? " ORDER BY coalesce(s.sold, 0) DESC, \(byName), product.id" : " ORDER BY \(byName), product.id")
         try sql.add(page: query.page)
         let built = sql.query
         return try await read { connection in try await products(connection, built) }

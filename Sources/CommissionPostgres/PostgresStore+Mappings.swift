@@ -19,7 +19,7 @@ extension PostgresStore: ImportMappings {
 
     public func mappings() async throws -> [ImportMapping] {
         try await read { connection in
-            try await connection.query("SELECT body FROM columnMapping WHERE bookId = \(book) ORDER BY lower(name)", logger: logger)
+            try await connection.query("SELECT body FROM columnMapping WHERE bookId = \(book) ORDER BY \(unescaped: Columns.byName("name"))", logger: logger)
                 .decode(String.self).all().map(ImportMapping.stored)
         }
     }
@@ -54,7 +54,7 @@ extension PostgresStore: ProductAliases {
     public func aliases(clinic: Clinic.ID) async throws -> [ProductAlias] {
         try await read { connection in
             try await connection.query("""
-                SELECT name, productId FROM productAlias WHERE bookId = \(book) AND clinicId = \(clinic.rawValue) ORDER BY lower(name)
+                SELECT name, productId FROM productAlias WHERE bookId = \(book) AND clinicId = \(clinic.rawValue) ORDER BY \(unescaped: Columns.byName("name"))
                 """, logger: logger).decode((String, Int64).self).all().map { ProductAlias(clinicID: clinic, name: $0.0, productID: Product.ID($0.1)) }
         }
     }

@@ -296,7 +296,7 @@ extension PostgresStore {
                             c.id, c.name, c.scheduleKind, c.scheduleAnchor, c.isArchived, c.scheduleChanges, k.clinicId IS NOT NULL,
                             ARRAY (SELECT (p.receivedOn - p.periodEnd)::bigint FROM payout p WHERE p.bookId = b.id AND p.clinicId = c.id
                                    ORDER BY p.periodStart DESC, p.id DESC LIMIT \(Arrears.lagSample)))
-                            ORDER BY lower(c.name), c.id)
+                            ORDER BY \(Columns.byName("c.name")), c.id)
                         FROM clinic c LEFT JOIN clinicPeriodKept k ON k.bookId = c.bookId AND k.clinicId = c.id
                         WHERE c.bookId = b.id), '[]'::json))::text
                 FROM book b WHERE b.id = $1), NULL::text

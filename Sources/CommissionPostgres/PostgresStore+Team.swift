@@ -9,7 +9,7 @@ extension PostgresStore: TeamStore {
         try await readAccounts { connection in
             try await connection.query("""
                 SELECT account.id, account.username, member.role FROM member JOIN account ON account.id = member.accountId
-                WHERE member.bookId = \(book) ORDER BY member.role = 'owner' DESC, lower(account.username)
+                WHERE member.bookId = \(book) ORDER BY member.role = 'owner' DESC, \(unescaped: Columns.byName("account.username"))
                 """, logger: logger).decode((Int64, String, String).self).all().map {
                 Member(account: Account(id: Account.ID($0.0), username: $0.1), role: MemberRole(rawValue: $0.2) ?? .member)
             }

@@ -223,6 +223,10 @@ public struct PostgresStore: CommissionStore, Sendable {
 
 /// The select lists the row decoders read, in their order.
 enum Columns {
+    /// `column` in the order of SQLite's `COLLATE NOCASE`, the SQLite store's order of names: ASCII
+    /// letters folded, then byte by byte (`lower` folds only ASCII under the "C" collation). The
+    /// database's own collation would put "École" beside "eagle" here and after "Zeta" there.
+    static func byName(_ column: String) -> String { "lower(\(column) COLLATE \"C\") COLLATE \"C\"" }
     static let clinic = "id, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges"
     static let product = "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
     static let terms = "id, clinicId, productId, basis, shareBasisPoints, effectiveFrom::text, isArchived, tiers"

@@ -6,6 +6,26 @@ import Testing
 
 /// The store contract, written once and run against every implementation.
 @Suite struct EntityConformanceTests {
+    /// Names are listed in one order on every store, SQLite's `COLLATE NOCASE`: ASCII letters
+    /// folded, then byte by byte, so accented capitals come after the whole alphabet. (PostgreSQL's
+    /// collation put "åb" before "Ångström", and "École" beside "eagle" under a locale.)
+    @Test(arguments: StoreKind.allCases)
+    func namesAreListedInOneOrderOnEveryStore(_ kind: StoreKind) async throws {
+        let store = try await kind.makeStore()
+        let names = ["åb", "Zeta", "École", "eagle", "Ångström", "zz"]
+        var clinics: [Clinic] = []
+        for name in names {
+            clinics.append(try await store.createClinic(ClinicDraft(name: name, schedule: .monthly)))
+            let product = try await store.createProduct(ProductDraft(name: name, unitPrice: cents(1000), unitCost: cents(400)))
+            _ = try await store.createSale(SaleDraft(clinicID: clinics.last!.id, productID: product.id, date: day("2026-03-02"),
+                                                           noCommission: true), idempotencyKey: nil)
+        }
+        let expected = ["eagle", "Zeta", "zz", "Ångström", "École", "åb"]
+        #expect(try await store.clinics(ClinicQuery()).map(\.name) == expected)
+        #expect(try await store.products(ProductQuery()).map(\.name) == expected)
+        #expect(try await store.dashboard(today: day("2026-03-02")).clinics.map(\.clinic.name) == expected)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func createdRecordsReadBackAndNamesAreUnique(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
