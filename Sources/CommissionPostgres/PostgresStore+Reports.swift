@@ -32,31 +32,32 @@ extension PostgresStore {
     public func dashboard(today: Day) async throws -> Dashboard {
         var inputs = dashboardInputs.current
         for _ in 0..<2 {
+            let plan = inputs?.plan(today: today)
             let sums = try await readStatement { [inputs] connection in
-                try await dashboardSums(connection, today: today, inputs: inputs)
+                try await dashboardSums(connection, today: today, inputs: inputs, plan: plan)
             }
-            if let inputs, let read = sums.inputs, read.utf8.elementsEqual(inputs.text.utf8) {
-                return try dashboard(today: today, inputs: inputs, sums: sums)
+            if let inputs, let plan, let read = sums.inputs, read.utf8.elementsEqual(inputs.text.utf8) {
+                return try dashboard(today: today, inputs: inputs, plan: plan, sums: sums)
             }
             inputs = try DashboardInputs(text: sums.inputs, book: book)
             dashboardInputs.current = inputs
         }
-        let (read, sums) = try await self.read { connection in
-            let first = try await dashboardSums(connection, today: today, inputs: nil)
+        let (read, plan, sums) = try await self.read { connection in
+            let first = try await dashboardSums(connection, today: today, inputs: nil, plan: nil)
             let inputs = try DashboardInputs(text: first.inputs, book: book)
-            return (inputs, try await dashboardSums(connection, today: today, inputs: inputs))
+            let plan = inputs.plan(today: today)
+            return (inputs, plan, try await dashboardSums(connection, today: today, inputs: inputs, plan: plan))
         }
         dashboardInputs.current = read
-        return try dashboard(today: today, inputs: read, sums: sums)
+        return try dashboard(today: today, inputs: read, plan: plan, sums: sums)
     }
 
-    /// The dashboard from its statement's rows, read with `inputs`.
-    func dashboard(today: Day, inputs: DashboardInputs, sums: DashboardRows) throws -> Dashboard {
+    /// The dashboard from its statement's rows, read with `inputs` and the points of `plan`.
+    func dashboard(today: Day, inputs: DashboardInputs, plan: ArrearsPlan, sums: DashboardRows) throws -> Dashboard {
         let rounding = inputs.settings.rounding
         let parts = sums.parts
         func totals(_ part: DashboardPart) -> [Int64: Totals] { (parts[part] ?? [:]).mapValues { Self.totals($0, rounding: rounding) } }
         func total(_ part: DashboardPart) throws -> Totals { Self.totals(try Self.added((parts[part] ?? [:]).values), rounding: rounding) }
-        let plan = inputs.plan(today: today)
         let clinicMonth = totals(.clinicMonth), clinicYear = totals(.clinicYear), periodTotals = totals(.period)
         let received = parts[.received] ?? [:], payables = parts[.payable] ?? [:]
         var arrearsSums: [Int64: ArrearsPlan.Sums] = [:]
@@ -184,10 +185,11 @@ extension PostgresStore {
         var inputs: String?
     }
 
-    /// Runs the dashboard's statement (prepared once per connection), the clinics' points (their
-    /// current periods and the first period not yet due) worked out from `inputs` (none without).
-    func dashboardSums(_ connection: PostgresConnection, today: Day, inputs: DashboardInputs?) async throws -> DashboardRows {
-        let points = inputs?.plan(today: today).points ?? []
+    /// Runs the dashboard's statement (prepared once per connection) on the clinics' points of
+    /// `plan` (their current periods and the first period not yet due), worked out from `inputs`
+    /// (none without).
+    func dashboardSums(_ connection: PostgresConnection, today: Day, inputs: DashboardInputs?, plan: ArrearsPlan?) async throws -> DashboardRows {
+        let points = plan?.points ?? []
         let kept = inputs?.kept ?? []
         let perLine = (inputs?.settings.rounding.scope ?? .perLine) == .perLine
         let statement = DashboardSums(

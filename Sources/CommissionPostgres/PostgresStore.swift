@@ -114,23 +114,20 @@ public struct PostgresStore: CommissionStore, Sendable {
 
     /// Runs `body` on a connection of the pool, in one transaction (a consistent snapshot).
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await StoreTiming.measure(.read) {
-                try await database.transaction(readOnly: true, body)
-            }
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: "read the book")
-        }
+        try await reading { try await database.transaction(readOnly: true, body) }
     }
 
     /// Runs `body`, one statement, on a connection of the pool with no transaction around it: a
     /// statement reads one snapshot of its own, and saves the two round trips of a transaction's
     /// begin and end.
     func readStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await reading { try await database.withConnection(body) }
+    }
+
+    /// A read, timed, its failure said as a ``StoreError``.
+    private func reading<T: Sendable>(_ run: () async throws -> T) async throws -> T {
         do {
-            return try await StoreTiming.measure(.read) {
-                try await database.withConnection(body)
-            }
+            return try await StoreTiming.measure(.read) { try await run() }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "read the book")
         }

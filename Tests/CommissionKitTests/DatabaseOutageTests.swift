@@ -48,25 +48,16 @@ import Testing
 
         let log = postgres.directory + "/server.log"
         let server = try ServerProcess(databaseURL: postgres.url, log: log)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let acknowledged: Int
-        do {
+        // Then SIGTERM: the server ends by itself (its live streams' clients gone), as under systemd.
+        let (acknowledged, stopped, lines) = try await server.run { client in
             try await server.waitUntilAnswering(client)
-            acknowledged = try await load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
-                                          away: { try await postgres.stop() }, back: { try await postgres.start() }, within: .seconds(5))
-        } catch {
-            server.kill()
-            try? await client.shutdown()
-            throw error
+            return try await load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
+                                  away: { try await postgres.stop() }, back: { try await postgres.start() }, within: .seconds(5))
         }
-        try await client.shutdown()
-        // SIGTERM: the server ends by itself (its live streams' clients gone), as under systemd.
-        let stopped = await server.stopGracefully(within: .seconds(10))
         #expect(stopped, "commission serve did not end within 10 s of SIGTERM; its log:\n\(Self.tail(of: log))")
 
         // The outage is said once as it starts and once as it ends (with its length), not once per
         // refused request nor every second by the change feed.
-        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         let errors = lines.filter { $0.contains(" error ") }
         #expect(lines.filter { $0.contains("requests are refused (503) until it does") }.count == 1, "\(errors.prefix(5))")
         #expect(lines.filter { $0.contains("not ready") }.isEmpty, "a readiness probe is answered, not logged, while the database is away")

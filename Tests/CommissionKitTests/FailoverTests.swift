@@ -70,12 +70,11 @@ import Testing
 
         let log = standby.directory + "/server.log"
         let server = try ServerProcess(["--database", url, "--metrics-token", metricsToken], log: log)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let acknowledged: Int
-        do {
+        let (acknowledged, stopped, lines) = try await server.run { client in
             try await server.waitUntilAnswering(client)
-            acknowledged = try await DatabaseOutageTests().load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
-                                                                away: { try primary.kill() }, back: { try await standby.promote() }, within: .seconds(10))
+            let acknowledged = try await DatabaseOutageTests().load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
+                                                                    away: { try primary.kill() }, back: { try await standby.promote() },
+                                                                    within: .seconds(10))
             let ready = try await client.execute(HTTPClientRequest(url: "\(server.base)/health/ready"), timeout: .seconds(5))
             let readiness = String(buffer: try await ready.body.collect(upTo: 1 << 16))
             // By its place in the URL, not its address (the probe is public).
@@ -85,14 +84,9 @@ import Testing
             let metrics = String(buffer: try await client.execute(scrape, timeout: .seconds(5)).body.collect(upTo: 1 << 22))
             #expect(metrics.split(separator: "\n").contains("commission_database_failovers_total 1"),
                     "\(metrics.split(separator: "\n").filter { $0.contains("failover") })")
-        } catch {
-            server.kill()
-            try? await client.shutdown()
-            throw error
+            return acknowledged
         }
-        try await client.shutdown()
-        #expect(await server.stopGracefully(within: .seconds(10)), "commission serve did not end within 10 s of SIGTERM")
-        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(stopped, "commission serve did not end within 10 s of SIGTERM")
         #expect(lines.filter { $0.contains("The database's primary is now 127.0.0.1:\(standby.port) (it was 127.0.0.1:\(primary.port))") }.count == 1,
                 "\(lines.suffix(20))")
 

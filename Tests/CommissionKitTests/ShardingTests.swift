@@ -84,11 +84,10 @@ import Testing
 
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("commission-move-\(UUID().uuidString).log").path
         let server = try ServerProcess(["--database", mainURL, "--more-database", "east=\(eastURL)"], log: log)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        // From now on (sales sent before the server answers are sent again until it does).
-        let sales = SaleLoad(server: server.base, client: client, token: token, glow: glow, serum: serum, keys: "move")
-        defer { sales.cancel() }
-        do {
+        let (final, stopped, lines) = try await server.run { client in
+            // From now on (sales sent before the server answers are sent again until it does).
+            let sales = SaleLoad(server: server.base, client: client, token: token, glow: glow, serum: serum, keys: "move")
+            defer { sales.cancel() }
             try await server.waitUntilAnswering(client)
             func waitFor(_ what: String, within limit: Duration, _ condition: () -> Bool) async throws {
                 let deadline = ContinuousClock.now + limit
@@ -122,18 +121,12 @@ import Testing
                 sales.events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
             }
             await sales.stop()
-        } catch {
-            server.kill()
-            try? await client.shutdown()
-            throw error
+            return sales.seen.withLock { $0 }
         }
-        try await client.shutdown()
-        #expect(await server.stopGracefully(within: .seconds(10)), "commission serve did not end within 10 s of SIGTERM")
+        #expect(stopped, "commission serve did not end within 10 s of SIGTERM")
 
-        let final = sales.seen.withLock { $0 }
         #expect(final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 }, "every answer a sale or a 503: \(final.statuses)")
         #expect(final.unavailableWithoutRetryAfter == 0)
-        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
         #expect(lines.filter { $0.contains(" error ") }.isEmpty, "\(lines.filter { $0.contains(" error ") }.prefix(5))")
 
         // Where the book is now, and what it holds: every acknowledged sale once, February as before.

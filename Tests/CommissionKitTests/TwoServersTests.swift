@@ -80,6 +80,8 @@ func scratchPostgresDatabase() async throws -> String {
 /// `commission serve` on a free port, stopped with SIGTERM (or killed).
 final class ServerProcess: Sendable {
     let base: String
+    /// The file the server's output goes to, when one was named.
+    let log: String?
     private let process: Process
 
     convenience init(databaseURL: String, log: String? = nil) throws {
@@ -91,6 +93,7 @@ final class ServerProcess: Sendable {
     init(_ book: [String], log: String? = nil) throws {
         let socket = try ServerSocketPort()
         base = "http://127.0.0.1:\(socket.port)"
+        self.log = log
         let process = Process()
         process.executableURL = commissionExecutable
         process.arguments = ["serve"] + book + ["--port", String(socket.port)]
@@ -119,6 +122,26 @@ final class ServerProcess: Sendable {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+
+    /// Runs `body` with an HTTP client of its own, then ends the server as systemd does (SIGTERM,
+    /// killed after `limit`), or kills it at once when `body` throws, and passes the error on.
+    /// Gives `body`'s value, whether the server ended by itself, and the lines of its log.
+    func run<T>(stoppingWithin limit: Duration = .seconds(10), _ body: (HTTPClient) async throws -> T) async throws
+        -> (value: T, endedByItself: Bool, log: [Substring]) {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let value: T
+        do {
+            value = try await body(client)
+        } catch {
+            kill()
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        let ended = await stopGracefully(within: limit)
+        let lines = log.map { ((try? String(contentsOfFile: $0, encoding: .utf8)) ?? "").split(separator: "\n") } ?? []
+        return (value, ended, lines)
     }
 
     /// SIGTERM, then whether the server ended by itself within `limit`: killed (SIGKILL) when it did not.
