@@ -186,6 +186,8 @@ public struct Presenter: Sendable {
 
     /// A value as JSON text, keys sorted, pretty-printed for a person or compact for the wire.
     public static func encode(_ value: some Encodable, pretty: Bool = true) -> String {
+        // Compact is what the API answers: written without JSONEncoder where the same bytes can be (SortedJSON).
+        if !pretty, let bytes = SortedJSON.encode(value, escapingSlashes: true) { return String(decoding: bytes, as: UTF8.self) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601

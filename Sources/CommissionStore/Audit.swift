@@ -240,6 +240,7 @@ public enum Audit {
     }
 
     static func encode(_ record: some Encodable) -> String {
+        if let bytes = SortedJSON.encode(record, escapingSlashes: false) { return String(decoding: bytes, as: UTF8.self) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(record) else { return "{}" }

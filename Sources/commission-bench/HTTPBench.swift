@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import CommissionClient
 import CommissionCore
+import CommissionKit
 import CommissionSQLite
 import CommissionStore
 import CommissionWeb
@@ -65,6 +66,31 @@ extension HTTPBench {
         let localDashboard = try await timed(50) { _ = try await store.dashboard(today: lastDay) }
         report.add("dashboard through the HTTP store (loopback): p50", measured: remoteDashboard.p50, unit: "ms", baseline: localDashboard.p50,
                    baselineName: "the SQLite store in process", target: nil, met: nil)
+
+        // A sale's answer as the API writes it (SortedJSON) beside JSONEncoder, which wrote it before:
+        // the same bytes, checked here too.
+        if let sale = try await store.sales(SaleQuery(page: Page(limit: 1))).first {
+            let answer = Presenter(currency: try await store.settings().currency).sale(sale)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            guard SortedJSON.encode(answer, escapingSlashes: true) == Array(try encoder.encode(answer)) else {
+                throw ValidationError("SortedJSON and JSONEncoder disagree on a sale's answer")
+            }
+            let clock = ContinuousClock(), rounds = 20_000
+            func foundationRound() {
+                let encoder = JSONEncoder()  // as the answer was made before
+                encoder.outputFormatting = [.sortedKeys]
+                _ = try? encoder.encode(answer)
+            }
+            for _ in 0..<1000 { _ = SortedJSON.encode(answer, escapingSlashes: true); foundationRound() }  // warm
+            var ours = Duration.zero, foundation = Duration.zero
+            for _ in 0..<4 {  // alternated, so that neither has the machine's quieter moments
+                ours += clock.measure { for _ in 0..<rounds / 4 { _ = SortedJSON.encode(answer, escapingSlashes: true) } }
+                foundation += clock.measure { for _ in 0..<rounds / 4 { foundationRound() } }
+            }
+            report.add("a sale's API answer as JSON (SortedJSON)", measured: ours.seconds * 1e6 / Double(rounds), unit: "µs",
+                       baseline: foundation.seconds * 1e6 / Double(rounds), baselineName: "JSONEncoder, sorted keys", target: nil, met: nil)
+        }
 
         let body = #"{"clinicId": 1, "productId": 1, "quantity": 1, "date": "\#(today)"}"#
         let health: @Sendable () -> HTTPClientRequest = { HTTPClientRequest(url: base + "/health") }
