@@ -76,6 +76,55 @@ struct SortedJSONTests {
         #expect(SortedJSON.encode(["text": "nul\u{00}"], escapingSlashes: true) == nil)
     }
 
+    /// A value that encodes itself as `body` says.
+    struct Custom: Encodable {
+        let body: (any Encoder) throws -> Void
+        func encode(to encoder: any Encoder) throws { try body(encoder) }
+    }
+
+    /// What JSONEncoder does its own way (a super encoder, a nested container asked for again, a
+    /// value after a container, deep nesting) is left to it: gives up, and where JSONEncoder writes
+    /// something, it is not what this type would have written.
+    @Test func whatJSONEncoderDoesItsOwnWayIsGivenUp() throws {
+        typealias Key = Tree.Key
+        let cases: [(String, Custom)] = [
+            ("an empty super encoder", Custom { encoder in
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(1, forKey: Key(stringValue: "a"))
+                _ = container.superEncoder()
+            }),
+            ("a nested container asked for twice", Custom { encoder in
+                var container = encoder.container(keyedBy: Key.self)
+                var first = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
+                try first.encode(1, forKey: Key(stringValue: "x"))
+                var second = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
+                try second.encode(2, forKey: Key(stringValue: "y"))
+            }),
+            ("a nested container under an encoded value", Custom { encoder in
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(["x": 1], forKey: Key(stringValue: "m"))
+                var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
+                try nested.encode(2, forKey: Key(stringValue: "y"))
+            }),
+            ("a value after a container", Custom { encoder in
+                var container = encoder.container(keyedBy: Key.self)
+                try container.encode(1, forKey: Key(stringValue: "a"))
+                var single = encoder.singleValueContainer()
+                try single.encode("x")
+            }),
+        ]
+        for (name, value) in cases {
+            #expect(SortedJSON.encode(value, escapingSlashes: true) == nil, "\(name)")
+            #expect((try? Self.reference(value, escapingSlashes: true)) != nil, "JSONEncoder writes \(name)")
+        }
+        // 600 arrays deep: JSONEncoder refuses it, and so does this type.
+        let deep = (0..<600).reduce(Tree.null) { inner, _ in Tree.array([inner]) }
+        #expect(SortedJSON.encode(deep, escapingSlashes: true) == nil)
+        #expect((try? Self.reference(deep, escapingSlashes: true)) == nil)
+        // 128-bit integers have JSONEncoder's own format.
+        #expect(SortedJSON.encode(["big": Int128(1) << 100], escapingSlashes: true) == nil)
+    }
+
     /// A JSON document of random shape: objects with letter keys, arrays, strings of tricky
     /// characters, integers, booleans and nulls.
     indirect enum Tree: Encodable {
