@@ -269,9 +269,10 @@ public enum SortedJSON {
             object.setNested(key.stringValue, .array(nested))
             return UnkeyedContainer(path: path.appending(key), array: nested)
         }
-        // JSONEncoder writes a super encoder's value (`{}` when it is left empty) its own way.
-        mutating func superEncoder() -> any Encoder { object.isUnsupported = true; return FailingEncoder(codingPath: codingPath) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { object.isUnsupported = true; return FailingEncoder(codingPath: codingPath) }
+        // JSONEncoder writes a super encoder's value (`{}` when it is left empty) its own way: the
+        // object gives up, and what the super encoder is given is thrown away.
+        mutating func superEncoder() -> any Encoder { object.isUnsupported = true; return ValueEncoder(path: path) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder { object.isUnsupported = true; return ValueEncoder(path: path.appending(key)) }
     }
 
     struct UnkeyedContainer: UnkeyedEncodingContainer {
@@ -299,7 +300,7 @@ public enum SortedJSON {
             array.items.append(.array(nested))
             return UnkeyedContainer(path: path.appending(index), array: nested)
         }
-        mutating func superEncoder() -> any Encoder { array.isUnsupported = true; return FailingEncoder(codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder { array.isUnsupported = true; return ValueEncoder(path: path) }
     }
 
     struct SingleValueContainer: SingleValueEncodingContainer {
@@ -317,40 +318,5 @@ public enum SortedJSON {
             guard encoder.node == nil else { throw Unsupported() }
             encoder.node = node
         }
-    }
-
-    /// What `superEncoder()` gives: JSONEncoder's handling of it is its own, so encoding gives up.
-    struct FailingEncoder: Encoder {
-        let codingPath: [any CodingKey]
-        var userInfo: [CodingUserInfoKey: Any] { [:] }
-        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            KeyedEncodingContainer(FailingKeyedContainer<Key>(codingPath: codingPath))
-        }
-        func unkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyedContainer(codingPath: codingPath) }
-        func singleValueContainer() -> any SingleValueEncodingContainer { FailingUnkeyedContainer(codingPath: codingPath) }
-    }
-
-    struct FailingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-        let codingPath: [any CodingKey]
-        mutating func encodeNil(forKey key: Key) throws { throw Unsupported() }
-        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw Unsupported() }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            KeyedEncodingContainer(FailingKeyedContainer<NestedKey>(codingPath: codingPath))
-        }
-        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer { FailingUnkeyedContainer(codingPath: codingPath) }
-        mutating func superEncoder() -> any Encoder { FailingEncoder(codingPath: codingPath) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { FailingEncoder(codingPath: codingPath) }
-    }
-
-    struct FailingUnkeyedContainer: UnkeyedEncodingContainer, SingleValueEncodingContainer {
-        let codingPath: [any CodingKey]
-        var count: Int { 0 }
-        mutating func encodeNil() throws { throw Unsupported() }
-        mutating func encode<T: Encodable>(_ value: T) throws { throw Unsupported() }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            KeyedEncodingContainer(FailingKeyedContainer<NestedKey>(codingPath: codingPath))
-        }
-        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { FailingUnkeyedContainer(codingPath: codingPath) }
-        mutating func superEncoder() -> any Encoder { FailingEncoder(codingPath: codingPath) }
     }
 }

@@ -252,7 +252,7 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try book.open()
             let owner = try await TokenCommand.owner(store)
-            let secret = "cm_" + (0..<32).map { _ in UInt8.random(in: 0...255) }.hexadecimal
+            let secret = "cm_" + WebSecrets.make()  // as the Settings page makes them
             let token = try await store.createToken(account: owner.id, name: name, tokenDigest: WebSecrets.digest(secret), now: Date())
             output("Token \(token.id) (\(token.name)) for \(owner.username):\n\(secret)\nIt is shown only now; keep it somewhere safe.\n")
         }
