@@ -193,7 +193,7 @@ func environmentCount(_ name: String, default value: Int) -> Int {
 
 @Suite(.serialized) struct CrashTests {
     /// The server is killed (SIGKILL) at random moments while four clients post sales and, every
-    /// third round, while a file of 30,000 sales is imported (by `commission import` and through the
+    /// third round, while a file of 10,000 sales is imported (by `commission import` and through the
     /// server's API, in turn); it restarts on the same file. After
     /// every kill: `PRAGMA integrity_check` is ok, every acknowledged sale is there exactly once
     /// (clients resend what got no answer, with the same key, as a phone would), a killed import
@@ -203,7 +203,7 @@ func environmentCount(_ name: String, default value: Int) -> Int {
         let rounds = environmentCount("COMMISSION_CRASH_ROUNDS", default: 100)
         let book = try await APIBook(.sqlite)
         let path = try #require(book.path)
-        let importRows = 30_000  // about 0.4 s to load here: the kill lands before, during or after it
+        let importRows = 10_000  // about 0.15 s to load here: the kill lands before, during or after it
         let csv = temporaryDirectory().appendingPathComponent("import.csv")
         let csvData = Data(("date,clinic,product,quantity,note\n" + String(repeating: "\(book.today),Glow,Serum,1,imported\n", count: importRows)).utf8)
         try csvData.write(to: csv)
@@ -238,7 +238,7 @@ func environmentCount(_ name: String, default value: Int) -> Int {
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(Int(30 + generator.next() % (importing ? 700 : 400))))
+            try await Task.sleep(for: .milliseconds(Int(30 + generator.next() % (importing ? 300 : 400))))
             server.kill()
             var importerEnded = false
             if let importer {
