@@ -226,7 +226,8 @@ import Testing
                             parts: [.init(.overdue, "$5.00"), .init(.thisPeriod, "$2.00", note: "left of $5.00")])],
             hasOverdue: true, tiles: [.init(id: "today-commission", label: "Today", commission: "$95.24", sales: "6 sales", revenue: "$392.10")],
             hasSales: true, monthlyNarrow: "<svg/>", monthlyWide: "<svg/>", legend: "<ul/>", share: "<svg/>",
-            products: [.init(name: "Serum", units: 3, revenue: "$150.00", commission: "$36.00")])
+            // One more product than the dashboard shows before its fold: the folded rows are drawn too.
+            products: (0...DashboardView.productsShown).map { .init(name: "Serum \($0)", units: 3, revenue: "$150.00", commission: "$36.00") })
         let missing = try Self.unresolved("dashboard-body", sample)
         #expect(missing == [], "\(missing)")
     }

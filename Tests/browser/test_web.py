@@ -536,6 +536,21 @@ def demo_book(workdir, drivers):
         touching = [(a["text"], b["text"]) for a, b in zip(labels, labels[1:]) if a["right"] + 4 > b["left"]]
         check(screens <= 3 and len(labels) >= 4 and not touching,
               f"Dashboard: {screens:.1f} screens (at most 3), {len(labels)} month names under its chart, none touching ({touching})")
+        # Its products: the first five, the others unfolded in place by the summary under them (the
+        # page keeps its length however many products she sells).
+        shown_rows = "return Array.from(document.querySelectorAll('table.products tbody tr')).filter(r => r.offsetParent !== null).length"
+        all_rows = phone.execute_script("return document.querySelectorAll('table.products tbody tr').length")
+        fold = phone.find_element(By.CSS_SELECTOR, "#more-products > summary")
+        folded = (phone.execute_script(shown_rows), fold.text)
+        def tap_fold():
+            phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", fold)  # out from under the tab bar, as her thumb does
+            fold.click()
+        tap_fold()
+        unfolded = (phone.execute_script(shown_rows), fold.text)
+        tap_fold()
+        phone.execute_script("window.scrollTo(0, 0)")
+        check(all_rows > 5 and folded == (5, f"{all_rows - 5} more products") and unfolded == (all_rows, "Fewer products"),
+              f"Dashboard: 5 of its {all_rows} products shown, the others a tap away (folded {folded}, unfolded {unfolded})")
         if SCREENSHOTS:
             phone.save_screenshot(os.path.join(SCREENSHOTS, "phone-dashboard-demo.png"))
         # At 1280 px the chart uses the width (its column, the share chart beside it), every month named.

@@ -204,13 +204,26 @@ package struct DashboardView: PageView {
     let monthlyWide: String
     let legend: String
     let share: String
+    /// The year's products by commission: the first ``productsShown`` shown, the others rows of the
+    /// same table unfolded by a summary under it ("7 more products"), so that the page keeps its
+    /// length however many she sells.
     let products: [Product]
+    let moreProducts: [Product]
+    let hasMoreProducts: Bool
+    let moreProductsLabel: String
+
+    /// The products the dashboard shows before the fold.
+    package static let productsShown = 5
 
     package init(todayISO: String, todayLabel: String, currency: String, clinics: [Card], hasOverdue: Bool, tiles: [Tile], hasSales: Bool,
                  monthlyNarrow: String, monthlyWide: String, legend: String, share: String, products: [Product]) {
         (self.todayISO, self.todayLabel, self.currency, self.clinics, self.hasOverdue, self.tiles, self.hasSales) =
             (todayISO, todayLabel, currency, clinics, hasOverdue, tiles, hasSales)
-        (self.monthlyNarrow, self.monthlyWide, self.legend, self.share, self.products) = (monthlyNarrow, monthlyWide, legend, share, products)
+        (self.monthlyNarrow, self.monthlyWide, self.legend, self.share) = (monthlyNarrow, monthlyWide, legend, share)
+        self.products = Array(products.prefix(Self.productsShown))
+        moreProducts = Array(products.dropFirst(Self.productsShown))
+        hasMoreProducts = !moreProducts.isEmpty
+        moreProductsLabel = moreProducts.count == 1 ? "1 more product" : "\(moreProducts.count) more products"
     }
 }
 

@@ -485,7 +485,10 @@
       // The first event may already differ from what was drawn: every event is applied.
       source.addEventListener("body", function (event) {
         heard(event);
+        // What she unfolded stays unfolded when the body is drawn again.
+        var unfolded = Array.prototype.map.call(dashboard.querySelectorAll("details[open][id]"), function (d) { return d.id; });
         dashboard.innerHTML = event.data;
+        unfolded.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
         document.body.setAttribute("data-rendered", new Date().toISOString());
         document.body.setAttribute("data-event", event.lastEventId);
       });
