@@ -21,6 +21,8 @@ public final class SQLiteStore: CommissionStore, Sendable {
 
     public let location: Location
     package let writer: any DatabaseWriter
+    /// The book's writes (``write(_:bump:_:)``), several to a transaction when they come at once.
+    private let groupCommit: GroupCommit
     let broadcaster = ChangeBroadcaster()
     /// The book revision this process last wrote or saw; another value in the file means another process wrote.
     private let knownRevision = Mutex<Int64>(0)
@@ -78,6 +80,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
             case .inMemory:
                 writer = try DatabaseQueue(configuration: configuration)
             }
+            groupCommit = GroupCommit(writer: writer)
             if let willUpgrade, try writer.read({ db in
                 try db.tableExists("sale") && !Schema.migrator.hasCompletedMigrations(db)
             }) {
@@ -139,8 +142,11 @@ public final class SQLiteStore: CommissionStore, Sendable {
     // MARK: Running reads and writes
 
     /// Runs `body` in one write transaction, then announces the change. Database errors become
-    /// ``StoreError/storage(_:)``; any error rolls the whole transaction back.
+    /// ``StoreError/storage(_:)``; any error rolls back all that `body` wrote.
     /// With `bump: false` (accounts and sessions) other processes are not told: no book figure changed.
+    ///
+    /// Writes that come while the writer is busy share its next transaction, each in a savepoint
+    /// of its own (``GroupCommit``): to each caller it is as if it had had the transaction alone.
     func write<T: Sendable>(_ tables: Set<StoreTable>, bump: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         // Settings, accounts and tokens may change: what was cached of them is dropped, before and
         // after, so that no read in between caches the old value for good.
@@ -151,23 +157,36 @@ public final class SQLiteStore: CommissionStore, Sendable {
         // A request's idempotency key is spent by its first write of the book, in the same transaction.
         let claim = bump ? IdempotencyClaim.pending : nil
         let value = try await StoreTiming.measure(.write) {
-            try await mapErrors {
-                try await writer.write { db -> T in
-                    if let claim { try Self.insert(claim, db) }
-                    let value = try Audit.$actor.withValue(actor) { try body(db) }
-                    if bump {
-                        try Self.settlePeriodFigures(db)
-                        try self.bumpRevision(db)
-                    }
-                    return value
-                }
-            }
+            try await mapErrors { try await commit(bump: bump, claim: claim, actor: actor, body) }
         }
         claim?.markCommitted()
         if touchesCaches { caches.withLock { $0.clear() } }
         broadcaster.send(tables)
         return value
     }
+
+    /// Runs `body` in the next transaction of ``groupCommit``, with the request's idempotency claim
+    /// and its audit actor; a write of the book settles its period figures in its savepoint and
+    /// moves the book's revision once for the transaction.
+    private func commit<T: Sendable>(bump: Bool, claim: IdempotencyClaim?, actor: String,
+                                     _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let value = Slot<T>()
+        let run: @Sendable (Database) throws -> Void = { db in
+            if let claim { try Self.insert(claim, db) }
+            let written = try Audit.$actor.withValue(actor) { try body(db) }
+            if bump { try Self.settlePeriodFigures(db) }
+            value.set(written)
+        }
+        var finish: (@Sendable (Database) throws -> Void)?
+        if bump { finish = { @Sendable [self] db in try bumpRevision(db) } }
+        if let error = await groupCommit.write(run, finish: finish) { throw error }
+        guard let written = value.value else { preconditionFailure("a write that stood kept no value") }
+        return written
+    }
+
+    /// How many of the book's writes wait for the writer (the tests of group commit hold the
+    /// writer until they all came).
+    package var writesWaiting: Int { groupCommit.waitingCount }
 
     /// Runs `body` in one write transaction on what is the server's bookkeeping, not the book's
     /// (kept answers of idempotency keys, sign-in counts, the server's secrets): no figure changes,

@@ -1,0 +1,127 @@
+import GRDB
+import Synchronization
+
+/// Write transactions asked for while the writer is busy share its next commit (group commit).
+///
+/// A server taking sales from several phones at once asks for many small writes, and each of them
+/// alone pays for a whole transaction: SQLite's `BEGIN` and `COMMIT`, the pages it dirtied written to
+/// the WAL (a sale touches a dozen: its row and indexes, four summaries, the audit log, the book's
+/// revision), and a hop to the writer's thread and back. Here the writes that wait while one runs are
+/// run together in the next transaction, each in a savepoint of its own, in the order they came:
+///
+/// - a write that throws rolls back its savepoint alone, and its caller gets the error: the others
+///   are not touched by it, as if each had had its own transaction;
+/// - one that succeeded is answered only once the transaction committed; if the commit fails, every
+///   write of it fails with that error (none was told it was stored);
+/// - each sees what the ones before it wrote, as it would had they committed first.
+///
+/// Nothing waits for a batch to fill: a write that comes while the writer is idle starts at once.
+/// The transaction is run with GRDB's callback API, which a cancelled caller does not interrupt: one
+/// request dropped by its client does not fail the writes of the others in its batch.
+final class GroupCommit: Sendable {
+    /// A write waiting for its turn.
+    struct Entry: Sendable {
+        /// The write, run in its savepoint; it keeps its result itself.
+        let run: @Sendable (Database) throws -> Void
+        /// Run once in the transaction after the batch's writes, when this one succeeded (the first
+        /// such of the batch): what marks the transaction as a whole (the book's revision).
+        let finish: (@Sendable (Database) throws -> Void)?
+        /// Resumed once the write committed (nil) or failed (its error).
+        let done: CheckedContinuation<(any Error)?, Never>
+    }
+
+    private struct State {
+        var waiting: [Entry] = []
+        var isWriting = false
+    }
+
+    /// The most writes in one transaction: beyond it, the rest wait for the next (a commit's latency
+    /// stays bounded whatever the load).
+    static let batchLimit = 64
+
+    private let writer: any DatabaseWriter
+    private let state = Mutex(State())
+
+    init(writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
+    /// Runs `run` in a savepoint of the next write transaction, and returns once that transaction
+    /// ended: nil when it committed with the write, or the error that the write threw (it changed
+    /// nothing) or that failed the whole transaction. `finish`, when given, runs after the batch's
+    /// writes if this one stood, once for the transaction whichever of its writes gave it.
+    func write(_ run: @escaping @Sendable (Database) throws -> Void, finish: (@Sendable (Database) throws -> Void)? = nil) async -> (any Error)? {
+        await withCheckedContinuation { done in
+            let start = state.withLock { state in
+                state.waiting.append(Entry(run: run, finish: finish, done: done))
+                defer { state.isWriting = true }
+                return !state.isWriting
+            }
+            if start { commitNext() }
+        }
+    }
+
+    /// One transaction for the writes waiting when the writer takes it; another after it while more wait.
+    private func commitNext() {
+        let taken = Slot<[Entry]>()
+        writer.asyncWrite({ [self] db -> [(Entry, (any Error)?)] in
+            let batch = takeBatch()
+            taken.set(batch)
+            var outcomes: [(Entry, (any Error)?)] = []
+            outcomes.reserveCapacity(batch.count)
+            for entry in batch {
+                do {
+                    try db.inSavepoint {
+                        try entry.run(db)
+                        return .commit
+                    }
+                    outcomes.append((entry, nil))
+                } catch {
+                    // SQLite rolls a whole transaction back on some errors (a full disk, an I/O error):
+                    // then nothing of the batch stands, and the transaction ends with the error.
+                    guard db.isInsideTransaction else { throw error }
+                    outcomes.append((entry, error))
+                }
+            }
+            if let finish = outcomes.first(where: { $0.0.finish != nil && $0.1 == nil })?.0.finish { try finish(db) }
+            return outcomes
+        }, completion: { [self] _, result in
+            switch result {
+            case .success(let outcomes):
+                for (entry, error) in outcomes { entry.done.resume(returning: error) }
+            case .failure(let error):
+                // The batch as taken, or, when the transaction could not even begin, what was waiting.
+                let batch = taken.value ?? takeBatch()
+                for entry in batch { entry.done.resume(returning: error) }
+            }
+            let more = state.withLock { state in
+                if state.waiting.isEmpty { state.isWriting = false }
+                return state.isWriting
+            }
+            if more { commitNext() }
+        })
+    }
+
+    /// How many writes wait for the writer (those of the transaction running are no longer waiting).
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// The writes waiting, oldest first, up to ``batchLimit``.
+    private func takeBatch() -> [Entry] {
+        state.withLock { state in
+            let batch = Array(state.waiting.prefix(Self.batchLimit))
+            state.waiting.removeFirst(batch.count)
+            return batch
+        }
+    }
+}
+
+/// A value set once on one thread and read on another.
+final class Slot<Value: Sendable>: Sendable {
+    private let stored = Mutex<Value?>(nil)
+
+    init() {}
+
+    var value: Value? { stored.withLock { $0 } }
+
+    func set(_ value: Value) { stored.withLock { $0 = value } }
+}

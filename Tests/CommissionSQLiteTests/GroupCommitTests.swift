@@ -1,0 +1,91 @@
+import CommissionCore
+import CommissionSQLite
+import CommissionStore
+import Dispatch
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+
+/// The book's writes that come while the writer is busy share one transaction (group commit),
+/// each as if it had had the transaction alone.
+@Suite struct GroupCommitTests {
+    /// Forty sales asked for while the writer is held: one commit for all, the book's revision
+    /// moved once; the four that name no product are refused and leave nothing (no row, no audit
+    /// entry, no summary), the others stand; two with the same idempotency key are one sale.
+    @Test func writesThatWaitShareOneCommitAndARefusedOneChangesNothing() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
+        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
+        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+        let commits = CommitCounter()
+        store.writer.add(transactionObserver: commits)
+        let revisionBefore = try await store.writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") }
+
+        // The writer is held until every write below is waiting for it.
+        let release = DispatchSemaphore(value: 0)
+        store.writer.asyncWriteWithoutTransaction { _ in release.wait() }
+        let missing = Product.ID(999)
+        let sales = Task {
+            await withTaskGroup(of: (Int, Result<Sale, any Error>).self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        // Two of them are one sale sent twice with its key: the second is answered with the first's sale.
+                        let key = index == 5 || index == 6 ? "same-key" : "key-\(index)"
+                        let draft = SaleDraft(clinicID: clinic.id, productID: index % 10 == 7 ? missing : product.id,
+                                              date: day("2026-02-02"), quantity: key == "same-key" ? 2 : Int64(index % 3 + 1))
+                        do { return (index, .success(try await store.createSale(draft, idempotencyKey: key))) } catch { return (index, .failure(error)) }
+                    }
+                }
+                var results: [Int: Result<Sale, any Error>] = [:]
+                for await (index, result) in group { results[index] = result }
+                return results
+            }
+        }
+        while store.writesWaiting < 40 { try await Task.sleep(for: .milliseconds(5)) }
+        release.signal()
+        let results = await sales.value
+
+        #expect(commits.count == 1, "forty writes waiting together commit once")
+        let refused = results.filter { (try? $0.value.get()) == nil }.keys.sorted()
+        #expect(refused == [7, 17, 27, 37])
+        for index in refused {
+            #expect(throws: StoreError.notFound(.products, id: 999)) { try results[index]!.get() }
+        }
+        let same = try [results[5]!.get(), results[6]!.get()]
+        #expect(same[0].id == same[1].id)
+        try await store.writer.read { db in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sale") == 35)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM auditEntry WHERE subject = 'sale' AND action = 'create'") == 35)
+            #expect(try Int64.fetchOne(db, sql: "SELECT revision FROM book") == revisionBefore.map { $0 + 1 })
+            let summary = try Row.fetchAll(db, sql: "SELECT saleCount, quantity, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0").map { Array($0.databaseValues) }
+            let recount = try Row.fetchAll(db, sql: "SELECT count(*), sum(quantity), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0").map { Array($0.databaseValues) }
+            #expect(summary == recount)
+        }
+        let stored = try await store.sales(SaleQuery())
+        let expected = results.filter { $0.key != 6 }.compactMap { try? $0.value.get().id }
+        #expect(Set(stored.map(\.id)) == Set(expected))
+    }
+
+    /// A write that comes while the writer is idle does not wait for others: alone, each of a row
+    /// of writes is a commit of its own.
+    @Test func aWriteAloneCommitsAtOnce() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let commits = CommitCounter()
+        store.writer.add(transactionObserver: commits)
+        for index in 0..<5 {
+            _ = try await store.createClinic(ClinicDraft(name: "Clinic \(index)", schedule: .monthly))
+            #expect(commits.count == index + 1)
+        }
+    }
+}
+
+/// Counts the transactions committed on a connection.
+final class CommitCounter: TransactionObserver, Sendable {
+    private let commits = Mutex(0)
+    var count: Int { commits.withLock { $0 } }
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { commits.withLock { $0 += 1 } }
+    func databaseDidRollback(_ db: Database) {}
+}
