@@ -161,7 +161,7 @@ extension SQLiteStore: BookArchiving {
                     throw StoreError.invalid(field: "archive", reason: "some of its records name records it does not hold.")
                 }
             }
-            try scratch.backup(to: writer)
+            try await saleContexts.replacing { try scratch.backup(to: writer) }
         } catch let error as DatabaseError {
             throw Self.archiveError(error)
         }

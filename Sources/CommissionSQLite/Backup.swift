@@ -40,11 +40,13 @@ extension SQLiteStore {
         let origin = try Self.checkedBackup(at: source)
         do {
             let liveRevision = try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0 }
-            try origin.backup(to: writer)
-            try Schema.migrator.migrate(writer)
-            // Other processes on this file (a server while the CLI restores) learn of it by a revision above the one they know.
-            // …and a device's sync by a new epoch (`BookChanges`).
-            try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?, epoch = ?", arguments: [liveRevision + 1, Self.newEpoch()]) }
+            try await saleContexts.replacing {
+                try origin.backup(to: writer)
+                try Schema.migrator.migrate(writer)
+                // Other processes on this file (a server while the CLI restores) learn of it by a revision above the one they know.
+                // …and a device's sync by a new epoch (`BookChanges`).
+                try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?, epoch = ?", arguments: [liveRevision + 1, Self.newEpoch()]) }
+            }
         } catch let error as DatabaseError {
             throw Self.storeError(error)
         }

@@ -118,15 +118,27 @@ extension SQLiteStore {
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let key = try StoreInput.idempotencyKey(idempotencyKey)
-        return try await write([.sales]) { db in try Self.createSale(db, draft, key: key) }
+        return try await write([.sales]) { [saleContexts] db in try Self.createSale(db, draft, key: key, contexts: saleContexts) }
     }
 
     /// Records a sale (or, for a key already used, returns the sale it recorded), with its audit entry.
-    static func createSale(_ db: Database, _ draft: SaleDraft, key: String?) throws -> Sale {
+    /// With `contexts` (a write that does nothing else), what it reads of its clinic and product may
+    /// come from what an earlier sale read.
+    static func createSale(_ db: Database, _ draft: SaleDraft, key: String?, contexts: SaleContextCache? = nil) throws -> Sale {
         if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
             return try Ledger.replay(draft, of: try Rows.sale(row), key: key)
         }
-        var sale = try Ledger.sale(draft, in: try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID))
+        let context = if let contexts {
+            try contexts.context(db, clinic: draft.clinicID, product: draft.productID) { db in
+                SaleContextCache.Parts(clinic: try Self.clinic(db, draft.clinicID), product: try Self.product(db, draft.productID),
+                                       candidates: try termsCandidates(db, clinic: draft.clinicID), settings: try settings(db),
+                                       closed: try closedPeriods(db, clinic: draft.clinicID),
+                                       prices: try priceEntries(db, clinic: draft.clinicID, product: draft.productID))
+            }
+        } else {
+            try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID)
+        }
+        var sale = try Ledger.sale(draft, in: context)
         try FastStatement.execute(try db.cachedStatement(sql: Self.insertSaleSQL)) { row in
             Self.bind(sale, idempotencyKey: key, to: &row)
         }

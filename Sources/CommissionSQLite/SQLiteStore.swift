@@ -23,6 +23,8 @@ public final class SQLiteStore: CommissionStore, Sendable {
     package let writer: any DatabaseWriter
     /// The book's writes (``write(_:bump:_:)``), several to a transaction when they come at once.
     private let groupCommit: GroupCommit
+    /// What new sales read of their clinic and product, kept between writes (``createSale(_:idempotencyKey:)``).
+    let saleContexts = SaleContextCache()
     let broadcaster = ChangeBroadcaster()
     /// The book revision this process last wrote or saw; another value in the file means another process wrote.
     private let knownRevision = Mutex<Int64>(0)
@@ -94,6 +96,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 return try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0
             }
             knownRevision.withLock { $0 = revision }
+            writer.add(transactionObserver: saleContexts, extent: .observerLifetime)
         } catch let error as DatabaseError {
             throw StoreError.storage("could not open the database at \(location): \(error.message ?? "SQLite error \(error.resultCode)")")
         }
