@@ -108,10 +108,16 @@ extension SQLiteStore {
     }
 
     /// What a change to a sale at this clinic of this product needs to know.
-    static func saleContext(_ db: Database, clinic: Clinic.ID, product: Product.ID, rules: EntryRules? = nil) throws -> SaleContext {
-        SaleContext(clinic: try Self.clinic(db, clinic), product: try Self.product(db, product), candidates: try termsCandidates(db, clinic: clinic),
-                    rules: try rules ?? Self.rules(db), closed: try closedPeriods(db, clinic: clinic),
-                    prices: try priceEntries(db, clinic: clinic, product: product))
+    static func saleContext(_ db: Database, clinic: Clinic.ID, product: Product.ID) throws -> SaleContext {
+        try saleContextParts(db, clinic: clinic, product: product).context()
+    }
+
+    /// ``saleContext(_:clinic:product:)`` but for its entry rules, which depend on the day: what
+    /// ``SaleContextCache`` keeps.
+    static func saleContextParts(_ db: Database, clinic: Clinic.ID, product: Product.ID) throws -> SaleContextCache.Parts {
+        SaleContextCache.Parts(clinic: try Self.clinic(db, clinic), product: try Self.product(db, product),
+                               candidates: try termsCandidates(db, clinic: clinic), settings: try settings(db),
+                               closed: try closedPeriods(db, clinic: clinic), prices: try priceEntries(db, clinic: clinic, product: product))
     }
 
     // MARK: Sales
@@ -130,10 +136,7 @@ extension SQLiteStore {
         }
         let context = if let contexts {
             try contexts.context(db, clinic: draft.clinicID, product: draft.productID) { db in
-                SaleContextCache.Parts(clinic: try Self.clinic(db, draft.clinicID), product: try Self.product(db, draft.productID),
-                                       candidates: try termsCandidates(db, clinic: draft.clinicID), settings: try settings(db),
-                                       closed: try closedPeriods(db, clinic: draft.clinicID),
-                                       prices: try priceEntries(db, clinic: draft.clinicID, product: draft.productID))
+                try saleContextParts(db, clinic: draft.clinicID, product: draft.productID)
             }
         } else {
             try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID)

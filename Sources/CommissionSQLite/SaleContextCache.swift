@@ -30,6 +30,11 @@ final class SaleContextCache: TransactionObserver, Sendable {
         var settings: BookSettings
         var closed: ClosedPeriods
         var prices: [PriceListEntry]
+
+        /// The context with the book's entry rules as of now.
+        func context(now: Date = Date()) -> SaleContext {
+            SaleContext(clinic: clinic, product: product, candidates: candidates, rules: EntryRules(settings, now: now), closed: closed, prices: prices)
+        }
     }
 
     private struct Key: Hashable {
@@ -69,8 +74,7 @@ final class SaleContextCache: TransactionObserver, Sendable {
                 if !state.changed && state.replacing == 0 && state.dataVersion == version { state.kept[key] = parts }
             }
         }
-        return SaleContext(clinic: parts.clinic, product: parts.product, candidates: parts.candidates, rules: EntryRules(parts.settings),
-                           closed: parts.closed, prices: parts.prices)
+        return parts.context()
     }
 
     /// Runs `body`, which replaces the book underneath (a restore): meanwhile a sale reads its
