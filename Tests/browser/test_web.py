@@ -1187,6 +1187,9 @@ def main():
             if phone.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de-DE" or time.time() > deadline:
                 break
             time.sleep(0.25)
+        # The page that first spoke German may have read the settings once before the server
+        # noticed the change (its form) and once after (its layout): the next one reads them after.
+        phone.get(base + "/")
         script_ready(phone)
         phone.find_element(By.XPATH, "//label[contains(@class,'product')][contains(.,'Serum 30ml')]").click()
         prefilled = settles_on(phone, lambda d: d.find_element(By.ID, "price").get_attribute("value"), "50,00")
