@@ -23,7 +23,7 @@ public final class PostgresBookDatabase: Sendable {
     /// `commission_database_failovers_total`.
     private let failoverCount = Mutex(0)
     private let failoverCounter = Counter(label: "commission_database_failovers_total")
-    let changeFeed: PostgresChanges
+    package let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     /// The work running on the pool's connections (see ``withConnection(_:)``).
     private let lent: LentConnections

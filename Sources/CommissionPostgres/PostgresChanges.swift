@@ -20,7 +20,11 @@ package final class PostgresChanges: Sendable {
         /// Those told of every book that moves (``moves()``).
         var movesTold: [UUID: AsyncStream<Int64?>.Continuation] = [:]
         var listener: Task<Void, Never>?
-        var isStarting = false
+        /// The start of listening, awaited by every caller of ``start()`` until it ends (it is
+        /// forgotten when it fails, so that the next caller tries again).
+        var starting: Task<Void, any Error>?
+        /// The listening connection has run `LISTEN` (and is not known to be lost since).
+        var isListening = false
         var clients: @Sendable () throws -> PostgresClient? = { nil }
     }
 
@@ -42,7 +46,7 @@ package final class PostgresChanges: Sendable {
     /// Stops listening and ends every stream.
     func stop() {
         let (listener, broadcasters) = state.withLock { state in
-            defer { state.listener = nil; state.broadcasters = [:] }
+            defer { state.listener = nil; state.broadcasters = [:]; state.isListening = false }
             return (state.listener, Array(state.broadcasters.values))
         }
         listener?.cancel()
@@ -99,20 +103,28 @@ package final class PostgresChanges: Sendable {
         for continuation in told { continuation.yield(book) }
     }
 
-    /// Starts the listening connection, unless it runs already; returns once it listens.
+    /// Starts the listening connection, unless it runs already; returns once it listens — for
+    /// every caller, those that come while another caller's start is under way too (a store opened
+    /// then must not miss the changes committed right after it opened).
     func start() async throws {
-        let isFirst = state.withLock { state in
-            defer { state.isStarting = true }
-            return !state.isStarting
+        let starting = state.withLock { state in
+            if let starting = state.starting { return starting }
+            let starting = Task { try await self.startListening() }
+            state.starting = starting
+            return starting
         }
-        guard isFirst else { return }
         do {
-            try await startListening()
+            try await starting.value
         } catch {
-            state.withLock { $0.isStarting = false }
+            state.withLock { state in
+                if state.starting == starting { state.starting = nil }
+            }
             throw error
         }
     }
+
+    /// Whether the listening connection listens now (its `LISTEN` ran, and it is not known lost).
+    package var isListening: Bool { state.withLock { $0.isListening } }
 
     /// Announces a change of `book` when the transaction `connection` is in commits.
     /// Also takes `lock`, in the same statement, and then reads where the book is leaving for
@@ -153,6 +165,9 @@ package final class PostgresChanges: Sendable {
     private func startListening() async throws {
         let ready = AsyncStream.makeStream(of: (any Error)?.self)
         let task = Task { [logger, weak self] in
+            // Ended however the task ends, so that a start never waits for a task that stopped
+            // before listening (its pool gone, or cancelled at once).
+            defer { ready.continuation.finish() }
             var announced = false
             // When listening was lost: said once then, and once when it listens again.
             var lostSince: ContinuousClock.Instant?
@@ -165,6 +180,7 @@ package final class PostgresChanges: Sendable {
                     guard let client = try self?.clients() else { return }
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
+                            self?.state.withLock { $0.isListening = true }
                             if announced {
                                 if let since = lostSince {
                                     logger.notice("Listening for changes again after \(PostgresBookDatabase.seconds(.now - since)).")
@@ -191,6 +207,7 @@ package final class PostgresChanges: Sendable {
                         ready.continuation.yield(error)
                         return
                     }
+                    self?.state.withLock { $0.isListening = false }
                     if lostSince == nil {
                         lostSince = .now
                         logger.warning("Listening for changes was lost; trying again every second.", metadata: ["error": "\(String(reflecting: error))"])
@@ -202,9 +219,16 @@ package final class PostgresChanges: Sendable {
         }
         state.withLock { $0.listener = task }
         var iterator = ready.stream.makeAsyncIterator()
-        if let failure = await iterator.next() ?? nil {
+        switch await iterator.next() {
+        case .some(nil):
+            return
+        case .some(let failure?):
             state.withLock { $0.listener = nil }
             throw failure
+        case nil:
+            // Stopped before it listened: the database was closed meanwhile.
+            state.withLock { $0.listener = nil }
+            throw StoreError.unavailable("the database was closed before it could listen for changes")
         }
     }
 

@@ -51,6 +51,27 @@ import Testing
         #expect(try await one.client.texts("SELECT bookId::text || ' ' || name FROM clinic") == ["1 Glow"])
     }
 
+    /// Stores opened at once on a server's database (its first requests) each start listening: none
+    /// may return while another's start is still connecting, or a change committed right after it
+    /// opened would be missed by its live queries (a conformance test saw a live value stay at 0).
+    @Test("Every caller of a start that is under way returns once the database listens") func concurrentStartsAllWaitForListening() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let database = try await PostgresBookDatabase(url: scratch.url)
+        defer { database.shutdown() }
+        #expect(!database.changeFeed.isListening)
+        let listeningOnReturn = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await database.startListening()
+                    return database.changeFeed.isListening
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(listeningOnReturn == Array(repeating: true, count: 8))
+    }
+
     @Test func payloadsParseBackToTheirBookAndTables() {
         #expect(PostgresChanges.parse("3 sales terms")! == (3, [.sales, .terms]))
         #expect(PostgresChanges.parse("nonsense") == nil)
