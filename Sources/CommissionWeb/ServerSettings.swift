@@ -1,6 +1,7 @@
 import CommissionCore
 import Configuration
 import Foundation
+import Logging
 import SystemPackage
 
 /// How `commission serve` runs, read from three places with one precedence: a flag given on the
@@ -19,6 +20,7 @@ import SystemPackage
 /// | `secureCookies` | `--secure-cookies` / `--no-secure-cookies` | `false` |
 /// | `trustForwardedFor` | `--trust-forwarded-for` / `--no-trust-forwarded-for` | `false` |
 /// | `logFormat` | `--log-format` | `text` |
+/// | `logLevel` | `--log-level` | `info`: a line a request; `notice` or `warning` keep what an operator acts on |
 /// | `metricsToken` | `--metrics-token` | (none: no `/metrics`) |
 /// | `backupEvery` | `--backup-every` | (none: no scheduled backups) |
 /// | `backupKeep` | `--keep` | `14` |
@@ -37,6 +39,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var secureCookies = false
     public var trustForwardedFor = false
     public var logFormat = LogFormat.text
+    /// The least severe level written: at `info`, a line a request; at `notice`, what the server
+    /// does on its own (a database lost and found, a book moved); at `warning`, what went wrong.
+    public var logLevel = Logger.Level.info
     public var metricsToken: String?
     public var backupEvery: String?
     public var backupKeep = 14
@@ -56,7 +61,7 @@ public struct ServerSettings: Sendable, Equatable {
         public var moreDatabases: [String]?
         public var port: Int?
         public var secureCookies, trustForwardedFor: Bool?
-        public var logFormat, metricsToken, backupEvery: String?
+        public var logFormat, logLevel, metricsToken, backupEvery: String?
         public var backupKeep: Int?
         public var backupDirectory: String?
         public var booksKept: Int?
@@ -79,6 +84,7 @@ public struct ServerSettings: Sendable, Equatable {
         put("secureCookies", flags.secureCookies.map(ConfigContent.bool))
         put("trustForwardedFor", flags.trustForwardedFor.map(ConfigContent.bool))
         put("logFormat", flags.logFormat.map(ConfigContent.string))
+        put("logLevel", flags.logLevel.map(ConfigContent.string))
         put("metricsToken", flags.metricsToken.map(ConfigContent.string))
         put("backupEvery", flags.backupEvery.map(ConfigContent.string))
         put("backupKeep", flags.backupKeep.map(ConfigContent.int))
@@ -144,6 +150,12 @@ public struct ServerSettings: Sendable, Equatable {
         if let format = try value("logFormat", { try config.requiredString(forKey: $0) }) {
             guard let known = LogFormat(rawValue: format) else { throw SettingsError.invalid("logFormat", "\"\(format)\" is text or json") }
             settings.logFormat = known
+        }
+        if let level = try value("logLevel", { try config.requiredString(forKey: $0) }) {
+            guard let known = Logger.Level(rawValue: level.lowercased()) else {
+                throw SettingsError.invalid("logLevel", "\"\(level)\" is one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            settings.logLevel = known
         }
         guard (1...65_535).contains(settings.port) else { throw SettingsError.invalid("port", "\(settings.port) is not a port (1 to 65535)") }
         return settings

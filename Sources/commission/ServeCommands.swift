@@ -43,6 +43,7 @@ struct Serve: AsyncParsableCommand {
                                --more-database east=postgres://commission@db3/commission      # books on two databases
               commission serve --host 0.0.0.0 --port 8443 --secure-cookies   # behind a TLS proxy
               commission serve --log-format json                              # for a log collector
+              commission serve --log-level notice                             # no line for each request
               COMMISSION_METRICS_TOKEN=… commission serve                     # /metrics for Prometheus
               commission serve --backup-every 24h --keep 14                   # into backups/ beside the book
             """)
@@ -61,6 +62,10 @@ struct Serve: AsyncParsableCommand {
           help: "Mark cookies Secure and send HSTS (when users reach the app over HTTPS).") var secureCookies: Bool?
     @Option(name: .customLong("log-format"), help: ArgumentHelp("The log's lines: text, or JSON objects with the request's id on each.", valueName: "text|json"))
     var logFormat: String?
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "The least severe log lines written: info (a line a request, the default), notice (what the server does on its own), warning, error…",
+        valueName: "trace|debug|info|notice|warning|error|critical"))
+    var logLevel: String?
     @Option(name: .customLong("metrics-token"), help: ArgumentHelp("Keep metrics and serve them at /metrics to this bearer token, for Prometheus.", valueName: "token"))
     var metricsToken: String?
     @Option(name: .customLong("backup-every"), help: ArgumentHelp("Back up every book on this schedule (24h, 6h, 30m, 7d): its archive, which any store restores.",
@@ -94,6 +99,7 @@ struct Serve: AsyncParsableCommand {
         (flags.db, flags.databaseUrl, flags.host, flags.port) = (book.db, database, host, port)
         flags.moreDatabases = moreDatabases
         (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (secureCookies, trustForwardedFor, logFormat, metricsToken)
+        flags.logLevel = logLevel
         (flags.backupEvery, flags.backupKeep, flags.backupDirectory) = (backupEvery, keep, backupDirectory)
         (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl, flags.maxBodySize) = (booksKept, releaseBooksAfter, publicUrl, maxBodySize)
         let settings: ServerSettings
@@ -118,7 +124,7 @@ struct Serve: AsyncParsableCommand {
         let settings = try await settings()
         settings.logFormat.bootstrap()
         var logger = Logger(label: "commission")
-        logger.logLevel = .info
+        logger.logLevel = settings.logLevel
         let (host, port) = (settings.host, settings.port)
         var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, maxBodySize: settings.maxBodySize,
                                              trustForwardedFor: settings.trustForwardedFor)

@@ -705,6 +705,15 @@ import Testing
         await #expect(throws: SettingsError.invalid("logFormat", "\"xml\" is text or json")) {
             _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_LOG_FORMAT": "xml"])
         }
+        // The log level: info by default, from any of the three places, named in any case; one that is none is refused, naming them.
+        #expect(none.logLevel == .info)
+        #expect(try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_LOG_LEVEL": "Warning"]).logLevel == .warning)
+        var quiet = ServerSettings.Flags()
+        quiet.logLevel = "notice"
+        #expect(try await ServerSettings.resolve(quiet, environment: ["COMMISSION_LOG_LEVEL": "error"]).logLevel == .notice)
+        await #expect(throws: SettingsError.invalid("logLevel", "\"loud\" is one of trace, debug, info, notice, warning, error, critical")) {
+            _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_LOG_LEVEL": "loud"])
+        }
         await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file + ".missing") }
         try "port = 8443".write(toFile: file, atomically: true, encoding: .utf8)
         await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file) }

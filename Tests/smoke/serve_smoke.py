@@ -4,12 +4,12 @@
     python3 Tests/smoke/serve_smoke.py PATH/TO/commission --database postgres://USER@HOST:PORT/DB
 
 What an operator runs is what this drives: `commission serve --config FILE` on PostgreSQL with the
-settings of docs/deploy.md all set (JSON logs, secure cookies, X-Forwarded-For, the metrics token
+settings of docs/deploy.md all set (JSON logs at level notice, secure cookies, X-Forwarded-For, the metrics token
 from the environment, scheduled backups, books released when idle, the public address), and then
 `commission serve --demo --metrics-token …`, the README's first command with metrics on. For each:
 the owner is set up through the pages, a few API calls record a book, every page reachable by a
 link from the entry page is loaded (one of each kind), /metrics answers the operator, every log
-line is what the log format says, and SIGTERM ends the server within 10 s. On PostgreSQL it also
+line is what the log format and level say, and SIGTERM ends the server within 10 s. On PostgreSQL it also
 checks that a backup is written and that a live stream opened before the book's app was released
 tells the next sale. No answer may be a server error.
 
@@ -205,19 +205,28 @@ def check_metrics(base):
     return answered.text
 
 
+REQUEST_LINE = re.compile(r"(GET|POST|PUT|PATCH|DELETE|HEAD) /\S* \d{3} [\d.]+ms")
+
+
 def check_json_log(server):
+    """Every line is a JSON object; at logLevel notice (the configuration's), none is a request's."""
     server.log.flush()
     with open(server.log_path) as f:
         lines = [line for line in f.read().splitlines() if line.strip()]
-    bad = []
+    bad, requests_logged = [], []
     for line in lines:
         try:
-            json.loads(line)
+            entry = json.loads(line)
         except ValueError:
             bad.append(line)
+            continue
+        if REQUEST_LINE.search(entry.get("message", "")) or entry.get("level") in ("trace", "debug", "info"):
+            requests_logged.append(line)
     # The first lines are the command's own words to whoever started it (where to open the book).
     bad = [line for line in bad if not line.startswith(("Open ", "Backing up "))]
     check(lines and not bad, f"every log line is a JSON object ({len(lines)} lines{'; not: ' + bad[0][:120] if bad else ''})")
+    check(not requests_logged, "at logLevel notice no line is below notice (no line a request)"
+          + (f": {requests_logged[0][:120]}" if requests_logged else ""))
 
 
 def stream_events(base, token, into, stop):
@@ -244,7 +253,7 @@ def postgres_run(binary, server_url, workdir):
     config = os.path.join(workdir, "commission.json")
     with open(config, "w") as f:
         json.dump({"databaseUrl": url, "host": "127.0.0.1", "secureCookies": True, "trustForwardedFor": True, "logFormat": "json",
-                   "backupEvery": "2s", "backupKeep": 2, "backupDirectory": backups, "booksKept": 5, "releaseBooksAfter": "1s",
+                   "logLevel": "notice", "backupEvery": "2s", "backupKeep": 2, "backupDirectory": backups, "booksKept": 5, "releaseBooksAfter": "1s",
                    "publicUrl": "https://commission.example"}, f)
     server = Server(binary, ["--config", config], workdir, {"COMMISSION_METRICS_TOKEN": METRICS_TOKEN})
     try:
@@ -320,6 +329,9 @@ def demo_run(binary, workdir):
             check(not browser.server_errors, "no page answered a server error" + (": " + "; ".join(browser.server_errors[:3]) if browser.server_errors else ""))
         metrics = check_metrics(server.base)
         check("commission_database_duration_seconds" in metrics, "/metrics times the requests' reads and writes of the database")
+        server.log.flush()
+        check(re.search(r"GET /health/ready 200 [\d.]+ms", open(server.log_path).read()) is not None,
+              "at the default log level each request is a line of the log")
     finally:
         check(server.stop(), "SIGTERM ends the server within 10 s")
         if failures:
