@@ -67,6 +67,35 @@ import Testing
         #expect(Set(stored.map(\.id)) == Set(expected))
     }
 
+    /// Writes that come while a transaction runs join it before its commit, rather than wait for
+    /// it and commit after: the first sale is held inside its transaction until ten
+    /// more wait; the eleven commit once, and the book's revision moves once.
+    @Test(.timeLimit(.minutes(1))) func writesThatComeWhileATransactionRunsJoinItBeforeItsCommit() async throws {
+        let store = try SQLiteStore(.file(temporaryPath()))
+        let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
+        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
+        let revisionBefore = try await store.writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") }
+        let hold = HoldAtFirstSale()
+        store.writer.add(transactionObserver: hold)
+        let commits = CommitCounter()
+        store.writer.add(transactionObserver: commits)
+        let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-02-02"), noCommission: true)
+
+        let first = Task { try await store.createSale(draft, idempotencyKey: nil) }
+        while !hold.isHolding { try await Task.sleep(for: .milliseconds(5)) }
+        let others = (0..<10).map { _ in Task { try await store.createSale(draft, idempotencyKey: nil) } }
+        while store.writesWaiting < 10 { try await Task.sleep(for: .milliseconds(5)) }
+        hold.release()
+        _ = try await first.value
+        for other in others { _ = try await other.value }
+
+        #expect(commits.count == 1, "the ten that came while the first's transaction ran joined it")
+        try await store.writer.read { db throws in
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sale") == 11)
+            #expect(try Int64.fetchOne(db, sql: "SELECT revision FROM book") == revisionBefore.map { $0 + 1 })
+        }
+    }
+
     /// A write that comes while the writer is idle does not wait for others: alone, each of a row
     /// of writes is a commit of its own.
     @Test func aWriteAloneCommitsAtOnce() async throws {
@@ -81,6 +110,22 @@ import Testing
 }
 
 /// Counts the transactions committed on a connection.
+/// Holds the writer inside the transaction of the first sale recorded (at its audit entry: the
+/// sale's own insert bypasses GRDB's statements, whose observers it would not reach), until released.
+final class HoldAtFirstSale: TransactionObserver, Sendable {
+    private let held = Mutex(false)
+    private let gate = DispatchSemaphore(value: 0)
+    var isHolding: Bool { held.withLock { $0 } }
+    func release() { gate.signal() }
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "auditEntry" }
+    func databaseDidChange(with event: DatabaseEvent) {
+        guard held.withLock({ first in defer { first = true }; return !first }) else { return }
+        gate.wait()
+    }
+    func databaseDidCommit(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) {}
+}
+
 final class CommitCounter: TransactionObserver, Sendable {
     private let commits = Mutex(0)
     var count: Int { commits.withLock { $0 } }
