@@ -23,6 +23,8 @@ package final class PostgresChanges: Sendable {
         /// The start of listening, awaited by every caller of ``start()`` until it ends (it is
         /// forgotten when it fails, so that the next caller tries again).
         var starting: Task<Void, any Error>?
+        /// ``stop()`` was called: nothing starts listening again.
+        var isStopped = false
         /// The listening connection has run `LISTEN` (and is not known to be lost since).
         var isListening = false
         var clients: @Sendable () throws -> PostgresClient? = { nil }
@@ -46,7 +48,13 @@ package final class PostgresChanges: Sendable {
     /// Stops listening and ends every stream.
     func stop() {
         let (listener, broadcasters) = state.withLock { state in
-            defer { state.listener = nil; state.broadcasters = [:]; state.isListening = false }
+            defer {
+                state.listener = nil
+                state.broadcasters = [:]
+                state.isListening = false
+                state.isStopped = true
+                state.starting = nil
+            }
             return (state.listener, Array(state.broadcasters.values))
         }
         listener?.cancel()
@@ -105,23 +113,32 @@ package final class PostgresChanges: Sendable {
 
     /// Starts the listening connection, unless it runs already; returns once it listens — for
     /// every caller, those that come while another caller's start is under way too (a store opened
-    /// then must not miss the changes committed right after it opened).
+    /// then must not miss the changes committed right after it opened). Once started, it returns
+    /// at once, also while a lost connection is being listened on again (every stream then ends,
+    /// and every observer is told that anything may have changed when it listens again); after
+    /// ``stop()`` it refuses.
     func start() async throws {
-        let starting = state.withLock { state in
+        let starting = try state.withLock { state in
+            if state.isStopped { throw Self.closed }
             if let starting = state.starting { return starting }
-            let starting = Task { try await self.startListening() }
+            let starting = Task {
+                do {
+                    try await self.startListening()
+                } catch {
+                    // Forgotten at once, so that the next caller tries again.
+                    self.state.withLock { $0.starting = nil }
+                    throw error
+                }
+            }
             state.starting = starting
             return starting
         }
-        do {
-            try await starting.value
-        } catch {
-            state.withLock { state in
-                if state.starting == starting { state.starting = nil }
-            }
-            throw error
-        }
+        // A caller cancelled meanwhile still waits for the start under way (a connection, or the
+        // pool's failure): the start is everyone's, and ends either way.
+        try await starting.value
     }
+
+    static let closed = StoreError.unavailable("the database was closed before it could listen for changes")
 
     /// Whether the listening connection listens now (its `LISTEN` ran, and it is not known lost).
     package var isListening: Bool { state.withLock { $0.isListening } }
@@ -167,7 +184,10 @@ package final class PostgresChanges: Sendable {
         let task = Task { [logger, weak self] in
             // Ended however the task ends, so that a start never waits for a task that stopped
             // before listening (its pool gone, or cancelled at once).
-            defer { ready.continuation.finish() }
+            defer {
+                ready.continuation.finish()
+                self?.state.withLock { $0.isListening = false }
+            }
             var announced = false
             // When listening was lost: said once then, and once when it listens again.
             var lostSince: ContinuousClock.Instant?
@@ -202,6 +222,8 @@ package final class PostgresChanges: Sendable {
                             }
                         }
                     }
+                    // The notifications ended without an error (cancelled): no longer listening.
+                    self?.state.withLock { $0.isListening = false }
                 } catch {
                     if !announced {
                         ready.continuation.yield(error)
@@ -217,7 +239,15 @@ package final class PostgresChanges: Sendable {
                 }
             }
         }
-        state.withLock { $0.listener = task }
+        // A stop that came first leaves nothing running after it.
+        let isStopped = state.withLock { state in
+            if !state.isStopped { state.listener = task }
+            return state.isStopped
+        }
+        if isStopped {
+            task.cancel()
+            throw Self.closed
+        }
         var iterator = ready.stream.makeAsyncIterator()
         switch await iterator.next() {
         case .some(nil):
@@ -228,7 +258,7 @@ package final class PostgresChanges: Sendable {
         case nil:
             // Stopped before it listened: the database was closed meanwhile.
             state.withLock { $0.listener = nil }
-            throw StoreError.unavailable("the database was closed before it could listen for changes")
+            throw Self.closed
         }
     }
 

@@ -108,7 +108,7 @@ final class GroupCommit: Sendable {
                 for (entry, error) in outcomes { entry.done.resume(returning: error) }
             case .failure(let error):
                 // The batch as taken, or, when the transaction could not even begin, what was waiting.
-                let batch = taken.value ?? takeBatch(upTo: .max)
+                let batch = taken.value ?? takeBatch(upTo: Self.batchLimit)
                 for entry in batch { entry.done.resume(returning: error) }
             }
             let more = state.withLock { state in

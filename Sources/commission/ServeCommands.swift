@@ -122,7 +122,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try await settings()
-        settings.logFormat.bootstrap()
+        settings.logFormat.bootstrap(level: settings.logLevel)
         var logger = Logger(label: "commission")
         logger.logLevel = settings.logLevel
         let (host, port) = (settings.host, settings.port)

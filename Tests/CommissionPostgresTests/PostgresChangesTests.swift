@@ -54,7 +54,7 @@ import Testing
     /// Stores opened at once on a server's database (its first requests) each start listening: none
     /// may return while another's start is still connecting, or a change committed right after it
     /// opened would be missed by its live queries (a conformance test saw a live value stay at 0).
-    @Test("Every caller of a start that is under way returns once the database listens") func concurrentStartsAllWaitForListening() async throws {
+    @Test("Every caller of a start that is under way returns once the database listens", .timeLimit(.minutes(1))) func concurrentStartsAllWaitForListening() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
         let database = try await PostgresBookDatabase(url: scratch.url)
@@ -70,6 +70,17 @@ import Testing
             return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(listeningOnReturn == Array(repeating: true, count: 8))
+    }
+
+    /// A database closed is not listened to again: a start after it is refused, saying why, and
+    /// leaves nothing listening.
+    @Test("A start after the database was closed is refused", .timeLimit(.minutes(1))) func aStartAfterShutdownIsRefused() async throws {
+        let scratch = try await ScratchDatabase.create()
+        defer { Task { await scratch.drop() } }
+        let database = try await PostgresBookDatabase(url: scratch.url)
+        database.shutdown()
+        await #expect(throws: StoreError.self) { try await database.startListening() }
+        #expect(!database.changeFeed.isListening)
     }
 
     @Test func payloadsParseBackToTheirBookAndTables() {

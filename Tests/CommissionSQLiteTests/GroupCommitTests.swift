@@ -81,6 +81,8 @@ import Testing
         store.writer.add(transactionObserver: commits)
         let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: day("2026-02-02"), noCommission: true)
 
+        // Released however the test ends: a failed one must not leave the writer's thread held.
+        defer { hold.release() }
         let first = Task { try await store.createSale(draft, idempotencyKey: nil) }
         while !hold.isHolding { try await Task.sleep(for: .milliseconds(5)) }
         let others = (0..<10).map { _ in Task { try await store.createSale(draft, idempotencyKey: nil) } }
@@ -109,7 +111,6 @@ import Testing
     }
 }
 
-/// Counts the transactions committed on a connection.
 /// Holds the writer inside the transaction of the first sale recorded (at its audit entry: the
 /// sale's own insert bypasses GRDB's statements, whose observers it would not reach), until released.
 final class HoldAtFirstSale: TransactionObserver, Sendable {
@@ -126,6 +127,7 @@ final class HoldAtFirstSale: TransactionObserver, Sendable {
     func databaseDidRollback(_ db: Database) {}
 }
 
+/// Counts the transactions committed on a connection.
 final class CommitCounter: TransactionObserver, Sendable {
     private let commits = Mutex(0)
     var count: Int { commits.withLock { $0 } }

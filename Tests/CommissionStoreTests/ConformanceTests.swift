@@ -474,9 +474,10 @@ import Testing
         let book = try await Book(kind)
         let live = LiveValue(store: book.store, request: GlowSales(clinic: book.glow.id))
         live.start()
-        await waitUntil { live.value == 0 }
+        try await waitUntil { live.value == 0 || live.error != nil }
+        #expect(live.value == 0 && live.error == nil)
         try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
-        await waitUntil { live.value == 1 || live.error != nil }
+        try await waitUntil { live.value == 1 || live.error != nil }
         #expect(live.value == 1 && live.error == nil)
         live.stop()
     }
@@ -497,19 +498,51 @@ import Testing
 
 /// Returns once `condition` holds, woken by the observed values it reads (Observation), never by
 /// a clock: however busy the machine, it waits as long as the values take to arrive. A test that
-/// uses it carries a `.timeLimit`, so that a value that never comes fails it rather than hanging.
+/// uses it carries a `.timeLimit`: a value that never comes fails it (the limit cancels the wait).
 @MainActor
-func waitUntil(_ condition: @MainActor () -> Bool) async {
+func waitUntil(_ condition: @MainActor () -> Bool) async throws {
     while !condition() {
+        try Task.checkCancellation()
+        let wake = Wake()
         // The body runs on the main actor without a suspension after the check above, and the
         // values change on the main actor: no change can fall between the check and the tracking.
-        await withCheckedContinuation { (changed: CheckedContinuation<Void, Never>) in
-            withObservationTracking {
-                _ = condition()
-            } onChange: {
-                changed.resume()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (changed: CheckedContinuation<Void, Never>) in
+                wake.set(changed)
+                withObservationTracking {
+                    _ = condition()
+                } onChange: {
+                    wake.resume()
+                }
             }
+        } onCancel: {
+            wake.resume()
         }
+    }
+}
+
+/// Resumes a waiter once, whichever comes first: a change, or the cancellation (which may come
+/// before the waiter is there).
+final class Wake: Sendable {
+    private let state = Mutex<(waiter: CheckedContinuation<Void, Never>?, woken: Bool)>((nil, false))
+
+    func set(_ waiter: CheckedContinuation<Void, Never>) {
+        let resumeNow = state.withLock { state in
+            if state.woken { return true }
+            state.waiter = waiter
+            return false
+        }
+        if resumeNow { waiter.resume() }
+    }
+
+    func resume() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.woken else { return nil }
+            state.woken = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
     }
 }
 
