@@ -184,10 +184,7 @@ package final class PostgresChanges: Sendable {
         let task = Task { [logger, weak self] in
             // Ended however the task ends, so that a start never waits for a task that stopped
             // before listening (its pool gone, or cancelled at once).
-            defer {
-                ready.continuation.finish()
-                self?.state.withLock { $0.isListening = false }
-            }
+            defer { ready.continuation.finish() }
             var announced = false
             // When listening was lost: said once then, and once when it listens again.
             var lostSince: ContinuousClock.Instant?
@@ -200,7 +197,9 @@ package final class PostgresChanges: Sendable {
                     guard let client = try self?.clients() else { return }
                     try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notifications in
+                            // Listening while this runs, however it ends (lost, or cancelled by a stop).
                             self?.state.withLock { $0.isListening = true }
+                            defer { self?.state.withLock { $0.isListening = false } }
                             if announced {
                                 if let since = lostSince {
                                     logger.notice("Listening for changes again after \(PostgresBookDatabase.seconds(.now - since)).")
@@ -222,14 +221,11 @@ package final class PostgresChanges: Sendable {
                             }
                         }
                     }
-                    // The notifications ended without an error (cancelled): no longer listening.
-                    self?.state.withLock { $0.isListening = false }
                 } catch {
                     if !announced {
                         ready.continuation.yield(error)
                         return
                     }
-                    self?.state.withLock { $0.isListening = false }
                     if lostSince == nil {
                         lostSince = .now
                         logger.warning("Listening for changes was lost; trying again every second.", metadata: ["error": "\(String(reflecting: error))"])

@@ -68,11 +68,10 @@ final class SaleContextCache: TransactionObserver, Sendable {
             }
             return state.changed || state.replacing > 0 ? nil : state.kept[key]
         }
-        let parts = try kept ?? read(db)
-        if kept == nil {
-            state.withLock { state in
-                if !state.changed && state.replacing == 0 && state.dataVersion == version { state.kept[key] = parts }
-            }
+        if let kept { return kept.context() }
+        let parts = try read(db)
+        state.withLock { state in
+            if !state.changed && state.replacing == 0 && state.dataVersion == version { state.kept[key] = parts }
         }
         return parts.context()
     }

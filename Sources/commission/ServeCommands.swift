@@ -122,9 +122,9 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try await settings()
+        // Every logger of the process writes from this level on (its handlers are made at it).
         settings.logFormat.bootstrap(level: settings.logLevel)
-        var logger = Logger(label: "commission")
-        logger.logLevel = settings.logLevel
+        let logger = Logger(label: "commission")
         let (host, port) = (settings.host, settings.port)
         var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, maxBodySize: settings.maxBodySize,
                                              trustForwardedFor: settings.trustForwardedFor)
