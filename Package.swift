@@ -220,6 +220,8 @@ let package = Package(
                 "CommissionClient", "CommissionWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                // To cut a PostgreSQL store's listening connection.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: tests
         ),

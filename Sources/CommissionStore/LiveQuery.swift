@@ -102,12 +102,19 @@ public struct StoreObservation<Request: StoreRequest>: AsyncSequence, Sendable {
 /// dashboard.start()
 /// // dashboard.value is refreshed after every committed write that touches it.
 /// ```
+///
+/// It never goes quiet while started: when the store's changes end (a server's change feed lost,
+/// the book moved to another database) it observes again, its first fetch reading the book afresh;
+/// when a fetch fails (the database or the network away), ``error`` says so and the fetch is tried
+/// again, after a pause that grows from a quarter of a second to half a minute, until a value
+/// comes — then ``error`` is nil again. A view can show the last value beside a word that it is
+/// not current while ``error`` is set.
 @MainActor
 @Observable
 public final class LiveValue<Request: StoreRequest> {
     /// The latest value, nil until the first fetch completes.
     public private(set) var value: Request.Value?
-    /// The error that ended observation, if any.
+    /// Why the latest fetch failed, while it is tried again; nil once a value arrives.
     public private(set) var error: (any Error)?
     /// How many values have arrived.
     public private(set) var updates = 0
@@ -116,24 +123,40 @@ public final class LiveValue<Request: StoreRequest> {
     @ObservationIgnored private let request: Request
     @ObservationIgnored private var task: Task<Void, Never>?
 
+    /// The pause before observing again after a failure or an end, doubled each time up to
+    /// ``longestPause``, and short again once an observation has seen a change.
+    nonisolated static var firstPause: Duration { .milliseconds(250) }
+    nonisolated static var longestPause: Duration { .seconds(30) }
+
     public init(store: any CommissionStore, request: Request) {
         self.store = store
         self.request = request
     }
 
-    /// Starts observing (again). Values are delivered on the main actor.
+    /// Starts observing (again), until ``stop()``. Values are delivered on the main actor.
     public func start() {
         task?.cancel()
-        let stream = store.observe(request)
-        task = Task { [weak self] in
-            do {
-                for try await value in stream {
-                    guard let self else { return }
-                    self.value = value
-                    self.updates += 1
+        task = Task { [weak self, store, request] in
+            var pause = Self.firstPause
+            while !Task.isCancelled {
+                var received = 0
+                do {
+                    for try await value in store.observe(request) {
+                        guard let self else { return }
+                        self.value = value
+                        self.error = nil
+                        self.updates += 1
+                        received += 1
+                        // It lived through a change: a later end is news, not a loop.
+                        if received > 1 { pause = Self.firstPause }
+                    }
+                } catch {
+                    guard !Task.isCancelled, let self else { return }
+                    self.error = error
                 }
-            } catch {
-                self?.error = error
+                // Its changes ended, or a fetch failed: observe again after the pause.
+                do { try await Task.sleep(for: pause) } catch { return }
+                pause = min(pause * 2, Self.longestPause)
             }
         }
     }

@@ -1,5 +1,8 @@
 import CommissionCore
+import CommissionPostgres
 import Foundation
+import Logging
+import PostgresNIO
 import Observation
 import CommissionStore
 import Synchronization
@@ -468,7 +471,7 @@ import Testing
         #expect(fetches.value == 2)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: StoreKind.local)
+    @Test(.hangLimit, arguments: StoreKind.local)
     @MainActor
     func liveValueRefreshesAnObservableModel(_ kind: StoreKind) async throws {
         let book = try await Book(kind)
@@ -479,6 +482,74 @@ import Testing
         try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
         try await waitUntil { live.value == 1 || live.error != nil }
         #expect(live.value == 1 && live.error == nil)
+        live.stop()
+    }
+
+    /// On PostgreSQL a book's changes end when the connection that listens for them is lost (what
+    /// changed meanwhile is unknown): a live value observes again, and a sale made while nothing
+    /// listened reaches it.
+    @Test(.hangLimit)
+    @MainActor
+    func aLiveValueOutlivesTheLossOfTheConnectionThatListens() async throws {
+        // A database of its own: losing its listening connection ends the streams of all its books.
+        let database = try await ConformanceDatabase.make(prefix: "commission_live_value")
+        defer { database.shutdown() }
+        let book = try await Book(store: try await PostgresStore.createBook(in: database, name: "Live", settings: .test))
+        let live = LiveValue(store: book.store, request: GlowSales(clinic: book.glow.id))
+        live.start()
+        try await waitUntil { live.value == 0 || live.error != nil }
+        #expect(live.value == 0 && live.error == nil)
+        // The listening connection cut, as a network or a proxy would: once the feed knows, a sale.
+        let cut = try await database.withConnection { connection in
+            try await connection.query(PostgresQuery(stringLiteral: """
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                """), logger: Logger(label: "test")).decode(Bool.self).all()
+        }
+        #expect(cut == [true])
+        while database.changeFeed.isListening { try await Task.sleep(for: .milliseconds(10)) }
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
+        try await waitUntil { live.value == 1 }
+        #expect(live.error == nil)
+        live.stop()
+    }
+
+    /// Fails its fetches while `away` is set: the database (or the network) away.
+    struct FailingWhileAway: StoreRequest {
+        let away: Flag
+        var tables: Set<StoreTable> { [.sales] }
+        func fetch(from store: any CommissionStore) async throws -> Int {
+            if away.isSet { throw StoreError.unavailable("the test's database is away") }
+            return try await store.countSales(SaleQuery())
+        }
+    }
+
+    final class Flag: Sendable {
+        private let state: Mutex<Bool>
+        init(_ value: Bool) { state = Mutex(value) }
+        var isSet: Bool { state.withLock { $0 } }
+        func clear() { state.withLock { $0 = false } }
+    }
+
+    /// A fetch that fails is said (`error`) and tried again until one succeeds: a live value never
+    /// ends on a moment's outage, which would leave a view showing an old figure for good.
+    @Test(.hangLimit, arguments: StoreKind.local)
+    @MainActor
+    func aLiveValueSaysAFailedFetchAndTriesAgainUntilOneSucceeds(_ kind: StoreKind) async throws {
+        let book = try await Book(kind)
+        let away = Flag(true)
+        let live = LiveValue(store: book.store, request: FailingWhileAway(away: away))
+        live.start()
+        try await waitUntil { live.error != nil }
+        #expect((live.error as? StoreError)?.isUnavailable == true)
+        #expect(live.value == nil)
+        // Back: the next try fetches, and the error is gone.
+        away.clear()
+        try await waitUntil { live.value == 0 }
+        #expect(live.error == nil)
+        // And it observes on: a sale still reaches it.
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-02")
+        try await waitUntil { live.value == 1 }
         live.stop()
     }
 
@@ -498,7 +569,7 @@ import Testing
 
 /// Returns once `condition` holds, woken by the observed values it reads (Observation), never by
 /// a clock: however busy the machine, it waits as long as the values take to arrive. A test that
-/// uses it carries a `.timeLimit`: a value that never comes fails it (the limit cancels the wait).
+/// uses it carries ``hangLimit``: a value that never comes fails it (the limit cancels the wait).
 @MainActor
 func waitUntil(_ condition: @MainActor () -> Bool) async throws {
     while !condition() {

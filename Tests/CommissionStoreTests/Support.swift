@@ -11,6 +11,13 @@ import CommissionStore
 import Foundation
 import Testing
 
+extension Trait where Self == TimeLimitTrait {
+    /// The limit of a test that waits for something to happen (a value, a change): far beyond the
+    /// whole suite's run on a busy machine, so that it fails a hang and never a slow moment — in a
+    /// full run a PostgreSQL case can wait a minute for the shared pool before its first query.
+    static var hangLimit: Self { .timeLimit(.minutes(10)) }
+}
+
 /// Every store implementation the conformance suite runs against.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqliteFile = "SQLite file"
@@ -82,16 +89,21 @@ struct LiveServer {
 /// One database on the throw-away server `scripts/test` starts, created for this test run.
 actor ConformanceDatabase {
     static let shared = ConformanceDatabase()
-    private var opened: PostgresBookDatabase?
+    /// Made once, however many tests ask while it is being made (the actor is reentrant).
+    private var opening: Task<PostgresBookDatabase, any Error>?
 
     func database() async throws -> PostgresBookDatabase {
-        if let opened { return opened }
+        let opening = self.opening ?? Task { try await Self.make(prefix: "commission_conformance") }
+        self.opening = opening
+        return try await opening.value
+    }
+
+    /// A new database of the test server, migrated.
+    static func make(prefix: String) async throws -> PostgresBookDatabase {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }
-        let database = try await PostgresBookDatabase(url: try await PostgresBookDatabase.createDatabase(prefix: "commission_conformance", onServer: server))
-        opened = database
-        return database
+        return try await PostgresBookDatabase(url: try await PostgresBookDatabase.createDatabase(prefix: prefix, onServer: server))
     }
 }
 
@@ -118,7 +130,12 @@ struct Book {
     let cream: Product
 
     init(_ kind: StoreKind, settings: BookSettings = .test) async throws {
-        store = try await kind.makeStore(settings: settings)
+        try await self.init(store: try await kind.makeStore(settings: settings))
+    }
+
+    /// Two clinics, two products and their terms, in `store`.
+    init(store: any CommissionStore) async throws {
+        self.store = store
         glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         harbor = try await store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
         serum = try await store.createProduct(ProductDraft(name: "Serum 30ml", sku: "SER-30", unitPrice: cents(5000), unitCost: cents(2000)))
