@@ -39,6 +39,37 @@ import Testing
         }
     }
 
+    /// Every stream's heartbeat comes from the hub, through the stream's one sequence; one that
+    /// comes while an event waits unread never hides it (a stream keeps only its newest beat).
+    @Test(.timeLimit(.minutes(10))) func aHeartbeatNeverHidesAnEvent() async throws {
+        let test = try await TestApp()
+        let hub = Self.headlineHub(test)
+        var stream = hub.subscribe(heartbeat: "event: ping\ndata: \n\n").makeAsyncIterator()
+        #expect(await stream.next()?.hasPrefix("id: 1\nevent: dashboard") == true)
+        hub.beat()
+        #expect(await stream.next() == "event: ping\ndata: \n\n")
+        // A sale's event, not read yet, then a heartbeat in its place: the event is what comes.
+        let today = try await test.store.settings().today()
+        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today), idempotencyKey: nil)
+        while hub.renderCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        hub.beat()
+        #expect(await stream.next()?.hasPrefix("id: 2\nevent: dashboard") == true)
+        hub.beat()
+        #expect(await stream.next() == "event: ping\ndata: \n\n")
+    }
+
+    /// A graceful shutdown ends a stream: its reader sees the end, and the hub lets it go.
+    @Test func anEndedStreamEnds() async throws {
+        let test = try await TestApp()
+        let hub = Self.headlineHub(test)
+        let stream = hub.subscribe()
+        var events = stream.makeAsyncIterator()
+        _ = await events.next()
+        stream.end()
+        #expect(await events.next() == nil)
+        #expect(hub.subscriberCount == 0)
+    }
+
     @Test func streamsThatEndLeaveTheHub() async throws {
         let test = try await TestApp()
         let hub = Self.headlineHub(test)

@@ -30,20 +30,35 @@ package struct DashboardJob: Job {
     /// API's streams get the dashboard's headline (`event: dashboard`, JSON), the dashboard page's
     /// its whole new body (`event: body`, HTML), rendered once for every open page.
     static func events<R>(_ hub: LiveHub<R>, heartbeat: String, metrics: ServerMetrics?) -> Response {
-        eventStream(hub.subscribe(), heartbeat: heartbeat, metrics: metrics)
+        let stream = hub.subscribe(heartbeat: heartbeat)
+        return Response(
+            status: .ok, headers: eventHeaders,
+            body: ResponseBody { writer in
+                metrics?.openStreams.increment()
+                defer { metrics?.openStreams.decrement() }
+                // The hub's stream carries the heartbeat too: one sequence, read here (see LiveStream).
+                try await withGracefulShutdownHandler {
+                    for await text in stream { try await writer.write(ByteBuffer(string: text)) }
+                } onGracefulShutdown: {
+                    stream.end()
+                }
+                try await writer.finish(nil)
+            })
     }
+
+    static let eventHeaders: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
 
     /// What a stream writes next.
     enum Beat: Sendable { case event(String), heartbeat, end }
 
     /// How often a stream with nothing to tell says it is still there.
-    static let heartbeatInterval = Duration.seconds(15)
+    package static let heartbeatInterval = Duration.seconds(15)
     /// The page's heartbeat: an event its script sees (a comment would not reach it), so that a
     /// page that hears nothing for a while knows its connection is gone and opens another.
     static let pagePing = "event: ping\ndata: \n\n"
     /// An API stream's heartbeat: a comment, which clients skip, keeping proxies and the client's
     /// own timeouts from taking a quiet stream for a dead one.
-    static let comment = ": ping\n\n"
+    package static let comment = ": ping\n\n"
 
     /// A Server-Sent Events response of `events` (each a whole event), with `heartbeat` written
     /// between them every ``heartbeatInterval``; counted among the open streams while it lasts and
@@ -54,7 +69,7 @@ package struct DashboardJob: Job {
     where Events.Element == String, Events.Failure == Never {
         Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+            headers: eventHeaders,
             body: ResponseBody { writer in
                 metrics?.openStreams.increment()
                 defer { metrics?.openStreams.decrement() }
