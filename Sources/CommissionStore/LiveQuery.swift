@@ -103,18 +103,19 @@ public struct StoreObservation<Request: StoreRequest>: AsyncSequence, Sendable {
 /// // dashboard.value is refreshed after every committed write that touches it.
 /// ```
 ///
-/// It never goes quiet while started: when the store's changes end (a server's change feed lost,
-/// the book moved to another database) it observes again, its first fetch reading the book afresh;
-/// when a fetch fails (the database or the network away), ``error`` says so and the fetch is tried
-/// again, after a pause that grows from a quarter of a second to half a minute, until a value
-/// comes — then ``error`` is nil again. A view can show the last value beside a word that it is
-/// not current while ``error`` is set.
+/// It never goes quiet while started: when the store's changes end (a server's change feed lost)
+/// it observes again, its first fetch reading the book afresh; when a fetch fails (the database or
+/// the network away), ``error`` says so and the fetch is tried again, until a value comes — then
+/// ``error`` is nil again. Each time after a pause that grows from a quarter of a second to half a
+/// minute, and is short again after an observation that lasted (so that a stream that keeps ending
+/// at once is read every half minute, not in a loop). A view can show the last value beside a
+/// word that it is not current while ``error`` is set.
 @MainActor
 @Observable
 public final class LiveValue<Request: StoreRequest> {
     /// The latest value, nil until the first fetch completes.
     public private(set) var value: Request.Value?
-    /// Why the latest fetch failed, while it is tried again; nil once a value arrives.
+    /// Why the latest fetch failed (it is tried again until ``stop()``); nil once a value arrives.
     public private(set) var error: (any Error)?
     /// How many values have arrived.
     public private(set) var updates = 0
@@ -124,7 +125,8 @@ public final class LiveValue<Request: StoreRequest> {
     @ObservationIgnored private var task: Task<Void, Never>?
 
     /// The pause before observing again after a failure or an end, doubled each time up to
-    /// ``longestPause``, and short again once an observation has seen a change.
+    /// ``longestPause``, and short again after an observation that saw a change or lasted longer
+    /// than the longest pause.
     nonisolated static var firstPause: Duration { .milliseconds(250) }
     nonisolated static var longestPause: Duration { .seconds(30) }
 
@@ -140,21 +142,24 @@ public final class LiveValue<Request: StoreRequest> {
             var pause = Self.firstPause
             while !Task.isCancelled {
                 var received = 0
+                let began = ContinuousClock.now
                 do {
                     for try await value in store.observe(request) {
-                        guard let self else { return }
+                        // Stopped or started again meanwhile (this task cancelled, on this actor):
+                        // a fetch that ends now must not write over what came after it.
+                        guard let self, !Task.isCancelled else { return }
                         self.value = value
-                        self.error = nil
+                        if self.error != nil { self.error = nil }
                         self.updates += 1
                         received += 1
-                        // It lived through a change: a later end is news, not a loop.
-                        if received > 1 { pause = Self.firstPause }
                     }
                 } catch {
                     guard !Task.isCancelled, let self else { return }
                     self.error = error
                 }
-                // Its changes ended, or a fetch failed: observe again after the pause.
+                // Its changes ended, or a fetch failed: observe again after the pause — short
+                // again when the observation lived (a later end is news, not a loop).
+                if received > 1 || ContinuousClock.now - began >= Self.longestPause { pause = Self.firstPause }
                 do { try await Task.sleep(for: pause) } catch { return }
                 pause = min(pause * 2, Self.longestPause)
             }

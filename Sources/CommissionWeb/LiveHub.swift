@@ -15,7 +15,7 @@ import Synchronization
 /// the value is computed at most once per ``minimumInterval`` (the changes in between are
 /// merged), so live streams never take more than a bounded share of the machine from the writers.
 package final class LiveHub<Request: StoreRequest>: Sendable {
-    /// What the hub hands a stream: a numbered event, or its heartbeat.
+    /// What the hub hands a stream: a numbered event, or the heartbeat.
     enum Beat: Sendable {
         case event(id: Int, text: String)
         case heartbeat
@@ -34,17 +34,27 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
     private let request: Request
     /// The value as the payload of a Server-Sent Event (`event:` and `data:` lines).
     private let render: @Sendable (Request.Value) async throws -> String
+    /// What a stream with nothing to tell writes every ``heartbeatInterval``, to say it is still there.
+    private let heartbeat: String
+    private let heartbeatInterval: Duration
     private let state = Mutex(State())
     /// At most 20 events a second: a person sees no difference, and a burst of writes keeps its pace.
     static var minimumInterval: Duration { .milliseconds(50) }
 
-    package init(store: any WebStore, request: Request, render: @escaping @Sendable (Request.Value) async throws -> String) {
+    /// - Parameters:
+    ///   - heartbeat: written to every stream every `heartbeatInterval` (one timer for all the
+    ///     hub's streams, running while it has any): a comment for API clients, which skip it; an
+    ///     event for a page, whose script takes a stream that hears nothing for long for lost.
+    package init(store: any WebStore, request: Request, heartbeat: String = ": ping\n\n", heartbeatInterval: Duration = .seconds(15),
+                 render: @escaping @Sendable (Request.Value) async throws -> String) {
         self.store = store
         self.request = request
+        self.heartbeat = heartbeat
+        self.heartbeatInterval = heartbeatInterval
         self.render = render
     }
 
-    // No stream is open by then: each holds its hub (``subscribe(heartbeat:)``).
+    // No stream is open by then: each holds its hub (``subscribe()``).
     deinit {
         state.withLock { state in
             state.task?.cancel()
@@ -52,11 +62,10 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
         }
     }
 
-    /// Events from now on, starting with the latest one, and `heartbeat` every
-    /// ``DashboardJob/heartbeatInterval`` (one timer for all the hub's streams). The stream holds
-    /// the hub — its store and its observation — for as long as it is open: a book's app released
+    /// Events from now on, starting with the latest one, and the heartbeat. The stream holds the
+    /// hub — its store and its observation — for as long as it is open: a book's app released
     /// meanwhile (idle, or beyond the books kept) does not leave it open and silent.
-    package func subscribe(heartbeat: String = DashboardJob.comment) -> LiveStream {
+    package func subscribe() -> LiveStream {
         let (stream, continuation) = AsyncStream.makeStream(of: Beat.self, bufferingPolicy: .bufferingNewest(1))
         let id: Int = state.withLock { state in
             let id = state.nextID
@@ -70,7 +79,7 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
-        return LiveStream(beats: stream, heartbeat: heartbeat, hub: self, subscriber: id)
+        return LiveStream(beats: stream, hub: self, subscriber: id)
     }
 
     /// A hub's events for one stream, holding the hub while it is open.
@@ -82,39 +91,50 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
         package typealias Element = String
         package typealias Failure = Never
         let beats: AsyncStream<Beat>
-        let heartbeat: String
         let hub: LiveHub
         let subscriber: Int
 
-        package func makeAsyncIterator() -> Iterator { Iterator(beats: beats.makeAsyncIterator(), heartbeat: heartbeat, hub: hub) }
+        package func makeAsyncIterator() -> Iterator { Iterator(beats: beats.makeAsyncIterator(), hub: hub) }
 
         /// Ends the stream (a graceful shutdown): its reader sees its end.
         package func end() { hub.end(subscriber) }
 
         package struct Iterator: AsyncIteratorProtocol {
             var beats: AsyncStream<Beat>.Iterator
-            let heartbeat: String
             let hub: LiveHub
             /// The number of the last event handed out.
             var told = 0
 
-            package mutating func next() async -> String? { take(await beats.next()) }
-            package mutating func next(isolation actor: isolated (any Actor)?) async -> String? { take(await beats.next(isolation: actor)) }
+            package mutating func next() async -> String? {
+                while true {
+                    guard let beat = await beats.next() else { return nil }
+                    if let text = take(beat) { return text }
+                }
+            }
 
-            private mutating func take(_ beat: Beat?) -> String? {
+            package mutating func next(isolation actor: isolated (any Actor)?) async -> String? {
+                while true {
+                    guard let beat = await beats.next(isolation: actor) else { return nil }
+                    if let text = take(beat) { return text }
+                }
+            }
+
+            /// What `beat` writes: nil for an event handed out already (a heartbeat read just
+            /// before it handed it out as the latest).
+            private mutating func take(_ beat: Beat) -> String? {
                 switch beat {
-                case nil: return nil
-                case .event(let id, let text)?:
+                case .event(let id, let text):
+                    guard id > told else { return nil }
                     told = id
                     return text
-                case .heartbeat?:
+                case .heartbeat:
                     // The stream keeps one beat: a heartbeat may have taken the place of an event
                     // not read yet. The latest event then goes instead.
                     if let latest = hub.latestEvent, latest.id > told {
                         told = latest.id
                         return latest.text
                     }
-                    return heartbeat
+                    return hub.heartbeat
                 }
             }
         }
@@ -131,27 +151,34 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
         state.withLock { $0.subscribers.removeValue(forKey: subscriber) }?.finish()
     }
 
-    /// Hands every open stream its heartbeat now (the hub's timer does, every
-    /// ``DashboardJob/heartbeatInterval``).
+    /// Hands every open stream its heartbeat now (what the hub's timer does).
     package func beat() {
         for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(.heartbeat) }
     }
 
-    /// The timer of every stream's heartbeat, while the hub has streams.
+    /// The timer of every stream's heartbeat, while the hub has streams (a new stream's first
+    /// heartbeat comes within one interval).
     private func beatingHeart() -> Task<Void, Never> {
-        Task { [weak self] in
+        Task { [weak self, heartbeatInterval] in
             while true {
-                do { try await Task.sleep(for: DashboardJob.heartbeatInterval) } catch { return }
+                do { try await Task.sleep(for: heartbeatInterval) } catch { return }
                 guard let self else { return }
-                let beating = self.state.withLock { state in
-                    if state.subscribers.isEmpty { state.heartbeat = nil }
-                    return !state.subscribers.isEmpty
+                // Stopped in the same lock that a new stream would start it in: none is left without.
+                let subscribers = self.state.withLock { state -> [AsyncStream<Beat>.Continuation]? in
+                    if state.subscribers.isEmpty {
+                        state.heartbeat = nil
+                        return nil
+                    }
+                    return Array(state.subscribers.values)
                 }
-                guard beating else { return }
-                self.beat()
+                guard let subscribers else { return }
+                for subscriber in subscribers { subscriber.yield(.heartbeat) }
             }
         }
     }
+
+    /// Whether the heartbeat's timer runs (while the hub has streams).
+    package var isBeating: Bool { state.withLock { $0.heartbeat != nil } }
 
     /// Observes the store until its changes end or a fetch fails; then every stream ends (its
     /// client reconnects, and the next one starts a new observation), so that no stream stays open

@@ -34,11 +34,14 @@ import Testing
 
         // A live dashboard on the second server.
         let events = Mutex<[String]>([])
+        let ended = Mutex(false)
         var request = HTTPClientRequest(url: servers[1].base + "/api/v1/events")
         request.headers.add(name: "Authorization", value: "Bearer \(secret)")
         let response = try await client.execute(request, timeout: .seconds(30))
         #expect(response.status == .ok)
         let reader = Task {
+            // However it ends, the waits below stop at once (a stream that ended brings nothing more).
+            defer { ended.withLock { $0 = true } }
             var pending = ""
             for try await chunk in response.body {
                 pending += String(buffer: chunk)
@@ -50,7 +53,7 @@ import Testing
             }
         }
         defer { reader.cancel() }
-        try await waitUntil { events.withLock { !$0.isEmpty } }
+        try await waitUntil { events.withLock { !$0.isEmpty } || ended.withLock { $0 } }
         #expect(events.withLock { $0.first?.contains(#""sales":0}"#) == true })
 
         // A sale posted to the first server.
@@ -63,9 +66,9 @@ import Testing
         #expect(posted.status == .created)
 
         // 2 × (50.00 − 20.00) × 40% = 24.00 today, on the other server's stream.
-        try await waitUntil {
-            events.withLock { $0.contains { $0.contains(#""todayTotals":{"commission":"24.00","revenue":"100.00","sales":1}"#) } }
-        }
+        let sold = #""todayTotals":{"commission":"24.00","revenue":"100.00","sales":1}"#
+        try await waitUntil { events.withLock { $0.contains { $0.contains(sold) } } || ended.withLock { $0 } }
+        #expect(events.withLock { $0.contains { $0.contains(sold) } }, "the stream ended; events seen: \(events.withLock { $0 })")
     }
 }
 

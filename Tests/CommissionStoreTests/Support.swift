@@ -95,7 +95,13 @@ actor ConformanceDatabase {
     func database() async throws -> PostgresBookDatabase {
         let opening = self.opening ?? Task { try await Self.make(prefix: "commission_conformance") }
         self.opening = opening
-        return try await opening.value
+        do {
+            return try await opening.value
+        } catch {
+            // Not kept: the next test tries again.
+            if self.opening == opening { self.opening = nil }
+            throw error
+        }
     }
 
     /// A new database of the test server, migrated.

@@ -43,8 +43,10 @@ import Testing
     /// comes while an event waits unread never hides it (a stream keeps only its newest beat).
     @Test(.timeLimit(.minutes(10))) func aHeartbeatNeverHidesAnEvent() async throws {
         let test = try await TestApp()
-        let hub = Self.headlineHub(test)
-        var stream = hub.subscribe(heartbeat: "event: ping\ndata: \n\n").makeAsyncIterator()
+        // A timer that never fires within the test: the heartbeats are the test's own (beat()).
+        let hub = LiveHub(store: test.store, request: HeadlineRequest(), heartbeat: "event: ping\ndata: \n\n",
+                          heartbeatInterval: .seconds(3600)) { LiveEvent.headline($0) }
+        var stream = hub.subscribe().makeAsyncIterator()
         #expect(await stream.next()?.hasPrefix("id: 1\nevent: dashboard") == true)
         hub.beat()
         #expect(await stream.next() == "event: ping\ndata: \n\n")
@@ -58,8 +60,29 @@ import Testing
         #expect(await stream.next() == "event: ping\ndata: \n\n")
     }
 
+    /// The hub's one timer beats while it has streams, stops when the last is gone, and starts
+    /// again with the next one.
+    @Test(.timeLimit(.minutes(10))) func theHeartbeatRunsWhileTheHubHasStreams() async throws {
+        let test = try await TestApp()
+        let hub = LiveHub(store: test.store, request: HeadlineRequest(), heartbeat: ": ping\n\n",
+                          heartbeatInterval: .milliseconds(20)) { LiveEvent.headline($0) }
+        func aPingComes() async -> Bool {
+            var stream = hub.subscribe().makeAsyncIterator()
+            #expect(hub.isBeating)
+            while let beat = await stream.next() {
+                if beat == ": ping\n\n" { return true }
+            }
+            return false
+        }
+        #expect(await aPingComes())
+        // Its stream gone, the timer stops at its next tick (waited for, however long it takes).
+        while hub.isBeating { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(hub.subscriberCount == 0)
+        #expect(await aPingComes())
+    }
+
     /// A graceful shutdown ends a stream: its reader sees the end, and the hub lets it go.
-    @Test func anEndedStreamEnds() async throws {
+    @Test(.timeLimit(.minutes(10))) func anEndedStreamEnds() async throws {
         let test = try await TestApp()
         let hub = Self.headlineHub(test)
         let stream = hub.subscribe()

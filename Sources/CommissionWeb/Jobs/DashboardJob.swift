@@ -13,7 +13,7 @@ package struct DashboardJob: Job {
 
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/dashboard") { request, context in try await dashboardPage(request, context: context) }
-        pages.get("/events") { _, _ in Self.events(app.pageHub, heartbeat: Self.pagePing, metrics: app.configuration.metrics) }
+        pages.get("/events") { _, _ in Self.events(app.pageHub, metrics: app.configuration.metrics) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -22,70 +22,72 @@ package struct DashboardJob: Job {
             let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
             return try app.json(Presenter(currency: settings.currency).dashboard(try await app.store.dashboard(today: today)))
         }
-        api.get("/events") { _, _ in Self.events(app.hub, heartbeat: Self.comment, metrics: app.configuration.metrics) }
+        api.get("/events") { _, _ in Self.events(app.hub, metrics: app.configuration.metrics) }
     }
 
     /// Server-Sent Events, pushed after every committed change that touches what they show — driven
     /// by the store's live query, shared by all streams through a ``LiveHub``, not by polling: the
     /// API's streams get the dashboard's headline (`event: dashboard`, JSON), the dashboard page's
     /// its whole new body (`event: body`, HTML), rendered once for every open page.
-    static func events<R>(_ hub: LiveHub<R>, heartbeat: String, metrics: ServerMetrics?) -> Response {
-        let stream = hub.subscribe(heartbeat: heartbeat)
-        return Response(
-            status: .ok, headers: eventHeaders,
-            body: ResponseBody { writer in
-                metrics?.openStreams.increment()
-                defer { metrics?.openStreams.decrement() }
-                // The hub's stream carries the heartbeat too: one sequence, read here (see LiveStream).
-                try await withGracefulShutdownHandler {
-                    for await text in stream { try await writer.write(ByteBuffer(string: text)) }
-                } onGracefulShutdown: {
-                    stream.end()
-                }
-                try await writer.finish(nil)
-            })
+    static func events<R>(_ hub: LiveHub<R>, metrics: ServerMetrics?) -> Response {
+        let stream = hub.subscribe()
+        // The hub's stream carries the heartbeat too: one sequence, read here (see LiveStream).
+        return serverSentEvents(metrics: metrics) { writer in
+            try await withGracefulShutdownHandler {
+                for await text in stream { try await writer.write(ByteBuffer(string: text)) }
+            } onGracefulShutdown: {
+                stream.end()
+            }
+        }
     }
 
-    static let eventHeaders: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"]
-
-    /// What a stream writes next.
-    enum Beat: Sendable { case event(String), heartbeat, end }
-
     /// How often a stream with nothing to tell says it is still there.
-    package static let heartbeatInterval = Duration.seconds(15)
+    static let heartbeatInterval = Duration.seconds(15)
     /// The page's heartbeat: an event its script sees (a comment would not reach it), so that a
     /// page that hears nothing for a while knows its connection is gone and opens another.
     static let pagePing = "event: ping\ndata: \n\n"
     /// An API stream's heartbeat: a comment, which clients skip, keeping proxies and the client's
     /// own timeouts from taking a quiet stream for a dead one.
-    package static let comment = ": ping\n\n"
+    static let comment = ": ping\n\n"
 
-    /// A Server-Sent Events response of `events` (each a whole event), with `heartbeat` written
-    /// between them every ``heartbeatInterval``; counted among the open streams while it lasts and
-    /// ended by a graceful shutdown, or when `events` ends (its client then reconnects); `opening`
-    /// is written first.
-    static func eventStream<Events: AsyncSequence & Sendable>(_ events: Events, opening: String? = nil, heartbeat: String = comment,
-                                                               metrics: ServerMetrics?) -> Response
-    where Events.Element == String, Events.Failure == Never {
+    /// A Server-Sent Events response that `write` writes, counted among the open streams while it
+    /// lasts.
+    static func serverSentEvents(metrics: ServerMetrics?, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
         Response(
             status: .ok,
-            headers: eventHeaders,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: ResponseBody { writer in
                 metrics?.openStreams.increment()
                 defer { metrics?.openStreams.decrement() }
-                if let opening { try await writer.write(ByteBuffer(string: opening)) }
-                // The events end the stream when they end: the heartbeat alone never keeps it open.
-                let told = chain(events.map { Beat.event($0) }, [Beat.end].async)
-                let beats = AsyncTimerSequence(interval: heartbeatInterval, clock: .continuous).map { _ in Beat.heartbeat }
-                streaming: for await beat in merge(told, beats).cancelOnGracefulShutdown() {
-                    switch beat {
-                    case .event(let event): try await writer.write(ByteBuffer(string: event))
-                    case .heartbeat: try await writer.write(ByteBuffer(string: heartbeat))
-                    case .end: break streaming
-                    }
-                }
+                try await write(&writer)
                 try await writer.finish(nil)
             })
+    }
+
+    /// What ``eventStream(_:opening:heartbeat:metrics:)`` writes next.
+    enum StreamBeat: Sendable { case event(String), heartbeat, end }
+
+    /// A Server-Sent Events response of `events` (each a whole event), with `heartbeat` written
+    /// between them every ``heartbeatInterval`` (a timer of its own, merged with the events: for a
+    /// stream of one reader, such as a device's change feed; a ``LiveHub``'s streams share the
+    /// hub's); ended by a graceful shutdown, or when `events` ends (its client then reconnects);
+    /// `opening` is written first.
+    static func eventStream<Events: AsyncSequence & Sendable>(_ events: Events, opening: String? = nil, heartbeat: String = comment,
+                                                               metrics: ServerMetrics?) -> Response
+    where Events.Element == String, Events.Failure == Never {
+        serverSentEvents(metrics: metrics) { writer in
+            if let opening { try await writer.write(ByteBuffer(string: opening)) }
+            // The events end the stream when they end: the heartbeat alone never keeps it open.
+            let told = chain(events.map { StreamBeat.event($0) }, [StreamBeat.end].async)
+            let beats = AsyncTimerSequence(interval: heartbeatInterval, clock: .continuous).map { _ in StreamBeat.heartbeat }
+            streaming: for await beat in merge(told, beats).cancelOnGracefulShutdown() {
+                switch beat {
+                case .event(let event): try await writer.write(ByteBuffer(string: event))
+                case .heartbeat: try await writer.write(ByteBuffer(string: heartbeat))
+                case .end: break streaming
+                }
+            }
+        }
     }
 
     /// The dashboard page's view: a card per clinic leading with what it owes her (every unpaid or
