@@ -44,6 +44,9 @@ public struct PostgresBooks: BookDirectory {
     /// Of several hosts of the URL, which answers as the primary now (`host 2 of 2`).
     public var primaryDatabase: String? { database.primaryPosition }
 
+    /// The other databases that do not answer now (their watchers found them away).
+    public var databasesAway: [String] { others.filter { $0.value.isAway }.keys.sorted() }
+
     /// The names of the databases, the directory's first.
     public var names: [String] { [Self.mainName] + others.keys.sorted() }
 

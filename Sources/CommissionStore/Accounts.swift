@@ -168,6 +168,10 @@ public protocol BookDirectory: Sendable {
     /// not its address, which a public probe must not tell), for the readiness probe; nil when
     /// there is nothing to say.
     var primaryDatabase: String? { get }
+    /// The databases holding books that do not answer now, by the names the operator gave them
+    /// (their books are refused, 503, until they answer), for the readiness probe; empty where
+    /// there is one database.
+    var databasesAway: [String] { get }
     /// The books that move to another database from now on, as any server moves them: whatever
     /// was built on a book's store is made again on its new one. An element of nil says that any
     /// book may have moved (the notices were not heard for a while). Nil where books never move.
@@ -176,6 +180,7 @@ public protocol BookDirectory: Sendable {
 
 extension BookDirectory {
     public var primaryDatabase: String? { nil }
+    public var databasesAway: [String] { [] }
     public func moves() async throws -> AsyncStream<Int64?>? { nil }
 }
 

@@ -100,11 +100,16 @@ enum Health {
     static var live: Response { text("ok\n", status: .ok) }
 
     /// 200 when `check` reads the database, else 503 with `Retry-After` (the failure is logged).
-    /// `primary`: the database host that answers as the primary, said when ready.
-    static func ready(context: AppRequestContext, primary: String? = nil, _ check: () async throws -> Void) async -> Response {
+    /// `primary`: the database host that answers as the primary, said when ready. `away`: the
+    /// other databases of books that do not answer, said — and still 200: their books are refused
+    /// (503) while every other book is served, and a balancer that took the server out for them
+    /// would refuse every book.
+    static func ready(context: AppRequestContext, primary: String? = nil, away: [String] = [], _ check: () async throws -> Void) async -> Response {
         do {
             try await check()
-            return text("ready\n" + (primary.map { "primary: \($0)\n" } ?? ""), status: .ok)
+            var body = "ready\n" + (primary.map { "primary: \($0)\n" } ?? "")
+            for name in away { body += "away: database \(name) (its books are refused until it answers)\n" }
+            return text(body, status: .ok)
         } catch {
             // While the database is away its watcher has said so; a probe every few seconds adds nothing.
             context.logger.log(level: (error as? StoreError)?.isUnavailable == true ? .debug : .warning, "not ready: \(String(reflecting: error))")

@@ -34,7 +34,8 @@ struct BookResponder: HTTPResponder {
         // The probes are the server's, not a book's: answered before any book is looked up.
         switch request.uri.path {
         case "/health", "/health/live": return Health.live
-        case "/health/ready": return await Health.ready(context: context, primary: books.primaryDatabase) { _ = try await books.defaultBook() }
+        case "/health/ready":
+            return await Health.ready(context: context, primary: books.primaryDatabase, away: books.databasesAway) { _ = try await books.defaultBook() }
         case "/metrics":
             do { return try ServerMetrics.answer(configuration.metrics, request) } catch { return Problem.from(error).response }
         default: break

@@ -197,6 +197,45 @@ import Testing
         }
     }
 
+    /// A further database that goes away: its books are refused, the server stays ready (the
+    /// directory answers) and its probe names the database, until it answers again.
+    @Test("The readiness probe names a further database that is away, and stays 200", .timeLimit(.minutes(10)))
+    func readinessNamesADatabaseAway() async throws {
+        guard let shared = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !shared.isEmpty else {
+            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+        }
+        let mainURL = try await PostgresBookDatabase.createDatabase(prefix: "commission_main", onServer: shared)
+        // East on a server of the test's own, to stop and start.
+        let east = try await PrivatePostgres()
+        do {
+            let server = try ServerProcess(["--database", mainURL, "--more-database", "east=\(east.url)"])
+            _ = try await server.run { client in
+                try await server.waitUntilAnswering(client)
+                func ready() async throws -> (status: Int, body: String) {
+                    let response = try await client.execute(HTTPClientRequest(url: server.base + "/health/ready"), timeout: .seconds(30))
+                    return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 16)))
+                }
+                #expect(try await ready() == (200, "ready\n"))
+                try await east.stop()
+                // Noticed by its watcher (within seconds; waited for however long it takes).
+                var answer = try await ready()
+                while !answer.body.contains("away") {
+                    try await Task.sleep(for: .milliseconds(50))
+                    answer = try await ready()
+                }
+                #expect(answer == (200, "ready\naway: database east (its books are refused until it answers)\n"))
+                try await east.start()
+                while try await ready().body.contains("away") { try await Task.sleep(for: .milliseconds(50)) }
+            }
+        } catch {
+            await east.remove()
+            try? await PostgresBookDatabase.dropDatabase(mainURL, onServer: shared)
+            throw error
+        }
+        await east.remove()
+        try await PostgresBookDatabase.dropDatabase(mainURL, onServer: shared)
+    }
+
     @Test("books add --on, books list and books move, from the command line")
     func commandLine() async throws {
         try await withTwoDatabases { mainURL, eastURL in
