@@ -37,10 +37,8 @@ func buildRouter(configuration: WebConfiguration, store: any WebStore, routes: R
     router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
     router.add(middleware: AuthenticationMiddleware(store: store, configuration: configuration))
 
-    let hub = LiveHub(store: store, request: HeadlineRequest(), heartbeat: DashboardJob.comment, heartbeatInterval: DashboardJob.heartbeatInterval) {
-        LiveEvent.headline($0)
-    }
-    let pageHub = LiveHub(store: store, request: DashboardPageRequest(), heartbeat: DashboardJob.pagePing, heartbeatInterval: DashboardJob.heartbeatInterval) {
+    let hub = LiveHub(store: store, request: HeadlineRequest()) { LiveEvent.headline($0) }
+    let pageHub = LiveHub(store: store, request: DashboardPageRequest(), heartbeat: DashboardJob.pagePing) {
         LiveEvent.body(DashboardJob.body($0, pages: pages))
     }
     let app = WebApp(store: store, pages: pages, configuration: configuration, hub: hub, pageHub: pageHub, throttle: LoginThrottle(store: store, clock: configuration.clock),

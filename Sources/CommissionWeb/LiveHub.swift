@@ -45,7 +45,7 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
     ///   - heartbeat: written to every stream every `heartbeatInterval` (one timer for all the
     ///     hub's streams, running while it has any): a comment for API clients, which skip it; an
     ///     event for a page, whose script takes a stream that hears nothing for long for lost.
-    package init(store: any WebStore, request: Request, heartbeat: String = ": ping\n\n", heartbeatInterval: Duration = .seconds(15),
+    package init(store: any WebStore, request: Request, heartbeat: String = DashboardJob.comment, heartbeatInterval: Duration = DashboardJob.heartbeatInterval,
                  render: @escaping @Sendable (Request.Value) async throws -> String) {
         self.store = store
         self.request = request
@@ -105,12 +105,7 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
             /// The number of the last event handed out.
             var told = 0
 
-            package mutating func next() async -> String? {
-                while true {
-                    guard let beat = await beats.next() else { return nil }
-                    if let text = take(beat) { return text }
-                }
-            }
+            package mutating func next() async -> String? { await next(isolation: nil) }
 
             package mutating func next(isolation actor: isolated (any Actor)?) async -> String? {
                 while true {

@@ -42,13 +42,13 @@ package struct DashboardJob: Job {
     }
 
     /// How often a stream with nothing to tell says it is still there.
-    static let heartbeatInterval = Duration.seconds(15)
+    package static let heartbeatInterval = Duration.seconds(15)
     /// The page's heartbeat: an event its script sees (a comment would not reach it), so that a
     /// page that hears nothing for a while knows its connection is gone and opens another.
     static let pagePing = "event: ping\ndata: \n\n"
     /// An API stream's heartbeat: a comment, which clients skip, keeping proxies and the client's
     /// own timeouts from taking a quiet stream for a dead one.
-    static let comment = ": ping\n\n"
+    package static let comment = ": ping\n\n"
 
     /// A Server-Sent Events response that `write` writes, counted among the open streams while it
     /// lasts.
