@@ -103,7 +103,7 @@ final class Acknowledgements: Sendable {
     }
 }
 
-@Suite(.serialized) struct ConcurrencyTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ConcurrencyTests {
     /// Eight clients post sales as fast as they can for 3 seconds (`COMMISSION_CONCURRENCY_SECONDS`),
     /// and each at least ten however slow the machine, some retrying with the same key: every
     /// acknowledged sale is stored once, none fails with a server error, and the totals are exact
@@ -191,7 +191,7 @@ func environmentCount(_ name: String, default value: Int) -> Int {
     ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? value
 }
 
-@Suite(.serialized) struct CrashTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CrashTests {
     /// The server is killed (SIGKILL) at random moments while four clients post sales and, every
     /// third round, while a file of 10,000 sales is imported (by `commission import` and through the
     /// server's API, in turn); it restarts on the same file. After
@@ -306,7 +306,7 @@ func startCommission(_ arguments: [String]) throws -> Process {
     return process
 }
 
-@Suite(.serialized) struct BackupWhileWritingTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BackupWhileWritingTests {
     /// `commission backup` runs while clients post sales to the server: the copy is a consistent
     /// snapshot (its summaries equal a recount of its own sales, `sqlite3` says), and restoring it
     /// gives a book with identical figures.

@@ -170,22 +170,78 @@ final class ServerProcess: Sendable {
     }
 }
 
-/// A free TCP port on 127.0.0.1, found by binding port 0.
-struct ServerSocketPort {
-    let port: Int
-    init() throws {
+@Suite struct ServerSocketPortTests {
+    /// The ports servers of other processes are given are never ones the kernel hands out for
+    /// bind(0) or an outgoing connection, never the same twice in a run, and never one held.
+    @Test func portsForServersAreBelowTheEphemeralRangeDistinctAndFree() throws {
+        let held = try #require(try? ServerSocketPort().port)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        address.sin_port = in_port_t(UInt16(held + 1).bigEndian)
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard bound else { throw StoreError.storage("no free port") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let ports = try (0..<200).map { _ in try ServerSocketPort().port }
+        let firstEphemeral = (try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))
+            .split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        #expect(ports.allSatisfy { $0 < firstEphemeral }, "\(ports.filter { $0 >= firstEphemeral })")
+        #expect(Set(ports + [held]).count == ports.count + 1)
+        // The port next to the first, held by this test, is passed over (when this test got it).
+        if bound { #expect(!ports.contains(held + 1)) }
+    }
+}
+
+/// A free TCP port on 127.0.0.1 for a server started in another process (`commission serve`, a
+/// private PostgreSQL), taken below the system's ephemeral range.
+///
+/// A port the kernel hands out for bind(0), given back for the child to bind, may be handed out
+/// again before the child binds it — to a server another test starts in this process (seen: the
+/// child could not listen, the other test's server answered this test's `/health` and then refused
+/// its sales for good), or to an outgoing connection; and a private PostgreSQL stopped and started
+/// again gives its port back meanwhile. The kernel hands out no port below its ephemeral range
+/// (`/proc/sys/net/ipv4/ip_local_port_range`) that way, so these come from there: each of this
+/// process's a different one (in turn, from a start that differs between processes), checked free.
+struct ServerSocketPort {
+    let port: Int
+    /// The range the ports come from: from 10,000 up to the first ephemeral port.
+    static let range: Range<Int> = {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let first = text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
+        return 10_000..<max(first, 20_000)
+    }()
+    private static let next = Mutex<Int?>(nil)
+
+    init() throws {
+        let range = Self.range
+        for _ in range {
+            let candidate: Int = Self.next.withLock { next in
+                let value = next ?? range.lowerBound + Int(getpid()) % range.count
+                next = value + 1 < range.upperBound ? value + 1 : range.lowerBound
+                return value
+            }
+            if Self.isFree(candidate) {
+                port = candidate
+                return
+            }
+        }
+        throw StoreError.storage("no free port on 127.0.0.1 in \(range)")
+    }
+
+    /// Whether nothing holds `port` on 127.0.0.1 (binding it succeeds).
+    static func isFree(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 }
 
