@@ -465,7 +465,12 @@ extension PostgresBooks {
         let main = try await PostgresBookDatabase(url: url, logger: logger)
         var others: [String: PostgresBookDatabase] = [:]
         do {
-            for (name, url) in named { others[name] = try await PostgresBookDatabase(url: url, logger: logger) }
+            for (name, url) in named {
+                // Its log lines (not answering, answering again, a failover) say which database.
+                var named = logger
+                named[metadataKey: "database"] = "\(name)"
+                others[name] = try await PostgresBookDatabase(url: url, logger: named)
+            }
             let books = PostgresBooks(database: main, defaultSettings: defaultSettings, others: others)
             try await books.prepare()
             return books
