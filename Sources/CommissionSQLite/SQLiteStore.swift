@@ -206,8 +206,9 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// process committed, so a change made by another process (a token revoked with the CLI) is
     /// seen within a quarter of a second.
     public func cacheHotReads() {
-        caches.withLock { $0.isOn = true }
+        // The watcher first: nothing is cached before it has its starting point.
         startWatchingOtherProcesses()
+        caches.withLock { $0.isOn = true }
     }
 
     /// Marks the transaction as this process's write. The new revision is known here before the
@@ -262,12 +263,16 @@ public final class SQLiteStore: CommissionStore, Sendable {
         guard case .file(let path) = location else { return }
         watcher.withLock { watcher in
             guard watcher == nil else { return }
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.busyMode = .timeout(1)
+            // Its starting point is read now, not when its task first runs: on a busy machine that
+            // may be seconds later, and a change another process made meanwhile would never be seen
+            // (a revoked token served from memory for good).
+            guard let probe = try? DatabaseQueue(path: path, configuration: configuration),
+                  let first = try? probe.read({ try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }) else { return }
             watcher = Task.detached(priority: .utility) { [weak self] in
-                var configuration = Configuration()
-                configuration.readonly = true
-                configuration.busyMode = .timeout(1)
-                guard let probe = try? DatabaseQueue(path: path, configuration: configuration) else { return }
-                var lastVersion = (try? await probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }) ?? 0
+                var lastVersion = first
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
                     guard let self else { return }
