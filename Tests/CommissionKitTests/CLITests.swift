@@ -277,7 +277,7 @@ import Testing
 }
 
 @Suite struct WatchTests {
-    @Test func watchRedrawsWhenAnotherProcessRecordsASale() async throws {
+    @Test(.timeLimit(.minutes(10))) func watchRedrawsWhenAnotherProcessRecordsASale() async throws {
         let directory = temporaryDirectory()
         let db = directory.appendingPathComponent("book.sqlite").path
         #expect(try commission(["demo", "--db", db]).status == 0)
@@ -288,18 +288,19 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        // Wait for the first drawing, then record a sale from another process.
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Wait for the first drawing, then record a sale from another process (however long a busy
+        // machine takes: the time limit ends a watch that never draws or never redraws).
         var text = ""
         let handle = output.fileHandleForReading
-        while !text.contains("Watching") && ContinuousClock.now < deadline {
-            text += String(decoding: handle.availableData, as: UTF8.self)
+        while !text.contains("Watching") {
+            let data = handle.availableData
+            if data.isEmpty { break }  // it ended
+            text += String(decoding: data, as: UTF8.self)
         }
         #expect(text.contains("Watching"))
         let sale = try commission(["sale", "add", "Glow Aesthetics", "SPF-50", "3", "--price", "1000.00", "--db", db])
         #expect(sale.status == 0, "\(sale.stderr)")
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { process.terminate(); Issue.record("watch did not redraw after the sale") }
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         // The second drawing's "Today" revenue is the first one's plus 3 × 1000.00 (the demo may
         // already hold sales dated today, so the difference is what is checked).

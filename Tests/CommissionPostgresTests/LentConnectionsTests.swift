@@ -7,7 +7,7 @@ import Testing
 /// Work on a lent connection never outlives the connection: a query the connection lost as the
 /// server dropped it (postgres-nio's write of it went nowhere) would otherwise hold its request,
 /// and a server's graceful shutdown, for good.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct LentConnectionsTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LentConnectionsTests {
     static let logger = Logger(label: "test")
 
     /// `body` on a new database of its own (dropped after).

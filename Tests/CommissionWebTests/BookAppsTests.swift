@@ -31,7 +31,7 @@ import Testing
         return text
     }
 
-    @Test("An idle book is released, and served again with its live stream") func idleBookReleased() async throws {
+    @Test("An idle book is released, and served again with its live stream", .timeLimit(.minutes(10))) func idleBookReleased() async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
             throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
         }
@@ -85,19 +85,18 @@ import Testing
             var openChunks = open.body.makeAsyncIterator()
             let events = StreamReader("http://127.0.0.1:\(port)/api/v1/events", headers: [("Authorization", "Bearer \(books[0].token)")])
             let page = StreamReader("http://127.0.0.1:\(port)/events", headers: [("Cookie", "commission_session=\(books[0].session)")])
-            let (eventsOpen, pageOpen) = (await events.waitFor("event: dashboard", within: .seconds(30)), await page.waitFor("event: body", within: .seconds(30)))
+            let (eventsOpen, pageOpen) = (await events.waitFor("event: dashboard"), await page.waitFor("event: body"))
             #expect(eventsOpen && pageOpen, "\(events.text.prefix(300)) \(page.text.prefix(300))")
             clock.advance(by: .seconds(11))
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await booksInMemory(client) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-            #expect(try await booksInMemory(client) == 0, "the idle books were not released")
-            // …and each stream opened before still tells Ada's changes, within 5 s: none is open and silent.
+            // Once the sweep has looked (however long a busy machine takes: the time limit ends a hang).
+            while try await booksInMemory(client) > 0 { try await Task.sleep(for: .milliseconds(100)) }
+            // …and each stream opened before still tells Ada's changes: none is open and silent.
             let (eventsSeen, pageSeen) = (events.text.count, page.text.count)
             _ = try await books[0].store.createClinic(ClinicDraft(name: "Ada's second clinic", schedule: .monthly))
             #expect(try await nextChange(&openChunks).contains(#"data: ["clinics"]"#))
-            let eventsTold = await events.waitFor("event: dashboard", after: eventsSeen, within: .seconds(5))
+            let eventsTold = await events.waitFor("event: dashboard", after: eventsSeen)
             #expect(eventsTold, "\(events.text.suffix(300))")
-            let pageTold = await page.waitFor("event: body", after: pageSeen, within: .seconds(5))
+            let pageTold = await page.waitFor("event: body", after: pageSeen)
             #expect(pageTold, "\(page.text.suffix(300))")
 
             // Served again: built on its request, with its records and a live stream that works.
@@ -141,10 +140,10 @@ final class StreamReader: Sendable {
     var ended: Bool { read.state.withLock { $0.ended } }
 
     /// Waits until what the stream writes after `offset` characters contains `marker` (true), or
-    /// it ended or `limit` passed (false).
-    func waitFor(_ marker: String, after offset: Int = 0, within limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
+    /// it ended (false): however long a busy machine takes (the test's time limit ends a stream
+    /// open and silent).
+    func waitFor(_ marker: String, after offset: Int = 0) async -> Bool {
+        while !Task.isCancelled {
             let (text, ended) = read.state.withLock { ($0.text, $0.ended) }
             if String(text.dropFirst(offset)).contains(marker) { return true }
             if ended { return false }
