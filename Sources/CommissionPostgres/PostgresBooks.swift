@@ -467,9 +467,9 @@ extension PostgresBooks {
         do {
             for (name, url) in named {
                 // Its log lines (not answering, answering again, a failover) say which database.
-                var named = logger
-                named[metadataKey: "database"] = "\(name)"
-                others[name] = try await PostgresBookDatabase(url: url, logger: named)
+                var tagged = logger
+                tagged[metadataKey: "database"] = "\(name)"
+                others[name] = try await PostgresBookDatabase(url: url, logger: tagged)
             }
             let books = PostgresBooks(database: main, defaultSettings: defaultSettings, others: others)
             try await books.prepare()

@@ -266,13 +266,14 @@ public final class SQLiteStore: CommissionStore, Sendable {
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(1)
+            guard let probe = try? DatabaseQueue(path: path, configuration: configuration) else { return }
             // Its starting point is read now, not when its task first runs: on a busy machine that
             // may be seconds later, and a change another process made meanwhile would never be seen
-            // (a revoked token served from memory for good).
-            guard let probe = try? DatabaseQueue(path: path, configuration: configuration),
-                  let first = try? probe.read({ try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }) else { return }
+            // (a revoked token served from memory for good). Unread (the file busy), none matches:
+            // its first look drops the caches.
+            let first = (try? probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }) ?? nil
             watcher = Task.detached(priority: .utility) { [weak self] in
-                var lastVersion = first
+                var lastVersion = first ?? -1
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
                     guard let self else { return }
