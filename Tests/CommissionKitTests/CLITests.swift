@@ -4,6 +4,7 @@ import CommissionSQLite
 import CommissionKit
 import CommissionStore
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct CLITests {
@@ -288,20 +289,27 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        defer { if process.isRunning { process.terminate() } }  // the time limit ended the test: no watch left behind
+        // Read as it comes, to its end, on a thread of its own (a blocking read on the test's
+        // would not heed the time limit).
+        final class Read: Sendable { let state = Mutex((text: "", ended: false)) }
+        let read = Read()
+        let handle = output.fileHandleForReading
+        Thread.detachNewThread {
+            // availableData: what is there (a read of a length waits for all of it); empty at the end.
+            while case let data = handle.availableData, !data.isEmpty {
+                read.state.withLock { $0.text += String(decoding: data, as: UTF8.self) }
+            }
+            read.state.withLock { $0.ended = true }
+        }
         // Wait for the first drawing, then record a sale from another process (however long a busy
         // machine takes: the time limit ends a watch that never draws or never redraws).
-        var text = ""
-        let handle = output.fileHandleForReading
-        while !text.contains("Watching") {
-            let data = handle.availableData
-            if data.isEmpty { break }  // it ended
-            text += String(decoding: data, as: UTF8.self)
-        }
-        #expect(text.contains("Watching"))
+        while !read.state.withLock({ $0.text.contains("Watching") || $0.ended }) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(read.state.withLock { $0.text.contains("Watching") })
         let sale = try commission(["sale", "add", "Glow Aesthetics", "SPF-50", "3", "--price", "1000.00", "--db", db])
         #expect(sale.status == 0, "\(sale.stderr)")
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        text += String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        while !read.state.withLock({ $0.ended }) { try await Task.sleep(for: .milliseconds(20)) }  // it ended after its second drawing
+        let text = read.state.withLock { $0.text }
         // The second drawing's "Today" revenue is the first one's plus 3 × 1000.00 (the demo may
         // already hold sales dated today, so the difference is what is checked).
         #expect(text.components(separatedBy: "Watching").count == 3)

@@ -191,7 +191,10 @@ func environmentCount(_ name: String, default value: Int) -> Int {
     ProcessInfo.processInfo.environment[name].flatMap { Int($0) } ?? value
 }
 
-@Suite(.serialized, .timeLimit(.minutes(10))) struct CrashTests {
+/// Ten minutes for scripts/test's 100 rounds; a minute for every five of scripts/reliability's thousand.
+let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount("COMMISSION_CRASH_ROUNDS", default: 100) / 5)))
+
+@Suite(.serialized, crashTestsLimit) struct CrashTests {
     /// The server is killed (SIGKILL) at random moments while four clients post sales and, every
     /// third round, while a file of 10,000 sales is imported (by `commission import` and through the
     /// server's API, in turn); it restarts on the same file. After

@@ -89,11 +89,8 @@ import Testing
             let sales = SaleLoad(server: server.base, client: client, token: token, glow: glow, serum: serum, keys: "move")
             defer { sales.cancel() }
             try await server.waitUntilAnswering(client)
-            // For as long as a busy machine takes: the test's time limit ends a hang.
-            func waitFor(_ condition: () -> Bool) async throws {
-                while !condition() { try await Task.sleep(for: .milliseconds(50)) }
-            }
-            try await waitFor { sales.seen.withLock { $0.acknowledged.count } >= 20 }
+            // Each for as long as a busy machine takes: the test's time limit ends a hang.
+            try await waitUntil("sales taken before the move", log: log) { sales.seen.withLock { $0.acknowledged.count } >= 20 }
 
             // The move, from this process (as `commission books move` runs beside the servers).
             let proof = Mutex<BookComparison.Checked?>(nil)
@@ -107,11 +104,11 @@ import Testing
             print("book 1 moved; its writes were refused for \(moved.readOnlyFor)")
 
             // Sales are taken on the new place, and the dashboard's stream tells them.
-            try await waitFor { sales.seen.withLock { $0.lastAcknowledgedAt } > movedAt }
+            try await waitUntil("a sale taken after the move", log: log) { sales.seen.withLock { $0.lastAcknowledgedAt } > movedAt }
             let eventsBefore = sales.events.withLock { $0.count }
             let acknowledgedBefore = sales.seen.withLock { $0.acknowledged.count }
-            try await waitFor { sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore + 2 }
-            try await waitFor {
+            try await waitUntil("another sale after the move", log: log) { sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore + 2 }
+            try await waitUntil("the dashboard's stream telling a sale after the move", log: log) {
                 sales.events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
             }
             await sales.stop()

@@ -23,11 +23,11 @@ import Testing
         return try #require(match.flatMap { Int($0.output.1) }, "\(text)")
     }
 
-    /// Reads a change stream until it tells a change, or gives up after 10 s.
+    /// Reads a change stream until it tells a change or ends (however long a busy machine takes:
+    /// the test's time limit ends a stream open and silent).
     func nextChange(_ chunks: inout HTTPClientResponse.Body.AsyncIterator) async throws -> String {
         var text = ""
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !text.contains("event: change"), ContinuousClock.now < deadline, let chunk = try await chunks.next() { text += String(buffer: chunk) }
+        while !text.contains("event: change"), let chunk = try await chunks.next() { text += String(buffer: chunk) }
         return text
     }
 
@@ -80,7 +80,7 @@ import Testing
             // page's — then nobody asks anything: every app is released…
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/changes")
             request.headers.add(name: "Authorization", value: "Bearer \(books[0].token)")
-            let open = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let open = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             #expect(open.status == .ok)
             var openChunks = open.body.makeAsyncIterator()
             let events = StreamReader("http://127.0.0.1:\(port)/api/v1/events", headers: [("Authorization", "Bearer \(books[0].token)")])
@@ -102,7 +102,7 @@ import Testing
             // Served again: built on its request, with its records and a live stream that works.
             let again = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: "Bearer \(books[0].token)"])
             #expect(again.status == .ok && again.text.contains("Ada's second clinic"), "\(again.text)")
-            let reopened = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let reopened = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             var chunks = reopened.body.makeAsyncIterator()
             _ = try await chunks.next()  // ": open"
             _ = try await books[0].store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 100), unitCost: .zero))

@@ -165,7 +165,7 @@ import Testing
             // A's stream is open, then a clinic added in A — A's first change is the clinic.
             var changesRequest = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/changes")
             changesRequest.headers.add(name: "Authorization", value: "Bearer \(secrets["annqx"]!)")
-            let changes = try await HTTPClient.shared.execute(changesRequest, timeout: .seconds(10))
+            let changes = try await HTTPClient.shared.execute(changesRequest, timeout: .seconds(120))
             #expect(changes.status == .ok)
             var chunks = changes.body.makeAsyncIterator()
             var stream = String(buffer: try #require(try await chunks.next()))
@@ -339,7 +339,7 @@ import Testing
     func firstEvent(port: Int, token: String) async throws -> String {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/v1/events")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         #expect(response.status == .ok)
         var text = ""
         for try await chunk in response.body {

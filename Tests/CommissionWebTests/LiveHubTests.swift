@@ -10,7 +10,7 @@ import Testing
         LiveHub(store: test.store, request: HeadlineRequest()) { LiveEvent.headline($0) }
     }
 
-    @Test func oneChangeReachesEveryStream() async throws {
+    @Test(.timeLimit(.minutes(10))) func oneChangeReachesEveryStream() async throws {
         let test = try await TestApp()
         let hub = Self.headlineHub(test)
         let streams = (0..<100).map { _ in hub.subscribe() }
@@ -25,10 +25,7 @@ import Testing
                     return false
                 }
             }
-            group.addTask {
-                try await Task.sleep(for: .seconds(10))
-                throw CancellationError()
-            }
+            // However long a busy machine takes: the time limit ends a stream that is never told.
             var received = 0
             while received < streams.count, let got = try await group.next() {
                 #expect(got)
