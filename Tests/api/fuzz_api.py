@@ -18,7 +18,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,11 +26,8 @@ import urllib.request
 
 import requests
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from ports import free_port  # noqa: E402  (below the ephemeral range: see ports.py)
 
 
 def main():

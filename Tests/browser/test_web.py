@@ -24,6 +24,9 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from ports import free_port  # noqa: E402  (below the ephemeral range: see ports.py)
+
 COMMISSION = os.path.abspath(sys.argv[1])
 SCREENSHOTS = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
 # axe-core's script (scripts/test fetches it): every page is checked with it, light and dark.
@@ -183,12 +186,6 @@ def check(condition, message):
     print(("  ok   " if condition else "  FAIL ") + message, flush=True)
     if not condition:
         failures.append(message)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def browser(phone=False, dark=False, language=None):

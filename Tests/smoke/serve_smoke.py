@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,9 @@ import uuid
 
 import requests
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from ports import free_port  # noqa: E402  (below the ephemeral range: see ports.py)
+
 PASSWORD = "a long enough password"
 METRICS_TOKEN = "smoke-metrics-token-" + uuid.uuid4().hex
 failures = []
@@ -43,12 +45,6 @@ def check(condition, message):
     print(("  ok   " if condition else "  FAIL ") + message, flush=True)
     if not condition:
         failures.append(message)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Browser:
