@@ -271,9 +271,9 @@ public final class SQLiteStore: CommissionStore, Sendable {
             // may be seconds later, and a change another process made meanwhile would never be seen
             // (a revoked token served from memory for good). Unread (the file busy), none matches:
             // its first look drops the caches.
-            let first = (try? probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") }) ?? nil
+            let first = (try? probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? -1 }) ?? -1
             watcher = Task.detached(priority: .utility) { [weak self] in
-                var lastVersion = first ?? -1
+                var lastVersion = first
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
                     guard let self else { return }

@@ -113,54 +113,36 @@ import Testing
             }
         }
         defer { stream.cancel() }
-        /// Waits until `condition` holds: for as long as it takes (the test's time limit ends a
-        /// hang), or, for what the server promises, `within` that long (a failure then says what
-        /// the server's log ends with).
-        func waitFor(_ what: String, within limit: Duration? = nil, _ condition: () async -> Bool) async throws {
-            let deadline = limit.map { ContinuousClock.now + $0 }
-            while !(await condition()) {
-                if let limit, let deadline, ContinuousClock.now >= deadline {
-                    Issue.record("not within \(limit): \(what); the server's log ends:\n\(Self.tail(of: log))")
-                    return
-                }
-                do {
-                    try await Task.sleep(for: .milliseconds(50))
-                } catch {
-                    Issue.record("still waiting for \(what) at the time limit; the server's log ends:\n\(Self.tail(of: log))")
-                    throw error
-                }
-            }
-        }
         func ready() async -> Int {
             (try? await client.execute(HTTPClientRequest(url: "\(base)/health/ready"), timeout: .seconds(2))).map { Int($0.status.code) } ?? 0
         }
 
-        try await waitFor("sales taken before") { sales.seen.withLock { $0.acknowledged.count } >= 10 }
+        try await waitUntil("sales taken before", log: log) { sales.seen.withLock { $0.acknowledged.count } >= 10 }
         #expect(await ready() == 200)
 
         // Away: 503s with Retry-After, readiness failing.
         try await away()
-        try await waitFor("readiness failing") { await ready() == 503 }
-        try await waitFor("sales refused with 503") { sales.seen.withLock { $0.statuses[503, default: 0] } > 3 }
+        try await waitUntil("readiness failing", log: log) { await ready() == 503 }
+        try await waitUntil("sales refused with 503", log: log) { sales.seen.withLock { $0.statuses[503, default: 0] } > 3 }
 
         // Back: sales taken again within the limit (the promise), readiness recovered, the stream
         // telling changes again (however long a busy machine takes).
         try await back()
         let returned = ContinuousClock.now
         let streamedBefore = streamed.withLock { $0.count }
-        try await waitFor("a sale taken within \(limit) of the database's return", within: limit) {
+        try await waitUntil("a sale taken within \(limit) of the database's return", log: log, within: limit) {
             sales.seen.withLock { $0.lastAcknowledgedAt } > returned
         }
         print("a sale taken again \(sales.seen.withLock { $0.lastAcknowledgedAt } - returned) after the database's return")
-        try await waitFor("ready again") { await ready() == 200 }
-        try await waitFor("the live stream telling a change again") {
+        try await waitUntil("ready again", log: log) { await ready() == 200 }
+        try await waitUntil("the live stream telling a change again", log: log) {
             streamed.withLock { String($0.dropFirst(streamedBefore)) }.contains("sales")
         }
         // A sale acknowledged now is told on the dashboard's stream.
         let eventsBefore = sales.events.withLock { $0.count }
         let acknowledgedBefore = sales.seen.withLock { $0.acknowledged.count }
-        try await waitFor("a sale acknowledged after the return") { sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore }
-        try await waitFor("the dashboard's stream telling that sale") {
+        try await waitUntil("a sale acknowledged after the return", log: log) { sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore }
+        try await waitUntil("the dashboard's stream telling that sale", log: log) {
             sales.events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
         }
         await sales.stop()

@@ -180,9 +180,7 @@ final class ServerProcess: Sendable {
         // A port held (here by a listener of this test's own, on a port the kernel chose) is not free.
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = ServerSocketPort.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
@@ -232,15 +230,21 @@ struct ServerSocketPort {
         throw StoreError.storage("no free port on 127.0.0.1 in \(range)")
     }
 
+    /// 127.0.0.1:`port`.
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return address
+    }
+
     /// Whether nothing holds `port` on 127.0.0.1 (binding it succeeds).
     static func isFree(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        var address = loopback(port: port)
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
@@ -249,13 +253,19 @@ struct ServerSocketPort {
 
 /// Polls `condition` until it holds, however long that takes: the test's `.timeLimit` ends a hang
 /// (the limit cancels the wait), and the issue then says what was awaited, and how the server's
-/// `log` ends when one is named.
-func waitUntil(_ what: String, log: String? = nil, _ condition: () -> Bool) async throws {
-    while !condition() {
+/// `log` ends when one is named. Only for what the server promises, `within` that long.
+func waitUntil(_ what: String, log: String? = nil, within limit: Duration? = nil, _ condition: () async -> Bool) async throws {
+    let deadline = limit.map { ContinuousClock.now + $0 }
+    let tail = { log.map { "; the server's log ends:\n\(DatabaseOutageTests.tail(of: $0))" } ?? "" }
+    while !(await condition()) {
+        if let limit, let deadline, ContinuousClock.now >= deadline {
+            Issue.record("not within \(limit): \(what)\(tail())")
+            return
+        }
         do {
-            try await Task.sleep(for: .milliseconds(10))
+            try await Task.sleep(for: .milliseconds(20))
         } catch {
-            Issue.record("still waiting for \(what) at the time limit\(log.map { "; the server's log ends:\n\(DatabaseOutageTests.tail(of: $0))" } ?? "")")
+            Issue.record("still waiting for \(what) at the time limit\(tail())")
             throw error
         }
     }
