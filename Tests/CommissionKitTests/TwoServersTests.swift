@@ -47,7 +47,8 @@ import Testing
                 pending += String(buffer: chunk)
                 while let end = pending.range(of: "\n\n") {
                     let event = String(pending[..<end.lowerBound])
-                    events.withLock { $0.append(event) }
+                    // A comment (the heartbeat, every 15 s) is skipped, as a browser's EventSource does.
+                    if !event.hasPrefix(":") { events.withLock { $0.append(event) } }
                     pending.removeSubrange(..<end.upperBound)
                 }
             }

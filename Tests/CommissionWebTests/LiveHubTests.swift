@@ -6,8 +6,20 @@ import Foundation
 import Testing
 
 @Suite struct LiveHubTests {
+    /// The heartbeat interval of a hub whose timer never fires within a test (an hour, beyond every
+    /// test's ten-minute limit): a test that reads its events one by one reads no heartbeat between
+    /// them, however slow the machine (the real 15 s came between two events of a test on a busy one).
+    static let noHeartbeat = Duration.seconds(3600)
+
     static func headlineHub(_ test: TestApp) -> LiveHub<HeadlineRequest> {
-        LiveHub(store: test.store, request: HeadlineRequest()) { LiveEvent.headline($0) }
+        LiveHub(store: test.store, request: HeadlineRequest(), heartbeatInterval: noHeartbeat) { LiveEvent.headline($0) }
+    }
+
+    static func pageHub(_ test: TestApp) -> LiveHub<DashboardPageRequest> {
+        let pages = Pages.shared
+        return LiveHub(store: test.store, request: DashboardPageRequest(), heartbeatInterval: noHeartbeat) {
+            LiveEvent.body(DashboardJob.body($0, pages: pages))
+        }
     }
 
     @Test(.timeLimit(.minutes(10))) func oneChangeReachesEveryStream() async throws {
@@ -42,7 +54,7 @@ import Testing
         let test = try await TestApp()
         // A timer that never fires within the test: the heartbeats are the test's own (beat()).
         let hub = LiveHub(store: test.store, request: HeadlineRequest(), heartbeat: "event: ping\ndata: \n\n",
-                          heartbeatInterval: .seconds(3600)) { LiveEvent.headline($0) }
+                          heartbeatInterval: Self.noHeartbeat) { LiveEvent.headline($0) }
         var stream = hub.subscribe().makeAsyncIterator()
         #expect(await stream.next()?.hasPrefix("id: 1\nevent: dashboard") == true)
         hub.beat()
@@ -90,7 +102,7 @@ import Testing
         #expect(hub.subscriberCount == 0)
     }
 
-    @Test func streamsThatEndLeaveTheHub() async throws {
+    @Test(.timeLimit(.minutes(10))) func streamsThatEndLeaveTheHub() async throws {
         let test = try await TestApp()
         let hub = Self.headlineHub(test)
         do {
@@ -104,10 +116,9 @@ import Testing
 
     /// Twenty open dashboard pages and one sale: one render, the same numbered event to every page,
     /// carrying the page's new body (nothing for a page to fetch).
-    @Test func twentyPagesGetOneRenderOfTheNewBody() async throws {
+    @Test(.timeLimit(.minutes(10))) func twentyPagesGetOneRenderOfTheNewBody() async throws {
         let test = try await TestApp()
-        let pages = Pages.shared
-        let hub = LiveHub(store: test.store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
+        let hub = Self.pageHub(test)
         var iterators = (0..<20).map { _ in hub.subscribe().makeAsyncIterator() }
         for index in iterators.indices {
             let first = await iterators[index].next()
@@ -132,7 +143,7 @@ import Testing
 
     /// Her real terms on the live dashboard: each sale's event carries the current period's
     /// expected figure with its accelerator grown and the deduction taken off.
-    @Test func aLiveUpdateMovesTheAccelerator() async throws {
+    @Test(.timeLimit(.minutes(10))) func aLiveUpdateMovesTheAccelerator() async throws {
         let test = try await TestApp()
         let today = try await test.store.settings().today()
         // From this month: 40% of profit, 60% of the part beyond 50.00; 5.00 a month for the room.
@@ -141,8 +152,7 @@ import Testing
                                                         effectiveFrom: today.firstOfMonth))
         _ = try await test.store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: test.glow.id, name: "Room", amount: .fixed(Money(minorUnits: 500)),
                                                            effectiveFrom: try Day(parsing: "2020-01-01")))
-        let pages = Pages.shared
-        let hub = LiveHub(store: test.store, request: DashboardPageRequest()) { LiveEvent.body(DashboardJob.body($0, pages: pages)) }
+        let hub = Self.pageHub(test)
         var events = hub.subscribe().makeAsyncIterator()
         _ = await events.next()
         func expected(_ event: String?) -> String? {
