@@ -793,6 +793,14 @@ extension TeamConformanceTests {
                                                      amount: cents(2000), receivedOn: today))
         let paid = try #require(try await store.dashboard(today: today).clinics.first { $0.clinic.id == book.harbor.id })
         #expect(paid.arrears.owed == cents(-350) && paid.arrears.overdue == .zero && paid.arrears.dueAfterDays == 8)
+
+        // A sale on the current period's last day is owed with it; one dated after it (entered
+        // ahead) belongs to a period not begun, and is not owed yet.
+        try await book.sell(book.serum, at: book.glow, on: "2026-11-30")
+        try await book.sell(book.serum, at: book.glow, on: "2026-12-01")
+        let ahead = try #require(try await store.dashboard(today: today).clinics.first { $0.clinic.id == book.glow.id })
+        #expect(ahead.arrears.owed == cents(4800) && ahead.arrears.overdue == cents(2400))
+        #expect(ahead.periodTotals.saleCount == 2 && ahead.periodPayable == cents(2400))
     }
 
     /// With rounding once per statement the figures come period by period, and agree with the reconciliation.
