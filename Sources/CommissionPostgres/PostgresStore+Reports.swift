@@ -20,7 +20,8 @@ extension PostgresStore {
     /// One statement, whatever the number of clinics and products: every sum at once, as one row
     /// per part and key (``DashboardPart``), the top products with their figures of the month, and
     /// what the sums depend on (the settings, the clinics, which of them are kept by period, their
-    /// latest payment lags) in a row of its own. Each sum reads a summary by an index of its own.
+    /// latest payment lags) in a row of its own. Each sum reads a summary by an index of its own;
+    /// a clinic's current period and arrears share one scan per summary (``DashboardSums``).
     ///
     /// The clinics' current periods are worked out in Swift from those inputs, so the statement
     /// needs them before it runs: it is given the ones the book's last dashboard read
@@ -162,8 +163,9 @@ extension PostgresStore {
     /// The parts of the dashboard's one statement, each a row per key (a clinic, a product; 0 for
     /// the book) of up to seven figures.
     enum DashboardPart: Int64 {
-        /// ``Columns/totalsSums`` of today, of each clinic's month and year, of its current period,
-        /// of each product's year (only the products that may be among the top ones).
+        /// The seven figures of ``Columns/totalsSums``: of today, of each clinic's month and year,
+        /// of its current period, of each product's year (only the products that may be among the
+        /// top ones).
         case today, clinicMonth, clinicYear, period, productYear
         /// ``ArrearsPlan/Sums``, in its order, then what the clinic paid for its current period and
         /// (a kept clinic) its expected figure for it.
