@@ -60,7 +60,7 @@ extension PostgresStore {
         func totals(_ part: DashboardPart) -> [Int64: Totals] { (parts[part] ?? [:]).mapValues { Self.totals($0, rounding: rounding) } }
         func total(_ part: DashboardPart) throws -> Totals { Self.totals(try Self.added((parts[part] ?? [:]).values), rounding: rounding) }
         let clinicMonth = totals(.clinicMonth), clinicYear = totals(.clinicYear), periodTotals = totals(.period)
-        let standingSums = parts[.arrears] ?? [:]
+        let standingSums = parts[.standing] ?? [:]
         var arrearsSums: [Int64: ArrearsPlan.Sums] = [:]
         for (id, cells) in standingSums {
             arrearsSums[id] = ArrearsPlan.Sums(expected: cells[0] ?? 0, expectedNotDue: cells[1] ?? 0, received: cells[2] ?? 0,
@@ -167,9 +167,9 @@ extension PostgresStore {
         /// of its current period, of each product's year (only the products that may be among the
         /// top ones).
         case today, clinicMonth, clinicYear, period, productYear
-        /// ``ArrearsPlan/Sums``, in its order, then what the clinic paid for its current period and
+        /// A clinic's ``ArrearsPlan/Sums``, in its order, then what it paid for its current period and
         /// (a kept clinic) its expected figure for it.
-        case arrears
+        case standing
         /// A product's figures of the month (with its name and SKU), and its unit price, unit
         /// cost and whether it is archived (1).
         case productMonth, productPrices
@@ -237,14 +237,14 @@ extension PostgresStore {
         static let bindingDataTypes: [PostgresDataType] = [.int8, .int8Array, .textArray, .textArray, .textArray, .boolArray, .text, .text, .text,
                                                            .text, .int8, .bool]
         /// A summary's figures, as ``Columns/totalsSums`` gives them for a row that is its key's only one.
-        static let figures = "saleCount, quantity, revenueMinor, costMinor, profitMinor, commissionMinor, commissionExact"
+        static let figures = Columns.totals.joined(separator: ", ")
         /// `count` figures a part leaves empty.
         static func none(_ count: Int) -> String { String(repeating: ", NULL::bigint", count: count) }
         /// The two texts a part leaves empty.
         static let noText = ", NULL::text, NULL::text"
         /// A summary's figures summed over the days of a clinic's current period (of `point`), named as the columns.
-        static let periodSums = (["saleCount"] + PostgresSchema.figureColumns)
-            .map { "sum(\($0)) FILTER (WHERE date BETWEEN point.first AND point.last) AS \($0)" }.joined(separator: ", ")
+        static let periodSums = Columns.totals.map { "sum(\($0)) FILTER (WHERE date BETWEEN point.first AND point.last) AS \($0)" }
+            .joined(separator: ", ")
         /// Two minor units, in the ten-thousandths of ``ExactCommission``.
         static let margin = 2 * 10_000
         static let sql = """
@@ -293,10 +293,9 @@ extension PostgresStore {
             UNION ALL SELECT \(DashboardPart.productMonth.rawValue), productId, \(figures), name, sku FROM top
             UNION ALL SELECT \(DashboardPart.productPrices.rawValue), productId, unitPriceMinor, unitCostMinor,
                     CASE WHEN isArchived THEN 1 ELSE 0 END::bigint\(none(4))\(noText) FROM top
-            UNION ALL SELECT \(DashboardPart.period.rawValue), clinicId, saleCount::bigint, quantity::bigint, revenueMinor::bigint, costMinor::bigint,
-                    profitMinor::bigint, commissionMinor::bigint, commissionExact::bigint\(noText)
+            UNION ALL SELECT \(DashboardPart.period.rawValue), clinicId, \(Columns.totals.map { "\($0)::bigint" }.joined(separator: ", "))\(noText)
                 FROM standing WHERE saleCount IS NOT NULL
-            UNION ALL SELECT \(DashboardPart.arrears.rawValue), clinicId,
+            UNION ALL SELECT \(DashboardPart.standing.rawValue), clinicId,
                 (CASE WHEN kept THEN coalesce(expected, 0) ELSE coalesce(monthsCommission, 0) - coalesce(commissionAfter, 0) END)::bigint,
                 (CASE WHEN kept THEN coalesce(expectedNotDue, 0) ELSE coalesce(commissionNotDue, 0) END)::bigint,
                 coalesce(paid, 0)::bigint, coalesce(paidNotDue, 0)::bigint, coalesce(received, 0)::bigint, coalesce(payable, 0)::bigint\(none(1))\(noText)

@@ -238,11 +238,10 @@ enum Columns {
     static let audit = "id, at, actor, subject, subjectId, lastSubjectId, action, before, after"
     /// What an audit entry is written with (its id is drawn).
     static let auditWritten = ["bookId", "at", "actor", "subject", "subjectId", "lastSubjectId", "action", "before", "after"]
+    /// A summary table's figures, in the order ``PostgresStore/totals(_:rounding:)`` reads.
+    static let totals = ["saleCount"] + PostgresSchema.figureColumns
     /// Sums of a summary table, in the order ``PostgresStore/totals(_:rounding:)`` reads.
-    static let totalsSums = """
-        sum(saleCount)::bigint, sum(quantity)::bigint, sum(revenueMinor)::bigint, sum(costMinor)::bigint, \
-        sum(profitMinor)::bigint, sum(commissionMinor)::bigint, sum(commissionExact)::bigint
-        """
+    static let totalsSums = totals.map { "sum(\($0))::bigint" }.joined(separator: ", ")
 }
 
 /// A statement built piece by piece: each `?` in a piece becomes the next `$n`, bound to the next value.
