@@ -607,6 +607,39 @@ import Testing
     }
 }
 
+/// The server's log as text (the default): `StreamLogHandler`'s lines exactly, though the logger's
+/// metadata is formatted only when a line is written.
+@Suite struct TextLogTests {
+    final class Lines: TextOutputStream, Sendable {
+        let lines = Mutex<[String]>([])
+        func write(_ string: String) { lines.withLock { $0.append(string) } }
+    }
+
+    @Test func itsLinesAreStreamLogHandlersLines() throws {
+        struct Failure: Error, CustomStringConvertible { var description: String { "the disk is full" } }
+        let (ours, theirs) = (Lines(), Lines())
+        var loggers = [Logger(label: "commission") { TextLogHandler(label: $0, stream: ours) },
+                       Logger(label: "commission") { StreamLogHandler(label: $0, stream: theirs, metadataProvider: nil) }]
+        for index in loggers.indices {
+            loggers[index].logLevel = .info
+            loggers[index].info("no metadata yet")
+            loggers[index][metadataKey: "hb.request.id"] = "7f3a"
+            loggers[index][metadataKey: "book"] = "main"
+            loggers[index].debug("below the level: not written")
+            loggers[index].info("with the logger's metadata")
+            loggers[index].warning("the line's own wins", metadata: ["book": "east", "attempt": "2"])
+            loggers[index].error("with an error", error: Failure())
+            loggers[index][metadataKey: "book"] = nil
+            loggers[index].info("a key taken away")
+        }
+        // The time to the second may tick between the two: compare what follows it.
+        func withoutTime(_ lines: Lines) -> [String] { lines.lines.withLock { $0 }.map { String($0.drop { $0 != " " }) } }
+        #expect(withoutTime(ours).count == 5)
+        #expect(withoutTime(ours) == withoutTime(theirs))
+        #expect(withoutTime(ours)[2].hasPrefix(" warning commission: attempt=2 book=east hb.request.id=7f3a ["), "\(withoutTime(ours))")
+    }
+}
+
 /// `/metrics` for Prometheus: only to the operator's token, counting what the server did.
 @Suite struct MetricsTests {
     @Test func theOperatorsTokenReadsWhatTheServerCounted() async throws {
