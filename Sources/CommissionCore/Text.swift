@@ -37,14 +37,16 @@ extension StringProtocol {
 
 extension Sequence<UInt8> {
     /// The bytes as lowercase hexadecimal, two digits each (a digest, a signature, a random secret).
+    /// (Each request with a token computes one: the digits are written straight into the string.)
     public var hexadecimal: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(underestimatedCount * 2)
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+        let bytes = Array(self)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+            func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = digit(byte >> 4)
+                text[2 * index + 1] = digit(byte & 0x0F)
+            }
+            return bytes.count * 2
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -119,7 +119,11 @@ struct AuthenticationMiddleware: RouterMiddleware {
 
     /// The secret of an `Authorization: Bearer` header.
     static func bearerSecret(_ request: Request) -> String? {
-        guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") else { return nil }
+        guard let authorization = request.headers[.authorization] else { return nil }
+        // The scheme's name in any case (RFC 9110), compared on its bytes: lowercasing the whole
+        // header would copy the secret on every request.
+        let scheme = authorization.utf8.prefix(7)
+        guard scheme.count == 7, zip(scheme, "bearer ".utf8).allSatisfy({ (0x41...0x5A).contains($0) ? $0 | 0x20 == $1 : $0 == $1 }) else { return nil }
         return String(authorization.dropFirst(7)).trimmingWhitespace()
     }
 }

@@ -132,7 +132,8 @@ enum Secret {
 
     /// What the store keeps instead of the secret.
     static func digest(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).hexadecimal
+        var secret = secret
+        return secret.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }.hexadecimal
     }
 
     /// Compares two secrets in time that does not depend on where they differ.

@@ -191,6 +191,13 @@ import Testing
         try await test.app.test(.router) { client in
             let bearer: HTTPFields = [.authorization: "Bearer \(secret)"]
             #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: bearer).status == .ok)
+            // The scheme's name in any case, the secret with spaces around it.
+            for spelling in ["bearer \(secret)", "BEARER \(secret) ", "BeArEr  \(secret)"] {
+                #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: spelling]).status == .ok, "\(spelling)")
+            }
+            for other in ["Bearer_\(secret)", "Basic \(secret)", "Bearer", "Bearer@\(secret)"] {
+                #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: other]).status == .unauthorized, "\(other)")
+            }
             try await test.store.revokeToken(token.id, account: owner.id)
             let refused = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: bearer)
             #expect(refused.status == .unauthorized)
