@@ -69,54 +69,96 @@ final class GroupCommit: Sendable {
     /// they run (up to ``batchLimit``); another after it while more wait.
     private func commitNext() {
         let taken = Slot<[Entry]>()
-        writer.asyncWrite({ [self] db -> [(Entry, (any Error)?)] in
-            var batch = takeBatch(upTo: Self.batchLimit)
-            taken.set(batch)
-            var outcomes: [(Entry, (any Error)?)] = []
-            outcomes.reserveCapacity(batch.count)
-            var next = 0
-            while next < batch.count {
-                let entry = batch[next]
-                next += 1
-                do {
-                    try db.inSavepoint {
-                        try entry.run(db)
-                        return .commit
-                    }
-                    outcomes.append((entry, nil))
-                } catch {
-                    // SQLite rolls a whole transaction back on some errors (a full disk, an I/O error):
-                    // then nothing of the batch stands, and the transaction ends with the error.
-                    guard db.isInsideTransaction else { throw error }
-                    outcomes.append((entry, error))
+        writer.asyncWriteWithoutTransaction { [self] db in
+            let result = Result { try Self.inTransaction(db) { try runBatch(db, taken: taken) } }
+            finish(result, taken: taken)
+        }
+    }
+
+    /// Runs `body` in an immediate transaction, as GRDB's `inTransaction` does, with the
+    /// connection's cached `BEGIN` and `COMMIT` (GRDB compiles them again for every transaction):
+    /// committed if it returns, rolled back if it or the commit throws.
+    private static func inTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try statement(.begin, db)
+        do {
+            let value = try body()
+            try statement(.commit, db)
+            return value
+        } catch {
+            try? db.rollback()
+            throw error
+        }
+    }
+
+    /// The writes of one transaction, each in its savepoint: those waiting, then those that came
+    /// while they ran. Each one's outcome; throws when the whole transaction failed.
+    private func runBatch(_ db: Database, taken: Slot<[Entry]>) throws -> [(Entry, (any Error)?)] {
+        var batch = takeBatch(upTo: Self.batchLimit)
+        taken.set(batch)
+        var outcomes: [(Entry, (any Error)?)] = []
+        outcomes.reserveCapacity(batch.count)
+        var next = 0
+        while next < batch.count {
+            let entry = batch[next]
+            next += 1
+            try Self.statement(.savepoint, db)
+            do {
+                try entry.run(db)
+                try Self.statement(.release, db)
+                outcomes.append((entry, nil))
+            } catch {
+                // SQLite rolls a whole transaction back on some errors (a full disk, an I/O error):
+                // then nothing of the batch stands, and the transaction ends with the error.
+                guard db.isInsideTransaction else { throw error }
+                try Self.statement(.rollbackToSavepoint, db)
+                try Self.statement(.release, db)
+                outcomes.append((entry, error))
+            }
+            // The writes that came while these ran join them before the commit: they would
+            // wait for it anyway, and are answered with it rather than after another.
+            if next == batch.count && batch.count < Self.batchLimit {
+                let late = takeBatch(upTo: Self.batchLimit - batch.count)
+                if !late.isEmpty {
+                    batch += late
+                    taken.set(batch)
                 }
-                // The writes that came while these ran join them before the commit: they would
-                // wait for it anyway, and are answered with it rather than after another.
-                if next == batch.count && batch.count < Self.batchLimit {
-                    let late = takeBatch(upTo: Self.batchLimit - batch.count)
-                    if !late.isEmpty {
-                        batch += late
-                        taken.set(batch)
-                    }
-                }
             }
-            if let finish = outcomes.first(where: { $0.0.finish != nil && $0.1 == nil })?.0.finish { try finish(db) }
-            return outcomes
-        }, completion: { [self] _, result in
-            switch result {
-            case .success(let outcomes):
-                for (entry, error) in outcomes { entry.done.resume(returning: error) }
-            case .failure(let error):
-                // The batch as taken, or, when the transaction could not even begin, what was waiting.
-                let batch = taken.value ?? takeBatch(upTo: Self.batchLimit)
-                for entry in batch { entry.done.resume(returning: error) }
-            }
-            let more = state.withLock { state in
-                if state.waiting.isEmpty { state.isWriting = false }
-                return state.isWriting
-            }
-            if more { commitNext() }
-        })
+        }
+        if let finish = outcomes.first(where: { $0.0.finish != nil && $0.1 == nil })?.0.finish { try finish(db) }
+        return outcomes
+    }
+
+    /// Answers the writes of a transaction that ended, then starts the next while more wait.
+    private func finish(_ result: Result<[(Entry, (any Error)?)], any Error>, taken: Slot<[Entry]>) {
+        switch result {
+        case .success(let outcomes):
+            for (entry, error) in outcomes { entry.done.resume(returning: error) }
+        case .failure(let error):
+            // The batch as taken, or, when the transaction could not even begin, what was waiting.
+            let batch = taken.value ?? takeBatch(upTo: Self.batchLimit)
+            for entry in batch { entry.done.resume(returning: error) }
+        }
+        let more = state.withLock { state in
+            if state.waiting.isEmpty { state.isWriting = false }
+            return state.isWriting
+        }
+        if more { commitNext() }
+    }
+
+    /// The statements of the transaction and of each write's savepoint, run as the connection's
+    /// cached statements: GRDB's `inTransaction` and `inSavepoint` compile theirs again each time,
+    /// which cost the writer a tenth of a sale's transaction. GRDB still sees them for what they
+    /// are (its transaction observers are told of a commit, and of a rollback to the savepoint).
+    enum Step: String {
+        case begin = "BEGIN IMMEDIATE TRANSACTION"
+        case commit = "COMMIT TRANSACTION"
+        case savepoint = "SAVEPOINT commissionWrite"
+        case release = "RELEASE SAVEPOINT commissionWrite"
+        case rollbackToSavepoint = "ROLLBACK TRANSACTION TO SAVEPOINT commissionWrite"
+    }
+
+    private static func statement(_ step: Step, _ db: Database) throws {
+        try db.cachedStatement(sql: step.rawValue).execute()
     }
 
     /// How many writes wait for the writer (those of the transaction running are no longer waiting).

@@ -68,15 +68,15 @@ import Testing
     }
 
     /// Writes that come while a transaction runs join it before its commit, rather than wait for
-    /// it and commit after: the first sale is held inside its transaction until ten
-    /// more wait; the eleven commit once, and the book's revision moves once.
+    /// it and commit after: a first write (a product's) is held inside its transaction until ten
+    /// sales wait; the eleven commit once, and the book's revision moves once.
     /// (It waits for the ten: its limit, far beyond the suite's run, fails a hang, never a slow machine.)
     @Test(.timeLimit(.minutes(10))) func writesThatComeWhileATransactionRunsJoinItBeforeItsCommit() async throws {
         let store = try SQLiteStore(.file(temporaryPath()))
         let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
         let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
         let revisionBefore = try await store.writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") }
-        let hold = HoldAtFirstSale()
+        let hold = HoldAtFirstChange(of: "product")
         store.writer.add(transactionObserver: hold)
         let commits = CommitCounter()
         store.writer.add(transactionObserver: commits)
@@ -84,7 +84,7 @@ import Testing
 
         // Released however the test ends: a failed one must not leave the writer's thread held.
         defer { hold.release() }
-        let first = Task { try await store.createSale(draft, idempotencyKey: nil) }
+        let first = Task { try await store.createProduct(ProductDraft(name: "Q", unitPrice: cents(1000), unitCost: cents(100))) }
         while !hold.isHolding { try await Task.sleep(for: .milliseconds(5)) }
         let others = (0..<10).map { _ in Task { try await store.createSale(draft, idempotencyKey: nil) } }
         while store.writesWaiting < 10 { try await Task.sleep(for: .milliseconds(5)) }
@@ -94,7 +94,8 @@ import Testing
 
         #expect(commits.count == 1, "the ten that came while the first's transaction ran joined it")
         try await store.writer.read { db throws in
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sale") == 11)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sale") == 10)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM product") == 2)
             #expect(try Int64.fetchOne(db, sql: "SELECT revision FROM book") == revisionBefore.map { $0 + 1 })
         }
     }
@@ -112,14 +113,17 @@ import Testing
     }
 }
 
-/// Holds the writer inside the transaction of the first sale recorded (at its audit entry: the
-/// sale's own insert bypasses GRDB's statements, whose observers it would not reach), until released.
-final class HoldAtFirstSale: TransactionObserver, Sendable {
+/// Holds the writer inside the transaction of the first change to `table`, until released. (The
+/// table is one a write changes through GRDB's statements: a sale's insert and every audit entry
+/// bypass them, and their observers.)
+final class HoldAtFirstChange: TransactionObserver, Sendable {
+    let table: String
+    init(of table: String) { self.table = table }
     private let held = Mutex(false)
     private let gate = DispatchSemaphore(value: 0)
     var isHolding: Bool { held.withLock { $0 } }
     func release() { gate.signal() }
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "auditEntry" }
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == table }
     func databaseDidChange(with event: DatabaseEvent) {
         guard held.withLock({ first in defer { first = true }; return !first }) else { return }
         gate.wait()
