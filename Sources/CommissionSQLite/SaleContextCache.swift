@@ -59,7 +59,8 @@ final class SaleContextCache: TransactionObserver, Sendable {
 
     /// The context of a sale at `clinic` of `product`, kept or read with `read` (in the caller's transaction).
     func context(_ db: Database, clinic: Clinic.ID, product: Product.ID, read: (Database) throws -> Parts) throws -> SaleContext {
-        let version = try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version"))
+        // Read through SQLite's C API (``FastStatement``): once a sale, in the writer's transaction.
+        let version = try FastStatement.rows(db.cachedStatement(sql: "PRAGMA data_version"), { _ in }, read: { $0.int64(0) }).first
         let key = Key(clinic: clinic.rawValue, product: product.rawValue)
         let kept = state.withLock { state -> Parts? in
             if state.dataVersion != version {
