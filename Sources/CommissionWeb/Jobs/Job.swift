@@ -133,6 +133,13 @@ struct WebApp: Sendable {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: Presenter.encode(value, pretty: false))))
     }
 
+    /// A body as compact JSON already written (``Presenter/json(_:)``).
+    func json(bytes: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
     func presenter() async throws -> Presenter { Presenter(currency: try await store.settings().currency) }
 
     /// The request's JSON body as `T`; an empty or malformed body is a 400 with a sentence.
@@ -140,6 +147,10 @@ struct WebApp: Sendable {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
         guard buffer.readableBytes > 0 else { throw Problem(.badRequest, "The request has no body: send a JSON object.") }
+        if let flat = T.self as? any FlatDecodable.Type,
+           let value = buffer.withUnsafeReadableBytes({ FlatJSON.members($0).flatMap(flat.init(members:)) }) as? T {
+            return value
+        }
         let data = Data(buffer: buffer)
         do {
             return try JSONDecoder().decode(T.self, from: data)

@@ -163,7 +163,7 @@ struct SalesJob: Job {
     func saleJSON(_ sale: Sale, status: HTTPResponse.Status = .ok) async throws -> Response {
         var headers: HTTPFields = [:]
         if status == .created { headers[.location] = "/api/v1/sales/\(sale.id)" }
-        return try app.json(try await app.presenter().sale(sale), status: status, headers: headers)
+        return app.json(bytes: Presenter.json(try await app.presenter().sale(sale)), status: status, headers: headers)
     }
 
     func listSales(_ request: Request) async throws -> Response {
