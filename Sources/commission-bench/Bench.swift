@@ -536,6 +536,17 @@ func runProcess(_ path: String, _ arguments: [String], input: String? = nil) thr
     return ProcessResult(status: (status >> 8) & 0xFF, seconds: seconds, maxRSSKiB: Int(usage.ru_maxrss), output: text, cpuSeconds: cpu)
 }
 
+/// ``runProcess(_:_:input:)`` waited for on a thread of its own, not on one of Swift concurrency's:
+/// for a load generator run against a server in this process (`wrk`), whose wait would otherwise
+/// hold one of the cooperative pool's threads (as many as the cores) and leave the server the rest.
+func runProcessAside(_ path: String, _ arguments: [String]) async throws -> ProcessResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try runProcess(path, arguments) })
+        }
+    }
+}
+
 /// Resident and peak resident memory of a process, in MB, from /proc.
 func memory(of pid: Int32) -> (rss: Double, peak: Double) {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (.nan, .nan) }
