@@ -7,9 +7,12 @@
 /// string values without escapes, control characters or invalid UTF-8, integers in `Int64`
 /// without a fraction or an exponent, `true`, `false` and `null`, JSON's whitespace around them.
 /// It gives up on a nested object or array, a number with a fraction or an exponent, an escape
-/// in a string, a key given twice, and anything that is not JSON (shown against `JSONDecoder` on
-/// random bodies in `FlatJSONTests`).
+/// in a string, a key given twice, more than ``memberLimit`` members, and anything that is not JSON
+/// (shown against `JSONDecoder` on random bodies in `FlatBodiesTests`).
 public enum FlatJSON {
+    /// The most members read; a body with more goes to `JSONDecoder` (a sale's has eleven).
+    public static let memberLimit = 32
+
     public enum Value: Equatable, Sendable {
         case string(String)
         case integer(Int64)
@@ -55,7 +58,9 @@ public enum FlatJSON {
                     skipWhitespace()
                     guard take(UInt8(ascii: ":")) else { return nil }
                     skipWhitespace()
-                    guard let value = value(), !members.contains(where: { $0.key == key }) else { return nil }
+                    // A key given twice is left to JSONDecoder; so is a body of many members, whose
+                    // check for twice would grow with the square of their number.
+                    guard members.count < FlatJSON.memberLimit, let value = value(), !members.contains(where: { $0.key == key }) else { return nil }
                     members.append((key, value))
                     skipWhitespace()
                     if take(UInt8(ascii: ",")) { continue }

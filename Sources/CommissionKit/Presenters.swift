@@ -184,10 +184,9 @@ public struct Presenter: Sendable {
         }
     }
 
-    /// A value as JSON text, keys sorted, pretty-printed for a person or compact for the wire.
     /// A sale's answer as compact JSON, written member by member (the keys in their order): the
     /// bytes ``encode(_:pretty:)`` writes for it, without the tree it builds and sorts. Every
-    /// sale entered over the API is answered with one (`PresenterTests` holds the two equal).
+    /// sale entered over the API is answered with one (`FlatBodiesTests` holds the two equal).
     public static func json(_ sale: API.Sale) -> [UInt8] {
         var object = SortedJSON.FlatObject(escapingSlashes: true, capacity: 512)
         object.add("basis", sale.basis?.rawValue)
@@ -213,6 +212,7 @@ public struct Presenter: Sendable {
         return object.json() ?? Array(encode(sale, pretty: false).utf8)
     }
 
+    /// A value as JSON text, keys sorted, pretty-printed for a person or compact for the wire.
     public static func encode(_ value: some Encodable, pretty: Bool = true) -> String {
         // Compact is what the API answers: written without JSONEncoder where the same bytes can be (SortedJSON).
         if !pretty, let bytes = SortedJSON.encode(value, escapingSlashes: true) { return String(decoding: bytes, as: UTF8.self) }

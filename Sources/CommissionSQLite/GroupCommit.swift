@@ -22,7 +22,7 @@ import Synchronization
 /// rather than 4.5 when only those waiting at its start were taken, and a fifth less CPU a sale.
 /// The transaction is run with GRDB's callback API, which a cancelled caller does not interrupt: one
 /// request dropped by its client does not fail the writes of the others in its batch.
-final class GroupCommit: Sendable {
+package final class GroupCommit: Sendable {
     /// A write waiting for its turn.
     struct Entry: Sendable {
         /// The write, run in its savepoint; it keeps its result itself.
@@ -46,7 +46,7 @@ final class GroupCommit: Sendable {
     private let writer: any DatabaseWriter
     private let state = Mutex(State())
 
-    init(writer: any DatabaseWriter) {
+    package init(writer: any DatabaseWriter) {
         self.writer = writer
     }
 
@@ -54,7 +54,7 @@ final class GroupCommit: Sendable {
     /// ended: nil when it committed with the write, or the error that the write threw (it changed
     /// nothing) or that failed the whole transaction. `finish`, when given, runs after the batch's
     /// writes if this one stood, once for the transaction whichever of its writes gave it.
-    func write(_ run: @escaping @Sendable (Database) throws -> Void, finish: (@Sendable (Database) throws -> Void)? = nil) async -> (any Error)? {
+    package func write(_ run: @escaping @Sendable (Database) throws -> Void, finish: (@Sendable (Database) throws -> Void)? = nil) async -> (any Error)? {
         await withCheckedContinuation { done in
             let start = state.withLock { state in
                 state.waiting.append(Entry(run: run, finish: finish, done: done))
@@ -85,7 +85,17 @@ final class GroupCommit: Sendable {
             try statement(.commit, db)
             return value
         } catch {
-            try? db.rollback()
+            if db.isInsideTransaction {
+                try? db.rollback()
+            } else {
+                // SQLite ended the transaction itself (a full disk, an I/O error), perhaps inside a
+                // statement run through its C API (FastStatement), which GRDB did not see end it:
+                // GRDB would keep the savepoint it saw begin, and hold the next transaction's changes
+                // from its observers until that commit (a sale would read a context kept from
+                // before a price changed in the same transaction). An empty transaction rolled back
+                // through GRDB lets it see a rollback: it forgets them and tells its observers.
+                try? db.inTransaction { .rollback }
+            }
             throw error
         }
     }
@@ -148,7 +158,8 @@ final class GroupCommit: Sendable {
     /// The statements of the transaction and of each write's savepoint, run as the connection's
     /// cached statements: GRDB's `inTransaction` and `inSavepoint` compile theirs again each time,
     /// which cost the writer a tenth of a sale's transaction. GRDB still sees them for what they
-    /// are (its transaction observers are told of a commit, and of a rollback to the savepoint).
+    /// are (its transaction observers are told of the commit, and of a savepoint's changes at its
+    /// release; those of a savepoint rolled back are dropped).
     enum Step: String {
         case begin = "BEGIN IMMEDIATE TRANSACTION"
         case commit = "COMMIT TRANSACTION"
@@ -162,7 +173,7 @@ final class GroupCommit: Sendable {
     }
 
     /// How many writes wait for the writer (those of the transaction running are no longer waiting).
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
+    package var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// The writes waiting, oldest first, up to `limit`.
     private func takeBatch(upTo limit: Int) -> [Entry] {

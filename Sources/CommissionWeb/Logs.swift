@@ -52,28 +52,27 @@ public struct JSONLogHandler: LogHandler {
 /// when a line is written rather than each time a key is set. `StreamLogHandler` formats them at
 /// every set, and Hummingbird sets a request id on every request's logger: that cost each request
 /// some microseconds (about 2% of a sale's CPU), nearly always for a line below the level written.
+/// (So a value given as `.stringConvertible` is described when the line is written.)
 public struct TextLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
-    /// What writes the line; it holds no metadata of its own, only the level.
+    public var metadataProvider: Logger.MetadataProvider?
+    /// What writes the line: it is given the line's whole metadata, and holds none of its own.
     private var stream: StreamLogHandler
 
     public init(label: String) {
-        stream = StreamLogHandler.standardError(label: label)
+        stream = StreamLogHandler.standardError(label: label, metadataProvider: nil)
+        metadataProvider = LoggingSystem.metadataProvider
     }
 
     /// For the tests: the lines written to `stream`.
-    package init(label: String, stream: any TextOutputStream & Sendable) {
+    package init(label: String, stream: any TextOutputStream & Sendable, metadataProvider: Logger.MetadataProvider? = nil) {
         self.stream = StreamLogHandler(label: label, stream: stream, metadataProvider: nil)
+        self.metadataProvider = metadataProvider
     }
 
     public var logLevel: Logger.Level {
         get { stream.logLevel }
         set { stream.logLevel = newValue }
-    }
-
-    public var metadataProvider: Logger.MetadataProvider? {
-        get { stream.metadataProvider }
-        set { stream.metadataProvider = newValue }
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -82,9 +81,12 @@ public struct TextLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        // As StreamLogHandler merges them: the logger's, then the provider's, then the line's own.
+        var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { $1 } }
+        if let explicit = event.metadata { merged.merge(explicit) { $1 } }
         var event = event
-        // The line's own metadata wins over the logger's, as with StreamLogHandler.
-        if !metadata.isEmpty { event.metadata = metadata.merging(event.metadata ?? [:]) { $1 } }
+        event.metadata = merged.isEmpty ? nil : merged
         stream.log(event: event)
     }
 }

@@ -24,6 +24,24 @@ struct SortedJSONTests {
         struct Nested: Codable { var zeta: String; var Alpha: Int; var beta: [Int] }
     }
 
+    /// A flat object written member by member is what the struct of its members encodes to, and
+    /// gives up (nil, for the caller to encode the struct) on what only JSONEncoder writes.
+    @Test func aFlatObjectIsItsStructEncoded() throws {
+        struct Flat: Encodable { var amount: Int64?; var name: String?; var note: String?; var voided: Bool }
+        for (escaping, flat) in [(true, Flat(amount: -12, name: "Glow / Paris \"VIP\"", note: nil, voided: true)),
+                                 (false, Flat(amount: nil, name: "é\n🧴", note: "", voided: false))] {
+            var object = SortedJSON.FlatObject(escapingSlashes: escaping)
+            object.add("amount", flat.amount)
+            object.add("name", flat.name)
+            object.add("note", flat.note)
+            object.add("voided", flat.voided)
+            #expect(try #require(object.json()) == (try Self.reference(flat, escapingSlashes: escaping)))
+        }
+        var bell = SortedJSON.FlatObject(escapingSlashes: true)
+        bell.add("name", "a bell \u{07}")
+        #expect(bell.json() == nil)
+    }
+
     @Test func keysAreInTheOrderOfTheirBytes() throws {
         let value = ["a10": 1, "a2": 2, "B": 3, "b": 4, "_x": 5, "Z": 6, "a-b": 7, "a b": 8, "~": 9, "A": 10]
         let fast = try #require(SortedJSON.encode(value, escapingSlashes: true))

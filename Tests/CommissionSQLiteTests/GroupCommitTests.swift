@@ -4,6 +4,7 @@ import CommissionStore
 import Dispatch
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 import Testing
 
@@ -100,6 +101,47 @@ import Testing
         }
     }
 
+    /// A transaction SQLite ends by itself (a full disk, an I/O error), inside a statement GRDB did
+    /// not run (a `FastStatement`), fails all its writes; and GRDB is left with nothing of it: its
+    /// observers are told of the rollback, and in the next transaction a write's changes reach them
+    /// at its savepoint's release, before the next write runs (a sale reading a context kept from
+    /// before a price changed in the same transaction would be priced wrong).
+    @Test(.timeLimit(.minutes(10))) func aTransactionSQLiteEndsItselfLeavesGRDBNothingOfIt() async throws {
+        let queue = try DatabaseQueue()
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE price (amount INTEGER)") }
+        let told = PriceChanges()
+        queue.add(transactionObserver: told, extent: .observerLifetime)
+        let group = GroupCommit(writer: queue)
+
+        let failed = await group.write { db in
+            try db.execute(sql: "INSERT INTO price VALUES (1)")
+            // What SQLite does on SQLITE_FULL inside a statement run through its C API.
+            sqlite3_exec(db.sqliteConnection, "ROLLBACK", nil, nil, nil)
+            throw DatabaseError(resultCode: .SQLITE_FULL)
+        }
+        #expect((failed as? DatabaseError)?.resultCode == .SQLITE_FULL)
+        #expect(told.rollbacks == 1, "GRDB saw the transaction end")
+
+        // Two writes in one transaction: the first held until the second waits to join it.
+        let gate = DispatchSemaphore(value: 0)
+        let holding = Mutex(false)
+        let seenBySecond = Mutex<Int?>(nil)
+        async let first = group.write { db in
+            try db.execute(sql: "INSERT INTO price VALUES (2)")
+            holding.withLock { $0 = true }
+            gate.wait()
+        }
+        while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        async let second = group.write { _ in seenBySecond.withLock { $0 = told.changes } }
+        while group.waitingCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        gate.signal()
+        let (one, two) = await (first, second)
+        #expect(one == nil && two == nil)
+        #expect(seenBySecond.withLock { $0 } == 1, "the first write's change reached the observer at its release")
+        #expect(told.commits == 1)
+        #expect(try await queue.read { db in try Int.fetchAll(db, sql: "SELECT amount FROM price") } == [2])
+    }
+
     /// A write that comes while the writer is idle does not wait for others: alone, each of a row
     /// of writes is a commit of its own.
     @Test func aWriteAloneCommitsAtOnce() async throws {
@@ -111,6 +153,18 @@ import Testing
             #expect(commits.count == index + 1)
         }
     }
+}
+
+/// What GRDB tells an observer of the `price` table.
+final class PriceChanges: TransactionObserver, Sendable {
+    private let counts = Mutex((changes: 0, commits: 0, rollbacks: 0))
+    var changes: Int { counts.withLock { $0.changes } }
+    var commits: Int { counts.withLock { $0.commits } }
+    var rollbacks: Int { counts.withLock { $0.rollbacks } }
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == "price" }
+    func databaseDidChange(with event: DatabaseEvent) { counts.withLock { $0.changes += 1 } }
+    func databaseDidCommit(_ db: Database) { counts.withLock { $0.commits += 1 } }
+    func databaseDidRollback(_ db: Database) { counts.withLock { $0.rollbacks += 1 } }
 }
 
 /// Holds the writer inside the transaction of the first change to `table`, until released. (The

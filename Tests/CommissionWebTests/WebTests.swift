@@ -625,8 +625,10 @@ import Testing
     @Test func itsLinesAreStreamLogHandlersLines() throws {
         struct Failure: Error, CustomStringConvertible { var description: String { "the disk is full" } }
         let (ours, theirs) = (Lines(), Lines())
-        var loggers = [Logger(label: "commission") { TextLogHandler(label: $0, stream: ours) },
-                       Logger(label: "commission") { StreamLogHandler(label: $0, stream: theirs, metadataProvider: nil) }]
+        // A provider's metadata comes between the logger's and the line's own.
+        let provider = Logger.MetadataProvider { ["book": "provided", "trace": "t1"] }
+        var loggers = [Logger(label: "commission") { TextLogHandler(label: $0, stream: ours, metadataProvider: provider) },
+                       Logger(label: "commission") { StreamLogHandler(label: $0, stream: theirs, metadataProvider: provider) }]
         for index in loggers.indices {
             loggers[index].logLevel = .info
             loggers[index].info("no metadata yet")
@@ -643,7 +645,8 @@ import Testing
         func withoutTime(_ lines: Lines) -> [String] { lines.lines.withLock { $0 }.map { String($0.drop { $0 != " " }) } }
         #expect(withoutTime(ours).count == 5)
         #expect(withoutTime(ours) == withoutTime(theirs))
-        #expect(withoutTime(ours)[2].hasPrefix(" warning commission: attempt=2 book=east hb.request.id=7f3a ["), "\(withoutTime(ours))")
+        #expect(withoutTime(ours)[1].hasPrefix(" info commission: book=provided hb.request.id=7f3a trace=t1 ["), "\(withoutTime(ours))")
+        #expect(withoutTime(ours)[2].hasPrefix(" warning commission: attempt=2 book=east hb.request.id=7f3a trace=t1 ["), "\(withoutTime(ours))")
     }
 }
 
