@@ -41,6 +41,11 @@ import Testing
             #"{"clinicId": tru}"#, #"{"clinicId": nul}"#, "\u{FEFF}{}",
         ]
         for body in bodies { #expect(Self.flat(body) == nil, "\(body)") }
+        // Many members (a key given twice is looked for among them all) go to JSONDecoder.
+        let members = (0..<FlatJSON.memberLimit).map { #""k\#($0)": \#($0)"# }
+        #expect(Self.flat("{" + members.joined(separator: ",") + "}") != nil)
+        let many = "{" + (members + [#""clinicId": 1"#]).joined(separator: ",") + "}"
+        #expect(Self.flat(many) == nil && Self.decoded(many)?.clinicId == 1)
         var invalid = Array(#"{"note": "x"}"#.utf8)
         invalid[10] = 0xFF  // not UTF-8
         #expect(invalid.withUnsafeBytes { FlatJSON.members($0) } == nil)
