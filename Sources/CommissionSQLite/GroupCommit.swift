@@ -13,8 +13,9 @@ import Synchronization
 ///
 /// - a write that throws rolls back its savepoint alone, and its caller gets the error: the others
 ///   are not touched by it, as if each had had its own transaction;
-/// - one that succeeded is answered only once the transaction committed; if the commit fails, every
-///   write of it fails with that error (none was told it was stored);
+/// - one that succeeded is answered only once the transaction committed; if the commit fails, or
+///   SQLite ends the transaction itself (a full disk), every write of it fails with that error
+///   (none was told it was stored);
 /// - each sees what the ones before it wrote, as it would had they committed first.
 ///
 /// Nothing waits for a batch to fill: a write that comes while the writer is idle starts at once.
