@@ -216,8 +216,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// (Run through SQLite's C API, ``FastStatement``, once a write transaction: no observer of this
     /// connection watches the revision.)
     func bumpRevision(_ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE book SET revision = revision + 1 RETURNING revision")
-        let revision = try FastStatement.rows(statement, { _ in }, read: { $0.int64(0) }).first ?? 0
+        let revision = try FastStatement.int64(db.cachedStatement(sql: "UPDATE book SET revision = revision + 1 RETURNING revision")) ?? 0
         knownRevision.withLock { $0 = max($0, revision) }
     }
 

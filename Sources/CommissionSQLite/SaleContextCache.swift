@@ -60,7 +60,7 @@ final class SaleContextCache: TransactionObserver, Sendable {
     /// The context of a sale at `clinic` of `product`, kept or read with `read` (in the caller's transaction).
     func context(_ db: Database, clinic: Clinic.ID, product: Product.ID, read: (Database) throws -> Parts) throws -> SaleContext {
         // Read through SQLite's C API (``FastStatement``): once a sale, in the writer's transaction.
-        let version = try FastStatement.rows(db.cachedStatement(sql: "PRAGMA data_version"), { _ in }, read: { $0.int64(0) }).first
+        let version = try FastStatement.int64(db.cachedStatement(sql: "PRAGMA data_version"))
         let key = Key(clinic: clinic.rawValue, product: product.rawValue)
         let kept = state.withLock { state -> Parts? in
             if state.dataVersion != version {

@@ -128,16 +128,18 @@ struct WebApp: Sendable {
     // MARK: API
 
     func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        var fields = headers
-        fields[.contentType] = "application/json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: Presenter.encode(value, pretty: false))))
+        json(body: ByteBuffer(string: Presenter.encode(value, pretty: false)), status: status, headers: headers)
     }
 
     /// A body as compact JSON already written (``Presenter/json(_:)``).
     func json(bytes: [UInt8], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        json(body: ByteBuffer(bytes: bytes), status: status, headers: headers)
+    }
+
+    private func json(body: ByteBuffer, status: HTTPResponse.Status, headers: HTTPFields) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: body))
     }
 
     func presenter() async throws -> Presenter { Presenter(currency: try await store.settings().currency) }
