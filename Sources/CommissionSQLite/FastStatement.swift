@@ -41,7 +41,7 @@ struct FastStatement {
     }
 
     /// The first column of the first row of `statement`, bound with nothing (a pragma, a count,
-    /// an `UPDATE … RETURNING` of one row); nil when it has no row.
+    /// a one-cell read); nil when it has no row.
     static func int64(_ statement: Statement) throws -> Int64? {
         try rows(statement, { _ in }, read: { $0.int64(0) }).first
     }

@@ -216,7 +216,10 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// (Run through SQLite's C API, ``FastStatement``, once a write transaction: no observer of this
     /// connection watches the revision.)
     func bumpRevision(_ db: Database) throws {
-        let revision = try FastStatement.int64(db.cachedStatement(sql: "UPDATE book SET revision = revision + 1 RETURNING revision")) ?? 0
+        // Two statements rather than `UPDATE … RETURNING`, whose rows SQLite keeps in a table of
+        // their own, made and dropped each time: 3.2 µs against 5.4 a transaction.
+        try FastStatement.execute(db.cachedStatement(sql: "UPDATE book SET revision = revision + 1")) { _ in }
+        let revision = try FastStatement.int64(db.cachedStatement(sql: "SELECT revision FROM book")) ?? 0
         knownRevision.withLock { $0 = max($0, revision) }
     }
 

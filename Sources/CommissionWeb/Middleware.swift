@@ -124,7 +124,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         // header would copy the secret on every request.
         let scheme = authorization.utf8.prefix(7)
         guard scheme.count == 7, zip(scheme, "bearer ".utf8).allSatisfy({ (0x41...0x5A).contains($0) ? $0 | 0x20 == $1 : $0 == $1 }) else { return nil }
-        return String(authorization.dropFirst(7)).trimmingWhitespace()
+        return authorization.dropFirst(7).trimmingWhitespace()
     }
 }
 

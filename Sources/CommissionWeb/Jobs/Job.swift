@@ -174,8 +174,10 @@ struct WebApp: Sendable {
         return domain
     }
 
-    func day(_ text: String?, field: String, default fallback: Day) throws -> Day {
-        guard let text else { return fallback }
+    /// The day `text` gives, or `fallback` (only worked out when there is no text: today is the
+    /// book's time zone looked up).
+    func day(_ text: String?, field: String, default fallback: @autoclosure () -> Day) throws -> Day {
+        guard let text else { return fallback() }
         do { return try Day(parsing: text) } catch { throw Problem(.unprocessableContent, "The \(field): \(error)") }
     }
 
