@@ -113,7 +113,7 @@ public enum Audit {
         object.add("unitPriceMinor", sale.line.unitPrice.minorUnits)
         object.add("voided", sale.isVoided)
         if let bytes = object.json() { return String(decoding: bytes, as: UTF8.self) }
-        return encode(record(sale))
+        return jsonThroughEncoder(sale)
     }
 
     /// A sale's audit record, as ``json(_:)-(Sale)`` writes it; that encoded is the same bytes.

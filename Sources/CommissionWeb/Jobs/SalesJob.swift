@@ -160,10 +160,13 @@ struct SalesJob: Job {
 
     // MARK: API
 
-    func saleJSON(_ sale: Sale, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// The sale as the API answers it; `currency`, when the handler already read the book's
+    /// settings, saves reading them again (on PostgreSQL a round trip).
+    func saleJSON(_ sale: Sale, status: HTTPResponse.Status = .ok, currency: Currency? = nil) async throws -> Response {
         var headers: HTTPFields = [:]
         if status == .created { headers[.location] = "/api/v1/sales/\(sale.id)" }
-        return app.json(bytes: Presenter.json(try await app.presenter().sale(sale)), status: status, headers: headers)
+        let presenter = if let currency { Presenter(currency: currency) } else { try await app.presenter() }
+        return app.json(bytes: Presenter.json(presenter.sale(sale)), status: status, headers: headers)
     }
 
     func listSales(_ request: Request) async throws -> Response {
@@ -182,10 +185,11 @@ struct SalesJob: Job {
 
     func createSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.SaleInput.self, request, context: context)
-        let draft = try await saleDraft(input, settings: try await app.store.settings())
+        let settings = try await app.store.settings()
+        let draft = try await saleDraft(input, settings: settings)
         let sale = try await app.store.createSale(draft, idempotencyKey: request.headers[.idempotencyKey])
         app.configuration.metrics?.salesRecorded.increment()
-        return try await saleJSON(sale, status: .created)
+        return try await saleJSON(sale, status: .created, currency: settings.currency)
     }
 
     /// A new sale as the API's body asks for it: for a single write and for a batch alike.
@@ -215,7 +219,7 @@ struct SalesJob: Job {
             unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? old.line.unitCost,
             discount: try app.money(input.discount, field: "discount", currency: currency) ?? old.line.discount,
             noCommission: input.noCommission ?? old.isNoCommission, note: input.note ?? old.note)
-        return try await saleJSON(try await app.store.updateSale(id, with: draft))
+        return try await saleJSON(try await app.store.updateSale(id, with: draft), currency: currency)
     }
 
     /// Every change on record of one sale, newest first (an import that created it included).
