@@ -55,7 +55,7 @@ import Testing
             guard let name = block.firstMatch(of: /name: "([A-Za-z-]+)"/)?.1 else { continue }
             var target = Target(name: String(name))
             if let dependencies = block.firstMatch(of: /dependencies: \[((?:[^\[\]]|\[[^\]]*\])*)\]/)?.1 {
-                for product in dependencies.matches(of: /\.product\(name: "([A-Za-z_]+)"/) { target.products.insert(String(product.1)) }
+                for product in dependencies.matches(of: /\.product\(\s*name: "([A-Za-z_]+)"/) { target.products.insert(String(product.1)) }
                 let withoutProducts = dependencies.replacing(/\.product\([^)]*\)/, with: "")
                 for local in withoutProducts.matches(of: /"([A-Za-z-]+)"/) { target.targets.insert(String(local.1)) }
             }

@@ -66,14 +66,14 @@ import Testing
     /// What `Package.swift` says each package gives to which target: package → target → products.
     static func packageUses() throws -> (packages: Set<String>, uses: [String: [String: Set<String>]]) {
         let text = try String(contentsOf: root.appending(path: "Package.swift"), encoding: .utf8)
-        let packages = Set(text.matches(of: /\.package\(url: "[^"]*\/([^"\/]+?)(?:\.git)?"/).map { String($0.1) })
+        let packages = Set(text.matches(of: /\.package\(\s*url: "[^"]*\/([^"\/]+?)(?:\.git)?"/).map { String($0.1) })
         var uses: [String: [String: Set<String>]] = [:]
         let starts = text.ranges(of: /\.(?:target|executableTarget|testTarget)\(\s*name: "([A-Za-z-]+)"/)
         for (index, range) in starts.enumerated() {
             let end = index + 1 < starts.count ? starts[index + 1].lowerBound : text.endIndex
             let block = text[range.lowerBound..<end]
             guard let target = block.firstMatch(of: /name: "([A-Za-z-]+)"/)?.1 else { continue }
-            for use in block.matches(of: /\.product\(name: "([A-Za-z_]+)", package: "([^"]+)"/) {
+            for use in block.matches(of: /\.product\(\s*name: "([A-Za-z_]+)",\s*package: "([^"]+)"/) {
                 uses[String(use.2), default: [:]][String(target), default: []].insert(String(use.1))
             }
         }

@@ -211,7 +211,7 @@ import Testing
     /// Every template is held to a view by a test of this suite (a partial, through the page that includes it).
     @Test func everyTemplateIsHeldToItsView() throws {
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let checked = Set(source.matches(of: /unresolved\("([a-z-]+)"/).map { String($0.1) })
+        let checked = Set(source.matches(of: /unresolved\(\s*"([a-z-]+)"/).map { String($0.1) })
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.templates.path).filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(9)) }
         let partials = Set(try names.flatMap { name in
             try String(contentsOf: Self.templates.appendingPathComponent("\(name).mustache"), encoding: .utf8).matches(of: /\{\{> *([a-z-]+)\}\}/).map { String($0.1) }
