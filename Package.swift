@@ -104,8 +104,11 @@ let package = Package(
                 // The default transport on Apple's platforms. Elsewhere the caller gives one (the
                 // command line: AsyncHTTPClient's), so that nothing links FoundationNetworking and
                 // libcurl, which cost the command line ~25 ms at every start.
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
-                         condition: .when(platforms: [.macOS, .iOS, .macCatalyst, .tvOS, .watchOS, .visionOS])),
+                .product(
+                    name: "OpenAPIURLSession",
+                    package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS, .macCatalyst, .tvOS, .watchOS, .visionOS])
+                ),
             ],
             exclude: ["openapi-generator-config.yaml"],
             swiftSettings: strict
@@ -133,9 +136,12 @@ let package = Package(
         // without the executable.
         .target(
             name: "CommissionKit",
-            dependencies: ["CommissionStore", "CommissionAPI", .product(name: "CSV", package: "CSV.swift"), .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                           // The SHA-256 of an imported file, by which a second import of it is recognised.
-                           .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CommissionStore", "CommissionAPI", .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                // The SHA-256 of an imported file, by which a second import of it is recognised.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
 
@@ -208,7 +214,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .target(name: "CommissionFuzzing", dependencies: ["CommissionKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
+        .target(
+            name: "CommissionFuzzing",
+            dependencies: ["CommissionKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: strict
+        ),
 
         .testTarget(name: "CommissionCoreTests", dependencies: ["CommissionCore"], swiftSettings: tests),
         // The store conformance suite: one body of tests, run against every store implementation.
@@ -233,7 +243,10 @@ let package = Package(
         // Needs a PostgreSQL server: scripts/test starts a throw-away one (COMMISSION_TEST_POSTGRES_URL).
         .testTarget(
             name: "CommissionPostgresTests",
-            dependencies: ["CommissionCore", "CommissionStore", "CommissionPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: [
+                "CommissionCore", "CommissionStore", "CommissionPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: tests
         ),
         .testTarget(
@@ -250,7 +263,8 @@ let package = Package(
         .testTarget(
             name: "CommissionKitTests",
             dependencies: [
-                "CommissionKit", "CommissionSQLite", "CommissionPostgres", "CommissionWeb", "CommissionFuzzing", "commission",
+                "CommissionKit", "CommissionSQLite", "CommissionPostgres", "CommissionWeb", "CommissionFuzzing",
+                "commission",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // To make a damaged workbook from a fixture.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -10,8 +10,20 @@ let package = Package(
     name: "CommissionFuzz",
     dependencies: [.package(name: "Commission", path: "..")],
     targets: [
-        .executableTarget(name: "fuzz-csv-import", dependencies: [.product(name: "CommissionFuzzing", package: "Commission")], linkerSettings: linker),
-        .executableTarget(name: "fuzz-parsers", dependencies: [.product(name: "CommissionFuzzing", package: "Commission")], linkerSettings: linker),
-        .executableTarget(name: "fuzz-workbook", dependencies: [.product(name: "CommissionFuzzing", package: "Commission")], linkerSettings: linker),
+        .executableTarget(
+            name: "fuzz-csv-import",
+            dependencies: [.product(name: "CommissionFuzzing", package: "Commission")],
+            linkerSettings: linker
+        ),
+        .executableTarget(
+            name: "fuzz-parsers",
+            dependencies: [.product(name: "CommissionFuzzing", package: "Commission")],
+            linkerSettings: linker
+        ),
+        .executableTarget(
+            name: "fuzz-workbook",
+            dependencies: [.product(name: "CommissionFuzzing", package: "Commission")],
+            linkerSettings: linker
+        ),
     ]
 )

@@ -90,7 +90,8 @@ public final class BookSync: Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case device, pulls, serverRevision, epoch, deviceEpoch, localRevision, productsThrough, done, sentThrough, serverIDs, refused
+            case device, pulls, serverRevision, epoch, deviceEpoch, localRevision, productsThrough, done, sentThrough,
+                serverIDs, refused
             /// The first versions' record of the sales sent (the device's id → the server's).
             case sent
         }
@@ -162,7 +163,9 @@ public final class BookSync: Sendable {
             try save(state)
             return report
         }
-        throw RemoteStoreError.unsupported("The book on this device changed during each of three syncs in a row: sync again when it is still.")
+        throw RemoteStoreError.unsupported(
+            "The book on this device changed during each of three syncs in a row: sync again when it is still."
+        )
     }
 
     func firstSync() async throws -> SyncReport {
@@ -195,7 +198,12 @@ public final class BookSync: Sendable {
     /// as one change); the device's own book was restored since its last pull; a change the device
     /// made to a record it pulled is not among the server's changes (refused, or a kind a sync does
     /// not send), or it imported a file; or the copy cannot take the changes as they come.
-    func pull(state: inout State, entries: [AuditEntry], unless mark: LocalMark, report: inout SyncReport) async throws -> Bool {
+    func pull(
+        state: inout State,
+        entries: [AuditEntry],
+        unless mark: LocalMark,
+        report: inout SyncReport
+    ) async throws -> Bool {
         let changes: BookChanges
         do {
             switch try await remote.changes(since: state.serverRevision, epoch: state.epoch ?? "") {
@@ -208,16 +216,26 @@ public final class BookSync: Sendable {
             // A server of before changes were told: its whole book, as then.
             return try await pullWhole(state: &state, epoch: "", unless: mark, report: &report)
         }
-        let productsMade = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).filter { $0 > state.productsThrough }
+        let productsMade = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).filter {
+            $0 > state.productsThrough
+        }
         let plan = ChangesPlan(changes.entries)
         guard try await state.deviceEpoch == local.bookEpoch(), !plan.settings,
-              let own = Self.ownRecords(entries, productsMade: productsMade, covered: plan) else {
+            let own = Self.ownRecords(entries, productsMade: productsMade, covered: plan)
+        else {
             return try await pullWhole(state: &state, epoch: changes.epoch, unless: mark, report: &report)
         }
         // Nothing changed on either side since the last pull.
         if own.isEmpty, entries.isEmpty, changes.revision == state.serverRevision { return true }
         do {
-            guard try await local.apply(changes, removingOwn: own, auditAfter: state.serverRevision, expectingNewest: mark.revision) else { return false }
+            guard
+                try await local.apply(
+                    changes,
+                    removingOwn: own,
+                    auditAfter: state.serverRevision,
+                    expectingNewest: mark.revision
+                )
+            else { return false }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
@@ -238,7 +256,11 @@ public final class BookSync: Sendable {
     /// pulled is not among the server's changes (refused, or not sent), when a record it made has
     /// the id of one it pulled and changed (SQLite gives a new record the id of the last one
     /// deleted), or when it imported a file: only the whole book then makes the copy the server's.
-    static func ownRecords(_ entries: [AuditEntry], productsMade: [Int64], covered plan: ChangesPlan) -> [RemovedRecord]? {
+    static func ownRecords(
+        _ entries: [AuditEntry],
+        productsMade: [Int64],
+        covered plan: ChangesPlan
+    ) -> [RemovedRecord]? {
         // Oldest first: a record's creation comes before its other entries.
         var made = Set(productsMade.map { RemovedRecord(.product, $0) })
         var changedBefore = Set<RemovedRecord>()
@@ -261,15 +283,24 @@ public final class BookSync: Sendable {
             if !plan.covers(entry.subject, id) { return nil }
         }
         let removable: Set<AuditSubject> = [.sale, .payout, .deduction, .price, .terms, .product, .clinic]
-        return made.filter { removable.contains($0.kind) }.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
+        return made.filter { removable.contains($0.kind) }.sorted {
+            ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id)
+        }
     }
 
     /// Replaces the device's copy with the server's whole book — unless the device's book moved
     /// from `mark` while the book downloaded (then false: what was written meanwhile is sent first).
     /// `epoch` is the server's, read before the download: a restore on the server in between makes
     /// the next sync take the whole book again, never changes of another history.
-    func pullWhole(state: inout State, epoch: String, unless mark: LocalMark?, report: inout SyncReport) async throws -> Bool {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-\(UUID().uuidString).jsonl").path
+    func pullWhole(
+        state: inout State,
+        epoch: String,
+        unless mark: LocalMark?,
+        report: inout SyncReport
+    ) async throws -> Bool {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "commission-sync-\(UUID().uuidString).jsonl"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await remote.downloadArchive(to: path)
         if let mark, try await localMark() != mark { return false }
@@ -288,7 +319,8 @@ public final class BookSync: Sendable {
         if let revision { state.serverRevision = revision } else { state.serverRevision = try await localRevision() }
         state.localRevision = state.serverRevision
         state.deviceEpoch = try await local.bookEpoch()
-        state.productsThrough = try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0
+        state.productsThrough =
+            try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0
         state.done = []
         state.sentThrough = [:]
         state.serverIDs = [:]
@@ -303,8 +335,10 @@ public final class BookSync: Sendable {
     }
 
     func localMark() async throws -> LocalMark {
-        LocalMark(revision: try await localRevision(),
-                  product: try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0)
+        LocalMark(
+            revision: try await localRevision(),
+            product: try await local.products(ProductQuery(includeArchived: true)).map(\.id.rawValue).max() ?? 0
+        )
     }
 
     // MARK: Push
@@ -358,11 +392,19 @@ public final class BookSync: Sendable {
             guard let first = entry.subjectID else { continue }
             let ids = entry.action == "import" ? Array(first...(entry.lastSubjectID ?? first)) : [first]
             for id in ids {
-                if entry.action == "create" || entry.action == "import" { madeHere.insert("\(entry.subject.rawValue):\(id)") }
+                if entry.action == "create" || entry.action == "import" {
+                    madeHere.insert("\(entry.subject.rawValue):\(id)")
+                }
                 // A product sent already is not made again.
-                if entry.subject == .product, entry.action == "create", state.done.contains("product:\(id)") { continue }
-                let subject = Subject(kind: entry.subject == .product ? .product : .audited(entry.subject), id: id,
-                                      actions: [entry.action == "import" ? "create" : entry.action], newest: entry.id.rawValue)
+                if entry.subject == .product, entry.action == "create", state.done.contains("product:\(id)") {
+                    continue
+                }
+                let subject = Subject(
+                    kind: entry.subject == .product ? .product : .audited(entry.subject),
+                    id: id,
+                    actions: [entry.action == "import" ? "create" : entry.action],
+                    newest: entry.id.rawValue
+                )
                 // What was sent already of a record: only its later changes go (a void after the sale went).
                 if let through = state.sentThrough[subject.key], subject.newest <= through { continue }
                 if let at = index[subject.key] {
@@ -378,11 +420,19 @@ public final class BookSync: Sendable {
 
         var names = Names()
         names.madeHere = madeHere
-        for clinic in try await local.clinics(ClinicQuery(includeArchived: true)) { names.localClinics[clinic.id] = clinic.name }
-        for product in try await local.products(ProductQuery(includeArchived: true)) { names.localProducts[product.id] = product.name }
+        for clinic in try await local.clinics(ClinicQuery(includeArchived: true)) {
+            names.localClinics[clinic.id] = clinic.name
+        }
+        for product in try await local.products(ProductQuery(includeArchived: true)) {
+            names.localProducts[product.id] = product.name
+        }
         for payout in try await local.payouts(PayoutQuery()) { names.localPayouts[payout.id.rawValue] = payout }
-        for clinic in try await remote.clinics(ClinicQuery(includeArchived: true)) { names.remoteClinics[clinic.name] = clinic.id }
-        for product in try await remote.products(ProductQuery(includeArchived: true)) { names.remoteProducts[product.name] = product.id }
+        for clinic in try await remote.clinics(ClinicQuery(includeArchived: true)) {
+            names.remoteClinics[clinic.name] = clinic.id
+        }
+        for product in try await remote.products(ProductQuery(includeArchived: true)) {
+            names.remoteProducts[product.name] = product.id
+        }
 
         // New sales, not voided, go in batches; everything else one by one.
         var batch: [(subject: Subject, draft: SaleDraft)] = []
@@ -399,7 +449,8 @@ public final class BookSync: Sendable {
                 report.pushed += batch.count
                 try save(state)
             } catch let error where Self.isTransient(error) {
-                throw error  // the network, the server or its database failed: sent again by the next sync, never dropped
+                // the network, the server or its database failed: sent again by the next sync, never dropped
+                throw error
             } catch {
                 // One of them is refused: each alone, so that the others land and the refused one is named.
                 for item in batch { try await sendOne(item.subject, state: &state, report: &report, names: &names) }
@@ -407,8 +458,9 @@ public final class BookSync: Sendable {
         }
         for subject in subjects {
             if subject.kind == .audited(.sale), subject.actions.subtracting(["recompute"]) == ["create"],
-               let sale = try? await local.sale(Sale.ID(subject.id)), !sale.isVoided,
-               let draft = try? await remoteDraft(sale, names: &names) {
+                let sale = try? await local.sale(Sale.ID(subject.id)), !sale.isVoided,
+                let draft = try? await remoteDraft(sale, names: &names)
+            {
                 batch.append((subject, draft))
                 if batch.count == Self.batchSize { try await flush() }
                 continue
@@ -436,8 +488,12 @@ public final class BookSync: Sendable {
             // taken for refused — the next sync sends it again.
             if Self.isTransient(cause) { throw cause }
             let what = await describe(subject)
-            state.refused.append(SyncRefusal(what: change.map { "\($0) \(what)" } ?? what,
-                                             reason: (cause as? RemoteStoreError)?.description ?? "\(cause)"))
+            state.refused.append(
+                SyncRefusal(
+                    what: change.map { "\($0) \(what)" } ?? what,
+                    reason: (cause as? RemoteStoreError)?.description ?? "\(cause)"
+                )
+            )
         }
         state.markSent(subject)
         try save(state)
@@ -450,7 +506,8 @@ public final class BookSync: Sendable {
     static func isTransient(_ error: any Error) -> Bool {
         switch error {
         case RemoteStoreError.unreachable, RemoteStoreError.unexpectedAnswer, is CancellationError: return true
-        case RemoteStoreError.refused(let status, _): return [401, 403, 408, 409, 429].contains(status) || status >= 500
+        case RemoteStoreError.refused(let status, _):
+            return [401, 403, 408, 409, 429].contains(status) || status >= 500
         case let failure as StoreError: return failure.isServerFailure
         default: return false
         }
@@ -470,10 +527,16 @@ public final class BookSync: Sendable {
             guard subject.actions.contains("create") else { throw SyncError.notSent("a change of a product") }
             let product = try await local.product(Product.ID(subject.id))
             do {
-                let made = try await remote.createProduct(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice,
-                                                                       unitCost: product.unitCost))
+                let made = try await remote.createProduct(
+                    ProductDraft(
+                        name: product.name,
+                        sku: product.sku,
+                        unitPrice: product.unitPrice,
+                        unitCost: product.unitCost
+                    )
+                )
                 names.remoteProducts[made.name] = made.id
-            } catch StoreError.duplicateName { }  // made on the server too, or sent before an answer was lost
+            } catch StoreError.duplicateName {}  // made on the server too, or sent before an answer was lost
             return true
         case .audited(.clinic):
             guard subject.actions.contains("create") else { throw SyncError.notSent("a change of a clinic") }
@@ -481,7 +544,7 @@ public final class BookSync: Sendable {
             do {
                 let made = try await remote.createClinic(ClinicDraft(name: clinic.name, schedule: clinic.schedule))
                 names.remoteClinics[made.name] = made.id
-            } catch StoreError.duplicateName { }
+            } catch StoreError.duplicateName {}
             return true
         case .audited(.sale):
             return try await sendSale(subject, state: &state, names: &names)
@@ -491,7 +554,11 @@ public final class BookSync: Sendable {
             return try await sendPeriods(subject, names: &names)
         case .audited(let kind):
             if subject.actions == ["recompute"] { return false }  // what a change of terms did to a sale
-            throw SyncError.notSent(kind == .settings ? "a change of the book's settings" : kind == .terms ? "a change of terms" : "a change of a \(kind.rawValue)")
+            throw SyncError.notSent(
+                kind == .settings
+                    ? "a change of the book's settings"
+                    : kind == .terms ? "a change of terms" : "a change of a \(kind.rawValue)"
+            )
         }
     }
 
@@ -520,7 +587,9 @@ public final class BookSync: Sendable {
         guard let server = Self.serverID(subject, state: state, names: names) else { return false }
         let id = Sale.ID(server)
         if actions.contains("update") { _ = try await remote.updateSale(id, with: draft) }
-        if sale.isVoided, !(try await remote.sale(id)).isVoided { try await Self.voiding { _ = try await remote.voidSale(id) } }
+        if sale.isVoided, !(try await remote.sale(id)).isVoided {
+            try await Self.voiding { _ = try await remote.voidSale(id) }
+        }
         return true
     }
 
@@ -531,27 +600,50 @@ public final class BookSync: Sendable {
 
     /// The sale as a draft of the server's book: its clinic and product found by name.
     func remoteDraft(_ sale: Sale, names: inout Names) async throws -> SaleDraft {
-        SaleDraft(clinicID: try await remoteClinic(sale.clinicID, names: &names), productID: try await remoteProduct(sale.productID, names: &names),
-                  date: sale.date, quantity: sale.quantity, unitPrice: sale.line.unitPrice, unitCost: sale.line.unitCost,
-                  discount: sale.line.discount, noCommission: sale.isNoCommission, note: sale.note)
+        SaleDraft(
+            clinicID: try await remoteClinic(sale.clinicID, names: &names),
+            productID: try await remoteProduct(sale.productID, names: &names),
+            date: sale.date,
+            quantity: sale.quantity,
+            unitPrice: sale.line.unitPrice,
+            unitCost: sale.line.unitCost,
+            discount: sale.line.discount,
+            noCommission: sale.isNoCommission,
+            note: sale.note
+        )
     }
 
     /// The server's clinic of the device's clinic's name.
     func remoteClinic(_ id: Clinic.ID, names: inout Names) async throws -> Clinic.ID {
-        try await Self.remoteID(of: id, named: names.localClinics, found: &names.remoteClinics,
-                                localName: { try await local.clinic(id).name }, remoteID: { try await remote.clinic(named: $0).id })
+        try await Self.remoteID(
+            of: id,
+            named: names.localClinics,
+            found: &names.remoteClinics,
+            localName: { try await local.clinic(id).name },
+            remoteID: { try await remote.clinic(named: $0).id }
+        )
     }
 
     /// The server's product of the device's product's name.
     func remoteProduct(_ id: Product.ID, names: inout Names) async throws -> Product.ID {
-        try await Self.remoteID(of: id, named: names.localProducts, found: &names.remoteProducts,
-                                localName: { try await local.product(id).name }, remoteID: { try await remote.product(named: $0).id })
+        try await Self.remoteID(
+            of: id,
+            named: names.localProducts,
+            found: &names.remoteProducts,
+            localName: { try await local.product(id).name },
+            remoteID: { try await remote.product(named: $0).id }
+        )
     }
 
     /// The server's id of a device's record: its name (known, or read on the device), then the
     /// server's record of that name (known, or looked up and kept in `found`).
-    static func remoteID<ID: Hashable>(of id: ID, named known: [ID: String], found: inout [String: ID],
-                                       localName: () async throws -> String, remoteID: (String) async throws -> ID) async throws -> ID {
+    static func remoteID<ID: Hashable>(
+        of id: ID,
+        named known: [ID: String],
+        found: inout [String: ID],
+        localName: () async throws -> String,
+        remoteID: (String) async throws -> ID
+    ) async throws -> ID {
         let name: String
         if let knownName = known[id] { name = knownName } else { name = try await localName() }
         if let remote = found[name] { return remote }
@@ -567,8 +659,15 @@ public final class BookSync: Sendable {
             let clinic = try await remoteClinic(payout.clinicID, names: &names)
             // Its own key: sent again after a lost answer, it is recorded once.
             let made = try await HTTPStore.$idempotencyKey.withValue(key(subject, state)) {
-                try await remote.createPayout(PayoutDraft(clinicID: clinic, period: payout.period, amount: payout.amount,
-                                                          receivedOn: payout.receivedOn, reference: payout.reference))
+                try await remote.createPayout(
+                    PayoutDraft(
+                        clinicID: clinic,
+                        period: payout.period,
+                        amount: payout.amount,
+                        receivedOn: payout.receivedOn,
+                        reference: payout.reference
+                    )
+                )
             }
             state.serverIDs[subject.key] = made.id.rawValue
             return true
@@ -576,7 +675,7 @@ public final class BookSync: Sendable {
         guard subject.actions.contains("delete"), payout == nil else { return false }
         // A payout the device pulled has the server's id; one it made and sent, the id the server gave it.
         guard let server = Self.serverID(subject, state: state, names: names) else { return false }
-        do { try await remote.deletePayout(Payout.ID(server)) } catch StoreError.notFound { }
+        do { try await remote.deletePayout(Payout.ID(server)) } catch StoreError.notFound {}
         return true
     }
 
@@ -585,16 +684,21 @@ public final class BookSync: Sendable {
     func sendPeriods(_ subject: Subject, names: inout Names) async throws -> Bool {
         let entries = try await local.auditLog(AuditQuery(subject: .period, subjectID: subject.id))
         let clinic = try await remoteClinic(Clinic.ID(subject.id), names: &names)
-        struct Record: Decodable { var periodStart: String; var periodEnd: String; var closed: Bool }
+        struct Record: Decodable {
+            var periodStart: String
+            var periodEnd: String
+            var closed: Bool
+        }
         var latest: [String: Record] = [:]
         for entry in entries.reversed() {  // oldest first: the last word stands
-            guard let after = entry.after, let record = try? JSONDecoder().decode(Record.self, from: Data(after.utf8)) else { continue }
+            guard let after = entry.after, let record = try? JSONDecoder().decode(Record.self, from: Data(after.utf8))
+            else { continue }
             latest[record.periodStart] = record
         }
         for record in latest.values.sorted(by: { $0.periodStart < $1.periodStart }) {
             let period = PayPeriod(start: try Day(parsing: record.periodStart), end: try Day(parsing: record.periodEnd))
             if record.closed {
-                do { try await remote.closePeriod(clinic: clinic, period: period) } catch StoreError.periodClosed { }
+                do { try await remote.closePeriod(clinic: clinic, period: period) } catch StoreError.periodClosed {}
             } else {
                 try await remote.reopenPeriod(clinic: clinic, period: period)
             }
@@ -606,19 +710,23 @@ public final class BookSync: Sendable {
     func describe(_ subject: Subject) async -> String {
         switch subject.kind {
         case .product:
-            return "the product \(((try? await local.product(Product.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
+            return
+                "the product \(((try? await local.product(Product.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
         case .audited(.sale):
             guard let sale = try? await local.sale(Sale.ID(subject.id)) else { return "sale #\(subject.id)" }
             let clinic = (try? await local.clinic(sale.clinicID))?.name ?? "?"
             let product = (try? await local.product(sale.productID))?.name ?? "?"
-            return "the sale of \(sale.quantity) × \(product) at \(clinic) on \(sale.date)\(sale.note.map { " (\($0))" } ?? "")"
+            return
+                "the sale of \(sale.quantity) × \(product) at \(clinic) on \(sale.date)\(sale.note.map { " (\($0))" } ?? "")"
         case .audited(.payout):
             guard let payout = try? await local.payouts(PayoutQuery()).first(where: { $0.id.rawValue == subject.id }),
-                  let currency = try? await local.settings().currency else { return "payout #\(subject.id)" }
+                let currency = try? await local.settings().currency
+            else { return "payout #\(subject.id)" }
             let clinic = (try? await local.clinic(payout.clinicID))?.name ?? "?"
             return "the payout of \(currency.format(payout.amount)) from \(clinic) for \(payout.period)"
         case .audited(.clinic), .audited(.period):
-            return "the clinic \(((try? await local.clinic(Clinic.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
+            return
+                "the clinic \(((try? await local.clinic(Clinic.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
         case .audited(let kind):
             return "\(kind.rawValue) #\(subject.id)"
         }
@@ -658,7 +766,9 @@ public final class BookSync: Sendable {
         let temporary = statePath + ".partial"
         try encoder.encode(state).write(to: URL(fileURLWithPath: temporary))
         // Renamed into place: a sync cut off mid-write leaves the previous state whole.
-        guard rename(temporary, statePath) == 0 else { throw StoreError.storage("could not write the sync's state \(statePath)") }
+        guard rename(temporary, statePath) == 0 else {
+            throw StoreError.storage("could not write the sync's state \(statePath)")
+        }
     }
 }
 

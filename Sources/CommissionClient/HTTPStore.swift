@@ -3,10 +3,11 @@ import CommissionStore
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import Synchronization
+
 #if canImport(Darwin)  // Apple's platforms, where the package links the URLSession transport
 import OpenAPIURLSession
 #endif
-import Synchronization
 
 /// A book on a Commission server, through its JSON API (`/api/v1`): the same `CommissionStore`
 /// as a local SQLite book, for an app that keeps its book on a team server or a laptop that
@@ -55,10 +56,19 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     ///   - clock: What the book's settings are kept fresh by (read again after a second without a
     ///     change stream); a test gives a `ManualClock` (CommissionStore), so that how many requests a store makes
     ///     does not depend on the machine's speed.
-    public init(url: URL, token: String, transport: any ClientTransport, retries: Int = 2, clock: any WallClock = SystemClock()) {
+    public init(
+        url: URL,
+        token: String,
+        transport: any ClientTransport,
+        retries: Int = 2,
+        clock: any WallClock = SystemClock()
+    ) {
         self.clock = clock
-        client = Client(serverURL: url, transport: transport,
-                        middlewares: [Authorization(token: token), Problems(), IdempotentWrites(retries: max(0, retries))])
+        client = Client(
+            serverURL: url,
+            transport: transport,
+            middlewares: [Authorization(token: token), Problems(), IdempotentWrites(retries: max(0, retries))]
+        )
     }
 
     /// The idempotency key the writes made in `body` are sent with, instead of a fresh one each:
@@ -125,7 +135,9 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func settings() async throws -> BookSettings {
         let cached = state.withLock { state in
-            state.listening != nil || clock.now.timeIntervalSince(state.settingsRead) < Self.settingsFreshFor.timeInterval ? state.settings : nil
+            state.listening != nil
+                || clock.now.timeIntervalSince(state.settingsRead) < Self.settingsFreshFor.timeInterval
+                ? state.settings : nil
         }
         if let cached { return cached }
         let settings = try Wire.settings(try await call { try await client.getSettings().ok.body.json })
@@ -140,10 +152,17 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func updateSettings(_ settings: BookSettings) async throws {
         _ = try await call {
-            try await client.updateSettings(body: .json(.init(
-                currency: settings.currency.code, timeZone: settings.timeZoneIdentifier,
-                rounding: .init(rawValue: settings.rounding.rule.rawValue), roundingScope: .init(rawValue: settings.rounding.scope.rawValue),
-                locale: settings.localeIdentifier))).ok
+            try await client.updateSettings(
+                body: .json(
+                    .init(
+                        currency: settings.currency.code,
+                        timeZone: settings.timeZoneIdentifier,
+                        rounding: .init(rawValue: settings.rounding.rule.rawValue),
+                        roundingScope: .init(rawValue: settings.rounding.scope.rawValue),
+                        locale: settings.localeIdentifier
+                    )
+                )
+            ).ok
         }
         wrote([.book, .sales])
     }
@@ -151,7 +170,9 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     // MARK: Clinics
 
     public func createClinic(_ draft: ClinicDraft) async throws -> Clinic {
-        let made = try await call { try await client.createClinic(body: .json(Wire.clinicInput(draft))).created.body.json }
+        let made = try await call {
+            try await client.createClinic(body: .json(Wire.clinicInput(draft))).created.body.json
+        }
         wrote([.clinics])
         return try Wire.clinic(made)
     }
@@ -162,7 +183,10 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func clinic(named name: String) async throws -> Clinic {
         do {
-            guard let found = try await call({ try await client.listClinics(query: .init(name: name)).ok.body.json }).first else {
+            guard
+                let found = try await call({ try await client.listClinics(query: .init(name: name)).ok.body.json })
+                    .first
+            else {
                 throw StoreError.unknownClinic(name)
             }
             return try Wire.clinic(found)
@@ -171,23 +195,41 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func clinics(_ query: ClinicQuery) async throws -> [Clinic] {
         try await call {
-            try await client.listClinics(query: .init(includeArchived: query.includeArchived, q: query.text,
-                                                      limit: query.page.limit, offset: query.page.offset)).ok.body.json
+            try await client.listClinics(
+                query: .init(
+                    includeArchived: query.includeArchived,
+                    q: query.text,
+                    limit: query.page.limit,
+                    offset: query.page.offset
+                )
+            ).ok.body.json
         }.map(Wire.clinic)
     }
 
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
         let changed = try await call {
-            try await client.patchClinic(path: .init(id: clinic.id.rawValue), body: .json(.init(
-                name: clinic.name, schedule: clinic.schedule.description, archived: clinic.isArchived,
-                scheduleChanges: clinic.scheduleChanges.map { .init(effectiveFrom: $0.effectiveFrom.description, schedule: $0.schedule.description) }))).ok.body.json
+            try await client.patchClinic(
+                path: .init(id: clinic.id.rawValue),
+                body: .json(
+                    .init(
+                        name: clinic.name,
+                        schedule: clinic.schedule.description,
+                        archived: clinic.isArchived,
+                        scheduleChanges: clinic.scheduleChanges.map {
+                            .init(effectiveFrom: $0.effectiveFrom.description, schedule: $0.schedule.description)
+                        }
+                    )
+                )
+            ).ok.body.json
         }
         wrote([.clinics, .sales])
         return try Wire.clinic(changed)
     }
 
     public func deleteClinic(_ id: Clinic.ID) async throws {
-        _ = try await call { try await client.archiveClinic(path: .init(id: id.rawValue), query: .init(permanently: ._true)).noContent }
+        _ = try await call {
+            try await client.archiveClinic(path: .init(id: id.rawValue), query: .init(permanently: ._true)).noContent
+        }
         wrote([.clinics, .terms])
     }
 
@@ -204,13 +246,19 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func product(_ id: Product.ID) async throws -> Product {
         let currency = try await currency()
-        return try Wire.product(try await call { try await client.getProduct(path: .init(id: id.rawValue)).ok.body.json }, currency: currency)
+        return try Wire.product(
+            try await call { try await client.getProduct(path: .init(id: id.rawValue)).ok.body.json },
+            currency: currency
+        )
     }
 
     public func product(named name: String) async throws -> Product {
         let currency = try await currency()
         do {
-            guard let found = try await call({ try await client.listProducts(query: .init(name: name)).ok.body.json }).first else {
+            guard
+                let found = try await call({ try await client.listProducts(query: .init(name: name)).ok.body.json })
+                    .first
+            else {
                 throw StoreError.unknownProduct(name)
             }
             return try Wire.product(found, currency: currency)
@@ -220,24 +268,42 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     public func products(_ query: ProductQuery) async throws -> [Product] {
         let currency = try await currency()
         return try await call {
-            try await client.listProducts(query: .init(includeArchived: query.includeArchived, q: query.text, order: .init(rawValue: query.order.rawValue),
-                                                       limit: query.page.limit, offset: query.page.offset)).ok.body.json
+            try await client.listProducts(
+                query: .init(
+                    includeArchived: query.includeArchived,
+                    q: query.text,
+                    order: .init(rawValue: query.order.rawValue),
+                    limit: query.page.limit,
+                    offset: query.page.offset
+                )
+            ).ok.body.json
         }.map { try Wire.product($0, currency: currency) }
     }
 
     public func updateProduct(_ product: Product) async throws -> Product {
         let currency = try await currency()
         let changed = try await call {
-            try await client.patchProduct(path: .init(id: product.id.rawValue), body: .json(.init(
-                name: product.name, sku: product.sku ?? "", unitPrice: currency.format(product.unitPrice),
-                unitCost: currency.format(product.unitCost), archived: product.isArchived))).ok.body.json
+            try await client.patchProduct(
+                path: .init(id: product.id.rawValue),
+                body: .json(
+                    .init(
+                        name: product.name,
+                        sku: product.sku ?? "",
+                        unitPrice: currency.format(product.unitPrice),
+                        unitCost: currency.format(product.unitCost),
+                        archived: product.isArchived
+                    )
+                )
+            ).ok.body.json
         }
         wrote([.products])
         return try Wire.product(changed, currency: currency)
     }
 
     public func deleteProduct(_ id: Product.ID) async throws {
-        _ = try await call { try await client.archiveProduct(path: .init(id: id.rawValue), query: .init(permanently: ._true)).noContent }
+        _ = try await call {
+            try await client.archiveProduct(path: .init(id: id.rawValue), query: .init(permanently: ._true)).noContent
+        }
         wrote([.products, .terms])
     }
 
@@ -245,30 +311,49 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func createTerms(_ draft: TermsDraft) async throws -> TermsChange {
         let currency = try await currency()
-        let change = try await call { try await client.createTerms(body: .json(Wire.termsInput(draft, currency: currency))).created.body.json }
+        let change = try await call {
+            try await client.createTerms(body: .json(Wire.termsInput(draft, currency: currency))).created.body.json
+        }
         wrote([.terms, .sales])
         return try Wire.termsChange(change, currency: currency)
     }
 
     public func terms(_ id: Terms.ID) async throws -> Terms {
         let currency = try await currency()
-        return try Wire.terms(try await call { try await client.getTerms(path: .init(id: id.rawValue)).ok.body.json }, currency: currency)
+        return try Wire.terms(
+            try await call { try await client.getTerms(path: .init(id: id.rawValue)).ok.body.json },
+            currency: currency
+        )
     }
 
     public func terms(_ query: TermsQuery) async throws -> [Terms] {
         let currency = try await currency()
         return try await call {
-            try await client.listTerms(query: .init(includeArchived: query.includeArchived, clinicId: query.clinicID?.rawValue,
-                                                    productId: query.productID?.rawValue)).ok.body.json
+            try await client.listTerms(
+                query: .init(
+                    includeArchived: query.includeArchived,
+                    clinicId: query.clinicID?.rawValue,
+                    productId: query.productID?.rawValue
+                )
+            ).ok.body.json
         }.map { try Wire.terms($0, currency: currency) }
     }
 
     public func updateTerms(_ terms: Terms) async throws -> TermsChange {
         let currency = try await currency()
         let change = try await call {
-            try await client.patchTerms(path: .init(id: terms.id.rawValue), body: .json(.init(
-                share: terms.share.percentText, basis: .init(rawValue: terms.basis.rawValue), effectiveFrom: terms.effectiveFrom.description,
-                archived: terms.isArchived, tiers: terms.tiers.map { $0.text(currency) }))).ok.body.json
+            try await client.patchTerms(
+                path: .init(id: terms.id.rawValue),
+                body: .json(
+                    .init(
+                        share: terms.share.percentText,
+                        basis: .init(rawValue: terms.basis.rawValue),
+                        effectiveFrom: terms.effectiveFrom.description,
+                        archived: terms.isArchived,
+                        tiers: terms.tiers.map { $0.text(currency) }
+                    )
+                )
+            ).ok.body.json
         }
         wrote([.terms, .sales])
         return try Wire.termsChange(change, currency: currency)
@@ -278,7 +363,9 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func setPrice(_ draft: PriceDraft) async throws -> PriceListEntry {
         let currency = try await currency()
-        let entry = try await call { try await client.setPrice(body: .json(Wire.priceInput(draft, currency: currency))).created.body.json }
+        let entry = try await call {
+            try await client.setPrice(body: .json(Wire.priceInput(draft, currency: currency))).created.body.json
+        }
         wrote([.prices])
         return try Wire.price(entry, currency: currency)
     }
@@ -286,7 +373,9 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     public func prices(_ query: PriceQuery) async throws -> [PriceListEntry] {
         let currency = try await currency()
         return try await call {
-            try await client.listPrices(query: .init(clinicId: query.clinicID?.rawValue, productId: query.productID?.rawValue)).ok.body.json
+            try await client.listPrices(
+                query: .init(clinicId: query.clinicID?.rawValue, productId: query.productID?.rawValue)
+            ).ok.body.json
         }.map { try Wire.price($0, currency: currency) }
     }
 
@@ -297,7 +386,10 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func createDeduction(_ deduction: Deduction) async throws -> Deduction {
         let currency = try await currency()
-        let made = try await call { try await client.createDeduction(body: .json(Wire.deductionInput(deduction, currency: currency))).created.body.json }
+        let made = try await call {
+            try await client.createDeduction(body: .json(Wire.deductionInput(deduction, currency: currency))).created
+                .body.json
+        }
         wrote([.deductions])
         return try Wire.deduction(made, currency: currency)
     }
@@ -310,16 +402,28 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func deduction(_ id: Deduction.ID) async throws -> Deduction {
         let currency = try await currency()
-        return try Wire.deduction(try await call { try await client.getDeduction(path: .init(id: id.rawValue)).ok.body.json }, currency: currency)
+        return try Wire.deduction(
+            try await call { try await client.getDeduction(path: .init(id: id.rawValue)).ok.body.json },
+            currency: currency
+        )
     }
 
     public func updateDeduction(_ deduction: Deduction) async throws -> Deduction {
         let currency = try await currency()
         let (amount, share) = Wire.amount(deduction.amount, currency: currency)
         let changed = try await call {
-            try await client.updateDeduction(path: .init(id: deduction.id.rawValue), body: .json(.init(
-                name: deduction.name, amount: amount, share: share, effectiveFrom: deduction.effectiveFrom.description,
-                lastDay: deduction.lastDay?.description ?? ""))).ok.body.json
+            try await client.updateDeduction(
+                path: .init(id: deduction.id.rawValue),
+                body: .json(
+                    .init(
+                        name: deduction.name,
+                        amount: amount,
+                        share: share,
+                        effectiveFrom: deduction.effectiveFrom.description,
+                        lastDay: deduction.lastDay?.description ?? ""
+                    )
+                )
+            ).ok.body.json
         }
         wrote([.deductions])
         return try Wire.deduction(changed, currency: currency)
@@ -338,7 +442,10 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         // client would be percent-encoded ("a:b" as "a%3Ab"), and the server, which keeps the
         // header's text, would not know it again in a batch, whose keys are in the JSON body.
         let made = try await HTTPStore.$idempotencyKey.withValue(idempotencyKey ?? HTTPStore.idempotencyKey) {
-            try await call { try await client.createSale(body: .json(Wire.saleInput(draft, currency: settings.currency))).created.body.json }
+            try await call {
+                try await client.createSale(body: .json(Wire.saleInput(draft, currency: settings.currency))).created
+                    .body.json
+            }
         }
         wrote([.sales])
         return try Wire.sale(made, settings: settings)
@@ -346,17 +453,29 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func sale(_ id: Sale.ID) async throws -> Sale {
         let settings = try await settings()
-        return try Wire.sale(try await call { try await client.getSale(path: .init(id: id.rawValue)).ok.body.json }, settings: settings)
+        return try Wire.sale(
+            try await call { try await client.getSale(path: .init(id: id.rawValue)).ok.body.json },
+            settings: settings
+        )
     }
 
     /// One page of the server's list (at most 1,000 sales a request; a longer page is read in
     /// several).
     func salePage(_ query: SaleQuery, limit: Int, offset: Int) async throws -> Components.Schemas.SaleList {
         try await call {
-            try await client.listSales(query: .init(
-                clinicId: query.clinicID?.rawValue, productId: query.productID?.rawValue, from: query.from?.description, to: query.through?.description,
-                q: query.text, voided: query.includeVoided ? ._true : ._false, limit: limit, offset: offset,
-                order: .init(rawValue: query.order.rawValue))).ok.body.json
+            try await client.listSales(
+                query: .init(
+                    clinicId: query.clinicID?.rawValue,
+                    productId: query.productID?.rawValue,
+                    from: query.from?.description,
+                    to: query.through?.description,
+                    q: query.text,
+                    voided: query.includeVoided ? ._true : ._false,
+                    limit: limit,
+                    offset: offset,
+                    order: .init(rawValue: query.order.rawValue)
+                )
+            ).ok.body.json
         }
     }
 
@@ -382,13 +501,20 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     }
 
     public func daysWithSales(from first: Day, through last: Day) async throws -> Set<Day> {
-        Set(try await call { try await client.daysWithSales(query: .init(from: first.description, to: last.description)).ok.body.json }.map(Wire.day))
+        Set(
+            try await call {
+                try await client.daysWithSales(query: .init(from: first.description, to: last.description)).ok.body.json
+            }.map(Wire.day)
+        )
     }
 
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
         let settings = try await settings()
         let changed = try await call {
-            try await client.updateSale(path: .init(id: id.rawValue), body: .json(Wire.saleInput(draft, currency: settings.currency))).ok.body.json
+            try await client.updateSale(
+                path: .init(id: id.rawValue),
+                body: .json(Wire.saleInput(draft, currency: settings.currency))
+            ).ok.body.json
         }
         wrote([.sales])
         return try Wire.sale(changed, settings: settings)
@@ -405,21 +531,31 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
 
     public func createPayout(_ draft: PayoutDraft) async throws -> Payout {
         let currency = try await currency()
-        let made = try await call { try await client.createPayout(body: .json(Wire.payoutInput(draft, currency: currency))).created.body.json }
+        let made = try await call {
+            try await client.createPayout(body: .json(Wire.payoutInput(draft, currency: currency))).created.body.json
+        }
         wrote([.payouts])
         return try Wire.payout(made, currency: currency)
     }
 
     public func createPayouts(_ drafts: [PayoutDraft]) async throws -> [Payout] {
-        try await apply(drafts.map { .createPayout($0) }).compactMap { if case .payout(let payout) = $0 { payout } else { nil } }
+        try await apply(drafts.map { .createPayout($0) }).compactMap {
+            if case .payout(let payout) = $0 { payout } else { nil }
+        }
     }
 
     public func payouts(_ query: PayoutQuery) async throws -> [Payout] {
         let currency = try await currency()
         return try await call {
-            try await client.listPayouts(query: .init(
-                clinicId: query.clinicID?.rawValue, periodStart: query.period?.start.description, periodEnd: query.period?.end.description,
-                limit: query.page.limit, offset: query.page.offset)).ok.body.json
+            try await client.listPayouts(
+                query: .init(
+                    clinicId: query.clinicID?.rawValue,
+                    periodStart: query.period?.start.description,
+                    periodEnd: query.period?.end.description,
+                    limit: query.page.limit,
+                    offset: query.page.offset
+                )
+            ).ok.body.json
         }.map { try Wire.payout($0, currency: currency) }
     }
 
@@ -433,20 +569,30 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     func checkPeriod(_ period: PayPeriod, of clinicID: Clinic.ID) async throws -> Clinic {
         let clinic = try await clinic(clinicID)
         guard clinic.calendar.period(containing: period.start) == period else {
-            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.calendar.schedule(on: period.start))
+            throw StoreError.notAPeriod(
+                clinic: clinic.name,
+                period: period,
+                schedule: clinic.calendar.schedule(on: period.start)
+            )
         }
         return clinic
     }
 
     public func closePeriod(clinic: Clinic.ID, period: PayPeriod) async throws {
         _ = try await checkPeriod(period, of: clinic)
-        _ = try await call { try await client.closePeriod(path: .init(id: clinic.rawValue), query: .init(date: period.end.description)).ok }
+        _ = try await call {
+            try await client.closePeriod(path: .init(id: clinic.rawValue), query: .init(date: period.end.description))
+                .ok
+        }
         wrote([.periods])
     }
 
     public func reopenPeriod(clinic: Clinic.ID, period: PayPeriod) async throws {
         _ = try await checkPeriod(period, of: clinic)
-        _ = try await call { try await client.reopenPeriod(path: .init(id: clinic.rawValue), query: .init(date: period.end.description)).ok }
+        _ = try await call {
+            try await client.reopenPeriod(path: .init(id: clinic.rawValue), query: .init(date: period.end.description))
+                .ok
+        }
         wrote([.periods])
     }
 
@@ -463,14 +609,17 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
             case .createClinic(let draft): .init(clinic: Wire.clinicInput(draft))
             case .createProduct(let draft): .init(product: Wire.productInput(draft, currency: currency))
             case .createTerms(let draft): .init(terms: Wire.termsInput(draft, currency: currency))
-            case .createSale(let draft, let key): .init(sale: Wire.saleInput(draft, currency: currency), idempotencyKey: key)
+            case .createSale(let draft, let key):
+                .init(sale: Wire.saleInput(draft, currency: currency), idempotencyKey: key)
             case .voidSale(let id): .init(voidSale: id.rawValue)
             case .createPayout(let draft): .init(payout: Wire.payoutInput(draft, currency: currency))
             case .setPrice(let draft): .init(price: Wire.priceInput(draft, currency: currency))
             case .createDeduction(let deduction): .init(deduction: Wire.deductionInput(deduction, currency: currency))
             }
         }
-        let written = try await call { try await client.batch(body: .json(.init(writes: body))).created.body.json.written }
+        let written = try await call {
+            try await client.batch(body: .json(.init(writes: body))).created.body.json.written
+        }
         wrote(writes.tables)
         return try written.map { item in
             if let clinic = item.clinic { return .clinic(try Wire.clinic(clinic)) }
@@ -496,33 +645,56 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         let dashboard = try await answer
         var clinics = Dictionary(uniqueKeysWithValues: try await clinicList.map { ($0.id, $0) })
         var products = Dictionary(uniqueKeysWithValues: try await productList.map { ($0.id, $0) })
-        for id in dashboard.clinics.map({ Clinic.ID(Int64($0.id)) }) where clinics[id] == nil { clinics[id] = try await clinic(id) }
-        for id in dashboard.products.map({ Product.ID(Int64($0.id)) }) where products[id] == nil { products[id] = try await product(id) }
+        for id in dashboard.clinics.map({ Clinic.ID(Int64($0.id)) }) where clinics[id] == nil {
+            clinics[id] = try await clinic(id)
+        }
+        for id in dashboard.products.map({ Product.ID(Int64($0.id)) }) where products[id] == nil {
+            products[id] = try await product(id)
+        }
         return try Wire.dashboard(dashboard, currency: currency, clinics: clinics, products: products)
     }
 
     public func headline(today: Day) async throws -> Headline {
         let currency = try await currency()
         let answer = try await call { try await client.dashboard(query: .init(date: today.description)).ok.body.json }
-        return Headline(today: try Wire.day(answer.today), currency: currency, todayTotals: try Wire.totals(answer.todayTotals, currency: currency),
-                        monthTotals: try Wire.totals(answer.month, currency: currency), yearTotals: try Wire.totals(answer.yearToDate, currency: currency))
+        return Headline(
+            today: try Wire.day(answer.today),
+            currency: currency,
+            todayTotals: try Wire.totals(answer.todayTotals, currency: currency),
+            monthTotals: try Wire.totals(answer.month, currency: currency),
+            yearTotals: try Wire.totals(answer.yearToDate, currency: currency)
+        )
     }
 
     public func statement(clinic clinicID: Clinic.ID, period: PayPeriod) async throws -> Statement {
         let settings = try await settings()
         let clinic = try await checkPeriod(period, of: clinicID)
         let answer = try await call {
-            try await client.statement(path: .init(id: clinicID.rawValue), query: .init(date: period.start.description)).ok.body.json
+            try await client.statement(path: .init(id: clinicID.rawValue), query: .init(date: period.start.description))
+                .ok.body.json
         }
         let terms = try await terms(TermsQuery(clinicID: clinicID, includeArchived: true))
         let deductions = try await deductions(clinic: clinicID)
-        return try Wire.statement(answer, clinic: clinic, period: period, settings: settings, terms: terms, deductions: deductions)
+        return try Wire.statement(
+            answer,
+            clinic: clinic,
+            period: period,
+            settings: settings,
+            terms: terms,
+            deductions: deductions
+        )
     }
 
     public func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth] {
         let currency = try await currency()
-        return try await call { try await client.clinicMonths(query: .init(from: first.description, to: last.description)).ok.body.json }.map {
-            ClinicMonth(clinicID: Clinic.ID($0.clinicId), month: try Wire.day($0.month), totals: try Wire.totals($0.totals, currency: currency))
+        return try await call {
+            try await client.clinicMonths(query: .init(from: first.description, to: last.description)).ok.body.json
+        }.map {
+            ClinicMonth(
+                clinicID: Clinic.ID($0.clinicId),
+                month: try Wire.day($0.month),
+                totals: try Wire.totals($0.totals, currency: currency)
+            )
         }
     }
 
@@ -530,7 +702,8 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         let currency = try await currency()
         let clinic = try await clinic(clinicID)
         let answer = try await call {
-            try await client.reconciliation(path: .init(id: clinicID.rawValue), query: .init(date: today.description)).ok.body.json
+            try await client.reconciliation(path: .init(id: clinicID.rawValue), query: .init(date: today.description))
+                .ok.body.json
         }
         return try Wire.reconciliation(answer, clinic: clinic, currency: currency, today: today)
     }
@@ -548,9 +721,20 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         options.progress?(rows.count + read.count)
         let body = Components.Schemas.ImportRowsInput(
             rows: rows.map { Wire.importRow($0, currency: currency) },
-            problems: read.map { .init(line: $0.line, column: $0.column, reason: $0.reason, file: $0.file?.name, fileIndex: $0.file?.index) },
+            problems: read.map {
+                .init(
+                    line: $0.line,
+                    column: $0.column,
+                    reason: $0.reason,
+                    file: $0.file?.name,
+                    fileIndex: $0.file?.index
+                )
+            },
             digests: options.digests.map { .init(name: $0.name, sha256: $0.sha256) },
-            dryRun: options.dryRun, again: options.again, problemLimit: options.problemLimit)
+            dryRun: options.dryRun,
+            again: options.again,
+            problemLimit: options.problemLimit
+        )
         let answer: Components.Schemas.ImportResult
         do {
             answer = try await call {
@@ -563,22 +747,39 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         } catch StoreError.importRejected(let problems, let total) {
             // The server names the field of a row it refused; the reading's own problems keep their column.
             let own = Set(read)
-            throw StoreError.importRejected(problems.map { problem in
-                guard !own.contains(problem), let field = problem.column else { return problem }
-                var mapped = problem
-                mapped.column = source.column(for: field, file: problem.file) ?? field
-                return mapped
-            }, total: total)
+            throw StoreError.importRejected(
+                problems.map { problem in
+                    guard !own.contains(problem), let field = problem.column else { return problem }
+                    var mapped = problem
+                    mapped.column = source.column(for: field, file: problem.file) ?? field
+                    return mapped
+                },
+                total: total
+            )
         }
         if !options.dryRun { wrote([.clinics, .products, .terms, .sales, .prices, .deductions]) }
-        return ImportSummary(clinics: answer.clinics, products: answer.products, terms: answer.terms, sales: answer.sales, prices: answer.prices,
-                             scheduleChanges: answer.scheduleChanges, deductions: answer.deductions, dryRun: answer.dryRun)
+        return ImportSummary(
+            clinics: answer.clinics,
+            products: answer.products,
+            terms: answer.terms,
+            sales: answer.sales,
+            prices: answer.prices,
+            scheduleChanges: answer.scheduleChanges,
+            deductions: answer.deductions,
+            dryRun: answer.dryRun
+        )
     }
 
     public func auditLog(_ query: AuditQuery) async throws -> [AuditEntry] {
         try await call {
-            try await client.auditLog(query: .init(subject: query.subject.flatMap { .init(rawValue: $0.rawValue) }, subjectId: query.subjectID,
-                                                   limit: query.page.limit, offset: query.page.offset)).ok.body.json
+            try await client.auditLog(
+                query: .init(
+                    subject: query.subject.flatMap { .init(rawValue: $0.rawValue) },
+                    subjectId: query.subjectID,
+                    limit: query.page.limit,
+                    offset: query.page.offset
+                )
+            ).ok.body.json
         }.map(Wire.audit)
     }
 
@@ -588,7 +789,9 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     /// tokens), streamed; a download cut off midway lacks the archive's end line, and no restore
     /// takes it.
     public func downloadArchive(to path: String) async throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else { throw StoreError.storage("could not write \(path)") }
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else { throw StoreError.storage("could not write \(path)") }
         defer { try? handle.close() }
         try await call {
             let body = try await client.archive().ok.body.applicationJsonl
@@ -644,7 +847,9 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
                     broadcaster.send(Set(StoreTable.allCases))
                     delay = .seconds(1)
                     for try await event in body.asDecodedServerSentEvents() where event.event == "change" {
-                        if let data = event.data, let names = try? JSONDecoder().decode([String].self, from: Data(data.utf8)) {
+                        if let data = event.data,
+                            let names = try? JSONDecoder().decode([String].self, from: Data(data.utf8))
+                        {
                             let tables = Set(names.compactMap(StoreTable.init(rawValue:)))
                             if tables.contains(.book) { self?.state.withLock { $0.settings = nil } }
                             broadcaster.send(tables)
@@ -676,9 +881,11 @@ public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .unreachable(let why): "The server cannot be reached (\(why)). A change sent may not have been made: try again when it answers."
+        case .unreachable(let why):
+            "The server cannot be reached (\(why)). A change sent may not have been made: try again when it answers."
         case .refused(let status, let detail): "The server refused the request (\(status)): \(detail)"
-        case .unexpectedAnswer(let what): "The server's answer cannot be read (\(what)): is it a Commission server of the same version?"
+        case .unexpectedAnswer(let what):
+            "The server's answer cannot be read (\(what)): is it a Commission server of the same version?"
         case .unsupported(let what): what
         }
     }
@@ -692,18 +899,27 @@ struct IdempotentWrites: ClientMiddleware {
 
     static let key = HTTPField.Name("Idempotency-Key")!
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         guard request.method != .get, request.method != .head else { return try await next(request, body, baseURL) }
         var request = request
-        if request.headerFields[Self.key] == nil { request.headerFields[Self.key] = HTTPStore.idempotencyKey ?? UUID().uuidString }
+        if request.headerFields[Self.key] == nil {
+            request.headerFields[Self.key] = HTTPStore.idempotencyKey ?? UUID().uuidString
+        }
         // A body that can be sent only once is not sent again.
         let retries = body == nil || body?.iterationBehavior == .multiple ? self.retries : 0
         var pause = Duration.milliseconds(250), attempt = 0
         while true {
             do {
                 let (response, responseBody) = try await next(request, body, baseURL)
-                guard response.status.code == 409, response.headerFields[.retryAfter] != nil, attempt < retries else { return (response, responseBody) }
+                guard response.status.code == 409, response.headerFields[.retryAfter] != nil, attempt < retries else {
+                    return (response, responseBody)
+                }
             } catch {
                 guard attempt < retries, !(error is CancellationError) else { throw error }
             }
@@ -718,8 +934,13 @@ struct IdempotentWrites: ClientMiddleware {
 struct Authorization: ClientMiddleware {
     let token: String
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
         request.headerFields[.authorization] = "Bearer \(token)"
         return try await next(request, body, baseURL)
@@ -741,15 +962,24 @@ struct Problems: ClientMiddleware {
         var error: StoreErrorWire?
     }
 
-    func intercept(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
-                   next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)) async throws -> (HTTPResponse, HTTPBody?) {
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
         let (response, responseBody) = try await next(request, body, baseURL)
         guard response.status.code >= 400 else { return (response, responseBody) }
         // Not a refusal: where the book stands, when its changes cannot be told from the device's revision.
         if operationID == "changesSince", response.status.code == 410 { return (response, responseBody) }
         var problem: Problem?
-        if let responseBody { problem = try? JSONDecoder().decode(Problem.self, from: await Data(collecting: responseBody, upTo: 1 << 20)) }
+        if let responseBody {
+            problem = try? JSONDecoder().decode(Problem.self, from: await Data(collecting: responseBody, upTo: 1 << 20))
+        }
         let detail = problem?.detail ?? response.status.reasonPhrase
-        throw Refusal(error: problem?.error?.anyError ?? RemoteStoreError.refused(status: response.status.code, detail: detail))
+        throw Refusal(
+            error: problem?.error?.anyError ?? RemoteStoreError.refused(status: response.status.code, detail: detail)
+        )
     }
 }

@@ -40,7 +40,13 @@ public struct Arrears: Sendable, Hashable {
     /// `expected` and `received` cover every period through the current one, the `…NotDue` ones
     /// the periods from ``notDueFrom(_:today:dueAfterDays:)`` on.
     /// - Throws: ``MoneyError/overflow(_:)`` when a difference does not fit.
-    public init(expected: Money, received: Money, expectedNotDue: Money, receivedNotDue: Money, dueAfterDays: Int) throws {
+    public init(
+        expected: Money,
+        received: Money,
+        expectedNotDue: Money,
+        receivedNotDue: Money,
+        dueAfterDays: Int
+    ) throws {
         let owed = try expected.subtracting(received)
         let notDue = try expectedNotDue.subtracting(receivedNotDue)
         let overdue = try owed.subtracting(notDue)

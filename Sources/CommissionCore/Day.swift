@@ -12,7 +12,8 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     /// - Throws: ``DayError/impossible(_:)`` for a date that does not exist (2026-02-30, 2025-02-29).
     public init(year: Int, month: Int, day: Int) throws(DayError) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...Day.daysIn(month: month, year: year)).contains(day) else {
+            (1...Day.daysIn(month: month, year: year)).contains(day)
+        else {
             throw .impossible(String(format: "%04d-%02d-%02d", year, month, day))
         }
         self.year = year
@@ -54,7 +55,10 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
             var fields = (0, 0, 0), field = 0, isPlain = true
             for (index, byte) in text.utf8.enumerated() {
                 if index == 4 || index == 7 {
-                    if byte != 45 { isPlain = false; break }
+                    if byte != 45 {
+                        isPlain = false
+                        break
+                    }
                     field += 1
                 } else if (48...57).contains(byte) {
                     let digit = Int(byte - 48)
@@ -76,8 +80,9 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else {
+            parts.allSatisfy({ $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else {
             throw .malformed(text)
         }
         try self.init(year: y, month: m, day: d)
@@ -171,8 +176,9 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
         if let day = try? Day(parsing: text) { return day }
         let bytes = Array(text.utf8)
         guard bytes.count == 10, text.hasPrefix("0000-"), bytes[7] == 45,
-              let month = Int(text.dropFirst(5).prefix(2)), let day = Int(text.suffix(2)),
-              (1...12).contains(month), (1...Day.daysIn(month: month, year: 0)).contains(day) else { return nil }
+            let month = Int(text.dropFirst(5).prefix(2)), let day = Int(text.suffix(2)),
+            (1...12).contains(month), (1...Day.daysIn(month: month, year: 0)).contains(day)
+        else { return nil }
         return Day(uncheckedYear: 0, month: month, day: day)
     }
 
@@ -223,7 +229,8 @@ public struct DateOutOfRange: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         let why = day < AcceptedDays.earliest ? "is before \(AcceptedDays.earliest)" : "is more than a year from today"
-        return "\(field.prefix(1).uppercased() + field.dropFirst()): \(day) \(why); a book takes dates from \(AcceptedDays.earliest) to \(accepted.latest)."
+        return
+            "\(field.prefix(1).uppercased() + field.dropFirst()): \(day) \(why); a book takes dates from \(AcceptedDays.earliest) to \(accepted.latest)."
     }
 }
 
@@ -258,7 +265,11 @@ public struct AcceptedDays: Sendable, Hashable {
     /// - Throws: ``DateOutOfRange`` for the period's nearest day when none is.
     public func check(_ period: PayPeriod, field: String) throws {
         guard period.end >= Self.earliest && period.start <= latest else {
-            throw DateOutOfRange(field: field, day: period.end < Self.earliest ? period.end : period.start, accepted: self)
+            throw DateOutOfRange(
+                field: field,
+                day: period.end < Self.earliest ? period.end : period.start,
+                accepted: self
+            )
         }
     }
 }
@@ -283,7 +294,8 @@ public enum Weekday: Int, Sendable, Hashable, CaseIterable, CustomStringConverti
     public init?(name: String) {
         let lower = name.trimmingWhitespace().lowercased()
         guard lower.count >= 3,
-              let match = Weekday.allCases.first(where: { $0.description.hasPrefix(lower) }) else { return nil }
+            let match = Weekday.allCases.first(where: { $0.description.hasPrefix(lower) })
+        else { return nil }
         self = match
     }
 }

@@ -14,7 +14,14 @@ public struct Deduction: Sendable, Hashable, Identifiable {
     /// The last day whose period it applies to (the period's first day); nil for no end.
     public var lastDay: Day?
 
-    public init(id: ID, clinicID: Clinic.ID, name: String, amount: DeductionAmount, effectiveFrom: Day, lastDay: Day? = nil) {
+    public init(
+        id: ID,
+        clinicID: Clinic.ID,
+        name: String,
+        amount: DeductionAmount,
+        effectiveFrom: Day,
+        lastDay: Day? = nil
+    ) {
         self.id = id
         self.clinicID = clinicID
         self.name = name

@@ -26,7 +26,12 @@ public struct BookSettings: Sendable, Hashable {
     /// exchanged figures keep their one form (`1234.50`, `2026-11-23`) whatever it is.
     public var localeIdentifier: String
 
-    public init(currency: Currency, timeZoneIdentifier: String, rounding: RoundingPolicy = .default, localeIdentifier: String = "en_US") {
+    public init(
+        currency: Currency,
+        timeZoneIdentifier: String,
+        rounding: RoundingPolicy = .default,
+        localeIdentifier: String = "en_US"
+    ) {
         self.currency = currency
         self.timeZoneIdentifier = timeZoneIdentifier
         self.rounding = rounding
@@ -48,7 +53,13 @@ public struct Clinic: Sendable, Hashable, Identifiable {
     public var scheduleChanges: [ScheduleChange]
     public var isArchived: Bool
 
-    public init(id: ID, name: String, schedule: PaySchedule, scheduleChanges: [ScheduleChange] = [], isArchived: Bool = false) {
+    public init(
+        id: ID,
+        name: String,
+        schedule: PaySchedule,
+        scheduleChanges: [ScheduleChange] = [],
+        isArchived: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.schedule = schedule
@@ -107,8 +118,16 @@ public struct Terms: Sendable, Hashable, Identifiable {
     public var effectiveFrom: Day
     public var isArchived: Bool
 
-    public init(id: ID, clinicID: Clinic.ID, productID: Product.ID? = nil, basis: CommissionBasis = .profit,
-                share: Share, tiers: [Tier] = [], effectiveFrom: Day, isArchived: Bool = false) {
+    public init(
+        id: ID,
+        clinicID: Clinic.ID,
+        productID: Product.ID? = nil,
+        basis: CommissionBasis = .profit,
+        share: Share,
+        tiers: [Tier] = [],
+        effectiveFrom: Day,
+        isArchived: Bool = false
+    ) {
         self.id = id
         self.clinicID = clinicID
         self.productID = productID
@@ -125,7 +144,10 @@ public struct Terms: Sendable, Hashable, Identifiable {
     /// terms narrowed to the product beat the clinic-wide ones. Archived terms never apply.
     /// Returns nil when nothing is in force.
     public static func inForce<C: Collection>(
-        among candidates: C, clinic: Clinic.ID, product: Product.ID, on day: Day
+        among candidates: C,
+        clinic: Clinic.ID,
+        product: Product.ID,
+        on day: Day
     ) -> Terms? where C.Element == Terms {
         var bestSpecific: Terms?
         var bestGeneral: Terms?
@@ -155,7 +177,14 @@ public struct Payout: Sendable, Hashable, Identifiable {
     public var receivedOn: Day
     public var reference: String?
 
-    public init(id: ID, clinicID: Clinic.ID, period: PayPeriod, amount: Money, receivedOn: Day, reference: String? = nil) {
+    public init(
+        id: ID,
+        clinicID: Clinic.ID,
+        period: PayPeriod,
+        amount: Money,
+        receivedOn: Day,
+        reference: String? = nil
+    ) {
         self.id = id
         self.clinicID = clinicID
         self.period = period

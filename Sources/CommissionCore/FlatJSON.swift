@@ -60,7 +60,9 @@ public enum FlatJSON {
                     skipWhitespace()
                     // A key given twice is left to JSONDecoder; so is a body of many members, whose
                     // check for twice would grow with the square of their number.
-                    guard members.count < FlatJSON.memberLimit, let value = value(), !members.contains(where: { $0.key == key }) else { return nil }
+                    guard members.count < FlatJSON.memberLimit, let value = value(),
+                        !members.contains(where: { $0.key == key })
+                    else { return nil }
                     members.append((key, value))
                     skipWhitespace()
                     if take(UInt8(ascii: ",")) { continue }
@@ -102,7 +104,8 @@ public enum FlatJSON {
         mutating func word(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard index + count <= bytes.count,
-                  (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] }) else { return false }
+                (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
+            else { return false }
             index += count
             return true
         }
@@ -124,8 +127,10 @@ public enum FlatJSON {
                     index += 1
                 }
             }
-            if let byte = current, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            if let byte = current,
+                byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            {
                 return nil  // a fraction, an exponent, or a leading zero
             }
             if negative { return value }

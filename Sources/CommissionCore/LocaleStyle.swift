@@ -30,9 +30,11 @@ public struct LocaleStyle: Sendable, Hashable {
         ("en_US", "English (United States)"), ("en_GB", "English (United Kingdom)"), ("en_IE", "English (Ireland)"),
         ("en_AU", "English (Australia)"), ("en_CA", "English (Canada)"), ("de_DE", "Deutsch (Deutschland)"),
         ("de_AT", "Deutsch (Österreich)"), ("de_CH", "Deutsch (Schweiz)"), ("fr_FR", "Français (France)"),
-        ("fr_CH", "Français (Suisse)"), ("fr_CA", "Français (Canada)"), ("es_ES", "Español (España)"), ("es_MX", "Español (México)"),
+        ("fr_CH", "Français (Suisse)"), ("fr_CA", "Français (Canada)"), ("es_ES", "Español (España)"),
+        ("es_MX", "Español (México)"),
         ("it_IT", "Italiano (Italia)"), ("nl_NL", "Nederlands (Nederland)"), ("pt_PT", "Português (Portugal)"),
-        ("pt_BR", "Português (Brasil)"), ("sv_SE", "Svenska (Sverige)"), ("da_DK", "Dansk (Danmark)"), ("nb_NO", "Norsk bokmål (Norge)"),
+        ("pt_BR", "Português (Brasil)"), ("sv_SE", "Svenska (Sverige)"), ("da_DK", "Dansk (Danmark)"),
+        ("nb_NO", "Norsk bokmål (Norge)"),
         ("fi_FI", "Suomi (Suomi)"), ("pl_PL", "Polski (Polska)"), ("ja_JP", "日本語 (日本)"),
     ]
 
@@ -64,12 +66,13 @@ public struct LocaleStyle: Sendable, Hashable {
         let datePattern = DateFormatter.dateFormat(fromTemplate: "ddMMyyyy", options: 0, locale: locale) ?? "yyyy-MM-dd"
         var fields: [DateField] = [], separator = ""
         for character in datePattern {
-            let field: DateField? = switch character {
-            case "d": .day
-            case "M": .month
-            case "y": .year
-            default: nil
-            }
+            let field: DateField? =
+                switch character {
+                case "d": .day
+                case "M": .month
+                case "y": .year
+                default: nil
+                }
             if let field {
                 if fields.last != field { fields.append(field) }
             } else if fields.count == 1 {
@@ -81,7 +84,9 @@ public struct LocaleStyle: Sendable, Hashable {
         dateSeparator = complete && !separator.isEmpty ? separator : "-"
         let months = DateFormatter()
         months.locale = locale
-        shortMonths = months.shortStandaloneMonthSymbols.count == 12 ? months.shortStandaloneMonthSymbols : months.shortMonthSymbols
+        shortMonths =
+            months.shortStandaloneMonthSymbols.count == 12
+            ? months.shortStandaloneMonthSymbols : months.shortMonthSymbols
     }
 
     // MARK: Amounts
@@ -104,7 +109,10 @@ public struct LocaleStyle: Sendable, Hashable {
 
     /// A whole number of major units with the sign of the currency, for a chart's axis (`$1,200`).
     public func formatWhole(_ majorUnits: Int64) -> String {
-        let number = formatNumber(majorUnits.magnitude * UInt64(currency.scale)).split(separator: decimalSeparator).first.map(String.init) ?? "0"
+        let number =
+            formatNumber(majorUnits.magnitude * UInt64(currency.scale)).split(separator: decimalSeparator).first.map(
+                String.init
+            ) ?? "0"
         let sign = majorUnits < 0 ? "\u{2212}" : ""
         let space = symbolSpaced ? "\u{00A0}" : ""
         return symbolFirst ? "\(sign)\(currencySymbol)\(space)\(number)" : "\(sign)\(number)\(space)\(currencySymbol)"
@@ -138,7 +146,8 @@ public struct LocaleStyle: Sendable, Hashable {
         grouped = whole + grouped
         guard currency.minorDigits > 0 else { return grouped }
         let fraction = String(magnitude % scale)
-        return grouped + String(decimalSeparator) + String(repeating: "0", count: currency.minorDigits - fraction.count) + fraction
+        return grouped + String(decimalSeparator) + String(repeating: "0", count: currency.minorDigits - fraction.count)
+            + fraction
     }
 
     /// Reads an amount as she may type it: with a decimal comma or point (`1,50` and `1.50`), with
@@ -150,7 +159,11 @@ public struct LocaleStyle: Sendable, Hashable {
     public func parse(_ text: String) throws(MoneyError) -> Money {
         var body = text.trimmingWhitespace()
         for mark in [currencySymbol, currency.code] where !mark.isEmpty {
-            if body.hasPrefix(mark) { body = String(body.dropFirst(mark.count)) } else if body.hasSuffix(mark) { body = String(body.dropLast(mark.count)) }
+            if body.hasPrefix(mark) {
+                body = String(body.dropFirst(mark.count))
+            } else if body.hasSuffix(mark) {
+                body = String(body.dropLast(mark.count))
+            }
         }
         body = body.trimmingWhitespace()
         var negative = false
@@ -162,7 +175,9 @@ public struct LocaleStyle: Sendable, Hashable {
             }
         }
         let spaces: Set<Character> = [" ", "\u{00A0}", "\u{202F}", "'", "’"]
-        let separators = body.enumerated().filter { $0.element == "." || $0.element == "," || spaces.contains($0.element) }
+        let separators = body.enumerated().filter {
+            $0.element == "." || $0.element == "," || spaces.contains($0.element)
+        }
         var decimalAt: Int?
         if let last = separators.last, last.element == "." || last.element == "," {
             let digitsAfter = body.count - last.offset - 1
@@ -174,7 +189,11 @@ public struct LocaleStyle: Sendable, Hashable {
                 decimalAt = nil  // 1,234,567: grouping only
             } else if digitsAfter == 3 && currency.minorDigits < 3 {
                 guard last.element == groupingSeparator || currency.minorDigits == 0 else {
-                    throw .malformed(text, reason: "it could be \(body.replacingOccurrences(of: String(last.element), with: "")) or a decimal amount: write it without grouping, like 1500 or 1500\(decimalSeparator)00")
+                    throw .malformed(
+                        text,
+                        reason:
+                            "it could be \(body.replacingOccurrences(of: String(last.element), with: "")) or a decimal amount: write it without grouping, like 1500 or 1500\(decimalSeparator)00"
+                    )
                 }
                 decimalAt = nil
             } else {
@@ -184,10 +203,15 @@ public struct LocaleStyle: Sendable, Hashable {
         // The whole part's groups, if grouped, are of three digits after the first.
         let characters = Array(body)
         let wholeEnd = decimalAt ?? characters.count
-        let groups = String(characters[..<wholeEnd]).split(omittingEmptySubsequences: false) { $0 == "." || $0 == "," || spaces.contains($0) }
+        let groups = String(characters[..<wholeEnd]).split(omittingEmptySubsequences: false) {
+            $0 == "." || $0 == "," || spaces.contains($0)
+        }
         if groups.count > 1 {
             guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else {
-                throw .malformed(text, reason: "its digit groups are not of three, like 1,234,567\(decimalSeparator == "," ? "" : ".00")")
+                throw .malformed(
+                    text,
+                    reason: "its digit groups are not of three, like 1,234,567\(decimalSeparator == "," ? "" : ".00")"
+                )
             }
         }
         var canonical = (negative ? "-" : "") + groups.joined()
@@ -197,7 +221,11 @@ public struct LocaleStyle: Sendable, Hashable {
         } catch .overflow {
             throw .overflow(text)
         } catch {
-            throw .malformed(text, reason: "use digits with a decimal \(decimalSeparator == "," ? "comma" : "point"), like 1234\(decimalSeparator)50")
+            throw .malformed(
+                text,
+                reason:
+                    "use digits with a decimal \(decimalSeparator == "," ? "comma" : "point"), like 1234\(decimalSeparator)50"
+            )
         }
     }
 
@@ -222,7 +250,9 @@ public struct LocaleStyle: Sendable, Hashable {
     /// A day in few words, for a list within one period: `Nov 2` (`2. Nov` where the day comes first).
     public func formatShort(_ day: Day) -> String {
         let monthFirst = dateFields.first(where: { $0 != .year }) == .month
-        return monthFirst ? "\(monthName(day.month)) \(day.day)" : "\(day.day)\(dateSeparator == "." ? "." : "") \(monthName(day.month))"
+        return monthFirst
+            ? "\(monthName(day.month)) \(day.day)"
+            : "\(day.day)\(dateSeparator == "." ? "." : "") \(monthName(day.month))"
     }
 
     /// A pay period as she reads it: `11/01/2026 – 11/30/2026`.
@@ -239,10 +269,12 @@ public struct LocaleStyle: Sendable, Hashable {
         let dot = dateSeparator == "." ? "." : ""
         if start.month == end.month {
             if start.day == 1 && end == end.lastOfMonth { return "\(monthName(start.month)) \(start.year)" }
-            return monthFirst ? "\(monthName(start.month)) \(start.day)–\(end.day), \(start.year)"
+            return monthFirst
+                ? "\(monthName(start.month)) \(start.day)–\(end.day), \(start.year)"
                 : "\(start.day)\(dot)–\(end.day)\(dot) \(monthName(start.month)) \(start.year)"
         }
-        return monthFirst ? "\(monthName(start.month)) \(start.day) – \(monthName(end.month)) \(end.day), \(start.year)"
+        return monthFirst
+            ? "\(monthName(start.month)) \(start.day) – \(monthName(end.month)) \(end.day), \(start.year)"
             : "\(start.day)\(dot) \(monthName(start.month)) – \(end.day)\(dot) \(monthName(end.month)) \(start.year)"
     }
 }

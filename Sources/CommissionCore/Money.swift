@@ -162,16 +162,27 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
         let fractionPart = parts.count == 2 ? parts[1] : ""
         func isDigits(_ s: Substring) -> Bool { s.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
         guard !wholePart.isEmpty, isDigits(wholePart) else {
-            throw .malformed(text, reason: "use digits with an optional \(decimalSeparator == "." ? "decimal point" : "decimal comma"), like 1234\(decimalSeparator)50")
+            throw .malformed(
+                text,
+                reason:
+                    "use digits with an optional \(decimalSeparator == "." ? "decimal point" : "decimal comma"), like 1234\(decimalSeparator)50"
+            )
         }
         if parts.count == 2 {
             guard !fractionPart.isEmpty, isDigits(fractionPart) else {
-                throw .malformed(text, reason: "use digits with an optional \(decimalSeparator == "." ? "decimal point" : "decimal comma"), like 1234\(decimalSeparator)50")
+                throw .malformed(
+                    text,
+                    reason:
+                        "use digits with an optional \(decimalSeparator == "." ? "decimal point" : "decimal comma"), like 1234\(decimalSeparator)50"
+                )
             }
             guard fractionPart.count <= minorDigits else {
-                throw .malformed(text, reason: minorDigits == 0
-                    ? "\(code) amounts have no decimals"
-                    : "\(code) amounts have at most \(minorDigits) decimal places")
+                throw .malformed(
+                    text,
+                    reason: minorDigits == 0
+                        ? "\(code) amounts have no decimals"
+                        : "\(code) amounts have at most \(minorDigits) decimal places"
+                )
             }
         }
         let padded = String(fractionPart) + String(repeating: "0", count: minorDigits - fractionPart.count)

@@ -58,7 +58,9 @@ public struct PayCalendar: PayPeriods, Sendable, Hashable, CustomStringConvertib
         var start = period.start, end = period.end
         if let index, changes[index].effectiveFrom > start { start = changes[index].effectiveFrom }
         let next = (index ?? -1) + 1
-        if next < changes.count, changes[next].effectiveFrom <= end { end = changes[next].effectiveFrom.adding(days: -1) }
+        if next < changes.count, changes[next].effectiveFrom <= end {
+            end = changes[next].effectiveFrom.adding(days: -1)
+        }
         return PayPeriod(start: start, end: end)
     }
 

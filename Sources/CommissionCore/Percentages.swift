@@ -14,7 +14,9 @@ public enum Percentages {
             remainders.append((index, part * 100 % total))
         }
         let missing = 100 - shares.reduce(0, +)
-        for entry in remainders.sorted(by: { ($0.remainder, -$0.index) > ($1.remainder, -$1.index) }).prefix(max(0, missing)) {
+        for entry in remainders.sorted(by: { ($0.remainder, -$0.index) > ($1.remainder, -$1.index) }).prefix(
+            max(0, missing)
+        ) {
             shares[entry.index] += 1
         }
         return shares

@@ -16,7 +16,14 @@ public struct PriceListEntry: Sendable, Hashable, Identifiable {
     /// The first day this entry applies.
     public var effectiveFrom: Day
 
-    public init(id: ID, clinicID: Clinic.ID, productID: Product.ID, unitPrice: Money, unitCost: Money? = nil, effectiveFrom: Day) {
+    public init(
+        id: ID,
+        clinicID: Clinic.ID,
+        productID: Product.ID,
+        unitPrice: Money,
+        unitCost: Money? = nil,
+        effectiveFrom: Day
+    ) {
         self.id = id
         self.clinicID = clinicID
         self.productID = productID
@@ -27,11 +34,19 @@ public struct PriceListEntry: Sendable, Hashable, Identifiable {
 
     /// The entry in force for `product` at `clinic` on `day` among `entries`: the latest effective
     /// date on or before the day (on the same day, the entry made last); nil when none.
-    public static func inForce<C: Collection>(among entries: C, clinic: Clinic.ID, product: Product.ID, on day: Day) -> PriceListEntry?
+    public static func inForce<C: Collection>(
+        among entries: C,
+        clinic: Clinic.ID,
+        product: Product.ID,
+        on day: Day
+    ) -> PriceListEntry?
     where C.Element == PriceListEntry {
         var best: PriceListEntry?
-        for entry in entries where entry.clinicID == clinic && entry.productID == product && entry.effectiveFrom <= day {
-            if best.map({ (entry.effectiveFrom, entry.id.rawValue) > ($0.effectiveFrom, $0.id.rawValue) }) ?? true { best = entry }
+        for entry in entries where entry.clinicID == clinic && entry.productID == product && entry.effectiveFrom <= day
+        {
+            if best.map({ (entry.effectiveFrom, entry.id.rawValue) > ($0.effectiveFrom, $0.id.rawValue) }) ?? true {
+                best = entry
+            }
         }
         return best
     }
@@ -51,7 +66,8 @@ public struct SalePrice: Sendable, Hashable {
     }
 
     /// `product`'s price and cost at `clinic` on `day`, given the clinic's `entries`.
-    public init<C: Collection>(_ product: Product, at clinic: Clinic.ID, on day: Day, entries: C) where C.Element == PriceListEntry {
+    public init<C: Collection>(_ product: Product, at clinic: Clinic.ID, on day: Day, entries: C)
+    where C.Element == PriceListEntry {
         if let entry = PriceListEntry.inForce(among: entries, clinic: clinic, product: product.id, on: day) {
             self.init(unitPrice: entry.unitPrice, unitCost: entry.unitCost ?? product.unitCost, entryID: entry.id)
         } else {

@@ -30,8 +30,15 @@ public struct PeriodReconciliation: Sendable, Hashable {
     public var status: ReconciliationStatus
     public var isClosed: Bool
 
-    public init(period: PayPeriod, expected: Money, received: Money, difference: Money, balance: Money,
-                status: ReconciliationStatus, isClosed: Bool) {
+    public init(
+        period: PayPeriod,
+        expected: Money,
+        received: Money,
+        difference: Money,
+        balance: Money,
+        status: ReconciliationStatus,
+        isClosed: Bool
+    ) {
         self.period = period
         self.expected = expected
         self.received = received
@@ -54,20 +61,32 @@ public struct Reconciliation: Sendable, Hashable {
     ///   - clinic: whose periods they are.
     ///   - entries: each period with what it was expected to pay, what it paid, and whether it is closed, in order.
     ///   - today: decides which period is still open.
-    public init(clinic: Clinic, entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)],
-                today: Day) throws(MoneyError) {
+    public init(
+        clinic: Clinic,
+        entries: [(period: PayPeriod, expected: Money, received: Money, isClosed: Bool)],
+        today: Day
+    ) throws(MoneyError) {
         self.clinic = clinic
         var running = Money.zero
         var periods: [PeriodReconciliation] = []
         for entry in entries.sorted(by: { $0.period < $1.period }) {
             let difference = try entry.expected.subtracting(entry.received)
             running = try running.adding(difference)
-            periods.append(PeriodReconciliation(
-                period: entry.period, expected: entry.expected, received: entry.received,
-                difference: difference, balance: running,
-                status: Self.status(expected: entry.expected, received: entry.received,
-                                    isOpen: entry.period.end >= today && !entry.isClosed),
-                isClosed: entry.isClosed))
+            periods.append(
+                PeriodReconciliation(
+                    period: entry.period,
+                    expected: entry.expected,
+                    received: entry.received,
+                    difference: difference,
+                    balance: running,
+                    status: Self.status(
+                        expected: entry.expected,
+                        received: entry.received,
+                        isOpen: entry.period.end >= today && !entry.isClosed
+                    ),
+                    isClosed: entry.isClosed
+                )
+            )
         }
         self.periods = periods
         self.balance = running

@@ -57,7 +57,9 @@ public struct ExactCommission: Sendable, Hashable, Comparable {
 
     public static let zero = ExactCommission(tenThousandths: 0)
 
-    public static func < (lhs: ExactCommission, rhs: ExactCommission) -> Bool { lhs.tenThousandths < rhs.tenThousandths }
+    public static func < (lhs: ExactCommission, rhs: ExactCommission) -> Bool {
+        lhs.tenThousandths < rhs.tenThousandths
+    }
 
     /// The commission of `basisAmount` at `share`, exact.
     public init(basisAmount: Money, share: Share) throws(MoneyError) {

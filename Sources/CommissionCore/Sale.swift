@@ -15,8 +15,17 @@ public struct Sale: Sendable, Hashable, Identifiable {
     public var note: String?
     public var isVoided: Bool
 
-    public init(id: ID, clinicID: Clinic.ID, productID: Product.ID, date: Day, line: SaleLine,
-                termsID: Terms.ID?, figures: SaleFigures, note: String? = nil, isVoided: Bool = false) {
+    public init(
+        id: ID,
+        clinicID: Clinic.ID,
+        productID: Product.ID,
+        date: Day,
+        line: SaleLine,
+        termsID: Terms.ID?,
+        figures: SaleFigures,
+        note: String? = nil,
+        isVoided: Bool = false
+    ) {
         self.id = id
         self.clinicID = clinicID
         self.productID = productID

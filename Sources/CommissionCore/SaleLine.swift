@@ -65,8 +65,13 @@ public struct SaleLine: Sendable, Hashable {
         } else {
             exact = .zero
         }
-        return SaleFigures(revenue: revenue, cost: cost, profit: profit, exactCommission: exact,
-                           commission: exact.rounded(rule))
+        return SaleFigures(
+            revenue: revenue,
+            cost: cost,
+            profit: profit,
+            exactCommission: exact,
+            commission: exact.rounded(rule)
+        )
     }
 }
 
@@ -88,7 +93,9 @@ extension SaleLine {
     /// Refuses a unit price or cost beyond ``largestUnitAmount`` (products, price lists and sales
     /// alike), naming it in `currency` when known.
     public static func checkUnitAmount(_ amount: Money, field: String, currency: Currency?) throws(SaleLineError) {
-        guard amount <= largestUnitAmount else { throw .amountTooLarge(field: field, amount: amount, limit: largestUnitAmount, currency: currency) }
+        guard amount <= largestUnitAmount else {
+            throw .amountTooLarge(field: field, amount: amount, limit: largestUnitAmount, currency: currency)
+        }
     }
 }
 
@@ -129,15 +136,19 @@ public enum SaleLineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The \(field) is negative: enter it as a positive amount (a return is a negative quantity)."
         case .discountExceedsLine(let discount, let line, let currency):
             let (d, l) = currency.map { ($0.format(discount), $0.format(line)) } ?? ("\(discount)", "\(line)")
-            return "The discount \(d) is more than the line's total \(l) (quantity × unit price): a discount can take the line to zero, not below."
+            return
+                "The discount \(d) is more than the line's total \(l) (quantity × unit price): a discount can take the line to zero, not below."
         case .quantityTooLarge(let quantity):
-            return "The quantity \(quantity) is more than one sale takes: at most \(SaleLine.largestQuantity) units either way. Split it into several sales."
+            return
+                "The quantity \(quantity) is more than one sale takes: at most \(SaleLine.largestQuantity) units either way. Split it into several sales."
         case .amountTooLarge(let field, let amount, let limit, let currency):
             guard let currency else {
-                return "The \(field) (\(amount.minorUnits) minor units) is more than Commission takes: at most \(limit.minorUnits) minor units of the book's currency, "
+                return
+                    "The \(field) (\(amount.minorUnits) minor units) is more than Commission takes: at most \(limit.minorUnits) minor units of the book's currency, "
                     + "so that every total of the book stays exact. Check the digits."
             }
-            return "The \(field) \(currency.format(amount)) is more than Commission takes: at most \(currency.format(limit)), "
+            return
+                "The \(field) \(currency.format(amount)) is more than Commission takes: at most \(currency.format(limit)), "
                 + "so that every total of the book stays exact. Check the digits."
         }
     }

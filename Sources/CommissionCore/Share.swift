@@ -28,7 +28,9 @@ public struct Share: Sendable, Hashable, Comparable, CustomStringConvertible {
         }
         let fraction = parts.count == 2 ? parts[1] : ""
         guard fraction.count <= 2 else { throw .tooPrecise(text) }
-        guard parts[0].count <= 3, let whole = Int(parts[0]), let hundredths = Int(fraction + String(repeating: "0", count: 2 - fraction.count)) else {
+        guard parts[0].count <= 3, let whole = Int(parts[0]),
+            let hundredths = Int(fraction + String(repeating: "0", count: 2 - fraction.count))
+        else {
             throw .outOfRange(text)
         }
         try self.init(basisPoints: whole * 100 + hundredths)

@@ -59,7 +59,10 @@ public enum SortedJSON {
         private mutating func key(_ key: StaticString) {
             #if DEBUG
             let name = key.description
-            assert(lastKey.map { Array($0.utf8).lexicographicallyPrecedes(Array(name.utf8)) } ?? true, "\(name) added after \(lastKey ?? "")")
+            assert(
+                lastKey.map { Array($0.utf8).lexicographicallyPrecedes(Array(name.utf8)) } ?? true,
+                "\(name) added after \(lastKey ?? "")"
+            )
             lastKey = name
             #endif
             if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
@@ -82,7 +85,9 @@ public enum SortedJSON {
         public mutating func add(_ key: StaticString, _ value: String?) {
             guard let value else { return }
             self.key(key)
-            do { try SortedJSON.write(value, to: &bytes, escapingSlashes: escapingSlashes) } catch { isUnsupported = true }
+            do { try SortedJSON.write(value, to: &bytes, escapingSlashes: escapingSlashes) } catch {
+                isUnsupported = true
+            }
         }
 
         /// The object's bytes, or nil where only `JSONEncoder` would do.
@@ -139,13 +144,19 @@ public enum SortedJSON {
 
         func set(_ key: String, _ node: Node) throws {
             // JSONEncoder sorts keys by their bytes; String's order (used here) is theirs for ASCII only.
-            guard key.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? key.utf8.allSatisfy({ $0 < 0x80 }) else {
+            guard
+                key.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } })
+                    ?? key.utf8.allSatisfy({ $0 < 0x80 })
+            else {
                 throw Unsupported()
             }
             // A key encoded again replaces its value, as in JSONEncoder. A small object is searched
             // (the API's are), a large one (a dictionary) indexed.
             if entries.count >= 32 && positions == nil {
-                positions = Dictionary(entries.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { $1 })
+                positions = Dictionary(
+                    entries.enumerated().map { ($0.element.key, $0.offset) },
+                    uniquingKeysWith: { $1 }
+                )
             }
             if let index = positions != nil ? positions?[key] : entries.firstIndex(where: { $0.key == key }) {
                 entries[index].node = node
@@ -184,20 +195,41 @@ public enum SortedJSON {
         var text = text
         try text.withUTF8 { bytes in
             // Most strings need no escape: copied at once.
-            guard bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || ($0 == UInt8(ascii: "/") && escapingSlashes) }) else {
+            guard
+                bytes.contains(where: {
+                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+                        || ($0 == UInt8(ascii: "/") && escapingSlashes)
+                })
+            else {
                 output.append(contentsOf: bytes)
                 return
             }
             for byte in bytes {
                 switch byte {
-                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "\\"))
-                case UInt8(ascii: "/") where escapingSlashes: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "/"))
-                case 0x0A: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
-                case 0x08: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "f"))
+                case UInt8(ascii: "\""):
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"):
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/") where escapingSlashes:
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "/"))
+                case 0x0A:
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "n"))
+                case 0x0D:
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "r"))
+                case 0x09:
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "t"))
+                case 0x08:
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "b"))
+                case 0x0C:
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "f"))
                 case 0x00..<0x20: throw Unsupported()
                 default: output.append(byte)
                 }
@@ -227,7 +259,10 @@ public enum SortedJSON {
         var keys: [any CodingKey] {
             var keys: [any CodingKey] = []
             var path: Path? = self
-            while let current = path { if let key = current.key { keys.append(key) }; path = current.parent }
+            while let current = path {
+                if let key = current.key { keys.append(key) }
+                path = current.parent
+            }
             return keys.reversed()
         }
     }
@@ -247,8 +282,10 @@ public enum SortedJSON {
         case ObjectIdentifier(UInt32.self): return .literal(String(value as! UInt32))
         case ObjectIdentifier(UInt16.self): return .literal(String(value as! UInt16))
         case ObjectIdentifier(UInt8.self): return .literal(String(value as! UInt8))
-        case ObjectIdentifier(Double.self), ObjectIdentifier(Float.self), ObjectIdentifier(Date.self), ObjectIdentifier(Data.self),
-             ObjectIdentifier(URL.self), ObjectIdentifier(Decimal.self), ObjectIdentifier(Int128.self), ObjectIdentifier(UInt128.self):
+        case ObjectIdentifier(Double.self), ObjectIdentifier(Float.self), ObjectIdentifier(Date.self),
+            ObjectIdentifier(Data.self),
+            ObjectIdentifier(URL.self), ObjectIdentifier(Decimal.self), ObjectIdentifier(Int128.self),
+            ObjectIdentifier(UInt128.self):
             throw Unsupported()
         default: return nil
         }
@@ -307,16 +344,27 @@ public enum SortedJSON {
         var codingPath: [any CodingKey] { path.keys }
 
         mutating func encodeNil(forKey key: Key) throws { try object.set(key.stringValue, .literal("null")) }
-        mutating func encode(_ value: String, forKey key: Key) throws { try object.set(key.stringValue, .string(value)) }
-        mutating func encode(_ value: Bool, forKey key: Key) throws { try object.set(key.stringValue, .literal(value ? "true" : "false")) }
-        mutating func encode(_ value: Int, forKey key: Key) throws { try object.set(key.stringValue, .literal(String(value))) }
-        mutating func encode(_ value: Int64, forKey key: Key) throws { try object.set(key.stringValue, .literal(String(value))) }
+        mutating func encode(_ value: String, forKey key: Key) throws {
+            try object.set(key.stringValue, .string(value))
+        }
+        mutating func encode(_ value: Bool, forKey key: Key) throws {
+            try object.set(key.stringValue, .literal(value ? "true" : "false"))
+        }
+        mutating func encode(_ value: Int, forKey key: Key) throws {
+            try object.set(key.stringValue, .literal(String(value)))
+        }
+        mutating func encode(_ value: Int64, forKey key: Key) throws {
+            try object.set(key.stringValue, .literal(String(value)))
+        }
         mutating func encode(_ value: Double, forKey key: Key) throws { throw Unsupported() }
         mutating func encode(_ value: Float, forKey key: Key) throws { throw Unsupported() }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             try object.set(key.stringValue, try ValueEncoder.node(for: value, at: path.appending(key)))
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type,
+            forKey key: Key
+        ) -> KeyedEncodingContainer<NestedKey> {
             let nested = ObjectNode()
             object.setNested(key.stringValue, .object(nested))
             return KeyedEncodingContainer(KeyedContainer<NestedKey>(path: path.appending(key), object: nested))
@@ -328,8 +376,14 @@ public enum SortedJSON {
         }
         // JSONEncoder writes a super encoder's value (`{}` when it is left empty) its own way: the
         // object gives up, and what the super encoder is given is thrown away.
-        mutating func superEncoder() -> any Encoder { object.isUnsupported = true; return ValueEncoder(path: path) }
-        mutating func superEncoder(forKey key: Key) -> any Encoder { object.isUnsupported = true; return ValueEncoder(path: path.appending(key)) }
+        mutating func superEncoder() -> any Encoder {
+            object.isUnsupported = true
+            return ValueEncoder(path: path)
+        }
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            object.isUnsupported = true
+            return ValueEncoder(path: path.appending(key))
+        }
     }
 
     struct UnkeyedContainer: UnkeyedEncodingContainer {
@@ -343,9 +397,13 @@ public enum SortedJSON {
         mutating func encode(_ value: Double) throws { throw Unsupported() }
         mutating func encode(_ value: Float) throws { throw Unsupported() }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            array.items.append(try ValueEncoder.node(for: value, at: path.appending(IndexKey(index: array.items.count))))
+            array.items.append(
+                try ValueEncoder.node(for: value, at: path.appending(IndexKey(index: array.items.count)))
+            )
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy keyType: NestedKey.Type
+        ) -> KeyedEncodingContainer<NestedKey> {
             let nested = ObjectNode()
             let index = IndexKey(index: array.items.count)
             array.items.append(.object(nested))
@@ -357,7 +415,10 @@ public enum SortedJSON {
             array.items.append(.array(nested))
             return UnkeyedContainer(path: path.appending(index), array: nested)
         }
-        mutating func superEncoder() -> any Encoder { array.isUnsupported = true; return ValueEncoder(path: path) }
+        mutating func superEncoder() -> any Encoder {
+            array.isUnsupported = true
+            return ValueEncoder(path: path)
+        }
     }
 
     struct SingleValueContainer: SingleValueEncodingContainer {
@@ -369,7 +430,9 @@ public enum SortedJSON {
         mutating func encode(_ value: String) throws { try take(.string(value)) }
         mutating func encode(_ value: Double) throws { throw Unsupported() }
         mutating func encode(_ value: Float) throws { throw Unsupported() }
-        mutating func encode<T: Encodable>(_ value: T) throws { try take(try ValueEncoder.node(for: value, at: encoder.path)) }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            try take(try ValueEncoder.node(for: value, at: encoder.path))
+        }
 
         private func take(_ node: Node) throws {
             guard encoder.node == nil else { throw Unsupported() }

@@ -28,8 +28,16 @@ public struct Statement: Sendable, Hashable {
     /// for each set of terms with tiers that lines were computed under (`terms`: those terms;
     /// others are ignored), and takes off every deduction of `deductions` that applies.
     /// - Throws: ``MoneyError/overflow(_:)`` when a total does not fit.
-    public init(clinic: Clinic, period: PayPeriod, lines: [StatementLine], payouts: [Payout],
-                rounding: RoundingPolicy, isClosed: Bool, terms: [Terms] = [], deductions: [Deduction] = []) throws(MoneyError) {
+    public init(
+        clinic: Clinic,
+        period: PayPeriod,
+        lines: [StatementLine],
+        payouts: [Payout],
+        rounding: RoundingPolicy,
+        isClosed: Bool,
+        terms: [Terms] = [],
+        deductions: [Deduction] = []
+    ) throws(MoneyError) {
         self.clinic = clinic
         self.period = period
         self.lines = lines
@@ -40,14 +48,25 @@ public struct Statement: Sendable, Hashable {
         for line in lines {
             try accumulator.add(line.sale.line.quantity, line.sale.figures)
             if let id = line.sale.termsID, let rate = line.sale.line.rate {
-                basisTotals[id] = try basisTotals[id, default: .zero].adding(rate.basis == .profit ? line.sale.figures.profit : line.sale.figures.revenue)
+                basisTotals[id] = try basisTotals[id, default: .zero].adding(
+                    rate.basis == .profit ? line.sale.figures.profit : line.sale.figures.revenue
+                )
             }
         }
         let totals = try accumulator.totals(rounding: rounding)
         self.totals = totals
-        let payable = try PeriodPayable(clinic: clinic.id, period: period, saleCount: totals.saleCount, revenue: totals.revenue,
-                                        roundedCommission: accumulator.roundedCommission, exactCommission: accumulator.exactCommission,
-                                        basisTotals: basisTotals, terms: terms, deductions: deductions, rounding: rounding)
+        let payable = try PeriodPayable(
+            clinic: clinic.id,
+            period: period,
+            saleCount: totals.saleCount,
+            revenue: totals.revenue,
+            roundedCommission: accumulator.roundedCommission,
+            exactCommission: accumulator.exactCommission,
+            basisTotals: basisTotals,
+            terms: terms,
+            deductions: deductions,
+            rounding: rounding
+        )
         self.accelerators = payable.accelerators
         self.commission = payable.commission
         self.deductions = payable.deductions
@@ -81,11 +100,22 @@ public struct PeriodPayable: Sendable, Hashable {
     ///   - terms: the terms lines were computed under (others, and those without tiers, are ignored).
     ///   - deductions: the clinic's deductions (those of other clinics, or not applying, are ignored).
     ///   - rounding: the book's rounding policy.
-    public init(clinic: Clinic.ID, period: PayPeriod, saleCount: Int, revenue: Money, roundedCommission: Money, exactCommission: ExactCommission,
-                basisTotals: [Terms.ID: Money], terms: [Terms], deductions: [Deduction], rounding: RoundingPolicy) throws(MoneyError) {
+    public init(
+        clinic: Clinic.ID,
+        period: PayPeriod,
+        saleCount: Int,
+        revenue: Money,
+        roundedCommission: Money,
+        exactCommission: ExactCommission,
+        basisTotals: [Terms.ID: Money],
+        terms: [Terms],
+        deductions: [Deduction],
+        rounding: RoundingPolicy
+    ) throws(MoneyError) {
         var exact = exactCommission, rounded = roundedCommission
         var accelerators: [AcceleratorLine] = []
-        for item in terms.sorted(by: { $0.id < $1.id }) where !item.tiers.isEmpty && !accelerators.contains(where: { $0.terms.id == item.id }) {
+        for item in terms.sorted(by: { $0.id < $1.id })
+        where !item.tiers.isEmpty && !accelerators.contains(where: { $0.terms.id == item.id }) {
             guard let total = basisTotals[item.id] else { continue }
             let line = try AcceleratorLine(terms: item, basisTotal: total, rule: rounding.rule)
             accelerators.append(line)
@@ -97,7 +127,9 @@ public struct PeriodPayable: Sendable, Hashable {
         var taken: [DeductionLine] = []
         for deduction in deductions.sorted(by: { $0.id < $1.id })
         where deduction.clinicID == clinic && deduction.applies(to: period, saleCount: saleCount) {
-            taken.append(DeductionLine(deduction: deduction, amount: try deduction.amount(revenue: revenue, rule: rounding.rule)))
+            taken.append(
+                DeductionLine(deduction: deduction, amount: try deduction.amount(revenue: revenue, rule: rounding.rule))
+            )
         }
         self.deductions = taken
         self.netPayable = try commission.subtracting(try Money.sum(taken.map(\.amount)))
@@ -157,8 +189,14 @@ public struct Totals: Sendable, Hashable {
     /// as the book's ``RoundingScope`` says.
     public var commission: Money
 
-    public init(saleCount: Int = 0, quantity: Int64 = 0, revenue: Money = .zero, cost: Money = .zero,
-                profit: Money = .zero, commission: Money = .zero) {
+    public init(
+        saleCount: Int = 0,
+        quantity: Int64 = 0,
+        revenue: Money = .zero,
+        cost: Money = .zero,
+        profit: Money = .zero,
+        commission: Money = .zero
+    ) {
         self.saleCount = saleCount
         self.quantity = quantity
         self.revenue = revenue
@@ -208,8 +246,14 @@ public struct Totals: Sendable, Hashable {
         }
 
         public func totals(rounding: RoundingPolicy) throws(MoneyError) -> Totals {
-            Totals(saleCount: saleCount, quantity: quantity, revenue: revenue, cost: cost, profit: profit,
-                   commission: rounding.scope == .perLine ? roundedCommission : exactCommission.rounded(rounding.rule))
+            Totals(
+                saleCount: saleCount,
+                quantity: quantity,
+                revenue: revenue,
+                cost: cost,
+                profit: profit,
+                commission: rounding.scope == .perLine ? roundedCommission : exactCommission.rounded(rounding.rule)
+            )
         }
     }
 }

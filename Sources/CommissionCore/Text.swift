@@ -15,8 +15,12 @@ extension StringProtocol {
 
     private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
-        guard let first = scalars.first, let last = scalars.last, isTrimmed(first) || isTrimmed(last) else { return String(self) }
-        guard let start = scalars.firstIndex(where: { !isTrimmed($0) }), let end = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
+        guard let first = scalars.first, let last = scalars.last, isTrimmed(first) || isTrimmed(last) else {
+            return String(self)
+        }
+        guard let start = scalars.firstIndex(where: { !isTrimmed($0) }),
+            let end = scalars.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: scalars[start...end])
         return String(kept)
@@ -41,7 +45,9 @@ extension Sequence<UInt8> {
     public var hexadecimal: String {
         let bytes = Array(self)
         return String(unsafeUninitializedCapacity: bytes.count * 2) { text in
-            func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
+            func digit(_ value: UInt8) -> UInt8 {
+                value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+            }
             for (index, byte) in bytes.enumerated() {
                 text[2 * index] = digit(byte >> 4)
                 text[2 * index + 1] = digit(byte & 0x0F)

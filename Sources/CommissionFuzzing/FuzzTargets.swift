@@ -16,12 +16,19 @@ public enum FuzzTargets {
         let options = data.first ?? 0
         let delimiters: [Character?] = [nil, ",", ";", "\t"]
         let orders: [DateOrder?] = [nil, .mdy, .dmy, .ymd]
-        let format = CSVFormat(delimiter: delimiters[Int(options & 3)], decimalComma: options & 4 != 0, dates: orders[Int(options >> 6)])
+        let format = CSVFormat(
+            delimiter: delimiters[Int(options & 3)],
+            decimalComma: options & 4 != 0,
+            dates: orders[Int(options >> 6)]
+        )
         let lines = data.count + 2
         // The same bytes as a bank statement and as a clinic's statement: rows or a refusal, never a crash.
         let origin = CSVImportSource.Origin.data(Data(data.dropFirst()), name: "fuzz.csv")
         if let bank = try? BankStatement(origin: origin, format: format, currency: .usd) {
-            check(bank.deposits.allSatisfy { $0.amount > .zero && $0.line >= 2 && $0.line <= lines }, "a deposit that is not money in, or beyond the file")
+            check(
+                bank.deposits.allSatisfy { $0.amount > .zero && $0.line >= 2 && $0.line <= lines },
+                "a deposit that is not money in, or beyond the file"
+            )
         }
         if let theirs = try? TheirStatement(origin: origin, format: format, currency: .usd) {
             check(theirs.lines.allSatisfy { $0.line >= 2 && $0.line <= lines }, "a statement line beyond the file")
@@ -30,7 +37,12 @@ public enum FuzzTargets {
         let kind = kinds[Int(options >> 3) % kinds.count]
         let source: CSVImportSource
         do {
-            source = try CSVImportSource(origin: .data(Data(data.dropFirst()), name: "fuzz.csv"), kind: kind, format: format, currency: .usd)
+            source = try CSVImportSource(
+                origin: .data(Data(data.dropFirst()), name: "fuzz.csv"),
+                kind: kind,
+                format: format,
+                currency: .usd
+            )
         } catch {
             check("\(error)".contains("fuzz.csv"), "an error that does not name the file: \(error)")
             return
@@ -40,7 +52,10 @@ public enum FuzzTargets {
                 check(row.line >= 2 && row.line <= lines, "a row at line \(row.line) of a \(data.count)-byte file")
             }
             for problem in problems {
-                check(problem.line >= 1 && problem.line <= lines, "a problem at line \(problem.line) of a \(data.count)-byte file")
+                check(
+                    problem.line >= 1 && problem.line <= lines,
+                    "a problem at line \(problem.line) of a \(data.count)-byte file"
+                )
                 check(!problem.reason.isEmpty, "a problem without a reason")
             }
         } catch {
@@ -52,11 +67,16 @@ public enum FuzzTargets {
     /// to the same value.
     public static func parsers(_ data: Data) {
         let text = String(decoding: data, as: UTF8.self)
-        for currency in [Currency.usd, try! Currency(code: "JPY", minorDigits: 0), try! Currency(code: "KWD", minorDigits: 3)] {
+        for currency in [
+            Currency.usd, try! Currency(code: "JPY", minorDigits: 0), try! Currency(code: "KWD", minorDigits: 3),
+        ] {
             for separator: Character in [".", ","] {
                 guard let money = try? currency.parse(text, decimalSeparator: separator) else { continue }
                 let printed = currency.format(money)
-                check((try? currency.parse(printed)) == money, "\(currency.code) \(text.debugDescription) → \(money) → \(printed.debugDescription)")
+                check(
+                    (try? currency.parse(printed)) == money,
+                    "\(currency.code) \(text.debugDescription) → \(money) → \(printed.debugDescription)"
+                )
             }
         }
         if let share = try? Share(parsing: text) {
@@ -78,8 +98,14 @@ public enum FuzzTargets {
         let text = String(decoding: data, as: UTF8.self)
         if let number = Workbook.decimal(text) {
             let digits = number.filter(\.isNumber).drop { $0 == "0" }.reversed().drop { $0 == "0" }
-            check(digits.count <= 15 && !number.contains("e") && !number.contains("E"), "\(text.debugDescription) read as \(number)")
-            check(Workbook.decimal(number) == number, "\(text.debugDescription) → \(number) → \(Workbook.decimal(number) ?? "nil")")
+            check(
+                digits.count <= 15 && !number.contains("e") && !number.contains("E"),
+                "\(text.debugDescription) read as \(number)"
+            )
+            check(
+                Workbook.decimal(number) == number,
+                "\(text.debugDescription) → \(number) → \(Workbook.decimal(number) ?? "nil")"
+            )
         }
         guard let container = sheetContainer(data) else { return }
         do {
@@ -103,15 +129,34 @@ public enum FuzzTargets {
     static func sheetContainer(_ sheet: Data) -> Data? {
         guard let archive = try? Archive(data: Data(), accessMode: .create, pathEncoding: nil) else { return nil }
         let parts: [(String, Data)] = [
-            ("xl/workbook.xml", Data(#"<workbook xmlns:r="r"><sheets><sheet name="Sales" r:id="rId1"/></sheets></workbook>"#.utf8)),
-            ("xl/_rels/workbook.xml.rels", Data(#"<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>"#.utf8)),
-            ("xl/styles.xml", Data(#"<styleSheet><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="10"/></cellXfs></styleSheet>"#.utf8)),
+            (
+                "xl/workbook.xml",
+                Data(#"<workbook xmlns:r="r"><sheets><sheet name="Sales" r:id="rId1"/></sheets></workbook>"#.utf8)
+            ),
+            (
+                "xl/_rels/workbook.xml.rels",
+                Data(#"<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>"#.utf8)
+            ),
+            (
+                "xl/styles.xml",
+                Data(
+                    #"<styleSheet><cellXfs><xf numFmtId="0"/><xf numFmtId="14"/><xf numFmtId="10"/></cellXfs></styleSheet>"#
+                        .utf8
+                )
+            ),
             ("xl/worksheets/sheet1.xml", sheet),
         ]
         for (path, data) in parts {
-            guard (try? archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count), provider: { position, size in
-                data.subdata(in: Int(position)..<Int(position) + size)
-            })) != nil else { return nil }
+            guard
+                (try? archive.addEntry(
+                    with: path,
+                    type: .file,
+                    uncompressedSize: Int64(data.count),
+                    provider: { position, size in
+                        data.subdata(in: Int(position)..<Int(position) + size)
+                    }
+                )) != nil
+            else { return nil }
         }
         return archive.data
     }

@@ -38,11 +38,27 @@ public struct BankStatement: Sendable {
     ///   amount column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
         var deposits: [Deposit] = [], passedOver = 0
-        (said, mapping, headers) = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .amount], reads: [.description, .note]) { row in
+        (said, mapping, headers) = try OpenedTable.readWhole(
+            origin,
+            format: format,
+            currency: currency,
+            needs: [.date, .amount],
+            reads: [.description, .note]
+        ) { row in
             let date = row.day(.date), amount = row.money(.amount, optional: true)
             guard let date = date.flatMap({ $0 }), let amount else { return }
-            guard let amount, amount > .zero else { passedOver += 1; return }
-            deposits.append(Deposit(line: row.line, date: date, amount: amount, description: row.text(.description) ?? row.text(.note) ?? ""))
+            guard let amount, amount > .zero else {
+                passedOver += 1
+                return
+            }
+            deposits.append(
+                Deposit(
+                    line: row.line,
+                    date: date,
+                    amount: amount,
+                    description: row.text(.description) ?? row.text(.note) ?? ""
+                )
+            )
         }
         name = origin.name
         self.deposits = deposits
@@ -79,7 +95,15 @@ public struct DepositProposal: Sendable, Hashable {
     public var payouts: [PayoutDraft] {
         guard case .pays(let clinic, let parts) = outcome else { return [] }
         let reference = Self.reference(deposit)
-        return parts.map { PayoutDraft(clinicID: clinic.id, period: $0.period, amount: $0.amount, receivedOn: deposit.date, reference: reference) }
+        return parts.map {
+            PayoutDraft(
+                clinicID: clinic.id,
+                period: $0.period,
+                amount: $0.amount,
+                receivedOn: deposit.date,
+                reference: reference
+            )
+        }
     }
 
     /// The reference of the payouts a deposit becomes: the bank's text, so that it is recognised later.
@@ -91,7 +115,8 @@ public struct DepositProposal: Sendable, Hashable {
     /// the deposit's line, and what it would record.
     public var key: String {
         guard case .pays(let clinic, let parts) = outcome else { return "\(deposit.line)" }
-        return "\(deposit.line):\(clinic.id.rawValue):" + parts.map { "\($0.period.start)+\($0.amount.minorUnits)" }.joined(separator: ",")
+        return "\(deposit.line):\(clinic.id.rawValue):"
+            + parts.map { "\($0.period.start)+\($0.amount.minorUnits)" }.joined(separator: ",")
     }
 }
 
@@ -104,12 +129,18 @@ public enum DepositMatching {
     /// The most periods one deposit is taken to pay at once.
     static let mostPeriods = 6
 
-    public static func propose(_ deposits: [Deposit], store: any CommissionStore, today: Day) async throws -> [DepositProposal] {
+    public static func propose(
+        _ deposits: [Deposit],
+        store: any CommissionStore,
+        today: Day
+    ) async throws -> [DepositProposal] {
         let clinics = try await store.clinics(ClinicQuery())
         var owed: [Clinic.ID: [DepositProposal.Part]] = [:]
         for clinic in clinics {
             let reconciliation = try await store.reconciliation(clinic: clinic.id, today: today)
-            owed[clinic.id] = reconciliation.periods.filter { $0.difference > .zero }.map { DepositProposal.Part(period: $0.period, amount: $0.difference) }
+            owed[clinic.id] = reconciliation.periods.filter { $0.difference > .zero }.map {
+                DepositProposal.Part(period: $0.period, amount: $0.difference)
+            }
         }
         let payouts = try await store.payouts(PayoutQuery())
         let known = learned(from: payouts, deposits: deposits)
@@ -117,7 +148,13 @@ public enum DepositMatching {
         // In date order, each taking what it pays out of what is owed, so that two deposits never pay one period twice,
         // and each payout in the book accounting for one deposit only (two clinics may pay the same amount the same day).
         for deposit in deposits.sorted(by: { ($0.date, $0.line) < ($1.date, $1.line) }) {
-            let proposal = propose(deposit, clinics: clinics, owed: owed, payouts: payouts.filter { !accounted.contains($0.id) }, known: known)
+            let proposal = propose(
+                deposit,
+                clinics: clinics,
+                owed: owed,
+                payouts: payouts.filter { !accounted.contains($0.id) },
+                known: known
+            )
             if case .recorded(let recorded) = proposal.outcome { accounted.formUnion(recorded.map(\.id)) }
             if case .pays(let clinic, let parts) = proposal.outcome {
                 owed[clinic.id] = owed[clinic.id]!.compactMap { part in
@@ -145,7 +182,9 @@ public enum DepositMatching {
         var common = Set(clinicsSaying.filter { $0.value > 1 }.keys)
         if deposits.count >= 4 {
             var rowsSaying: [Substring: Int] = [:]
-            for deposit in deposits { for word in words(normalized(deposit.description)) { rowsSaying[word, default: 0] += 1 } }
+            for deposit in deposits {
+                for word in words(normalized(deposit.description)) { rowsSaying[word, default: 0] += 1 }
+            }
             common.formUnion(rowsSaying.filter { $0.value * 2 > deposits.count }.keys)
         }
         return known.mapValues { $0.subtracting(common) }
@@ -154,31 +193,52 @@ public enum DepositMatching {
     /// Words on every kind of bank row, in the languages of her banks: they never tell one payer
     /// from another (words of three letters or less, "ACH", never count either).
     static let boilerplate: Set<Substring> = [
-        "bank", "payment", "payments", "transfer", "deposit", "deposits", "payout", "payouts", "credit", "incoming", "wire", "reference",
-        "refund", "invoice", "commission", "from", "sepa", "gmbh", "gutschrift", "provision", "uberweisung", "ueberweisung", "lastschrift",
-        "zahlung", "eingang", "dauerauftrag", "erstattung", "rechnung", "virement", "remboursement", "facture", "transferencia", "abono",
-        "ingreso", "pago", "factura", "comision", "bonifico", "accredito", "fattura", "provvigione", "overboeking", "betaling", "storting",
+        "bank", "payment", "payments", "transfer", "deposit", "deposits", "payout", "payouts", "credit", "incoming",
+        "wire", "reference",
+        "refund", "invoice", "commission", "from", "sepa", "gmbh", "gutschrift", "provision", "uberweisung",
+        "ueberweisung", "lastschrift",
+        "zahlung", "eingang", "dauerauftrag", "erstattung", "rechnung", "virement", "remboursement", "facture",
+        "transferencia", "abono",
+        "ingreso", "pago", "factura", "comision", "bonifico", "accredito", "fattura", "provvigione", "overboeking",
+        "betaling", "storting",
         "pagamento", "transferencia", "fatura", "comissao",
     ]
 
-    static func propose(_ deposit: Deposit, clinics: [Clinic], owed: [Clinic.ID: [DepositProposal.Part]], payouts: [Payout],
-                        known: [Clinic.ID: Set<Substring>]) -> DepositProposal {
+    static func propose(
+        _ deposit: Deposit,
+        clinics: [Clinic],
+        owed: [Clinic.ID: [DepositProposal.Part]],
+        payouts: [Payout],
+        known: [Clinic.ID: Set<Substring>]
+    ) -> DepositProposal {
         // Recorded already: one payout of that day and amount, or that day's payouts with its reference adding up to it.
         let reference = DepositProposal.reference(deposit)
         let sameDay = payouts.filter { $0.receivedOn == deposit.date }
         if let one = sameDay.first(where: { $0.amount == deposit.amount }) {
-            return DepositProposal(deposit: deposit, outcome: .recorded([one]), why: "a payout of this amount received on \(deposit.date) is in the book")
+            return DepositProposal(
+                deposit: deposit,
+                outcome: .recorded([one]),
+                why: "a payout of this amount received on \(deposit.date) is in the book"
+            )
         }
         let referenced = sameDay.filter { $0.reference == reference }
         if !referenced.isEmpty, (try? Money.sum(referenced.map(\.amount))) == deposit.amount {
-            return DepositProposal(deposit: deposit, outcome: .recorded(referenced), why: "its payouts, received on \(deposit.date), are in the book")
+            return DepositProposal(
+                deposit: deposit,
+                outcome: .recorded(referenced),
+                why: "its payouts, received on \(deposit.date), are in the book"
+            )
         }
 
         let text = normalized(deposit.description), textWords = words(text)
         /// `exact`: the parts are the periods' whole unpaid balances; otherwise a guess by name.
         /// `byName`: the clinic's name is in the text; `byWord`: a word of its earlier payouts is.
         struct Candidate {
-            var clinic: Clinic; var parts: [DepositProposal.Part]; var byName: Bool; var byWord: Bool; var exact: Bool
+            var clinic: Clinic
+            var parts: [DepositProposal.Part]
+            var byName: Bool
+            var byWord: Bool
+            var exact: Bool
             var named: Bool { byName || byWord }
             /// The payer's own words first: a whole balance of the clinic the text names, or of the
             /// one its earlier payouts' words name; then the clinic it names, whatever the amount (a
@@ -198,15 +258,30 @@ public enum DepositMatching {
                     guard let sum = try? total.adding(due[start].amount) else { break }
                     total = sum
                     if total == deposit.amount {
-                        candidates.append(Candidate(clinic: clinic, parts: Array(due[start...end]), byName: byName, byWord: byWord, exact: true))
+                        candidates.append(
+                            Candidate(
+                                clinic: clinic,
+                                parts: Array(due[start...end]),
+                                byName: byName,
+                                byWord: byWord,
+                                exact: true
+                            )
+                        )
                     }
                     if total > deposit.amount { break }
                 }
             }
             if named && !candidates.contains(where: { $0.clinic.id == clinic.id }), let oldest = due.first {
                 // Her clinic by name, but the amount fits no balance: the oldest unpaid period, part paid or overpaid.
-                candidates.append(Candidate(clinic: clinic, parts: [DepositProposal.Part(period: oldest.period, amount: deposit.amount)],
-                                            byName: byName, byWord: byWord, exact: false))
+                candidates.append(
+                    Candidate(
+                        clinic: clinic,
+                        parts: [DepositProposal.Part(period: oldest.period, amount: deposit.amount)],
+                        byName: byName,
+                        byWord: byWord,
+                        exact: false
+                    )
+                )
             }
         }
         // Named and fitting first; then fitting; the later the periods (nearest the deposit), the likelier.
@@ -215,25 +290,43 @@ public enum DepositMatching {
             return (a.parts.last!.period.end, -a.parts.count) > (b.parts.last!.period.end, -b.parts.count)
         }
         guard let best = ranked.first else {
-            return DepositProposal(deposit: deposit, outcome: .unmatched,
-                                   why: "no clinic is owed this amount for periods ended by \(deposit.date), and no clinic's name is in its description")
+            return DepositProposal(
+                deposit: deposit,
+                outcome: .unmatched,
+                why:
+                    "no clinic is owed this amount for periods ended by \(deposit.date), and no clinic's name is in its description"
+            )
         }
         var reasons: [String] = []
         let periods = best.parts.map { $0.period.description }.joined(separator: " and ")
         if best.exact {
-            reasons.append(best.parts.count == 1 ? "the unpaid balance of \(periods) at \(best.clinic.name)"
-                                                 : "the unpaid balances of \(periods) at \(best.clinic.name), together")
+            reasons.append(
+                best.parts.count == 1
+                    ? "the unpaid balance of \(periods) at \(best.clinic.name)"
+                    : "the unpaid balances of \(periods) at \(best.clinic.name), together"
+            )
         } else {
             let owedThere = (owed[best.clinic.id] ?? []).first { $0.period == best.parts[0].period }?.amount ?? .zero
-            reasons.append("\(periods) is the oldest unpaid period at \(best.clinic.name), but \(owedThere.minorUnits > deposit.amount.minorUnits ? "more" : "less") is owed for it: check the amount")
+            reasons.append(
+                "\(periods) is the oldest unpaid period at \(best.clinic.name), but \(owedThere.minorUnits > deposit.amount.minorUnits ? "more" : "less") is owed for it: check the amount"
+            )
         }
         if best.named {
-            reasons.append(best.byName ? "“\(best.clinic.name)” in the description" : "its description is like that of earlier payouts from \(best.clinic.name)")
+            reasons.append(
+                best.byName
+                    ? "“\(best.clinic.name)” in the description"
+                    : "its description is like that of earlier payouts from \(best.clinic.name)"
+            )
         }
         if let other = ranked.dropFirst().first(where: { $0.clinic.id != best.clinic.id && $0.rank == best.rank }) {
             reasons.append("it would fit \(other.clinic.name) as well")
         }
-        return DepositProposal(deposit: deposit, outcome: .pays(best.clinic, best.parts), isExact: best.exact, why: reasons.joined(separator: "; "))
+        return DepositProposal(
+            deposit: deposit,
+            outcome: .pays(best.clinic, best.parts),
+            isExact: best.exact,
+            why: reasons.joined(separator: "; ")
+        )
     }
 
     /// Letters and digits, lower case, words separated by one space.
@@ -246,7 +339,11 @@ public enum DepositMatching {
     /// The words of a text that can tell one payer from another: four characters or more, with a
     /// letter (not an amount, a date or "bank").
     static func words(_ normalized: String) -> Set<Substring> {
-        Set(normalized.split(separator: " ").filter { $0.count >= 4 && $0.contains(where: \.isLetter) && !boilerplate.contains($0) })
+        Set(
+            normalized.split(separator: " ").filter {
+                $0.count >= 4 && $0.contains(where: \.isLetter) && !boilerplate.contains($0)
+            }
+        )
     }
 
     /// Whether the bank's text names the clinic: its whole name, or one of its words of four letters or more.

@@ -34,8 +34,14 @@ public struct BookComparison: Sendable {
 
     /// Every price-list entry by names, day and amounts, in order: comparable across stores whose ids differ.
     static func priceLists(_ store: any CommissionStore) async throws -> [String] {
-        let clinics = Dictionary(try await store.clinics(ClinicQuery(includeArchived: true)).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-        let products = Dictionary(try await store.products(ProductQuery(includeArchived: true)).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let clinics = Dictionary(
+            try await store.clinics(ClinicQuery(includeArchived: true)).map { ($0.id, $0.name) },
+            uniquingKeysWith: { a, _ in a }
+        )
+        let products = Dictionary(
+            try await store.products(ProductQuery(includeArchived: true)).map { ($0.id, $0.name) },
+            uniquingKeysWith: { a, _ in a }
+        )
         return try await store.prices(PriceQuery()).map {
             "\(clinics[$0.clinicID] ?? "?") · \(products[$0.productID] ?? "?") from \($0.effectiveFrom): \($0.unitPrice.minorUnits)"
                 + ($0.unitCost.map { " cost \($0.minorUnits)" } ?? "")
@@ -51,26 +57,45 @@ public struct BookComparison: Sendable {
     ///   same figures by different ways (one import of a workbook, another of its CSV files).
     /// - Throws: ``Differences`` when anything differs.
     @discardableResult
-    public func run(auditPage: Int = 10_000, restoredInPlace: Bool = false, auditLog: Bool = true) async throws -> Checked {
+    public func run(
+        auditPage: Int = 10_000,
+        restoredInPlace: Bool = false,
+        auditLog: Bool = true
+    ) async throws -> Checked {
         var differences: [String] = []
         func compare<T: Equatable>(_ what: String, _ a: T, _ b: T) {
             if a != b { differences.append("\(what): \(a) in the original, \(b) in the copy") }
         }
         compare("settings", try await source.settings(), try await target.settings())
-        compare("sales (voided ones too)", try await source.countSales(SaleQuery(includeVoided: true)),
-                try await target.countSales(SaleQuery(includeVoided: true)))
+        compare(
+            "sales (voided ones too)",
+            try await source.countSales(SaleQuery(includeVoided: true)),
+            try await target.countSales(SaleQuery(includeVoided: true))
+        )
         let clinics = try await source.clinics(ClinicQuery(includeArchived: true))
-        let copiedClinics = Dictionary(try await target.clinics(ClinicQuery(includeArchived: true)).map { ($0.name.lowercased(), $0) },
-                                       uniquingKeysWith: { first, _ in first })
+        let copiedClinics = Dictionary(
+            try await target.clinics(ClinicQuery(includeArchived: true)).map { ($0.name.lowercased(), $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         compare("clinics", clinics.count, copiedClinics.count)
-        compare("products", try await source.products(ProductQuery(includeArchived: true)).map(\.name).sorted(),
-                try await target.products(ProductQuery(includeArchived: true)).map(\.name).sorted())
-        compare("terms", try await source.terms(TermsQuery(includeArchived: true)).count, try await target.terms(TermsQuery(includeArchived: true)).count)
+        compare(
+            "products",
+            try await source.products(ProductQuery(includeArchived: true)).map(\.name).sorted(),
+            try await target.products(ProductQuery(includeArchived: true)).map(\.name).sorted()
+        )
+        compare(
+            "terms",
+            try await source.terms(TermsQuery(includeArchived: true)).count,
+            try await target.terms(TermsQuery(includeArchived: true)).count
+        )
         compare("payouts", try await source.payouts(PayoutQuery()).count, try await target.payouts(PayoutQuery()).count)
         compare("price lists", try await Self.priceLists(source), try await Self.priceLists(target))
 
         var checked = Checked()
-        let months = try await source.clinicMonths(from: try Day(year: 1, month: 1, day: 1), through: try Day(year: 9999, month: 12, day: 31))
+        let months = try await source.clinicMonths(
+            from: try Day(year: 1, month: 1, day: 1),
+            through: try Day(year: 9999, month: 12, day: 31)
+        )
         for clinic in clinics {
             guard let copy = copiedClinics[clinic.name.lowercased()] else {
                 differences.append("the clinic \(clinic.name) is missing from the copy")
@@ -111,11 +136,18 @@ public struct BookComparison: Sendable {
             // The entries the copy kept from before its restore come after the original's last.
             if restoredInPlace, a.count < auditPage { b = Array(b.prefix(a.count)) }
             if a.count != b.count {
-                differences.append("the audit log has \(offset + a.count) entries or more in the original, \(offset + b.count) in the copy")
+                differences.append(
+                    "the audit log has \(offset + a.count) entries or more in the original, \(offset + b.count) in the copy"
+                )
                 break
             }
-            for (x, y) in zip(a, b) where (x.at, x.actor, x.subject, x.action, x.before, x.after) != (y.at, y.actor, y.subject, y.action, y.before, y.after) {
-                differences.append("audit entry \(x.id) (\(x.subject.rawValue) \(x.action) by \(x.actor)) differs in the copy (entry \(y.id))")
+            for (x, y) in zip(a, b)
+            where (x.at, x.actor, x.subject, x.action, x.before, x.after) != (
+                y.at, y.actor, y.subject, y.action, y.before, y.after
+            ) {
+                differences.append(
+                    "audit entry \(x.id) (\(x.subject.rawValue) \(x.action) by \(x.actor)) differs in the copy (entry \(y.id))"
+                )
             }
             checked.auditEntries += a.count
             if a.count < auditPage { break }

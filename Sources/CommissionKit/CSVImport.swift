@@ -25,8 +25,13 @@ public struct CSVFormat: Sendable, Hashable {
     /// used (``ImportMapping/fits(_:)``), and said.
     public var saved: [ImportMapping]
 
-    public init(delimiter: Character? = nil, decimalComma: Bool = false, dates: DateOrder? = nil, mapping: ImportMapping? = nil,
-                saved: [ImportMapping] = []) {
+    public init(
+        delimiter: Character? = nil,
+        decimalComma: Bool = false,
+        dates: DateOrder? = nil,
+        mapping: ImportMapping? = nil,
+        saved: [ImportMapping] = []
+    ) {
         self.delimiter = delimiter
         self.decimalComma = decimalComma
         self.dates = dates
@@ -68,14 +73,16 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notUTF8(let path):
             return "\(path) is not UTF-8 text: export the sheet as \"CSV UTF-8\"."
         case .unknownKind(let path, let headers):
-            return "Cannot tell what \(path) holds from its headers (\(headers.joined(separator: ", "))): pass --kind \(ImportKind.allCases.map(\.rawValue).joined(separator: "|"))."
+            return
+                "Cannot tell what \(path) holds from its headers (\(headers.joined(separator: ", "))): pass --kind \(ImportKind.allCases.map(\.rawValue).joined(separator: "|"))."
         case .missingColumns(let path, let columns, let headers):
             let accepted = columns.map { column in
                 let names = CSVImportSource.Field(rawValue: column).map(CSVImportSource.headers(for:)) ?? [column]
                 return "\(column): \(names.joined(separator: ", "))"
             }
             let has = headers.filter { !$0.isEmpty }
-            return "\(path) lacks the required column\(columns.count == 1 ? "" : "s") \(columns.map { "\"\($0)\"" }.joined(separator: ", "))"
+            return
+                "\(path) lacks the required column\(columns.count == 1 ? "" : "s") \(columns.map { "\"\($0)\"" }.joined(separator: ", "))"
                 + (has.isEmpty ? "" : ". Its columns are \(has.map { "\"\($0)\"" }.joined(separator: ", "))")
                 + "; headers accepted for \(accepted.joined(separator: "; "))."
         case .duplicateHeaders(let path, let headers):
@@ -91,7 +98,8 @@ public enum CSVFileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .reading(let path, let error):
             return "\(path): \(error.description)"
         case .unmappedColumn(let path, let header, let mapping, let has):
-            return "\(path) has no column \"\(header)\", which the mapping “\(mapping)” reads; its columns are \(has.map { "\"\($0)\"" }.joined(separator: ", ")). Is it the file the mapping was made for?"
+            return
+                "\(path) has no column \"\(header)\", which the mapping “\(mapping)” reads; its columns are \(has.map { "\"\($0)\"" }.joined(separator: ", ")). Is it the file the mapping was made for?"
         case .noImportableSheet(let path, let sheets):
             return """
                 None of the sheets of \(path) holds clinics, products, terms, sales, prices, schedules or deductions that Commission \
@@ -173,7 +181,10 @@ public struct CSVImportSource: ImportSource {
         private var slots = [(index: Int, header: String)?](repeating: nil, count: Field.allCases.count)
 
         init() {
-            assert(Field.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal }, "Field.ordinal is not each field's place in allCases")
+            assert(
+                Field.allCases.enumerated().allSatisfy { $0.offset == $0.element.ordinal },
+                "Field.ordinal is not each field's place in allCases"
+            )
         }
 
         subscript(field: Field) -> (index: Int, header: String)? {
@@ -203,13 +214,18 @@ public struct CSVImportSource: ImportSource {
         func scanner(delimiter: UInt8) throws -> CSVScanner {
             switch self {
             case .file(let path):
-                guard let scanner = CSVScanner(path: path, delimiter: delimiter) else { throw CSVFileError.cannotOpen(path) }
+                guard let scanner = CSVScanner(path: path, delimiter: delimiter) else {
+                    throw CSVFileError.cannotOpen(path)
+                }
                 return scanner
             case .data(let data, _):
                 return CSVScanner(data: data, delimiter: delimiter)
             case .sheet(let workbook, let sheet):
                 // A sheet is read by its workbook (`Workbook.rows`), never scanned as CSV.
-                throw CSVFileError.unreadableWorkbook(workbook.name, reason: "its sheet \"\(sheet.name)\" is not a CSV file.")
+                throw CSVFileError.unreadableWorkbook(
+                    workbook.name,
+                    reason: "its sheet \"\(sheet.name)\" is not a CSV file."
+                )
             }
         }
 
@@ -280,12 +296,15 @@ public struct CSVImportSource: ImportSource {
         let table = try OpenedTable(origin: origin, format: format)
         self.table = table
         let columns = table.columns
-        let resolvedKind = kind ?? table.mapping?.kind.flatMap(ImportKind.init(rawValue:)) ?? Self.guessKind(columns.fields)
+        let resolvedKind =
+            kind ?? table.mapping?.kind.flatMap(ImportKind.init(rawValue:)) ?? Self.guessKind(columns.fields)
         guard let resolvedKind else { throw CSVFileError.unknownKind(origin.name, headers: table.rawHeaders) }
         self.kind = resolvedKind
         var missing = Self.required[resolvedKind]!.filter { columns[$0] == nil }
         // A clinics file may name its clinics under "Clinic", a products file its products under "Product".
-        if missing.first == .name, columns[resolvedKind == .clinics ? .clinic : .product] != nil, resolvedKind == .clinics || resolvedKind == .products {
+        if missing.first == .name, columns[resolvedKind == .clinics ? .clinic : .product] != nil,
+            resolvedKind == .clinics || resolvedKind == .products
+        {
             missing.removeFirst()
         }
         try table.require(missing)
@@ -314,7 +333,9 @@ public struct CSVImportSource: ImportSource {
         var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
         var quoted = false, lines = 0
         func endLine() {
-            if let top = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), top.value > best.count { best = (top.value, top.key) }
+            if let top = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), top.value > best.count {
+                best = (top.value, top.key)
+            }
             counts = [0x2C: 0, 0x3B: 0, 0x09: 0]
             lines += 1
         }
@@ -337,7 +358,10 @@ public struct CSVImportSource: ImportSource {
     /// A CSV file's header row and the row after it (empty when none), to show her its columns
     /// beside the fields when she maps them.
     /// - Throws: ``CSVFileError`` for a file that cannot be read at all.
-    public static func firstRows(of origin: Origin, format: CSVFormat = CSVFormat()) throws -> (headers: [String], first: [String]) {
+    public static func firstRows(
+        of origin: Origin,
+        format: CSVFormat = CSVFormat()
+    ) throws -> (headers: [String], first: [String]) {
         var (_, header, scanner, _) = try OpenedTable.csvHeader(of: origin, format: format)
         let first = (try? scanner.next())??.fields ?? []
         return (header.map { $0.trimmingWhitespace() }, first)
@@ -363,8 +387,10 @@ public struct CSVImportSource: ImportSource {
     public static func isDebitColumn(_ header: String) -> Bool { debitHeaders.contains(headerKey(header)) }
 
     static let debitHeaders: Set<String> = [
-        "soll", "sollbetrag", "debit", "debits", "debitamount", "withdrawal", "withdrawals", "moneyout", "paidout", "out", "charge", "charges",
-        "belastung", "belastungen", "ausgang", "ausgange", "lastschrift", "lastschriften", "cargo", "cargos", "debito", "debitos", "uscite", "uscita",
+        "soll", "sollbetrag", "debit", "debits", "debitamount", "withdrawal", "withdrawals", "moneyout", "paidout",
+        "out", "charge", "charges",
+        "belastung", "belastungen", "ausgang", "ausgange", "lastschrift", "lastschriften", "cargo", "cargos", "debito",
+        "debitos", "uscite", "uscita",
         "addebito", "addebiti", "af", "afschrijving", "afschrijvingen", "saida", "saidas", "sortie", "sorties",
     ]
 
@@ -393,58 +419,102 @@ public struct CSVImportSource: ImportSource {
         .anchor: ["anchor", "scheduleanchor", "anchordate", "weekday"],
         .unitPrice: ["unitprice", "price", "saleprice", "priceeach", "unitpriceminor"],
         .unitCost: ["unitcost", "cost", "costeach", "unitcostminor"],
-        .share: ["share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate", "share%", "sharepercent", "sharepct",
-                 "commissionpercent", "pct"],
+        .share: [
+            "share", "split", "percent", "percentage", "%", "commission%", "rate", "commissionrate", "share%",
+            "sharepercent", "sharepct",
+            "commissionpercent", "pct",
+        ],
         .basis: ["basis", "commissionbasis"],
         .effectiveFrom: ["effectivefrom", "effective", "from", "startdate", "start", "effectivedate"],
-        .date: ["date", "saledate", "day", "bookingdate", "valuedate", "transactiondate", "posted", "posteddate", "postingdate", "datum",
-                "buchungstag", "valuta"],
+        .date: [
+            "date", "saledate", "day", "bookingdate", "valuedate", "transactiondate", "posted", "posteddate",
+            "postingdate", "datum",
+            "buchungstag", "valuta",
+        ],
         .quantity: ["quantity", "qty", "units", "count"],
         .discount: ["discount"],
         .noCommission: ["nocommission", "nocomm", "sample"],
         .note: ["note", "notes", "comment", "comments", "memo"],
         .tiers: ["tiers", "tier", "accelerators"],
         .lastDay: ["lastday", "until", "enddate", "end", "through"],
-        .amount: ["amount", "fixedamount", "perperiod", "credit", "credits", "deposit", "deposits", "moneyin", "paidin", "betrag"],
-        .description: ["description", "details", "payee", "reference", "ref", "text", "purpose", "narrative", "transactiondescription",
-                       "bookingtext", "buchungstext", "verwendungszweck", "counterparty"],
+        .amount: [
+            "amount", "fixedamount", "perperiod", "credit", "credits", "deposit", "deposits", "moneyin", "paidin",
+            "betrag",
+        ],
+        .description: [
+            "description", "details", "payee", "reference", "ref", "text", "purpose", "narrative",
+            "transactiondescription",
+            "bookingtext", "buchungstext", "verwendungszweck", "counterparty",
+        ],
         .commission: ["commission", "commissionamount", "yourcommission", "earned", "commissiondue", "payable"],
     ]
     static let translated: [Field: [String]] = [
         .name: ["nombre", "nom", "nome", "naam"],
         .clinic: ["klinik", "praxis", "clinica", "clinique", "kliniek", "standort"],
-        .product: ["produkt", "artikel", "producto", "articulo", "produit", "article", "prodotto", "articolo", "produto", "artigo"],
+        .product: [
+            "produkt", "artikel", "producto", "articulo", "produit", "article", "prodotto", "articolo", "produto",
+            "artigo",
+        ],
         .sku: ["artikelnummer", "artnr", "codigo", "codice", "referenceproduit"],
-        .unitPrice: ["preis", "einzelpreis", "stuckpreis", "verkaufspreis", "precio", "preciounitario", "preciodeventa", "prix", "prixunitaire",
-                     "prixdevente", "prezzo", "prezzounitario", "prezzodivendita", "prijs", "stukprijs", "verkoopprijs", "preco", "precounitario",
-                     "precodevenda"],
-        .unitCost: ["kosten", "einkaufspreis", "einstandspreis", "stuckkosten", "coste", "costo", "costounitario", "cout", "coutunitaire",
-                    "prixdachat", "kostprijs", "inkoopprijs", "custo", "custounitario"],
-        .date: ["verkaufsdatum", "fecha", "fechadeventa", "datedevente", "data", "datadivendita", "verkoopdatum", "datadevenda"],
-        .quantity: ["menge", "anzahl", "stuck", "stuckzahl", "stk", "cantidad", "unidades", "quantite", "qte", "quantita", "pezzi", "aantal",
-                    "stuks", "quantidade", "qtd"],
+        .unitPrice: [
+            "preis", "einzelpreis", "stuckpreis", "verkaufspreis", "precio", "preciounitario", "preciodeventa", "prix",
+            "prixunitaire",
+            "prixdevente", "prezzo", "prezzounitario", "prezzodivendita", "prijs", "stukprijs", "verkoopprijs", "preco",
+            "precounitario",
+            "precodevenda",
+        ],
+        .unitCost: [
+            "kosten", "einkaufspreis", "einstandspreis", "stuckkosten", "coste", "costo", "costounitario", "cout",
+            "coutunitaire",
+            "prixdachat", "kostprijs", "inkoopprijs", "custo", "custounitario",
+        ],
+        .date: [
+            "verkaufsdatum", "fecha", "fechadeventa", "datedevente", "data", "datadivendita", "verkoopdatum",
+            "datadevenda",
+        ],
+        .quantity: [
+            "menge", "anzahl", "stuck", "stuckzahl", "stk", "cantidad", "unidades", "quantite", "qte", "quantita",
+            "pezzi", "aantal",
+            "stuks", "quantidade", "qtd",
+        ],
         .discount: ["rabatt", "nachlass", "descuento", "remise", "sconto", "korting", "desconto"],
-        .note: ["bemerkung", "notiz", "kommentar", "nota", "notas", "observaciones", "remarque", "commentaire", "osservazioni", "opmerking",
-                "opmerkingen", "observacoes"],
-        .amount: ["haben", "habenbetrag", "gutschriften", "eingange", "credito", "creditos", "entrate", "entrada", "entradas", "abonos", "ingresos",
-                  "bij"],
+        .note: [
+            "bemerkung", "notiz", "kommentar", "nota", "notas", "observaciones", "remarque", "commentaire",
+            "osservazioni", "opmerking",
+            "opmerkingen", "observacoes",
+        ],
+        .amount: [
+            "haben", "habenbetrag", "gutschriften", "eingange", "credito", "creditos", "entrate", "entrada", "entradas",
+            "abonos", "ingresos",
+            "bij",
+        ],
         .commission: ["provision", "comision", "commissione", "provvigione", "commissie", "provisie", "comissao"],
     ]
     static let synonyms: [String: Field] = {
         var result: [String: Field] = [:]
-        for (field, names) in written.merging(translated, uniquingKeysWith: +) { for name in names { result[name] = field } }
+        for (field, names) in written.merging(translated, uniquingKeysWith: +) {
+            for name in names { result[name] = field }
+        }
         return result
     }()
 
     /// The headers read as `field`, as a person would write them ("Unit price", "Qty").
     static func headers(for field: Field) -> [String] {
-        let spelled = ["unitprice": "Unit price", "unitcost": "Unit cost", "effectivefrom": "Effective from", "lastday": "Last day",
-                       "nocommission": "No commission", "commission%": "Commission %", "commissionrate": "Commission rate", "share%": "Share %",
-                       "sharepercent": "Share percent", "sharepct": "Share pct", "commissionpercent": "Commission percent",
-                       "saledate": "Sale date", "bookingdate": "Booking date", "valuedate": "Value date", "transactiondate": "Transaction date",
-                       "posteddate": "Posted date", "postingdate": "Posting date", "clinicname": "Clinic name", "productname": "Product name",
-                       "moneyin": "Money in", "paidin": "Paid in", "bookingtext": "Booking text", "transactiondescription": "Transaction description",
-                       "commissionamount": "Commission amount", "yourcommission": "Your commission", "commissiondue": "Commission due"]
+        let spelled = [
+            "unitprice": "Unit price", "unitcost": "Unit cost", "effectivefrom": "Effective from",
+            "lastday": "Last day",
+            "nocommission": "No commission", "commission%": "Commission %", "commissionrate": "Commission rate",
+            "share%": "Share %",
+            "sharepercent": "Share percent", "sharepct": "Share pct", "commissionpercent": "Commission percent",
+            "saledate": "Sale date", "bookingdate": "Booking date", "valuedate": "Value date",
+            "transactiondate": "Transaction date",
+            "posteddate": "Posted date", "postingdate": "Posting date", "clinicname": "Clinic name",
+            "productname": "Product name",
+            "moneyin": "Money in", "paidin": "Paid in", "bookingtext": "Booking text",
+            "transactiondescription": "Transaction description",
+            "commissionamount": "Commission amount", "yourcommission": "Your commission",
+            "commissiondue": "Commission due",
+        ]
         return (written[field] ?? []).sorted().map { spelled[$0] ?? $0.prefix(1).uppercased() + $0.dropFirst() }
     }
 
@@ -460,11 +530,16 @@ public struct CSVImportSource: ImportSource {
 
     static func guessKind(_ fields: Set<Field>) -> ImportKind? {
         if fields.contains(.date) { return .sales }
-        if fields.contains(.clinic) && (fields.contains(.amount) || fields.contains(.lastDay) || fields.contains(.name) && fields.contains(.share)) {
+        if fields.contains(.clinic)
+            && (fields.contains(.amount) || fields.contains(.lastDay)
+                || fields.contains(.name) && fields.contains(.share))
+        {
             return .deductions
         }
         if fields.contains(.share) { return .terms }
-        if fields.contains(.schedule) { return fields.contains(.effectiveFrom) && fields.contains(.clinic) ? .schedules : .clinics }
+        if fields.contains(.schedule) {
+            return fields.contains(.effectiveFrom) && fields.contains(.clinic) ? .schedules : .clinics
+        }
         if fields.contains(.clinic) && fields.contains(.product) && fields.contains(.unitPrice) { return .prices }
         if (fields.contains(.name) || fields.contains(.product)) && fields.contains(.unitPrice) { return .products }
         return nil
@@ -513,7 +588,14 @@ struct RowReader {
     let decimalComma: Bool
     var problems: [ImportProblem] = []
 
-    init(fields: [String], columns: CSVImportSource.Columns, line: Int, currency: Currency, dates: DateOrder?, decimalComma: Bool) {
+    init(
+        fields: [String],
+        columns: CSVImportSource.Columns,
+        line: Int,
+        currency: Currency,
+        dates: DateOrder?,
+        decimalComma: Bool
+    ) {
         self.fields = fields
         self.columns = columns
         self.line = line
@@ -534,11 +616,15 @@ struct RowReader {
     }
 
     mutating func required(_ field: CSVImportSource.Field) -> String? {
-        guard let value = text(field) else { problem(field, "it is empty, and it is required."); return nil }
+        guard let value = text(field) else {
+            problem(field, "it is empty, and it is required.")
+            return nil
+        }
         return value
     }
 
-    mutating func parse<T>(_ field: CSVImportSource.Field, optional: Bool = false, _ parse: (String) throws -> T) -> T?? {
+    mutating func parse<T>(_ field: CSVImportSource.Field, optional: Bool = false, _ parse: (String) throws -> T) -> T??
+    {
         guard let value = optional ? text(field) : required(field) else { return optional ? .some(nil) : nil }
         do {
             return .some(try parse(value))
@@ -556,7 +642,10 @@ struct RowReader {
                 return try currency.parse(text, decimalSeparator: ".")
             }
             do {
-                return try currency.parse(try LocaleText.plainAmount(text, currency: currency, decimalComma: decimalComma), decimalSeparator: ".")
+                return try currency.parse(
+                    try LocaleText.plainAmount(text, currency: currency, decimalComma: decimalComma),
+                    decimalSeparator: "."
+                )
             } catch is MoneyError {
                 // The sentence about the text as written, not as made plain.
                 return try currency.parse(text, decimalSeparator: decimalComma ? "," : ".")
@@ -618,26 +707,44 @@ struct RowReader {
                     do {
                         return try Tier(parsing: String(part), currency: currency)
                     } catch {
-                        throw StoreError.invalid(field: "tiers", reason: "\"\(part)\" is not a tier: write a threshold and a share, as 5000.00:50%.")
+                        throw StoreError.invalid(
+                            field: "tiers",
+                            reason: "\"\(part)\" is not a tier: write a threshold and a share, as 5000.00:50%."
+                        )
                     }
                 }
             }
-            guard let clinic, let share = share.flatMap({ $0 }), let from = from.flatMap({ $0 }), let basis, let tiers, problems.isEmpty else { return nil }
-            return .terms(NamedTermsDraft(clinic: clinic, product: text(.product), basis: basis ?? .profit, share: share, effectiveFrom: from,
-                                          tiers: tiers ?? []))
+            guard let clinic, let share = share.flatMap({ $0 }), let from = from.flatMap({ $0 }), let basis, let tiers,
+                problems.isEmpty
+            else { return nil }
+            return .terms(
+                NamedTermsDraft(
+                    clinic: clinic,
+                    product: text(.product),
+                    basis: basis ?? .profit,
+                    share: share,
+                    effectiveFrom: from,
+                    tiers: tiers ?? []
+                )
+            )
         case .prices:
             let clinic = required(.clinic)
             let product = required(.product)
             let price = money(.unitPrice)
             let cost = money(.unitCost, optional: true)
             let from = day(.effectiveFrom)
-            guard let clinic, let product, let price = price.flatMap({ $0 }), let cost, let from = from.flatMap({ $0 }), problems.isEmpty else { return nil }
-            return .price(NamedPriceDraft(clinic: clinic, product: product, unitPrice: price, unitCost: cost, effectiveFrom: from))
+            guard let clinic, let product, let price = price.flatMap({ $0 }), let cost, let from = from.flatMap({ $0 }),
+                problems.isEmpty
+            else { return nil }
+            return .price(
+                NamedPriceDraft(clinic: clinic, product: product, unitPrice: price, unitCost: cost, effectiveFrom: from)
+            )
         case .schedules:
             let clinic = required(.clinic)
             let schedule = schedule()
             let from = day(.effectiveFrom)
-            guard let clinic, let schedule = schedule.flatMap({ $0 }), let from = from.flatMap({ $0 }), problems.isEmpty else { return nil }
+            guard let clinic, let schedule = schedule.flatMap({ $0 }), let from = from.flatMap({ $0 }), problems.isEmpty
+            else { return nil }
             return .scheduleChange(NamedScheduleChange(clinic: clinic, schedule: schedule, effectiveFrom: from))
         case .deductions:
             let clinic = required(.clinic)
@@ -646,17 +753,23 @@ struct RowReader {
             let share = parse(.share, optional: true) { try Share(parsing: $0) }
             let from = day(.effectiveFrom)
             let last = day(.lastDay, optional: true)
-            guard let clinic, let name, let fixed, let share, let from = from.flatMap({ $0 }), let last, problems.isEmpty else { return nil }
+            guard let clinic, let name, let fixed, let share, let from = from.flatMap({ $0 }), let last,
+                problems.isEmpty
+            else { return nil }
             let amount: DeductionAmount
             switch (fixed, share) {
             case (let fixed?, nil): amount = .fixed(fixed)
             case (nil, let share?): amount = .shareOfRevenue(share)
             default:
-                problem(columns[.amount] != nil ? .amount : .share,
-                        "a deduction is either an amount per period or a share of revenue: fill in one of the two.")
+                problem(
+                    columns[.amount] != nil ? .amount : .share,
+                    "a deduction is either an amount per period or a share of revenue: fill in one of the two."
+                )
                 return nil
             }
-            return .deduction(NamedDeductionDraft(clinic: clinic, name: name, amount: amount, effectiveFrom: from, lastDay: last))
+            return .deduction(
+                NamedDeductionDraft(clinic: clinic, name: name, amount: amount, effectiveFrom: from, lastDay: last)
+            )
         case .sales:
             let date = day(.date)
             let clinic = required(.clinic)
@@ -672,11 +785,23 @@ struct RowReader {
                 default: throw StoreError.invalid(field: "no commission", reason: "\"\(text)\" is not yes or no.")
                 }
             }
-            guard let date = date.flatMap({ $0 }), let clinic, let product, let quantity, let price, let cost, let discount,
-                  let noCommission, problems.isEmpty else { return nil }
-            return .sale(NamedSaleDraft(clinic: clinic, product: product, date: date, quantity: quantity ?? 1, unitPrice: price,
-                                        unitCost: cost, discount: discount ?? .zero, noCommission: noCommission ?? false,
-                                        note: text(.note)))
+            guard let date = date.flatMap({ $0 }), let clinic, let product, let quantity, let price, let cost,
+                let discount,
+                let noCommission, problems.isEmpty
+            else { return nil }
+            return .sale(
+                NamedSaleDraft(
+                    clinic: clinic,
+                    product: product,
+                    date: date,
+                    quantity: quantity ?? 1,
+                    unitPrice: price,
+                    unitCost: cost,
+                    discount: discount ?? .zero,
+                    noCommission: noCommission ?? false,
+                    note: text(.note)
+                )
+            )
         }
     }
 }
@@ -698,10 +823,12 @@ extension String {
 extension ImportSummary {
     /// What an import brought, as a sentence's object: "2 clinics, 1 price, 6 sales", or "nothing".
     public var counted: String {
-        let counts = [(clinics, "clinic"), (products, "product"), (terms, "terms"), (prices, "price"),
-                      (scheduleChanges, "schedule change"), (deductions, "deduction"), (sales, "sale")]
-            .filter { $0.0 > 0 }
-            .map { count, noun in "\(count) \(noun)\(count == 1 || noun == "terms" ? "" : "s")" }
+        let counts = [
+            (clinics, "clinic"), (products, "product"), (terms, "terms"), (prices, "price"),
+            (scheduleChanges, "schedule change"), (deductions, "deduction"), (sales, "sale"),
+        ]
+        .filter { $0.0 > 0 }
+        .map { count, noun in "\(count) \(noun)\(count == 1 || noun == "terms" ? "" : "s")" }
         return counts.isEmpty ? "nothing" : counts.joined(separator: ", ")
     }
 }

@@ -158,14 +158,20 @@ public struct CSVScanner {
                     }
                     // Text between the closing quote and the delimiter is kept as it is.
                     let rest = cursor
-                    while cursor < count, bytes[cursor] != delimiter, bytes[cursor] != cr, bytes[cursor] != lf { cursor += 1 }
+                    while cursor < count, bytes[cursor] != delimiter, bytes[cursor] != cr, bytes[cursor] != lf {
+                        cursor += 1
+                    }
                     if cursor == count && !atEnd { return .needMore }
                     unquoted.append(contentsOf: bytes[rest..<cursor])
-                    field = try unquoted.withUnsafeBufferPointer { bytes throws(Failure) in try Self.string(bytes, line: line) }
+                    field = try unquoted.withUnsafeBufferPointer { bytes throws(Failure) in
+                        try Self.string(bytes, line: line)
+                    }
                     index = cursor
                 } else {
                     var cursor = index
-                    while cursor < count, bytes[cursor] != delimiter, bytes[cursor] != cr, bytes[cursor] != lf { cursor += 1 }
+                    while cursor < count, bytes[cursor] != delimiter, bytes[cursor] != cr, bytes[cursor] != lf {
+                        cursor += 1
+                    }
                     if cursor == count && !atEnd { return .needMore }
                     field = try text(index..<cursor)
                     index = cursor

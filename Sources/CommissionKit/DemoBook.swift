@@ -25,12 +25,18 @@ public struct DemoBook: Sendable {
         self.seed = seed
     }
 
-    static let clinics: [(name: String, schedule: @Sendable (Day) -> PaySchedule, share: String, basis: CommissionBasis)] = [
-        ("Glow Aesthetics", { _ in .monthly }, "40%", .profit),
-        ("Harbor Skin Clinic", { _ in .semimonthly }, "55%", .profit),
-        ("Lumen Dermatology", { today in .biweekly(anchor: today.firstOfYear.adding(days: (5 - today.firstOfYear.weekday.rawValue + 7) % 7)) }, "12%", .revenue),
-        ("Northside Day Spa", { _ in .weekly(startingOn: .monday) }, "50%", .profit),
-    ]
+    static let clinics:
+        [(name: String, schedule: @Sendable (Day) -> PaySchedule, share: String, basis: CommissionBasis)] = [
+            ("Glow Aesthetics", { _ in .monthly }, "40%", .profit),
+            ("Harbor Skin Clinic", { _ in .semimonthly }, "55%", .profit),
+            (
+                "Lumen Dermatology",
+                { today in
+                    .biweekly(anchor: today.firstOfYear.adding(days: (5 - today.firstOfYear.weekday.rawValue + 7) % 7))
+                }, "12%", .revenue
+            ),
+            ("Northside Day Spa", { _ in .weekly(startingOn: .monday) }, "50%", .profit),
+        ]
 
     static let products: [(name: String, sku: String, price: Int64, cost: Int64, weight: Int)] = [
         ("Hydrating Serum 30ml", "SER-30", 6800, 2400, 9),
@@ -61,18 +67,53 @@ public struct DemoBook: Sendable {
             add(.clinic(ClinicDraft(name: clinic.name, schedule: clinic.schedule(today))))
         }
         for product in Self.products {
-            add(.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: Money(minorUnits: product.price),
-                                      unitCost: Money(minorUnits: product.cost))))
+            add(
+                .product(
+                    ProductDraft(
+                        name: product.name,
+                        sku: product.sku,
+                        unitPrice: Money(minorUnits: product.price),
+                        unitCost: Money(minorUnits: product.cost)
+                    )
+                )
+            )
         }
         for clinic in Self.clinics {
-            add(.terms(NamedTermsDraft(clinic: clinic.name, product: nil, basis: clinic.basis, share: try Share(parsing: clinic.share),
-                                       effectiveFrom: start)))
+            add(
+                .terms(
+                    NamedTermsDraft(
+                        clinic: clinic.name,
+                        product: nil,
+                        basis: clinic.basis,
+                        share: try Share(parsing: clinic.share),
+                        effectiveFrom: start
+                    )
+                )
+            )
         }
         // Glow pays more on its serum line; Harbor raised its split half-way through the year.
-        add(.terms(NamedTermsDraft(clinic: "Glow Aesthetics", product: "Hydrating Serum 30ml", basis: .profit, share: try Share(parsing: "45%"),
-                                   effectiveFrom: start)))
-        add(.terms(NamedTermsDraft(clinic: "Harbor Skin Clinic", product: nil, basis: .profit, share: try Share(parsing: "57.5%"),
-                                   effectiveFrom: today.adding(days: -150).firstOfMonth)))
+        add(
+            .terms(
+                NamedTermsDraft(
+                    clinic: "Glow Aesthetics",
+                    product: "Hydrating Serum 30ml",
+                    basis: .profit,
+                    share: try Share(parsing: "45%"),
+                    effectiveFrom: start
+                )
+            )
+        )
+        add(
+            .terms(
+                NamedTermsDraft(
+                    clinic: "Harbor Skin Clinic",
+                    product: nil,
+                    basis: .profit,
+                    share: try Share(parsing: "57.5%"),
+                    effectiveFrom: today.adding(days: -150).firstOfMonth
+                )
+            )
+        )
 
         // She works at each clinic on fixed weekdays.
         let workdays: [[Weekday]] = [[.monday, .thursday], [.tuesday, .friday], [.wednesday], [.saturday]]
@@ -83,7 +124,10 @@ public struct DemoBook: Sendable {
                 if Int.random(in: 0..<20, using: &random) == 0 { continue }  // a day off
                 for _ in 0..<Int.random(in: 1...6, using: &random) {
                     var pick = Int.random(in: 0..<totalWeight, using: &random)
-                    let product = Self.products.first { pick -= $0.weight; return pick < 0 }!
+                    let product = Self.products.first {
+                        pick -= $0.weight
+                        return pick < 0
+                    }!
                     var quantity: Int64 = Int.random(in: 1...10, using: &random) <= 8 ? 1 : 2
                     let roll = Int.random(in: 0..<100, using: &random)
                     if roll < 3 { quantity = -1 }
@@ -92,9 +136,19 @@ public struct DemoBook: Sendable {
                         discount = product.price * quantity * [Int64(10), 15, 20].randomElement(using: &random)! / 100
                     }
                     let sample = roll == 99
-                    add(.sale(NamedSaleDraft(clinic: clinic.name, product: product.name, date: date, quantity: quantity,
-                                             discount: Money(minorUnits: discount), noCommission: sample,
-                                             note: sample ? "sample" : quantity < 0 ? "returned" : nil)))
+                    add(
+                        .sale(
+                            NamedSaleDraft(
+                                clinic: clinic.name,
+                                product: product.name,
+                                date: date,
+                                quantity: quantity,
+                                discount: Money(minorUnits: discount),
+                                noCommission: sample,
+                                note: sample ? "sample" : quantity < 0 ? "returned" : nil
+                            )
+                        )
+                    )
                 }
             }
         }
@@ -114,11 +168,22 @@ public struct DemoBook: Sendable {
                 var amount = period.expected
                 let fromEnd = ended.count - index
                 if fromEnd == 1 && clinic.schedule == .monthly { continue }  // Glow has not paid last month yet
-                if fromEnd == 3 && clinic.schedule == .semimonthly { amount = try amount.subtracting(Money(minorUnits: 2500)) }
-                if fromEnd == 2 && clinic.name.hasPrefix("Northside") { amount = try amount.adding(Money(minorUnits: 1000)) }
+                if fromEnd == 3 && clinic.schedule == .semimonthly {
+                    amount = try amount.subtracting(Money(minorUnits: 2500))
+                }
+                if fromEnd == 2 && clinic.name.hasPrefix("Northside") {
+                    amount = try amount.adding(Money(minorUnits: 1000))
+                }
                 let received = period.period.end.adding(days: Int.random(in: 3...10, using: &random))
-                _ = try await store.createPayout(PayoutDraft(clinicID: clinic.id, period: period.period, amount: amount,
-                                                             receivedOn: min(received, today), reference: "Transfer \(1000 + index)"))
+                _ = try await store.createPayout(
+                    PayoutDraft(
+                        clinicID: clinic.id,
+                        period: period.period,
+                        amount: amount,
+                        receivedOn: min(received, today),
+                        reference: "Transfer \(1000 + index)"
+                    )
+                )
                 if fromEnd > 6 { try await store.closePeriod(clinic: clinic.id, period: period.period) }
             }
         }

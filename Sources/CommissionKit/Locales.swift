@@ -41,12 +41,14 @@ public struct ReadingError: Error, Sendable, Equatable, CustomStringConvertible 
 package enum LocaleText {
     /// The three numbers of a date written `2/25/2026`, `25.02.26`, `2026/2/25` or `25-02-2026`,
     /// a time after it (`14:30`, `2:30 PM`) passed over; nil for text that is not such a date.
-    static func parts(_ text: String) -> (first: Substring, second: Substring, third: Substring, separator: Character)? {
+    static func parts(_ text: String) -> (first: Substring, second: Substring, third: Substring, separator: Character)?
+    {
         let date = text.split(whereSeparator: { $0 == " " || $0 == "T" }).first ?? Substring(text)
         guard let separator = date.first(where: { $0 == "/" || $0 == "." || $0 == "-" }) else { return nil }
         var pieces = date.split(separator: separator, omittingEmptySubsequences: false)
         if separator == ".", pieces.count == 4, pieces[3].isEmpty { pieces.removeLast() }  // "25.02.2026."
-        guard pieces.count == 3, pieces.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        guard pieces.count == 3, pieces.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(\.isASCIIDigit) })
+        else { return nil }
         return (pieces[0], pieces[1], pieces[2], separator)
     }
 
@@ -76,13 +78,17 @@ package enum LocaleText {
         if isISO(text) { return try Day(parsing: text.utf8.count == 10 ? text : String(text.prefix(10))) }
         guard let (a, b, c, _) = parts(text) else { return try Day(parsing: text) }  // Day's own sentence
         guard let order else {
-            throw ReadingError(description: "\"\(text)\" is not a date written YYYY-MM-DD, and the file's other dates do not say in which order it is written: pass --dates mdy, dmy or ymd.")
+            throw ReadingError(
+                description:
+                    "\"\(text)\" is not a date written YYYY-MM-DD, and the file's other dates do not say in which order it is written: pass --dates mdy, dmy or ymd."
+            )
         }
-        let (y, m, d) = switch order {
-        case .ymd: (a, b, c)
-        case .mdy: (c, a, b)
-        case .dmy: (c, b, a)
-        }
+        let (y, m, d) =
+            switch order {
+            case .ymd: (a, b, c)
+            case .mdy: (c, a, b)
+            case .dmy: (c, b, a)
+            }
         guard y.count == 4 || y.count == 2, let year = Int(y), let month = Int(m), let dayOfMonth = Int(d) else {
             throw ReadingError(description: "\"\(text)\" is not a date read as \(order.words).")
         }
@@ -97,7 +103,9 @@ package enum LocaleText {
     /// The orders that can read a date written with three numbers; every order for an ISO date.
     package static func orders(_ text: String) -> Set<DateOrder>? {
         if isISO(text) { return nil }
-        guard let (a, b, c, separator) = parts(text), let first = Int(a), let second = Int(b), Int(c) != nil else { return [] }
+        guard let (a, b, c, separator) = parts(text), let first = Int(a), let second = Int(b), Int(c) != nil else {
+            return []
+        }
         if a.count == 4 { return second <= 12 ? [.ymd] : [] }
         var orders: Set<DateOrder> = []
         if first <= 12, second <= 31, c.count != 1 { orders.insert(.mdy) }
@@ -133,8 +141,13 @@ package enum LocaleText {
         let whole = value.split(separator: decimal, maxSplits: 1, omittingEmptySubsequences: false)
         if whole[0].contains(grouping) {
             let groups = whole[0].split(separator: grouping, omittingEmptySubsequences: false)
-            guard let head = groups.first, (1...3).contains(head.count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else {
-                throw ReadingError(description: "\"\(text)\" is not an amount: its digits are grouped by \"\(grouping)\" but not in threes.")
+            guard let head = groups.first, (1...3).contains(head.count),
+                groups.dropFirst().allSatisfy({ $0.count == 3 })
+            else {
+                throw ReadingError(
+                    description:
+                        "\"\(text)\" is not an amount: its digits are grouped by \"\(grouping)\" but not in threes."
+                )
             }
         }
         var plain = whole[0].filter { $0 != grouping }
@@ -147,8 +160,10 @@ package enum LocaleText {
     /// in dollars rather than read as dollars.
     static func signs(of currency: Currency) -> [String] {
         let usual: [String: [String]] = [
-            "USD": ["US$", "$"], "CAD": ["CA$", "C$", "$"], "AUD": ["AU$", "A$", "$"], "NZD": ["NZ$", "$"], "MXN": ["MX$", "$"],
-            "EUR": ["€"], "GBP": ["£"], "JPY": ["¥", "円"], "CNY": ["¥", "元"], "INR": ["Rs.", "₹"], "CHF": ["SFr.", "Fr."],
+            "USD": ["US$", "$"], "CAD": ["CA$", "C$", "$"], "AUD": ["AU$", "A$", "$"], "NZD": ["NZ$", "$"],
+            "MXN": ["MX$", "$"],
+            "EUR": ["€"], "GBP": ["£"], "JPY": ["¥", "円"], "CNY": ["¥", "元"], "INR": ["Rs.", "₹"],
+            "CHF": ["SFr.", "Fr."],
             "SEK": ["kr"], "NOK": ["kr"], "DKK": ["kr."], "PLN": ["zł"], "BRL": ["R$"], "KRW": ["₩"], "ZAR": ["R"],
         ]
         return [currency.code] + (usual[currency.code] ?? [])
@@ -207,28 +222,36 @@ struct ReadingEvidence {
                 let order = left.first!
                 // The value that ruled out the other order a reader might have taken.
                 let rival: DateOrder = order == .dmy ? .mdy : .dmy
-                let other = ruledOut[rival] ?? DateOrder.allCases.filter { $0 != order }.compactMap { ruledOut[$0] }.first ?? example
+                let other =
+                    ruledOut[rival] ?? DateOrder.allCases.filter { $0 != order }.compactMap { ruledOut[$0] }.first
+                    ?? example
                 reading.dates = order
                 reading.said.append("dates read as \(order.words): \(other) can only be read so")
             case 0:
-                throw ReadingError(description: """
-                    The file's dates are written in more than one order (\(DateOrder.allCases.compactMap { ruledOut[$0] }.map { "\"\($0)\"" }.joined(separator: ", ")) \
-                    cannot all be read one way): make them one order, or pass --dates mdy, dmy or ymd.
-                    """)
+                throw ReadingError(
+                    description: """
+                        The file's dates are written in more than one order (\(DateOrder.allCases.compactMap { ruledOut[$0] }.map { "\"\($0)\"" }.joined(separator: ", ")) \
+                        cannot all be read one way): make them one order, or pass --dates mdy, dmy or ymd.
+                        """
+                )
             default:
-                throw ReadingError(description: """
-                    Cannot tell how the file's dates are written: every day in it is 12 or less, so "\(example)" could be \
-                    \(left.sorted { $0.rawValue < $1.rawValue }.map(\.words).joined(separator: " or ")). Say which with --dates mdy or --dates dmy.
-                    """)
+                throw ReadingError(
+                    description: """
+                        Cannot tell how the file's dates are written: every day in it is 12 or less, so "\(example)" could be \
+                        \(left.sorted { $0.rawValue < $1.rawValue }.map(\.words).joined(separator: " or ")). Say which with --dates mdy or --dates dmy.
+                        """
+                )
             }
         }
         if let decimalComma {
             reading.decimalComma = decimalComma
         } else if let comma = commaSays, let point = pointSays {
-            throw ReadingError(description: """
-                The file's amounts are written with both decimal marks ("\(point)" with a point, "\(comma)" with a comma): make them one, \
-                or say which with --decimal-comma.
-                """)
+            throw ReadingError(
+                description: """
+                    The file's amounts are written with both decimal marks ("\(point)" with a point, "\(comma)" with a comma): make them one, \
+                    or say which with --decimal-comma.
+                    """
+            )
         } else if let comma = commaSays {
             reading.decimalComma = true
             reading.said.append("amounts read with a decimal comma: \(comma) can only be read so")

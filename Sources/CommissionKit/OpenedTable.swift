@@ -33,15 +33,19 @@ package struct OpenedTable: Sendable {
     }
 
     /// The words of a totals row's label, folded ("Total", "Summe", "Totale", "Gesamt", "Totaal"…).
-    static let totalWords: Set<String> = ["total", "totals", "subtotal", "grandtotal", "sum", "summe", "zwischensumme", "gesamt", "gesamtsumme",
-                                          "totale", "subtotale", "totaal", "subtotaal", "totaux", "soustotal", "somme", "suma", "totales",
-                                          "somma", "som"]
+    static let totalWords: Set<String> = [
+        "total", "totals", "subtotal", "grandtotal", "sum", "summe", "zwischensumme", "gesamt", "gesamtsumme",
+        "totale", "subtotale", "totaal", "subtotaal", "totaux", "soustotal", "somme", "suma", "totales",
+        "somma", "som",
+    ]
 
     /// A row of totals, not a record: its clinic and product (where the file has them) are empty,
     /// and it says it is a total, or (in a file of dated rows) it has no date either — what a
     /// spreadsheet's SUM row below the sales looks like.
     func isTotals(_ fields: [String]) -> Bool {
-        func empty(_ field: Field) -> Bool? { columns[field].map { $0.index >= fields.count || fields[$0.index].isBlank } }
+        func empty(_ field: Field) -> Bool? {
+            columns[field].map { $0.index >= fields.count || fields[$0.index].isBlank }
+        }
         guard empty(.clinic) != false, empty(.product) != false else { return false }
         if fields.contains(where: { Self.totalWords.contains(Self.key($0)) }) { return true }
         return columns[.clinic] != nil && columns[.product] != nil && empty(.date) == true
@@ -52,7 +56,9 @@ package struct OpenedTable: Sendable {
         switch lines.count {
         case 0: nil
         case 1: "passed over the totals row on line \(lines[0])"
-        default: "passed over the \(lines.count) totals rows on lines " + lines.prefix(10).map(String.init).joined(separator: ", ") + (lines.count > 10 ? "…" : "")
+        default:
+            "passed over the \(lines.count) totals rows on lines "
+                + lines.prefix(10).map(String.init).joined(separator: ", ") + (lines.count > 10 ? "…" : "")
         }
     }
 
@@ -103,12 +109,19 @@ package struct OpenedTable: Sendable {
         let spelledHeader = header.map { $0.trimmingWhitespace() }
         headers = spelledHeader
         var mapping = format.mapping
-        if let given = mapping, let absent = given.fields.keys.sorted().first(where: { header in
-            !spelledHeader.contains { ImportMapping.key($0) == ImportMapping.key(header) }
-        }) {
+        if let given = mapping,
+            let absent = given.fields.keys.sorted().first(where: { header in
+                !spelledHeader.contains { ImportMapping.key($0) == ImportMapping.key(header) }
+            })
+        {
             // A workbook's sheets are read with the mapping that fits them; a file must have its columns.
             guard case .sheet = origin else {
-                throw CSVFileError.unmappedColumn(path, absent, mapping: given.name, has: spelledHeader.filter { !$0.isEmpty })
+                throw CSVFileError.unmappedColumn(
+                    path,
+                    absent,
+                    mapping: given.name,
+                    has: spelledHeader.filter { !$0.isEmpty }
+                )
             }
             mapping = nil
         }
@@ -120,14 +133,19 @@ package struct OpenedTable: Sendable {
         for (index, spelled) in spelledHeader.enumerated() {
             guard let mapped = mapping?.field(for: spelled) else { continue }
             guard let field = Field(rawValue: mapped) else { continue }  // mapped to nothing: ignored
-            if columns[field] != nil { duplicates.append(spelled); continue }
+            if columns[field] != nil {
+                duplicates.append(spelled)
+                continue
+            }
             columns[field] = (index, spelled)
         }
         for (index, spelled) in spelledHeader.enumerated() where mapping?.field(for: spelled) == nil {
             guard let field = CSVImportSource.field(for: spelled) else { continue }
             if columns[field] != nil {
                 // Banks write several texts of a transaction (Description, Reference): the first is read.
-                if field != .description, mapping?.fields.values.contains(field.rawValue) != true { duplicates.append(spelled) }
+                if field != .description, mapping?.fields.values.contains(field.rawValue) != true {
+                    duplicates.append(spelled)
+                }
                 continue
             }
             columns[field] = (index, spelled)
@@ -142,14 +160,23 @@ package struct OpenedTable: Sendable {
     /// - Throws: ``CSVFileError``; ``StoreError/importRejected(_:total:)`` listing the rows' problems.
     /// `reads` are the fields `body` reads: the file's other columns are said to be passed over.
     /// Returns how it was read, and the mapping it was read with and its headers (to keep them).
-    static func readWhole(_ origin: CSVImportSource.Origin, format: CSVFormat, currency: Currency, needs: [Field], reads: Set<Field>,
-                          _ body: (inout RowReader) throws -> Void) throws -> (said: [String], mapping: ImportMapping?, headers: [String]) {
+    static func readWhole(
+        _ origin: CSVImportSource.Origin,
+        format: CSVFormat,
+        currency: Currency,
+        needs: [Field],
+        reads: Set<Field>,
+        _ body: (inout RowReader) throws -> Void
+    ) throws -> (said: [String], mapping: ImportMapping?, headers: [String]) {
         let table = try OpenedTable(origin: origin, format: format)
         try table.require(needs.filter { table.columns[$0] == nil })
         let reading = try table.reading(format: format)
         let problems = try table.rows(currency: currency, reading: reading, body)
         if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
-        return (table.said(reading, reads: reads.union(needs)) + (totalsSaid(table.totalRows.all).map { [$0] } ?? []), table.mapping, table.headers)
+        return (
+            table.said(reading, reads: reads.union(needs)) + (totalsSaid(table.totalRows.all).map { [$0] } ?? []),
+            table.mapping, table.headers
+        )
     }
 
     /// How the file is read, in words: the mapping it was read with, how its dates and amounts are
@@ -178,7 +205,8 @@ package struct OpenedTable: Sendable {
         func known(_ cell: String) -> Bool {
             let text = cell.trimmingWhitespace()
             guard !text.isEmpty else { return false }
-            return CSVImportSource.field(for: text) != nil || format.mapping?.field(for: text) != nil || format.saved.contains { $0.field(for: text) != nil }
+            return CSVImportSource.field(for: text) != nil || format.mapping?.field(for: text) != nil
+                || format.saved.contains { $0.field(for: text) != nil }
         }
         if let index = rows.firstIndex(where: { $0.filter(known).count >= 2 }) { return index }
         let filled = rows.map { $0.filter { !$0.isBlank }.count }
@@ -189,10 +217,15 @@ package struct OpenedTable: Sendable {
     /// among its first rows, ``headerIndex(among:format:)``), the scanner just past it, and the
     /// header's line.
     /// - Throws: ``CSVFileError`` for a file that is empty, binary or not UTF-8, or a delimiter that is not ASCII.
-    static func csvHeader(of origin: CSVImportSource.Origin, format: CSVFormat) throws -> (delimiter: UInt8, header: [String], scanner: CSVScanner, line: Int) {
+    static func csvHeader(
+        of origin: CSVImportSource.Origin,
+        format: CSVFormat
+    ) throws -> (delimiter: UInt8, header: [String], scanner: CSVScanner, line: Int) {
         let path = origin.name
         let head = try origin.head()
-        guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { throw CSVFileError.empty(path) }
+        guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            throw CSVFileError.empty(path)
+        }
         if head.contains(0) { throw CSVFileError.binary(path) }
         let delimiter: UInt8
         if let given = format.delimiter {
@@ -241,7 +274,8 @@ package struct OpenedTable: Sendable {
     /// numbers already: it is read as given.
     func reading(format: CSVFormat) throws -> ImportReading {
         let dateFields = CSVImportSource.dateFields, amountFields = CSVImportSource.amountFields
-        let dates = dateFields.compactMap { columns[$0]?.index }, amounts = amountFields.compactMap { columns[$0]?.index }
+        let dates = dateFields.compactMap { columns[$0]?.index },
+            amounts = amountFields.compactMap { columns[$0]?.index }
         var evidence = ReadingEvidence()
         if case .sheet(let workbook, let sheet) = origin {
             // A sheet's date and number cells are read as they are; its text cells ("3/16/2026"
@@ -251,8 +285,12 @@ package struct OpenedTable: Sendable {
                 let headerRow = headerRow
                 _ = try workbook.rows(of: sheet, firstBytes: 4 << 20) { cells, line in
                     guard line > headerRow, !cells.allSatisfy(\.isBlank), !isTotals(cells) else { return true }
-                    for index in dates where index < cells.count && !cells[index].isEmpty { evidence.date(cells[index].trimmed) }
-                    for index in amounts where index < cells.count && !cells[index].isEmpty { evidence.amount(cells[index]) }
+                    for index in dates where index < cells.count && !cells[index].isEmpty {
+                        evidence.date(cells[index].trimmed)
+                    }
+                    for index in amounts where index < cells.count && !cells[index].isEmpty {
+                        evidence.amount(cells[index])
+                    }
                     return true
                 }
             }
@@ -263,8 +301,12 @@ package struct OpenedTable: Sendable {
             while let record = try? scanner.next() {
                 let fields = record.fields
                 if fields.count == headerCount, isTotals(fields) { continue }
-                for index in dates where index < fields.count && !fields[index].isEmpty { evidence.date(fields[index].trimmed) }
-                for index in amounts where index < fields.count && !fields[index].isEmpty { evidence.amount(fields[index]) }
+                for index in dates where index < fields.count && !fields[index].isEmpty {
+                    evidence.date(fields[index].trimmed)
+                }
+                for index in amounts where index < fields.count && !fields[index].isEmpty {
+                    evidence.amount(fields[index])
+                }
                 rows += 1
                 // Ten thousand rows of ISO dates and plain amounts: a file exported so is read so
                 // (a later date written otherwise is its row's error, which says to pass --dates).
@@ -278,11 +320,14 @@ package struct OpenedTable: Sendable {
         }
     }
 
-
     /// Reads every row after the header (blank ones passed over) with a ``RowReader`` of the
     /// file's reading; returns the problems of every row, and those of the file from where it
     /// stops being readable.
-    func rows(currency: Currency, reading: ImportReading, _ body: (inout RowReader) throws -> Void) throws -> [ImportProblem] {
+    func rows(
+        currency: Currency,
+        reading: ImportReading,
+        _ body: (inout RowReader) throws -> Void
+    ) throws -> [ImportProblem] {
         var problems: [ImportProblem] = [], totals: [Int] = []
         defer { totalRows.set(totals) }
         let (dates, decimalComma) = (reading.dates, reading.decimalComma)
@@ -291,10 +336,22 @@ package struct OpenedTable: Sendable {
             // A sheet's row has a cell for each column up to its last filled one: the rest are empty.
             try workbook.rows(of: sheet) { cells, line in
                 guard line > headerRow, !cells.allSatisfy(\.isBlank) else { return true }
-                let fields = cells.count >= headerCount ? Array(cells.prefix(headerCount))
+                let fields =
+                    cells.count >= headerCount
+                    ? Array(cells.prefix(headerCount))
                     : cells + repeatElement("", count: headerCount - cells.count)
-                if isTotals(fields) { totals.append(line); return true }
-                var row = RowReader(fields: fields, columns: columns, line: line, currency: currency, dates: dates, decimalComma: decimalComma)
+                if isTotals(fields) {
+                    totals.append(line)
+                    return true
+                }
+                var row = RowReader(
+                    fields: fields,
+                    columns: columns,
+                    line: line,
+                    currency: currency,
+                    dates: dates,
+                    decimalComma: decimalComma
+                )
                 try body(&row)
                 problems += row.problems
                 return true
@@ -307,23 +364,51 @@ package struct OpenedTable: Sendable {
             while let record = try scanner.next() {
                 let fields = record.fields
                 if fields.allSatisfy({ $0.isBlank }) { continue }  // a blank line
-                if fields.count == headerCount, isTotals(fields) { totals.append(record.line); continue }
-                if fields.count != headerCount {
-                    problems.append(ImportProblem(line: record.line, column: nil,
-                                                  reason: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."))
+                if fields.count == headerCount, isTotals(fields) {
+                    totals.append(record.line)
                     continue
                 }
-                var row = RowReader(fields: fields, columns: columns, line: record.line, currency: currency, dates: dates, decimalComma: decimalComma)
+                if fields.count != headerCount {
+                    problems.append(
+                        ImportProblem(
+                            line: record.line,
+                            column: nil,
+                            reason:
+                                "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") but the header has \(headerCount)."
+                        )
+                    )
+                    continue
+                }
+                var row = RowReader(
+                    fields: fields,
+                    columns: columns,
+                    line: record.line,
+                    currency: currency,
+                    dates: dates,
+                    decimalComma: decimalComma
+                )
                 try body(&row)
                 problems += row.problems
             }
         } catch let failure as CSVScanner.Failure {
             switch failure {
             case .notUTF8(let line):
-                problems.append(ImportProblem(line: line, column: nil, reason: "the file stops being UTF-8 text here: export the sheet as \"CSV UTF-8\"."))
+                problems.append(
+                    ImportProblem(
+                        line: line,
+                        column: nil,
+                        reason: "the file stops being UTF-8 text here: export the sheet as \"CSV UTF-8\"."
+                    )
+                )
             case .unterminatedQuote(let line):
-                problems.append(ImportProblem(line: line, column: nil,
-                                              reason: "a quoted field opened here is never closed; check for a stray \" (nothing after it was read)."))
+                problems.append(
+                    ImportProblem(
+                        line: line,
+                        column: nil,
+                        reason:
+                            "a quoted field opened here is never closed; check for a stray \" (nothing after it was read)."
+                    )
+                )
             }
         }
         return problems

@@ -20,7 +20,8 @@ extension API {
     /// rule, a role…) as the document's, or back. The document lists the same cases as the domain
     /// (`APIShapesTests` holds every case of each to it), so a case missing is a document out of
     /// step with the code, found by the tests, never by a user.
-    public static func spelt<Other: RawRepresentable>(_ value: some RawRepresentable<String>) -> Other where Other.RawValue == String {
+    public static func spelt<Other: RawRepresentable>(_ value: some RawRepresentable<String>) -> Other
+    where Other.RawValue == String {
         guard let other = Other(rawValue: value.rawValue) else {
             preconditionFailure("\(Other.self) has no case \"\(value.rawValue)\"")
         }
@@ -42,25 +43,52 @@ public struct Presenter: Sendable {
     func m(_ money: Money) -> String { currency.format(money) }
 
     public func totals(_ totals: Totals) -> API.Totals {
-        API.Totals(sales: totals.saleCount, quantity: totals.quantity, revenue: m(totals.revenue), cost: m(totals.cost),
-                   profit: m(totals.profit), commission: m(totals.commission))
+        API.Totals(
+            sales: totals.saleCount,
+            quantity: totals.quantity,
+            revenue: m(totals.revenue),
+            cost: m(totals.cost),
+            profit: m(totals.profit),
+            commission: m(totals.commission)
+        )
     }
 
     public func clinic(_ clinic: Clinic) -> API.Clinic {
-        API.Clinic(id: clinic.id.rawValue, name: clinic.name, schedule: clinic.schedule.description, archived: clinic.isArchived,
-                   scheduleChanges: clinic.scheduleChanges.map { API.ScheduleChange(effectiveFrom: $0.effectiveFrom.description, schedule: $0.schedule.description) })
+        API.Clinic(
+            id: clinic.id.rawValue,
+            name: clinic.name,
+            schedule: clinic.schedule.description,
+            archived: clinic.isArchived,
+            scheduleChanges: clinic.scheduleChanges.map {
+                API.ScheduleChange(effectiveFrom: $0.effectiveFrom.description, schedule: $0.schedule.description)
+            }
+        )
     }
 
     public func product(_ product: Product) -> API.Product {
-        API.Product(id: product.id.rawValue, name: product.name, sku: product.sku, unitPrice: m(product.unitPrice),
-                    unitCost: m(product.unitCost), archived: product.isArchived)
+        API.Product(
+            id: product.id.rawValue,
+            name: product.name,
+            sku: product.sku,
+            unitPrice: m(product.unitPrice),
+            unitCost: m(product.unitCost),
+            archived: product.isArchived
+        )
     }
 
     public func terms(_ terms: Terms) -> API.Terms {
-        API.Terms(id: terms.id.rawValue, clinicId: terms.clinicID.rawValue, productId: terms.productID.map { $0.rawValue },
-                  basis: API.spelt(terms.basis), share: terms.share.percentText, effectiveFrom: terms.effectiveFrom.description,
-                  archived: terms.isArchived, clinic: names.clinics[terms.clinicID], product: terms.productID.flatMap { names.products[$0] },
-                  tiers: terms.tiers.map { $0.text(currency) })
+        API.Terms(
+            id: terms.id.rawValue,
+            clinicId: terms.clinicID.rawValue,
+            productId: terms.productID.map { $0.rawValue },
+            basis: API.spelt(terms.basis),
+            share: terms.share.percentText,
+            effectiveFrom: terms.effectiveFrom.description,
+            archived: terms.isArchived,
+            clinic: names.clinics[terms.clinicID],
+            product: terms.productID.flatMap { names.products[$0] },
+            tiers: terms.tiers.map { $0.text(currency) }
+        )
     }
 
     public func deduction(_ deduction: Deduction) -> API.Deduction {
@@ -69,102 +97,230 @@ public struct Presenter: Sendable {
         case .fixed(let money): amount = m(money)
         case .shareOfRevenue(let value): share = value.percentText
         }
-        return API.Deduction(id: deduction.id.rawValue, clinicId: deduction.clinicID.rawValue, clinic: names.clinics[deduction.clinicID],
-                             name: deduction.name, amount: amount, share: share, effectiveFrom: deduction.effectiveFrom.description,
-                             lastDay: deduction.lastDay?.description)
+        return API.Deduction(
+            id: deduction.id.rawValue,
+            clinicId: deduction.clinicID.rawValue,
+            clinic: names.clinics[deduction.clinicID],
+            name: deduction.name,
+            amount: amount,
+            share: share,
+            effectiveFrom: deduction.effectiveFrom.description,
+            lastDay: deduction.lastDay?.description
+        )
     }
 
     public func price(_ entry: PriceListEntry) -> API.Price {
-        API.Price(id: entry.id.rawValue, clinicId: entry.clinicID.rawValue, productId: entry.productID.rawValue,
-                  unitPrice: m(entry.unitPrice), unitCost: entry.unitCost.map(m), effectiveFrom: entry.effectiveFrom.description,
-                  clinic: names.clinics[entry.clinicID], product: names.products[entry.productID])
+        API.Price(
+            id: entry.id.rawValue,
+            clinicId: entry.clinicID.rawValue,
+            productId: entry.productID.rawValue,
+            unitPrice: m(entry.unitPrice),
+            unitCost: entry.unitCost.map(m),
+            effectiveFrom: entry.effectiveFrom.description,
+            clinic: names.clinics[entry.clinicID],
+            product: names.products[entry.productID]
+        )
     }
 
     public func sale(_ sale: Sale) -> API.Sale {
-        API.Sale(id: sale.id.rawValue, clinicId: sale.clinicID.rawValue, productId: sale.productID.rawValue,
-                 date: sale.date.description, quantity: sale.quantity, unitPrice: m(sale.line.unitPrice), unitCost: m(sale.line.unitCost),
-                 discount: m(sale.line.discount), noCommission: sale.isNoCommission, share: sale.line.rate?.share.percentText,
-                 basis: sale.line.rate.map { API.spelt($0.basis) }, revenue: m(sale.figures.revenue), cost: m(sale.figures.cost),
-                 profit: m(sale.figures.profit), commission: m(sale.figures.commission), note: sale.note, voided: sale.isVoided,
-                 clinic: names.clinics[sale.clinicID], product: names.products[sale.productID], termsId: sale.termsID?.rawValue)
+        API.Sale(
+            id: sale.id.rawValue,
+            clinicId: sale.clinicID.rawValue,
+            productId: sale.productID.rawValue,
+            date: sale.date.description,
+            quantity: sale.quantity,
+            unitPrice: m(sale.line.unitPrice),
+            unitCost: m(sale.line.unitCost),
+            discount: m(sale.line.discount),
+            noCommission: sale.isNoCommission,
+            share: sale.line.rate?.share.percentText,
+            basis: sale.line.rate.map { API.spelt($0.basis) },
+            revenue: m(sale.figures.revenue),
+            cost: m(sale.figures.cost),
+            profit: m(sale.figures.profit),
+            commission: m(sale.figures.commission),
+            note: sale.note,
+            voided: sale.isVoided,
+            clinic: names.clinics[sale.clinicID],
+            product: names.products[sale.productID],
+            termsId: sale.termsID?.rawValue
+        )
     }
 
     public func payout(_ payout: Payout) -> API.Payout {
-        API.Payout(id: payout.id.rawValue, clinicId: payout.clinicID.rawValue, periodStart: payout.period.start.description,
-                   periodEnd: payout.period.end.description, amount: m(payout.amount), receivedOn: payout.receivedOn.description,
-                   reference: payout.reference, clinic: names.clinics[payout.clinicID])
+        API.Payout(
+            id: payout.id.rawValue,
+            clinicId: payout.clinicID.rawValue,
+            periodStart: payout.period.start.description,
+            periodEnd: payout.period.end.description,
+            amount: m(payout.amount),
+            receivedOn: payout.receivedOn.description,
+            reference: payout.reference,
+            clinic: names.clinics[payout.clinicID]
+        )
     }
 
     public func audit(_ entry: AuditEntry) -> API.AuditEntry {
-        API.AuditEntry(id: entry.id.rawValue, at: entry.at, actor: entry.actor, subject: API.spelt(entry.subject),
-                       subjectId: entry.subjectID, lastSubjectId: entry.lastSubjectID, action: entry.action,
-                       before: entry.before, after: entry.after, changes: entry.changes(currency: currency, names: names))
+        API.AuditEntry(
+            id: entry.id.rawValue,
+            at: entry.at,
+            actor: entry.actor,
+            subject: API.spelt(entry.subject),
+            subjectId: entry.subjectID,
+            lastSubjectId: entry.lastSubjectID,
+            action: entry.action,
+            before: entry.before,
+            after: entry.after,
+            changes: entry.changes(currency: currency, names: names)
+        )
     }
 
     public func settings(_ settings: BookSettings) -> API.Settings {
-        API.Settings(currency: settings.currency.code, timeZone: settings.timeZoneIdentifier, rounding: API.spelt(settings.rounding.rule),
-                     roundingScope: API.spelt(settings.rounding.scope), locale: settings.localeIdentifier)
+        API.Settings(
+            currency: settings.currency.code,
+            timeZone: settings.timeZoneIdentifier,
+            rounding: API.spelt(settings.rounding.rule),
+            roundingScope: API.spelt(settings.rounding.scope),
+            locale: settings.localeIdentifier
+        )
     }
 
     public func dashboard(_ dashboard: Dashboard) -> API.Dashboard {
         API.Dashboard(
-            today: dashboard.today.description, currency: dashboard.currency.code,
-            todayTotals: totals(dashboard.todayTotals), month: totals(dashboard.monthTotals), yearToDate: totals(dashboard.yearTotals),
+            today: dashboard.today.description,
+            currency: dashboard.currency.code,
+            todayTotals: totals(dashboard.todayTotals),
+            month: totals(dashboard.monthTotals),
+            yearToDate: totals(dashboard.yearTotals),
             clinics: dashboard.clinics.map {
-                .init(id: $0.clinic.id.rawValue, name: $0.clinic.name, schedule: $0.clinic.calendar.schedule(on: $0.period.start).description,
-                      periodStart: $0.period.start.description, periodEnd: $0.period.end.description, period: totals($0.periodTotals),
-                      expected: m($0.periodPayable), received: m($0.periodReceived), balance: m($0.periodBalance),
-                      owed: m($0.arrears.owed), overdue: m($0.arrears.overdue), month: totals($0.monthTotals),
-                      yearToDate: totals($0.yearTotals), dueAfterDays: $0.arrears.dueAfterDays)
+                .init(
+                    id: $0.clinic.id.rawValue,
+                    name: $0.clinic.name,
+                    schedule: $0.clinic.calendar.schedule(on: $0.period.start).description,
+                    periodStart: $0.period.start.description,
+                    periodEnd: $0.period.end.description,
+                    period: totals($0.periodTotals),
+                    expected: m($0.periodPayable),
+                    received: m($0.periodReceived),
+                    balance: m($0.periodBalance),
+                    owed: m($0.arrears.owed),
+                    overdue: m($0.arrears.overdue),
+                    month: totals($0.monthTotals),
+                    yearToDate: totals($0.yearTotals),
+                    dueAfterDays: $0.arrears.dueAfterDays
+                )
             },
             products: dashboard.products.map {
-                .init(id: $0.product.id.rawValue, name: $0.product.name, month: totals($0.monthTotals), yearToDate: totals($0.yearTotals))
-            })
+                .init(
+                    id: $0.product.id.rawValue,
+                    name: $0.product.name,
+                    month: totals($0.monthTotals),
+                    yearToDate: totals($0.yearTotals)
+                )
+            }
+        )
     }
 
     public func statement(_ statement: Statement) -> API.Statement {
         API.Statement(
-            clinic: statement.clinic.name, periodStart: statement.period.start.description, periodEnd: statement.period.end.description,
+            clinic: statement.clinic.name,
+            periodStart: statement.period.start.description,
+            periodEnd: statement.period.end.description,
             closed: statement.isClosed,
             lines: statement.lines.map { line in
                 let s = line.sale
-                return .init(saleId: s.id.rawValue, date: s.date.description, product: line.productName, quantity: Int(s.quantity),
-                             unitPrice: m(s.line.unitPrice), unitCost: m(s.line.unitCost), discount: m(s.line.discount),
-                             revenue: m(s.figures.revenue), cost: m(s.figures.cost), profit: m(s.figures.profit),
-                             share: s.line.rate?.share.percentText, basis: s.line.rate?.basis.rawValue,
-                             commission: m(s.figures.commission), note: s.note, productId: s.productID.rawValue, termsId: s.termsID?.rawValue)
+                return .init(
+                    saleId: s.id.rawValue,
+                    date: s.date.description,
+                    product: line.productName,
+                    quantity: Int(s.quantity),
+                    unitPrice: m(s.line.unitPrice),
+                    unitCost: m(s.line.unitCost),
+                    discount: m(s.line.discount),
+                    revenue: m(s.figures.revenue),
+                    cost: m(s.figures.cost),
+                    profit: m(s.figures.profit),
+                    share: s.line.rate?.share.percentText,
+                    basis: s.line.rate?.basis.rawValue,
+                    commission: m(s.figures.commission),
+                    note: s.note,
+                    productId: s.productID.rawValue,
+                    termsId: s.termsID?.rawValue
+                )
             },
             totals: totals(statement.totals),
-            payouts: statement.payouts.map { .init(id: $0.id.rawValue, amount: m($0.amount), receivedOn: $0.receivedOn.description, reference: $0.reference) },
-            received: m(statement.received), balance: m(statement.balance),
+            payouts: statement.payouts.map {
+                .init(
+                    id: $0.id.rawValue,
+                    amount: m($0.amount),
+                    receivedOn: $0.receivedOn.description,
+                    reference: $0.reference
+                )
+            },
+            received: m(statement.received),
+            balance: m(statement.balance),
             accelerators: statement.accelerators.map {
-                .init(termsId: $0.terms.id.rawValue, basisTotal: m($0.basisTotal), tiers: $0.terms.tiers.map { $0.text(currency) }, amount: m($0.amount))
+                .init(
+                    termsId: $0.terms.id.rawValue,
+                    basisTotal: m($0.basisTotal),
+                    tiers: $0.terms.tiers.map { $0.text(currency) },
+                    amount: m($0.amount)
+                )
             },
             commission: m(statement.commission),
             deductions: statement.deductions.map {
                 .init(deductionId: $0.deduction.id.rawValue, name: $0.deduction.name, amount: m($0.amount))
             },
-            netPayable: m(statement.netPayable))
+            netPayable: m(statement.netPayable)
+        )
     }
 
     public func reconciliation(_ r: Reconciliation) -> API.Reconciliation {
-        API.Reconciliation(clinic: r.clinic.name, balance: m(r.balance), periods: r.periods.map {
-            .init(periodStart: $0.period.start.description, periodEnd: $0.period.end.description, expected: m($0.expected),
-                  received: m($0.received), difference: m($0.difference), balance: m($0.balance), status: API.spelt($0.status),
-                  closed: $0.isClosed)
-        })
+        API.Reconciliation(
+            clinic: r.clinic.name,
+            balance: m(r.balance),
+            periods: r.periods.map {
+                .init(
+                    periodStart: $0.period.start.description,
+                    periodEnd: $0.period.end.description,
+                    expected: m($0.expected),
+                    received: m($0.received),
+                    difference: m($0.difference),
+                    balance: m($0.balance),
+                    status: API.spelt($0.status),
+                    closed: $0.isClosed
+                )
+            }
+        )
     }
 
     public func year(_ summary: YearSummary) -> API.Year {
         func figures(_ f: ClinicYear.Figures) -> API.YearFigures {
-            API.YearFigures(sales: totals(f.sales), periods: f.periods, commission: m(f.commission), accelerators: m(f.accelerators),
-                            deductions: m(f.deductions), netPayable: m(f.netPayable), received: m(f.received), balance: m(f.balance))
+            API.YearFigures(
+                sales: totals(f.sales),
+                periods: f.periods,
+                commission: m(f.commission),
+                accelerators: m(f.accelerators),
+                deductions: m(f.deductions),
+                netPayable: m(f.netPayable),
+                received: m(f.received),
+                balance: m(f.balance)
+            )
         }
-        return API.Year(year: summary.year, currency: summary.currency.code, clinics: summary.clinics.map { clinic in
-            .init(clinic: clinic.clinic.name, months: clinic.months.enumerated().map { index, month in
-                .init(month: String(format: "%04d-%02d", summary.year, index + 1), totals: totals(month))
-            }, year: figures(clinic.figures))
-        }, total: figures(summary.total))
+        return API.Year(
+            year: summary.year,
+            currency: summary.currency.code,
+            clinics: summary.clinics.map { clinic in
+                .init(
+                    clinic: clinic.clinic.name,
+                    months: clinic.months.enumerated().map { index, month in
+                        .init(month: String(format: "%04d-%02d", summary.year, index + 1), totals: totals(month))
+                    },
+                    year: figures(clinic.figures)
+                )
+            },
+            total: figures(summary.total)
+        )
     }
 
     /// Clinic and product names by id.
@@ -179,8 +335,16 @@ public struct Presenter: Sendable {
 
         /// Every clinic's and product's name, archived ones included.
         public init(store: any CommissionStore) async throws {
-            clinics = Dictionary(uniqueKeysWithValues: try await store.clinics(ClinicQuery(includeArchived: true)).map { ($0.id, $0.name) })
-            products = Dictionary(uniqueKeysWithValues: try await store.products(ProductQuery(includeArchived: true)).map { ($0.id, $0.name) })
+            clinics = Dictionary(
+                uniqueKeysWithValues: try await store.clinics(ClinicQuery(includeArchived: true)).map {
+                    ($0.id, $0.name)
+                }
+            )
+            products = Dictionary(
+                uniqueKeysWithValues: try await store.products(ProductQuery(includeArchived: true)).map {
+                    ($0.id, $0.name)
+                }
+            )
         }
     }
 
@@ -215,7 +379,9 @@ public struct Presenter: Sendable {
     /// A value as JSON text, keys sorted, pretty-printed for a person or compact for the wire.
     public static func encode(_ value: some Encodable, pretty: Bool = true) -> String {
         // Compact is what the API answers: written without JSONEncoder where the same bytes can be (SortedJSON).
-        if !pretty, let bytes = SortedJSON.encode(value, escapingSlashes: true) { return String(decoding: bytes, as: UTF8.self) }
+        if !pretty, let bytes = SortedJSON.encode(value, escapingSlashes: true) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601

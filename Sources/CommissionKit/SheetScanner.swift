@@ -54,12 +54,21 @@ struct SheetScanner {
                 try skip(past: "?>")
                 continue
             case UInt8(ascii: "!"):
-                if starts(with: "<!--", at: open) { try skip(past: "-->") } else if starts(with: "<![CDATA[", at: open) { try skip(past: "]]>") } else { try skip(past: ">") }
+                if starts(with: "<!--", at: open) {
+                    try skip(past: "-->")
+                } else if starts(with: "<![CDATA[", at: open) {
+                    try skip(past: "]]>")
+                } else {
+                    try skip(past: ">")
+                }
                 continue
             case UInt8(ascii: "/"):
                 let (name, end) = try tagName(at: open + 2)
                 position = try closing(from: end)
-                if equals(name, "sheetData") { done = true; return nil }
+                if equals(name, "sheetData") {
+                    done = true
+                    return nil
+                }
                 if inSheetData && equals(name, "row") { return .rowEnd }
                 continue
             default:
@@ -68,7 +77,10 @@ struct SheetScanner {
                     let close = try attributes(from: end)
                     position = close.end
                     inSheetData = !close.selfClosing
-                    if close.selfClosing { done = true; return nil }
+                    if close.selfClosing {
+                        done = true
+                        return nil
+                    }
                     continue
                 }
                 guard inSheetData else {
@@ -113,7 +125,9 @@ struct SheetScanner {
     private mutating func cellValue() throws(Broken) -> String {
         var value = ""
         while true {
-            guard let open = find(UInt8(ascii: "<"), from: position) else { throw Broken(offset: position, reason: "a cell is never closed") }
+            guard let open = find(UInt8(ascii: "<"), from: position) else {
+                throw Broken(offset: position, reason: "a cell is never closed")
+            }
             position = open
             guard open + 1 < bytes.count else { throw Broken(offset: open, reason: "a tag is cut short") }
             if bytes[open + 1] == UInt8(ascii: "/") {
@@ -144,17 +158,26 @@ struct SheetScanner {
     private mutating func text(until name: Slice<UnsafeBufferPointer<UInt8>>) throws(Broken) -> String {
         var result = [UInt8]()
         while true {
-            guard let open = find(UInt8(ascii: "<"), from: position) else { throw Broken(offset: position, reason: "a value is never closed") }
+            guard let open = find(UInt8(ascii: "<"), from: position) else {
+                throw Broken(offset: position, reason: "a value is never closed")
+            }
             try decode(position..<open, into: &result)
             position = open
             if starts(with: "<![CDATA[", at: open) {
-                guard let end = find("]]>", from: open + 9) else { throw Broken(offset: open, reason: "a CDATA section is never closed") }
+                guard let end = find("]]>", from: open + 9) else {
+                    throw Broken(offset: open, reason: "a CDATA section is never closed")
+                }
                 result.append(contentsOf: bytes[(open + 9)..<end])
                 position = end + 3
                 continue
             }
-            if starts(with: "<!--", at: open) { try skip(past: "-->"); continue }
-            guard open + 1 < bytes.count, bytes[open + 1] == UInt8(ascii: "/") else { throw Broken(offset: open, reason: "an element inside a value") }
+            if starts(with: "<!--", at: open) {
+                try skip(past: "-->")
+                continue
+            }
+            guard open + 1 < bytes.count, bytes[open + 1] == UInt8(ascii: "/") else {
+                throw Broken(offset: open, reason: "an element inside a value")
+            }
             let (closing, end) = try tagName(at: open + 2)
             guard equals(closing, name) else { throw Broken(offset: open, reason: "a value closed by another element") }
             position = try self.closing(from: end)
@@ -172,7 +195,9 @@ struct SheetScanner {
                 index += 1
                 continue
             }
-            guard let semicolon = find(UInt8(ascii: ";"), from: index), semicolon < range.upperBound, semicolon - index <= 12 else {
+            guard let semicolon = find(UInt8(ascii: ";"), from: index), semicolon < range.upperBound,
+                semicolon - index <= 12
+            else {
                 throw Broken(offset: index, reason: "an & that starts no entity")
             }
             let entity = bytes[(index + 1)..<semicolon]
@@ -184,8 +209,12 @@ struct SheetScanner {
             case "apos": result.append(UInt8(ascii: "'"))
             case let reference where reference.hasPrefix("#"):
                 let digits = reference.dropFirst()
-                let code = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-                guard let code, let scalar = Unicode.Scalar(code), code != 0 else { throw Broken(offset: index, reason: "a character reference to no character") }
+                let code =
+                    digits.hasPrefix("x") || digits.hasPrefix("X")
+                    ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+                guard let code, let scalar = Unicode.Scalar(code), code != 0 else {
+                    throw Broken(offset: index, reason: "a character reference to no character")
+                }
                 result.append(contentsOf: Array(String(Character(scalar)).utf8))
             default:
                 throw Broken(offset: index, reason: "an unknown entity")
@@ -226,22 +255,32 @@ struct SheetScanner {
     }
 
     private static func endsName(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: " ") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == 0x09
+            || byte == 0x0A || byte == 0x0D
     }
 
     /// Reads a start tag's attributes from `index` to its `>` (handing each to `each`, its name
     /// without a prefix); returns where the tag ends and whether it closes itself (`/>`).
-    private func attributes(from index: Int, _ each: (String, Slice<UnsafeBufferPointer<UInt8>>) -> Void = { _, _ in })
-        throws(Broken) -> (end: Int, selfClosing: Bool) {
+    private func attributes(
+        from index: Int,
+        _ each: (String, Slice<UnsafeBufferPointer<UInt8>>) -> Void = { _, _ in }
+    )
+        throws(Broken) -> (end: Int, selfClosing: Bool)
+    {
         var index = index
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ">") { return (index + 1, false) }
             if byte == UInt8(ascii: "/") {
-                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ">") else { throw Broken(offset: index, reason: "a / inside a tag") }
+                guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ">") else {
+                    throw Broken(offset: index, reason: "a / inside a tag")
+                }
                 return (index + 2, true)
             }
-            if byte == UInt8(ascii: " ") || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1; continue }
+            if byte == UInt8(ascii: " ") || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                index += 1
+                continue
+            }
             // name="value" (or 'value')
             var nameStart = index, nameEnd = index
             while nameEnd < bytes.count, bytes[nameEnd] != UInt8(ascii: "="), !Self.endsName(bytes[nameEnd]) {
@@ -250,11 +289,14 @@ struct SheetScanner {
             }
             var equals = nameEnd
             while equals < bytes.count, bytes[equals] == UInt8(ascii: " ") { equals += 1 }
-            guard equals + 1 < bytes.count, bytes[equals] == UInt8(ascii: "=") else { throw Broken(offset: index, reason: "an attribute without a value") }
+            guard equals + 1 < bytes.count, bytes[equals] == UInt8(ascii: "=") else {
+                throw Broken(offset: index, reason: "an attribute without a value")
+            }
             var quote = equals + 1
             while quote < bytes.count, bytes[quote] == UInt8(ascii: " ") { quote += 1 }
             guard quote < bytes.count, bytes[quote] == UInt8(ascii: "\"") || bytes[quote] == UInt8(ascii: "'"),
-                  let close = find(bytes[quote], from: quote + 1) else { throw Broken(offset: index, reason: "an attribute's value is not quoted") }
+                let close = find(bytes[quote], from: quote + 1)
+            else { throw Broken(offset: index, reason: "an attribute's value is not quoted") }
             each(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self), bytes[(quote + 1)..<close])
             index = close + 1
         }
@@ -263,7 +305,9 @@ struct SheetScanner {
 
     /// Past the `>` of an end tag (or of a tag whose attributes do not matter).
     private func closing(from index: Int) throws(Broken) -> Int {
-        guard let close = find(UInt8(ascii: ">"), from: index) else { throw Broken(offset: index, reason: "a tag is never closed") }
+        guard let close = find(UInt8(ascii: ">"), from: index) else {
+            throw Broken(offset: index, reason: "a tag is never closed")
+        }
         return close + 1
     }
 
@@ -281,7 +325,13 @@ struct SheetScanner {
                 if equals(closing, name) { depth -= 1 }
             } else if bytes[open + 1] == UInt8(ascii: "!") || bytes[open + 1] == UInt8(ascii: "?") {
                 position = open
-                if starts(with: "<!--", at: open) { try skip(past: "-->") } else if starts(with: "<![CDATA[", at: open) { try skip(past: "]]>") } else { try skip(past: ">") }
+                if starts(with: "<!--", at: open) {
+                    try skip(past: "-->")
+                } else if starts(with: "<![CDATA[", at: open) {
+                    try skip(past: "]]>")
+                } else {
+                    try skip(past: ">")
+                }
             } else {
                 let (inner, end) = try tagName(at: open + 1)
                 let close = try attributes(from: end)
@@ -292,7 +342,9 @@ struct SheetScanner {
     }
 
     private mutating func skip(past marker: StaticString) throws(Broken) {
-        guard let found = find(marker, from: position + 1) else { throw Broken(offset: position, reason: "a comment or declaration is never closed") }
+        guard let found = find(marker, from: position + 1) else {
+            throw Broken(offset: position, reason: "a comment or declaration is never closed")
+        }
         position = found + marker.utf8CodeUnitCount
     }
 

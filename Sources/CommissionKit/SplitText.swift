@@ -14,6 +14,7 @@ public enum SplitText {
 
     /// The base share and its basis, then the tiers: `30% of profit, 35% beyond $1,000.00`.
     public static func split(_ terms: Terms, share: (Share) -> String = percent, amount: (Money) -> String) -> String {
-        "\(share(terms.share)) of \(terms.basis.rawValue)" + (terms.tiers.isEmpty ? "" : ", " + tiers(terms.tiers, share: share, amount: amount))
+        "\(share(terms.share)) of \(terms.basis.rawValue)"
+            + (terms.tiers.isEmpty ? "" : ", " + tiers(terms.tiers, share: share, amount: amount))
     }
 }

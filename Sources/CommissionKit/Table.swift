@@ -47,9 +47,15 @@ public struct TextTable: Sendable {
                 let pad = String(repeating: " ", count: widths[index] - cell.count)
                 parts.append(column.alignment == .right ? pad + cell : cell + pad)
             }
-            return parts.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+            return parts.joined(separator: "  ").replacingOccurrences(
+                of: "\\s+$",
+                with: "",
+                options: .regularExpression
+            )
         }
-        var out = [line(columns.map(\.title)), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
+        var out = [
+            line(columns.map(\.title)), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  "),
+        ]
         out += rows.map(line)
         return out.joined(separator: "\n") + "\n"
     }
@@ -86,7 +92,9 @@ public enum SpreadsheetSafety {
 
     /// The cell as it was before ``inert(_:)``.
     public static func restored(_ cell: String) -> String {
-        guard cell.hasPrefix("'"), let second = cell.dropFirst().first, triggers.contains(second), !isPlainNumber(String(cell.dropFirst())) else {
+        guard cell.hasPrefix("'"), let second = cell.dropFirst().first, triggers.contains(second),
+            !isPlainNumber(String(cell.dropFirst()))
+        else {
             return cell
         }
         return String(cell.dropFirst())

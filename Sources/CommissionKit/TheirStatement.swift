@@ -40,13 +40,29 @@ public struct TheirStatement: Sendable {
     ///   commission column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
         var lines: [TheirLine] = []
-        (said, mapping, headers) = try OpenedTable.readWhole(origin, format: format, currency: currency, needs: [.date, .product, .commission],
-                                         reads: [.quantity, .unitPrice]) { row in
+        (said, mapping, headers) = try OpenedTable.readWhole(
+            origin,
+            format: format,
+            currency: currency,
+            needs: [.date, .product, .commission],
+            reads: [.quantity, .unitPrice]
+        ) { row in
             let date = row.day(.date), product = row.required(.product), quantity = row.quantity()
             let price = row.money(.unitPrice, optional: true), commission = row.money(.commission)
-            guard let date = date.flatMap({ $0 }), let product, let quantity, let price, let commission = commission.flatMap({ $0 }),
-                  row.problems.isEmpty else { return }
-            lines.append(TheirLine(line: row.line, date: date, product: product, quantity: quantity ?? 1, price: price, commission: commission))
+            guard let date = date.flatMap({ $0 }), let product, let quantity, let price,
+                let commission = commission.flatMap({ $0 }),
+                row.problems.isEmpty
+            else { return }
+            lines.append(
+                TheirLine(
+                    line: row.line,
+                    date: date,
+                    product: product,
+                    quantity: quantity ?? 1,
+                    price: price,
+                    commission: commission
+                )
+            )
         }
         name = origin.name
         self.lines = lines
@@ -81,7 +97,9 @@ public struct ComparedLine: Sendable, Hashable {
 
     public var date: Day { theirs?.date ?? hers!.date }
     /// Whether the line can become a sale of her book: theirs alone, of a product she has.
-    public var canAccept: Bool { hers == nil && !differences.contains { if case .unknownProduct = $0 { true } else { false } } }
+    public var canAccept: Bool {
+        hers == nil && !differences.contains { if case .unknownProduct = $0 { true } else { false } }
+    }
 }
 
 /// A clinic's statement for a pay period set beside her book, line by line: every line of theirs
@@ -102,7 +120,12 @@ public struct StatementComparison: Sendable {
 
     /// Compares `theirs` with her sales at `clinic` in `period`, reading the clinic's product names
     /// through the aliases she told (``ProductAliases``) and then her products' names and SKUs.
-    public static func compare(_ theirs: TheirStatement, clinic: Clinic, period: PayPeriod, store: any CommissionStore) async throws -> StatementComparison {
+    public static func compare(
+        _ theirs: TheirStatement,
+        clinic: Clinic,
+        period: PayPeriod,
+        store: any CommissionStore
+    ) async throws -> StatementComparison {
         let products = try await store.products(ProductQuery(includeArchived: true))
         let aliases = try await (store as? any ProductAliases)?.aliases(clinic: clinic.id) ?? []
         let statement = try await store.statement(clinic: clinic.id, period: period)
@@ -112,20 +135,37 @@ public struct StatementComparison: Sendable {
             if let sku = product.sku, byKey[ImportMapping.key(sku)] == nil { byKey[ImportMapping.key(sku)] = product }
         }
         let byID = Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0) })
-        for alias in aliases { if let product = byID[alias.productID] { byKey[ImportMapping.key(alias.name)] = product } }
-        return try compare(theirs.lines, hers: statement.lines.map(\.sale), clinic: clinic, period: period,
-                           product: { byKey[ImportMapping.key($0)] }, name: { byID[$0]?.name ?? "product \($0.rawValue)" })
+        for alias in aliases {
+            if let product = byID[alias.productID] { byKey[ImportMapping.key(alias.name)] = product }
+        }
+        return try compare(
+            theirs.lines,
+            hers: statement.lines.map(\.sale),
+            clinic: clinic,
+            period: period,
+            product: { byKey[ImportMapping.key($0)] },
+            name: { byID[$0]?.name ?? "product \($0.rawValue)" }
+        )
     }
 
-    static func compare(_ theirs: [TheirLine], hers: [Sale], clinic: Clinic, period: PayPeriod, product: (String) -> Product?,
-                        name: (Product.ID) -> String) throws -> StatementComparison {
+    static func compare(
+        _ theirs: [TheirLine],
+        hers: [Sale],
+        clinic: Clinic,
+        period: PayPeriod,
+        product: (String) -> Product?,
+        name: (Product.ID) -> String
+    ) throws -> StatementComparison {
         var matchedHers = Set<Sale.ID>()
         var pairs: [Int: Sale] = [:]  // their line's index → her sale
         let resolved = theirs.map { product($0.product) }
         // Same day, product and quantity; then a day apart; then the same product on the day (or a day apart), another quantity.
         let passes: [(TheirLine, Sale) -> Bool] = [
             { $0.date == $1.date && $0.quantity == $1.quantity },
-            { ($0.date.adding(days: 1) == $1.date || $0.date.adding(days: -1) == $1.date) && $0.quantity == $1.quantity },
+            {
+                ($0.date.adding(days: 1) == $1.date || $0.date.adding(days: -1) == $1.date)
+                    && $0.quantity == $1.quantity
+            },
             { $0.date == $1.date },
             { ($0.date.adding(days: 1) == $1.date || $0.date.adding(days: -1) == $1.date) },
         ]
@@ -140,7 +180,9 @@ public struct StatementComparison: Sendable {
             for least in [2, 1, 0] {
                 for (index, line) in theirs.enumerated() where pairs[index] == nil {
                     guard let product = resolved[index] else { continue }
-                    let candidates = hers.filter { !matchedHers.contains($0.id) && $0.productID == product.id && pass(line, $0) }
+                    let candidates = hers.filter {
+                        !matchedHers.contains($0.id) && $0.productID == product.id && pass(line, $0)
+                    }
                     if let sale = candidates.first(where: { agreement(line, $0) >= least }) {
                         pairs[index] = sale
                         matchedHers.insert(sale.id)
@@ -151,28 +193,59 @@ public struct StatementComparison: Sendable {
         var lines: [ComparedLine] = []
         for (index, line) in theirs.enumerated() {
             guard let sale = pairs[index] else {
-                let differences: [ComparedLine.Difference] = resolved[index] == nil ? [.missingOnHers, .unknownProduct(line.product)] : [.missingOnHers]
-                lines.append(ComparedLine(theirs: line, hers: nil, product: resolved[index]?.name ?? line.product, differences: differences,
-                                          commissionDifference: line.commission))
+                let differences: [ComparedLine.Difference] =
+                    resolved[index] == nil ? [.missingOnHers, .unknownProduct(line.product)] : [.missingOnHers]
+                lines.append(
+                    ComparedLine(
+                        theirs: line,
+                        hers: nil,
+                        product: resolved[index]?.name ?? line.product,
+                        differences: differences,
+                        commissionDifference: line.commission
+                    )
+                )
                 continue
             }
             var differences: [ComparedLine.Difference] = []
             if line.date != sale.date { differences.append(.shifted(theirs: line.date, hers: sale.date)) }
-            if line.quantity != sale.quantity { differences.append(.quantity(theirs: line.quantity, hers: sale.quantity)) }
+            if line.quantity != sale.quantity {
+                differences.append(.quantity(theirs: line.quantity, hers: sale.quantity))
+            }
             if let price = line.price, price != sale.line.unitPrice, price != sale.figures.revenue {
                 differences.append(.price(theirs: price, hers: sale.line.unitPrice))
             }
-            if line.commission != sale.figures.commission { differences.append(.commission(theirs: line.commission, hers: sale.figures.commission)) }
-            lines.append(ComparedLine(theirs: line, hers: sale, product: name(sale.productID), differences: differences,
-                                      commissionDifference: try line.commission.subtracting(sale.figures.commission)))
+            if line.commission != sale.figures.commission {
+                differences.append(.commission(theirs: line.commission, hers: sale.figures.commission))
+            }
+            lines.append(
+                ComparedLine(
+                    theirs: line,
+                    hers: sale,
+                    product: name(sale.productID),
+                    differences: differences,
+                    commissionDifference: try line.commission.subtracting(sale.figures.commission)
+                )
+            )
         }
         for sale in hers where !matchedHers.contains(sale.id) {
-            lines.append(ComparedLine(theirs: nil, hers: sale, product: name(sale.productID), differences: [.missingOnTheirs],
-                                      commissionDifference: try Money.zero.subtracting(sale.figures.commission)))
+            lines.append(
+                ComparedLine(
+                    theirs: nil,
+                    hers: sale,
+                    product: name(sale.productID),
+                    differences: [.missingOnTheirs],
+                    commissionDifference: try Money.zero.subtracting(sale.figures.commission)
+                )
+            )
         }
         lines.sort { ($0.date, $0.theirs?.line ?? Int.max) < ($1.date, $1.theirs?.line ?? Int.max) }
-        return StatementComparison(clinic: clinic, period: period, lines: lines, theirTotal: try Money.sum(theirs.map(\.commission)),
-                                   herTotal: try Money.sum(hers.map(\.figures.commission)))
+        return StatementComparison(
+            clinic: clinic,
+            period: period,
+            lines: lines,
+            theirTotal: try Money.sum(theirs.map(\.commission)),
+            herTotal: try Money.sum(hers.map(\.figures.commission))
+        )
     }
 }
 
@@ -184,7 +257,9 @@ extension ComparedLine.Difference {
         switch self {
         case .missingOnHers: return toClinic ? "not in my records" : "not in your book"
         case .missingOnTheirs: return toClinic ? "not on your statement" : "not on their statement"
-        case .unknownProduct(let name): return toClinic ? "“\(name)” is not a product I sell" : "their product “\(name)” is not one of yours: say which it is"
+        case .unknownProduct(let name):
+            return toClinic
+                ? "“\(name)” is not a product I sell" : "their product “\(name)” is not one of yours: say which it is"
         case .shifted(let a, let b): return "dated \(a) \(theirs), \(b) \(hers)"
         case .quantity(let a, let b): return "quantity \(a) \(theirs), \(b) \(hers)"
         case .price(let a, let b): return "price \(format(a)) \(theirs), \(format(b)) \(hers)"
@@ -204,7 +279,12 @@ extension ComparedLine {
         Self.figures(hers?.quantity, hers?.line.unitPrice, hers?.figures.commission, format)
     }
 
-    static func figures(_ quantity: Int64?, _ price: Money?, _ commission: Money?, _ format: (Money) -> String) -> String {
+    static func figures(
+        _ quantity: Int64?,
+        _ price: Money?,
+        _ commission: Money?,
+        _ format: (Money) -> String
+    ) -> String {
         guard let quantity, let commission else { return "—" }
         return "\(quantity)" + (price.map { " × \(format($0))" } ?? "") + " → \(format(commission))"
     }
@@ -226,14 +306,25 @@ extension Renderer {
         var total = Money.zero
         for (index, line) in comparison.differing.enumerated() where numbers?.contains(index + 1) ?? true {
             total = (try? total.adding(line.commissionDifference)) ?? total
-            rows.append(["\(index + 1)", line.date.description, line.product,
-                         line.theirFigures(c.format), line.herFigures(c.format),
-                         line.explained(c.format), signed(line.commissionDifference)])
+            rows.append([
+                "\(index + 1)", line.date.description, line.product,
+                line.theirFigures(c.format), line.herFigures(c.format),
+                line.explained(c.format), signed(line.commissionDifference),
+            ])
         }
-        rows.append(["", "", "Total", c.format(comparison.theirTotal), c.format(comparison.herTotal),
-                     numbers == nil ? "their total minus yours" : "the lines above", signed(numbers == nil ? comparison.difference : total)])
-        return TextTable([.init("#", .right), .init("date"), .init("product"), .init("theirs"), .init("yours"), .init("what differs"),
-                          .init("difference", .right)], rows: rows)
+        rows.append([
+            "", "", "Total", c.format(comparison.theirTotal), c.format(comparison.herTotal),
+            numbers == nil ? "their total minus yours" : "the lines above",
+            signed(numbers == nil ? comparison.difference : total),
+        ])
+        return TextTable(
+            [
+                .init("#", .right), .init("date"), .init("product"), .init("theirs"), .init("yours"),
+                .init("what differs"),
+                .init("difference", .right),
+            ],
+            rows: rows
+        )
     }
 
     /// The dispute she sends back, addressed to the clinic ("your", the clinic's; "my", hers): the
@@ -245,15 +336,29 @@ extension Renderer {
         var total = Money.zero
         for (index, line) in comparison.differing.enumerated() where numbers.contains(index + 1) {
             total = (try? total.adding(line.commissionDifference)) ?? total
-            rows.append([comparison.clinic.name, comparison.period.start.description, comparison.period.end.description, line.date.description,
-                         line.product, line.theirs.map { "\($0.line)" } ?? "", line.theirs.map { "\($0.quantity)" } ?? "",
-                         line.hers.map { "\($0.quantity)" } ?? "", line.theirs?.price.map(c.format) ?? "", line.hers.map { c.format($0.line.unitPrice) } ?? "",
-                         line.theirs.map { c.format($0.commission) } ?? "", line.hers.map { c.format($0.figures.commission) } ?? "",
-                         c.format(line.commissionDifference), line.explained(c.format, toClinic: true)])
+            rows.append([
+                comparison.clinic.name, comparison.period.start.description, comparison.period.end.description,
+                line.date.description,
+                line.product, line.theirs.map { "\($0.line)" } ?? "", line.theirs.map { "\($0.quantity)" } ?? "",
+                line.hers.map { "\($0.quantity)" } ?? "", line.theirs?.price.map(c.format) ?? "",
+                line.hers.map { c.format($0.line.unitPrice) } ?? "",
+                line.theirs.map { c.format($0.commission) } ?? "",
+                line.hers.map { c.format($0.figures.commission) } ?? "",
+                c.format(line.commissionDifference), line.explained(c.format, toClinic: true),
+            ])
         }
-        rows.append([comparison.clinic.name, comparison.period.start.description, comparison.period.end.description, "", "Total", "", "", "", "", "", "", "",
-                     c.format(total), "the disputed lines"])
-        return TextTable(["clinic", "period start", "period end", "date", "product", "line of your statement", "your quantity", "my quantity", "your price",
-                          "my price", "your commission", "my commission", "difference", "what differs"].map { .init($0) }, rows: rows).csv()
+        rows.append([
+            comparison.clinic.name, comparison.period.start.description, comparison.period.end.description, "", "Total",
+            "", "", "", "", "", "", "",
+            c.format(total), "the disputed lines",
+        ])
+        return TextTable(
+            [
+                "clinic", "period start", "period end", "date", "product", "line of your statement", "your quantity",
+                "my quantity", "your price",
+                "my price", "your commission", "my commission", "difference", "what differs",
+            ].map { .init($0) },
+            rows: rows
+        ).csv()
     }
 }

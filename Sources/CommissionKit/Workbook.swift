@@ -1,10 +1,11 @@
 import CommissionCore
 import Foundation
+import Synchronization
+import ZIPFoundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Synchronization
-import ZIPFoundation
 
 /// A workbook read for an import — Excel's (`.xlsx`, Office Open XML) or LibreOffice's own
 /// (`.ods`, OpenDocument): its sheets, and each sheet's rows as the text of their cells, the way a
@@ -83,7 +84,8 @@ public struct Workbook: Sendable {
         try self.init(path: scratch.path, name: name, scratch: scratch, limits: limits)
     }
 
-    init(path: String, name: String, scratch: ScratchFile? = nil, limits: WorkbookLimits = .local) throws(CSVFileError) {
+    init(path: String, name: String, scratch: ScratchFile? = nil, limits: WorkbookLimits = .local) throws(CSVFileError)
+    {
         self.path = path
         self.name = name
         self.scratch = scratch
@@ -102,15 +104,27 @@ public struct Workbook: Sendable {
             styles = []
             var names: [String] = []
             do {
-                _ = try Self.parse("content.xml", of: archive, name: name, what: "its part content.xml", limits: limits, unpacked: unpacked,
-                                   firstBytes: nil) { scratch in
+                _ = try Self.parse(
+                    "content.xml",
+                    of: archive,
+                    name: name,
+                    what: "its part content.xml",
+                    limits: limits,
+                    unpacked: unpacked,
+                    firstBytes: nil
+                ) { scratch in
                     guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
                     let reader = TableNames()
                     let parser = XMLParser(stream: stream)
                     parser.delegate = reader
                     let parsed = parser.parse()
                     names = reader.names
-                    return (false, parsed ? nil : "its part content.xml is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+                    return (
+                        false,
+                        parsed
+                            ? nil
+                            : "its part content.xml is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given"))."
+                    )
                 }
             } catch let error as CSVFileError {
                 throw error
@@ -146,20 +160,37 @@ public struct Workbook: Sendable {
         do {
             return try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw .unreadableWorkbook(name, reason: "it is not a ZIP container, so not an .xlsx or .ods workbook (save it again as .xlsx or .ods).")
+            throw .unreadableWorkbook(
+                name,
+                reason: "it is not a ZIP container, so not an .xlsx or .ods workbook (save it again as .xlsx or .ods)."
+            )
         }
     }
 
     /// The bytes of one part of the container, unpacked: refused beyond `limits.part` (what it
     /// says it holds, then what it does), or when the workbook as a whole would unpack beyond
     /// `limits.total`.
-    static func part(_ path: String, of archive: Archive, name: String, required: Bool, limits: WorkbookLimits,
-                     unpacked: UnpackedBytes) throws(CSVFileError) -> Data? {
+    static func part(
+        _ path: String,
+        of archive: Archive,
+        name: String,
+        required: Bool,
+        limits: WorkbookLimits,
+        unpacked: UnpackedBytes
+    ) throws(CSVFileError) -> Data? {
         guard let entry = archive[path] else {
-            if required { throw .unreadableWorkbook(name, reason: "it has no \(path): it is a ZIP file, but not an .xlsx or .ods workbook.") }
+            if required {
+                throw .unreadableWorkbook(
+                    name,
+                    reason: "it has no \(path): it is a ZIP file, but not an .xlsx or .ods workbook."
+                )
+            }
             return nil
         }
-        let tooLarge = CSVFileError.unreadableWorkbook(name, reason: "its part \(path) unpacks to more than \(WorkbookLimits.size(limits.part))\(limits.refusal).")
+        let tooLarge = CSVFileError.unreadableWorkbook(
+            name,
+            reason: "its part \(path) unpacks to more than \(WorkbookLimits.size(limits.part))\(limits.refusal)."
+        )
         guard entry.uncompressedSize <= UInt64(limits.part) else { throw tooLarge }
         var data = Data()
         data.reserveCapacity(Int(entry.uncompressedSize))
@@ -191,10 +222,21 @@ public struct Workbook: Sendable {
     /// first rows, not a million): the rows it holds whole are read, and the result is false when
     /// the sheet went on beyond it before `body` stopped.
     @discardableResult
-    public func rows(of sheet: Sheet, firstBytes: Int? = nil, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws -> Bool {
+    public func rows(
+        of sheet: Sheet,
+        firstBytes: Int? = nil,
+        _ body: (_ cells: [String], _ row: Int) throws -> Bool
+    ) throws -> Bool {
         let archive = try Self.open(path, name: name)
-        return try Self.parse(sheet.part, of: archive, name: name, what: "its sheet \"\(sheet.name)\"", limits: limits, unpacked: unpacked,
-                              firstBytes: firstBytes) { scratch in
+        return try Self.parse(
+            sheet.part,
+            of: archive,
+            name: name,
+            what: "its sheet \"\(sheet.name)\"",
+            limits: limits,
+            unpacked: unpacked,
+            firstBytes: firstBytes
+        ) { scratch in
             switch format {
             case .xlsx:
                 return try scanRows(of: sheet, in: scratch, body)
@@ -207,7 +249,10 @@ public struct Workbook: Sendable {
                     let parsed = parser.parse()
                     if let failure = reader.failure { throw failure }
                     if !parsed, !reader.stopped {
-                        return (false, "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+                        return (
+                            false,
+                            "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given"))."
+                        )
                     }
                     return (reader.stopped, nil)
                 }
@@ -220,15 +265,30 @@ public struct Workbook: Sendable {
     package func referenceRows(of sheet: Sheet) throws -> [(cells: [String], row: Int)] {
         var rows: [(cells: [String], row: Int)] = []
         let archive = try Self.open(path, name: name)
-        _ = try Self.parse(sheet.part, of: archive, name: name, what: "its sheet \"\(sheet.name)\"", limits: limits, unpacked: unpacked,
-                           firstBytes: nil) { scratch in
+        _ = try Self.parse(
+            sheet.part,
+            of: archive,
+            name: name,
+            what: "its sheet \"\(sheet.name)\"",
+            limits: limits,
+            unpacked: unpacked,
+            firstBytes: nil
+        ) { scratch in
             guard let stream = InputStream(url: scratch) else { throw CSVFileError.cannotOpen(scratch.path) }
-            let reader = SheetReader(workbook: self) { cells, row in rows.append((cells, row)); return true }
+            let reader = SheetReader(workbook: self) { cells, row in
+                rows.append((cells, row))
+                return true
+            }
             let parser = XMLParser(stream: stream)
             parser.delegate = reader
             let parsed = parser.parse()
             if let failure = reader.failure { throw failure }
-            return (false, parsed ? nil : "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given")).")
+            return (
+                false,
+                parsed
+                    ? nil
+                    : "its sheet \"\(sheet.name)\" is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "no reason given"))."
+            )
         }
         return rows
     }
@@ -237,7 +297,11 @@ public struct Workbook: Sendable {
     /// Rows come in order, numbered from 1 to Excel's last (1,048,576): a number out of order or
     /// range is taken as the next row's, a cell's reference out of order as the next cell's, and a
     /// cell beyond Excel's last column is no cell.
-    private func scanRows(of sheet: Sheet, in scratch: URL, _ body: (_ cells: [String], _ row: Int) throws -> Bool) throws -> (stopped: Bool, broken: String?) {
+    private func scanRows(
+        of sheet: Sheet,
+        in scratch: URL,
+        _ body: (_ cells: [String], _ row: Int) throws -> Bool
+    ) throws -> (stopped: Bool, broken: String?) {
         let data: Data
         do {
             data = try Data(contentsOf: scratch, options: .alwaysMapped)
@@ -264,7 +328,9 @@ public struct Workbook: Sendable {
                         guard column < 16_384 else { continue }
                         let text = text(type: cell.type, style: cell.style, value: cell.value)
                         guard !text.isEmpty else { continue }
-                        if cells.count <= column { cells.append(contentsOf: repeatElement("", count: column + 1 - cells.count)) }
+                        if cells.count <= column {
+                            cells.append(contentsOf: repeatElement("", count: column + 1 - cells.count))
+                        }
                         cells[column] = text
                     case .rowEnd:
                         guard !cells.isEmpty else { continue }
@@ -290,15 +356,30 @@ public struct Workbook: Sendable {
     /// why the XML is broken — which is only an error when the part was read whole. Returns
     /// whether the part was read to its end or `read` stopped.
     /// `what` is how messages name it ("its sheet \"Sales\"").
-    static func parse(_ part: String, of archive: Archive, name: String, what: String, limits: WorkbookLimits, unpacked: UnpackedBytes,
-                      firstBytes: Int?, _ read: (URL) throws -> (stopped: Bool, broken: String?)) throws -> Bool {
+    static func parse(
+        _ part: String,
+        of archive: Archive,
+        name: String,
+        what: String,
+        limits: WorkbookLimits,
+        unpacked: UnpackedBytes,
+        firstBytes: Int?,
+        _ read: (URL) throws -> (stopped: Bool, broken: String?)
+    ) throws -> Bool {
         guard let entry = archive[part] else {
             throw CSVFileError.unreadableWorkbook(name, reason: "\(what) is missing from the file.")
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sheet-\(UUID().uuidString).xml")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "commission-sheet-\(UUID().uuidString).xml"
+        )
         defer { try? FileManager.default.removeItem(at: scratch) }
-        guard FileManager.default.createFile(atPath: scratch.path, contents: nil), let file = FileHandle(forWritingAtPath: scratch.path) else {
-            throw CSVFileError.unreadableWorkbook(name, reason: "there is no room to unpack \(what) (\(scratch.deletingLastPathComponent().path)).")
+        guard FileManager.default.createFile(atPath: scratch.path, contents: nil),
+            let file = FileHandle(forWritingAtPath: scratch.path)
+        else {
+            throw CSVFileError.unreadableWorkbook(
+                name,
+                reason: "there is no room to unpack \(what) (\(scratch.deletingLastPathComponent().path))."
+            )
         }
         var cut = false
         do {
@@ -382,8 +463,13 @@ public struct Workbook: Sendable {
     package static func isCanonical(_ text: String) -> Bool {
         var utf8 = text.utf8[...]
         var negative = false
-        if utf8.first == UInt8(ascii: "-") { negative = true; utf8 = utf8.dropFirst() }
-        guard let first = utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), utf8.count <= 40 else { return false }
+        if utf8.first == UInt8(ascii: "-") {
+            negative = true
+            utf8 = utf8.dropFirst()
+        }
+        guard let first = utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9"), utf8.count <= 40 else {
+            return false
+        }
         var position = 0, pointAt: Int?, firstSignificant: Int?, lastSignificant = 0, last = first
         for byte in utf8 {
             switch byte {
@@ -402,7 +488,8 @@ public struct Workbook: Sendable {
         }
         let whole = pointAt ?? position
         guard whole == 1 || first != UInt8(ascii: "0") else { return false }  // no leading zero
-        if let pointAt { guard position > pointAt, last != UInt8(ascii: "0") else { return false } }  // a fraction, without trailing zeros
+        // a fraction, without trailing zeros
+        if let pointAt { guard position > pointAt, last != UInt8(ascii: "0") else { return false } }
         guard let firstSignificant else { return !negative && pointAt == nil && position == 1 }  // zero is "0"
         return lastSignificant - firstSignificant < 15
     }
@@ -446,9 +533,18 @@ public struct Workbook: Sendable {
             if roundUp {
                 var index = digits.count - 1
                 while index >= 0 {
-                    if digits[index] == 9 { digits[index] = 0; index -= 1 } else { digits[index] += 1; break }
+                    if digits[index] == 9 {
+                        digits[index] = 0
+                        index -= 1
+                    } else {
+                        digits[index] += 1
+                        break
+                    }
                 }
-                if index < 0 { digits.insert(1, at: 0); point += 1 }
+                if index < 0 {
+                    digits.insert(1, at: 0)
+                    point += 1
+                }
             }
         }
         while digits.count > max(point, 1), digits.last == 0 { digits.removeLast() }
@@ -503,7 +599,10 @@ public struct Workbook: Sendable {
         guard let code else { return .plain }
         var plain = "", quoted = false, bracketed = false, escaped = false
         for character in code {
-            if escaped { escaped = false; continue }
+            if escaped {
+                escaped = false
+                continue
+            }
             switch character {
             case "\\": escaped = true
             case "\"": quoted.toggle()
@@ -530,28 +629,44 @@ extension Workbook {
     /// a sheet that is recognised but broken (a required column missing) is an error, unless `kind`
     /// was given: then the sheets that do not hold that kind are passed over.
     /// - Throws: ``CSVFileError`` for a sheet that cannot be imported, or when no sheet can.
-    public func importSources(kind: ImportKind? = nil, format: CSVFormat = CSVFormat(), currency: Currency) throws
-        -> (sources: [(name: String, source: CSVImportSource)], skipped: [String]) {
+    public func importSources(
+        kind: ImportKind? = nil,
+        format: CSVFormat = CSVFormat(),
+        currency: Currency
+    ) throws
+        -> (sources: [(name: String, source: CSVImportSource)], skipped: [String])
+    {
         var found: [(name: String, source: CSVImportSource)] = [], skipped: [String] = []
         for sheet in sheets {
             do {
-                let source = try CSVImportSource(origin: .sheet(self, sheet), kind: kind ?? Self.kind(named: sheet.name), format: format, currency: currency)
+                let source = try CSVImportSource(
+                    origin: .sheet(self, sheet),
+                    kind: kind ?? Self.kind(named: sheet.name),
+                    format: format,
+                    currency: currency
+                )
                 found.append((source.origin.name, source))
             } catch CSVFileError.empty {
                 skipped.append("the sheet \"\(sheet.name)\" (empty)")
             } catch CSVFileError.unknownKind(_, let headers) {
-                skipped.append("the sheet \"\(sheet.name)\" (its first row, \(headers.filter { !$0.isEmpty }.joined(separator: ", ")), names no column Commission reads)")
+                skipped.append(
+                    "the sheet \"\(sheet.name)\" (its first row, \(headers.filter { !$0.isEmpty }.joined(separator: ", ")), names no column Commission reads)"
+                )
             } catch CSVFileError.noRows {
                 skipped.append("the sheet \"\(sheet.name)\" (headers, but no rows)")
             } catch CSVFileError.missingColumns(_, let columns, _) where kind != nil {
                 // A kind given for the workbook reads the sheets that hold it, and passes over the others.
-                skipped.append("the sheet \"\(sheet.name)\" (no \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) column)")
+                skipped.append(
+                    "the sheet \"\(sheet.name)\" (no \(columns.map { "\"\($0)\"" }.joined(separator: ", ")) column)"
+                )
             }
         }
         guard !found.isEmpty else { throw CSVFileError.noImportableSheet(name, sheets: skipped) }
         let order: [ImportKind] = [.clinics, .products, .terms, .prices, .schedules, .deductions, .sales]
         let sorted = found.enumerated().sorted {
-            (order.firstIndex(of: $0.element.source.kind) ?? 0, $0.offset) < (order.firstIndex(of: $1.element.source.kind) ?? 0, $1.offset)
+            (order.firstIndex(of: $0.element.source.kind) ?? 0, $0.offset) < (
+                order.firstIndex(of: $1.element.source.kind) ?? 0, $1.offset
+            )
         }.map(\.element)
         return (sorted, skipped)
     }
@@ -606,14 +721,21 @@ public struct WorkbookLimits: Sendable, Equatable {
     /// — an .xlsx is XML compressed some 5 to 20 times.
     public static func upload(maxBodySize: Int) -> WorkbookLimits {
         let total = max(64 << 20, maxBodySize.multipliedReportingOverflow(by: 64).overflow ? Int.max : maxBodySize * 64)
-        return WorkbookLimits(part: max(4 << 20, min(total, maxBodySize.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxBodySize * 4)),
-                              total: total,
-                              refusal: ", more than this server unpacks for an upload: save it as several smaller workbooks, or its sheets as CSV files")
+        return WorkbookLimits(
+            part: max(
+                4 << 20,
+                min(total, maxBodySize.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxBodySize * 4)
+            ),
+            total: total,
+            refusal:
+                ", more than this server unpacks for an upload: save it as several smaller workbooks, or its sheets as CSV files"
+        )
     }
 
     /// `512 MiB`, `64 KiB`.
     static func size(_ bytes: Int) -> String {
-        bytes >= 1 << 30 && bytes % (1 << 30) == 0 ? "\(bytes >> 30) GiB" : bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
+        bytes >= 1 << 30 && bytes % (1 << 30) == 0
+            ? "\(bytes >> 30) GiB" : bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
     }
 }
 
@@ -627,7 +749,10 @@ final class UnpackedBytes: Sendable {
             return count
         }
         guard total <= limits.total else {
-            throw .unreadableWorkbook(name, reason: "it unpacks to more than \(WorkbookLimits.size(limits.total))\(limits.refusal).")
+            throw .unreadableWorkbook(
+                name,
+                reason: "it unpacks to more than \(WorkbookLimits.size(limits.total))\(limits.refusal)."
+            )
         }
     }
 }
@@ -653,8 +778,13 @@ private final class WorkbookPart: NSObject, XMLParserDelegate {
         parsePart(data, with: self, namespaces: true)
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement element: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "sheet":
             // The relation id is r:id, in the relationships namespace.
@@ -677,9 +807,16 @@ private final class RelationsPart: NSObject, XMLParserDelegate {
         parsePart(data, with: self)
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        if element == "Relationship", let id = attributes["Id"], let target = attributes["Target"] { targets[id] = target }
+    func parser(
+        _ parser: XMLParser,
+        didStartElement element: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        if element == "Relationship", let id = attributes["Id"], let target = attributes["Target"] {
+            targets[id] = target
+        }
     }
 }
 
@@ -693,8 +830,13 @@ private final class SharedStringsPart: NSObject, XMLParserDelegate {
         parsePart(data, with: self)
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement element: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "si": current = ""
         case "t": inText = !inPhonetic
@@ -728,11 +870,18 @@ private final class StylesPart: NSObject, XMLParserDelegate {
         parsePart(data, with: self)
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement element: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "numFmt":
-            if let id = attributes["numFmtId"].flatMap(Int.init), let code = attributes["formatCode"] { codes[id] = code }
+            if let id = attributes["numFmtId"].flatMap(Int.init), let code = attributes["formatCode"] {
+                codes[id] = code
+            }
         case "cellXfs":
             inCellStyles = true
         case "xf" where inCellStyles:
@@ -752,8 +901,13 @@ private final class StylesPart: NSObject, XMLParserDelegate {
 private final class TableNames: NSObject, XMLParserDelegate {
     var names: [String] = []
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement element: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         if element == "table:table" { names.append(attributes["table:name"] ?? "Sheet\(names.count + 1)") }
     }
 }
@@ -768,15 +922,21 @@ private final class OpenDocumentTableReader: NSObject, XMLParserDelegate {
     var stopped = false
     private var tables = -1, inTable = false
     private var cells: [String] = [], rowNumber = 0, rowRepeat = 1, column = 0
-    private var cellRepeat = 1, type: String?, value: String?, text = "", inCell = false, paragraphs = 0, capturing = false, notes = 0
+    private var cellRepeat = 1, type: String?, value: String?, text = "", inCell = false, paragraphs = 0,
+        capturing = false, notes = 0
 
     init(table: Int, body: @escaping ([String], Int) throws -> Bool) {
         self.table = table
         self.body = body
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement element: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "table:table":
             tables += 1
@@ -792,7 +952,8 @@ private final class OpenDocumentTableReader: NSObject, XMLParserDelegate {
             type = attributes["office:value-type"]
             switch type {
             case "float", "currency": value = attributes["office:value"].flatMap(Workbook.decimal)
-            case "percentage": value = attributes["office:value"].flatMap(Workbook.decimal).map { Workbook.shifted($0, by: 2) + "%" }
+            case "percentage":
+                value = attributes["office:value"].flatMap(Workbook.decimal).map { Workbook.shifted($0, by: 2) + "%" }
             case "date": value = attributes["office:date-value"].map { String($0.prefix(10)) }
             case "boolean": value = attributes["office:boolean-value"] == "true" ? "TRUE" : "FALSE"
             case "time": value = ""  // a time of day alone is no field's
@@ -882,8 +1043,13 @@ private final class SheetReader: NSObject, XMLParserDelegate {
         self.body = body
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser,
+        didStartElement element: String,
+        namespaceURI: String?,
+        qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "row":
             // Rows come in order, numbered from 1 to Excel's last (1,048,576): a number out of
@@ -983,7 +1149,9 @@ package struct UTF8Check {
         let count = raw.count
         while index < count {
             if pending == 0 {
-                while index + 8 <= count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { index += 8 }
+                while index + 8 <= count,
+                    raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                { index += 8 }
                 guard index < count else { break }
             }
             let byte = raw[index]
@@ -1015,7 +1183,9 @@ package struct UTF8Check {
 
 /// A file of its own in the temporary directory, removed when the last reference goes.
 final class ScratchFile: Sendable {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-workbook-\(UUID().uuidString).xlsx").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "commission-workbook-\(UUID().uuidString).xlsx"
+    ).path
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

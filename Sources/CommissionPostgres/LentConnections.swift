@@ -48,7 +48,10 @@ final class LentConnections: Sendable {
     /// Runs `body` on `connection` (lent by the pool), unless the database is away; returns what it
     /// returns, or throws ``StoreError/storage(_:)`` when the connection closes under it and it does
     /// not end by itself.
-    func run<T: Sendable>(on connection: PostgresConnection, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func run<T: Sendable>(
+        on connection: PostgresConnection,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let outcome = Outcome<T>()
         let admission = try admit(connection, outcome)
         defer { finished(admission) }
@@ -110,15 +113,19 @@ final class LentConnections: Sendable {
 
     /// `key`'s connection closed: what still runs on it ``grace`` later is abandoned.
     private func closed(_ key: ObjectIdentifier) {
-        guard let running = state.withLock({ $0.connections.removeValue(forKey: key)?.running.values }), !running.isEmpty else { return }
+        guard let running = state.withLock({ $0.connections.removeValue(forKey: key)?.running.values }),
+            !running.isEmpty
+        else { return }
         Task { [grace, logger] in
             try? await Task.sleep(for: grace)
             let abandoned = running.filter {
                 $0.abandon(StoreError.unavailable("the database closed the connection"))
             }.count
             if abandoned > 0 {
-                logger.warning("A query on a connection the database closed was never answered: its request was answered 503 without it.",
-                               metadata: ["abandoned": "\(abandoned)"])
+                logger.warning(
+                    "A query on a connection the database closed was never answered: its request was answered 503 without it.",
+                    metadata: ["abandoned": "\(abandoned)"]
+                )
             }
         }
     }
@@ -132,7 +139,9 @@ package struct ConnectionSteps: Sendable {
     let lent: LentConnections
 
     /// Runs `body`, one step of the work, on the connection.
-    package func callAsFunction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func callAsFunction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await lent.run(on: connection, body)
     }
 }
@@ -188,7 +197,9 @@ package final class Outcome<T: Sendable>: Abandonable, Sendable {
             let given: Result<T, any Error>? = state.withLock { state in
                 switch state {
                 case .given(let result): return result
-                case .pending: state = .pending(continuation); return nil
+                case .pending:
+                    state = .pending(continuation)
+                    return nil
                 }
             }
             if let given { continuation.resume(with: given) }

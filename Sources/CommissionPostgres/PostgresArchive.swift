@@ -19,17 +19,24 @@ extension PostgresStore: BookArchiving {
                 try await sink(record)
             }
             let name: String? = try await step { connection in
-                try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(String.self).all().first
+                try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(
+                    String.self
+                ).all().first
             }
-            let small = try await step { connection in try await self.smallRecords(connection, name: name ?? "Commission", ChangesPlan.everything) }
+            let small = try await step { connection in
+                try await self.smallRecords(connection, name: name ?? "Commission", ChangesPlan.everything)
+            }
             for record in small { try await send(record) }
             var last = Int64.min
             while true {
                 let after = last
                 let page: [ArchivedSale] = try await step { connection in
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         SELECT \(unescaped: Columns.sale), sale.idempotencyKey FROM sale WHERE bookId = \(book) AND id > \(after) ORDER BY id LIMIT \(ArchiveFile.pageSize)
-                        """, logger: logger).all().map { row in
+                        """,
+                        logger: logger
+                    ).all().map { row in
                         let stored = try Self.saleRow(row, keyed: true)
                         return ArchivedSale(sale: try stored.sale(), idempotencyKey: stored.idempotencyKey)
                     }
@@ -39,25 +46,41 @@ extension PostgresStore: BookArchiving {
                 try await send(.sales(page))
             }
             let payouts: [Payout] = try await step { connection in
-                try await self.payouts(connection, "SELECT \(unescaped: Columns.payout) FROM payout WHERE bookId = \(book) ORDER BY id")
+                try await self.payouts(
+                    connection,
+                    "SELECT \(unescaped: Columns.payout) FROM payout WHERE bookId = \(book) ORDER BY id"
+                )
             }
             for payout in payouts { try await send(.payout(payout)) }
             let closed: [(Int64, String, String)] = try await step { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     SELECT clinicId, periodStart::text, periodEnd::text FROM closedPeriod WHERE bookId = \(book) ORDER BY clinicId, periodStart
-                    """, logger: logger).decode((Int64, String, String).self).all()
+                    """,
+                    logger: logger
+                ).decode((Int64, String, String).self).all()
             }
             for (clinic, start, end) in closed {
-                try await send(.closedPeriod(clinic: Clinic.ID(clinic), period: PayPeriod(start: try Day.stored(start, row: "A closed period"),
-                                                                                          end: try Day.stored(end, row: "A closed period"))))
+                try await send(
+                    .closedPeriod(
+                        clinic: Clinic.ID(clinic),
+                        period: PayPeriod(
+                            start: try Day.stored(start, row: "A closed period"),
+                            end: try Day.stored(end, row: "A closed period")
+                        )
+                    )
+                )
             }
             last = Int64.min
             while true {
                 let after = last
                 let page: [AuditEntry] = try await step { connection in
-                    try await auditEntries(connection, """
+                    try await auditEntries(
+                        connection,
+                        """
                         SELECT \(unescaped: Columns.audit) FROM auditEntry WHERE bookId = \(book) AND id > \(after) ORDER BY id LIMIT \(ArchiveFile.pageSize)
-                        """)
+                        """
+                    )
                 }
                 guard let end = page.last else { break }
                 last = end.id.rawValue
@@ -65,15 +88,40 @@ extension PostgresStore: BookArchiving {
             }
             // On a server whose books are on several databases, the accounts are the directory's.
             let accountsAside = accounts !== database
-            let accounts: [(Int64, String, String, Int64, String)] = accountsAside ? try await readAccounts { try await self.accountList($0) } : try await step { try await self.accountList($0) }
-            let tokens: [(Int64, String, String, Int64, Int64?, Int64?)] = accountsAside ? try await readAccounts { try await self.tokenList($0) } : try await step { try await self.tokenList($0) }
+            let accounts: [(Int64, String, String, Int64, String)] =
+                accountsAside
+                ? try await readAccounts { try await self.accountList($0) }
+                : try await step { try await self.accountList($0) }
+            let tokens: [(Int64, String, String, Int64, Int64?, Int64?)] =
+                accountsAside
+                ? try await readAccounts { try await self.tokenList($0) }
+                : try await step { try await self.tokenList($0) }
             for (id, username, hash, createdAt, role) in accounts {
-                try await send(.account(ArchivedAccount(id: Account.ID(id), username: username, passwordHash: hash, createdAt: createdAt,
-                                                        role: MemberRole(rawValue: role) ?? .member)))
+                try await send(
+                    .account(
+                        ArchivedAccount(
+                            id: Account.ID(id),
+                            username: username,
+                            passwordHash: hash,
+                            createdAt: createdAt,
+                            role: MemberRole(rawValue: role) ?? .member
+                        )
+                    )
+                )
             }
             for (account, name, digest, createdAt, lastUsedAt, revokedAt) in tokens {
-                try await send(.token(ArchivedToken(accountID: Account.ID(account), name: name, tokenDigest: digest, createdAt: createdAt,
-                                                    lastUsedAt: lastUsedAt, revokedAt: revokedAt)))
+                try await send(
+                    .token(
+                        ArchivedToken(
+                            accountID: Account.ID(account),
+                            name: name,
+                            tokenDigest: digest,
+                            createdAt: createdAt,
+                            lastUsedAt: lastUsedAt,
+                            revokedAt: revokedAt
+                        )
+                    )
+                )
             }
             return counts
         }
@@ -81,37 +129,61 @@ extension PostgresStore: BookArchiving {
 
     /// The book's members' accounts, for its archive.
     func accountList(_ connection: PostgresConnection) async throws -> [(Int64, String, String, Int64, String)] {
-        try await connection.query("""
+        try await connection.query(
+            """
             SELECT account.id, account.username, account.passwordHash, account.createdAt, member.role
             FROM account JOIN member ON member.accountId = account.id WHERE member.bookId = \(book) ORDER BY account.id
-            """, logger: logger).decode((Int64, String, String, Int64, String).self).all()
+            """,
+            logger: logger
+        ).decode((Int64, String, String, Int64, String).self).all()
     }
 
     /// Its members' API tokens, for its archive.
     func tokenList(_ connection: PostgresConnection) async throws -> [(Int64, String, String, Int64, Int64?, Int64?)] {
-        try await connection.query("""
+        try await connection.query(
+            """
             SELECT apiToken.accountId, apiToken.name, apiToken.tokenDigest, apiToken.createdAt, apiToken.lastUsedAt, apiToken.revokedAt
             FROM apiToken JOIN member ON member.accountId = apiToken.accountId WHERE member.bookId = \(book) ORDER BY apiToken.id
-            """, logger: logger).decode((Int64, String, String, Int64, Int64?, Int64?).self).all()
+            """,
+            logger: logger
+        ).decode((Int64, String, String, Int64, Int64?, Int64?).self).all()
     }
 
     /// The book's settings, and its clinics, products, terms, price-list entries and deductions
     /// that `plan` selects, in the archive's order.
-    func smallRecords(_ connection: PostgresConnection, name: String, _ plan: ChangesPlan) async throws -> [ArchiveRecord] {
+    func smallRecords(
+        _ connection: PostgresConnection,
+        name: String,
+        _ plan: ChangesPlan
+    ) async throws -> [ArchiveRecord] {
         var records: [ArchiveRecord] = [.book(ArchivedBook(name: name, settings: try await settings(connection)))]
-        records += try await clinics(connection, """
+        records += try await clinics(
+            connection,
+            """
             SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND \(unescaped: plan.clinics.condition("id")) ORDER BY id
-            """).map { .clinic($0) }
-        records += try await products(connection, """
+            """
+        ).map { .clinic($0) }
+        records += try await products(
+            connection,
+            """
             SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) AND \(unescaped: plan.products.condition("id")) ORDER BY id
-            """).map { .product($0) }
-        records += try await termsList(connection, """
+            """
+        ).map { .product($0) }
+        records += try await termsList(
+            connection,
+            """
             SELECT \(unescaped: Columns.terms) FROM terms WHERE bookId = \(book) AND \(unescaped: plan.terms.condition("id")) ORDER BY id
-            """).map { .terms($0) }
-        records += try await priceList(connection, """
+            """
+        ).map { .terms($0) }
+        records += try await priceList(
+            connection,
+            """
             SELECT \(unescaped: Columns.price) FROM priceListEntry WHERE bookId = \(book) AND \(unescaped: plan.prices.condition("id")) ORDER BY id
-            """).map { .price($0) }
-        records += try await deductions(connection, clinic: nil, condition: plan.deductions.condition("id")).sorted { $0.id < $1.id }.map { .deduction($0) }
+            """
+        ).map { .price($0) }
+        records += try await deductions(connection, clinic: nil, condition: plan.deductions.condition("id")).sorted {
+            $0.id < $1.id
+        }.map { .deduction($0) }
         return records
     }
 
@@ -126,9 +198,12 @@ extension PostgresStore: BookArchiving {
     ///     owner claims the book (as `commission books add` makes), recorded in the same transaction.
     /// - Throws: ``StoreError/invalid(field:reason:)`` for an archive this database cannot take (an
     ///   account whose name is taken on this server, a broken archive).
-    public static func restoreBook(into database: PostgresBookDatabase, name: String? = nil,
-                                   ownersLink: (tokenDigest: String, expiresAt: Date)? = nil,
-                                   from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> RestoredBook {
+    public static func restoreBook(
+        into database: PostgresBookDatabase,
+        name: String? = nil,
+        ownersLink: (tokenDigest: String, expiresAt: Date)? = nil,
+        from produce: @escaping @Sendable (ArchiveSink) async throws -> Void
+    ) async throws -> RestoredBook {
         let logger = database.logger
         let restored: (book: Int64, counts: ArchiveCounts, owners: Int)
         do {
@@ -136,18 +211,24 @@ extension PostgresStore: BookArchiving {
                 var restore = Restore(logger: logger)
                 try await restore.take(produce, name: name, connection)
                 if let ownersLink, restore.owners == 0 {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO invitation (tokenDigest, bookId, invitedBy, role, expiresAt)
                         VALUES (\(ownersLink.tokenDigest), \(restore.book), NULL, 'owner', \(Int64(ownersLink.expiresAt.timeIntervalSince1970)))
-                        """, logger: logger)
+                        """,
+                        logger: logger
+                    )
                 }
                 return (restore.book, restore.checker.counts, restore.owners)
             }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "restore the archive (nothing was written)")
         }
-        return RestoredBook(store: try await PostgresStore(database: database, book: restored.book), counts: restored.counts,
-                            awaitsOwner: ownersLink != nil && restored.owners == 0)
+        return RestoredBook(
+            store: try await PostgresStore(database: database, book: restored.book),
+            counts: restored.counts,
+            awaitsOwner: ownersLink != nil && restored.owners == 0
+        )
     }
 
     /// Replaces the whole of this book with the archive `produce` streams, in one write
@@ -160,18 +241,35 @@ extension PostgresStore: BookArchiving {
     /// (accounts belong to the server; the archive's are passed over), and its audit log, which is
     /// append-only: the archive's entries are appended to it (pointing at the new ids), then one
     /// `restore` entry that says what the archive held.
-    public func replaceBook(from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
+    public func replaceBook(
+        from produce: @escaping @Sendable (ArchiveSink) async throws -> Void
+    ) async throws -> ArchiveCounts {
         try await write(Set(StoreTable.allCases)) { connection in
             var restore = Restore(logger: logger, replacing: book)
             // Children before parents; the summaries' triggers see one statement of deleted sales.
             for table in ["sale", "payout", "closedPeriod", "priceListEntry", "deduction", "terms", "idempotencyKey"]
-                + PostgresSchema.summaries.map(\.table) + ["clinicPeriodTotal", "clinicPeriodKept", "clinic", "product"] {
+                + PostgresSchema.summaries.map(\.table) + [
+                    "clinicPeriodTotal", "clinicPeriodKept", "clinic", "product",
+                ]
+            {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE bookId = \(book)", logger: logger)
             }
             try await restore.take(produce, name: nil, connection)
-            try await self.record(connection, Audit.Change(.settings, nil, "restore", before: nil, after: Audit.json(restored: restore.checker.counts)))
+            try await self.record(
+                connection,
+                Audit.Change(
+                    .settings,
+                    nil,
+                    "restore",
+                    before: nil,
+                    after: Audit.json(restored: restore.checker.counts)
+                )
+            )
             // A new history: a device's sync takes the whole book rather than changes from the old one.
-            try await connection.query("UPDATE book SET epoch = md5(random()::text || clock_timestamp()::text) WHERE id = \(book)", logger: logger)
+            try await connection.query(
+                "UPDATE book SET epoch = md5(random()::text || clock_timestamp()::text) WHERE id = \(book)",
+                logger: logger
+            )
             return restore.checker.counts
         }
     }
@@ -184,17 +282,33 @@ extension PostgresStore: BookArchiving {
     /// requests' idempotency keys. Its audit
     /// entries are numbered by `database`, so the copy has a new epoch: a device's next sync
     /// takes the whole book once.
-    static func copyBook(_ book: Int64, named name: String, into database: PostgresBookDatabase, rowExists: Bool, keptAnswers: [KeptAnswer],
-                         importAids: ImportAids, from produce: @escaping @Sendable (ArchiveSink) async throws -> Void) async throws -> ArchiveCounts {
+    static func copyBook(
+        _ book: Int64,
+        named name: String,
+        into database: PostgresBookDatabase,
+        rowExists: Bool,
+        keptAnswers: [KeptAnswer],
+        importAids: ImportAids,
+        from produce: @escaping @Sendable (ArchiveSink) async throws -> Void
+    ) async throws -> ArchiveCounts {
         let logger = database.logger
         return try await database.run("copy the book (nothing was written)") { connection in
             if rowExists {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE book SET leaving = NULL, epoch = md5(random()::text || clock_timestamp()::text) WHERE id = \(book)
-                    """, logger: logger)
+                    """,
+                    logger: logger
+                )
             } else {
                 // Settings for now: the archive's first record sets the book's own.
-                try await insertBookRow(connection, id: book, name: name, settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"), logger: logger)
+                try await insertBookRow(
+                    connection,
+                    id: book,
+                    name: name,
+                    settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"),
+                    logger: logger
+                )
             }
             var restore = Restore(logger: logger, replacing: book, keepingIDs: true)
             try await restore.take(produce, name: nil, connection)
@@ -218,7 +332,8 @@ extension PostgresStore: BookArchiving {
         let logger: Logger
         var checker = ArchiveChecker()
         var book: Int64 = 0
-        var clinics: [Int64: Int64] = [:], products: [Int64: Int64] = [:], terms: [Int64: Int64] = [:], payouts: [Int64: Int64] = [:]
+        var clinics: [Int64: Int64] = [:], products: [Int64: Int64] = [:], terms: [Int64: Int64] = [:],
+            payouts: [Int64: Int64] = [:]
         var prices: [Int64: Int64] = [:], deductions: [Int64: Int64] = [:]
         var accounts: [Int64: Int64] = [:]
         var sales = IDMap()
@@ -246,7 +361,8 @@ extension PostgresStore: BookArchiving {
         var keepingIDs = false
 
         /// Gives the record just written as `new` the archive's id `old` back; returns its id.
-        func keep(_ new: Int64?, _ table: String, _ old: Int64, _ connection: PostgresConnection) async throws -> Int64? {
+        func keep(_ new: Int64?, _ table: String, _ old: Int64, _ connection: PostgresConnection) async throws -> Int64?
+        {
             guard keepingIDs, let new, new != old else { return new }
             try await connection.query("UPDATE \(unescaped: table) SET id = \(old) WHERE id = \(new)", logger: logger)
             return old
@@ -254,7 +370,11 @@ extension PostgresStore: BookArchiving {
 
         /// Writes what `produce` streams, checked record by record, the sales copied in bulk
         /// (``PostgresSchema/startBulkCopy(_:logger:)``); a COPY under way when the archive fails is abandoned.
-        mutating func take(_ produce: (ArchiveSink) async throws -> Void, name: String?, _ connection: PostgresConnection) async throws {
+        mutating func take(
+            _ produce: (ArchiveSink) async throws -> Void,
+            name: String?,
+            _ connection: PostgresConnection
+        ) async throws {
             let setAside = try await PostgresSchema.startBulkCopy(connection, logger: logger)
             do {
                 try await produce { record in
@@ -267,7 +387,13 @@ extension PostgresStore: BookArchiving {
                 throw error
             }
             _ = try checker.finish()
-            try await PostgresSchema.endBulkCopy(connection, book: book, totals: totals, setAside: setAside, logger: logger)
+            try await PostgresSchema.endBulkCopy(
+                connection,
+                book: book,
+                totals: totals,
+                setAside: setAside,
+                logger: logger
+            )
         }
 
         /// The new id of a record the checker has seen (so the lookup cannot fail).
@@ -285,96 +411,154 @@ extension PostgresStore: BookArchiving {
             switch record {
             case .book(let archived) where replacing:
                 let s = archived.settings
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE book SET currencyCode = \(s.currency.code), currencyMinorDigits = \(s.currency.minorDigits), timeZone = \(s.timeZoneIdentifier),
                                     roundingRule = \(s.rounding.rule.rawValue), roundingScope = \(s.rounding.scope.rawValue), locale = \(s.localeIdentifier)
                     WHERE id = \(book)
-                    """, logger: logger)
+                    """,
+                    logger: logger
+                )
             case .book(let archived):
                 let s = archived.settings
-                book = try await insert("""
+                book = try await insert(
+                    """
                     INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
                     VALUES (\(name ?? archived.name), \(s.currency.code), \(s.currency.minorDigits), \(s.timeZoneIdentifier),
                             \(s.rounding.rule.rawValue), \(s.rounding.scope.rawValue), \(s.localeIdentifier))
                     RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
             case .clinic(let c):
-                clinics[c.id.rawValue] = try await insert("""
+                clinics[c.id.rawValue] = try await insert(
+                    """
                     INSERT INTO clinic (bookId, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges)
                     VALUES (\(book), \(c.name), \(c.schedule.kind), \(c.schedule.anchor), \(c.isArchived), \(ScheduleChange.stored(c.scheduleChanges)))
                     RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
             case .product(let p):
-                products[p.id.rawValue] = try await insert("""
+                products[p.id.rawValue] = try await insert(
+                    """
                     INSERT INTO product (bookId, name, sku, unitPriceMinor, unitCostMinor, isArchived)
                     VALUES (\(book), \(p.name), \(p.sku), \(p.unitPrice.minorUnits), \(p.unitCost.minorUnits), \(p.isArchived)) RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
             case .terms(let t):
-                terms[t.id.rawValue] = try await insert("""
+                terms[t.id.rawValue] = try await insert(
+                    """
                     INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, isArchived, tiers)
                     VALUES (\(book), \(mapped(clinics, t.clinicID.rawValue)), \(t.productID.map { mapped(products, $0.rawValue) }), \(t.basis.rawValue),
                             \(t.share.basisPoints), \(t.effectiveFrom.description)::date, \(t.isArchived), \(Tier.stored(t.tiers)))
                     RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
             case .price(let e):
-                prices[e.id.rawValue] = try await insert("""
+                prices[e.id.rawValue] = try await insert(
+                    """
                     INSERT INTO priceListEntry (bookId, clinicId, productId, unitPriceMinor, unitCostMinor, effectiveFrom)
                     VALUES (\(book), \(mapped(clinics, e.clinicID.rawValue)), \(mapped(products, e.productID.rawValue)), \(e.unitPrice.minorUnits),
                             \(e.unitCost?.minorUnits), \(e.effectiveFrom.description)::date)
                     RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
             case .deduction(let d):
                 let stored = d.amount.stored
-                deductions[d.id.rawValue] = try await insert("""
+                deductions[d.id.rawValue] = try await insert(
+                    """
                     INSERT INTO deduction (bookId, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom, lastDay)
                     VALUES (\(book), \(mapped(clinics, d.clinicID.rawValue)), \(d.name), \(stored.kind), \(stored.amountMinor), \(stored.shareBasisPoints),
                             \(d.effectiveFrom.description)::date, \(d.lastDay?.description)::date)
                     RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
             case .sales(let page):
                 try await copySales(page, connection)
             case .payout(let p):
-                payouts[p.id.rawValue] = try await insert("""
+                payouts[p.id.rawValue] = try await insert(
+                    """
                     INSERT INTO payout (bookId, clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference)
                     VALUES (\(book), \(mapped(clinics, p.clinicID.rawValue)), \(p.period.start.description)::date, \(p.period.end.description)::date,
                             \(p.amount.minorUnits), \(p.receivedOn.description)::date, \(p.reference))
                     RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
             case .closedPeriod(let clinic, let period):
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO closedPeriod (bookId, clinicId, periodStart, periodEnd)
                     VALUES (\(book), \(mapped(clinics, clinic.rawValue)), \(period.start.description)::date, \(period.end.description)::date)
-                    """, logger: logger)
+                    """,
+                    logger: logger
+                )
             case .audit(let page):
                 try await copyAudit(page, connection)
             case .account where replacing, .token where replacing:
                 break
             case .account(let a):
-                if try await connection.query("SELECT id FROM account WHERE lower(username) = lower(\(a.username))", logger: logger)
-                    .decode(Int64.self).all().first != nil {
-                    throw StoreError.invalid(field: "archive", reason: """
-                        its account "\(a.username)" has a namesake on this server already: rename one of them first (account names are shared by all the server's books).
-                        """)
+                if try await connection.query(
+                    "SELECT id FROM account WHERE lower(username) = lower(\(a.username))",
+                    logger: logger
+                )
+                .decode(Int64.self).all().first != nil {
+                    throw StoreError.invalid(
+                        field: "archive",
+                        reason: """
+                            its account "\(a.username)" has a namesake on this server already: rename one of them first (account names are shared by all the server's books).
+                            """
+                    )
                 }
-                let id = try await insert("""
+                let id = try await insert(
+                    """
                     INSERT INTO account (username, passwordHash, createdAt) VALUES (\(a.username), \(a.passwordHash), \(a.createdAt)) RETURNING id
-                    """, connection)
+                    """,
+                    connection
+                )
                 accounts[a.id.rawValue] = id
                 if a.role == .owner { owners += 1 }
-                try await connection.query("INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), \(a.role.rawValue))", logger: logger)
+                try await connection.query(
+                    "INSERT INTO member (bookId, accountId, role) VALUES (\(book), \(id), \(a.role.rawValue))",
+                    logger: logger
+                )
             case .token(let t):
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO apiToken (accountId, name, tokenDigest, createdAt, lastUsedAt, revokedAt)
                     VALUES (\(mapped(accounts, t.accountID.rawValue)), \(t.name), \(t.tokenDigest), \(t.createdAt), \(t.lastUsedAt), \(t.revokedAt))
-                    """, logger: logger)
+                    """,
+                    logger: logger
+                )
             }
             switch record {
-            case .clinic(let c): clinics[c.id.rawValue] = try await keep(clinics[c.id.rawValue], "clinic", c.id.rawValue, connection)
-            case .product(let p): products[p.id.rawValue] = try await keep(products[p.id.rawValue], "product", p.id.rawValue, connection)
-            case .terms(let t): terms[t.id.rawValue] = try await keep(terms[t.id.rawValue], "terms", t.id.rawValue, connection)
-            case .price(let e): prices[e.id.rawValue] = try await keep(prices[e.id.rawValue], "priceListEntry", e.id.rawValue, connection)
-            case .deduction(let d): deductions[d.id.rawValue] = try await keep(deductions[d.id.rawValue], "deduction", d.id.rawValue, connection)
-            case .payout(let p): payouts[p.id.rawValue] = try await keep(payouts[p.id.rawValue], "payout", p.id.rawValue, connection)
+            case .clinic(let c):
+                clinics[c.id.rawValue] = try await keep(clinics[c.id.rawValue], "clinic", c.id.rawValue, connection)
+            case .product(let p):
+                products[p.id.rawValue] = try await keep(products[p.id.rawValue], "product", p.id.rawValue, connection)
+            case .terms(let t):
+                terms[t.id.rawValue] = try await keep(terms[t.id.rawValue], "terms", t.id.rawValue, connection)
+            case .price(let e):
+                prices[e.id.rawValue] = try await keep(
+                    prices[e.id.rawValue],
+                    "priceListEntry",
+                    e.id.rawValue,
+                    connection
+                )
+            case .deduction(let d):
+                deductions[d.id.rawValue] = try await keep(
+                    deductions[d.id.rawValue],
+                    "deduction",
+                    d.id.rawValue,
+                    connection
+                )
+            case .payout(let p):
+                payouts[p.id.rawValue] = try await keep(payouts[p.id.rawValue], "payout", p.id.rawValue, connection)
             default: break
             }
         }
@@ -402,7 +586,8 @@ extension PostgresStore: BookArchiving {
                 tookOne.yield()  // the first page goes at once
                 self.pages = pages
                 self.taken = taken
-                let columns = (keepingIDs ? ["id"] : []) + ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
+                let columns =
+                    (keepingIDs ? ["id"] : []) + ["bookId"] + SaleRow.columns + ["isVoided", "idempotencyKey"]
                 task = Task {
                     defer { tookOne.finish() }
                     try await connection.copy(into: "sale", columns: columns, logger: logger) { writer in
@@ -494,20 +679,28 @@ extension PostgresStore: BookArchiving {
             // Numbered without a gap (no other session drew sale ids meanwhile), the n-th sale
             // copied is the first id plus n: three figures instead of a million ids read back.
             var count: Int64 = 0, first: Int64?, last: Int64?
-            for try await row in try await connection.query("""
+            for try await row in try await connection.query(
+                """
                 SELECT count(*), min(id), max(id) FROM sale WHERE bookId = \(book) AND id > \(lastSale)
-                """, logger: logger).decode((Int64, Int64?, Int64?).self) {
+                """,
+                logger: logger
+            ).decode((Int64, Int64?, Int64?).self) {
                 (count, first, last) = row
             }
-            guard count == archived.count else { throw StoreError.storage("\(archived.count) sales came back as \(count)") }
+            guard count == archived.count else {
+                throw StoreError.storage("\(archived.count) sales came back as \(count)")
+            }
             if let first, let last, last - first + 1 == count {
                 for (offset, old) in archived.enumerated() { sales.add(old, first + Int64(offset)) }
                 lastSale = last
                 return
             }
-            let ids = try await connection.query("""
+            let ids = try await connection.query(
+                """
                 SELECT id FROM sale WHERE bookId = \(book) AND id > \(lastSale) ORDER BY id
-                """, logger: logger).decode(Int64.self).all()
+                """,
+                logger: logger
+            ).decode(Int64.self).all()
             for (old, id) in zip(archived, ids) { sales.add(old, id) }
             lastSale = ids.last ?? lastSale
         }
@@ -526,22 +719,26 @@ extension PostgresStore: BookArchiving {
             for entry in page {
                 func map(_ id: Int64?) -> String {
                     guard let id else { return "\\N" }
-                    let new: Int64? = switch entry.subject {
-                    case .sale: sales[id]
-                    case .terms: terms[id]
-                    case .payout: payouts[id]
-                    case .price: prices[id]
-                    case .clinic: clinics[id]
-                    case .deduction: deductions[id]
-                    case .product: products[id]
-                    case .period: clinics[id]
-                    case .settings: nil
-                    }
+                    let new: Int64? =
+                        switch entry.subject {
+                        case .sale: sales[id]
+                        case .terms: terms[id]
+                        case .payout: payouts[id]
+                        case .price: prices[id]
+                        case .clinic: clinics[id]
+                        case .deduction: deductions[id]
+                        case .product: products[id]
+                        case .period: clinics[id]
+                        case .settings: nil
+                        }
                     return String(new ?? id)
                 }
-                let fields = [String(book), String(Int64(entry.at.timeIntervalSince1970)), Self.copyText(entry.actor), entry.subject.rawValue,
-                              map(entry.subjectID), map(entry.lastSubjectID), Self.copyText(entry.action),
-                              entry.before.map(Self.copyText) ?? "\\N", entry.after.map(Self.copyText) ?? "\\N"]
+                let fields = [
+                    String(book), String(Int64(entry.at.timeIntervalSince1970)), Self.copyText(entry.actor),
+                    entry.subject.rawValue,
+                    map(entry.subjectID), map(entry.lastSubjectID), Self.copyText(entry.action),
+                    entry.before.map(Self.copyText) ?? "\\N", entry.after.map(Self.copyText) ?? "\\N",
+                ]
                 buffer.writeString(fields.joined(separator: "\t") + "\n")
             }
             try await connection.copy(into: "auditEntry", columns: Columns.auditWritten, logger: logger) { writer in
@@ -585,10 +782,13 @@ extension PostgresStore: BookRestoring {
 
     static func requireArchive(_ path: String) throws {
         guard ArchiveFile.isArchive(atPath: path) else {
-            throw StoreError.invalid(field: "backup file", reason: """
-                a book on a team server is restored from a book archive (a .jsonl file: "Download an archive" on this page, or \
-                commission backup --archive FILE for a book file), and this file is not one.
-                """)
+            throw StoreError.invalid(
+                field: "backup file",
+                reason: """
+                    a book on a team server is restored from a book archive (a .jsonl file: "Download an archive" on this page, or \
+                    commission backup --archive FILE for a book file), and this file is not one.
+                    """
+            )
         }
     }
 }

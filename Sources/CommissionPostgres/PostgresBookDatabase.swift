@@ -3,9 +3,9 @@ import Foundation
 import Logging
 import Metrics
 import NIOSSL
-import _ConnectionPoolModule
 import PostgresNIO
 import Synchronization
+import _ConnectionPoolModule
 
 /// A connection pool to one PostgreSQL database, running for as long as this value lives, with the
 /// Commission schema migrated.
@@ -52,7 +52,9 @@ public final class PostgresBookDatabase: Sendable {
     /// Of several hosts, which the pool connects to, by its place in the URL (`host 2 of 2`), for
     /// a readiness probe that must not tell the database's address; nil with one host.
     public var primaryPosition: String? {
-        guard target.hosts.count > 1, let index = target.hosts.firstIndex(of: pool.withLock({ $0.host })) else { return nil }
+        guard target.hosts.count > 1, let index = target.hosts.firstIndex(of: pool.withLock({ $0.host })) else {
+            return nil
+        }
         return "host \(index + 1) of \(target.hosts.count)"
     }
 
@@ -124,12 +126,20 @@ public final class PostgresBookDatabase: Sendable {
     /// timeline older than `timeline` (a former primary started again after a standby took over),
     /// and none when two answer as the primary on the same one (two primaries: the operator's to
     /// settle, not Commission's).
-    private static func primary(of target: Target, skipping skipped: Host? = nil, timeline known: Int64 = 0,
-                                logger: Logger) async -> Result<Found, NoPrimary> {
+    private static func primary(
+        of target: Target,
+        skipping skipped: Host? = nil,
+        timeline known: Int64 = 0,
+        logger: Logger
+    ) async -> Result<Found, NoPrimary> {
         var found: [Found] = [], reasons: [String] = []
         for host in target.hosts where host != skipped {
             do {
-                let connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(target, host: host), id: 0, logger: logger)
+                let connection = try await PostgresConnection.connect(
+                    configuration: try connectionConfiguration(target, host: host),
+                    id: 0,
+                    logger: logger
+                )
                 do {
                     found.append((host, connection, try await ask(connection, target: target, logger: logger)))
                 } catch {
@@ -149,11 +159,23 @@ public final class PostgresBookDatabase: Sendable {
         let primaries = found.filter { $0.timeline == newest }
         if primaries.count > 1 {
             _ = await taking(nil)
-            return .failure(NoPrimary(reasons: reasons + ["\(primaries.map(\.host.description).joined(separator: " and ")) all answer as the primary, on timeline \(newest): make one of them a standby"]))
+            return .failure(
+                NoPrimary(
+                    reasons: reasons + [
+                        "\(primaries.map(\.host.description).joined(separator: " and ")) all answer as the primary, on timeline \(newest): make one of them a standby"
+                    ]
+                )
+            )
         }
         guard newest >= known else {
             _ = await taking(nil)
-            return .failure(NoPrimary(reasons: reasons + ["\(primaries[0].host) answers as a primary of timeline \(newest), older than \(known) (a former primary started again?): rebuild it as a standby"]))
+            return .failure(
+                NoPrimary(
+                    reasons: reasons + [
+                        "\(primaries[0].host) answers as a primary of timeline \(newest), older than \(known) (a former primary started again?): rebuild it as a standby"
+                    ]
+                )
+            )
         }
         return await taking(primaries[0]).map { .success($0) } ?? .failure(NoPrimary(reasons: reasons))
     }
@@ -168,9 +190,13 @@ public final class PostgresBookDatabase: Sendable {
                 _ = try await connection.query("SELECT 1", logger: logger)
                 return 0
             }
-            let readOnly = try await connection.query("SHOW transaction_read_only", logger: logger).decode(String.self).all().first
+            let readOnly = try await connection.query("SHOW transaction_read_only", logger: logger).decode(String.self)
+                .all().first
             guard readOnly == "off" else { throw NotThePrimary() }
-            let file = try await connection.query("SELECT pg_walfile_name(pg_current_wal_lsn())", logger: logger).decode(String.self).all().first ?? ""
+            let file =
+                try await connection.query("SELECT pg_walfile_name(pg_current_wal_lsn())", logger: logger).decode(
+                    String.self
+                ).all().first ?? ""
             return Int64(file.prefix(8), radix: 16) ?? 0
         }
     }
@@ -197,7 +223,9 @@ public final class PostgresBookDatabase: Sendable {
     /// ``StoreError/storage(_:)`` at once). `body` never outlives its connection (see
     /// ``LentConnections``): when the database goes away the connection is closed, and when it
     /// closes, a query waiting on it fails (into a 503) instead of waiting for good.
-    package func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    package func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await available().withConnection { [lent] connection in
             try await lent.run(on: connection, body)
         }
@@ -205,9 +233,15 @@ public final class PostgresBookDatabase: Sendable {
 
     /// Runs `body` in one transaction (``withConnection(_:)``); a `readOnly` one reads one snapshot
     /// (repeatable read), begun by one statement.
-    func transaction<T: Sendable>(readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(
+        readOnly: Bool = false,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await withConnection { [logger] connection in
-            try await Self.transaction(readOnly: readOnly, { _ = try await connection.query(PostgresQuery(unsafeSQL: $0), logger: logger) }) {
+            try await Self.transaction(
+                readOnly: readOnly,
+                { _ = try await connection.query(PostgresQuery(unsafeSQL: $0), logger: logger) }
+            ) {
                 try await body(connection)
             }
         }
@@ -216,7 +250,10 @@ public final class PostgresBookDatabase: Sendable {
     /// ``transaction(readOnly:_:)`` whose failure is said as a ``StoreError`` of `doing` (what
     /// it could not do).
     @discardableResult
-    func run<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func run<T: Sendable>(
+        _ doing: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         do {
             return try await transaction(body)
         } catch {
@@ -230,20 +267,29 @@ public final class PostgresBookDatabase: Sendable {
     /// own (``ConnectionSteps``), and are abandoned as ``transaction(readOnly:_:)``'s body is when
     /// the connection closes under them; what `body` does between them (sending to its sink) stays
     /// in place.
-    package func transactionInPlace<T: Sendable>(readOnly: Bool = false, _ body: (ConnectionSteps) async throws -> T) async throws -> T {
+    package func transactionInPlace<T: Sendable>(
+        readOnly: Bool = false,
+        _ body: (ConnectionSteps) async throws -> T
+    ) async throws -> T {
         try await available().withConnection { [lent, logger] connection in
             let step = ConnectionSteps(connection: connection, lent: lent)
             return try await lent.holding(connection) {
-                try await Self.transaction(readOnly: readOnly, {
-                    sql in try await step { _ = try await $0.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
-                }) { try await body(step) }
+                try await Self.transaction(
+                    readOnly: readOnly,
+                    {
+                        sql in try await step { _ = try await $0.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+                    }
+                ) { try await body(step) }
             }
         }
     }
 
     /// `body` between `BEGIN` and `COMMIT` (`ROLLBACK` when it throws), each sent by `send`.
-    private static func transaction<T: Sendable>(readOnly: Bool, _ send: (String) async throws -> Void,
-                                                 _ body: () async throws -> T) async throws -> T {
+    private static func transaction<T: Sendable>(
+        readOnly: Bool,
+        _ send: (String) async throws -> Void,
+        _ body: () async throws -> T
+    ) async throws -> T {
         try await send(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN")
         let result: T
         do {
@@ -284,7 +330,11 @@ public final class PostgresBookDatabase: Sendable {
             var id = 0
             func connect() async throws -> PostgresConnection {
                 id += 1
-                let made = try await PostgresConnection.connect(configuration: try Self.connectionConfiguration(target, host: host), id: id, logger: logger)
+                let made = try await PostgresConnection.connect(
+                    configuration: try Self.connectionConfiguration(target, host: host),
+                    id: id,
+                    logger: logger
+                )
                 connection = made
                 return made
             }
@@ -336,7 +386,10 @@ public final class PostgresBookDatabase: Sendable {
     private func wentAway(_ error: any Error) {
         guard stopPool() else { return }
         // Said once: the requests refused meanwhile are counted, not each logged.
-        logger.error("The database does not answer: requests are refused (503) until it does.", metadata: ["error": "\(String(reflecting: error))"])
+        logger.error(
+            "The database does not answer: requests are refused (503) until it does.",
+            metadata: ["error": "\(String(reflecting: error))"]
+        )
     }
 
     /// No host answers as the primary: why, said once an outage (two primaries, or only a former
@@ -396,12 +449,19 @@ public final class PostgresBookDatabase: Sendable {
         if previous != host {
             failoverCount.withLock { $0 += 1 }
             failoverCounter.increment()
-            logger.notice("The database's primary is now \(host) (it was \(previous)), after \(Self.seconds(away)); \(refused) request\(refused == 1 ? " was" : "s were") refused (503) meanwhile.",
-                          metadata: ["primary": "\(host)", "previous": "\(previous)", "awaySeconds": "\(Self.seconds(away, unit: false))", "refused": "\(refused)"])
+            logger.notice(
+                "The database's primary is now \(host) (it was \(previous)), after \(Self.seconds(away)); \(refused) request\(refused == 1 ? " was" : "s were") refused (503) meanwhile.",
+                metadata: [
+                    "primary": "\(host)", "previous": "\(previous)",
+                    "awaySeconds": "\(Self.seconds(away, unit: false))", "refused": "\(refused)",
+                ]
+            )
             return
         }
-        logger.notice("The database answers again after \(Self.seconds(away)) away; \(refused) request\(refused == 1 ? " was" : "s were") refused (503) meanwhile.",
-                      metadata: ["awaySeconds": "\(Self.seconds(away, unit: false))", "refused": "\(refused)"])
+        logger.notice(
+            "The database answers again after \(Self.seconds(away)) away; \(refused) request\(refused == 1 ? " was" : "s were") refused (503) meanwhile.",
+            metadata: ["awaySeconds": "\(Self.seconds(away, unit: false))", "refused": "\(refused)"]
+        )
     }
 
     /// A length of time for the log: "12.3 s" (or "12.3" without its unit).
@@ -413,7 +473,10 @@ public final class PostgresBookDatabase: Sendable {
     /// Runs `body`, or throws when it takes longer than `limit` — then without waiting for it:
     /// a query on a connection whose server went away may never end.
     @discardableResult
-    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    static func within<T: Sendable>(
+        _ limit: Duration,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let outcome = Outcome<T>()
         let work = outcome.given(by: body)
         Task {
@@ -435,7 +498,9 @@ public final class PostgresBookDatabase: Sendable {
         }
 
         /// The call that takes it, as SQL (its keys are numbers).
-        public var sql: String { "\(shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock")(\(space), \(id))" }
+        public var sql: String {
+            "\(shared ? "pg_advisory_xact_lock_shared" : "pg_advisory_xact_lock")(\(space), \(id))"
+        }
     }
 
     /// Runs `body` in one transaction that writes to `book`: when the transaction commits every
@@ -443,12 +508,24 @@ public final class PostgresBookDatabase: Sendable {
     /// announced when `body` throws: the transaction rolls back. The first statement takes `lock`
     /// and queues the announcement (PostgreSQL sends it on commit), so that what follows `body` is
     /// the commit alone.
-    public func write<Result: Sendable>(book: Int64, tables: Set<StoreTable>, lock: AdvisoryLock? = nil,
-                                        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    public func write<Result: Sendable>(
+        book: Int64,
+        tables: Set<StoreTable>,
+        lock: AdvisoryLock? = nil,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         do {
             return try await transaction { [logger] connection in
-                if let leaving = try await PostgresChanges.notify(connection, book: book, tables: tables, taking: lock, logger: logger) {
-                    throw StoreError.unavailable("this book is moving to the database \"\(leaving)\"; its writes are taken again in a moment")
+                if let leaving = try await PostgresChanges.notify(
+                    connection,
+                    book: book,
+                    tables: tables,
+                    taking: lock,
+                    logger: logger
+                ) {
+                    throw StoreError.unavailable(
+                        "this book is moving to the database \"\(leaving)\"; its writes are taken again in a moment"
+                    )
                 }
                 return try await body(connection)
             }
@@ -490,10 +567,15 @@ public final class PostgresBookDatabase: Sendable {
     /// Creates a new, empty database named `prefix` and a random suffix on the server `serverURL`
     /// reaches, and returns its URL: a scratch database for a test or a trial.
     public static func createDatabase(prefix: String, onServer serverURL: String) async throws -> String {
-        guard var components = URLComponents(string: serverURL) else { throw StoreError.invalid(field: "database URL", reason: "\(redacted(serverURL)) is not a URL.") }
+        guard var components = URLComponents(string: serverURL) else {
+            throw StoreError.invalid(field: "database URL", reason: "\(redacted(serverURL)) is not a URL.")
+        }
         let name = "\(prefix)_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased())"
         guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-            throw StoreError.invalid(field: "database name", reason: "\"\(name)\" is not made of letters, digits and underscores.")
+            throw StoreError.invalid(
+                field: "database name",
+                reason: "\"\(name)\" is not made of letters, digits and underscores."
+            )
         }
         let admin = PostgresClient(configuration: try configuration(serverURL))
         do {
@@ -513,8 +595,12 @@ public final class PostgresBookDatabase: Sendable {
     /// server `serverURL` reaches, closing its connections first.
     public static func dropDatabase(_ url: String, onServer serverURL: String) async throws {
         guard let name = URLComponents(string: url).map({ String($0.path.drop { $0 == "/" }) }),
-              !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-            throw StoreError.invalid(field: "database URL", reason: "\(redacted(url)) names no database that can be dropped.")
+            !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else {
+            throw StoreError.invalid(
+                field: "database URL",
+                reason: "\(redacted(url)) names no database that can be dropped."
+            )
         }
         let admin = PostgresClient(configuration: try configuration(serverURL))
         do {
@@ -556,7 +642,9 @@ public final class PostgresBookDatabase: Sendable {
         guard let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         let authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex)]
-        let list = authority[(authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex)...]
+        let list = authority[
+            (authority.lastIndex(of: "@").map { authority.index(after: $0) } ?? authority.startIndex)...
+        ]
         let hosts = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         guard hosts.count > 1 else { return nil }
         return (hosts, url.replacingCharacters(in: list.startIndex..<list.endIndex, with: hosts[0]))
@@ -564,10 +652,16 @@ public final class PostgresBookDatabase: Sendable {
 
     package static func target(_ url: String) throws -> Target {
         func invalid(_ reason: String) -> StoreError {
-            .invalid(field: "database URL", reason: "\(redacted(url)) \(reason) Use postgres://USER[:PASSWORD]@HOST[:PORT][,HOST2[:PORT]…]/DATABASE.")
+            .invalid(
+                field: "database URL",
+                reason:
+                    "\(redacted(url)) \(reason) Use postgres://USER[:PASSWORD]@HOST[:PORT][,HOST2[:PORT]…]/DATABASE."
+            )
         }
         let list = hostList(url)
-        guard let components = URLComponents(string: list?.single ?? url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+        guard let components = URLComponents(string: list?.single ?? url),
+            ["postgres", "postgresql"].contains(components.scheme ?? "")
+        else {
             throw invalid("is not a postgres:// URL.")
         }
         guard let host = components.host, !host.isEmpty else { throw invalid("names no host.") }
@@ -581,7 +675,9 @@ public final class PostgresBookDatabase: Sendable {
         /// A host as the pool takes it: an IPv6 address without its brackets, a port of 1–65535.
         func checked(_ name: String, _ port: Int?, _ text: String) throws -> Host {
             let bare = name.hasPrefix("[") && name.hasSuffix("]") ? String(name.dropFirst().dropLast()) : name
-            guard !bare.isEmpty, (1...65535).contains(port ?? 5432) else { throw invalid("names the host \"\(text)\", which is not HOST or HOST:PORT.") }
+            guard !bare.isEmpty, (1...65535).contains(port ?? 5432) else {
+                throw invalid("names the host \"\(text)\", which is not HOST or HOST:PORT.")
+            }
             return Host(name: bare, port: port ?? 5432)
         }
         var hosts = [try checked(host, components.port, host)]
@@ -593,11 +689,20 @@ public final class PostgresBookDatabase: Sendable {
                 return try checked(name, parsed.port, text)
             }
         }
-        let attributes = components.queryItems?.first(where: { $0.name == "target_session_attrs" })?.value ?? (hosts.count > 1 ? "read-write" : "any")
+        let attributes =
+            components.queryItems?.first(where: { $0.name == "target_session_attrs" })?.value
+            ?? (hosts.count > 1 ? "read-write" : "any")
         guard ["read-write", "primary", "any"].contains(attributes) else {
             throw invalid("has target_session_attrs=\(attributes), which is not read-write, primary or any.")
         }
-        return Target(hosts: hosts, user: user, password: components.password, database: database, tls: tls, readWrite: attributes != "any")
+        return Target(
+            hosts: hosts,
+            user: user,
+            password: components.password,
+            database: database,
+            tls: tls,
+            readWrite: attributes != "any"
+        )
     }
 
     /// The pool's configuration from a `postgres://` URL (its first host).
@@ -608,13 +713,20 @@ public final class PostgresBookDatabase: Sendable {
 
     /// The pool's configuration for one host of `target`.
     static func configuration(_ target: Target, host: Host) throws -> PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS = switch target.tls {
-        case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
-        }
-        var configuration = PostgresClient.Configuration(host: host.name, port: host.port, username: target.user,
-                                                         password: target.password, database: target.database, tls: tls)
+        let tls: PostgresClient.Configuration.TLS =
+            switch target.tls {
+            case .disable: .disable
+            case .prefer: .prefer(.makeClientConfiguration())
+            case .require: .require(.makeClientConfiguration())
+            }
+        var configuration = PostgresClient.Configuration(
+            host: host.name,
+            port: host.port,
+            username: target.user,
+            password: target.password,
+            database: target.database,
+            tls: tls
+        )
         configuration.options.minimumConnections = 0
         configuration.options.maximumConnections = 10
         return configuration
@@ -624,16 +736,23 @@ public final class PostgresBookDatabase: Sendable {
     static func connectionConfiguration(_ target: Target, host: Host) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         do {
-            tls = switch target.tls {
-            case .disable: .disable
-            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-            }
+            tls =
+                switch target.tls {
+                case .disable: .disable
+                case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
         } catch {
             throw StoreError.invalid(field: "database URL", reason: "TLS cannot be set up: \(error)")
         }
-        var configuration = PostgresConnection.Configuration(host: host.name, port: host.port, username: target.user,
-                                                             password: target.password, database: target.database, tls: tls)
+        var configuration = PostgresConnection.Configuration(
+            host: host.name,
+            port: host.port,
+            username: target.user,
+            password: target.password,
+            database: target.database,
+            tls: tls
+        )
         configuration.options.connectTimeout = .seconds(2)
         return configuration
     }
@@ -644,14 +763,18 @@ public final class PostgresBookDatabase: Sendable {
         guard var components = URLComponents(string: list?.single ?? url) else {
             // Not a URL Foundation reads (a password with a bare "/" or "@"): whatever stands
             // between the user's ":" and the last "@" is taken for the password.
-            guard let scheme = url.range(of: "://"), let at = url.range(of: "@", options: .backwards), scheme.upperBound < at.lowerBound,
-                  let colon = url[scheme.upperBound..<at.lowerBound].firstIndex(of: ":") else { return url }
+            guard let scheme = url.range(of: "://"), let at = url.range(of: "@", options: .backwards),
+                scheme.upperBound < at.lowerBound,
+                let colon = url[scheme.upperBound..<at.lowerBound].firstIndex(of: ":")
+            else { return url }
             return url.replacingCharacters(in: url.index(after: colon)..<at.lowerBound, with: "***")
         }
         guard components.password != nil else { return url }
         components.password = "***"
         guard var redacted = components.string else { return url }
-        if let list, let first = redacted.range(of: "@" + list.hosts[0]) { redacted.replaceSubrange(first, with: "@" + list.hosts.joined(separator: ",")) }
+        if let list, let first = redacted.range(of: "@" + list.hosts[0]) {
+            redacted.replaceSubrange(first, with: "@" + list.hosts.joined(separator: ","))
+        }
         return redacted
     }
 
@@ -660,11 +783,14 @@ public final class PostgresBookDatabase: Sendable {
     /// a failed transaction reports what failed in it (what its body threw, first).
     static func storeError(_ error: any Error, doing action: String) -> any Error {
         if let failed = error as? PostgresTransactionError,
-           let cause = failed.closureError ?? failed.commitError ?? failed.beginError ?? failed.rollbackError {
+            let cause = failed.closureError ?? failed.commitError ?? failed.beginError ?? failed.rollbackError
+        {
             return storeError(cause, doing: action)
         }
         if !(error is PSQLError || error is PostgresTransactionError || error is ConnectionPoolError) { return error }
-        if isLostConnection(error) { return StoreError.unavailable("could not \(action): the connection to the database was lost") }
+        if isLostConnection(error) {
+            return StoreError.unavailable("could not \(action): the connection to the database was lost")
+        }
         let message = (error as? PSQLError)?.serverInfo?[.message] ?? "\(error)"
         return StoreError.storage("could not \(action): \(message)")
     }
@@ -675,7 +801,11 @@ public final class PostgresBookDatabase: Sendable {
     static func isLostConnection(_ error: any Error) -> Bool {
         if error is ConnectionPoolError { return true }
         guard let error = error as? PSQLError else { return false }
-        if [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed].contains(error.code) { return true }
+        if [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed].contains(
+            error.code
+        ) {
+            return true
+        }
         let state = error.serverInfo?[.sqlState] ?? ""
         return state.hasPrefix("08") || state.hasPrefix("57P")
     }

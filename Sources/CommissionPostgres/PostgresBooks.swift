@@ -35,7 +35,11 @@ public struct PostgresBooks: BookDirectory {
     /// The name of the directory's own database (`books list`, `books add --on main`).
     public static let mainName = "main"
 
-    public init(database: PostgresBookDatabase, defaultSettings: BookSettings, others: [String: PostgresBookDatabase] = [:]) {
+    public init(
+        database: PostgresBookDatabase,
+        defaultSettings: BookSettings,
+        others: [String: PostgresBookDatabase] = [:]
+    ) {
         self.database = database
         self.defaultSettings = defaultSettings
         self.others = others
@@ -55,9 +59,12 @@ public struct PostgresBooks: BookDirectory {
     public func database(named name: String) throws -> PostgresBookDatabase {
         if name == Self.mainName { return database }
         guard let database = others[name] else {
-            throw StoreError.invalid(field: "database", reason: """
-                there is no database "\(name)" here (\(names.map { "\"\($0)\"" }.joined(separator: ", ")))
-                """)
+            throw StoreError.invalid(
+                field: "database",
+                reason: """
+                    there is no database "\(name)" here (\(names.map { "\"\($0)\"" }.joined(separator: ", ")))
+                    """
+            )
         }
         return database
     }
@@ -84,28 +91,49 @@ public struct PostgresBooks: BookDirectory {
     private func number(_ name: String) async throws {
         guard let other = others[name], !numbered.contains(name) else { return }
         let block: Int64 = try await directory("give the database \"\(name)\" its numbering block") { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresStore.LockSpace.numbering.rawValue), 0)", logger: database.logger)
-            if let block = try await connection.query("SELECT block FROM databaseBlock WHERE name = \(name)", logger: database.logger)
-                .decode(Int64.self).all().first {
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(\(PostgresStore.LockSpace.numbering.rawValue), 0)",
+                logger: database.logger
+            )
+            if let block = try await connection.query(
+                "SELECT block FROM databaseBlock WHERE name = \(name)",
+                logger: database.logger
+            )
+            .decode(Int64.self).all().first {
                 return block
             }
-            let highest: Int64? = try await connection.query("SELECT max(block) FROM databaseBlock", logger: database.logger).decode(Int64?.self).all().first ?? nil
+            let highest: Int64? =
+                try await connection.query("SELECT max(block) FROM databaseBlock", logger: database.logger).decode(
+                    Int64?.self
+                ).all().first ?? nil
             let next = (highest ?? 0) + 1
-            try await connection.query("INSERT INTO databaseBlock (name, block) VALUES (\(name), \(next))", logger: database.logger)
+            try await connection.query(
+                "INSERT INTO databaseBlock (name, block) VALUES (\(name), \(next))",
+                logger: database.logger
+            )
             return next
         }
         let start = block * Self.numberingBlock
         try await other.run("number the database's records from its own block") { connection in
-            let sequences = try await connection.query("""
+            let sequences = try await connection.query(
+                """
                 SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences WHERE schemaname = current_schema()
-                """, logger: other.logger).decode(String.self).all()
+                """,
+                logger: other.logger
+            ).decode(String.self).all()
             for sequence in sequences {
                 // Read from the sequence itself: a sequence set but not drawn from yet tells its next value too.
-                let state: (Int64, Bool)? = try await connection.query("SELECT last_value, is_called FROM \(unescaped: sequence)", logger: other.logger)
-                    .decode((Int64, Bool).self).all().first
+                let state: (Int64, Bool)? = try await connection.query(
+                    "SELECT last_value, is_called FROM \(unescaped: sequence)",
+                    logger: other.logger
+                )
+                .decode((Int64, Bool).self).all().first
                 let (last, called) = state ?? (0, false)
                 if (called ? last + 1 : last) < start {
-                    try await connection.query("SELECT setval(\(sequence)::regclass, \(start), false)", logger: other.logger)
+                    try await connection.query(
+                        "SELECT setval(\(sequence)::regclass, \(start), false)",
+                        logger: other.logger
+                    )
                 }
             }
         }
@@ -119,12 +147,16 @@ public struct PostgresBooks: BookDirectory {
         for name in names {
             let other = try database(named: name)
             let identity = try await other.run("read the database's identity") { connection in
-                try await connection.query("SELECT id FROM databaseIdentity", logger: other.logger).decode(String.self).all().first ?? ""
+                try await connection.query("SELECT id FROM databaseIdentity", logger: other.logger).decode(String.self)
+                    .all().first ?? ""
             }
             if let first = seen[identity] {
-                throw StoreError.invalid(field: "database", reason: """
-                    "\(first)" and "\(name)" are the same database: give each further database one of its own.
-                    """)
+                throw StoreError.invalid(
+                    field: "database",
+                    reason: """
+                        "\(first)" and "\(name)" are the same database: give each further database one of its own.
+                        """
+                )
             }
             seen[identity] = name
         }
@@ -135,9 +167,12 @@ public struct PostgresBooks: BookDirectory {
     func checkPlaces() async throws {
         let placed: [String: Set<Int64>] = try await directory("read the books' places") { connection in
             var placed: [String: Set<Int64>] = [:]
-            for (id, place, movingTo) in try await connection.query("""
+            for (id, place, movingTo) in try await connection.query(
+                """
                 SELECT id, place, movingTo FROM book WHERE place IS NOT NULL OR movingTo IS NOT NULL
-                """, logger: database.logger).decode((Int64, String?, String?).self).all() {
+                """,
+                logger: database.logger
+            ).decode((Int64, String?, String?).self).all() {
                 if let place { placed[place, default: []].insert(id) }
                 if let movingTo { placed[movingTo, default: []].insert(id) }
             }
@@ -145,15 +180,20 @@ public struct PostgresBooks: BookDirectory {
         }
         for (name, other) in others.sorted(by: { $0.key < $1.key }) {
             let held = try await other.run("read the books of \"\(name)\"") { connection in
-                try await connection.query("SELECT id FROM book WHERE leaving IS NULL", logger: other.logger).decode(Int64.self).all()
+                try await connection.query("SELECT id FROM book WHERE leaving IS NULL", logger: other.logger).decode(
+                    Int64.self
+                ).all()
             }
             let astray = held.filter { !(placed[name] ?? []).contains($0) }.sorted()
             guard astray.isEmpty else {
-                throw StoreError.invalid(field: "database", reason: """
-                    the database "\(name)" holds \(astray.count == 1 ? "book" : "books") \(astray.map(String.init).joined(separator: ", ")) \
-                    that the directory does not place there: it was another server's. Move its books into this server's \
-                    first database with `commission migrate`, then give "\(name)" as an empty database.
-                    """)
+                throw StoreError.invalid(
+                    field: "database",
+                    reason: """
+                        the database "\(name)" holds \(astray.count == 1 ? "book" : "books") \(astray.map(String.init).joined(separator: ", ")) \
+                        that the directory does not place there: it was another server's. Move its books into this server's \
+                        first database with `commission migrate`, then give "\(name)" as an empty database.
+                        """
+                )
             }
         }
     }
@@ -164,40 +204,50 @@ public struct PostgresBooks: BookDirectory {
     }
 
     public func setupIsOpen(book: Int64) async throws -> Bool {
-        try await first("""
+        try await first(
+            """
             SELECT count(*) FROM book WHERE id = \(book) AND id = (SELECT min(id) FROM book)
               AND NOT EXISTS (SELECT 1 FROM account)
               AND NOT EXISTS (SELECT 1 FROM invitation WHERE bookId = \(book) AND role = 'owner' AND invitedBy IS NULL)
-            """) ?? 0 > 0
+            """
+        ) ?? 0 > 0
     }
 
     public func book(sessionDigest: String, now: Date) async throws -> Int64? {
-        try await first("""
+        try await first(
+            """
             SELECT member.bookId FROM session JOIN member ON member.accountId = session.accountId
             WHERE session.tokenDigest = \(sessionDigest) AND session.expiresAt > \(Int64(now.timeIntervalSince1970))
-            """)
+            """
+        )
     }
 
     public func book(tokenDigest: String) async throws -> Int64? {
-        try await first("""
+        try await first(
+            """
             SELECT member.bookId FROM apiToken JOIN member ON member.accountId = apiToken.accountId
             WHERE apiToken.tokenDigest = \(tokenDigest) AND apiToken.revokedAt IS NULL
-            """)
+            """
+        )
     }
 
     public func book(username: String) async throws -> Int64? {
         let (key, asTyped) = StoreInput.usernameLookups(username)
-        return try await first("""
+        return try await first(
+            """
             SELECT member.bookId FROM account JOIN member ON member.accountId = account.id
             WHERE lower(account.username) IN (lower(\(key)), lower(\(asTyped))) ORDER BY lower(account.username) = lower(\(key)) DESC LIMIT 1
-            """)
+            """
+        )
     }
 
     public func book(invitationDigest: String, now: Date) async throws -> Int64? {
-        try await first("""
+        try await first(
+            """
             SELECT bookId FROM invitation
             WHERE tokenDigest = \(invitationDigest) AND usedAt IS NULL AND expiresAt > \(Int64(now.timeIntervalSince1970))
-            """)
+            """
+        )
     }
 
     public func store(book: Int64) async throws -> any ServerBookStore {
@@ -213,7 +263,9 @@ public struct PostgresBooks: BookDirectory {
     private func store(of book: Int64, placedOn place: String) async throws -> PostgresStore {
         if place == Self.mainName { return try await PostgresStore(database: database, book: book) }
         guard let other = others[place] else {
-            throw StoreError.unavailable("book \(book) is on the database \"\(place)\", which this server was not given")
+            throw StoreError.unavailable(
+                "book \(book) is on the database \"\(place)\", which this server was not given"
+            )
         }
         return try await PostgresStore(database: other, book: book, accounts: database)
     }
@@ -222,7 +274,9 @@ public struct PostgresBooks: BookDirectory {
     /// - Throws: ``StoreError/notFound(_:id:)`` for a book the server does not have.
     public func place(of book: Int64) async throws -> String {
         let found: [String?] = try await lookup("find the book's database") { connection in
-            try await connection.query("SELECT place FROM book WHERE id = \(book)", logger: database.logger).decode(String?.self).all()
+            try await connection.query("SELECT place FROM book WHERE id = \(book)", logger: database.logger).decode(
+                String?.self
+            ).all()
         }
         guard let place = found.first else { throw StoreError.notFound(.book, id: book) }
         return place ?? Self.mainName
@@ -247,10 +301,13 @@ public struct PostgresBooks: BookDirectory {
     /// Every book with its name, how many accounts it has and where it is, oldest first.
     public func books() async throws -> [Listed] {
         try await directory("list the books") { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT book.id, book.name, count(member.accountId), book.place FROM book LEFT JOIN member ON member.bookId = book.id
                 GROUP BY book.id ORDER BY book.id
-                """, logger: database.logger).decode((Int64, String, Int64, String?).self).all().map {
+                """,
+                logger: database.logger
+            ).decode((Int64, String, Int64, String?).self).all().map {
                 Listed(id: $0.0, name: $0.1, accounts: Int($0.2), database: $0.3 ?? Self.mainName)
             }
         }
@@ -259,17 +316,38 @@ public struct PostgresBooks: BookDirectory {
     /// Makes a new book on the database called `place` (the directory's by default): its row in
     /// the directory (with the owner's one-time link, as ``PostgresStore/createBook(in:name:settings:ownersLink:)``),
     /// then its own row on `place`. A failure on `place` takes the directory's row back.
-    public func addBook(name: String, settings: BookSettings, ownersLink: (tokenDigest: String, expiresAt: Date)? = nil,
-                        on place: String = mainName) async throws -> PostgresStore {
+    public func addBook(
+        name: String,
+        settings: BookSettings,
+        ownersLink: (tokenDigest: String, expiresAt: Date)? = nil,
+        on place: String = mainName
+    ) async throws -> PostgresStore {
         let target = try database(named: place)
         if place == Self.mainName {
-            return try await PostgresStore.createBook(in: database, name: name, settings: settings, ownersLink: ownersLink)
+            return try await PostgresStore.createBook(
+                in: database,
+                name: name,
+                settings: settings,
+                ownersLink: ownersLink
+            )
         }
         try await number(place)
-        let listed = try await PostgresStore.createBook(in: database, name: name, settings: settings, ownersLink: ownersLink, placedOn: place)
+        let listed = try await PostgresStore.createBook(
+            in: database,
+            name: name,
+            settings: settings,
+            ownersLink: ownersLink,
+            placedOn: place
+        )
         do {
             try await target.run("create the book on \"\(place)\"") { connection in
-                try await PostgresStore.insertBookRow(connection, id: listed, name: name, settings: settings, logger: target.logger)
+                try await PostgresStore.insertBookRow(
+                    connection,
+                    id: listed,
+                    name: name,
+                    settings: settings,
+                    logger: target.logger
+                )
             }
             return try await PostgresStore(database: target, book: listed, accounts: database)
         } catch {
@@ -310,16 +388,33 @@ public struct PostgresBooks: BookDirectory {
     /// failure before the switch removes the copy and takes the book's writes again where it
     /// was; a move cut short (its process gone) is finished by running it again, which first
     /// removes what the other left (its copy, or an old copy it did not remove).
-    public func move(book: Int64, to place: String, settle: Duration = .seconds(5),
-                     prove: @escaping @Sendable (_ source: PostgresStore, _ target: PostgresStore) async throws -> Void) async throws -> Moved {
+    public func move(
+        book: Int64,
+        to place: String,
+        settle: Duration = .seconds(5),
+        prove: @escaping @Sendable (_ source: PostgresStore, _ target: PostgresStore) async throws -> Void
+    ) async throws -> Moved {
         let targetDatabase = try database(named: place)
         let lock = "\(PostgresStore.LockSpace.move.rawValue), \(Int32(truncatingIfNeeded: book))"
         return try await database.withConnection { [self] held in
-            guard try await held.query("SELECT pg_try_advisory_lock(\(unescaped: lock))", logger: database.logger).decode(Bool.self).all().first == true else {
-                throw StoreError.invalid(field: "book", reason: "book \(book) is being moved by another command; wait for it to end.")
+            guard
+                try await held.query("SELECT pg_try_advisory_lock(\(unescaped: lock))", logger: database.logger).decode(
+                    Bool.self
+                ).all().first == true
+            else {
+                throw StoreError.invalid(
+                    field: "book",
+                    reason: "book \(book) is being moved by another command; wait for it to end."
+                )
             }
             do {
-                let moved = try await moveHoldingTheLock(book: book, to: place, targetDatabase, settle: settle, prove: prove)
+                let moved = try await moveHoldingTheLock(
+                    book: book,
+                    to: place,
+                    targetDatabase,
+                    settle: settle,
+                    prove: prove
+                )
                 _ = try? await held.query("SELECT pg_advisory_unlock(\(unescaped: lock))", logger: database.logger)
                 return moved
             } catch {
@@ -329,8 +424,13 @@ public struct PostgresBooks: BookDirectory {
         }
     }
 
-    private func moveHoldingTheLock(book: Int64, to place: String, _ targetDatabase: PostgresBookDatabase, settle: Duration,
-                                    prove: @escaping @Sendable (_ source: PostgresStore, _ target: PostgresStore) async throws -> Void) async throws -> Moved {
+    private func moveHoldingTheLock(
+        book: Int64,
+        to place: String,
+        _ targetDatabase: PostgresBookDatabase,
+        settle: Duration,
+        prove: @escaping @Sendable (_ source: PostgresStore, _ target: PostgresStore) async throws -> Void
+    ) async throws -> Moved {
         let from = try await self.place(of: book)
         try await removeLeftovers(of: book, placedOn: from)
         guard from != place else {
@@ -339,7 +439,10 @@ public struct PostgresBooks: BookDirectory {
         if place != Self.mainName { try await number(place) }
         let source = try await store(of: book, placedOn: from)
         try await directory("note the move") { connection in
-            try await connection.query("UPDATE book SET movingTo = \(place) WHERE id = \(book)", logger: database.logger)
+            try await connection.query(
+                "UPDATE book SET movingTo = \(place) WHERE id = \(book)",
+                logger: database.logger
+            )
         }
         let started = ContinuousClock.now
         try await source.markLeaving(to: place)
@@ -348,19 +451,32 @@ public struct PostgresBooks: BookDirectory {
             let name = try await source.bookName()
             let keys = try await source.keptAnswers()
             let extras = try await source.importAids()
-            counts = try await PostgresStore.copyBook(book, named: name, into: targetDatabase, rowExists: place == Self.mainName, keptAnswers: keys,
-                                                      importAids: extras) { sink in
+            counts = try await PostgresStore.copyBook(
+                book,
+                named: name,
+                into: targetDatabase,
+                rowExists: place == Self.mainName,
+                keptAnswers: keys,
+                importAids: extras
+            ) { sink in
                 _ = try await source.archive(into: sink)
             }
-            let target = try await PostgresStore(database: targetDatabase, book: book, accounts: place == Self.mainName ? nil : database)
+            let target = try await PostgresStore(
+                database: targetDatabase,
+                book: book,
+                accounts: place == Self.mainName ? nil : database
+            )
             guard try await target.importAids() == extras else {
                 throw StoreError.storage("the copy's import mappings or product aliases differ from the book's")
             }
             try await prove(source, target)
             try await directory("switch the book to \"\(place)\"") { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE book SET place = \(place == Self.mainName ? nil : place), movingTo = NULL WHERE id = \(book)
-                    """, logger: database.logger)
+                    """,
+                    logger: database.logger
+                )
                 try await PostgresChanges.announceMove(connection, book: book, logger: database.logger)
             }
         } catch {
@@ -369,7 +485,10 @@ public struct PostgresBooks: BookDirectory {
                 try? await PostgresStore.removeRecords(of: book, on: targetDatabase, keepingRow: place == Self.mainName)
                 try? await source.markLeaving(to: nil)
                 _ = try? await directory("take the move back") { connection in
-                    try await connection.query("UPDATE book SET movingTo = NULL WHERE id = \(book)", logger: database.logger)
+                    try await connection.query(
+                        "UPDATE book SET movingTo = NULL WHERE id = \(book)",
+                        logger: database.logger
+                    )
                 }
                 throw error
             }
@@ -399,12 +518,16 @@ public struct PostgresBooks: BookDirectory {
     /// as leaving on the other databases.
     private func removeLeftovers(of book: Int64, placedOn: String) async throws {
         let movingTo: String? = try await lookup("read the book's move") { connection in
-            try await connection.query("SELECT movingTo FROM book WHERE id = \(book)", logger: database.logger).decode(String?.self).all().first ?? nil
+            try await connection.query("SELECT movingTo FROM book WHERE id = \(book)", logger: database.logger).decode(
+                String?.self
+            ).all().first ?? nil
         }
         for name in names where name != placedOn {
             let other = try database(named: name)
             let leaving: [String?] = try await other.run("read the book's old copy") { connection in
-                try await connection.query("SELECT leaving FROM book WHERE id = \(book)", logger: other.logger).decode(String?.self).all()
+                try await connection.query("SELECT leaving FROM book WHERE id = \(book)", logger: other.logger).decode(
+                    String?.self
+                ).all()
             }
             guard let row = leaving.first, row != nil || name == movingTo else { continue }
             try await PostgresStore.removeRecords(of: book, on: other, keepingRow: name == Self.mainName)
@@ -412,11 +535,17 @@ public struct PostgresBooks: BookDirectory {
         // Where the book is, writes are taken again (a move starting now marks it anew).
         let here = try database(named: placedOn)
         try await here.run("take the book's writes again") { connection in
-            try await connection.query("UPDATE book SET leaving = NULL WHERE id = \(book) AND leaving IS NOT NULL", logger: here.logger)
+            try await connection.query(
+                "UPDATE book SET leaving = NULL WHERE id = \(book) AND leaving IS NOT NULL",
+                logger: here.logger
+            )
         }
         if movingTo != nil {
             try await directory("take the cut-short move back") { connection in
-                try await connection.query("UPDATE book SET movingTo = NULL WHERE id = \(book)", logger: database.logger)
+                try await connection.query(
+                    "UPDATE book SET movingTo = NULL WHERE id = \(book)",
+                    logger: database.logger
+                )
             }
         }
     }
@@ -430,7 +559,10 @@ public struct PostgresBooks: BookDirectory {
     }
 
     /// One statement on the directory's database, outside a transaction (one round trip).
-    private func lookup<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func lookup<T: Sendable>(
+        _ doing: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         do {
             return try await database.withConnection(body)
         } catch {
@@ -440,7 +572,10 @@ public struct PostgresBooks: BookDirectory {
 
     /// A transaction on the directory's database.
     @discardableResult
-    private func directory<T: Sendable>(_ doing: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func directory<T: Sendable>(
+        _ doing: String,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await database.run(doing, body)
     }
 
@@ -450,15 +585,26 @@ extension PostgresBooks {
     /// Opens the server's databases: the directory's at `url`, and the others, each given as
     /// `NAME=postgres://…` (a name of the operator's: letters, digits, `-` and `_`). Checks that
     /// the others hold only books the directory places there (``checkPlaces()``).
-    public static func open(url: String, more: [String], defaultSettings: BookSettings, logger: Logger) async throws -> PostgresBooks {
+    public static func open(
+        url: String,
+        more: [String],
+        defaultSettings: BookSettings,
+        logger: Logger
+    ) async throws -> PostgresBooks {
         var named: [(String, String)] = []
         for text in more {
             let (name, url) = try Self.named(text)
             guard name != mainName else {
-                throw StoreError.invalid(field: "database", reason: "\"\(mainName)\" is the first database's own name (--database): give this one another.")
+                throw StoreError.invalid(
+                    field: "database",
+                    reason: "\"\(mainName)\" is the first database's own name (--database): give this one another."
+                )
             }
             guard !named.contains(where: { $0.0 == name }) else {
-                throw StoreError.invalid(field: "database", reason: "the name \"\(name)\" is given to two databases: give each its own.")
+                throw StoreError.invalid(
+                    field: "database",
+                    reason: "the name \"\(name)\" is given to two databases: give each its own."
+                )
             }
             named.append((name, url))
         }
@@ -484,17 +630,33 @@ extension PostgresBooks {
     /// `east=postgres://…` → ("east", "postgres://…").
     public static func named(_ text: String) throws -> (name: String, url: String) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw StoreError.invalid(field: "database", reason: "\"\(PostgresBookDatabase.redacted(text))\" is not NAME=postgres://…: give each further database a name.")
+            throw StoreError.invalid(
+                field: "database",
+                reason:
+                    "\"\(PostgresBookDatabase.redacted(text))\" is not NAME=postgres://…: give each further database a name."
+            )
         }
         let name = String(text[..<equals]), url = String(text[text.index(after: equals)...])
         guard !name.contains(":"), !name.contains("/") else {
-            throw StoreError.invalid(field: "database", reason: "\"\(PostgresBookDatabase.redacted(text))\" is not NAME=postgres://…: give each further database a name.")
+            throw StoreError.invalid(
+                field: "database",
+                reason:
+                    "\"\(PostgresBookDatabase.redacted(text))\" is not NAME=postgres://…: give each further database a name."
+            )
         }
-        guard !name.isEmpty, name.count <= 40, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw StoreError.invalid(field: "database", reason: "\"\(name)\" is not a database's name: letters, digits, - and _, up to 40.")
+        guard !name.isEmpty, name.count <= 40,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else {
+            throw StoreError.invalid(
+                field: "database",
+                reason: "\"\(name)\" is not a database's name: letters, digits, - and _, up to 40."
+            )
         }
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
-            throw StoreError.invalid(field: "database", reason: "the database \"\(name)\" is not given as a postgres://… URL.")
+            throw StoreError.invalid(
+                field: "database",
+                reason: "the database \"\(name)\" is not given as a postgres://… URL."
+            )
         }
         return (name, url)
     }

@@ -86,7 +86,9 @@ package final class PostgresChanges: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Int64?.self)
         let id = UUID()
         state.withLock { $0.movesTold[id] = continuation }
-        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.movesTold.removeValue(forKey: id) } }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.movesTold.removeValue(forKey: id) }
+        }
         return stream
     }
 
@@ -148,8 +150,13 @@ package final class PostgresChanges: Sendable {
     /// (`book.leaving`: a move under way or done, ``PostgresBooks/move(book:to:settle:prove:)``).
     /// - Returns: the database the book is leaving for, or nil when it stays (or nothing was sent).
     @discardableResult
-    static func notify(_ connection: PostgresConnection, book: Int64, tables: Set<StoreTable>, taking lock: PostgresBookDatabase.AdvisoryLock? = nil,
-                       logger: Logger) async throws -> String? {
+    static func notify(
+        _ connection: PostgresConnection,
+        book: Int64,
+        tables: Set<StoreTable>,
+        taking lock: PostgresBookDatabase.AdvisoryLock? = nil,
+        logger: Logger
+    ) async throws -> String? {
         let payload = ([String(book)] + tables.map(\.rawValue).sorted()).joined(separator: " ")
         // Read with a snapshot of its own (v15's VOLATILE function), not the statement's, taken
         // before the lock was waited for: a move that marked the book meanwhile is seen.
@@ -159,7 +166,8 @@ package final class PostgresChanges: Sendable {
         case (nil, true): return nil
         case (nil, false): query = "SELECT pg_notify(\(channel), \(payload)), \(unescaped: leaving)"
         case (let lock?, true): query = "SELECT \(unescaped: lock.sql), \(unescaped: leaving)"
-        case (let lock?, false): query = "SELECT \(unescaped: lock.sql), pg_notify(\(channel), \(payload)), \(unescaped: leaving)"
+        case (let lock?, false):
+            query = "SELECT \(unescaped: lock.sql), pg_notify(\(channel), \(payload)), \(unescaped: leaving)"
         }
         // The lock comes first in the select list, so the book's row is read once it is held: a
         // move that marked the book waited for the writes before it, and every write after it sees
@@ -202,7 +210,9 @@ package final class PostgresChanges: Sendable {
                             defer { self?.state.withLock { $0.isListening = false } }
                             if announced {
                                 if let since = lostSince {
-                                    logger.notice("Listening for changes again after \(PostgresBookDatabase.seconds(.now - since)).")
+                                    logger.notice(
+                                        "Listening for changes again after \(PostgresBookDatabase.seconds(.now - since))."
+                                    )
                                     lostSince = nil
                                 }
                                 self?.sendToAll(Set(StoreTable.allCases))
@@ -228,7 +238,10 @@ package final class PostgresChanges: Sendable {
                     }
                     if lostSince == nil {
                         lostSince = .now
-                        logger.warning("Listening for changes was lost; trying again every second.", metadata: ["error": "\(String(reflecting: error))"])
+                        logger.warning(
+                            "Listening for changes was lost; trying again every second.",
+                            metadata: ["error": "\(String(reflecting: error))"]
+                        )
                         self?.finishAll()
                     }
                     try? await Task.sleep(for: .seconds(1))

@@ -11,22 +11,40 @@ extension PostgresStore {
     }
 
     func settings(_ connection: PostgresConnection) async throws -> BookSettings {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale FROM book WHERE id = \(book)
-            """, logger: logger)
-        for try await (code, digits, zone, rule, scope, locale) in rows.decode((String, Int, String, String, String, String).self) {
+            """,
+            logger: logger
+        )
+        for try await (code, digits, zone, rule, scope, locale) in rows.decode(
+            (String, Int, String, String, String, String).self
+        ) {
             return try Self.settings(code, digits, zone, rule, scope, locale)
         }
         throw StoreError.storage("the book \(book) does not exist")
     }
 
     /// The settings a book's row holds.
-    static func settings(_ code: String, _ digits: Int, _ zone: String, _ rule: String, _ scope: String, _ locale: String) throws -> BookSettings {
+    static func settings(
+        _ code: String,
+        _ digits: Int,
+        _ zone: String,
+        _ rule: String,
+        _ scope: String,
+        _ locale: String
+    ) throws -> BookSettings {
         guard let currency = try? Currency(code: code, minorDigits: digits), let rule = RoundingRule(rawValue: rule),
-              let scope = RoundingScope(rawValue: scope) else {
+            let scope = RoundingScope(rawValue: scope)
+        else {
             throw StoreError.storage("the book's settings are malformed")
         }
-        return BookSettings(currency: currency, timeZoneIdentifier: zone, rounding: RoundingPolicy(rule: rule, scope: scope), localeIdentifier: locale)
+        return BookSettings(
+            currency: currency,
+            timeZoneIdentifier: zone,
+            rounding: RoundingPolicy(rule: rule, scope: scope),
+            localeIdentifier: locale
+        )
     }
 
     public func updateSettings(_ settings: BookSettings) async throws {
@@ -35,33 +53,53 @@ extension PostgresStore {
             let current = try await self.settings(connection)
             guard current != settings else { return }
             if current.currency != settings.currency {
-                let amounts = try await int(connection, """
+                let amounts = try await int(
+                    connection,
+                    """
                     SELECT ((SELECT count(*) FROM product WHERE bookId = \(book)) + (SELECT count(*) FROM sale WHERE bookId = \(book))
                             + (SELECT count(*) FROM payout WHERE bookId = \(book)))::bigint
-                    """)
+                    """
+                )
                 if amounts > 0 { throw StoreError.currencyLocked(current: current.currency.code) }
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE book SET currencyCode = \(settings.currency.code), currencyMinorDigits = \(settings.currency.minorDigits),
                     timeZone = \(settings.timeZoneIdentifier), roundingRule = \(settings.rounding.rule.rawValue),
                     roundingScope = \(settings.rounding.scope.rawValue), locale = \(settings.localeIdentifier)
                 WHERE id = \(book)
-                """, logger: logger)
+                """,
+                logger: logger
+            )
             // One entry for the settings; the commissions a new rounding rule changes are that entry's consequence.
-            try await record(connection, Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings)))
+            try await record(
+                connection,
+                Audit.Change(.settings, nil, "update", before: Audit.json(current), after: Audit.json(settings))
+            )
             if current.rounding.rule != settings.rounding.rule {
                 // Rounded commissions follow the new rule, except in closed periods.
                 var closed: [Int64: ClosedPeriods] = [:]
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT id, clinicId, date::text, commissionExact, commissionMinor FROM sale WHERE bookId = \(book) AND NOT isVoided
-                    """, logger: logger).decode((Int64, Int64, String, Int64, Int64).self).all()
+                    """,
+                    logger: logger
+                ).decode((Int64, Int64, String, Int64, Int64).self).all()
                 for (id, clinic, date, exact, minor) in rows {
-                    if closed[clinic] == nil { closed[clinic] = try await closedPeriods(connection, clinic: Clinic.ID(clinic)) }
-                    if let rounded = Ledger.rerounded(exactCommission: ExactCommission(tenThousandths: exact), commission: Money(minorUnits: minor),
-                                                      date: try Day.stored(date, row: "Sale \(id)'s date"), rule: settings.rounding.rule,
-                                                      closed: closed[clinic]!) {
-                        try await connection.query("UPDATE sale SET commissionMinor = \(rounded.minorUnits) WHERE bookId = \(book) AND id = \(id)",
-                                                   logger: logger)
+                    if closed[clinic] == nil {
+                        closed[clinic] = try await closedPeriods(connection, clinic: Clinic.ID(clinic))
+                    }
+                    if let rounded = Ledger.rerounded(
+                        exactCommission: ExactCommission(tenThousandths: exact),
+                        commission: Money(minorUnits: minor),
+                        date: try Day.stored(date, row: "Sale \(id)'s date"),
+                        rule: settings.rounding.rule,
+                        closed: closed[clinic]!
+                    ) {
+                        try await connection.query(
+                            "UPDATE sale SET commissionMinor = \(rounded.minorUnits) WHERE bookId = \(book) AND id = \(id)",
+                            logger: logger
+                        )
                     }
                 }
             }
@@ -77,17 +115,29 @@ extension PostgresStore {
 
     /// Adds a clinic whose name is checked already, its schedule through the ledger.
     func createClinic(_ connection: PostgresConnection, _ draft: ClinicDraft) async throws -> Clinic {
-        try await insertClinic(connection, ClinicDraft(name: draft.name, schedule: try Ledger.schedule(draft.schedule, rules: try await rules(connection))))
+        try await insertClinic(
+            connection,
+            ClinicDraft(
+                name: draft.name,
+                schedule: try Ledger.schedule(draft.schedule, rules: try await rules(connection))
+            )
+        )
     }
 
     func insertClinic(_ connection: PostgresConnection, _ draft: ClinicDraft) async throws -> Clinic {
-        if try await int(connection, "SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(draft.name))") > 0 {
+        if try await int(
+            connection,
+            "SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(draft.name))"
+        ) > 0 {
             throw StoreError.duplicateName(.clinics, draft.name)
         }
-        let id = try await int(connection, """
+        let id = try await int(
+            connection,
+            """
             INSERT INTO clinic (bookId, name, scheduleKind, scheduleAnchor) VALUES (\(book), \(draft.name), \(draft.schedule.kind), \(draft.schedule.anchor))
             RETURNING id
-            """)
+            """
+        )
         let clinic = Clinic(id: Clinic.ID(id), name: draft.name, schedule: draft.schedule)
         try await record(connection, Audit.Change(.clinic, id, "create", before: nil, after: Audit.json(clinic)))
         return clinic
@@ -98,7 +148,12 @@ extension PostgresStore {
     }
 
     func clinic(_ connection: PostgresConnection, _ id: Clinic.ID) async throws -> Clinic {
-        guard let clinic = try await clinics(connection, "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND id = \(id.rawValue)").first else {
+        guard
+            let clinic = try await clinics(
+                connection,
+                "SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND id = \(id.rawValue)"
+            ).first
+        else {
             throw StoreError.notFound(.clinics, id: id.rawValue)
         }
         return clinic
@@ -109,9 +164,14 @@ extension PostgresStore {
     }
 
     func clinic(_ connection: PostgresConnection, named name: String) async throws -> Clinic {
-        guard let clinic = try await clinics(connection, """
-            SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name))
-            """).first else {
+        guard
+            let clinic = try await clinics(
+                connection,
+                """
+                SELECT \(unescaped: Columns.clinic) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name))
+                """
+            ).first
+        else {
             throw StoreError.unknownClinic(name)
         }
         return clinic
@@ -120,7 +180,9 @@ extension PostgresStore {
     public func clinics(_ query: ClinicQuery) async throws -> [Clinic] {
         var sql = try SQL("SELECT \(Columns.clinic) FROM clinic WHERE bookId = ?", book)
         if !query.includeArchived { try sql.add(" AND NOT isArchived") }
-        if let text = query.text, !text.isEmpty { try sql.add(" AND name ILIKE ? ESCAPE '\\'", StoreInput.likePattern(text)) }
+        if let text = query.text, !text.isEmpty {
+            try sql.add(" AND name ILIKE ? ESCAPE '\\'", StoreInput.likePattern(text))
+        }
         try sql.add(" ORDER BY \(Columns.byName("name")), id")
         try sql.add(page: query.page)
         let built = sql.query
@@ -130,17 +192,32 @@ extension PostgresStore {
     func clinics(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Clinic] {
         var result: [Clinic] = []
         for try await (id, name, kind, anchor, archived, changes) in try await connection.query(query, logger: logger)
-            .decode((Int64, String, String, String?, Bool, String?).self) {
+            .decode((Int64, String, String, String?, Bool, String?).self)
+        {
             result.append(try Self.clinic(id, name, kind, anchor, archived, changes))
         }
         return result
     }
 
     /// The clinic a row of ``Columns/clinic`` holds.
-    static func clinic(_ id: Int64, _ name: String, _ kind: String, _ anchor: String?, _ archived: Bool, _ changes: String?) throws -> Clinic {
-        guard let schedule = try? PaySchedule(kind: kind, anchor: anchor) else { throw StoreError.storage("a stored pay schedule is malformed") }
-        return Clinic(id: Clinic.ID(id), name: name, schedule: schedule, scheduleChanges: try ScheduleChange.reading(stored: changes, clinic: id),
-                      isArchived: archived)
+    static func clinic(
+        _ id: Int64,
+        _ name: String,
+        _ kind: String,
+        _ anchor: String?,
+        _ archived: Bool,
+        _ changes: String?
+    ) throws -> Clinic {
+        guard let schedule = try? PaySchedule(kind: kind, anchor: anchor) else {
+            throw StoreError.storage("a stored pay schedule is malformed")
+        }
+        return Clinic(
+            id: Clinic.ID(id),
+            name: name,
+            schedule: schedule,
+            scheduleChanges: try ScheduleChange.reading(stored: changes, clinic: id),
+            isArchived: archived
+        )
     }
 
     public func updateClinic(_ clinic: Clinic) async throws -> Clinic {
@@ -153,28 +230,57 @@ extension PostgresStore {
         var clinic = clinic
         let old = try await self.clinic(connection, clinic.id)
         if old.calendar != clinic.calendar {
-            let payouts = try await self.payouts(connection, try SQL("SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ?",
-                                                                  book, clinic.id.rawValue).query).map(\.period)
-            let planned = try Ledger.scheduleChanges(of: old, first: clinic.schedule, changes: clinic.scheduleChanges, rules: try await rules(connection),
-                                                     closed: try await closedPeriods(connection, clinic: clinic.id), payouts: payouts)
+            let payouts = try await self.payouts(
+                connection,
+                try SQL(
+                    "SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ?",
+                    book,
+                    clinic.id.rawValue
+                ).query
+            ).map(\.period)
+            let planned = try Ledger.scheduleChanges(
+                of: old,
+                first: clinic.schedule,
+                changes: clinic.scheduleChanges,
+                rules: try await rules(connection),
+                closed: try await closedPeriods(connection, clinic: clinic.id),
+                payouts: payouts
+            )
             (clinic.schedule, clinic.scheduleChanges) = (planned.schedule, planned.scheduleChanges)
-            try await record(connection, Audit.Change(.clinic, clinic.id.rawValue, "schedule", before: Audit.json(schedulesOf: old),
-                                                      after: Audit.json(schedulesOf: clinic)))
+            try await record(
+                connection,
+                Audit.Change(
+                    .clinic,
+                    clinic.id.rawValue,
+                    "schedule",
+                    before: Audit.json(schedulesOf: old),
+                    after: Audit.json(schedulesOf: clinic)
+                )
+            )
         }
-        if try await int(connection, """
+        if try await int(
+            connection,
+            """
             SELECT count(*) FROM clinic WHERE bookId = \(book) AND lower(name) = lower(\(name)) AND id <> \(clinic.id.rawValue)
-            """) > 0 {
+            """
+        ) > 0 {
             throw StoreError.duplicateName(.clinics, name)
         }
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE clinic SET name = \(name), scheduleKind = \(clinic.schedule.kind), scheduleAnchor = \(clinic.schedule.anchor),
                 scheduleChanges = \(ScheduleChange.stored(clinic.scheduleChanges)), isArchived = \(clinic.isArchived)
             WHERE bookId = \(book) AND id = \(clinic.id.rawValue)
-            """, logger: logger)
+            """,
+            logger: logger
+        )
         var updated = clinic
         updated.name = name
         if old.name != updated.name || old.isArchived != updated.isArchived {
-            try await record(connection, Audit.Change(.clinic, clinic.id.rawValue, "update", before: Audit.json(old), after: Audit.json(updated)))
+            try await record(
+                connection,
+                Audit.Change(.clinic, clinic.id.rawValue, "update", before: Audit.json(old), after: Audit.json(updated))
+            )
         }
         return updated
     }
@@ -182,14 +288,29 @@ extension PostgresStore {
     public func deleteClinic(_ id: Clinic.ID) async throws {
         try await write([.clinics, .terms, .prices]) { connection in
             let clinic = try await self.clinic(connection, id)
-            let sales = try await int(connection, "SELECT count(*) FROM sale WHERE bookId = \(book) AND clinicId = \(id.rawValue)")
+            let sales = try await int(
+                connection,
+                "SELECT count(*) FROM sale WHERE bookId = \(book) AND clinicId = \(id.rawValue)"
+            )
             if sales > 0 { throw StoreError.hasHistory(.clinics, name: clinic.name, sales: Int(sales)) }
-            if try await int(connection, "SELECT count(*) FROM payout WHERE bookId = \(book) AND clinicId = \(id.rawValue)") > 0 {
+            if try await int(
+                connection,
+                "SELECT count(*) FROM payout WHERE bookId = \(book) AND clinicId = \(id.rawValue)"
+            ) > 0 {
                 throw StoreError.hasHistory(.clinics, name: clinic.name, sales: 0)
             }
-            try await connection.query("DELETE FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(id.rawValue)", logger: logger)
-            try await connection.query("DELETE FROM clinic WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
-            try await record(connection, Audit.Change(.clinic, id.rawValue, "delete", before: Audit.json(clinic), after: nil))
+            try await connection.query(
+                "DELETE FROM closedPeriod WHERE bookId = \(book) AND clinicId = \(id.rawValue)",
+                logger: logger
+            )
+            try await connection.query(
+                "DELETE FROM clinic WHERE bookId = \(book) AND id = \(id.rawValue)",
+                logger: logger
+            )
+            try await record(
+                connection,
+                Audit.Change(.clinic, id.rawValue, "delete", before: Audit.json(clinic), after: nil)
+            )
         }
     }
 
@@ -201,18 +322,35 @@ extension PostgresStore {
     }
 
     func insertProduct(_ connection: PostgresConnection, _ draft: ProductDraft) async throws -> Product {
-        if try await int(connection, "SELECT count(*) FROM product WHERE bookId = \(book) AND lower(name) = lower(\(draft.name))") > 0 {
+        if try await int(
+            connection,
+            "SELECT count(*) FROM product WHERE bookId = \(book) AND lower(name) = lower(\(draft.name))"
+        ) > 0 {
             throw StoreError.duplicateName(.products, draft.name)
         }
-        if let sku = draft.sku, try await int(connection, "SELECT count(*) FROM product WHERE bookId = \(book) AND lower(sku) = lower(\(sku))") > 0 {
+        if let sku = draft.sku,
+            try await int(
+                connection,
+                "SELECT count(*) FROM product WHERE bookId = \(book) AND lower(sku) = lower(\(sku))"
+            ) > 0
+        {
             throw StoreError.duplicateSKU(sku)
         }
-        let id = try await int(connection, """
+        let id = try await int(
+            connection,
+            """
             INSERT INTO product (bookId, name, sku, unitPriceMinor, unitCostMinor)
             VALUES (\(book), \(draft.name), \(draft.sku), \(draft.unitPrice.minorUnits), \(draft.unitCost.minorUnits))
             RETURNING id
-            """)
-        let product = Product(id: Product.ID(id), name: draft.name, sku: draft.sku, unitPrice: draft.unitPrice, unitCost: draft.unitCost)
+            """
+        )
+        let product = Product(
+            id: Product.ID(id),
+            name: draft.name,
+            sku: draft.sku,
+            unitPrice: draft.unitPrice,
+            unitCost: draft.unitCost
+        )
         try await record(connection, Audit.Change(.product, id, "create", before: nil, after: Audit.json(product)))
         return product
     }
@@ -222,7 +360,12 @@ extension PostgresStore {
     }
 
     func product(_ connection: PostgresConnection, _ id: Product.ID) async throws -> Product {
-        guard let product = try await products(connection, "SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) AND id = \(id.rawValue)").first else {
+        guard
+            let product = try await products(
+                connection,
+                "SELECT \(unescaped: Columns.product) FROM product WHERE bookId = \(book) AND id = \(id.rawValue)"
+            ).first
+        else {
             throw StoreError.notFound(.products, id: id.rawValue)
         }
         return product
@@ -234,11 +377,16 @@ extension PostgresStore {
 
     func product(_ connection: PostgresConnection, named name: String) async throws -> Product {
         // The name first, then the SKU.
-        guard let product = try await products(connection, """
-            SELECT \(unescaped: Columns.product) FROM product
-            WHERE bookId = \(book) AND (lower(name) = lower(\(name)) OR lower(sku) = lower(\(name)))
-            ORDER BY lower(name) = lower(\(name)) DESC LIMIT 1
-            """).first else {
+        guard
+            let product = try await products(
+                connection,
+                """
+                SELECT \(unescaped: Columns.product) FROM product
+                WHERE bookId = \(book) AND (lower(name) = lower(\(name)) OR lower(sku) = lower(\(name)))
+                ORDER BY lower(name) = lower(\(name)) DESC LIMIT 1
+                """
+            ).first
+        else {
             throw StoreError.unknownProduct(name)
         }
         return product
@@ -247,10 +395,13 @@ extension PostgresStore {
     public func products(_ query: ProductQuery) async throws -> [Product] {
         var sql = SQL("SELECT \(Columns.product) FROM product")
         if query.order == .mostSold {
-            try sql.add("""
+            try sql.add(
+                """
                  LEFT JOIN (SELECT productId, sum(quantity) AS sold FROM productMonthTotal WHERE bookId = ? GROUP BY productId) AS s
                  ON s.productId = product.id
-                """, book)
+                """,
+                book
+            )
         }
         try sql.add(" WHERE product.bookId = ?", book)
         if !query.includeArchived { try sql.add(" AND NOT product.isArchived") }
@@ -259,7 +410,10 @@ extension PostgresStore {
             try sql.add(" AND (product.name ILIKE ? ESCAPE '\\' OR product.sku ILIKE ? ESCAPE '\\')", pattern, pattern)
         }
         let byName = Columns.byName("product.name")
-        try sql.add(query.order == .mostSold ? " ORDER BY coalesce(s.sold, 0) DESC, \(byName), product.id" : " ORDER BY \(byName), product.id")
+        try sql.add(
+            query.order == .mostSold
+                ? " ORDER BY coalesce(s.sold, 0) DESC, \(byName), product.id" : " ORDER BY \(byName), product.id"
+        )
         try sql.add(page: query.page)
         let built = sql.query
         return try await read { connection in try await products(connection, built) }
@@ -268,37 +422,79 @@ extension PostgresStore {
     func products(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> [Product] {
         var result: [Product] = []
         for try await (id, name, sku, price, cost, archived) in try await connection.query(query, logger: logger)
-            .decode((Int64, String, String?, Int64, Int64, Bool).self) {
-            result.append(Product(id: Product.ID(id), name: name, sku: sku, unitPrice: Money(minorUnits: price),
-                                  unitCost: Money(minorUnits: cost), isArchived: archived))
+            .decode((Int64, String, String?, Int64, Int64, Bool).self)
+        {
+            result.append(
+                Product(
+                    id: Product.ID(id),
+                    name: name,
+                    sku: sku,
+                    unitPrice: Money(minorUnits: price),
+                    unitCost: Money(minorUnits: cost),
+                    isArchived: archived
+                )
+            )
         }
         return result
     }
 
     public func updateProduct(_ product: Product) async throws -> Product {
-        let cleaned = try StoreInput.product(ProductDraft(name: product.name, sku: product.sku, unitPrice: product.unitPrice, unitCost: product.unitCost),
-                                             currency: try await settings().currency)
+        let cleaned = try StoreInput.product(
+            ProductDraft(
+                name: product.name,
+                sku: product.sku,
+                unitPrice: product.unitPrice,
+                unitCost: product.unitCost
+            ),
+            currency: try await settings().currency
+        )
         return try await write([.products]) { connection in
             let old = try await self.product(connection, product.id)
-            if try await int(connection, """
+            if try await int(
+                connection,
+                """
                 SELECT count(*) FROM product WHERE bookId = \(book) AND lower(name) = lower(\(cleaned.name)) AND id <> \(product.id.rawValue)
-                """) > 0 {
+                """
+            ) > 0 {
                 throw StoreError.duplicateName(.products, cleaned.name)
             }
-            if let sku = cleaned.sku, try await int(connection, """
-                SELECT count(*) FROM product WHERE bookId = \(book) AND lower(sku) = lower(\(sku)) AND id <> \(product.id.rawValue)
-                """) > 0 {
+            if let sku = cleaned.sku,
+                try await int(
+                    connection,
+                    """
+                    SELECT count(*) FROM product WHERE bookId = \(book) AND lower(sku) = lower(\(sku)) AND id <> \(product.id.rawValue)
+                    """
+                ) > 0
+            {
                 throw StoreError.duplicateSKU(sku)
             }
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE product SET name = \(cleaned.name), sku = \(cleaned.sku), unitPriceMinor = \(cleaned.unitPrice.minorUnits),
                     unitCostMinor = \(cleaned.unitCost.minorUnits), isArchived = \(product.isArchived)
                 WHERE bookId = \(book) AND id = \(product.id.rawValue)
-                """, logger: logger)
-            let updated = Product(id: product.id, name: cleaned.name, sku: cleaned.sku, unitPrice: cleaned.unitPrice,
-                                  unitCost: cleaned.unitCost, isArchived: product.isArchived)
+                """,
+                logger: logger
+            )
+            let updated = Product(
+                id: product.id,
+                name: cleaned.name,
+                sku: cleaned.sku,
+                unitPrice: cleaned.unitPrice,
+                unitCost: cleaned.unitCost,
+                isArchived: product.isArchived
+            )
             if updated != old {
-                try await record(connection, Audit.Change(.product, product.id.rawValue, "update", before: Audit.json(old), after: Audit.json(updated)))
+                try await record(
+                    connection,
+                    Audit.Change(
+                        .product,
+                        product.id.rawValue,
+                        "update",
+                        before: Audit.json(old),
+                        after: Audit.json(updated)
+                    )
+                )
             }
             return updated
         }
@@ -307,13 +503,28 @@ extension PostgresStore {
     public func deleteProduct(_ id: Product.ID) async throws {
         try await write([.products, .prices]) { connection in
             let product = try await self.product(connection, id)
-            let sales = try await int(connection, "SELECT count(*) FROM sale WHERE bookId = \(book) AND productId = \(id.rawValue)")
+            let sales = try await int(
+                connection,
+                "SELECT count(*) FROM sale WHERE bookId = \(book) AND productId = \(id.rawValue)"
+            )
             if sales > 0 { throw StoreError.hasHistory(.products, name: product.name, sales: Int(sales)) }
-            if try await int(connection, "SELECT count(*) FROM terms WHERE bookId = \(book) AND productId = \(id.rawValue)") > 0 {
-                throw StoreError.invalid(field: "product", reason: "\(product.name) has commission terms of its own; archive it instead.")
+            if try await int(
+                connection,
+                "SELECT count(*) FROM terms WHERE bookId = \(book) AND productId = \(id.rawValue)"
+            ) > 0 {
+                throw StoreError.invalid(
+                    field: "product",
+                    reason: "\(product.name) has commission terms of its own; archive it instead."
+                )
             }
-            try await connection.query("DELETE FROM product WHERE bookId = \(book) AND id = \(id.rawValue)", logger: logger)
-            try await record(connection, Audit.Change(.product, id.rawValue, "delete", before: Audit.json(product), after: nil))
+            try await connection.query(
+                "DELETE FROM product WHERE bookId = \(book) AND id = \(id.rawValue)",
+                logger: logger
+            )
+            try await record(
+                connection,
+                Audit.Change(.product, id.rawValue, "delete", before: Audit.json(product), after: nil)
+            )
         }
     }
 }

@@ -11,12 +11,22 @@ extension PostgresStore {
         struct Rejected: Error { let problems: [ImportProblem] }
         struct DryRun: Error { let summary: ImportSummary }
         do {
-            let summary = try await write([.clinics, .products, .terms, .sales, .prices, .deductions]) { connection -> ImportSummary in
+            let summary = try await write([.clinics, .products, .terms, .sales, .prices, .deductions]) {
+                connection -> ImportSummary in
                 let before = try await int(connection, "SELECT coalesce(max(id), 0) FROM sale WHERE bookId = \(book)")
-                try options.checkNotImportedBefore(try await connection.query("""
-                    SELECT at, after FROM auditEntry WHERE bookId = \(book) AND subject = 'sale' AND action = 'import'
-                    """, logger: logger).decode((Int64, String?).self).all().map { (at: $0.0, after: $0.1) })
-                var session = ImportSession(store: self, source: source, rules: EntryRules(try await settings(connection)))
+                try options.checkNotImportedBefore(
+                    try await connection.query(
+                        """
+                        SELECT at, after FROM auditEntry WHERE bookId = \(book) AND subject = 'sale' AND action = 'import'
+                        """,
+                        logger: logger
+                    ).decode((Int64, String?).self).all().map { (at: $0.0, after: $0.1) }
+                )
+                var session = ImportSession(
+                    store: self,
+                    source: source,
+                    rules: EntryRules(try await settings(connection))
+                )
                 var readProblems: [ImportProblem] = []
                 var rowsRead = 0
                 for try await chunk in source.chunks() {
@@ -36,7 +46,11 @@ extension PostgresStore {
                 if problems.isEmpty {
                     for (clinicID, from) in session.state.recomputeFrom {
                         do {
-                            _ = try await recompute(connection, clinic: try await clinic(connection, clinicID), from: from)
+                            _ = try await recompute(
+                                connection,
+                                clinic: try await clinic(connection, clinicID),
+                                from: from
+                            )
                         } catch let error as StoreError {
                             problems.append(ImportProblem(line: 0, column: nil, reason: error.description))
                         }
@@ -45,10 +59,22 @@ extension PostgresStore {
                 if !problems.isEmpty { throw Rejected(problems: problems) }
                 if options.dryRun { throw DryRun(summary: session.state.summary) }
                 // One entry for the whole import: who, when, how much, and the ids of the sales it made.
-                let made = try await connection.query("SELECT min(id), max(id) FROM sale WHERE bookId = \(book) AND id > \(before)", logger: logger)
-                    .decode((Int64?, Int64?).self).all().first
-                try await record(connection, Audit.Change(.sale, made?.0, lastSubjectID: made?.1, "import", before: nil,
-                                                                 after: Audit.json(session.state.summary, digests: options.digests)))
+                let made = try await connection.query(
+                    "SELECT min(id), max(id) FROM sale WHERE bookId = \(book) AND id > \(before)",
+                    logger: logger
+                )
+                .decode((Int64?, Int64?).self).all().first
+                try await record(
+                    connection,
+                    Audit.Change(
+                        .sale,
+                        made?.0,
+                        lastSubjectID: made?.1,
+                        "import",
+                        before: nil,
+                        after: Audit.json(session.state.summary, digests: options.digests)
+                    )
+                )
                 return session.state.summary
             }
             return summary
@@ -88,10 +114,23 @@ private struct ImportSession {
     mutating func apply(_ record: ImportRecord, _ connection: PostgresConnection) async throws {
         while let lookup = state.missing(for: record) {
             switch lookup {
-            case .clinic(let name): state.learn(.clinic(name: name, try await StoreInput.lookUp(name) { try await store.clinic(connection, named: $0) }))
-            case .product(let name): state.learn(.product(name: name, try await StoreInput.lookUp(name) { try await store.product(connection, named: $0) }))
+            case .clinic(let name):
+                state.learn(
+                    .clinic(
+                        name: name,
+                        try await StoreInput.lookUp(name) { try await store.clinic(connection, named: $0) }
+                    )
+                )
+            case .product(let name):
+                state.learn(
+                    .product(
+                        name: name,
+                        try await StoreInput.lookUp(name) { try await store.product(connection, named: $0) }
+                    )
+                )
             case .terms(let id): state.learn(.terms(id, try await store.termsCandidates(connection, clinic: id)))
-            case .closedPeriods(let id): state.learn(.closedPeriods(id, try await store.closedPeriods(connection, clinic: id)))
+            case .closedPeriods(let id):
+                state.learn(.closedPeriods(id, try await store.closedPeriods(connection, clinic: id)))
             case .prices(let id): state.learn(.prices(id, try await store.priceEntries(connection, clinic: id)))
             }
         }
@@ -102,14 +141,26 @@ private struct ImportSession {
         case .product(let draft):
             written = .product(try await store.insertProduct(connection, draft))
         case .terms(let draft):
-            let id = try await store.int(connection, """
+            let id = try await store.int(
+                connection,
+                """
                 INSERT INTO terms (bookId, clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers)
                 VALUES (\(store.book), \(draft.clinicID.rawValue), \(draft.productID?.rawValue), \(draft.basis.rawValue), \(draft.share.basisPoints),
                         \(draft.effectiveFrom.description)::date, \(Tier.stored(draft.tiers)))
                 RETURNING id
-                """)
-            written = .terms(Terms(id: Terms.ID(id), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis, share: draft.share,
-                                   tiers: draft.tiers, effectiveFrom: draft.effectiveFrom))
+                """
+            )
+            written = .terms(
+                Terms(
+                    id: Terms.ID(id),
+                    clinicID: draft.clinicID,
+                    productID: draft.productID,
+                    basis: draft.basis,
+                    share: draft.share,
+                    tiers: draft.tiers,
+                    effectiveFrom: draft.effectiveFrom
+                )
+            )
         case .sale(let sale):
             _ = try await store.insert(connection, sale, idempotencyKey: nil)
             written = .sale

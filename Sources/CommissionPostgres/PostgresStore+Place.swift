@@ -7,12 +7,21 @@ import PostgresNIO
 /// What a move of the book between databases needs of its store (``PostgresBooks/move(book:to:settle:prove:)``).
 extension PostgresStore {
     /// Writes a book's own row under the id the directory gave it, on a database other than the directory's.
-    static func insertBookRow(_ connection: PostgresConnection, id: Int64, name: String, settings: BookSettings, logger: Logger) async throws {
-        try await connection.query("""
+    static func insertBookRow(
+        _ connection: PostgresConnection,
+        id: Int64,
+        name: String,
+        settings: BookSettings,
+        logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
             INSERT INTO book (id, name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
             VALUES (\(id), \(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
                     \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier))
-            """, logger: logger)
+            """,
+            logger: logger
+        )
     }
 
     /// Marks the book as leaving for the database `place` (nil: staying after all), under the
@@ -28,7 +37,8 @@ extension PostgresStore {
     /// The book's name.
     func bookName() async throws -> String {
         try await read { [book, logger] connection in
-            try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(String.self).all().first ?? "Commission"
+            try await connection.query("SELECT name FROM book WHERE id = \(book)", logger: logger).decode(String.self)
+                .all().first ?? "Commission"
         }
     }
 
@@ -44,21 +54,32 @@ extension PostgresStore {
     /// a request sent again after it is answered as before, not done twice.
     func keptAnswers() async throws -> [KeptAnswer] {
         try await read { [book, logger] connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT key, fingerprint, status, contentType, body, createdAt FROM idempotencyKey WHERE bookId = \(book)
-                """, logger: logger).decode((String, String, Int?, String?, ByteBuffer, Int64).self).all().map {
+                """,
+                logger: logger
+            ).decode((String, String, Int?, String?, ByteBuffer, Int64).self).all().map {
                 KeptAnswer(key: $0.0, fingerprint: $0.1, status: $0.2, contentType: $0.3, body: $0.4, createdAt: $0.5)
             }
         }
     }
 
     /// Writes kept answers to the book `book` on the connection's database.
-    static func insert(_ answers: [KeptAnswer], book: Int64, _ connection: PostgresConnection, logger: Logger) async throws {
+    static func insert(
+        _ answers: [KeptAnswer],
+        book: Int64,
+        _ connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
         for answer in answers {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO idempotencyKey (bookId, key, fingerprint, status, contentType, body, createdAt)
                 VALUES (\(book), \(answer.key), \(answer.fingerprint), \(answer.status), \(answer.contentType), \(answer.body), \(answer.createdAt))
-                """, logger: logger)
+                """,
+                logger: logger
+            )
         }
     }
 
@@ -70,10 +91,13 @@ extension PostgresStore {
         let logger = database.logger
         try await database.run("copy the answers kept meanwhile") { connection in
             for answer in answered {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE idempotencyKey SET status = \(answer.status), contentType = \(answer.contentType), body = \(answer.body)
                     WHERE bookId = \(book) AND key = \(answer.key) AND fingerprint = \(answer.fingerprint) AND status IS NULL
-                    """, logger: logger)
+                    """,
+                    logger: logger
+                )
             }
         }
     }
@@ -90,11 +114,19 @@ extension PostgresStore {
     /// The book's import mappings and product aliases, in a stable order.
     func importAids() async throws -> ImportAids {
         try await read { [book, logger] connection in
-            let mappings = try await connection.query("SELECT name, body FROM columnMapping WHERE bookId = \(book) ORDER BY name, body", logger: logger)
-                .decode((String, String).self).all().map { ImportAids.Mapping(name: $0.0, body: $0.1) }
-            let aliases = try await connection.query("""
+            let mappings = try await connection.query(
+                "SELECT name, body FROM columnMapping WHERE bookId = \(book) ORDER BY name, body",
+                logger: logger
+            )
+            .decode((String, String).self).all().map { ImportAids.Mapping(name: $0.0, body: $0.1) }
+            let aliases = try await connection.query(
+                """
                 SELECT clinicId, name, productId FROM productAlias WHERE bookId = \(book) ORDER BY clinicId, name, productId
-                """, logger: logger).decode((Int64, String, Int64).self).all().map { ImportAids.Alias(clinic: $0.0, name: $0.1, product: $0.2) }
+                """,
+                logger: logger
+            ).decode((Int64, String, Int64).self).all().map {
+                ImportAids.Alias(clinic: $0.0, name: $0.1, product: $0.2)
+            }
             return ImportAids(mappings: mappings, aliases: aliases)
         }
     }
@@ -103,31 +135,49 @@ extension PostgresStore {
     /// clinics and products under the same ids).
     static func insert(_ aids: ImportAids, book: Int64, _ connection: PostgresConnection, logger: Logger) async throws {
         for mapping in aids.mappings {
-            try await connection.query("INSERT INTO columnMapping (bookId, name, body) VALUES (\(book), \(mapping.name), \(mapping.body))", logger: logger)
+            try await connection.query(
+                "INSERT INTO columnMapping (bookId, name, body) VALUES (\(book), \(mapping.name), \(mapping.body))",
+                logger: logger
+            )
         }
         for alias in aids.aliases {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO productAlias (bookId, clinicId, name, productId) VALUES (\(book), \(alias.clinic), \(alias.name), \(alias.product))
-                """, logger: logger)
+                """,
+                logger: logger
+            )
         }
     }
 
     /// Marks every clinic of `book` for its kept period figures to be summed again (a copy's
     /// clinics took their ids after their marks were made): the store settles them when opened.
     static func markEveryClinic(of book: Int64, _ connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             DELETE FROM clinicPeriodDirty WHERE bookId = \(book) AND clinicId NOT IN (SELECT id FROM clinic WHERE bookId = \(book))
-            """, logger: logger)
-        try await connection.query("""
+            """,
+            logger: logger
+        )
+        try await connection.query(
+            """
             INSERT INTO clinicPeriodDirty (bookId, clinicId, day) SELECT \(book), id, '-infinity'::date FROM clinic WHERE bookId = \(book)
             ON CONFLICT DO NOTHING
-            """, logger: logger)
+            """,
+            logger: logger
+        )
     }
 
     /// The tables of a book's records, children before parents (accounts and members aside: they
     /// are the directory's).
-    static let recordTables = ["sale", "payout", "closedPeriod", "priceListEntry", "deduction", "productAlias", "columnMapping", "terms", "idempotencyKey"]
-        + PostgresSchema.summaries.map(\.table) + ["clinicPeriodTotal", "clinicPeriodKept", "clinicPeriodDirty", "auditEntry", "clinic", "product"]
+    static let recordTables =
+        [
+            "sale", "payout", "closedPeriod", "priceListEntry", "deduction", "productAlias", "columnMapping", "terms",
+            "idempotencyKey",
+        ]
+        + PostgresSchema.summaries.map(\.table) + [
+            "clinicPeriodTotal", "clinicPeriodKept", "clinicPeriodDirty", "auditEntry", "clinic", "product",
+        ]
 
     /// Removes every record of `book` from `database` in one transaction, and its row too unless
     /// `keepingRow` (the directory's row, which its accounts and its place hang on). The audit
@@ -135,7 +185,10 @@ extension PostgresStore {
     static func removeRecords(of book: Int64, on database: PostgresBookDatabase, keepingRow: Bool) async throws {
         let logger = database.logger
         try await database.run("remove the book's old copy") { connection in
-            try await connection.query("SELECT set_config('commission.removing_book', \(String(book)), true)", logger: logger)
+            try await connection.query(
+                "SELECT set_config('commission.removing_book', \(String(book)), true)",
+                logger: logger
+            )
             for table in recordTables {
                 try await connection.query("DELETE FROM \(unescaped: table) WHERE bookId = \(book)", logger: logger)
             }

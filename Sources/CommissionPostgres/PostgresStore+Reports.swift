@@ -12,9 +12,14 @@ extension PostgresStore {
     static func totals(_ cells: [Int64?], rounding: RoundingPolicy) -> Totals {
         let value = { (index: Int) in index < cells.count ? cells[index] ?? 0 : 0 }
         let exact = ExactCommission(tenThousandths: value(6))
-        return Totals(saleCount: Int(value(0)), quantity: value(1), revenue: Money(minorUnits: value(2)), cost: Money(minorUnits: value(3)),
-                      profit: Money(minorUnits: value(4)),
-                      commission: rounding.scope == .perLine ? Money(minorUnits: value(5)) : exact.rounded(rounding.rule))
+        return Totals(
+            saleCount: Int(value(0)),
+            quantity: value(1),
+            revenue: Money(minorUnits: value(2)),
+            cost: Money(minorUnits: value(3)),
+            profit: Money(minorUnits: value(4)),
+            commission: rounding.scope == .perLine ? Money(minorUnits: value(5)) : exact.rounded(rounding.rule)
+        )
     }
 
     /// One statement, whatever the number of clinics and products: every sum at once, as one row
@@ -57,39 +62,78 @@ extension PostgresStore {
     func dashboard(today: Day, inputs: DashboardInputs, plan: ArrearsPlan, sums: DashboardRows) throws -> Dashboard {
         let rounding = inputs.settings.rounding
         let parts = sums.parts
-        func totals(_ part: DashboardPart) -> [Int64: Totals] { (parts[part] ?? [:]).mapValues { Self.totals($0, rounding: rounding) } }
-        func total(_ part: DashboardPart) throws -> Totals { Self.totals(try Self.added((parts[part] ?? [:]).values), rounding: rounding) }
+        func totals(_ part: DashboardPart) -> [Int64: Totals] {
+            (parts[part] ?? [:]).mapValues { Self.totals($0, rounding: rounding) }
+        }
+        func total(_ part: DashboardPart) throws -> Totals {
+            Self.totals(try Self.added((parts[part] ?? [:]).values), rounding: rounding)
+        }
         let clinicMonth = totals(.clinicMonth), clinicYear = totals(.clinicYear), periodTotals = totals(.period)
         let standingSums = parts[.standing] ?? [:]
         var arrearsSums: [Int64: ArrearsPlan.Sums] = [:]
         for (id, cells) in standingSums {
-            arrearsSums[id] = ArrearsPlan.Sums(expected: cells[0] ?? 0, expectedNotDue: cells[1] ?? 0, received: cells[2] ?? 0,
-                                               receivedNotDue: cells[3] ?? 0)
+            arrearsSums[id] = ArrearsPlan.Sums(
+                expected: cells[0] ?? 0,
+                expectedNotDue: cells[1] ?? 0,
+                received: cells[2] ?? 0,
+                receivedNotDue: cells[3] ?? 0
+            )
         }
         let arrears = try plan.arrears(arrearsSums)
         var standings: [ClinicStanding] = []
-        for (clinic, point) in zip(inputs.clinics, plan.points) where !clinic.isArchived || clinicYear[clinic.id.rawValue] != nil {
+        for (clinic, point) in zip(inputs.clinics, plan.points)
+        where !clinic.isArchived || clinicYear[clinic.id.rawValue] != nil {
             let id = clinic.id.rawValue
             let totals = periodTotals[id] ?? .zero
             let paid = Money(minorUnits: standingSums[id]?[4] ?? 0)
             let payable = inputs.kept.contains(id) ? Money(minorUnits: standingSums[id]?[5] ?? 0) : totals.commission
-            standings.append(ClinicStanding(clinic: clinic, period: point.current, periodTotals: totals, periodPayable: payable,
-                                            periodReceived: paid, periodBalance: try payable.subtracting(paid),
-                                            monthTotals: clinicMonth[id] ?? .zero, yearTotals: clinicYear[id] ?? .zero,
-                                            arrears: arrears[id] ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays)))
+            standings.append(
+                ClinicStanding(
+                    clinic: clinic,
+                    period: point.current,
+                    periodTotals: totals,
+                    periodPayable: payable,
+                    periodReceived: paid,
+                    periodBalance: try payable.subtracting(paid),
+                    monthTotals: clinicMonth[id] ?? .zero,
+                    yearTotals: clinicYear[id] ?? .zero,
+                    arrears: arrears[id]
+                        ?? Arrears(owed: .zero, overdue: .zero, dueAfterDays: Arrears.defaultDueAfterDays)
+                )
+            )
         }
 
         // The statement gave the products that may be among the top ones (``DashboardSums``); which are is decided here.
-        let productYear = totals(.productYear), productMonth = parts[.productMonth] ?? [:], prices = parts[.productPrices] ?? [:]
-        let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(Self.dashboardProductLimit)
+        let productYear = totals(.productYear), productMonth = parts[.productMonth] ?? [:],
+            prices = parts[.productPrices] ?? [:]
+        let top = productYear.sorted { ($0.value.commission, $1.key) > ($1.value.commission, $0.key) }.prefix(
+            Self.dashboardProductLimit
+        )
         let products = top.compactMap { id, yearTotals -> ProductStanding? in
             guard let name = sums.names[id], let price = prices[id], price.count >= 3 else { return nil }
-            let product = Product(id: Product.ID(id), name: name.name, sku: name.sku, unitPrice: Money(minorUnits: price[0] ?? 0),
-                                  unitCost: Money(minorUnits: price[1] ?? 0), isArchived: price[2] == 1)
-            return ProductStanding(product: product, monthTotals: Self.totals(productMonth[id] ?? [], rounding: rounding), yearTotals: yearTotals)
+            let product = Product(
+                id: Product.ID(id),
+                name: name.name,
+                sku: name.sku,
+                unitPrice: Money(minorUnits: price[0] ?? 0),
+                unitCost: Money(minorUnits: price[1] ?? 0),
+                isArchived: price[2] == 1
+            )
+            return ProductStanding(
+                product: product,
+                monthTotals: Self.totals(productMonth[id] ?? [], rounding: rounding),
+                yearTotals: yearTotals
+            )
         }
-        return Dashboard(today: today, currency: inputs.settings.currency, todayTotals: try total(.today), monthTotals: try total(.clinicMonth),
-                         yearTotals: try total(.clinicYear), clinics: standings, products: products)
+        return Dashboard(
+            today: today,
+            currency: inputs.settings.currency,
+            todayTotals: try total(.today),
+            monthTotals: try total(.clinicMonth),
+            yearTotals: try total(.clinicYear),
+            clinics: standings,
+            products: products
+        )
     }
 
     /// What the dashboard's sums depend on: the book's settings, its clinics in order of name,
@@ -106,20 +150,28 @@ extension PostgresStore {
         /// each an array in the statement's order.
         private struct Stored: Decodable {
             struct Book: Decodable {
-                let currencyCode: String, minorDigits: Int, timeZone: String, roundingRule: String, roundingScope: String, locale: String
+                let currencyCode: String, minorDigits: Int, timeZone: String, roundingRule: String,
+                    roundingScope: String, locale: String
                 init(from decoder: any Decoder) throws {
                     var cells = try decoder.unkeyedContainer()
                     (currencyCode, minorDigits) = (try cells.decode(String.self), try cells.decode(Int.self))
-                    (timeZone, roundingRule, roundingScope, locale) = (try cells.decode(String.self), try cells.decode(String.self),
-                                                                       try cells.decode(String.self), try cells.decode(String.self))
+                    (timeZone, roundingRule, roundingScope, locale) = (
+                        try cells.decode(String.self), try cells.decode(String.self),
+                        try cells.decode(String.self), try cells.decode(String.self)
+                    )
                 }
             }
             struct Clinic: Decodable {
-                let id: Int64, name: String, kind: String, anchor: String?, archived: Bool, changes: String?, kept: Bool, lags: [Int64]
+                let id: Int64, name: String, kind: String, anchor: String?, archived: Bool, changes: String?,
+                    kept: Bool, lags: [Int64]
                 init(from decoder: any Decoder) throws {
                     var cells = try decoder.unkeyedContainer()
-                    (id, name, kind) = (try cells.decode(Int64.self), try cells.decode(String.self), try cells.decode(String.self))
-                    (anchor, archived, changes) = (try cells.decode(String?.self), try cells.decode(Bool.self), try cells.decode(String?.self))
+                    (id, name, kind) = (
+                        try cells.decode(Int64.self), try cells.decode(String.self), try cells.decode(String.self)
+                    )
+                    (anchor, archived, changes) = (
+                        try cells.decode(String?.self), try cells.decode(Bool.self), try cells.decode(String?.self)
+                    )
                     (kept, lags) = (try cells.decode(Bool.self), try cells.decode([Int64].self))
                 }
             }
@@ -141,10 +193,23 @@ extension PostgresStore {
             }
             let b = stored.book
             self.text = text
-            settings = try PostgresStore.settings(b.currencyCode, b.minorDigits, b.timeZone, b.roundingRule, b.roundingScope, b.locale)
-            clinics = try stored.clinics.map { try PostgresStore.clinic($0.id, $0.name, $0.kind, $0.anchor, $0.archived, $0.changes) }
+            settings = try PostgresStore.settings(
+                b.currencyCode,
+                b.minorDigits,
+                b.timeZone,
+                b.roundingRule,
+                b.roundingScope,
+                b.locale
+            )
+            clinics = try stored.clinics.map {
+                try PostgresStore.clinic($0.id, $0.name, $0.kind, $0.anchor, $0.archived, $0.changes)
+            }
             kept = Set(stored.clinics.filter(\.kept).map(\.id))
-            lags = Dictionary(uniqueKeysWithValues: stored.clinics.filter { !$0.lags.isEmpty }.map { ($0.id, $0.lags.map { Int($0) }) })
+            lags = Dictionary(
+                uniqueKeysWithValues: stored.clinics.filter { !$0.lags.isEmpty }.map {
+                    ($0.id, $0.lags.map { Int($0) })
+                }
+            )
         }
 
         func plan(today: Day) -> ArrearsPlan { ArrearsPlan(clinics: clinics, today: today, lags: lags) }
@@ -189,15 +254,29 @@ extension PostgresStore {
     /// Runs the dashboard's statement (prepared once per connection) on the clinics' points of
     /// `plan` (their current periods and the first period not yet due), worked out from `inputs`
     /// (none without).
-    func dashboardSums(_ connection: PostgresConnection, today: Day, inputs: DashboardInputs?, plan: ArrearsPlan?) async throws -> DashboardRows {
+    func dashboardSums(
+        _ connection: PostgresConnection,
+        today: Day,
+        inputs: DashboardInputs?,
+        plan: ArrearsPlan?
+    ) async throws -> DashboardRows {
         let points = plan?.points ?? []
         let kept = inputs?.kept ?? []
         let perLine = (inputs?.settings.rounding.scope ?? .perLine) == .perLine
         let statement = DashboardSums(
-            book: book, clinics: points.map(\.clinicID), firsts: points.map(\.current.start.description),
-            lasts: points.map(\.current.end.description), notDues: points.map(\.notDue.description), kept: points.map { kept.contains($0.clinicID) },
-            today: today.description, month: today.firstOfMonth.description, yearFirst: "\(today.year)-01-01", yearLast: "\(today.year)-12-31",
-            year: Int64(today.year), perLine: perLine)
+            book: book,
+            clinics: points.map(\.clinicID),
+            firsts: points.map(\.current.start.description),
+            lasts: points.map(\.current.end.description),
+            notDues: points.map(\.notDue.description),
+            kept: points.map { kept.contains($0.clinicID) },
+            today: today.description,
+            month: today.firstOfMonth.description,
+            yearFirst: "\(today.year)-01-01",
+            yearLast: "\(today.year)-12-31",
+            year: Int64(today.year),
+            perLine: perLine
+        )
         var rows = DashboardRows()
         for try await row in try await connection.execute(statement, logger: logger) {
             guard let part = DashboardPart(rawValue: row.part) else { continue }
@@ -234,8 +313,10 @@ extension PostgresStore {
     /// were seven (2.30 → 2.15 ms at 1M sales, EXPLAIN ANALYZE, median of 30).
     struct DashboardSums: PostgresPreparedStatement {
         static let name = "commission_dashboard_v4"
-        static let bindingDataTypes: [PostgresDataType] = [.int8, .int8Array, .textArray, .textArray, .textArray, .boolArray, .text, .text, .text,
-                                                           .text, .int8, .bool]
+        static let bindingDataTypes: [PostgresDataType] = [
+            .int8, .int8Array, .textArray, .textArray, .textArray, .boolArray, .text, .text, .text,
+            .text, .int8, .bool,
+        ]
         /// A summary's figures, as ``Columns/totalsSums`` gives them for a row that is its key's only one.
         static let figures = Columns.totals.joined(separator: ", ")
         /// `count` figures a part leaves empty.
@@ -243,8 +324,10 @@ extension PostgresStore {
         /// The two texts a part leaves empty.
         static let noText = ", NULL::text, NULL::text"
         /// A summary's figures summed over the days of a clinic's current period (of `point`), named as the columns.
-        static let periodSums = Columns.totals.map { "sum(\($0)) FILTER (WHERE date BETWEEN point.first AND point.last) AS \($0)" }
-            .joined(separator: ", ")
+        static let periodSums = Columns.totals.map {
+            "sum(\($0)) FILTER (WHERE date BETWEEN point.first AND point.last) AS \($0)"
+        }
+        .joined(separator: ", ")
         /// Two minor units, in the ten-thousandths of ``ExactCommission``.
         static let margin = 2 * 10_000
         static let sql = """
@@ -335,7 +418,9 @@ extension PostgresStore {
         }
 
         /// Cell by cell: a whole row's tuple decoded at once instantiates generic metadata for every cell.
-        func decodeRow(_ row: PostgresRow) throws -> (part: Int64, key: Int64, figures: [Int64?], text: String?, sku: String?) {
+        func decodeRow(
+            _ row: PostgresRow
+        ) throws -> (part: Int64, key: Int64, figures: [Int64?], text: String?, sku: String?) {
             var cells = row.makeIterator()
             guard let part = try cells.next()?.decode(Int64.self), let key = try cells.next()?.decode(Int64.self) else {
                 throw StoreError.storage("a row of the dashboard's sums is short of its key")
@@ -343,7 +428,9 @@ extension PostgresStore {
             var figures: [Int64?] = []
             figures.reserveCapacity(7)
             for _ in 0..<7 {
-                guard let cell = cells.next() else { throw StoreError.storage("a row of the dashboard's sums is short of its figures") }
+                guard let cell = cells.next() else {
+                    throw StoreError.storage("a row of the dashboard's sums is short of its figures")
+                }
                 figures.append(try cell.decode(Int64?.self))
             }
             let text = try cells.next()?.decode(String?.self) ?? nil
@@ -375,31 +462,59 @@ extension PostgresStore {
     func headline(_ connection: PostgresConnection, today: Day, settings: BookSettings) async throws -> Headline {
         let sums = Columns.totalsSums
         var rows: [Int64: [Int64?]] = [:]
-        for row in try await connection.query(try SQL("""
-            SELECT 0::bigint, \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date
-            UNION ALL SELECT 1, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date
-            UNION ALL SELECT 2, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
-            """, book, today.description, book, today.firstOfMonth.description, book, "\(today.year)-01-01", "\(today.year)-12-31").query, logger: logger)
-            .decode((Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
+        for row in try await connection.query(
+            try SQL(
+                """
+                SELECT 0::bigint, \(sums) FROM clinicDayTotal WHERE bookId = ? AND date = ?::date
+                UNION ALL SELECT 1, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month = ?::date
+                UNION ALL SELECT 2, \(sums) FROM clinicMonthTotal WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
+                """,
+                book,
+                today.description,
+                book,
+                today.firstOfMonth.description,
+                book,
+                "\(today.year)-01-01",
+                "\(today.year)-12-31"
+            ).query,
+            logger: logger
+        )
+        .decode((Int64, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all() {
             rows[row.0] = [row.1, row.2, row.3, row.4, row.5, row.6, row.7]
         }
         let rounding = settings.rounding
-        return Headline(today: today, currency: settings.currency, todayTotals: Self.totals(rows[0] ?? [], rounding: rounding),
-                        monthTotals: Self.totals(rows[1] ?? [], rounding: rounding), yearTotals: Self.totals(rows[2] ?? [], rounding: rounding))
+        return Headline(
+            today: today,
+            currency: settings.currency,
+            todayTotals: Self.totals(rows[0] ?? [], rounding: rounding),
+            monthTotals: Self.totals(rows[1] ?? [], rounding: rounding),
+            yearTotals: Self.totals(rows[2] ?? [], rounding: rounding)
+        )
     }
 
     public func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth] {
         try await read { connection in
             let rounding = try await settings(connection).rounding
-            let rows = try await connection.query(try SQL("""
-                SELECT clinicId, month::text, \(Columns.totalsSums) FROM clinicMonthTotal
-                WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
-                GROUP BY clinicId, month ORDER BY month, clinicId
-                """, book, first.firstOfMonth.description, last.firstOfMonth.description).query, logger: logger)
-                .decode((Int64, String, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all()
+            let rows = try await connection.query(
+                try SQL(
+                    """
+                    SELECT clinicId, month::text, \(Columns.totalsSums) FROM clinicMonthTotal
+                    WHERE bookId = ? AND month BETWEEN ?::date AND ?::date
+                    GROUP BY clinicId, month ORDER BY month, clinicId
+                    """,
+                    book,
+                    first.firstOfMonth.description,
+                    last.firstOfMonth.description
+                ).query,
+                logger: logger
+            )
+            .decode((Int64, String, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?, Int64?).self).all()
             return try rows.map { row in
-                ClinicMonth(clinicID: Clinic.ID(row.0), month: try Day.stored(row.1, row: "A month summary of clinic \(row.0)"),
-                            totals: Self.totals([row.2, row.3, row.4, row.5, row.6, row.7, row.8], rounding: rounding))
+                ClinicMonth(
+                    clinicID: Clinic.ID(row.0),
+                    month: try Day.stored(row.1, row: "A month summary of clinic \(row.0)"),
+                    totals: Self.totals([row.2, row.3, row.4, row.5, row.6, row.7, row.8], rounding: rounding)
+                )
             }
         }
     }
@@ -410,46 +525,107 @@ extension PostgresStore {
             let clinic = try await clinic(connection, id)
             try Ledger.checkPeriod(period, of: clinic)
             // Each line with its product's name, in the one statement.
-            let lines = try await connection.query(try SQL("""
-                SELECT \(Columns.sale), product.name FROM sale JOIN product ON product.bookId = sale.bookId AND product.id = sale.productId
-                WHERE sale.bookId = ? AND sale.clinicId = ? AND sale.date BETWEEN ?::date AND ?::date AND NOT sale.isVoided
-                ORDER BY sale.date, sale.id
-                """, book, id.rawValue, period.start.description, period.end.description).query, logger: logger).all().map { row in
+            let lines = try await connection.query(
+                try SQL(
+                    """
+                    SELECT \(Columns.sale), product.name FROM sale JOIN product ON product.bookId = sale.bookId AND product.id = sale.productId
+                    WHERE sale.bookId = ? AND sale.clinicId = ? AND sale.date BETWEEN ?::date AND ?::date AND NOT sale.isVoided
+                    ORDER BY sale.date, sale.id
+                    """,
+                    book,
+                    id.rawValue,
+                    period.start.description,
+                    period.end.description
+                ).query,
+                logger: logger
+            ).all().map { row in
                 let (sale, name) = try Self.saleRow(row, then: String.self)
                 return StatementLine(sale: try sale.sale(), productName: name)
             }
-            let payouts = try await payouts(connection, try SQL("""
-                SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date ORDER BY receivedOn, id
-                """, book, id.rawValue, period.start.description).query)
-            return try CommissionCore.Statement(clinic: clinic, period: period, lines: lines, payouts: payouts, rounding: settings.rounding,
-                                                isClosed: try await closedPeriods(connection, clinic: id).overlaps(period),
-                                                terms: try await tieredTerms(connection, clinic: id), deductions: try await deductions(connection, clinic: id))
+            let payouts = try await payouts(
+                connection,
+                try SQL(
+                    """
+                    SELECT \(Columns.payout) FROM payout WHERE bookId = ? AND clinicId = ? AND periodStart = ?::date ORDER BY receivedOn, id
+                    """,
+                    book,
+                    id.rawValue,
+                    period.start.description
+                ).query
+            )
+            return try CommissionCore.Statement(
+                clinic: clinic,
+                period: period,
+                lines: lines,
+                payouts: payouts,
+                rounding: settings.rounding,
+                isClosed: try await closedPeriods(connection, clinic: id).overlaps(period),
+                terms: try await tieredTerms(connection, clinic: id),
+                deductions: try await deductions(connection, clinic: id)
+            )
         }
     }
 
     public func reconciliation(clinic id: Clinic.ID, today: Day) async throws -> Reconciliation {
         try await read { connection in
-            try await reconciliation(connection, clinic: try await clinic(connection, id), today: today, settings: try await settings(connection))
+            try await reconciliation(
+                connection,
+                clinic: try await clinic(connection, id),
+                today: today,
+                settings: try await settings(connection)
+            )
         }
     }
 
-    func reconciliation(_ connection: PostgresConnection, clinic: Clinic, today: Day, settings: BookSettings) async throws -> Reconciliation {
+    func reconciliation(
+        _ connection: PostgresConnection,
+        clinic: Clinic,
+        today: Day,
+        settings: BookSettings
+    ) async throws -> Reconciliation {
         let last = clinic.calendar.period(containing: today).end
-        let sums = try await periodSums(connection, clinic: clinic, from: Day(ordinal: -719_162), through: last, settings: settings)  // from 0001-01-01
+        let sums = try await periodSums(
+            connection,
+            clinic: clinic,
+            from: Day(ordinal: -719_162),
+            through: last,
+            settings: settings
+        )  // from 0001-01-01
         return try await reconciliation(connection, sums, through: last, today: today)
     }
 
     /// The reconciliation of the periods `sums` holds through `last`, with the clinic's payouts.
-    func reconciliation(_ connection: PostgresConnection, _ sums: PeriodSums, through last: Day, today: Day) async throws -> Reconciliation {
+    func reconciliation(
+        _ connection: PostgresConnection,
+        _ sums: PeriodSums,
+        through last: Day,
+        today: Day
+    ) async throws -> Reconciliation {
         let id = sums.clinic.id
         var received: [PayPeriod: Money] = [:]
-        for (start, end, amount) in try await connection.query(try SQL("""
-            SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout
-            WHERE bookId = ? AND clinicId = ? AND periodStart <= ?::date GROUP BY periodStart, periodEnd
-            """, book, id.rawValue, last.description).query, logger: logger).decode((String, String, Int64).self).all() {
-            received[PayPeriod(start: try Day.stored(start, row: "A payout's period at clinic \(id)"),
-                               end: try Day.stored(end, row: "A payout's period at clinic \(id)"))] = Money(minorUnits: amount)
+        for (start, end, amount) in try await connection.query(
+            try SQL(
+                """
+                SELECT periodStart::text, periodEnd::text, sum(amountMinor)::bigint FROM payout
+                WHERE bookId = ? AND clinicId = ? AND periodStart <= ?::date GROUP BY periodStart, periodEnd
+                """,
+                book,
+                id.rawValue,
+                last.description
+            ).query,
+            logger: logger
+        ).decode((String, String, Int64).self).all() {
+            received[
+                PayPeriod(
+                    start: try Day.stored(start, row: "A payout's period at clinic \(id)"),
+                    end: try Day.stored(end, row: "A payout's period at clinic \(id)")
+                )
+            ] = Money(minorUnits: amount)
         }
-        return try sums.reconciliation(received: received, closed: try await closedPeriods(connection, clinic: id), today: today)
+        return try sums.reconciliation(
+            received: received,
+            closed: try await closedPeriods(connection, clinic: id),
+            today: today
+        )
     }
 }

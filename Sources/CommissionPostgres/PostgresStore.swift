@@ -41,36 +41,62 @@ public struct PostgresStore: CommissionStore, Sendable {
     /// With `ownersLink` (the digest of a one-time link's secret and when it expires), the book is
     /// made to be claimed through that link alone (`commission books add`): the link is recorded in
     /// the same transaction, so `/setup` never offers the book to anyone, not even for an instant.
-    public static func createBook(in database: PostgresBookDatabase, name: String, settings: BookSettings,
-                                  ownersLink: (tokenDigest: String, expiresAt: Date)? = nil) async throws -> PostgresStore {
-        let id = try await createBook(in: database, name: name, settings: settings, ownersLink: ownersLink, placedOn: nil)
+    public static func createBook(
+        in database: PostgresBookDatabase,
+        name: String,
+        settings: BookSettings,
+        ownersLink: (tokenDigest: String, expiresAt: Date)? = nil
+    ) async throws -> PostgresStore {
+        let id = try await createBook(
+            in: database,
+            name: name,
+            settings: settings,
+            ownersLink: ownersLink,
+            placedOn: nil
+        )
         return try await PostgresStore(database: database, book: id)
     }
 
     /// Makes a new book's row (with its owner's link), placed on the database `place` names
     /// (``PostgresBooks``; nil: this one), and returns its id.
-    static func createBook(in database: PostgresBookDatabase, name: String, settings: BookSettings,
-                           ownersLink: (tokenDigest: String, expiresAt: Date)?, placedOn place: String?) async throws -> Int64 {
+    static func createBook(
+        in database: PostgresBookDatabase,
+        name: String,
+        settings: BookSettings,
+        ownersLink: (tokenDigest: String, expiresAt: Date)?,
+        placedOn place: String?
+    ) async throws -> Int64 {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
-            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
+            throw StoreError.invalid(
+                field: "time zone",
+                reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London."
+            )
         }
         let logger = database.logger
         let id: Int64
         do {
             id = try await database.transaction { connection in
-                guard let id = try await connection.query("""
-                    INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale, place)
-                    VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
-                            \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier), \(place))
-                    RETURNING id
-                    """, logger: logger).decode(Int64.self).all().first else {
+                guard
+                    let id = try await connection.query(
+                        """
+                        INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale, place)
+                        VALUES (\(name), \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
+                                \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier), \(place))
+                        RETURNING id
+                        """,
+                        logger: logger
+                    ).decode(Int64.self).all().first
+                else {
                     throw StoreError.storage("the new book has no id")
                 }
                 if let ownersLink {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO invitation (tokenDigest, bookId, invitedBy, role, expiresAt)
                         VALUES (\(ownersLink.tokenDigest), \(id), NULL, 'owner', \(Int64(ownersLink.expiresAt.timeIntervalSince1970)))
-                        """, logger: logger)
+                        """,
+                        logger: logger
+                    )
                 }
                 return id
             }
@@ -84,9 +110,15 @@ public struct PostgresStore: CommissionStore, Sendable {
 
     /// The database's first book, created with `settings` when it has none: what a server serves
     /// until books are chosen per account.
-    public static func firstBook(in database: PostgresBookDatabase, creatingWith settings: BookSettings) async throws -> PostgresStore {
+    public static func firstBook(
+        in database: PostgresBookDatabase,
+        creatingWith settings: BookSettings
+    ) async throws -> PostgresStore {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
-            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
+            throw StoreError.invalid(
+                field: "time zone",
+                reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London."
+            )
         }
         let logger = database.logger
         let id: Int64
@@ -94,15 +126,20 @@ public struct PostgresStore: CommissionStore, Sendable {
             // Under the migrations' lock: instances starting together on an empty database make one book.
             id = try await database.transaction { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.lockKey))", logger: logger)
-                if let id = try await connection.query("SELECT id FROM book ORDER BY id LIMIT 1", logger: logger).decode(Int64.self).all().first {
+                if let id = try await connection.query("SELECT id FROM book ORDER BY id LIMIT 1", logger: logger)
+                    .decode(Int64.self).all().first
+                {
                     return id
                 }
-                return try await connection.query("""
+                return try await connection.query(
+                    """
                     INSERT INTO book (name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale)
                     VALUES ('Commission', \(settings.currency.code), \(settings.currency.minorDigits), \(settings.timeZoneIdentifier),
                             \(settings.rounding.rule.rawValue), \(settings.rounding.scope.rawValue), \(settings.localeIdentifier))
                     RETURNING id
-                    """, logger: logger).decode(Int64.self).all().first ?? 0
+                    """,
+                    logger: logger
+                ).decode(Int64.self).all().first ?? 0
             }
         } catch {
             throw PostgresBookDatabase.storeError(error, doing: "open the book")
@@ -120,7 +157,9 @@ public struct PostgresStore: CommissionStore, Sendable {
     /// Runs `body`, one statement, on a connection of the pool with no transaction around it: a
     /// statement reads one snapshot of its own, and saves the two round trips of a transaction's
     /// begin and end.
-    func readStatement<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func readStatement<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         try await reading { try await database.withConnection(body) }
     }
 
@@ -168,8 +207,11 @@ public struct PostgresStore: CommissionStore, Sendable {
     /// at a time (``lockCommitOrder(_:)``, by its first audit entry and by settling): audit ids
     /// follow commits (a device's sync reads the newest id as the book's revision), and a kept
     /// figure is summed after the commits before it.
-    func write<T: Sendable>(_ tables: Set<StoreTable>, lock: BookLock = .exclusive,
-                            _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func write<T: Sendable>(
+        _ tables: Set<StoreTable>,
+        lock: BookLock = .exclusive,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         // A request's idempotency key is spent by its first write of the book, in the same transaction.
         let claim = IdempotencyClaim.pending
         let result = try await StoreTiming.measure(.write) {
@@ -200,7 +242,9 @@ public struct PostgresStore: CommissionStore, Sendable {
     }
 
     /// The book's commit order (``write(_:lock:_:)``).
-    var commitOrder: PostgresBookDatabase.AdvisoryLock { PostgresBookDatabase.AdvisoryLock(space: LockSpace.commitOrder.rawValue, id: lockID) }
+    var commitOrder: PostgresBookDatabase.AdvisoryLock {
+        PostgresBookDatabase.AdvisoryLock(space: LockSpace.commitOrder.rawValue, id: lockID)
+    }
 
     /// Takes the book's commit order until the transaction ends (again, in the same transaction, costs nothing).
     func lockCommitOrder(_ connection: PostgresConnection) async throws {
@@ -225,7 +269,8 @@ enum Columns {
     /// database's own collation would put "École" beside "eagle" here and after "Zeta" there.
     static func byName(_ column: String) -> String { "lower(\(column) COLLATE \"C\") COLLATE \"C\"" }
     static let clinic = "id, name, scheduleKind, scheduleAnchor, isArchived, scheduleChanges"
-    static let product = "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
+    static let product =
+        "product.id, product.name, product.sku, product.unitPriceMinor, product.unitCostMinor, product.isArchived"
     static let terms = "id, clinicId, productId, basis, shareBasisPoints, effectiveFrom::text, isArchived, tiers"
     static let deduction = "id, clinicId, name, kind, amountMinor, shareBasisPoints, effectiveFrom::text, lastDay::text"
     static let sale = """
@@ -237,7 +282,9 @@ enum Columns {
     static let payout = "id, clinicId, periodStart::text, periodEnd::text, amountMinor, receivedOn::text, reference"
     static let audit = "id, at, actor, subject, subjectId, lastSubjectId, action, before, after"
     /// What an audit entry is written with (its id is drawn).
-    static let auditWritten = ["bookId", "at", "actor", "subject", "subjectId", "lastSubjectId", "action", "before", "after"]
+    static let auditWritten = [
+        "bookId", "at", "actor", "subject", "subjectId", "lastSubjectId", "action", "before", "after",
+    ]
     /// A summary table's figures, in the order ``PostgresStore/totals(_:rounding:)`` reads.
     static let totals = ["saleCount"] + PostgresSchema.figureColumns
     /// Sums of a summary table, in the order ``PostgresStore/totals(_:rounding:)`` reads.
@@ -284,8 +331,18 @@ struct SQL {
 extension PostgresConnection {
     /// `COPY table (columns) FROM STDIN`, in the text format, `write` giving its rows: COPY quotes
     /// the names it is given, so ours go as PostgreSQL folded them, in lower case.
-    func copy(into table: String, columns: [String], logger: Logger, _ write: (PostgresCopyFromWriter) async throws -> Void) async throws {
-        try await copyFrom(table: table.lowercased(), columns: columns.map { $0.lowercased() }, logger: logger, writeData: write)
+    func copy(
+        into table: String,
+        columns: [String],
+        logger: Logger,
+        _ write: (PostgresCopyFromWriter) async throws -> Void
+    ) async throws {
+        try await copyFrom(
+            table: table.lowercased(),
+            columns: columns.map { $0.lowercased() },
+            logger: logger,
+            writeData: write
+        )
     }
 }
 

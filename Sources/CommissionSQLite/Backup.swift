@@ -11,9 +11,15 @@ extension SQLiteStore {
     public func backup(to path: String, replacing: Bool = false) async throws {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: path) && !replacing {
-            throw StoreError.invalid(field: "backup path", reason: "\(path) already exists; pass --force to replace it.")
+            throw StoreError.invalid(
+                field: "backup path",
+                reason: "\(path) already exists; pass --force to replace it."
+            )
         }
-        try? fileManager.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? fileManager.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         try? fileManager.removeItem(atPath: temporary)
         do {
@@ -39,13 +45,20 @@ extension SQLiteStore {
     public func restore(from source: String) async throws {
         let origin = try Self.checkedBackup(at: source)
         do {
-            let liveRevision = try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0 }
+            let liveRevision = try await writer.read { db in
+                try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0
+            }
             try await saleContexts.replacing {
                 try origin.backup(to: writer)
                 try Schema.migrator.migrate(writer)
                 // Other processes on this file (a server while the CLI restores) learn of it by a revision above the one they know.
                 // …and a device's sync by a new epoch (`BookChanges`).
-                try await writer.write { db in try db.execute(sql: "UPDATE book SET revision = ?, epoch = ?", arguments: [liveRevision + 1, Self.newEpoch()]) }
+                try await writer.write { db in
+                    try db.execute(
+                        sql: "UPDATE book SET revision = ?, epoch = ?",
+                        arguments: [liveRevision + 1, Self.newEpoch()]
+                    )
+                }
             }
         } catch let error as DatabaseError {
             throw Self.storeError(error)
@@ -65,19 +78,30 @@ extension SQLiteStore {
             configuration.readonly = true
             let origin = try DatabaseQueue(path: source, configuration: configuration)
             let (integrity, isCommission, applied) = try origin.read { db in
-                (try String.fetchOne(db, sql: "PRAGMA integrity_check"),
-                 try db.tableExists("book") && db.tableExists("sale"),
-                 try Schema.migrator.appliedIdentifiers(db))
+                (
+                    try String.fetchOne(db, sql: "PRAGMA integrity_check"),
+                    try db.tableExists("book") && db.tableExists("sale"),
+                    try Schema.migrator.appliedIdentifiers(db)
+                )
             }
             guard integrity == "ok" else {
-                throw StoreError.invalid(field: "backup file", reason: "\(source) fails SQLite's integrity check (\(integrity ?? "no answer")).")
+                throw StoreError.invalid(
+                    field: "backup file",
+                    reason: "\(source) fails SQLite's integrity check (\(integrity ?? "no answer"))."
+                )
             }
             guard isCommission else {
-                throw StoreError.invalid(field: "backup file", reason: "\(source) is an SQLite database but not a Commission book.")
+                throw StoreError.invalid(
+                    field: "backup file",
+                    reason: "\(source) is an SQLite database but not a Commission book."
+                )
             }
             let known = Set(Schema.migrator.migrations)
             guard applied.allSatisfy(known.contains) else {
-                throw StoreError.invalid(field: "backup file", reason: "\(source) was written by a newer Commission; upgrade first.")
+                throw StoreError.invalid(
+                    field: "backup file",
+                    reason: "\(source) was written by a newer Commission; upgrade first."
+                )
             }
             return origin
         } catch let error as DatabaseError {
@@ -115,7 +139,9 @@ extension SQLiteStore: BookRestoring {
     static func counts(_ reader: any DatabaseReader) async throws -> ArchiveCounts {
         do {
             return try await reader.read { db in
-                func count(_ table: String) throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+                func count(_ table: String) throws -> Int {
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+                }
                 var counts = ArchiveCounts()
                 counts.clinics = try count("clinic")
                 counts.products = try count("product")

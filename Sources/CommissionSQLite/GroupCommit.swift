@@ -55,7 +55,10 @@ package final class GroupCommit: Sendable {
     /// ended: nil when it committed with the write, or the error that the write threw (it changed
     /// nothing) or that failed the whole transaction. `finish`, when given, runs after the batch's
     /// writes if this one stood, once for the transaction whichever of its writes gave it.
-    package func write(_ run: @escaping @Sendable (Database) throws -> Void, finish: (@Sendable (Database) throws -> Void)? = nil) async -> (any Error)? {
+    package func write(
+        _ run: @escaping @Sendable (Database) throws -> Void,
+        finish: (@Sendable (Database) throws -> Void)? = nil
+    ) async -> (any Error)? {
         await withCheckedContinuation { done in
             let start = state.withLock { state in
                 state.waiting.append(Entry(run: run, finish: finish, done: done))

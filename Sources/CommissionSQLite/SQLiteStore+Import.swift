@@ -12,28 +12,55 @@ extension SQLiteStore {
             // writes comes from its own transaction) and a larger page cache, both for the load only.
             let summary = try await writer.writeWithoutTransaction { db -> ImportSummary in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
-                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000") }  // -2000: SQLite's default
+                // -2000: SQLite's default
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000") }
                 var summary = ImportSummary()
-                try Audit.$actor.withValue(actor) { try db.inTransaction(.immediate) {
-                    let firstSale = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") ?? 0) + 1
-                    try options.checkNotImportedBefore(try Row.fetchAll(db, sql: "SELECT at, after FROM auditEntry WHERE subject = 'sale' AND action = 'import'")
-                        .map { (at: $0[0], after: $0[1]) })
-                    var session = try ImportSession(db: db, pool: self.writer as? DatabasePool, source: source, options: options)
-                    try session.run()
-                    if !session.problems.isEmpty {
-                        throw ImportStop.rejected(Array(session.problems.sorted(by: ImportProblem.inFileOrder).prefix(options.problemLimit)),
-                                                  total: session.problems.count)
+                try Audit.$actor.withValue(actor) {
+                    try db.inTransaction(.immediate) {
+                        let firstSale = (try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") ?? 0) + 1
+                        try options.checkNotImportedBefore(
+                            try Row.fetchAll(
+                                db,
+                                sql: "SELECT at, after FROM auditEntry WHERE subject = 'sale' AND action = 'import'"
+                            )
+                            .map { (at: $0[0], after: $0[1]) }
+                        )
+                        var session = try ImportSession(
+                            db: db,
+                            pool: self.writer as? DatabasePool,
+                            source: source,
+                            options: options
+                        )
+                        try session.run()
+                        if !session.problems.isEmpty {
+                            throw ImportStop.rejected(
+                                Array(
+                                    session.problems.sorted(by: ImportProblem.inFileOrder).prefix(options.problemLimit)
+                                ),
+                                total: session.problems.count
+                            )
+                        }
+                        if options.dryRun { throw ImportStop.dryRun(session.summary) }
+                        // One entry for the whole import: who, when, how much, and the ids of the sales it made.
+                        let lastSale =
+                            session.summary.sales > 0 ? try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") : nil
+                        try SQLiteStore.record(
+                            db,
+                            Audit.Change(
+                                .sale,
+                                lastSale == nil ? nil : firstSale,
+                                lastSubjectID: lastSale,
+                                "import",
+                                before: nil,
+                                after: Audit.json(session.summary, digests: options.digests)
+                            )
+                        )
+                        try SQLiteStore.settlePeriodFigures(db)
+                        try self.bumpRevision(db)
+                        summary = session.summary
+                        return .commit
                     }
-                    if options.dryRun { throw ImportStop.dryRun(session.summary) }
-                    // One entry for the whole import: who, when, how much, and the ids of the sales it made.
-                    let lastSale = session.summary.sales > 0 ? try Int64.fetchOne(db, sql: "SELECT max(id) FROM sale") : nil
-                    try SQLiteStore.record(db, Audit.Change(.sale, lastSale == nil ? nil : firstSale, lastSubjectID: lastSale, "import",
-                                                                   before: nil, after: Audit.json(session.summary, digests: options.digests)))
-                    try SQLiteStore.settlePeriodFigures(db)
-                    try self.bumpRevision(db)
-                    summary = session.summary
-                    return .commit
-                } }
+                }
                 return summary
             }
             outcome = .success(summary)
@@ -92,7 +119,8 @@ private struct ImportSession {
     }
 
     mutating func run() throws {
-        let reading: ImportRowStream.Reading = if source.holdsOnlySales, let pool { .computingSales(pool, resolver.state.rules) } else { .parsing }
+        let reading: ImportRowStream.Reading =
+            if source.holdsOnlySales, let pool { .computingSales(pool, resolver.state.rules) } else { .parsing }
         let rows = ImportRowStream(source, reading)
         func pull() throws -> StagedRow? {
             guard let row = try rows.next() else { return nil }
@@ -186,11 +214,24 @@ private struct ImportSession {
             written = .product(try SQLiteStore.insertProduct(db, draft))
         case .terms(let draft):
             try db.execute(
-                sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints,
-                            draft.effectiveFrom.description, Tier.stored(draft.tiers)])
-            written = .terms(Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID, basis: draft.basis,
-                                   share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom))
+                sql:
+                    "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue, draft.share.basisPoints,
+                    draft.effectiveFrom.description, Tier.stored(draft.tiers),
+                ]
+            )
+            written = .terms(
+                Terms(
+                    id: Terms.ID(db.lastInsertedRowID),
+                    clinicID: draft.clinicID,
+                    productID: draft.productID,
+                    basis: draft.basis,
+                    share: draft.share,
+                    tiers: draft.tiers,
+                    effectiveFrom: draft.effectiveFrom
+                )
+            )
         case .price(let draft):
             _ = try SQLiteStore.setPrice(db, draft)
             written = .price(draft.clinicID)
@@ -223,7 +264,6 @@ extension ImportRow {
     }
 }
 
-
 /// An import's ``ImportState`` with the reads of one connection: resolves clinic and product
 /// names and reads each clinic's terms, closed periods and price list (each once), and leaves the
 /// rest to the state and the ledger. It only reads the database.
@@ -240,28 +280,45 @@ struct SaleResolver {
     mutating func read(for record: ImportRecord) throws {
         while let lookup = state.missing(for: record) {
             switch lookup {
-            case .clinic(let name): state.learn(.clinic(name: name, try StoreInput.lookUp(name) { try SQLiteStore.clinic(db, named: $0) }))
-            case .product(let name): state.learn(.product(name: name, try StoreInput.lookUp(name) { try SQLiteStore.product(db, named: $0) }))
+            case .clinic(let name):
+                state.learn(.clinic(name: name, try StoreInput.lookUp(name) { try SQLiteStore.clinic(db, named: $0) }))
+            case .product(let name):
+                state.learn(
+                    .product(name: name, try StoreInput.lookUp(name) { try SQLiteStore.product(db, named: $0) })
+                )
             case .terms(let id): state.learn(.terms(id, try SQLiteStore.termsCandidates(db, clinic: id)))
             case .closedPeriods(let id): state.learn(.closedPeriods(id, try SQLiteStore.closedPeriods(db, clinic: id)))
             case .prices(let id):
-                state.learn(.prices(id, try Row.fetchAll(db, sql: "SELECT \(Rows.priceColumns) FROM priceListEntry WHERE clinicId = ?",
-                                                         arguments: [id.rawValue]).map { try Rows.price($0) }))
+                state.learn(
+                    .prices(
+                        id,
+                        try Row.fetchAll(
+                            db,
+                            sql: "SELECT \(Rows.priceColumns) FROM priceListEntry WHERE clinicId = ?",
+                            arguments: [id.rawValue]
+                        ).map { try Rows.price($0) }
+                    )
+                )
             }
         }
     }
 
     /// A sale row as a sale (added to `deltas`), or as the problem with it. A database error is
     /// thrown: it ends the import.
-    mutating func stage(_ row: ImportRow, _ named: NamedSaleDraft, into deltas: inout SummaryDeltas,
-                        source: any ImportSource) throws -> StagedRow {
+    mutating func stage(
+        _ row: ImportRow,
+        _ named: NamedSaleDraft,
+        into deltas: inout SummaryDeltas,
+        source: any ImportSource
+    ) throws -> StagedRow {
         do {
             var made = try state.sale(for: named)
             if made == nil {
                 try read(for: row.record)
                 made = try state.sale(for: named)
             }
-            guard let sale = made else { throw StoreError.unknownClinic(named.clinic) }  // read(for:) reads all a sale needs
+            // read(for:) reads all a sale needs
+            guard let sale = made else { throw StoreError.unknownClinic(named.clinic) }
             try deltas.add(sale)
             return .sale(sale)
         } catch let error as DatabaseError {

@@ -15,7 +15,10 @@ extension SQLiteStore {
     static func settlePeriodFigures(_ db: Database) throws {
         // Read through SQLite's C API (``FastStatement``): every write transaction asks, and nearly
         // always finds nothing. Both columns are NOT NULL.
-        let rows = try FastStatement.rows(db.cachedStatement(sql: "SELECT clinicId, date FROM clinicPeriodDirty"), { _ in }) { row in
+        let rows = try FastStatement.rows(
+            db.cachedStatement(sql: "SELECT clinicId, date FROM clinicPeriodDirty"),
+            { _ in }
+        ) { row in
             (clinic: row.int64(0), date: row.text(1))
         }
         guard !rows.isEmpty else { return }
@@ -27,20 +30,34 @@ extension SQLiteStore {
         let settings = try settings(db)
         for (id, mark) in marks.sorted(by: { $0.key < $1.key }) {
             // A clinic deleted in the same transaction may have marked itself on the way out.
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE id = ?"), arguments: [id]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT \(Rows.clinicColumns) FROM clinic WHERE id = ?"),
+                    arguments: [id]
+                )
+            else {
                 continue
             }
             let clinic = try Rows.clinic(row)
-            var settlement = PeriodSettlement(clinic: clinic, marks: mark, rounding: settings.rounding, tiered: try tieredTerms(db, clinic: clinic.id),
-                                              deductions: try deductions(db, clinic: clinic.id))
+            var settlement = PeriodSettlement(
+                clinic: clinic,
+                marks: mark,
+                rounding: settings.rounding,
+                tiered: try tieredTerms(db, clinic: clinic.id),
+                deductions: try deductions(db, clinic: clinic.id)
+            )
             for read in settlement.reads {
                 switch read {
                 case .period(let period):
                     try addSums(db, to: &settlement.sums, from: period.start, through: period.end)
                 case .history:
-                    let range = try Row.fetchOne(db.cachedStatement(sql: "SELECT min(date), max(date) FROM clinicDayTotal WHERE clinicId = ?"),
-                                                 arguments: [id])
-                    if let first = (range?[0] as String?).flatMap(Day.reading(stored:)), let last = (range?[1] as String?).flatMap(Day.reading(stored:)) {
+                    let range = try Row.fetchOne(
+                        db.cachedStatement(sql: "SELECT min(date), max(date) FROM clinicDayTotal WHERE clinicId = ?"),
+                        arguments: [id]
+                    )
+                    if let first = (range?[0] as String?).flatMap(Day.reading(stored:)),
+                        let last = (range?[1] as String?).flatMap(Day.reading(stored:))
+                    {
                         try addSums(db, to: &settlement.sums, from: first, through: last)
                     }
                 }
@@ -48,7 +65,10 @@ extension SQLiteStore {
             for write in try settlement.writes() {
                 switch write {
                 case .removePeriod(let start):
-                    try db.execute(sql: "DELETE FROM clinicPeriodTotal WHERE clinicId = ? AND periodStart = ?", arguments: [id, start.description])
+                    try db.execute(
+                        sql: "DELETE FROM clinicPeriodTotal WHERE clinicId = ? AND periodStart = ?",
+                        arguments: [id, start.description]
+                    )
                 case .removeAll:
                     try db.execute(sql: "DELETE FROM clinicPeriodTotal WHERE clinicId = ?", arguments: [id])
                 case .kept(true):
@@ -56,9 +76,15 @@ extension SQLiteStore {
                 case .kept(false):
                     try db.execute(sql: "DELETE FROM clinicPeriodKept WHERE clinicId = ?", arguments: [id])
                 case .insert(let figures):
-                    let insert = try db.cachedStatement(sql: "INSERT INTO clinicPeriodTotal (clinicId, periodStart, periodEnd, expectedMinor) VALUES (?, ?, ?, ?)")
+                    let insert = try db.cachedStatement(
+                        sql:
+                            "INSERT INTO clinicPeriodTotal (clinicId, periodStart, periodEnd, expectedMinor) VALUES (?, ?, ?, ?)"
+                    )
                     for figure in figures {
-                        try insert.execute(arguments: [id, figure.period.start.description, figure.period.end.description, figure.expected.minorUnits])
+                        try insert.execute(arguments: [
+                            id, figure.period.start.description, figure.period.end.description,
+                            figure.expected.minorUnits,
+                        ])
                     }
                 }
             }

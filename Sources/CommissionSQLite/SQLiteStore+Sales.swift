@@ -16,11 +16,22 @@ extension SQLiteStore {
         if let productID = draft.productID { _ = try Self.product(db, productID) }
         let draft = try Ledger.terms(draft, rules: try Self.rules(db))
         try db.execute(
-            sql: "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
-                        draft.share.basisPoints, draft.effectiveFrom.description, Tier.stored(draft.tiers)])
-        let terms = Terms(id: Terms.ID(db.lastInsertedRowID), clinicID: draft.clinicID, productID: draft.productID,
-                          basis: draft.basis, share: draft.share, tiers: draft.tiers, effectiveFrom: draft.effectiveFrom)
+            sql:
+                "INSERT INTO terms (clinicId, productId, basis, shareBasisPoints, effectiveFrom, tiers) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [
+                draft.clinicID.rawValue, draft.productID?.rawValue, draft.basis.rawValue,
+                draft.share.basisPoints, draft.effectiveFrom.description, Tier.stored(draft.tiers),
+            ]
+        )
+        let terms = Terms(
+            id: Terms.ID(db.lastInsertedRowID),
+            clinicID: draft.clinicID,
+            productID: draft.productID,
+            basis: draft.basis,
+            share: draft.share,
+            tiers: draft.tiers,
+            effectiveFrom: draft.effectiveFrom
+        )
         try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "create", before: nil, after: Audit.json(terms)))
         let (changed, closed) = try Self.recompute(db, clinic: clinic, from: draft.effectiveFrom)
         return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
@@ -31,7 +42,13 @@ extension SQLiteStore {
     }
 
     static func terms(_ db: Database, _ id: Terms.ID) throws -> Terms {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.termsColumns) FROM terms WHERE id = ?", arguments: [id.rawValue]) else {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT \(Rows.termsColumns) FROM terms WHERE id = ?",
+                arguments: [id.rawValue]
+            )
+        else {
             throw StoreError.notFound(.terms, id: id.rawValue)
         }
         return try Rows.terms(row)
@@ -41,8 +58,14 @@ extension SQLiteStore {
         try await read { db in
             var sql = "SELECT \(Rows.termsColumns) FROM terms WHERE 1"
             var arguments = StatementArguments()
-            if let clinic = query.clinicID { sql += " AND clinicId = ?"; arguments += [clinic.rawValue] }
-            if let product = query.productID { sql += " AND productId = ?"; arguments += [product.rawValue] }
+            if let clinic = query.clinicID {
+                sql += " AND clinicId = ?"
+                arguments += [clinic.rawValue]
+            }
+            if let product = query.productID {
+                sql += " AND productId = ?"
+                arguments += [product.rawValue]
+            }
             if !query.includeArchived { sql += " AND isArchived = 0" }
             sql += " ORDER BY clinicId, effectiveFrom, id"
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.terms($0) }
@@ -57,16 +80,26 @@ extension SQLiteStore {
             if let productID = terms.productID { _ = try Self.product(db, productID) }
             if terms.tiers != old.tiers {
                 let closedWithSales = try Self.closedPeriods(db, clinic: clinic.id).periods.filter { period in
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM sale WHERE termsId = ? AND date BETWEEN ? AND ? AND isVoided = 0",
-                                     arguments: [terms.id.rawValue, period.start.description, period.end.description]) ?? 0 > 0
+                    try Int.fetchOne(
+                        db,
+                        sql: "SELECT count(*) FROM sale WHERE termsId = ? AND date BETWEEN ? AND ? AND isVoided = 0",
+                        arguments: [terms.id.rawValue, period.start.description, period.end.description]
+                    ) ?? 0 > 0
                 }
                 try Ledger.tiersChange(of: terms, clinic: clinic, closedWithSales: closedWithSales)
             }
             try db.execute(
-                sql: "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ?, tiers = ? WHERE id = ?",
-                arguments: [terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
-                            terms.effectiveFrom.description, terms.isArchived, Tier.stored(terms.tiers), terms.id.rawValue])
-            try Self.record(db, Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms)))
+                sql:
+                    "UPDATE terms SET productId = ?, basis = ?, shareBasisPoints = ?, effectiveFrom = ?, isArchived = ?, tiers = ? WHERE id = ?",
+                arguments: [
+                    terms.productID?.rawValue, terms.basis.rawValue, terms.share.basisPoints,
+                    terms.effectiveFrom.description, terms.isArchived, Tier.stored(terms.tiers), terms.id.rawValue,
+                ]
+            )
+            try Self.record(
+                db,
+                Audit.Change(.terms, terms.id.rawValue, "update", before: Audit.json(old), after: Audit.json(terms))
+            )
             let (changed, closed) = try Self.recompute(db, clinic: clinic, from: from)
             return TermsChange(terms: terms, recomputedSales: changed, salesInClosedPeriods: closed)
         }
@@ -74,26 +107,53 @@ extension SQLiteStore {
 
     /// Writes what the ledger plans for the clinic's sales from `from` on (``Ledger/recompute(_:clinic:candidates:rules:closed:productName:)``).
     static func recompute(_ db: Database, clinic: Clinic, from: Day) throws -> (changed: Int, closed: Int) {
-        let sales = try Row.fetchAll(db, sql: """
-            SELECT \(Rows.saleColumns) FROM sale
-            WHERE clinicId = ? AND date >= ? AND isVoided = 0 AND termsId IS NOT NULL
-            """, arguments: [clinic.id.rawValue, from.description]).map { try Rows.sale($0) }
-        let plan = try Ledger.recompute(sales, clinic: clinic, candidates: try termsCandidates(db, clinic: clinic.id), rules: try rules(db),
-                                        closed: try closedPeriods(db, clinic: clinic.id), productName: { try Self.product(db, $0).name })
+        let sales = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(Rows.saleColumns) FROM sale
+                WHERE clinicId = ? AND date >= ? AND isVoided = 0 AND termsId IS NOT NULL
+                """,
+            arguments: [clinic.id.rawValue, from.description]
+        ).map { try Rows.sale($0) }
+        let plan = try Ledger.recompute(
+            sales,
+            clinic: clinic,
+            candidates: try termsCandidates(db, clinic: clinic.id),
+            rules: try rules(db),
+            closed: try closedPeriods(db, clinic: clinic.id),
+            productName: { try Self.product(db, $0).name }
+        )
         for (before, after) in plan.changes {
-            try db.execute(sql: """
-                UPDATE sale SET termsId = ?, shareBasisPoints = ?, basis = ?, commissionExact = ?, commissionMinor = ?
-                WHERE id = ?
-                """, arguments: [after.termsID?.rawValue, after.line.rate?.share.basisPoints, after.line.rate?.basis.rawValue,
-                                 after.figures.exactCommission.tenThousandths, after.figures.commission.minorUnits, after.id.rawValue])
-            try record(db, Audit.Change(.sale, after.id.rawValue, "recompute", before: Audit.json(before), after: Audit.json(after)))
+            try db.execute(
+                sql: """
+                    UPDATE sale SET termsId = ?, shareBasisPoints = ?, basis = ?, commissionExact = ?, commissionMinor = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    after.termsID?.rawValue, after.line.rate?.share.basisPoints, after.line.rate?.basis.rawValue,
+                    after.figures.exactCommission.tenThousandths, after.figures.commission.minorUnits,
+                    after.id.rawValue,
+                ]
+            )
+            try record(
+                db,
+                Audit.Change(
+                    .sale,
+                    after.id.rawValue,
+                    "recompute",
+                    before: Audit.json(before),
+                    after: Audit.json(after)
+                )
+            )
         }
         return (plan.changes.count, plan.inClosedPeriods)
     }
 
     static func termsCandidates(_ db: Database, clinic: Clinic.ID) throws -> [Terms] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Rows.termsColumns) FROM terms WHERE clinicId = ? AND isArchived = 0"),
-                         arguments: [clinic.rawValue]).map { try Rows.terms($0) }
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(Rows.termsColumns) FROM terms WHERE clinicId = ? AND isArchived = 0"),
+            arguments: [clinic.rawValue]
+        ).map { try Rows.terms($0) }
     }
 
     /// The book's rounding and the dates it takes, as of now.
@@ -101,10 +161,17 @@ extension SQLiteStore {
 
     /// A clinic's closed periods.
     static func closedPeriods(_ db: Database, clinic: Clinic.ID) throws -> ClosedPeriods {
-        ClosedPeriods(try Row.fetchAll(db.cachedStatement(sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?"),
-                                       arguments: [clinic.rawValue]).map {
-            PayPeriod(start: try Day.stored($0[0], row: "A closed period of clinic \(clinic)"), end: try Day.stored($0[1], row: "A closed period of clinic \(clinic)"))
-        })
+        ClosedPeriods(
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT periodStart, periodEnd FROM closedPeriod WHERE clinicId = ?"),
+                arguments: [clinic.rawValue]
+            ).map {
+                PayPeriod(
+                    start: try Day.stored($0[0], row: "A closed period of clinic \(clinic)"),
+                    end: try Day.stored($0[1], row: "A closed period of clinic \(clinic)")
+                )
+            }
+        )
     }
 
     /// What a change to a sale at this clinic of this product needs to know.
@@ -114,33 +181,55 @@ extension SQLiteStore {
 
     /// ``saleContext(_:clinic:product:)`` but for its entry rules, which depend on the day: what
     /// ``SaleContextCache`` keeps.
-    static func saleContextParts(_ db: Database, clinic: Clinic.ID, product: Product.ID) throws -> SaleContextCache.Parts {
-        SaleContextCache.Parts(clinic: try Self.clinic(db, clinic), product: try Self.product(db, product),
-                               candidates: try termsCandidates(db, clinic: clinic), settings: try settings(db),
-                               closed: try closedPeriods(db, clinic: clinic), prices: try priceEntries(db, clinic: clinic, product: product))
+    static func saleContextParts(
+        _ db: Database,
+        clinic: Clinic.ID,
+        product: Product.ID
+    ) throws -> SaleContextCache.Parts {
+        SaleContextCache.Parts(
+            clinic: try Self.clinic(db, clinic),
+            product: try Self.product(db, product),
+            candidates: try termsCandidates(db, clinic: clinic),
+            settings: try settings(db),
+            closed: try closedPeriods(db, clinic: clinic),
+            prices: try priceEntries(db, clinic: clinic, product: product)
+        )
     }
 
     // MARK: Sales
 
     public func createSale(_ draft: SaleDraft, idempotencyKey: String?) async throws -> Sale {
         let key = try StoreInput.idempotencyKey(idempotencyKey)
-        return try await write([.sales]) { [saleContexts] db in try Self.createSale(db, draft, key: key, contexts: saleContexts) }
+        return try await write([.sales]) { [saleContexts] db in
+            try Self.createSale(db, draft, key: key, contexts: saleContexts)
+        }
     }
 
     /// Records a sale (or, for a key already used, returns the sale it recorded), with its audit entry.
     /// With `contexts` (a write that does nothing else), what it reads of its clinic and product may
     /// come from what an earlier sale read.
-    static func createSale(_ db: Database, _ draft: SaleDraft, key: String?, contexts: SaleContextCache? = nil) throws -> Sale {
-        if let key, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"), arguments: [key]) {
+    static func createSale(
+        _ db: Database,
+        _ draft: SaleDraft,
+        key: String?,
+        contexts: SaleContextCache? = nil
+    ) throws -> Sale {
+        if let key,
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(Rows.saleColumns) FROM sale WHERE idempotencyKey = ?"),
+                arguments: [key]
+            )
+        {
             return try Ledger.replay(draft, of: try Rows.sale(row), key: key)
         }
-        let context = if let contexts {
-            try contexts.context(db, clinic: draft.clinicID, product: draft.productID) { db in
-                try saleContextParts(db, clinic: draft.clinicID, product: draft.productID)
+        let context =
+            if let contexts {
+                try contexts.context(db, clinic: draft.clinicID, product: draft.productID) { db in
+                    try saleContextParts(db, clinic: draft.clinicID, product: draft.productID)
+                }
+            } else {
+                try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID)
             }
-        } else {
-            try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID)
-        }
         var sale = try Ledger.sale(draft, in: context)
         try FastStatement.execute(try db.cachedStatement(sql: Self.insertSaleSQL)) { row in
             Self.bind(sale, idempotencyKey: key, to: &row)
@@ -183,7 +272,13 @@ extension SQLiteStore {
     }
 
     static func sale(_ db: Database, _ id: Sale.ID) throws -> Sale {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.saleColumns) FROM sale WHERE id = ?", arguments: [id.rawValue]) else {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: "SELECT \(Rows.saleColumns) FROM sale WHERE id = ?",
+                arguments: [id.rawValue]
+            )
+        else {
             throw StoreError.notFound(.sales, id: id.rawValue)
         }
         return try Rows.sale(row)
@@ -192,13 +287,26 @@ extension SQLiteStore {
     private static func saleFilter(_ query: SaleQuery) -> (String, StatementArguments) {
         var sql = " WHERE 1"
         var arguments = StatementArguments()
-        if let clinic = query.clinicID { sql += " AND sale.clinicId = ?"; arguments += [clinic.rawValue] }
-        if let product = query.productID { sql += " AND sale.productId = ?"; arguments += [product.rawValue] }
-        if let from = query.from { sql += " AND sale.date >= ?"; arguments += [from.description] }
-        if let through = query.through { sql += " AND sale.date <= ?"; arguments += [through.description] }
+        if let clinic = query.clinicID {
+            sql += " AND sale.clinicId = ?"
+            arguments += [clinic.rawValue]
+        }
+        if let product = query.productID {
+            sql += " AND sale.productId = ?"
+            arguments += [product.rawValue]
+        }
+        if let from = query.from {
+            sql += " AND sale.date >= ?"
+            arguments += [from.description]
+        }
+        if let through = query.through {
+            sql += " AND sale.date <= ?"
+            arguments += [through.description]
+        }
         if !query.includeVoided { sql += " AND sale.isVoided = 0" }
         if let text = query.text, !text.isEmpty {
-            sql += " AND (sale.note LIKE ? ESCAPE '\\' OR sale.productId IN (SELECT id FROM product WHERE name LIKE ? ESCAPE '\\'))"
+            sql +=
+                " AND (sale.note LIKE ? ESCAPE '\\' OR sale.productId IN (SELECT id FROM product WHERE name LIKE ? ESCAPE '\\'))"
             arguments += [StoreInput.likePattern(text), StoreInput.likePattern(text)]
         }
         return (sql, arguments)
@@ -208,12 +316,16 @@ extension SQLiteStore {
     /// but the clinic's (`sale_clinic_date`) scans without a sort.
     package static func salesStatement(_ query: SaleQuery) -> (sql: String, arguments: StatementArguments) {
         var (filter, arguments) = saleFilter(query)
-        let order = switch query.order {
-        case .newestFirst: "sale.date DESC, sale.id DESC"
-        case .oldestFirst: "sale.date, sale.id"
-        case .latestRecorded: "sale.id DESC"
-        }
-        return ("SELECT \(Rows.saleColumns) FROM sale" + filter + " ORDER BY \(order)" + limitClause(query.page, &arguments), arguments)
+        let order =
+            switch query.order {
+            case .newestFirst: "sale.date DESC, sale.id DESC"
+            case .oldestFirst: "sale.date, sale.id"
+            case .latestRecorded: "sale.id DESC"
+            }
+        return (
+            "SELECT \(Rows.saleColumns) FROM sale" + filter + " ORDER BY \(order)"
+                + limitClause(query.page, &arguments), arguments
+        )
     }
 
     /// The count beside the sales list. Sales that are not voided, filtered by clinic and dates only
@@ -224,14 +336,25 @@ extension SQLiteStore {
         // Everything but the clinic, the dates, the order and the page as a plain query has it: a
         // filter added to `SaleQuery` later counts the sales until the summary is taught it.
         var others = query
-        (others.clinicID, others.from, others.through, others.order, others.page) = (nil, nil, nil, SaleQuery().order, .all)
+        (others.clinicID, others.from, others.through, others.order, others.page) = (
+            nil, nil, nil, SaleQuery().order, .all
+        )
         if others.text?.isEmpty == true { others.text = nil }
         if others == SaleQuery() {
             var sql = "SELECT coalesce(sum(saleCount), 0) FROM clinicDayTotal WHERE 1"
             var arguments = StatementArguments()
-            if let clinic = query.clinicID { sql += " AND clinicId = ?"; arguments += [clinic.rawValue] }
-            if let from = query.from { sql += " AND date >= ?"; arguments += [from.description] }
-            if let through = query.through { sql += " AND date <= ?"; arguments += [through.description] }
+            if let clinic = query.clinicID {
+                sql += " AND clinicId = ?"
+                arguments += [clinic.rawValue]
+            }
+            if let from = query.from {
+                sql += " AND date >= ?"
+                arguments += [from.description]
+            }
+            if let through = query.through {
+                sql += " AND date <= ?"
+                arguments += [through.description]
+            }
             return (sql, arguments)
         }
         let (filter, arguments) = saleFilter(query)
@@ -249,10 +372,15 @@ extension SQLiteStore {
         try await read { db in
             // The day summary has a row per clinic and day with sales (voided ones count nowhere);
             // naming the clinics lets its key (clinicId, date) find each clinic's range of days.
-            Set(try String.fetchAll(db, sql: """
-                SELECT DISTINCT date FROM clinicDayTotal WHERE clinicId IN (SELECT id FROM clinic) AND date BETWEEN ? AND ? AND saleCount > 0
-                """,
-                                    arguments: [first.description, last.description]).compactMap(Day.reading(stored:)))
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT DISTINCT date FROM clinicDayTotal WHERE clinicId IN (SELECT id FROM clinic) AND date BETWEEN ? AND ? AND saleCount > 0
+                        """,
+                    arguments: [first.description, last.description]
+                ).compactMap(Day.reading(stored:))
+            )
         }
     }
 
@@ -266,15 +394,29 @@ extension SQLiteStore {
     public func updateSale(_ id: Sale.ID, with draft: SaleDraft) async throws -> Sale {
         return try await write([.sales]) { db in
             let old = try Self.sale(db, id)
-            let sale = try Ledger.edit(old, oldContext: try Self.closedPeriods(db, clinic: old.clinicID), oldClinic: try Self.clinic(db, old.clinicID),
-                                       to: draft, in: try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID))
+            let sale = try Ledger.edit(
+                old,
+                oldContext: try Self.closedPeriods(db, clinic: old.clinicID),
+                oldClinic: try Self.clinic(db, old.clinicID),
+                to: draft,
+                in: try Self.saleContext(db, clinic: draft.clinicID, product: draft.productID)
+            )
             let row = SaleRow(sale)
-            try db.execute(sql: """
-                UPDATE sale SET \(SaleRow.columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
-                """, arguments: [row.clinicID, row.productID, row.date, row.quantity, row.unitPriceMinor, row.unitCostMinor, row.discountMinor,
-                                 row.termsID, row.shareBasisPoints, row.basis, row.revenueMinor, row.costMinor, row.profitMinor,
-                                 row.commissionExact, row.commissionMinor, row.note, id.rawValue])
-            try Self.record(db, Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale)))
+            try db.execute(
+                sql: """
+                    UPDATE sale SET \(SaleRow.columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
+                    """,
+                arguments: [
+                    row.clinicID, row.productID, row.date, row.quantity, row.unitPriceMinor, row.unitCostMinor,
+                    row.discountMinor,
+                    row.termsID, row.shareBasisPoints, row.basis, row.revenueMinor, row.costMinor, row.profitMinor,
+                    row.commissionExact, row.commissionMinor, row.note, id.rawValue,
+                ]
+            )
+            try Self.record(
+                db,
+                Audit.Change(.sale, id.rawValue, "update", before: Audit.json(old), after: Audit.json(sale))
+            )
             return sale
         }
     }
@@ -286,11 +428,20 @@ extension SQLiteStore {
     /// Voids a sale, with its audit entry.
     static func voidSale(_ db: Database, _ id: Sale.ID) throws -> Sale {
         let sale = try Self.sale(db, id)
-        guard let voided = try Ledger.void(sale, clinic: try Self.clinic(db, sale.clinicID), closed: try Self.closedPeriods(db, clinic: sale.clinicID)) else {
+        guard
+            let voided = try Ledger.void(
+                sale,
+                clinic: try Self.clinic(db, sale.clinicID),
+                closed: try Self.closedPeriods(db, clinic: sale.clinicID)
+            )
+        else {
             return sale
         }
         try db.execute(sql: "UPDATE sale SET isVoided = 1 WHERE id = ?", arguments: [id.rawValue])
-        try Self.record(db, Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided)))
+        try Self.record(
+            db,
+            Audit.Change(.sale, id.rawValue, "void", before: Audit.json(sale), after: Audit.json(voided))
+        )
         return voided
     }
 
@@ -307,13 +458,29 @@ extension SQLiteStore {
     /// Records a payout, with its audit entry.
     static func createPayout(_ db: Database, _ draft: PayoutDraft) throws -> Payout {
         let clinic = try Self.clinic(db, draft.clinicID)
-        let draft = try Ledger.payout(draft, clinic: clinic, rules: try Self.rules(db), closed: try Self.closedPeriods(db, clinic: clinic.id))
-        try db.execute(sql: """
-            INSERT INTO payout (clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [clinic.id.rawValue, draft.period.start.description, draft.period.end.description,
-                             draft.amount.minorUnits, draft.receivedOn.description, draft.reference])
-        let payout = Payout(id: Payout.ID(db.lastInsertedRowID), clinicID: clinic.id, period: draft.period, amount: draft.amount,
-                            receivedOn: draft.receivedOn, reference: draft.reference)
+        let draft = try Ledger.payout(
+            draft,
+            clinic: clinic,
+            rules: try Self.rules(db),
+            closed: try Self.closedPeriods(db, clinic: clinic.id)
+        )
+        try db.execute(
+            sql: """
+                INSERT INTO payout (clinicId, periodStart, periodEnd, amountMinor, receivedOn, reference) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                clinic.id.rawValue, draft.period.start.description, draft.period.end.description,
+                draft.amount.minorUnits, draft.receivedOn.description, draft.reference,
+            ]
+        )
+        let payout = Payout(
+            id: Payout.ID(db.lastInsertedRowID),
+            clinicID: clinic.id,
+            period: draft.period,
+            amount: draft.amount,
+            receivedOn: draft.receivedOn,
+            reference: draft.reference
+        )
         try Self.record(db, Audit.Change(.payout, payout.id.rawValue, "create", before: nil, after: Audit.json(payout)))
         return payout
     }
@@ -322,8 +489,14 @@ extension SQLiteStore {
         try await read { db in
             var sql = "SELECT \(Rows.payoutColumns) FROM payout WHERE 1"
             var arguments = StatementArguments()
-            if let clinic = query.clinicID { sql += " AND clinicId = ?"; arguments += [clinic.rawValue] }
-            if let period = query.period { sql += " AND periodStart = ? AND periodEnd = ?"; arguments += [period.start.description, period.end.description] }
+            if let clinic = query.clinicID {
+                sql += " AND clinicId = ?"
+                arguments += [clinic.rawValue]
+            }
+            if let period = query.period {
+                sql += " AND periodStart = ? AND periodEnd = ?"
+                arguments += [period.start.description, period.end.description]
+            }
             sql += " ORDER BY periodStart, receivedOn, id" + Self.limitClause(query.page, &arguments)
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { try Rows.payout($0) }
         }
@@ -331,11 +504,21 @@ extension SQLiteStore {
 
     public func deletePayout(_ id: Payout.ID) async throws {
         try await write([.payouts]) { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE id = ?", arguments: [id.rawValue]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT \(Rows.payoutColumns) FROM payout WHERE id = ?",
+                    arguments: [id.rawValue]
+                )
+            else {
                 throw StoreError.notFound(.payouts, id: id.rawValue)
             }
             let payout = try Rows.payout(row)
-            try Ledger.payoutRemoval(payout, clinic: try Self.clinic(db, payout.clinicID), closed: try Self.closedPeriods(db, clinic: payout.clinicID))
+            try Ledger.payoutRemoval(
+                payout,
+                clinic: try Self.clinic(db, payout.clinicID),
+                closed: try Self.closedPeriods(db, clinic: payout.clinicID)
+            )
             try db.execute(sql: "DELETE FROM payout WHERE id = ?", arguments: [id.rawValue])
             try Self.record(db, Audit.Change(.payout, id.rawValue, "delete", before: Audit.json(payout), after: nil))
         }
@@ -344,11 +527,21 @@ extension SQLiteStore {
     public func closePeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
         try await write([.periods]) { db in
             try Ledger.closing(period, of: try Self.clinic(db, id), rules: try Self.rules(db))
-            try db.execute(sql: "INSERT OR IGNORE INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
-                           arguments: [id.rawValue, period.start.description, period.end.description])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO closedPeriod (clinicId, periodStart, periodEnd) VALUES (?, ?, ?)",
+                arguments: [id.rawValue, period.start.description, period.end.description]
+            )
             if db.changesCount > 0 {
-                try Self.record(db, Audit.Change(.period, id.rawValue, "close", before: Audit.json(clinic: id, period: period, closed: false),
-                                                        after: Audit.json(clinic: id, period: period, closed: true)))
+                try Self.record(
+                    db,
+                    Audit.Change(
+                        .period,
+                        id.rawValue,
+                        "close",
+                        before: Audit.json(clinic: id, period: period, closed: false),
+                        after: Audit.json(clinic: id, period: period, closed: true)
+                    )
+                )
             }
         }
     }
@@ -356,11 +549,21 @@ extension SQLiteStore {
     public func reopenPeriod(clinic id: Clinic.ID, period: PayPeriod) async throws {
         try await write([.periods]) { db in
             try Ledger.reopening(period, of: try Self.clinic(db, id))
-            try db.execute(sql: "DELETE FROM closedPeriod WHERE clinicId = ? AND periodStart = ?",
-                           arguments: [id.rawValue, period.start.description])
+            try db.execute(
+                sql: "DELETE FROM closedPeriod WHERE clinicId = ? AND periodStart = ?",
+                arguments: [id.rawValue, period.start.description]
+            )
             if db.changesCount > 0 {
-                try Self.record(db, Audit.Change(.period, id.rawValue, "reopen", before: Audit.json(clinic: id, period: period, closed: true),
-                                                        after: Audit.json(clinic: id, period: period, closed: false)))
+                try Self.record(
+                    db,
+                    Audit.Change(
+                        .period,
+                        id.rawValue,
+                        "reopen",
+                        before: Audit.json(clinic: id, period: period, closed: true),
+                        after: Audit.json(clinic: id, period: period, closed: false)
+                    )
+                )
             }
         }
     }
@@ -372,9 +575,11 @@ extension SQLiteStore {
     /// Bound through SQLite's C API (``FastStatement``): an entry is written with every sale
     /// entered, in the writer's transaction. No observer of this connection watches the audit log.
     static func record(_ db: Database, _ change: Audit.Change) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO auditEntry (at, actor, subject, subjectId, lastSubjectId, action, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO auditEntry (at, actor, subject, subjectId, lastSubjectId, action, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        )
         try FastStatement.execute(statement) { row in
             row.bind(Int64(Date().timeIntervalSince1970))
             row.bind(Audit.actor)
@@ -396,7 +601,8 @@ extension SQLiteStore {
                 arguments += [subject.rawValue]
                 if let id = query.subjectID {
                     // An import covers a range of sale ids.
-                    sql += " AND (subjectId = ? OR (lastSubjectId IS NOT NULL AND subjectId <= ? AND lastSubjectId >= ?))"
+                    sql +=
+                        " AND (subjectId = ? OR (lastSubjectId IS NOT NULL AND subjectId <= ? AND lastSubjectId >= ?))"
                     arguments += [id, id, id]
                 }
             }

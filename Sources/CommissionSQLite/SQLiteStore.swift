@@ -58,8 +58,11 @@ public final class SQLiteStore: CommissionStore, Sendable {
     ///   - willUpgrade: called before the migrations of a book written by an earlier version run
     ///     (not for a new book), so that a program can say why the book takes a moment to open: an
     ///     upgrade may rebuild a table of a million sales.
-    public init(_ location: Location, defaultSettings: BookSettings = SQLiteStore.systemDefaultSettings,
-                willUpgrade: (() -> Void)? = nil) throws {
+    public init(
+        _ location: Location,
+        defaultSettings: BookSettings = SQLiteStore.systemDefaultSettings,
+        willUpgrade: (() -> Void)? = nil
+    ) throws {
         self.location = location
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -83,9 +86,11 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 writer = try DatabaseQueue(configuration: configuration)
             }
             groupCommit = GroupCommit(writer: writer)
-            if let willUpgrade, try writer.read({ db in
-                try db.tableExists("sale") && !Schema.migrator.hasCompletedMigrations(db)
-            }) {
+            if let willUpgrade,
+                try writer.read({ db in
+                    try db.tableExists("sale") && !Schema.migrator.hasCompletedMigrations(db)
+                })
+            {
                 willUpgrade()
             }
             try Schema.migrator.migrate(writer)
@@ -98,7 +103,9 @@ public final class SQLiteStore: CommissionStore, Sendable {
             knownRevision.withLock { $0 = revision }
             writer.add(transactionObserver: saleContexts, extent: .observerLifetime)
         } catch let error as DatabaseError {
-            throw StoreError.storage("could not open the database at \(location): \(error.message ?? "SQLite error \(error.resultCode)")")
+            throw StoreError.storage(
+                "could not open the database at \(location): \(error.message ?? "SQLite error \(error.resultCode)")"
+            )
         }
     }
 
@@ -133,8 +140,12 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 INSERT INTO book (id, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope, locale, epoch)
                 VALUES (1, ?, ?, ?, ?, ?, ?, ?)
                 """,
-            arguments: [settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
-                        settings.rounding.rule.rawValue, settings.rounding.scope.rawValue, settings.localeIdentifier, newEpoch()])
+            arguments: [
+                settings.currency.code, settings.currency.minorDigits, settings.timeZoneIdentifier,
+                settings.rounding.rule.rawValue, settings.rounding.scope.rawValue, settings.localeIdentifier,
+                newEpoch(),
+            ]
+        )
     }
 
     /// A book's history (`BookChanges`): a new one for a new book and for every restore.
@@ -150,7 +161,11 @@ public final class SQLiteStore: CommissionStore, Sendable {
     ///
     /// Writes that come while the writer is busy share its next transaction, each in a savepoint
     /// of its own (``GroupCommit``): to each caller it is as if it had had the transaction alone.
-    func write<T: Sendable>(_ tables: Set<StoreTable>, bump: Bool = true, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(
+        _ tables: Set<StoreTable>,
+        bump: Bool = true,
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         // Settings, accounts and tokens may change: what was cached of them is dropped, before and
         // after, so that no read in between caches the old value for good.
         let touchesCaches = tables.contains(.book) || !bump
@@ -171,8 +186,12 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// Runs `body` in the next transaction of ``groupCommit``, with the request's idempotency claim
     /// and its audit actor; a write of the book settles its period figures in its savepoint and
     /// moves the book's revision once for the transaction.
-    private func commit<T: Sendable>(bump: Bool, claim: IdempotencyClaim?, actor: String,
-                                     _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    private func commit<T: Sendable>(
+        bump: Bool,
+        claim: IdempotencyClaim?,
+        actor: String,
+        _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
         let value = Slot<T>()
         let run: @Sendable (Database) throws -> Void = { db in
             if let claim { try Self.insert(claim, db) }
@@ -284,10 +303,14 @@ public final class SQLiteStore: CommissionStore, Sendable {
                     guard let self else { return }
                     let isCaching = self.caches.withLock { $0.isOn }
                     guard self.broadcaster.listenerCount > 0 || isCaching else { continue }
-                    guard let (version, revision) = try? await probe.read({ db in
-                        (try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0,
-                         try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0)
-                    }) else { continue }
+                    guard
+                        let (version, revision) = try? await probe.read({ db in
+                            (
+                                try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0,
+                                try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0
+                            )
+                        })
+                    else { continue }
                     guard version != lastVersion else { continue }
                     lastVersion = version
                     if isCaching { self.caches.withLock { $0.clear() } }

@@ -33,7 +33,14 @@ final class SaleContextCache: TransactionObserver, Sendable {
 
         /// The context with the book's entry rules as of now.
         func context(now: Date = Date()) -> SaleContext {
-            SaleContext(clinic: clinic, product: product, candidates: candidates, rules: EntryRules(settings, now: now), closed: closed, prices: prices)
+            SaleContext(
+                clinic: clinic,
+                product: product,
+                candidates: candidates,
+                rules: EntryRules(settings, now: now),
+                closed: closed,
+                prices: prices
+            )
         }
     }
 
@@ -58,7 +65,12 @@ final class SaleContextCache: TransactionObserver, Sendable {
     init() {}
 
     /// The context of a sale at `clinic` of `product`, kept or read with `read` (in the caller's transaction).
-    func context(_ db: Database, clinic: Clinic.ID, product: Product.ID, read: (Database) throws -> Parts) throws -> SaleContext {
+    func context(
+        _ db: Database,
+        clinic: Clinic.ID,
+        product: Product.ID,
+        read: (Database) throws -> Parts
+    ) throws -> SaleContext {
         // Read through SQLite's C API (``FastStatement``): once a sale, in the writer's transaction.
         let version = try FastStatement.int64(db.cachedStatement(sql: "PRAGMA data_version"))
         let key = Key(clinic: clinic.rawValue, product: product.rawValue)

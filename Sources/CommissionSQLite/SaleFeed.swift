@@ -36,13 +36,15 @@ package enum SaleFeed {
                 // A NULL module unregisters it; SQLite then releases the feed (the destructor below).
                 sqlite3_create_module_v2(connection, table, nil, nil, nil)
             }
-            let code = sqlite3_create_module_v2(connection, table, feed.module, Unmanaged.passRetained(feed).toOpaque()) { context in
+            let code = sqlite3_create_module_v2(connection, table, feed.module, Unmanaged.passRetained(feed).toOpaque())
+            { context in
                 context.map { Unmanaged<Feed>.fromOpaque($0).release() }
             }
             guard code == SQLITE_OK else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register the sale feed")
             }
-            let sql = "INSERT INTO sale (\(columns.joined(separator: ", "))) SELECT \(columns.joined(separator: ", ")) FROM \(table)"
+            let sql =
+                "INSERT INTO sale (\(columns.joined(separator: ", "))) SELECT \(columns.joined(separator: ", ")) FROM \(table)"
             do {
                 let statement = try db.makeStatement(sql: sql)
                 try statement.execute()
@@ -111,11 +113,12 @@ package enum SaleFeed {
             integers[6] = sale.line.discount.minorUnits
             integers[7] = sale.termsID?.rawValue
             integers[8] = (sale.line.rate?.share.basisPoints).map(Int64.init)
-            basis = switch sale.line.rate?.basis {
-            case .profit: "profit"
-            case .revenue: "revenue"
-            case nil: nil
-            }
+            basis =
+                switch sale.line.rate?.basis {
+                case .profit: "profit"
+                case .revenue: "revenue"
+                case nil: nil
+                }
             integers[10] = sale.figures.revenue.minorUnits
             integers[11] = sale.figures.cost.minorUnits
             integers[12] = sale.figures.profit.minorUnits
@@ -132,8 +135,12 @@ package enum SaleFeed {
             case 9:
                 guard let basis else { return sqlite3_result_null(context) }
                 // nil: SQLITE_STATIC, for a string in the binary, which never moves.
-                sqlite3_result_text(context, UnsafeRawPointer(basis.utf8Start).assumingMemoryBound(to: CChar.self),
-                                    CInt(basis.utf8CodeUnitCount), nil)
+                sqlite3_result_text(
+                    context,
+                    UnsafeRawPointer(basis.utf8Start).assumingMemoryBound(to: CChar.self),
+                    CInt(basis.utf8CodeUnitCount),
+                    nil
+                )
             case 15:
                 guard let note else { return sqlite3_result_null(context) }
                 text(note, context)
@@ -149,8 +156,15 @@ package enum SaleFeed {
         private func text(_ value: String, _ context: OpaquePointer?) {
             var value = value
             value.withUTF8 { bytes in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_result_text(context, "", 0, SaleFeed.transient) }
-                sqlite3_result_text(context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), CInt(bytes.count), SaleFeed.transient)
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_result_text(context, "", 0, SaleFeed.transient)
+                }
+                sqlite3_result_text(
+                    context,
+                    UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self),
+                    CInt(bytes.count),
+                    SaleFeed.transient
+                )
             }
         }
     }
@@ -160,7 +174,10 @@ package enum SaleFeed {
     private static let vtabSize = contextOffset + MemoryLayout<UnsafeMutableRawPointer>.stride
 
     private static func feed(of vtab: UnsafeMutablePointer<sqlite3_vtab>) -> Feed {
-        let context = UnsafeMutableRawPointer(vtab).load(fromByteOffset: contextOffset, as: UnsafeMutableRawPointer.self)
+        let context = UnsafeMutableRawPointer(vtab).load(
+            fromByteOffset: contextOffset,
+            as: UnsafeMutableRawPointer.self
+        )
         return Unmanaged<Feed>.fromOpaque(context).takeUnretainedValue()
     }
 
@@ -173,7 +190,10 @@ package enum SaleFeed {
     /// feed outlives the statement (SQLite holds it), so no retain and release around the call.
     private static func withFeed<T>(of cursor: UnsafeMutablePointer<sqlite3_vtab_cursor>?, _ body: (Feed) -> T) -> T? {
         guard let vtab = cursor?.pointee.pVtab else { return nil }
-        let context = UnsafeMutableRawPointer(vtab).load(fromByteOffset: contextOffset, as: UnsafeMutableRawPointer.self)
+        let context = UnsafeMutableRawPointer(vtab).load(
+            fromByteOffset: contextOffset,
+            as: UnsafeMutableRawPointer.self
+        )
         return Unmanaged<Feed>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
     }
 
@@ -182,9 +202,17 @@ package enum SaleFeed {
         module.iVersion = 0
         // xCreate nil: an eponymous-only table, usable by its module's name and never in the schema.
         module.xConnect = { connection, context, _, _, vtabOut, _ in
-            let declared = sqlite3_declare_vtab(connection, "CREATE TABLE x(\(SaleFeed.columns.joined(separator: ", ")))")
-            guard declared == SQLITE_OK, let context, let vtabOut else { return declared == SQLITE_OK ? SQLITE_ERROR : declared }
-            let memory = UnsafeMutableRawPointer.allocate(byteCount: SaleFeed.vtabSize, alignment: MemoryLayout<sqlite3_vtab>.alignment)
+            let declared = sqlite3_declare_vtab(
+                connection,
+                "CREATE TABLE x(\(SaleFeed.columns.joined(separator: ", ")))"
+            )
+            guard declared == SQLITE_OK, let context, let vtabOut else {
+                return declared == SQLITE_OK ? SQLITE_ERROR : declared
+            }
+            let memory = UnsafeMutableRawPointer.allocate(
+                byteCount: SaleFeed.vtabSize,
+                alignment: MemoryLayout<sqlite3_vtab>.alignment
+            )
             memory.initializeMemory(as: UInt8.self, repeating: 0, count: SaleFeed.vtabSize)
             memory.storeBytes(of: context, toByteOffset: SaleFeed.contextOffset, as: UnsafeMutableRawPointer.self)
             vtabOut.pointee = memory.assumingMemoryBound(to: sqlite3_vtab.self)

@@ -27,7 +27,9 @@ struct SummaryDeltas {
     func write(_ db: Database) throws {
         for summary in Schema.Summary.all {
             let deltas = totals[summary.kind]
-            let statement = try db.makeStatement(sql: summary.upsert(values: "?, ?, ?, ?, ?, ?, ?, ?, ?", columns: summary.deltaKeyColumns))
+            let statement = try db.makeStatement(
+                sql: summary.upsert(values: "?, ?, ?, ?, ?, ?, ?, ?, ?", columns: summary.deltaKeyColumns)
+            )
             for (key, figures) in deltas {
                 try FastStatement.execute(statement) { row in
                     row.bind(key.id)

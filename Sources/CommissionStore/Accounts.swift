@@ -125,7 +125,8 @@ public struct Invitation: Sendable, Hashable {
     public var isOwnersLink: Bool { role == .owner && invitedBy == nil }
 
     /// The sentence for a link that is spent.
-    public static let spentReason = "this link is spent: the book it opens already has its owner. Sign in, or ask the owner for an invitation."
+    public static let spentReason =
+        "this link is spent: the book it opens already has its owner. Sign in, or ask the owner for an invitation."
 }
 
 /// The people of a book: its members and the one-time links that add more.
@@ -142,7 +143,12 @@ public protocol TeamStore: Sendable {
     /// Uses an invitation, once: creates the account with the invitation's role and marks it used, in
     /// one transaction. Refused (``StoreError/invalid(field:reason:)``) when it is used, expired,
     /// spent or unknown, or when the user name is taken.
-    func acceptInvitation(tokenDigest: String, username: String, passwordHash: String, now: Date) async throws -> Account
+    func acceptInvitation(
+        tokenDigest: String,
+        username: String,
+        passwordHash: String,
+        now: Date
+    ) async throws -> Account
 }
 
 /// The books a server serves, and which one each caller belongs to: what lets one server hold

@@ -34,15 +34,28 @@ public enum ArchiveFile {
     ///
     /// - Throws: ``StoreError/invalid(field:reason:)`` when `path` exists and `replacing` is false.
     @discardableResult
-    public static func write(_ source: any BookArchiving, to path: String, replacing: Bool = false, now: Date = Date()) async throws -> ArchiveCounts {
+    public static func write(
+        _ source: any BookArchiving,
+        to path: String,
+        replacing: Bool = false,
+        now: Date = Date()
+    ) async throws -> ArchiveCounts {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: path) && !replacing {
-            throw StoreError.invalid(field: "archive path", reason: "\(path) already exists; pass --force to replace it.")
+            throw StoreError.invalid(
+                field: "archive path",
+                reason: "\(path) already exists; pass --force to replace it."
+            )
         }
-        try? fileManager.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? fileManager.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            withIntermediateDirectories: true
+        )
         let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
         try? fileManager.removeItem(atPath: temporary)
-        guard fileManager.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+        guard fileManager.createFile(atPath: temporary, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
             throw StoreError.storage("could not create \(temporary): check that its folder exists and can be written")
         }
         do {
@@ -64,7 +77,11 @@ public enum ArchiveFile {
     /// what a download sends as it goes. The end line comes last, so a stream broken off midway is
     /// an archive a restore refuses.
     @discardableResult
-    public static func stream(_ source: any BookArchiving, now: Date = Date(), to write: (Data) async throws -> Void) async throws -> ArchiveCounts {
+    public static func stream(
+        _ source: any BookArchiving,
+        now: Date = Date(),
+        to write: (Data) async throws -> Void
+    ) async throws -> ArchiveCounts {
         var writer = LineWriter()
         try writer.append(Header(commissionArchive: version, createdAt: Int64(now.timeIntervalSince1970)))
         var records = 0
@@ -110,7 +127,10 @@ public enum ArchiveFile {
             throw refuse(1, "this is not a Commission book archive (it does not start with {\"commissionArchive\":…}).")
         }
         guard format <= version else {
-            throw refuse(1, "the archive is of format \(format), newer than this Commission reads (\(version)): upgrade Commission first.")
+            throw refuse(
+                1,
+                "the archive is of format \(format), newer than this Commission reads (\(version)): upgrade Commission first."
+            )
         }
         var counts = ArchiveCounts()
         var sales: [ArchivedSale] = [], audit: [AuditEntry] = []
@@ -141,7 +161,10 @@ public enum ArchiveFile {
             if let end = line.end {
                 try await flush()
                 guard end.records == records, end.sales == counts.sales else {
-                    throw refuse(number, "the archive says it holds \(end.records) records and \(end.sales) sales, but \(records) and \(counts.sales) came before.")
+                    throw refuse(
+                        number,
+                        "the archive says it holds \(end.records) records and \(end.sales) sales, but \(records) and \(counts.sales) came before."
+                    )
                 }
                 guard try reader.next() == nil else { throw refuse(number + 1, "something follows the archive's end.") }
                 return counts
@@ -168,7 +191,10 @@ public enum ArchiveFile {
                 try await sink(record)
             }
         }
-        throw refuse(number, "the archive stops before its end line: the file was cut short (an interrupted copy?). Nothing was restored.")
+        throw refuse(
+            number,
+            "the archive stops before its end line: the file was cut short (an interrupted copy?). Nothing was restored."
+        )
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -326,10 +352,21 @@ public enum ArchiveFile {
         var token: TokenLine?
         var end: End?
 
-        init(book: BookLine? = nil, clinic: ClinicLine? = nil, product: ProductLine? = nil, terms: TermsLine? = nil, price: PriceLine? = nil,
-             deduction: DeductionLine? = nil, sale: SaleRow? = nil,
-             payout: PayoutLine? = nil, closedPeriod: ClosedLine? = nil, audit: AuditLine? = nil, account: AccountLine? = nil,
-             token: TokenLine? = nil, end: End? = nil) {
+        init(
+            book: BookLine? = nil,
+            clinic: ClinicLine? = nil,
+            product: ProductLine? = nil,
+            terms: TermsLine? = nil,
+            price: PriceLine? = nil,
+            deduction: DeductionLine? = nil,
+            sale: SaleRow? = nil,
+            payout: PayoutLine? = nil,
+            closedPeriod: ClosedLine? = nil,
+            audit: AuditLine? = nil,
+            account: AccountLine? = nil,
+            token: TokenLine? = nil,
+            end: End? = nil
+        ) {
             self.book = book
             self.clinic = clinic
             self.product = product
@@ -350,126 +387,339 @@ public enum ArchiveFile {
             switch record {
             case .book(let book):
                 let s = book.settings
-                return [Line(book: BookLine(name: book.name, currencyCode: s.currency.code, currencyMinorDigits: s.currency.minorDigits,
-                                            timeZone: s.timeZoneIdentifier, roundingRule: s.rounding.rule.rawValue,
-                                            roundingScope: s.rounding.scope.rawValue, locale: s.localeIdentifier))]
+                return [
+                    Line(
+                        book: BookLine(
+                            name: book.name,
+                            currencyCode: s.currency.code,
+                            currencyMinorDigits: s.currency.minorDigits,
+                            timeZone: s.timeZoneIdentifier,
+                            roundingRule: s.rounding.rule.rawValue,
+                            roundingScope: s.rounding.scope.rawValue,
+                            locale: s.localeIdentifier
+                        )
+                    )
+                ]
             case .clinic(let c):
-                return [Line(clinic: ClinicLine(id: c.id.rawValue, name: c.name, scheduleKind: c.schedule.kind, scheduleAnchor: c.schedule.anchor,
-                                                isArchived: c.isArchived, scheduleChanges: ScheduleChange.stored(c.scheduleChanges)))]
+                return [
+                    Line(
+                        clinic: ClinicLine(
+                            id: c.id.rawValue,
+                            name: c.name,
+                            scheduleKind: c.schedule.kind,
+                            scheduleAnchor: c.schedule.anchor,
+                            isArchived: c.isArchived,
+                            scheduleChanges: ScheduleChange.stored(c.scheduleChanges)
+                        )
+                    )
+                ]
             case .product(let p):
-                return [Line(product: ProductLine(id: p.id.rawValue, name: p.name, sku: p.sku, unitPriceMinor: p.unitPrice.minorUnits,
-                                                  unitCostMinor: p.unitCost.minorUnits, isArchived: p.isArchived))]
+                return [
+                    Line(
+                        product: ProductLine(
+                            id: p.id.rawValue,
+                            name: p.name,
+                            sku: p.sku,
+                            unitPriceMinor: p.unitPrice.minorUnits,
+                            unitCostMinor: p.unitCost.minorUnits,
+                            isArchived: p.isArchived
+                        )
+                    )
+                ]
             case .terms(let t):
-                return [Line(terms: TermsLine(id: t.id.rawValue, clinicId: t.clinicID.rawValue, productId: t.productID?.rawValue,
-                                              basis: t.basis.rawValue, shareBasisPoints: t.share.basisPoints,
-                                              effectiveFrom: t.effectiveFrom.description, isArchived: t.isArchived, tiers: Tier.stored(t.tiers)))]
+                return [
+                    Line(
+                        terms: TermsLine(
+                            id: t.id.rawValue,
+                            clinicId: t.clinicID.rawValue,
+                            productId: t.productID?.rawValue,
+                            basis: t.basis.rawValue,
+                            shareBasisPoints: t.share.basisPoints,
+                            effectiveFrom: t.effectiveFrom.description,
+                            isArchived: t.isArchived,
+                            tiers: Tier.stored(t.tiers)
+                        )
+                    )
+                ]
             case .price(let e):
-                return [Line(price: PriceLine(id: e.id.rawValue, clinicId: e.clinicID.rawValue, productId: e.productID.rawValue,
-                                              unitPriceMinor: e.unitPrice.minorUnits, unitCostMinor: e.unitCost?.minorUnits,
-                                              effectiveFrom: e.effectiveFrom.description))]
+                return [
+                    Line(
+                        price: PriceLine(
+                            id: e.id.rawValue,
+                            clinicId: e.clinicID.rawValue,
+                            productId: e.productID.rawValue,
+                            unitPriceMinor: e.unitPrice.minorUnits,
+                            unitCostMinor: e.unitCost?.minorUnits,
+                            effectiveFrom: e.effectiveFrom.description
+                        )
+                    )
+                ]
             case .deduction(let d):
                 let stored = d.amount.stored
-                return [Line(deduction: DeductionLine(id: d.id.rawValue, clinicId: d.clinicID.rawValue, name: d.name, kind: stored.kind,
-                                                      amountMinor: stored.amountMinor, shareBasisPoints: stored.shareBasisPoints,
-                                                      effectiveFrom: d.effectiveFrom.description, lastDay: d.lastDay?.description))]
+                return [
+                    Line(
+                        deduction: DeductionLine(
+                            id: d.id.rawValue,
+                            clinicId: d.clinicID.rawValue,
+                            name: d.name,
+                            kind: stored.kind,
+                            amountMinor: stored.amountMinor,
+                            shareBasisPoints: stored.shareBasisPoints,
+                            effectiveFrom: d.effectiveFrom.description,
+                            lastDay: d.lastDay?.description
+                        )
+                    )
+                ]
             case .sales(let page):
                 return page.map { Line(sale: SaleRow($0.sale, idempotencyKey: $0.idempotencyKey)) }
             case .payout(let p):
-                return [Line(payout: PayoutLine(id: p.id.rawValue, clinicId: p.clinicID.rawValue, periodStart: p.period.start.description,
-                                                periodEnd: p.period.end.description, amountMinor: p.amount.minorUnits,
-                                                receivedOn: p.receivedOn.description, reference: p.reference))]
+                return [
+                    Line(
+                        payout: PayoutLine(
+                            id: p.id.rawValue,
+                            clinicId: p.clinicID.rawValue,
+                            periodStart: p.period.start.description,
+                            periodEnd: p.period.end.description,
+                            amountMinor: p.amount.minorUnits,
+                            receivedOn: p.receivedOn.description,
+                            reference: p.reference
+                        )
+                    )
+                ]
             case .closedPeriod(let clinic, let period):
-                return [Line(closedPeriod: ClosedLine(clinicId: clinic.rawValue, periodStart: period.start.description, periodEnd: period.end.description))]
+                return [
+                    Line(
+                        closedPeriod: ClosedLine(
+                            clinicId: clinic.rawValue,
+                            periodStart: period.start.description,
+                            periodEnd: period.end.description
+                        )
+                    )
+                ]
             case .audit(let page):
                 return page.map { e in
-                    Line(audit: AuditLine(id: e.id.rawValue, at: Int64(e.at.timeIntervalSince1970), actor: e.actor, subject: e.subject.rawValue,
-                                          subjectId: e.subjectID, lastSubjectId: e.lastSubjectID, action: e.action, before: e.before, after: e.after))
+                    Line(
+                        audit: AuditLine(
+                            id: e.id.rawValue,
+                            at: Int64(e.at.timeIntervalSince1970),
+                            actor: e.actor,
+                            subject: e.subject.rawValue,
+                            subjectId: e.subjectID,
+                            lastSubjectId: e.lastSubjectID,
+                            action: e.action,
+                            before: e.before,
+                            after: e.after
+                        )
+                    )
                 }
             case .account(let a):
-                return [Line(account: AccountLine(id: a.id.rawValue, username: a.username, passwordHash: a.passwordHash, createdAt: a.createdAt,
-                                                  role: a.role.rawValue))]
+                return [
+                    Line(
+                        account: AccountLine(
+                            id: a.id.rawValue,
+                            username: a.username,
+                            passwordHash: a.passwordHash,
+                            createdAt: a.createdAt,
+                            role: a.role.rawValue
+                        )
+                    )
+                ]
             case .token(let t):
-                return [Line(token: TokenLine(accountId: t.accountID.rawValue, name: t.name, tokenDigest: t.tokenDigest, createdAt: t.createdAt,
-                                              lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt))]
+                return [
+                    Line(
+                        token: TokenLine(
+                            accountId: t.accountID.rawValue,
+                            name: t.name,
+                            tokenDigest: t.tokenDigest,
+                            createdAt: t.createdAt,
+                            lastUsedAt: t.lastUsedAt,
+                            revokedAt: t.revokedAt
+                        )
+                    )
+                ]
             }
         }
 
         /// The record the line holds; a value no store could hold is an error saying which.
         func record() throws -> ArchiveRecord {
             func day(_ text: String, _ what: String) throws -> Day {
-                guard let day = Day.reading(stored: text) else { throw StoreError.unreadable("\(what) (\"\(text)\" is not a date)") }
+                guard let day = Day.reading(stored: text) else {
+                    throw StoreError.unreadable("\(what) (\"\(text)\" is not a date)")
+                }
                 return day
             }
-            let set = [book != nil, clinic != nil, product != nil, terms != nil, price != nil, deduction != nil, sale != nil, payout != nil, closedPeriod != nil,
-                       audit != nil, account != nil, token != nil].filter { $0 }.count
+            let set = [
+                book != nil, clinic != nil, product != nil, terms != nil, price != nil, deduction != nil, sale != nil,
+                payout != nil, closedPeriod != nil,
+                audit != nil, account != nil, token != nil,
+            ].filter { $0 }.count
             guard set == 1 else { throw StoreError.unreadable("a line holding \(set) records instead of one") }
             if let b = book {
                 guard let currency = try? Currency(code: b.currencyCode, minorDigits: b.currencyMinorDigits),
-                      let rule = RoundingRule(rawValue: b.roundingRule), let scope = RoundingScope(rawValue: b.roundingScope) else {
+                    let rule = RoundingRule(rawValue: b.roundingRule),
+                    let scope = RoundingScope(rawValue: b.roundingScope)
+                else {
                     throw StoreError.unreadable("the book's settings")
                 }
-                return .book(ArchivedBook(name: b.name, settings: BookSettings(currency: currency, timeZoneIdentifier: b.timeZone,
-                                                                               rounding: RoundingPolicy(rule: rule, scope: scope),
-                                                                               localeIdentifier: b.locale)))
+                return .book(
+                    ArchivedBook(
+                        name: b.name,
+                        settings: BookSettings(
+                            currency: currency,
+                            timeZoneIdentifier: b.timeZone,
+                            rounding: RoundingPolicy(rule: rule, scope: scope),
+                            localeIdentifier: b.locale
+                        )
+                    )
+                )
             }
             if let c = clinic {
                 guard let schedule = try? PaySchedule(kind: c.scheduleKind, anchor: c.scheduleAnchor) else {
                     throw StoreError.unreadable("clinic \(c.id)'s schedule")
                 }
-                return .clinic(Clinic(id: Clinic.ID(c.id), name: c.name, schedule: schedule,
-                                      scheduleChanges: try ScheduleChange.reading(stored: c.scheduleChanges, clinic: c.id), isArchived: c.isArchived))
+                return .clinic(
+                    Clinic(
+                        id: Clinic.ID(c.id),
+                        name: c.name,
+                        schedule: schedule,
+                        scheduleChanges: try ScheduleChange.reading(stored: c.scheduleChanges, clinic: c.id),
+                        isArchived: c.isArchived
+                    )
+                )
             }
             if let p = product {
-                return .product(Product(id: Product.ID(p.id), name: p.name, sku: p.sku, unitPrice: Money(minorUnits: p.unitPriceMinor),
-                                        unitCost: Money(minorUnits: p.unitCostMinor), isArchived: p.isArchived))
+                return .product(
+                    Product(
+                        id: Product.ID(p.id),
+                        name: p.name,
+                        sku: p.sku,
+                        unitPrice: Money(minorUnits: p.unitPriceMinor),
+                        unitCost: Money(minorUnits: p.unitCostMinor),
+                        isArchived: p.isArchived
+                    )
+                )
             }
             if let t = terms {
-                guard let basis = CommissionBasis(rawValue: t.basis), let share = try? Share(basisPoints: t.shareBasisPoints) else {
+                guard let basis = CommissionBasis(rawValue: t.basis),
+                    let share = try? Share(basisPoints: t.shareBasisPoints)
+                else {
                     throw StoreError.unreadable("terms \(t.id)'s split")
                 }
-                return .terms(Terms(id: Terms.ID(t.id), clinicID: Clinic.ID(t.clinicId), productID: t.productId.map { Product.ID($0) }, basis: basis,
-                                    share: share, tiers: try Tier.reading(stored: t.tiers, terms: t.id), effectiveFrom: try day(t.effectiveFrom, "terms \(t.id)'s first day"), isArchived: t.isArchived))
+                return .terms(
+                    Terms(
+                        id: Terms.ID(t.id),
+                        clinicID: Clinic.ID(t.clinicId),
+                        productID: t.productId.map { Product.ID($0) },
+                        basis: basis,
+                        share: share,
+                        tiers: try Tier.reading(stored: t.tiers, terms: t.id),
+                        effectiveFrom: try day(t.effectiveFrom, "terms \(t.id)'s first day"),
+                        isArchived: t.isArchived
+                    )
+                )
             }
             if let e = price {
-                guard e.unitPriceMinor >= 0, (e.unitCostMinor ?? 0) >= 0 else { throw StoreError.unreadable("price-list entry \(e.id)'s negative amount") }
-                return .price(PriceListEntry(id: PriceListEntry.ID(e.id), clinicID: Clinic.ID(e.clinicId), productID: Product.ID(e.productId),
-                                             unitPrice: Money(minorUnits: e.unitPriceMinor), unitCost: e.unitCostMinor.map { Money(minorUnits: $0) },
-                                             effectiveFrom: try day(e.effectiveFrom, "price-list entry \(e.id)'s first day")))
+                guard e.unitPriceMinor >= 0, (e.unitCostMinor ?? 0) >= 0 else {
+                    throw StoreError.unreadable("price-list entry \(e.id)'s negative amount")
+                }
+                return .price(
+                    PriceListEntry(
+                        id: PriceListEntry.ID(e.id),
+                        clinicID: Clinic.ID(e.clinicId),
+                        productID: Product.ID(e.productId),
+                        unitPrice: Money(minorUnits: e.unitPriceMinor),
+                        unitCost: e.unitCostMinor.map { Money(minorUnits: $0) },
+                        effectiveFrom: try day(e.effectiveFrom, "price-list entry \(e.id)'s first day")
+                    )
+                )
             }
             if let d = deduction {
-                return .deduction(Deduction(id: Deduction.ID(d.id), clinicID: Clinic.ID(d.clinicId), name: d.name,
-                                            amount: try DeductionAmount(kind: d.kind, amountMinor: d.amountMinor, shareBasisPoints: d.shareBasisPoints, deduction: d.id),
-                                            effectiveFrom: try day(d.effectiveFrom, "deduction \(d.id)'s first day"),
-                                            lastDay: try d.lastDay.map { try day($0, "deduction \(d.id)'s last day") }))
+                return .deduction(
+                    Deduction(
+                        id: Deduction.ID(d.id),
+                        clinicID: Clinic.ID(d.clinicId),
+                        name: d.name,
+                        amount: try DeductionAmount(
+                            kind: d.kind,
+                            amountMinor: d.amountMinor,
+                            shareBasisPoints: d.shareBasisPoints,
+                            deduction: d.id
+                        ),
+                        effectiveFrom: try day(d.effectiveFrom, "deduction \(d.id)'s first day"),
+                        lastDay: try d.lastDay.map { try day($0, "deduction \(d.id)'s last day") }
+                    )
+                )
             }
             if let row = sale {
                 return .sales([ArchivedSale(sale: try row.sale(), idempotencyKey: row.idempotencyKey)])
             }
             if let p = payout {
-                return .payout(Payout(id: Payout.ID(p.id), clinicID: Clinic.ID(p.clinicId),
-                                      period: PayPeriod(start: try day(p.periodStart, "payout \(p.id)'s period"),
-                                                        end: try day(p.periodEnd, "payout \(p.id)'s period")),
-                                      amount: Money(minorUnits: p.amountMinor), receivedOn: try day(p.receivedOn, "payout \(p.id)'s date"),
-                                      reference: p.reference))
+                return .payout(
+                    Payout(
+                        id: Payout.ID(p.id),
+                        clinicID: Clinic.ID(p.clinicId),
+                        period: PayPeriod(
+                            start: try day(p.periodStart, "payout \(p.id)'s period"),
+                            end: try day(p.periodEnd, "payout \(p.id)'s period")
+                        ),
+                        amount: Money(minorUnits: p.amountMinor),
+                        receivedOn: try day(p.receivedOn, "payout \(p.id)'s date"),
+                        reference: p.reference
+                    )
+                )
             }
             if let c = closedPeriod {
-                return .closedPeriod(clinic: Clinic.ID(c.clinicId), period: PayPeriod(start: try day(c.periodStart, "a closed period"),
-                                                                                      end: try day(c.periodEnd, "a closed period")))
+                return .closedPeriod(
+                    clinic: Clinic.ID(c.clinicId),
+                    period: PayPeriod(
+                        start: try day(c.periodStart, "a closed period"),
+                        end: try day(c.periodEnd, "a closed period")
+                    )
+                )
             }
             if let e = audit {
-                guard let subject = AuditSubject(rawValue: e.subject) else { throw StoreError.unreadable("audit entry \(e.id)'s subject \"\(e.subject)\"") }
-                return .audit([AuditEntry(id: AuditEntry.ID(e.id), at: Date(timeIntervalSince1970: TimeInterval(e.at)), actor: e.actor,
-                                          subject: subject, subjectID: e.subjectId, lastSubjectID: e.lastSubjectId, action: e.action,
-                                          before: e.before, after: e.after)])
+                guard let subject = AuditSubject(rawValue: e.subject) else {
+                    throw StoreError.unreadable("audit entry \(e.id)'s subject \"\(e.subject)\"")
+                }
+                return .audit([
+                    AuditEntry(
+                        id: AuditEntry.ID(e.id),
+                        at: Date(timeIntervalSince1970: TimeInterval(e.at)),
+                        actor: e.actor,
+                        subject: subject,
+                        subjectID: e.subjectId,
+                        lastSubjectID: e.lastSubjectId,
+                        action: e.action,
+                        before: e.before,
+                        after: e.after
+                    )
+                ])
             }
             if let a = account {
-                guard let role = MemberRole(rawValue: a.role) else { throw StoreError.unreadable("account \(a.id)'s role \"\(a.role)\"") }
-                return .account(ArchivedAccount(id: Account.ID(a.id), username: a.username, passwordHash: a.passwordHash, createdAt: a.createdAt,
-                                                role: role))
+                guard let role = MemberRole(rawValue: a.role) else {
+                    throw StoreError.unreadable("account \(a.id)'s role \"\(a.role)\"")
+                }
+                return .account(
+                    ArchivedAccount(
+                        id: Account.ID(a.id),
+                        username: a.username,
+                        passwordHash: a.passwordHash,
+                        createdAt: a.createdAt,
+                        role: role
+                    )
+                )
             }
             let t = token!
-            return .token(ArchivedToken(accountID: Account.ID(t.accountId), name: t.name, tokenDigest: t.tokenDigest, createdAt: t.createdAt,
-                                        lastUsedAt: t.lastUsedAt, revokedAt: t.revokedAt))
+            return .token(
+                ArchivedToken(
+                    accountID: Account.ID(t.accountId),
+                    name: t.name,
+                    tokenDigest: t.tokenDigest,
+                    createdAt: t.createdAt,
+                    lastUsedAt: t.lastUsedAt,
+                    revokedAt: t.revokedAt
+                )
+            )
         }
     }
 

@@ -24,8 +24,17 @@ public struct AuditEntry: Sendable, Hashable, Identifiable {
     public var before: String?
     public var after: String?
 
-    public init(id: ID, at: Date, actor: String, subject: AuditSubject, subjectID: Int64?, lastSubjectID: Int64? = nil,
-                action: String, before: String?, after: String?) {
+    public init(
+        id: ID,
+        at: Date,
+        actor: String,
+        subject: AuditSubject,
+        subjectID: Int64?,
+        lastSubjectID: Int64? = nil,
+        action: String,
+        before: String?,
+        after: String?
+    ) {
         self.id = id
         self.at = at
         self.actor = actor
@@ -67,7 +76,14 @@ public enum Audit {
         public var before: String?
         public var after: String?
 
-        public init(_ subject: AuditSubject, _ subjectID: Int64?, lastSubjectID: Int64? = nil, _ action: String, before: String?, after: String?) {
+        public init(
+            _ subject: AuditSubject,
+            _ subjectID: Int64?,
+            lastSubjectID: Int64? = nil,
+            _ action: String,
+            before: String?,
+            after: String?
+        ) {
             self.subject = subject
             self.subjectID = subjectID
             self.lastSubjectID = lastSubjectID
@@ -121,11 +137,22 @@ public enum Audit {
 
     static func record(_ sale: Sale) -> SaleRecord {
         SaleRecord(
-            clinicId: sale.clinicID.rawValue, productId: sale.productID.rawValue, date: sale.date.description, quantity: sale.line.quantity,
-            unitPriceMinor: sale.line.unitPrice.minorUnits, unitCostMinor: sale.line.unitCost.minorUnits, discountMinor: sale.line.discount.minorUnits,
-            termsId: sale.termsID?.rawValue, shareBasisPoints: sale.line.rate.map { Int64($0.share.basisPoints) }, basis: sale.line.rate?.basis.rawValue,
-            revenueMinor: sale.figures.revenue.minorUnits, profitMinor: sale.figures.profit.minorUnits,
-            commissionMinor: sale.figures.commission.minorUnits, note: sale.note, voided: sale.isVoided)
+            clinicId: sale.clinicID.rawValue,
+            productId: sale.productID.rawValue,
+            date: sale.date.description,
+            quantity: sale.line.quantity,
+            unitPriceMinor: sale.line.unitPrice.minorUnits,
+            unitCostMinor: sale.line.unitCost.minorUnits,
+            discountMinor: sale.line.discount.minorUnits,
+            termsId: sale.termsID?.rawValue,
+            shareBasisPoints: sale.line.rate.map { Int64($0.share.basisPoints) },
+            basis: sale.line.rate?.basis.rawValue,
+            revenueMinor: sale.figures.revenue.minorUnits,
+            profitMinor: sale.figures.profit.minorUnits,
+            commissionMinor: sale.figures.commission.minorUnits,
+            note: sale.note,
+            voided: sale.isVoided
+        )
     }
 
     struct TermsRecord: Encodable {
@@ -139,9 +166,17 @@ public enum Audit {
     }
 
     public static func json(_ terms: Terms) -> String {
-        encode(TermsRecord(clinicId: terms.clinicID.rawValue, productId: terms.productID?.rawValue, basis: terms.basis.rawValue,
-                           shareBasisPoints: Int64(terms.share.basisPoints), tiers: Tier.stored(terms.tiers),
-                           effectiveFrom: terms.effectiveFrom.description, archived: terms.isArchived))
+        encode(
+            TermsRecord(
+                clinicId: terms.clinicID.rawValue,
+                productId: terms.productID?.rawValue,
+                basis: terms.basis.rawValue,
+                shareBasisPoints: Int64(terms.share.basisPoints),
+                tiers: Tier.stored(terms.tiers),
+                effectiveFrom: terms.effectiveFrom.description,
+                archived: terms.isArchived
+            )
+        )
     }
 
     struct DeductionRecord: Encodable {
@@ -155,9 +190,17 @@ public enum Audit {
 
     public static func json(_ deduction: Deduction) -> String {
         let stored = deduction.amount.stored
-        return encode(DeductionRecord(clinicId: deduction.clinicID.rawValue, name: deduction.name, kind: stored.kind, amountMinor: stored.amountMinor,
-                                      shareBasisPoints: stored.shareBasisPoints, effectiveFrom: deduction.effectiveFrom.description,
-                                      lastDay: deduction.lastDay?.description))
+        return encode(
+            DeductionRecord(
+                clinicId: deduction.clinicID.rawValue,
+                name: deduction.name,
+                kind: stored.kind,
+                amountMinor: stored.amountMinor,
+                shareBasisPoints: stored.shareBasisPoints,
+                effectiveFrom: deduction.effectiveFrom.description,
+                lastDay: deduction.lastDay?.description
+            )
+        )
     }
 
     struct PriceRecord: Encodable {
@@ -167,8 +210,15 @@ public enum Audit {
     }
 
     public static func json(_ entry: PriceListEntry) -> String {
-        encode(PriceRecord(clinicId: entry.clinicID.rawValue, productId: entry.productID.rawValue, unitPriceMinor: entry.unitPrice.minorUnits,
-                           unitCostMinor: entry.unitCost?.minorUnits, effectiveFrom: entry.effectiveFrom.description))
+        encode(
+            PriceRecord(
+                clinicId: entry.clinicID.rawValue,
+                productId: entry.productID.rawValue,
+                unitPriceMinor: entry.unitPrice.minorUnits,
+                unitCostMinor: entry.unitCost?.minorUnits,
+                effectiveFrom: entry.effectiveFrom.description
+            )
+        )
     }
 
     struct ClinicRecord: Encodable {
@@ -189,8 +239,15 @@ public enum Audit {
     }
 
     public static func json(_ product: Product) -> String {
-        encode(ProductRecord(name: product.name, sku: product.sku, unitPriceMinor: product.unitPrice.minorUnits,
-                             unitCostMinor: product.unitCost.minorUnits, archived: product.isArchived))
+        encode(
+            ProductRecord(
+                name: product.name,
+                sku: product.sku,
+                unitPriceMinor: product.unitPrice.minorUnits,
+                unitCostMinor: product.unitCost.minorUnits,
+                archived: product.isArchived
+            )
+        )
     }
 
     struct ScheduleRecord: Encodable {
@@ -200,7 +257,12 @@ public enum Audit {
 
     /// A clinic's pay schedules: the first, and its changes (`2026-11-17 weekly:tuesday;…`).
     public static func json(schedulesOf clinic: Clinic) -> String {
-        encode(ScheduleRecord(schedule: clinic.schedule.description, changes: ScheduleChange.stored(clinic.scheduleChanges)))
+        encode(
+            ScheduleRecord(
+                schedule: clinic.schedule.description,
+                changes: ScheduleChange.stored(clinic.scheduleChanges)
+            )
+        )
     }
 
     struct PayoutRecord: Encodable {
@@ -212,8 +274,16 @@ public enum Audit {
     }
 
     public static func json(_ payout: Payout) -> String {
-        encode(PayoutRecord(clinicId: payout.clinicID.rawValue, periodStart: payout.period.start.description, periodEnd: payout.period.end.description,
-                            amountMinor: payout.amount.minorUnits, receivedOn: payout.receivedOn.description, reference: payout.reference))
+        encode(
+            PayoutRecord(
+                clinicId: payout.clinicID.rawValue,
+                periodStart: payout.period.start.description,
+                periodEnd: payout.period.end.description,
+                amountMinor: payout.amount.minorUnits,
+                receivedOn: payout.receivedOn.description,
+                reference: payout.reference
+            )
+        )
     }
 
     struct PeriodRecord: Encodable {
@@ -223,7 +293,14 @@ public enum Audit {
     }
 
     public static func json(clinic: Clinic.ID, period: PayPeriod, closed: Bool) -> String {
-        encode(PeriodRecord(clinicId: clinic.rawValue, periodStart: period.start.description, periodEnd: period.end.description, closed: closed))
+        encode(
+            PeriodRecord(
+                clinicId: clinic.rawValue,
+                periodStart: period.start.description,
+                periodEnd: period.end.description,
+                closed: closed
+            )
+        )
     }
 
     struct SettingsRecord: Encodable {
@@ -233,9 +310,16 @@ public enum Audit {
     }
 
     public static func json(_ settings: BookSettings) -> String {
-        encode(SettingsRecord(currency: settings.currency.code, minorDigits: settings.currency.minorDigits, timeZone: settings.timeZoneIdentifier,
-                              rounding: settings.rounding.rule.rawValue, roundingScope: settings.rounding.scope.rawValue,
-                              locale: settings.localeIdentifier))
+        encode(
+            SettingsRecord(
+                currency: settings.currency.code,
+                minorDigits: settings.currency.minorDigits,
+                timeZone: settings.timeZoneIdentifier,
+                rounding: settings.rounding.rule.rawValue,
+                roundingScope: settings.rounding.scope.rawValue,
+                locale: settings.localeIdentifier
+            )
+        )
     }
 
     struct ImportRecord: Encodable {
@@ -248,9 +332,18 @@ public enum Audit {
 
     public static func json(_ summary: ImportSummary, digests: [ImportDigest] = []) -> String {
         func some(_ count: Int) -> Int? { count == 0 ? nil : count }
-        return encode(ImportRecord(clinics: summary.clinics, products: summary.products, terms: summary.terms, sales: summary.sales,
-                                   prices: some(summary.prices), scheduleChanges: some(summary.scheduleChanges), deductions: some(summary.deductions),
-                                   digests: digests.isEmpty ? nil : digests.map(\.sha256)))
+        return encode(
+            ImportRecord(
+                clinics: summary.clinics,
+                products: summary.products,
+                terms: summary.terms,
+                sales: summary.sales,
+                prices: some(summary.prices),
+                scheduleChanges: some(summary.scheduleChanges),
+                deductions: some(summary.deductions),
+                digests: digests.isEmpty ? nil : digests.map(\.sha256)
+            )
+        )
     }
 
     struct RestoreRecord: Encodable {
@@ -260,13 +353,26 @@ public enum Audit {
 
     /// What a `restore` entry records: what the backup that replaced the book held.
     public static func json(restored counts: ArchiveCounts) -> String {
-        encode(RestoreRecord(restored: counts.description, clinics: counts.clinics, products: counts.products, terms: counts.terms,
-                             prices: counts.prices, deductions: counts.deductions, sales: counts.sales, payouts: counts.payouts,
-                             closedPeriods: counts.closedPeriods, auditEntries: counts.auditEntries))
+        encode(
+            RestoreRecord(
+                restored: counts.description,
+                clinics: counts.clinics,
+                products: counts.products,
+                terms: counts.terms,
+                prices: counts.prices,
+                deductions: counts.deductions,
+                sales: counts.sales,
+                payouts: counts.payouts,
+                closedPeriods: counts.closedPeriods,
+                auditEntries: counts.auditEntries
+            )
+        )
     }
 
     static func encode(_ record: some Encodable) -> String {
-        if let bytes = SortedJSON.encode(record, escapingSlashes: false) { return String(decoding: bytes, as: UTF8.self) }
+        if let bytes = SortedJSON.encode(record, escapingSlashes: false) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(record) else { return "{}" }

@@ -62,7 +62,14 @@ public struct ArchivedToken: Sendable, Hashable {
     public var lastUsedAt: Int64?
     public var revokedAt: Int64?
 
-    public init(accountID: Account.ID, name: String, tokenDigest: String, createdAt: Int64, lastUsedAt: Int64?, revokedAt: Int64?) {
+    public init(
+        accountID: Account.ID,
+        name: String,
+        tokenDigest: String,
+        createdAt: Int64,
+        lastUsedAt: Int64?,
+        revokedAt: Int64?
+    ) {
         self.accountID = accountID
         self.name = name
         self.tokenDigest = tokenDigest
@@ -107,7 +114,10 @@ public enum ArchiveRecord: Sendable, Hashable {
         }
     }
 
-    static let kinds = ["book", "clinic", "product", "terms", "price-list entry", "deduction", "sale", "payout", "closed period", "audit entry", "account", "API token"]
+    static let kinds = [
+        "book", "clinic", "product", "terms", "price-list entry", "deduction", "sale", "payout", "closed period",
+        "audit entry", "account", "API token",
+    ]
 }
 
 /// Receives the records of an archive, one at a time, in order.
@@ -115,7 +125,8 @@ public typealias ArchiveSink = (ArchiveRecord) async throws -> Void
 
 /// How many of each kind an archive held.
 public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
-    public var clinics = 0, products = 0, terms = 0, prices = 0, deductions = 0, sales = 0, payouts = 0, closedPeriods = 0, auditEntries = 0, accounts = 0, tokens = 0
+    public var clinics = 0, products = 0, terms = 0, prices = 0, deductions = 0, sales = 0, payouts = 0,
+        closedPeriods = 0, auditEntries = 0, accounts = 0, tokens = 0
 
     public init() {}
 
@@ -142,8 +153,12 @@ public struct ArchiveCounts: Sendable, Hashable, CustomStringConvertible {
         var parts = [n(clinics, "clinic", "clinics"), n(products, "product", "products"), n(terms, "terms", "terms")]
         if prices > 0 { parts.append(n(prices, "price-list entry", "price-list entries")) }
         if deductions > 0 { parts.append(n(deductions, "deduction", "deductions")) }
-        parts += [n(sales, "sale", "sales"), n(payouts, "payout", "payouts"), n(closedPeriods, "closed period", "closed periods"),
-                  n(auditEntries, "audit entry", "audit entries"), n(accounts, "account", "accounts"), n(tokens, "API token", "API tokens")]
+        parts += [
+            n(sales, "sale", "sales"), n(payouts, "payout", "payouts"),
+            n(closedPeriods, "closed period", "closed periods"),
+            n(auditEntries, "audit entry", "audit entries"), n(accounts, "account", "accounts"),
+            n(tokens, "API token", "API tokens"),
+        ]
         return parts.joined(separator: ", ")
     }
 }
@@ -189,21 +204,31 @@ public struct ArchiveChecker: Sendable {
     public mutating func check(_ record: ArchiveRecord) throws {
         let kinds = ArchiveRecord.kinds
         if rank == -1, record.rank != 0 {
-            throw Self.refuse("it does not start with the book's settings (its first record is a \(kinds[record.rank])).")
+            throw Self.refuse(
+                "it does not start with the book's settings (its first record is a \(kinds[record.rank]))."
+            )
         }
         if record.rank < rank || (record.rank == 0 && rank == 0) {
-            throw Self.refuse("a \(kinds[record.rank]) comes after the \(kinds[rank]) records: the archive is out of order or was put together by hand.")
+            throw Self.refuse(
+                "a \(kinds[record.rank]) comes after the \(kinds[rank]) records: the archive is out of order or was put together by hand."
+            )
         }
         switch record {
         case .book(let book):
             guard TimeZone(identifier: book.settings.timeZoneIdentifier) != nil else {
-                throw Self.refuse("its time zone \"\(book.settings.timeZoneIdentifier)\" is not one this machine knows.")
+                throw Self.refuse(
+                    "its time zone \"\(book.settings.timeZoneIdentifier)\" is not one this machine knows."
+                )
             }
             self.book = book
         case .clinic(let clinic):
-            guard clinics.insert(clinic.id.rawValue).inserted else { throw Self.refuse("it holds clinic \(clinic.id) twice.") }
+            guard clinics.insert(clinic.id.rawValue).inserted else {
+                throw Self.refuse("it holds clinic \(clinic.id) twice.")
+            }
         case .product(let product):
-            guard products.insert(product.id.rawValue).inserted else { throw Self.refuse("it holds product \(product.id) twice.") }
+            guard products.insert(product.id.rawValue).inserted else {
+                throw Self.refuse("it holds product \(product.id) twice.")
+            }
         case .terms(let item):
             try known(item.clinicID.rawValue, in: clinics, "Terms \(item.id)", "clinic")
             if let product = item.productID { try known(product.rawValue, in: products, "Terms \(item.id)", "product") }
@@ -216,7 +241,9 @@ public struct ArchiveChecker: Sendable {
         case .sales(let page):
             for item in page {
                 let sale = item.sale
-                guard sale.id.rawValue > lastSale else { throw Self.refuse("sale \(sale.id) comes after sale \(lastSale): sales must come in id order.") }
+                guard sale.id.rawValue > lastSale else {
+                    throw Self.refuse("sale \(sale.id) comes after sale \(lastSale): sales must come in id order.")
+                }
                 lastSale = sale.id.rawValue
                 try known(sale.clinicID.rawValue, in: clinics, "Sale \(sale.id)", "clinic")
                 try known(sale.productID.rawValue, in: products, "Sale \(sale.id)", "product")
@@ -229,12 +256,16 @@ public struct ArchiveChecker: Sendable {
         case .audit(let page):
             for entry in page {
                 guard entry.id.rawValue > lastAudit else {
-                    throw Self.refuse("audit entry \(entry.id) comes after entry \(lastAudit): the log must come in the order it was written.")
+                    throw Self.refuse(
+                        "audit entry \(entry.id) comes after entry \(lastAudit): the log must come in the order it was written."
+                    )
                 }
                 lastAudit = entry.id.rawValue
             }
         case .account(let account):
-            guard accounts.insert(account.id.rawValue).inserted else { throw Self.refuse("it holds account \(account.id) twice.") }
+            guard accounts.insert(account.id.rawValue).inserted else {
+                throw Self.refuse("it holds account \(account.id) twice.")
+            }
         case .token(let token):
             try known(token.accountID.rawValue, in: accounts, "An API token", "account")
         }
@@ -243,7 +274,9 @@ public struct ArchiveChecker: Sendable {
     }
 
     private func known(_ id: Int64, in set: Set<Int64>, _ record: String, _ kind: String) throws {
-        guard set.contains(id) else { throw Self.refuse("\(record) names \(kind) \(id), which the archive does not hold (before it).") }
+        guard set.contains(id) else {
+            throw Self.refuse("\(record) names \(kind) \(id), which the archive does not hold (before it).")
+        }
     }
 
     /// Called when the stream ends: an archive without its book is no archive.

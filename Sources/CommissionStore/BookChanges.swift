@@ -41,7 +41,11 @@ public struct RemovedRecord: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .kind)
         guard let kind = AuditSubject(rawValue: name) else {
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "not a kind of record: \(name)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind,
+                in: container,
+                debugDescription: "not a kind of record: \(name)"
+            )
         }
         self.kind = kind
         id = try container.decode(Int64.self, forKey: .id)
@@ -68,7 +72,14 @@ public struct BookChanges: Sendable, Hashable {
     /// one was reopened).
     public var periodClinics: [Int64]
 
-    public init(epoch: String, since: Int64, revision: Int64, records: [ArchiveRecord], removed: [RemovedRecord], periodClinics: [Int64]) {
+    public init(
+        epoch: String,
+        since: Int64,
+        revision: Int64,
+        records: [ArchiveRecord],
+        removed: [RemovedRecord],
+        periodClinics: [Int64]
+    ) {
         self.epoch = epoch
         self.since = since
         self.revision = revision
@@ -109,7 +120,12 @@ public protocol BookChangesApplying: Sendable {
     /// entries after `auditAfter`, then takes every record of `changes` (added or replaced by id),
     /// removes what it removed, and appends its audit entries. Changes nothing and returns false
     /// when the book's newest audit entry is no longer `newest` (it was written meanwhile).
-    func apply(_ changes: BookChanges, removingOwn own: [RemovedRecord], auditAfter: Int64, expectingNewest newest: Int64) async throws -> Bool
+    func apply(
+        _ changes: BookChanges,
+        removingOwn own: [RemovedRecord],
+        auditAfter: Int64,
+        expectingNewest newest: Int64
+    ) async throws -> Bool
 }
 
 /// Which records a run of audit entries touched: what a server reads to answer for them, and what
@@ -170,7 +186,9 @@ public struct ChangesPlan: Sendable, Hashable {
         for entry in entries {
             // An import makes clinics, products, terms, prices and deductions without an entry of
             // each: all of them are read again (they are few).
-            if entry.action == "import" { (clinics, products, terms, prices, deductions) = (.all, .all, .all, .all, .all) }
+            if entry.action == "import" {
+                (clinics, products, terms, prices, deductions) = (.all, .all, .all, .all, .all)
+            }
             guard let id = entry.subjectID else {
                 if entry.subject == .settings { settings = true }
                 continue
@@ -211,10 +229,16 @@ public struct ChangesPlan: Sendable, Hashable {
         var conditions: [String] = []
         var singles: [Int64] = []
         for range in sales {
-            if range.count == 1 { singles.append(range.lowerBound) } else { conditions.append("\(column) BETWEEN \(range.lowerBound) AND \(range.upperBound)") }
+            if range.count == 1 {
+                singles.append(range.lowerBound)
+            } else {
+                conditions.append("\(column) BETWEEN \(range.lowerBound) AND \(range.upperBound)")
+            }
         }
         for start in stride(from: 0, to: singles.count, by: 500) {
-            conditions.append("\(column) IN (\(singles[start..<min(start + 500, singles.count)].map(String.init).joined(separator: ", ")))")
+            conditions.append(
+                "\(column) IN (\(singles[start..<min(start + 500, singles.count)].map(String.init).joined(separator: ", ")))"
+            )
         }
         return conditions
     }
@@ -252,13 +276,25 @@ public struct ChangesPlan: Sendable, Hashable {
             }
         }
         var removed: [RemovedRecord] = []
-        for (kind, selection) in [(AuditSubject.clinic, clinics), (.product, products), (.terms, terms), (.price, prices), (.deduction, deductions),
-                                  (.payout, .ids(payouts))] {
+        for (kind, selection) in [
+            (AuditSubject.clinic, clinics), (.product, products), (.terms, terms), (.price, prices),
+            (.deduction, deductions),
+            (.payout, .ids(payouts)),
+        ] {
             let gone = deleted[kind] ?? []
             let touched: Set<Int64> = if case .ids(let ids) = selection { ids } else { [] }
-            removed += touched.union(gone).sorted().map { RemovedRecord(kind, $0) }.filter { gone.contains($0.id) || !found.contains($0) }
+            removed += touched.union(gone).sorted().map { RemovedRecord(kind, $0) }.filter {
+                gone.contains($0.id) || !found.contains($0)
+            }
         }
-        return BookChanges(epoch: epoch, since: since, revision: revision, records: records, removed: removed, periodClinics: periodClinics.sorted())
+        return BookChanges(
+            epoch: epoch,
+            since: since,
+            revision: revision,
+            records: records,
+            removed: removed,
+            periodClinics: periodClinics.sorted()
+        )
     }
 }
 
@@ -267,9 +303,19 @@ extension ArchiveFile {
     /// records, and the end line.
     public static func data(of changes: BookChanges, now: Date = Date()) throws -> Data {
         var writer = LineWriter()
-        try writer.append(Header(commissionArchive: version, createdAt: Int64(now.timeIntervalSince1970),
-                                 changes: ChangesLine(epoch: changes.epoch, since: changes.since, revision: changes.revision,
-                                                      removed: changes.removed, periodClinics: changes.periodClinics)))
+        try writer.append(
+            Header(
+                commissionArchive: version,
+                createdAt: Int64(now.timeIntervalSince1970),
+                changes: ChangesLine(
+                    epoch: changes.epoch,
+                    since: changes.since,
+                    revision: changes.revision,
+                    removed: changes.removed,
+                    periodClinics: changes.periodClinics
+                )
+            )
+        )
         var lines = 0, sales = 0
         for record in changes.records {
             for line in Line.lines(of: record) {
@@ -287,12 +333,21 @@ extension ArchiveFile {
     public static func changes(from data: Data) throws -> BookChanges {
         var reader = LineReader(data: data)
         let decoder = JSONDecoder()
-        func refuse(_ line: Int, _ reason: String) -> StoreError { .invalid(field: "changes", reason: "line \(line): \(reason)") }
-        guard let first = try reader.next(), let header = try? decoder.decode(Header.self, from: first), let format = header.commissionArchive,
-              let head = header.changes else {
-            throw refuse(1, "this is not a book's changes (it does not start with {\"changes\":…,\"commissionArchive\":…}).")
+        func refuse(_ line: Int, _ reason: String) -> StoreError {
+            .invalid(field: "changes", reason: "line \(line): \(reason)")
         }
-        guard format <= version else { throw refuse(1, "the changes are of format \(format), newer than this Commission reads (\(version)).") }
+        guard let first = try reader.next(), let header = try? decoder.decode(Header.self, from: first),
+            let format = header.commissionArchive,
+            let head = header.changes
+        else {
+            throw refuse(
+                1,
+                "this is not a book's changes (it does not start with {\"changes\":…,\"commissionArchive\":…})."
+            )
+        }
+        guard format <= version else {
+            throw refuse(1, "the changes are of format \(format), newer than this Commission reads (\(version)).")
+        }
         var records: [ArchiveRecord] = []
         // Sales and entries gathered into one page each, as a store reads them.
         var salePage: [ArchivedSale] = [], auditPage: [AuditEntry] = []
@@ -304,14 +359,22 @@ extension ArchiveFile {
         var number = 1, lines = 0, sales = 0
         while let data = try reader.next() {
             number += 1
-            guard let line = try? decoder.decode(Line.self, from: data) else { throw refuse(number, "not a record this Commission reads.") }
+            guard let line = try? decoder.decode(Line.self, from: data) else {
+                throw refuse(number, "not a record this Commission reads.")
+            }
             if let end = line.end {
                 guard end.records == lines, end.sales == sales, try reader.next() == nil else {
                     throw refuse(number, "the end line does not match what came before it.")
                 }
                 flush()
-                return BookChanges(epoch: head.epoch, since: head.since, revision: head.revision, records: records, removed: head.removed,
-                                   periodClinics: head.periodClinics)
+                return BookChanges(
+                    epoch: head.epoch,
+                    since: head.since,
+                    revision: head.revision,
+                    records: records,
+                    removed: head.removed,
+                    periodClinics: head.periodClinics
+                )
             }
             let record: ArchiveRecord
             do { record = try line.record() } catch let error as StoreError { throw refuse(number, error.description) }

@@ -58,7 +58,9 @@ public struct StoreChanges: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate let listener: Listener
         public mutating func next() async -> Set<StoreTable>? { await listener.next() }
-        public mutating func next(isolation actor: isolated (any Actor)?) async -> Set<StoreTable>? { await listener.next() }
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Set<StoreTable>? {
+            await listener.next()
+        }
     }
 
     fileprivate final class Listener: Sendable {

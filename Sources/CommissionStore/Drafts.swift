@@ -36,8 +36,14 @@ public struct TermsDraft: Sendable, Hashable {
     public var tiers: [Tier]
     public var effectiveFrom: Day
 
-    public init(clinicID: Clinic.ID, productID: Product.ID? = nil, basis: CommissionBasis = .profit, share: Share, tiers: [Tier] = [],
-                effectiveFrom: Day) {
+    public init(
+        clinicID: Clinic.ID,
+        productID: Product.ID? = nil,
+        basis: CommissionBasis = .profit,
+        share: Share,
+        tiers: [Tier] = [],
+        effectiveFrom: Day
+    ) {
         self.clinicID = clinicID
         self.productID = productID
         self.basis = basis
@@ -65,8 +71,17 @@ public struct SaleDraft: Sendable, Hashable {
     public var noCommission: Bool
     public var note: String?
 
-    public init(clinicID: Clinic.ID, productID: Product.ID, date: Day, quantity: Int64 = 1, unitPrice: Money? = nil,
-                unitCost: Money? = nil, discount: Money = .zero, noCommission: Bool = false, note: String? = nil) {
+    public init(
+        clinicID: Clinic.ID,
+        productID: Product.ID,
+        date: Day,
+        quantity: Int64 = 1,
+        unitPrice: Money? = nil,
+        unitCost: Money? = nil,
+        discount: Money = .zero,
+        noCommission: Bool = false,
+        note: String? = nil
+    ) {
         self.clinicID = clinicID
         self.productID = productID
         self.date = date

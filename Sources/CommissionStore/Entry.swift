@@ -26,8 +26,16 @@ public struct EntryForm: Sendable, Hashable {
     public var productNames: [Product.ID: String]
     public var missedDays: [Day]
 
-    public init(today: Day, clinics: [Clinic], clinic: Clinic?, products: [EntryProduct], recent: [Sale],
-                clinicNames: [Clinic.ID: String], productNames: [Product.ID: String], missedDays: [Day]) {
+    public init(
+        today: Day,
+        clinics: [Clinic],
+        clinic: Clinic?,
+        products: [EntryProduct],
+        recent: [Sale],
+        clinicNames: [Clinic.ID: String],
+        productNames: [Product.ID: String],
+        missedDays: [Day]
+    ) {
         self.today = today
         self.clinics = clinics
         self.clinic = clinic
@@ -49,7 +57,8 @@ public struct EntryForm: Sendable, Hashable {
             weeksPerWeekday[day.weekday, default: []].insert(day.ordinal / 7)
         }
         let usual = Set(weeksPerWeekday.filter { $0.value.count >= 3 }.keys)
-        return (1...14).map { today.adding(days: -$0) }.filter { usual.contains($0.weekday) && !soldOn.contains($0) }.reversed()
+        return (1...14).map { today.adding(days: -$0) }.filter { usual.contains($0.weekday) && !soldOn.contains($0) }
+            .reversed()
     }
 }
 
@@ -95,7 +104,10 @@ public struct EntryRequest: StoreRequest {
 
         let clinics = try await store.clinics(ClinicQuery())
         let recent = try await store.sales(SaleQuery(order: .latestRecorded, page: Page(limit: EntryForm.recentCount)))
-        let clinic = clinics.first { $0.id == self.clinic } ?? recent.first.flatMap { last in clinics.first { $0.id == last.clinicID } } ?? clinics.first
+        let clinic =
+            clinics.first { $0.id == self.clinic } ?? recent.first.flatMap { last in
+                clinics.first { $0.id == last.clinicID }
+            } ?? clinics.first
         let entries = try await store.prices(PriceQuery())
         let products = try await store.products(ProductQuery(order: .mostSold)).map { product in
             var prices: [Clinic.ID: SalePrice] = [:]
@@ -103,7 +115,12 @@ public struct EntryRequest: StoreRequest {
                 let price = SalePrice(product, at: clinic.id, on: day, entries: entries)
                 if price.entryID != nil { prices[clinic.id] = price }
             }
-            var entry = EntryProduct(product: product, unitPrice: product.unitPrice, unitCost: product.unitCost, clinicPrices: prices)
+            var entry = EntryProduct(
+                product: product,
+                unitPrice: product.unitPrice,
+                unitCost: product.unitCost,
+                clinicPrices: prices
+            )
             let here = entry.price(at: clinic?.id)
             (entry.unitPrice, entry.unitCost) = (here.unitPrice, here.unitCost)
             return entry
@@ -112,11 +129,23 @@ public struct EntryRequest: StoreRequest {
         var clinicNames = Dictionary(uniqueKeysWithValues: clinics.map { ($0.id, $0.name) })
         var productNames = Dictionary(uniqueKeysWithValues: products.map { ($0.product.id, $0.product.name) })
         for sale in recent {
-            if clinicNames[sale.clinicID] == nil { clinicNames[sale.clinicID] = try await store.clinic(sale.clinicID).name }
-            if productNames[sale.productID] == nil { productNames[sale.productID] = try await store.product(sale.productID).name }
+            if clinicNames[sale.clinicID] == nil {
+                clinicNames[sale.clinicID] = try await store.clinic(sale.clinicID).name
+            }
+            if productNames[sale.productID] == nil {
+                productNames[sale.productID] = try await store.product(sale.productID).name
+            }
         }
-        return EntryForm(today: day, clinics: clinics, clinic: clinic, products: products, recent: recent, clinicNames: clinicNames,
-                         productNames: productNames, missedDays: EntryForm.missedDays(today: day, soldOn: soldOn))
+        return EntryForm(
+            today: day,
+            clinics: clinics,
+            clinic: clinic,
+            products: products,
+            recent: recent,
+            clinicNames: clinicNames,
+            productNames: productNames,
+            missedDays: EntryForm.missedDays(today: day, soldOn: soldOn)
+        )
     }
 }
 
@@ -124,8 +153,17 @@ extension SaleDraft {
     /// The sale again, on `day`: the same clinic, product, quantity, price, cost, discount, note and
     /// no-commission mark (what Repeat records).
     public init(repeating sale: Sale, on day: Day) {
-        self.init(clinicID: sale.clinicID, productID: sale.productID, date: day, quantity: sale.quantity, unitPrice: sale.line.unitPrice,
-                  unitCost: sale.line.unitCost, discount: sale.line.discount, noCommission: sale.isNoCommission, note: sale.note)
+        self.init(
+            clinicID: sale.clinicID,
+            productID: sale.productID,
+            date: day,
+            quantity: sale.quantity,
+            unitPrice: sale.line.unitPrice,
+            unitCost: sale.line.unitCost,
+            discount: sale.line.discount,
+            noCommission: sale.isNoCommission,
+            note: sale.note
+        )
     }
 }
 
@@ -140,7 +178,10 @@ public struct MonthSeries: Sendable, Hashable {
         set { storage = newValue.map { Entry(id: $0.id, commission: $0.commission) } }
     }
 
-    private struct Entry: Sendable, Hashable { var id: Clinic.ID; var commission: [Money] }
+    private struct Entry: Sendable, Hashable {
+        var id: Clinic.ID
+        var commission: [Money]
+    }
     private var storage: [Entry]
 
     public init(months: [Day], clinics: [(id: Clinic.ID, commission: [Money])]) {
@@ -171,7 +212,8 @@ public struct MonthSeriesRequest: StoreRequest {
         var series: [Clinic.ID: [Money]] = [:]
         for entry in try await store.clinicMonths(from: months[0], through: through) {
             guard let index = months.firstIndex(of: entry.month) else { continue }
-            series[entry.clinicID, default: Array(repeating: .zero, count: months.count)][index] = entry.totals.commission
+            series[entry.clinicID, default: Array(repeating: .zero, count: months.count)][index] =
+                entry.totals.commission
         }
         return MonthSeries(months: months, clinics: series.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }

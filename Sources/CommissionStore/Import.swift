@@ -12,7 +12,14 @@ public struct NamedTermsDraft: Sendable, Hashable {
     /// Accelerators (`Tier`), none by default.
     public var tiers: [Tier]
 
-    public init(clinic: String, product: String?, basis: CommissionBasis, share: Share, effectiveFrom: Day, tiers: [Tier] = []) {
+    public init(
+        clinic: String,
+        product: String?,
+        basis: CommissionBasis,
+        share: Share,
+        effectiveFrom: Day,
+        tiers: [Tier] = []
+    ) {
         self.clinic = clinic
         self.product = product
         self.basis = basis
@@ -82,8 +89,17 @@ public struct NamedSaleDraft: Sendable, Hashable {
     public var noCommission: Bool
     public var note: String?
 
-    public init(clinic: String, product: String, date: Day, quantity: Int64, unitPrice: Money? = nil, unitCost: Money? = nil,
-                discount: Money = .zero, noCommission: Bool = false, note: String? = nil) {
+    public init(
+        clinic: String,
+        product: String,
+        date: Day,
+        quantity: Int64,
+        unitPrice: Money? = nil,
+        unitCost: Money? = nil,
+        discount: Money = .zero,
+        noCommission: Bool = false,
+        note: String? = nil
+    ) {
         self.clinic = clinic
         self.product = product
         self.date = date
@@ -197,7 +213,9 @@ public struct ImportSources: ImportSource {
     public let sources: [(file: ImportFile, source: any ImportSource)]
 
     public init(_ sources: [(name: String, source: any ImportSource)]) {
-        self.sources = sources.enumerated().map { (ImportFile(index: $0.offset, name: $0.element.name), $0.element.source) }
+        self.sources = sources.enumerated().map {
+            (ImportFile(index: $0.offset, name: $0.element.name), $0.element.source)
+        }
     }
 
     /// One source as it is (a file of sales may then take a store's fast path), several as one import.
@@ -259,8 +277,13 @@ public struct ImportOptions: Sendable {
     public var digests: [ImportDigest]
     public var again: Bool
 
-    public init(dryRun: Bool = false, problemLimit: Int = 200, progress: (@Sendable (Int) -> Void)? = nil,
-                digests: [ImportDigest] = [], again: Bool = false) {
+    public init(
+        dryRun: Bool = false,
+        problemLimit: Int = 200,
+        progress: (@Sendable (Int) -> Void)? = nil,
+        digests: [ImportDigest] = [],
+        again: Bool = false
+    ) {
         self.dryRun = dryRun
         self.problemLimit = problemLimit
         self.progress = progress
@@ -276,9 +299,13 @@ public struct ImportOptions: Sendable {
         struct Recorded: Decodable { var digests: [String]? }
         for entry in earlier {
             guard let data = entry.after?.data(using: .utf8),
-                  let recorded = try? JSONDecoder().decode(Recorded.self, from: data).digests, !recorded.isEmpty else { continue }
+                let recorded = try? JSONDecoder().decode(Recorded.self, from: data).digests, !recorded.isEmpty
+            else { continue }
             if let file = digests.first(where: { recorded.contains($0.sha256) }) {
-                throw StoreError.alreadyImported(file: file.name, on: Day(Date(timeIntervalSince1970: TimeInterval(entry.at)), in: TimeZone(identifier: "UTC")!))
+                throw StoreError.alreadyImported(
+                    file: file.name,
+                    on: Day(Date(timeIntervalSince1970: TimeInterval(entry.at)), in: TimeZone(identifier: "UTC")!)
+                )
             }
         }
     }
@@ -295,8 +322,16 @@ public struct ImportSummary: Sendable, Hashable {
     public var deductions = 0
     public var dryRun = false
 
-    public init(clinics: Int = 0, products: Int = 0, terms: Int = 0, sales: Int = 0, prices: Int = 0, scheduleChanges: Int = 0,
-                deductions: Int = 0, dryRun: Bool = false) {
+    public init(
+        clinics: Int = 0,
+        products: Int = 0,
+        terms: Int = 0,
+        sales: Int = 0,
+        prices: Int = 0,
+        scheduleChanges: Int = 0,
+        deductions: Int = 0,
+        dryRun: Bool = false
+    ) {
         self.clinics = clinics
         self.products = products
         self.terms = terms

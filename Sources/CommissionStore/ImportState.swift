@@ -109,30 +109,59 @@ public struct ImportState: Sendable {
     public func write(for record: ImportRecord) throws -> Write {
         switch record {
         case .clinic(let draft):
-            return .clinic(ClinicDraft(name: try StoreInput.name(draft.name, field: "name"), schedule: try Ledger.schedule(draft.schedule, rules: rules)))
+            return .clinic(
+                ClinicDraft(
+                    name: try StoreInput.name(draft.name, field: "name"),
+                    schedule: try Ledger.schedule(draft.schedule, rules: rules)
+                )
+            )
         case .product(let draft):
             return .product(try StoreInput.product(draft, currency: rules.currency))
         case .terms(let draft):
             let clinic = try need(clinic: draft.clinic)
             let productID = try draft.product.flatMap { $0.isEmpty ? nil : try need(product: $0).id }
-            let terms = TermsDraft(clinicID: clinic.id, productID: productID, basis: draft.basis, share: draft.share, tiers: draft.tiers,
-                                   effectiveFrom: draft.effectiveFrom)
+            let terms = TermsDraft(
+                clinicID: clinic.id,
+                productID: productID,
+                basis: draft.basis,
+                share: draft.share,
+                tiers: draft.tiers,
+                effectiveFrom: draft.effectiveFrom
+            )
             _ = try Ledger.terms(terms, rules: rules)
             return .terms(terms)
         case .sale(let named):
-            guard let sale = try sale(for: named) else { throw StoreError.unknownClinic(named.clinic) }  // read first: see missing(for:)
+            // read first: see missing(for:)
+            guard let sale = try sale(for: named) else { throw StoreError.unknownClinic(named.clinic) }
             return .sale(sale)
         case .price(let draft):
             let clinic = try need(clinic: draft.clinic)
-            return .price(PriceDraft(clinicID: clinic.id, productID: try need(product: draft.product).id, unitPrice: draft.unitPrice,
-                                     unitCost: draft.unitCost, effectiveFrom: draft.effectiveFrom))
+            return .price(
+                PriceDraft(
+                    clinicID: clinic.id,
+                    productID: try need(product: draft.product).id,
+                    unitPrice: draft.unitPrice,
+                    unitCost: draft.unitCost,
+                    effectiveFrom: draft.effectiveFrom
+                )
+            )
         case .scheduleChange(let change):
             var clinic = try need(clinic: change.clinic)
-            clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: change.effectiveFrom, schedule: change.schedule))
+            clinic.scheduleChanges.append(
+                ScheduleChange(effectiveFrom: change.effectiveFrom, schedule: change.schedule)
+            )
             return .scheduleChange(clinic)
         case .deduction(let draft):
-            return .deduction(Deduction(id: Deduction.ID(0), clinicID: try need(clinic: draft.clinic).id, name: draft.name, amount: draft.amount,
-                                        effectiveFrom: draft.effectiveFrom, lastDay: draft.lastDay))
+            return .deduction(
+                Deduction(
+                    id: Deduction.ID(0),
+                    clinicID: try need(clinic: draft.clinic).id,
+                    name: draft.name,
+                    amount: draft.amount,
+                    effectiveFrom: draft.effectiveFrom,
+                    lastDay: draft.lastDay
+                )
+            )
         }
     }
 
@@ -140,11 +169,32 @@ public struct ImportState: Sendable {
     /// (``missing(for:)``). One look-up of each thing it needs: an import's rows are mostly sales
     /// of clinics and products already read, and this is their path.
     public func sale(for named: NamedSaleDraft) throws -> Sale? {
-        guard let clinic = known(clinic: named.clinic), let product = known(product: named.product), let candidates = candidates[clinic.id],
-              let closed = closed[clinic.id], let prices = prices[clinic.id] else { return nil }
-        let draft = SaleDraft(clinicID: clinic.id, productID: product.id, date: named.date, quantity: named.quantity, unitPrice: named.unitPrice,
-                              unitCost: named.unitCost, discount: named.discount, noCommission: named.noCommission, note: named.note)
-        return try Ledger.sale(draft, in: SaleContext(clinic: clinic, product: product, candidates: candidates, rules: rules, closed: closed, prices: prices))
+        guard let clinic = known(clinic: named.clinic), let product = known(product: named.product),
+            let candidates = candidates[clinic.id],
+            let closed = closed[clinic.id], let prices = prices[clinic.id]
+        else { return nil }
+        let draft = SaleDraft(
+            clinicID: clinic.id,
+            productID: product.id,
+            date: named.date,
+            quantity: named.quantity,
+            unitPrice: named.unitPrice,
+            unitCost: named.unitCost,
+            discount: named.discount,
+            noCommission: named.noCommission,
+            note: named.note
+        )
+        return try Ledger.sale(
+            draft,
+            in: SaleContext(
+                clinic: clinic,
+                product: product,
+                candidates: candidates,
+                rules: rules,
+                closed: closed,
+                prices: prices
+            )
+        )
     }
 
     /// Takes what a write made into what the rows that follow read, and counts it.
@@ -158,7 +208,10 @@ public struct ImportState: Sendable {
             summary.products += 1
         case .terms(let terms):
             candidates[terms.clinicID, default: []].append(terms)
-            recomputeFrom[terms.clinicID] = min(recomputeFrom[terms.clinicID] ?? terms.effectiveFrom, terms.effectiveFrom)
+            recomputeFrom[terms.clinicID] = min(
+                recomputeFrom[terms.clinicID] ?? terms.effectiveFrom,
+                terms.effectiveFrom
+            )
             summary.terms += 1
         case .sale:
             summary.sales += 1

@@ -13,21 +13,38 @@ public enum StoreInput {
     /// mixes Latin, Greek and Cyrillic letters ("Glоw" with a Cyrillic о).
     public static func name(_ name: String, field: String) throws -> String {
         // Counted as given, in Unicode scalars, as the API's document (JSON Schema's maxLength) counts them.
-        guard name.unicodeScalars.count <= 200 else { throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.") }
+        guard name.unicodeScalars.count <= 200 else {
+            throw StoreError.invalid(field: field, reason: "it is longer than 200 characters.")
+        }
         let trimmed = name.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw StoreError.invalid(field: field, reason: "it is empty.") }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw StoreError.invalid(field: field, reason: "it contains a control character (a tab, a line break or an invisible code).")
+            throw StoreError.invalid(
+                field: field,
+                reason: "it contains a control character (a tab, a line break or an invisible code)."
+            )
         }
         guard !trimmed.unicodeScalars.contains(where: isDirectionOverride) else {
-            throw StoreError.invalid(field: field, reason: "it contains an invisible character that reverses the direction of text (U+202A–U+202E, U+2066–U+2069), which can make a name read as another.")
+            throw StoreError.invalid(
+                field: field,
+                reason:
+                    "it contains an invisible character that reverses the direction of text (U+202A–U+202E, U+2066–U+2069), which can make a name read as another."
+            )
         }
         if let invisible = trimmed.unicodeScalars.first(where: isInvisible) {
-            throw StoreError.invalid(field: field, reason: "it contains an invisible character (\(codePoint(invisible))), which would make it differ from a name that looks the same. Type it again without it.")
+            throw StoreError.invalid(
+                field: field,
+                reason:
+                    "it contains an invisible character (\(codePoint(invisible))), which would make it differ from a name that looks the same. Type it again without it."
+            )
         }
         let normalised = comparable(trimmed)
         if let (word, scripts) = mixedScriptWord(normalised) {
-            throw StoreError.invalid(field: field, reason: "the word \"\(word)\" mixes \(scripts) letters, which makes it look like another name. Type it in one alphabet.")
+            throw StoreError.invalid(
+                field: field,
+                reason:
+                    "the word \"\(word)\" mixes \(scripts) letters, which makes it look like another name. Type it in one alphabet."
+            )
         }
         return normalised
     }
@@ -58,7 +75,9 @@ public enum StoreInput {
         let (comparable, asTyped) = (comparable(name), name.trimmingWhitespace())
         do {
             return try find(comparable)
-        } catch let error as StoreError where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName {
+        } catch let error as StoreError
+            where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName
+        {
             return try find(asTyped)
         }
     }
@@ -68,7 +87,9 @@ public enum StoreInput {
         let (comparable, asTyped) = (comparable(name), name.trimmingWhitespace())
         do {
             return try await find(comparable)
-        } catch let error as StoreError where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName {
+        } catch let error as StoreError
+            where !asTyped.unicodeScalars.elementsEqual(comparable.unicodeScalars) && error.isUnknownName
+        {
             return try await find(asTyped)
         }
     }
@@ -111,7 +132,9 @@ public enum StoreInput {
         init?(_ scalar: Unicode.Scalar) {
             guard scalar.properties.isAlphabetic else { return nil }
             switch scalar.value {
-            case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF, 0xFF21...0xFF3A, 0xFF41...0xFF5A: self = .latin
+            case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF,
+                0xFF21...0xFF3A, 0xFF41...0xFF5A:
+                self = .latin
             case 0x370...0x3FF, 0x1F00...0x1FFF: self = .greek
             case 0x400...0x52F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F: self = .cyrillic
             default: return nil
@@ -124,7 +147,9 @@ public enum StoreInput {
         for word in name.split(separator: " ") {
             let found = Set(word.unicodeScalars.compactMap(Alphabet.init))
             if found.count > 1 {
-                return (String(word), Alphabet.allCases.filter(found.contains).map(\.rawValue).joined(separator: " and "))
+                return (
+                    String(word), Alphabet.allCases.filter(found.contains).map(\.rawValue).joined(separator: " and ")
+                )
             }
         }
         return nil
@@ -142,8 +167,15 @@ public enum StoreInput {
         cleaned.name = try name(draft.name, field: "product name")
         cleaned.sku = draft.sku.map { $0.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         if let sku = cleaned.sku {
-            guard sku.unicodeScalars.count <= 200, !sku.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || isDirectionOverride($0) }) else {
-                throw StoreError.invalid(field: "sku", reason: "it is longer than 200 characters or contains a control character.")
+            guard sku.unicodeScalars.count <= 200,
+                !sku.unicodeScalars.contains(where: {
+                    $0.properties.generalCategory == .control || isDirectionOverride($0)
+                })
+            else {
+                throw StoreError.invalid(
+                    field: "sku",
+                    reason: "it is longer than 200 characters or contains a control character."
+                )
             }
         }
         if draft.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
@@ -165,9 +197,14 @@ public enum StoreInput {
     /// A note trimmed, nil when empty; refused beyond 1000 characters.
     public static func note(_ note: String?) throws -> String? {
         guard let note = note?.trimmingWhitespaceAndNewlines(), !note.isEmpty else { return nil }
-        guard note.unicodeScalars.count <= 1000 else { throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.") }
+        guard note.unicodeScalars.count <= 1000 else {
+            throw StoreError.invalid(field: "note", reason: "it is longer than 1000 characters.")
+        }
         guard !note.unicodeScalars.contains(where: isInvisibleControl) else {
-            throw StoreError.invalid(field: "note", reason: "it contains an invisible control code (tabs and line breaks are fine).")
+            throw StoreError.invalid(
+                field: "note",
+                reason: "it contains an invisible control code (tabs and line breaks are fine)."
+            )
         }
         return note
     }
@@ -191,10 +228,16 @@ public enum StoreInput {
     /// Book settings a store may keep: a time zone and a locale that exist.
     public static func check(_ settings: BookSettings) throws {
         guard TimeZone(identifier: settings.timeZoneIdentifier) != nil else {
-            throw StoreError.invalid(field: "time zone", reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London.")
+            throw StoreError.invalid(
+                field: "time zone",
+                reason: "\"\(settings.timeZoneIdentifier)\" is not an IANA time zone such as Europe/London."
+            )
         }
         guard LocaleStyle.isKnown(settings.localeIdentifier), settings.localeIdentifier.count <= 20 else {
-            throw StoreError.invalid(field: "locale", reason: "\"\(settings.localeIdentifier)\" is not a locale such as en_US, en_GB or de_DE.")
+            throw StoreError.invalid(
+                field: "locale",
+                reason: "\"\(settings.localeIdentifier)\" is not a locale such as en_US, en_GB or de_DE."
+            )
         }
     }
 
@@ -241,6 +284,10 @@ public struct EntryRules: Sendable, Hashable {
     }
 
     public init(_ settings: BookSettings, now: Date = Date()) {
-        self.init(rounding: settings.rounding.rule, days: AcceptedDays(today: settings.today(now: now)), currency: settings.currency)
+        self.init(
+            rounding: settings.rounding.rule,
+            days: AcceptedDays(today: settings.today(now: now)),
+            currency: settings.currency
+        )
     }
 }

@@ -21,17 +21,38 @@ public enum Ledger {
         if context.clinic.isArchived { throw StoreError.archived(.clinics, context.clinic.name) }
         if context.product.isArchived { throw StoreError.archived(.products, context.product.name) }
         let price = SalePrice(context.product, at: context.clinic.id, on: draft.date, entries: context.prices)
-        return try computed(draft, unitPrice: draft.unitPrice ?? price.unitPrice, unitCost: draft.unitCost ?? price.unitCost, in: context)
+        return try computed(
+            draft,
+            unitPrice: draft.unitPrice ?? price.unitPrice,
+            unitCost: draft.unitCost ?? price.unitCost,
+            in: context
+        )
     }
 
     /// A sale changed: refused while the sale's period (where it was, or where it would go) is
     /// closed, and for a voided sale. Price and cost left out keep the sale's own.
-    public static func edit(_ old: Sale, oldContext: ClosedPeriods, oldClinic: Clinic, to draft: SaleDraft, in context: SaleContext) throws -> Sale {
+    public static func edit(
+        _ old: Sale,
+        oldContext: ClosedPeriods,
+        oldClinic: Clinic,
+        to draft: SaleDraft,
+        in context: SaleContext
+    ) throws -> Sale {
         if oldContext.contains(old.date) {
-            throw StoreError.periodClosed(clinic: oldClinic.name, period: oldClinic.calendar.period(containing: old.date))
+            throw StoreError.periodClosed(
+                clinic: oldClinic.name,
+                period: oldClinic.calendar.period(containing: old.date)
+            )
         }
-        if old.isVoided { throw StoreError.invalid(field: "sale", reason: "sale \(old.id) is voided and cannot be edited.") }
-        var sale = try computed(draft, unitPrice: draft.unitPrice ?? old.line.unitPrice, unitCost: draft.unitCost ?? old.line.unitCost, in: context)
+        if old.isVoided {
+            throw StoreError.invalid(field: "sale", reason: "sale \(old.id) is voided and cannot be edited.")
+        }
+        var sale = try computed(
+            draft,
+            unitPrice: draft.unitPrice ?? old.line.unitPrice,
+            unitCost: draft.unitCost ?? old.line.unitCost,
+            in: context
+        )
         sale.id = old.id
         return sale
     }
@@ -40,27 +61,61 @@ public enum Ledger {
     /// voiding a voided sale changes nothing (nil).
     public static func void(_ sale: Sale, clinic: Clinic, closed: ClosedPeriods) throws -> Sale? {
         guard !sale.isVoided else { return nil }
-        if closed.contains(sale.date) { throw StoreError.periodClosed(clinic: clinic.name, period: clinic.calendar.period(containing: sale.date)) }
+        if closed.contains(sale.date) {
+            throw StoreError.periodClosed(clinic: clinic.name, period: clinic.calendar.period(containing: sale.date))
+        }
         var voided = sale
         voided.isVoided = true
         return voided
     }
 
-    private static func computed(_ draft: SaleDraft, unitPrice: Money, unitCost: Money, in context: SaleContext) throws -> Sale {
+    private static func computed(
+        _ draft: SaleDraft,
+        unitPrice: Money,
+        unitCost: Money,
+        in context: SaleContext
+    ) throws -> Sale {
         try context.rules.days.check(draft.date, field: "date")
         var terms: Terms?
         if !draft.noCommission {
-            terms = Terms.inForce(among: context.candidates, clinic: context.clinic.id, product: context.product.id, on: draft.date)
-            if terms == nil { throw StoreError.noTermsInForce(clinic: context.clinic.name, product: context.product.name, on: draft.date) }
+            terms = Terms.inForce(
+                among: context.candidates,
+                clinic: context.clinic.id,
+                product: context.product.id,
+                on: draft.date
+            )
+            if terms == nil {
+                throw StoreError.noTermsInForce(
+                    clinic: context.clinic.name,
+                    product: context.product.name,
+                    on: draft.date
+                )
+            }
         }
-        let line = SaleLine(quantity: draft.quantity, unitPrice: unitPrice, unitCost: unitCost, discount: draft.discount,
-                            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) })
+        let line = SaleLine(
+            quantity: draft.quantity,
+            unitPrice: unitPrice,
+            unitCost: unitCost,
+            discount: draft.discount,
+            rate: terms.map { CommissionRate(share: $0.share, basis: $0.basis) }
+        )
         let figures = try line.figures(rounding: context.rules.rounding, currency: context.rules.currency)
         if context.closed.contains(draft.date) {
-            throw StoreError.periodClosed(clinic: context.clinic.name, period: context.clinic.calendar.period(containing: draft.date))
+            throw StoreError.periodClosed(
+                clinic: context.clinic.name,
+                period: context.clinic.calendar.period(containing: draft.date)
+            )
         }
-        return Sale(id: Sale.ID(0), clinicID: context.clinic.id, productID: context.product.id, date: draft.date, line: line,
-                    termsID: terms?.id, figures: figures, note: try StoreInput.note(draft.note))
+        return Sale(
+            id: Sale.ID(0),
+            clinicID: context.clinic.id,
+            productID: context.product.id,
+            date: draft.date,
+            line: line,
+            termsID: terms?.id,
+            figures: figures,
+            note: try StoreInput.note(draft.note)
+        )
     }
 
     /// The sale an idempotency key already recorded, when `draft` asks for that same sale again (a
@@ -76,13 +131,21 @@ public enum Ledger {
         compare("product", draft.productID.rawValue, sale.productID.rawValue)
         compare("date", draft.date, sale.date)
         compare("quantity", draft.quantity, sale.quantity)
-        if let price = draft.unitPrice { compare("unit price (minor units)", price.minorUnits, sale.line.unitPrice.minorUnits) }
-        if let cost = draft.unitCost { compare("unit cost (minor units)", cost.minorUnits, sale.line.unitCost.minorUnits) }
+        if let price = draft.unitPrice {
+            compare("unit price (minor units)", price.minorUnits, sale.line.unitPrice.minorUnits)
+        }
+        if let cost = draft.unitCost {
+            compare("unit cost (minor units)", cost.minorUnits, sale.line.unitCost.minorUnits)
+        }
         compare("discount (minor units)", draft.discount.minorUnits, sale.line.discount.minorUnits)
         compare("no commission", draft.noCommission, sale.isNoCommission)
         compare("note", (try? StoreInput.note(draft.note)).flatMap { $0 } ?? "", sale.note ?? "")
         guard differences.isEmpty else {
-            throw StoreError.invalid(field: "idempotency key", reason: "\"\(key)\" already recorded sale \(sale.id), a different sale (\(differences.joined(separator: ", "))). Send a new key for a new sale.")
+            throw StoreError.invalid(
+                field: "idempotency key",
+                reason:
+                    "\"\(key)\" already recorded sale \(sale.id), a different sale (\(differences.joined(separator: ", "))). Send a new key for a new sale."
+            )
         }
         return sale
     }
@@ -99,12 +162,24 @@ public enum Ledger {
     ///   - candidates: the clinic's terms as they will be after the change.
     ///   - rules: the book's rules (rounding, accepted days).
     ///   - closed: the clinic's closed periods, whose sales are counted but not changed.
-    public static func recompute(_ sales: [Sale], clinic: Clinic, candidates: [Terms], rules: EntryRules, closed: ClosedPeriods,
-                                 productName: (Product.ID) throws -> String) throws -> RecomputePlan {
+    public static func recompute(
+        _ sales: [Sale],
+        clinic: Clinic,
+        candidates: [Terms],
+        rules: EntryRules,
+        closed: ClosedPeriods,
+        productName: (Product.ID) throws -> String
+    ) throws -> RecomputePlan {
         var plan = RecomputePlan()
         for sale in sales where !sale.isVoided && sale.termsID != nil {
-            guard let terms = Terms.inForce(among: candidates, clinic: clinic.id, product: sale.productID, on: sale.date) else {
-                throw StoreError.noTermsInForce(clinic: clinic.name, product: try productName(sale.productID), on: sale.date)
+            guard
+                let terms = Terms.inForce(among: candidates, clinic: clinic.id, product: sale.productID, on: sale.date)
+            else {
+                throw StoreError.noTermsInForce(
+                    clinic: clinic.name,
+                    product: try productName(sale.productID),
+                    on: sale.date
+                )
             }
             var line = sale.line
             line.rate = CommissionRate(share: terms.share, basis: terms.basis)
@@ -122,8 +197,13 @@ public enum Ledger {
 
     /// A sale's rounded commission under a new rounding rule, when it changes and its period is
     /// open: what a change of the book's rounding rule writes.
-    public static func rerounded(exactCommission: ExactCommission, commission: Money, date: Day, rule: RoundingRule,
-                                 closed: ClosedPeriods) -> Money? {
+    public static func rerounded(
+        exactCommission: ExactCommission,
+        commission: Money,
+        date: Day,
+        rule: RoundingRule,
+        closed: ClosedPeriods
+    ) -> Money? {
         let rounded = exactCommission.rounded(rule)
         return rounded == commission || closed.contains(date) ? nil : rounded
     }
@@ -146,9 +226,16 @@ public enum Ledger {
 
     /// Terms changed: they stay at their clinic, and a new effective date must be one the book takes.
     /// Sales from the earlier of the two dates are recomputed (``recompute(_:clinic:candidates:rules:closed:productName:)``).
-    public static func termsChange(from old: Terms, to new: Terms, rules: EntryRules) throws -> (terms: Terms, recomputeFrom: Day) {
+    public static func termsChange(
+        from old: Terms,
+        to new: Terms,
+        rules: EntryRules
+    ) throws -> (terms: Terms, recomputeFrom: Day) {
         guard old.clinicID == new.clinicID else {
-            throw StoreError.invalid(field: "clinic", reason: "terms cannot move to another clinic; archive them and add new terms there.")
+            throw StoreError.invalid(
+                field: "clinic",
+                reason: "terms cannot move to another clinic; archive them and add new terms there."
+            )
         }
         if new.effectiveFrom != old.effectiveFrom { try rules.days.check(new.effectiveFrom, field: "effective from") }
         if new.tiers != old.tiers { try checkTiers(new.tiers, rules: rules) }
@@ -156,7 +243,12 @@ public enum Ledger {
     }
 
     /// A payout: for one of the clinic's periods, with dates the book takes, into an open period.
-    public static func payout(_ draft: PayoutDraft, clinic: Clinic, rules: EntryRules, closed: ClosedPeriods) throws -> PayoutDraft {
+    public static func payout(
+        _ draft: PayoutDraft,
+        clinic: Clinic,
+        rules: EntryRules,
+        closed: ClosedPeriods
+    ) throws -> PayoutDraft {
         try checkPeriod(draft.period, of: clinic)
         try rules.days.check(draft.period, field: "period")
         try rules.days.check(draft.receivedOn, field: "received on")
@@ -197,7 +289,11 @@ public enum Ledger {
     /// The period must be one of the clinic's (`PayCalendar`).
     public static func checkPeriod(_ period: PayPeriod, of clinic: Clinic) throws {
         guard clinic.calendar.isPeriod(period) else {
-            throw StoreError.notAPeriod(clinic: clinic.name, period: period, schedule: clinic.calendar.schedule(on: period.start))
+            throw StoreError.notAPeriod(
+                clinic: clinic.name,
+                period: period,
+                schedule: clinic.calendar.schedule(on: period.start)
+            )
         }
     }
 
@@ -219,8 +315,14 @@ public enum Ledger {
     ///   - clinic: the clinic whose schedule changes.
     ///   - rules: the book's rules (the days it takes).
     ///   - closed: the clinic's closed periods, which a change may not alter.
-    public static func scheduleChanges(of clinic: Clinic, first: PaySchedule? = nil, changes: [ScheduleChange],
-                                       rules: EntryRules, closed: ClosedPeriods, payouts: [PayPeriod] = []) throws -> Clinic {
+    public static func scheduleChanges(
+        of clinic: Clinic,
+        first: PaySchedule? = nil,
+        changes: [ScheduleChange],
+        rules: EntryRules,
+        closed: ClosedPeriods,
+        payouts: [PayPeriod] = []
+    ) throws -> Clinic {
         var changed = clinic
         if let first { changed.schedule = try schedule(first, rules: rules) }
         for change in changes where !clinic.scheduleChanges.contains(change) {
@@ -230,12 +332,18 @@ public enum Ledger {
         changed.scheduleChanges = PayCalendar(changed.schedule, changes: changes).changes
         let calendar = changed.calendar
         if let altered = closed.periods.sorted().first(where: { !calendar.isPeriod($0) }) {
-            throw StoreError.invalid(field: "schedule", reason: "the change would alter \(clinic.name)'s closed period \(altered) "
-                + "(it would become \(calendar.period(containing: altered.start))): reopen that period first, or change the schedule from a later day.")
+            throw StoreError.invalid(
+                field: "schedule",
+                reason: "the change would alter \(clinic.name)'s closed period \(altered) "
+                    + "(it would become \(calendar.period(containing: altered.start))): reopen that period first, or change the schedule from a later day."
+            )
         }
         if let altered = payouts.sorted().first(where: { !calendar.isPeriod($0) }) {
-            throw StoreError.invalid(field: "schedule", reason: "the change would alter \(clinic.name)'s period \(altered), which has a payout "
-                + "(it would become \(calendar.period(containing: altered.start))): change the schedule from a later day, or move that payout first.")
+            throw StoreError.invalid(
+                field: "schedule",
+                reason: "the change would alter \(clinic.name)'s period \(altered), which has a payout "
+                    + "(it would become \(calendar.period(containing: altered.start))): change the schedule from a later day, or move that payout first."
+            )
         }
         return changed
     }
@@ -247,7 +355,9 @@ public enum Ledger {
         if entry.unitPrice.isNegative { throw SaleLineError.negativeAmount(field: "unit price") }
         if entry.unitCost?.isNegative == true { throw SaleLineError.negativeAmount(field: "unit cost") }
         try SaleLine.checkUnitAmount(entry.unitPrice, field: "unit price", currency: rules.currency)
-        if let cost = entry.unitCost { try SaleLine.checkUnitAmount(cost, field: "unit cost", currency: rules.currency) }
+        if let cost = entry.unitCost {
+            try SaleLine.checkUnitAmount(cost, field: "unit cost", currency: rules.currency)
+        }
         try rules.days.check(entry.effectiveFrom, field: "effective from")
         return entry
     }
@@ -256,7 +366,13 @@ public enum Ledger {
     /// change what a closed period's statement takes off — the deduction starting or ceasing to
     /// cover the period's first day, or its amount changing while it does. Ending a deduction after
     /// a closed period is fine.
-    public static func deductionChange(from old: Deduction?, to new: Deduction?, clinic: Clinic, closed: ClosedPeriods, rules: EntryRules) throws -> Deduction? {
+    public static func deductionChange(
+        from old: Deduction?,
+        to new: Deduction?,
+        clinic: Clinic,
+        closed: ClosedPeriods,
+        rules: EntryRules
+    ) throws -> Deduction? {
         let checked = try new.map { try deduction($0, rules: rules) }
         func covers(_ item: Deduction?, _ period: PayPeriod) -> Bool {
             guard let item else { return false }
@@ -275,8 +391,11 @@ public enum Ledger {
     /// accelerator would change). `closedWithSales`: the clinic's closed periods with such sales.
     public static func tiersChange(of terms: Terms, clinic: Clinic, closedWithSales: [PayPeriod]) throws {
         if let period = closedWithSales.sorted().first {
-            throw StoreError.invalid(field: "tiers", reason: "terms \(terms.id)'s tiers decide the accelerator of \(clinic.name)'s closed period \(period): "
-                + "reopen it first, or add new terms with their own tiers from a later day.")
+            throw StoreError.invalid(
+                field: "tiers",
+                reason: "terms \(terms.id)'s tiers decide the accelerator of \(clinic.name)'s closed period \(period): "
+                    + "reopen it first, or add new terms with their own tiers from a later day."
+            )
         }
     }
 
@@ -286,14 +405,22 @@ public enum Ledger {
         var clean = deduction
         clean.name = try StoreInput.name(deduction.name, field: "name")
         if case .fixed(let money) = deduction.amount {
-            if money.isNegative { throw StoreError.invalid(field: "amount", reason: "a deduction is a positive amount, not \(rules.currency.format(money)).") }
+            if money.isNegative {
+                throw StoreError.invalid(
+                    field: "amount",
+                    reason: "a deduction is a positive amount, not \(rules.currency.format(money))."
+                )
+            }
             try checkRecorded(money, field: "amount", rules: rules)
         }
         try rules.days.check(deduction.effectiveFrom, field: "effective from")
         if let last = deduction.lastDay {
             try rules.days.check(last, field: "last day")
             guard last >= deduction.effectiveFrom else {
-                throw StoreError.invalid(field: "last day", reason: "\(last) is before the first day, \(deduction.effectiveFrom).")
+                throw StoreError.invalid(
+                    field: "last day",
+                    reason: "\(last) is before the first day, \(deduction.effectiveFrom)."
+                )
             }
         }
         return clean
@@ -312,7 +439,14 @@ public struct SaleContext: Sendable {
     /// The clinic's price-list entries for the product (others are ignored).
     public var prices: [PriceListEntry]
 
-    public init(clinic: Clinic, product: Product, candidates: [Terms], rules: EntryRules, closed: ClosedPeriods, prices: [PriceListEntry] = []) {
+    public init(
+        clinic: Clinic,
+        product: Product,
+        candidates: [Terms],
+        rules: EntryRules,
+        closed: ClosedPeriods,
+        prices: [PriceListEntry] = []
+    ) {
         self.clinic = clinic
         self.product = product
         self.candidates = candidates
@@ -332,7 +466,9 @@ public struct ClosedPeriods: Sendable, Hashable {
     public func contains(_ day: Day) -> Bool { periods.contains { $0.start <= day && day <= $0.end } }
 
     /// Whether any day of `period` is in a closed period.
-    public func overlaps(_ period: PayPeriod) -> Bool { periods.contains { $0.start <= period.end && period.start <= $0.end } }
+    public func overlaps(_ period: PayPeriod) -> Bool {
+        periods.contains { $0.start <= period.end && period.start <= $0.end }
+    }
 }
 
 /// What a change of terms does to a clinic's sales (see ``Ledger/recompute(_:clinic:candidates:rules:closed:productName:)``).
@@ -350,13 +486,18 @@ public struct RecomputePlan: Sendable {
 public struct SaleRow: Sendable, Hashable, Codable {
     /// Its form in a book archive: the columns' names.
     enum CodingKeys: String, CodingKey {
-        case id, clinicID = "clinicId", productID = "productId", date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsID = "termsId",
-             shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor, note, isVoided, idempotencyKey
+        case id, clinicID = "clinicId", productID = "productId", date, quantity, unitPriceMinor, unitCostMinor,
+            discountMinor, termsID = "termsId",
+            shareBasisPoints, basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor, note,
+            isVoided, idempotencyKey
     }
 
     /// The columns a store writes for a sale (its id, voided flag and idempotency key apart).
-    public static let columns = ["clinicId", "productId", "date", "quantity", "unitPriceMinor", "unitCostMinor", "discountMinor", "termsId",
-                                 "shareBasisPoints", "basis", "revenueMinor", "costMinor", "profitMinor", "commissionExact", "commissionMinor", "note"]
+    public static let columns = [
+        "clinicId", "productId", "date", "quantity", "unitPriceMinor", "unitCostMinor", "discountMinor", "termsId",
+        "shareBasisPoints", "basis", "revenueMinor", "costMinor", "profitMinor", "commissionExact", "commissionMinor",
+        "note",
+    ]
 
     public var id: Int64
     public var clinicID: Int64
@@ -379,9 +520,27 @@ public struct SaleRow: Sendable, Hashable, Codable {
     /// The key of the request that recorded it (see ``CommissionStore/createSale(_:idempotencyKey:)``).
     public var idempotencyKey: String?
 
-    public init(id: Int64, clinicID: Int64, productID: Int64, date: String, quantity: Int64, unitPriceMinor: Int64, unitCostMinor: Int64,
-                discountMinor: Int64, termsID: Int64?, shareBasisPoints: Int?, basis: String?, revenueMinor: Int64, costMinor: Int64,
-                profitMinor: Int64, commissionExact: Int64, commissionMinor: Int64, note: String?, isVoided: Bool, idempotencyKey: String? = nil) {
+    public init(
+        id: Int64,
+        clinicID: Int64,
+        productID: Int64,
+        date: String,
+        quantity: Int64,
+        unitPriceMinor: Int64,
+        unitCostMinor: Int64,
+        discountMinor: Int64,
+        termsID: Int64?,
+        shareBasisPoints: Int?,
+        basis: String?,
+        revenueMinor: Int64,
+        costMinor: Int64,
+        profitMinor: Int64,
+        commissionExact: Int64,
+        commissionMinor: Int64,
+        note: String?,
+        isVoided: Bool,
+        idempotencyKey: String? = nil
+    ) {
         self.id = id
         self.clinicID = clinicID
         self.productID = productID
@@ -404,30 +563,64 @@ public struct SaleRow: Sendable, Hashable, Codable {
     }
 
     public init(_ sale: Sale, idempotencyKey: String? = nil) {
-        self.init(id: sale.id.rawValue, clinicID: sale.clinicID.rawValue, productID: sale.productID.rawValue, date: sale.date.description,
-                  quantity: sale.line.quantity, unitPriceMinor: sale.line.unitPrice.minorUnits, unitCostMinor: sale.line.unitCost.minorUnits,
-                  discountMinor: sale.line.discount.minorUnits, termsID: sale.termsID?.rawValue,
-                  shareBasisPoints: sale.line.rate?.share.basisPoints, basis: sale.line.rate?.basis.rawValue,
-                  revenueMinor: sale.figures.revenue.minorUnits, costMinor: sale.figures.cost.minorUnits, profitMinor: sale.figures.profit.minorUnits,
-                  commissionExact: sale.figures.exactCommission.tenThousandths, commissionMinor: sale.figures.commission.minorUnits,
-                  note: sale.note, isVoided: sale.isVoided, idempotencyKey: idempotencyKey)
+        self.init(
+            id: sale.id.rawValue,
+            clinicID: sale.clinicID.rawValue,
+            productID: sale.productID.rawValue,
+            date: sale.date.description,
+            quantity: sale.line.quantity,
+            unitPriceMinor: sale.line.unitPrice.minorUnits,
+            unitCostMinor: sale.line.unitCost.minorUnits,
+            discountMinor: sale.line.discount.minorUnits,
+            termsID: sale.termsID?.rawValue,
+            shareBasisPoints: sale.line.rate?.share.basisPoints,
+            basis: sale.line.rate?.basis.rawValue,
+            revenueMinor: sale.figures.revenue.minorUnits,
+            costMinor: sale.figures.cost.minorUnits,
+            profitMinor: sale.figures.profit.minorUnits,
+            commissionExact: sale.figures.exactCommission.tenThousandths,
+            commissionMinor: sale.figures.commission.minorUnits,
+            note: sale.note,
+            isVoided: sale.isVoided,
+            idempotencyKey: idempotencyKey
+        )
     }
 
     /// The sale the row holds; a value it cannot hold is an error naming the row.
     public func sale() throws -> Sale {
         var rate: CommissionRate?
         if let shareBasisPoints, let basis {
-            guard let share = try? Share(basisPoints: shareBasisPoints), let basis = CommissionBasis(rawValue: basis) else {
+            guard let share = try? Share(basisPoints: shareBasisPoints), let basis = CommissionBasis(rawValue: basis)
+            else {
                 throw StoreError.unreadable("Sale \(id)'s split (\(shareBasisPoints) basis points of \(basis))")
             }
             rate = CommissionRate(share: share, basis: basis)
         }
-        let line = SaleLine(quantity: quantity, unitPrice: Money(minorUnits: unitPriceMinor), unitCost: Money(minorUnits: unitCostMinor),
-                            discount: Money(minorUnits: discountMinor), rate: rate)
-        let figures = SaleFigures(revenue: Money(minorUnits: revenueMinor), cost: Money(minorUnits: costMinor), profit: Money(minorUnits: profitMinor),
-                                  exactCommission: ExactCommission(tenThousandths: commissionExact), commission: Money(minorUnits: commissionMinor))
-        return Sale(id: Sale.ID(id), clinicID: Clinic.ID(clinicID), productID: Product.ID(productID), date: try Day.stored(date, row: "Sale \(id)'s date"),
-                    line: line, termsID: termsID.map { Terms.ID($0) }, figures: figures, note: note, isVoided: isVoided)
+        let line = SaleLine(
+            quantity: quantity,
+            unitPrice: Money(minorUnits: unitPriceMinor),
+            unitCost: Money(minorUnits: unitCostMinor),
+            discount: Money(minorUnits: discountMinor),
+            rate: rate
+        )
+        let figures = SaleFigures(
+            revenue: Money(minorUnits: revenueMinor),
+            cost: Money(minorUnits: costMinor),
+            profit: Money(minorUnits: profitMinor),
+            exactCommission: ExactCommission(tenThousandths: commissionExact),
+            commission: Money(minorUnits: commissionMinor)
+        )
+        return Sale(
+            id: Sale.ID(id),
+            clinicID: Clinic.ID(clinicID),
+            productID: Product.ID(productID),
+            date: try Day.stored(date, row: "Sale \(id)'s date"),
+            line: line,
+            termsID: termsID.map { Terms.ID($0) },
+            figures: figures,
+            note: note,
+            isVoided: isVoided
+        )
     }
 }
 
@@ -469,8 +662,12 @@ public struct ArrearsPlan: Sendable {
     public init(clinics: [Clinic], today: Day, lags: [Int64: [Int]]) {
         points = clinics.map { clinic in
             let due = Arrears.usualLag(lags[clinic.id.rawValue] ?? [])
-            return Point(clinicID: clinic.id.rawValue, current: clinic.calendar.period(containing: today),
-                         notDue: Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: due), dueAfterDays: due)
+            return Point(
+                clinicID: clinic.id.rawValue,
+                current: clinic.calendar.period(containing: today),
+                notDue: Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: due),
+                dueAfterDays: due
+            )
         }
     }
 
@@ -479,9 +676,13 @@ public struct ArrearsPlan: Sendable {
         var result: [Int64: Arrears] = [:]
         for point in points {
             let read = sums[point.clinicID] ?? Sums(expected: 0, expectedNotDue: 0, received: 0, receivedNotDue: 0)
-            result[point.clinicID] = try Arrears(expected: Money(minorUnits: read.expected), received: Money(minorUnits: read.received),
-                                                 expectedNotDue: Money(minorUnits: read.expectedNotDue),
-                                                 receivedNotDue: Money(minorUnits: read.receivedNotDue), dueAfterDays: point.dueAfterDays)
+            result[point.clinicID] = try Arrears(
+                expected: Money(minorUnits: read.expected),
+                received: Money(minorUnits: read.received),
+                expectedNotDue: Money(minorUnits: read.expectedNotDue),
+                receivedNotDue: Money(minorUnits: read.receivedNotDue),
+                dueAfterDays: point.dueAfterDays
+            )
         }
         return result
     }

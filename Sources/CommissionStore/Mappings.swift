@@ -29,7 +29,11 @@ public struct ImportMapping: Sendable, Hashable, Codable {
     /// A header as files are compared by: its letters, digits and `%`, case ignored (as the import
     /// recognises headers).
     public static func key(_ header: String) -> String {
-        String(header.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" }.map(Character.init))
+        String(
+            header.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "%" }.map(
+                Character.init
+            )
+        )
     }
 
     /// Whether a file with these headers is one this mapping was made for: the same headers, in
@@ -49,11 +53,21 @@ public struct ImportMapping: Sendable, Hashable, Codable {
     public func validate() throws {
         let name = name.trimmingWhitespace()
         guard !name.isEmpty, name.count <= 100 else {
-            throw StoreError.invalid(field: "mapping name", reason: "a mapping's name is 1 to 100 characters, such as “Clinic A's export”.")
+            throw StoreError.invalid(
+                field: "mapping name",
+                reason: "a mapping's name is 1 to 100 characters, such as “Clinic A's export”."
+            )
         }
-        guard !fields.isEmpty else { throw StoreError.invalid(field: "mapping", reason: "it maps no column to a field.") }
-        guard headers.count <= 1_000, fields.count <= 1_000, (headers + fields.keys + fields.values).allSatisfy({ $0.count <= 200 }) else {
-            throw StoreError.invalid(field: "mapping", reason: "it has more columns, or longer headers, than a file of sales could.")
+        guard !fields.isEmpty else {
+            throw StoreError.invalid(field: "mapping", reason: "it maps no column to a field.")
+        }
+        guard headers.count <= 1_000, fields.count <= 1_000,
+            (headers + fields.keys + fields.values).allSatisfy({ $0.count <= 200 })
+        else {
+            throw StoreError.invalid(
+                field: "mapping",
+                reason: "it has more columns, or longer headers, than a file of sales could."
+            )
         }
     }
 
@@ -140,7 +154,10 @@ extension ProductAlias {
         var alias = self
         alias.name = name.trimmingWhitespaceAndNewlines()
         guard !alias.name.isEmpty, alias.name.count <= 200 else {
-            throw StoreError.invalid(field: "product name", reason: "the clinic's name for a product is 1 to 200 characters.")
+            throw StoreError.invalid(
+                field: "product name",
+                reason: "the clinic's name for a product is 1 to 200 characters."
+            )
         }
         return alias
     }

@@ -42,11 +42,27 @@ public struct PeriodSums: Sendable {
     }
 
     /// One row of the day summary (or the sums of a whole period, given any day of it).
-    public mutating func add(day: Day, saleCount: Int, quantity: Int64, revenue: Money, cost: Money, profit: Money,
-                             commission: Money, exactCommission: ExactCommission) throws {
+    public mutating func add(
+        day: Day,
+        saleCount: Int,
+        quantity: Int64,
+        revenue: Money,
+        cost: Money,
+        profit: Money,
+        commission: Money,
+        exactCommission: ExactCommission
+    ) throws {
         let period = period(of: day)
-        try sums[period, default: Totals.Accumulator()].add(quantity, SaleFigures(revenue: revenue, cost: cost, profit: profit,
-                                                                                  exactCommission: exactCommission, commission: commission))
+        try sums[period, default: Totals.Accumulator()].add(
+            quantity,
+            SaleFigures(
+                revenue: revenue,
+                cost: cost,
+                profit: profit,
+                exactCommission: exactCommission,
+                commission: commission
+            )
+        )
         sold[period, default: 0] += saleCount
     }
 
@@ -61,16 +77,29 @@ public struct PeriodSums: Sendable {
     /// What the clinic is expected to pay for `period`.
     public func payable(_ period: PayPeriod) throws -> PeriodPayable {
         let sums = self.sums[period] ?? Totals.Accumulator()
-        return try PeriodPayable(clinic: clinic.id, period: period, saleCount: sold[period] ?? 0, revenue: sums.revenue,
-                                 roundedCommission: sums.roundedCommission, exactCommission: sums.exactCommission,
-                                 basisTotals: basis[period] ?? [:], terms: tiered, deductions: deductions, rounding: rounding)
+        return try PeriodPayable(
+            clinic: clinic.id,
+            period: period,
+            saleCount: sold[period] ?? 0,
+            revenue: sums.revenue,
+            roundedCommission: sums.roundedCommission,
+            exactCommission: sums.exactCommission,
+            basisTotals: basis[period] ?? [:],
+            terms: tiered,
+            deductions: deductions,
+            rounding: rounding
+        )
     }
 
     /// The reconciliation of every period with sales or payouts.
-    public func reconciliation(received: [PayPeriod: Money], closed: ClosedPeriods, today: Day) throws -> Reconciliation {
+    public func reconciliation(received: [PayPeriod: Money], closed: ClosedPeriods, today: Day) throws -> Reconciliation
+    {
         let entries = try periods.union(received.keys).map { period in
-            (period: period, expected: sums[period] == nil ? Money.zero : try payable(period).netPayable, received: received[period] ?? .zero,
-             isClosed: closed.contains(period.start))
+            (
+                period: period, expected: sums[period] == nil ? Money.zero : try payable(period).netPayable,
+                received: received[period] ?? .zero,
+                isClosed: closed.contains(period.start)
+            )
         }
         return try Reconciliation(clinic: clinic, entries: entries, today: today)
     }
@@ -159,7 +188,8 @@ public struct PeriodSettlement: Sendable {
     public let reads: [Read]
     private let periods: [PayPeriod]?
 
-    public init(clinic: Clinic, marks: PeriodMarks, rounding: RoundingPolicy, tiered: [Terms], deductions: [Deduction]) {
+    public init(clinic: Clinic, marks: PeriodMarks, rounding: RoundingPolicy, tiered: [Terms], deductions: [Deduction])
+    {
         sums = PeriodSums(clinic: clinic, rounding: rounding, tiered: tiered, deductions: deductions)
         periods = marks.periods(in: clinic.calendar)
         if let periods {
@@ -172,8 +202,11 @@ public struct PeriodSettlement: Sendable {
     /// What to write once the reads are added to ``sums``: the marked periods' figures replaced,
     /// or the whole clinic's (and whether it is kept at all).
     public func writes() throws -> [Write] {
-        let removals: [Write] = if let periods { periods.map { .removePeriod(start: $0.start) } } else { [.removeAll, .kept(sums.isKept)] }
+        let removals: [Write] =
+            if let periods { periods.map { .removePeriod(start: $0.start) } } else { [.removeAll, .kept(sums.isKept)] }
         guard periods != nil || sums.isKept else { return removals }
-        return removals + [.insert(try sums.expectedByPeriod().map { Figure(period: $0.period, expected: $0.expected) })]
+        return removals + [
+            .insert(try sums.expectedByPeriod().map { Figure(period: $0.period, expected: $0.expected) })
+        ]
     }
 }

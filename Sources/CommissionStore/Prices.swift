@@ -9,7 +9,13 @@ public struct PriceDraft: Sendable, Hashable {
     public var unitCost: Money?
     public var effectiveFrom: Day
 
-    public init(clinicID: Clinic.ID, productID: Product.ID, unitPrice: Money, unitCost: Money? = nil, effectiveFrom: Day) {
+    public init(
+        clinicID: Clinic.ID,
+        productID: Product.ID,
+        unitPrice: Money,
+        unitCost: Money? = nil,
+        effectiveFrom: Day
+    ) {
         self.clinicID = clinicID
         self.productID = productID
         self.unitPrice = unitPrice
@@ -19,7 +25,14 @@ public struct PriceDraft: Sendable, Hashable {
 
     /// The entry it makes, once a store gives it an id.
     public func entry(id: PriceListEntry.ID) -> PriceListEntry {
-        PriceListEntry(id: id, clinicID: clinicID, productID: productID, unitPrice: unitPrice, unitCost: unitCost, effectiveFrom: effectiveFrom)
+        PriceListEntry(
+            id: id,
+            clinicID: clinicID,
+            productID: productID,
+            unitPrice: unitPrice,
+            unitCost: unitCost,
+            effectiveFrom: effectiveFrom
+        )
     }
 }
 

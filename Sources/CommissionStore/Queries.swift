@@ -85,8 +85,16 @@ public struct SaleQuery: Sendable, Hashable {
     public var order: Order
     public var page: Page
 
-    public init(clinicID: Clinic.ID? = nil, productID: Product.ID? = nil, from: Day? = nil, through: Day? = nil,
-                text: String? = nil, includeVoided: Bool = false, order: Order = .newestFirst, page: Page = .all) {
+    public init(
+        clinicID: Clinic.ID? = nil,
+        productID: Product.ID? = nil,
+        from: Day? = nil,
+        through: Day? = nil,
+        text: String? = nil,
+        includeVoided: Bool = false,
+        order: Order = .newestFirst,
+        page: Page = .all
+    ) {
         self.clinicID = clinicID
         self.productID = productID
         self.from = from

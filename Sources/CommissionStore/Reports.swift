@@ -1,5 +1,5 @@
-import Foundation
 import CommissionCore
+import Foundation
 
 /// Where she stands: today, each clinic's current pay period, this month and the year to date,
 /// per clinic and per product.
@@ -17,8 +17,15 @@ public struct Dashboard: Sendable, Hashable {
     /// Products sold this year, most commission first.
     public var products: [ProductStanding]
 
-    public init(today: Day, currency: Currency, todayTotals: Totals, monthTotals: Totals, yearTotals: Totals,
-                clinics: [ClinicStanding], products: [ProductStanding]) {
+    public init(
+        today: Day,
+        currency: Currency,
+        todayTotals: Totals,
+        monthTotals: Totals,
+        yearTotals: Totals,
+        clinics: [ClinicStanding],
+        products: [ProductStanding]
+    ) {
         self.today = today
         self.currency = currency
         self.todayTotals = todayTotals
@@ -47,8 +54,13 @@ public struct Headline: Sendable, Hashable {
 
     /// The headline of a whole dashboard.
     public init(_ dashboard: Dashboard) {
-        self.init(today: dashboard.today, currency: dashboard.currency, todayTotals: dashboard.todayTotals,
-                  monthTotals: dashboard.monthTotals, yearTotals: dashboard.yearTotals)
+        self.init(
+            today: dashboard.today,
+            currency: dashboard.currency,
+            todayTotals: dashboard.todayTotals,
+            monthTotals: dashboard.monthTotals,
+            yearTotals: dashboard.yearTotals
+        )
     }
 }
 
@@ -71,8 +83,17 @@ public struct ClinicStanding: Sendable, Hashable {
     /// overdue (see `Arrears`).
     public var arrears: Arrears
 
-    public init(clinic: Clinic, period: PayPeriod, periodTotals: Totals, periodPayable: Money? = nil, periodReceived: Money, periodBalance: Money,
-                monthTotals: Totals, yearTotals: Totals, arrears: Arrears) {
+    public init(
+        clinic: Clinic,
+        period: PayPeriod,
+        periodTotals: Totals,
+        periodPayable: Money? = nil,
+        periodReceived: Money,
+        periodBalance: Money,
+        monthTotals: Totals,
+        yearTotals: Totals,
+        arrears: Arrears
+    ) {
         self.clinic = clinic
         self.period = period
         self.periodTotals = periodTotals
@@ -141,7 +162,10 @@ public struct StatementsRequest: StoreRequest {
             throw StoreError.invalid(field: "range", reason: "it starts on \(from), after its end on \(through).")
         }
         guard through.ordinal - from.ordinal < Self.longestRange else {
-            throw StoreError.invalid(field: "range", reason: "\(from) to \(through) is longer than ten years: ask for fewer at a time.")
+            throw StoreError.invalid(
+                field: "range",
+                reason: "\(from) to \(through) is longer than ten years: ask for fewer at a time."
+            )
         }
         let months = try await store.clinicMonths(from: from.firstOfMonth, through: through)
         let payouts = try await store.payouts(PayoutQuery())
@@ -156,7 +180,8 @@ public struct StatementsRequest: StoreRequest {
                     day = period.end.adding(days: 1)
                 }
             }
-            for payout in payouts where payout.clinicID == clinic.id && payout.period.start <= through && payout.period.end >= from {
+            for payout in payouts
+            where payout.clinicID == clinic.id && payout.period.start <= through && payout.period.end >= from {
                 periods.insert(payout.period)
             }
             for period in periods.sorted() {

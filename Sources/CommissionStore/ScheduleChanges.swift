@@ -5,7 +5,9 @@ extension ScheduleChange {
     /// `2026-11-17 weekly:tuesday;2026-12-03 monthly`, in date order; nil when there are none.
     public static func stored(_ changes: [ScheduleChange]) -> String? {
         guard !changes.isEmpty else { return nil }
-        return PayCalendar(.monthly, changes: changes).changes.map { "\($0.effectiveFrom) \($0.schedule)" }.joined(separator: ";")
+        return PayCalendar(.monthly, changes: changes).changes.map { "\($0.effectiveFrom) \($0.schedule)" }.joined(
+            separator: ";"
+        )
     }
 
     /// The changes ``stored(_:)`` wrote; a value it cannot have written is an error naming the clinic.
@@ -14,7 +16,8 @@ extension ScheduleChange {
         return try text.split(separator: ";").map { item in
             let parts = item.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, let day = Day.reading(stored: String(parts[0])),
-                  let schedule = try? PaySchedule(parsing: String(parts[1])) else {
+                let schedule = try? PaySchedule(parsing: String(parts[1]))
+            else {
                 throw StoreError.unreadable("Clinic \(clinic)'s schedule change \"\(item)\"")
             }
             return ScheduleChange(effectiveFrom: day, schedule: schedule)
@@ -35,7 +38,9 @@ extension Tier {
         guard let text, !text.isEmpty else { return [] }
         return try text.split(separator: ";").map { item in
             let parts = item.split(separator: ":")
-            guard parts.count == 2, let threshold = Int64(parts[0]), let points = Int(parts[1]), let share = try? Share(basisPoints: points) else {
+            guard parts.count == 2, let threshold = Int64(parts[0]), let points = Int(parts[1]),
+                let share = try? Share(basisPoints: points)
+            else {
                 throw StoreError.unreadable("Terms \(terms)'s tier \"\(item)\"")
             }
             return Tier(threshold: Money(minorUnits: threshold), share: share)
@@ -57,7 +62,9 @@ extension DeductionAmount {
         switch (kind, amountMinor, shareBasisPoints) {
         case ("fixed", let amount?, nil): self = .fixed(Money(minorUnits: amount))
         case ("revenue-share", nil, let points?):
-            guard let share = try? Share(basisPoints: points) else { throw StoreError.unreadable("Deduction \(deduction)'s share (\(points) basis points)") }
+            guard let share = try? Share(basisPoints: points) else {
+                throw StoreError.unreadable("Deduction \(deduction)'s share (\(points) basis points)")
+            }
             self = .shareOfRevenue(share)
         default: throw StoreError.unreadable("Deduction \(deduction)'s amount (kind \(kind))")
         }

@@ -23,8 +23,13 @@ public struct ScheduledBackups: Sendable {
     /// Told of each round: when it ended, and the problems it met (empty when every book was written).
     let report: @Sendable (_ at: Date, _ problems: [String]) -> Void
 
-    public init(directory: String, every: Duration, keep: Int, books: @escaping @Sendable () async throws -> [Book],
-                report: @escaping @Sendable (_ at: Date, _ problems: [String]) -> Void = { _, _ in }) {
+    public init(
+        directory: String,
+        every: Duration,
+        keep: Int,
+        books: @escaping @Sendable () async throws -> [Book],
+        report: @escaping @Sendable (_ at: Date, _ problems: [String]) -> Void = { _, _ in }
+    ) {
         self.directory = directory
         self.every = every
         self.keep = max(1, keep)
@@ -69,7 +74,9 @@ public struct ScheduledBackups: Sendable {
     func prune(folder: URL, prefix: String) throws {
         let archives = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".jsonl") }.sorted()
-        for name in archives.dropLast(keep) { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        for name in archives.dropLast(keep) {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
     }
 
     /// `20261124-093000`: UTC, sortable.

@@ -76,20 +76,28 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let table, let id):
             return "There is no \(table.singular) with id \(id)."
         case .unknownClinic(let name):
-            return "There is no clinic named \"\(name)\". " + surface.say(
-                commandLine: "See `commission clinic list`, or add it with `commission clinic add`.",
-                page: "Add it under Clinics & products first.",
-                api: "GET /api/v1/clinics lists them; POST /api/v1/clinics adds one.")
+            return "There is no clinic named \"\(name)\". "
+                + surface.say(
+                    commandLine: "See `commission clinic list`, or add it with `commission clinic add`.",
+                    page: "Add it under Clinics & products first.",
+                    api: "GET /api/v1/clinics lists them; POST /api/v1/clinics adds one."
+                )
         case .unknownProduct(let name):
-            return "There is no product named \"\(name)\". " + surface.say(
-                commandLine: "See `commission product list`, or add it with `commission product add`.",
-                page: "Add it under Clinics & products first.",
-                api: "GET /api/v1/products lists them; POST /api/v1/products adds one.")
+            return "There is no product named \"\(name)\". "
+                + surface.say(
+                    commandLine: "See `commission product list`, or add it with `commission product add`.",
+                    page: "Add it under Clinics & products first.",
+                    api: "GET /api/v1/products lists them; POST /api/v1/products adds one."
+                )
         case .unknownMapping(let name):
-            return "There is no saved column mapping named \"\(name)\". " + surface.say(
-                commandLine: "See `commission mapping list`, or save one with `commission import … --map HEADER=FIELD --save-mapping NAME`.",
-                page: "Choose one of the saved mappings, or say which column holds what and keep the mapping under that name.",
-                api: "mapping= names a mapping saved in this book by name; leave it out to read the file's headers.")
+            return "There is no saved column mapping named \"\(name)\". "
+                + surface.say(
+                    commandLine:
+                        "See `commission mapping list`, or save one with `commission import … --map HEADER=FIELD --save-mapping NAME`.",
+                    page:
+                        "Choose one of the saved mappings, or say which column holds what and keep the mapping under that name.",
+                    api: "mapping= names a mapping saved in this book by name; leave it out to read the file's headers."
+                )
         case .duplicateName(let table, let name):
             return "A \(table.singular) named \"\(name)\" already exists (names are compared without regard to case)."
         case .duplicateSKU(let sku):
@@ -97,32 +105,45 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .archived(let table, let name):
             return "The \(table.singular) \"\(name)\" is archived: restore it before recording new sales with it."
         case .noTermsInForce(let clinic, let product, let day):
-            return "No commission terms for \(clinic) on \(day) (product \(product)). " + surface.say(
-                commandLine: "Add terms with `commission terms add`, or mark the sale as no commission.",
-                page: "Add \(clinic)'s terms from that day on, or mark the sale as no commission.",
-                api: "Add terms with POST /api/v1/terms, or send the sale with noCommission.")
+            return "No commission terms for \(clinic) on \(day) (product \(product)). "
+                + surface.say(
+                    commandLine: "Add terms with `commission terms add`, or mark the sale as no commission.",
+                    page: "Add \(clinic)'s terms from that day on, or mark the sale as no commission.",
+                    api: "Add terms with POST /api/v1/terms, or send the sale with noCommission."
+                )
         case .periodClosed(let clinic, let period):
-            return "The pay period \(period) of \(clinic) is closed: " + surface.say(
-                commandLine: "reopen it with `commission period reopen` before changing it.",
-                page: "reopen it on the Payouts page before changing it.",
-                api: "reopen it with POST /api/v1/clinics/{id}/reopen before changing it.")
+            return "The pay period \(period) of \(clinic) is closed: "
+                + surface.say(
+                    commandLine: "reopen it with `commission period reopen` before changing it.",
+                    page: "reopen it on the Payouts page before changing it.",
+                    api: "reopen it with POST /api/v1/clinics/{id}/reopen before changing it."
+                )
         case .notAPeriod(let clinic, let period, let schedule):
             return "\(period) is not a pay period of \(clinic), which is paid \(schedule)."
         case .hasHistory(let table, let name, let sales):
-            return "The \(table.singular) \"\(name)\" has \(sales) sale\(sales == 1 ? "" : "s") on record and cannot be deleted: archive it instead."
+            return
+                "The \(table.singular) \"\(name)\" has \(sales) sale\(sales == 1 ? "" : "s") on record and cannot be deleted: archive it instead."
         case .currencyLocked(let current):
             return "The book already holds amounts in \(current): its currency cannot change."
         case .invalid(let field, let reason):
             return "The \(field) is not valid: \(reason)"
         case .alreadyImported(let file, let day):
-            return Self.alreadyImported(file, on: day, again: surface.say(
-                commandLine: "add --again", page: "tick “Import it again” and import", api: "add again=true to the request"))
+            return Self.alreadyImported(
+                file,
+                on: day,
+                again: surface.say(
+                    commandLine: "add --again",
+                    page: "tick “Import it again” and import",
+                    api: "add again=true to the request"
+                )
+            )
         case .importRejected(let problems, let total):
             let shown = problems.map(\.description).joined(separator: "\n  ")
             let more = total > problems.count ? "\n  … and \(total - problems.count) more" : ""
             return "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").\n  \(shown)\(more)"
         case .unreadable(let what):
-            return "\(what) cannot be read: the book was changed outside Commission. Correct or remove that row; the rest of the book is unaffected."
+            return
+                "\(what) cannot be read: the book was changed outside Commission. Correct or remove that row; the rest of the book is unaffected."
         case .storage(let summary):
             return "The database could not complete the operation (\(summary)). Nothing was changed."
         case .unavailable(let summary):
@@ -137,7 +158,11 @@ public enum Surface: Sendable, Hashable, CaseIterable {
     case commandLine, page, api
 
     /// This surface's version of a sentence.
-    public func say(commandLine: @autoclosure () -> String, page: @autoclosure () -> String, api: @autoclosure () -> String) -> String {
+    public func say(
+        commandLine: @autoclosure () -> String,
+        page: @autoclosure () -> String,
+        api: @autoclosure () -> String
+    ) -> String {
         switch self {
         case .commandLine: commandLine()
         case .page: page()

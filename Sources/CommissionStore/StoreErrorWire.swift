@@ -54,20 +54,39 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
         case let error as SaleLineError:
             switch error {
             case .zeroQuantity: self.init(code: "zeroQuantity")
-            case .negativeAmount(let field): self.init(code: "negativeAmount"); self.field = field
+            case .negativeAmount(let field):
+                self.init(code: "negativeAmount")
+                self.field = field
             case .discountExceedsLine(let discount, let line, let currency):
-                self.init(code: "discountExceedsLine"); self.discount = discount.minorUnits; self.line = line.minorUnits; self.currency = currency?.code
-            case .quantityTooLarge(let quantity): self.init(code: "quantityTooLarge"); self.quantity = quantity
+                self.init(code: "discountExceedsLine")
+                self.discount = discount.minorUnits
+                self.line = line.minorUnits
+                self.currency = currency?.code
+            case .quantityTooLarge(let quantity):
+                self.init(code: "quantityTooLarge")
+                self.quantity = quantity
             case .amountTooLarge(let field, let amount, let limit, let currency):
-                self.init(code: "amountTooLarge"); self.field = field; self.amount = amount.minorUnits; self.limit = limit.minorUnits; self.currency = currency?.code
+                self.init(code: "amountTooLarge")
+                self.field = field
+                self.amount = amount.minorUnits
+                self.limit = limit.minorUnits
+                self.currency = currency?.code
             }
         case let error as MoneyError:
             switch error {
-            case .overflow(let what): self.init(code: "moneyOverflow"); self.reason = what
-            case .malformed(let text, let reason): self.init(code: "moneyMalformed"); self.name = text; self.reason = reason
+            case .overflow(let what):
+                self.init(code: "moneyOverflow")
+                self.reason = what
+            case .malformed(let text, let reason):
+                self.init(code: "moneyMalformed")
+                self.name = text
+                self.reason = reason
             }
         case let error as DateOutOfRange:
-            self.init(code: "dateOutOfRange"); self.field = error.field; self.day = error.day.description; self.latest = error.accepted.latest.description
+            self.init(code: "dateOutOfRange")
+            self.field = error.field
+            self.day = error.day.description
+            self.latest = error.accepted.latest.description
         default: return nil
         }
     }
@@ -79,17 +98,28 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
         case "negativeAmount": return field.map { SaleLineError.negativeAmount(field: $0) }
         case "discountExceedsLine":
             guard let discount, let line else { return nil }
-            return SaleLineError.discountExceedsLine(discount: Money(minorUnits: discount), line: Money(minorUnits: line),
-                                                     currency: currency.flatMap { try? Currency(code: $0) })
+            return SaleLineError.discountExceedsLine(
+                discount: Money(minorUnits: discount),
+                line: Money(minorUnits: line),
+                currency: currency.flatMap { try? Currency(code: $0) }
+            )
         case "quantityTooLarge": return quantity.map { SaleLineError.quantityTooLarge($0) }
         case "amountTooLarge":
             guard let field, let amount, let limit else { return nil }
-            return SaleLineError.amountTooLarge(field: field, amount: Money(minorUnits: amount), limit: Money(minorUnits: limit),
-                                                currency: currency.flatMap { try? Currency(code: $0) })
+            return SaleLineError.amountTooLarge(
+                field: field,
+                amount: Money(minorUnits: amount),
+                limit: Money(minorUnits: limit),
+                currency: currency.flatMap { try? Currency(code: $0) }
+            )
         case "moneyOverflow": return reason.map { MoneyError.overflow($0) }
-        case "moneyMalformed": guard let name, let reason else { return nil }; return MoneyError.malformed(name, reason: reason)
+        case "moneyMalformed":
+            guard let name, let reason else { return nil }
+            return MoneyError.malformed(name, reason: reason)
         case "dateOutOfRange":
-            guard let field, let day = day.flatMap({ try? Day(parsing: $0) }), let latest = latest.flatMap({ try? Day(parsing: $0) }) else { return nil }
+            guard let field, let day = day.flatMap({ try? Day(parsing: $0) }),
+                let latest = latest.flatMap({ try? Day(parsing: $0) })
+            else { return nil }
             return DateOutOfRange(field: field, day: day, accepted: AcceptedDays(latest: latest))
         default: return error
         }
@@ -97,37 +127,90 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
 
     public init(_ error: StoreError) {
         switch error {
-        case .notFound(let table, let id): self.init(code: "notFound"); self.table = table.rawValue; self.id = id
-        case .unknownClinic(let name): self.init(code: "unknownClinic"); self.name = name
-        case .unknownProduct(let name): self.init(code: "unknownProduct"); self.name = name
-        case .unknownMapping(let name): self.init(code: "unknownMapping"); self.name = name
-        case .duplicateName(let table, let name): self.init(code: "duplicateName"); self.table = table.rawValue; self.name = name
-        case .duplicateSKU(let sku): self.init(code: "duplicateSKU"); self.name = sku
-        case .archived(let table, let name): self.init(code: "archived"); self.table = table.rawValue; self.name = name
+        case .notFound(let table, let id):
+            self.init(code: "notFound")
+            self.table = table.rawValue
+            self.id = id
+        case .unknownClinic(let name):
+            self.init(code: "unknownClinic")
+            self.name = name
+        case .unknownProduct(let name):
+            self.init(code: "unknownProduct")
+            self.name = name
+        case .unknownMapping(let name):
+            self.init(code: "unknownMapping")
+            self.name = name
+        case .duplicateName(let table, let name):
+            self.init(code: "duplicateName")
+            self.table = table.rawValue
+            self.name = name
+        case .duplicateSKU(let sku):
+            self.init(code: "duplicateSKU")
+            self.name = sku
+        case .archived(let table, let name):
+            self.init(code: "archived")
+            self.table = table.rawValue
+            self.name = name
         case .noTermsInForce(let clinic, let product, let day):
-            self.init(code: "noTermsInForce"); self.clinic = clinic; self.product = product; self.day = day.description
+            self.init(code: "noTermsInForce")
+            self.clinic = clinic
+            self.product = product
+            self.day = day.description
         case .periodClosed(let clinic, let period):
-            self.init(code: "periodClosed"); self.clinic = clinic; self.period = period
+            self.init(code: "periodClosed")
+            self.clinic = clinic
+            self.period = period
         case .notAPeriod(let clinic, let period, let schedule):
-            self.init(code: "notAPeriod"); self.clinic = clinic; self.period = period; self.schedule = schedule.description
+            self.init(code: "notAPeriod")
+            self.clinic = clinic
+            self.period = period
+            self.schedule = schedule.description
         case .hasHistory(let table, let name, let sales):
-            self.init(code: "hasHistory"); self.table = table.rawValue; self.name = name; self.sales = sales
-        case .currencyLocked(let current): self.init(code: "currencyLocked"); self.name = current
-        case .invalid(let field, let reason): self.init(code: "invalid"); self.field = field; self.reason = reason
+            self.init(code: "hasHistory")
+            self.table = table.rawValue
+            self.name = name
+            self.sales = sales
+        case .currencyLocked(let current):
+            self.init(code: "currencyLocked")
+            self.name = current
+        case .invalid(let field, let reason):
+            self.init(code: "invalid")
+            self.field = field
+            self.reason = reason
         case .importRejected(let problems, let total):
-            self.init(code: "importRejected"); self.total = total
-            self.problems = problems.map { Problem(line: $0.line, column: $0.column, reason: $0.reason, file: $0.file?.name, fileIndex: $0.file?.index) }
-        case .alreadyImported(let file, let day): self.init(code: "alreadyImported"); self.name = file; self.day = day.description
-        case .unreadable(let what): self.init(code: "unreadable"); self.reason = what
-        case .storage(let summary): self.init(code: "storage"); self.reason = summary
-        case .unavailable(let summary): self.init(code: "unavailable"); self.reason = summary
+            self.init(code: "importRejected")
+            self.total = total
+            self.problems = problems.map {
+                Problem(
+                    line: $0.line,
+                    column: $0.column,
+                    reason: $0.reason,
+                    file: $0.file?.name,
+                    fileIndex: $0.file?.index
+                )
+            }
+        case .alreadyImported(let file, let day):
+            self.init(code: "alreadyImported")
+            self.name = file
+            self.day = day.description
+        case .unreadable(let what):
+            self.init(code: "unreadable")
+            self.reason = what
+        case .storage(let summary):
+            self.init(code: "storage")
+            self.reason = summary
+        case .unavailable(let summary):
+            self.init(code: "unavailable")
+            self.reason = summary
         }
     }
 
     private var period: PayPeriod? {
         get {
-            guard let start = periodStart.flatMap({ try? Day(parsing: $0) }), let end = periodEnd.flatMap({ try? Day(parsing: $0) }),
-                  start <= end else { return nil }
+            guard let start = periodStart.flatMap({ try? Day(parsing: $0) }),
+                let end = periodEnd.flatMap({ try? Day(parsing: $0) }),
+                start <= end
+            else { return nil }
             return PayPeriod(start: start, end: end)
         }
         set {
@@ -142,28 +225,53 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
         let table = self.table.flatMap(StoreTable.init(rawValue:))
         let day = self.day.flatMap { try? Day(parsing: $0) }
         switch code {
-        case "notFound": guard let table, let id else { return nil }; return .notFound(table, id: id)
+        case "notFound":
+            guard let table, let id else { return nil }
+            return .notFound(table, id: id)
         case "unknownClinic": return name.map { .unknownClinic($0) }
         case "unknownProduct": return name.map { .unknownProduct($0) }
         case "unknownMapping": return name.map { .unknownMapping($0) }
-        case "duplicateName": guard let table, let name else { return nil }; return .duplicateName(table, name)
+        case "duplicateName":
+            guard let table, let name else { return nil }
+            return .duplicateName(table, name)
         case "duplicateSKU": return name.map { .duplicateSKU($0) }
-        case "archived": guard let table, let name else { return nil }; return .archived(table, name)
-        case "noTermsInForce": guard let clinic, let product, let day else { return nil }; return .noTermsInForce(clinic: clinic, product: product, on: day)
-        case "periodClosed": guard let clinic, let period else { return nil }; return .periodClosed(clinic: clinic, period: period)
+        case "archived":
+            guard let table, let name else { return nil }
+            return .archived(table, name)
+        case "noTermsInForce":
+            guard let clinic, let product, let day else { return nil }
+            return .noTermsInForce(clinic: clinic, product: product, on: day)
+        case "periodClosed":
+            guard let clinic, let period else { return nil }
+            return .periodClosed(clinic: clinic, period: period)
         case "notAPeriod":
-            guard let clinic, let period, let schedule = schedule.flatMap({ try? PaySchedule(parsing: $0) }) else { return nil }
+            guard let clinic, let period, let schedule = schedule.flatMap({ try? PaySchedule(parsing: $0) }) else {
+                return nil
+            }
             return .notAPeriod(clinic: clinic, period: period, schedule: schedule)
-        case "hasHistory": guard let table, let name, let sales else { return nil }; return .hasHistory(table, name: name, sales: sales)
+        case "hasHistory":
+            guard let table, let name, let sales else { return nil }
+            return .hasHistory(table, name: name, sales: sales)
         case "currencyLocked": return name.map { .currencyLocked(current: $0) }
-        case "invalid": guard let field, let reason else { return nil }; return .invalid(field: field, reason: reason)
+        case "invalid":
+            guard let field, let reason else { return nil }
+            return .invalid(field: field, reason: reason)
         case "importRejected":
             guard let problems, let total else { return nil }
-            return .importRejected(problems.map { problem in
-                ImportProblem(line: problem.line, column: problem.column, reason: problem.reason,
-                              file: problem.file.map { ImportFile(index: problem.fileIndex ?? 0, name: $0) })
-            }, total: total)
-        case "alreadyImported": guard let name, let day else { return nil }; return .alreadyImported(file: name, on: day)
+            return .importRejected(
+                problems.map { problem in
+                    ImportProblem(
+                        line: problem.line,
+                        column: problem.column,
+                        reason: problem.reason,
+                        file: problem.file.map { ImportFile(index: problem.fileIndex ?? 0, name: $0) }
+                    )
+                },
+                total: total
+            )
+        case "alreadyImported":
+            guard let name, let day else { return nil }
+            return .alreadyImported(file: name, on: day)
         case "unreadable": return reason.map { .unreadable($0) }
         case "storage": return reason.map { .storage($0) }
         case "unavailable": return reason.map { .unavailable($0) }

@@ -54,9 +54,17 @@ public struct SummaryTotals: Sendable {
         }
 
         mutating func add(_ sale: Sale) throws {
-            try add(Figures(saleCount: 1, quantity: sale.line.quantity, revenue: sale.figures.revenue.minorUnits, cost: sale.figures.cost.minorUnits,
-                            profit: sale.figures.profit.minorUnits, commission: sale.figures.commission.minorUnits,
-                            exactCommission: sale.figures.exactCommission.tenThousandths))
+            try add(
+                Figures(
+                    saleCount: 1,
+                    quantity: sale.line.quantity,
+                    revenue: sale.figures.revenue.minorUnits,
+                    cost: sale.figures.cost.minorUnits,
+                    profit: sale.figures.profit.minorUnits,
+                    commission: sale.figures.commission.minorUnits,
+                    exactCommission: sale.figures.exactCommission.tenThousandths
+                )
+            )
         }
     }
 
@@ -67,7 +75,10 @@ public struct SummaryTotals: Sendable {
     /// Counts a sale in every summary (the caller leaves voided sales out: they count nowhere).
     public mutating func add(_ sale: Sale) throws {
         for summary in Summary.allCases {
-            let key = Key(id: summary.byProduct ? sale.productID.rawValue : sale.clinicID.rawValue, period: try summary.period(of: sale.date).ordinal)
+            let key = Key(
+                id: summary.byProduct ? sale.productID.rawValue : sale.clinicID.rawValue,
+                period: try summary.period(of: sale.date).ordinal
+            )
             try rows[summary.rawValue][key, default: Figures()].add(sale)
         }
     }

@@ -20,7 +20,8 @@ public enum StoreWrite: Sendable, Hashable {
             draft.name = try StoreInput.name(draft.name, field: "clinic name")
             return .createClinic(draft)
         case .createProduct(let draft): return .createProduct(try StoreInput.product(draft))
-        case .createSale(let draft, let key): return .createSale(draft, idempotencyKey: try StoreInput.idempotencyKey(key))
+        case .createSale(let draft, let key):
+            return .createSale(draft, idempotencyKey: try StoreInput.idempotencyKey(key))
         default: return self
         }
     }
@@ -64,7 +65,9 @@ public struct StoreTransaction: Sendable {
     public mutating func createClinic(_ draft: ClinicDraft) { writes.append(.createClinic(draft)) }
     public mutating func createProduct(_ draft: ProductDraft) { writes.append(.createProduct(draft)) }
     public mutating func createTerms(_ draft: TermsDraft) { writes.append(.createTerms(draft)) }
-    public mutating func createSale(_ draft: SaleDraft, idempotencyKey: String?) { writes.append(.createSale(draft, idempotencyKey: idempotencyKey)) }
+    public mutating func createSale(_ draft: SaleDraft, idempotencyKey: String?) {
+        writes.append(.createSale(draft, idempotencyKey: idempotencyKey))
+    }
     public mutating func voidSale(_ id: Sale.ID) { writes.append(.voidSale(id)) }
     public mutating func createPayout(_ draft: PayoutDraft) { writes.append(.createPayout(draft)) }
     public mutating func setPrice(_ draft: PriceDraft) { writes.append(.setPrice(draft)) }

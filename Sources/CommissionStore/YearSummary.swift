@@ -44,8 +44,16 @@ public struct ClinicYear: Sendable, Hashable {
         public var received: Money
         public var balance: Money
 
-        public init(sales: Totals = .zero, periods: Int = 0, commission: Money = .zero, accelerators: Money = .zero, deductions: Money = .zero,
-                    netPayable: Money = .zero, received: Money = .zero, balance: Money = .zero) {
+        public init(
+            sales: Totals = .zero,
+            periods: Int = 0,
+            commission: Money = .zero,
+            accelerators: Money = .zero,
+            deductions: Money = .zero,
+            netPayable: Money = .zero,
+            received: Money = .zero,
+            balance: Money = .zero
+        ) {
             self.sales = sales
             self.periods = periods
             self.commission = commission
@@ -80,9 +88,14 @@ extension Totals {
     func adding(_ other: Totals) throws(MoneyError) -> Totals {
         let (quantity, overflow) = self.quantity.addingReportingOverflow(other.quantity)
         if overflow { throw .overflow("quantity") }
-        return Totals(saleCount: saleCount + other.saleCount, quantity: quantity, revenue: try revenue.adding(other.revenue),
-                      cost: try cost.adding(other.cost), profit: try profit.adding(other.profit),
-                      commission: try commission.adding(other.commission))
+        return Totals(
+            saleCount: saleCount + other.saleCount,
+            quantity: quantity,
+            revenue: try revenue.adding(other.revenue),
+            cost: try cost.adding(other.cost),
+            profit: try profit.adding(other.profit),
+            commission: try commission.adding(other.commission)
+        )
     }
 }
 
@@ -97,7 +110,9 @@ extension CommissionStore {
         for month in try await clinicMonths(from: first, through: last) {
             months[month.clinicID, default: Array(repeating: .zero, count: 12)][month.month.month - 1] = month.totals
         }
-        let tiered = Set(try await terms(TermsQuery(includeArchived: true)).filter { !$0.tiers.isEmpty }.map(\.clinicID))
+        let tiered = Set(
+            try await terms(TermsQuery(includeArchived: true)).filter { !$0.tiers.isEmpty }.map(\.clinicID)
+        )
         let deducting = Set(try await deductions(clinic: nil).map(\.clinicID))
         var clinics: [ClinicYear] = []
         var total = ClinicYear.Figures()
@@ -116,8 +131,12 @@ extension CommissionStore {
                     if tiered.contains(clinic.id) || deducting.contains(clinic.id) {
                         let statement = try await statement(clinic: clinic.id, period: entry.period)
                         figures.commission = try figures.commission.adding(statement.totals.commission)
-                        for line in statement.accelerators { figures.accelerators = try figures.accelerators.adding(line.amount) }
-                        for line in statement.deductions { figures.deductions = try figures.deductions.adding(line.amount) }
+                        for line in statement.accelerators {
+                            figures.accelerators = try figures.accelerators.adding(line.amount)
+                        }
+                        for line in statement.deductions {
+                            figures.deductions = try figures.deductions.adding(line.amount)
+                        }
                     } else {
                         figures.commission = try figures.commission.adding(entry.expected)
                     }

@@ -14,7 +14,9 @@ struct BookProposal {
     let lockedCurrency: String?
 
     /// The currencies the form lists first (any other ISO code is taken too, from Settings).
-    static let currencies = ["EUR", "USD", "GBP", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK", "JPY", "BRL", "MXN", "ZAR"]
+    static let currencies = [
+        "EUR", "USD", "GBP", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK", "JPY", "BRL", "MXN", "ZAR",
+    ]
 
     init(acceptLanguage: String?, current: BookSettings, holdsAmounts: Bool) {
         let asked = Self.locale(acceptLanguage) ?? current.localeIdentifier
@@ -27,14 +29,20 @@ struct BookProposal {
     /// The proposal for `store`'s book, for a browser that asks for `acceptLanguage`.
     static func of(_ store: any CommissionStore, acceptLanguage: String?) async throws -> BookProposal {
         let holdsAmounts = try await !store.products(ProductQuery(includeArchived: true, page: Page(limit: 1))).isEmpty
-        return BookProposal(acceptLanguage: acceptLanguage, current: try await store.settings(), holdsAmounts: holdsAmounts)
+        return BookProposal(
+            acceptLanguage: acceptLanguage,
+            current: try await store.settings(),
+            holdsAmounts: holdsAmounts
+        )
     }
 
     /// The first locale of `Accept-Language` ("de-DE,de;q=0.9,en;q=0.8") the form offers, or one of
     /// the same language.
     static func locale(_ header: String?) -> String? {
         let asked = (header ?? "").split(separator: ",").map {
-            $0.split(separator: ";").first.map { String($0).trimmingWhitespace().replacingOccurrences(of: "-", with: "_") } ?? ""
+            $0.split(separator: ";").first.map {
+                String($0).trimmingWhitespace().replacingOccurrences(of: "-", with: "_")
+            } ?? ""
         }.filter { !$0.isEmpty && $0 != "*" }
         let offered = LocaleStyle.common.map(\.identifier)
         for tag in asked {
@@ -54,7 +62,11 @@ struct BookProposal {
 
     /// The book's settings, or the sentence that refuses them.
     func settings() throws -> BookSettings {
-        let settings = BookSettings(currency: try Currency(code: currency), timeZoneIdentifier: timeZone, localeIdentifier: locale)
+        let settings = BookSettings(
+            currency: try Currency(code: currency),
+            timeZoneIdentifier: timeZone,
+            localeIdentifier: locale
+        )
         try StoreInput.check(settings)
         return settings
     }
@@ -62,15 +74,31 @@ struct BookProposal {
     /// The form's values: each list with her choice selected.
     /// The set-up page's fields for the book (`setup.mustache`): her currency among the common
     /// ones (or the one the book already holds), her zone, her locale.
-    func view(username: String, propose: Bool, sampleOffered: Bool, firstClinic: FirstClinicFields?, csrf: String) -> SetupPageView {
+    func view(
+        username: String,
+        propose: Bool,
+        sampleOffered: Bool,
+        firstClinic: FirstClinicFields?,
+        csrf: String
+    ) -> SetupPageView {
         let names = Locale(identifier: "en_US")
         var codes = lockedCurrency.map { [$0] } ?? Self.currencies
         if !codes.contains(currency) { codes.insert(currency, at: 0) }
         return SetupPageView(
-            username: username, propose: propose, sampleOffered: sampleOffered, lockedCurrency: lockedCurrency,
-            currencies: codes.map { .init(code: $0, name: names.localizedString(forCurrencyCode: $0) ?? $0, selected: $0 == currency) },
-            timeZone: timeZone, locales: LocaleStyle.common.map { .init(id: $0.identifier, name: $0.name, selected: $0.identifier == locale) },
-            firstClinic: firstClinic, csrf: csrf)
+            username: username,
+            propose: propose,
+            sampleOffered: sampleOffered,
+            lockedCurrency: lockedCurrency,
+            currencies: codes.map {
+                .init(code: $0, name: names.localizedString(forCurrencyCode: $0) ?? $0, selected: $0 == currency)
+            },
+            timeZone: timeZone,
+            locales: LocaleStyle.common.map {
+                .init(id: $0.identifier, name: $0.name, selected: $0.identifier == locale)
+            },
+            firstClinic: firstClinic,
+            csrf: csrf
+        )
     }
 }
 
@@ -78,13 +106,17 @@ struct BookProposal {
 package struct SetupPageView: PageView {
     package struct Currency: Sendable {
         let code: String, name: String, selected: Bool
-        package init(code: String, name: String, selected: Bool) { (self.code, self.name, self.selected) = (code, name, selected) }
+        package init(code: String, name: String, selected: Bool) {
+            (self.code, self.name, self.selected) = (code, name, selected)
+        }
     }
 
     /// A locale to choose, by its identifier (`de_DE`).
     package struct Choice: Sendable {
         let id: String, name: String, selected: Bool
-        package init(id: String, name: String, selected: Bool) { (self.id, self.name, self.selected) = (id, name, selected) }
+        package init(id: String, name: String, selected: Bool) {
+            (self.id, self.name, self.selected) = (id, name, selected)
+        }
     }
 
     let username: String
@@ -99,9 +131,20 @@ package struct SetupPageView: PageView {
     let firstClinic: FirstClinicFields?
     let csrf: String
 
-    package init(username: String, propose: Bool, sampleOffered: Bool, lockedCurrency: String?, currencies: [Currency], timeZone: String,
-                 locales: [Choice], firstClinic: FirstClinicFields?, csrf: String) {
-        (self.username, self.propose, self.sampleOffered, self.lockedCurrency, self.currencies) = (username, propose, sampleOffered, lockedCurrency, currencies)
+    package init(
+        username: String,
+        propose: Bool,
+        sampleOffered: Bool,
+        lockedCurrency: String?,
+        currencies: [Currency],
+        timeZone: String,
+        locales: [Choice],
+        firstClinic: FirstClinicFields?,
+        csrf: String
+    ) {
+        (self.username, self.propose, self.sampleOffered, self.lockedCurrency, self.currencies) = (
+            username, propose, sampleOffered, lockedCurrency, currencies
+        )
         (self.timeZone, self.locales, self.firstClinic, self.csrf) = (timeZone, locales, firstClinic, csrf)
     }
 }

@@ -6,12 +6,19 @@ import Logging
 /// Builds the server of several books (a shared PostgreSQL database): each request is answered by
 /// the app of the caller's own book, found from its session, token, sign-in name or invitation.
 public func buildApplication(
-    configuration: WebConfiguration, books: any BookDirectory, routes: RouteLog = RouteLog(), logger: Logger = Logger(label: "commission")
+    configuration: WebConfiguration,
+    books: any BookDirectory,
+    routes: RouteLog = RouteLog(),
+    logger: Logger = Logger(label: "commission")
 ) -> some ApplicationProtocol {
     Application(
         responder: BookResponder(books: books, configuration: configuration, routes: routes),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Commission"),
-        logger: logger)
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port),
+            serverName: "Commission"
+        ),
+        logger: logger
+    )
 }
 
 /// Sends each request to the app of one book. Every book has its own router, store and live
@@ -35,9 +42,13 @@ struct BookResponder: HTTPResponder {
         switch request.uri.path {
         case "/health", "/health/live": return Health.live
         case "/health/ready":
-            return await Health.ready(context: context, primary: books.primaryDatabase, away: books.databasesAway) { _ = try await books.defaultBook() }
+            return await Health.ready(context: context, primary: books.primaryDatabase, away: books.databasesAway) {
+                _ = try await books.defaultBook()
+            }
         case "/metrics":
-            do { return try ServerMetrics.answer(configuration.metrics, request) } catch { return Problem.from(error).response }
+            do { return try ServerMetrics.answer(configuration.metrics, request) } catch {
+                return Problem.from(error).response
+            }
         default: break
         }
         var request = request
@@ -61,8 +72,12 @@ struct BookResponder: HTTPResponder {
     func book(of request: inout Request, context: Context) async throws -> Int64 {
         let path = request.uri.path
         // An invitation leads to its book even when the browser is signed in to another one.
-        if path.hasPrefix(AccountJob.invitationPath), let book = try await books.book(
-            invitationDigest: Secret.digest(String(path.dropFirst(AccountJob.invitationPath.count))), now: configuration.clock.now) {
+        if path.hasPrefix(AccountJob.invitationPath),
+            let book = try await books.book(
+                invitationDigest: Secret.digest(String(path.dropFirst(AccountJob.invitationPath.count))),
+                now: configuration.clock.now
+            )
+        {
             return book
         }
         if let secret = AuthenticationMiddleware.bearerSecret(request) {
@@ -70,7 +85,8 @@ struct BookResponder: HTTPResponder {
             return try await books.defaultBook()
         }
         if let cookie = request.cookies[AuthenticationMiddleware.cookieName]?.value, !cookie.isEmpty,
-           let book = try await books.book(sessionDigest: Secret.digest(cookie), now: configuration.clock.now) {
+            let book = try await books.book(sessionDigest: Secret.digest(cookie), now: configuration.clock.now)
+        {
             return book
         }
         if request.method == .post && path == "/login" {
@@ -151,8 +167,13 @@ actor BookApps {
         let routes = routesLogged ? RouteLog() : routes
         routesLogged = true
         let app = Task {
-            buildRouter(configuration: configuration, store: try await books.store(book: book), routes: routes,
-                        setupIsOpen: { try await books.setupIsOpen(book: book) }, sample: nil).buildResponder()
+            buildRouter(
+                configuration: configuration,
+                store: try await books.store(book: book),
+                routes: routes,
+                setupIsOpen: { try await books.setupIsOpen(book: book) },
+                sample: nil
+            ).buildResponder()
         }
         apps[book] = Kept(app: app, lastUsed: now)
         releaseBeyondTheLimit()

@@ -12,7 +12,11 @@ enum Charts {
     /// Each clinic's colour class, by its place among all the book's clinics (archived ones
     /// included), so that it never changes with what a chart shows.
     static func colorClasses(_ clinics: [Clinic]) -> [Clinic.ID: String] {
-        Dictionary(uniqueKeysWithValues: clinics.sorted { $0.id < $1.id }.enumerated().map { ($0.element.id, "c\($0.offset % paletteSize)") })
+        Dictionary(
+            uniqueKeysWithValues: clinics.sorted { $0.id < $1.id }.enumerated().map {
+                ($0.element.id, "c\($0.offset % paletteSize)")
+            }
+        )
     }
 
     static func escape(_ text: String) -> String {
@@ -52,7 +56,12 @@ enum Charts {
     /// Stacked bars: a bar per month, a colour per clinic; a labelled amount axis with gridlines,
     /// month names below — as many as fit without touching. Negative months draw as nothing (their
     /// figures are in the tables). The legend is ``legend(_:)``'s.
-    static func monthly(months: [Day], series: [(name: String, color: String, values: [Int64])], style: LocaleStyle, size: Size) -> String {
+    static func monthly(
+        months: [Day],
+        series: [(name: String, color: String, values: [Int64])],
+        style: LocaleStyle,
+        size: Size
+    ) -> String {
         let width = size.width, height = size.height, left = 58, right = 6, top = 10, bottom = 22
         let scale = style.currency.scale
         let totals = months.indices.map { index in series.reduce(Int64(0)) { $0 &+ max(0, $1.values[index]) } }
@@ -60,11 +69,13 @@ enum Charts {
         let top4 = step * 4 * scale  // the axis's top, in minor units
         let plot = height - top - bottom
         let id = "monthly-title-\(size.rawValue)"
-        var svg = "<svg class=\"chart chart-\(size.rawValue)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(id)\"><title id=\"\(id)\">Commission per month and clinic, the last \(months.count) months</title>"
+        var svg =
+            "<svg class=\"chart chart-\(size.rawValue)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-labelledby=\"\(id)\"><title id=\"\(id)\">Commission per month and clinic, the last \(months.count) months</title>"
         for line in 0...4 {
             let y = top + plot - Int(scaleValue(Int64(line) * step * scale, to: plot, of: top4))
             svg += "<line class=\"grid\" x1=\"\(left)\" x2=\"\(width - right)\" y1=\"\(y)\" y2=\"\(y)\"/>"
-            svg += "<text class=\"axis\" x=\"\(left - 4)\" y=\"\(y + 4)\" text-anchor=\"end\">\(escape(style.formatWhole(Int64(line) * step)))</text>"
+            svg +=
+                "<text class=\"axis\" x=\"\(left - 4)\" y=\"\(y + 4)\" text-anchor=\"end\">\(escape(style.formatWhole(Int64(line) * step)))</text>"
         }
         let slot = (width - left - right) / max(months.count, 1)
         // Every month named when its bar is wide enough, else every second or third: names never touch.
@@ -77,11 +88,13 @@ enum Charts {
                 let barHeight = Int(scaleValue(value, to: plot, of: top4))
                 guard barHeight > 0 else { continue }
                 y -= barHeight
-                svg += "<rect class=\"\(entry.color) fill\" x=\"\(x)\" y=\"\(y)\" width=\"\(slot - 4)\" height=\"\(barHeight)\"><title>\(escape(entry.name)), \(escape(style.monthName(month.month))) \(month.year): \(escape(style.format(Money(minorUnits: entry.values[index]))))</title></rect>"
+                svg +=
+                    "<rect class=\"\(entry.color) fill\" x=\"\(x)\" y=\"\(y)\" width=\"\(slot - 4)\" height=\"\(barHeight)\"><title>\(escape(entry.name)), \(escape(style.monthName(month.month))) \(month.year): \(escape(style.format(Money(minorUnits: entry.values[index]))))</title></rect>"
             }
             // The newest month is always named; the others counting back from it.
             if (months.count - 1 - index) % every == 0 {
-                svg += "<text class=\"axis month\" x=\"\(x + (slot - 4) / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\">\(escape(style.monthName(month.month)))</text>"
+                svg +=
+                    "<text class=\"axis month\" x=\"\(x + (slot - 4) / 2)\" y=\"\(height - 6)\" text-anchor=\"middle\">\(escape(style.monthName(month.month)))</text>"
             }
         }
         return svg + "</svg>"
@@ -91,7 +104,8 @@ enum Charts {
     static func legend(_ series: [(name: String, color: String, values: [Int64])]) -> String {
         var html = "<ul class=\"legend\">"
         for entry in series {
-            html += "<li><svg class=\"swatch-box\" viewBox=\"0 0 10 10\" aria-hidden=\"true\"><rect class=\"\(entry.color) fill\" width=\"10\" height=\"10\"/></svg> \(escape(entry.name))</li>"
+            html +=
+                "<li><svg class=\"swatch-box\" viewBox=\"0 0 10 10\" aria-hidden=\"true\"><rect class=\"\(entry.color) fill\" width=\"10\" height=\"10\"/></svg> \(escape(entry.name))</li>"
         }
         return html + "</ul>"
     }
@@ -109,13 +123,16 @@ enum Charts {
         let width = 360, rowHeight = 40, barLeft = 0, barRoom = 200
         let percentages = Percentages.largestRemainder(entries.map(\.amount))
         let largest = max(entries.map { max(0, $0.amount) }.max() ?? 0, 1)
-        var svg = "<svg class=\"chart\" viewBox=\"0 0 \(width) \(max(1, entries.count) * rowHeight + 4)\" role=\"img\" aria-labelledby=\"share-title\"><title id=\"share-title\">Share of this year's commission by clinic</title>"
+        var svg =
+            "<svg class=\"chart\" viewBox=\"0 0 \(width) \(max(1, entries.count) * rowHeight + 4)\" role=\"img\" aria-labelledby=\"share-title\"><title id=\"share-title\">Share of this year's commission by clinic</title>"
         for (index, entry) in entries.enumerated() {
             let y = index * rowHeight
             let barWidth = max(Int(scaleValue(max(0, entry.amount), to: barRoom, of: largest)), 1)
             svg += "<text x=\"\(barLeft)\" y=\"\(y + 14)\">\(escape(String(entry.name.prefix(44))))</text>"
-            svg += "<rect class=\"\(entry.color) fill\" x=\"\(barLeft)\" y=\"\(y + 19)\" width=\"\(barWidth)\" height=\"14\"/>"
-            svg += "<text x=\"\(barLeft + barWidth + 6)\" y=\"\(y + 31)\">\(percentages[index])% · \(escape(style.format(Money(minorUnits: entry.amount))))</text>"
+            svg +=
+                "<rect class=\"\(entry.color) fill\" x=\"\(barLeft)\" y=\"\(y + 19)\" width=\"\(barWidth)\" height=\"14\"/>"
+            svg +=
+                "<text x=\"\(barLeft + barWidth + 6)\" y=\"\(y + 31)\">\(percentages[index])% · \(escape(style.format(Money(minorUnits: entry.amount))))</text>"
         }
         return svg + "</svg>"
     }

@@ -15,26 +15,28 @@ extension API.SaleInput: FlatDecodable {
     package init?(members: [(key: String, value: FlatJSON.Value)]) {
         self.init()
         for (key, value) in members {
-            let isRead = switch key {
-            case "clinicId": Self.read(value, into: &clinicId, \.integer)
-            case "clinic": Self.read(value, into: &clinic, \.string)
-            case "productId": Self.read(value, into: &productId, \.integer)
-            case "product": Self.read(value, into: &product, \.string)
-            case "date": Self.read(value, into: &date, \.string)
-            case "quantity": Self.read(value, into: &quantity, \.integer)
-            case "unitPrice": Self.read(value, into: &unitPrice, \.string)
-            case "unitCost": Self.read(value, into: &unitCost, \.string)
-            case "discount": Self.read(value, into: &discount, \.string)
-            case "noCommission": Self.read(value, into: &noCommission, \.bool)
-            case "note": Self.read(value, into: &note, \.string)
-            default: true
-            }
+            let isRead =
+                switch key {
+                case "clinicId": Self.read(value, into: &clinicId, \.integer)
+                case "clinic": Self.read(value, into: &clinic, \.string)
+                case "productId": Self.read(value, into: &productId, \.integer)
+                case "product": Self.read(value, into: &product, \.string)
+                case "date": Self.read(value, into: &date, \.string)
+                case "quantity": Self.read(value, into: &quantity, \.integer)
+                case "unitPrice": Self.read(value, into: &unitPrice, \.string)
+                case "unitCost": Self.read(value, into: &unitCost, \.string)
+                case "discount": Self.read(value, into: &discount, \.string)
+                case "noCommission": Self.read(value, into: &noCommission, \.bool)
+                case "note": Self.read(value, into: &note, \.string)
+                default: true
+                }
             guard isRead else { return nil }
         }
     }
 
     /// `value` into `field` when it is of the field's type (`null` is nil); false when it is not.
-    private static func read<T>(_ value: FlatJSON.Value, into field: inout T?, _ typed: (FlatJSON.Value) -> T?) -> Bool {
+    private static func read<T>(_ value: FlatJSON.Value, into field: inout T?, _ typed: (FlatJSON.Value) -> T?) -> Bool
+    {
         if value == .null {
             field = nil
             return true

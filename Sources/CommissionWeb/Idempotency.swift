@@ -27,16 +27,23 @@ struct IdempotencyMiddleware: RouterMiddleware {
     /// Routes whose store call takes the key itself.
     static let keyedByTheirRecord: Set<String> = ["/api/v1/sales"]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard Self.writeMethods.contains(request.method), let sent = request.headers[.idempotencyKey],
-              !(request.method == .post && Self.keyedByTheirRecord.contains(request.uri.path)) else {
+            !(request.method == .post && Self.keyedByTheirRecord.contains(request.uri.path))
+        else {
             return try await next(request, context)
         }
         guard let key = try StoreInput.idempotencyKey(sent) else { return try await next(request, context) }
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let fingerprint = Self.fingerprint(request, body: body)
-        if let kept = try await store.idempotentAnswer(for: key) { return try Self.replay(kept, key: key, fingerprint: fingerprint) }
+        if let kept = try await store.idempotentAnswer(for: key) {
+            return try Self.replay(kept, key: key, fingerprint: fingerprint)
+        }
 
         let claim = IdempotencyClaim(key: key, fingerprint: fingerprint, madeAt: clock.now)
         var response: Response
@@ -44,7 +51,9 @@ struct IdempotencyMiddleware: RouterMiddleware {
             response = try await IdempotencyClaim.$current.withValue(claim) { try await next(request, context) }
         } catch is IdempotencyKeyInUse {
             // Another request with the key wrote first (the two raced): its answer, once kept, is this one's too.
-            let kept = try await store.idempotentAnswer(for: key) ?? IdempotentAnswer(fingerprint: fingerprint, status: nil, contentType: nil, body: [])
+            let kept =
+                try await store.idempotentAnswer(for: key)
+                ?? IdempotentAnswer(fingerprint: fingerprint, status: nil, contentType: nil, body: [])
             return try Self.replay(kept, key: key, fingerprint: fingerprint)
         } catch {
             // A write that committed before the request failed is still the key's: its answer is the failure.
@@ -54,12 +63,21 @@ struct IdempotencyMiddleware: RouterMiddleware {
         guard claim.isCommitted else { return response }
         let collected = try await Self.collect(&response)
         do {
-            try await store.keepIdempotentAnswer(IdempotentAnswer(fingerprint: fingerprint, status: response.status.code,
-                                                                  contentType: response.headers[.contentType], body: collected),
-                                                 for: key, now: clock.now)
+            try await store.keepIdempotentAnswer(
+                IdempotentAnswer(
+                    fingerprint: fingerprint,
+                    status: response.status.code,
+                    contentType: response.headers[.contentType],
+                    body: collected
+                ),
+                for: key,
+                now: clock.now
+            )
         } catch {
             // The write stands and is answered; only a retry of it finds no answer to replay (a 409).
-            context.logger.warning("the answer to the request with Idempotency-Key \(key) was not kept: \(String(reflecting: error))")
+            context.logger.warning(
+                "the answer to the request with Idempotency-Key \(key) was not kept: \(String(reflecting: error))"
+            )
         }
         return response
     }
@@ -75,16 +93,26 @@ struct IdempotencyMiddleware: RouterMiddleware {
     /// The kept answer, for the same request; a refusal for another, or while it is being answered.
     static func replay(_ kept: IdempotentAnswer, key: String, fingerprint: String) throws -> Response {
         guard kept.fingerprint == fingerprint else {
-            throw Problem(.unprocessableContent, "The Idempotency-Key \"\(key)\" was sent before with another request (its method, path or body differ). Send a new key for a new request.")
+            throw Problem(
+                .unprocessableContent,
+                "The Idempotency-Key \"\(key)\" was sent before with another request (its method, path or body differ). Send a new key for a new request."
+            )
         }
         guard let status = kept.status else {
-            var problem = Problem(.conflict, "The request with the Idempotency-Key \"\(key)\" made its change and is still being answered. Send it again in a moment for its answer.").response
+            var problem = Problem(
+                .conflict,
+                "The request with the Idempotency-Key \"\(key)\" made its change and is still being answered. Send it again in a moment for its answer."
+            ).response
             problem.headers[.retryAfter] = "1"
             return problem
         }
         var headers: HTTPFields = [.idempotentReplayed: "true"]
         if let type = kept.contentType { headers[.contentType] = type }
-        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: kept.body)))
+        return Response(
+            status: .init(code: status),
+            headers: headers,
+            body: .init(byteBuffer: ByteBuffer(bytes: kept.body))
+        )
     }
 
     /// The response's body read whole (the API's answers to writes are small JSON), the response
@@ -99,7 +127,9 @@ struct IdempotencyMiddleware: RouterMiddleware {
 
     final class Collector: ResponseBodyWriter, Sendable {
         let bytes = Mutex<[UInt8]>([])
-        func write(_ buffer: ByteBuffer) async throws { bytes.withLock { $0.append(contentsOf: buffer.readableBytesView) } }
+        func write(_ buffer: ByteBuffer) async throws {
+            bytes.withLock { $0.append(contentsOf: buffer.readableBytesView) }
+        }
         func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 }

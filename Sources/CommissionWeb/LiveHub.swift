@@ -1,7 +1,7 @@
 import CommissionCore
 import CommissionKit
-import Foundation
 import CommissionStore
+import Foundation
 import Synchronization
 
 /// One live view shared by every event stream of a book: the dashboard's headline for the API's
@@ -45,8 +45,13 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
     ///   - heartbeat: written to every stream every `heartbeatInterval` (one timer for all the
     ///     hub's streams, running while it has any): a comment for API clients, which skip it; an
     ///     event for a page, whose script takes a stream that hears nothing for long for lost.
-    package init(store: any WebStore, request: Request, heartbeat: String = DashboardJob.comment, heartbeatInterval: Duration = DashboardJob.heartbeatInterval,
-                 render: @escaping @Sendable (Request.Value) async throws -> String) {
+    package init(
+        store: any WebStore,
+        request: Request,
+        heartbeat: String = DashboardJob.comment,
+        heartbeatInterval: Duration = DashboardJob.heartbeatInterval,
+        render: @escaping @Sendable (Request.Value) async throws -> String
+    ) {
         self.store = store
         self.request = request
         self.heartbeat = heartbeat
@@ -206,7 +211,11 @@ package final class LiveHub<Request: StoreRequest>: Sendable {
 
     private func finishAll() {
         let subscribers = state.withLock { state in
-            defer { state.subscribers = [:]; state.task = nil; state.latest = nil }
+            defer {
+                state.subscribers = [:]
+                state.task = nil
+                state.latest = nil
+            }
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.finish() }
@@ -227,8 +236,12 @@ package enum LiveEvent {
             EventTotals(sales: t.saleCount, revenue: c.format(t.revenue), commission: c.format(t.commission))
         }
         let summary = EventSummary(
-            today: headline.today.description, currency: c.code, todayTotals: totals(headline.todayTotals),
-            month: totals(headline.monthTotals), yearToDate: totals(headline.yearTotals))
+            today: headline.today.description,
+            currency: c.code,
+            todayTotals: totals(headline.todayTotals),
+            month: totals(headline.monthTotals),
+            yearToDate: totals(headline.yearTotals)
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -248,7 +261,11 @@ package enum LiveEvent {
     }
 }
 
-struct EventTotals: Encodable { var sales: Int; var revenue: String; var commission: String }
+struct EventTotals: Encodable {
+    var sales: Int
+    var revenue: String
+    var commission: String
+}
 struct EventSummary: Encodable {
     var today: String
     var currency: String

@@ -12,7 +12,10 @@ public struct JSONLogHandler: LogHandler {
     let write: @Sendable (String) -> Void
 
     /// `write` receives each line, its newline included (standard error by default).
-    public init(label: String, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(
+        label: String,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.label = label
         self.write = write
     }
@@ -42,8 +45,12 @@ public struct JSONLogHandler: LogHandler {
     }
 
     static func time(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon)
-            .timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(
+                .colon
+            )
+            .timeZone(separator: .omitted)
+        )
     }
 }
 
@@ -65,7 +72,11 @@ public struct TextLogHandler: LogHandler {
     }
 
     /// For the tests: the lines written to `stream`.
-    package init(label: String, stream: any TextOutputStream & Sendable, metadataProvider: Logger.MetadataProvider? = nil) {
+    package init(
+        label: String,
+        stream: any TextOutputStream & Sendable,
+        metadataProvider: Logger.MetadataProvider? = nil
+    ) {
         self.stream = StreamLogHandler(label: label, stream: stream, metadataProvider: nil)
         self.metadataProvider = metadataProvider
     }

@@ -11,13 +11,21 @@ import Synchronization
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         // In tenths of a millisecond, rounded; formatted by hand (String(format:) costs a request some microseconds).
-        let tenths = (elapsed.components.seconds * 10_000) + (elapsed.components.attoseconds + 50_000_000_000_000) / 100_000_000_000_000
-        context.logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(tenths / 10).\(tenths % 10)ms")
+        let tenths =
+            (elapsed.components.seconds * 10_000) + (elapsed.components.attoseconds + 50_000_000_000_000)
+            / 100_000_000_000_000
+        context.logger.info(
+            "\(request.method) \(request.uri.path) \(response.status.code) \(tenths / 10).\(tenths % 10)ms"
+        )
         return response
     }
 }
@@ -29,10 +37,15 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     /// The app is served over TLS: browsers are told to use nothing else (HSTS).
     let overTLS: Bool
 
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var response = try await next(request, context)
         Self.secure(&response, overTLS: overTLS)
         return response
@@ -57,7 +70,11 @@ struct ErrorMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let pages: Pages
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch {
@@ -78,13 +95,20 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let routes: RouteLog
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             let allowed = routes.methods(serving: request.uri.path)
             guard !allowed.isEmpty, !allowed.contains(request.method) else { throw error }
-            var problem = Problem(.methodNotAllowed, "\(request.uri.path) does not take \(request.method); it takes \(allowed.map(\.rawValue).joined(separator: ", ")).")
+            var problem = Problem(
+                .methodNotAllowed,
+                "\(request.uri.path) does not take \(request.method); it takes \(allowed.map(\.rawValue).joined(separator: ", "))."
+            )
             problem.allow = allowed
             throw problem
         }
@@ -98,14 +122,23 @@ struct AuthenticationMiddleware: RouterMiddleware {
     let store: any WebStore
     let configuration: WebConfiguration
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         var context = context
         context.bodyLimit = configuration.maxBodySize
         // The operator's token is not a book's: /metrics checks it itself.
         if request.uri.path == "/metrics" { return try await next(request, context) }
         if let secret = Self.bearerSecret(request) {
-            guard let account = try await store.account(tokenDigest: Secret.digest(secret), now: configuration.clock.now) else {
-                throw Problem(.unauthorized, "The bearer token is unknown or revoked: an owner creates a new one on the Settings page of the web app.")
+            guard
+                let account = try await store.account(tokenDigest: Secret.digest(secret), now: configuration.clock.now)
+            else {
+                throw Problem(
+                    .unauthorized,
+                    "The bearer token is unknown or revoked: an owner creates a new one on the Settings page of the web app."
+                )
             }
             context.caller = .token(account)
         } else if let cookie = request.cookies[Self.cookieName]?.value, !cookie.isEmpty {
@@ -123,7 +156,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         // The scheme's name in any case (RFC 9110), compared on its bytes: lowercasing the whole
         // header would copy the secret on every request.
         let scheme = authorization.utf8.prefix(7)
-        guard scheme.count == 7, zip(scheme, "bearer ".utf8).allSatisfy({ (0x41...0x5A).contains($0) ? $0 | 0x20 == $1 : $0 == $1 }) else { return nil }
+        guard scheme.count == 7,
+            zip(scheme, "bearer ".utf8).allSatisfy({ (0x41...0x5A).contains($0) ? $0 | 0x20 == $1 : $0 == $1 })
+        else { return nil }
         return authorization.dropFirst(7).trimmingWhitespace()
     }
 }
@@ -137,12 +172,19 @@ struct RequireAccountMiddleware: RouterMiddleware {
     /// The routes that take a streamed upload and check its CSRF part themselves.
     static let streamedUploads: Set<String> = ["/transfer/restore", "/import/workbook"]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let isAPI = request.uri.path.hasPrefix("/api/")
         switch context.caller {
         case .anonymous:
             if isAPI {
-                throw Problem(.unauthorized, "Sign in first: send a session cookie, or an `Authorization: Bearer` token.")
+                throw Problem(
+                    .unauthorized,
+                    "Sign in first: send a session cookie, or an `Authorization: Bearer` token."
+                )
             }
             let target = try await setupIsOpen() ? "/setup" : "/login"
             return .redirect(to: target, type: .normal)
@@ -153,19 +195,25 @@ struct RequireAccountMiddleware: RouterMiddleware {
                 if let header = request.headers[.csrfToken] {
                     token = header
                 } else if request.headers[.contentType]?.hasPrefix("multipart/form-data") == true,
-                          Self.streamedUploads.contains(request.uri.path) {
+                    Self.streamedUploads.contains(request.uri.path)
+                {
                     // The body is a file too big to hold: the route reads the form's csrf part
                     // first and refuses the file unless it matches (TransferJob.stageRestore).
                     var context = context
                     context.uploadCSRF = session.csrfToken
-                    return try await Audit.$actor.withValue(session.account.username) { try await next(request, context) }
+                    return try await Audit.$actor.withValue(session.account.username) {
+                        try await next(request, context)
+                    }
                 } else if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
                     token = Form(String(buffer: try await request.collectBody(upTo: context.maxUploadSize)))["csrf"]
                 } else {
                     token = nil
                 }
                 guard let token, Secret.matches(token, session.csrfToken) else {
-                    throw Problem(.forbidden, "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again.")
+                    throw Problem(
+                        .forbidden,
+                        "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again."
+                    )
                 }
                 return try await Audit.$actor.withValue(session.account.username) { try await next(request, context) }
             }
@@ -230,14 +278,26 @@ final class LoginThrottle: Sendable {
 
     /// One attempt of `name` from `address`: refused while it must wait, else counted and let
     /// through to `check`, which compares the password and says who matched (nil: nobody).
-    func attempt<Who>(name: String, address: String, knownDevice: Bool, _ check: () async throws -> Who?) async throws -> Attempt<Who> {
+    func attempt<Who>(
+        name: String,
+        address: String,
+        knownDevice: Bool,
+        _ check: () async throws -> Who?
+    ) async throws -> Attempt<Who> {
         let keys = Self.keys(name: name, address: address)
         let all = [keys.pair, keys.address, keys.name]
         let now = clock.now
         // Most attempts made while waiting are refused here, without counting them.
-        if let seconds = Self.wait(try await store.signInFailures(all), keys: keys, knownDevice: knownDevice, now: now) { return .wait(seconds: seconds) }
+        if let seconds = Self.wait(try await store.signInFailures(all), keys: keys, knownDevice: knownDevice, now: now)
+        {
+            return .wait(seconds: seconds)
+        }
         // Counted first: one sent at the same moment is counted after this one, and waits if this one used the last free try.
-        let before = try await store.countSignInAttempt(all, now: now, forgetBefore: now.addingTimeInterval(-Self.forgetAfter))
+        let before = try await store.countSignInAttempt(
+            all,
+            now: now,
+            forgetBefore: now.addingTimeInterval(-Self.forgetAfter)
+        )
         if let seconds = Self.wait(before, keys: keys, knownDevice: knownDevice, now: now) {
             try await store.withdrawSignInAttempt(all)
             return .wait(seconds: seconds)
@@ -259,10 +319,17 @@ final class LoginThrottle: Sendable {
     }
 
     /// Seconds to wait before this name may try again from this address, given these counts, or nil.
-    static func wait(_ counts: [String: SignInFailures], keys: (pair: String, address: String, name: String), knownDevice: Bool, now: Date) -> Int? {
-        [delay(counts[keys.pair], allowance: pairAllowance, now: now),
-         delay(counts[keys.address], allowance: wideAllowance, now: now),
-         knownDevice ? nil : delay(counts[keys.name], allowance: wideAllowance, now: now)].compactMap { $0 }.max()
+    static func wait(
+        _ counts: [String: SignInFailures],
+        keys: (pair: String, address: String, name: String),
+        knownDevice: Bool,
+        now: Date
+    ) -> Int? {
+        [
+            delay(counts[keys.pair], allowance: pairAllowance, now: now),
+            delay(counts[keys.address], allowance: wideAllowance, now: now),
+            knownDevice ? nil : delay(counts[keys.name], allowance: wideAllowance, now: now),
+        ].compactMap { $0 }.max()
     }
 
     private static func delay(_ count: SignInFailures?, allowance: Int, now: Date) -> Int? {
@@ -278,7 +345,9 @@ final class LoginThrottle: Sendable {
         if let key = readKey.withLock({ $0 }) { return key }
         var generator = SystemRandomNumberGenerator()
         let candidate = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let key = KnownDevice.Key(bytes: try await store.serverSecret(named: "known-device-cookie", candidate: candidate))
+        let key = KnownDevice.Key(
+            bytes: try await store.serverSecret(named: "known-device-cookie", candidate: candidate)
+        )
         readKey.withLock { $0 = key }
         return key
     }
@@ -295,7 +364,8 @@ enum KnownDevice {
     }
 
     static func cookie(for name: String, key: Key, now: Date) -> String {
-        let payload = "\(Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)).\(Data(StoreInput.usernameKey(name).utf8).base64EncodedString())"
+        let payload =
+            "\(Int64(now.addingTimeInterval(lifetime).timeIntervalSince1970)).\(Data(StoreInput.usernameKey(name).utf8).base64EncodedString())"
         return payload + "." + signature(payload, key: key)
     }
 
@@ -303,8 +373,9 @@ enum KnownDevice {
         guard let cookie else { return false }
         let parts = cookie.split(separator: ".")
         guard parts.count == 3, let expiry = Int64(parts[0]), expiry > Int64(now.timeIntervalSince1970),
-              Secret.matches(String(parts[2]), signature("\(parts[0]).\(parts[1])", key: key)),
-              let signedName = Data(base64Encoded: String(parts[1])).map({ String(decoding: $0, as: UTF8.self) }) else { return false }
+            Secret.matches(String(parts[2]), signature("\(parts[0]).\(parts[1])", key: key)),
+            let signedName = Data(base64Encoded: String(parts[1])).map({ String(decoding: $0, as: UTF8.self) })
+        else { return false }
         return signedName == StoreInput.usernameKey(name)
     }
 

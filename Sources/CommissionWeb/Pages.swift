@@ -25,25 +25,51 @@ package struct Pages: Sendable {
     /// `ViewTemplatesTests` holds each template to its view), inside the layout. `lang` is the
     /// page's language (`en-US`), from the book's locale; `csrf` the form token when the request
     /// has none yet (a page before sign-in).
-    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
-              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, errorLink: PageLink? = nil,
-              csrf: String? = nil, lang: String = "en") -> Response {
+    func page(
+        _ template: String,
+        view: some PageView,
+        title: String,
+        nav: String? = nil,
+        context: AppRequestContext,
+        status: HTTPResponse.Status = .ok,
+        message: String? = nil,
+        error: String? = nil,
+        errorLink: PageLink? = nil,
+        csrf: String? = nil,
+        lang: String = "en"
+    ) -> Response {
         let layout = LayoutView(
-            title: title, body: library.render(view, withTemplate: template) ?? "", csrf: csrf ?? context.csrfToken ?? "",
-            signedIn: context.caller.account != nil, sample: context.isSample, lang: lang,
+            title: title,
+            body: library.render(view, withTemplate: template) ?? "",
+            csrf: csrf ?? context.csrfToken ?? "",
+            signedIn: context.caller.account != nil,
+            sample: context.isSample,
+            lang: lang,
             rendered: Date().ISO8601Format(),  // when drawn: what a copy kept offline says it shows
             nav: nav.map { LayoutView.Nav(current: $0, underMore: Self.underMore.contains($0)) },
-            message: message, error: error, errorLink: errorLink)
+            message: message,
+            error: error,
+            errorLink: errorLink
+        )
         return html(library.render(layout, withTemplate: "layout") ?? "", status: status)
     }
 
     func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 
     func errorPage(_ problem: Problem, context: AppRequestContext) -> Response {
-        var response = page("error", view: ErrorPageView(title: problem.title, detail: problem.detail, link: problem.link), title: problem.title,
-                            context: context, status: .init(code: problem.status))
+        var response = page(
+            "error",
+            view: ErrorPageView(title: problem.title, detail: problem.detail, link: problem.link),
+            title: problem.title,
+            context: context,
+            status: .init(code: problem.status)
+        )
         if problem.status == 503 { response.headers[.retryAfter] = Problem.retryAfter }
         return response
     }
@@ -66,7 +92,9 @@ package struct PageChoice: Sendable {
 
     /// The days of the week, for a weekly schedule's picker (`selected` chosen).
     static func weekdays(selected: Weekday? = nil) -> [PageChoice] {
-        Weekday.allCases.map { PageChoice(value: $0.description, label: $0.description.capitalized, selected: $0 == selected) }
+        Weekday.allCases.map {
+            PageChoice(value: $0.description, label: $0.description.capitalized, selected: $0 == selected)
+        }
     }
 }
 
@@ -85,10 +113,16 @@ package struct PageOption: Sendable {
 package struct LayoutView: PageView {
     /// Which tab and which link of the wide bar are the page's (`more` for the pages under More).
     package struct Nav: Sendable {
-        let entry: Bool, dashboard: Bool, sales: Bool, statements: Bool, year: Bool, payouts: Bool, book: Bool, transfer: Bool, settings: Bool, more: Bool
+        let entry: Bool, dashboard: Bool, sales: Bool, statements: Bool, year: Bool, payouts: Bool, book: Bool,
+            transfer: Bool, settings: Bool, more: Bool
         package init(current: String, underMore: Bool) {
-            (entry, dashboard, sales, statements, year) = (current == "entry", current == "dashboard", current == "sales", current == "statements", current == "year")
-            (payouts, book, transfer, settings) = (current == "payouts", current == "book", current == "transfer", current == "settings")
+            (entry, dashboard, sales, statements, year) = (
+                current == "entry", current == "dashboard", current == "sales", current == "statements",
+                current == "year"
+            )
+            (payouts, book, transfer, settings) = (
+                current == "payouts", current == "book", current == "transfer", current == "settings"
+            )
             more = current == "more" || underMore
         }
     }
@@ -105,9 +139,22 @@ package struct LayoutView: PageView {
     /// The form that settles `error`, when there is one.
     let errorLink: PageLink?
 
-    package init(title: String, body: String, csrf: String, signedIn: Bool, sample: Bool, lang: String, rendered: String, nav: Nav?, message: String?,
-                 error: String?, errorLink: PageLink?) {
-        (self.title, self.body, self.csrf, self.signedIn, self.sample, self.lang, self.rendered) = (title, body, csrf, signedIn, sample, lang, rendered)
+    package init(
+        title: String,
+        body: String,
+        csrf: String,
+        signedIn: Bool,
+        sample: Bool,
+        lang: String,
+        rendered: String,
+        nav: Nav?,
+        message: String?,
+        error: String?,
+        errorLink: PageLink?
+    ) {
+        (self.title, self.body, self.csrf, self.signedIn, self.sample, self.lang, self.rendered) = (
+            title, body, csrf, signedIn, sample, lang, rendered
+        )
         (self.nav, self.message, self.error, self.errorLink) = (nav, message, error, errorLink)
     }
 }
@@ -116,7 +163,9 @@ package struct LayoutView: PageView {
 package struct ErrorPageView: PageView {
     let title: String, detail: String
     let link: PageLink?
-    package init(title: String, detail: String, link: PageLink?) { (self.title, self.detail, self.link) = (title, detail, link) }
+    package init(title: String, detail: String, link: PageLink?) {
+        (self.title, self.detail, self.link) = (title, detail, link)
+    }
 }
 
 /// The More page (`more.mustache`): the pages under it, and Sign out.

@@ -28,7 +28,9 @@ public final class RouteLog: Sendable {
         var best: (template: String, specificity: [Bool])?
         for route in routes {
             let template = route.path.split(separator: "/", omittingEmptySubsequences: false)
-            guard template.count == segments.count, zip(template, segments).allSatisfy({ $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }) else { continue }
+            guard template.count == segments.count,
+                zip(template, segments).allSatisfy({ $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 })
+            else { continue }
             let rank = specificity(template)
             if best == nil || rank.lexicographicallyPrecedes(best!.specificity, by: { $0 && !$1 }) {
                 best = (route.path, rank)
@@ -36,7 +38,9 @@ public final class RouteLog: Sendable {
         }
         guard let best else { return [] }
         var methods: [HTTPRequest.Method] = []
-        for route in routes where route.path == best.template && !methods.contains(route.method) { methods.append(route.method) }
+        for route in routes where route.path == best.template && !methods.contains(route.method) {
+            methods.append(route.method)
+        }
         return methods
     }
 }

@@ -23,7 +23,10 @@ enum Resources {
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
         for file in files where file.pathExtension == "mustache" {
             do {
-                try library.register(try String(contentsOf: file, encoding: .utf8), named: file.deletingPathExtension().lastPathComponent)
+                try library.register(
+                    try String(contentsOf: file, encoding: .utf8),
+                    named: file.deletingPathExtension().lastPathComponent
+                )
             } catch {
                 fatalError("The template \(file.lastPathComponent) cannot be read: \(error)")
             }
@@ -51,18 +54,30 @@ struct StaticFiles: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         var contents: [String: Data] = [:]
         for name in names {
-            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else { continue }
+            guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+                continue
+            }
             contents[name] = data
         }
         // The service worker names its cache after the other files' digest: a new build is a new shell.
-        let version = Self.fingerprint(Data(contents.filter { $0.key != "sw.js" }.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\(Self.fingerprint($0.value))" }.joined(separator: ";").utf8))
+        let version = Self.fingerprint(
+            Data(
+                contents.filter { $0.key != "sw.js" }.sorted { $0.key < $1.key }
+                    .map { "\($0.key)=\(Self.fingerprint($0.value))" }.joined(separator: ";").utf8
+            )
+        )
         self.version = version
         if let worker = contents["sw.js"] {
-            contents["sw.js"] = Data(String(decoding: worker, as: UTF8.self).replacingOccurrences(of: "__VERSION__", with: version).utf8)
+            contents["sw.js"] = Data(
+                String(decoding: worker, as: UTF8.self).replacingOccurrences(of: "__VERSION__", with: version).utf8
+            )
         }
         for (name, data) in contents {
-            files[name] = File(body: ByteBuffer(bytes: data), contentType: Self.contentType(of: name), etag: "\"\(Self.fingerprint(data))\"")
+            files[name] = File(
+                body: ByteBuffer(bytes: data),
+                contentType: Self.contentType(of: name),
+                etag: "\"\(Self.fingerprint(data))\""
+            )
         }
         self.files = files
     }

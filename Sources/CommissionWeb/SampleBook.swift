@@ -38,7 +38,13 @@ actor SampleBook {
             _ = try await DemoBook(today: try await store.settings().today()).build(in: store)
             // No password opens it: a session made by ``openSession()`` is the only way in.
             let account = try await store.createOwner(username: "sample", passwordHash: "!")
-            let router = buildRouter(configuration: configuration, store: store, routes: RouteLog(), setupIsOpen: { false }, sample: nil)
+            let router = buildRouter(
+                configuration: configuration,
+                store: store,
+                routes: RouteLog(),
+                setupIsOpen: { false },
+                sample: nil
+            )
             return (router.buildResponder(), store, account)
         }
         building = task
@@ -53,8 +59,12 @@ actor SampleBook {
         let built = try await app()
         let (store, account) = (built.store, built.account)
         let secret = Secret.make()
-        try await store.createSession(account: account.id, tokenDigest: Secret.digest(secret), csrfToken: Secret.make(),
-                                      expiresAt: configuration.clock.now.addingTimeInterval(configuration.sessionLifetime))
+        try await store.createSession(
+            account: account.id,
+            tokenDigest: Secret.digest(secret),
+            csrfToken: Secret.make(),
+            expiresAt: configuration.clock.now.addingTimeInterval(configuration.sessionLifetime)
+        )
         return secret
     }
 
@@ -81,7 +91,11 @@ actor SampleBook {
     /// A response that ends the sample in this browser: both cookies and what it keeps of the site
     /// cleared, and on to `location`.
     static func leave(to location: String, configuration: WebConfiguration) -> Response {
-        var response = forget([cookieName, AuthenticationMiddleware.cookieName], to: location, configuration: configuration)
+        var response = forget(
+            [cookieName, AuthenticationMiddleware.cookieName],
+            to: location,
+            configuration: configuration
+        )
         response.headers[clearSiteData] = #""cache", "storage""#
         return response
     }
@@ -90,7 +104,17 @@ actor SampleBook {
     static func forget(_ names: [String], to location: String, configuration: WebConfiguration) -> Response {
         var response = Response.redirect(to: location)
         for name in names {
-            response.setCookie(Cookie(name: name, value: "", maxAge: 0, path: "/", secure: configuration.secureCookies, httpOnly: true, sameSite: .lax))
+            response.setCookie(
+                Cookie(
+                    name: name,
+                    value: "",
+                    maxAge: 0,
+                    path: "/",
+                    secure: configuration.secureCookies,
+                    httpOnly: true,
+                    sameSite: .lax
+                )
+            )
         }
         return response
     }
@@ -114,26 +138,39 @@ struct SampleMiddleware: RouterMiddleware {
     let configuration: WebConfiguration
     let setupIsOpen: @Sendable () async throws -> Bool
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard request.cookies[SampleBook.cookieName]?.value == "1" else { return try await next(request, context) }
         guard try await setupIsOpen() else {
             // Her book was set up meanwhile: the sample is over, and her book answers from now on.
-            if let secret = request.cookies[AuthenticationMiddleware.cookieName]?.value { await sample.endSession(secret: secret) }
+            if let secret = request.cookies[AuthenticationMiddleware.cookieName]?.value {
+                await sample.endSession(secret: secret)
+            }
             await sample.release()
             return SampleBook.leave(to: "/login", configuration: configuration)
         }
         if request.uri.path == "/sample/leave" || (request.method == .post && request.uri.path == "/logout") {
-            if let secret = request.cookies[AuthenticationMiddleware.cookieName]?.value { await sample.endSession(secret: secret) }
+            if let secret = request.cookies[AuthenticationMiddleware.cookieName]?.value {
+                await sample.endSession(secret: secret)
+            }
             return SampleBook.leave(to: "/setup", configuration: configuration)
         }
         // A cookie the sample no longer knows (the server started again, the session over): out of the sample, back to set-up.
-        guard let secret = request.cookies[AuthenticationMiddleware.cookieName]?.value, await sample.hasSession(secret: secret) else {
+        guard let secret = request.cookies[AuthenticationMiddleware.cookieName]?.value,
+            await sample.hasSession(secret: secret)
+        else {
             return SampleBook.leave(to: "/setup", configuration: configuration)
         }
         var context = context
         context.isSample = true
         guard SampleBook.takes(request) else {
-            var refusal = Problem(.forbidden, "The sample book is for looking around: it does not import, restore, change settings or answer the API. Set up your own book for that.")
+            var refusal = Problem(
+                .forbidden,
+                "The sample book is for looking around: it does not import, restore, change settings or answer the API. Set up your own book for that."
+            )
             refusal.link = PageLink(label: "Set up your own book", href: "/sample/leave")
             return Pages.shared.errorPage(refusal, context: context)
         }

@@ -24,18 +24,39 @@ public final class ServerMetrics: Sendable {
     let booksKept: Prometheus.Gauge
 
     /// The latency buckets, in seconds: from a cached read to a large import.
-    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-                                      .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10)]
+    static let buckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
+    ]
 
     public init(token: String) {
         tokenDigest = Array(SHA256.hash(data: Data(token.utf8)))
-        salesRecorded = registry.makeCounter(descriptor: Self.name("sales_recorded", "total", "Sales recorded through this server (entry form and API)."))
-        imports = registry.makeCounter(descriptor: Self.name("imports", "total", "Imports that landed through this server (pages and API)."))
-        importedRows = registry.makeCounter(descriptor: Self.name("imported_rows", "total", "Rows those imports brought."))
-        openStreams = registry.makeGauge(descriptor: Self.name("event_streams", "", "Live event streams (dashboards, API clients) open now."))
-        lastBackup = registry.makeGauge(descriptor: Self.name("backup_last_success", "timestamp_seconds",
-                                                              "When a scheduled backup of every book last succeeded (Unix time; 0: not yet)."))
-        booksKept = registry.makeGauge(descriptor: Self.name("books_in_memory", "", "Books whose app this server keeps now (idle ones are released)."))
+        salesRecorded = registry.makeCounter(
+            descriptor: Self.name("sales_recorded", "total", "Sales recorded through this server (entry form and API).")
+        )
+        imports = registry.makeCounter(
+            descriptor: Self.name("imports", "total", "Imports that landed through this server (pages and API).")
+        )
+        importedRows = registry.makeCounter(
+            descriptor: Self.name("imported_rows", "total", "Rows those imports brought.")
+        )
+        openStreams = registry.makeGauge(
+            descriptor: Self.name("event_streams", "", "Live event streams (dashboards, API clients) open now.")
+        )
+        lastBackup = registry.makeGauge(
+            descriptor: Self.name(
+                "backup_last_success",
+                "timestamp_seconds",
+                "When a scheduled backup of every book last succeeded (Unix time; 0: not yet)."
+            )
+        )
+        booksKept = registry.makeGauge(
+            descriptor: Self.name(
+                "books_in_memory",
+                "",
+                "Books whose app this server keeps now (idle ones are released)."
+            )
+        )
     }
 
     /// Makes the registry the process's swift-metrics backend (once per process, as `serve` starts).
@@ -64,38 +85,59 @@ public final class ServerMetrics: Sendable {
 
     /// `/metrics`: the text Prometheus scrapes, or 404 when the server keeps no metrics.
     static func answer(_ metrics: ServerMetrics?, _ request: Request) throws -> Response {
-        guard let metrics else { throw Problem(.notFound, "This server keeps no metrics: start it with --metrics-token.") }
+        guard let metrics else {
+            throw Problem(.notFound, "This server keeps no metrics: start it with --metrics-token.")
+        }
         return metrics.response(to: request)
     }
 
     /// The text Prometheus scrapes.
     func response(to request: Request) -> Response {
         guard authorizes(request) else {
-            var response = Problem(.unauthorized, "The metrics are for the operator: send the token given to serve --metrics-token as a bearer token.").response
+            var response = Problem(
+                .unauthorized,
+                "The metrics are for the operator: send the token given to serve --metrics-token as a bearer token."
+            ).response
             response.headers[.wwwAuthenticate] = "Bearer realm=\"commission metrics\""
             return response
         }
-        return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
+        )
     }
 
     /// Counts a request and its duration by the route that answered it.
     func record(route: String, method: HTTPRequest.Method, status: HTTPResponse.Status, duration: Duration) {
         let labels = [("route", route), ("method", method.rawValue), ("status", String(status.code))]
         registry.makeCounter(descriptor: Self.requests, labels: labels).increment()
-        registry.makeDurationHistogram(descriptor: Self.latency, labels: Array(labels.prefix(2)), buckets: Self.buckets).record(duration)
+        registry.makeDurationHistogram(descriptor: Self.latency, labels: Array(labels.prefix(2)), buckets: Self.buckets)
+            .record(duration)
     }
 
     /// Counts a request's read or write of the database, and its time.
     func recordDatabase(_ operation: StoreTiming.Operation, duration: Duration) {
-        registry.makeDurationHistogram(descriptor: Self.database, labels: [("operation", operation.rawValue)], buckets: Self.buckets).record(duration)
+        registry.makeDurationHistogram(
+            descriptor: Self.database,
+            labels: [("operation", operation.rawValue)],
+            buckets: Self.buckets
+        ).record(duration)
     }
 
     static var database: MetricNameDescriptor {
-        name("database_duration", "seconds", "How long requests' reads and writes of the database took (waiting for the writer included), by operation.")
+        name(
+            "database_duration",
+            "seconds",
+            "How long requests' reads and writes of the database took (waiting for the writer included), by operation."
+        )
     }
-    static var requests: MetricNameDescriptor { name("http_requests", "total", "Requests answered, by route, method and status.") }
-    static var latency: MetricNameDescriptor { name("http_request_duration", "seconds", "How long requests took to answer, by route and method.") }
+    static var requests: MetricNameDescriptor {
+        name("http_requests", "total", "Requests answered, by route, method and status.")
+    }
+    static var latency: MetricNameDescriptor {
+        name("http_request_duration", "seconds", "How long requests took to answer, by route and method.")
+    }
 
     /// A metric's name in Commission's namespace (`commission_…`).
     static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
@@ -114,21 +156,38 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     init(metrics: ServerMetrics) {
         self.metrics = metrics
-        observer = StoreTiming.Observer { [metrics] operation, duration in metrics.recordDatabase(operation, duration: duration) }
+        observer = StoreTiming.Observer { [metrics] operation, duration in
+            metrics.recordDatabase(operation, duration: duration)
+        }
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
         let metrics = self.metrics
         do {
             let response = try await StoreTiming.$observer.withValue(observer) {
                 try await next(request, context)
             }
-            metrics.record(route: context.endpointPath ?? "unknown", method: request.method, status: response.status, duration: .now - start)
+            metrics.record(
+                route: context.endpointPath ?? "unknown",
+                method: request.method,
+                status: response.status,
+                duration: .now - start
+            )
             return response
         } catch {
-            let status = (error as? any HTTPResponseError)?.status ?? HTTPResponse.Status(code: Problem.from(error).status)
-            metrics.record(route: context.endpointPath ?? "unknown", method: request.method, status: status, duration: .now - start)
+            let status =
+                (error as? any HTTPResponseError)?.status ?? HTTPResponse.Status(code: Problem.from(error).status)
+            metrics.record(
+                route: context.endpointPath ?? "unknown",
+                method: request.method,
+                status: status,
+                duration: .now - start
+            )
             throw error
         }
     }

@@ -73,10 +73,15 @@ public struct ServerSettings: Sendable, Equatable {
 
     /// The settings from the flags, the environment and the file, in that order.
     /// - Throws: ``SettingsError`` for a file that cannot be read or a value of the wrong kind.
-    public static func resolve(_ flags: Flags, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               file: String? = nil) async throws -> ServerSettings {
+    public static func resolve(
+        _ flags: Flags,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        file: String? = nil
+    ) async throws -> ServerSettings {
         var given: [AbsoluteConfigKey: ConfigValue] = [:]
-        func put(_ key: String, _ value: ConfigContent?) { if let value { given[AbsoluteConfigKey([key])] = ConfigValue(value, isSecret: key == "metricsToken") } }
+        func put(_ key: String, _ value: ConfigContent?) {
+            if let value { given[AbsoluteConfigKey([key])] = ConfigValue(value, isSecret: key == "metricsToken") }
+        }
         put("db", flags.db.map(ConfigContent.string))
         put("databaseUrl", flags.databaseUrl.map(ConfigContent.string))
         put("host", flags.host.map(ConfigContent.string))
@@ -98,13 +103,18 @@ public struct ServerSettings: Sendable, Equatable {
         let environment = environment.filter { !$0.value.isEmpty }
         var providers: [any ConfigProvider] = [
             InMemoryProvider(name: "flags", values: given),
-            EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(["COMMISSION_METRICS_TOKEN"]),
-                                         // COMMISSION_MORE_DATABASES: URLs may hold commas (a primary and its standbys).
-                                         arraySeparator: " ")
-                .prefixKeys(with: "commission"),
+            EnvironmentVariablesProvider(
+                environmentVariables: environment,
+                secretsSpecifier: .specific(["COMMISSION_METRICS_TOKEN"]),
+                // COMMISSION_MORE_DATABASES: URLs may hold commas (a primary and its standbys).
+                arraySeparator: " "
+            )
+            .prefixKeys(with: "commission"),
         ]
         if let path = file ?? environment["COMMISSION_CONFIG"] {
-            guard FileManager.default.isReadableFile(atPath: path) else { throw SettingsError.unreadable(path, "it does not exist or cannot be read") }
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw SettingsError.unreadable(path, "it does not exist or cannot be read")
+            }
             do {
                 providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(path)))
             } catch {
@@ -117,7 +127,7 @@ public struct ServerSettings: Sendable, Equatable {
         func value<T>(_ key: String, _ read: (ConfigKey) throws -> T) throws -> T? {
             do {
                 return try read(ConfigKey(key))
-            } catch where "\(error)".hasPrefix("Missing required config value") {
+            } catch  where "\(error)".hasPrefix("Missing required config value") {
                 return nil
             } catch {
                 throw SettingsError.invalid(key, String("\(error)".trimmingSuffix(".")))
@@ -135,29 +145,43 @@ public struct ServerSettings: Sendable, Equatable {
         settings.backupKeep = try value("backupKeep") { try config.requiredInt(forKey: $0) } ?? settings.backupKeep
         settings.backupDirectory = try value("backupDirectory") { try config.requiredString(forKey: $0) }
         settings.booksKept = try value("booksKept") { try config.requiredInt(forKey: $0) } ?? settings.booksKept
-        settings.releaseBooksAfter = try value("releaseBooksAfter") { try config.requiredString(forKey: $0) } ?? settings.releaseBooksAfter
+        settings.releaseBooksAfter =
+            try value("releaseBooksAfter") { try config.requiredString(forKey: $0) } ?? settings.releaseBooksAfter
         settings.publicUrl = try value("publicUrl") { try config.requiredString(forKey: $0) }
         settings.moreDatabases = try value("moreDatabases") { try config.requiredStringArray(forKey: $0) } ?? []
         if let size = try value("maxBodySize", { try config.requiredString(forKey: $0) }) {
-            guard let bytes = Self.bytes(size), (64 << 10 ... 1 << 30).contains(bytes) else {
-                throw SettingsError.invalid("maxBodySize", "\"\(size)\" is not a size from 64K to 1G (bytes, or a number and K, M or G)")
+            guard let bytes = Self.bytes(size), (64 << 10...1 << 30).contains(bytes) else {
+                throw SettingsError.invalid(
+                    "maxBodySize",
+                    "\"\(size)\" is not a size from 64K to 1G (bytes, or a number and K, M or G)"
+                )
             }
             settings.maxBodySize = bytes
         }
         if let url = settings.publicUrl, PublicAddress(url) == nil {
-            throw SettingsError.invalid("publicUrl", "\"\(url)\" is not an address such as https://commission.example.com (http or https, a host, an optional port, no path)")
+            throw SettingsError.invalid(
+                "publicUrl",
+                "\"\(url)\" is not an address such as https://commission.example.com (http or https, a host, an optional port, no path)"
+            )
         }
         if let format = try value("logFormat", { try config.requiredString(forKey: $0) }) {
-            guard let known = LogFormat(rawValue: format) else { throw SettingsError.invalid("logFormat", "\"\(format)\" is text or json") }
+            guard let known = LogFormat(rawValue: format) else {
+                throw SettingsError.invalid("logFormat", "\"\(format)\" is text or json")
+            }
             settings.logFormat = known
         }
         if let level = try value("logLevel", { try config.requiredString(forKey: $0) }) {
             guard let known = Logger.Level(rawValue: level.lowercased()) else {
-                throw SettingsError.invalid("logLevel", "\"\(level)\" is one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+                throw SettingsError.invalid(
+                    "logLevel",
+                    "\"\(level)\" is one of " + Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                )
             }
             settings.logLevel = known
         }
-        guard (1...65_535).contains(settings.port) else { throw SettingsError.invalid("port", "\(settings.port) is not a port (1 to 65535)") }
+        guard (1...65_535).contains(settings.port) else {
+            throw SettingsError.invalid("port", "\(settings.port) is not a port (1 to 65535)")
+        }
         return settings
     }
 }
@@ -166,8 +190,16 @@ extension ServerSettings {
     /// `8M`, `512K`, `1G`, `65536`: a size in bytes (K, M and G are 1024-fold); nil when it is not one.
     static func bytes(_ text: String) -> Int? {
         var digits = text.trimmingWhitespace().uppercased()
-        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count { digits.removeLast(suffix.count) }
-        let shift = switch digits.last { case "K": 10; case "M": 20; case "G": 30; default: 0 }
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
+            digits.removeLast(suffix.count)
+        }
+        let shift =
+            switch digits.last {
+            case "K": 10
+            case "M": 20
+            case "G": 30
+            default: 0
+            }
         if shift > 0 { digits.removeLast() }
         guard let count = Int(digits), count >= 0, count <= Int.max >> shift else { return nil }
         return count << shift
@@ -189,7 +221,9 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension String {
     /// The text without the given ending.
-    fileprivate func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self[...] }
+    fileprivate func trimmingSuffix(_ suffix: String) -> Substring {
+        hasSuffix(suffix) ? dropLast(suffix.count) : self[...]
+    }
 }
 
 /// The address people reach the server at — `https://commission.example.com`, `http://10.0.0.5:8080` —
@@ -203,9 +237,10 @@ public struct PublicAddress: Sendable, Equatable {
     /// a fragment or credentials are refused (nil).
     public init?(_ string: String) {
         guard let components = URLComponents(string: string.trimmingWhitespace()),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty, components.user == nil, components.password == nil,
-              components.query == nil, components.fragment == nil, components.path.isEmpty || components.path == "/" else { return nil }
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty, components.user == nil, components.password == nil,
+            components.query == nil, components.fragment == nil, components.path.isEmpty || components.path == "/"
+        else { return nil }
         text = "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)" + (components.port.map { ":\($0)" } ?? "")
     }
 }

@@ -31,7 +31,9 @@ package struct Chip: Sendable, Hashable {
     /// A period's chip on `today`, when periods starting on or after `notDue` are not yet due.
     static func of(_ period: PeriodReconciliation, today: Day, notDue: Day) -> Chip {
         if period.difference.isNegative { return .credit }
-        if period.difference.isZero { return period.status == .nothingDue ? .nothingDue : period.period.end >= today ? .thisPeriod : .paid }
+        if period.difference.isZero {
+            return period.status == .nothingDue ? .nothingDue : period.period.end >= today ? .thisPeriod : .paid
+        }
         if period.period.end >= today { return period.received.isZero ? .thisPeriod : .partPaid }
         if period.period.start >= notDue { return period.received.isZero ? .due : .partPaid }
         return .overdue
@@ -60,11 +62,22 @@ extension ClinicStanding {
         // owed, a credit that the parts must show too, or they would not add up.
         let due = (try? owed.subtracting(arrears.overdue).subtracting(periodBalance)) ?? .zero
         // This period: what is left of it once paid in part ("$8.00 left of $48.00"), so that the parts add up.
-        let running = periodBalance.isNegative ? ChipFigure(.credit, style.format(periodBalance.magnitudeOrSelf), note: "on this period")
-            : ChipFigure(.thisPeriod, style.format(periodBalance), note: periodReceived.isZero ? nil : "left of \(style.format(periodPayable))")
-        return [arrears.overdue.isZero ? nil : ChipFigure(.overdue, style.format(arrears.overdue)),
-                due.isZero ? nil : due.isNegative ? ChipFigure(.credit, style.format(due.magnitudeOrSelf), note: "on ended periods")
-                    : ChipFigure(.due, style.format(due)), running].compactMap { $0 }
+        let running =
+            periodBalance.isNegative
+            ? ChipFigure(.credit, style.format(periodBalance.magnitudeOrSelf), note: "on this period")
+            : ChipFigure(
+                .thisPeriod,
+                style.format(periodBalance),
+                note: periodReceived.isZero ? nil : "left of \(style.format(periodPayable))"
+            )
+        return [
+            arrears.overdue.isZero ? nil : ChipFigure(.overdue, style.format(arrears.overdue)),
+            due.isZero
+                ? nil
+                : due.isNegative
+                    ? ChipFigure(.credit, style.format(due.magnitudeOrSelf), note: "on ended periods")
+                    : ChipFigure(.due, style.format(due)), running,
+        ].compactMap { $0 }
     }
 }
 
@@ -76,7 +89,9 @@ package enum SaleWords {
     }
 
     /// "1 sale", "1,039 sales".
-    static func count(_ count: Int, style: LocaleStyle) -> String { "\(style.formatCount(count)) sale\(count == 1 ? "" : "s")" }
+    static func count(_ count: Int, style: LocaleStyle) -> String {
+        "\(style.formatCount(count)) sale\(count == 1 ? "" : "s")"
+    }
 }
 
 extension Chip {
@@ -86,8 +101,11 @@ extension Chip {
     /// an earlier one is ended. `rank` orders them so: in force, upcoming, ended.
     static func of(_ terms: Terms, among all: [Terms], today: Day) -> (rank: Int, chip: Chip) {
         if terms.effectiveFrom > today { return (1, .upcoming) }
-        let inForce = all.filter { !$0.isArchived && $0.clinicID == terms.clinicID && $0.productID == terms.productID && $0.effectiveFrom <= today }
-            .max { ($0.effectiveFrom, $0.id.rawValue) < ($1.effectiveFrom, $1.id.rawValue) }
+        let inForce = all.filter {
+            !$0.isArchived && $0.clinicID == terms.clinicID && $0.productID == terms.productID
+                && $0.effectiveFrom <= today
+        }
+        .max { ($0.effectiveFrom, $0.id.rawValue) < ($1.effectiveFrom, $1.id.rawValue) }
         return inForce?.id == terms.id ? (0, .inForce) : (2, .ended)
     }
 }

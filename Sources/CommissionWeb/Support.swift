@@ -49,9 +49,16 @@ public struct WebConfiguration: Sendable {
     /// offers "Try it first" on its set-up page (``SampleBook``); nil offers none.
     public var sampleStore: (@Sendable () async throws -> any WebStore)?
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, secureCookies: Bool = false,
-                sessionLifetime: TimeInterval = 30 * 24 * 3600, maxBodySize: Int = 8 * 1024 * 1024, bcryptCost: UInt8 = 12,
-                trustForwardedFor: Bool = false, maxBackupSize: Int = 1 << 30) {
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        secureCookies: Bool = false,
+        sessionLifetime: TimeInterval = 30 * 24 * 3600,
+        maxBodySize: Int = 8 * 1024 * 1024,
+        bcryptCost: UInt8 = 12,
+        trustForwardedFor: Bool = false,
+        maxBackupSize: Int = 1 << 30
+    ) {
         self.maxBackupSize = maxBackupSize
         self.host = host
         self.port = port
@@ -224,11 +231,15 @@ package struct Problem: Error, Encodable, Sendable {
             let detail = error.message(on: surface)
             switch error {
             case .notFound: return Problem(.notFound, detail)
-            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported: return Problem(.conflict, detail)
+            case .duplicateName, .duplicateSKU, .hasHistory, .periodClosed, .unreadable, .alreadyImported:
+                return Problem(.conflict, detail)
             case .storage, .unavailable: return Problem(.serviceUnavailable, detail)
             case .importRejected(let problems, _):
-                return Problem(.unprocessableContent, detail,
-                               errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) })
+                return Problem(
+                    .unprocessableContent,
+                    detail,
+                    errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) }
+                )
             default: return Problem(.unprocessableContent, detail)
             }
         case let error as HTTPError:
@@ -238,12 +249,19 @@ package struct Problem: Error, Encodable, Sendable {
         case let error as any HTTPResponseError:
             return Problem(error.status, error.status.reasonPhrase)
         case is DecodingError:
-            return Problem(.badRequest, "The request body is not the JSON this endpoint expects: \(describe(error as! DecodingError))")
-        case let described as any CustomStringConvertible where error is MoneyError || error is SaleLineError || error is DayError
+            return Problem(
+                .badRequest,
+                "The request body is not the JSON this endpoint expects: \(describe(error as! DecodingError))"
+            )
+        case let described as any CustomStringConvertible
+        where error is MoneyError || error is SaleLineError || error is DayError
             || error is ShareError || error is PayScheduleError || error is CurrencyError || error is DateOutOfRange:
             return Problem(.unprocessableContent, described.description)
         default:
-            return Problem(.internalServerError, "Something went wrong on the server; nothing was changed. The log has the details.")
+            return Problem(
+                .internalServerError,
+                "Something went wrong on the server; nothing was changed. The log has the details."
+            )
         }
     }
 
@@ -251,9 +269,12 @@ package struct Problem: Error, Encodable, Sendable {
     /// of a number it cannot take (a fraction, or beyond 64 bits, where a whole number is
     /// expected), so a body that is JSON is searched for such a number, named with its field.
     static func describe(_ error: DecodingError, in body: Data) -> String {
-        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let json = try? JSONDecoder().decode(JSONNode.self, from: body),
-           let (path, number) = json.wholeNumberOutOfRange() {
-            return "the field \"\(path)\" is \(number): a whole number from \(Int64.min) to \(Int64.max) is expected there."
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+            let json = try? JSONDecoder().decode(JSONNode.self, from: body),
+            let (path, number) = json.wholeNumberOutOfRange()
+        {
+            return
+                "the field \"\(path)\" is \(number): a whole number from \(Int64.min) to \(Int64.max) is expected there."
         }
         return describe(error)
     }
@@ -264,7 +285,9 @@ package struct Problem: Error, Encodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() || (try? container.decode(Bool.self)) != nil || (try? container.decode(String.self)) != nil {
+            if container.decodeNil() || (try? container.decode(Bool.self)) != nil
+                || (try? container.decode(String.self)) != nil
+            {
                 self = .other
             } else if (try? container.decode(Int64.self)) != nil {
                 self = .wholeNumber
@@ -289,7 +312,9 @@ package struct Problem: Error, Encodable, Sendable {
                 }
             case .object(let members):
                 for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                    if let found = member.wholeNumberOutOfRange(path: path.isEmpty ? key : "\(path).\(key)") { return found }
+                    if let found = member.wholeNumberOutOfRange(path: path.isEmpty ? key : "\(path).\(key)") {
+                        return found
+                    }
                 }
             case .wholeNumber, .other: break
             }

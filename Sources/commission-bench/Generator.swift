@@ -53,7 +53,8 @@ struct BookGenerator {
                 terms += "\(clinic),,\(Int.random(in: 30...60, using: &random)).5,profit,\(firstDay)\n"
             }
             // A raise half-way, and a product line with its own split.
-            terms += "\(clinic),,\(Int.random(in: 40...65, using: &random)),profit,\(firstDay.adding(days: 900 + index))\n"
+            terms +=
+                "\(clinic),,\(Int.random(in: 40...65, using: &random)),profit,\(firstDay.adding(days: 900 + index))\n"
             terms += "\(clinic),Product \(String(format: "%03d", index)),70,profit,\(firstDay)\n"
         }
         try terms.write(toFile: termsCSV, atomically: true, encoding: .utf8)
@@ -67,12 +68,14 @@ struct BookGenerator {
             // Spread evenly over the five years, so that every book reaches today.
             let date = firstDay.adding(days: Int(Int64(index) * Int64(span) / Int64(max(1, sales - 1))))
             // Clinic 001 (monthly) is the busy one, with a fifth of the sales: its statements run to thousands of lines.
-            let clinic = Int.random(in: 0..<5, using: &random) == 0 ? 1 : Int.random(in: 2...Self.clinicCount, using: &random)
+            let clinic =
+                Int.random(in: 0..<5, using: &random) == 0 ? 1 : Int.random(in: 2...Self.clinicCount, using: &random)
             let product = Int.random(in: 1...Self.productCount, using: &random)
             let roll = Int.random(in: 0..<100, using: &random)
             let quantity = roll < 3 ? -1 : (roll < 80 ? 1 : Int.random(in: 2...3, using: &random))
             let discount = quantity > 0 && roll >= 90 ? cents(prices[product - 1] * Int64(quantity) / 10) : ""
-            chunk += "\(date),Clinic \(String(format: "%03d", clinic)),Product \(String(format: "%03d", product)),\(quantity),,\(discount),\(roll == 50 ? "yes" : ""),\n"
+            chunk +=
+                "\(date),Clinic \(String(format: "%03d", clinic)),Product \(String(format: "%03d", product)),\(quantity),,\(discount),\(roll == 50 ? "yes" : ""),\n"
             if chunk.utf8.count > 1 << 20 {
                 handle.write(Data(chunk.utf8))
                 chunk = ""
@@ -100,21 +103,36 @@ struct BookGenerator {
         for index in stride(from: 2, through: 20, by: 2) {
             let clinic = "Clinic \(String(format: "%03d", index))"
             for product in 1...5 {
-                var command = ["price", "set", clinic, "P\(product)", cents(prices[product - 1] * 95 / 100), "--from", firstDay.adding(days: 365).description]
+                var command = [
+                    "price", "set", clinic, "P\(product)", cents(prices[product - 1] * 95 / 100), "--from",
+                    firstDay.adding(days: 365).description,
+                ]
                 if product != 5 { command += ["--cost", cents(prices[product - 1] * 40 / 100)] }
                 commands.append(command)
             }
         }
         for index in [3, 8, 13, 18, 23] {
-            commands.append(["clinic", "schedule", "Clinic \(String(format: "%03d", index))", "weekly:tuesday", "--from", firstDay.adding(days: 730).description])
+            commands.append([
+                "clinic", "schedule", "Clinic \(String(format: "%03d", index))", "weekly:tuesday", "--from",
+                firstDay.adding(days: 730).description,
+            ])
         }
-        commands.append(["terms", "add", "Clinic 050", "--product", "Product 050", "--share", "70", "--tier", "500.00:75%", "--tier", "1000.00:80%",
-                         "--from", firstDay.adding(days: 365).description])
+        commands.append([
+            "terms", "add", "Clinic 050", "--product", "Product 050", "--share", "70", "--tier", "500.00:75%", "--tier",
+            "1000.00:80%",
+            "--from", firstDay.adding(days: 365).description,
+        ])
         for index in [4, 9, 14] {
-            commands.append(["deduction", "add", "Clinic \(String(format: "%03d", index))", "Room rent", "--amount", "150.00", "--from", firstDay.description])
+            commands.append([
+                "deduction", "add", "Clinic \(String(format: "%03d", index))", "Room rent", "--amount", "150.00",
+                "--from", firstDay.description,
+            ])
         }
         for index in [5, 10] {
-            commands.append(["deduction", "add", "Clinic \(String(format: "%03d", index))", "Card fees", "--share", "2.5", "--from", firstDay.adding(days: 365).description])
+            commands.append([
+                "deduction", "add", "Clinic \(String(format: "%03d", index))", "Card fees", "--share", "2.5", "--from",
+                firstDay.adding(days: 365).description,
+            ])
         }
         return commands
     }

@@ -22,13 +22,23 @@ struct BenchServer {
 
     init(store: SQLiteStore) async throws {
         let existing = try await store.ownerAccount()
-        let owner = if let existing { existing } else { try await store.createOwner(username: "bench", passwordHash: "x") }
+        let owner =
+            if let existing { existing } else { try await store.createOwner(username: "bench", passwordHash: "x") }
         secret = "cm_bench_\(UUID().uuidString)"
-        _ = try await store.createToken(account: owner.id, name: "bench", tokenDigest: WebSecrets.digest(secret), now: Date())
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "bench",
+            tokenDigest: WebSecrets.digest(secret),
+            now: Date()
+        )
         let port = try freePort()
         var logger = Logger(label: "commission-bench") { TextLogHandler(label: $0) }  // serve's handler
         logger.logLevel = .error
-        let app = buildApplication(configuration: WebConfiguration(port: port, bcryptCost: 4), store: store, logger: logger)
+        let app = buildApplication(
+            configuration: WebConfiguration(port: port, bcryptCost: 4),
+            store: store,
+            logger: logger
+        )
         running = Task { try await app.runService(gracefulShutdownSignals: []) }
         base = "http://127.0.0.1:\(port)"
         while (try? await get(base + "/health"))?.0 != 200 { try await Task.sleep(for: .milliseconds(10)) }
@@ -52,8 +62,12 @@ extension HTTPBench {
         defer { server.stop() }
         let (base, secret) = (server.base, server.secret)
 
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(
+                connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)
+            )
+        )
 
         let today = try await store.settings().today()
 
@@ -64,8 +78,15 @@ extension HTTPBench {
         _ = try await remote.dashboard(today: lastDay)
         let remoteDashboard = try await timed(50) { _ = try await remote.dashboard(today: lastDay) }
         let localDashboard = try await timed(50) { _ = try await store.dashboard(today: lastDay) }
-        report.add("dashboard through the HTTP store (loopback): p50", measured: remoteDashboard.p50, unit: "ms", baseline: localDashboard.p50,
-                   baselineName: "the SQLite store in process", target: nil, met: nil)
+        report.add(
+            "dashboard through the HTTP store (loopback): p50",
+            measured: remoteDashboard.p50,
+            unit: "ms",
+            baseline: localDashboard.p50,
+            baselineName: "the SQLite store in process",
+            target: nil,
+            met: nil
+        )
 
         // A sale's answer as the API writes it (member by member, Presenter.json) beside JSONEncoder,
         // which wrote it before: the same bytes, checked here too.
@@ -74,7 +95,8 @@ extension HTTPBench {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             guard Presenter.json(answer) == Array(try encoder.encode(answer)),
-                  SortedJSON.encode(answer, escapingSlashes: true) == Array(try encoder.encode(answer)) else {
+                SortedJSON.encode(answer, escapingSlashes: true) == Array(try encoder.encode(answer))
+            else {
                 throw ValidationError("the API's writers and JSONEncoder disagree on a sale's answer")
             }
             let clock = ContinuousClock(), rounds = 20_000
@@ -83,17 +105,37 @@ extension HTTPBench {
                 encoder.outputFormatting = [.sortedKeys]
                 _ = try? encoder.encode(answer)
             }
-            for _ in 0..<1000 { _ = Presenter.json(answer); _ = SortedJSON.encode(answer, escapingSlashes: true); foundationRound() }  // warm
+            for _ in 0..<1000 {
+                _ = Presenter.json(answer)
+                _ = SortedJSON.encode(answer, escapingSlashes: true)
+                foundationRound()
+            }  // warm
             var ours = Duration.zero, sorted = Duration.zero, foundation = Duration.zero
             for _ in 0..<4 {  // alternated, so that none has the machine's quieter moments
                 ours += clock.measure { for _ in 0..<rounds / 4 { _ = Presenter.json(answer) } }
-                sorted += clock.measure { for _ in 0..<rounds / 4 { _ = SortedJSON.encode(answer, escapingSlashes: true) } }
+                sorted += clock.measure {
+                    for _ in 0..<rounds / 4 { _ = SortedJSON.encode(answer, escapingSlashes: true) }
+                }
                 foundation += clock.measure { for _ in 0..<rounds / 4 { foundationRound() } }
             }
-            report.add("a sale's API answer as JSON (member by member)", measured: ours.seconds * 1e6 / Double(rounds), unit: "µs",
-                       baseline: foundation.seconds * 1e6 / Double(rounds), baselineName: "JSONEncoder, sorted keys", target: nil, met: nil)
-            report.add("a sale's API answer as JSON (SortedJSON, any Encodable)", measured: sorted.seconds * 1e6 / Double(rounds), unit: "µs",
-                       baseline: foundation.seconds * 1e6 / Double(rounds), baselineName: "JSONEncoder, sorted keys", target: nil, met: nil)
+            report.add(
+                "a sale's API answer as JSON (member by member)",
+                measured: ours.seconds * 1e6 / Double(rounds),
+                unit: "µs",
+                baseline: foundation.seconds * 1e6 / Double(rounds),
+                baselineName: "JSONEncoder, sorted keys",
+                target: nil,
+                met: nil
+            )
+            report.add(
+                "a sale's API answer as JSON (SortedJSON, any Encodable)",
+                measured: sorted.seconds * 1e6 / Double(rounds),
+                unit: "µs",
+                baseline: foundation.seconds * 1e6 / Double(rounds),
+                baselineName: "JSONEncoder, sorted keys",
+                target: nil,
+                met: nil
+            )
         }
 
         let body = #"{"clinicId": 1, "productId": 1, "quantity": 1, "date": "\#(today)"}"#
@@ -111,28 +153,54 @@ extension HTTPBench {
         // The load comes from wrk in a process of its own when it is installed (as in PERFORMANCE.md),
         // else from this process's own HTTP client, which then shares the two cores with the server.
         let wrk = which("wrk")
-        if wrk == nil { note("wrk is not installed (apt-get install wrk): the load comes from this process, and costs the server CPU.") }
-        let postScript = FileManager.default.temporaryDirectory.appendingPathComponent("commission-bench-\(UUID().uuidString).lua")
+        if wrk == nil {
+            note(
+                "wrk is not installed (apt-get install wrk): the load comes from this process, and costs the server CPU."
+            )
+        }
+        let postScript = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "commission-bench-\(UUID().uuidString).lua"
+        )
         try """
-            wrk.method = "POST"
-            wrk.body = '\(body)'
-            wrk.headers["Content-Type"] = "application/json"
-            wrk.headers["Authorization"] = "Bearer \(secret)"
-            """.write(to: postScript, atomically: true, encoding: .utf8)
+        wrk.method = "POST"
+        wrk.body = '\(body)'
+        wrk.headers["Content-Type"] = "application/json"
+        wrk.headers["Authorization"] = "Bearer \(secret)"
+        """.write(to: postScript, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: postScript) }
-        func run(_ path: String, expect: Int, script: URL?, _ make: @escaping @Sendable () -> HTTPClientRequest) async throws -> Load {
+        func run(
+            _ path: String,
+            expect: Int,
+            script: URL?,
+            _ make: @escaping @Sendable () -> HTTPClientRequest
+        ) async throws -> Load {
             if let wrk { return try await wrkLoad(wrk, url: base + path, seconds: seconds, script: script) }
             return try await load(client, seconds: seconds, expect: expect, make)
         }
         let loader = wrk == nil ? "in-process client" : "wrk"
 
         let healthLoad = try await run("/health", expect: 200, script: nil, health)
-        report.add("GET /health, 4 connections (\(loader))", measured: healthLoad.rate, unit: "req/s", baseline: nil, baselineName: nil, target: nil, met: nil)
+        report.add(
+            "GET /health, 4 connections (\(loader))",
+            measured: healthLoad.rate,
+            unit: "req/s",
+            baseline: nil,
+            baselineName: nil,
+            target: nil,
+            met: nil
+        )
 
         let before = try await store.countSales(SaleQuery(includeVoided: true))
         let quiet = try await run("/api/v1/sales", expect: 201, script: postScript, sale)
-        report.add("POST /api/v1/sales, no streams", measured: quiet.rate, unit: "req/s", baseline: healthLoad.rate,
-                   baselineName: "GET /health", target: nil, met: nil)
+        report.add(
+            "POST /api/v1/sales, no streams",
+            measured: quiet.rate,
+            unit: "req/s",
+            baseline: healthLoad.rate,
+            baselineName: "GET /health",
+            target: nil,
+            met: nil
+        )
 
         // 100 live dashboards.
         let arrivals = Arrivals()
@@ -144,8 +212,9 @@ extension HTTPBench {
                 let response = try await client.execute(request, timeout: .hours(1))
                 opened.increment()
                 for try await chunk in response.body where index == 0 {
-                    if chunk.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") }) &&
-                        String(buffer: chunk).contains("event: dashboard") {
+                    if chunk.readableBytesView.contains(where: { $0 == UInt8(ascii: "\n") })
+                        && String(buffer: chunk).contains("event: dashboard")
+                    {
                         arrivals.record(.now)
                     }
                 }
@@ -158,23 +227,57 @@ extension HTTPBench {
         let eventsBefore = arrivals.count
         let busy = try await run("/api/v1/sales", expect: 201, script: postScript, sale)
         let events = Double(arrivals.count - eventsBefore) / seconds
-        report.add("POST /api/v1/sales, 100 streams: rate", measured: busy.rate, unit: "req/s", baseline: healthLoad.rate,
-                   baselineName: "GET /health", target: "≥ 2000 req/s, ≥ 0.25× baseline", met: busy.rate >= 2000 && busy.rate >= 0.25 * healthLoad.rate)
-        report.add("POST /api/v1/sales, 100 streams: p99", measured: busy.p99, unit: "ms", baseline: nil, baselineName: nil,
-                   target: "≤ 20 ms", met: busy.p99 <= 20)
-        report.add("commit rate with 100 streams ÷ with none", measured: busy.rate / quiet.rate, unit: "×", baseline: nil, baselineName: nil,
-                   target: "≥ 0.5", met: busy.rate / quiet.rate >= 0.5)
+        report.add(
+            "POST /api/v1/sales, 100 streams: rate",
+            measured: busy.rate,
+            unit: "req/s",
+            baseline: healthLoad.rate,
+            baselineName: "GET /health",
+            target: "≥ 2000 req/s, ≥ 0.25× baseline",
+            met: busy.rate >= 2000 && busy.rate >= 0.25 * healthLoad.rate
+        )
+        report.add(
+            "POST /api/v1/sales, 100 streams: p99",
+            measured: busy.p99,
+            unit: "ms",
+            baseline: nil,
+            baselineName: nil,
+            target: "≤ 20 ms",
+            met: busy.p99 <= 20
+        )
+        report.add(
+            "commit rate with 100 streams ÷ with none",
+            measured: busy.rate / quiet.rate,
+            unit: "×",
+            baseline: nil,
+            baselineName: nil,
+            target: "≥ 0.5",
+            met: busy.rate / quiet.rate >= 0.5
+        )
         // The streams were live during the load: each got the merged changes, up to 20 events a second.
-        report.add("events per stream per second during that load", measured: events, unit: "/s",
-                   baseline: nil, baselineName: nil, target: nil, met: nil)
+        report.add(
+            "events per stream per second during that load",
+            measured: events,
+            unit: "/s",
+            baseline: nil,
+            baselineName: nil,
+            target: nil,
+            met: nil
+        )
         let after = try await store.countSales(SaleQuery(includeVoided: true))
         let acknowledged = quiet.acknowledged + busy.acknowledged
         // wrk stops with up to one request in flight per connection: the server may store those
         // without wrk counting their answers.
         let inFlight = wrk == nil ? 0 : 2 * 4
-        report.add("acknowledged sales stored (\(acknowledged) acknowledged)", measured: Double(after - before), unit: "sales",
-                   baseline: Double(acknowledged), baselineName: "acknowledged", target: "all",
-                   met: after - before >= acknowledged && after - before <= acknowledged + inFlight)
+        report.add(
+            "acknowledged sales stored (\(acknowledged) acknowledged)",
+            measured: Double(after - before),
+            unit: "sales",
+            baseline: Double(acknowledged),
+            baselineName: "acknowledged",
+            target: "all",
+            met: after - before >= acknowledged && after - before <= acknowledged + inFlight
+        )
 
         // Commit → event on a stream, one sale at a time, 100 ms apart (faster than anyone enters
         // sales; under a burst the hub merges changes into at most one event per 50 ms).
@@ -193,10 +296,24 @@ extension HTTPBench {
             }
             if let arrival { latencies.append((arrival - committed).seconds * 1000) }
         }
-        report.add("live update, commit to event: p50", measured: percentile(latencies, 50), unit: "ms", baseline: nil, baselineName: nil,
-                   target: "≤ 5 ms", met: percentile(latencies, 50) <= 5)
-        report.add("live update, commit to event: p99", measured: percentile(latencies, 99), unit: "ms", baseline: nil, baselineName: nil,
-                   target: "≤ 50 ms", met: percentile(latencies, 99) <= 50)
+        report.add(
+            "live update, commit to event: p50",
+            measured: percentile(latencies, 50),
+            unit: "ms",
+            baseline: nil,
+            baselineName: nil,
+            target: "≤ 5 ms",
+            met: percentile(latencies, 50) <= 5
+        )
+        report.add(
+            "live update, commit to event: p99",
+            measured: percentile(latencies, 99),
+            unit: "ms",
+            baseline: nil,
+            baselineName: nil,
+            target: "≤ 50 ms",
+            met: percentile(latencies, 99) <= 50
+        )
 
         // Twenty open dashboard pages: the server renders the new body once per change and pushes
         // it to each (/events). Beside it, what twenty tabs cost before: the event, then each tab
@@ -212,7 +329,9 @@ extension HTTPBench {
                     text += String(buffer: chunk)
                     while let end = text.range(of: "\n\n") {
                         let event = text[..<end.lowerBound]
-                        if event.contains("event: body"), let line = event.split(separator: "\n").first(where: { $0.hasPrefix("id: ") }) {
+                        if event.contains("event: body"),
+                            let line = event.split(separator: "\n").first(where: { $0.hasPrefix("id: ") })
+                        {
                             pages.record(stream: index, id: String(line.dropFirst(4)), at: .now)
                         }
                         text.removeSubrange(..<end.upperBound)
@@ -235,27 +354,54 @@ extension HTTPBench {
             let committed = ContinuousClock.now
             _ = try await response.body.collect(upTo: 1 << 20)
             let deadline = committed + .seconds(5)
-            while !pages.allReceived(after: committed) && ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(200)) }
+            while !pages.allReceived(after: committed) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .microseconds(200))
+            }
             if let (last, ids) = pages.arrivals(after: committed) {
                 pushed.append((last - committed).seconds * 1000)
                 rendersPerChange.append(Double(ids))
             }
             // The former way, for the same change: once the event is there, twenty fetches of the body.
-            while arrivals.first(after: committed) == nil && ContinuousClock.now < deadline { try await Task.sleep(for: .microseconds(200)) }
+            while arrivals.first(after: committed) == nil && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .microseconds(200))
+            }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<20 {
-                    group.addTask { _ = try await client.execute(fragment(), timeout: .seconds(10)).body.collect(upTo: 1 << 24) }
+                    group.addTask {
+                        _ = try await client.execute(fragment(), timeout: .seconds(10)).body.collect(upTo: 1 << 24)
+                    }
                 }
                 try await group.waitForAll()
             }
             fetched.append((ContinuousClock.now - committed).seconds * 1000)
         }
-        report.add("live page, 20 tabs: commit to every tab updated, p50", measured: percentile(pushed, 50), unit: "ms",
-                   baseline: percentile(fetched, 50), baselineName: "20 tabs fetching the body", target: nil, met: nil)
-        report.add("live page, 20 tabs: commit to every tab updated, p99", measured: percentile(pushed, 99), unit: "ms",
-                   baseline: percentile(fetched, 99), baselineName: "20 tabs fetching the body", target: nil, met: nil)
-        report.add("live page, 20 tabs: renders per change (distinct events)", measured: rendersPerChange.max() ?? 0, unit: "",
-                   baseline: nil, baselineName: nil, target: "1", met: rendersPerChange.allSatisfy { $0 == 1 } && rendersPerChange.count == 30)
+        report.add(
+            "live page, 20 tabs: commit to every tab updated, p50",
+            measured: percentile(pushed, 50),
+            unit: "ms",
+            baseline: percentile(fetched, 50),
+            baselineName: "20 tabs fetching the body",
+            target: nil,
+            met: nil
+        )
+        report.add(
+            "live page, 20 tabs: commit to every tab updated, p99",
+            measured: percentile(pushed, 99),
+            unit: "ms",
+            baseline: percentile(fetched, 99),
+            baselineName: "20 tabs fetching the body",
+            target: nil,
+            met: nil
+        )
+        report.add(
+            "live page, 20 tabs: renders per change (distinct events)",
+            measured: rendersPerChange.max() ?? 0,
+            unit: "",
+            baseline: nil,
+            baselineName: nil,
+            target: "1",
+            met: rendersPerChange.allSatisfy { $0 == 1 } && rendersPerChange.count == 30
+        )
     }
 
     struct Load {
@@ -275,11 +421,16 @@ extension HTTPBench {
         let lines = result.output.split(separator: "\n").map { $0.trimmingWhitespace() }
         /// The first field after `label` on the line that starts with it.
         func value(_ label: String) -> String? {
-            lines.first { $0.hasPrefix(label) }.flatMap { $0.dropFirst(label.count).split(whereSeparator: \.isWhitespace).first.map(String.init) }
+            lines.first { $0.hasPrefix(label) }.flatMap {
+                $0.dropFirst(label.count).split(whereSeparator: \.isWhitespace).first.map(String.init)
+            }
         }
         guard let rate = value("Requests/sec:").flatMap(Double.init),
-              let p50 = value("50%").flatMap(Self.milliseconds), let p99 = value("99%").flatMap(Self.milliseconds),
-              let total = lines.first(where: { $0.contains(" requests in ") })?.split(separator: " ").first.flatMap({ Int($0) }) else {
+            let p50 = value("50%").flatMap(Self.milliseconds), let p99 = value("99%").flatMap(Self.milliseconds),
+            let total = lines.first(where: { $0.contains(" requests in ") })?.split(separator: " ").first.flatMap({
+                Int($0)
+            })
+        else {
             throw ValidationError("cannot read wrk's output: \(result.output)")
         }
         let failed = value("Non-2xx or 3xx responses:").flatMap { Int($0) } ?? 0
@@ -295,7 +446,12 @@ extension HTTPBench {
     }
 
     /// Four connections sending requests back to back for `seconds`.
-    func load(_ client: HTTPClient, seconds: Double, expect: Int, _ make: @escaping @Sendable () -> HTTPClientRequest) async throws -> Load {
+    func load(
+        _ client: HTTPClient,
+        seconds: Double,
+        expect: Int,
+        _ make: @escaping @Sendable () -> HTTPClientRequest
+    ) async throws -> Load {
         let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         let results = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
             for _ in 0..<4 {
@@ -320,7 +476,12 @@ extension HTTPBench {
             }
             return (all, ok)
         }
-        return Load(rate: Double(results.0.count) / seconds, p50: percentile(results.0, 50), p99: percentile(results.0, 99), acknowledged: results.1)
+        return Load(
+            rate: Double(results.0.count) / seconds,
+            p50: percentile(results.0, 50),
+            p99: percentile(results.0, 99),
+            acknowledged: results.1
+        )
     }
 }
 

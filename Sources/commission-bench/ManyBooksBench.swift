@@ -19,7 +19,9 @@ struct ManyBooksBench {
 
     func run(report: inout Report) async throws {
         let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_books", onServer: server)
-        let eastURL = databases > 1 ? try await PostgresBookDatabase.createDatabase(prefix: "commission_books_east", onServer: server) : nil
+        let eastURL =
+            databases > 1
+            ? try await PostgresBookDatabase.createDatabase(prefix: "commission_books_east", onServer: server) : nil
         func drop() async {
             try? await PostgresBookDatabase.dropDatabase(url, onServer: server)
             if let eastURL { try? await PostgresBookDatabase.dropDatabase(eastURL, onServer: server) }
@@ -39,8 +41,12 @@ struct ManyBooksBench {
     func seed(_ url: String, _ eastURL: String?) async throws -> [String] {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let directory = try await PostgresBooks.open(url: url, more: eastURL.map { ["east=\($0)"] } ?? [], defaultSettings: SQLiteStore.systemDefaultSettings,
-                                                     logger: logger)
+        let directory = try await PostgresBooks.open(
+            url: url,
+            more: eastURL.map { ["east=\($0)"] } ?? [],
+            defaultSettings: SQLiteStore.systemDefaultSettings,
+            logger: logger
+        )
         defer { directory.shutdown() }
         let settings = SQLiteStore.systemDefaultSettings
         // The first book is the server's own.
@@ -51,15 +57,41 @@ struct ManyBooksBench {
                 group.addTask {
                     var secrets: [(Int, String)] = []
                     for index in stride(from: writer, to: books, by: writers) {
-                        let store = index == 0 ? try await directory.postgresStore(book: 1)
-                            : try await directory.addBook(name: "Book \(index)", settings: settings, on: index % databases == 0 ? PostgresBooks.mainName : "east")
+                        let store =
+                            index == 0
+                            ? try await directory.postgresStore(book: 1)
+                            : try await directory.addBook(
+                                name: "Book \(index)",
+                                settings: settings,
+                                on: index % databases == 0 ? PostgresBooks.mainName : "east"
+                            )
                         let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-                        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-                        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
-                        _ = try await store.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: try Day(parsing: "2026-03-02")), idempotencyKey: nil)
+                        let serum = try await store.createProduct(
+                            ProductDraft(
+                                name: "Serum",
+                                unitPrice: Money(minorUnits: 5000),
+                                unitCost: Money(minorUnits: 2000)
+                            )
+                        )
+                        _ = try await store.createTerms(
+                            TermsDraft(
+                                clinicID: glow.id,
+                                share: try Share(parsing: "40"),
+                                effectiveFrom: try Day(parsing: "2026-01-01")
+                            )
+                        )
+                        _ = try await store.createSale(
+                            SaleDraft(clinicID: glow.id, productID: serum.id, date: try Day(parsing: "2026-03-02")),
+                            idempotencyKey: nil
+                        )
                         let owner = try await store.createOwner(username: "owner\(index)", passwordHash: "x")
                         let secret = "cm_bench_\(index)_\(UUID().uuidString)"
-                        _ = try await store.createToken(account: owner.id, name: "bench", tokenDigest: WebSecrets.digest(secret), now: Date())
+                        _ = try await store.createToken(
+                            account: owner.id,
+                            name: "bench",
+                            tokenDigest: WebSecrets.digest(secret),
+                            now: Date()
+                        )
                         secrets.append((index, secret))
                     }
                     return secrets
@@ -75,12 +107,20 @@ struct ManyBooksBench {
 
     /// Serves every book once, then measures.
     func serve(_ url: String, _ eastURL: String?, secrets: [String], report: inout Report) async throws {
-        let (process, port) = try startServer(binary, ["--database", url] + (eastURL.map { ["--more-database", "east=\($0)"] } ?? []))
-        defer { process.terminate(); process.waitUntilExit() }
+        let (process, port) = try startServer(
+            binary,
+            ["--database", url] + (eastURL.map { ["--more-database", "east=\($0)"] } ?? [])
+        )
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         let base = "http://127.0.0.1:\(port)"
         let start = ContinuousClock.now
         while (try? await get("\(base)/health"))?.0 != 200 {
-            guard ContinuousClock.now - start < .seconds(20) else { throw StoreError.storage("the server did not start") }
+            guard ContinuousClock.now - start < .seconds(20) else {
+                throw StoreError.storage("the server did not start")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
 
@@ -89,9 +129,14 @@ struct ManyBooksBench {
         for (index, secret) in secrets.enumerated() {
             let clock = ContinuousClock()
             var status = 0
-            cold.append(try await clock.measure { status = try await get("\(base)/api/v1/dashboard", token: secret).0 }.seconds * 1000)
+            cold.append(
+                try await clock.measure { status = try await get("\(base)/api/v1/dashboard", token: secret).0 }.seconds
+                    * 1000
+            )
             guard status == 200 else { throw StoreError.storage("book \(index) answered \(status)") }
-            warm.append(try await clock.measure { _ = try await get("\(base)/api/v1/dashboard", token: secret) }.seconds * 1000)
+            warm.append(
+                try await clock.measure { _ = try await get("\(base)/api/v1/dashboard", token: secret) }.seconds * 1000
+            )
             if index == 0 {
                 try await Task.sleep(for: .milliseconds(500))
                 oneBook = memory(of: process.processIdentifier).rss
@@ -100,11 +145,32 @@ struct ManyBooksBench {
         try await Task.sleep(for: .milliseconds(500))
         let all = memory(of: process.processIdentifier)
         let over = databases > 1 ? " over \(databases) databases" : ""
-        report.add("\(books) books\(over) served once each: server memory, peak", measured: all.peak, unit: "MB", baseline: oneBook,
-                   baselineName: "one book served", target: "≤ 300 MB", met: all.peak <= 300)
-        report.add("a cold book's first answer (dashboard): p50", measured: percentile(cold, 50), unit: "ms", baseline: percentile(warm, 50),
-                   baselineName: "its next answer", target: "≤ 20 ms", met: percentile(cold, 50) <= 20)
-        report.add("a cold book's first answer (dashboard): p99", measured: percentile(cold, 99), unit: "ms", baseline: percentile(warm, 99),
-                   baselineName: "its next answer", target: "≤ 50 ms", met: percentile(cold, 99) <= 50)
+        report.add(
+            "\(books) books\(over) served once each: server memory, peak",
+            measured: all.peak,
+            unit: "MB",
+            baseline: oneBook,
+            baselineName: "one book served",
+            target: "≤ 300 MB",
+            met: all.peak <= 300
+        )
+        report.add(
+            "a cold book's first answer (dashboard): p50",
+            measured: percentile(cold, 50),
+            unit: "ms",
+            baseline: percentile(warm, 50),
+            baselineName: "its next answer",
+            target: "≤ 20 ms",
+            met: percentile(cold, 50) <= 20
+        )
+        report.add(
+            "a cold book's first answer (dashboard): p99",
+            measured: percentile(cold, 99),
+            unit: "ms",
+            baseline: percentile(warm, 99),
+            baselineName: "its next answer",
+            target: "≤ 50 ms",
+            met: percentile(cold, 99) <= 50
+        )
     }
 }

@@ -25,13 +25,19 @@ struct SyncBench {
         let sync: BookSync
 
         init(copying path: String) async throws {
-            work = FileManager.default.temporaryDirectory.appendingPathComponent("commission-sync-bench-\(UUID().uuidString)")
+            work = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "commission-sync-bench-\(UUID().uuidString)"
+            )
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
             let serverPath = work.appendingPathComponent("server.sqlite").path
             try await SQLiteStore(.file(path)).backup(to: serverPath, replacing: false)
             book = try SQLiteStore(.file(serverPath))
             server = try await BenchServer(store: book)
-            remote = HTTPStore(url: URL(string: server.base)!, token: server.secret, transport: AsyncHTTPClientTransport())
+            remote = HTTPStore(
+                url: URL(string: server.base)!,
+                token: server.secret,
+                transport: AsyncHTTPClientTransport()
+            )
             let devicePath = work.appendingPathComponent("device.sqlite").path
             device = try SQLiteStore(.file(devicePath))
             sync = BookSync(local: device, remote: remote, statePath: devicePath + ".sync.json")
@@ -50,26 +56,50 @@ struct SyncBench {
         let sales = try await book.countSales(SaleQuery(includeVoided: true))
         let first = ContinuousClock.now
         try await sync.sync()
-        report.add("sync: the first, taking a \(sales)-sale book", measured: (ContinuousClock.now - first).seconds * 1000, unit: "ms",
-                   baseline: nil, baselineName: nil, target: nil, met: nil)
+        report.add(
+            "sync: the first, taking a \(sales)-sale book",
+            measured: (ContinuousClock.now - first).seconds * 1000,
+            unit: "ms",
+            baseline: nil,
+            baselineName: nil,
+            target: nil,
+            met: nil
+        )
 
         let clinics = try await device.clinics(ClinicQuery()), products = try await device.products(ProductQuery())
         let today = try await device.settings().today()
         let recording = ContinuousClock.now
         for index in 0..<offlineSales {
-            _ = try await device.createSale(SaleDraft(clinicID: clinics[index % clinics.count].id, productID: products[index % products.count].id,
-                                                      date: today.adding(days: -(index % 60)), noCommission: true, note: "offline \(index)"),
-                                            idempotencyKey: nil)
+            _ = try await device.createSale(
+                SaleDraft(
+                    clinicID: clinics[index % clinics.count].id,
+                    productID: products[index % products.count].id,
+                    date: today.adding(days: -(index % 60)),
+                    noCommission: true,
+                    note: "offline \(index)"
+                ),
+                idempotencyKey: nil
+            )
         }
         let recorded = (ContinuousClock.now - recording).seconds
         let pushing = ContinuousClock.now
         let pushed = try await sync.sync()
         let synced = (ContinuousClock.now - pushing).seconds
-        guard pushed.refused.isEmpty, try await book.countSales(SaleQuery(includeVoided: true)) == sales + offlineSales else {
-            throw StoreError.storage("the sync benchmark's sales did not all reach the server: \(pushed.refused.prefix(3))")
+        guard pushed.refused.isEmpty, try await book.countSales(SaleQuery(includeVoided: true)) == sales + offlineSales
+        else {
+            throw StoreError.storage(
+                "the sync benchmark's sales did not all reach the server: \(pushed.refused.prefix(3))"
+            )
         }
-        report.add("sync of \(offlineSales) offline sales (sent, then the server's changes taken)", measured: synced * 1000, unit: "ms",
-                   baseline: recorded * 1000, baselineName: "recording them on the device", target: nil, met: nil)
+        report.add(
+            "sync of \(offlineSales) offline sales (sent, then the server's changes taken)",
+            measured: synced * 1000,
+            unit: "ms",
+            baseline: recorded * 1000,
+            baselineName: "recording them on the device",
+            target: nil,
+            met: nil
+        )
     }
 
     /// A device holding the book syncs after one sale recorded on it and one on the server: the
@@ -87,29 +117,51 @@ struct SyncBench {
         try await sync.sync()
         let whole = (ContinuousClock.now - first).seconds * 1000
 
-        let clinic = try await device.clinics(ClinicQuery()).first!, product = try await device.products(ProductQuery()).first!
+        let clinic = try await device.clinics(ClinicQuery()).first!,
+            product = try await device.products(ProductQuery()).first!
         let today = try await device.settings().today()
         var times: [Double] = [], bytes: [Int] = []
         for round in 0..<5 {
-            _ = try await device.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: today, note: "device \(round)"), idempotencyKey: nil)
-            _ = try await book.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: today, note: "server \(round)"), idempotencyKey: nil)
+            _ = try await device.createSale(
+                SaleDraft(clinicID: clinic.id, productID: product.id, date: today, note: "device \(round)"),
+                idempotencyKey: nil
+            )
+            _ = try await book.createSale(
+                SaleDraft(clinicID: clinic.id, productID: product.id, date: today, note: "server \(round)"),
+                idempotencyKey: nil
+            )
             let before = remote.changesBytes
             let start = ContinuousClock.now
             let synced = try await sync.sync()
             times.append((ContinuousClock.now - start).seconds * 1000)
             bytes.append(remote.changesBytes - before)
             guard synced.pushed == 1, synced.pulled, !synced.tookWholeBook else {
-                throw StoreError.storage("the everyday sync did not push one sale and take the server's changes: \(synced)")
+                throw StoreError.storage(
+                    "the everyday sync did not push one sale and take the server's changes: \(synced)"
+                )
             }
         }
         guard try await device.countSales(SaleQuery(includeVoided: true)) == sales + 10 else {
             throw StoreError.storage("the device's book does not hold the server's sales after the everyday syncs")
         }
         let time = times.sorted()[times.count / 2], moved = bytes.sorted()[bytes.count / 2]
-        report.add("sync after one sale on each side, \(sales)-sale book: bytes taken", measured: Double(moved), unit: "B",
-                   baseline: Double(archiveBytes), baselineName: "the whole book's archive", target: "≤ 1/1000",
-                   met: moved * 1000 <= archiveBytes)
-        report.add("sync after one sale on each side, \(sales)-sale book: time (p50 of 5)", measured: time, unit: "ms",
-                   baseline: whole, baselineName: "the first sync, taking the whole book", target: "≤ 200 ms", met: time <= 200)
+        report.add(
+            "sync after one sale on each side, \(sales)-sale book: bytes taken",
+            measured: Double(moved),
+            unit: "B",
+            baseline: Double(archiveBytes),
+            baselineName: "the whole book's archive",
+            target: "≤ 1/1000",
+            met: moved * 1000 <= archiveBytes
+        )
+        report.add(
+            "sync after one sale on each side, \(sales)-sale book: time (p50 of 5)",
+            measured: time,
+            unit: "ms",
+            baseline: whole,
+            baselineName: "the first sync, taking the whole book",
+            target: "≤ 200 ms",
+            met: time <= 200
+        )
     }
 }

@@ -22,10 +22,14 @@ enum WorkbookWriter {
         }
         let columns = Array("ABCDEFGH")
         let epoch = (try? Day(year: 1899, month: 12, day: 30))?.ordinal ?? 0
-        var chunk = #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#
+        var chunk =
+            #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#
             + #"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#
         var row = 0
-        for line in try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true) {
+        for line in try String(contentsOfFile: csv, encoding: .utf8).split(
+            separator: "\n",
+            omittingEmptySubsequences: true
+        ) {
             row += 1
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             chunk += #"<row r="\#(row)">"#
@@ -53,39 +57,64 @@ enum WorkbookWriter {
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
         func add(_ name: String, _ text: String) throws {
             let data = Data(text.utf8)
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+            try archive.addEntry(
+                with: name,
+                type: .file,
+                uncompressedSize: Int64(data.count),
+                compressionMethod: .deflate
+            ) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
-        try add("[Content_Types].xml", """
+        try add(
+            "[Content_Types].xml",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
             <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>\
             <Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>\
             <Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>\
             <Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>\
             <Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>
-            """)
-        try add("_rels/.rels", """
+            """
+        )
+        try add(
+            "_rels/.rels",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
             <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>
-            """)
-        try add("xl/workbook.xml", """
+            """
+        )
+        try add(
+            "xl/workbook.xml",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" \
             xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Sales" sheetId="1" r:id="rId1"/></sheets></workbook>
-            """)
-        try add("xl/_rels/workbook.xml.rels", """
+            """
+        )
+        try add(
+            "xl/_rels/workbook.xml.rels",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
             <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>\
             <Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/>\
             <Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>
-            """)
-        try add("xl/styles.xml", """
+            """
+        )
+        try add(
+            "xl/styles.xml",
+            """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">\
             <cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>
-            """)
-        let escaped = strings.map { $0.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
-        try add("xl/sharedStrings.xml", #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#
-            + escaped.map { "<si><t>\($0)</t></si>" }.joined() + "</sst>")
+            """
+        )
+        let escaped = strings.map {
+            $0.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        }
+        try add(
+            "xl/sharedStrings.xml",
+            #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#
+                + escaped.map { "<si><t>\($0)</t></si>" }.joined() + "</sst>"
+        )
         try archive.addEntry(with: "xl/worksheets/sheet1.xml", fileURL: sheetFile, compressionMethod: .deflate)
     }
 }

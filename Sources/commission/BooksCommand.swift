@@ -12,7 +12,8 @@ import Synchronization
 struct BooksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "books",
-        abstract: "List the books of a PostgreSQL server, add a private book for another person, move one to another database, back one up or restore one.",
+        abstract:
+            "List the books of a PostgreSQL server, add a private book for another person, move one to another database, back one up or restore one.",
         discussion: """
             A server on PostgreSQL (`commission serve --database …`) holds one book per person or team; \
             each account sees only its own. `books add` makes a new, empty book and prints a one-time \
@@ -42,19 +43,28 @@ struct BooksCommand: AsyncParsableCommand {
               commission books backup 3 ~/maya-2026-11-23.jsonl --database postgres://commission@127.0.0.1/commission
               commission books restore ~/maya-2026-11-23.jsonl --name "Maya (restored)" --database postgres://…
             """,
-        subcommands: [List.self, Add.self, Link.self, Move.self, Backup.self, Restore.self])
+        subcommands: [List.self, Add.self, Link.self, Move.self, Backup.self, Restore.self]
+    )
 
     /// The server's address, for the links printed: `--url`, else COMMISSION_PUBLIC_URL (the
     /// server's own `publicUrl` setting), else the server's default address.
     struct AddressOption: ParsableArguments {
-        @Option(help: ArgumentHelp("The address the server is reached at, for the link (also COMMISSION_PUBLIC_URL; default http://127.0.0.1:8080).",
-                                   valueName: "http(s)://HOST[:PORT]"))
+        @Option(
+            help: ArgumentHelp(
+                "The address the server is reached at, for the link (also COMMISSION_PUBLIC_URL; default http://127.0.0.1:8080).",
+                valueName: "http(s)://HOST[:PORT]"
+            )
+        )
         var url: String?
 
         func base() throws -> String {
-            let given = url ?? ProcessInfo.processInfo.environment["COMMISSION_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "http://127.0.0.1:8080"
+            let given =
+                url ?? ProcessInfo.processInfo.environment["COMMISSION_PUBLIC_URL"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? "http://127.0.0.1:8080"
             guard let base = PublicAddress(given) else {
-                throw Failure("--url must be the server's address, such as http://127.0.0.1:8080 or https://commission.example.com.")
+                throw Failure(
+                    "--url must be the server's address, such as http://127.0.0.1:8080 or https://commission.example.com."
+                )
             }
             return base.text
         }
@@ -64,29 +74,52 @@ struct BooksCommand: AsyncParsableCommand {
     }
 
     struct DatabaseOption: ParsableArguments {
-        @Option(name: .long, help: ArgumentHelp("The PostgreSQL database (also COMMISSION_DATABASE_URL); with several, the first: it keeps the accounts and where each book is.",
-                                                valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The PostgreSQL database (also COMMISSION_DATABASE_URL); with several, the first: it keeps the accounts and where each book is.",
+                valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
+            )
+        )
         var database: String?
-        @Option(name: .customLong("more-database"), help: ArgumentHelp("Another database the server's books may be on, by a name of yours; repeat it for each, as the server is given them.",
-                                                                      valueName: "NAME=postgres://…"))
+        @Option(
+            name: .customLong("more-database"),
+            help: ArgumentHelp(
+                "Another database the server's books may be on, by a name of yours; repeat it for each, as the server is given them.",
+                valueName: "NAME=postgres://…"
+            )
+        )
         var moreDatabases: [String] = []
 
         /// The server's books on its databases.
         func open() async throws -> PostgresBooks {
-            guard let url = database ?? ProcessInfo.processInfo.environment["COMMISSION_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-                throw Failure("Name the PostgreSQL database with --database postgres://… (or COMMISSION_DATABASE_URL): books live there.")
+            guard
+                let url = database
+                    ?? ProcessInfo.processInfo.environment["COMMISSION_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 })
+            else {
+                throw Failure(
+                    "Name the PostgreSQL database with --database postgres://… (or COMMISSION_DATABASE_URL): books live there."
+                )
             }
             var logger = Logger(label: "commission")
             logger.logLevel = .error
-            return try await PostgresBooks.open(url: url, more: moreDatabases, defaultSettings: SQLiteStore.systemDefaultSettings, logger: logger)
+            return try await PostgresBooks.open(
+                url: url,
+                more: moreDatabases,
+                defaultSettings: SQLiteStore.systemDefaultSettings,
+                logger: logger
+            )
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the books, with how many accounts each has (and, with several databases, where each is).", discussion: """
-            Example:
-              commission books list --database postgres://commission@127.0.0.1/commission --format csv
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "List the books, with how many accounts each has (and, with several databases, where each is).",
+            discussion: """
+                Example:
+                  commission books list --database postgres://commission@127.0.0.1/commission --format csv
+                """
+        )
         @OptionGroup var database: DatabaseOption
         @OptionGroup var format: FormatOption
 
@@ -95,15 +128,22 @@ struct BooksCommand: AsyncParsableCommand {
             defer { directory.shutdown() }
             let books = try await directory.books()
             if books.isEmpty && format.format == .table {
-                output("No books yet: `commission serve --database …` makes the first, `commission books add` another.\n")
+                output(
+                    "No books yet: `commission serve --database …` makes the first, `commission books add` another.\n"
+                )
                 return
             }
             // Where each book is, when the server has several databases (or a book is on one this command was not given).
-            let table = directory.others.isEmpty && books.allSatisfy({ $0.database == PostgresBooks.mainName })
-                ? TextTable([.init("id", .right), .init("name"), .init("accounts", .right)],
-                            rows: books.map { ["\($0.id)", $0.name, "\($0.accounts)"] })
-                : TextTable([.init("id", .right), .init("name"), .init("accounts", .right), .init("database")],
-                            rows: books.map { ["\($0.id)", $0.name, "\($0.accounts)", $0.database] })
+            let table =
+                directory.others.isEmpty && books.allSatisfy({ $0.database == PostgresBooks.mainName })
+                ? TextTable(
+                    [.init("id", .right), .init("name"), .init("accounts", .right)],
+                    rows: books.map { ["\($0.id)", $0.name, "\($0.accounts)"] }
+                )
+                : TextTable(
+                    [.init("id", .right), .init("name"), .init("accounts", .right), .init("database")],
+                    rows: books.map { ["\($0.id)", $0.name, "\($0.accounts)", $0.database] }
+                )
             output(Renderer(currency: .usd).render(table, as: format.format))
         }
     }
@@ -114,12 +154,18 @@ struct BooksCommand: AsyncParsableCommand {
             discussion: """
                 Example:
                   commission books add "Maya's book" --currency EUR --time-zone Europe/Paris --url http://127.0.0.1:8080
-                """)
+                """
+        )
         @Argument(help: "The book's name.") var name: String
         @Option(help: "The book's currency (ISO 4217 code).") var currency = "USD"
         @Option(name: .customLong("time-zone"), help: "The book's time zone (IANA name); this machine's by default.")
         var timeZone = TimeZone.current.identifier
-        @Option(help: ArgumentHelp("The database to keep it on, by its name (main, or one given with --more-database); main by default.", valueName: "NAME"))
+        @Option(
+            help: ArgumentHelp(
+                "The database to keep it on, by its name (main, or one given with --more-database); main by default.",
+                valueName: "NAME"
+            )
+        )
         var on = PostgresBooks.mainName
         @OptionGroup var address: AddressOption
         @OptionGroup var database: DatabaseOption
@@ -140,15 +186,22 @@ struct BooksCommand: AsyncParsableCommand {
             let secret = WebSecrets.make()
             let expires = Date().addingTimeInterval(7 * 24 * 3600)
             // The book and its owner's link in one transaction: only the link can claim it.
-            let store = try await books.addBook(name: name, settings: settings, ownersLink: (WebSecrets.digest(secret), expires), on: on)
+            let store = try await books.addBook(
+                name: name,
+                settings: settings,
+                ownersLink: (WebSecrets.digest(secret), expires),
+                on: on
+            )
             let link = try address.link(secret)
             let place = books.others.isEmpty ? "" : " on \(on)"
-            output("""
+            output(
+                """
                 Book \(store.book) "\(name)" (\(settings.currency.code), \(settings.timeZoneIdentifier)) is ready\(place).
                 Send its owner this link; it works once, until \(Day(expires, in: .current)):
                   \(link)
 
-                """)
+                """
+            )
         }
     }
 
@@ -162,7 +215,8 @@ struct BooksCommand: AsyncParsableCommand {
                 Examples:
                   commission books link 1 --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
                   commission books link 3 --member --database postgres://…
-                """)
+                """
+        )
         @Argument(help: "The book's id (`commission books list` shows them).") var book: Int64
         @Flag(help: "A member's link rather than the owner's.") var member = false
         @OptionGroup var address: AddressOption
@@ -178,17 +232,26 @@ struct BooksCommand: AsyncParsableCommand {
             let store = try await books.store(book: book)
             let owners = try await store.members().filter { $0.role == .owner }
             if !member, let owner = owners.first {
-                throw Failure("Book \(book) \"\(listed.name)\" has its owner (\(owner.account.username)): they invite people from Settings in the web app. "
-                              + "For a member's link, add --member.")
+                throw Failure(
+                    "Book \(book) \"\(listed.name)\" has its owner (\(owner.account.username)): they invite people from Settings in the web app. "
+                        + "For a member's link, add --member."
+                )
             }
             let secret = WebSecrets.make()
             let expires = Date().addingTimeInterval(7 * 24 * 3600)
-            try await store.createInvitation(tokenDigest: WebSecrets.digest(secret), role: member ? .member : .owner, invitedBy: nil, expiresAt: expires)
-            output("""
+            try await store.createInvitation(
+                tokenDigest: WebSecrets.digest(secret),
+                role: member ? .member : .owner,
+                invitedBy: nil,
+                expiresAt: expires
+            )
+            output(
+                """
                 Send \(member ? "the new member" : "the owner") of book \(book) "\(listed.name)" this link; it works once, until \(Day(expires, in: .current)):
                   \(try address.link(secret))
 
-                """)
+                """
+            )
         }
     }
 
@@ -215,9 +278,15 @@ struct BooksCommand: AsyncParsableCommand {
                 Example:
                   commission books move 3 --to east \\
                       --database postgres://commission@db1/commission --more-database east=postgres://commission@db2/commission
-                """)
+                """
+        )
         @Argument(help: "The book's id (`commission books list` shows them and where they are).") var book: Int64
-        @Option(help: ArgumentHelp("The database to move it to, by its name (main, or one given with --more-database).", valueName: "NAME"))
+        @Option(
+            help: ArgumentHelp(
+                "The database to move it to, by its name (main, or one given with --more-database).",
+                valueName: "NAME"
+            )
+        )
         var to: String
         @OptionGroup var database: DatabaseOption
 
@@ -229,7 +298,9 @@ struct BooksCommand: AsyncParsableCommand {
                 throw Failure("There is no book \(book) on this server: `commission books list` shows them.")
             }
             if listed.database == to { throw Failure("Book \(book) \"\(listed.name)\" is on \(to) already.") }
-            note("Moving book \(book) \"\(listed.name)\" from \(listed.database) to \(to); its writes are refused until it is there…")
+            note(
+                "Moving book \(book) \"\(listed.name)\" from \(listed.database) to \(to); its writes are refused until it is there…"
+            )
             let started = ContinuousClock.now
             let checked = Mutex<BookComparison.Checked?>(nil)
             let moved = try await books.move(book: book, to: to) { source, target in
@@ -237,14 +308,16 @@ struct BooksCommand: AsyncParsableCommand {
                 checked.withLock { $0 = found }
             }
             guard let proof = checked.withLock({ $0 }) else { throw Failure("The move ended without its proof.") }
-            output("""
+            output(
+                """
                 Moved book \(book) "\(listed.name)" from \(moved.from) to \(moved.to) in \(Migrate.seconds(since: started)): \(moved.counts).
                 Checked: the settings and counts are equal, the totals of all \(proof.statements) statements are equal, and so are all \(proof.auditEntries) audit entries.
                 Its writes were refused for \(Migrate.seconds(moved.readOnlyFor)); \(moved.oldCopyLeft.map {
                     "the old copy on \(moved.from) could not be removed (\($0)): the book's next move removes it."
                 } ?? "the old copy on \(moved.from) is removed.")
 
-                """)
+                """
+            )
         }
     }
 
@@ -258,7 +331,8 @@ struct BooksCommand: AsyncParsableCommand {
 
                 Example:
                   commission books backup 3 ~/maya-2026-11-23.jsonl --database postgres://commission@127.0.0.1/commission
-                """)
+                """
+        )
         @Argument(help: "The book's id (see `commission books list`).") var book: Int64
         @Argument(help: "The archive file to write.") var path: String
         @Flag(help: "Replace the file if it exists.") var force = false
@@ -296,10 +370,17 @@ struct BooksCommand: AsyncParsableCommand {
                   commission books restore ~/maya-2026-11-23.jsonl --name "Maya (restored)" \\
                       --url https://commission.example.com --database postgres://commission@127.0.0.1/commission
                   commission books restore ~/maya-2026-11-23.jsonl --replace 2 --database postgres://commission@127.0.0.1/commission
-                """)
-        @Argument(help: "The archive file (`commission books backup`, or `commission backup --archive`).") var path: String
+                """
+        )
+        @Argument(help: "The archive file (`commission books backup`, or `commission backup --archive`).") var path:
+            String
         @Option(help: "The new book's name; the archive's by default.") var name: String?
-        @Option(help: ArgumentHelp("Replace this book's records with the archive's, in place, keeping its members.", valueName: "BOOK"))
+        @Option(
+            help: ArgumentHelp(
+                "Replace this book's records with the archive's, in place, keeping its members.",
+                valueName: "BOOK"
+            )
+        )
         var replace: Int64?
         @OptionGroup var address: AddressOption
         @OptionGroup var database: DatabaseOption
@@ -313,7 +394,9 @@ struct BooksCommand: AsyncParsableCommand {
             let shared = books.database
             let progress = Progress()
             if let replace {
-                guard name == nil else { throw Failure("--replace keeps the book's own name; --name is for a new book. Give one of them.") }
+                guard name == nil else {
+                    throw Failure("--replace keeps the book's own name; --name is for a new book. Give one of them.")
+                }
                 guard try await books.books().contains(where: { $0.id == replace }) else {
                     throw Failure("There is no book \(replace) on this server: `commission books list` shows them.")
                 }
@@ -323,13 +406,18 @@ struct BooksCommand: AsyncParsableCommand {
                         progress.saw(record)
                     }
                 }
-                output("Replaced book \(replace) with \(path): \(counts). Its members stay; the archive's accounts were passed over.\n")
+                output(
+                    "Replaced book \(replace) with \(path): \(counts). Its members stay; the archive's accounts were passed over.\n"
+                )
                 return
             }
             let secret = WebSecrets.make()
             let expires = Date().addingTimeInterval(7 * 24 * 3600)
-            let restored = try await PostgresStore.restoreBook(into: shared, name: name?.trimmingWhitespaceAndNewlines(),
-                                                               ownersLink: (WebSecrets.digest(secret), expires)) { sink in
+            let restored = try await PostgresStore.restoreBook(
+                into: shared,
+                name: name?.trimmingWhitespaceAndNewlines(),
+                ownersLink: (WebSecrets.digest(secret), expires)
+            ) { sink in
                 try await ArchiveFile.read(path) { record in
                     try await sink(record)
                     progress.saw(record)
@@ -338,11 +426,13 @@ struct BooksCommand: AsyncParsableCommand {
             output("Restored \(path) as book \(restored.store.book): \(restored.counts).\n")
             if restored.awaitsOwner {
                 let link = try address.link(secret)
-                output("""
+                output(
+                    """
                     It has no owner yet. Send its owner this link; it works once, until \(Day(expires, in: .current)):
                       \(link)
 
-                    """)
+                    """
+                )
             }
         }
     }

@@ -28,9 +28,12 @@ struct Commission: AsyncParsableCommand {
             """,
         version: Commission.version,
         subcommands: [
-            Init.self, ClinicCommand.self, ProductCommand.self, TermsCommand.self, PriceCommand.self, DeductionCommand.self, SaleCommand.self,
-            Report.self, StatementCommand.self, YearCommand.self, PayoutCommand.self, PeriodCommand.self, Reconcile.self, Compare.self,
-            Import.self, MappingCommand.self, Export.self, Backup.self, Restore.self, Migrate.self, BooksCommand.self, Demo.self, Watch.self, Serve.self, TokenCommand.self, Sync.self,
+            Init.self, ClinicCommand.self, ProductCommand.self, TermsCommand.self, PriceCommand.self,
+            DeductionCommand.self, SaleCommand.self,
+            Report.self, StatementCommand.self, YearCommand.self, PayoutCommand.self, PeriodCommand.self,
+            Reconcile.self, Compare.self,
+            Import.self, MappingCommand.self, Export.self, Backup.self, Restore.self, Migrate.self, BooksCommand.self,
+            Demo.self, Watch.self, Serve.self, TokenCommand.self, Sync.self,
         ]
     )
 
@@ -70,7 +73,9 @@ struct BookOptions: ParsableArguments {
 
     func open() throws -> SQLiteStore {
         try SQLiteStore(.file(path)) {
-            FileHandle.standardError.write(Data("Upgrading \(path) to this version of Commission (once; a big book takes a few seconds)…\n".utf8))
+            FileHandle.standardError.write(
+                Data("Upgrading \(path) to this version of Commission (once; a big book takes a few seconds)…\n".utf8)
+            )
         }
     }
 }
@@ -120,7 +125,8 @@ func note(_ text: String) {
 }
 
 /// The pay period of `clinic` containing `date` (today by default), or the one before with `previous`.
-func payPeriod(of clinic: Clinic, containing date: String?, previous: Bool, settings: BookSettings) throws -> PayPeriod {
+func payPeriod(of clinic: Clinic, containing date: String?, previous: Bool, settings: BookSettings) throws -> PayPeriod
+{
     let day = try date.map { try parseDay($0) } ?? settings.today()
     let period = clinic.calendar.period(containing: day)
     return previous ? clinic.calendar.period(before: period) : period

@@ -7,7 +7,8 @@ import Foundation
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import clinics, products, terms, sales, prices, schedules or deductions from CSV files or workbooks — all of it, or nothing.",
+        abstract:
+            "Import clinics, products, terms, sales, prices, schedules or deductions from CSV files or workbooks — all of it, or nothing.",
         discussion: """
             The kind of file is told from its headers (or --kind). Headers match loosely: case, spaces \
             and underscores do not matter, and common names work (Qty, Price, Split…). The file may be \
@@ -57,13 +58,21 @@ struct Import: AsyncParsableCommand {
               commission import clinic-a.csv --map "Share %=share" --map "Start=effective from" --save-mapping "Clinic A"
               commission import clinic-a-2027.csv --mapping "Clinic A"
               commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
-            """)
+            """
+    )
     @OptionGroup var book: BookOptions
-    @Argument(help: "CSV files or .xlsx/.ods workbooks, imported in order as one import: all of them, or nothing.") var files: [String]
-    @Option(help: "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers).") var kind: ImportKind?
+    @Argument(help: "CSV files or .xlsx/.ods workbooks, imported in order as one import: all of them, or nothing.")
+    var files: [String]
+    @Option(
+        help:
+            "What the files hold: clinics, products, terms, sales, prices, schedules or deductions (default: told from the headers)."
+    ) var kind: ImportKind?
     @OptionGroup var reading: ReadingOptions
     @Flag(name: .customLong("dry-run"), help: "Check everything and report, but write nothing.") var dryRun = false
-    @Flag(name: .customLong("again"), help: "Import a file even though the same file (byte for byte) was imported before.") var again = false
+    @Flag(
+        name: .customLong("again"),
+        help: "Import a file even though the same file (byte for byte) was imported before."
+    ) var again = false
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one CSV file to import.") }
@@ -84,13 +93,22 @@ struct Import: AsyncParsableCommand {
         for file in files {
             do {
                 if Workbook.isWorkbook(atPath: file) {
-                    let (sheets, skipped) = try Workbook(path: file).importSources(kind: kind, format: format, currency: settings.currency)
+                    let (sheets, skipped) = try Workbook(path: file).importSources(
+                        kind: kind,
+                        format: format,
+                        currency: settings.currency
+                    )
                     sources += sheets.map { ($0.name, $0.source) }
                     let names = sheets.map { "\"\($0.source.sheetName ?? $0.name)\"" + $0.source.passedOverSaid }
                     kinds.append("\(file) (\(sheets.count == 1 ? "sheet" : "sheets") \(names.joined(separator: ", ")))")
                     if !skipped.isEmpty { note("\(file): passed over \(skipped.joined(separator: "; ")).") }
                 } else {
-                    let source = try CSVImportSource(path: file, kind: kind, format: format, currency: settings.currency)
+                    let source = try CSVImportSource(
+                        path: file,
+                        kind: kind,
+                        format: format,
+                        currency: settings.currency
+                    )
                     sources.append((file, source))
                     kinds.append("\(file) (\(source.said.joined(separator: "; ")))")
                     if let name = reading.saveMapping, var mapping = source.mapping {
@@ -101,12 +119,19 @@ struct Import: AsyncParsableCommand {
                     }
                 }
             } catch let error as CSVFileError {
-                throw Failure(error.description + Self.hint(for: error) + (files.count > 1 || sources.count > 0 ? " Nothing was imported." : ""))
+                throw Failure(
+                    error.description + Self.hint(for: error)
+                        + (files.count > 1 || sources.count > 0 ? " Nothing was imported." : "")
+                )
             }
         }
         let source = ImportSources.combining(sources)
         // Each file's digest is kept with the import: the same file a second time is refused (--again).
-        var options = ImportOptions(dryRun: dryRun, digests: try files.map { try ImportDigest.ofFile(atPath: $0) }, again: again)
+        var options = ImportOptions(
+            dryRun: dryRun,
+            digests: try files.map { try ImportDigest.ofFile(atPath: $0) },
+            again: again
+        )
         let what = files.count == 1 ? files[0] : "\(files.count) files"
         if showProgress {
             options.progress = { rows in FileHandle.standardError.write(Data("\r\(what): \(rows) rows read…".utf8)) }
@@ -115,15 +140,22 @@ struct Import: AsyncParsableCommand {
             let summary = try await store.importRows(from: source, options: options)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             // Totals rows are not records: passed over, and said, per file.
-            let totals = sources.compactMap { named in (named.source as? CSVImportSource)?.totalsSaid.map { "\(named.name): \($0)" } }
-            output("\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "")"
-                   + totals.map { "; \($0)" }.joined() + ".\n")
+            let totals = sources.compactMap { named in
+                (named.source as? CSVImportSource)?.totalsSaid.map { "\(named.name): \($0)" }
+            }
+            output(
+                "\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "")"
+                    + totals.map { "; \($0)" }.joined() + ".\n"
+            )
             // A dry run shows the first sales as read, for her to check the columns were understood.
             if dryRun {
                 for named in sources {
-                    guard let csv = named.source as? CSVImportSource, case let rows = try csv.preview(), !rows.isEmpty else { continue }
-                    output("First sales of \(csv.sheetName.map { "the sheet \"\($0)\"" } ?? named.name) as read:\n"
-                           + rows.map { "  " + Self.previewed($0, currency: settings.currency) + "\n" }.joined())
+                    guard let csv = named.source as? CSVImportSource, case let rows = try csv.preview(), !rows.isEmpty
+                    else { continue }
+                    output(
+                        "First sales of \(csv.sheetName.map { "the sheet \"\($0)\"" } ?? named.name) as read:\n"
+                            + rows.map { "  " + Self.previewed($0, currency: settings.currency) + "\n" }.joined()
+                    )
                 }
             }
             if let toSave {
@@ -156,15 +188,22 @@ extension Import {
         default: return ""
         }
         // Never a bank's money-out column as the amount of its deposits.
-        let unknown = has.first { !$0.isEmpty && CSVImportSource.fieldName(for: $0) == nil && !(missing.first == "amount" && CSVImportSource.isDebitColumn($0)) }
-        guard let unknown else { return missing.isEmpty ? "" : " Or map a column to \"\(missing[0])\" with --map \"HEADER=\(missing[0])\"." }
-        return " To read a column as a field, map it (for instance --map \"\(unknown)=\(missing.first ?? "date")\"); add --save-mapping NAME to keep the mapping for the next file."
+        let unknown = has.first {
+            !$0.isEmpty && CSVImportSource.fieldName(for: $0) == nil
+                && !(missing.first == "amount" && CSVImportSource.isDebitColumn($0))
+        }
+        guard let unknown else {
+            return missing.isEmpty ? "" : " Or map a column to \"\(missing[0])\" with --map \"HEADER=\(missing[0])\"."
+        }
+        return
+            " To read a column as a field, map it (for instance --map \"\(unknown)=\(missing.first ?? "date")\"); add --save-mapping NAME to keep the mapping for the next file."
     }
 }
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export the book's clinics, products, terms, prices, schedules, deductions, sales, payouts or audit log as CSV or JSON.",
+        abstract:
+            "Export the book's clinics, products, terms, prices, schedules, deductions, sales, payouts or audit log as CSV or JSON.",
         discussion: """
             CSV exports of clinics, products, terms (with their tiers), prices, schedules (changes of \
             a clinic's pay schedule), deductions and sales import again with `commission import`, in \
@@ -179,14 +218,19 @@ struct Export: AsyncParsableCommand {
               commission export deductions --output deductions.csv
               commission export audit --output audit.csv
               commission export all --output-directory backup-2026-11
-            """)
-    enum What: String, ExpressibleByArgument, CaseIterable { case clinics, products, terms, prices, schedules, deductions, sales, payouts, audit, all }
+            """
+    )
+    enum What: String, ExpressibleByArgument, CaseIterable {
+        case clinics, products, terms, prices, schedules, deductions, sales, payouts, audit, all
+    }
 
     @OptionGroup var book: BookOptions
-    @Argument(help: "clinics, products, terms, prices, schedules, deductions, sales, payouts, audit, or all.") var what: What
+    @Argument(help: "clinics, products, terms, prices, schedules, deductions, sales, payouts, audit, or all.") var what:
+        What
     @Option(help: "csv or json.") var format: OutputFormat = .csv
     @Option(name: .customLong("output"), help: "Write to this file instead of standard output.") var outputPath: String?
-    @Option(name: .customLong("output-directory"), help: "With `all`: the directory for one file per kind.") var directory: String?
+    @Option(name: .customLong("output-directory"), help: "With `all`: the directory for one file per kind.")
+    var directory: String?
     @Flag(name: .long, help: "Include voided sales.") var voided = false
 
     func validate() throws {
@@ -198,9 +242,15 @@ struct Export: AsyncParsableCommand {
         let store = try book.open()
         let renderer = Renderer(currency: try await store.settings().currency)
         let kinds = what == .all ? What.allCases.filter { $0 != .all } : [what]
-        if let directory { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        if let directory {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
         for kind in kinds {
-            let listing = try await renderer.export(ExportKind(rawValue: kind.rawValue) ?? .payouts, from: store, includeVoided: voided)
+            let listing = try await renderer.export(
+                ExportKind(rawValue: kind.rawValue) ?? .payouts,
+                from: store,
+                includeVoided: voided
+            )
             let text = renderer.render(listing, as: format)
             if let directory {
                 let path = "\(directory)/\(kind.rawValue).\(format.rawValue)"
@@ -229,7 +279,8 @@ struct Backup: AsyncParsableCommand {
             Examples:
               commission backup ~/commission-2026-11-22.sqlite
               commission backup ~/commission-2026-11-22.jsonl
-            """)
+            """
+    )
     @OptionGroup var book: BookOptions
     @Argument(help: "The backup file to write.") var path: String
     @Flag(help: "Write a book archive (JSON Lines) rather than an SQLite file.") var archive = false
@@ -242,7 +293,9 @@ struct Backup: AsyncParsableCommand {
             output("Archived \(book.path) to \(path): \(counts).\n")
         } else {
             try await store.backup(to: path, replacing: force)
-            output("Backed up \(book.path) to \(path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+            output(
+                "Backed up \(book.path) to \(path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n"
+            )
         }
     }
 }
@@ -260,7 +313,8 @@ struct Restore: AsyncParsableCommand {
             Examples:
               commission restore ~/commission-2026-11-22.sqlite --force
               commission restore ~/maya-from-the-server.jsonl
-            """)
+            """
+    )
     @OptionGroup var book: BookOptions
     @Argument(help: "The backup file to restore.") var path: String
     @Flag(help: "Replace a book that already holds sales.") var force = false
@@ -269,7 +323,9 @@ struct Restore: AsyncParsableCommand {
         let store = try book.open()
         let existing = try await store.countSales(SaleQuery(includeVoided: true))
         if existing > 0 && !force {
-            throw Failure("\(book.path) holds \(existing) sales: pass --force to replace them with the backup (take a backup of it first).")
+            throw Failure(
+                "\(book.path) holds \(existing) sales: pass --force to replace them with the backup (take a backup of it first)."
+            )
         }
         if ArchiveFile.isArchive(atPath: path) {
             let progress = Progress()
@@ -282,7 +338,9 @@ struct Restore: AsyncParsableCommand {
             output("Restored \(path) into \(book.path): \(counts).\n")
         } else {
             try await store.restore(from: path)
-            output("Restored \(path) into \(book.path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n")
+            output(
+                "Restored \(path) into \(book.path) (\(try await store.countSales(SaleQuery(includeVoided: true))) sales).\n"
+            )
         }
     }
 }
@@ -298,27 +356,41 @@ struct Demo: AsyncParsableCommand {
             Example:
               commission demo
               commission statement "Harbor Skin Clinic" --previous --db "$(commission demo --print-path)"
-            """)
+            """
+    )
     @Option(help: ArgumentHelp("Where to build the demo book.", valueName: "path")) var db: String?
     @Flag(name: .customLong("print-path"), help: "Only print where the demo book is.") var printPath = false
     @OptionGroup var format: FormatOption
 
     var path: String {
-        db ?? (SQLiteStore.defaultPath(environment: ProcessInfo.processInfo.environment.filter { $0.key != "COMMISSION_DB" }) as NSString)
+        db
+            ?? (SQLiteStore.defaultPath(
+                environment: ProcessInfo.processInfo.environment.filter { $0.key != "COMMISSION_DB" }
+            ) as NSString)
             .deletingLastPathComponent + "/demo.sqlite"
     }
 
     func run() async throws {
-        if printPath { output(path + "\n"); return }
+        if printPath {
+            output(path + "\n")
+            return
+        }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        let store = try SQLiteStore(.file(path), defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier))
+        let store = try SQLiteStore(
+            .file(path),
+            defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier)
+        )
         let settings = try await store.settings()
         let today = settings.today()
         let summary = try await DemoBook(today: today).build(in: store)
-        note("Built a demo book of \(summary.clinics) clinics, \(summary.products) products and \(summary.sales) sales in \(path)")
+        note(
+            "Built a demo book of \(summary.clinics) clinics, \(summary.products) products and \(summary.sales) sales in \(path)"
+        )
         output(Renderer(currency: settings.currency).render(try await store.dashboard(today: today), as: format.format))
         if format.format == .table {
-            output("\nExplore it:\n  commission statement \"Harbor Skin Clinic\" --previous --db \(path)\n  commission reconcile --db \(path)\n")
+            output(
+                "\nExplore it:\n  commission statement \"Harbor Skin Clinic\" --previous --db \(path)\n  commission reconcile --db \(path)\n"
+            )
         }
     }
 }

@@ -20,13 +20,17 @@ struct DeductionCommand: AsyncParsableCommand {
               commission deduction add "Glow" "Card fees" --share 2.5 --from 2026-03-01
               commission deduction end 2 --on 2026-12-31
             """,
-        subcommands: [Add.self, List.self, End.self, Remove.self])
+        subcommands: [Add.self, List.self, End.self, Remove.self]
+    )
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a deduction.", discussion: """
-            Example:
-              commission deduction add "Glow" "Room rent" --amount 150.00 --from 2026-01-01 --until 2026-06-30
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "Add a deduction.",
+            discussion: """
+                Example:
+                  commission deduction add "Glow" "Room rent" --amount 150.00 --from 2026-01-01 --until 2026-06-30
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's name.") var clinic: String
         @Argument(help: "What the statement calls it (Room rent, Card fees).") var name: String
@@ -43,20 +47,35 @@ struct DeductionCommand: AsyncParsableCommand {
             switch (amount, share) {
             case (let amount?, nil): kind = .fixed(try settings.money(amount, "amount"))
             case (nil, let share?): kind = .shareOfRevenue(try parseShare(share))
-            default: throw Failure("Give either --amount (a fixed amount per period) or --share (a share of the period's revenue).")
+            default:
+                throw Failure(
+                    "Give either --amount (a fixed amount per period) or --share (a share of the period's revenue)."
+                )
             }
-            let deduction = try await store.createDeduction(Deduction(
-                id: Deduction.ID(0), clinicID: clinic.id, name: name, amount: kind,
-                effectiveFrom: try from.map { try parseDay($0, "first day") } ?? settings.today(), lastDay: try until.map { try parseDay($0, "last day") }))
-            output("Deduction \(deduction.id): \(describe(deduction, currency: settings.currency)) at \(clinic.name).\n")
+            let deduction = try await store.createDeduction(
+                Deduction(
+                    id: Deduction.ID(0),
+                    clinicID: clinic.id,
+                    name: name,
+                    amount: kind,
+                    effectiveFrom: try from.map { try parseDay($0, "first day") } ?? settings.today(),
+                    lastDay: try until.map { try parseDay($0, "last day") }
+                )
+            )
+            output(
+                "Deduction \(deduction.id): \(describe(deduction, currency: settings.currency)) at \(clinic.name).\n"
+            )
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List deductions.", discussion: """
-            Example:
-              commission deduction list --clinic "Glow"
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "List deductions.",
+            discussion: """
+                Example:
+                  commission deduction list --clinic "Glow"
+                """
+        )
         @OptionGroup var book: BookOptions
         @Option(help: "Only this clinic's deductions.") var clinic: String?
 
@@ -66,17 +85,24 @@ struct DeductionCommand: AsyncParsableCommand {
             let names = try await Presenter.Names(store: store)
             let clinicID = try await clinic.asyncMap { try await store.clinic(named: $0).id }
             let deductions = try await store.deductions(clinic: clinicID)
-            output(deductions.isEmpty ? "No deductions.\n" : deductions.map {
-                "\($0.id)  \(names.clinics[$0.clinicID] ?? "")  \(describe($0, currency: currency))\n"
-            }.joined())
+            output(
+                deductions.isEmpty
+                    ? "No deductions.\n"
+                    : deductions.map {
+                        "\($0.id)  \(names.clinics[$0.clinicID] ?? "")  \(describe($0, currency: currency))\n"
+                    }.joined()
+            )
         }
     }
 
     struct End: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Give a deduction its last day.", discussion: """
-            Example:
-              commission deduction end 2 --on 2026-12-31
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "Give a deduction its last day.",
+            discussion: """
+                Example:
+                  commission deduction end 2 --on 2026-12-31
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "The deduction's id (see `commission deduction list`).") var id: Int64
         @Option(help: "Its last day (YYYY-MM-DD; default today).") var on: String?
@@ -92,10 +118,13 @@ struct DeductionCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a deduction entered by mistake.", discussion: """
-            Example:
-              commission deduction remove 2
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a deduction entered by mistake.",
+            discussion: """
+                Example:
+                  commission deduction remove 2
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "The deduction's id.") var id: Int64
 
@@ -107,8 +136,11 @@ struct DeductionCommand: AsyncParsableCommand {
     }
 
     static func describe(_ deduction: Deduction, currency: Currency) -> String {
-        "\(deduction.name), \(deduction.amount.text(currency.format)), from \(deduction.effectiveFrom)" + (deduction.lastDay.map { " through \($0)" } ?? "")
+        "\(deduction.name), \(deduction.amount.text(currency.format)), from \(deduction.effectiveFrom)"
+            + (deduction.lastDay.map { " through \($0)" } ?? "")
     }
 }
 
-private func describe(_ deduction: Deduction, currency: Currency) -> String { DeductionCommand.describe(deduction, currency: currency) }
+private func describe(_ deduction: Deduction, currency: Currency) -> String {
+    DeductionCommand.describe(deduction, currency: currency)
+}

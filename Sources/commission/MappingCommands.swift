@@ -17,31 +17,43 @@ struct MappingCommand: AsyncParsableCommand {
               commission mapping list
               commission mapping remove "Clinic A"
             """,
-        subcommands: [List.self, Remove.self])
+        subcommands: [List.self, Remove.self]
+    )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the saved mappings, column by column.", discussion: """
-            Example:
-              commission mapping list
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "List the saved mappings, column by column.",
+            discussion: """
+                Example:
+                  commission mapping list
+                """
+        )
         @OptionGroup var book: BookOptions
 
         func run() async throws {
             let store = try book.open()
             let mappings = try await store.mappings()
-            output(mappings.isEmpty ? "No saved column mappings.\n" : mappings.map { mapping in
-                "\(mapping.name)\(mapping.kind.map { " (\($0))" } ?? "")\n" + mapping.fields.sorted { $0.key < $1.key }.map {
-                    "  \($0.key) → \($0.value.isEmpty ? "(ignored)" : $0.value)\n"
-                }.joined()
-            }.joined())
+            output(
+                mappings.isEmpty
+                    ? "No saved column mappings.\n"
+                    : mappings.map { mapping in
+                        "\(mapping.name)\(mapping.kind.map { " (\($0))" } ?? "")\n"
+                            + mapping.fields.sorted { $0.key < $1.key }.map {
+                                "  \($0.key) → \($0.value.isEmpty ? "(ignored)" : $0.value)\n"
+                            }.joined()
+                    }.joined()
+            )
         }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget a saved mapping.", discussion: """
-            Example:
-              commission mapping remove "Clinic A"
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "Forget a saved mapping.",
+            discussion: """
+                Example:
+                  commission mapping remove "Clinic A"
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "The mapping's name.") var name: String
 

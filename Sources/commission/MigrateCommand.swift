@@ -31,19 +31,34 @@ struct Migrate: AsyncParsableCommand {
                                  --to postgres://commission@127.0.0.1/commission
               commission migrate --from postgres://commission@127.0.0.1/commission --from-book 3 \\
                                  --to sqlite:~/maya.sqlite
-            """)
+            """
+    )
 
-    @Option(help: ArgumentHelp("The book to move: sqlite:PATH (or just PATH), or a PostgreSQL database.",
-                               valueName: "sqlite:path|postgres://…"))
+    @Option(
+        help: ArgumentHelp(
+            "The book to move: sqlite:PATH (or just PATH), or a PostgreSQL database.",
+            valueName: "sqlite:path|postgres://…"
+        )
+    )
     var from: String
     @Option(name: .customLong("from-book"), help: "The id of the book to move, when the source database holds several.")
     var fromBook: Int64?
-    @Option(help: ArgumentHelp("Where to: sqlite:PATH (a new file), or a PostgreSQL database (a new book in it).",
-                               valueName: "sqlite:path|postgres://…"))
+    @Option(
+        help: ArgumentHelp(
+            "Where to: sqlite:PATH (a new file), or a PostgreSQL database (a new book in it).",
+            valueName: "sqlite:path|postgres://…"
+        )
+    )
     var to: String
-    @Flag(name: .customLong("into-nonempty"), help: "Add the book to a PostgreSQL database that holds other books already.")
+    @Flag(
+        name: .customLong("into-nonempty"),
+        help: "Add the book to a PostgreSQL database that holds other books already."
+    )
     var intoNonEmpty = false
-    @Flag(name: .customLong("skip-proof"), help: "Move without comparing the two sides afterwards (the benchmark does; a person should not).")
+    @Flag(
+        name: .customLong("skip-proof"),
+        help: "Move without comparing the two sides afterwards (the benchmark does; a person should not)."
+    )
     var skipProof = false
 
     func run() async throws {
@@ -56,7 +71,9 @@ struct Migrate: AsyncParsableCommand {
         switch try BookAddress(to) {
         case .sqlite(let path):
             if FileManager.default.fileExists(atPath: path) {
-                throw Failure("\(path) exists already: migrate makes a new book file. Choose a new path (or replace a book with `commission restore`).")
+                throw Failure(
+                    "\(path) exists already: migrate makes a new book file. Choose a new path (or replace a book with `commission restore`)."
+                )
             }
             let store = try SQLiteStore(.file(path))
             do {
@@ -73,13 +90,16 @@ struct Migrate: AsyncParsableCommand {
             target = OpenedBook(store: store, archiving: store, name: path, close: {})
         case .postgres(let url):
             let database = try await OpenedBook.database(url)
-            let books = try await PostgresBooks(database: database, defaultSettings: SQLiteStore.systemDefaultSettings).books()
+            let books = try await PostgresBooks(database: database, defaultSettings: SQLiteStore.systemDefaultSettings)
+                .books()
             if !books.isEmpty && !intoNonEmpty {
                 database.shutdown()
-                throw Failure("""
+                throw Failure(
+                    """
                     \(PostgresBookDatabase.redacted(url)) already holds \(books.count) book\(books.count == 1 ? "" : "s"): \
                     pass --into-nonempty to add this one beside \(books.count == 1 ? "it" : "them").
-                    """)
+                    """
+                )
             }
             let restored: PostgresStore.RestoredBook
             do {
@@ -94,15 +114,21 @@ struct Migrate: AsyncParsableCommand {
                 throw error
             }
             counts = restored.counts
-            target = OpenedBook(store: restored.store, archiving: restored.store,
-                                name: "book \(restored.store.book) of \(PostgresBookDatabase.redacted(url))", close: { database.shutdown() })
+            target = OpenedBook(
+                store: restored.store,
+                archiving: restored.store,
+                name: "book \(restored.store.book) of \(PostgresBookDatabase.redacted(url))",
+                close: { database.shutdown() }
+            )
         }
         defer { target.close() }
         output("Copied \(source.name) to \(target.name) in \(Self.seconds(since: started)): \(counts).\n")
         if skipProof { return }
         let checked = try await BookComparison(source: source.store, target: target.store).run()
-        output("Checked: the settings and counts are equal, the totals of all \(checked.statements) statements are equal, "
-               + "and so are all \(checked.auditEntries) audit entries.\n")
+        output(
+            "Checked: the settings and counts are equal, the totals of all \(checked.statements) statements are equal, "
+                + "and so are all \(checked.auditEntries) audit entries.\n"
+        )
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> String {
@@ -150,13 +176,18 @@ struct OpenedBook {
     static func open(_ address: BookAddress, book: Int64?) async throws -> OpenedBook {
         switch address {
         case .sqlite(let path):
-            guard FileManager.default.fileExists(atPath: path) else { throw Failure("\(path) does not exist: give the book's SQLite file.") }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw Failure("\(path) does not exist: give the book's SQLite file.")
+            }
             let store = try SQLiteStore(.file(path))
             return OpenedBook(store: store, archiving: store, name: path, close: {})
         case .postgres(let url):
             let database = try await Self.database(url)
             do {
-                let books = try await PostgresBooks(database: database, defaultSettings: SQLiteStore.systemDefaultSettings).books()
+                let books = try await PostgresBooks(
+                    database: database,
+                    defaultSettings: SQLiteStore.systemDefaultSettings
+                ).books()
                 let id: Int64
                 if let book {
                     guard books.contains(where: { $0.id == book }) else {
@@ -166,18 +197,29 @@ struct OpenedBook {
                 } else if books.count == 1 {
                     id = books[0].id
                 } else {
-                    throw Failure(books.isEmpty ? "\(PostgresBookDatabase.redacted(url)) holds no book."
-                                  : "\(PostgresBookDatabase.redacted(url)) holds \(books.count) books: name one with --from-book (\(Self.list(books))).")
+                    throw Failure(
+                        books.isEmpty
+                            ? "\(PostgresBookDatabase.redacted(url)) holds no book."
+                            : "\(PostgresBookDatabase.redacted(url)) holds \(books.count) books: name one with --from-book (\(Self.list(books)))."
+                    )
                 }
-                if let elsewhere = books.first(where: { $0.id == id && $0.database != PostgresBooks.mainName })?.database {
-                    throw Failure("""
+                if let elsewhere = books.first(where: { $0.id == id && $0.database != PostgresBooks.mainName })?
+                    .database
+                {
+                    throw Failure(
+                        """
                         Book \(id)'s records are on the server's database "\(elsewhere)", not this one: bring it here first with \
                         `commission books move \(id) --to main --database … --more-database \(elsewhere)=…`.
-                        """)
+                        """
+                    )
                 }
                 let store = try await PostgresStore(database: database, book: id)
-                return OpenedBook(store: store, archiving: store, name: "book \(id) of \(PostgresBookDatabase.redacted(url))",
-                                  close: { database.shutdown() })
+                return OpenedBook(
+                    store: store,
+                    archiving: store,
+                    name: "book \(id) of \(PostgresBookDatabase.redacted(url))",
+                    close: { database.shutdown() }
+                )
             } catch {
                 database.shutdown()
                 throw error

@@ -17,21 +17,27 @@ struct PriceCommand: AsyncParsableCommand {
               commission price set "Glow" "Serum 30ml" 45.00 --cost 18.00 --from 2026-03-15
               commission price list --clinic "Glow"
             """,
-        subcommands: [SetPrice.self, List.self, Remove.self])
+        subcommands: [SetPrice.self, List.self, Remove.self]
+    )
 
     struct SetPrice: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a clinic's price of a product from a date on.", discussion: """
-            An entry of the same clinic, product and date is replaced.
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set a clinic's price of a product from a date on.",
+            discussion: """
+                An entry of the same clinic, product and date is replaced.
 
-            Example:
-              commission price set "Glow" "Serum 30ml" 45.00 --from 2026-03-15
-              commission price set "Glow" SER-30 48.00 --cost 19.50 --from 2026-04-01
-            """)
+                Example:
+                  commission price set "Glow" "Serum 30ml" 45.00 --from 2026-03-15
+                  commission price set "Glow" SER-30 48.00 --cost 19.50 --from 2026-04-01
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "The clinic's name.") var clinic: String
         @Argument(help: "The product's name or SKU.") var product: String
         @Argument(help: "The clinic's unit price (45.00).") var price: String
-        @Option(help: "The clinic's unit cost, when it supplies the product at its own (default: the product's).") var cost: String?
+        @Option(help: "The clinic's unit cost, when it supplies the product at its own (default: the product's).")
+        var cost: String?
         @Option(help: "First day of the price (YYYY-MM-DD; default today).") var from: String?
 
         func run() async throws {
@@ -39,21 +45,32 @@ struct PriceCommand: AsyncParsableCommand {
             let settings = try await store.settings()
             let clinic = try await store.clinic(named: self.clinic)
             let product = try await store.product(named: self.product)
-            let entry = try await store.setPrice(PriceDraft(
-                clinicID: clinic.id, productID: product.id, unitPrice: try settings.money(price, "price"),
-                unitCost: try cost.map { try settings.money($0, "cost") }, effectiveFrom: try from.map { try parseDay($0, "first day") } ?? settings.today()))
+            let entry = try await store.setPrice(
+                PriceDraft(
+                    clinicID: clinic.id,
+                    productID: product.id,
+                    unitPrice: try settings.money(price, "price"),
+                    unitCost: try cost.map { try settings.money($0, "cost") },
+                    effectiveFrom: try from.map { try parseDay($0, "first day") } ?? settings.today()
+                )
+            )
             let c = settings.currency
-            output("Price \(entry.id): \(product.name) at \(clinic.name) \(c.format(entry.unitPrice)), cost "
-                   + "\(entry.unitCost.map(c.format) ?? "\(c.format(product.unitCost)) (the product's)") from \(entry.effectiveFrom).\n"
-                   + "Sales recorded before keep their prices.\n")
+            output(
+                "Price \(entry.id): \(product.name) at \(clinic.name) \(c.format(entry.unitPrice)), cost "
+                    + "\(entry.unitCost.map(c.format) ?? "\(c.format(product.unitCost)) (the product's)") from \(entry.effectiveFrom).\n"
+                    + "Sales recorded before keep their prices.\n"
+            )
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List price-list entries.", discussion: """
-            Example:
-              commission price list --clinic "Glow" --format csv
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "List price-list entries.",
+            discussion: """
+                Example:
+                  commission price list --clinic "Glow" --format csv
+                """
+        )
         @OptionGroup var book: BookOptions
         @OptionGroup var format: FormatOption
         @Option(help: "Only this clinic's entries.") var clinic: String?
@@ -61,18 +78,29 @@ struct PriceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try book.open()
-            let renderer = Renderer(currency: try await store.settings().currency, names: try await Presenter.Names(store: store))
+            let renderer = Renderer(
+                currency: try await store.settings().currency,
+                names: try await Presenter.Names(store: store)
+            )
             let clinicID = try await clinic.asyncMap { try await store.clinic(named: $0).id }
             let productID = try await product.asyncMap { try await store.product(named: $0).id }
-            output(renderer.render(renderer.prices(try await store.prices(PriceQuery(clinicID: clinicID, productID: productID))), as: format.format))
+            output(
+                renderer.render(
+                    renderer.prices(try await store.prices(PriceQuery(clinicID: clinicID, productID: productID))),
+                    as: format.format
+                )
+            )
         }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a price-list entry; recorded sales keep their prices.", discussion: """
-            Example:
-              commission price remove 4
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a price-list entry; recorded sales keep their prices.",
+            discussion: """
+                Example:
+                  commission price remove 4
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "The entry's id (see `commission price list`).") var id: Int64
 

@@ -8,16 +8,39 @@ import CommissionStore
 /// mapping its headers are read with.
 struct ReadingOptions: ParsableArguments {
     @Option(help: "Field delimiter (default: detected among , ; and tab).") var delimiter: String?
-    @Flag(name: .customLong("decimal-comma"), help: "Amounts use a decimal comma (12,50); by default a file's amounts say so themselves.") var decimalComma = false
-    @Option(help: ArgumentHelp("The order of dates not written YYYY-MM-DD: mdy (2/25/2026), dmy (25/2/2026 or 25.02.2026) or ymd; by default told from the file's dates.",
-                               valueName: "mdy|dmy|ymd"))
+    @Flag(
+        name: .customLong("decimal-comma"),
+        help: "Amounts use a decimal comma (12,50); by default a file's amounts say so themselves."
+    ) var decimalComma = false
+    @Option(
+        help: ArgumentHelp(
+            "The order of dates not written YYYY-MM-DD: mdy (2/25/2026), dmy (25/2/2026 or 25.02.2026) or ymd; by default told from the file's dates.",
+            valueName: "mdy|dmy|ymd"
+        )
+    )
     var dates: DateOrder?
-    @Option(help: ArgumentHelp("Read the files with the column mapping saved under this name (see commission mapping list).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Read the files with the column mapping saved under this name (see commission mapping list).",
+            valueName: "name"
+        )
+    )
     var mapping: String?
-    @Option(name: .customLong("map"), help: ArgumentHelp("Read a column as a field: \"Share %=share\", \"Retail=unit price\", \"Ref=ignore\" (repeatable; over --mapping's).",
-                                                        valueName: "header=field"))
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp(
+            "Read a column as a field: \"Share %=share\", \"Retail=unit price\", \"Ref=ignore\" (repeatable; over --mapping's).",
+            valueName: "header=field"
+        )
+    )
     var map: [String] = []
-    @Option(name: .customLong("save-mapping"), help: ArgumentHelp("Keep the file's mapping (--map, over --mapping's) under this name, once the file is read.", valueName: "name"))
+    @Option(
+        name: .customLong("save-mapping"),
+        help: ArgumentHelp(
+            "Keep the file's mapping (--map, over --mapping's) under this name, once the file is read.",
+            valueName: "name"
+        )
+    )
     var saveMapping: String?
 
     func validate() throws {
@@ -25,12 +48,18 @@ struct ReadingOptions: ParsableArguments {
         if saveMapping != nil && map.isEmpty && mapping == nil {
             throw ValidationError("--save-mapping keeps what --map (or --mapping) says: map a column.")
         }
-        if let delimiter, delimiter != "\\t", delimiter.count != 1 { throw ValidationError("The delimiter is one character, such as ; or \\t.") }
+        if let delimiter, delimiter != "\\t", delimiter.count != 1 {
+            throw ValidationError("The delimiter is one character, such as ; or \\t.")
+        }
     }
 
     /// A file from elsewhere (CSV, or a workbook's first sheet) read by `make` with these options;
     /// a file that cannot be read, or rows that cannot, fail with the sentence and the flag that helps.
-    func read<T>(_ file: String, _ store: SQLiteStore, _ make: (CSVImportSource.Origin, CSVFormat) throws -> T) async throws -> T {
+    func read<T>(
+        _ file: String,
+        _ store: SQLiteStore,
+        _ make: (CSVImportSource.Origin, CSVFormat) throws -> T
+    ) async throws -> T {
         let format = try await format(store, name: saveMapping)
         do {
             return try make(try Workbook.firstSheetOrFile(file), format)
@@ -49,23 +78,43 @@ struct ReadingOptions: ParsableArguments {
         if !map.isEmpty {
             var fields = given?.fields ?? [:]
             do {
-                for (header, field) in try ImportMapping.forImport(name: name ?? given?.name ?? "--map", kind: nil, headers: [], pairs: try map.map(ImportMapping.pair)).fields {
+                for (header, field) in try ImportMapping.forImport(
+                    name: name ?? given?.name ?? "--map",
+                    kind: nil,
+                    headers: [],
+                    pairs: try map.map(ImportMapping.pair)
+                ).fields {
                     fields = fields.filter { ImportMapping.key($0.key) != ImportMapping.key(header) }
                     fields[header] = field
                 }
             } catch let error as MappingError {
                 throw Failure(error.description)
             }
-            given = ImportMapping(name: name ?? given?.name ?? "--map", kind: kind?.rawValue ?? given?.kind, headers: given?.headers ?? [], fields: fields)
+            given = ImportMapping(
+                name: name ?? given?.name ?? "--map",
+                kind: kind?.rawValue ?? given?.kind,
+                headers: given?.headers ?? [],
+                fields: fields
+            )
         }
-        return CSVFormat(delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) }, decimalComma: decimalComma, dates: dates,
-                         mapping: given, saved: saved)
+        return CSVFormat(
+            delimiter: delimiter.map { $0 == "\\t" ? "\t" : Character($0) },
+            decimalComma: decimalComma,
+            dates: dates,
+            mapping: given,
+            saved: saved
+        )
     }
 
     /// Keeps the mapping a file was read with under --save-mapping's name, with the file's headers
     /// (so that the next file with them is read with it); returns what to say, or nil without
     /// --save-mapping.
-    func keep(_ mapping: ImportMapping?, headers: [String], kind: ImportKind? = nil, in store: SQLiteStore) async throws -> String? {
+    func keep(
+        _ mapping: ImportMapping?,
+        headers: [String],
+        kind: ImportKind? = nil,
+        in store: SQLiteStore
+    ) async throws -> String? {
         guard let name = saveMapping, var mapping else { return nil }
         mapping.name = name
         mapping.headers = headers

@@ -46,51 +46,121 @@ struct Serve: AsyncParsableCommand {
               commission serve --log-level notice                             # no line for each request
               COMMISSION_METRICS_TOKEN=… commission serve                     # /metrics for Prometheus
               commission serve --backup-every 24h --keep 14                   # into backups/ beside the book
-            """)
+            """
+    )
     @OptionGroup var book: BookOptions
-    @Option(name: .long, help: ArgumentHelp("A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
-                                            valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A PostgreSQL database to serve instead of the SQLite file (also COMMISSION_DATABASE_URL).",
+            valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"
+        )
+    )
     var database: String?
-    @Option(name: .customLong("more-database"), help: ArgumentHelp(
-        "With --database: another database the books may be on, by a name of yours (repeat it for each); --database keeps the accounts and where each book is.",
-        valueName: "NAME=postgres://…"))
+    @Option(
+        name: .customLong("more-database"),
+        help: ArgumentHelp(
+            "With --database: another database the books may be on, by a name of yours (repeat it for each); --database keeps the accounts and where each book is.",
+            valueName: "NAME=postgres://…"
+        )
+    )
     var moreDatabases: [String] = []
     @Option(help: "The address to listen on (default 127.0.0.1).") var host: String?
     @Option(help: "The port to listen on (default 8080).") var port: Int?
     @Flag(help: "Serve a temporary demo book, with a printed login.") var demo = false
-    @Flag(name: .customLong("secure-cookies"), inversion: .prefixedNo,
-          help: "Mark cookies Secure and send HSTS (when users reach the app over HTTPS).") var secureCookies: Bool?
-    @Option(name: .customLong("log-format"), help: ArgumentHelp("The log's lines: text, or JSON objects with the request's id on each.", valueName: "text|json"))
+    @Flag(
+        name: .customLong("secure-cookies"),
+        inversion: .prefixedNo,
+        help: "Mark cookies Secure and send HSTS (when users reach the app over HTTPS)."
+    ) var secureCookies: Bool?
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp(
+            "The log's lines: text, or JSON objects with the request's id on each.",
+            valueName: "text|json"
+        )
+    )
     var logFormat: String?
-    @Option(name: .customLong("log-level"), help: ArgumentHelp(
-        "The least severe log lines written: info (a line a request, the default), notice (what the server does on its own), warning, error…",
-        valueName: "trace|debug|info|notice|warning|error|critical"))
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            "The least severe log lines written: info (a line a request, the default), notice (what the server does on its own), warning, error…",
+            valueName: "trace|debug|info|notice|warning|error|critical"
+        )
+    )
     var logLevel: String?
-    @Option(name: .customLong("metrics-token"), help: ArgumentHelp("Keep metrics and serve them at /metrics to this bearer token, for Prometheus.", valueName: "token"))
+    @Option(
+        name: .customLong("metrics-token"),
+        help: ArgumentHelp(
+            "Keep metrics and serve them at /metrics to this bearer token, for Prometheus.",
+            valueName: "token"
+        )
+    )
     var metricsToken: String?
-    @Option(name: .customLong("backup-every"), help: ArgumentHelp("Back up every book on this schedule (24h, 6h, 30m, 7d): its archive, which any store restores.",
-                                                                 valueName: "period"))
+    @Option(
+        name: .customLong("backup-every"),
+        help: ArgumentHelp(
+            "Back up every book on this schedule (24h, 6h, 30m, 7d): its archive, which any store restores.",
+            valueName: "period"
+        )
+    )
     var backupEvery: String?
-    @Option(name: .customLong("keep"), help: "How many scheduled backups of each book to keep (the oldest go; default 14).") var keep: Int?
-    @Option(name: .customLong("backup-directory"), help: ArgumentHelp("Where scheduled backups go (default: backups/ beside the SQLite book; required for PostgreSQL).",
-                                                                     valueName: "path"))
+    @Option(
+        name: .customLong("keep"),
+        help: "How many scheduled backups of each book to keep (the oldest go; default 14)."
+    ) var keep: Int?
+    @Option(
+        name: .customLong("backup-directory"),
+        help: ArgumentHelp(
+            "Where scheduled backups go (default: backups/ beside the SQLite book; required for PostgreSQL).",
+            valueName: "path"
+        )
+    )
     var backupDirectory: String?
-    @Option(name: .customLong("books-kept"), help: "With --database: how many books' apps to keep in memory at most; the least recently used go first (default 100).")
+    @Option(
+        name: .customLong("books-kept"),
+        help:
+            "With --database: how many books' apps to keep in memory at most; the least recently used go first (default 100)."
+    )
     var booksKept: Int?
-    @Option(name: .customLong("release-books-after"), help: ArgumentHelp(
-        "With --database: release the app of a book nobody used this long (30s, 10m, 1h; default 10m); its next request builds it again.", valueName: "period"))
+    @Option(
+        name: .customLong("release-books-after"),
+        help: ArgumentHelp(
+            "With --database: release the app of a book nobody used this long (30s, 10m, 1h; default 10m); its next request builds it again.",
+            valueName: "period"
+        )
+    )
     var releaseBooksAfter: String?
-    @Flag(name: .customLong("trust-forwarded-for"), inversion: .prefixedNo,
-          help: "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it).")
+    @Flag(
+        name: .customLong("trust-forwarded-for"),
+        inversion: .prefixedNo,
+        help:
+            "Take the client's address from X-Forwarded-For, for the sign-in slowdown (only behind a reverse proxy that sets it)."
+    )
     var trustForwardedFor: Bool?
-    @Option(name: .customLong("public-url"), help: ArgumentHelp("The address people reach the server at, for the links it makes (invitations); its own by default.",
-                                                               valueName: "http(s)://HOST[:PORT]"))
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "The address people reach the server at, for the links it makes (invitations); its own by default.",
+            valueName: "http(s)://HOST[:PORT]"
+        )
+    )
     var publicUrl: String?
-    @Option(name: .customLong("max-body-size"), help: ArgumentHelp("The largest request body (an API import): 8M by default; an uploaded workbook may unpack to 64 times it.",
-                                                                  valueName: "size"))
+    @Option(
+        name: .customLong("max-body-size"),
+        help: ArgumentHelp(
+            "The largest request body (an API import): 8M by default; an uploaded workbook may unpack to 64 times it.",
+            valueName: "size"
+        )
+    )
     var maxBodySize: String?
-    @Option(name: .customLong("config"), help: ArgumentHelp("A JSON file of settings, below the flags and COMMISSION_* variables (also COMMISSION_CONFIG).",
-                                                           valueName: "file"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "A JSON file of settings, below the flags and COMMISSION_* variables (also COMMISSION_CONFIG).",
+            valueName: "file"
+        )
+    )
     var configFile: String?
 
     /// The settings: these flags, else the environment, else the configuration file, else the defaults.
@@ -98,10 +168,14 @@ struct Serve: AsyncParsableCommand {
         var flags = ServerSettings.Flags()
         (flags.db, flags.databaseUrl, flags.host, flags.port) = (book.db, database, host, port)
         flags.moreDatabases = moreDatabases
-        (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (secureCookies, trustForwardedFor, logFormat, metricsToken)
+        (flags.secureCookies, flags.trustForwardedFor, flags.logFormat, flags.metricsToken) = (
+            secureCookies, trustForwardedFor, logFormat, metricsToken
+        )
         flags.logLevel = logLevel
         (flags.backupEvery, flags.backupKeep, flags.backupDirectory) = (backupEvery, keep, backupDirectory)
-        (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl, flags.maxBodySize) = (booksKept, releaseBooksAfter, publicUrl, maxBodySize)
+        (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl, flags.maxBodySize) = (
+            booksKept, releaseBooksAfter, publicUrl, maxBodySize
+        )
         let settings: ServerSettings
         do {
             settings = try await ServerSettings.resolve(flags, file: configFile)
@@ -114,9 +188,13 @@ struct Serve: AsyncParsableCommand {
         if settings.backupKeep < 1 { throw Failure("Keep at least 1 scheduled backup of each book.") }
         if settings.booksKept < 1 { throw Failure("Keep the app of at least 1 book in memory (--books-kept).") }
         if ScheduledBackups.period(settings.releaseBooksAfter) == nil {
-            throw Failure("The time after which an unused book is released, \"\(settings.releaseBooksAfter)\", is not a number and a unit: 30s, 10m, 1h.")
+            throw Failure(
+                "The time after which an unused book is released, \"\(settings.releaseBooksAfter)\", is not a number and a unit: 30s, 10m, 1h."
+            )
         }
-        if let token = settings.metricsToken, token.count < 16 { throw Failure("The metrics token is a secret of 16 characters or more.") }
+        if let token = settings.metricsToken, token.count < 16 {
+            throw Failure("The metrics token is a secret of 16 characters or more.")
+        }
         return settings
     }
 
@@ -126,14 +204,25 @@ struct Serve: AsyncParsableCommand {
         settings.logFormat.bootstrap(level: settings.logLevel)
         let logger = Logger(label: "commission")
         let (host, port) = (settings.host, settings.port)
-        var configuration = WebConfiguration(host: host, port: port, secureCookies: settings.secureCookies, maxBodySize: settings.maxBodySize,
-                                             trustForwardedFor: settings.trustForwardedFor)
+        var configuration = WebConfiguration(
+            host: host,
+            port: port,
+            secureCookies: settings.secureCookies,
+            maxBodySize: settings.maxBodySize,
+            trustForwardedFor: settings.trustForwardedFor
+        )
         configuration.booksKept = settings.booksKept
-        configuration.releaseBooksIdleFor = ScheduledBackups.period(settings.releaseBooksAfter) ?? configuration.releaseBooksIdleFor
+        configuration.releaseBooksIdleFor =
+            ScheduledBackups.period(settings.releaseBooksAfter) ?? configuration.releaseBooksIdleFor
         configuration.publicAddress = settings.publicUrl.flatMap(PublicAddress.init)
         // Behind a proxy (secure cookies, a forwarded address) or reachable from elsewhere, the server's own address is not where people reach it.
-        if configuration.publicAddress == nil && (settings.secureCookies || settings.trustForwardedFor || !["127.0.0.1", "localhost", "::1"].contains(host)) {
-            output("The links this server makes (invitations) will lead to \(configuration.linkBase): set --public-url (publicUrl) to the address people reach it at.\n")
+        if configuration.publicAddress == nil
+            && (settings.secureCookies || settings.trustForwardedFor
+                || !["127.0.0.1", "localhost", "::1"].contains(host))
+        {
+            output(
+                "The links this server makes (invitations) will lead to \(configuration.linkBase): set --public-url (publicUrl) to the address people reach it at.\n"
+            )
         }
         if let token = settings.metricsToken {
             let metrics = ServerMetrics(token: token)
@@ -152,36 +241,66 @@ struct Serve: AsyncParsableCommand {
         }
         let book = BookOptions(path: settings.db)
         if demo {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-demo-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "commission-demo-\(UUID().uuidString)"
+            )
             temporary = directory
-            let demoStore = try SQLiteStore(.file(directory.appendingPathComponent("demo.sqlite").path),
-                                            defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier))
+            let demoStore = try SQLiteStore(
+                .file(directory.appendingPathComponent("demo.sqlite").path),
+                defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: TimeZone.current.identifier)
+            )
             let summary = try await DemoBook(today: try await demoStore.settings().today()).build(in: demoStore)
             let password = String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16)).lowercased()
             // At the server's own cost, as an unknown name is checked: the time of an answer does not tell that "demo" exists.
-            _ = try await demoStore.createOwner(username: "demo", passwordHash: Bcrypt.hash(password, cost: configuration.bcryptCost))
-            output("""
+            _ = try await demoStore.createOwner(
+                username: "demo",
+                passwordHash: Bcrypt.hash(password, cost: configuration.bcryptCost)
+            )
+            output(
+                """
                 Demo book: \(summary.clinics) clinics, \(summary.products) products, \(summary.sales) sales (\(directory.path)).
                 Open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ and sign in as demo / \(password)
 
-                """)
+                """
+            )
             demoStore.cacheHotReads()
             store = demoStore
         } else if let databaseURL {
-            let books = try await PostgresBooks.open(url: databaseURL, more: settings.moreDatabases,
-                                                     defaultSettings: SQLiteStore.systemDefaultSettings, logger: logger)
-            let firstBook = try await PostgresStore.firstBook(in: books.database, creatingWith: SQLiteStore.systemDefaultSettings)
+            let books = try await PostgresBooks.open(
+                url: databaseURL,
+                more: settings.moreDatabases,
+                defaultSettings: SQLiteStore.systemDefaultSettings,
+                logger: logger
+            )
+            let firstBook = try await PostgresStore.firstBook(
+                in: books.database,
+                creatingWith: SQLiteStore.systemDefaultSettings
+            )
             if try await books.setupIsOpen(book: firstBook.book) {
-                output("Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n")
+                output(
+                    "Open http://\(host):\(port)/ to create the owner account of the first book on \(PostgresBookDatabase.redacted(databaseURL)).\n"
+                )
             } else if try await firstBook.awaitsSetup() {
                 // Nobody set it up before another book's owner signed up: only a link makes its owner now.
-                output("Book \(firstBook.book) has no owner: `commission books link \(firstBook.book) --database …` prints its owner's one-time link.\n")
+                output(
+                    "Book \(firstBook.book) has no owner: `commission books link \(firstBook.book) --database …` prints its owner's one-time link.\n"
+                )
             }
             let app = buildApplication(configuration: configuration, books: books, logger: logger)
-            let backups = try schedule(settings, logger: logger, metrics: configuration.metrics, directory: settings.backupDirectory) {
+            let backups = try schedule(
+                settings,
+                logger: logger,
+                metrics: configuration.metrics,
+                directory: settings.backupDirectory
+            ) {
                 var all: [ScheduledBackups.Book] = []
                 for book in try await books.books() {
-                    all.append(ScheduledBackups.Book(folder: "book-\(book.id)", source: try await books.postgresStore(book: book.id)))
+                    all.append(
+                        ScheduledBackups.Book(
+                            folder: "book-\(book.id)",
+                            source: try await books.postgresStore(book: book.id)
+                        )
+                    )
                 }
                 return all
             }
@@ -200,8 +319,13 @@ struct Serve: AsyncParsableCommand {
         }
         let app = buildApplication(configuration: configuration, store: store, logger: logger)
         let archiving = store as? any BookArchiving
-        let backups = try schedule(settings, logger: logger, metrics: configuration.metrics,
-                                   directory: settings.backupDirectory ?? URL(fileURLWithPath: book.path).deletingLastPathComponent().appendingPathComponent("backups").path) {
+        let backups = try schedule(
+            settings,
+            logger: logger,
+            metrics: configuration.metrics,
+            directory: settings.backupDirectory
+                ?? URL(fileURLWithPath: book.path).deletingLastPathComponent().appendingPathComponent("backups").path
+        ) {
             archiving.map { [ScheduledBackups.Book(folder: "book", source: $0)] } ?? []
         }
         defer { backups?.cancel() }
@@ -209,9 +333,16 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// Starts the scheduled backups (`--backup-every`), if asked for: their task, which the server's end cancels.
-    func schedule(_ settings: ServerSettings, logger: Logger, metrics: ServerMetrics?, directory: String?,
-                  books: @escaping @Sendable () async throws -> [ScheduledBackups.Book]) throws -> Task<Void, Never>? {
-        guard let backupEvery = settings.backupEvery, let every = ScheduledBackups.period(backupEvery) else { return nil }
+    func schedule(
+        _ settings: ServerSettings,
+        logger: Logger,
+        metrics: ServerMetrics?,
+        directory: String?,
+        books: @escaping @Sendable () async throws -> [ScheduledBackups.Book]
+    ) throws -> Task<Void, Never>? {
+        guard let backupEvery = settings.backupEvery, let every = ScheduledBackups.period(backupEvery) else {
+            return nil
+        }
         let keep = settings.backupKeep
         guard let directory else { throw Failure("Say where scheduled backups go with --backup-directory PATH.") }
         let schedule = ScheduledBackups(directory: directory, every: every, keep: keep, books: books) { at, problems in
@@ -238,7 +369,8 @@ struct TokenCommand: AsyncParsableCommand {
               commission token create "laptop script"
               curl -H "Authorization: Bearer cm_…" http://127.0.0.1:8080/api/v1/dashboard
             """,
-        subcommands: [Create.self, List.self, Revoke.self])
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
 
     static func owner(_ store: SQLiteStore) async throws -> Account {
         guard let row = try await store.ownerAccount() else {
@@ -248,10 +380,13 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a token.", discussion: """
-            Example:
-              commission token create "laptop script"
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "Create a token.",
+            discussion: """
+                Example:
+                  commission token create "laptop script"
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "What the token is for.") var name: String
 
@@ -259,34 +394,53 @@ struct TokenCommand: AsyncParsableCommand {
             let store = try book.open()
             let owner = try await TokenCommand.owner(store)
             let secret = "cm_" + WebSecrets.make()  // as the Settings page makes them
-            let token = try await store.createToken(account: owner.id, name: name, tokenDigest: WebSecrets.digest(secret), now: Date())
-            output("Token \(token.id) (\(token.name)) for \(owner.username):\n\(secret)\nIt is shown only now; keep it somewhere safe.\n")
+            let token = try await store.createToken(
+                account: owner.id,
+                name: name,
+                tokenDigest: WebSecrets.digest(secret),
+                now: Date()
+            )
+            output(
+                "Token \(token.id) (\(token.name)) for \(owner.username):\n\(secret)\nIt is shown only now; keep it somewhere safe.\n"
+            )
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List live tokens.", discussion: """
-            Example:
-              commission token list
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "List live tokens.",
+            discussion: """
+                Example:
+                  commission token list
+                """
+        )
         @OptionGroup var book: BookOptions
 
         func run() async throws {
             let store = try book.open()
             let owner = try await TokenCommand.owner(store)
             let tokens = try await store.tokens(account: owner.id)
-            let table = TextTable([.init("id"), .init("name"), .init("created"), .init("last used")], rows: tokens.map {
-                [String($0.id.rawValue), $0.name, ISO8601DateFormatter().string(from: $0.createdAt), $0.lastUsedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never"]
-            })
+            let table = TextTable(
+                [.init("id"), .init("name"), .init("created"), .init("last used")],
+                rows: tokens.map {
+                    [
+                        String($0.id.rawValue), $0.name, ISO8601DateFormatter().string(from: $0.createdAt),
+                        $0.lastUsedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never",
+                    ]
+                }
+            )
             output(table.rendered())
         }
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token.", discussion: """
-            Example:
-              commission token revoke 3
-            """)
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a token.",
+            discussion: """
+                Example:
+                  commission token revoke 3
+                """
+        )
         @OptionGroup var book: BookOptions
         @Argument(help: "The token's id.") var id: Int64
 

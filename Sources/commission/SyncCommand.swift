@@ -30,24 +30,37 @@ struct Sync: AsyncParsableCommand {
             Examples:
               COMMISSION_TOKEN=cm_… commission sync --db laptop.sqlite --url https://commission.example.org
               commission sync --db laptop.sqlite --url http://127.0.0.1:8080 --token cm_…
-            """)
+            """
+    )
 
     @OptionGroup var book: BookOptions
     @Option(help: ArgumentHelp("The server's address.", valueName: "url")) var url: String
-    @Option(help: ArgumentHelp("An API token of the server's book (default: COMMISSION_TOKEN).", valueName: "token")) var token: String?
+    @Option(help: ArgumentHelp("An API token of the server's book (default: COMMISSION_TOKEN).", valueName: "token"))
+    var token: String?
 
     func run() async throws {
-        guard let server = URL(string: url), let scheme = server.scheme, ["http", "https"].contains(scheme), server.host != nil else {
-            throw ValidationError("The server's address is a URL such as https://commission.example.org, not \"\(url)\".")
+        guard let server = URL(string: url), let scheme = server.scheme, ["http", "https"].contains(scheme),
+            server.host != nil
+        else {
+            throw ValidationError(
+                "The server's address is a URL such as https://commission.example.org, not \"\(url)\"."
+            )
         }
         guard let token = token ?? ProcessInfo.processInfo.environment["COMMISSION_TOKEN"], !token.isEmpty else {
             throw ValidationError("Give an API token of the server's book: --token TOKEN, or COMMISSION_TOKEN.")
         }
         let local = try book.open()
         // A server that does not answer is said within 10 seconds; a slow download of a big book is not cut off.
-        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(120))))
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(120)))
+        )
         let transport = AsyncHTTPClientTransport(configuration: .init(client: http, timeout: .hours(1)))
-        let sync = BookSync(local: local, remote: HTTPStore(url: server, token: token, transport: transport), statePath: book.path + ".sync.json")
+        let sync = BookSync(
+            local: local,
+            remote: HTTPStore(url: server, token: token, transport: transport),
+            statePath: book.path + ".sync.json"
+        )
         let report: SyncReport
         do {
             report = try await sync.sync()
@@ -57,10 +70,17 @@ struct Sync: AsyncParsableCommand {
             throw error
         }
         var lines: [String] = []
-        lines.append(report.pushed == 0 ? "Nothing new to send." : "Sent \(report.pushed) change\(report.pushed == 1 ? "" : "s") to the server.")
-        lines.append(report.tookWholeBook ? "This book now equals the server's (its whole book was taken)."
-                     : report.pulled ? "This book now equals the server's (its changes were taken)."
-                     : "The server's book has not moved: this book already equals it.")
+        lines.append(
+            report.pushed == 0
+                ? "Nothing new to send." : "Sent \(report.pushed) change\(report.pushed == 1 ? "" : "s") to the server."
+        )
+        lines.append(
+            report.tookWholeBook
+                ? "This book now equals the server's (its whole book was taken)."
+                : report.pulled
+                    ? "This book now equals the server's (its changes were taken)."
+                    : "The server's book has not moved: this book already equals it."
+        )
         if !report.refused.isEmpty {
             lines.append("Not taken by the server (\(report.refused.count)):")
             lines += report.refused.map { "  \($0)" }

@@ -1,19 +1,23 @@
-import Testing
 import CommissionCore
+import Testing
 
 @Suite struct MoneyParsingTests {
     let usd = Currency.usd
 
-    @Test(arguments: [
-        ("50", 5000), ("50.0", 5000), ("50.00", 5000),      // typed on a phone: fifty stays fifty
-        ("0.05", 5), ("-12.34", -1234), ("+1", 100), (" 7.5 ", 750), ("\t7.5", 750), ("7.50\u{00A0}", 750),
-        ("92233720368547758.07", Int64.max), ("-92233720368547758.08", Int64.min),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("50", 5000), ("50.0", 5000), ("50.00", 5000),  // typed on a phone: fifty stays fifty
+            ("0.05", 5), ("-12.34", -1234), ("+1", 100), (" 7.5 ", 750), ("\t7.5", 750), ("7.50\u{00A0}", 750),
+            ("92233720368547758.07", Int64.max), ("-92233720368547758.08", Int64.min),
+        ] as [(String, Int64)]
+    )
     func parsesDecimalStrings(text: String, minor: Int64) throws {
         #expect(try usd.parse(text) == Money(minorUnits: minor))
     }
 
-    @Test(arguments: ["12.345", "1,2,3", "abc", "1e5", "", "  ", ".5", "5.", "1.2.3", "--1", "1 000", "1,234.50", "0x10", "½", "١٢"])
+    @Test(arguments: [
+        "12.345", "1,2,3", "abc", "1e5", "", "  ", ".5", "5.", "1.2.3", "--1", "1 000", "1,234.50", "0x10", "½", "١٢",
+    ])
     func refusesMalformedAmounts(text: String) {
         #expect(throws: MoneyError.self) { try usd.parse(text) }
     }
@@ -48,7 +52,11 @@ import CommissionCore
         #expect(dinar.format(cents(-1234)) == "-1.234")
     }
 
-    @Test(arguments: [(123450, "1234.50"), (-5, "-0.05"), (0, "0.00"), (100, "1.00"), (Int64.min, "-92233720368547758.08")] as [(Int64, String)])
+    @Test(
+        arguments: [
+            (123450, "1234.50"), (-5, "-0.05"), (0, "0.00"), (100, "1.00"), (Int64.min, "-92233720368547758.08"),
+        ] as [(Int64, String)]
+    )
     func formatsWithExactlyTheMinorDigits(minor: Int64, text: String) {
         #expect(usd.format(cents(minor)) == text)
     }
@@ -85,7 +93,11 @@ import CommissionCore
 }
 
 @Suite struct ShareTests {
-    @Test(arguments: [("40", 4000), ("37.5", 3750), ("37.50%", 3750), ("0", 0), ("100", 10000), ("0.01", 1), (" 55 % ", 5500)] as [(String, Int)])
+    @Test(
+        arguments: [
+            ("40", 4000), ("37.5", 3750), ("37.50%", 3750), ("0", 0), ("100", 10000), ("0.01", 1), (" 55 % ", 5500),
+        ] as [(String, Int)]
+    )
     func parsesPercentages(text: String, basisPoints: Int) throws {
         #expect(try Share(parsing: text).basisPoints == basisPoints)
     }

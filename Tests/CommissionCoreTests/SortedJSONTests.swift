@@ -21,15 +21,26 @@ struct SortedJSONTests {
         var kind: Kind
         var tags: [String]
         var nested: Nested?
-        struct Nested: Codable { var zeta: String; var Alpha: Int; var beta: [Int] }
+        struct Nested: Codable {
+            var zeta: String
+            var Alpha: Int
+            var beta: [Int]
+        }
     }
 
     /// A flat object written member by member is what the struct of its members encodes to, and
     /// gives up (nil, for the caller to encode the struct) on what only JSONEncoder writes.
     @Test func aFlatObjectIsItsStructEncoded() throws {
-        struct Flat: Encodable { var amount: Int64?; var name: String?; var note: String?; var voided: Bool }
-        for (escaping, flat) in [(true, Flat(amount: -12, name: "Glow / Paris \"VIP\"", note: nil, voided: true)),
-                                 (false, Flat(amount: nil, name: "é\n🧴", note: "", voided: false))] {
+        struct Flat: Encodable {
+            var amount: Int64?
+            var name: String?
+            var note: String?
+            var voided: Bool
+        }
+        for (escaping, flat) in [
+            (true, Flat(amount: -12, name: "Glow / Paris \"VIP\"", note: nil, voided: true)),
+            (false, Flat(amount: nil, name: "é\n🧴", note: "", voided: false)),
+        ] {
             var object = SortedJSON.FlatObject(escapingSlashes: escaping)
             object.add("amount", flat.amount)
             object.add("name", flat.name)
@@ -46,7 +57,10 @@ struct SortedJSONTests {
         let value = ["a10": 1, "a2": 2, "B": 3, "b": 4, "_x": 5, "Z": 6, "a-b": 7, "a b": 8, "~": 9, "A": 10]
         let fast = try #require(SortedJSON.encode(value, escapingSlashes: true))
         #expect(fast == (try Self.reference(value, escapingSlashes: true)))
-        #expect(String(decoding: fast, as: UTF8.self) == #"{"A":10,"B":3,"Z":6,"_x":5,"a b":8,"a-b":7,"a10":1,"a2":2,"b":4,"~":9}"#)
+        #expect(
+            String(decoding: fast, as: UTF8.self)
+                == #"{"A":10,"B":3,"Z":6,"_x":5,"a b":8,"a-b":7,"a10":1,"a2":2,"b":4,"~":9}"#
+        )
     }
 
     /// A key encoded twice keeps its last value, in a small object and in a large one (indexed).
@@ -62,7 +76,9 @@ struct SortedJSONTests {
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: Key.self)
                 for index in 0..<size { try container.encode(index, forKey: Key(stringValue: "k\(index)")) }
-                for index in stride(from: 0, to: size, by: 3) { try container.encode("again", forKey: Key(stringValue: "k\(index)")) }
+                for index in stride(from: 0, to: size, by: 3) {
+                    try container.encode("again", forKey: Key(stringValue: "k\(index)"))
+                }
             }
         }
         for size in [3, 40] {
@@ -73,14 +89,34 @@ struct SortedJSONTests {
 
     @Test func aStructIsWrittenAsJSONEncoderWritesIt() throws {
         let values = [
-            Line(id: 1, name: "Serum 30ml", note: nil, quantity: -2, voided: false, kind: .refund, tags: [], nested: nil),
-            Line(id: Int64.max, name: "Glow \"Aesthetics\" / Paris\\Lyon", note: "a\nb\rc\td\u{08}e\u{0C}f", quantity: Int.min, voided: true,
-                 kind: .sale, tags: ["é", "🧴", "\u{2028}\u{2029}", "\u{7F}", "e\u{301}", ""], nested: .init(zeta: "z", Alpha: 0, beta: [1, -1])),
+            Line(
+                id: 1,
+                name: "Serum 30ml",
+                note: nil,
+                quantity: -2,
+                voided: false,
+                kind: .refund,
+                tags: [],
+                nested: nil
+            ),
+            Line(
+                id: Int64.max,
+                name: "Glow \"Aesthetics\" / Paris\\Lyon",
+                note: "a\nb\rc\td\u{08}e\u{0C}f",
+                quantity: Int.min,
+                voided: true,
+                kind: .sale,
+                tags: ["é", "🧴", "\u{2028}\u{2029}", "\u{7F}", "e\u{301}", ""],
+                nested: .init(zeta: "z", Alpha: 0, beta: [1, -1])
+            ),
         ]
         for value in values {
             for slashes in [true, false] {
                 let fast = try #require(SortedJSON.encode(value, escapingSlashes: slashes))
-                #expect(fast == (try Self.reference(value, escapingSlashes: slashes)), "\(String(decoding: fast, as: UTF8.self))")
+                #expect(
+                    fast == (try Self.reference(value, escapingSlashes: slashes)),
+                    "\(String(decoding: fast, as: UTF8.self))"
+                )
             }
         }
     }
@@ -106,30 +142,42 @@ struct SortedJSONTests {
     @Test func whatJSONEncoderDoesItsOwnWayIsGivenUp() throws {
         typealias Key = Tree.Key
         let cases: [(String, Custom)] = [
-            ("an empty super encoder", Custom { encoder in
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(1, forKey: Key(stringValue: "a"))
-                _ = container.superEncoder()
-            }),
-            ("a nested container asked for twice", Custom { encoder in
-                var container = encoder.container(keyedBy: Key.self)
-                var first = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
-                try first.encode(1, forKey: Key(stringValue: "x"))
-                var second = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
-                try second.encode(2, forKey: Key(stringValue: "y"))
-            }),
-            ("a nested container under an encoded value", Custom { encoder in
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(["x": 1], forKey: Key(stringValue: "m"))
-                var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
-                try nested.encode(2, forKey: Key(stringValue: "y"))
-            }),
-            ("a value after a container", Custom { encoder in
-                var container = encoder.container(keyedBy: Key.self)
-                try container.encode(1, forKey: Key(stringValue: "a"))
-                var single = encoder.singleValueContainer()
-                try single.encode("x")
-            }),
+            (
+                "an empty super encoder",
+                Custom { encoder in
+                    var container = encoder.container(keyedBy: Key.self)
+                    try container.encode(1, forKey: Key(stringValue: "a"))
+                    _ = container.superEncoder()
+                }
+            ),
+            (
+                "a nested container asked for twice",
+                Custom { encoder in
+                    var container = encoder.container(keyedBy: Key.self)
+                    var first = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
+                    try first.encode(1, forKey: Key(stringValue: "x"))
+                    var second = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
+                    try second.encode(2, forKey: Key(stringValue: "y"))
+                }
+            ),
+            (
+                "a nested container under an encoded value",
+                Custom { encoder in
+                    var container = encoder.container(keyedBy: Key.self)
+                    try container.encode(["x": 1], forKey: Key(stringValue: "m"))
+                    var nested = container.nestedContainer(keyedBy: Key.self, forKey: Key(stringValue: "m"))
+                    try nested.encode(2, forKey: Key(stringValue: "y"))
+                }
+            ),
+            (
+                "a value after a container",
+                Custom { encoder in
+                    var container = encoder.container(keyedBy: Key.self)
+                    try container.encode(1, forKey: Key(stringValue: "a"))
+                    var single = encoder.singleValueContainer()
+                    try single.encode("x")
+                }
+            ),
         ]
         for (name, value) in cases {
             #expect(SortedJSON.encode(value, escapingSlashes: true) == nil, "\(name)")
@@ -156,10 +204,18 @@ struct SortedJSONTests {
             case .array(let items):
                 var container = encoder.unkeyedContainer()
                 for item in items { try container.encode(item) }
-            case .text(let text): var container = encoder.singleValueContainer(); try container.encode(text)
-            case .number(let number): var container = encoder.singleValueContainer(); try container.encode(number)
-            case .flag(let flag): var container = encoder.singleValueContainer(); try container.encode(flag)
-            case .null: var container = encoder.singleValueContainer(); try container.encodeNil()
+            case .text(let text):
+                var container = encoder.singleValueContainer()
+                try container.encode(text)
+            case .number(let number):
+                var container = encoder.singleValueContainer()
+                try container.encode(number)
+            case .flag(let flag):
+                var container = encoder.singleValueContainer()
+                try container.encode(flag)
+            case .null:
+                var container = encoder.singleValueContainer()
+                try container.encodeNil()
             }
         }
 
@@ -171,17 +227,30 @@ struct SortedJSONTests {
         }
 
         static func random(depth: Int, using generator: inout SplitMix64) -> Tree {
-            let pieces = ["a", "Z", "\"", "\\", "/", "\n", "\t", "é", "€", "🧴", "\u{2028}", "\u{7F}", " ", "0", "e\u{301}", "\u{08}", "\u{0C}", "\r"]
+            let pieces = [
+                "a", "Z", "\"", "\\", "/", "\n", "\t", "é", "€", "🧴", "\u{2028}", "\u{7F}", " ", "0", "e\u{301}",
+                "\u{08}", "\u{0C}", "\r",
+            ]
             let letters = Array("abcxyzABCXYZ019_- ~\"\\/")
             switch Int(generator.next() % (depth > 0 ? 6 : 4)) {
-            case 0: return .text(String((0..<Int(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()))
+            case 0:
+                return .text(
+                    String(
+                        (0..<Int(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))]
+                        }.joined()
+                    )
+                )
             case 1: return .number(Int64(bitPattern: generator.next()) >> Int64(generator.next() % 64))
             case 2: return .flag(generator.next() % 2 == 0)
             case 3: return .null
             case 4:
                 var members: [String: Tree] = [:]
                 for _ in 0..<Int(generator.next() % 6) {
-                    let key = String((0..<(1 + Int(generator.next() % 4))).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
+                    let key = String(
+                        (0..<(1 + Int(generator.next() % 4))).map { _ in
+                            letters[Int(generator.next() % UInt64(letters.count))]
+                        }
+                    )
                     members[key] = random(depth: depth - 1, using: &generator)
                 }
                 return .object(members)
@@ -200,7 +269,10 @@ struct SortedJSONTests {
             guard let fast = SortedJSON.encode(tree, escapingSlashes: slashes) else { continue }
             written += 1
             let reference = try Self.reference(tree, escapingSlashes: slashes)
-            #expect(fast == reference, "\(String(decoding: fast, as: UTF8.self)) ≠ \(String(decoding: reference, as: UTF8.self))")
+            #expect(
+                fast == reference,
+                "\(String(decoding: fast, as: UTF8.self)) ≠ \(String(decoding: reference, as: UTF8.self))"
+            )
         }
         #expect(written > 1000)  // most documents take the fast path
     }

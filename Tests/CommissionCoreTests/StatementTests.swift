@@ -1,15 +1,33 @@
-import Testing
 import CommissionCore
+import Testing
 
 @Suite struct StatementTests {
     let clinic = Clinic(id: Clinic.ID(1), name: "Glow", schedule: .monthly)
     let period = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
 
-    func line(_ id: Int64, quantity: Int64 = 1, price: Int64, cost: Int64 = 0, pct: String, rule: RoundingRule) throws -> StatementLine {
-        let l = SaleLine(quantity: quantity, unitPrice: cents(price), unitCost: cents(cost),
-                         rate: CommissionRate(share: share(pct), basis: .profit))
-        let sale = Sale(id: Sale.ID(id), clinicID: clinic.id, productID: Product.ID(1), date: day("2026-03-02"),
-                        line: l, termsID: Terms.ID(1), figures: try l.figures(rounding: rule))
+    func line(
+        _ id: Int64,
+        quantity: Int64 = 1,
+        price: Int64,
+        cost: Int64 = 0,
+        pct: String,
+        rule: RoundingRule
+    ) throws -> StatementLine {
+        let l = SaleLine(
+            quantity: quantity,
+            unitPrice: cents(price),
+            unitCost: cents(cost),
+            rate: CommissionRate(share: share(pct), basis: .profit)
+        )
+        let sale = Sale(
+            id: Sale.ID(id),
+            clinicID: clinic.id,
+            productID: Product.ID(1),
+            date: day("2026-03-02"),
+            line: l,
+            termsID: Terms.ID(1),
+            figures: try l.figures(rounding: rule)
+        )
         return StatementLine(sale: sale, productName: "Serum")
     }
 
@@ -26,8 +44,18 @@ import CommissionCore
 
     @Test(arguments: roundingCases)
     func roundingModesGiveTheirTotals(policy: RoundingPolicy, expected: Int64) throws {
-        let lines = [try line(1, price: 1001, pct: "50%", rule: policy.rule), try line(2, price: 1001, pct: "50%", rule: policy.rule)]
-        let statement = try Statement(clinic: clinic, period: period, lines: lines, payouts: [], rounding: policy, isClosed: false)
+        let lines = [
+            try line(1, price: 1001, pct: "50%", rule: policy.rule),
+            try line(2, price: 1001, pct: "50%", rule: policy.rule),
+        ]
+        let statement = try Statement(
+            clinic: clinic,
+            period: period,
+            lines: lines,
+            payouts: [],
+            rounding: policy,
+            isClosed: false
+        )
         #expect(statement.totals.commission == cents(expected))
         #expect(statement.totals.revenue == cents(2002))
     }
@@ -37,8 +65,22 @@ import CommissionCore
         // Per statement: 1.5 cents → 2 (away) or 2 (even, 2 is even).
         let policy = RoundingPolicy(rule: .halfAwayFromZero, scope: .perStatement)
         let lines = try (1...3).map { try line(Int64($0), price: 1, pct: "50%", rule: policy.rule) }
-        let perLine = try Statement(clinic: clinic, period: period, lines: lines, payouts: [], rounding: .default, isClosed: false)
-        let once = try Statement(clinic: clinic, period: period, lines: lines, payouts: [], rounding: policy, isClosed: false)
+        let perLine = try Statement(
+            clinic: clinic,
+            period: period,
+            lines: lines,
+            payouts: [],
+            rounding: .default,
+            isClosed: false
+        )
+        let once = try Statement(
+            clinic: clinic,
+            period: period,
+            lines: lines,
+            payouts: [],
+            rounding: policy,
+            isClosed: false
+        )
         #expect(perLine.totals.commission == cents(3))
         #expect(once.totals.commission == cents(2))
     }
@@ -46,8 +88,21 @@ import CommissionCore
     @Test func balanceIsExpectedMinusReceived() throws {
         // 2 × 50.00 at cost 20.00, 40% → 24.00 expected; 20.00 received → 4.00 still owed.
         let lines = [try line(1, quantity: 2, price: 5000, cost: 2000, pct: "40%", rule: .halfAwayFromZero)]
-        let payout = Payout(id: Payout.ID(1), clinicID: clinic.id, period: period, amount: cents(2000), receivedOn: day("2026-04-05"))
-        let statement = try Statement(clinic: clinic, period: period, lines: lines, payouts: [payout], rounding: .default, isClosed: false)
+        let payout = Payout(
+            id: Payout.ID(1),
+            clinicID: clinic.id,
+            period: period,
+            amount: cents(2000),
+            receivedOn: day("2026-04-05")
+        )
+        let statement = try Statement(
+            clinic: clinic,
+            period: period,
+            lines: lines,
+            payouts: [payout],
+            rounding: .default,
+            isClosed: false
+        )
         #expect(statement.totals.commission == cents(2400))
         #expect(statement.received == cents(2000))
         #expect(statement.balance == cents(400))
@@ -57,14 +112,27 @@ import CommissionCore
         var random = SeededRandom(seed: 42)
         for _ in 0..<300 {
             let lines = try (0..<Int.random(in: 1...40, using: &random)).map { index in
-                try line(Int64(index), quantity: Int64.random(in: -3...9, using: &random) | 1,
-                         price: Int64.random(in: 0...50_000, using: &random),
-                         cost: Int64.random(in: 0...50_000, using: &random),
-                         pct: "\(Int.random(in: 0...100, using: &random)).\(Int.random(in: 10...99, using: &random))".replacingOccurrences(of: "100.", with: "99."),
-                         rule: .halfAwayFromZero)
+                try line(
+                    Int64(index),
+                    quantity: Int64.random(in: -3...9, using: &random) | 1,
+                    price: Int64.random(in: 0...50_000, using: &random),
+                    cost: Int64.random(in: 0...50_000, using: &random),
+                    pct: "\(Int.random(in: 0...100, using: &random)).\(Int.random(in: 10...99, using: &random))"
+                        .replacingOccurrences(of: "100.", with: "99."),
+                    rule: .halfAwayFromZero
+                )
             }
-            let statement = try Statement(clinic: clinic, period: period, lines: lines, payouts: [], rounding: .default, isClosed: false)
-            #expect(statement.totals.commission.minorUnits == lines.reduce(0) { $0 + $1.sale.figures.commission.minorUnits })
+            let statement = try Statement(
+                clinic: clinic,
+                period: period,
+                lines: lines,
+                payouts: [],
+                rounding: .default,
+                isClosed: false
+            )
+            #expect(
+                statement.totals.commission.minorUnits == lines.reduce(0) { $0 + $1.sale.figures.commission.minorUnits }
+            )
             #expect(statement.totals.revenue.minorUnits == lines.reduce(0) { $0 + $1.sale.figures.revenue.minorUnits })
             #expect(statement.totals.profit.minorUnits == lines.reduce(0) { $0 + $1.sale.figures.profit.minorUnits })
             #expect(statement.totals.saleCount == lines.count)

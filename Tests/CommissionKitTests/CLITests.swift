@@ -1,22 +1,31 @@
 import AsyncHTTPClient
-import CommissionWeb
-import CommissionSQLite
 import CommissionKit
+import CommissionSQLite
 import CommissionStore
+import CommissionWeb
 import Foundation
 import Synchronization
 import Testing
 
 @Suite struct CLITests {
     static let commands: [[String]] = [
-        [], ["init"], ["clinic"], ["clinic", "add"], ["clinic", "list"], ["clinic", "edit"], ["clinic", "archive"], ["clinic", "restore"],
-        ["clinic", "delete"], ["clinic", "schedule"], ["price"], ["price", "set"], ["price", "list"], ["price", "remove"],
-        ["deduction"], ["deduction", "add"], ["deduction", "list"], ["deduction", "end"], ["deduction", "remove"], ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
-        ["product", "delete"], ["terms"], ["terms", "add"], ["terms", "list"], ["terms", "edit"], ["terms", "archive"], ["sale"],
-        ["sale", "add"], ["sale", "repeat"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"], ["statement"], ["payout"], ["payout", "add"],
-        ["payout", "list"], ["payout", "delete"], ["payout", "bank"], ["compare"], ["mapping"], ["mapping", "list"], ["mapping", "remove"], ["year"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"], ["import"],
-        ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"], ["token", "list"],
-        ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"], ["books", "link"], ["books", "move"], ["books", "backup"], ["books", "restore"],
+        [], ["init"], ["clinic"], ["clinic", "add"], ["clinic", "list"], ["clinic", "edit"], ["clinic", "archive"],
+        ["clinic", "restore"],
+        ["clinic", "delete"], ["clinic", "schedule"], ["price"], ["price", "set"], ["price", "list"],
+        ["price", "remove"],
+        ["deduction"], ["deduction", "add"], ["deduction", "list"], ["deduction", "end"], ["deduction", "remove"],
+        ["product"], ["product", "add"], ["product", "list"], ["product", "edit"], ["product", "archive"],
+        ["product", "delete"], ["terms"], ["terms", "add"], ["terms", "list"], ["terms", "edit"], ["terms", "archive"],
+        ["sale"],
+        ["sale", "add"], ["sale", "repeat"], ["sale", "list"], ["sale", "edit"], ["sale", "void"], ["report"],
+        ["statement"], ["payout"], ["payout", "add"],
+        ["payout", "list"], ["payout", "delete"], ["payout", "bank"], ["compare"], ["mapping"], ["mapping", "list"],
+        ["mapping", "remove"], ["year"], ["period"], ["period", "close"], ["period", "reopen"], ["reconcile"],
+        ["import"],
+        ["export"], ["backup"], ["restore"], ["demo"], ["watch"], ["serve"], ["token"], ["token", "create"],
+        ["token", "list"],
+        ["token", "revoke"], ["migrate"], ["books"], ["books", "list"], ["books", "add"], ["books", "link"],
+        ["books", "move"], ["books", "backup"], ["books", "restore"],
         ["sync"],
     ]
 
@@ -34,14 +43,19 @@ import Testing
     func completionsKnowEveryCommand(_ shell: String) throws {
         let run = try commission(["--generate-completion-script", shell])
         #expect(run.status == 0 && run.stdout.count > 1_000)
-        for word in ["import", "compare", "payout", "bank", "mapping", "decimal-comma", "dispute-csv"] {  // fish writes options without dashes
+        // fish writes options without dashes
+        for word in ["import", "compare", "payout", "bank", "mapping", "decimal-comma", "dispute-csv"] {
             #expect(run.stdout.contains(word), "the \(shell) completion does not know \(word)")
         }
     }
 
     @Test func theVersionIsSaid() throws {
         let run = try commission(["--version"])
-        #expect(run.status == 0 && run.stdout == "\(CommissionRelease.version) (book archive format \(ArchiveFile.version))\n", "\(run.stdout)")
+        #expect(
+            run.status == 0
+                && run.stdout == "\(CommissionRelease.version) (book archive format \(ArchiveFile.version))\n",
+            "\(run.stdout)"
+        )
     }
 
     /// Every command the tool has (as its own help dump lists them) is in `commands`, so that each explains itself.
@@ -54,9 +68,14 @@ import Testing
             paths.append(path)
             // A backslash ends a line only in a shell example: in prose it is a Swift line continuation written twice.
             for line in (command["discussion"] as? String ?? "").split(separator: "\n") where line.hasSuffix("\\") {
-                #expect(line.trimmingCharacters(in: .whitespaces).hasPrefix("commission "), "commission \(path.joined(separator: " ")): a stray backslash in \(line)")
+                #expect(
+                    line.trimmingCharacters(in: .whitespaces).hasPrefix("commission "),
+                    "commission \(path.joined(separator: " ")): a stray backslash in \(line)"
+                )
             }
-            for sub in command["subcommands"] as? [[String: Any]] ?? [] { walk(sub, path + [sub["commandName"] as? String ?? "?"]) }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] {
+                walk(sub, path + [sub["commandName"] as? String ?? "?"])
+            }
         }
         walk(try #require(tree["command"] as? [String: Any]), [])
         #expect(Set(paths.map { $0.joined(separator: " ") }) == Set(Self.commands.map { $0.joined(separator: " ") }))
@@ -98,9 +117,16 @@ import Testing
 
         // Only a product: the sale goes to the clinic of the last sale, as the entry page does; and Repeat.
         let quick = try commission(["sale", "add", "Serum 30ml", "--date", "2026-03-03", "--db", db])
-        #expect(quick.status == 0 && quick.stdout.contains("1 × Serum 30ml at Glow (your last clinic) on 2026-03-03"), "\(quick.stdout)\(quick.stderr)")
+        #expect(
+            quick.status == 0 && quick.stdout.contains("1 × Serum 30ml at Glow (your last clinic) on 2026-03-03"),
+            "\(quick.stdout)\(quick.stderr)"
+        )
         let repeated = try commission(["sale", "repeat", "1", "--date", "2026-03-04", "--db", db])
-        #expect(repeated.stdout.contains("2 × Serum 30ml at Glow on 2026-03-04") && repeated.stdout.contains("commission 24.00"), "\(repeated.stdout)\(repeated.stderr)")
+        #expect(
+            repeated.stdout.contains("2 × Serum 30ml at Glow on 2026-03-04")
+                && repeated.stdout.contains("commission 24.00"),
+            "\(repeated.stdout)\(repeated.stderr)"
+        )
         #expect(try commission(["sale", "void", "2", "--db", db]).status == 0)
         #expect(try commission(["sale", "void", "3", "--db", db]).status == 0)
 
@@ -111,38 +137,77 @@ import Testing
         #expect(sales.first?.quantity == 2 && sales.first?.voided == false && sales.first?.commission == "24.00")
         #expect(sales.first?.clinic == "Glow" && sales.first?.product == "Serum 30ml" && sales.first?.share == "40.00")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
-        #expect(listed.first?["id"] is Int && listed.first?["noCommission"] as? Bool == false && listed.first?["unitPrice"] as? String == "50.00")
-        let clinics = try JSONDecoder().decode([API.Clinic].self, from: Data(try commission(["clinic", "list", "--format", "json", "--db", db]).stdout.utf8))
+        #expect(
+            listed.first?["id"] is Int && listed.first?["noCommission"] as? Bool == false
+                && listed.first?["unitPrice"] as? String == "50.00"
+        )
+        let clinics = try JSONDecoder().decode(
+            [API.Clinic].self,
+            from: Data(try commission(["clinic", "list", "--format", "json", "--db", db]).stdout.utf8)
+        )
         #expect(clinics.map(\.schedule) == ["semimonthly"] && clinics.first?.archived == false)
-        let terms = try JSONDecoder().decode([API.Terms].self, from: Data(try commission(["terms", "list", "--format", "json", "--db", db]).stdout.utf8))
-        #expect(terms.first?.share == "40.00" && terms.first?.clinic == "Glow" && terms.first?.effectiveFrom == "2026-01-01")
+        let terms = try JSONDecoder().decode(
+            [API.Terms].self,
+            from: Data(try commission(["terms", "list", "--format", "json", "--db", db]).stdout.utf8)
+        )
+        #expect(
+            terms.first?.share == "40.00" && terms.first?.clinic == "Glow" && terms.first?.effectiveFrom == "2026-01-01"
+        )
 
         // The export of sales imports again into another book and gives the same statement.
         let exported = directory.appendingPathComponent("sales.csv").path
         #expect(try commission(["export", "sales", "--output", exported, "--db", db]).status == 0)
         let other = directory.appendingPathComponent("other.sqlite").path
-        for arguments in [["init", "--currency", "EUR"], ["clinic", "add", "Glow", "--schedule", "semimonthly"],
-                          ["product", "add", "Serum 30ml", "--price", "1.00"], ["terms", "add", "Glow", "--share", "40", "--from", "2026-01-01"],
-                          ["import", exported]] {
+        for arguments in [
+            ["init", "--currency", "EUR"], ["clinic", "add", "Glow", "--schedule", "semimonthly"],
+            ["product", "add", "Serum 30ml", "--price", "1.00"],
+            ["terms", "add", "Glow", "--share", "40", "--from", "2026-01-01"],
+            ["import", exported],
+        ] {
             let run = try commission(arguments + ["--db", other])
             #expect(run.status == 0, "\(run.stderr)")
         }
         let again = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "csv", "--db", other])
-        #expect(again.stdout.contains(",2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"), "\(again.stdout)")
+        #expect(
+            again.stdout.contains(",2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"),
+            "\(again.stdout)"
+        )
 
         // Every statement of a range at once: March's first half holds the one sale left.
-        let all = try commission(["statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "csv", "--db", db])
-        #expect(all.stdout.hasPrefix("Clinic,Period start,Period end,Closed,Sale,Date,Product"), "\(all.stdout)\(all.stderr)")
-        #expect(all.stdout.contains("Glow,2026-03-01,2026-03-15,no,1,2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"))
-        let allJSON = try JSONDecoder().decode([API.Statement].self, from: Data(try commission(
-            ["statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "json", "--db", db]).stdout.utf8))
+        let all = try commission([
+            "statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "csv", "--db", db,
+        ])
+        #expect(
+            all.stdout.hasPrefix("Clinic,Period start,Period end,Closed,Sale,Date,Product"),
+            "\(all.stdout)\(all.stderr)"
+        )
+        #expect(
+            all.stdout.contains(
+                "Glow,2026-03-01,2026-03-15,no,1,2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"
+            )
+        )
+        let allJSON = try JSONDecoder().decode(
+            [API.Statement].self,
+            from: Data(
+                try commission(
+                    [
+                        "statement", "--all", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "json", "--db",
+                        db,
+                    ]).stdout.utf8
+            )
+        )
         #expect(allJSON.map(\.periodStart) == ["2026-03-01"] && allJSON.first?.totals.commission == "24.00")
         let none = try commission(["statement", "--all", "--from", "2025-01-01", "--to", "2025-01-31", "--db", db])
         #expect(none.status == 0 && none.stdout.contains("No sales or payouts in this range."))
         let both = try commission(["statement", "Glow", "--all", "--from", "2026-03-01", "--db", db])
         #expect(both.status != 0 && both.stderr.contains("leave out the clinic's name"), "\(both.stderr)")
         let thisMonth = try commission(["statement", "--all", "--to", "2026-03-20", "--format", "json", "--db", db])
-        #expect(try JSONDecoder().decode([API.Statement].self, from: Data(thisMonth.stdout.utf8)).map(\.periodStart) == ["2026-03-01"], "\(thisMonth.stdout)")  // from March 1st
+        #expect(
+            try JSONDecoder().decode([API.Statement].self, from: Data(thisMonth.stdout.utf8)).map(\.periodStart) == [
+                "2026-03-01"
+            ],
+            "\(thisMonth.stdout)"
+        )  // from March 1st
     }
 
     /// Her real terms from the command line: a clinic's price, and a change of schedule.
@@ -160,8 +225,12 @@ import Testing
         let set = try run(["price", "set", "Glow", "SER-30", "45.00", "--cost", "18.00", "--from", "2026-03-15"])
         #expect(set.stdout.hasPrefix("Price 1: Serum 30ml at Glow 45.00, cost 18.00 from 2026-03-15."), "\(set.stdout)")
         // 45.00 − 18.00 = 27.00 at 40% = 10.80; before the 15th, the product's 50.00: 12.00.
-        #expect(try run(["sale", "add", "Glow", "Serum 30ml", "--date", "2026-03-20"]).stdout.contains("commission 10.80"))
-        #expect(try run(["sale", "add", "Glow", "Serum 30ml", "--date", "2026-03-14"]).stdout.contains("commission 12.00"))
+        #expect(
+            try run(["sale", "add", "Glow", "Serum 30ml", "--date", "2026-03-20"]).stdout.contains("commission 10.80")
+        )
+        #expect(
+            try run(["sale", "add", "Glow", "Serum 30ml", "--date", "2026-03-14"]).stdout.contains("commission 12.00")
+        )
         let listed = try run(["price", "list", "--clinic", "Glow", "--format", "csv"]).stdout
         #expect(listed.contains("1,Glow,Serum 30ml,45.00,18.00,2026-03-15"), "\(listed)")
         let refused = try commission(["price", "set", "Glow", "Nothing", "1.00", "--db", db])
@@ -171,23 +240,39 @@ import Testing
         let changed = try run(["clinic", "schedule", "Glow", "weekly:tuesday", "--from", "2026-03-17"])
         #expect(changed.stdout.contains("is paid monthly, then weekly:tuesday from 2026-03-17."), "\(changed.stdout)")
         let statement = try run(["statement", "Glow", "--period", "2026-03-14", "--format", "json"]).stdout
-        #expect(statement.contains("\"periodEnd\":\"2026-03-16\"") || statement.contains("\"periodEnd\" : \"2026-03-16\""), "\(statement)")
+        #expect(
+            statement.contains("\"periodEnd\":\"2026-03-16\"") || statement.contains("\"periodEnd\" : \"2026-03-16\""),
+            "\(statement)"
+        )
         _ = try run(["period", "close", "Glow", "--period", "2026-03-02"])
         let overClosed = try commission(["clinic", "schedule", "Glow", "--remove", "2026-03-17", "--db", db])
-        #expect(overClosed.status == 1 && overClosed.stderr.contains("closed period 2026-03-01…2026-03-16"), "\(overClosed.stderr)")
+        #expect(
+            overClosed.status == 1 && overClosed.stderr.contains("closed period 2026-03-01…2026-03-16"),
+            "\(overClosed.stderr)"
+        )
         _ = try run(["price", "remove", "1"])
         #expect(try run(["price", "list"]).stdout.contains("Serum") == false)
 
         // Tiers and a deduction in April: 4 × (50.00 − 20.00) = 120.00 profit; 40% = 48.00; 20.00
         // beyond 100.00 at +10% = 2.00; less rent 5.00: 45.00 net payable.
         let terms = try run(["terms", "add", "Glow", "--share", "40", "--tier", "100.00:50%", "--from", "2026-04-01"])
-        #expect(terms.stdout.contains("40.00% of profit at Glow, 50.00% beyond 100.00 from 2026-04-01"), "\(terms.stdout)")
-        #expect(try commission(["terms", "add", "Glow", "--share", "40", "--tier", "100", "--db", db]).stderr.contains("is not a tier"))
+        #expect(
+            terms.stdout.contains("40.00% of profit at Glow, 50.00% beyond 100.00 from 2026-04-01"),
+            "\(terms.stdout)"
+        )
+        #expect(
+            try commission(["terms", "add", "Glow", "--share", "40", "--tier", "100", "--db", db]).stderr.contains(
+                "is not a tier"
+            )
+        )
         let rent = try run(["deduction", "add", "Glow", "Room rent", "--amount", "5.00", "--from", "2026-04-01"])
         #expect(rent.stdout == "Deduction 1: Room rent, 5.00 a period, from 2026-04-01 at Glow.\n", "\(rent.stdout)")
         _ = try run(["sale", "add", "Glow", "Serum 30ml", "4", "--date", "2026-04-07"])
         let april = try run(["statement", "Glow", "--period", "2026-04-07"]).stdout
-        #expect(april.contains("Accelerator") && april.contains("Less Room rent") && april.contains("Net payable"), "\(april)")
+        #expect(
+            april.contains("Accelerator") && april.contains("Less Room rent") && april.contains("Net payable"),
+            "\(april)"
+        )
         let json = try run(["statement", "Glow", "--period", "2026-04-07", "--format", "json"]).stdout
         #expect(json.contains("\"netPayable\":\"45.00\"") || json.contains("\"netPayable\" : \"45.00\""), "\(json)")
         #expect(try run(["deduction", "end", "1", "--on", "2026-04-30"]).stdout.contains("through 2026-04-30"))
@@ -203,29 +288,51 @@ import Testing
         let clinics = file("clinics.csv", "name,schedule\nGlow,monthly\n", in: directory)
         let products = file("products.csv", "name,unit price,unit cost\nSerum 30ml,50.00,20.00\n", in: directory)
         let terms = file("terms.csv", "clinic,share,effective from\nGlow,40,2026-01-01\n", in: directory)
-        let badSales = file("sales.csv", "date,clinic,product\n2026-03-02,Glow,Serum 30ml\n2026-03-03,Glwo,Serum 30ml\n", in: directory)
+        let badSales = file(
+            "sales.csv",
+            "date,clinic,product\n2026-03-02,Glow,Serum 30ml\n2026-03-03,Glwo,Serum 30ml\n",
+            in: directory
+        )
         let refused = try commission(["import", clinics, products, terms, badSales, "--db", db])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("4 files: Nothing was imported") && refused.stderr.contains("sales.csv, line 3, column \"clinic\""), "\(refused.stderr)")
-        #expect(try commission(["clinic", "list", "--format", "json", "--db", db]).stdout.filter { !$0.isWhitespace } == "[]")
+        #expect(
+            refused.stderr.contains("4 files: Nothing was imported")
+                && refused.stderr.contains("sales.csv, line 3, column \"clinic\""),
+            "\(refused.stderr)"
+        )
+        #expect(
+            try commission(["clinic", "list", "--format", "json", "--db", db]).stdout.filter { !$0.isWhitespace }
+                == "[]"
+        )
 
-        let sales = file("sales.csv", "date,clinic,product\n2026-03-02,Glow,Serum 30ml\n2026-03-03,Glow,Serum 30ml\n", in: directory)
+        let sales = file(
+            "sales.csv",
+            "date,clinic,product\n2026-03-02,Glow,Serum 30ml\n2026-03-03,Glow,Serum 30ml\n",
+            in: directory
+        )
         let landed = try commission(["import", clinics, products, terms, sales, "--db", db])
         #expect(landed.status == 0, "\(landed.stderr)")
         #expect(landed.stdout.contains("imported 1 clinic, 1 product, 1 terms, 2 sales."), "\(landed.stdout)")
-        let statement = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "json", "--db", db]).stdout
+        let statement = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "json", "--db", db])
+            .stdout
         #expect(statement.contains("\"commission\" : \"24.00\""), "\(statement)")
 
         // The same files a second time are recognised by their bytes, not refused clinic by clinic.
         let rerun = try commission(["import", clinics, products, terms, sales, "--db", db])
         #expect(rerun.status != 0)
-        #expect(rerun.stderr.contains("clinics.csv was imported before, on ") && rerun.stderr.contains("--again") && !rerun.stderr.contains("already exists"),
-                "\(rerun.stderr)")
+        #expect(
+            rerun.stderr.contains("clinics.csv was imported before, on ") && rerun.stderr.contains("--again")
+                && !rerun.stderr.contains("already exists"),
+            "\(rerun.stderr)"
+        )
         let more = file("more.csv", "date,clinic,product\n2026-03-04,Glow,Serum 30ml\n", in: directory)
         #expect(try commission(["import", more, "--db", db]).status == 0)
         #expect(try commission(["import", more, "--db", db]).stderr.contains("more.csv was imported before"))
         #expect(try commission(["import", more, "--again", "--db", db]).status == 0)
-        let count = try JSONSerialization.jsonObject(with: Data(try commission(["sale", "list", "--format", "json", "--db", db]).stdout.utf8)) as? [Any]
+        let count =
+            try JSONSerialization.jsonObject(
+                with: Data(try commission(["sale", "list", "--format", "json", "--db", db]).stdout.utf8)
+            ) as? [Any]
         #expect(count?.count == 4)
     }
 
@@ -250,9 +357,16 @@ import Testing
     @Test func theDefaultBookFollowsXDGAndCommissionDB() throws {
         let home = temporaryDirectory()
         #expect(try commission(["clinic", "add", "Glow"], environment: ["XDG_DATA_HOME": home.path]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("commission/commission.sqlite").path))
+        #expect(
+            FileManager.default.fileExists(atPath: home.appendingPathComponent("commission/commission.sqlite").path)
+        )
         let explicit = home.appendingPathComponent("elsewhere.sqlite").path
-        #expect(try commission(["clinic", "add", "Harbor"], environment: ["XDG_DATA_HOME": home.path, "COMMISSION_DB": explicit]).status == 0)
+        #expect(
+            try commission(
+                ["clinic", "add", "Harbor"],
+                environment: ["XDG_DATA_HOME": home.path, "COMMISSION_DB": explicit]
+            ).status == 0
+        )
         let list = try commission(["clinic", "list", "--format", "csv", "--db", explicit])
         #expect(list.stdout.contains("Harbor") && !list.stdout.contains("Glow"))
     }
@@ -263,17 +377,24 @@ import Testing
         #expect(try commission(["demo", "--db", demo]).status == 0)
         let backup = home.appendingPathComponent("backup.sqlite").path
         #expect(try commission(["backup", backup, "--db", demo]).status == 0)
-        let reportBefore = try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", demo]).stdout
+        let reportBefore = try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", demo])
+            .stdout
 
         let fresh = home.appendingPathComponent("fresh.sqlite").path
         #expect(try commission(["restore", backup, "--db", fresh]).status == 0)
-        #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", fresh]).stdout == reportBefore)
+        #expect(
+            try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", fresh]).stdout
+                == reportBefore
+        )
         // Restoring over a book with sales needs --force; a file that is not a backup is refused.
         #expect(try commission(["restore", backup, "--db", fresh]).status == 1)
         let junk = file("junk.sqlite", "not a database", in: home)
         let refused = try commission(["restore", junk, "--force", "--db", fresh])
         #expect(refused.status == 1 && refused.stderr.contains("not an SQLite database"), "\(refused.stderr)")
-        #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", fresh]).stdout == reportBefore)
+        #expect(
+            try commission(["reconcile", "--format", "json", "--date", "2026-11-22", "--db", fresh]).stdout
+                == reportBefore
+        )
     }
 }
 
@@ -304,18 +425,24 @@ import Testing
         }
         // Wait for the first drawing, then record a sale from another process (however long a busy
         // machine takes: the time limit ends a watch that never draws or never redraws).
-        while !read.state.withLock({ $0.text.contains("Watching") || $0.ended }) { try await Task.sleep(for: .milliseconds(20)) }
+        while !read.state.withLock({ $0.text.contains("Watching") || $0.ended }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(read.state.withLock { $0.text.contains("Watching") })
         let sale = try commission(["sale", "add", "Glow Aesthetics", "SPF-50", "3", "--price", "1000.00", "--db", db])
         #expect(sale.status == 0, "\(sale.stderr)")
-        while !read.state.withLock({ $0.ended }) { try await Task.sleep(for: .milliseconds(20)) }  // it ended after its second drawing
+        // it ended after its second drawing
+        while !read.state.withLock({ $0.ended }) { try await Task.sleep(for: .milliseconds(20)) }
         let text = read.state.withLock { $0.text }
         // The second drawing's "Today" revenue is the first one's plus 3 × 1000.00 (the demo may
         // already hold sales dated today, so the difference is what is checked).
         #expect(text.components(separatedBy: "Watching").count == 3)
         let todayRevenue = text.split(separator: "\n")
             .filter { $0.hasPrefix("Today ") }
-            .compactMap { line in line.split(separator: " ").dropFirst(2).first.map { Int($0.replacingOccurrences(of: ".", with: "")) } ?? nil }
+            .compactMap { line in
+                line.split(separator: " ").dropFirst(2).first.map { Int($0.replacingOccurrences(of: ".", with: "")) }
+                    ?? nil
+            }
         #expect(todayRevenue.count == 2)
         if todayRevenue.count == 2 { #expect(todayRevenue[1] - todayRevenue[0] == 300_000) }
     }
@@ -323,32 +450,56 @@ import Testing
 
 /// `commission sync`: a laptop's book kept equal to a server's, offline in between.
 @Suite struct SyncCLITests {
-    @Test("A laptop takes the server's book, sends its offline sale, and says when the server is away") func laptopSyncsItsOfflineSale() async throws {
+    @Test("A laptop takes the server's book, sends its offline sale, and says when the server is away")
+    func laptopSyncsItsOfflineSale() async throws {
         let folder = temporaryDirectory()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let serverBook = folder.appendingPathComponent("server.sqlite").path, laptop = folder.appendingPathComponent("laptop.sqlite").path
+        let serverBook = folder.appendingPathComponent("server.sqlite").path,
+            laptop = folder.appendingPathComponent("laptop.sqlite").path
         #expect(try commission(["demo", "--db", serverBook]).status == 0)
         let store = try SQLiteStore(.file(serverBook))
         let owner = try await store.createOwner(username: "ana", passwordHash: "x")
         let token = "cm_sync_\(UUID().uuidString)"
-        _ = try await store.createToken(account: owner.id, name: "laptop", tokenDigest: WebSecrets.digest(token), now: Date())
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "laptop",
+            tokenDigest: WebSecrets.digest(token),
+            now: Date()
+        )
         let server = try ServerProcess(["--db", serverBook])
         try await server.waitUntilAnswering(HTTPClient.shared)
 
-        let first = try commission(["sync", "--db", laptop, "--url", server.base], environment: ["COMMISSION_TOKEN": token])
-        #expect(first.status == 0 && first.stdout.contains("This book now equals the server's (its whole book was taken)."), "\(first.stdout) \(first.stderr)")
+        let first = try commission(
+            ["sync", "--db", laptop, "--url", server.base],
+            environment: ["COMMISSION_TOKEN": token]
+        )
+        #expect(
+            first.status == 0 && first.stdout.contains("This book now equals the server's (its whole book was taken)."),
+            "\(first.stdout) \(first.stderr)"
+        )
         let sales = try await store.countSales(SaleQuery(includeVoided: true))
         #expect(try await SQLiteStore(.file(laptop)).countSales(SaleQuery(includeVoided: true)) == sales)
 
         // Recorded on the laptop (no network needed), then sent: once, however often the sync runs.
-        let clinic = try #require(try await store.clinics(ClinicQuery()).first), product = try #require(try await store.products(ProductQuery()).first)
+        let clinic = try #require(try await store.clinics(ClinicQuery()).first),
+            product = try #require(try await store.products(ProductQuery()).first)
         let today = try await store.settings().today()
-        let sale = try commission(["sale", "add", clinic.name, product.name, "--date", today.description, "--note", "on the train", "--db", laptop])
+        let sale = try commission([
+            "sale", "add", clinic.name, product.name, "--date", today.description, "--note", "on the train", "--db",
+            laptop,
+        ])
         #expect(sale.status == 0, "\(sale.stderr)")
         let sent = try commission(["sync", "--db", laptop, "--url", server.base, "--token", token])
-        #expect(sent.status == 0 && sent.stdout.contains("Sent 1 change to the server.") && sent.stdout.contains("(its changes were taken)"),
-                "\(sent.stdout) \(sent.stderr)")
-        #expect(try commission(["sync", "--db", laptop, "--url", server.base, "--token", token]).stdout.contains("Nothing new to send."))
+        #expect(
+            sent.status == 0 && sent.stdout.contains("Sent 1 change to the server.")
+                && sent.stdout.contains("(its changes were taken)"),
+            "\(sent.stdout) \(sent.stderr)"
+        )
+        #expect(
+            try commission(["sync", "--db", laptop, "--url", server.base, "--token", token]).stdout.contains(
+                "Nothing new to send."
+            )
+        )
         #expect(try await store.sales(SaleQuery(text: "on the train")).count == 1)
 
         server.stop()

@@ -51,17 +51,35 @@ import Testing
         // Then SIGTERM: the server ends by itself (its live streams' clients gone), as under systemd.
         let (acknowledged, stopped, lines) = try await server.run { client in
             try await server.waitUntilAnswering(client)
-            return try await load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
-                                  away: { try await postgres.stop() }, back: { try await postgres.start() }, within: .seconds(5))
+            return try await load(
+                server: server.base,
+                client: client,
+                token: token,
+                glow: glow,
+                serum: serum,
+                log: log,
+                away: { try await postgres.stop() },
+                back: { try await postgres.start() },
+                within: .seconds(5)
+            )
         }
         #expect(stopped, "commission serve did not end within 10 s of SIGTERM; its log:\n\(Self.tail(of: log))")
 
         // The outage is said once as it starts and once as it ends (with its length), not once per
         // refused request nor every second by the change feed.
         let errors = lines.filter { $0.contains(" error ") }
-        #expect(lines.filter { $0.contains("requests are refused (503) until it does") }.count == 1, "\(errors.prefix(5))")
-        #expect(lines.filter { $0.contains("not ready") }.isEmpty, "a readiness probe is answered, not logged, while the database is away")
-        #expect(lines.filter { $0.contains("The database answers again after") && $0.contains("refused (503) meanwhile") }.count == 1)
+        #expect(
+            lines.filter { $0.contains("requests are refused (503) until it does") }.count == 1,
+            "\(errors.prefix(5))"
+        )
+        #expect(
+            lines.filter { $0.contains("not ready") }.isEmpty,
+            "a readiness probe is answered, not logged, while the database is away"
+        )
+        #expect(
+            lines.filter { $0.contains("The database answers again after") && $0.contains("refused (503) meanwhile") }
+                .count == 1
+        )
         #expect(lines.filter { $0.contains("Listening for changes was lost") }.count <= 1)
         #expect(errors.count <= 5, "\(errors.count) error lines for one outage, the first: \(errors.prefix(5))")
 
@@ -80,23 +98,47 @@ import Testing
         defer { database.shutdown() }
         let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
         let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
+        let serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2026-01-01")
+            )
+        )
         let owner = try await store.createOwner(username: "ana", passwordHash: "x")
-        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest(token),
+            now: Date()
+        )
         return (glow.id, serum.id)
     }
 
     /// The last lines of the server's log.
     static func tail(of log: String) -> String {
-        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(30).joined(separator: "\n")
+        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(30).joined(
+            separator: "\n"
+        )
     }
 
     /// Sales sent one after the other through the outage, what they saw checked; how many were
     /// acknowledged. `away` takes the database away, `back` gives one back (the same started again,
     /// or a standby promoted), after which a sale must be taken `within` that long.
-    func load(server base: String, client: HTTPClient, token: String, glow: Clinic.ID, serum: Product.ID, log: String,
-              away: () async throws -> Void, back: () async throws -> Void, within limit: Duration) async throws -> Int {
+    func load(
+        server base: String,
+        client: HTTPClient,
+        token: String,
+        glow: Clinic.ID,
+        serum: Product.ID,
+        log: String,
+        away: () async throws -> Void,
+        back: () async throws -> Void,
+        within limit: Duration
+    ) async throws -> Int {
 
         let sales = SaleLoad(server: base, client: client, token: token, glow: glow, serum: serum, keys: "outage")
         defer { sales.cancel() }
@@ -107,14 +149,18 @@ import Testing
                 var request = HTTPClientRequest(url: "\(base)/api/v1/changes")
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
                 if let response = try? await client.execute(request, timeout: .seconds(60)), response.status == .ok {
-                    do { for try await chunk in response.body { streamed.withLock { $0 += String(buffer: chunk) } } } catch {}
+                    do {
+                        for try await chunk in response.body { streamed.withLock { $0 += String(buffer: chunk) } }
+                    } catch {}
                 }
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
         defer { stream.cancel() }
         func ready() async -> Int {
-            (try? await client.execute(HTTPClientRequest(url: "\(base)/health/ready"), timeout: .seconds(2))).map { Int($0.status.code) } ?? 0
+            (try? await client.execute(HTTPClientRequest(url: "\(base)/health/ready"), timeout: .seconds(2))).map {
+                Int($0.status.code)
+            } ?? 0
         }
 
         try await waitUntil("sales taken before", log: log) { sales.seen.withLock { $0.acknowledged.count } >= 10 }
@@ -123,7 +169,9 @@ import Testing
         // Away: 503s with Retry-After, readiness failing.
         try await away()
         try await waitUntil("readiness failing", log: log) { await ready() == 503 }
-        try await waitUntil("sales refused with 503", log: log) { sales.seen.withLock { $0.statuses[503, default: 0] } > 3 }
+        try await waitUntil("sales refused with 503", log: log) {
+            sales.seen.withLock { $0.statuses[503, default: 0] } > 3
+        }
 
         // Back: sales taken again within the limit (the promise), readiness recovered, the stream
         // telling changes again (however long a busy machine takes).
@@ -133,7 +181,9 @@ import Testing
         try await waitUntil("a sale taken within \(limit) of the database's return", log: log, within: limit) {
             sales.seen.withLock { $0.lastAcknowledgedAt } > returned
         }
-        print("a sale taken again \(sales.seen.withLock { $0.lastAcknowledgedAt } - returned) after the database's return")
+        print(
+            "a sale taken again \(sales.seen.withLock { $0.lastAcknowledgedAt } - returned) after the database's return"
+        )
         try await waitUntil("ready again", log: log) { await ready() == 200 }
         try await waitUntil("the live stream telling a change again", log: log) {
             streamed.withLock { String($0.dropFirst(streamedBefore)) }.contains("sales")
@@ -141,14 +191,19 @@ import Testing
         // A sale acknowledged now is told on the dashboard's stream.
         let eventsBefore = sales.events.withLock { $0.count }
         let acknowledgedBefore = sales.seen.withLock { $0.acknowledged.count }
-        try await waitUntil("a sale acknowledged after the return", log: log) { sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore }
+        try await waitUntil("a sale acknowledged after the return", log: log) {
+            sales.seen.withLock { $0.acknowledged.count } > acknowledgedBefore
+        }
         try await waitUntil("the dashboard's stream telling that sale", log: log) {
             sales.events.withLock { String($0.dropFirst(eventsBefore)) }.contains("event: dashboard")
         }
         await sales.stop()
 
         let final = sales.seen.withLock { $0 }
-        #expect(final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 }, "every answer a sale or a 503: \(final.statuses)")
+        #expect(
+            final.statuses.keys.allSatisfy { $0 == 201 || $0 == 503 },
+            "every answer a sale or a 503: \(final.statuses)"
+        )
         #expect(final.unavailableWithoutRetryAfter == 0)
         #expect(final.statuses[503, default: 0] > 0)
         return final.acknowledged.count
@@ -180,15 +235,22 @@ final class SaleLoad: Sendable {
                     request.headers.add(name: "Authorization", value: "Bearer \(token)")
                     request.headers.add(name: "Content-Type", value: "application/json")
                     request.headers.add(name: "Idempotency-Key", value: key)
-                    request.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow), "productId": \#(serum), "date": "2026-03-02"}"#))
+                    request.body = .bytes(
+                        ByteBuffer(string: #"{"clinicId": \#(glow), "productId": \#(serum), "date": "2026-03-02"}"#)
+                    )
                     // A phone gives up after a few seconds, and sends the sale again with its key.
                     if let response = try? await client.execute(request, timeout: .seconds(5)) {
                         let status = Int(response.status.code)
                         _ = try? await response.body.collect(upTo: 1 << 20)
                         seen.withLock { seen in
                             seen.statuses[status, default: 0] += 1
-                            if status == 503 && response.headers["Retry-After"].isEmpty { seen.unavailableWithoutRetryAfter += 1 }
-                            if status == 201 { seen.acknowledged.append(key); seen.lastAcknowledgedAt = .now }
+                            if status == 503 && response.headers["Retry-After"].isEmpty {
+                                seen.unavailableWithoutRetryAfter += 1
+                            }
+                            if status == 201 {
+                                seen.acknowledged.append(key)
+                                seen.lastAcknowledgedAt = .now
+                            }
                         }
                         if status == 201 { break }
                     }
@@ -201,7 +263,9 @@ final class SaleLoad: Sendable {
                 var request = HTTPClientRequest(url: "\(base)/api/v1/events")
                 request.headers.add(name: "Authorization", value: "Bearer \(token)")
                 if let response = try? await client.execute(request, timeout: .seconds(120)), response.status == .ok {
-                    do { for try await chunk in response.body { events.withLock { $0 += String(buffer: chunk) } } } catch {}
+                    do {
+                        for try await chunk in response.body { events.withLock { $0 += String(buffer: chunk) } }
+                    } catch {}
                     events.withLock { $0 += "\n(stream ended)\n" }
                 }
                 try? await Task.sleep(for: .milliseconds(200))

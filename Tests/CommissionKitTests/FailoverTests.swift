@@ -13,21 +13,36 @@ import Testing
 @Suite(.serialized) struct FailoverTests {
     @Test("A URL names a primary and its standbys in libpq's form")
     func severalHosts() throws {
-        let target = try PostgresBookDatabase.target("postgres://ana:secret@db1:5432,db2:5433,db3,[::1]:5434/books?sslmode=prefer")
-        #expect(target.hosts.map(\.description) == ["db1:5432", "db2:5433", "db3:5432", "[::1]:5434"] && target.hosts[3].name == "::1")
-        #expect(target.readWrite && target.user == "ana" && target.password == "secret" && target.database == "books" && target.tls == .prefer)
+        let target = try PostgresBookDatabase.target(
+            "postgres://ana:secret@db1:5432,db2:5433,db3,[::1]:5434/books?sslmode=prefer"
+        )
+        #expect(
+            target.hosts.map(\.description) == ["db1:5432", "db2:5433", "db3:5432", "[::1]:5434"]
+                && target.hosts[3].name == "::1"
+        )
+        #expect(
+            target.readWrite && target.user == "ana" && target.password == "secret" && target.database == "books"
+                && target.tls == .prefer
+        )
         // One host: any session will do (as before); several: the primary, unless told otherwise.
         #expect(try !PostgresBookDatabase.target("postgres://ana@db1/books").readWrite)
         #expect(try PostgresBookDatabase.target("postgres://ana@db1/books?target_session_attrs=read-write").readWrite)
         #expect(try !PostgresBookDatabase.target("postgres://ana@db1,db2/books?target_session_attrs=any").readWrite)
         #expect(throws: StoreError.self) { try PostgresBookDatabase.target("postgres://ana@db1,,db2/books") }
-        #expect(throws: StoreError.self) { try PostgresBookDatabase.target("postgres://ana@db1,db2/books?target_session_attrs=standby") }
+        #expect(throws: StoreError.self) {
+            try PostgresBookDatabase.target("postgres://ana@db1,db2/books?target_session_attrs=standby")
+        }
         #expect(throws: StoreError.self) { try PostgresBookDatabase.target("postgres://ana@db1,db2:70000/books") }
         // The password never shows, the hosts do.
-        #expect(PostgresBookDatabase.redacted("postgres://ana:secret@db1:5432,db2:5433/books") == "postgres://ana:***@db1:5432,db2:5433/books")
+        #expect(
+            PostgresBookDatabase.redacted("postgres://ana:secret@db1:5432,db2:5433/books")
+                == "postgres://ana:***@db1:5432,db2:5433/books"
+        )
         #expect(PostgresBookDatabase.redacted("postgres://ana:secret@db1/books") == "postgres://ana:***@db1/books")
         // A password Foundation cannot read as a URL's (a bare "/" and "@") is hidden all the same.
-        #expect(PostgresBookDatabase.redacted("postgres://ana:se/c@ret@db1,db2/books") == "postgres://ana:***@db1,db2/books")
+        #expect(
+            PostgresBookDatabase.redacted("postgres://ana:se/c@ret@db1,db2/books") == "postgres://ana:***@db1,db2/books"
+        )
     }
 
     @Test("A standby promoted takes over within seconds, with every acknowledged sale once", .timeLimit(.minutes(10)))
@@ -63,7 +78,8 @@ import Testing
     }
 
     func serve(_ primary: PrivatePostgres, _ standby: PrivatePostgres) async throws {
-        let url = "postgres://postgres@127.0.0.1:\(primary.port),127.0.0.1:\(standby.port)/postgres?target_session_attrs=read-write"
+        let url =
+            "postgres://postgres@127.0.0.1:\(primary.port),127.0.0.1:\(standby.port)/postgres?target_session_attrs=read-write"
         let settings = BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
         let token = "cm_failover_\(UUID().uuidString)", metricsToken = "failover-metrics-\(UUID().uuidString)"
         let (glow, serum) = try await DatabaseOutageTests.seed(url: url, settings: settings, token: token)
@@ -72,23 +88,44 @@ import Testing
         let server = try ServerProcess(["--database", url, "--metrics-token", metricsToken], log: log)
         let (acknowledged, stopped, lines) = try await server.run { client in
             try await server.waitUntilAnswering(client)
-            let acknowledged = try await DatabaseOutageTests().load(server: server.base, client: client, token: token, glow: glow, serum: serum, log: log,
-                                                                    away: { try primary.kill() }, back: { try await standby.promote() },
-                                                                    within: .seconds(10))
-            let ready = try await client.execute(HTTPClientRequest(url: "\(server.base)/health/ready"), timeout: .seconds(60))
+            let acknowledged = try await DatabaseOutageTests().load(
+                server: server.base,
+                client: client,
+                token: token,
+                glow: glow,
+                serum: serum,
+                log: log,
+                away: { try primary.kill() },
+                back: { try await standby.promote() },
+                within: .seconds(10)
+            )
+            let ready = try await client.execute(
+                HTTPClientRequest(url: "\(server.base)/health/ready"),
+                timeout: .seconds(60)
+            )
             let readiness = String(buffer: try await ready.body.collect(upTo: 1 << 16))
             // By its place in the URL, not its address (the probe is public).
             #expect(ready.status == .ok && readiness == "ready\nprimary: host 2 of 2\n", "\(readiness)")
             var scrape = HTTPClientRequest(url: "\(server.base)/metrics")
             scrape.headers.add(name: "Authorization", value: "Bearer \(metricsToken)")
-            let metrics = String(buffer: try await client.execute(scrape, timeout: .seconds(60)).body.collect(upTo: 1 << 22))
-            #expect(metrics.split(separator: "\n").contains("commission_database_failovers_total 1"),
-                    "\(metrics.split(separator: "\n").filter { $0.contains("failover") })")
+            let metrics = String(
+                buffer: try await client.execute(scrape, timeout: .seconds(60)).body.collect(upTo: 1 << 22)
+            )
+            #expect(
+                metrics.split(separator: "\n").contains("commission_database_failovers_total 1"),
+                "\(metrics.split(separator: "\n").filter { $0.contains("failover") })"
+            )
             return acknowledged
         }
         #expect(stopped, "commission serve did not end within 10 s of SIGTERM")
-        #expect(lines.filter { $0.contains("The database's primary is now 127.0.0.1:\(standby.port) (it was 127.0.0.1:\(primary.port))") }.count == 1,
-                "\(lines.suffix(20))")
+        #expect(
+            lines.filter {
+                $0.contains(
+                    "The database's primary is now 127.0.0.1:\(standby.port) (it was 127.0.0.1:\(primary.port))"
+                )
+            }.count == 1,
+            "\(lines.suffix(20))"
+        )
 
         // Every acknowledged sale is in the book, once.
         let database = try await PostgresBookDatabase(url: url)
@@ -104,18 +141,37 @@ import Testing
         let database = try await PostgresBookDatabase(url: url)
         defer { database.shutdown() }
         #expect(database.primary == "127.0.0.1:\(primary.port)" && database.failovers == 0)
-        let store = try await PostgresStore.createBook(in: database, name: "Failover", settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let store = try await PostgresStore.createBook(
+            in: database,
+            name: "Failover",
+            settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        )
         let clinic = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let product = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
+        let product = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: clinic.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2026-01-01")
+            )
+        )
 
         // A client that sends each sale with its key until it is acknowledged (for as long as it
         // takes: the time limit ends a hang, and the sale is then said never acknowledged).
         func record(_ number: Int) async -> ContinuousClock.Instant? {
             while !Task.isCancelled {
                 do {
-                    _ = try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: try Day(parsing: "2026-03-02"),
-                                                             note: "sale \(number)"), idempotencyKey: "failover-\(number)")
+                    _ = try await store.createSale(
+                        SaleDraft(
+                            clinicID: clinic.id,
+                            productID: product.id,
+                            date: try Day(parsing: "2026-03-02"),
+                            note: "sale \(number)"
+                        ),
+                        idempotencyKey: "failover-\(number)"
+                    )
                     return .now
                 } catch {
                     try? await Task.sleep(for: .milliseconds(100))
@@ -138,7 +194,10 @@ import Testing
             if resumed == nil { resumed = at - promoted }
         }
         print("failover: writes accepted again \(resumed.map { "\($0)" } ?? "never") after the promotion")
-        #expect(resumed.map { $0 < .seconds(10) } == true, "writes were accepted again \(String(describing: resumed)) after the promotion")
+        #expect(
+            resumed.map { $0 < .seconds(10) } == true,
+            "writes were accepted again \(String(describing: resumed)) after the promotion"
+        )
         #expect(database.primary == "127.0.0.1:\(standby.port)" && database.failovers == 1)
         // Synchronous replication: every sale acknowledged before the kill is on the standby; the
         // keys kept each resent one from being recorded twice.

@@ -13,7 +13,9 @@ import Testing
         ["regressions", "corpus"].flatMap { folder in
             let directory = fuzz.appendingPathComponent(folder).appendingPathComponent(target)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted().map { directory.appendingPathComponent($0) }
+            return names.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted().map {
+                directory.appendingPathComponent($0)
+            }
         }
     }
 

@@ -31,7 +31,13 @@ final class PrivatePostgres: Sendable {
     init(standbyOf primary: PrivatePostgres) async throws {
         (bin, directory, port, settings) = try await Self.place(settings: "")
         do {
-            try await run("pg_basebackup", ["-D", "\(directory)/data", "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-R", "-X", "stream"])
+            try await run(
+                "pg_basebackup",
+                [
+                    "-D", "\(directory)/data", "-h", "127.0.0.1", "-p", "\(primary.port)", "-U", "postgres", "-R", "-X",
+                    "stream",
+                ]
+            )
             try await start()
         } catch {
             await remove()
@@ -39,7 +45,9 @@ final class PrivatePostgres: Sendable {
         }
     }
 
-    private static func place(settings: String) async throws -> (bin: String, directory: String, port: Int, settings: String) {
+    private static func place(
+        settings: String
+    ) async throws -> (bin: String, directory: String, port: Int, settings: String) {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let version = versions.compactMap(Int.init).max() else {
             throw Failure("PostgreSQL's server tools are not installed (scripts/with-postgres installs them).")
@@ -56,15 +64,22 @@ final class PrivatePostgres: Sendable {
     }
 
     func start() async throws {
-        try await run("pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
-                           "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off \(settings)", "start"])
+        try await run(
+            "pg_ctl",
+            [
+                "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o",
+                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off \(settings)", "start",
+            ]
+        )
     }
 
     /// Kills the server at once — SIGKILL to its postmaster and its backends (the process group
     /// `pg_ctl` starts it in): the machine lost, nothing flushed or said.
     func kill() throws {
         let pidFile = try String(contentsOfFile: "\(directory)/data/postmaster.pid", encoding: .utf8)
-        guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else { throw Failure("no postmaster.pid in \(directory)") }
+        guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+            throw Failure("no postmaster.pid in \(directory)")
+        }
         if Foundation.kill(-pid, SIGKILL) != 0 { Foundation.kill(pid, SIGKILL) }
     }
 
@@ -98,7 +113,12 @@ final class PrivatePostgres: Sendable {
     private static func run(_ path: String, _ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#, "bash", path]
+        process.arguments =
+            [
+                "-c",
+                #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#,
+                "bash", path,
+            ]
             + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -112,7 +132,9 @@ final class PrivatePostgres: Sendable {
             }
         }
         guard status == 0 else {
-            throw Failure("\(path) \(arguments.joined(separator: " ")) failed (status \(status)); the server's log is beside its data")
+            throw Failure(
+                "\(path) \(arguments.joined(separator: " ")) failed (status \(status)); the server's log is beside its data"
+            )
         }
     }
 }

@@ -46,10 +46,23 @@ struct APIBook: Sendable {
         }
         let owner = try await accounts.createOwner(username: "owner", passwordHash: "unused")
         token = "cm_\(UUID().uuidString)"
-        _ = try await accounts.createToken(account: owner.id, name: "clients", tokenDigest: WebSecrets.digest(token), now: Date())
+        _ = try await accounts.createToken(
+            account: owner.id,
+            name: "clients",
+            tokenDigest: WebSecrets.digest(token),
+            now: Date()
+        )
         glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2000-01-01")))
+        serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2000-01-01")
+            )
+        )
         today = try await store.settings().today()
     }
 
@@ -73,7 +86,12 @@ struct APIBook: Sendable {
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Idempotency-Key", value: key)
-        request.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "quantity": \#(quantity), "date": "\#(today)"}"#))
+        request.body = .bytes(
+            ByteBuffer(
+                string:
+                    #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "quantity": \#(quantity), "date": "\#(today)"}"#
+            )
+        )
         guard let response = try? await client.execute(request, timeout: .seconds(15)) else { return nil }
         _ = try? await response.body.collect(upTo: 1 << 20)
         return response.status.code
@@ -83,7 +101,9 @@ struct APIBook: Sendable {
 /// What the clients were told: the keys and quantities of the sales acknowledged (201), and every
 /// server error.
 final class Acknowledgements: Sendable {
-    private let state = Mutex<(sales: [String: Int], serverErrors: [String], requests: Int, unanswered: [String: Int])>(([:], [], 0, [:]))
+    private let state = Mutex<(sales: [String: Int], serverErrors: [String], requests: Int, unanswered: [String: Int])>(
+        ([:], [], 0, [:])
+    )
     var sales: [String: Int] { state.withLock { $0.sales } }
     var serverErrors: [String] { state.withLock { $0.serverErrors } }
     var requests: Int { state.withLock { $0.requests } }
@@ -128,10 +148,18 @@ final class Acknowledgements: Sendable {
                     while count < 10 || ContinuousClock.now < deadline {
                         let key = "client-\(clientNumber)-\(count)"
                         let quantity = Int(generator.next() % 5) + 1
-                        acknowledged.record(await book.post(client, base: server.base, quantity: quantity, key: key), key: key, quantity: quantity)
+                        acknowledged.record(
+                            await book.post(client, base: server.base, quantity: quantity, key: key),
+                            key: key,
+                            quantity: quantity
+                        )
                         // Now and then the answer "was lost" and the client sends the same sale again.
                         if generator.next() % 10 == 0 {
-                            acknowledged.record(await book.post(client, base: server.base, quantity: quantity, key: key), key: key, quantity: quantity)
+                            acknowledged.record(
+                                await book.post(client, base: server.base, quantity: quantity, key: key),
+                                key: key,
+                                quantity: quantity
+                            )
                         }
                         count += 1
                     }
@@ -151,9 +179,14 @@ final class Acknowledgements: Sendable {
         #expect(dashboard.todayTotals.revenue == Money(minorUnits: units * APIBook.unitRevenue))
         #expect(dashboard.todayTotals.commission == Money(minorUnits: units * APIBook.unitCommission))
         #expect(dashboard.todayTotals.saleCount == sales.count)
-        reportFigures("concurrency-\(kind == .sqlite ? "sqlite" : "postgres")", [
-            "clients": 8, "seconds": seconds, "requests": acknowledged.requests, "acknowledged": sales.count, "stored": stored.count,
-            "serverErrors": acknowledged.serverErrors.count])
+        reportFigures(
+            "concurrency-\(kind == .sqlite ? "sqlite" : "postgres")",
+            [
+                "clients": 8, "seconds": seconds, "requests": acknowledged.requests, "acknowledged": sales.count,
+                "stored": stored.count,
+                "serverErrors": acknowledged.serverErrors.count,
+            ]
+        )
     }
 }
 
@@ -179,7 +212,11 @@ func sqlite3(_ path: String, _ sql: String) throws -> String {
 /// `COMMISSION_RELIABILITY_REPORT`, when it is set (`scripts/reliability` sets it).
 func reportFigures(_ test: String, _ figures: [String: Int]) {
     guard let path = ProcessInfo.processInfo.environment["COMMISSION_RELIABILITY_REPORT"], !path.isEmpty,
-          let data = try? JSONSerialization.data(withJSONObject: ["test": test, "figures": figures] as [String: Any], options: [.sortedKeys]) else { return }
+        let data = try? JSONSerialization.data(
+            withJSONObject: ["test": test, "figures": figures] as [String: Any],
+            options: [.sortedKeys]
+        )
+    else { return }
     if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
     guard let handle = FileHandle(forWritingAtPath: path) else { return }
     handle.seekToEndOfFile()
@@ -192,7 +229,9 @@ func environmentCount(_ name: String, default value: Int) -> Int {
 }
 
 /// Ten minutes for scripts/test's 100 rounds; a minute for every five of scripts/reliability's thousand.
-let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount("COMMISSION_CRASH_ROUNDS", default: 100) / 5)))
+let crashTestsLimit = TimeLimitTrait.timeLimit(
+    .minutes(max(10, environmentCount("COMMISSION_CRASH_ROUNDS", default: 100) / 5))
+)
 
 @Suite(.serialized, crashTestsLimit) struct CrashTests {
     /// The server is killed (SIGKILL) at random moments while four clients post sales and, every
@@ -202,13 +241,17 @@ let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount
     /// (clients resend what got no answer, with the same key, as a phone would), a killed import
     /// left no row, and the summaries behind the dashboard and statements equal a recount of the
     /// sales, all read by Debian's `sqlite3`. 100 rounds here; `scripts/reliability` runs more.
-    @Test("Killed at random moments, the book keeps every acknowledged sale") func killedAtRandomMoments() async throws {
+    @Test("Killed at random moments, the book keeps every acknowledged sale") func killedAtRandomMoments() async throws
+    {
         let rounds = environmentCount("COMMISSION_CRASH_ROUNDS", default: 100)
         let book = try await APIBook(.sqlite)
         let path = try #require(book.path)
         let importRows = 10_000  // about 0.15 s to load here: the kill lands before, during or after it
         let csv = temporaryDirectory().appendingPathComponent("import.csv")
-        let csvData = Data(("date,clinic,product,quantity,note\n" + String(repeating: "\(book.today),Glow,Serum,1,imported\n", count: importRows)).utf8)
+        let csvData = Data(
+            ("date,clinic,product,quantity,note\n"
+                + String(repeating: "\(book.today),Glow,Serum,1,imported\n", count: importRows)).utf8
+        )
         try csvData.write(to: csv)
 
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -222,8 +265,10 @@ let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount
             // Every third round an import runs: by `commission import` in one, through the server's API in the next.
             // It is the same file each time, imported again on purpose (`--again`).
             let base = server.base
-            let importer: Process? = round % 6 == 0 ? try startCommission(["import", csv.path, "--again", "--db", path]) : nil
-            let upload: Task<UInt?, Never>? = round % 6 == 3 ? Task { await book.importCSV(client, base: base, csv: csvData) } : nil
+            let importer: Process? =
+                round % 6 == 0 ? try startCommission(["import", csv.path, "--again", "--db", path]) : nil
+            let upload: Task<UInt?, Never>? =
+                round % 6 == 3 ? Task { await book.importCSV(client, base: base, csv: csvData) } : nil
             let importing = importer != nil || upload != nil
             let posting = Task {
                 await withTaskGroup(of: Void.self) { group in
@@ -232,7 +277,10 @@ let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount
                             var count = 0
                             while !Task.isCancelled {
                                 // First what got no answer before the last kill, then new sales.
-                                let (key, quantity) = acknowledged.takeUnanswered() ?? ("r\(round)-c\(clientNumber)-\(count)", count % 3 + 1)
+                                let (key, quantity) =
+                                    acknowledged.takeUnanswered() ?? (
+                                        "r\(round)-c\(clientNumber)-\(count)", count % 3 + 1
+                                    )
                                 count += 1
                                 let status = await book.post(client, base: base, quantity: quantity, key: key)
                                 acknowledged.record(status, key: key, quantity: quantity)
@@ -248,13 +296,19 @@ let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount
                 if importer.isRunning { Foundation.kill(importer.processIdentifier, SIGKILL) }
                 importer.waitUntilExit()
                 importerEnded = importer.terminationReason == .exit
-                #expect(!importerEnded || importer.terminationStatus == 0, "round \(round): the import failed (status \(importer.terminationStatus))")
+                #expect(
+                    !importerEnded || importer.terminationStatus == 0,
+                    "round \(round): the import failed (status \(importer.terminationStatus))"
+                )
                 if importerEnded { importsCompleted += 1 } else { importsKilled += 1 }
             }
             if let upload {
                 // Acknowledged (201), or no answer because the server died: nothing else.
                 let status = await upload.value
-                #expect(status == nil || status == 201, "round \(round): the import through the API answered \(status ?? 0)")
+                #expect(
+                    status == nil || status == 201,
+                    "round \(round): the import through the API answered \(status ?? 0)"
+                )
                 importerEnded = status == 201
                 if importerEnded { importsCompleted += 1 } else { importsKilled += 1 }
             }
@@ -262,24 +316,41 @@ let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount
             await posting.value
 
             #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok", "round \(round)")
-            let keys = Set(try sqlite3(path, "SELECT idempotencyKey FROM sale WHERE idempotencyKey IS NOT NULL").split(separator: "\n").map(String.init))
+            let keys = Set(
+                try sqlite3(path, "SELECT idempotencyKey FROM sale WHERE idempotencyKey IS NOT NULL").split(
+                    separator: "\n"
+                ).map(String.init)
+            )
             let missing = Set(acknowledged.sales.keys).subtracting(keys)
             #expect(missing.isEmpty, "round \(round): acknowledged but not stored: \(missing.sorted().prefix(5))")
-            #expect(try sqlite3(path, "SELECT count(*) - count(DISTINCT idempotencyKey) FROM sale WHERE idempotencyKey IS NOT NULL") == "0")
+            #expect(
+                try sqlite3(
+                    path,
+                    "SELECT count(*) - count(DISTINCT idempotencyKey) FROM sale WHERE idempotencyKey IS NOT NULL"
+                ) == "0"
+            )
             // A killed import left nothing, or (killed after its commit) everything; one that ended left everything.
             let importedNow = Int(try sqlite3(path, "SELECT count(*) FROM sale WHERE note = 'imported'")) ?? -1
             let added = importedNow - importedBefore
             #expect(added == 0 || (importing && added == importRows), "round \(round): the import added \(added) rows")
-            if importerEnded { #expect(added == importRows, "round \(round): an import that ended well added \(added) rows") }
+            if importerEnded {
+                #expect(added == importRows, "round \(round): an import that ended well added \(added) rows")
+            }
             if added == importRows && !importerEnded { importsKilledAfterCommit += 1 }
             importedBefore = importedNow
-            let summaries = try sqlite3(path, """
+            let summaries = try sqlite3(
+                path,
+                """
                 SELECT clinicId, month, saleCount, quantity, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0 ORDER BY 1, 2
-                """)
-            let recount = try sqlite3(path, """
+                """
+            )
+            let recount = try sqlite3(
+                path,
+                """
                 SELECT clinicId, substr(date, 1, 7), count(*), sum(quantity), sum(revenueMinor), sum(commissionMinor)
                 FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2
-                """)
+                """
+            )
             #expect(summaries == recount, "round \(round)")
             if !(missing.isEmpty && summaries == recount) { break }
         }
@@ -292,9 +363,14 @@ let crashTestsLimit = TimeLimitTrait.timeLimit(.minutes(max(10, environmentCount
         #expect(statement.totals.commission == Money(minorUnits: units * APIBook.unitCommission))
         #expect(statement.totals.revenue == Money(minorUnits: units * APIBook.unitRevenue))
         #expect(importsCompleted + importsKilled == (rounds + 2) / 3)
-        reportFigures("crash", ["rounds": rounds, "requests": acknowledged.requests, "acknowledged": acknowledged.sales.count,
-                                "stored": stored.count, "importsCompleted": importsCompleted, "importsKilled": importsKilled,
-                                "importsKilledAfterCommit": importsKilledAfterCommit])
+        reportFigures(
+            "crash",
+            [
+                "rounds": rounds, "requests": acknowledged.requests, "acknowledged": acknowledged.sales.count,
+                "stored": stored.count, "importsCompleted": importsCompleted, "importsKilled": importsKilled,
+                "importsKilledAfterCommit": importsKilledAfterCommit,
+            ]
+        )
     }
 }
 
@@ -330,7 +406,11 @@ func startCommission(_ arguments: [String]) throws -> Process {
                         var count = 0
                         while !Task.isCancelled {
                             let key = "b-\(clientNumber)-\(count)"
-                            acknowledged.record(await book.post(client, base: server.base, quantity: count % 4 + 1, key: key), key: key, quantity: count % 4 + 1)
+                            acknowledged.record(
+                                await book.post(client, base: server.base, quantity: count % 4 + 1, key: key),
+                                key: key,
+                                quantity: count % 4 + 1
+                            )
                             count += 1
                         }
                     }
@@ -350,18 +430,30 @@ func startCommission(_ arguments: [String]) throws -> Process {
         // A snapshot from the middle of the writes: some sales, not all, and self-consistent.
         let inBackup = Int(try sqlite3(backup, "SELECT count(*) FROM sale")) ?? -1
         let inBook = Int(try sqlite3(path, "SELECT count(*) FROM sale")) ?? -1
-        #expect(inBackup >= 50 && inBackup < inBook, "backup \(inBackup), book \(inBook), acknowledged at backup time \(acknowledgedAtBackup)")
+        #expect(
+            inBackup >= 50 && inBackup < inBook,
+            "backup \(inBackup), book \(inBook), acknowledged at backup time \(acknowledgedAtBackup)"
+        )
         #expect(try sqlite3(backup, "PRAGMA integrity_check") == "ok")
-        let summaries = try sqlite3(backup, "SELECT clinicId, month, saleCount, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0 ORDER BY 1, 2")
-        let recount = try sqlite3(backup, """
+        let summaries = try sqlite3(
+            backup,
+            "SELECT clinicId, month, saleCount, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0 ORDER BY 1, 2"
+        )
+        let recount = try sqlite3(
+            backup,
+            """
             SELECT clinicId, substr(date, 1, 7), count(*), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2
-            """)
+            """
+        )
         #expect(summaries == recount)
 
         let restored = directory.appendingPathComponent("restored.sqlite").path
         #expect(try commission(["restore", backup, "--db", restored]).status == 0)
-        for report in [["reconcile", "--format", "json", "--date", "\(book.today)"], ["report", "--format", "json", "--date", "\(book.today)"],
-                       ["export", "sales", "--format", "csv"]] {
+        for report in [
+            ["reconcile", "--format", "json", "--date", "\(book.today)"],
+            ["report", "--format", "json", "--date", "\(book.today)"],
+            ["export", "sales", "--format", "csv"],
+        ] {
             let fromBackup = try commission(report + ["--db", backup])
             #expect(fromBackup.status == 0 && !fromBackup.stdout.isEmpty)
             #expect(try commission(report + ["--db", restored]).stdout == fromBackup.stdout, "\(report)")

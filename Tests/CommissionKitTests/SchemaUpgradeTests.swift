@@ -23,7 +23,8 @@ import Testing
         "v6",  // 773201c: the sale table rebuilt, its idempotency key indexed where set
         "v7",  // 203dc2e: no product index on sale
         "v8",  // 505b43d: summaries WITHOUT ROWID
-        "v9",  // c34d4b0: the book's locale (v10 to v14, this version: price lists, schedule changes, tiers, deductions, period figures, column mappings, product aliases, idempotency keys of write requests, sign-in failures)
+        // c34d4b0: the book's locale (v10 to v14, this version: price lists, schedule changes, tiers, deductions, period figures, column mappings, product aliases, idempotency keys of write requests, sign-in failures)
+        "v9",
     ]
 
     func expected(_ version: String, _ what: String) throws -> String {
@@ -51,10 +52,14 @@ import Testing
         let directory = temporaryDirectory()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("book.sqlite").path
-        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("sqlite-\(version).sqlite").path, toPath: path)
+        try FileManager.default.copyItem(
+            atPath: Self.fixtures.appendingPathComponent("sqlite-\(version).sqlite").path,
+            toPath: path
+        )
 
         let hasAudit = try sqlite3(path, "SELECT count(*) FROM sqlite_master WHERE name = 'auditEntry'") == "1"
-        let auditEntries = hasAudit ? try sqlite3(path, "SELECT count(*), max(id), sum(length(after)) FROM auditEntry") : ""
+        let auditEntries =
+            hasAudit ? try sqlite3(path, "SELECT count(*), max(id), sum(length(after)) FROM auditEntry") : ""
 
         let report = try commission(["report", "--format", "json", "--date", "2026-11-23", "--db", path])
         #expect(report.status == 0, "\(report.stderr)")
@@ -62,22 +67,44 @@ import Testing
         #expect(report.stderr.contains("Upgrading \(path) to this version of Commission"), "\(report.stderr)")
         #expect(!(try commission(["report", "--db", path]).stderr.contains("Upgrading")))
         #expect(try Self.asShipped(report.stdout) == Self.parsed(try expected(version, "report.json")))
-        #expect(try commission(["reconcile", "--format", "json", "--date", "2026-11-23", "--db", path]).stdout == (try expected(version, "reconcile.json")))
-        #expect(try commission(["export", "sales", "--format", "csv", "--db", path]).stdout == (try expected(version, "sales.csv")))
+        #expect(
+            try commission(["reconcile", "--format", "json", "--date", "2026-11-23", "--db", path]).stdout
+                == (try expected(version, "reconcile.json"))
+        )
+        #expect(
+            try commission(["export", "sales", "--format", "csv", "--db", path]).stdout
+                == (try expected(version, "sales.csv"))
+        )
 
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
-        #expect(try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1") == "v17: the book's epoch, products and clinics on the audit log")
+        #expect(
+            try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1")
+                == "v17: the book's epoch, products and clinics on the audit log"
+        )
         #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
         // The audit log, copied into a table that also takes price-list, schedule and product
         // entries, is whole and still append-only.
-        if hasAudit { #expect(try sqlite3(path, "SELECT count(*), max(id), sum(length(after)) FROM auditEntry") == auditEntries) }
-        #expect(try sqlite3(path, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'auditEntry_no_%'") == "2")
+        if hasAudit {
+            #expect(try sqlite3(path, "SELECT count(*), max(id), sum(length(after)) FROM auditEntry") == auditEntries)
+        }
+        #expect(
+            try sqlite3(
+                path,
+                "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'auditEntry_no_%'"
+            ) == "2"
+        )
         #expect(try sqlite3(path, "PRAGMA integrity_check") == "ok")
         #expect(try sqlite3(path, "PRAGMA foreign_key_check") == "")
-        let summaries = try sqlite3(path, "SELECT productId, year, saleCount, revenueMinor, commissionMinor FROM productYearTotal WHERE saleCount > 0 ORDER BY 1, 2")
-        let recount = try sqlite3(path, """
+        let summaries = try sqlite3(
+            path,
+            "SELECT productId, year, saleCount, revenueMinor, commissionMinor FROM productYearTotal WHERE saleCount > 0 ORDER BY 1, 2"
+        )
+        let recount = try sqlite3(
+            path,
+            """
             SELECT productId, substr(date, 1, 4), count(*), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0 GROUP BY 1, 2 ORDER BY 1, 2
-            """)
+            """
+        )
         #expect(!recount.isEmpty && summaries == recount)
     }
 
@@ -87,18 +114,27 @@ import Testing
         ("v1", "v3"),  // 5833b1f
         ("v2", "v4"),  // + invitation roles, one book per account
         ("v3", "v5"),  // + the audit log
-        ("v4", "v9"),  // c34d4b0: the book's locale (v5 and v6, this version: price lists, schedule changes, tiers, deductions, and after them mappings, aliases, idempotency keys)
+        // c34d4b0: the book's locale (v5 and v6, this version: price lists, schedule changes, tiers, deductions, and after them mappings, aliases, idempotency keys)
+        ("v4", "v9"),
     ]
 
-    @Test("A PostgreSQL database of every shipped version upgrades with its figures unchanged", arguments: postgresVersions)
+    @Test(
+        "A PostgreSQL database of every shipped version upgrades with its figures unchanged",
+        arguments: postgresVersions
+    )
     func postgresUpgrades(_ version: String, _ sqliteVersion: String) async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
-            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+            throw StoreError.storage(
+                "COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL"
+            )
         }
         let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_upgrade", onServer: server)
         let restore = Process()
         restore.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        restore.arguments = ["psql", "-q", "-v", "ON_ERROR_STOP=1", "-f", Self.fixtures.appendingPathComponent("postgres-\(version).sql").path, url]
+        restore.arguments = [
+            "psql", "-q", "-v", "ON_ERROR_STOP=1", "-f",
+            Self.fixtures.appendingPathComponent("postgres-\(version).sql").path, url,
+        ]
         restore.standardOutput = FileHandle.nullDevice
         try restore.run()
         restore.waitUntilExit()
@@ -106,27 +142,41 @@ import Testing
 
         let database = try await PostgresBookDatabase(url: url)  // migrates
         defer { database.shutdown() }
-        let books = try await PostgresBooks(database: database, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")).books()
+        let books = try await PostgresBooks(
+            database: database,
+            defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        ).books()
         #expect(books.count == 1)
         let store = try await PostgresStore(database: database, book: try #require(books.first).id)
         let settings = try await store.settings()
         let renderer = Renderer(currency: settings.currency)
         let today = try Day(parsing: "2026-11-23")
         // As `commission report` and `commission reconcile` print them.
-        #expect(try Self.asShipped(renderer.render(try await store.dashboard(today: today), as: .json))
-                == Self.parsed(try expected(sqliteVersion, "report.json")))
+        #expect(
+            try Self.asShipped(renderer.render(try await store.dashboard(today: today), as: .json))
+                == Self.parsed(try expected(sqliteVersion, "report.json"))
+        )
         var reconciliations: [Reconciliation] = []
-        for clinic in try await store.clinics(ClinicQuery()) { reconciliations.append(try await store.reconciliation(clinic: clinic.id, today: today)) }
+        for clinic in try await store.clinics(ClinicQuery()) {
+            reconciliations.append(try await store.reconciliation(clinic: clinic.id, today: today))
+        }
         #expect(renderer.render(reconciliations, as: .json) == (try expected(sqliteVersion, "reconcile.json")))
         #expect(try await store.countSales(SaleQuery(includeVoided: true)) > 1000)
         var migrations: [String] = []
-        for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(String.self) { migrations.append(name) }
-        #expect(migrations.contains("v3: audit log") && migrations.contains("v4: the book's locale")
-                && migrations.contains("v5: clinic price lists and schedule changes") && migrations.contains("v6: tiers and deductions"))
+        for try await name in try await database.client.query("SELECT name FROM commissionMigration").decode(
+            String.self
+        ) { migrations.append(name) }
+        #expect(
+            migrations.contains("v3: audit log") && migrations.contains("v4: the book's locale")
+                && migrations.contains("v5: clinic price lists and schedule changes")
+                && migrations.contains("v6: tiers and deductions")
+        )
         // The upgraded book takes a price list and a schedule change.
         let clinic = try #require(try await store.clinics(ClinicQuery()).first)
         let product = try #require(try await store.products(ProductQuery()).first)
-        _ = try await store.setPrice(PriceDraft(clinicID: clinic.id, productID: product.id, unitPrice: product.unitPrice, effectiveFrom: today))
+        _ = try await store.setPrice(
+            PriceDraft(clinicID: clinic.id, productID: product.id, unitPrice: product.unitPrice, effectiveFrom: today)
+        )
         var changed = clinic
         changed.scheduleChanges = [ScheduleChange(effectiveFrom: today.adding(days: 60), schedule: .monthly)]
         #expect(try await store.updateClinic(changed).scheduleChanges.count == 1)

@@ -34,7 +34,9 @@ struct Run {
 /// one SwiftPM built next to the test bundle.
 let commissionExecutable: URL = {
     if let given = ProcessInfo.processInfo.environment["COMMISSION_EXECUTABLE"], !given.isEmpty {
-        guard FileManager.default.isExecutableFile(atPath: given) else { fatalError("COMMISSION_EXECUTABLE is \(given), which is not an executable") }
+        guard FileManager.default.isExecutableFile(atPath: given) else {
+            fatalError("COMMISSION_EXECUTABLE is \(given), which is not an executable")
+        }
         return URL(fileURLWithPath: given)
     }
     let candidates = [
@@ -48,7 +50,8 @@ let commissionExecutable: URL = {
         while url.path != "/" {
             let candidate = url.appendingPathComponent("commission")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 return candidate
             }
             url = url.deletingLastPathComponent()
@@ -74,8 +77,11 @@ func commission(_ arguments: [String], environment: [String: String] = [:]) thro
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-               stderr: String(decoding: errData, as: UTF8.self))
+    return Run(
+        status: process.terminationStatus,
+        stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self)
+    )
 }
 
 /// A SHA-256 of the database's whole content, as Debian's `sqlite3 .dump` prints it: schema and rows.

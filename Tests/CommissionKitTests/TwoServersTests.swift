@@ -12,18 +12,35 @@ import Testing
 @Suite(.serialized) struct TwoServersTests {
     /// (How soon — milliseconds — is the benchmark's to measure; here it is waited for as long as
     /// it takes, under a limit far beyond the suite's run, so that a busy machine never fails it.)
-    @Test("A sale posted to one server reaches the other's live stream", .timeLimit(.minutes(10))) func saleReachesTheOtherServer() async throws {
+    @Test("A sale posted to one server reaches the other's live stream", .timeLimit(.minutes(10)))
+    func saleReachesTheOtherServer() async throws {
         let url = try await scratchPostgresDatabase()
         // The book, its owner and an API token, straight through the store.
         let database = try await PostgresBookDatabase(url: url)
         defer { database.shutdown() }
-        let store = try await PostgresStore.firstBook(in: database, creatingWith: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let store = try await PostgresStore.firstBook(
+            in: database,
+            creatingWith: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        )
         let owner = try await store.createOwner(username: "owner", passwordHash: "unused")
         let secret = "cm_test_\(UUID().uuidString)"
-        _ = try await store.createToken(account: owner.id, name: "test", tokenDigest: WebSecrets.digest(secret), now: Date())
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "test",
+            tokenDigest: WebSecrets.digest(secret),
+            now: Date()
+        )
         let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2000-01-01")))
+        let serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2000-01-01")
+            )
+        )
         let today = try await store.settings().today()
 
         let servers = try [ServerProcess(databaseURL: url), ServerProcess(databaseURL: url)]
@@ -54,7 +71,9 @@ import Testing
             }
         }
         defer { reader.cancel() }
-        try await waitUntil("the first event on the second server's stream") { events.withLock { !$0.isEmpty } || ended.withLock { $0 } }
+        try await waitUntil("the first event on the second server's stream") {
+            events.withLock { !$0.isEmpty } || ended.withLock { $0 }
+        }
         #expect(events.withLock { $0.first?.contains(#""sales":0}"#) == true })
 
         // A sale posted to the first server.
@@ -62,21 +81,33 @@ import Testing
         post.method = .POST
         post.headers.add(name: "Authorization", value: "Bearer \(secret)")
         post.headers.add(name: "Content-Type", value: "application/json")
-        post.body = .bytes(ByteBuffer(string: #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "quantity": 2, "date": "\#(today)"}"#))
+        post.body = .bytes(
+            ByteBuffer(
+                string:
+                    #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "quantity": 2, "date": "\#(today)"}"#
+            )
+        )
         let posted = try await client.execute(post, timeout: .seconds(120))
         #expect(posted.status == .created)
 
         // 2 × (50.00 − 20.00) × 40% = 24.00 today, on the other server's stream.
         let sold = #""todayTotals":{"commission":"24.00","revenue":"100.00","sales":1}"#
-        try await waitUntil("the sale on the second server's stream") { events.withLock { $0.contains { $0.contains(sold) } } || ended.withLock { $0 } }
-        #expect(events.withLock { $0.contains { $0.contains(sold) } }, "the stream ended; events seen: \(events.withLock { $0 })")
+        try await waitUntil("the sale on the second server's stream") {
+            events.withLock { $0.contains { $0.contains(sold) } } || ended.withLock { $0 }
+        }
+        #expect(
+            events.withLock { $0.contains { $0.contains(sold) } },
+            "the stream ended; events seen: \(events.withLock { $0 })"
+        )
     }
 }
 
 /// A new database on the test server (`scripts/test` starts one; its URL is in COMMISSION_TEST_POSTGRES_URL).
 func scratchPostgresDatabase() async throws -> String {
     guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
-        throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+        throw StoreError.storage(
+            "COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL"
+        )
     }
     return try await PostgresBookDatabase.createDatabase(prefix: "commission_kit", onServer: server)
 }
@@ -101,7 +132,9 @@ final class ServerProcess: Sendable {
         let process = Process()
         process.executableURL = commissionExecutable
         process.arguments = ["serve"] + book + ["--port", String(socket.port)]
-        if let log, FileManager.default.createFile(atPath: log, contents: nil), let file = FileHandle(forWritingAtPath: log) {
+        if let log, FileManager.default.createFile(atPath: log, contents: nil),
+            let file = FileHandle(forWritingAtPath: log)
+        {
             process.standardOutput = file
             process.standardError = file
         } else {
@@ -117,11 +150,15 @@ final class ServerProcess: Sendable {
     func waitUntilAnswering(_ client: HTTPClient) async throws {
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
-            if let response = try? await client.execute(HTTPClientRequest(url: base + "/health"), timeout: .seconds(5)), response.status == .ok {
+            if let response = try? await client.execute(HTTPClientRequest(url: base + "/health"), timeout: .seconds(5)),
+                response.status == .ok
+            {
                 return
             }
             guard process.isRunning else {
-                throw StoreError.storage("the server at \(base) ended (status \(process.terminationStatus)) before it answered")
+                throw StoreError.storage(
+                    "the server at \(base) ended (status \(process.terminationStatus)) before it answered"
+                )
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -136,8 +173,12 @@ final class ServerProcess: Sendable {
     /// Runs `body` with an HTTP client of its own, then ends the server as systemd does (SIGTERM,
     /// killed after `limit`), or kills it at once when `body` throws, and passes the error on.
     /// Gives `body`'s value, whether the server ended by itself, and the lines of its log.
-    func run<T>(stoppingWithin limit: Duration = .seconds(10), _ body: (HTTPClient) async throws -> T) async throws
-        -> (value: T, endedByItself: Bool, log: [Substring]) {
+    func run<T>(
+        stoppingWithin limit: Duration = .seconds(10),
+        _ body: (HTTPClient) async throws -> T
+    ) async throws
+        -> (value: T, endedByItself: Bool, log: [Substring])
+    {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let value: T
         do {
@@ -176,7 +217,10 @@ final class ServerProcess: Sendable {
     /// bind(0) or an outgoing connection, never the same twice in a run, and never one held.
     @Test func portsForServersAreBelowTheEphemeralRangeDistinctAndFree() throws {
         let ports = try (0..<200).map { _ in try ServerSocketPort().port }
-        #expect(ports.allSatisfy { $0 < ServerSocketPort.firstEphemeral }, "\(ports.filter { $0 >= ServerSocketPort.firstEphemeral })")
+        #expect(
+            ports.allSatisfy { $0 < ServerSocketPort.firstEphemeral },
+            "\(ports.filter { $0 >= ServerSocketPort.firstEphemeral })"
+        )
         #expect(Set(ports).count == ports.count)
         // A port held (here by a listener of this test's own, on a port the kernel chose) is not free.
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -184,7 +228,9 @@ final class ServerProcess: Sendable {
         var address = ServerSocketPort.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
         }
         #expect(bound)
         #expect(!ServerSocketPort.isFree(Int(UInt16(bigEndian: address.sin_port))))
@@ -215,7 +261,9 @@ struct ServerSocketPort {
     init() throws {
         let range = Self.range
         guard range.count >= 1_000 else {
-            throw StoreError.storage("the system hands out ports from \(Self.firstEphemeral) (/proc/sys/net/ipv4/ip_local_port_range): leave 11,000 and up to servers, as Linux does by default (32768)")
+            throw StoreError.storage(
+                "the system hands out ports from \(Self.firstEphemeral) (/proc/sys/net/ipv4/ip_local_port_range): leave 11,000 and up to servers, as Linux does by default (32768)"
+            )
         }
         for _ in range {
             let candidate: Int = Self.next.withLock { next in
@@ -247,7 +295,9 @@ struct ServerSocketPort {
         defer { close(descriptor) }
         var address = loopback(port: port)
         return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
     }
 }
@@ -255,7 +305,12 @@ struct ServerSocketPort {
 /// Polls `condition` until it holds, however long that takes: the test's `.timeLimit` ends a hang
 /// (the limit cancels the wait), and the issue then says what was awaited, and how the server's
 /// `log` ends when one is named. Only for what the server promises, `within` that long.
-func waitUntil(_ what: String, log: String? = nil, within limit: Duration? = nil, _ condition: () async -> Bool) async throws {
+func waitUntil(
+    _ what: String,
+    log: String? = nil,
+    within limit: Duration? = nil,
+    _ condition: () async -> Bool
+) async throws {
     let deadline = limit.map { ContinuousClock.now + $0 }
     let tail = { log.map { "; the server's log ends:\n\(DatabaseOutageTests.tail(of: $0))" } ?? "" }
     while !(await condition()) {

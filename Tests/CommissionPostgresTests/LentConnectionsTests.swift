@@ -52,9 +52,15 @@ import Testing
             var sent: [Int] = []
             let error = await #expect(throws: StoreError.self) {
                 try await database.transactionInPlace(readOnly: true) { step in
-                    sent.append(try await step { connection in try await connection.query("SELECT 1", logger: Self.logger).decode(Int.self).all() }.count)
+                    sent.append(
+                        try await step { connection in
+                            try await connection.query("SELECT 1", logger: Self.logger).decode(Int.self).all()
+                        }.count
+                    )
                     try await step { connection in try await Self.closedByTheServer(connection) }
-                    return try await step { connection in try await connection.query("SELECT 2", logger: Self.logger).decode(Int.self).all() }
+                    return try await step { connection in
+                        try await connection.query("SELECT 2", logger: Self.logger).decode(Int.self).all()
+                    }
                 }
             }
             #expect(sent == [1])

@@ -13,17 +13,23 @@ extension Trait where Self == TimeLimitTrait {
 
 @Suite(.serialized) struct PostgresChangesTests {
     /// Two instances on one database stand for two servers behind a proxy.
-    @Test("A commit on one instance reaches the other, and only for its book", .hangLimit) func commitReachesOtherInstance() async throws {
+    @Test("A commit on one instance reaches the other, and only for its book", .hangLimit)
+    func commitReachesOtherInstance() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
         let one = try await PostgresBookDatabase(url: scratch.url)
         let two = try await PostgresBookDatabase(url: scratch.url)
-        defer { one.shutdown(); two.shutdown() }
+        defer {
+            one.shutdown()
+            two.shutdown()
+        }
         for id in [1, 2] {
-            try await one.client.query("""
+            try await one.client.query(
+                """
                 INSERT INTO book (id, name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
                 VALUES (\(id), \("Book \(id)"), 'USD', 2, 'UTC', 'half-away-from-zero', 'per-line')
-                """)
+                """
+            )
         }
         let changes = try await two.changes(book: 1)
 
@@ -36,8 +42,10 @@ extension Trait where Self == TimeLimitTrait {
         // The committed write to book 1 arrives as the only change (waited for as long as it takes:
         // how soon is the benchmark's to measure, not a test's on a busy machine).
         _ = try await one.write(book: 1, tables: [.sales, .clinics]) { connection in
-            try await connection.query("INSERT INTO clinic (bookId, name, scheduleKind) VALUES (1, 'Glow', 'monthly')",
-                                       logger: Logger(label: "test"))
+            try await connection.query(
+                "INSERT INTO clinic (bookId, name, scheduleKind) VALUES (1, 'Glow', 'monthly')",
+                logger: Logger(label: "test")
+            )
             return 0
         }
         var iterator = changes.makeAsyncIterator()
@@ -49,7 +57,8 @@ extension Trait where Self == TimeLimitTrait {
     /// Stores opened at once on a server's database (its first requests) each start listening: none
     /// may return while another's start is still connecting, or a change committed right after it
     /// opened would be missed by its live queries (a conformance test saw a live value stay at 0).
-    @Test("Every caller of a start that is under way returns once the database listens", .hangLimit) func concurrentStartsAllWaitForListening() async throws {
+    @Test("Every caller of a start that is under way returns once the database listens", .hangLimit)
+    func concurrentStartsAllWaitForListening() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
         let database = try await PostgresBookDatabase(url: scratch.url)
@@ -69,7 +78,9 @@ extension Trait where Self == TimeLimitTrait {
 
     /// A database closed is not listened to again: a start after it is refused, saying why, and
     /// leaves nothing listening.
-    @Test("A start after the database was closed is refused", .hangLimit) func aStartAfterShutdownIsRefused() async throws {
+    @Test("A start after the database was closed is refused", .hangLimit) func aStartAfterShutdownIsRefused()
+        async throws
+    {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
         let database = try await PostgresBookDatabase(url: scratch.url)

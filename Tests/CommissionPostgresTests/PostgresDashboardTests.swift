@@ -14,17 +14,36 @@ import Testing
     @Test func aDashboardFollowsWhatAnotherServerChanged() async throws {
         let scratch = try await ScratchDatabase.create()
         defer { Task { await scratch.drop() } }
-        let first = try await PostgresBookDatabase(url: scratch.url), second = try await PostgresBookDatabase(url: scratch.url)
-        defer { first.shutdown(); second.shutdown() }
-        let store = try await PostgresStore.createBook(in: first, name: "Two servers", settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let first = try await PostgresBookDatabase(url: scratch.url),
+            second = try await PostgresBookDatabase(url: scratch.url)
+        defer {
+            first.shutdown()
+            second.shutdown()
+        }
+        let store = try await PostgresStore.createBook(
+            in: first,
+            name: "Two servers",
+            settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        )
         let other = try await PostgresStore(database: second, book: store.book)
         func fresh() async throws -> PostgresStore { try await PostgresStore(database: second, book: store.book) }
 
         var glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5001), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "33.33"), effectiveFrom: try Day(parsing: "2026-01-01")))
+        let serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5001), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "33.33"),
+                effectiveFrom: try Day(parsing: "2026-01-01")
+            )
+        )
         for date in ["2026-10-20", "2026-11-02", "2026-11-20"] {
-            _ = try await store.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: try Day(parsing: date)), idempotencyKey: nil)
+            _ = try await store.createSale(
+                SaleDraft(clinicID: glow.id, productID: serum.id, date: try Day(parsing: date)),
+                idempotencyKey: nil
+            )
         }
         let today = try Day(parsing: "2026-11-25")
         #expect(try await store.dashboard(today: today).clinics.map(\.clinic.name) == ["Glow"])
@@ -42,8 +61,14 @@ import Testing
         #expect(try await store.dashboard(today: today) == fresh().dashboard(today: today))
 
         let october = PaySchedule.semimonthly.period(containing: try Day(parsing: "2026-10-20"))
-        _ = try await other.createPayout(PayoutDraft(clinicID: glow.id, period: october, amount: Money(minorUnits: 1000),
-                                                     receivedOn: try Day(parsing: "2026-11-10")))
+        _ = try await other.createPayout(
+            PayoutDraft(
+                clinicID: glow.id,
+                period: october,
+                amount: Money(minorUnits: 1000),
+                receivedOn: try Day(parsing: "2026-11-10")
+            )
+        )
         #expect(try await store.dashboard(today: today).clinics.first?.arrears.dueAfterDays == 10)
         #expect(try await store.dashboard(today: today) == fresh().dashboard(today: today))
 

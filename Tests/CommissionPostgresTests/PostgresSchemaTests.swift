@@ -14,7 +14,9 @@ struct ScratchDatabase {
     /// The server `scripts/test` starts (through `scripts/with-postgres`).
     static func serverURL() throws -> String {
         guard let url = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !url.isEmpty else {
-            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+            throw StoreError.storage(
+                "COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL"
+            )
         }
         return url
     }
@@ -25,7 +27,9 @@ struct ScratchDatabase {
     }
 
     func drop() async {
-        try? await Self.admin { client in try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+        try? await Self.admin { client in
+            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+        }
     }
 
     /// Runs `body` with a client on the server's default database.
@@ -66,7 +70,11 @@ extension PostgresClient {
         #expect(names.count == PostgresSchema.migrations.count)
         // Opening again applies nothing.
         let again = try await PostgresBookDatabase(url: scratch.url)
-        #expect(try await again.client.texts("SELECT count(*)::text FROM commissionMigration") == ["\(PostgresSchema.migrations.count)"])
+        #expect(
+            try await again.client.texts("SELECT count(*)::text FROM commissionMigration") == [
+                "\(PostgresSchema.migrations.count)"
+            ]
+        )
         for instance in instances + [again] { instance.shutdown() }
     }
 
@@ -75,17 +83,21 @@ extension PostgresClient {
         defer { Task { await scratch.drop() } }
         let database = try await PostgresBookDatabase(url: scratch.url)
         defer { database.shutdown() }
-        let inexact = try await database.client.texts("""
+        let inexact = try await database.client.texts(
+            """
             SELECT table_name || '.' || column_name FROM information_schema.columns
             WHERE table_schema = 'public' AND data_type IN ('real', 'double precision', 'numeric', 'money')
-            """)
+            """
+        )
         #expect(inexact.isEmpty)
         // Every amount (…minor), exact commission and summed figure is bigint; every share integer basis points.
-        let amounts = try await database.client.texts("""
+        let amounts = try await database.client.texts(
+            """
             SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns
             WHERE table_schema = 'public' AND (column_name LIKE '%minor' OR column_name LIKE '%exact' OR column_name = 'sharebasispoints')
             ORDER BY 1
-            """)
+            """
+        )
         #expect(amounts.count >= 20)
         for column in amounts {
             #expect(column.hasSuffix(column.contains("sharebasispoints") ? " integer" : " bigint"), "\(column)")
@@ -104,25 +116,41 @@ extension PostgresClient {
         defer { database.shutdown() }
         let client = database.client
         for id in [1, 2] {
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO book (id, name, currencyCode, currencyMinorDigits, timeZone, roundingRule, roundingScope)
                 VALUES (\(id), \("Book \(id)"), 'USD', 2, 'UTC', 'half-away-from-zero', 'per-line')
-                """)
+                """
+            )
         }
         try await client.query("INSERT INTO clinic (id, bookId, name, scheduleKind) VALUES (10, 1, 'Glow', 'monthly')")
-        try await client.query("INSERT INTO product (id, bookId, name, unitPriceMinor, unitCostMinor) VALUES (20, 1, 'Serum', 5000, 2000)")
-        try await client.query("INSERT INTO product (id, bookId, name, unitPriceMinor, unitCostMinor) VALUES (21, 2, 'Other book', 100, 0)")
+        try await client.query(
+            "INSERT INTO product (id, bookId, name, unitPriceMinor, unitCostMinor) VALUES (20, 1, 'Serum', 5000, 2000)"
+        )
+        try await client.query(
+            "INSERT INTO product (id, bookId, name, unitPriceMinor, unitCostMinor) VALUES (21, 2, 'Other book', 100, 0)"
+        )
         func sell(product: Int, date: String, quantity: Int64, revenue: Int64, commission: Int64) async throws {
-            try await client.query("""
+            try await client.query(
+                """
                 INSERT INTO sale (bookId, clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor,
                                   revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor)
                 VALUES (1, 10, \(product), \(date)::date, \(quantity), 5000, 2000, 0, \(revenue), 0, \(revenue), \(commission * 10_000), \(commission))
-                """)
+                """
+            )
         }
         // A sale of book 1 cannot name book 2's product.
-        await #expect(throws: PSQLError.self) { try await sell(product: 21, date: "2026-03-02", quantity: 1, revenue: 100, commission: 10) }
+        await #expect(throws: PSQLError.self) {
+            try await sell(product: 21, date: "2026-03-02", quantity: 1, revenue: 100, commission: 10)
+        }
         for (index, date) in ["2026-02-27", "2026-03-02", "2026-03-02", "2027-01-05"].enumerated() {
-            try await sell(product: 20, date: date, quantity: Int64(index + 1), revenue: Int64(1000 * (index + 1)), commission: Int64(100 * (index + 1)))
+            try await sell(
+                product: 20,
+                date: date,
+                quantity: Int64(index + 1),
+                revenue: Int64(1000 * (index + 1)),
+                commission: Int64(100 * (index + 1))
+            )
         }
         try await client.query("UPDATE sale SET isVoided = true WHERE date = '2026-02-27'")
         try await client.query("UPDATE sale SET date = '2026-04-01' WHERE quantity = 2")
@@ -131,27 +159,41 @@ extension PostgresClient {
         // checked once per statement, v12, and once per value a statement's sales name, v13).
         await #expect(throws: PSQLError.self) { try await client.query("DELETE FROM clinic WHERE id = 10") }
         await #expect(throws: PSQLError.self) { try await client.query("DELETE FROM product WHERE id = 20") }
-        await #expect(throws: PSQLError.self) { try await client.query("UPDATE sale SET productId = 21 WHERE quantity = 3") }
-        await #expect(throws: PSQLError.self) { try await client.query("UPDATE sale SET clinicId = 999 WHERE quantity >= 3") }
         await #expect(throws: PSQLError.self) {
-            try await client.query("""
+            try await client.query("UPDATE sale SET productId = 21 WHERE quantity = 3")
+        }
+        await #expect(throws: PSQLError.self) {
+            try await client.query("UPDATE sale SET clinicId = 999 WHERE quantity >= 3")
+        }
+        await #expect(throws: PSQLError.self) {
+            try await client.query(
+                """
                 INSERT INTO sale (bookId, clinicId, productId, date, quantity, unitPriceMinor, unitCostMinor, discountMinor, termsId, shareBasisPoints,
                                   basis, revenueMinor, costMinor, profitMinor, commissionExact, commissionMinor)
                 VALUES (1, 10, 20, '2026-03-03', 1, 5000, 2000, 0, 999, 4000, 'profit', 5000, 2000, 3000, 12000000, 1200)
-                """)
+                """
+            )
         }
 
         let figures = "count(*), sum(quantity), sum(revenueMinor), sum(commissionMinor), sum(commissionExact)"
         let stored = "sum(saleCount), sum(quantity), sum(revenueMinor), sum(commissionMinor), sum(commissionExact)"
         let pairs: [(String, String)] = [
-            ("SELECT concat_ws(' ', clinicId, date, \(figures)) FROM sale WHERE NOT isVoided GROUP BY clinicId, date ORDER BY 1",
-             "SELECT concat_ws(' ', clinicId, date, \(stored)) FROM clinicDayTotal GROUP BY clinicId, date ORDER BY 1"),
-            ("SELECT concat_ws(' ', clinicId, date_trunc('month', date)::date, \(figures)) FROM sale WHERE NOT isVoided GROUP BY clinicId, date_trunc('month', date) ORDER BY 1",
-             "SELECT concat_ws(' ', clinicId, month, \(stored)) FROM clinicMonthTotal GROUP BY clinicId, month ORDER BY 1"),
-            ("SELECT concat_ws(' ', productId, date_trunc('month', date)::date, \(figures)) FROM sale WHERE NOT isVoided GROUP BY productId, date_trunc('month', date) ORDER BY 1",
-             "SELECT concat_ws(' ', productId, month, \(stored)) FROM productMonthTotal GROUP BY productId, month ORDER BY 1"),
-            ("SELECT concat_ws(' ', productId, extract(year FROM date)::integer, \(figures)) FROM sale WHERE NOT isVoided GROUP BY productId, extract(year FROM date) ORDER BY 1",
-             "SELECT concat_ws(' ', productId, year, \(stored)) FROM productYearTotal GROUP BY productId, year ORDER BY 1"),
+            (
+                "SELECT concat_ws(' ', clinicId, date, \(figures)) FROM sale WHERE NOT isVoided GROUP BY clinicId, date ORDER BY 1",
+                "SELECT concat_ws(' ', clinicId, date, \(stored)) FROM clinicDayTotal GROUP BY clinicId, date ORDER BY 1"
+            ),
+            (
+                "SELECT concat_ws(' ', clinicId, date_trunc('month', date)::date, \(figures)) FROM sale WHERE NOT isVoided GROUP BY clinicId, date_trunc('month', date) ORDER BY 1",
+                "SELECT concat_ws(' ', clinicId, month, \(stored)) FROM clinicMonthTotal GROUP BY clinicId, month ORDER BY 1"
+            ),
+            (
+                "SELECT concat_ws(' ', productId, date_trunc('month', date)::date, \(figures)) FROM sale WHERE NOT isVoided GROUP BY productId, date_trunc('month', date) ORDER BY 1",
+                "SELECT concat_ws(' ', productId, month, \(stored)) FROM productMonthTotal GROUP BY productId, month ORDER BY 1"
+            ),
+            (
+                "SELECT concat_ws(' ', productId, extract(year FROM date)::integer, \(figures)) FROM sale WHERE NOT isVoided GROUP BY productId, extract(year FROM date) ORDER BY 1",
+                "SELECT concat_ws(' ', productId, year, \(stored)) FROM productYearTotal GROUP BY productId, year ORDER BY 1"
+            ),
         ]
         for (recount, summary) in pairs {
             let expected = try await client.texts(PostgresQuery(unsafeSQL: recount))
@@ -159,9 +201,13 @@ extension PostgresClient {
             #expect(try await client.texts(PostgresQuery(unsafeSQL: summary)) == expected, "\(summary)")
         }
         // A summary that would overflow is refused, not rounded.
-        try await client.query("INSERT INTO product (id, bookId, name, unitPriceMinor, unitCostMinor) VALUES (22, 1, 'Gold', 0, 0)")
+        try await client.query(
+            "INSERT INTO product (id, bookId, name, unitPriceMinor, unitCostMinor) VALUES (22, 1, 'Gold', 0, 0)"
+        )
         try await sell(product: 22, date: "2026-05-01", quantity: 1, revenue: Int64.max / 2 + 1, commission: 0)
-        await #expect(throws: PSQLError.self) { try await sell(product: 22, date: "2026-05-01", quantity: 1, revenue: Int64.max / 2 + 1, commission: 0) }
+        await #expect(throws: PSQLError.self) {
+            try await sell(product: 22, date: "2026-05-01", quantity: 1, revenue: Int64.max / 2 + 1, commission: 0)
+        }
     }
 
     @Test func theAuditLogIsAppendOnly() async throws {
@@ -169,9 +215,16 @@ extension PostgresClient {
         defer { Task { await scratch.drop() } }
         let database = try await PostgresBookDatabase(url: scratch.url)
         defer { database.shutdown() }
-        let store = try await PostgresStore.createBook(in: database, name: "Audit", settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let store = try await PostgresStore.createBook(
+            in: database,
+            name: "Audit",
+            settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        )
         let clinic = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        try await store.closePeriod(clinic: clinic.id, period: PaySchedule.monthly.period(containing: try Day(parsing: "2026-03-02")))
+        try await store.closePeriod(
+            clinic: clinic.id,
+            period: PaySchedule.monthly.period(containing: try Day(parsing: "2026-03-02"))
+        )
         #expect(try await store.auditLog(AuditQuery()).map(\.action) == ["close", "create"])
         for statement: PostgresQuery in ["UPDATE auditEntry SET actor = 'someone else'", "DELETE FROM auditEntry"] {
             await #expect(throws: (any Error).self) { try await database.client.query(statement) }

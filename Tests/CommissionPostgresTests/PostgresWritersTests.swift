@@ -14,10 +14,22 @@ import Testing
         defer { Task { await scratch.drop() } }
         let database = try await PostgresBookDatabase(url: scratch.url)
         defer { database.shutdown() }
-        let store = try await PostgresStore.createBook(in: database, name: "Race", settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let store = try await PostgresStore.createBook(
+            in: database,
+            name: "Race",
+            settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        )
         let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2026-01-01")))
+        let serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2026-01-01")
+            )
+        )
         let day = try Day(parsing: "2026-03-02")
         let period = glow.calendar.period(containing: day)
 
@@ -27,8 +39,12 @@ import Testing
                     var made: [Sale.ID] = [], refused = 0
                     for count in 0..<15 {
                         do {
-                            made.append(try await store.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day),
-                                                                   idempotencyKey: "writer-\(writer)-\(count)").id)
+                            made.append(
+                                try await store.createSale(
+                                    SaleDraft(clinicID: glow.id, productID: serum.id, date: day),
+                                    idempotencyKey: "writer-\(writer)-\(count)"
+                                ).id
+                            )
                         } catch StoreError.periodClosed {
                             refused += 1
                         }
@@ -51,7 +67,10 @@ import Testing
         }
         let created = log.filter { $0.subject == .sale && $0.action == "create" }
         #expect(created.count == made.count)
-        #expect(created.allSatisfy { $0.id.rawValue < close.id.rawValue }, "a sale was recorded in the period after it closed")
+        #expect(
+            created.allSatisfy { $0.id.rawValue < close.id.rawValue },
+            "a sale was recorded in the period after it closed"
+        )
         #expect(Set(created.compactMap(\.subjectID)) == Set(made.map(\.rawValue)))
         #expect(try await store.countSales(SaleQuery()) == made.count)
         let dashboard = try await store.dashboard(today: day)
@@ -68,17 +87,27 @@ import Testing
         defer { Task { await scratch.drop() } }
         let database = try await PostgresBookDatabase(url: scratch.url)
         defer { database.shutdown() }
-        let store = try await PostgresStore.createBook(in: database, name: "Burst", settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let store = try await PostgresStore.createBook(
+            in: database,
+            name: "Burst",
+            settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        )
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let keys = ["pair:ana|10.9.9.9", "name:ana", "address:10.9.9.9"]
-        for key in keys { _ = try await store.countSignInAttempt([key], now: now, forgetBefore: now.addingTimeInterval(-3600)) }
+        for key in keys {
+            _ = try await store.countSignInAttempt([key], now: now, forgetBefore: now.addingTimeInterval(-3600))
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<16 {
                 group.addTask {
                     for round in 0..<10 {
                         // Some bursts name only two of the keys, in another order, as a success's withdrawal does.
                         let some = (task + round) % 3 == 0 ? [keys[2], keys[1]] : keys
-                        _ = try await store.countSignInAttempt(some, now: now, forgetBefore: now.addingTimeInterval(-3600))
+                        _ = try await store.countSignInAttempt(
+                            some,
+                            now: now,
+                            forgetBefore: now.addingTimeInterval(-3600)
+                        )
                         try await store.withdrawSignInAttempt(some)
                     }
                 }

@@ -11,24 +11,42 @@ import Testing
 @Suite struct BulkLoadTests {
     /// Sales computed on the reading thread, against a reader of the pool, are the sales the writer
     /// computes itself: same rows, same summaries, same problems.
-    @Test("Sales computed beside the writer are the sales the writer computes") func salesComputedBesideTheWriter() async throws {
+    @Test("Sales computed beside the writer are the sales the writer computes") func salesComputedBesideTheWriter()
+        async throws
+    {
         let beside = try await Self.book()
         let onWriter = try await Self.book()
         var rows: [ImportRow] = []
         for index in 0..<3_000 {  // more than a chunk of the stream, so several cross over
-            rows.append(ImportRow(line: index + 2, record: .sale(NamedSaleDraft(
-                clinic: index.isMultiple(of: 3) ? "north" : "South",  // names match whatever their case
-                product: index.isMultiple(of: 5) ? "SKU-Q" : "P",     // and a product by its SKU
-                date: day("2026-02-01").adding(days: index % 120), quantity: index % 11 == 0 ? -1 : Int64(1 + index % 4),
-                unitPrice: index.isMultiple(of: 7) ? cents(1500) : nil, discount: index.isMultiple(of: 13) ? cents(99) : .zero,
-                noCommission: index % 17 == 0, note: index.isMultiple(of: 19) ? "line \(index)" : nil))))
+            rows.append(
+                ImportRow(
+                    line: index + 2,
+                    record: .sale(
+                        NamedSaleDraft(
+                            clinic: index.isMultiple(of: 3) ? "north" : "South",  // names match whatever their case
+                            product: index.isMultiple(of: 5) ? "SKU-Q" : "P",  // and a product by its SKU
+                            date: day("2026-02-01").adding(days: index % 120),
+                            quantity: index % 11 == 0 ? -1 : Int64(1 + index % 4),
+                            unitPrice: index.isMultiple(of: 7) ? cents(1500) : nil,
+                            discount: index.isMultiple(of: 13) ? cents(99) : .zero,
+                            noCommission: index % 17 == 0,
+                            note: index.isMultiple(of: 19) ? "line \(index)" : nil
+                        )
+                    )
+                )
+            )
         }
         for store in [beside, onWriter] {
-            let summary = try await store.importRows(from: SalesSource(rows: rows, onlySales: store === beside), options: ImportOptions())
+            let summary = try await store.importRows(
+                from: SalesSource(rows: rows, onlySales: store === beside),
+                options: ImportOptions()
+            )
             #expect(summary.sales == rows.count)
         }
         let sales = "SELECT * FROM sale ORDER BY id"
-        let summaries = ["clinicDayTotal", "clinicMonthTotal", "productMonthTotal", "productYearTotal"].map { "SELECT * FROM \($0) ORDER BY 1, 2" }
+        let summaries = ["clinicDayTotal", "clinicMonthTotal", "productMonthTotal", "productYearTotal"].map {
+            "SELECT * FROM \($0) ORDER BY 1, 2"
+        }
         for sql in [sales] + summaries {
             let expected = try onWriter.writer.read { db in try Row.fetchAll(db, sql: sql) }
             #expect(!expected.isEmpty)
@@ -37,17 +55,35 @@ import Testing
 
         // Rows the book refuses, each for its own reason, are refused alike, with the same line and column.
         let bad = [
-            ImportRow(line: 2, record: .sale(NamedSaleDraft(clinic: "Nowhere", product: "P", date: day("2026-03-02"), quantity: 1))),
-            ImportRow(line: 3, record: .sale(NamedSaleDraft(clinic: "North", product: "Old", date: day("2026-03-02"), quantity: 1))),
-            ImportRow(line: 4, record: .sale(NamedSaleDraft(clinic: "North", product: "P", date: day("2026-01-10"), quantity: 1))),
-            ImportRow(line: 5, record: .sale(NamedSaleDraft(clinic: "North", product: "P", date: day("2024-01-10"), quantity: 1))),
-            ImportRow(line: 6, record: .sale(NamedSaleDraft(clinic: "North", product: "P", date: day("2026-03-02"), quantity: 1))),
+            ImportRow(
+                line: 2,
+                record: .sale(NamedSaleDraft(clinic: "Nowhere", product: "P", date: day("2026-03-02"), quantity: 1))
+            ),
+            ImportRow(
+                line: 3,
+                record: .sale(NamedSaleDraft(clinic: "North", product: "Old", date: day("2026-03-02"), quantity: 1))
+            ),
+            ImportRow(
+                line: 4,
+                record: .sale(NamedSaleDraft(clinic: "North", product: "P", date: day("2026-01-10"), quantity: 1))
+            ),
+            ImportRow(
+                line: 5,
+                record: .sale(NamedSaleDraft(clinic: "North", product: "P", date: day("2024-01-10"), quantity: 1))
+            ),
+            ImportRow(
+                line: 6,
+                record: .sale(NamedSaleDraft(clinic: "North", product: "P", date: day("2026-03-02"), quantity: 1))
+            ),
         ]
         var refusals: [[ImportProblem]] = []
         for store in [beside, onWriter] {
             let before = try await store.countSales(SaleQuery())
             do {
-                _ = try await store.importRows(from: SalesSource(rows: bad, onlySales: store === beside), options: ImportOptions())
+                _ = try await store.importRows(
+                    from: SalesSource(rows: bad, onlySales: store === beside),
+                    options: ImportOptions()
+                )
                 Issue.record("an import with bad rows was accepted")
             } catch StoreError.importRejected(let problems, _) {
                 refusals.append(problems)
@@ -77,7 +113,9 @@ import Testing
     /// own problems come at the end.
     @Test func aStreamHandsOverRowsThenWhatTheSourceThrew() throws {
         struct Broken: Error {}
-        let rows = (0..<5_000).map { ImportRow(line: $0 + 2, record: .clinic(ClinicDraft(name: "C\($0)", schedule: .monthly))) }
+        let rows = (0..<5_000).map {
+            ImportRow(line: $0 + 2, record: .clinic(ClinicDraft(name: "C\($0)", schedule: .monthly)))
+        }
         let failing = ImportRowStream(SalesSource(rows: rows, onlySales: false, failure: Broken()), chunkSize: 64)
         var lines: [Int] = []
         #expect(throws: Broken.self) {
@@ -108,17 +146,27 @@ import Testing
             var pending = quantities[...]
             return try SaleFeed.insert(db) {
                 guard let quantity = pending.popFirst() else { return nil }
-                return Self.sale(clinic: clinic, product: product, terms: terms, quantity: quantity, note: quantity == 7 ? "séance 7" : nil)
+                return Self.sale(
+                    clinic: clinic,
+                    product: product,
+                    terms: terms,
+                    quantity: quantity,
+                    note: quantity == 7 ? "séance 7" : nil
+                )
             }
         }
         #expect(inserted == quantities.count)
-        let stored = try store.writer.read { db in try Row.fetchAll(db, sql: "SELECT id, quantity, note, revenueMinor FROM sale ORDER BY id") }
+        let stored = try store.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, quantity, note, revenueMinor FROM sale ORDER BY id")
+        }
         #expect(stored.map { $0["quantity"] as Int64 } == quantities)
         #expect(stored.map { $0["id"] as Int64 } == Array(1...Int64(quantities.count)))
         #expect(stored.map { $0["revenueMinor"] as Int64 } == quantities.map { $0 * 2000 })
         #expect(stored[3]["note"] as String? == "séance 7")
         #expect(stored[0]["note"] as String? == nil)
-        let basisAndDate = try await store.writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT basis || ' ' || date FROM sale") }
+        let basisAndDate = try await store.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT basis || ' ' || date FROM sale")
+        }
         #expect(basisAndDate == ["profit 2026-03-02"])
         #expect(try store.writer.read { db in try Row.fetchAll(db, sql: schema) } == schemaBefore)
         // The module is gone from the connection too: the next statement cannot read it.
@@ -173,30 +221,58 @@ import Testing
     /// Names match as the book compares them (SQLite's NOCASE: ASCII letters folded, nothing else):
     /// "Émile" and "émile" are two clinics, and each imported sale goes to the one it names, on
     /// either path, however the rows alternate; "ÉMILE" is "Émile", and "EMILE" neither.
-    @Test("Names that differ beyond ASCII case are different clinics and products") func namesBeyondASCIICase() async throws {
+    @Test("Names that differ beyond ASCII case are different clinics and products") func namesBeyondASCIICase()
+        async throws
+    {
         for onlySales in [true, false] {
             let store = try SQLiteStore(.file(temporaryPath()))
             let upper = try await store.createClinic(ClinicDraft(name: "Émile", schedule: .monthly))
             let lower = try await store.createClinic(ClinicDraft(name: "émile", schedule: .monthly))
-            let big = try await store.createProduct(ProductDraft(name: "Ölbad", unitPrice: cents(1000), unitCost: cents(100)))
-            let small = try await store.createProduct(ProductDraft(name: "ölbad", unitPrice: cents(3000), unitCost: cents(100)))
+            let big = try await store.createProduct(
+                ProductDraft(name: "Ölbad", unitPrice: cents(1000), unitCost: cents(100))
+            )
+            let small = try await store.createProduct(
+                ProductDraft(name: "ölbad", unitPrice: cents(3000), unitCost: cents(100))
+            )
             for clinic in [upper, lower] {
-                _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+                _ = try await store.createTerms(
+                    TermsDraft(
+                        clinicID: clinic.id,
+                        share: try Share(basisPoints: 5000),
+                        effectiveFrom: day("2026-01-01")
+                    )
+                )
             }
-            let names = [("émile", "Ölbad"), ("Émile", "ölbad"), ("ÉMILE", "ölbad"), ("émile", "ÖLBAD"), ("émile", "ölbad"), ("Émile", "Ölbad")]
+            let names = [
+                ("émile", "Ölbad"), ("Émile", "ölbad"), ("ÉMILE", "ölbad"), ("émile", "ÖLBAD"), ("émile", "ölbad"),
+                ("Émile", "Ölbad"),
+            ]
             func rows(_ names: [(String, String)]) -> [ImportRow] {
                 names.enumerated().map { index, name in
-                    ImportRow(line: index + 2, record: .sale(NamedSaleDraft(clinic: name.0, product: name.1, date: day("2026-02-02"), quantity: 1)))
+                    ImportRow(
+                        line: index + 2,
+                        record: .sale(
+                            NamedSaleDraft(clinic: name.0, product: name.1, date: day("2026-02-02"), quantity: 1)
+                        )
+                    )
                 }
             }
             do {
-                _ = try await store.importRows(from: SalesSource(rows: rows(names + [("EMILE", "Ölbad"), ("émile", "OLBAD")]), onlySales: onlySales),
-                                               options: ImportOptions())
+                _ = try await store.importRows(
+                    from: SalesSource(
+                        rows: rows(names + [("EMILE", "Ölbad"), ("émile", "OLBAD")]),
+                        onlySales: onlySales
+                    ),
+                    options: ImportOptions()
+                )
                 Issue.record("names no clinic or product is called were accepted")
             } catch StoreError.importRejected(let problems, _) {
                 #expect(problems.map(\.line) == [8, 9], "\(problems)")
             }
-            _ = try await store.importRows(from: SalesSource(rows: rows(names), onlySales: onlySales), options: ImportOptions())
+            _ = try await store.importRows(
+                from: SalesSource(rows: rows(names), onlySales: onlySales),
+                options: ImportOptions()
+            )
             let sales = try await store.sales(SaleQuery(order: .oldestFirst))
             #expect(sales.map(\.clinicID) == [lower.id, upper.id, upper.id, lower.id, lower.id, upper.id])
             #expect(sales.map(\.productID) == [big.id, small.id, small.id, big.id, small.id, big.id])
@@ -207,25 +283,56 @@ import Testing
         let store = try SQLiteStore(.file(temporaryPath()))
         let north = try await store.createClinic(ClinicDraft(name: "North", schedule: .monthly))
         let south = try await store.createClinic(ClinicDraft(name: "South", schedule: .weekly(startingOn: .monday)))
-        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(2000), unitCost: cents(700)))
-        _ = try await store.createProduct(ProductDraft(name: "Q", sku: "SKU-Q", unitPrice: cents(505), unitCost: cents(10)))
+        let product = try await store.createProduct(
+            ProductDraft(name: "P", unitPrice: cents(2000), unitCost: cents(700))
+        )
+        _ = try await store.createProduct(
+            ProductDraft(name: "Q", sku: "SKU-Q", unitPrice: cents(505), unitCost: cents(10))
+        )
         var old = try await store.createProduct(ProductDraft(name: "Old", unitPrice: cents(100), unitCost: cents(1)))
         old.isArchived = true
         _ = try await store.updateProduct(old)
-        _ = try await store.createTerms(TermsDraft(clinicID: north.id, share: try Share(basisPoints: 3333), effectiveFrom: day("2025-01-01")))
-        _ = try await store.createTerms(TermsDraft(clinicID: north.id, productID: product.id, basis: .revenue, share: try Share(basisPoints: 1250),
-                                                   effectiveFrom: day("2026-03-01")))
-        _ = try await store.createTerms(TermsDraft(clinicID: south.id, share: try Share(basisPoints: 4000), effectiveFrom: day("2025-01-01")))
-        try await store.closePeriod(clinic: north.id, period: PayPeriod(start: day("2026-01-01"), end: day("2026-01-31")))
+        _ = try await store.createTerms(
+            TermsDraft(clinicID: north.id, share: try Share(basisPoints: 3333), effectiveFrom: day("2025-01-01"))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: north.id,
+                productID: product.id,
+                basis: .revenue,
+                share: try Share(basisPoints: 1250),
+                effectiveFrom: day("2026-03-01")
+            )
+        )
+        _ = try await store.createTerms(
+            TermsDraft(clinicID: south.id, share: try Share(basisPoints: 4000), effectiveFrom: day("2025-01-01"))
+        )
+        try await store.closePeriod(
+            clinic: north.id,
+            period: PayPeriod(start: day("2026-01-01"), end: day("2026-01-31"))
+        )
         return store
     }
 
     static func sale(clinic: Clinic, product: Product, terms: Terms, quantity: Int64, note: String?) -> Sale {
-        let line = SaleLine(quantity: quantity, unitPrice: product.unitPrice, unitCost: product.unitCost, discount: .zero,
-                            rate: CommissionRate(share: terms.share, basis: terms.basis))
+        let line = SaleLine(
+            quantity: quantity,
+            unitPrice: product.unitPrice,
+            unitCost: product.unitCost,
+            discount: .zero,
+            rate: CommissionRate(share: terms.share, basis: terms.basis)
+        )
         let figures = try! line.figures(rounding: .halfAwayFromZero)
-        return Sale(id: Sale.ID(0), clinicID: clinic.id, productID: product.id, date: day("2026-03-02"), line: line,
-                    termsID: terms.id, figures: figures, note: note)
+        return Sale(
+            id: Sale.ID(0),
+            clinicID: clinic.id,
+            productID: product.id,
+            date: day("2026-03-02"),
+            line: line,
+            termsID: terms.id,
+            figures: figures,
+            note: note
+        )
     }
 }
 

@@ -17,11 +17,17 @@ import Testing
     @Test func writesThatWaitShareOneCommitAndARefusedOneChangesNothing() async throws {
         let store = try SQLiteStore(.file(temporaryPath()))
         let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
-        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
-        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01")))
+        let product = try await store.createProduct(
+            ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01"))
+        )
         let commits = CommitCounter()
         store.writer.add(transactionObserver: commits)
-        let revisionBefore = try await store.writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") }
+        let revisionBefore = try await store.writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT revision FROM book")
+        }
 
         // The writer is held until every write below is waiting for it.
         let release = DispatchSemaphore(value: 0)
@@ -33,9 +39,15 @@ import Testing
                     group.addTask {
                         // Two of them are one sale sent twice with its key: the second is answered with the first's sale.
                         let key = index == 5 || index == 6 ? "same-key" : "key-\(index)"
-                        let draft = SaleDraft(clinicID: clinic.id, productID: index % 10 == 7 ? missing : product.id,
-                                              date: day("2026-02-02"), quantity: key == "same-key" ? 2 : Int64(index % 3 + 1))
-                        do { return (index, .success(try await store.createSale(draft, idempotencyKey: key))) } catch { return (index, .failure(error)) }
+                        let draft = SaleDraft(
+                            clinicID: clinic.id,
+                            productID: index % 10 == 7 ? missing : product.id,
+                            date: day("2026-02-02"),
+                            quantity: key == "same-key" ? 2 : Int64(index % 3 + 1)
+                        )
+                        do { return (index, .success(try await store.createSale(draft, idempotencyKey: key))) } catch {
+                            return (index, .failure(error))
+                        }
                     }
                 }
                 var results: [Int: Result<Sale, any Error>] = [:]
@@ -57,10 +69,23 @@ import Testing
         #expect(same[0].id == same[1].id)
         try await store.writer.read { db in
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sale") == 35)
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM auditEntry WHERE subject = 'sale' AND action = 'create'") == 35)
+            #expect(
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT count(*) FROM auditEntry WHERE subject = 'sale' AND action = 'create'"
+                ) == 35
+            )
             #expect(try Int64.fetchOne(db, sql: "SELECT revision FROM book") == revisionBefore.map { $0 + 1 })
-            let summary = try Row.fetchAll(db, sql: "SELECT saleCount, quantity, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0").map { Array($0.databaseValues) }
-            let recount = try Row.fetchAll(db, sql: "SELECT count(*), sum(quantity), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0").map { Array($0.databaseValues) }
+            let summary = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT saleCount, quantity, revenueMinor, commissionMinor FROM clinicMonthTotal WHERE saleCount > 0"
+            ).map { Array($0.databaseValues) }
+            let recount = try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT count(*), sum(quantity), sum(revenueMinor), sum(commissionMinor) FROM sale WHERE isVoided = 0"
+            ).map { Array($0.databaseValues) }
             #expect(summary == recount)
         }
         let stored = try await store.sales(SaleQuery())
@@ -75,8 +100,12 @@ import Testing
     @Test(.timeLimit(.minutes(10))) func writesThatComeWhileATransactionRunsJoinItBeforeItsCommit() async throws {
         let store = try SQLiteStore(.file(temporaryPath()))
         let clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
-        let product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
-        let revisionBefore = try await store.writer.read { db in try Int64.fetchOne(db, sql: "SELECT revision FROM book") }
+        let product = try await store.createProduct(
+            ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100))
+        )
+        let revisionBefore = try await store.writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT revision FROM book")
+        }
         let hold = HoldAtFirstChange(of: "product")
         store.writer.add(transactionObserver: hold)
         let commits = CommitCounter()
@@ -85,7 +114,9 @@ import Testing
 
         // Released however the test ends: a failed one must not leave the writer's thread held.
         defer { hold.release() }
-        let first = Task { try await store.createProduct(ProductDraft(name: "Q", unitPrice: cents(1000), unitCost: cents(100))) }
+        let first = Task {
+            try await store.createProduct(ProductDraft(name: "Q", unitPrice: cents(1000), unitCost: cents(100)))
+        }
         while !hold.isHolding { try await Task.sleep(for: .milliseconds(5)) }
         let others = (0..<10).map { _ in Task { try await store.createSale(draft, idempotencyKey: nil) } }
         while store.writesWaiting < 10 { try await Task.sleep(for: .milliseconds(5)) }
@@ -179,7 +210,12 @@ final class HoldAtFirstChange: TransactionObserver, Sendable {
     func release() { gate.signal() }
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == table }
     func databaseDidChange(with event: DatabaseEvent) {
-        guard held.withLock({ first in defer { first = true }; return !first }) else { return }
+        guard
+            held.withLock({ first in
+                defer { first = true }
+                return !first
+            })
+        else { return }
         gate.wait()
     }
     func databaseDidCommit(_ db: Database) {}

@@ -23,12 +23,19 @@ import Testing
             path = temporaryPath()
             store = try SQLiteStore(.file(path))
             clinic = try await store.createClinic(ClinicDraft(name: "A", schedule: .monthly))
-            product = try await store.createProduct(ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100)))
-            terms = try await store.createTerms(TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01"))).terms
+            product = try await store.createProduct(
+                ProductDraft(name: "P", unitPrice: cents(1000), unitCost: cents(100))
+            )
+            terms = try await store.createTerms(
+                TermsDraft(clinicID: clinic.id, share: try Share(basisPoints: 5000), effectiveFrom: day("2026-01-01"))
+            ).terms
         }
 
         func sale(_ date: String = "2026-02-02") async throws -> Sale {
-            try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day(date), quantity: 1), idempotencyKey: nil)
+            try await store.createSale(
+                SaleDraft(clinicID: clinic.id, productID: product.id, date: day(date), quantity: 1),
+                idempotencyKey: nil
+            )
         }
     }
 
@@ -62,11 +69,20 @@ import Testing
         _ = try await book.store.updateTerms(terms)
         #expect(try await book.sale().figures.commission == cents(180))
         // A closed period refuses the next sale in it.
-        try await book.store.closePeriod(clinic: book.clinic.id, period: PaySchedule.monthly.period(containing: day("2026-02-02")))
+        try await book.store.closePeriod(
+            clinic: book.clinic.id,
+            period: PaySchedule.monthly.period(containing: day("2026-02-02"))
+        )
         await #expect(throws: StoreError.self) { try await book.sale() }
         // Its price list gives the next sale its price.
-        _ = try await book.store.setPrice(PriceDraft(clinicID: book.clinic.id, productID: book.product.id, unitPrice: cents(2000),
-                                                     effectiveFrom: day("2026-03-01")))
+        _ = try await book.store.setPrice(
+            PriceDraft(
+                clinicID: book.clinic.id,
+                productID: book.product.id,
+                unitPrice: cents(2000),
+                effectiveFrom: day("2026-03-01")
+            )
+        )
         #expect(try await book.sale("2026-03-02").figures.revenue == cents(2000))
     }
 

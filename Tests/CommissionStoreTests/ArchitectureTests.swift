@@ -4,7 +4,8 @@ import Testing
 /// The structure `docs/architecture.md` describes, checked against the sources themselves.
 @Suite struct ArchitectureTests {
     /// The repository's root, found from this file's own path.
-    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Every Swift source of a target, with its text.
     static func sources(of target: String) throws -> [(name: String, text: String)] {
@@ -55,7 +56,9 @@ import Testing
             guard let name = block.firstMatch(of: /name: "([A-Za-z-]+)"/)?.1 else { continue }
             var target = Target(name: String(name))
             if let dependencies = block.firstMatch(of: /dependencies: \[((?:[^\[\]]|\[[^\]]*\])*)\]/)?.1 {
-                for product in dependencies.matches(of: /\.product\(\s*name: "([A-Za-z_]+)"/) { target.products.insert(String(product.1)) }
+                for product in dependencies.matches(of: /\.product\(\s*name: "([A-Za-z_]+)"/) {
+                    target.products.insert(String(product.1))
+                }
                 let withoutProducts = dependencies.replacing(/\.product\([^)]*\)/, with: "")
                 for local in withoutProducts.matches(of: /"([A-Za-z-]+)"/) { target.targets.insert(String(local.1)) }
             }
@@ -68,7 +71,10 @@ import Testing
     static func imports(of target: String) throws -> Set<String> {
         var modules = Set<String>()
         for (_, text) in try sources(of: target) {
-            for match in text.matches(of: /(?m)^(?:@testable |@_exported |@preconcurrency |public |internal |package )?import (?:struct |class |enum |protocol |func |typealias )?([A-Za-z_]+)/) {
+            for match in text.matches(
+                of:
+                    /(?m)^(?:@testable |@_exported |@preconcurrency |public |internal |package )?import (?:struct |class |enum |protocol |func |typealias )?([A-Za-z_]+)/
+            ) {
                 modules.insert(String(match.1))
             }
         }
@@ -81,7 +87,8 @@ import Testing
     static let system: Set<String> = ["Foundation", "FoundationXML", "Observation", "Synchronization", "Dispatch"]
     /// Modules a product brings along (a target declaring Hummingbird may use the NIO types it speaks in).
     static let broughtAlong: [String: Set<String>] = [
-        "Hummingbird": ["NIOCore", "HTTPTypes", "Logging"], "PostgresNIO": ["NIOCore", "Logging"], "AsyncHTTPClient": ["NIOCore"],
+        "Hummingbird": ["NIOCore", "HTTPTypes", "Logging"], "PostgresNIO": ["NIOCore", "Logging"],
+        "AsyncHTTPClient": ["NIOCore"],
         "Configuration": ["SystemPackage"],  // a file provider takes a FilePath
         "OpenAPIRuntime": ["HTTPTypes"],  // a client middleware speaks HTTPRequest and HTTPResponse
     ]
@@ -100,7 +107,12 @@ import Testing
             "CommissionSQLite": (nil, ["CommissionPostgres", "PostgresNIO"]),
             "CommissionPostgres": (nil, ["CommissionSQLite", "GRDB", "GRDBSQLite"]),
             // The remote store: the store protocol and the generated client's runtime, no store, no driver, no server.
-            "CommissionClient": (nil, stores.union(Self.drivers).union(["CommissionKit", "CommissionWeb", "Hummingbird", "AsyncHTTPClient", "NIOCore"])),
+            "CommissionClient": (
+                nil,
+                stores.union(Self.drivers).union([
+                    "CommissionKit", "CommissionWeb", "Hummingbird", "AsyncHTTPClient", "NIOCore",
+                ])
+            ),
             "CommissionKit": (nil, stores.union(Self.drivers)),
             "CommissionWeb": (nil, stores.union(Self.drivers)),
             "commission": (nil, Self.drivers),
@@ -112,7 +124,9 @@ import Testing
                 Issue.record("Package.swift lets \(name) depend on \(module), which it may not (docs/architecture.md)")
             }
             if let allowed = rule.allowed, !declared.isSubset(of: allowed) {
-                Issue.record("Package.swift lets \(name) depend on \(declared.subtracting(allowed).sorted()), beyond \(allowed.sorted())")
+                Issue.record(
+                    "Package.swift lets \(name) depend on \(declared.subtracting(allowed).sorted()), beyond \(allowed.sorted())"
+                )
             }
             // Reachable: the target's declared dependencies and, through local targets, theirs.
             var reachable = Set<String>(), queue = [name]
@@ -142,22 +156,32 @@ import Testing
     @Test(arguments: ["CommissionCore", "CommissionStore", "CommissionSQLite", "CommissionClient"])
     func theLibraryForAppsReachesNothingServerSide(_ name: String) throws {
         let targets = try Self.packageTargets()
-        let allowed: Set<String> = ["CommissionCore", "CommissionStore", "CommissionAPI", "GRDB", "GRDBSQLite", "OpenAPIRuntime", "OpenAPIURLSession", "HTTPTypes"]
+        let allowed: Set<String> = [
+            "CommissionCore", "CommissionStore", "CommissionAPI", "GRDB", "GRDBSQLite", "OpenAPIRuntime",
+            "OpenAPIURLSession", "HTTPTypes",
+        ]
         var reachable = Set<String>(), queue = [name]
         while let next = queue.popLast() {
             guard let target = targets[next] else { continue }
             reachable.formUnion(target.products)
             for local in target.targets where reachable.insert(local).inserted { queue.append(local) }
         }
-        #expect(reachable.isSubset(of: allowed), "\(name) reaches \(reachable.subtracting(allowed).sorted()) through Package.swift")
+        #expect(
+            reachable.isSubset(of: allowed),
+            "\(name) reaches \(reachable.subtracting(allowed).sorted()) through Package.swift"
+        )
         let imported = try Self.imports(of: name).subtracting(Self.system)
         #expect(imported.isSubset(of: allowed), "\(name) imports \(imported.subtracting(allowed).sorted())")
         // Accounts, sessions and invitations are the server's: the store protocol an app implements does not ask for them.
-        let storeProtocol = try Self.sources(of: "CommissionStore").first { $0.name == "CommissionStore.swift" }?.text ?? ""
+        let storeProtocol =
+            try Self.sources(of: "CommissionStore").first { $0.name == "CommissionStore.swift" }?.text ?? ""
         let declaration = storeProtocol[storeProtocol.range(of: "public protocol CommissionStore")!.lowerBound...]
         let body = declaration[..<(declaration.range(of: "\n}\n")?.upperBound ?? declaration.endIndex)]
         for word in ["Account", "Session", "Invitation", "Token", "Member"] {
-            #expect(!body.contains(word), "the CommissionStore protocol names \(word): that belongs behind AccountStore or TeamStore")
+            #expect(
+                !body.contains(word),
+                "the CommissionStore protocol names \(word): that belongs behind AccountStore or TeamStore"
+            )
         }
     }
 
@@ -168,8 +192,12 @@ import Testing
             #expect(text.contains(platform), "Package.swift does not declare \(platform)")
         }
         // `isolated deinit` (SE-0371) needs the 6.2 tools.
-        let usesIsolatedDeinit = try ["CommissionCore", "CommissionStore", "CommissionSQLite"].contains { try Self.sources(of: $0).contains { $0.text.contains("isolated deinit") } }
-        if usesIsolatedDeinit { #expect(text.hasPrefix("// swift-tools-version:6.2") || text.hasPrefix("// swift-tools-version:6.3")) }
+        let usesIsolatedDeinit = try ["CommissionCore", "CommissionStore", "CommissionSQLite"].contains {
+            try Self.sources(of: $0).contains { $0.text.contains("isolated deinit") }
+        }
+        if usesIsolatedDeinit {
+            #expect(text.hasPrefix("// swift-tools-version:6.2") || text.hasPrefix("// swift-tools-version:6.3"))
+        }
     }
 
     /// The page describes every target there is (a new target gets its row and its rule).

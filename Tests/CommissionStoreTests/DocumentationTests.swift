@@ -11,7 +11,9 @@ import Testing
         var found = [root.appending(path: "README.md")]
         for folder in ["docs", "benchmarks"] {
             let url = root.appending(path: folder)
-            found += try FileManager.default.contentsOfDirectory(atPath: url.path(percentEncoded: false)).filter { $0.hasSuffix(".md") }.sorted()
+            found += try FileManager.default.contentsOfDirectory(atPath: url.path(percentEncoded: false)).filter {
+                $0.hasSuffix(".md")
+            }.sorted()
                 .map { url.appending(path: $0) }
         }
         return found
@@ -28,10 +30,14 @@ import Testing
                 let target = String(match.1)
                 guard !target.contains("://"), !target.hasPrefix("mailto:"), !target.hasPrefix("#") else { continue }
                 let path = String(target.split(separator: "#", maxSplits: 1).first ?? "")
-                let resolved = document.deletingLastPathComponent().appending(path: path.removingPercentEncoding ?? path)
+                let resolved = document.deletingLastPathComponent().appending(
+                    path: path.removingPercentEncoding ?? path
+                )
                 checked += 1
-                #expect(FileManager.default.fileExists(atPath: resolved.standardized.path(percentEncoded: false)),
-                        "\(document.lastPathComponent) links to \(target), which does not exist")
+                #expect(
+                    FileManager.default.fileExists(atPath: resolved.standardized.path(percentEncoded: false)),
+                    "\(document.lastPathComponent) links to \(target), which does not exist"
+                )
             }
         }
         #expect(checked >= 10, "relative links were found and checked (\(checked))")
@@ -42,7 +48,9 @@ import Testing
     /// explanation cannot describe a field the API does not have.
     @Test("Every key in docs/json.md's examples is one the OpenAPI document defines")
     func theJSONPageNamesOnlyTheDocumentsKeys() throws {
-        let document = try JSONSerialization.jsonObject(with: try Data(contentsOf: Self.root.appending(path: "Sources/CommissionWeb/Resources/openapi.json")))
+        let document = try JSONSerialization.jsonObject(
+            with: try Data(contentsOf: Self.root.appending(path: "Sources/CommissionWeb/Resources/openapi.json"))
+        )
         // Every name a schema lists under `properties`, anywhere in the document.
         var defined = Set<String>()
         func collect(_ node: Any) {
@@ -60,7 +68,10 @@ import Testing
             for key in block.1.matches(of: /"([A-Za-z]+)"\s*:/) { shown.insert(String(key.1)) }
         }
         #expect(shown.count >= 40, "the examples' keys were found (\(shown.count))")
-        #expect(shown.subtracting(defined).isEmpty, "docs/json.md shows keys the OpenAPI document does not define: \(shown.subtracting(defined).sorted())")
+        #expect(
+            shown.subtracting(defined).isEmpty,
+            "docs/json.md shows keys the OpenAPI document does not define: \(shown.subtracting(defined).sorted())"
+        )
     }
 
     /// What `Package.swift` says each package gives to which target: package → target → products.
@@ -80,27 +91,43 @@ import Testing
         return (packages, uses)
     }
 
-    @Test("The README's table of packages is Package.swift's: every package, and which target takes which of its products")
+    @Test(
+        "The README's table of packages is Package.swift's: every package, and which target takes which of its products"
+    )
     func theReadmesPackageTableIsPackageSwifts() throws {
         let readme = try String(contentsOf: Self.root.appending(path: "README.md"), encoding: .utf8)
         let (packages, uses) = try Self.packageUses()
         var rows: [String: [String: Set<String>]] = [:]
         var inTable = false
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("| Package | Used by |") { inTable = true; continue }
+            if line.hasPrefix("| Package | Used by |") {
+                inTable = true
+                continue
+            }
             guard inTable else { continue }
             guard line.hasPrefix("|") else { break }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: CharacterSet.whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                String($0).trimmingCharacters(in: CharacterSet.whitespaces)
+            }
             guard cells.count >= 3, let package = cells[1].firstMatch(of: /`([^`]+)`/)?.1 else { continue }
             var targets: [String: Set<String>] = [:]
             for use in cells[2].matches(of: /`([A-Za-z-]+)` \(([^)]*)\)/) {
-                targets[String(use.1)] = Set(use.2.split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet.whitespaces) }.filter { $0.wholeMatch(of: /[A-Za-z_]+/) != nil })
+                targets[String(use.1)] = Set(
+                    use.2.split(separator: ",").map { String($0).trimmingCharacters(in: CharacterSet.whitespaces) }
+                        .filter { $0.wholeMatch(of: /[A-Za-z_]+/) != nil }
+                )
             }
             rows[String(package)] = targets
         }
-        #expect(Set(rows.keys) == packages, "README's packages \(rows.keys.sorted()) against Package.swift's \(packages.sorted())")
+        #expect(
+            Set(rows.keys) == packages,
+            "README's packages \(rows.keys.sorted()) against Package.swift's \(packages.sorted())"
+        )
         for (package, targets) in rows where !targets.isEmpty || uses[package] != nil {
-            #expect(targets == uses[package] ?? [:], "\(package): the README says \(targets), Package.swift \(uses[package] ?? [:])")
+            #expect(
+                targets == uses[package] ?? [:],
+                "\(package): the README says \(targets), Package.swift \(uses[package] ?? [:])"
+            )
         }
     }
 }

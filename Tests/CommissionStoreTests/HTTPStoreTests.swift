@@ -4,8 +4,8 @@ import CommissionSQLite
 import CommissionStore
 import Foundation
 import HTTPTypes
-import OpenAPIRuntime
 import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
 import Synchronization
 import Testing
 
@@ -22,7 +22,9 @@ import Testing
     @Test(.hangLimit) func aSaleRecordedOnTheServerReachesTheAppsLiveQuery() async throws {
         let server = try await LiveServer.start(settings: .test)
         let glow = try await server.store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await server.store.createProduct(ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000)))
+        let serum = try await server.store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000))
+        )
         let (ready, readySignal) = AsyncStream.makeStream(of: Void.self)
         let store = server.store
         let sawTheSale = Task {
@@ -34,10 +36,16 @@ import Testing
         }
         for await _ in ready { break }
         // Recorded in the server's book directly — as the web app, the CLI or another device would.
-        _ = try await server.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02"), noCommission: true),
-                                             idempotencyKey: nil)
+        _ = try await server.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02"), noCommission: true),
+            idempotencyKey: nil
+        )
         // However long a busy machine takes: the time limit ends (cancels) a stream open and silent.
-        let saw = try await withTaskCancellationHandler { try await sawTheSale.value } onCancel: { sawTheSale.cancel() }
+        let saw = try await withTaskCancellationHandler {
+            try await sawTheSale.value
+        } onCancel: {
+            sawTheSale.cancel()
+        }
         #expect(saw, "the change stream ended without bringing the server's sale")
     }
 
@@ -45,14 +53,20 @@ import Testing
         let server = try await LiveServer.start(settings: .test)
         let remote = server.store
         let glow = try await remote.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await remote.createProduct(ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000)))
+        let serum = try await remote.createProduct(
+            ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000))
+        )
         let march = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
         try await remote.closePeriod(clinic: glow.id, period: march)
         await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: march)) {
-            _ = try await remote.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02"), noCommission: true),
-                                            idempotencyKey: nil)
+            _ = try await remote.createSale(
+                SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02"), noCommission: true),
+                idempotencyKey: nil
+            )
         }
-        await #expect(throws: StoreError.duplicateName(.clinics, "glow")) { _ = try await remote.createClinic(ClinicDraft(name: "glow", schedule: .monthly)) }
+        await #expect(throws: StoreError.duplicateName(.clinics, "glow")) {
+            _ = try await remote.createClinic(ClinicDraft(name: "glow", schedule: .monthly))
+        }
         await #expect(throws: StoreError.notFound(.sales, id: 999)) { _ = try await remote.sale(Sale.ID(999)) }
         await #expect(throws: StoreError.unknownClinic("Nowhere")) { _ = try await remote.clinic(named: "Nowhere") }
         let notAPeriod = PayPeriod(start: day("2026-03-05"), end: day("2026-03-20"))
@@ -63,7 +77,10 @@ import Testing
         await #expect(throws: StoreError.periodClosed(clinic: "Glow", period: march)) {
             _ = try await remote.transaction { tx in
                 tx.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly))
-                tx.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-03"), noCommission: true), idempotencyKey: nil)
+                tx.createSale(
+                    SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-03"), noCommission: true),
+                    idempotencyKey: nil
+                )
             }
         }
         #expect(try await remote.clinics(ClinicQuery()).map(\.name) == ["Glow"])
@@ -71,13 +88,19 @@ import Testing
 
     @Test func aServerThatDoesNotAnswerIsUnreachableNotARefusal() async throws {
         // A port nothing answers on (here a connection to it is refused or never completes: 2 s then).
-        let remote = HTTPStore(url: URL(string: "http://127.0.0.1:9")!, token: "cm_none",
-                               transport: AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(2))))
+        let remote = HTTPStore(
+            url: URL(string: "http://127.0.0.1:9")!,
+            token: "cm_none",
+            transport: AsyncHTTPClientTransport(configuration: .init(timeout: .seconds(2)))
+        )
         do {
             _ = try await remote.clinics(ClinicQuery())
             Issue.record("a server that is not there answered")
         } catch let error as RemoteStoreError {
-            guard case .unreachable = error else { Issue.record("\(error)"); return }
+            guard case .unreachable = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(error.description.contains("cannot be reached"))
         }
     }
@@ -89,7 +112,10 @@ import Testing
             _ = try await stranger.clinics(ClinicQuery())
             Issue.record("an unknown token was let in")
         } catch let error as RemoteStoreError {
-            guard case .refused(let status, _) = error else { Issue.record("\(error)"); return }
+            guard case .refused(let status, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(status == 401)
         }
     }
@@ -101,9 +127,16 @@ import Testing
         let lost = Mutex(0)
         let seen = Mutex<Set<String>>([])
         struct Lost: Error {}
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        func send(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            baseURL: URL,
+            operationID: String
+        ) async throws -> (HTTPResponse, HTTPBody?) {
             let answer = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
-            guard request.method != .get, let key = request.headerFields[HTTPField.Name("Idempotency-Key")!] else { return answer }
+            guard request.method != .get, let key = request.headerFields[HTTPField.Name("Idempotency-Key")!] else {
+                return answer
+            }
             guard seen.withLock({ $0.insert(key).inserted }) else { return answer }
             lost.withLock { $0 += 1 }
             throw Lost()
@@ -118,19 +151,37 @@ import Testing
         let transport = LosesFirstAnswers()
         let store = HTTPStore(url: server.url, token: server.token, transport: transport)
         let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01")))
-        _ = try await store.setPrice(PriceDraft(clinicID: glow.id, productID: serum.id, unitPrice: cents(5500), effectiveFrom: day("2026-02-01")))
-        _ = try await store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: glow.id, name: "Room rent", amount: .fixed(cents(1000)),
-                                                      effectiveFrom: day("2026-01-01")))
+        let serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01"))
+        )
+        _ = try await store.setPrice(
+            PriceDraft(clinicID: glow.id, productID: serum.id, unitPrice: cents(5500), effectiveFrom: day("2026-02-01"))
+        )
+        _ = try await store.createDeduction(
+            Deduction(
+                id: Deduction.ID(0),
+                clinicID: glow.id,
+                name: "Room rent",
+                amount: .fixed(cents(1000)),
+                effectiveFrom: day("2026-01-01")
+            )
+        )
         let march = PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
-        let payout = try await store.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(1200), receivedOn: day("2026-04-05")))
+        let payout = try await store.createPayout(
+            PayoutDraft(clinicID: glow.id, period: march, amount: cents(1200), receivedOn: day("2026-04-05"))
+        )
         var renamed = glow
         renamed.name = "Glow Aesthetics"
         #expect(try await store.updateClinic(renamed).name == "Glow Aesthetics")
         try await store.deletePayout(payout.id)
         try await store.closePeriod(clinic: glow.id, period: march)
-        let sale = try await store.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-02-02")), idempotencyKey: nil)
+        let sale = try await store.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-02-02")),
+            idempotencyKey: nil
+        )
         _ = try await store.voidSale(sale.id)
 
         #expect(transport.lost.withLock { $0 } == 11, "every write lost its first answer")
@@ -142,7 +193,10 @@ import Testing
         #expect(try await book.deductions(clinic: nil).count == 1)
         #expect(try await book.payouts(PayoutQuery()).isEmpty)
         await #expect(throws: StoreError.periodClosed(clinic: "Glow Aesthetics", period: march)) {
-            _ = try await book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02")), idempotencyKey: nil)
+            _ = try await book.createSale(
+                SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02")),
+                idempotencyKey: nil
+            )
         }
         #expect(try await book.countSales(SaleQuery(includeVoided: true)) == 1)
         #expect(try await book.sale(sale.id).isVoided)
@@ -164,7 +218,9 @@ import Testing
         // The same key for another change is refused, not answered with the first one's answer.
         await #expect(throws: RemoteStoreError.self) {
             try await HTTPStore.$idempotencyKey.withValue("outbox-1") {
-                _ = try await store.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(99), receivedOn: day("2026-04-06")))
+                _ = try await store.createPayout(
+                    PayoutDraft(clinicID: glow.id, period: march, amount: cents(99), receivedOn: day("2026-04-06"))
+                )
             }
         }
         #expect(try await server.book.payouts(PayoutQuery()).count == 1)

@@ -22,7 +22,10 @@ import Testing
             try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         }
         #expect(first.isCommitted)
-        #expect(try await store.idempotentAnswer(for: "k-1") == IdempotentAnswer(fingerprint: "POST /clinics {Glow}", status: nil, contentType: nil, body: []))
+        #expect(
+            try await store.idempotentAnswer(for: "k-1")
+                == IdempotentAnswer(fingerprint: "POST /clinics {Glow}", status: nil, contentType: nil, body: [])
+        )
 
         // A racing retry under the same key writes nothing, even a different write.
         let racer = IdempotencyClaim(key: "k-1", fingerprint: "POST /clinics {Glow}")
@@ -35,9 +38,17 @@ import Testing
         #expect(try await store.products(ProductQuery()).isEmpty)
 
         // The answer is kept for its request only; a later write of the same task does not spend a key again.
-        let answer = IdempotentAnswer(fingerprint: "POST /clinics {Glow}", status: 201, contentType: "application/json", body: Array("{\"id\":\(glow.id)}".utf8))
+        let answer = IdempotentAnswer(
+            fingerprint: "POST /clinics {Glow}",
+            status: 201,
+            contentType: "application/json",
+            body: Array("{\"id\":\(glow.id)}".utf8)
+        )
         try await store.keepIdempotentAnswer(answer, for: "k-1")
-        try await store.keepIdempotentAnswer(IdempotentAnswer(fingerprint: "another", status: 200, contentType: nil, body: [1]), for: "k-1")
+        try await store.keepIdempotentAnswer(
+            IdempotentAnswer(fingerprint: "another", status: 200, contentType: nil, body: [1]),
+            for: "k-1"
+        )
         #expect(try await store.idempotentAnswer(for: "k-1") == answer)
         try await IdempotencyClaim.$current.withValue(first) {
             _ = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: cents(100), unitCost: .zero))
@@ -51,13 +62,17 @@ import Testing
         _ = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         let refused = IdempotencyClaim(key: "k-2", fingerprint: "f")
         await #expect(throws: StoreError.duplicateName(.clinics, "glow")) {
-            try await IdempotencyClaim.$current.withValue(refused) { _ = try await store.createClinic(ClinicDraft(name: "glow", schedule: .monthly)) }
+            try await IdempotencyClaim.$current.withValue(refused) {
+                _ = try await store.createClinic(ClinicDraft(name: "glow", schedule: .monthly))
+            }
         }
         #expect(!refused.isCommitted)
         #expect(try await store.idempotentAnswer(for: "k-2") == nil)
         // Sent again, corrected, under the same key: it is made.
         let corrected = IdempotencyClaim(key: "k-2", fingerprint: "f")
-        _ = try await IdempotencyClaim.$current.withValue(corrected) { try await store.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly)) }
+        _ = try await IdempotencyClaim.$current.withValue(corrected) {
+            try await store.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly))
+        }
         #expect(corrected.isCommitted)
         #expect(try await store.clinics(ClinicQuery()).count == 2)
     }
@@ -67,7 +82,9 @@ import Testing
         let one = try await makeBook(.postgres), other = try await makeBook(.postgres)
         for store in [one, other] {
             let claim = IdempotencyClaim(key: "phone-1", fingerprint: "f")
-            _ = try await IdempotencyClaim.$current.withValue(claim) { try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly)) }
+            _ = try await IdempotencyClaim.$current.withValue(claim) {
+                try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+            }
             #expect(claim.isCommitted)
         }
     }

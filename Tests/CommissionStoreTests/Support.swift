@@ -2,13 +2,13 @@ import AsyncHTTPClient
 import CommissionClient
 import CommissionCore
 import CommissionPostgres
+import CommissionSQLite
+import CommissionStore
 import CommissionWeb
+import Foundation
 import Hummingbird
 import Logging
 import OpenAPIAsyncHTTPClient
-import CommissionSQLite
-import CommissionStore
-import Foundation
 import Testing
 
 extension Trait where Self == TimeLimitTrait {
@@ -38,7 +38,11 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .sqliteMemory:
             return try SQLiteStore(.inMemory, defaultSettings: settings)
         case .postgres:
-            return try await PostgresStore.createBook(in: try await ConformanceDatabase.shared.database(), name: "Test book", settings: settings)
+            return try await PostgresStore.createBook(
+                in: try await ConformanceDatabase.shared.database(),
+                name: "Test book",
+                settings: settings
+            )
         case .http:
             return try await LiveServer.start(settings: settings).store
         }
@@ -65,7 +69,12 @@ struct LiveServer {
         let book = try SQLiteStore(.file(temporaryDatabasePath()), defaultSettings: settings)
         let owner = try await book.createOwner(username: "owner", passwordHash: "x")
         let token = "cm_" + UUID().uuidString
-        _ = try await book.createToken(account: owner.id, name: "tests", tokenDigest: WebSecrets.digest(token), now: Date())
+        _ = try await book.createToken(
+            account: owner.id,
+            name: "tests",
+            tokenDigest: WebSecrets.digest(token),
+            now: Date()
+        )
         let (port, portContinuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "commission-test-server")
         logger.logLevel = .warning
@@ -76,10 +85,13 @@ struct LiveServer {
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()
             },
-            logger: logger)
+            logger: logger
+        )
         Task { try await app.runService() }
         var iterator = port.makeAsyncIterator()
-        guard let bound = await iterator.next(), bound > 0 else { throw StoreError.storage("the test server did not start") }
+        guard let bound = await iterator.next(), bound > 0 else {
+            throw StoreError.storage("the test server did not start")
+        }
         let url = URL(string: "http://127.0.0.1:\(bound)")!
         let store = HTTPStore(url: url, token: token, transport: AsyncHTTPClientTransport())
         return LiveServer(store: store, book: book, url: url, token: token)
@@ -107,14 +119,20 @@ actor ConformanceDatabase {
     /// A new database of the test server, migrated.
     static func make(prefix: String) async throws -> PostgresBookDatabase {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
-            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+            throw StoreError.storage(
+                "COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL"
+            )
         }
-        return try await PostgresBookDatabase(url: try await PostgresBookDatabase.createDatabase(prefix: prefix, onServer: server))
+        return try await PostgresBookDatabase(
+            url: try await PostgresBookDatabase.createDatabase(prefix: prefix, onServer: server)
+        )
     }
 }
 
 func temporaryDatabasePath() -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("commission-tests-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "commission-tests-\(UUID().uuidString)"
+    )
     return directory.appendingPathComponent("book.sqlite").path
 }
 
@@ -144,17 +162,41 @@ struct Book {
         self.store = store
         glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         harbor = try await store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
-        serum = try await store.createProduct(ProductDraft(name: "Serum 30ml", sku: "SER-30", unitPrice: cents(5000), unitCost: cents(2000)))
-        cream = try await store.createProduct(ProductDraft(name: "Cream", unitPrice: cents(3000), unitCost: cents(1200)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01")))
-        _ = try await store.createTerms(TermsDraft(clinicID: harbor.id, share: share("55%"), effectiveFrom: day("2026-01-01")))
+        serum = try await store.createProduct(
+            ProductDraft(name: "Serum 30ml", sku: "SER-30", unitPrice: cents(5000), unitCost: cents(2000))
+        )
+        cream = try await store.createProduct(
+            ProductDraft(name: "Cream", unitPrice: cents(3000), unitCost: cents(1200))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01"))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(clinicID: harbor.id, share: share("55%"), effectiveFrom: day("2026-01-01"))
+        )
     }
 
     @discardableResult
-    func sell(_ product: Product, at clinic: Clinic, on date: String, quantity: Int64 = 1, discount: Int64 = 0,
-              noCommission: Bool = false, key: String? = nil) async throws -> Sale {
-        try await store.createSale(SaleDraft(clinicID: clinic.id, productID: product.id, date: day(date), quantity: quantity,
-                                             discount: cents(discount), noCommission: noCommission), idempotencyKey: key)
+    func sell(
+        _ product: Product,
+        at clinic: Clinic,
+        on date: String,
+        quantity: Int64 = 1,
+        discount: Int64 = 0,
+        noCommission: Bool = false,
+        key: String? = nil
+    ) async throws -> Sale {
+        try await store.createSale(
+            SaleDraft(
+                clinicID: clinic.id,
+                productID: product.id,
+                date: day(date),
+                quantity: quantity,
+                discount: cents(discount),
+                noCommission: noCommission
+            ),
+            idempotencyKey: key
+        )
     }
 }
 

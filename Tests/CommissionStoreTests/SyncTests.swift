@@ -48,20 +48,57 @@ import Testing
     struct FlakyTransport: ClientTransport {
         let network: Network
         let inner = AsyncHTTPClientTransport()
-        func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
+        func send(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            baseURL: URL,
+            operationID: String
+        ) async throws -> (HTTPResponse, HTTPBody?) {
             if network.fails() { throw Lost() }
-            if request.method != .get, network.unavailable.withLock({ count in count > 0 ? { count -= 1; return true }() : false }) {
-                let problem = #"{"status": 503, "title": "Service Unavailable", "detail": "The database does not answer now.", "error": {"code": "unavailable", "reason": "the database is away"}}"#
-                return (HTTPResponse(status: .serviceUnavailable, headerFields: [.contentType: "application/problem+json", .retryAfter: "5"]),
-                        HTTPBody(problem))
+            if request.method != .get,
+                network.unavailable.withLock({ count in
+                    count > 0
+                        ? {
+                            count -= 1
+                            return true
+                        }() : false
+                })
+            {
+                let problem =
+                    #"{"status": 503, "title": "Service Unavailable", "detail": "The database does not answer now.", "error": {"code": "unavailable", "reason": "the database is away"}}"#
+                return (
+                    HTTPResponse(
+                        status: .serviceUnavailable,
+                        headerFields: [.contentType: "application/problem+json", .retryAfter: "5"]
+                    ),
+                    HTTPBody(problem)
+                )
             }
-            if request.method != .get, network.badGateway.withLock({ count in count > 0 ? { count -= 1; return true }() : false }) {
-                return (HTTPResponse(status: .badGateway, headerFields: [.contentType: "text/html"]), HTTPBody("<html><body>502 Bad Gateway</body></html>"))
+            if request.method != .get,
+                network.badGateway.withLock({ count in
+                    count > 0
+                        ? {
+                            count -= 1
+                            return true
+                        }() : false
+                })
+            {
+                return (
+                    HTTPResponse(status: .badGateway, headerFields: [.contentType: "text/html"]),
+                    HTTPBody("<html><body>502 Bad Gateway</body></html>")
+                )
             }
-            let (response, responseBody) = try await inner.send(request, body: body, baseURL: baseURL, operationID: operationID)
+            let (response, responseBody) = try await inner.send(
+                request,
+                body: body,
+                baseURL: baseURL,
+                operationID: operationID
+            )
             if network.fails() { throw Lost() }
             // The book's archive or changes cut off halfway through the download: the pull must change nothing.
-            if ["archive", "changesSince"].contains(operationID), let responseBody, network.cutEveryDownload.withLock({ $0 }) || network.fails() {
+            if ["archive", "changesSince"].contains(operationID), let responseBody,
+                network.cutEveryDownload.withLock({ $0 }) || network.fails()
+            {
                 network.downloadsCut.withLock { $0 += 1 }
                 let bytes = try await ArraySlice(collecting: responseBody, upTo: .max)
                 let (stream, continuation) = AsyncThrowingStream.makeStream(of: ArraySlice<UInt8>.self)
@@ -92,21 +129,36 @@ import Testing
             book = try SQLiteStore(.file(path), defaultSettings: .test)
             network = Network(seed: seed)
             // No retries of its own: a lost answer is the sync's to recover from, on its next run.
-            remote = HTTPStore(url: server.url, token: server.token, transport: FlakyTransport(network: network), retries: 0,
-                               clock: clock)
+            remote = HTTPStore(
+                url: server.url,
+                token: server.token,
+                transport: FlakyTransport(network: network),
+                retries: 0,
+                clock: clock
+            )
             statePath = path + ".sync.json"
             sync = BookSync(local: book, remote: remote, statePath: statePath)
         }
     }
 
-    static func seed(_ server: LiveServer) async throws -> (glow: Clinic, harbor: Clinic, serum: Product, cream: Product) {
+    static func seed(
+        _ server: LiveServer
+    ) async throws -> (glow: Clinic, harbor: Clinic, serum: Product, cream: Product) {
         let book = server.book
         let glow = try await book.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         let harbor = try await book.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
-        let serum = try await book.createProduct(ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000)))
-        let cream = try await book.createProduct(ProductDraft(name: "Cream", unitPrice: cents(3000), unitCost: cents(1200)))
-        _ = try await book.createTerms(TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01")))
-        _ = try await book.createTerms(TermsDraft(clinicID: harbor.id, share: share("55%"), effectiveFrom: day("2026-01-01")))
+        let serum = try await book.createProduct(
+            ProductDraft(name: "Serum", unitPrice: cents(5000), unitCost: cents(2000))
+        )
+        let cream = try await book.createProduct(
+            ProductDraft(name: "Cream", unitPrice: cents(3000), unitCost: cents(1200))
+        )
+        _ = try await book.createTerms(
+            TermsDraft(clinicID: glow.id, share: share("40%"), effectiveFrom: day("2026-01-01"))
+        )
+        _ = try await book.createTerms(
+            TermsDraft(clinicID: harbor.id, share: share("55%"), effectiveFrom: day("2026-01-01"))
+        )
         return (glow, harbor, serum, cream)
     }
 
@@ -127,11 +179,18 @@ import Testing
     }
 
     /// After a sync that completed, the device's book is the server's, record by record.
-    static func expectSameBook(_ device: Device, _ server: SQLiteStore, _ context: @autoclosure () -> String) async throws {
+    static func expectSameBook(
+        _ device: Device,
+        _ server: SQLiteStore,
+        _ context: @autoclosure () -> String
+    ) async throws {
         let mine = try await records(device.book), theirs = try await records(server)
         #expect(theirs.count >= 6, "the server's book streams its records (\(theirs.count))")
         guard mine != theirs else { return }
-        let differing = zip(mine, theirs).first { $0 != $1 }.map { "first differing record: \($0.0) on \(device.name), \($0.1) on the server" }
+        let differing =
+            zip(mine, theirs).first { $0 != $1 }.map {
+                "first differing record: \($0.0) on \(device.name), \($0.1) on the server"
+            }
             ?? "\(mine.count) records on \(device.name), \(theirs.count) on the server"
         Issue.record("\(device.name)'s book is not the server's after its sync: \(differing); \(context())")
     }
@@ -140,18 +199,32 @@ import Testing
     static func expectEqual(_ device: Device, _ server: SQLiteStore, clinics: [Clinic]) async throws {
         let all = SaleQuery(includeVoided: true, order: .oldestFirst)
         #expect(try await device.book.sales(all) == server.sales(all), "\(device.name)'s sales")
-        #expect(try await device.book.payouts(PayoutQuery()) == server.payouts(PayoutQuery()), "\(device.name)'s payouts")
-        #expect(try await device.book.clinics(ClinicQuery(includeArchived: true)) == server.clinics(ClinicQuery(includeArchived: true)))
-        #expect(try await device.book.products(ProductQuery(includeArchived: true)) == server.products(ProductQuery(includeArchived: true)))
+        #expect(
+            try await device.book.payouts(PayoutQuery()) == server.payouts(PayoutQuery()),
+            "\(device.name)'s payouts"
+        )
+        #expect(
+            try await device.book.clinics(ClinicQuery(includeArchived: true))
+                == server.clinics(ClinicQuery(includeArchived: true))
+        )
+        #expect(
+            try await device.book.products(ProductQuery(includeArchived: true))
+                == server.products(ProductQuery(includeArchived: true))
+        )
         for clinic in clinics {
             var period = clinic.calendar.period(containing: day("2026-01-01"))
             while period.start <= day("2026-04-30") {
-                #expect(try await device.book.statement(clinic: clinic.id, period: period) == server.statement(clinic: clinic.id, period: period),
-                        "\(device.name): \(clinic.name) \(period)")
+                #expect(
+                    try await device.book.statement(clinic: clinic.id, period: period)
+                        == server.statement(clinic: clinic.id, period: period),
+                    "\(device.name): \(clinic.name) \(period)"
+                )
                 period = clinic.calendar.period(containing: period.end.adding(days: 1))
             }
-            #expect(try await device.book.reconciliation(clinic: clinic.id, today: day("2026-05-31"))
-                    == server.reconciliation(clinic: clinic.id, today: day("2026-05-31")))
+            #expect(
+                try await device.book.reconciliation(clinic: clinic.id, today: day("2026-05-31"))
+                    == server.reconciliation(clinic: clinic.id, today: day("2026-05-31"))
+            )
         }
         #expect(try await device.book.dashboard(today: day("2026-04-30")) == server.dashboard(today: day("2026-04-30")))
     }
@@ -165,13 +238,27 @@ import Testing
         #expect(try await phone.book.clinics(ClinicQuery()).map(\.name) == ["Glow", "Harbor"])
 
         // Offline on the phone: two sales and a payout; on the server meanwhile, March at Glow closed.
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), quantity: 2, note: "phone-1"),
-                                            idempotencyKey: nil)
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-20"), note: "phone-2"),
-                                            idempotencyKey: nil)
-        _ = try await phone.book.createPayout(PayoutDraft(clinicID: harbor.id, period: harbor.calendar.period(containing: day("2026-03-02")),
-                                                          amount: cents(1234), receivedOn: day("2026-03-20"), reference: "phone-payout"))
-        try await server.book.closePeriod(clinic: glow.id, period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31")))
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), quantity: 2, note: "phone-1"),
+            idempotencyKey: nil
+        )
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-20"), note: "phone-2"),
+            idempotencyKey: nil
+        )
+        _ = try await phone.book.createPayout(
+            PayoutDraft(
+                clinicID: harbor.id,
+                period: harbor.calendar.period(containing: day("2026-03-02")),
+                amount: cents(1234),
+                receivedOn: day("2026-03-20"),
+                reference: "phone-payout"
+            )
+        )
+        try await server.book.closePeriod(
+            clinic: glow.id,
+            period: PayPeriod(start: day("2026-03-01"), end: day("2026-03-31"))
+        )
 
         let report = try await phone.sync.sync()
         #expect(report.pushed == 2 && report.pulled)  // the sale of April and the payout
@@ -191,18 +278,32 @@ import Testing
     /// The everyday sync: one sale on the phone, one on the server. The phone takes the server's
     /// changes — its own sale back under the server's id, the server's sale, their audit entries —
     /// not the whole book, and its book is the server's record by record.
-    @Test("After one sale on each side, the device takes the server's changes, not its book") func everydaySyncTakesChanges() async throws {
+    @Test("After one sale on each side, the device takes the server's changes, not its book")
+    func everydaySyncTakesChanges() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, cream) = try await Self.seed(server)
         for index in 0..<200 {
-            _ = try await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: cream.id, date: day("2026-02-01").adding(days: index % 28),
-                                                           note: "old \(index)"), idempotencyKey: nil)
+            _ = try await server.book.createSale(
+                SaleDraft(
+                    clinicID: harbor.id,
+                    productID: cream.id,
+                    date: day("2026-02-01").adding(days: index % 28),
+                    note: "old \(index)"
+                ),
+                idempotencyKey: nil
+            )
         }
         let phone = try Device("phone", server: server, seed: 10)
         #expect(try await phone.sync.sync().tookWholeBook)
         let archive = try await ArchiveFile.write(server.book, to: temporaryDatabasePath() + ".jsonl")
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
-        _ = try await server.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-03"), note: "server"), idempotencyKey: nil)
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
+            idempotencyKey: nil
+        )
+        _ = try await server.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-03"), note: "server"),
+            idempotencyKey: nil
+        )
 
         let before = phone.remote.changesBytes
         let report = try await phone.sync.sync()
@@ -218,7 +319,8 @@ import Testing
 
     /// A change a sync does not send (terms changed on the phone, which are the server's): reported,
     /// and the phone takes the server's whole book, which undoes it — changes would not.
-    @Test("A change the server's changes do not bring back makes the device take the whole book") func changeNotSentTakesWholeBook() async throws {
+    @Test("A change the server's changes do not bring back makes the device take the whole book")
+    func changeNotSentTakesWholeBook() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 11)
@@ -226,11 +328,17 @@ import Testing
         var terms = try #require(try await phone.book.terms(TermsQuery(clinicID: glow.id)).first)
         terms.share = share("60%")
         _ = try await phone.book.updateTerms(terms)
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
+            idempotencyKey: nil
+        )
 
         let report = try await phone.sync.sync()
-        #expect(report.pushed == 1 && report.tookWholeBook && report.refused.map(\.reason).contains { $0.hasPrefix("A change of terms is not sent") },
-                "\(report)")
+        #expect(
+            report.pushed == 1 && report.tookWholeBook
+                && report.refused.map(\.reason).contains { $0.hasPrefix("A change of terms is not sent") },
+            "\(report)"
+        )
         #expect(try await phone.book.terms(TermsQuery(clinicID: glow.id)).map(\.share) == [share("40%")])
         try await Self.expectSameBook(phone, server.book, "after a change of terms on the phone")
         try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
@@ -239,11 +347,20 @@ import Testing
     /// A change of rounding on the server recounts every sale's commission under one entry of the
     /// log; the device's own book restored from a backup is no longer the server's up to its last
     /// pull. Either way the next sync takes the whole book.
-    @Test("A change of settings on the server, or a restore on the device, makes the device take the whole book") func settingsOrDeviceRestoreTakeWholeBook() async throws {
+    @Test("A change of settings on the server, or a restore on the device, makes the device take the whole book")
+    func settingsOrDeviceRestoreTakeWholeBook() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, _) = try await Self.seed(server)
-        _ = try await server.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-03-02"), quantity: 3,
-                                                       unitPrice: cents(3333)), idempotencyKey: nil)
+        _ = try await server.book.createSale(
+            SaleDraft(
+                clinicID: glow.id,
+                productID: serum.id,
+                date: day("2026-03-02"),
+                quantity: 3,
+                unitPrice: cents(3333)
+            ),
+            idempotencyKey: nil
+        )
         let phone = try Device("phone", server: server, seed: 12)
         _ = try await phone.sync.sync()
         var settings = try await server.book.settings()
@@ -257,7 +374,10 @@ import Testing
         // Her phone's book restored from a backup taken before a sale she then recorded and synced.
         let backup = temporaryDatabasePath() + ".jsonl"
         _ = try await ArchiveFile.write(phone.book, to: backup)
-        _ = try await phone.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
+            idempotencyKey: nil
+        )
         report = try await phone.sync.sync()
         #expect(report.pushed == 1 && !report.tookWholeBook, "\(report)")
         _ = try await phone.book.restoreBackup(at: backup)
@@ -267,13 +387,21 @@ import Testing
         try await Self.expectEqual(phone, server.book, clinics: [glow, harbor])
     }
 
-    @Test("A download cut off halfway changes nothing and the next sync completes") func downloadCutOffHalfway() async throws {
+    @Test("A download cut off halfway changes nothing and the next sync completes") func downloadCutOffHalfway()
+        async throws
+    {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 4)
         _ = try await phone.sync.sync()
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
-        _ = try await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-03"), note: "server"), idempotencyKey: nil)
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
+            idempotencyKey: nil
+        )
+        _ = try await server.book.createSale(
+            SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-03"), note: "server"),
+            idempotencyKey: nil
+        )
         let before = try await phone.book.sales(SaleQuery(includeVoided: true))
 
         phone.network.cutEveryDownload.withLock { $0 = true }
@@ -297,15 +425,33 @@ import Testing
         let phone = try Device("phone", server: server, seed: 6)
         _ = try await phone.sync.sync()
         // On the server meanwhile: a sale and a payout of its own, which take the ids 1.
-        _ = try await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-03"), note: "server"),
-                                             idempotencyKey: nil)
+        _ = try await server.book.createSale(
+            SaleDraft(clinicID: harbor.id, productID: serum.id, date: day("2026-04-03"), note: "server"),
+            idempotencyKey: nil
+        )
         let period = glow.calendar.period(containing: day("2026-03-02"))
-        _ = try await server.book.createPayout(PayoutDraft(clinicID: glow.id, period: period, amount: cents(500), receivedOn: day("2026-04-01"),
-                                                           reference: "server-payout"))
-        let sale = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
-                                                   idempotencyKey: nil)
-        let payout = try await phone.book.createPayout(PayoutDraft(clinicID: glow.id, period: period, amount: cents(700),
-                                                                   receivedOn: day("2026-04-01"), reference: "phone-payout"))
+        _ = try await server.book.createPayout(
+            PayoutDraft(
+                clinicID: glow.id,
+                period: period,
+                amount: cents(500),
+                receivedOn: day("2026-04-01"),
+                reference: "server-payout"
+            )
+        )
+        let sale = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
+            idempotencyKey: nil
+        )
+        let payout = try await phone.book.createPayout(
+            PayoutDraft(
+                clinicID: glow.id,
+                period: period,
+                amount: cents(700),
+                receivedOn: day("2026-04-01"),
+                reference: "phone-payout"
+            )
+        )
         #expect(sale.id.rawValue == 1 && payout.id.rawValue == 1)
 
         phone.network.cutEveryDownload.withLock { $0 = true }
@@ -332,12 +478,26 @@ import Testing
         _ = try await phone.sync.sync()
         // On the server meanwhile: a payout of its own (id 1), and March at Glow closed.
         let march = glow.calendar.period(containing: day("2026-03-02"))
-        _ = try await server.book.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(500), receivedOn: day("2026-04-01"),
-                                                           reference: "server-payout"))
+        _ = try await server.book.createPayout(
+            PayoutDraft(
+                clinicID: glow.id,
+                period: march,
+                amount: cents(500),
+                receivedOn: day("2026-04-01"),
+                reference: "server-payout"
+            )
+        )
         try await server.book.closePeriod(clinic: glow.id, period: march)
         // On the phone: a payout for March (its id 1 too), refused by the server; the download cut.
-        let payout = try await phone.book.createPayout(PayoutDraft(clinicID: glow.id, period: march, amount: cents(700), receivedOn: day("2026-04-01"),
-                                                                   reference: "phone-payout"))
+        let payout = try await phone.book.createPayout(
+            PayoutDraft(
+                clinicID: glow.id,
+                period: march,
+                amount: cents(700),
+                receivedOn: day("2026-04-01"),
+                reference: "phone-payout"
+            )
+        )
         #expect(payout.id.rawValue == 1)
         phone.network.cutEveryDownload.withLock { $0 = true }
         await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
@@ -357,7 +517,10 @@ import Testing
         let (glow, _, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 9)
         _ = try await phone.sync.sync()
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "proxied"), idempotencyKey: nil)
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "proxied"),
+            idempotencyKey: nil
+        )
         phone.network.badGateway.withLock { $0 = 1 }
         await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
         #expect(try await server.book.sales(SaleQuery()).isEmpty)
@@ -374,7 +537,10 @@ import Testing
         let (glow, harbor, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 7)
         _ = try await phone.sync.sync()
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"), idempotencyKey: nil)
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "phone"),
+            idempotencyKey: nil
+        )
         phone.network.cutEveryDownload.withLock { $0 = true }
         await #expect(throws: RemoteStoreError.self) { try await phone.sync.sync() }
         phone.network.cutEveryDownload.withLock { $0 = false }
@@ -397,12 +563,16 @@ import Testing
 
     /// A sale sent while the server's database is away (a 503) is not a refusal: the sync stops,
     /// the sale stays on the device, and the next sync sends it — once.
-    @Test("A sale sent while the server's database is away is sent again, not dropped") func saleSentWhileDatabaseIsAway() async throws {
+    @Test("A sale sent while the server's database is away is sent again, not dropped")
+    func saleSentWhileDatabaseIsAway() async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, _, serum, _) = try await Self.seed(server)
         let phone = try Device("phone", server: server, seed: 5)
         _ = try await phone.sync.sync()
-        _ = try await phone.book.createSale(SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "away"), idempotencyKey: nil)
+        _ = try await phone.book.createSale(
+            SaleDraft(clinicID: glow.id, productID: serum.id, date: day("2026-04-02"), note: "away"),
+            idempotencyKey: nil
+        )
         phone.network.unavailable.withLock { $0 = 1 }
         await #expect(throws: StoreError.unavailable("the database is away")) { try await phone.sync.sync() }
         #expect(try await phone.book.sales(SaleQuery()).compactMap(\.note) == ["away"])
@@ -414,7 +584,9 @@ import Testing
         #expect(try await phone.book.sales(SaleQuery()).compactMap(\.note) == ["away"])
     }
 
-    @Test("The first sync of a book with records is refused and changes nothing") func firstSyncOfANonEmptyBook() async throws {
+    @Test("The first sync of a book with records is refused and changes nothing") func firstSyncOfANonEmptyBook()
+        async throws
+    {
         let server = try await LiveServer.start(settings: .test)
         _ = try await Self.seed(server)
         let device = try Device("laptop", server: server, seed: 3)
@@ -436,21 +608,28 @@ import Testing
     /// alone, as it is in a batch), a void lost (8: made after its sale went) and a refused void
     /// reported as a refused sale (7). `SYNC_SEEDS=1,2,3 scripts/test --filter randomInterleavings`
     /// tries others.
-    @Test(arguments: ProcessInfo.processInfo.environment["SYNC_SEEDS"].map { $0.split(separator: ",").compactMap { UInt64($0) } }
-          ?? [UInt64(7), 8, 11, 12, 13, 14, 15, 16, 17, 18, 27])
+    @Test(
+        arguments: ProcessInfo.processInfo.environment["SYNC_SEEDS"].map {
+            $0.split(separator: ",").compactMap { UInt64($0) }
+        }
+            ?? [UInt64(7), 8, 11, 12, 13, 14, 15, 16, 17, 18, 27]
+    )
     func randomInterleavingsEndWithEveryBookEqualAndNothingLostOrDoubled(_ seed: UInt64) async throws {
         let server = try await LiveServer.start(settings: .test)
         let (glow, harbor, serum, cream) = try await Self.seed(server)
         // Her time: a few minutes between two steps, so that each sync reads the book's settings again.
         let clock = ManualClock()
-        let devices = [try Device("A", server: server, seed: seed * 7, clock: clock), try Device("B", server: server, seed: seed * 13, clock: clock)]
+        let devices = [
+            try Device("A", server: server, seed: seed * 7, clock: clock),
+            try Device("B", server: server, seed: seed * 13, clock: clock),
+        ]
         for device in devices { _ = try await device.sync.sync() }
         var random = SplitMix64(seed: seed)
         func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
         func someDay() -> Day { day("2026-01-01").adding(days: Int(random.next() % 120)) }
 
-        var recorded: [String: String] = [:]   // a device's sale marker → its device
-        var voided: Set<String> = []           // the markers of the sales a device voided
+        var recorded: [String: String] = [:]  // a device's sale marker → its device
+        var voided: Set<String> = []  // the markers of the sales a device voided
         var payoutsMade: Set<String> = []
         var refusedWhat: [String] = []
         var failedSyncs = 0
@@ -461,17 +640,26 @@ import Testing
         var archived: (path: String, sales: Set<String>)?
         /// A sale's marker, with whether it is voided: what a restore can undo.
         func standing() async throws -> Set<String> {
-            Set(try await server.book.sales(SaleQuery(includeVoided: true)).compactMap { sale in sale.note.map { "\($0)\(sale.isVoided ? " voided" : "")" } })
+            Set(
+                try await server.book.sales(SaleQuery(includeVoided: true)).compactMap { sale in
+                    sale.note.map { "\($0)\(sale.isVoided ? " voided" : "")" }
+                }
+            )
         }
         var restoredFor: Set<String> = []
         var lostToRestores: Set<String> = []
         /// What a sync that completed did, and the books compared.
         func synced(_ device: Device, _ report: SyncReport, _ step: String) async throws {
             refusedWhat += report.refused.map(\.what)
-            steps.append("\(step) \(device.name): sync pushed \(report.pushed), pulled \(report.tookWholeBook ? "whole" : report.pulled ? "changes" : "nothing")")
+            steps.append(
+                "\(step) \(device.name): sync pushed \(report.pushed), pulled \(report.tookWholeBook ? "whole" : report.pulled ? "changes" : "nothing")"
+            )
             if report.tookWholeBook { whole += 1 } else if report.pulled { incremental += 1 }
             // After a restore on the server, its changes cannot be told from before it: the device takes the whole book.
-            #expect(!restoredFor.contains(device.name) || report.tookWholeBook, "seed \(seed), steps: \(steps.joined(separator: "; "))")
+            #expect(
+                !restoredFor.contains(device.name) || report.tookWholeBook,
+                "seed \(seed), steps: \(steps.joined(separator: "; "))"
+            )
             restoredFor.remove(device.name)
             try await Self.expectSameBook(device, server.book, "seed \(seed), steps: \(steps.joined(separator: "; "))")
         }
@@ -484,23 +672,38 @@ import Testing
             case 0...4:
                 let marker = "\(device.name)-\(step)"
                 do {
-                    _ = try await device.book.createSale(SaleDraft(clinicID: pick([glow, harbor]).id, productID: pick([serum, cream]).id,
-                                                                   date: someDay(), quantity: Int64(1 + random.next() % 3), note: marker),
-                                                         idempotencyKey: nil)
+                    _ = try await device.book.createSale(
+                        SaleDraft(
+                            clinicID: pick([glow, harbor]).id,
+                            productID: pick([serum, cream]).id,
+                            date: someDay(),
+                            quantity: Int64(1 + random.next() % 3),
+                            note: marker
+                        ),
+                        idempotencyKey: nil
+                    )
                     recorded[marker] = device.name
                     steps.append("\(step) \(device.name): sale \(marker)")
-                } catch is StoreError { }  // refused on the device itself (a period it knows is closed)
+                } catch is StoreError {}  // refused on the device itself (a period it knows is closed)
             case 5:
-                if let sale = try await device.book.sales(SaleQuery()).last, (try? await device.book.voidSale(sale.id)) != nil {
+                if let sale = try await device.book.sales(SaleQuery()).last,
+                    (try? await device.book.voidSale(sale.id)) != nil
+                {
                     voided.insert(sale.note ?? "")
                     steps.append("\(step) \(device.name): void \(sale.id) (\(sale.note ?? ""))")
                 }
             case 6:
                 let clinic = pick([glow, harbor])
                 let reference = "\(device.name)-payout-\(step)"
-                if (try? await device.book.createPayout(PayoutDraft(clinicID: clinic.id, period: clinic.calendar.period(containing: someDay()),
-                                                                      amount: cents(Int64(100 + random.next() % 900)), receivedOn: day("2026-04-30"),
-                                                                      reference: reference))) != nil {
+                if (try? await device.book.createPayout(
+                    PayoutDraft(
+                        clinicID: clinic.id,
+                        period: clinic.calendar.period(containing: someDay()),
+                        amount: cents(Int64(100 + random.next() % 900)),
+                        receivedOn: day("2026-04-30"),
+                        reference: reference
+                    )
+                )) != nil {
                     payoutsMade.insert(reference)
                 }
             case 7:
@@ -509,16 +712,22 @@ import Testing
                     let month = day("2026-01-01").adding(days: 31 * Int(random.next() % 3)).firstOfMonth
                     try? await server.book.closePeriod(clinic: glow.id, period: glow.calendar.period(containing: month))
                 case 2:
-                    _ = try await server.book.createProduct(ProductDraft(name: "Balm \(step)", unitPrice: cents(900), unitCost: cents(300)))
+                    _ = try await server.book.createProduct(
+                        ProductDraft(name: "Balm \(step)", unitPrice: cents(900), unitCost: cents(300))
+                    )
                     steps.append("\(step) server: product Balm \(step)")
                 case 3:
-                    if let sale = try await server.book.sales(SaleQuery()).first(where: { $0.note?.hasPrefix("server-") == true }) {
+                    if let sale = try await server.book.sales(SaleQuery()).first(where: {
+                        $0.note?.hasPrefix("server-") == true
+                    }) {
                         _ = try? await server.book.voidSale(sale.id)
                         steps.append("\(step) server: void \(sale.id)")
                     }
                 case 4:
                     // (Refused when its period is closed.)
-                    if let payout = try await server.book.payouts(PayoutQuery()).first, (try? await server.book.deletePayout(payout.id)) != nil {
+                    if let payout = try await server.book.payouts(PayoutQuery()).first,
+                        (try? await server.book.deletePayout(payout.id)) != nil
+                    {
                         steps.append("\(step) server: payout \(payout.reference ?? "") removed")
                     }
                 case 5:
@@ -530,14 +739,18 @@ import Testing
                 case 6 where archived != nil:
                     let (path, sales) = archived!
                     // The sales recorded and voided since the archive are undone.
-                    let undone = try await standing().subtracting(sales).map { $0.replacingOccurrences(of: " voided", with: "") }
+                    let undone = try await standing().subtracting(sales).map {
+                        $0.replacingOccurrences(of: " voided", with: "")
+                    }
                     _ = try await server.book.restoreBackup(at: path)
                     lostToRestores.formUnion(undone)
                     restoredFor = Set(devices.map(\.name))
                     steps.append("\(step) server: restored the archive (\(undone.sorted()) undone)")
                 default:
-                    _ = try? await server.book.createSale(SaleDraft(clinicID: harbor.id, productID: serum.id, date: someDay(), note: "server-\(step)"),
-                                                         idempotencyKey: nil)
+                    _ = try? await server.book.createSale(
+                        SaleDraft(clinicID: harbor.id, productID: serum.id, date: someDay(), note: "server-\(step)"),
+                        idempotencyKey: nil
+                    )
                 }
             default:
                 device.network.failing = 0.2
@@ -552,25 +765,39 @@ import Testing
         }
         // The network back: every device syncs until nothing moves.
         for device in devices + devices { try await synced(device, try await device.sync.sync(), "end") }
-        #expect(devices.map(\.network.failures).reduce(0, +) > 0, "the network never failed: the test shows nothing of retries")
+        #expect(
+            devices.map(\.network.failures).reduce(0, +) > 0,
+            "the network never failed: the test shows nothing of retries"
+        )
 
         let onServer = try await server.book.sales(SaleQuery(includeVoided: true))
-        func wasRefused(_ change: String, _ marker: String) -> Bool { refusedWhat.contains { $0.hasPrefix(change) && $0.contains("(\(marker))") } }
+        func wasRefused(_ change: String, _ marker: String) -> Bool {
+            refusedWhat.contains { $0.hasPrefix(change) && $0.contains("(\(marker))") }
+        }
         #expect(incremental > 0, "no sync took the server's changes: the test shows nothing of them")
         for (marker, device) in recorded where !lostToRestores.contains(marker) {
             let copies = onServer.filter { $0.note == marker }.count
             let refused = wasRefused("the sale of", marker)
-            #expect(copies == (refused ? 0 : 1), """
+            #expect(
+                copies == (refused ? 0 : 1),
+                """
                 \(device)'s sale \(marker): \(copies) on the server (\(onServer.filter { $0.note == marker }.map { "id \($0.id)\($0.isVoided ? " voided" : "")" })), \
                 refused: \(refused); refusals: \(refusedWhat); steps: \(steps.joined(separator: "; "))
-                """)
+                """
+            )
         }
         // A void made on a device reaches the server, also after the sale went before it — or is reported refused.
-        for marker in voided where !lostToRestores.contains(marker) && !wasRefused("the sale of", marker) && !wasRefused("voiding the sale of", marker) {
+        for marker in voided
+        where !lostToRestores.contains(marker) && !wasRefused("the sale of", marker)
+            && !wasRefused("voiding the sale of", marker)
+        {
             let standing = onServer.filter { $0.note == marker && !$0.isVoided }.count
-            #expect(standing == 0, """
+            #expect(
+                standing == 0,
+                """
                 the void of \(marker) did not reach the server, and no refusal says so; refusals: \(refusedWhat); steps: \(steps.joined(separator: "; "))
-                """)
+                """
+            )
         }
         let payouts = try await server.book.payouts(PayoutQuery())
         for reference in payoutsMade {
@@ -581,6 +808,8 @@ import Testing
             try await Self.expectSameBook(device, server.book, "seed \(seed), after the last syncs")
         }
         let cut = devices.map { $0.network.downloadsCut.withLock { $0 } }.reduce(0, +)
-        print("seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network (\(cut) mid-download), \(incremental) syncs took changes, \(whole) the whole book, \(lostToRestores.count) sales undone by restores")
+        print(
+            "seed \(seed): \(recorded.count) offline sales, \(refusedWhat.count) refusals, \(failedSyncs) syncs cut by the network (\(cut) mid-download), \(incremental) syncs took changes, \(whole) the whole book, \(lostToRestores.count) sales undone by restores"
+        )
     }
 }

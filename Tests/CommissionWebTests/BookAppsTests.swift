@@ -18,7 +18,11 @@ import Testing
 
     /// The books whose app the server keeps now, as `/metrics` says.
     func booksInMemory(_ client: some TestClientProtocol) async throws -> Int {
-        let text = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer \(Self.operatorToken)"]).text
+        let text = try await client.execute(
+            uri: "/metrics",
+            method: .get,
+            headers: [.authorization: "Bearer \(Self.operatorToken)"]
+        ).text
         let match = text.firstMatch(of: #/commission_books_in_memory (\d+)/#)
         return try #require(match.flatMap { Int($0.output.1) }, "\(text)")
     }
@@ -31,9 +35,12 @@ import Testing
         return text
     }
 
-    @Test("An idle book is released, and served again with its live stream", .timeLimit(.minutes(10))) func idleBookReleased() async throws {
+    @Test("An idle book is released, and served again with its live stream", .timeLimit(.minutes(10)))
+    func idleBookReleased() async throws {
         guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
-            throw StoreError.storage("COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL")
+            throw StoreError.storage(
+                "COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL"
+            )
         }
         let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_apps", onServer: server)
         let database = try await PostgresBookDatabase(url: url)
@@ -43,11 +50,24 @@ import Testing
         for name in ["Ada", "Bea", "Cleo"] {
             let store = try await PostgresStore.createBook(in: database, name: name, settings: settings)
             _ = try await store.createClinic(ClinicDraft(name: "\(name)'s clinic", schedule: .monthly))
-            let owner = try await store.createOwner(username: "\(name.lowercased())-\(UUID().uuidString.prefix(6))", passwordHash: "x")
+            let owner = try await store.createOwner(
+                username: "\(name.lowercased())-\(UUID().uuidString.prefix(6))",
+                passwordHash: "x"
+            )
             let token = "cm_\(name)_\(UUID().uuidString)"
-            _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
+            _ = try await store.createToken(
+                account: owner.id,
+                name: "t",
+                tokenDigest: WebSecrets.digest(token),
+                now: Date()
+            )
             let session = "session-\(UUID().uuidString)"
-            try await store.createSession(account: owner.id, tokenDigest: WebSecrets.digest(session), csrfToken: "c", expiresAt: Date().addingTimeInterval(3600))
+            try await store.createSession(
+                account: owner.id,
+                tokenDigest: WebSecrets.digest(session),
+                csrfToken: "c",
+                expiresAt: Date().addingTimeInterval(3600)
+            )
             made.append((store, token, session))
         }
         let books = made
@@ -59,12 +79,19 @@ import Testing
             configuration.releaseBooksIdleFor = idle
             configuration.booksKept = kept
             configuration.clock = clock
-            return buildApplication(configuration: configuration, books: PostgresBooks(database: database, defaultSettings: settings))
+            return buildApplication(
+                configuration: configuration,
+                books: PostgresBooks(database: database, defaultSettings: settings)
+            )
         }
         // Each book answered with its own records; beyond two, the least recently used is released.
         try await serving(keeping: 2, releasingAfter: .seconds(3600)).test(.router) { client in
             for (index, name) in ["Ada", "Bea", "Cleo"].enumerated() {
-                let clinics = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: "Bearer \(books[index].token)"])
+                let clinics = try await client.execute(
+                    uri: "/api/v1/clinics",
+                    method: .get,
+                    headers: [.authorization: "Bearer \(books[index].token)"]
+                )
                 #expect(clinics.status == .ok && clinics.text.contains("\(name)'s clinic"), "\(clinics.text)")
                 #expect(try await booksInMemory(client) == min(index + 1, 2))
             }
@@ -73,7 +100,13 @@ import Testing
         try await serving(keeping: 100, releasingAfter: .seconds(10)).test(.live) { client in
             let port = try #require(client.port)
             for book in books {
-                #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: "Bearer \(book.token)"]).status == .ok)
+                #expect(
+                    try await client.execute(
+                        uri: "/api/v1/clinics",
+                        method: .get,
+                        headers: [.authorization: "Bearer \(book.token)"]
+                    ).status == .ok
+                )
             }
 
             // Ada's streams opened — the store's changes, the API's dashboard events, the dashboard
@@ -83,8 +116,14 @@ import Testing
             let open = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             #expect(open.status == .ok)
             var openChunks = open.body.makeAsyncIterator()
-            let events = StreamReader("http://127.0.0.1:\(port)/api/v1/events", headers: [("Authorization", "Bearer \(books[0].token)")])
-            let page = StreamReader("http://127.0.0.1:\(port)/events", headers: [("Cookie", "commission_session=\(books[0].session)")])
+            let events = StreamReader(
+                "http://127.0.0.1:\(port)/api/v1/events",
+                headers: [("Authorization", "Bearer \(books[0].token)")]
+            )
+            let page = StreamReader(
+                "http://127.0.0.1:\(port)/events",
+                headers: [("Cookie", "commission_session=\(books[0].session)")]
+            )
             let (eventsOpen, pageOpen) = (await events.waitFor("event: dashboard"), await page.waitFor("event: body"))
             #expect(eventsOpen && pageOpen, "\(events.text.prefix(300)) \(page.text.prefix(300))")
             clock.advance(by: .seconds(11))
@@ -100,12 +139,18 @@ import Testing
             #expect(pageTold, "\(page.text.suffix(300))")
 
             // Served again: built on its request, with its records and a live stream that works.
-            let again = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: "Bearer \(books[0].token)"])
+            let again = try await client.execute(
+                uri: "/api/v1/clinics",
+                method: .get,
+                headers: [.authorization: "Bearer \(books[0].token)"]
+            )
             #expect(again.status == .ok && again.text.contains("Ada's second clinic"), "\(again.text)")
             let reopened = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
             var chunks = reopened.body.makeAsyncIterator()
             _ = try await chunks.next()  // ": open"
-            _ = try await books[0].store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 100), unitCost: .zero))
+            _ = try await books[0].store.createProduct(
+                ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 100), unitCost: .zero)
+            )
             #expect(try await nextChange(&chunks).contains(#"data: ["products"]"#))
         }
     }
@@ -128,7 +173,9 @@ final class StreamReader: Sendable {
             for (name, value) in headers { request.headers.add(name: name, value: value) }
             if let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(600)) {
                 read.state.withLock { $0.text += "status \(response.status.code)\n" }
-                do { for try await chunk in response.body { read.state.withLock { $0.text += String(buffer: chunk) } } } catch {}
+                do {
+                    for try await chunk in response.body { read.state.withLock { $0.text += String(buffer: chunk) } }
+                } catch {}
             }
             read.state.withLock { $0.ended = true }
         }

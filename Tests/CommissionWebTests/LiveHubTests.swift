@@ -12,7 +12,9 @@ import Testing
     static let noHeartbeat = Duration.seconds(3600)
 
     static func headlineHub(_ test: TestApp) -> LiveHub<HeadlineRequest> {
-        LiveHub(store: test.store, request: HeadlineRequest(), heartbeatInterval: noHeartbeat) { LiveEvent.headline($0) }
+        LiveHub(store: test.store, request: HeadlineRequest(), heartbeatInterval: noHeartbeat) {
+            LiveEvent.headline($0)
+        }
     }
 
     static func pageHub(_ test: TestApp) -> LiveHub<DashboardPageRequest> {
@@ -29,11 +31,16 @@ import Testing
         #expect(hub.subscriberCount == 100)
         let today = try await test.store.settings().today()
         // Each stream first gets the dashboard as it is, then the one after the sale: 2 × 30.00 × 40% = 24.00 today.
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2), idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2),
+            idempotencyKey: nil
+        )
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for stream in streams {
                 group.addTask {
-                    for await event in stream where event.contains(#""todayTotals":{"commission":"24.00""#) { return true }
+                    for await event in stream where event.contains(#""todayTotals":{"commission":"24.00""#) {
+                        return true
+                    }
                     return false
                 }
             }
@@ -53,15 +60,22 @@ import Testing
     @Test(.timeLimit(.minutes(10))) func aHeartbeatNeverHidesAnEvent() async throws {
         let test = try await TestApp()
         // A timer that never fires within the test: the heartbeats are the test's own (beat()).
-        let hub = LiveHub(store: test.store, request: HeadlineRequest(), heartbeat: "event: ping\ndata: \n\n",
-                          heartbeatInterval: Self.noHeartbeat) { LiveEvent.headline($0) }
+        let hub = LiveHub(
+            store: test.store,
+            request: HeadlineRequest(),
+            heartbeat: "event: ping\ndata: \n\n",
+            heartbeatInterval: Self.noHeartbeat
+        ) { LiveEvent.headline($0) }
         var stream = hub.subscribe().makeAsyncIterator()
         #expect(await stream.next()?.hasPrefix("id: 1\nevent: dashboard") == true)
         hub.beat()
         #expect(await stream.next() == "event: ping\ndata: \n\n")
         // A sale's event, not read yet, then a heartbeat in its place: the event is what comes.
         let today = try await test.store.settings().today()
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today), idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today),
+            idempotencyKey: nil
+        )
         while hub.renderCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
         hub.beat()
         #expect(await stream.next()?.hasPrefix("id: 2\nevent: dashboard") == true)
@@ -73,8 +87,12 @@ import Testing
     /// again with the next one.
     @Test(.timeLimit(.minutes(10))) func theHeartbeatRunsWhileTheHubHasStreams() async throws {
         let test = try await TestApp()
-        let hub = LiveHub(store: test.store, request: HeadlineRequest(), heartbeat: ": ping\n\n",
-                          heartbeatInterval: .milliseconds(20)) { LiveEvent.headline($0) }
+        let hub = LiveHub(
+            store: test.store,
+            request: HeadlineRequest(),
+            heartbeat: ": ping\n\n",
+            heartbeatInterval: .milliseconds(20)
+        ) { LiveEvent.headline($0) }
         func aPingComes() async -> Bool {
             var stream = hub.subscribe().makeAsyncIterator()
             #expect(hub.isBeating)
@@ -127,7 +145,10 @@ import Testing
         #expect(hub.renderCount == 1)
         let today = try await test.store.settings().today()
         // 2 × 30.00 × 40% = 24.00 today.
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2), idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2),
+            idempotencyKey: nil
+        )
         var events = Set<String>()
         for index in iterators.indices {
             let event = try #require(await iterators[index].next())
@@ -147,11 +168,23 @@ import Testing
         let test = try await TestApp()
         let today = try await test.store.settings().today()
         // From this month: 40% of profit, 60% of the part beyond 50.00; 5.00 a month for the room.
-        _ = try await test.store.createTerms(TermsDraft(clinicID: test.glow.id, share: try Share(parsing: "40"),
-                                                        tiers: [Tier(threshold: Money(minorUnits: 5000), share: try Share(parsing: "60"))],
-                                                        effectiveFrom: today.firstOfMonth))
-        _ = try await test.store.createDeduction(Deduction(id: Deduction.ID(0), clinicID: test.glow.id, name: "Room", amount: .fixed(Money(minorUnits: 500)),
-                                                           effectiveFrom: try Day(parsing: "2020-01-01")))
+        _ = try await test.store.createTerms(
+            TermsDraft(
+                clinicID: test.glow.id,
+                share: try Share(parsing: "40"),
+                tiers: [Tier(threshold: Money(minorUnits: 5000), share: try Share(parsing: "60"))],
+                effectiveFrom: today.firstOfMonth
+            )
+        )
+        _ = try await test.store.createDeduction(
+            Deduction(
+                id: Deduction.ID(0),
+                clinicID: test.glow.id,
+                name: "Room",
+                amount: .fixed(Money(minorUnits: 500)),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
         let hub = Self.pageHub(test)
         var events = hub.subscribe().makeAsyncIterator()
         _ = await events.next()
@@ -159,11 +192,17 @@ import Testing
             event?.firstMatch(of: /This period<\/span> <span class="amount">([^<]+)<\/span>/).map { String($0.1) }
         }
         // Two serums: profit 60.00, 24.00 on the lines, 10.00 beyond 50.00 at +20% = 2.00, less 5.00: 21.00.
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2), idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2),
+            idempotencyKey: nil
+        )
         #expect(expected(await events.next()) == "$21.00")
         // A third: profit 90.00, 36.00 on the lines, 40.00 beyond at +20% = 8.00, less 5.00: 39.00
         // (31.00 without the accelerator's growth).
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 1), idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 1),
+            idempotencyKey: nil
+        )
         #expect(expected(await events.next()) == "$39.00")
     }
 }

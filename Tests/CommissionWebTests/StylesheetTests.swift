@@ -31,8 +31,12 @@ import Testing
             case "}", ";":
                 let declaration = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 if let colon = declaration.firstIndex(of: ":"), !declaration.isEmpty {
-                    found.append((selectors.last ?? "", String(declaration[..<colon]).trimmingCharacters(in: .whitespaces),
-                                  String(declaration[declaration.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+                    found.append(
+                        (
+                            selectors.last ?? "", String(declaration[..<colon]).trimmingCharacters(in: .whitespaces),
+                            String(declaration[declaration.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+                        )
+                    )
                 }
                 text = ""
                 if character == "}" { _ = selectors.popLast() }
@@ -60,17 +64,29 @@ import Testing
 
     /// After `:root`, no raw colour anywhere, and sizes, steps and radii only from the tokens.
     @Test func everyRuleUsesTheTokens() async throws {
-        let rules = Self.declarations(try await stylesheet()).filter { $0.selector != ":root" && !$0.property.hasPrefix("--") }
+        let rules = Self.declarations(try await stylesheet()).filter {
+            $0.selector != ":root" && !$0.property.hasPrefix("--")
+        }
         #expect(rules.count > 200)
         let colour = /#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(|\b(white|black|red|blue|green|grey|gray)\b/
-        let scaled: Set = ["font-size", "padding", "padding-top", "padding-bottom", "padding-left", "padding-right", "padding-block", "padding-inline",
-                           "margin", "margin-top", "margin-bottom", "margin-left", "margin-right", "gap", "row-gap", "column-gap", "border-radius"]
+        let scaled: Set = [
+            "font-size", "padding", "padding-top", "padding-bottom", "padding-left", "padding-right", "padding-block",
+            "padding-inline",
+            "margin", "margin-top", "margin-bottom", "margin-left", "margin-right", "gap", "row-gap", "column-gap",
+            "border-radius",
+        ]
         // A length written as a number with a unit (0 is no length; 1px is a hairline, allowed in a border).
         let rawLength = /(^|[\s(,])\d*\.?\d+(rem|em|px)\b/
         for rule in rules {
-            #expect(rule.value.firstMatch(of: colour) == nil, "\(rule.selector) { \(rule.property): \(rule.value) } names a raw colour")
+            #expect(
+                rule.value.firstMatch(of: colour) == nil,
+                "\(rule.selector) { \(rule.property): \(rule.value) } names a raw colour"
+            )
             if scaled.contains(rule.property) {
-                #expect(rule.value.firstMatch(of: rawLength) == nil, "\(rule.selector) { \(rule.property): \(rule.value) } is off the scale")
+                #expect(
+                    rule.value.firstMatch(of: rawLength) == nil,
+                    "\(rule.selector) { \(rule.property): \(rule.value) } is off the scale"
+                )
             }
         }
     }

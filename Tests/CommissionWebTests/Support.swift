@@ -19,8 +19,21 @@ struct TestApp {
     init(maxBodySize: Int = 64 * 1024) async throws {
         store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        serum = try await store.createProduct(ProductDraft(name: "Serum 30ml", sku: "SER-30", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        serum = try await store.createProduct(
+            ProductDraft(
+                name: "Serum 30ml",
+                sku: "SER-30",
+                unitPrice: Money(minorUnits: 5000),
+                unitCost: Money(minorUnits: 2000)
+            )
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
         let configuration = WebConfiguration(maxBodySize: maxBodySize, bcryptCost: 4)
         app = Application(router: buildRouter(configuration: configuration, store: store, routes: routes))
     }
@@ -51,20 +64,32 @@ func csrfField(_ html: String) -> String? {
 }
 
 func form(_ fields: [String: String]) -> ByteBuffer {
-    ByteBuffer(string: fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&"))
+    ByteBuffer(
+        string: fields.map {
+            "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+        }.joined(separator: "&")
+    )
 }
 
 let formHeaders: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
 
 /// Creates the owner through the setup page and returns the session cookie and its CSRF token.
-func signUp(_ client: some TestClientProtocol, username: String = "ana", password: String = "correct horse battery") async throws -> (cookie: String, csrf: String) {
+func signUp(
+    _ client: some TestClientProtocol,
+    username: String = "ana",
+    password: String = "correct horse battery"
+) async throws -> (cookie: String, csrf: String) {
     let page = try await client.execute(uri: "/setup", method: .get)
     let anonymous = try #require(page.cookies["commission_csrf"])
     let token = try #require(csrfField(page.text))
     var headers = formHeaders
     headers[.cookie] = "commission_csrf=\(anonymous)"
-    let created = try await client.execute(uri: "/setup", method: .post, headers: headers,
-                                           body: form(["csrf": token, "username": username, "password": password]))
+    let created = try await client.execute(
+        uri: "/setup",
+        method: .post,
+        headers: headers,
+        body: form(["csrf": token, "username": username, "password": password])
+    )
     #expect(created.status == .seeOther)
     let session = try #require(created.cookies["commission_session"])
     let home = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"])

@@ -12,15 +12,22 @@ import Testing
     /// without a sample here.
     static let samples: [StoreError] = {
         let day = (try! Day(year: 2026, month: 11, day: 24))
-        let period = PayPeriod(start: (try! Day(year: 2026, month: 11, day: 1)), end: (try! Day(year: 2026, month: 11, day: 30)))
+        let period = PayPeriod(
+            start: (try! Day(year: 2026, month: 11, day: 1)),
+            end: (try! Day(year: 2026, month: 11, day: 30))
+        )
         return [
-            .notFound(.sales, id: 7), .unknownClinic("Bella Skin"), .unknownProduct("Hydra Serum"), .unknownMapping("Clinic A"),
+            .notFound(.sales, id: 7), .unknownClinic("Bella Skin"), .unknownProduct("Hydra Serum"),
+            .unknownMapping("Clinic A"),
             .duplicateName(.clinics, "Bella Skin"), .duplicateSKU("SER-30"), .archived(.products, "Hydra Serum"),
-            .noTermsInForce(clinic: "Bella Skin", product: "Hydra Serum", on: day), .periodClosed(clinic: "Bella Skin", period: period),
-            .notAPeriod(clinic: "Bella Skin", period: period, schedule: .semimonthly), .hasHistory(.clinics, name: "Bella Skin", sales: 3),
+            .noTermsInForce(clinic: "Bella Skin", product: "Hydra Serum", on: day),
+            .periodClosed(clinic: "Bella Skin", period: period),
+            .notAPeriod(clinic: "Bella Skin", period: period, schedule: .semimonthly),
+            .hasHistory(.clinics, name: "Bella Skin", sales: 3),
             .currencyLocked(current: "USD"), .invalid(field: "price", reason: "it is not an amount"),
             .importRejected([ImportProblem(line: 2, column: "date", reason: "not a date")], total: 1),
-            .alreadyImported(file: "sales.csv", on: day), .unreadable("Sale 17's date"), .storage("could not write"), .unavailable("the database is away"),
+            .alreadyImported(file: "sales.csv", on: day), .unreadable("Sale 17's date"), .storage("could not write"),
+            .unavailable("the database is away"),
         ]
     }()
 
@@ -67,40 +74,70 @@ import Testing
 
     /// No page's own text names a command either.
     @Test func noPageTemplateNamesACommand() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources/CommissionWeb/Resources/templates")
-        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "mustache" }
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter {
+            $0.pathExtension == "mustache"
+        }
         #expect(files.count > 20)
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)
-            #expect(text.firstMatch(of: /<code>commission [a-z]|`commission [a-z]/) == nil, "\(file.lastPathComponent) names a command")
+            #expect(
+                text.firstMatch(of: /<code>commission [a-z]|`commission [a-z]/) == nil,
+                "\(file.lastPathComponent) names a command"
+            )
         }
     }
 
     @Test func eachSurfaceSaysWhatToDoThere() {
-        let noTerms = StoreError.noTermsInForce(clinic: "Bella Skin", product: "Hydra Serum", on: (try! Day(year: 2026, month: 11, day: 24)))
+        let noTerms = StoreError.noTermsInForce(
+            clinic: "Bella Skin",
+            product: "Hydra Serum",
+            on: (try! Day(year: 2026, month: 11, day: 24))
+        )
         #expect(noTerms.message(on: .commandLine).contains("`commission terms add`"))
         #expect(noTerms.message(on: .page).contains("Add Bella Skin's terms from that day on"))
         #expect(noTerms.message(on: .api).contains("POST /api/v1/terms"))
-        let closed = StoreError.periodClosed(clinic: "Bella Skin", period: PayPeriod(start: (try! Day(year: 2026, month: 11, day: 1)), end: (try! Day(year: 2026, month: 11, day: 30))))
-        #expect(closed.message(on: .page).contains("on the Payouts page") && closed.description.contains("`commission period reopen`"))
-        #expect(StoreError.alreadyImported(file: "sales.csv", on: (try! Day(year: 2026, month: 11, day: 24))).message(on: .page).contains("tick “Import it again”"))
+        let closed = StoreError.periodClosed(
+            clinic: "Bella Skin",
+            period: PayPeriod(
+                start: (try! Day(year: 2026, month: 11, day: 1)),
+                end: (try! Day(year: 2026, month: 11, day: 30))
+            )
+        )
+        #expect(
+            closed.message(on: .page).contains("on the Payouts page")
+                && closed.description.contains("`commission period reopen`")
+        )
+        #expect(
+            StoreError.alreadyImported(file: "sales.csv", on: (try! Day(year: 2026, month: 11, day: 24))).message(
+                on: .page
+            ).contains("tick “Import it again”")
+        )
     }
 
     /// No sentence the web app writes names a command of the command line (comments aside): a
     /// page says what to do where she is.
     @Test("No sentence of the web app names a terminal command")
     func theWebAppNamesNoCommand() throws {
-        let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appending(path: "Sources/CommissionWeb")
-        let files = try #require(FileManager.default.enumerator(atPath: folder.path(percentEncoded: false))).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") || $0.hasSuffix(".mustache") }
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path(percentEncoded: false))).compactMap
+        { $0 as? String }
+        .filter { $0.hasSuffix(".swift") || $0.hasSuffix(".mustache") }
         #expect(files.count > 20)
         for file in files {
             let text = try String(contentsOf: folder.appending(path: file), encoding: .utf8)
             for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
-                #expect(line.firstMatch(of: /commission (import|restore|migrate|sync|serve|backup|books|sale|clinic|product|terms|period|payout)\b/) == nil,
-                        "\(file): \(line)")
+                #expect(
+                    line.firstMatch(
+                        of:
+                            /commission (import|restore|migrate|sync|serve|backup|books|sale|clinic|product|terms|period|payout)\b/
+                    ) == nil,
+                    "\(file): \(line)"
+                )
             }
         }
     }

@@ -31,19 +31,33 @@ import Testing
         func token() async throws -> String {
             let owner = try #require(try await store.ownerAccount())
             let secret = "cm_test_\(UUID().uuidString)"
-            _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(secret), now: clock.now)
+            _ = try await store.createToken(
+                account: owner.id,
+                name: "t",
+                tokenDigest: WebSecrets.digest(secret),
+                now: clock.now
+            )
             return secret
         }
     }
 
     /// A sign-in from `address`, with the sign-in page's CSRF token.
-    func signIn(_ client: some TestClientProtocol, _ name: String = "ana", password: String, from address: String) async throws -> TestResponse {
+    func signIn(
+        _ client: some TestClientProtocol,
+        _ name: String = "ana",
+        password: String,
+        from address: String
+    ) async throws -> TestResponse {
         let page = try await client.execute(uri: "/login", method: .get)
         var headers = formHeaders
         headers[.cookie] = "commission_csrf=\(page.cookies["commission_csrf"] ?? "")"
         headers[HTTPField.Name("X-Forwarded-For")!] = address
-        return try await client.execute(uri: "/login", method: .post, headers: headers,
-                                        body: form(["csrf": csrfField(page.text) ?? "", "username": name, "password": password]))
+        return try await client.execute(
+            uri: "/login",
+            method: .post,
+            headers: headers,
+            body: form(["csrf": csrfField(page.text) ?? "", "username": name, "password": password])
+        )
     }
 
     @Test("Thirty wrong passwords sent at once from one address: five are checked, twenty-five refused")
@@ -52,7 +66,9 @@ import Testing
         try await served.app.test(.router) { client in
             _ = try await signUp(client, password: "the right password")
             let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for _ in 0..<30 { group.addTask { try await signIn(client, password: "wrong", from: "10.9.9.9").status } }
+                for _ in 0..<30 {
+                    group.addTask { try await signIn(client, password: "wrong", from: "10.9.9.9").status }
+                }
                 return try await group.reduce(into: [HTTPResponse.Status: Int]()) { $0[$1, default: 0] += 1 }
             }
             #expect(statuses == [.unauthorized: 5, .tooManyRequests: 25], "\(statuses)")
@@ -67,16 +83,23 @@ import Testing
         let served = try Served()
         try await served.app.test(.router) { client in
             _ = try await signUp(client, password: "the right password")
-            for _ in 0..<5 { #expect(try await signIn(client, password: "wrong", from: "10.0.0.1").status == .unauthorized) }
+            for _ in 0..<5 {
+                #expect(try await signIn(client, password: "wrong", from: "10.0.0.1").status == .unauthorized)
+            }
             let slowed = try await signIn(client, password: "the right password", from: "10.0.0.1")
             #expect(slowed.status == .tooManyRequests && slowed.headers[.retryAfter] == "2")
             served.clock.advance(by: .seconds(1))
-            #expect(try await signIn(client, password: "the right password", from: "10.0.0.1").headers[.retryAfter] == "1")
+            #expect(
+                try await signIn(client, password: "the right password", from: "10.0.0.1").headers[.retryAfter] == "1"
+            )
             served.clock.advance(by: .seconds(1))
             #expect(try await signIn(client, password: "the right password", from: "10.0.0.1").status == .seeOther)
             // Her success cleared her own count and counted nothing anywhere.
             let counts = try await served.store.signInFailures(["pair:ana|10.0.0.1", "address:10.0.0.1", "name:ana"])
-            #expect(counts["pair:ana|10.0.0.1"] == nil && counts["name:ana"]?.failures == 5 && counts["address:10.0.0.1"]?.failures == 5)
+            #expect(
+                counts["pair:ana|10.0.0.1"] == nil && counts["name:ana"]?.failures == 5
+                    && counts["address:10.0.0.1"]?.failures == 5
+            )
             // An hour later every count is forgotten at the next attempt.
             served.clock.advance(by: .seconds(3601))
             #expect(try await signIn(client, password: "wrong", from: "10.0.0.2").status == .unauthorized)
@@ -93,8 +116,12 @@ import Testing
             headers[.cookie] = "commission_session=\(session)"
             headers[HTTPField.Name("X-Forwarded-For")!] = "10.1.1.1"
             func change(_ current: String) async throws -> TestResponse {
-                try await client.execute(uri: "/settings/password", method: .post, headers: headers,
-                                         body: form(["csrf": csrf, "current": current, "new": "a new long password"]))
+                try await client.execute(
+                    uri: "/settings/password",
+                    method: .post,
+                    headers: headers,
+                    body: form(["csrf": csrf, "current": current, "new": "a new long password"])
+                )
             }
             for _ in 0..<5 { #expect(try await change("wrong").status.code == 422) }
             let slowed = try await change("the right password")
@@ -109,7 +136,10 @@ import Testing
     /// the server's cost.
     @Test func aHashOfAnotherCostIsMadeAgainAtTheServersCost() async throws {
         let served = try Served(bcryptCost: 5)
-        _ = try await served.store.createOwner(username: "demo", passwordHash: Bcrypt.hash("the demo password", cost: 4))
+        _ = try await served.store.createOwner(
+            username: "demo",
+            passwordHash: Bcrypt.hash("the demo password", cost: 4)
+        )
         try await served.app.test(.router) { client in
             let signedIn = try await signIn(client, "demo", password: "the demo password", from: "10.2.2.2")
             #expect(signedIn.status == .seeOther)
@@ -128,7 +158,12 @@ import Testing
             var headers = signedIn
             headers[.contentType] = "application/json"
             headers[.csrfToken] = csrf
-            let invitation = try await client.execute(uri: "/api/v1/invitations", method: .post, headers: headers, body: ByteBuffer(string: "{}"))
+            let invitation = try await client.execute(
+                uri: "/api/v1/invitations",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: "{}")
+            )
             let path = try #require(try invitation.json()["path"] as? String)
             #expect(try await client.execute(uri: path, method: .get).status == .ok)
 
@@ -149,9 +184,14 @@ import Testing
             _ = try await signUp(client)
             let token = try await served.token()
             func create(_ name: String, key: String) async throws -> TestResponse {
-                try await client.execute(uri: "/api/v1/clinics", method: .post,
-                                         headers: [.authorization: "Bearer \(token)", .contentType: "application/json", .idempotencyKey: key],
-                                         body: ByteBuffer(string: #"{"name": "\#(name)", "schedule": "monthly"}"#))
+                try await client.execute(
+                    uri: "/api/v1/clinics",
+                    method: .post,
+                    headers: [
+                        .authorization: "Bearer \(token)", .contentType: "application/json", .idempotencyKey: key,
+                    ],
+                    body: ByteBuffer(string: #"{"name": "\#(name)", "schedule": "monthly"}"#)
+                )
             }
             #expect(try await create("Glow", key: "k-1").status == .created)
             served.clock.advance(by: .seconds(29 * 24 * 3600))
@@ -161,7 +201,10 @@ import Testing
             served.clock.advance(by: .seconds(2 * 24 * 3600))
             #expect(try await create("Harbor", key: "k-2").status == .created)
             let anew = try await create("Glow", key: "k-1")
-            #expect(anew.status != .created && anew.headers[HTTPField.Name("Idempotent-Replayed")!] == nil, "\(anew.status) \(anew.text)")
+            #expect(
+                anew.status != .created && anew.headers[HTTPField.Name("Idempotent-Replayed")!] == nil,
+                "\(anew.status) \(anew.text)"
+            )
         }
     }
 

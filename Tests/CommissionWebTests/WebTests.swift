@@ -19,8 +19,12 @@ import Testing
         try await test.app.test(.router) { client in
             for route in routes where !route.isPublic {
                 let uri = route.path.replacing(/:\w+/, with: "1")
-                let response = try await client.execute(uri: uri, method: route.method, headers: [.contentType: "application/json"],
-                                                        body: ByteBuffer(string: "{}"))
+                let response = try await client.execute(
+                    uri: uri,
+                    method: route.method,
+                    headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: "{}")
+                )
                 if route.path.hasPrefix("/api/") {
                     #expect(response.status == .unauthorized, "\(route)")
                     #expect(response.headers[.contentType] == "application/problem+json", "\(route)")
@@ -29,7 +33,11 @@ import Testing
                     #expect(response.headers[.location] == "/setup", "\(route)")
                 }
                 // A forged or stale session cookie is no better than none.
-                let forged = try await client.execute(uri: uri, method: route.method, headers: [.cookie: "commission_session=forged"])
+                let forged = try await client.execute(
+                    uri: uri,
+                    method: route.method,
+                    headers: [.cookie: "commission_session=forged"]
+                )
                 #expect(forged.status == .unauthorized || forged.status == .seeOther, "\(route)")
             }
         }
@@ -37,22 +45,32 @@ import Testing
         #expect(try await test.store.countSales(SaleQuery(includeVoided: true)) == 0)
     }
 
-    @Test("Only the health check, static files, sign-in and invitations are open") func onlyPublicRoutesAreOpen() async throws {
+    @Test("Only the health check, static files, sign-in and invitations are open") func onlyPublicRoutesAreOpen()
+        async throws
+    {
         let test = try await TestApp()
         let open = Set(test.routes.routes.filter(\.isPublic).map(\.description))
-        #expect(open == ["GET /health", "GET /health/live", "GET /health/ready", "GET /metrics", "GET /static/:file", "GET /manifest.webmanifest", "GET /sw.js", "GET /favicon.ico",
-                         "GET /setup", "POST /setup", "GET /login", "POST /login", "GET /invite/:secret", "POST /invite/:secret",
-                         // The sample book set-up offers: opened only while the book awaits set-up (FirstRunTests), left by anyone.
-                         "POST /sample", "GET /sample/leave"])
+        #expect(
+            open == [
+                "GET /health", "GET /health/live", "GET /health/ready", "GET /metrics", "GET /static/:file",
+                "GET /manifest.webmanifest", "GET /sw.js", "GET /favicon.ico",
+                "GET /setup", "POST /setup", "GET /login", "POST /login", "GET /invite/:secret", "POST /invite/:secret",
+                // The sample book set-up offers: opened only while the book awaits set-up (FirstRunTests), left by anyone.
+                "POST /sample", "GET /sample/leave",
+            ]
+        )
     }
 
     @Test func aPathRefusesAMethodItDoesNotTakeWith405() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
-            for (method, uri, allow) in [(HTTPRequest.Method.put, "/api/v1/sales/7", "GET, PATCH, DELETE, POST"), (.put, "/api/v1/clinics", "GET, POST"),
-                                         (.init("TRACE")!, "/api/v1/dashboard", "GET"), (.patch, "/settings", "GET"),
-                                         // A named path beside a parameter's: its own methods, not the parameter's.
-                                         (.post, "/api/v1/sales/days", "GET"), (.patch, "/api/v1/sales/days", "GET")] {
+            for (method, uri, allow) in [
+                (HTTPRequest.Method.put, "/api/v1/sales/7", "GET, PATCH, DELETE, POST"),
+                (.put, "/api/v1/clinics", "GET, POST"),
+                (.init("TRACE")!, "/api/v1/dashboard", "GET"), (.patch, "/settings", "GET"),
+                // A named path beside a parameter's: its own methods, not the parameter's.
+                (.post, "/api/v1/sales/days", "GET"), (.patch, "/api/v1/sales/days", "GET"),
+            ] {
                 let response = try await client.execute(uri: uri, method: method)
                 #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
                 #expect(response.headers[.allow] == allow, "\(method) \(uri)")
@@ -68,7 +86,10 @@ import Testing
             for uri in ["/login", "/setup", "/api/v1/sales", "/static/app.js", "/nowhere"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 let csp = try #require(response.headers[.contentSecurityPolicy], "\(uri)")
-                #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline") && csp.contains("frame-ancestors 'none'"))
+                #expect(
+                    csp.contains("script-src 'self'") && !csp.contains("unsafe-inline")
+                        && csp.contains("frame-ancestors 'none'")
+                )
                 #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
                 #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin")
                 #expect(response.headers[HTTPField.Name("Permissions-Policy")!]?.contains("camera=()") == true)
@@ -87,7 +108,11 @@ import Testing
             // The session cookie is HttpOnly and SameSite.
             let page = try await client.execute(uri: "/setup", method: .get)
             #expect(page.headers[.location] == "/login")
-            let home = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"])
+            let home = try await client.execute(
+                uri: "/",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            )
             #expect(home.status == .ok && home.text.contains("Save sale"))
         }
         // The password is kept as a bcrypt hash, never as given.
@@ -101,8 +126,12 @@ import Testing
             let page = try await client.execute(uri: "/setup", method: .get)
             var headers = formHeaders
             headers[.cookie] = "commission_csrf=\(page.cookies["commission_csrf"] ?? "")"
-            let created = try await client.execute(uri: "/setup", method: .post, headers: headers,
-                                                   body: form(["csrf": csrfField(page.text) ?? "", "username": "ana", "password": "0123456789ab"]))
+            let created = try await client.execute(
+                uri: "/setup",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrfField(page.text) ?? "", "username": "ana", "password": "0123456789ab"])
+            )
             let header = try #require(created.headers[values: .setCookie].first { $0.hasPrefix("commission_session=") })
             #expect(header.contains("HttpOnly") && header.contains("SameSite=Lax") && header.contains("Path=/"))
         }
@@ -111,20 +140,33 @@ import Testing
     /// Five wrong passwords from one address slow that name there; a stranger failing on purpose
     /// elsewhere, even from many addresses, does not keep her out of a device she signed in from.
     /// The server's clock stands still: no wait ends mid-test however slowly the machine runs.
-    @Test("Sign-in slows down per name and address, and lets her known device through") func signInThrottle() async throws {
+    @Test("Sign-in slows down per name and address, and lets her known device through") func signInThrottle()
+        async throws
+    {
         let store = try SQLiteStore(.inMemory)
         var configuration = WebConfiguration(bcryptCost: 4, trustForwardedFor: true)
         configuration.clock = ManualClock()
         let app = Application(router: buildRouter(configuration: configuration, store: store))
         try await app.test(.router) { client in
             _ = try await signUp(client, password: "the right password")
-            func attempt(_ password: String, as name: String = "ana", from address: String, device: String? = nil) async throws -> TestResponse {
+            func attempt(
+                _ password: String,
+                as name: String = "ana",
+                from address: String,
+                device: String? = nil
+            ) async throws -> TestResponse {
                 let page = try await client.execute(uri: "/login", method: .get)
                 var headers = formHeaders
-                headers[.cookie] = "commission_csrf=\(page.cookies["commission_csrf"] ?? "")" + (device.map { "; commission_device=\($0)" } ?? "")
+                headers[.cookie] =
+                    "commission_csrf=\(page.cookies["commission_csrf"] ?? "")"
+                    + (device.map { "; commission_device=\($0)" } ?? "")
                 headers[HTTPField.Name("X-Forwarded-For")!] = address
-                return try await client.execute(uri: "/login", method: .post, headers: headers,
-                                                body: form(["csrf": csrfField(page.text) ?? "", "username": name, "password": password]))
+                return try await client.execute(
+                    uri: "/login",
+                    method: .post,
+                    headers: headers,
+                    body: form(["csrf": csrfField(page.text) ?? "", "username": name, "password": password])
+                )
             }
             for _ in 0..<5 { #expect(try await attempt("wrong", from: "10.0.0.1").status == .unauthorized) }
             // That address must now wait, even with the right password; it is told how long.
@@ -145,11 +187,17 @@ import Testing
             #expect(try await attempt("the right password", from: "10.0.0.3", device: device).status == .seeOther)
             // A forged device cookie is no device.
             let forged = String(device.dropLast()) + (device.hasSuffix("0") ? "1" : "0")
-            #expect(try await attempt("the right password", from: "10.0.0.4", device: forged).status == .tooManyRequests)
+            #expect(
+                try await attempt("the right password", from: "10.0.0.4", device: forged).status == .tooManyRequests
+            )
 
             // One address trying twenty names is slowed for any name.
-            for index in 1...20 { #expect(try await attempt("x", as: "nobody\(index)", from: "10.0.2.1").status == .unauthorized) }
-            #expect(try await attempt("the right password", from: "10.0.2.1", device: device).status == .tooManyRequests)
+            for index in 1...20 {
+                #expect(try await attempt("x", as: "nobody\(index)", from: "10.0.2.1").status == .unauthorized)
+            }
+            #expect(
+                try await attempt("the right password", from: "10.0.2.1", device: device).status == .tooManyRequests
+            )
         }
     }
 
@@ -168,11 +216,19 @@ import Testing
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
-            let sale = ["clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "2", "date": "2026-03-02"]
-            #expect(try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(sale)).status == .forbidden)
+            let sale = [
+                "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "2", "date": "2026-03-02",
+            ]
+            #expect(
+                try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(sale)).status
+                    == .forbidden
+            )
             var forged = sale
             forged["csrf"] = String(repeating: "0", count: 64)
-            #expect(try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(forged)).status == .forbidden)
+            #expect(
+                try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(forged)).status
+                    == .forbidden
+            )
             #expect(try await test.store.countSales(SaleQuery()) == 0)
             var good = sale
             good["csrf"] = csrf
@@ -187,16 +243,29 @@ import Testing
         let test = try await TestApp()
         let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
         let secret = "cm_test-secret"
-        let token = try await test.store.createToken(account: owner.id, name: "script", tokenDigest: WebSecrets.digest(secret), now: Date())
+        let token = try await test.store.createToken(
+            account: owner.id,
+            name: "script",
+            tokenDigest: WebSecrets.digest(secret),
+            now: Date()
+        )
         try await test.app.test(.router) { client in
             let bearer: HTTPFields = [.authorization: "Bearer \(secret)"]
             #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: bearer).status == .ok)
             // The scheme's name in any case, the secret with spaces around it.
             for spelling in ["bearer \(secret)", "BEARER \(secret) ", "BeArEr  \(secret)"] {
-                #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: spelling]).status == .ok, "\(spelling)")
+                #expect(
+                    try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: spelling])
+                        .status == .ok,
+                    "\(spelling)"
+                )
             }
             for other in ["Bearer_\(secret)", "Basic \(secret)", "Bearer", "Bearer@\(secret)"] {
-                #expect(try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: other]).status == .unauthorized, "\(other)")
+                #expect(
+                    try await client.execute(uri: "/api/v1/clinics", method: .get, headers: [.authorization: other])
+                        .status == .unauthorized,
+                    "\(other)"
+                )
             }
             try await test.store.revokeToken(token.id, account: owner.id)
             let refused = try await client.execute(uri: "/api/v1/clinics", method: .get, headers: bearer)
@@ -209,7 +278,12 @@ import Testing
 @Suite struct APITests {
     func bearer(_ test: TestApp) async throws -> HTTPFields {
         let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
-        _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        _ = try await test.store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest("cm_secret"),
+            now: Date()
+        )
         return [.authorization: "Bearer cm_secret", .contentType: "application/json"]
     }
 
@@ -218,10 +292,21 @@ import Testing
         var fields = try await bearer(test)
         fields[HTTPField.Name("Idempotency-Key")!] = "phone-1234"
         let headers = fields
-        let body = #"{"clinic": "Glow", "product": "SER-30", "quantity": 2, "date": "2026-03-02", "unitPrice": "50.00"}"#
+        let body =
+            #"{"clinic": "Glow", "product": "SER-30", "quantity": 2, "date": "2026-03-02", "unitPrice": "50.00"}"#
         try await test.app.test(.router) { client in
-            let first = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string: body))
-            let second = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string: body))
+            let first = try await client.execute(
+                uri: "/api/v1/sales",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: body)
+            )
+            let second = try await client.execute(
+                uri: "/api/v1/sales",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: body)
+            )
             #expect(first.status == .created && second.status == .created)
             #expect(first.text == second.text)
             #expect(try first.json()["commission"] as? String == "24.00")
@@ -233,23 +318,48 @@ import Testing
     static let badRequests: [(name: String, body: String, status: Int, detail: String)] = [
         ("malformed JSON", #"{"clinic": "Glow", "#, 400, "not valid JSON"),
         ("wrong type", #"{"clinic": "Glow", "product": "SER-30", "quantity": "two"}"#, 400, "quantity"),
-        ("beyond 64 bits", #"{"clinic": "Glow", "product": "SER-30", "quantity": 99999999999999999999}"#, 400,
-         #"the field "quantity" is 99999999999999999999: a whole number from -9223372036854775808 to 9223372036854775807"#),
-        ("a fraction", #"{"clinic": "Glow", "product": "SER-30", "quantity": 1.5}"#, 400, #"the field "quantity" is 1.5: a whole number"#),
-        ("beyond a decimal", #"{"clinic": "Glow", "product": "SER-30", "quantity": 1e200}"#, 400, #"the field "quantity" is 1e+200: a whole number"#),
+        (
+            "beyond 64 bits", #"{"clinic": "Glow", "product": "SER-30", "quantity": 99999999999999999999}"#, 400,
+            #"the field "quantity" is 99999999999999999999: a whole number from -9223372036854775808 to 9223372036854775807"#
+        ),
+        (
+            "a fraction", #"{"clinic": "Glow", "product": "SER-30", "quantity": 1.5}"#, 400,
+            #"the field "quantity" is 1.5: a whole number"#
+        ),
+        (
+            "beyond a decimal", #"{"clinic": "Glow", "product": "SER-30", "quantity": 1e200}"#, 400,
+            #"the field "quantity" is 1e+200: a whole number"#
+        ),
         ("unknown clinic", #"{"clinic": "Nowhere", "product": "SER-30"}"#, 422, "no clinic named \"Nowhere\""),
         ("unknown product", #"{"clinic": "Glow", "product": "Elixir"}"#, 422, "no product named"),
-        ("too many decimals", #"{"clinic": "Glow", "product": "SER-30", "unitPrice": "12.345"}"#, 422, "at most 2 decimal places"),
+        (
+            "too many decimals", #"{"clinic": "Glow", "product": "SER-30", "unitPrice": "12.345"}"#, 422,
+            "at most 2 decimal places"
+        ),
         ("exponent", #"{"clinic": "Glow", "product": "SER-30", "unitPrice": "1e5"}"#, 422, "is not an amount"),
         ("impossible date", #"{"clinic": "Glow", "product": "SER-30", "date": "2026-02-30"}"#, 422, "2026-02-30"),
         ("quantity zero", #"{"clinic": "Glow", "product": "SER-30", "quantity": 0}"#, 422, "quantity is 0"),
-        ("no terms", #"{"clinic": "Glow", "product": "SER-30", "date": "2019-12-31"}"#, 422, "No commission terms for Glow on 2019-12-31"),
-        ("overflow", #"{"clinic": "Glow", "product": "SER-30", "quantity": 3, "unitPrice": "92233720368547758.07"}"#, 422, "more than Commission takes: at most 10000000.00"),
+        (
+            "no terms", #"{"clinic": "Glow", "product": "SER-30", "date": "2019-12-31"}"#, 422,
+            "No commission terms for Glow on 2019-12-31"
+        ),
+        (
+            "overflow", #"{"clinic": "Glow", "product": "SER-30", "quantity": 3, "unitPrice": "92233720368547758.07"}"#,
+            422, "more than Commission takes: at most 10000000.00"
+        ),
         ("no clinic", #"{"product": "SER-30"}"#, 422, "Name the clinic"),
-        ("the calendar's last day", #"{"clinic": "Glow", "product": "SER-30", "date": "9999-12-31"}"#, 422,
-         "Date: 9999-12-31 is more than a year from today; a book takes dates from 1900-01-01 to"),
-        ("a year typed wrong", #"{"clinic": "Glow", "product": "SER-30", "date": "2062-03-02"}"#, 422, "2062-03-02 is more than a year from today"),
-        ("before 1900", #"{"clinic": "Glow", "product": "SER-30", "date": "0001-01-01"}"#, 422, "0001-01-01 is before 1900-01-01"),
+        (
+            "the calendar's last day", #"{"clinic": "Glow", "product": "SER-30", "date": "9999-12-31"}"#, 422,
+            "Date: 9999-12-31 is more than a year from today; a book takes dates from 1900-01-01 to"
+        ),
+        (
+            "a year typed wrong", #"{"clinic": "Glow", "product": "SER-30", "date": "2062-03-02"}"#, 422,
+            "2062-03-02 is more than a year from today"
+        ),
+        (
+            "before 1900", #"{"clinic": "Glow", "product": "SER-30", "date": "0001-01-01"}"#, 422,
+            "0001-01-01 is before 1900-01-01"
+        ),
     ]
 
     /// Query parameters take the dates a book takes too; reopening takes any period, so that one
@@ -258,32 +368,67 @@ import Testing
         let test = try await TestApp()
         let headers = try await bearer(test)
         try await test.app.test(.router) { client in
-            for uri in ["/api/v1/dashboard?date=0001-01-01", "/api/v1/sales?from=2062-01-01", "/api/v1/sales?to=1899-12-31",
-                        "/api/v1/clinics/1/statement?date=9999-12-31", "/api/v1/clinics/1/reconciliation?date=0001-01-01"] {
+            for uri in [
+                "/api/v1/dashboard?date=0001-01-01", "/api/v1/sales?from=2062-01-01", "/api/v1/sales?to=1899-12-31",
+                "/api/v1/clinics/1/statement?date=9999-12-31", "/api/v1/clinics/1/reconciliation?date=0001-01-01",
+            ] {
                 let response = try await client.execute(uri: uri, method: .get, headers: headers)
                 #expect(response.status.code == 422, "\(uri): \(response.text)")
-                #expect((try response.json()["detail"] as? String)?.contains("a book takes dates from 1900-01-01") == true, "\(uri)")
+                #expect(
+                    (try response.json()["detail"] as? String)?.contains("a book takes dates from 1900-01-01") == true,
+                    "\(uri)"
+                )
             }
-            let close = try await client.execute(uri: "/api/v1/clinics/1/close?date=0001-01-01", method: .post, headers: headers)
+            let close = try await client.execute(
+                uri: "/api/v1/clinics/1/close?date=0001-01-01",
+                method: .post,
+                headers: headers
+            )
             #expect(close.status.code == 422, "\(close.text)")
-            let reopen = try await client.execute(uri: "/api/v1/clinics/1/reopen?date=0001-01-01", method: .post, headers: headers)
+            let reopen = try await client.execute(
+                uri: "/api/v1/clinics/1/reopen?date=0001-01-01",
+                method: .post,
+                headers: headers
+            )
             #expect(reopen.status == .ok, "\(reopen.text)")
-            #expect(try await client.execute(uri: "/api/v1/dashboard?date=1900-01-01", method: .get, headers: headers).status == .ok)
+            #expect(
+                try await client.execute(uri: "/api/v1/dashboard?date=1900-01-01", method: .get, headers: headers)
+                    .status == .ok
+            )
             // A filter given empty, or one end of a period alone, is refused rather than ignored.
-            for uri in ["/api/v1/payouts?periodStart=", "/api/v1/payouts?periodEnd=2026-03-31", "/api/v1/payouts?periodStart=&periodEnd="] {
+            for uri in [
+                "/api/v1/payouts?periodStart=", "/api/v1/payouts?periodEnd=2026-03-31",
+                "/api/v1/payouts?periodStart=&periodEnd=",
+            ] {
                 let response = try await client.execute(uri: uri, method: .get, headers: headers)
-                #expect(response.status == .badRequest || response.status.code == 422, "\(uri): \(response.status) \(response.text)")
+                #expect(
+                    response.status == .badRequest || response.status.code == 422,
+                    "\(uri): \(response.status) \(response.text)"
+                )
             }
-            #expect(try await client.execute(uri: "/api/v1/payouts?periodStart=2026-03-01&periodEnd=2026-03-31", method: .get, headers: headers).status == .ok)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/payouts?periodStart=2026-03-01&periodEnd=2026-03-31",
+                    method: .get,
+                    headers: headers
+                ).status == .ok
+            )
         }
     }
 
     @Test(arguments: badRequests)
-    func badInputGetsAProblemDetailAndChangesNothing(_ bad: (name: String, body: String, status: Int, detail: String)) async throws {
+    func badInputGetsAProblemDetailAndChangesNothing(
+        _ bad: (name: String, body: String, status: Int, detail: String)
+    ) async throws {
         let test = try await TestApp()
         let headers = try await bearer(test)
         try await test.app.test(.router) { client in
-            let response = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: ByteBuffer(string: bad.body))
+            let response = try await client.execute(
+                uri: "/api/v1/sales",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: bad.body)
+            )
             #expect(response.status.code == bad.status, "\(bad.name): \(response.text)")
             #expect(response.headers[.contentType] == "application/problem+json")
             let problem = try response.json()
@@ -297,7 +442,9 @@ import Testing
         let test = try await TestApp(maxBodySize: 1024)
         let headers = try await bearer(test)
         try await test.app.test(.router) { client in
-            #expect(try await client.execute(uri: "/api/v1/sales/999", method: .get, headers: headers).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/api/v1/sales/999", method: .get, headers: headers).status == .notFound
+            )
             let huge = ByteBuffer(string: #"{"note": ""# + String(repeating: "x", count: 4096) + #""}"#)
             let response = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers, body: huge)
             #expect(response.status == .contentTooLarge)
@@ -308,15 +455,34 @@ import Testing
         let test = try await TestApp()
         let headers = try await bearer(test)
         try await test.app.test(.router) { client in
-            _ = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers,
-                                         body: ByteBuffer(string: #"{"clinicId": 1, "productId": 1, "quantity": 2, "date": "2026-03-02"}"#))
-            _ = try await client.execute(uri: "/api/v1/payouts", method: .post, headers: headers,
-                                         body: ByteBuffer(string: #"{"clinic": "Glow", "period": "2026-03-10", "amount": "20.00", "receivedOn": "2026-04-02"}"#))
-            let statement = try await client.execute(uri: "/api/v1/clinics/1/statement?date=2026-03-15", method: .get, headers: headers)
+            _ = try await client.execute(
+                uri: "/api/v1/sales",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: #"{"clinicId": 1, "productId": 1, "quantity": 2, "date": "2026-03-02"}"#)
+            )
+            _ = try await client.execute(
+                uri: "/api/v1/payouts",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(
+                    string:
+                        #"{"clinic": "Glow", "period": "2026-03-10", "amount": "20.00", "receivedOn": "2026-04-02"}"#
+                )
+            )
+            let statement = try await client.execute(
+                uri: "/api/v1/clinics/1/statement?date=2026-03-15",
+                method: .get,
+                headers: headers
+            )
             let totals = try statement.json()["totals"] as? [String: Any]
             #expect(totals?["commission"] as? String == "24.00")
             #expect(try statement.json()["balance"] as? String == "4.00")
-            let reconciliation = try await client.execute(uri: "/api/v1/clinics/1/reconciliation?date=2026-04-30", method: .get, headers: headers)
+            let reconciliation = try await client.execute(
+                uri: "/api/v1/clinics/1/reconciliation?date=2026-04-30",
+                method: .get,
+                headers: headers
+            )
             let periods = try reconciliation.json()["periods"] as? [[String: Any]]
             #expect(periods?.first?["status"] as? String == "underpaid")
         }
@@ -333,8 +499,15 @@ import Testing
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
-            for route in test.routes.routes where route.method == .get && !route.isPublic && !route.path.contains(":") && !Self.streams.union(Self.ranged).contains(route.path) {
-                let response = try await client.execute(uri: route.path, method: .get, headers: [.cookie: "commission_session=\(session)"])
+            for route in test.routes.routes
+            where route.method == .get && !route.isPublic && !route.path.contains(":")
+                && !Self.streams.union(Self.ranged).contains(route.path)
+            {
+                let response = try await client.execute(
+                    uri: route.path,
+                    method: .get,
+                    headers: [.cookie: "commission_session=\(session)"]
+                )
                 #expect(response.status == .ok, "\(route): \(response.status)")
             }
         }
@@ -345,9 +518,20 @@ import Testing
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
-            let page = try await client.execute(uri: "/settings", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
-            #expect(page.contains(#"<option value="USD" selected>USD · US Dollar</option>"#) && page.contains(#"<option value="EUR">EUR · Euro</option>"#), "\(page)")
-            #expect(page.contains(#"<label for="currency">Currency</label>"#) && page.contains(#"<p class="hint" id="currency-hint">"#))
+            let page = try await client.execute(
+                uri: "/settings",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
+            #expect(
+                page.contains(#"<option value="USD" selected>USD · US Dollar</option>"#)
+                    && page.contains(#"<option value="EUR">EUR · Euro</option>"#),
+                "\(page)"
+            )
+            #expect(
+                page.contains(#"<label for="currency">Currency</label>"#)
+                    && page.contains(#"<p class="hint" id="currency-hint">"#)
+            )
             // No label carries its help inside it.
             #expect(page.firstMatch(of: /<label[^>]*>[^<]*<span class="muted/) == nil, "\(page)")
         }
@@ -357,32 +541,67 @@ import Testing
     func aReturnIsSaidAsOne() async throws {
         let test = try await TestApp()
         let today = try await test.store.settings().today()
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2), idempotencyKey: nil)
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: -1), idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2),
+            idempotencyKey: nil
+        )
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: -1),
+            idempotencyKey: nil
+        )
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
             let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
             let sales = try await client.execute(uri: "/sales", method: .get, headers: cookie).text
             #expect(sales.contains("Return: 1 × \(test.serum.name)") && !sales.contains("-1 × "), "\(sales)")
-            let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)", method: .get, headers: cookie).text
-            #expect(statement.contains("<td>Return: 1 × \(test.serum.name)</td>") && statement.contains("\u{2212}$"), "\(statement)")
+            let statement = try await client.execute(
+                uri: "/statements?clinic=\(test.glow.id)",
+                method: .get,
+                headers: cookie
+            ).text
+            #expect(
+                statement.contains("<td>Return: 1 × \(test.serum.name)</td>") && statement.contains("\u{2212}$"),
+                "\(statement)"
+            )
         }
     }
 
     @Test("Quick entry prefills the last clinic and the most sold product") func quickEntryPrefills() async throws {
         let test = try await TestApp()
         let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .semimonthly))
-        _ = try await test.store.createTerms(TermsDraft(clinicID: harbor.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
-        let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))
+        _ = try await test.store.createTerms(
+            TermsDraft(
+                clinicID: harbor.id,
+                share: try Share(parsing: "50"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
+        let cream = try await test.store.createProduct(
+            ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero)
+        )
         for _ in 0..<3 {
-            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: cream.id, date: try Day(parsing: "2026-03-01")), idempotencyKey: nil)
+            _ = try await test.store.createSale(
+                SaleDraft(clinicID: test.glow.id, productID: cream.id, date: try Day(parsing: "2026-03-01")),
+                idempotencyKey: nil
+            )
         }
-        _ = try await test.store.createSale(SaleDraft(clinicID: harbor.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")), idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: harbor.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+            idempotencyKey: nil
+        )
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
-            let html = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            let html = try await client.execute(
+                uri: "/",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
             #expect(html.contains("<option value=\"\(harbor.id)\" selected>Harbor</option>"))
-            #expect(html.contains("value=\"\(cream.id)\" data-price=\"30.00\" data-prices=\"{&quot;own&quot;:[&quot;30.00&quot;,&quot;$30.00&quot;]}\" checked"))
+            #expect(
+                html.contains(
+                    "value=\"\(cream.id)\" data-price=\"30.00\" data-prices=\"{&quot;own&quot;:[&quot;30.00&quot;,&quot;$30.00&quot;]}\" checked"
+                )
+            )
             #expect(html.contains("inputmode=\"decimal\""))
             #expect(html.contains("value=\"30.00\""))  // the price field, prefilled as typed: 30.00, never 3000
         }
@@ -392,32 +611,75 @@ import Testing
 @Suite struct TermsPageTests {
     @Test func backdatedTermsSayHowManySalesTheyRecomputed() async throws {
         let test = try await TestApp()
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
-                                            idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+            idempotencyKey: nil
+        )
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
-            let response = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form(
-                ["csrf": csrf, "clinic": "\(test.glow.id)", "product": "", "share": "50", "basis": "profit", "from": "2026-03-01"]))
+            let response = try await client.execute(
+                uri: "/terms",
+                method: .post,
+                headers: headers,
+                body: form(
+                    [
+                        "csrf": csrf, "clinic": "\(test.glow.id)", "product": "", "share": "50", "basis": "profit",
+                        "from": "2026-03-01",
+                    ])
+            )
             #expect(response.status == .seeOther)
             let location = try #require(response.headers[.location])
-            let terms = try #require(try await test.store.terms(TermsQuery(clinicID: test.glow.id)).first { $0.share.percentText == "50.00" })
+            let terms = try #require(
+                try await test.store.terms(TermsQuery(clinicID: test.glow.id)).first { $0.share.percentText == "50.00" }
+            )
             #expect(location == "/book?kind=terms&added=\(terms.id)&recomputed=1&closed=0#terms")
             // Said in the Terms section, where the form was: what was added, and what it changed.
-            let page = try await client.execute(uri: location, method: .get, headers: [.cookie: "commission_session=\(session)"])
-            #expect(page.text.contains(#"<p class="notice" role="status" id="added">Added Glow&#39;s terms: 50% of profit from 03/01/2026. 1 sale recomputed.</p>"#),
-                    "\(page.text)")
+            let page = try await client.execute(
+                uri: location,
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            )
+            #expect(
+                page.text.contains(
+                    #"<p class="notice" role="status" id="added">Added Glow&#39;s terms: 50% of profit from 03/01/2026. 1 sale recomputed.</p>"#
+                ),
+                "\(page.text)"
+            )
             // A clinic and a product added say so in their own sections, with the next step.
-            let clinic = try await client.execute(uri: "/clinics", method: .post, headers: headers, body: form(
-                ["csrf": csrf, "name": "Harbor Skin", "scheduleKind": "weekly", "weekday": "tuesday"]))
+            let clinic = try await client.execute(
+                uri: "/clinics",
+                method: .post,
+                headers: headers,
+                body: form(
+                    ["csrf": csrf, "name": "Harbor Skin", "scheduleKind": "weekly", "weekday": "tuesday"])
+            )
             let harbor = try await test.store.clinic(named: "Harbor Skin")
             #expect(clinic.headers[.location] == "/book?kind=clinic&added=\(harbor.id)#clinics")
-            let clinicPage = try await client.execute(uri: clinic.headers[.location] ?? "", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
-            #expect(clinicPage.contains("Added Harbor Skin, paid weekly, from Tuesday. Next: your split there, under Terms below."), "\(clinicPage)")
-            let product = try await client.execute(uri: "/products", method: .post, headers: headers, body: form(
-                ["csrf": csrf, "name": "Eye Cream", "price": "24.00", "cost": "9.50"]))
-            let productPage = try await client.execute(uri: product.headers[.location] ?? "", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            let clinicPage = try await client.execute(
+                uri: clinic.headers[.location] ?? "",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
+            #expect(
+                clinicPage.contains(
+                    "Added Harbor Skin, paid weekly, from Tuesday. Next: your split there, under Terms below."
+                ),
+                "\(clinicPage)"
+            )
+            let product = try await client.execute(
+                uri: "/products",
+                method: .post,
+                headers: headers,
+                body: form(
+                    ["csrf": csrf, "name": "Eye Cream", "price": "24.00", "cost": "9.50"])
+            )
+            let productPage = try await client.execute(
+                uri: product.headers[.location] ?? "",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
             #expect(productPage.contains("Added Eye Cream at $24.00, your cost $9.50."), "\(productPage)")
         }
         // 1 × 30.00 profit × 50% = 15.00 now.
@@ -435,11 +697,19 @@ import Testing
         for (path, operations) in paths {
             for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
         }
-        let served = Set(test.routes.routes.filter { $0.path.hasPrefix("/api/") }.map {
-            "\($0.method) \($0.path.replacing(/:(\w+)/) { "{\($0.1)}" })"
-        })
-        #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
-        #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
+        let served = Set(
+            test.routes.routes.filter { $0.path.hasPrefix("/api/") }.map {
+                "\($0.method) \($0.path.replacing(/:(\w+)/) { "{\($0.1)}" })"
+            }
+        )
+        #expect(
+            served.subtracting(documented).isEmpty,
+            "served but not documented: \(served.subtracting(documented).sorted())"
+        )
+        #expect(
+            documented.subtracting(served).isEmpty,
+            "documented but not served: \(documented.subtracting(served).sorted())"
+        )
 
         // Every $ref points at a schema the document defines.
         let text = String(decoding: try OpenAPI.document(), as: UTF8.self)
@@ -452,9 +722,18 @@ import Testing
     @Test func theDocumentIsServed() async throws {
         let test = try await TestApp()
         let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
-        _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_s"), now: Date())
+        _ = try await test.store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest("cm_s"),
+            now: Date()
+        )
         try await test.app.test(.router) { client in
-            let response = try await client.execute(uri: "/api/v1/openapi.json", method: .get, headers: [.authorization: "Bearer cm_s"])
+            let response = try await client.execute(
+                uri: "/api/v1/openapi.json",
+                method: .get,
+                headers: [.authorization: "Bearer cm_s"]
+            )
             #expect(response.status == .ok)
             #expect(try response.json()["openapi"] as? String == "3.1.0")
         }
@@ -466,19 +745,34 @@ import Testing
         let test = try await TestApp()
         // Glow owes $24.00 for September and $12.00 for October.
         for (date, quantity) in [("2026-09-10", 2), ("2026-10-03", 1)] {
-            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: date), quantity: Int64(quantity)),
-                                                idempotencyKey: nil)
+            _ = try await test.store.createSale(
+                SaleDraft(
+                    clinicID: test.glow.id,
+                    productID: test.serum.id,
+                    date: try Day(parsing: date),
+                    quantity: Int64(quantity)
+                ),
+                idempotencyKey: nil
+            )
         }
-        let statement = "Date;Description;Amount\n05.11.2026;GLOW SPA SEPT+OCT;36,00\n06.11.2026;Refund;5,00\n07.11.2026;Rent;-400,00\n"
+        let statement =
+            "Date;Description;Amount\n05.11.2026;GLOW SPA SEPT+OCT;36,00\n06.11.2026;Refund;5,00\n07.11.2026;Rent;-400,00\n"
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
-            let checked = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
-                                                   body: form(["csrf": csrf, "bank": statement, "action": "check"]))
+            let checked = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "check"])
+            )
             let page = checked.text
             #expect(checked.status == .ok, "\(page)")
-            #expect(page.contains("2 deposits; 1 row of money out passed over; dates read as day/month/year"), "\(page)")
+            #expect(
+                page.contains("2 deposits; 1 row of money out passed over; dates read as day/month/year"),
+                "\(page)"
+            )
             // The deposit that pays two periods, ticked; the one that fits nothing, without a box.
             #expect(page.contains("<td data-label=\"Pays\">Glow: "), "\(page)")
             #expect(page.contains("the unpaid balances of"), "\(page)")
@@ -488,18 +782,40 @@ import Testing
             #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
 
             // A box for a proposal the book no longer makes: refused, nothing recorded.
-            let stale = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
-                                                 body: form(["csrf": csrf, "bank": statement, "action": "record", "accept2": "2:1:2026-09-01+100"]))
-            #expect(stale.status == .conflict && stale.text.contains("The book changed since the deposits were matched"), "\(stale.text)")
+            let stale = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "record", "accept2": "2:1:2026-09-01+100"])
+            )
+            #expect(
+                stale.status == .conflict && stale.text.contains("The book changed since the deposits were matched"),
+                "\(stale.text)"
+            )
             #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
 
-            let recorded = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
-                                                    body: form(["csrf": csrf, "bank": statement, "action": "record", "accept2": String(key)]))
-            #expect(recorded.status == .ok && recorded.text.contains("Recorded 2 payouts from 1 deposit of the bank statement."), "\(recorded.text)")
+            let recorded = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "record", "accept2": String(key)])
+            )
+            #expect(
+                recorded.status == .ok
+                    && recorded.text.contains("Recorded 2 payouts from 1 deposit of the bank statement."),
+                "\(recorded.text)"
+            )
             // Matched again: recognised.
-            let again = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
-                                                 body: form(["csrf": csrf, "bank": statement, "action": "check"]))
-            #expect(again.text.contains("Recorded already") && !again.text.contains("name=\"accept2\""), "\(again.text)")
+            let again = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "check"])
+            )
+            #expect(
+                again.text.contains("Recorded already") && !again.text.contains("name=\"accept2\""),
+                "\(again.text)"
+            )
         }
         let payouts = try await test.store.payouts(PayoutQuery())
         #expect(payouts.map(\.amount) == [Money(minorUnits: 2400), Money(minorUnits: 1200)])
@@ -510,43 +826,128 @@ import Testing
     /// form and on the Compare page alike.
     @Test("A saved mapping is picked on the bank form and the Compare page") func savedMappingPicked() async throws {
         let test = try await TestApp()
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-09-10"), quantity: 2),
-                                            idempotencyKey: nil)
-        try await test.store.saveMapping(ImportMapping(name: "Sparkasse", headers: ["Tag", "Text", "Zugang"], fields: ["Zugang": "amount", "Tag": "date"]))
-        try await test.store.saveMapping(ImportMapping(name: "Glow statements", headers: ["Tag", "Item", "Qty", "Cut"], fields: ["Cut": "commission", "Tag": "date"]))
+        _ = try await test.store.createSale(
+            SaleDraft(
+                clinicID: test.glow.id,
+                productID: test.serum.id,
+                date: try Day(parsing: "2026-09-10"),
+                quantity: 2
+            ),
+            idempotencyKey: nil
+        )
+        try await test.store.saveMapping(
+            ImportMapping(
+                name: "Sparkasse",
+                headers: ["Tag", "Text", "Zugang"],
+                fields: ["Zugang": "amount", "Tag": "date"]
+            )
+        )
+        try await test.store.saveMapping(
+            ImportMapping(
+                name: "Glow statements",
+                headers: ["Tag", "Item", "Qty", "Cut"],
+                fields: ["Cut": "commission", "Tag": "date"]
+            )
+        )
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
             // Other headers than the mapping's: it is not used by itself, and is offered to pick.
             let statement = "Tag,Text,Zugang,Saldo\n2026-11-05,GLOW SPA,24.00,100.00\n"
-            let unknown = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers, body: form(["csrf": csrf, "bank": statement, "action": "check"]))
-            #expect(unknown.status.code == 422 && unknown.text.contains(#"<option value="Sparkasse">the mapping “Sparkasse”</option>"#), "\(unknown.text)")
-            let picked = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers,
-                                                  body: form(["csrf": csrf, "bank": statement, "mapping": "Sparkasse", "action": "check"]))
-            #expect(picked.status == .ok && picked.text.contains("1 deposit") && picked.text.contains("columns as mapped in “Sparkasse”"), "\(picked.text)")
+            let unknown = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "check"])
+            )
+            #expect(
+                unknown.status.code == 422
+                    && unknown.text.contains(#"<option value="Sparkasse">the mapping “Sparkasse”</option>"#),
+                "\(unknown.text)"
+            )
+            let picked = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "mapping": "Sparkasse", "action": "check"])
+            )
+            #expect(
+                picked.status == .ok && picked.text.contains("1 deposit")
+                    && picked.text.contains("columns as mapped in “Sparkasse”"),
+                "\(picked.text)"
+            )
             let theirs = "Tag,Item,Qty,Cut,Note\n2026-09-10,Serum 30ml,2,24.00,x\n"
-            let compared = try await client.execute(uri: "/compare", method: .post, headers: headers,
-                                                    body: form(["csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": theirs,
-                                                                "mapping": "Glow statements", "action": "compare"]))
+            let compared = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": theirs,
+                    "mapping": "Glow statements", "action": "compare",
+                ])
+            )
             #expect(compared.status == .ok && compared.text.contains("Every line agrees"), "\(compared.text)")
 
             // A statement no saved mapping reads: its columns beside the fields, and her choices kept under a name and used.
             let other = "Wann,Wer,Eingang\n2026-11-05,GLOW SPA,24.00\n"
-            let shown = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers, body: form(["csrf": csrf, "bank": other, "action": "check"]))
-            #expect(shown.status.code == 422 && shown.text.contains(#"id="column-mapping""#) && shown.text.contains("<td>Wann</td><td>2026-11-05</td>")
-                    && shown.text.contains("Keep the mapping and match the deposits"), "\(shown.text)")
-            let kept = try await client.execute(uri: "/payouts/bank", method: .post, headers: headers, body: form([
-                "csrf": csrf, "bank": other, "action": "map", "map0": "date", "map1": "description", "map2": "amount", "mappingName": "Volksbank"]))
-            #expect(kept.status == .ok && kept.text.contains("1 deposit") && kept.text.contains("columns as mapped in “Volksbank”"), "\(kept.text)")
-            #expect(try await test.store.mapping(named: "volksbank").fields == ["Wann": "date", "Wer": "description", "Eingang": "amount"])
+            let shown = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": other, "action": "check"])
+            )
+            #expect(
+                shown.status.code == 422 && shown.text.contains(#"id="column-mapping""#)
+                    && shown.text.contains("<td>Wann</td><td>2026-11-05</td>")
+                    && shown.text.contains("Keep the mapping and match the deposits"),
+                "\(shown.text)"
+            )
+            let kept = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "bank": other, "action": "map", "map0": "date", "map1": "description",
+                    "map2": "amount", "mappingName": "Volksbank",
+                ])
+            )
+            #expect(
+                kept.status == .ok && kept.text.contains("1 deposit")
+                    && kept.text.contains("columns as mapped in “Volksbank”"),
+                "\(kept.text)"
+            )
+            #expect(
+                try await test.store.mapping(named: "volksbank").fields == [
+                    "Wann": "date", "Wer": "description", "Eingang": "amount",
+                ]
+            )
             let lines = "When,What,How many,Ours\n2026-09-10,Serum 30ml,2,24.00\n"
-            let asked = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form([
-                "csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": lines, "action": "compare"]))
-            #expect(asked.status.code == 422 && asked.text.contains(#"id="column-mapping""#) && asked.text.contains("Keep the mapping and compare"), "\(asked.text)")
-            let mapped = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form([
-                "csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": lines, "action": "map",
-                "map0": "date", "map1": "product", "map2": "quantity", "map3": "commission", "mappingName": "Glow's own"]))
+            let asked = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": lines,
+                    "action": "compare",
+                ])
+            )
+            #expect(
+                asked.status.code == 422 && asked.text.contains(#"id="column-mapping""#)
+                    && asked.text.contains("Keep the mapping and compare"),
+                "\(asked.text)"
+            )
+            let mapped = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-09-10", "statement": lines,
+                    "action": "map",
+                    "map0": "date", "map1": "product", "map2": "quantity", "map3": "commission",
+                    "mappingName": "Glow's own",
+                ])
+            )
             #expect(mapped.status == .ok && mapped.text.contains("Every line agrees"), "\(mapped.text)")
         }
     }
@@ -581,7 +982,11 @@ import Testing
             let ready = try await client.execute(uri: "/health/ready", method: .get)
             #expect(ready.status == .serviceUnavailable && ready.headers[.retryAfter] == "5", "\(ready.status)")
             // What a caller gets meanwhile: a 503 that says when to try again, on the API and on a page.
-            let api = try await client.execute(uri: "/api/v1/dashboard", method: .get, headers: [.authorization: "Bearer cm_x"])
+            let api = try await client.execute(
+                uri: "/api/v1/dashboard",
+                method: .get,
+                headers: [.authorization: "Bearer cm_x"]
+            )
             #expect(api.status == .serviceUnavailable && api.headers[.retryAfter] == "5", "\(api.status) \(api.text)")
             #expect(api.headers[.contentType] == "application/problem+json")
             let page = try await client.execute(uri: "/dashboard", method: .get)
@@ -595,20 +1000,38 @@ import Testing
 @Suite struct JSONLogTests {
     @Test func everyLineOfARequestCarriesItsId() async throws {
         let lines = Mutex<[String]>([])
-        let logger = Logger(label: "commission") { label in JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
+        let logger = Logger(label: "commission") { label in
+            JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } }
+        }
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
-        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store), logger: logger)
+        let app = Application(
+            router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store),
+            logger: logger
+        )
         try await app.test(.live) { client in
             _ = try await client.execute(uri: "/health", method: .get)
-            _ = try await client.execute(uri: "/api/v1/dashboard", method: .get, headers: [.authorization: "Bearer cm_nobody"])
+            _ = try await client.execute(
+                uri: "/api/v1/dashboard",
+                method: .get,
+                headers: [.authorization: "Bearer cm_nobody"]
+            )
         }
         let objects = try lines.withLock { $0 }.map { line -> [String: String] in
             #expect(line.hasSuffix("}\n") && !line.dropLast().contains("\n"), "one object a line: \(line)")
             return try JSONDecoder().decode([String: String].self, from: Data(line.utf8))
         }
         let requests = objects.filter { $0["message"]?.hasPrefix("GET /") == true }
-        #expect(requests.map { $0["message"]?.split(separator: " ").prefix(3).joined(separator: " ") } == ["GET /health 200", "GET /api/v1/dashboard 401"], "\(objects)")
-        #expect(requests.allSatisfy { $0["level"] == "info" && $0["label"] == "commission" && $0["time"]?.hasSuffix("Z") == true })
+        #expect(
+            requests.map { $0["message"]?.split(separator: " ").prefix(3).joined(separator: " ") } == [
+                "GET /health 200", "GET /api/v1/dashboard 401",
+            ],
+            "\(objects)"
+        )
+        #expect(
+            requests.allSatisfy {
+                $0["level"] == "info" && $0["label"] == "commission" && $0["time"]?.hasSuffix("Z") == true
+            }
+        )
         let ids = requests.compactMap { $0["request"] }
         #expect(ids.count == 2 && Set(ids).count == 2, "each request its own id: \(requests)")
     }
@@ -627,8 +1050,10 @@ import Testing
         let (ours, theirs) = (Lines(), Lines())
         // A provider's metadata comes between the logger's and the line's own.
         let provider = Logger.MetadataProvider { ["book": "provided", "trace": "t1"] }
-        var loggers = [Logger(label: "commission") { TextLogHandler(label: $0, stream: ours, metadataProvider: provider) },
-                       Logger(label: "commission") { StreamLogHandler(label: $0, stream: theirs, metadataProvider: provider) }]
+        var loggers = [
+            Logger(label: "commission") { TextLogHandler(label: $0, stream: ours, metadataProvider: provider) },
+            Logger(label: "commission") { StreamLogHandler(label: $0, stream: theirs, metadataProvider: provider) },
+        ]
         for index in loggers.indices {
             loggers[index].logLevel = .info
             loggers[index].info("no metadata yet")
@@ -642,11 +1067,19 @@ import Testing
             loggers[index].info("a key taken away")
         }
         // The time to the second may tick between the two: compare what follows it.
-        func withoutTime(_ lines: Lines) -> [String] { lines.lines.withLock { $0 }.map { String($0.drop { $0 != " " }) } }
+        func withoutTime(_ lines: Lines) -> [String] {
+            lines.lines.withLock { $0 }.map { String($0.drop { $0 != " " }) }
+        }
         #expect(withoutTime(ours).count == 5)
         #expect(withoutTime(ours) == withoutTime(theirs))
-        #expect(withoutTime(ours)[1].hasPrefix(" info commission: book=provided hb.request.id=7f3a trace=t1 ["), "\(withoutTime(ours))")
-        #expect(withoutTime(ours)[2].hasPrefix(" warning commission: attempt=2 book=east hb.request.id=7f3a trace=t1 ["), "\(withoutTime(ours))")
+        #expect(
+            withoutTime(ours)[1].hasPrefix(" info commission: book=provided hb.request.id=7f3a trace=t1 ["),
+            "\(withoutTime(ours))"
+        )
+        #expect(
+            withoutTime(ours)[2].hasPrefix(" warning commission: attempt=2 book=east hb.request.id=7f3a trace=t1 ["),
+            "\(withoutTime(ours))"
+        )
     }
 }
 
@@ -656,47 +1089,105 @@ import Testing
         let metrics = ServerMetrics(token: "operator-secret-0123456789")
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000)))
-        _ = try await store.createTerms(TermsDraft(clinicID: glow.id, share: try Share(parsing: "40"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        let serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
         let owner = try await store.createOwner(username: "ana", passwordHash: "x")
-        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest("cm_secret"),
+            now: Date()
+        )
         var configuration = WebConfiguration(bcryptCost: 4)
         configuration.metrics = metrics
         let app = Application(router: buildRouter(configuration: configuration, store: store))
         try await app.test(.router) { client in
             // Refused without the token, or with another (the book's API token is not the operator's).
-            for headers: HTTPFields in [[:], [.authorization: "Bearer cm_secret"], [.authorization: "Bearer operator-secret-0123456788"]] {
+            for headers: HTTPFields in [
+                [:], [.authorization: "Bearer cm_secret"], [.authorization: "Bearer operator-secret-0123456788"],
+            ] {
                 let refused = try await client.execute(uri: "/metrics", method: .get, headers: headers)
                 #expect(refused.status == .unauthorized && !refused.text.contains("commission_"), "\(headers)")
             }
-            let body = #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "date": "2026-03-02", "quantity": 2}"#
+            let body =
+                #"{"clinicId": \#(glow.id.rawValue), "productId": \#(serum.id.rawValue), "date": "2026-03-02", "quantity": 2}"#
             for key in ["k1", "k2"] {
-                let created = try await client.execute(uri: "/api/v1/sales", method: .post,
-                                                       headers: [.authorization: "Bearer cm_secret", .contentType: "application/json", HTTPField.Name("Idempotency-Key")!: key],
-                                                       body: ByteBuffer(string: body))
+                let created = try await client.execute(
+                    uri: "/api/v1/sales",
+                    method: .post,
+                    headers: [
+                        .authorization: "Bearer cm_secret", .contentType: "application/json",
+                        HTTPField.Name("Idempotency-Key")!: key,
+                    ],
+                    body: ByteBuffer(string: body)
+                )
                 #expect(created.status == .created, "\(created.text)")
             }
-            _ = try await client.execute(uri: "/api/v1/clinics/999", method: .get, headers: [.authorization: "Bearer cm_secret"])
-            let scraped = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer operator-secret-0123456789"])
-            #expect(scraped.status == .ok && scraped.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            _ = try await client.execute(
+                uri: "/api/v1/clinics/999",
+                method: .get,
+                headers: [.authorization: "Bearer cm_secret"]
+            )
+            let scraped = try await client.execute(
+                uri: "/metrics",
+                method: .get,
+                headers: [.authorization: "Bearer operator-secret-0123456789"]
+            )
+            #expect(
+                scraped.status == .ok && scraped.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true
+            )
             let text = scraped.text
             #expect(text.contains("commission_sales_recorded_total 2"), "\(text)")
-            #expect(text.contains(#"commission_http_requests_total{route="/api/v1/sales",method="POST",status="201"} 2"#), "\(text)")
-            #expect(text.contains(#"commission_http_requests_total{route="/api/v1/clinics/{id}",method="GET",status="404"} 1"#), "\(text)")
-            #expect(text.contains(#"commission_http_request_duration_seconds_count{route="/api/v1/sales",method="POST"} 2"#), "\(text)")
+            #expect(
+                text.contains(#"commission_http_requests_total{route="/api/v1/sales",method="POST",status="201"} 2"#),
+                "\(text)"
+            )
+            #expect(
+                text.contains(
+                    #"commission_http_requests_total{route="/api/v1/clinics/{id}",method="GET",status="404"} 1"#
+                ),
+                "\(text)"
+            )
+            #expect(
+                text.contains(
+                    #"commission_http_request_duration_seconds_count{route="/api/v1/sales",method="POST"} 2"#
+                ),
+                "\(text)"
+            )
             // The requests' time in the database, reads and writes apart: the two sales were two writes at least.
             for operation in ["read", "write"] {
-                let count = text.firstMatch(of: try Regex(#"commission_database_duration_seconds_count\{operation="\#(operation)"\} (\d+)"#))
+                let count =
+                    text.firstMatch(
+                        of: try Regex(#"commission_database_duration_seconds_count\{operation="\#(operation)"\} (\d+)"#)
+                    )
                     .flatMap { Int($0.output[1].substring ?? "") } ?? 0
                 #expect(count >= 2, "\(operation): \(text)")
             }
-            #expect(text.contains("# HELP commission_event_streams") && text.contains("commission_event_streams 0"), "\(text)")
-            #expect(text.contains(#"commission_http_requests_total{route="/metrics",method="GET",status="401"} 3"#), "\(text)")  // refusals counted too
+            #expect(
+                text.contains("# HELP commission_event_streams") && text.contains("commission_event_streams 0"),
+                "\(text)"
+            )
+            #expect(
+                text.contains(#"commission_http_requests_total{route="/metrics",method="GET",status="401"} 3"#),
+                "\(text)"
+            )  // refusals counted too
         }
         // A server that keeps no metrics has no /metrics.
         let plain = try await TestApp()
         try await plain.app.test(.router) { client in
-            let response = try await client.execute(uri: "/metrics", method: .get, headers: [.authorization: "Bearer x"])
+            let response = try await client.execute(
+                uri: "/metrics",
+                method: .get,
+                headers: [.authorization: "Bearer x"]
+            )
             #expect(response.status == .notFound)
         }
     }
@@ -705,29 +1196,43 @@ import Testing
 /// The server's settings: a flag, else an environment variable, else the configuration file, else the default.
 @Suite struct ServerSettingsTests {
     @Test func flagsThenEnvironmentThenFileThenDefaults() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-\(UUID().uuidString).json").path
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("commission-\(UUID().uuidString).json")
+            .path
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try #"{"host": "0.0.0.0", "port": 8443, "secureCookies": true, "logFormat": "json", "backupEvery": "24h", "backupKeep": 7, "metricsToken": "from-the-file-0123", "booksKept": 500}"#
+        try
+            #"{"host": "0.0.0.0", "port": 8443, "secureCookies": true, "logFormat": "json", "backupEvery": "24h", "backupKeep": 7, "metricsToken": "from-the-file-0123", "booksKept": 500}"#
             .write(toFile: file, atomically: true, encoding: .utf8)
 
         // Nothing given: the defaults.
         let none = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:])
         #expect(none == ServerSettings())
-        #expect(none.host == "127.0.0.1" && none.port == 8080 && !none.secureCookies && none.logFormat == .text && none.backupKeep == 14)
+        #expect(
+            none.host == "127.0.0.1" && none.port == 8080 && !none.secureCookies && none.logFormat == .text
+                && none.backupKeep == 14
+        )
         #expect(none.booksKept == 100 && none.releaseBooksAfter == "10m")
 
         // The file alone.
         let fromFile = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file)
-        #expect(fromFile.host == "0.0.0.0" && fromFile.port == 8443 && fromFile.secureCookies && fromFile.logFormat == .json)
-        #expect(fromFile.backupEvery == "24h" && fromFile.backupKeep == 7 && fromFile.metricsToken == "from-the-file-0123")
+        #expect(
+            fromFile.host == "0.0.0.0" && fromFile.port == 8443 && fromFile.secureCookies && fromFile.logFormat == .json
+        )
+        #expect(
+            fromFile.backupEvery == "24h" && fromFile.backupKeep == 7 && fromFile.metricsToken == "from-the-file-0123"
+        )
         #expect(fromFile.booksKept == 500)
 
         // The environment over the file (the file named by COMMISSION_CONFIG), a flag over both.
-        let environment = ["COMMISSION_CONFIG": file, "COMMISSION_PORT": "9000", "COMMISSION_SECURE_COOKIES": "false",
-                           "COMMISSION_DATABASE_URL": "postgres://db/commission", "COMMISSION_HOST": "",
-                           "COMMISSION_RELEASE_BOOKS_AFTER": "1h"]
+        let environment = [
+            "COMMISSION_CONFIG": file, "COMMISSION_PORT": "9000", "COMMISSION_SECURE_COOKIES": "false",
+            "COMMISSION_DATABASE_URL": "postgres://db/commission", "COMMISSION_HOST": "",
+            "COMMISSION_RELEASE_BOOKS_AFTER": "1h",
+        ]
         let fromEnvironment = try await ServerSettings.resolve(ServerSettings.Flags(), environment: environment)
-        #expect(fromEnvironment.port == 9000 && !fromEnvironment.secureCookies && fromEnvironment.databaseUrl == "postgres://db/commission")
+        #expect(
+            fromEnvironment.port == 9000 && !fromEnvironment.secureCookies
+                && fromEnvironment.databaseUrl == "postgres://db/commission"
+        )
         #expect(fromEnvironment.host == "0.0.0.0")  // an empty variable is none: the file's
         #expect(fromEnvironment.releaseBooksAfter == "1h" && fromEnvironment.booksKept == 500)
         var flags = ServerSettings.Flags()
@@ -735,14 +1240,35 @@ import Testing
         flags.secureCookies = true
         flags.logFormat = "text"
         let fromFlags = try await ServerSettings.resolve(flags, environment: environment)
-        #expect(try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_MAX_BODY_SIZE": "16M"]).maxBodySize == 16 << 20)
+        #expect(
+            try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_MAX_BODY_SIZE": "16M"])
+                .maxBodySize == 16 << 20
+        )
         #expect(try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:]).maxBodySize == 8 << 20)
-        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_MAX_BODY_SIZE": "lots"]) }
-        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_MAX_BODY_SIZE": "4G"]) }
-        #expect(fromFlags.port == 7000 && fromFlags.secureCookies && fromFlags.logFormat == .text && fromFlags.backupKeep == 7)
+        await #expect(throws: SettingsError.self) {
+            _ = try await ServerSettings.resolve(
+                ServerSettings.Flags(),
+                environment: ["COMMISSION_MAX_BODY_SIZE": "lots"]
+            )
+        }
+        await #expect(throws: SettingsError.self) {
+            _ = try await ServerSettings.resolve(
+                ServerSettings.Flags(),
+                environment: ["COMMISSION_MAX_BODY_SIZE": "4G"]
+            )
+        }
+        #expect(
+            fromFlags.port == 7000 && fromFlags.secureCookies && fromFlags.logFormat == .text
+                && fromFlags.backupKeep == 7
+        )
 
         // What cannot be taken is said, naming the setting or the file.
-        await #expect(throws: SettingsError.invalid("port", "Config value for key 'COMMISSION_PORT' failed to convert to type int")) {
+        await #expect(
+            throws: SettingsError.invalid(
+                "port",
+                "Config value for key 'COMMISSION_PORT' failed to convert to type int"
+            )
+        ) {
             _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_PORT": "eighty"])
         }
         await #expect(throws: SettingsError.invalid("logFormat", "\"xml\" is text or json")) {
@@ -750,95 +1276,213 @@ import Testing
         }
         // The log level: info by default, from any of the three places, named in any case; one that is none is refused, naming them.
         #expect(none.logLevel == .info)
-        #expect(try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_LOG_LEVEL": "Warning"]).logLevel == .warning)
+        #expect(
+            try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_LOG_LEVEL": "Warning"])
+                .logLevel == .warning
+        )
         var quiet = ServerSettings.Flags()
         quiet.logLevel = "notice"
-        #expect(try await ServerSettings.resolve(quiet, environment: ["COMMISSION_LOG_LEVEL": "error"]).logLevel == .notice)
-        await #expect(throws: SettingsError.invalid("logLevel", "\"loud\" is one of trace, debug, info, notice, warning, error, critical")) {
+        #expect(
+            try await ServerSettings.resolve(quiet, environment: ["COMMISSION_LOG_LEVEL": "error"]).logLevel == .notice
+        )
+        await #expect(
+            throws: SettingsError.invalid(
+                "logLevel",
+                "\"loud\" is one of trace, debug, info, notice, warning, error, critical"
+            )
+        ) {
             _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_LOG_LEVEL": "loud"])
         }
-        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file + ".missing") }
+        await #expect(throws: SettingsError.self) {
+            _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file + ".missing")
+        }
         try "port = 8443".write(toFile: file, atomically: true, encoding: .utf8)
-        await #expect(throws: SettingsError.self) { _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file) }
+        await #expect(throws: SettingsError.self) {
+            _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: [:], file: file)
+        }
 
         // The public address: an http(s) URL with a host, kept without its trailing slash.
-        let address = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_PUBLIC_URL": "https://commission.example.com/"])
+        let address = try await ServerSettings.resolve(
+            ServerSettings.Flags(),
+            environment: ["COMMISSION_PUBLIC_URL": "https://commission.example.com/"]
+        )
         #expect(address.publicUrl.flatMap(PublicAddress.init)?.text == "https://commission.example.com")
         #expect(PublicAddress("http://10.0.0.5:8080")?.text == "http://10.0.0.5:8080")
-        for refused in ["commission.example.com", "ftp://example.com", "https://example.com/commission", "https://u:p@example.com", "https://example.com/?a=1"] {
+        for refused in [
+            "commission.example.com", "ftp://example.com", "https://example.com/commission", "https://u:p@example.com",
+            "https://example.com/?a=1",
+        ] {
             await #expect(throws: SettingsError.self, "\(refused)") {
-                _ = try await ServerSettings.resolve(ServerSettings.Flags(), environment: ["COMMISSION_PUBLIC_URL": refused])
+                _ = try await ServerSettings.resolve(
+                    ServerSettings.Flags(),
+                    environment: ["COMMISSION_PUBLIC_URL": refused]
+                )
             }
         }
     }
 }
 
 @Suite struct ComparePageTests {
-    @Test("The clinic's statement is set beside her book, and nothing changes until she adds a line") func compareWithTheirStatement() async throws {
+    @Test("The clinic's statement is set beside her book, and nothing changes until she adds a line")
+    func compareWithTheirStatement() async throws {
         let test = try await TestApp()
         for (date, quantity) in [("2026-10-05", 2), ("2026-10-12", 1)] {
-            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: date), quantity: Int64(quantity)),
-                                                idempotencyKey: nil)
+            _ = try await test.store.createSale(
+                SaleDraft(
+                    clinicID: test.glow.id,
+                    productID: test.serum.id,
+                    date: try Day(parsing: date),
+                    quantity: Int64(quantity)
+                ),
+                idempotencyKey: nil
+            )
         }
         // Glow's October: the 10/5 serums under Glow's own name; 10/12 missing; a serum on 10/20 she does not have.
-        let theirs = "Date,Item,Qty,Price,Commission\n2026-10-05,SERUM RETAIL,2,50.00,24.00\n2026-10-20,Serum 30ml,1,50.00,12.00\n"
+        let theirs =
+            "Date,Item,Qty,Price,Commission\n2026-10-05,SERUM RETAIL,2,50.00,24.00\n2026-10-20,Serum 30ml,1,50.00,12.00\n"
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
-            let statement = try await client.execute(uri: "/statements?clinic=\(test.glow.id)&date=2026-10-01", method: .get, headers: headers)
-            #expect(statement.text.contains("href=\"/compare?clinic=\(test.glow.id)&amp;date=2026-10-01\" id=\"compare-link\""), "\(statement.text)")
+            let statement = try await client.execute(
+                uri: "/statements?clinic=\(test.glow.id)&date=2026-10-01",
+                method: .get,
+                headers: headers
+            )
+            #expect(
+                statement.text.contains(
+                    "href=\"/compare?clinic=\(test.glow.id)&amp;date=2026-10-01\" id=\"compare-link\""
+                ),
+                "\(statement.text)"
+            )
             // The periods either side, named; none after the one running today.
-            #expect(statement.text.contains(">‹ Sep 2026</a>") && statement.text.contains(">Nov 2026 ›</a>"), "\(statement.text)")
-            let running = try await client.execute(uri: "/statements?clinic=\(test.glow.id)", method: .get, headers: headers).text
-            #expect(running.contains("aria-label=\"The previous period") && !running.contains("aria-label=\"The next period"), "\(running)")
+            #expect(
+                statement.text.contains(">‹ Sep 2026</a>") && statement.text.contains(">Nov 2026 ›</a>"),
+                "\(statement.text)"
+            )
+            let running = try await client.execute(
+                uri: "/statements?clinic=\(test.glow.id)",
+                method: .get,
+                headers: headers
+            ).text
+            #expect(
+                running.contains("aria-label=\"The previous period")
+                    && !running.contains("aria-label=\"The next period"),
+                "\(running)"
+            )
             // Compare names its periods in a list (each clinic's, the running one first): the statement's link picks its period.
-            let picker = try await client.execute(uri: "/compare?clinic=\(test.glow.id)&date=2026-10-01", method: .get, headers: headers).text
-            #expect(picker.contains(#"<option value="\#(test.glow.id)/2026-10-01" selected>Glow · Oct 2026</option>"#)
-                    && picker.contains(" (running)</option>") && !picker.contains(#"type="date""#), "\(picker)")
+            let picker = try await client.execute(
+                uri: "/compare?clinic=\(test.glow.id)&date=2026-10-01",
+                method: .get,
+                headers: headers
+            ).text
+            #expect(
+                picker.contains(#"<option value="\#(test.glow.id)/2026-10-01" selected>Glow · Oct 2026</option>"#)
+                    && picker.contains(" (running)</option>") && !picker.contains(#"type="date""#),
+                "\(picker)"
+            )
             // An archived clinic's statement leads to its own period, its clinic said archived.
             let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly))
             var archived = harbor
             archived.isArchived = true
             _ = try await test.store.updateClinic(archived)
-            let harborPicker = try await client.execute(uri: "/compare?clinic=\(harbor.id)&date=2026-10-01", method: .get, headers: headers).text
-            #expect(harborPicker.contains(#"<option value="\#(harbor.id)/2026-10-01" selected>Harbor (archived) · Oct 2026</option>"#)
-                    && !harborPicker.contains(#"/2026-10-01" selected>Glow"#), "\(harborPicker)")
+            let harborPicker = try await client.execute(
+                uri: "/compare?clinic=\(harbor.id)&date=2026-10-01",
+                method: .get,
+                headers: headers
+            ).text
+            #expect(
+                harborPicker.contains(
+                    #"<option value="\#(harbor.id)/2026-10-01" selected>Harbor (archived) · Oct 2026</option>"#
+                )
+                    && !harborPicker.contains(#"/2026-10-01" selected>Glow"#),
+                "\(harborPicker)"
+            )
             // The picker's choice is a clinic and a day of its period.
-            let picked = try await client.execute(uri: "/compare", method: .post, headers: headers,
-                                                  body: form(["csrf": csrf, "period": "\(test.glow.id)/2026-10-01", "statement": theirs, "action": "compare"]))
+            let picked = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "period": "\(test.glow.id)/2026-10-01", "statement": theirs, "action": "compare",
+                ])
+            )
             #expect(picked.text.contains("Glow · 10/01/2026 – 10/31/2026"), "\(picked.text)")
             let fields = ["csrf": csrf, "clinic": "\(test.glow.id)", "date": "2026-10-01", "statement": theirs]
-            let first = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form(fields.merging(["action": "compare"]) { $1 }))
+            let first = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(["action": "compare"]) { $1 })
+            )
             #expect(first.status == .ok, "\(first.text)")
             #expect(first.text.contains("<label for=\"alias0\">“SERUM RETAIL” is</label>"), "\(first.text)")
             #expect(first.text.contains("their product “SERUM RETAIL” is not one of yours"), "\(first.text)")
 
             // She says which product it is: remembered, and the lines line up.
-            let told = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form(fields.merging([
-                "action": "compare", "aliasName0": "SERUM RETAIL", "aliasProduct0": "\(test.serum.id)"]) { $1 }))
-            #expect(!told.text.contains("alias0") && told.text.contains("<dd class=\"amount\" id=\"compare-difference\">$0.00</dd>"), "\(told.text)")
+            let told = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(
+                    fields.merging([
+                        "action": "compare", "aliasName0": "SERUM RETAIL", "aliasProduct0": "\(test.serum.id)",
+                    ]) { $1 }
+                )
+            )
+            #expect(
+                !told.text.contains("alias0")
+                    && told.text.contains("<dd class=\"amount\" id=\"compare-difference\">$0.00</dd>"),
+                "\(told.text)"
+            )
             #expect(try await test.store.aliases(clinic: test.glow.id).map(\.name) == ["SERUM RETAIL"])
             #expect(told.text.contains("not on their statement") && told.text.contains("not in your book"))
-            #expect(told.text.contains("name=\"accept2\"") && !told.text.contains("name=\"accept1\""), "\(told.text)")  // only theirs can be added
+            // only theirs can be added
+            #expect(told.text.contains("name=\"accept2\"") && !told.text.contains("name=\"accept1\""), "\(told.text)")
             #expect(try await test.store.countSales(SaleQuery()) == 2)
 
             // Disputed: a printable page, and a CSV, addressed to the clinic.
-            let dispute = try await client.execute(uri: "/compare", method: .post, headers: headers,
-                                                   body: form(fields.merging(["action": "dispute", "dispute1": "1"]) { $1 }))
-            #expect(dispute.text.contains("Statement queries: Glow") && dispute.text.contains("not on your statement"), "\(dispute.text)")
-            #expect(dispute.text.contains("<td class=\"num\" id=\"dispute-total\">\u{2212}$12.00</td>"), "\(dispute.text)")
-            let csv = try await client.execute(uri: "/compare", method: .post, headers: headers,
-                                               body: form(fields.merging(["action": "dispute-csv", "dispute1": "1"]) { $1 }))
-            #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true && csv.text.contains(",-12.00,not on your statement\r\n"), "\(csv.text)")
+            let dispute = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(["action": "dispute", "dispute1": "1"]) { $1 })
+            )
+            #expect(
+                dispute.text.contains("Statement queries: Glow") && dispute.text.contains("not on your statement"),
+                "\(dispute.text)"
+            )
+            #expect(
+                dispute.text.contains("<td class=\"num\" id=\"dispute-total\">\u{2212}$12.00</td>"),
+                "\(dispute.text)"
+            )
+            let csv = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(["action": "dispute-csv", "dispute1": "1"]) { $1 })
+            )
+            #expect(
+                csv.headers[.contentType]?.hasPrefix("text/csv") == true
+                    && csv.text.contains(",-12.00,not on your statement\r\n"),
+                "\(csv.text)"
+            )
 
             // Their 10/20 line added to her book; the comparison shown again agrees on it.
-            let added = try await client.execute(uri: "/compare", method: .post, headers: headers,
-                                                 body: form(fields.merging(["action": "accept", "accept2": "1"]) { $1 }))
+            let added = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(["action": "accept", "accept2": "1"]) { $1 })
+            )
             #expect(added.text.contains("Added 1 sale from their statement to your book."), "\(added.text)")
             #expect(!added.text.contains("not in your book"), "\(added.text)")
-            let twice = try await client.execute(uri: "/compare", method: .post, headers: headers,
-                                                 body: form(fields.merging(["action": "accept", "accept2": "1"]) { $1 }))
+            let twice = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(["action": "accept", "accept2": "1"]) { $1 })
+            )
             #expect(twice.status.code == 422, "\(twice.text)")
         }
         #expect(try await test.store.countSales(SaleQuery()) == 3)
@@ -853,23 +1497,37 @@ import Testing
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
             let bad = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,1\n2026-03-03,Nowhere,Serum 30ml,1\n"
-            let refused = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                   body: form(["csrf": csrf, "csv": bad, "action": "commit"]))
+            let refused = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": bad, "action": "commit"])
+            )
             #expect(refused.status.code == 422)
             #expect(refused.text.contains("<td>3</td><td>clinic</td>"))
             let good = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,2\n"
-            let checked = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                   body: form(["csrf": csrf, "csv": good, "action": "preview"]))
+            let checked = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": good, "action": "preview"])
+            )
             #expect(checked.text.contains("1 sales row would be imported"))
             #expect(try await test.store.countSales(SaleQuery()) == 0)
-            let imported = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                    body: form(["csrf": csrf, "csv": good, "action": "commit"]))
+            let imported = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": good, "action": "commit"])
+            )
             #expect(imported.text.contains("Imported 1 sales row."))
         }
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 2400)])
     }
 
-    @Test("Columns she maps on the page are kept and read the next file by themselves") func mappedColumnsAreKept() async throws {
+    @Test("Columns she maps on the page are kept and read the next file by themselves") func mappedColumnsAreKept()
+        async throws
+    {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
@@ -877,57 +1535,137 @@ import Testing
             headers[.cookie] = "commission_session=\(session)"
             let january = "Booked,Place,Item,Units,Ref\n2026-03-02,Glow,Serum 30ml,2,A-1\n"
             // Unknown headers: her columns beside the fields, each with its first value; what Commission knows chosen already.
-            let asked = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                 body: form(["csrf": csrf, "csv": january, "kind": "sales", "action": "preview"]))
+            let asked = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": january, "kind": "sales", "action": "preview"])
+            )
             #expect(asked.status.code == 422)
-            #expect(asked.text.contains("id=\"column-mapping\"") && asked.text.contains("<td>Booked</td><td>2026-03-02</td>"), "\(asked.text)")
+            #expect(
+                asked.text.contains("id=\"column-mapping\"")
+                    && asked.text.contains("<td>Booked</td><td>2026-03-02</td>"),
+                "\(asked.text)"
+            )
             // What it holds not told by its headers: the page says where to choose it, never a flag.
-            let untold = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": "Place,Booked\nGlow,2026-03-02\n", "action": "preview"]))
-            #expect(untold.status.code == 422 && untold.text.contains("choose it under “It holds”") && !untold.text.contains("--kind"), "\(untold.text)")
-            var api: HTTPFields = [.cookie: "commission_session=\(session)", .contentType: "text/csv", .csrfToken: csrf]
+            let untold = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": "Place,Booked\nGlow,2026-03-02\n", "action": "preview"])
+            )
+            #expect(
+                untold.status.code == 422 && untold.text.contains("choose it under “It holds”")
+                    && !untold.text.contains("--kind"),
+                "\(untold.text)"
+            )
+            var api: HTTPFields = [
+                .cookie: "commission_session=\(session)", .contentType: "text/csv", .csrfToken: csrf,
+            ]
             api[.accept] = "application/json"
-            let untoldAPI = try await client.execute(uri: "/api/v1/import?dryRun=true", method: .post, headers: api, body: ByteBuffer(string: "Place,Booked\nGlow,2026-03-02\n"))
-            #expect(untoldAPI.status.code == 422 && untoldAPI.text.contains("add kind=") && !untoldAPI.text.contains("--kind"), "\(untoldAPI.text)")
+            let untoldAPI = try await client.execute(
+                uri: "/api/v1/import?dryRun=true",
+                method: .post,
+                headers: api,
+                body: ByteBuffer(string: "Place,Booked\nGlow,2026-03-02\n")
+            )
+            #expect(
+                untoldAPI.status.code == 422 && untoldAPI.text.contains("add kind=")
+                    && !untoldAPI.text.contains("--kind"),
+                "\(untoldAPI.text)"
+            )
             #expect(asked.text.contains("<select name=\"map3\" aria-label=\"Units is read as\">"))
-            #expect(asked.text.contains("<option value=\"quantity\" selected>quantity</option>"))  // Units: Commission's own synonym
+            // Units: Commission's own synonym
+            #expect(asked.text.contains("<option value=\"quantity\" selected>quantity</option>"))
             #expect(asked.text.contains("<option value=\"date\">date (required)</option>"))
             // Her choices, kept under a name and used at once: the file is checked, nothing imported.
-            let fields = ["csrf": csrf, "csv": january, "kind": "sales", "action": "map", "mappingName": "Glow's export",
-                          "map0": "date", "map1": "clinic", "map2": "product", "map3": "quantity", "map4": ""]
+            let fields = [
+                "csrf": csrf, "csv": january, "kind": "sales", "action": "map", "mappingName": "Glow's export",
+                "map0": "date", "map1": "clinic", "map2": "product", "map3": "quantity", "map4": "",
+            ]
             let mapped = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(fields))
-            #expect(mapped.status == .ok && mapped.text.contains("1 sales row (columns as mapped in “Glow&#39;s export”) (passed over: Ref) would be imported"), "\(mapped.text)")
+            #expect(
+                mapped.status == .ok
+                    && mapped.text.contains(
+                        "1 sales row (columns as mapped in “Glow&#39;s export”) (passed over: Ref) would be imported"
+                    ),
+                "\(mapped.text)"
+            )
             #expect(try await test.store.countSales(SaleQuery()) == 0)
-            #expect(try await test.store.mapping(named: "glow's export").fields == ["Booked": "date", "Place": "clinic", "Item": "product", "Units": "quantity", "Ref": ""])
+            #expect(
+                try await test.store.mapping(named: "glow's export").fields == [
+                    "Booked": "date", "Place": "clinic", "Item": "product", "Units": "quantity", "Ref": "",
+                ]
+            )
             // The next file with those headers: read with it by itself, and imported.
             let february = "Booked,Place,Item,Units,Ref\n2026-03-09,Glow,Serum 30ml,1,A-2\n"
-            let imported = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                    body: form(["csrf": csrf, "csv": february, "action": "commit"]))
-            #expect(imported.status == .ok && imported.text.contains("Imported 1 sales row (columns as mapped in"), "\(imported.text)")
+            let imported = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": february, "action": "commit"])
+            )
+            #expect(
+                imported.status == .ok && imported.text.contains("Imported 1 sales row (columns as mapped in"),
+                "\(imported.text)"
+            )
             // A name left empty: said beside the columns, nothing kept.
-            let unnamed = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                   body: form(fields.merging(["csv": "When,Where,What\n2026-03-02,Glow,Serum 30ml\n", "mappingName": "",
-                                                                              "map0": "date", "map1": "clinic", "map2": "product"]) { $1 }))
-            #expect(unnamed.status.code == 422 && unnamed.text.contains("mapping name") && unnamed.text.contains("id=\"column-mapping\""), "\(unnamed.text)")
+            let unnamed = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(
+                    fields.merging([
+                        "csv": "When,Where,What\n2026-03-02,Glow,Serum 30ml\n", "mappingName": "",
+                        "map0": "date", "map1": "clinic", "map2": "product",
+                    ]) { $1 }
+                )
+            )
+            #expect(
+                unnamed.status.code == 422 && unnamed.text.contains("mapping name")
+                    && unnamed.text.contains("id=\"column-mapping\""),
+                "\(unnamed.text)"
+            )
             #expect(try await test.store.mappings().count == 1)
         }
         #expect(try await test.store.sales(SaleQuery(order: .oldestFirst)).map(\.date.description) == ["2026-03-09"])
     }
 
-    @Test("The same file twice is recognised and imported again only when she says so") func sameFileTwice() async throws {
+    @Test("The same file twice is recognised and imported again only when she says so") func sameFileTwice()
+        async throws
+    {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
             let sales = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,2\n"
-            let first = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": sales, "action": "commit"]))
+            let first = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": sales, "action": "commit"])
+            )
             #expect(first.status == .ok && !first.text.contains("id=\"import-again\""))
             // Pasted again: refused with a sentence, the text kept, and a box to say "again".
-            let twice = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": sales, "action": "commit"]))
-            #expect(twice.status == .conflict && twice.text.contains("was imported before") && twice.text.contains("id=\"import-again\""), "\(twice.text)")
+            let twice = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": sales, "action": "commit"])
+            )
+            #expect(
+                twice.status == .conflict && twice.text.contains("was imported before")
+                    && twice.text.contains("id=\"import-again\""),
+                "\(twice.text)"
+            )
             #expect(try await test.store.countSales(SaleQuery()) == 1)
-            let again = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                 body: form(["csrf": csrf, "csv": sales, "action": "commit", "again": "1"]))
+            let again = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": sales, "action": "commit", "again": "1"])
+            )
             #expect(again.status == .ok && again.text.contains("Imported 1 sales row."))
             #expect(try await test.store.countSales(SaleQuery()) == 2)
         }
@@ -937,24 +1675,60 @@ import Testing
         // A book of her own, empty: the workbook brings her clinics and products.
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         let owner = try await store.createOwner(username: "ana", passwordHash: "x")
-        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest("cm_secret"),
+            now: Date()
+        )
         let headers: HTTPFields = [.authorization: "Bearer cm_secret"]
-        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog()))
-        let workbook = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL)
+        let app = Application(
+            router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog())
+        )
+        let workbook = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL
+        )
         try await app.test(.router) { client in
             var xlsx = headers
             xlsx[.contentType] = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            let imported = try await client.execute(uri: "/api/v1/import", method: .post, headers: xlsx, body: ByteBuffer(bytes: workbook))
+            let imported = try await client.execute(
+                uri: "/api/v1/import",
+                method: .post,
+                headers: xlsx,
+                body: ByteBuffer(bytes: workbook)
+            )
             #expect(imported.status == .created, "\(imported.text)")
             let json = try imported.json()
-            #expect(json["kind"] as? String == "workbook" && json["clinics"] as? Int == 2 && json["sales"] as? Int == 6 && json["prices"] as? Int == 1)
-            let twice = try await client.execute(uri: "/api/v1/import", method: .post, headers: xlsx, body: ByteBuffer(bytes: workbook))
+            #expect(
+                json["kind"] as? String == "workbook" && json["clinics"] as? Int == 2 && json["sales"] as? Int == 6
+                    && json["prices"] as? Int == 1
+            )
+            let twice = try await client.execute(
+                uri: "/api/v1/import",
+                method: .post,
+                headers: xlsx,
+                body: ByteBuffer(bytes: workbook)
+            )
             let detail = try twice.json()["detail"] as? String
-            #expect(twice.status == .conflict && detail?.contains("add again=true to the request") == true, "\(twice.text)")
-            let forced = try await client.execute(uri: "/api/v1/import?again=true&dryRun=true", method: .post, headers: xlsx, body: ByteBuffer(bytes: workbook))
-            #expect(forced.status.code == 422 && forced.text.contains("already"), "\(forced.text)")  // her clinics are there now
-            let junk = try await client.execute(uri: "/api/v1/import", method: .post, headers: xlsx, body: ByteBuffer(string: "date,clinic\n"))
+            #expect(
+                twice.status == .conflict && detail?.contains("add again=true to the request") == true,
+                "\(twice.text)"
+            )
+            let forced = try await client.execute(
+                uri: "/api/v1/import?again=true&dryRun=true",
+                method: .post,
+                headers: xlsx,
+                body: ByteBuffer(bytes: workbook)
+            )
+            // her clinics are there now
+            #expect(forced.status.code == 422 && forced.text.contains("already"), "\(forced.text)")
+            let junk = try await client.execute(
+                uri: "/api/v1/import",
+                method: .post,
+                headers: xlsx,
+                body: ByteBuffer(string: "date,clinic\n")
+            )
             #expect(junk.status.code == 422 && junk.text.contains("Cannot read the workbook"), "\(junk.text)")
         }
         #expect(try await store.countSales(SaleQuery()) == 6)
@@ -966,24 +1740,47 @@ import Testing
     @Test func aWorkbookBombIsRefusedBeforeItIsInflated() async throws {
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         let owner = try await store.createOwner(username: "ana", passwordHash: "x")
-        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
-        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog()))
-        let bomb = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/shared-strings-bomb.xlsx").standardizedFileURL)
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest("cm_secret"),
+            now: Date()
+        )
+        let app = Application(
+            router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog())
+        )
+        let bomb = try Data(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/shared-strings-bomb.xlsx")
+                .standardizedFileURL
+        )
         try await app.test(.router) { client in
-            let headers: HTTPFields = [.authorization: "Bearer cm_secret", .contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]
+            let headers: HTTPFields = [
+                .authorization: "Bearer cm_secret",
+                .contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            ]
             let statuses = try await withThrowingTaskGroup(of: (Int, String).self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        let refused = try await client.execute(uri: "/api/v1/import?dryRun=true", method: .post, headers: headers, body: ByteBuffer(bytes: bomb))
+                        let refused = try await client.execute(
+                            uri: "/api/v1/import?dryRun=true",
+                            method: .post,
+                            headers: headers,
+                            body: ByteBuffer(bytes: bomb)
+                        )
                         return (Int(refused.status.code), (try refused.json()["detail"] as? String) ?? "")
                     }
                 }
                 return try await group.reduce(into: [(Int, String)]()) { $0.append($1) }
             }
             for (status, detail) in statuses {
-                #expect(status == 422 && detail.contains("its part xl/sharedStrings.xml unpacks to more than 32 MiB, more than this server unpacks for an upload"),
-                        "\(status) \(detail)")
+                #expect(
+                    status == 422
+                        && detail.contains(
+                            "its part xl/sharedStrings.xml unpacks to more than 32 MiB, more than this server unpacks for an upload"
+                        ),
+                    "\(status) \(detail)"
+                )
             }
         }
         #expect(try await store.countSales(SaleQuery()) == 0)
@@ -997,9 +1794,15 @@ import Testing
             for _ in 0..<8 {
                 group.addTask {
                     try await gate.run {
-                        inside.count.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        inside.count.withLock {
+                            $0.now += 1
+                            $0.most = max($0.most, $0.now)
+                        }
                         try await Task.sleep(for: .milliseconds(5))
-                        inside.count.withLock { $0.now -= 1; $0.done += 1 }
+                        inside.count.withLock {
+                            $0.now -= 1
+                            $0.done += 1
+                        }
                     }
                 }
             }
@@ -1011,38 +1814,70 @@ import Testing
 
     @Test func aWorkbookIsCheckedThenImportedFromThePage() async throws {
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
-        let app = Application(router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog()))
-        let workbook = Array(try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL))
+        let app = Application(
+            router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog())
+        )
+        let workbook = Array(
+            try Data(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL
+            )
+        )
         @Sendable func upload(_ csrf: String, _ cookie: String, again: Bool = false) -> (HTTPFields, ByteBuffer) {
             let boundary = "----commission-test"
             var body = ByteBuffer()
             body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(csrf)\r\n")
-            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"workbook\"; filename=\"her-book.xlsx\"\r\n")
+            body.writeString(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"workbook\"; filename=\"her-book.xlsx\"\r\n"
+            )
             body.writeString("Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n")
             body.writeBytes(workbook)
             body.writeString("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"dates\"\r\n\r\n\r\n")
-            if again { body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"again\"\r\n\r\n1\r\n") }
+            if again {
+                body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"again\"\r\n\r\n1\r\n")
+            }
             body.writeString("--\(boundary)--\r\n")
-            return ([.contentType: "multipart/form-data; boundary=\(boundary)", .cookie: "commission_session=\(cookie)"], body)
+            return (
+                [.contentType: "multipart/form-data; boundary=\(boundary)", .cookie: "commission_session=\(cookie)"],
+                body
+            )
         }
         try await app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
-            let transfer = try await client.execute(uri: "/transfer", method: .get, headers: [.cookie: "commission_session=\(session)"])
+            let transfer = try await client.execute(
+                uri: "/transfer",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            )
             #expect(transfer.text.contains("id=\"workbook-form\"") && transfer.text.contains("name=\"workbook\""))
             // A forged upload is refused before the file is kept.
             var (headers, body) = upload("forged", session)
-            #expect(try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body).status == .forbidden)
+            #expect(
+                try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body).status
+                    == .forbidden
+            )
             // Checked: what it would import is said, nothing is written yet.
             (headers, body) = upload(csrf, session)
             let checked = try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body)
-            #expect(checked.status == .ok && checked.text.contains("2 clinics, 2 products, 2 terms, 1 price, 6 sales from the sheets “Clinics”"), "\(checked.text)")
+            #expect(
+                checked.status == .ok
+                    && checked.text.contains(
+                        "2 clinics, 2 products, 2 terms, 1 price, 6 sales from the sheets “Clinics”"
+                    ),
+                "\(checked.text)"
+            )
             #expect(try await store.countSales(SaleQuery()) == 0)
-            let token = try #require(checked.text.firstMatch(of: /id="workbook-confirm">[^§]*?name="token" value="([0-9a-f]{64})"/)?.1)
+            let token = try #require(
+                checked.text.firstMatch(of: /id="workbook-confirm">[^§]*?name="token" value="([0-9a-f]{64})"/)?.1
+            )
             var confirm: HTTPFields = formHeaders
             confirm[.cookie] = "commission_session=\(session)"
-            let imported = try await client.execute(uri: "/import/workbook/confirm", method: .post, headers: confirm,
-                                                    body: form(["csrf": csrf, "token": String(token), "action": "commit"]))
+            let imported = try await client.execute(
+                uri: "/import/workbook/confirm",
+                method: .post,
+                headers: confirm,
+                body: form(["csrf": csrf, "token": String(token), "action": "commit"])
+            )
             #expect(imported.status == .ok && imported.text.contains("Imported 2 clinics"), "\(imported.text)")
             #expect(try await store.countSales(SaleQuery()) == 6)
             // The same workbook again: refused as imported before, by its digest.
@@ -1052,7 +1887,9 @@ import Testing
         }
     }
 
-    @Test("The page and the API say how they read dates, and take a forced reading") func datesReadAndForced() async throws {
+    @Test("The page and the API say how they read dates, and take a forced reading") func datesReadAndForced()
+        async throws
+    {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
@@ -1060,35 +1897,88 @@ import Testing
             headers[.cookie] = "commission_session=\(session)"
             // US dates: the preview says how they are read.
             let us = "date,clinic,product\n3/16/2026,Glow,Serum 30ml\n"
-            let checked = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": us, "action": "preview"]))
-            #expect(checked.text.contains("dates read as month/day/year: 3/16/2026 can only be read so"), "\(checked.text)")
+            let checked = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": us, "action": "preview"])
+            )
+            #expect(
+                checked.text.contains("dates read as month/day/year: 3/16/2026 can only be read so"),
+                "\(checked.text)"
+            )
             // Every day 12 or less: refused until she chooses; chosen, imported so.
             let ambiguous = "date,clinic,product\n3/2/2026,Glow,Serum 30ml\n"
-            let asked = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": ambiguous, "action": "commit"]))
+            let asked = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": ambiguous, "action": "commit"])
+            )
             #expect(asked.status.code == 422 && asked.text.contains("every day in it is 12 or less"), "\(asked.text)")
-            let chosen = try await client.execute(uri: "/import", method: .post, headers: headers,
-                                                  body: form(["csrf": csrf, "csv": ambiguous, "action": "commit", "dates": "dmy"]))
+            let chosen = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": ambiguous, "action": "commit", "dates": "dmy"])
+            )
             #expect(chosen.status == .ok, "\(chosen.text)")
             #expect(try await test.store.sales(SaleQuery()).map(\.date) == [try Day(parsing: "2026-02-03")])
             // The API: dates= forces the reading too.
-            var csv: HTTPFields = [.cookie: "commission_session=\(session)", .contentType: "text/csv", .csrfToken: csrf]
+            var csv: HTTPFields = [
+                .cookie: "commission_session=\(session)", .contentType: "text/csv", .csrfToken: csrf,
+            ]
             csv[.accept] = "application/json"
-            let api = try await client.execute(uri: "/api/v1/import?dates=mdy", method: .post, headers: csv, body: ByteBuffer(string: "date,clinic,product\n4/1/2026,Glow,Serum 30ml\n"))
+            let api = try await client.execute(
+                uri: "/api/v1/import?dates=mdy",
+                method: .post,
+                headers: csv,
+                body: ByteBuffer(string: "date,clinic,product\n4/1/2026,Glow,Serum 30ml\n")
+            )
             #expect(api.status == .created, "\(api.text)")
-            #expect(try await test.store.sales(SaleQuery()).map(\.date).sorted() == [try Day(parsing: "2026-02-03"), try Day(parsing: "2026-04-01")])
+            #expect(
+                try await test.store.sales(SaleQuery()).map(\.date).sorted() == [
+                    try Day(parsing: "2026-02-03"), try Day(parsing: "2026-04-01"),
+                ]
+            )
             // Her clinic's German headers are read, and a column no field reads is said, on the page and by the API.
             // A title above the header and a totals row below the sales: found, passed over and said.
-            let german = "Verkäufe April\n\nDatum;Klinik;Produkt;Menge;Preis;Lieferant\n2026-04-02;Glow;Serum 30ml;3;45,00;Lab Co\nSumme;;;3;;\n"
-            let page = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(["csrf": csrf, "csv": german, "action": "preview"]))
-            #expect(page.text.contains("1 sales row") && page.text.contains("passed over: Lieferant") && page.text.contains("passed over the totals row on line 5"),
-                    "\(page.text)")
-            let dry = try await client.execute(uri: "/api/v1/import?dryRun=true", method: .post, headers: csv, body: ByteBuffer(string: german)).json()
-            #expect(dry["sales"] as? Int == 1 && dry["passedOver"] as? [String] == ["Lieferant", "line 5: totals"], "\(dry)")
+            let german =
+                "Verkäufe April\n\nDatum;Klinik;Produkt;Menge;Preis;Lieferant\n2026-04-02;Glow;Serum 30ml;3;45,00;Lab Co\nSumme;;;3;;\n"
+            let page = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": german, "action": "preview"])
+            )
+            #expect(
+                page.text.contains("1 sales row") && page.text.contains("passed over: Lieferant")
+                    && page.text.contains("passed over the totals row on line 5"),
+                "\(page.text)"
+            )
+            let dry = try await client.execute(
+                uri: "/api/v1/import?dryRun=true",
+                method: .post,
+                headers: csv,
+                body: ByteBuffer(string: german)
+            ).json()
+            #expect(
+                dry["sales"] as? Int == 1 && dry["passedOver"] as? [String] == ["Lieferant", "line 5: totals"],
+                "\(dry)"
+            )
             // The first sales as read, to check before importing: on the page and in the API's dry run.
-            #expect(page.text.contains(#"<td>4</td><td class="date">04/02/2026</td><td>Glow</td><td>3 × Serum 30ml</td><td class="num">$45.00</td><td class="num">the product&#39;s</td>"#),
-                    "\(page.text)")
+            #expect(
+                page.text.contains(
+                    #"<td>4</td><td class="date">04/02/2026</td><td>Glow</td><td>3 × Serum 30ml</td><td class="num">$45.00</td><td class="num">the product&#39;s</td>"#
+                ),
+                "\(page.text)"
+            )
             let first = try #require((dry["preview"] as? [[String: Any]])?.first)
-            #expect(first["line"] as? Int == 4 && first["quantity"] as? Int == 3 && first["unitPrice"] as? String == "45.00" && first["unitCost"] == nil, "\(first)")
+            #expect(
+                first["line"] as? Int == 4 && first["quantity"] as? Int == 3 && first["unitPrice"] as? String == "45.00"
+                    && first["unitCost"] == nil,
+                "\(first)"
+            )
         }
     }
 
@@ -1098,10 +1988,24 @@ import Testing
         let test = try await TestApp()
         let today = try await test.store.settings().today()
         // Paid weekly: a sale five weeks ago, never paid, is past the two weeks a clinic is given.
-        let weekly = try await test.store.createClinic(ClinicDraft(name: "Weekly Spa", schedule: .weekly(startingOn: today.weekday)))
-        _ = try await test.store.createTerms(TermsDraft(clinicID: weekly.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
-        _ = try await test.store.createSale(SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: today.adding(days: -35)), idempotencyKey: nil)
-        _ = try await test.store.createSale(SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: today), idempotencyKey: nil)
+        let weekly = try await test.store.createClinic(
+            ClinicDraft(name: "Weekly Spa", schedule: .weekly(startingOn: today.weekday))
+        )
+        _ = try await test.store.createTerms(
+            TermsDraft(
+                clinicID: weekly.id,
+                share: try Share(parsing: "50"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: today.adding(days: -35)),
+            idempotencyKey: nil
+        )
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: today),
+            idempotencyKey: nil
+        )
         let chip = #"<span class="chip tone-overdue">Overdue</span>"#
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
@@ -1115,7 +2019,12 @@ import Testing
             }
             // The running week is "This period" wherever its figure shows.
             for uri in ["/dashboard", "/payouts", "/book/clinics/\(weekly.id)"] {
-                #expect(try await client.execute(uri: uri, method: .get, headers: cookie).text.contains(#"<span class="chip tone-running">This period</span>"#), "\(uri)")
+                #expect(
+                    try await client.execute(uri: uri, method: .get, headers: cookie).text.contains(
+                        #"<span class="chip tone-running">This period</span>"#
+                    ),
+                    "\(uri)"
+                )
             }
         }
     }
@@ -1126,94 +2035,192 @@ import Testing
         let test = try await TestApp()
         let today = try await test.store.settings().today()
         // Paid weekly, its weeks starting today: last week ended yesterday, due two weeks after.
-        let weekly = try await test.store.createClinic(ClinicDraft(name: "Weekly Spa", schedule: .weekly(startingOn: today.weekday)))
-        _ = try await test.store.createTerms(TermsDraft(clinicID: weekly.id, share: try Share(parsing: "50"), effectiveFrom: try Day(parsing: "2020-01-01")))
+        let weekly = try await test.store.createClinic(
+            ClinicDraft(name: "Weekly Spa", schedule: .weekly(startingOn: today.weekday))
+        )
+        _ = try await test.store.createTerms(
+            TermsDraft(
+                clinicID: weekly.id,
+                share: try Share(parsing: "50"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
         for date in [today.adding(days: -3), today] {
-            _ = try await test.store.createSale(SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: date), idempotencyKey: nil)
+            _ = try await test.store.createSale(
+                SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: date),
+                idempotencyKey: nil
+            )
         }
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
-            let page = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            let page = try await client.execute(
+                uri: "/dashboard",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
             // 50.00 − 20.00 = 30.00 × 50% = 15.00 a sale: 30.00 owed, 15.00 of last week due soon, 15.00 this week.
-            #expect(page.contains(#"data-owed title="owed to you">$30.00</span>"#) && page.contains(#"<li><span class="chip tone-due">Due</span> <span class="amount">$15.00</span></li>"#)
-                        && page.contains(#"<li><span class="chip tone-running">This period</span> <span class="amount">$15.00</span></li>"#),
-                    "\(page)")
+            #expect(
+                page.contains(#"data-owed title="owed to you">$30.00</span>"#)
+                    && page.contains(
+                        #"<li><span class="chip tone-due">Due</span> <span class="amount">$15.00</span></li>"#
+                    )
+                    && page.contains(
+                        #"<li><span class="chip tone-running">This period</span> <span class="amount">$15.00</span></li>"#
+                    ),
+                "\(page)"
+            )
             // Last week paid 10.00 beyond what it owed: the parts still add up, its credit among them.
-            _ = try await test.store.createPayout(PayoutDraft(clinicID: weekly.id, period: weekly.calendar.period(containing: today.adding(days: -3)),
-                                                              amount: Money(minorUnits: 2500), receivedOn: today))
-            let credit = try await client.execute(uri: "/dashboard", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
-            #expect(credit.contains(#"data-owed title="owed to you">$5.00</span>"#)
-                        && credit.contains(#"<li><span class="chip tone-credit">Credit</span> <span class="amount">$10.00</span> <span class="muted">on ended periods</span></li>"#)
-                        && credit.contains(#"<li><span class="chip tone-running">This period</span> <span class="amount">$15.00</span></li>"#), "\(credit)")
+            _ = try await test.store.createPayout(
+                PayoutDraft(
+                    clinicID: weekly.id,
+                    period: weekly.calendar.period(containing: today.adding(days: -3)),
+                    amount: Money(minorUnits: 2500),
+                    receivedOn: today
+                )
+            )
+            let credit = try await client.execute(
+                uri: "/dashboard",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
+            #expect(
+                credit.contains(#"data-owed title="owed to you">$5.00</span>"#)
+                    && credit.contains(
+                        #"<li><span class="chip tone-credit">Credit</span> <span class="amount">$10.00</span> <span class="muted">on ended periods</span></li>"#
+                    )
+                    && credit.contains(
+                        #"<li><span class="chip tone-running">This period</span> <span class="amount">$15.00</span></li>"#
+                    ),
+                "\(credit)"
+            )
         }
     }
 
     @Test func herYearAsAPageACSVAndJSON() async throws {
         let test = try await TestApp()
         // 2 serums at Glow on 2 March: revenue 100.00, profit 60.00, 40% = 24.00; 10.00 paid for March.
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02"), quantity: 2),
-                                            idempotencyKey: nil)
-        _ = try await test.store.createPayout(PayoutDraft(clinicID: test.glow.id, period: PayPeriod(start: try Day(parsing: "2026-03-01"), end: try Day(parsing: "2026-03-31")),
-                                                          amount: Money(minorUnits: 1000), receivedOn: try Day(parsing: "2026-04-02")))
+        _ = try await test.store.createSale(
+            SaleDraft(
+                clinicID: test.glow.id,
+                productID: test.serum.id,
+                date: try Day(parsing: "2026-03-02"),
+                quantity: 2
+            ),
+            idempotencyKey: nil
+        )
+        _ = try await test.store.createPayout(
+            PayoutDraft(
+                clinicID: test.glow.id,
+                period: PayPeriod(start: try Day(parsing: "2026-03-01"), end: try Day(parsing: "2026-03-31")),
+                amount: Money(minorUnits: 1000),
+                receivedOn: try Day(parsing: "2026-04-02")
+            )
+        )
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
             let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
             let page = try await client.execute(uri: "/year?year=2026", method: .get, headers: cookie)
-            #expect(page.status == .ok && page.text.contains(#"<h2 id="year-shown">2026</h2>"#) && page.text.contains("<td class=\"lead\">March</td>"), "\(page.text)")
-            #expect(page.text.contains("id=\"year-owed\">$14.00<") && page.text.contains("id=\"year-earned\">$24.00<"), "\(page.text)")
+            #expect(
+                page.status == .ok && page.text.contains(#"<h2 id="year-shown">2026</h2>"#)
+                    && page.text.contains("<td class=\"lead\">March</td>"),
+                "\(page.text)"
+            )
+            #expect(
+                page.text.contains("id=\"year-owed\">$14.00<") && page.text.contains("id=\"year-earned\">$24.00<"),
+                "\(page.text)"
+            )
             let csv = try await client.execute(uri: "/year.csv?year=2026", method: .get, headers: cookie)
             #expect(csv.headers[.contentDisposition] == "attachment; filename=\"commission-2026.csv\"")
             #expect(csv.text.contains("Glow,March 2026,1,100.00,24.00,"), "\(csv.text)")
-            #expect(csv.text.contains("All clinics,Year 2026,1,100.00,24.00,1,24.00,0.00,0.00,24.00,10.00,14.00"), "\(csv.text)")
+            #expect(
+                csv.text.contains("All clinics,Year 2026,1,100.00,24.00,1,24.00,0.00,0.00,24.00,10.00,14.00"),
+                "\(csv.text)"
+            )
             #expect(try await client.execute(uri: "/year?year=1066", method: .get, headers: cookie).status.code == 422)
             #expect(try await client.execute(uri: "/year?year=soon", method: .get, headers: cookie).status.code == 400)
             // Paid beyond what it owes: a credit, said so and in its colour, never a negative amount.
-            let extra = try await test.store.createPayout(PayoutDraft(clinicID: test.glow.id, period: PayPeriod(start: try Day(parsing: "2026-03-01"), end: try Day(parsing: "2026-03-31")),
-                                                                      amount: Money(minorUnits: 2000), receivedOn: try Day(parsing: "2026-04-03")))
+            let extra = try await test.store.createPayout(
+                PayoutDraft(
+                    clinicID: test.glow.id,
+                    period: PayPeriod(start: try Day(parsing: "2026-03-01"), end: try Day(parsing: "2026-03-31")),
+                    amount: Money(minorUnits: 2000),
+                    receivedOn: try Day(parsing: "2026-04-03")
+                )
+            )
             let credit = try await client.execute(uri: "/year?year=2026", method: .get, headers: cookie).text
-            #expect(credit.contains(#"<h3>Paid you beyond what they owe</h3><p class="big amount credit" id="year-owed">$6.00</p>"#)
+            #expect(
+                credit.contains(
+                    #"<h3>Paid you beyond what they owe</h3><p class="big amount credit" id="year-owed">$6.00</p>"#
+                )
                     && credit.contains("<td class=\"num amount year-balance credit\">\u{2212}$6.00</td>")
-                    && credit.contains(#"Glow <span class="chip tone-credit">Credit</span></th>"#) && !credit.contains("-$6.00"), "\(credit)")
+                    && credit.contains(#"Glow <span class="chip tone-credit">Credit</span></th>"#)
+                    && !credit.contains("-$6.00"),
+                "\(credit)"
+            )
             try await test.store.deletePayout(extra.id)
             let json = try await client.execute(uri: "/api/v1/year/2026", method: .get, headers: cookie).json()
             let clinics = try #require(json["clinics"] as? [[String: Any]])
             let year = try #require(clinics.first?["year"] as? [String: Any])
             #expect(json["year"] as? Int == 2026 && clinics.first?["clinic"] as? String == "Glow")
-            #expect(year["netPayable"] as? String == "24.00" && year["received"] as? String == "10.00" && year["balance"] as? String == "14.00")
-            #expect(((clinics.first?["months"] as? [[String: Any]])?[2]["totals"] as? [String: Any])?["revenue"] as? String == "100.00")
+            #expect(
+                year["netPayable"] as? String == "24.00" && year["received"] as? String == "10.00"
+                    && year["balance"] as? String == "14.00"
+            )
+            #expect(
+                ((clinics.first?["months"] as? [[String: Any]])?[2]["totals"] as? [String: Any])?["revenue"] as? String
+                    == "100.00"
+            )
         }
     }
 
     @Test func exportsAndABackupDownload() async throws {
         let test = try await TestApp()
-        _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
-                                            idempotencyKey: nil)
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+            idempotencyKey: nil
+        )
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
             let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
             let csv = try await client.execute(uri: "/export/sales.csv", method: .get, headers: cookie)
             #expect(csv.text.hasPrefix("id,date,clinic,product,quantity,unit price"))
-            #expect(csv.text.contains(",2026-03-02,Glow,Serum 30ml,1,50.00,20.00,0.00,no,40.00,profit,50.00,30.00,12.00,no,"))
+            #expect(
+                csv.text.contains(
+                    ",2026-03-02,Glow,Serum 30ml,1,50.00,20.00,0.00,no,40.00,profit,50.00,30.00,12.00,no,"
+                )
+            )
             let backup = try await client.execute(uri: "/export/backup.sqlite", method: .get, headers: cookie)
             #expect(backup.status == .ok)
             #expect(backup.text.hasPrefix("SQLite format 3"))
-            #expect(try await client.execute(uri: "/export/secrets.txt", method: .get, headers: cookie).status == .notFound)
+            #expect(
+                try await client.execute(uri: "/export/secrets.txt", method: .get, headers: cookie).status == .notFound
+            )
         }
     }
 
     @Test func editingASaleRecomputesIt() async throws {
         let test = try await TestApp()
-        let sale = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
-                                                   idempotencyKey: nil)
+        let sale = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
+            idempotencyKey: nil
+        )
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
             let page = try await client.execute(uri: "/sales/\(sale.id)/edit", method: .get, headers: headers)
             #expect(page.text.contains("value=\"50.00\""))
-            let saved = try await client.execute(uri: "/sales/\(sale.id)", method: .post, headers: headers, body: form(
-                ["csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "date": "2026-03-02", "quantity": "3",
-                 "price": "50.00", "cost": "20.00", "discount": "6.00"]))
+            let saved = try await client.execute(
+                uri: "/sales/\(sale.id)",
+                method: .post,
+                headers: headers,
+                body: form(
+                    [
+                        "csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "date": "2026-03-02",
+                        "quantity": "3",
+                        "price": "50.00", "cost": "20.00", "discount": "6.00",
+                    ])
+            )
             #expect(saved.status == .seeOther)
         }
         // 3 × 50.00 − 6.00 = 144.00 revenue, 60.00 cost, 84.00 profit × 40% = 33.60.
@@ -1227,12 +2234,18 @@ import Testing
         let today = try await test.store.settings().today()
         // She sold on the same weekday for four weeks, 3 to 6 weeks ago, then entered nothing.
         for weeks in 3...6 {
-            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today.adding(days: -7 * weeks)),
-                                                idempotencyKey: nil)
+            _ = try await test.store.createSale(
+                SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today.adding(days: -7 * weeks)),
+                idempotencyKey: nil
+            )
         }
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
-            let html = try await client.execute(uri: "/", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            let html = try await client.execute(
+                uri: "/",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
             #expect(html.contains("id=\"missed\""))
             #expect(html.contains("href=\"/?date=\(today.adding(days: -7))\""))
             #expect(html.contains("href=\"/?date=\(today.adding(days: -14))\""))
@@ -1242,20 +2255,46 @@ import Testing
 }
 
 @Suite struct SettingsPageTests {
-    @Test("Book settings change from the web, but the currency stays once amounts exist") func bookSettingsFromTheWeb() async throws {
+    @Test("Book settings change from the web, but the currency stays once amounts exist") func bookSettingsFromTheWeb()
+        async throws
+    {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
-            let saved = try await client.execute(uri: "/settings/book", method: .post, headers: headers, body: form(
-                ["csrf": csrf, "currency": "USD", "timeZone": "Europe/Paris", "rule": "half-to-even", "scope": "per-statement"]))
+            let saved = try await client.execute(
+                uri: "/settings/book",
+                method: .post,
+                headers: headers,
+                body: form(
+                    [
+                        "csrf": csrf, "currency": "USD", "timeZone": "Europe/Paris", "rule": "half-to-even",
+                        "scope": "per-statement",
+                    ])
+            )
             #expect(saved.text.contains("Settings saved."))
-            let refused = try await client.execute(uri: "/settings/book", method: .post, headers: headers, body: form(
-                ["csrf": csrf, "currency": "EUR", "timeZone": "Europe/Paris", "rule": "half-to-even", "scope": "per-statement"]))
+            let refused = try await client.execute(
+                uri: "/settings/book",
+                method: .post,
+                headers: headers,
+                body: form(
+                    [
+                        "csrf": csrf, "currency": "EUR", "timeZone": "Europe/Paris", "rule": "half-to-even",
+                        "scope": "per-statement",
+                    ])
+            )
             #expect(refused.status.code == 422 && refused.text.contains("cannot change"))
-            let badZone = try await client.execute(uri: "/settings/book", method: .post, headers: headers, body: form(
-                ["csrf": csrf, "currency": "USD", "timeZone": "Mars/Olympus", "rule": "half-to-even", "scope": "per-line"]))
+            let badZone = try await client.execute(
+                uri: "/settings/book",
+                method: .post,
+                headers: headers,
+                body: form(
+                    [
+                        "csrf": csrf, "currency": "USD", "timeZone": "Mars/Olympus", "rule": "half-to-even",
+                        "scope": "per-line",
+                    ])
+            )
             #expect(badZone.status.code == 422 && badZone.text.contains("not an IANA time zone"))
         }
         let settings = try await test.store.settings()
@@ -1267,7 +2306,12 @@ import Testing
 @Suite struct MoreAPITests {
     func bearer(_ test: TestApp) async throws -> HTTPFields {
         let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
-        _ = try await test.store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest("cm_secret"), now: Date())
+        _ = try await test.store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest("cm_secret"),
+            now: Date()
+        )
         return [.authorization: "Bearer cm_secret", .contentType: "application/json"]
     }
 
@@ -1275,52 +2319,105 @@ import Testing
         let test = try await TestApp()
         let headers = try await bearer(test)
         try await test.app.test(.router) { client in
-            let created = try await client.execute(uri: "/api/v1/sales", method: .post, headers: headers,
-                                                   body: ByteBuffer(string: #"{"clinic": "Glow", "product": "SER-30", "date": "2026-03-02"}"#))
+            let created = try await client.execute(
+                uri: "/api/v1/sales",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: #"{"clinic": "Glow", "product": "SER-30", "date": "2026-03-02"}"#)
+            )
             let id = try created.json()["id"] as? Int ?? -1
             // 2 × 30.00 profit × 40% = 24.00 once the quantity is 2.
-            let edited = try await client.execute(uri: "/api/v1/sales/\(id)", method: .post, headers: headers, body: ByteBuffer(string: #"{"quantity": 2}"#))
+            let edited = try await client.execute(
+                uri: "/api/v1/sales/\(id)",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: #"{"quantity": 2}"#)
+            )
             #expect(try edited.json()["commission"] as? String == "24.00")
-            let closed = try await client.execute(uri: "/api/v1/clinics/1/close?date=2026-03-10", method: .post, headers: headers)
+            let closed = try await client.execute(
+                uri: "/api/v1/clinics/1/close?date=2026-03-10",
+                method: .post,
+                headers: headers
+            )
             #expect(try closed.json()["periodEnd"] as? String == "2026-03-31")
             let locked = try await client.execute(uri: "/api/v1/sales/\(id)/void", method: .post, headers: headers)
             #expect(locked.status == .conflict)
-            #expect(try await client.execute(uri: "/api/v1/clinics/1/reopen?date=2026-03-10", method: .post, headers: headers).status == .ok)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/clinics/1/reopen?date=2026-03-10",
+                    method: .post,
+                    headers: headers
+                ).status == .ok
+            )
 
             var csv = headers
             csv[.contentType] = "text/csv"
-            let rejected = try await client.execute(uri: "/api/v1/import", method: .post, headers: csv,
-                                                    body: ByteBuffer(string: "date,clinic,product\n2026-03-03,Glow,Nothing\n"))
+            let rejected = try await client.execute(
+                uri: "/api/v1/import",
+                method: .post,
+                headers: csv,
+                body: ByteBuffer(string: "date,clinic,product\n2026-03-03,Glow,Nothing\n")
+            )
             #expect(rejected.status.code == 422)
             let errors = try rejected.json()["errors"] as? [[String: Any]]
             #expect(errors?.first?["line"] as? Int == 2 && errors?.first?["column"] as? String == "product")
-            let imported = try await client.execute(uri: "/api/v1/import", method: .post, headers: csv,
-                                                    body: ByteBuffer(string: "date,clinic,product\n2026-03-03,Glow,Serum 30ml\n"))
+            let imported = try await client.execute(
+                uri: "/api/v1/import",
+                method: .post,
+                headers: csv,
+                body: ByteBuffer(string: "date,clinic,product\n2026-03-03,Glow,Serum 30ml\n")
+            )
             let importedSales = try imported.json()["sales"] as? Int
             #expect(imported.status == .created && importedSales == 1)
 
             let export = try await client.execute(uri: "/api/v1/export/sales.csv", method: .get, headers: headers)
             #expect(export.text.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 3)  // header + 2 sales
 
-            let token = try await client.execute(uri: "/api/v1/tokens", method: .post, headers: headers, body: ByteBuffer(string: #"{"name": "second"}"#))
+            let token = try await client.execute(
+                uri: "/api/v1/tokens",
+                method: .post,
+                headers: headers,
+                body: ByteBuffer(string: #"{"name": "second"}"#)
+            )
             let secret = try #require(try token.json()["token"] as? String)
             let tokenID = try #require(try token.json()["id"] as? Int)
-            #expect(try await client.execute(uri: "/api/v1/settings", method: .get, headers: [.authorization: "Bearer \(secret)"]).status == .ok)
-            #expect(try await client.execute(uri: "/api/v1/tokens/\(tokenID)/revoke", method: .post, headers: headers).status == .noContent)
-            #expect(try await client.execute(uri: "/api/v1/settings", method: .get, headers: [.authorization: "Bearer \(secret)"]).status == .unauthorized)
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/settings",
+                    method: .get,
+                    headers: [.authorization: "Bearer \(secret)"]
+                ).status == .ok
+            )
+            #expect(
+                try await client.execute(uri: "/api/v1/tokens/\(tokenID)/revoke", method: .post, headers: headers)
+                    .status == .noContent
+            )
+            #expect(
+                try await client.execute(
+                    uri: "/api/v1/settings",
+                    method: .get,
+                    headers: [.authorization: "Bearer \(secret)"]
+                ).status == .unauthorized
+            )
         }
     }
 
     @Test func secureCookiesWhenServedOverTLS() async throws {
         let store = try SQLiteStore(.inMemory)
-        let app = Application(router: buildRouter(configuration: WebConfiguration(secureCookies: true, bcryptCost: 4), store: store))
+        let app = Application(
+            router: buildRouter(configuration: WebConfiguration(secureCookies: true, bcryptCost: 4), store: store)
+        )
         try await app.test(.router) { client in
             let page = try await client.execute(uri: "/setup", method: .get)
             #expect(page.headers[values: .setCookie].allSatisfy { $0.contains("Secure") })
             #expect(page.headers[HTTPField.Name("Strict-Transport-Security")!] == "max-age=31536000; includeSubDomains")
             // And a sign-in form posted without its CSRF cookie is refused.
-            let forged = try await client.execute(uri: "/setup", method: .post, headers: formHeaders,
-                                                  body: form(["csrf": "x", "username": "eve", "password": "0123456789ab"]))
+            let forged = try await client.execute(
+                uri: "/setup",
+                method: .post,
+                headers: formHeaders,
+                body: form(["csrf": "x", "username": "eve", "password": "0123456789ab"])
+            )
             #expect(forged.status == .forbidden)
         }
         #expect(try await store.accountCount() == 0)
@@ -1330,14 +2427,22 @@ import Testing
 @Suite struct SalesPageTests {
     @Test func salesFilterByProduct() async throws {
         let test = try await TestApp()
-        let cream = try await test.store.createProduct(ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero))
+        let cream = try await test.store.createProduct(
+            ProductDraft(name: "Cream", unitPrice: Money(minorUnits: 3000), unitCost: .zero)
+        )
         for product in [test.serum.id, cream.id] {
-            _ = try await test.store.createSale(SaleDraft(clinicID: test.glow.id, productID: product, date: try Day(parsing: "2026-03-02")),
-                                                idempotencyKey: nil)
+            _ = try await test.store.createSale(
+                SaleDraft(clinicID: test.glow.id, productID: product, date: try Day(parsing: "2026-03-02")),
+                idempotencyKey: nil
+            )
         }
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
-            let html = try await client.execute(uri: "/sales?product=\(cream.id)", method: .get, headers: [.cookie: "commission_session=\(session)"]).text
+            let html = try await client.execute(
+                uri: "/sales?product=\(cream.id)",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
             #expect(html.contains("<span>1 sale</span>"), "\(html)")
             #expect(html.contains(#"<span class="what">1 × Cream</span>"#), "\(html)")
             #expect(!html.contains("× Serum 30ml"))
@@ -1348,17 +2453,31 @@ import Testing
 @Suite struct PublicAddressTests {
     /// An invitation link leads to the server's public address (or its own), whatever `Host` the
     /// request that made it carried: a link sent to a new member cannot be pointed elsewhere.
-    @Test("An invitation link leads to the public address, not the request's host", arguments: [("https://commission.example.com", "https://commission.example.com/invite/"), (nil, "http://127.0.0.1:8080/invite/")])
+    @Test(
+        "An invitation link leads to the public address, not the request's host",
+        arguments: [
+            ("https://commission.example.com", "https://commission.example.com/invite/"),
+            (nil, "http://127.0.0.1:8080/invite/"),
+        ]
+    )
     func invitationLinkAddress(_ configured: String?, _ expected: String) async throws {
         let store = try SQLiteStore(.inMemory)
         _ = try await store.createOwner(username: "ana", passwordHash: "x")
         let owner = try #require(try await store.ownerAccount())
         let token = "cm_host_\(UUID().uuidString)"
-        _ = try await store.createToken(account: owner.id, name: "t", tokenDigest: WebSecrets.digest(token), now: Date())
+        _ = try await store.createToken(
+            account: owner.id,
+            name: "t",
+            tokenDigest: WebSecrets.digest(token),
+            now: Date()
+        )
         // Without a public address the link names the server's own (its configured port; the test listens on another).
         var configuration = WebConfiguration(port: 8080, bcryptCost: 4)
         configuration.publicAddress = configured.flatMap(PublicAddress.init)
-        let app = Application(router: buildRouter(configuration: configuration, store: store), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Application(
+            router: buildRouter(configuration: configuration, store: store),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0))
+        )
         try await app.test(.live) { client in
             // Over a real socket, as a browser or a forger sends it: HTTP/1's Host header is the request's authority.
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/api/v1/invitations")
@@ -1369,7 +2488,9 @@ import Testing
             request.body = .bytes(ByteBuffer(string: "{}"))
             let made = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             let body = try await made.body.collect(upTo: 1 << 16)
-            let url = try #require((try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["url"] as? String)
+            let url = try #require(
+                (try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["url"] as? String
+            )
             #expect(made.status == .created && url.hasPrefix(expected) && !url.contains("evil"), "\(url)")
         }
     }

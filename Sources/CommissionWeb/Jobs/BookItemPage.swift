@@ -12,14 +12,28 @@ extension BookJob {
     ///   - open: the clinic's form to show open (`deductions`, `prices`): the one a refusal came from.
     ///     A refusal without one is the page's own form's, which then shows open.
     ///   - said: what a form of the clinic's page just did, for its section (`deductions`, `prices`).
-    func itemPage(_ item: Item, context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  open: String? = nil, said: (section: String, text: String)? = nil) async throws -> Response {
+    func itemPage(
+        _ item: Item,
+        context: AppRequestContext,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok,
+        open: String? = nil,
+        said: (section: String, text: String)? = nil
+    ) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
         let csrf = context.csrfToken ?? ""
-        var view = BookItemView(heading: "", archived: item.isArchived, action: "", kindName: "", editOpen: error != nil && open == nil,
-                                earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: today).latest.description, csrf: csrf)
+        var view = BookItemView(
+            heading: "",
+            archived: item.isArchived,
+            action: "",
+            kindName: "",
+            editOpen: error != nil && open == nil,
+            earliest: AcceptedDays.earliest.description,
+            latest: AcceptedDays(today: today).latest.description,
+            csrf: csrf
+        )
         switch item {
         case .clinic(let clinic):
             let action = "/book/clinics/\(clinic.id)"
@@ -32,54 +46,111 @@ extension BookJob {
             let names = try await Presenter.Names(store: app.store)
             let terms = try await app.store.terms(TermsQuery(clinicID: clinic.id))
             view.clinic = .init(
-                name: clinic.name, scheduleNow: Self.describe(current, style: style), kind: current.kind, anchor: anchor.description,
+                name: clinic.name,
+                scheduleNow: Self.describe(current, style: style),
+                kind: current.kind,
+                anchor: anchor.description,
                 weekdays: PageChoice.weekdays(selected: weekday),
                 first: Self.describe(clinic.schedule, style: style),
                 changes: clinic.scheduleChanges.map {
-                    .init(iso: $0.effectiveFrom.description, from: style.format($0.effectiveFrom), schedule: Self.describe($0.schedule, style: style))
-                })
-            if let standing = try await app.store.dashboard(today: today).clinics.first(where: { $0.clinic.id == clinic.id }) {
+                    .init(
+                        iso: $0.effectiveFrom.description,
+                        from: style.format($0.effectiveFrom),
+                        schedule: Self.describe($0.schedule, style: style)
+                    )
+                }
+            )
+            if let standing = try await app.store.dashboard(today: today).clinics.first(where: {
+                $0.clinic.id == clinic.id
+            }) {
                 view.standing = .of(standing, clinic: clinic.id, style: style)
             }
             // Her split here, in words: each set of the clinic's terms with its page, the clinic's own first; in each
             // scope (the clinic's, a product's) the set in force today first, then one to come, then those it replaced.
-            view.split = .init(clinicID: clinic.id.rawValue, terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted {
-                ($0.terms.productID == nil ? 0 : 1, $0.standing.rank, $1.terms.effectiveFrom) < ($1.terms.productID == nil ? 0 : 1, $1.standing.rank, $0.terms.effectiveFrom)
-            }.map { terms, standing in
-                .init(href: "/book/terms/\(terms.id)",
-                      text: (terms.productID.flatMap { names.products[$0] }.map { "\($0) only: " } ?? "") + Self.split(terms, style: style),
-                      from: terms.effectiveFrom == AcceptedDays.earliest ? "from the start" : "from \(style.format(terms.effectiveFrom))", chip: standing.chip)
-            })
+            view.split = .init(
+                clinicID: clinic.id.rawValue,
+                terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted {
+                    ($0.terms.productID == nil ? 0 : 1, $0.standing.rank, $1.terms.effectiveFrom) < (
+                        $1.terms.productID == nil ? 0 : 1, $1.standing.rank, $0.terms.effectiveFrom
+                    )
+                }.map { terms, standing in
+                    .init(
+                        href: "/book/terms/\(terms.id)",
+                        text: (terms.productID.flatMap { names.products[$0] }.map { "\($0) only: " } ?? "")
+                            + Self.split(terms, style: style),
+                        from: terms.effectiveFrom == AcceptedDays.earliest
+                            ? "from the start" : "from \(style.format(terms.effectiveFrom))",
+                        chip: standing.chip
+                    )
+                }
+            )
             let deductions = try await app.store.deductions(clinic: clinic.id)
             view.deductions = .init(
-                clinicName: clinic.name, today: today.description, open: open == "deductions",
+                clinicName: clinic.name,
+                today: today.description,
+                open: open == "deductions",
                 said: said?.section == "deductions" ? said?.text : nil,
                 entries: deductions.map {
-                    .init(id: $0.id.rawValue, name: $0.name, amount: $0.amount.text { style.format($0) }, from: style.format($0.effectiveFrom),
-                          until: $0.lastDay.map { style.format($0) })
-                })
+                    .init(
+                        id: $0.id.rawValue,
+                        name: $0.name,
+                        amount: $0.amount.text { style.format($0) },
+                        from: style.format($0.effectiveFrom),
+                        until: $0.lastDay.map { style.format($0) }
+                    )
+                }
+            )
             let products = try await app.store.products(ProductQuery())
             view.prices = .init(
-                clinicName: clinic.name, today: today.description, open: open == "prices", said: said?.section == "prices" ? said?.text : nil,
+                clinicName: clinic.name,
+                today: today.description,
+                open: open == "prices",
+                said: said?.section == "prices" ? said?.text : nil,
                 entries: try await app.store.prices(PriceQuery(clinicID: clinic.id)).map {
-                    .init(id: $0.id.rawValue, product: names.products[$0.productID] ?? "", from: style.format($0.effectiveFrom),
-                          price: style.format($0.unitPrice), cost: $0.unitCost.map { style.format($0) } ?? "the product's")
+                    .init(
+                        id: $0.id.rawValue,
+                        product: names.products[$0.productID] ?? "",
+                        from: style.format($0.effectiveFrom),
+                        price: style.format($0.unitPrice),
+                        cost: $0.unitCost.map { style.format($0) } ?? "the product's"
+                    )
                 },
-                products: products.map { .init(id: $0.id.rawValue, name: $0.name, price: style.format($0.unitPrice)) })
+                products: products.map { .init(id: $0.id.rawValue, name: $0.name, price: style.format($0.unitPrice)) }
+            )
         case .product(let product):
             (view.heading, view.action, view.kindName) = (product.name, "/book/products/\(product.id)", "this product")
-            view.product = .init(name: product.name, sku: product.sku ?? "", price: style.formatInput(product.unitPrice),
-                                 cost: style.formatInput(product.unitCost))
+            view.product = .init(
+                name: product.name,
+                sku: product.sku ?? "",
+                price: style.formatInput(product.unitPrice),
+                cost: style.formatInput(product.unitCost)
+            )
         case .terms(let terms):
             let names = try await Presenter.Names(store: app.store)
             let clinic = names.clinics[terms.clinicID] ?? "a clinic"
-            (view.heading, view.action, view.kindName) = ("Terms of \(clinic)", "/book/terms/\(terms.id)", "these terms")
+            (view.heading, view.action, view.kindName) = (
+                "Terms of \(clinic)", "/book/terms/\(terms.id)", "these terms"
+            )
             view.back = PageLink(label: clinic, href: "/book/clinics/\(terms.clinicID)#split")
-            view.terms = .init(clinic: clinic, product: terms.productID.flatMap { names.products[$0] }, share: terms.share.shortPercentText,
-                               profit: terms.basis == .profit, revenue: terms.basis == .revenue, from: terms.effectiveFrom.description,
-                               tierRows: TierRow.rows(terms.tiers, style: style))
+            view.terms = .init(
+                clinic: clinic,
+                product: terms.productID.flatMap { names.products[$0] },
+                share: terms.share.shortPercentText,
+                profit: terms.basis == .profit,
+                revenue: terms.basis == .revenue,
+                from: terms.effectiveFrom.description,
+                tierRows: TierRow.rows(terms.tiers, style: style)
+            )
         }
-        return try await app.page("book-item", view: view, title: view.heading, nav: "book", context: context, status: status, error: error)
+        return try await app.page(
+            "book-item",
+            view: view,
+            title: view.heading,
+            nav: "book",
+            context: context,
+            status: status,
+            error: error
+        )
     }
 
     /// Her share under a set of terms, in words: "40% of profit", "30% of profit, 35% beyond $1,000.00".
@@ -100,24 +171,40 @@ package struct BookItemView: PageView {
         let statement: String
         let payouts: String
 
-        package init(label: String, amount: String, credit: Bool, parts: [ChipFigure], statement: String, payouts: String) {
-            (self.label, self.amount, self.credit, self.parts, self.statement, self.payouts) = (label, amount, credit, parts, statement, payouts)
+        package init(
+            label: String,
+            amount: String,
+            credit: Bool,
+            parts: [ChipFigure],
+            statement: String,
+            payouts: String
+        ) {
+            (self.label, self.amount, self.credit, self.parts, self.statement, self.payouts) = (
+                label, amount, credit, parts, statement, payouts
+            )
         }
 
         static func of(_ standing: ClinicStanding, clinic: Clinic.ID, style: LocaleStyle) -> Standing {
             let owed = standing.arrears.owed
             let label = owed.isZero ? "Owes you nothing" : owed.isNegative ? "Paid you beyond what it owes" : "Owes you"
-            return Standing(label: label, amount: style.format(owed.magnitudeOrSelf), credit: owed.isNegative,
-                            parts: owed.isZero ? [] : standing.owedParts(style: style), statement: "/statements?clinic=\(clinic)", payouts: "/payouts#clinic-\(clinic)")
+            return Standing(
+                label: label,
+                amount: style.format(owed.magnitudeOrSelf),
+                credit: owed.isNegative,
+                parts: owed.isZero ? [] : standing.owedParts(style: style),
+                statement: "/statements?clinic=\(clinic)",
+                payouts: "/payouts#clinic-\(clinic)"
+            )
         }
     }
-
 
     package struct ScheduleChangeRow: Sendable {
         let iso: String
         let from: String
         let schedule: String
-        package init(iso: String, from: String, schedule: String) { (self.iso, self.from, self.schedule) = (iso, from, schedule) }
+        package init(iso: String, from: String, schedule: String) {
+            (self.iso, self.from, self.schedule) = (iso, from, schedule)
+        }
     }
 
     /// A clinic's name and pay schedule, and the schedule's changes.
@@ -133,10 +220,20 @@ package struct BookItemView: PageView {
         let changes: [ScheduleChangeRow]
         let hasChanges: Bool
 
-        package init(name: String, scheduleNow: String, kind: String, anchor: String, weekdays: [PageChoice], first: String, changes: [ScheduleChangeRow]) {
+        package init(
+            name: String,
+            scheduleNow: String,
+            kind: String,
+            anchor: String,
+            weekdays: [PageChoice],
+            first: String,
+            changes: [ScheduleChangeRow]
+        ) {
             (self.name, self.scheduleNow, self.anchor, self.weekdays, self.first, self.changes, self.hasChanges) =
                 (name, scheduleNow, anchor, weekdays, first, changes, !changes.isEmpty)
-            (monthly, semimonthly, weekly, biweekly) = (kind == "monthly", kind == "semimonthly", kind == "weekly", kind == "biweekly")
+            (monthly, semimonthly, weekly, biweekly) = (
+                kind == "monthly", kind == "semimonthly", kind == "weekly", kind == "biweekly"
+            )
         }
     }
 
@@ -147,7 +244,9 @@ package struct BookItemView: PageView {
         let from: String
         /// In force, upcoming, or ended (replaced by a later set).
         let chip: Chip
-        package init(href: String, text: String, from: String, chip: Chip = .inForce) { (self.href, self.text, self.from, self.chip) = (href, text, from, chip) }
+        package init(href: String, text: String, from: String, chip: Chip = .inForce) {
+            (self.href, self.text, self.from, self.chip) = (href, text, from, chip)
+        }
     }
 
     /// Her split at a clinic: each of its sets of terms, a row each; those later sets replaced folded apart.
@@ -186,7 +285,9 @@ package struct BookItemView: PageView {
         let entries: [DeductionRow]
         let hasEntries: Bool
         package init(clinicName: String, today: String, open: Bool, said: String?, entries: [DeductionRow]) {
-            (self.clinicName, self.today, self.open, self.said, self.entries, self.hasEntries) = (clinicName, today, open, said, entries, !entries.isEmpty)
+            (self.clinicName, self.today, self.open, self.said, self.entries, self.hasEntries) = (
+                clinicName, today, open, said, entries, !entries.isEmpty
+            )
         }
     }
 
@@ -216,7 +317,14 @@ package struct BookItemView: PageView {
         let entries: [PriceRow]
         let hasEntries: Bool
         let products: [ProductChoice]
-        package init(clinicName: String, today: String, open: Bool, said: String?, entries: [PriceRow], products: [ProductChoice]) {
+        package init(
+            clinicName: String,
+            today: String,
+            open: Bool,
+            said: String?,
+            entries: [PriceRow],
+            products: [ProductChoice]
+        ) {
             (self.clinicName, self.today, self.open, self.said, self.entries, self.hasEntries, self.products) =
                 (clinicName, today, open, said, entries, !entries.isEmpty, products)
         }
@@ -227,7 +335,9 @@ package struct BookItemView: PageView {
         let sku: String
         let price: String
         let cost: String
-        package init(name: String, sku: String, price: String, cost: String) { (self.name, self.sku, self.price, self.cost) = (name, sku, price, cost) }
+        package init(name: String, sku: String, price: String, cost: String) {
+            (self.name, self.sku, self.price, self.cost) = (name, sku, price, cost)
+        }
     }
 
     package struct TermsPart: Sendable {
@@ -239,8 +349,18 @@ package struct BookItemView: PageView {
         let revenue: Bool
         let from: String
         let tierRows: [TierRow]
-        package init(clinic: String, product: String?, share: String, profit: Bool, revenue: Bool, from: String, tierRows: [TierRow]) {
-            (self.clinic, self.product, self.share, self.profit, self.revenue, self.from, self.tierRows) = (clinic, product, share, profit, revenue, from, tierRows)
+        package init(
+            clinic: String,
+            product: String?,
+            share: String,
+            profit: Bool,
+            revenue: Bool,
+            from: String,
+            tierRows: [TierRow]
+        ) {
+            (self.clinic, self.product, self.share, self.profit, self.revenue, self.from, self.tierRows) = (
+                clinic, product, share, profit, revenue, from, tierRows
+            )
         }
     }
 
@@ -265,11 +385,29 @@ package struct BookItemView: PageView {
     let latest: String
     let csrf: String
 
-    package init(heading: String, archived: Bool, action: String, kindName: String, editOpen: Bool, clinic: ClinicPart? = nil, standing: Standing? = nil,
-                 split: Split? = nil, deductions: Deductions? = nil, prices: Prices? = nil, product: ProductPart? = nil, terms: TermsPart? = nil,
-                 earliest: String, latest: String, csrf: String) {
-        (self.heading, self.archived, self.action, self.kindName, self.editOpen) = (heading, archived, action, kindName, editOpen)
-        (self.clinic, self.standing, self.split, self.deductions, self.prices, self.product, self.terms) = (clinic, standing, split, deductions, prices, product, terms)
+    package init(
+        heading: String,
+        archived: Bool,
+        action: String,
+        kindName: String,
+        editOpen: Bool,
+        clinic: ClinicPart? = nil,
+        standing: Standing? = nil,
+        split: Split? = nil,
+        deductions: Deductions? = nil,
+        prices: Prices? = nil,
+        product: ProductPart? = nil,
+        terms: TermsPart? = nil,
+        earliest: String,
+        latest: String,
+        csrf: String
+    ) {
+        (self.heading, self.archived, self.action, self.kindName, self.editOpen) = (
+            heading, archived, action, kindName, editOpen
+        )
+        (self.clinic, self.standing, self.split, self.deductions, self.prices, self.product, self.terms) = (
+            clinic, standing, split, deductions, prices, product, terms
+        )
         (self.earliest, self.latest, self.csrf) = (earliest, latest, csrf)
     }
 }

@@ -15,14 +15,16 @@ struct BookJob: Job {
             var message: String?
             if let recomputed = query["recomputed"].flatMap({ Int(String($0)) }) {
                 let closed = query["closed"].flatMap { Int(String($0)) } ?? 0
-                message = "\(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
+                message =
+                    "\(recomputed) sale\(recomputed == 1 ? "" : "s") recomputed"
                     + (closed > 0 ? ", \(closed) in closed periods left as they were." : ".")
             }
             // The terms form for a clinic from a day (`?clinic=Glow&from=2026-11-24`, id or name):
             // where a sale refused for want of terms sends her.
             var terms = TermsPrefill()
             if let clinic = query["clinic"].map(String.init) {
-                terms.clinic = if let id = Int64(clinic) { Clinic.ID(id) } else { try? await app.store.clinic(named: clinic).id }
+                terms.clinic =
+                    if let id = Int64(clinic) { Clinic.ID(id) } else { try? await app.store.clinic(named: clinic).id }
             }
             terms.from = query["from"].flatMap { try? Day(parsing: String($0)) }
             // What was just added, said in its own section (where her eye is), from the book.
@@ -30,11 +32,21 @@ struct BookJob: Job {
             if let id = query["added"].flatMap({ Int64(String($0)) }) {
                 added = try? await addedSentence(query["kind"].map(String.init) ?? "", id: id)
             } else if let id = query["changed"].flatMap({ Int64(String($0)) }) {
-                added = try? await changedSentence(query["kind"].map(String.init) ?? "", id: id, how: query["how"].map(String.init) ?? "save")
+                added = try? await changedSentence(
+                    query["kind"].map(String.init) ?? "",
+                    id: id,
+                    how: query["how"].map(String.init) ?? "save"
+                )
             }
             if added?.section == "terms", let message { added?.text += " " + message }
             if added != nil { message = nil }
-            return try await bookPage(context: context, message: message, terms: terms, added: added, addedIsNew: query["added"] != nil)
+            return try await bookPage(
+                context: context,
+                message: message,
+                terms: terms,
+                added: added,
+                addedIsNew: query["added"] != nil
+            )
         }
         // A clinic, product or terms: its page (change it, archive it, restore it).
         pages.get("/book/:kind/:id") { request, context in
@@ -66,37 +78,67 @@ struct BookJob: Job {
             }
         }
         // A clinic's deductions: add one, end one, remove one.
-        pages.post("/book/:kind/:id/deductions") { request, context in try await deductionForm(request, context: context, action: nil) }
+        pages.post("/book/:kind/:id/deductions") { request, context in
+            try await deductionForm(request, context: context, action: nil)
+        }
         pages.post("/book/:kind/:id/deductions/:deduction/:action") { request, context in
-            try await deductionForm(request, context: context, action: (Deduction.ID(try context.parameters.require("deduction", as: Int64.self)),
-                                                                         context.parameters.get("action") ?? ""))
+            try await deductionForm(
+                request,
+                context: context,
+                action: (
+                    Deduction.ID(try context.parameters.require("deduction", as: Int64.self)),
+                    context.parameters.get("action") ?? ""
+                )
+            )
         }
         // A clinic's price list: set an entry, remove one.
-        pages.post("/book/:kind/:id/prices") { request, context in try await priceForm(request, context: context, remove: nil) }
+        pages.post("/book/:kind/:id/prices") { request, context in
+            try await priceForm(request, context: context, remove: nil)
+        }
         pages.post("/book/:kind/:id/prices/:entry/remove") { request, context in
-            try await priceForm(request, context: context, remove: PriceListEntry.ID(try context.parameters.require("entry", as: Int64.self)))
+            try await priceForm(
+                request,
+                context: context,
+                remove: PriceListEntry.ID(try context.parameters.require("entry", as: Int64.self))
+            )
         }
         pages.post("/clinics") { request, context in
             try await bookForm(request, context: context, section: "clinics") { form, _ in
-                let clinic = try await app.store.createClinic(ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form)))
+                let clinic = try await app.store.createClinic(
+                    ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form))
+                )
                 return "/book?kind=clinic&added=\(clinic.id)#clinics"
             }
         }
         pages.post("/products") { request, context in
             try await bookForm(request, context: context, section: "products") { form, settings in
-                let product = try await app.store.createProduct(ProductDraft(name: form["name"] ?? "", unitPrice: try settings.style.parse(form["price"] ?? ""),
-                                                                             unitCost: try settings.style.parse(form["cost"] ?? "0")))
+                let product = try await app.store.createProduct(
+                    ProductDraft(
+                        name: form["name"] ?? "",
+                        unitPrice: try settings.style.parse(form["price"] ?? ""),
+                        unitCost: try settings.style.parse(form["cost"] ?? "0")
+                    )
+                )
                 return "/book?kind=product&added=\(product.id)#products"
             }
         }
         pages.post("/terms") { request, context in
             try await bookForm(request, context: context, section: "terms") { form, settings in
-                guard let clinic = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
-                let change = try await app.store.createTerms(TermsDraft(
-                    clinicID: Clinic.ID(clinic), productID: form["product"].flatMap(Int64.init).map { Product.ID($0) },
-                    basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit, share: try Share(parsing: form["share"] ?? ""),
-                    tiers: try Self.tiers(form, style: settings.style), effectiveFrom: try Day(parsing: form["from"] ?? "")))
-                return "/book?kind=terms&added=\(change.terms.id)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms"
+                guard let clinic = form["clinic"].flatMap(Int64.init) else {
+                    throw Problem(.unprocessableContent, "Choose a clinic.")
+                }
+                let change = try await app.store.createTerms(
+                    TermsDraft(
+                        clinicID: Clinic.ID(clinic),
+                        productID: form["product"].flatMap(Int64.init).map { Product.ID($0) },
+                        basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit,
+                        share: try Share(parsing: form["share"] ?? ""),
+                        tiers: try Self.tiers(form, style: settings.style),
+                        effectiveFrom: try Day(parsing: form["from"] ?? "")
+                    )
+                )
+                return
+                    "/book?kind=terms&added=\(change.terms.id)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms"
             }
         }
     }
@@ -109,19 +151,25 @@ struct BookJob: Job {
     static func deductionAmount(amount: String?, share: String?, currency: Currency) throws -> DeductionAmount {
         switch (amount, share) {
         case (let amount?, nil):
-            do { return .fixed(try currency.parse(amount)) } catch { throw Problem(.unprocessableContent, "The amount: \(error)") }
+            do { return .fixed(try currency.parse(amount)) } catch {
+                throw Problem(.unprocessableContent, "The amount: \(error)")
+            }
         case (nil, let share?):
-            do { return .shareOfRevenue(try Share(parsing: share)) } catch { throw Problem(.unprocessableContent, "The share: \(error)") }
+            do { return .shareOfRevenue(try Share(parsing: share)) } catch {
+                throw Problem(.unprocessableContent, "The share: \(error)")
+            }
         default:
-            throw Problem(.unprocessableContent, "Give either \"amount\" (a fixed amount per period) or \"share\" (a share of the period's revenue).")
+            throw Problem(
+                .unprocessableContent,
+                "Give either \"amount\" (a fixed amount per period) or \"share\" (a share of the period's revenue)."
+            )
         }
     }
 
-
-
-
     static func basis(_ text: String) throws -> CommissionBasis {
-        guard let basis = CommissionBasis(rawValue: text) else { throw Problem(.unprocessableContent, "The basis is \"profit\" or \"revenue\".") }
+        guard let basis = CommissionBasis(rawValue: text) else {
+            throw Problem(.unprocessableContent, "The basis is \"profit\" or \"revenue\".")
+        }
         return basis
     }
 
@@ -132,11 +180,12 @@ struct BookJob: Job {
     static func schedule(_ form: Form) throws -> PaySchedule {
         if let typed = form["schedule"] { return try PaySchedule(parsing: typed) }
         let kind = form["scheduleKind"] ?? "monthly"
-        let anchor: String? = switch kind {
-        case "weekly": form["weekday"] ?? "monday"
-        case "biweekly": form["anchor"]
-        default: nil
-        }
+        let anchor: String? =
+            switch kind {
+            case "weekly": form["weekday"] ?? "monday"
+            case "biweekly": form["anchor"]
+            default: nil
+            }
         return try PaySchedule(kind: kind, anchor: anchor)
     }
 
@@ -149,11 +198,17 @@ struct BookJob: Job {
         case "clinic":
             let clinic = try await app.store.clinic(Clinic.ID(id))
             let hasTerms = try await !app.store.terms(TermsQuery(clinicID: clinic.id)).isEmpty
-            return ("clinics", "Added \(clinic.name), paid \(Self.describe(clinic.calendar.schedule(on: settings.today()), style: style))."
-                    + (hasTerms ? "" : " Next: your split there, under Terms below."))
+            return (
+                "clinics",
+                "Added \(clinic.name), paid \(Self.describe(clinic.calendar.schedule(on: settings.today()), style: style))."
+                    + (hasTerms ? "" : " Next: your split there, under Terms below.")
+            )
         case "product":
             let product = try await app.store.product(Product.ID(id))
-            return ("products", "Added \(product.name) at \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost)).")
+            return (
+                "products",
+                "Added \(product.name) at \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost))."
+            )
         case "terms":
             return ("terms", "Added " + (try await termsSentence(Terms.ID(id), style: style)) + ".")
         default:
@@ -180,10 +235,16 @@ struct BookJob: Job {
         switch kind {
         case "clinic":
             let clinic = try await app.store.clinic(Clinic.ID(id))
-            return ("clinics", "\(done) \(clinic.name): paid \(Self.describe(clinic.calendar.schedule(on: settings.today()), style: style)).\(kept)")
+            return (
+                "clinics",
+                "\(done) \(clinic.name): paid \(Self.describe(clinic.calendar.schedule(on: settings.today()), style: style)).\(kept)"
+            )
         case "product":
             let product = try await app.store.product(Product.ID(id))
-            return ("products", "\(done) \(product.name): \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost)).\(kept)")
+            return (
+                "products",
+                "\(done) \(product.name): \(style.format(product.unitPrice)), your cost \(style.format(product.unitCost)).\(kept)"
+            )
         case "terms":
             return ("terms", "\(done) " + (try await termsSentence(Terms.ID(id), style: style)) + ".\(kept)")
         default:
@@ -201,9 +262,16 @@ struct BookJob: Job {
     /// how (schedule, split, prices, deductions); each Add form folded under its list, open when
     /// the list is empty, after an add there (to add another) or when the form is asked for.
     /// `added` is what was just added (`addedIsNew`) or changed on a record's page, said in its section.
-    func bookPage(context: AppRequestContext, message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  terms prefill: TermsPrefill = TermsPrefill(), added: (section: String, text: String)? = nil, addedIsNew: Bool = true,
-                  failed: String? = nil) async throws -> Response {
+    func bookPage(
+        context: AppRequestContext,
+        message: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok,
+        terms prefill: TermsPrefill = TermsPrefill(),
+        added: (section: String, text: String)? = nil,
+        addedIsNew: Bool = true,
+        failed: String? = nil
+    ) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
@@ -220,55 +288,119 @@ struct BookJob: Job {
             "\(names.clinics[terms.clinicID] ?? "")\(terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""): "
                 + Self.split(terms, style: style) + " from \(style.format(terms.effectiveFrom))"
         }
-        func count(_ number: Int, _ word: String) -> String? { number == 0 ? nil : "\(number) \(word)\(number == 1 ? "" : "s")" }
-        let archived = allClinics.filter(\.isArchived).map { BookPageView.Archived(kind: "Clinic", name: $0.name, action: "/book/clinics/\($0.id)") }
-            + allProducts.filter(\.isArchived).map { BookPageView.Archived(kind: "Product", name: $0.name, action: "/book/products/\($0.id)") }
-            + allTerms.filter(\.isArchived).map { BookPageView.Archived(kind: "Terms", name: describe($0), action: "/book/terms/\($0.id)") }
+        func count(_ number: Int, _ word: String) -> String? {
+            number == 0 ? nil : "\(number) \(word)\(number == 1 ? "" : "s")"
+        }
+        let archived =
+            allClinics.filter(\.isArchived).map {
+                BookPageView.Archived(kind: "Clinic", name: $0.name, action: "/book/clinics/\($0.id)")
+            }
+            + allProducts.filter(\.isArchived).map {
+                BookPageView.Archived(kind: "Product", name: $0.name, action: "/book/products/\($0.id)")
+            }
+            + allTerms.filter(\.isArchived).map {
+                BookPageView.Archived(kind: "Terms", name: describe($0), action: "/book/terms/\($0.id)")
+            }
         // A clinic just added without terms: its terms form is next, open on it.
         var prefill = prefill
         var justAdded = addedIsNew ? added?.section : nil
-        if justAdded == "clinics", let clinic = clinics.last(where: { clinic in !terms.contains { $0.clinicID == clinic.id } }), prefill.clinic == nil {
+        if justAdded == "clinics",
+            let clinic = clinics.last(where: { clinic in !terms.contains { $0.clinicID == clinic.id } }),
+            prefill.clinic == nil
+        {
             prefill.clinic = clinic.id
         }
         if prefill.clinic != nil { justAdded = justAdded ?? "terms" }
-        func isOpen(_ section: String, empty: Bool) -> Bool { empty || failed == section || justAdded == section || (section == "terms" && prefill.clinic != nil) }
+        func isOpen(_ section: String, empty: Bool) -> Bool {
+            empty || failed == section || justAdded == section || (section == "terms" && prefill.clinic != nil)
+        }
         let view = BookPageView(
             clinics: clinics.map { clinic in
                 // Her split there today, for all its products (a product's own terms are on the clinic's page).
-                let split = terms.filter { $0.clinicID == clinic.id && $0.productID == nil && $0.effectiveFrom <= today }.max { $0.effectiveFrom < $1.effectiveFrom }
-                let meta = ["paid \(Self.describe(clinic.calendar.schedule(on: today), style: style))",
-                            split.map { "\($0.share.shortPercentText)% of \($0.basis.rawValue)" + ($0.tiers.isEmpty ? "" : ", tiered") },
-                            count(prices[clinic.id]?.count ?? 0, "price"), count(deductions[clinic.id]?.count ?? 0, "deduction")].compactMap { $0 }
-                return .init(id: clinic.id.rawValue, name: clinic.name, meta: meta.joined(separator: " · "), noSplit: split == nil)
+                let split = terms.filter {
+                    $0.clinicID == clinic.id && $0.productID == nil && $0.effectiveFrom <= today
+                }.max { $0.effectiveFrom < $1.effectiveFrom }
+                let meta = [
+                    "paid \(Self.describe(clinic.calendar.schedule(on: today), style: style))",
+                    split.map {
+                        "\($0.share.shortPercentText)% of \($0.basis.rawValue)" + ($0.tiers.isEmpty ? "" : ", tiered")
+                    },
+                    count(prices[clinic.id]?.count ?? 0, "price"),
+                    count(deductions[clinic.id]?.count ?? 0, "deduction"),
+                ].compactMap { $0 }
+                return .init(
+                    id: clinic.id.rawValue,
+                    name: clinic.name,
+                    meta: meta.joined(separator: " · "),
+                    noSplit: split == nil
+                )
             },
-            products: products.map { .init(id: $0.id.rawValue, name: $0.name, meta: "\(style.format($0.unitPrice)) · cost \(style.format($0.unitCost))") },
+            products: products.map {
+                .init(
+                    id: $0.id.rawValue,
+                    name: $0.name,
+                    meta: "\(style.format($0.unitPrice)) · cost \(style.format($0.unitCost))"
+                )
+            },
             // Each clinic's sets of terms, the one in force first in each scope, then one to come, then those replaced.
-            terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted(by: Self.termsOrder(names)).map { terms, standing in
-                .init(id: terms.id.rawValue, chip: standing.chip,
-                      name: (names.clinics[terms.clinicID] ?? "") + (terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""),
-                      meta: Self.split(terms, style: style) + " · from \(style.format(terms.effectiveFrom))")
+            terms: terms.map { (terms: $0, standing: Chip.of($0, among: terms, today: today)) }.sorted(
+                by: Self.termsOrder(names)
+            ).map { terms, standing in
+                .init(
+                    id: terms.id.rawValue,
+                    chip: standing.chip,
+                    name: (names.clinics[terms.clinicID] ?? "")
+                        + (terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""),
+                    meta: Self.split(terms, style: style) + " · from \(style.format(terms.effectiveFrom))"
+                )
             },
-            clinicOptions: clinics.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
+            clinicOptions: clinics.map {
+                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic)
+            },
             productOptions: products.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: false) },
             weekdays: PageChoice.weekdays(),
             tierRows: TierRow.rows([], style: style),
-            added: .init(clinics: added?.section == "clinics" ? added?.text : nil, products: added?.section == "products" ? added?.text : nil,
-                         terms: added?.section == "terms" ? added?.text : nil),
-            open: .init(clinic: isOpen("clinics", empty: clinics.isEmpty), product: isOpen("products", empty: products.isEmpty),
-                        terms: isOpen("terms", empty: terms.isEmpty)),
-            archived: archived, archivedCount: archived.count,
-            today: today.description, earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: today).latest.description,
-            termsFrom: (prefill.from.flatMap { AcceptedDays(today: today).contains($0) ? $0 : nil } ?? today).description,
-            zero: style.formatInput(.zero), csrf: context.csrfToken ?? "")
-        return try await app.page("book", view: view, title: "Clinics & products", nav: "book", context: context, status: status,
-                                  message: message, error: error)
+            added: .init(
+                clinics: added?.section == "clinics" ? added?.text : nil,
+                products: added?.section == "products" ? added?.text : nil,
+                terms: added?.section == "terms" ? added?.text : nil
+            ),
+            open: .init(
+                clinic: isOpen("clinics", empty: clinics.isEmpty),
+                product: isOpen("products", empty: products.isEmpty),
+                terms: isOpen("terms", empty: terms.isEmpty)
+            ),
+            archived: archived,
+            archivedCount: archived.count,
+            today: today.description,
+            earliest: AcceptedDays.earliest.description,
+            latest: AcceptedDays(today: today).latest.description,
+            termsFrom: (prefill.from.flatMap { AcceptedDays(today: today).contains($0) ? $0 : nil } ?? today)
+                .description,
+            zero: style.formatInput(.zero),
+            csrf: context.csrfToken ?? ""
+        )
+        return try await app.page(
+            "book",
+            view: view,
+            title: "Clinics & products",
+            nav: "book",
+            context: context,
+            status: status,
+            message: message,
+            error: error
+        )
     }
 
     /// Runs a form of the book page; `body` returns where to go next (default: the book page).
     /// Runs a form of the book page (`section`: `clinics`, `products` or `terms`, whose form stays
     /// open on a refusal); `body` returns where to go next (default: the book page).
-    func bookForm(_ request: Request, context: AppRequestContext, section: String,
-                  _ body: (Form, BookSettings) async throws -> String?) async throws -> Response {
+    func bookForm(
+        _ request: Request,
+        context: AppRequestContext,
+        section: String,
+        _ body: (Form, BookSettings) async throws -> String?
+    ) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
         return try await app.form {
@@ -311,7 +443,9 @@ struct BookJob: Job {
         let item = try await item(context)
         let style = try await app.store.settings().style
         let action = form["action"] ?? "save"
-        guard ["save", "archive", "restore"].contains(action) else { throw Problem(.badRequest, "The action is save, archive or restore.") }
+        guard ["save", "archive", "restore"].contains(action) else {
+            throw Problem(.badRequest, "The action is save, archive or restore.")
+        }
         return try await app.form {
             switch item {
             case .clinic(var clinic):
@@ -321,11 +455,16 @@ struct BookJob: Job {
                     let from = (form["scheduleFrom"] ?? "").trimmingWhitespace()
                     let today = try await app.store.settings().today()
                     if !from.isEmpty {
-                        clinic.scheduleChanges.append(ScheduleChange(effectiveFrom: try Day(parsing: from), schedule: picked))
+                        clinic.scheduleChanges.append(
+                            ScheduleChange(effectiveFrom: try Day(parsing: from), schedule: picked)
+                        )
                     } else if clinic.scheduleChanges.isEmpty {
                         clinic.schedule = picked  // a correction of the schedule it has had from the start
                     } else if picked != clinic.calendar.schedule(on: today) {
-                        throw Problem(.unprocessableContent, "Give the day the new schedule starts: \(clinic.name)'s schedule has changed before.")
+                        throw Problem(
+                            .unprocessableContent,
+                            "Give the day the new schedule starts: \(clinic.name)'s schedule has changed before."
+                        )
                     }
                 } else {
                     clinic.isArchived = action == "archive"
@@ -354,7 +493,10 @@ struct BookJob: Job {
                     terms.isArchived = action == "archive"
                 }
                 let change = try await app.store.updateTerms(terms)
-                return .redirect(to: "/book?kind=terms&changed=\(change.terms.id)&how=\(action)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms")
+                return .redirect(
+                    to:
+                        "/book?kind=terms&changed=\(change.terms.id)&how=\(action)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms"
+                )
             }
         } otherwise: { error, status in
             try await itemPage(item, context: context, error: error, status: status)
@@ -362,18 +504,25 @@ struct BookJob: Job {
     }
 
     /// Adds a deduction from the clinic's page, or ends (`end`, today, or the form's day) or removes (`remove`) one.
-    func deductionForm(_ request: Request, context: AppRequestContext, action: (Deduction.ID, String)?) async throws -> Response {
+    func deductionForm(
+        _ request: Request,
+        context: AppRequestContext,
+        action: (Deduction.ID, String)?
+    ) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let clinic = try await pageClinic(context)
         let settings = try await app.store.settings()
         return try await app.form {
             if let (id, verb) = action {
-                guard var deduction = try await app.store.deductions(clinic: clinic.id).first(where: { $0.id == id }) else {
+                guard var deduction = try await app.store.deductions(clinic: clinic.id).first(where: { $0.id == id })
+                else {
                     throw StoreError.notFound(.deductions, id: id.rawValue)
                 }
                 switch verb {
                 case "end":
-                    deduction.lastDay = try (form["on"]).flatMap { $0.isEmpty ? nil : $0 }.map { try Day(parsing: $0) } ?? settings.today()
+                    deduction.lastDay =
+                        try (form["on"]).flatMap { $0.isEmpty ? nil : $0 }.map { try Day(parsing: $0) }
+                        ?? settings.today()
                     _ = try await app.store.updateDeduction(deduction)
                     return .redirect(to: "/book/clinics/\(clinic.id)?done=deduction-ended&deduction=\(id)#deductions")
                 case "remove":
@@ -384,11 +533,20 @@ struct BookJob: Job {
                 }
             } else {
                 let value = (form["value"] ?? "").trimmingWhitespace()
-                let amount: DeductionAmount = form["kind"] == "revenue-share" ? .shareOfRevenue(try Share(parsing: value)) : .fixed(try settings.style.parse(value))
+                let amount: DeductionAmount =
+                    form["kind"] == "revenue-share"
+                    ? .shareOfRevenue(try Share(parsing: value)) : .fixed(try settings.style.parse(value))
                 let until = (form["until"] ?? "").trimmingWhitespace()
-                let made = try await app.store.createDeduction(Deduction(
-                    id: Deduction.ID(0), clinicID: clinic.id, name: form["name"] ?? "", amount: amount, effectiveFrom: try Day(parsing: form["from"] ?? ""),
-                    lastDay: until.isEmpty ? nil : try Day(parsing: until)))
+                let made = try await app.store.createDeduction(
+                    Deduction(
+                        id: Deduction.ID(0),
+                        clinicID: clinic.id,
+                        name: form["name"] ?? "",
+                        amount: amount,
+                        effectiveFrom: try Day(parsing: form["from"] ?? ""),
+                        lastDay: until.isEmpty ? nil : try Day(parsing: until)
+                    )
+                )
                 return .redirect(to: "/book/clinics/\(clinic.id)?done=deduction-added&deduction=\(made.id)#deductions")
             }
         } otherwise: { error, status in
@@ -397,25 +555,42 @@ struct BookJob: Job {
     }
 
     /// What a deduction or price form of the clinic's page did (`done`), in words, for its section.
-    func clinicSaid(_ clinic: Clinic, done: String, query: Hummingbird.Parameters) async throws -> (section: String, text: String)? {
+    func clinicSaid(
+        _ clinic: Clinic,
+        done: String,
+        query: Hummingbird.Parameters
+    ) async throws -> (section: String, text: String)? {
         let style = try await app.store.settings().style
         switch done {
         case "deduction-added", "deduction-ended":
             guard let id = query["deduction"].flatMap({ Int64(String($0)) }),
-                  let deduction = try await app.store.deductions(clinic: clinic.id).first(where: { $0.id.rawValue == id }) else { return nil }
+                let deduction = try await app.store.deductions(clinic: clinic.id).first(where: { $0.id.rawValue == id })
+            else { return nil }
             if done == "deduction-ended", let last = deduction.lastDay {
                 return ("deductions", "Ended \(deduction.name): its last day is \(style.format(last)).")
             }
-            return ("deductions", "Added \(deduction.name): \(deduction.amount.text { style.format($0) }) from \(style.format(deduction.effectiveFrom)). Statements take it off what \(clinic.name) pays.")
+            return (
+                "deductions",
+                "Added \(deduction.name): \(deduction.amount.text { style.format($0) }) from \(style.format(deduction.effectiveFrom)). Statements take it off what \(clinic.name) pays."
+            )
         case "deduction-removed":
             return ("deductions", "Removed the deduction: statements no longer take it off.")
         case "price-set":
             guard let id = query["entry"].flatMap({ Int64(String($0)) }),
-                  let entry = try await app.store.prices(PriceQuery(clinicID: clinic.id)).first(where: { $0.id.rawValue == id }) else { return nil }
+                let entry = try await app.store.prices(PriceQuery(clinicID: clinic.id)).first(where: {
+                    $0.id.rawValue == id
+                })
+            else { return nil }
             let product = try await app.store.product(entry.productID)
-            return ("prices", "Set \(product.name) at \(style.format(entry.unitPrice)) here from \(style.format(entry.effectiveFrom)): your sales here start from it.")
+            return (
+                "prices",
+                "Set \(product.name) at \(style.format(entry.unitPrice)) here from \(style.format(entry.effectiveFrom)): your sales here start from it."
+            )
         case "price-removed":
-            return ("prices", "Removed the price: sales here start from the product's own again (recorded sales keep theirs).")
+            return (
+                "prices",
+                "Removed the price: sales here start from the product's own again (recorded sales keep theirs)."
+            )
         default:
             return nil
         }
@@ -430,30 +605,39 @@ struct BookJob: Job {
     }
 
     /// Sets an entry of a clinic's price list from its page's form, or removes one.
-    func priceForm(_ request: Request, context: AppRequestContext, remove: PriceListEntry.ID?) async throws -> Response {
+    func priceForm(_ request: Request, context: AppRequestContext, remove: PriceListEntry.ID?) async throws -> Response
+    {
         let form = try await Form.read(request, context: context)
         let clinic = try await pageClinic(context)
         let style = try await app.store.settings().style
         return try await app.form {
             if let remove {
-                guard try await app.store.prices(PriceQuery(clinicID: clinic.id)).contains(where: { $0.id == remove }) else {
+                guard try await app.store.prices(PriceQuery(clinicID: clinic.id)).contains(where: { $0.id == remove })
+                else {
                     throw StoreError.notFound(.prices, id: remove.rawValue)
                 }
                 try await app.store.removePrice(remove)
                 return .redirect(to: "/book/clinics/\(clinic.id)?done=price-removed#prices")
             } else {
-                guard let product = form["product"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a product.") }
+                guard let product = form["product"].flatMap(Int64.init) else {
+                    throw Problem(.unprocessableContent, "Choose a product.")
+                }
                 let cost = (form["cost"] ?? "").trimmingWhitespace()
-                let entry = try await app.store.setPrice(PriceDraft(
-                    clinicID: clinic.id, productID: Product.ID(product), unitPrice: try style.parse(form["price"] ?? ""),
-                    unitCost: cost.isEmpty ? nil : try style.parse(cost), effectiveFrom: try Day(parsing: form["from"] ?? "")))
+                let entry = try await app.store.setPrice(
+                    PriceDraft(
+                        clinicID: clinic.id,
+                        productID: Product.ID(product),
+                        unitPrice: try style.parse(form["price"] ?? ""),
+                        unitCost: cost.isEmpty ? nil : try style.parse(cost),
+                        effectiveFrom: try Day(parsing: form["from"] ?? "")
+                    )
+                )
                 return .redirect(to: "/book/clinics/\(clinic.id)?done=price-set&entry=\(entry.id)#prices")
             }
         } otherwise: { error, status in
             try await itemPage(.clinic(clinic), context: context, error: error, status: status, open: "prices")
         }
     }
-
 
     /// A schedule in words: `monthly`, `twice a month`, `weekly, from Monday`, `every two weeks from 01/02/2026`.
     static func describe(_ schedule: PaySchedule, style: LocaleStyle) -> String {
@@ -467,13 +651,12 @@ struct BookJob: Job {
 
     // MARK: API
 
-
-
-
     /// Tiers as the API takes them: `"5000.00:50%"` each.
     static func tiers(_ texts: [String], currency: Currency) throws -> [Tier] {
         try texts.map { text in
-            do { return try Tier(parsing: text, currency: currency) } catch { throw Problem(.unprocessableContent, "The tiers: \(error)") }
+            do { return try Tier(parsing: text, currency: currency) } catch {
+                throw Problem(.unprocessableContent, "The tiers: \(error)")
+            }
         }
     }
 
@@ -486,7 +669,10 @@ struct BookJob: Job {
             let share = form["tierShare\(index)"]?.trimmingWhitespace() ?? ""
             if threshold.isEmpty && share.isEmpty { continue }
             guard !threshold.isEmpty, !share.isEmpty else {
-                throw Problem(.unprocessableContent, "Tier \(index + 1): give both the period's total it starts beyond and its share, or leave both empty.")
+                throw Problem(
+                    .unprocessableContent,
+                    "Tier \(index + 1): give both the period's total it starts beyond and its share, or leave both empty."
+                )
             }
             do { tiers.append(Tier(threshold: try style.parse(threshold), share: try Share(parsing: share))) } catch {
                 throw Problem(.unprocessableContent, "Tier \(index + 1): \(error)")
@@ -500,7 +686,10 @@ struct BookJob: Job {
         try (text ?? "").split(separator: ";").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.map { item in
             let parts = item.split(separator: ":", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard parts.count == 2 else {
-                throw Problem(.unprocessableContent, "\"\(item)\" is not a tier: write the threshold and the share, like 5000.00:50%; separate tiers with ;.")
+                throw Problem(
+                    .unprocessableContent,
+                    "\"\(item)\" is not a tier: write the threshold and the share, like 5000.00:50%; separate tiers with ;."
+                )
             }
             do { return Tier(threshold: try style.parse(parts[0]), share: try Share(parsing: parts[1])) } catch {
                 throw Problem(.unprocessableContent, "The tier \"\(item)\": \(error)")
@@ -508,11 +697,11 @@ struct BookJob: Job {
         }
     }
 
-
-
     func createTerms(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.TermsInput.self, request, context: context)
-        let change = try await app.store.createTerms(try await termsDraft(input, currency: try await app.store.settings().currency))
+        let change = try await app.store.createTerms(
+            try await termsDraft(input, currency: try await app.store.settings().currency)
+        )
         return try await termsChange(change, status: .created)
     }
 
@@ -523,38 +712,59 @@ struct BookJob: Job {
     }
 
     func productDraft(_ input: API.ProductInput, currency: Currency) throws -> ProductDraft {
-        ProductDraft(name: input.name, sku: input.sku, unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
-                     unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? .zero)
+        ProductDraft(
+            name: input.name,
+            sku: input.sku,
+            unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? .zero,
+            unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? .zero
+        )
     }
 
     func termsDraft(_ input: API.TermsInput, currency: Currency) async throws -> TermsDraft {
-        let product: Product.ID? = input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : nil
+        let product: Product.ID? =
+            input.productId != nil || input.product != nil
+            ? try await app.productID(input.productId, name: input.product) : nil
         return TermsDraft(
-            clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: product, basis: try app.choice(input.basis, field: "basis") ?? .profit,
-            share: try Share(parsing: input.share), tiers: try Self.tiers(input.tiers ?? [], currency: currency),
-            effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0)))
+            clinicID: try await app.clinicID(input.clinicId, name: input.clinic),
+            productID: product,
+            basis: try app.choice(input.basis, field: "basis") ?? .profit,
+            share: try Share(parsing: input.share),
+            tiers: try Self.tiers(input.tiers ?? [], currency: currency),
+            effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0))
+        )
     }
 
     func priceDraft(_ input: API.PriceInput, settings: BookSettings) async throws -> PriceDraft {
         PriceDraft(
-            clinicID: try await app.clinicID(input.clinicId, name: input.clinic), productID: try await app.productID(input.productId, name: input.product),
+            clinicID: try await app.clinicID(input.clinicId, name: input.clinic),
+            productID: try await app.productID(input.productId, name: input.product),
             unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: settings.currency) ?? .zero,
             unitCost: try app.money(input.unitCost, field: "unitCost", currency: settings.currency),
-            effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today()))
+            effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today())
+        )
     }
 
     func deductionDraft(_ input: API.DeductionInput, settings: BookSettings) async throws -> Deduction {
         Deduction(
-            id: Deduction.ID(0), clinicID: try await app.clinicID(input.clinicId, name: input.clinic), name: input.name,
+            id: Deduction.ID(0),
+            clinicID: try await app.clinicID(input.clinicId, name: input.clinic),
+            name: input.name,
             amount: try Self.deductionAmount(amount: input.amount, share: input.share, currency: settings.currency),
             effectiveFrom: try app.day(input.effectiveFrom, field: "effectiveFrom", default: settings.today()),
-            lastDay: try input.lastDay.map { try app.day($0, field: "lastDay", default: settings.today()) })
+            lastDay: try input.lastDay.map { try app.day($0, field: "lastDay", default: settings.today()) }
+        )
     }
 
     /// A change of terms and what it did to the sales.
     func termsChange(_ change: TermsChange, status: HTTPResponse.Status = .ok) async throws -> Response {
-        try app.json(API.TermsChange(terms: try await app.presenter().terms(change.terms), recomputedSales: change.recomputedSales,
-                                     salesInClosedPeriods: change.salesInClosedPeriods), status: status)
+        try app.json(
+            API.TermsChange(
+                terms: try await app.presenter().terms(change.terms),
+                recomputedSales: change.recomputedSales,
+                salesInClosedPeriods: change.salesInClosedPeriods
+            ),
+            status: status
+        )
     }
 }
 
@@ -571,16 +781,36 @@ package struct TierRow: Sendable {
     /// The currency's symbol beside the threshold, where her locale writes it (`$` before, `€` after).
     let before: String?, after: String?
 
-    package init(index: Int, number: Int, threshold: String, share: String, before: String? = nil, after: String? = nil) {
-        (self.index, self.number, self.tierThreshold, self.tierShare, self.before, self.after) = (index, number, threshold, share, before, after)
+    package init(index: Int, number: Int, threshold: String, share: String, before: String? = nil, after: String? = nil)
+    {
+        (self.index, self.number, self.tierThreshold, self.tierShare, self.before, self.after) = (
+            index, number, threshold, share, before, after
+        )
     }
 
     /// The rows of `tiers`, and an empty one to add another.
     static func rows(_ tiers: [Tier], style: LocaleStyle) -> [TierRow] {
         let (before, after) = style.symbolFirst ? (style.currencySymbol, nil) : (nil, style.currencySymbol)
-        return tiers.enumerated().map { TierRow(index: $0.offset, number: $0.offset + 1, threshold: style.formatInput($0.element.threshold),
-                                                share: $0.element.share.shortPercentText, before: before, after: after) }
-            + [TierRow(index: tiers.count, number: tiers.count + 1, threshold: "", share: "", before: before, after: after)]
+        return tiers.enumerated().map {
+            TierRow(
+                index: $0.offset,
+                number: $0.offset + 1,
+                threshold: style.formatInput($0.element.threshold),
+                share: $0.element.share.shortPercentText,
+                before: before,
+                after: after
+            )
+        }
+            + [
+                TierRow(
+                    index: tiers.count,
+                    number: tiers.count + 1,
+                    threshold: "",
+                    share: "",
+                    before: before,
+                    after: after
+                )
+            ]
     }
 }
 
@@ -593,7 +823,9 @@ package struct BookPageView: PageView {
         let meta: String
         /// No split in force: it is said, since her sales there are refused.
         let noSplit: Bool
-        package init(id: Int64, name: String, meta: String, noSplit: Bool) { (self.id, self.name, self.meta, self.noSplit) = (id, name, meta, noSplit) }
+        package init(id: Int64, name: String, meta: String, noSplit: Bool) {
+            (self.id, self.name, self.meta, self.noSplit) = (id, name, meta, noSplit)
+        }
     }
 
     package struct ProductRow: Sendable {
@@ -616,13 +848,14 @@ package struct BookPageView: PageView {
         }
     }
 
-
     /// What was just added, said in its own section.
     package struct Added: Sendable {
         let clinics: String?
         let products: String?
         let terms: String?
-        package init(clinics: String?, products: String?, terms: String?) { (self.clinics, self.products, self.terms) = (clinics, products, terms) }
+        package init(clinics: String?, products: String?, terms: String?) {
+            (self.clinics, self.products, self.terms) = (clinics, products, terms)
+        }
     }
 
     /// Which Add forms show open.
@@ -630,14 +863,18 @@ package struct BookPageView: PageView {
         let clinic: Bool
         let product: Bool
         let terms: Bool
-        package init(clinic: Bool, product: Bool, terms: Bool) { (self.clinic, self.product, self.terms) = (clinic, product, terms) }
+        package init(clinic: Bool, product: Bool, terms: Bool) {
+            (self.clinic, self.product, self.terms) = (clinic, product, terms)
+        }
     }
 
     package struct Archived: Sendable {
         let kind: String
         let name: String
         let action: String
-        package init(kind: String, name: String, action: String) { (self.kind, self.name, self.action) = (kind, name, action) }
+        package init(kind: String, name: String, action: String) {
+            (self.kind, self.name, self.action) = (kind, name, action)
+        }
     }
 
     let clinics: [ClinicRow]
@@ -662,20 +899,47 @@ package struct BookPageView: PageView {
     let zero: String
     let csrf: String
 
-    package init(clinics: [ClinicRow], products: [ProductRow], terms: [TermsRow], clinicOptions: [PageOption], productOptions: [PageOption], weekdays: [PageChoice], tierRows: [TierRow], added: Added, open: Open, archived: [Archived], archivedCount: Int, today: String, earliest: String, latest: String, termsFrom: String, zero: String, csrf: String) {
-        (self.clinics, self.products, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (clinics, products, clinicOptions, productOptions, weekdays, tierRows)
+    package init(
+        clinics: [ClinicRow],
+        products: [ProductRow],
+        terms: [TermsRow],
+        clinicOptions: [PageOption],
+        productOptions: [PageOption],
+        weekdays: [PageChoice],
+        tierRows: [TierRow],
+        added: Added,
+        open: Open,
+        archived: [Archived],
+        archivedCount: Int,
+        today: String,
+        earliest: String,
+        latest: String,
+        termsFrom: String,
+        zero: String,
+        csrf: String
+    ) {
+        (self.clinics, self.products, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (
+            clinics, products, clinicOptions, productOptions, weekdays, tierRows
+        )
         self.terms = terms.filter { $0.chip != .ended }
         pastTerms = terms.filter { $0.chip == .ended }
         (hasPastTerms, pastCount) = (!pastTerms.isEmpty, pastTerms.count)
-        (self.added, self.open, self.archived, self.archivedCount, self.hasArchived) = (added, open, archived, archivedCount, !archived.isEmpty)
-        (self.today, self.earliest, self.latest, self.termsFrom, self.zero, self.csrf) = (today, earliest, latest, termsFrom, zero, csrf)
+        (self.added, self.open, self.archived, self.archivedCount, self.hasArchived) = (
+            added, open, archived, archivedCount, !archived.isEmpty
+        )
+        (self.today, self.earliest, self.latest, self.termsFrom, self.zero, self.csrf) = (
+            today, earliest, latest, termsFrom, zero, csrf
+        )
     }
 }
 
 extension BookJob {
     /// The book page's order of terms: by clinic, the clinic's own before a product's, then in
     /// force, upcoming, ended, the latest first.
-    static func termsOrder(_ names: Presenter.Names) -> ((terms: Terms, standing: (rank: Int, chip: Chip)), (terms: Terms, standing: (rank: Int, chip: Chip))) -> Bool {
+    static func termsOrder(
+        _ names: Presenter.Names
+    ) -> ((terms: Terms, standing: (rank: Int, chip: Chip)), (terms: Terms, standing: (rank: Int, chip: Chip))) -> Bool
+    {
         { a, b in
             let left = (names.clinics[a.terms.clinicID] ?? "", a.terms.productID == nil ? 0 : 1, a.standing.rank)
             let right = (names.clinics[b.terms.clinicID] ?? "", b.terms.productID == nil ? 0 : 1, b.standing.rank)

@@ -16,33 +16,53 @@ struct CompareJob: Job {
     func registerPages<G>(on pages: Registrar<G>) {
         pages.get("/compare") { request, context in
             let query = request.uri.queryParameters
-            return try await comparePage(context: context, form: CompareForm(clinic: query["clinic"].flatMap { Int64(String($0)) },
-                                                                             date: query["date"].map(String.init) ?? ""))
+            return try await comparePage(
+                context: context,
+                form: CompareForm(
+                    clinic: query["clinic"].flatMap { Int64(String($0)) },
+                    date: query["date"].map(String.init) ?? ""
+                )
+            )
         }
         pages.post("/compare") { request, context in try await compare(request, context: context) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {}
 
-    func comparePage(context: AppRequestContext, form: CompareForm, comparison: StatementComparison? = nil, columnMapping: ColumnMappingView? = nil,
-                     message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func comparePage(
+        context: AppRequestContext,
+        form: CompareForm,
+        comparison: StatementComparison? = nil,
+        columnMapping: ColumnMappingView? = nil,
+        message: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         var clinics = try await app.store.clinics(ClinicQuery())
         // An archived clinic's statement links here too: its clinic is offered beside the others.
         if let id = form.clinic, !clinics.contains(where: { $0.id.rawValue == id }),
-           let archived = try? await app.store.clinic(Clinic.ID(id)), archived.isArchived {
+            let archived = try? await app.store.clinic(Clinic.ID(id)), archived.isArchived
+        {
             clinics.append(archived)
         }
         let products = try await app.store.products(ProductQuery())
         let today = settings.today()
         // The period her chosen day falls in (a statement's link, her last choice), else the first clinic's last ended one.
         let chosenDay = (try? Day(parsing: form.date)) ?? today
-        let chosen: (clinic: Clinic.ID, start: Day)? = if let clinic = clinics.first(where: { $0.id.rawValue == form.clinic }) {
-            (clinic.id, clinic.calendar.period(containing: chosenDay).start)
-        } else {
-            clinics.first.map { ($0.id, $0.calendar.period(containing: $0.calendar.period(containing: today).start.adding(days: -1)).start) }
-        }
+        let chosen: (clinic: Clinic.ID, start: Day)? =
+            if let clinic = clinics.first(where: { $0.id.rawValue == form.clinic }) {
+                (clinic.id, clinic.calendar.period(containing: chosenDay).start)
+            } else {
+                clinics.first.map {
+                    (
+                        $0.id,
+                        $0.calendar.period(containing: $0.calendar.period(containing: today).start.adding(days: -1))
+                            .start
+                    )
+                }
+            }
         let pickers = clinics.map { clinic in
             var periods: [PayPeriod] = [clinic.calendar.period(containing: today)]
             while periods.count < Self.periodsOffered, periods.last!.start > AcceptedDays.earliest {
@@ -52,40 +72,79 @@ struct CompareJob: Job {
             if let chosen, chosen.clinic == clinic.id, !periods.contains(where: { $0.start == chosen.start }) {
                 periods.append(clinic.calendar.period(containing: chosen.start))
             }
-            return ComparePageView.Clinic(name: clinic.name + (clinic.isArchived ? " (archived)" : ""), periods: periods.map { period in
-                .init(value: "\(clinic.id)/\(period.start)", label: style.formatShort(period) + (period.end >= today ? " (running)" : ""),
-                      selected: chosen.map { $0.clinic == clinic.id && $0.start == period.start } ?? false)
-            })
+            return ComparePageView.Clinic(
+                name: clinic.name + (clinic.isArchived ? " (archived)" : ""),
+                periods: periods.map { period in
+                    .init(
+                        value: "\(clinic.id)/\(period.start)",
+                        label: style.formatShort(period) + (period.end >= today ? " (running)" : ""),
+                        selected: chosen.map { $0.clinic == clinic.id && $0.start == period.start } ?? false
+                    )
+                }
+            )
         }
         // Her saved column mappings, to read a statement whose headers are not known with one.
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
         let result = comparison.map { comparison in
-            let unknown = Array(Set(comparison.lines.compactMap { line -> String? in
-                line.differences.lazy.compactMap { if case .unknownProduct(let name) = $0 { name } else { nil } }.first
-            })).sorted()
+            let unknown = Array(
+                Set(
+                    comparison.lines.compactMap { line -> String? in
+                        line.differences.lazy.compactMap {
+                            if case .unknownProduct(let name) = $0 { name } else { nil }
+                        }.first
+                    }
+                )
+            ).sorted()
             let agree = comparison.lines.count - comparison.differing.count
             return ComparePageView.Result(
                 title: "\(comparison.clinic.name) · \(style.format(comparison.period))",
-                theirTotal: style.format(comparison.theirTotal), herTotal: style.format(comparison.herTotal),
+                theirTotal: style.format(comparison.theirTotal),
+                herTotal: style.format(comparison.herTotal),
                 difference: style.formatSigned(comparison.difference),
-                agree: "\(agree) line\(agree == 1 ? "" : "s") agree\(agree == 1 ? "s" : "").", allAgree: comparison.differing.isEmpty,
+                agree: "\(agree) line\(agree == 1 ? "" : "s") agree\(agree == 1 ? "s" : "").",
+                allAgree: comparison.differing.isEmpty,
                 unknown: unknown.enumerated().map { index, name in .init(index: index, name: name) },
                 products: products.map { .init(id: $0.id.rawValue, name: $0.name, selected: false) },
                 lines: comparison.differing.enumerated().map { index, line in
-                    .init(number: index + 1, date: style.format(line.date), product: line.product,
-                          theirs: line.theirFigures(style.format), yours: line.herFigures(style.format),
-                          what: line.explained(style.format), difference: style.formatSigned(line.commissionDifference),
-                          canAccept: line.canAccept, disputed: form.disputed.contains(index + 1))
-                })
+                    .init(
+                        number: index + 1,
+                        date: style.format(line.date),
+                        product: line.product,
+                        theirs: line.theirFigures(style.format),
+                        yours: line.herFigures(style.format),
+                        what: line.explained(style.format),
+                        difference: style.formatSigned(line.commissionDifference),
+                        canAccept: line.canAccept,
+                        disputed: form.disputed.contains(index + 1)
+                    )
+                }
+            )
         }
         let view = ComparePageView(
-            clinics: pickers, text: form.text, decimalComma: form.decimalComma,
+            clinics: pickers,
+            text: form.text,
+            decimalComma: form.decimalComma,
             optionsOpen: form.dates != nil || form.decimalComma || !form.mapping.isEmpty || columnMapping != nil,
-            dateOrders: DateOrder.allCases.map { .init(value: $0.rawValue, label: $0.described, selected: $0 == form.dates) },
-            savedMappings: saved.map { .init(value: $0.name, label: "the mapping “\($0.name)”", selected: $0.name == form.mapping) },
-            columnMapping: columnMapping, comparison: result, csrf: context.csrfToken ?? "")
-        return try await app.page("compare", view: view, title: "Compare with the clinic's statement", nav: "statements", context: context,
-                                  status: status, message: message, error: error)
+            dateOrders: DateOrder.allCases.map {
+                .init(value: $0.rawValue, label: $0.described, selected: $0 == form.dates)
+            },
+            savedMappings: saved.map {
+                .init(value: $0.name, label: "the mapping “\($0.name)”", selected: $0.name == form.mapping)
+            },
+            columnMapping: columnMapping,
+            comparison: result,
+            csrf: context.csrfToken ?? ""
+        )
+        return try await app.page(
+            "compare",
+            view: view,
+            title: "Compare with the clinic's statement",
+            nav: "statements",
+            context: context,
+            status: status,
+            message: message,
+            error: error
+        )
     }
 
     /// How many of each clinic's periods the picker offers, the running one first.
@@ -97,52 +156,111 @@ struct CompareJob: Job {
         let origin = CSVImportSource.Origin.data(Data(form.text.utf8), name: "Their statement")
         let settings = try await app.store.settings()
         return try await app.form {
-            guard let clinicID = form.clinic else { throw Problem(.unprocessableContent, "Choose the clinic whose statement it is.") }
+            guard let clinicID = form.clinic else {
+                throw Problem(.unprocessableContent, "Choose the clinic whose statement it is.")
+            }
             let clinic = try await app.store.clinic(Clinic.ID(clinicID))
             let day = try Day(parsing: form.date)
             // What she told of the clinic's product names, remembered first.
             if let aliases = app.store as? any ProductAliases {
-                for (name, product) in form.aliases { try await aliases.setAlias(ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))) }
+                for (name, product) in form.aliases {
+                    try await aliases.setAlias(
+                        ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))
+                    )
+                }
             }
             // Her mapping of the statement's columns, from the form that showed them: kept, then used.
-            if values["action"] == "map" { form.mapping = try await app.saveMapping(values, origin: origin, kind: nil).name }
+            if values["action"] == "map" {
+                form.mapping = try await app.saveMapping(values, origin: origin, kind: nil).name
+            }
             let theirs: TheirStatement
             do {
-                theirs = try await app.readPasted(form.text, what: "Their statement", rows: "line", dates: form.dates, decimalComma: form.decimalComma,
-                                                  mapping: form.mapping) {
+                theirs = try await app.readPasted(
+                    form.text,
+                    what: "Their statement",
+                    rows: "line",
+                    dates: form.dates,
+                    decimalComma: form.decimalComma,
+                    mapping: form.mapping
+                ) {
                     try TheirStatement(origin: $0, format: $1, currency: settings.currency)
                 }
             } catch let unknown as UnknownColumns {
                 // Columns it does not know: their statement's columns beside the fields, for her to say which holds what.
-                let columns = try await app.columnTable(origin, fields: ["date", "product", "quantity", "unit price", "commission"],
-                                                        required: ["date", "product", "commission"], form: values, button: "Keep the mapping and compare")
-                return try await comparePage(context: context, form: form, columnMapping: columns, error: unknown.said + " Say which column holds what below.",
-                                             status: .unprocessableContent)
+                let columns = try await app.columnTable(
+                    origin,
+                    fields: ["date", "product", "quantity", "unit price", "commission"],
+                    required: ["date", "product", "commission"],
+                    form: values,
+                    button: "Keep the mapping and compare"
+                )
+                return try await comparePage(
+                    context: context,
+                    form: form,
+                    columnMapping: columns,
+                    error: unknown.said + " Say which column holds what below.",
+                    status: .unprocessableContent
+                )
             }
-            let comparison = try await StatementComparison.compare(theirs, clinic: clinic, period: clinic.calendar.period(containing: day), store: app.store)
+            let comparison = try await StatementComparison.compare(
+                theirs,
+                clinic: clinic,
+                period: clinic.calendar.period(containing: day),
+                store: app.store
+            )
             let differing = comparison.differing
             switch values["action"] {
             case "accept":
-                let chosen = form.accepted.sorted().compactMap { $0 >= 1 && $0 <= differing.count ? differing[$0 - 1] : nil }.filter(\.canAccept)
+                let chosen = form.accepted.sorted().compactMap {
+                    $0 >= 1 && $0 <= differing.count ? differing[$0 - 1] : nil
+                }.filter(\.canAccept)
                 guard !chosen.isEmpty, chosen.count == form.accepted.count else {
-                    throw Problem(.unprocessableContent, form.accepted.isEmpty ? "Tick the lines of theirs to add to your book."
-                                  : "Some ticked lines are no longer missing from your book: compare again. Nothing was added.")
+                    throw Problem(
+                        .unprocessableContent,
+                        form.accepted.isEmpty
+                            ? "Tick the lines of theirs to add to your book."
+                            : "Some ticked lines are no longer missing from your book: compare again. Nothing was added."
+                    )
                 }
-                let rows = chosen.compactMap { line in line.theirs.map { their in
-                    ImportRow(line: their.line, record: .sale(NamedSaleDraft(clinic: clinic.name, product: line.product, date: their.date, quantity: their.quantity,
-                                                                             unitPrice: their.price, note: "From \(clinic.name)'s statement (line \(their.line))")))
-                } }
+                let rows = chosen.compactMap { line in
+                    line.theirs.map { their in
+                        ImportRow(
+                            line: their.line,
+                            record: .sale(
+                                NamedSaleDraft(
+                                    clinic: clinic.name,
+                                    product: line.product,
+                                    date: their.date,
+                                    quantity: their.quantity,
+                                    unitPrice: their.price,
+                                    note: "From \(clinic.name)'s statement (line \(their.line))"
+                                )
+                            )
+                        )
+                    }
+                }
                 let summary = try await app.store.importRows(from: ArrayImportSource(rows), options: ImportOptions())
                 app.configuration.metrics?.imported(summary)
-                let again = try await StatementComparison.compare(theirs, clinic: clinic, period: comparison.period, store: app.store)
-                return try await comparePage(context: context, form: form.withoutTicks, comparison: again,
-                                             message: "Added \(summary.sales) sale\(summary.sales == 1 ? "" : "s") from their statement to your book.")
+                let again = try await StatementComparison.compare(
+                    theirs,
+                    clinic: clinic,
+                    period: comparison.period,
+                    store: app.store
+                )
+                return try await comparePage(
+                    context: context,
+                    form: form.withoutTicks,
+                    comparison: again,
+                    message:
+                        "Added \(summary.sales) sale\(summary.sales == 1 ? "" : "s") from their statement to your book."
+                )
             case "dispute", "dispute-csv":
                 let numbers = Set(form.disputed.filter { $0 >= 1 && $0 <= differing.count })
                 guard !numbers.isEmpty else { throw Problem(.unprocessableContent, "Tick the lines you dispute.") }
                 let renderer = Renderer(currency: settings.currency)
                 if values["action"] == "dispute-csv" {
-                    let name = "dispute-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(comparison.period.start).csv"
+                    let name =
+                        "dispute-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(comparison.period.start).csv"
                     return StatementsJob.csv(renderer.disputeCSV(comparison, lines: numbers), name: name)
                 }
                 return try await disputePage(comparison, numbers: numbers, context: context, style: settings.style)
@@ -156,18 +274,39 @@ struct CompareJob: Job {
 
     /// The dispute to send back, printable: the clinic, the period, each disputed line with both
     /// sides' figures and what differs, and what they add up to.
-    func disputePage(_ comparison: StatementComparison, numbers: Set<Int>, context: AppRequestContext, style: LocaleStyle) async throws -> Response {
+    func disputePage(
+        _ comparison: StatementComparison,
+        numbers: Set<Int>,
+        context: AppRequestContext,
+        style: LocaleStyle
+    ) async throws -> Response {
         var total = Money.zero
         let lines = comparison.differing.enumerated().filter { numbers.contains($0.offset + 1) }.map { index, line in
             total = (try? total.adding(line.commissionDifference)) ?? total
-            return DisputePageView.Line(date: style.format(line.date), product: line.product,
-                                        theirs: line.theirs.map { "\($0.quantity) → \(style.format($0.commission))" } ?? "—",
-                                        yours: line.hers.map { "\($0.quantity) → \(style.format($0.figures.commission))" } ?? "—",
-                                        what: line.explained(style.format, toClinic: true), difference: style.formatSigned(line.commissionDifference))
+            return DisputePageView.Line(
+                date: style.format(line.date),
+                product: line.product,
+                theirs: line.theirs.map { "\($0.quantity) → \(style.format($0.commission))" } ?? "—",
+                yours: line.hers.map { "\($0.quantity) → \(style.format($0.figures.commission))" } ?? "—",
+                what: line.explained(style.format, toClinic: true),
+                difference: style.formatSigned(line.commissionDifference)
+            )
         }
-        let view = DisputePageView(clinic: comparison.clinic.name, period: style.format(comparison.period), lines: lines, total: style.formatSigned(total),
-                                   theirTotal: style.format(comparison.theirTotal), herTotal: style.format(comparison.herTotal))
-        return try await app.page("dispute", view: view, title: "Dispute: \(comparison.clinic.name)", nav: "statements", context: context)
+        let view = DisputePageView(
+            clinic: comparison.clinic.name,
+            period: style.format(comparison.period),
+            lines: lines,
+            total: style.formatSigned(total),
+            theirTotal: style.format(comparison.theirTotal),
+            herTotal: style.format(comparison.herTotal)
+        )
+        return try await app.page(
+            "dispute",
+            view: view,
+            title: "Dispute: \(comparison.clinic.name)",
+            nav: "statements",
+            context: context
+        )
     }
 }
 
@@ -204,7 +343,9 @@ struct CompareForm {
         for (key, value) in form.values {
             if key.hasPrefix("accept"), let number = Int(key.dropFirst(6)), value == "1" { accepted.insert(number) }
             if key.hasPrefix("dispute"), let number = Int(key.dropFirst(7)), value == "1" { disputed.insert(number) }
-            if key.hasPrefix("aliasName"), let product = form["aliasProduct" + key.dropFirst(9)].flatMap(Int64.init) { aliases.append((value, product)) }
+            if key.hasPrefix("aliasName"), let product = form["aliasProduct" + key.dropFirst(9)].flatMap(Int64.init) {
+                aliases.append((value, product))
+            }
         }
     }
 
@@ -237,8 +378,20 @@ package struct ComparePageView: PageView {
     package struct Line: Sendable {
         let number: Int, date: String, product: String, theirs: String, yours: String, what: String, difference: String
         let canAccept: Bool, disputed: Bool
-        package init(number: Int, date: String, product: String, theirs: String, yours: String, what: String, difference: String, canAccept: Bool, disputed: Bool) {
-            (self.number, self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (number, date, product, theirs, yours, what, difference)
+        package init(
+            number: Int,
+            date: String,
+            product: String,
+            theirs: String,
+            yours: String,
+            what: String,
+            difference: String,
+            canAccept: Bool,
+            disputed: Bool
+        ) {
+            (self.number, self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (
+                number, date, product, theirs, yours, what, difference
+            )
             (self.canAccept, self.disputed) = (canAccept, disputed)
         }
     }
@@ -252,9 +405,20 @@ package struct ComparePageView: PageView {
         let hasUnknown: Bool
         let products: [PageOption]
         let lines: [Line]
-        package init(title: String, theirTotal: String, herTotal: String, difference: String, agree: String, allAgree: Bool, unknown: [Unknown],
-                     products: [PageOption], lines: [Line]) {
-            (self.title, self.theirTotal, self.herTotal, self.difference, self.agree, self.allAgree) = (title, theirTotal, herTotal, difference, agree, allAgree)
+        package init(
+            title: String,
+            theirTotal: String,
+            herTotal: String,
+            difference: String,
+            agree: String,
+            allAgree: Bool,
+            unknown: [Unknown],
+            products: [PageOption],
+            lines: [Line]
+        ) {
+            (self.title, self.theirTotal, self.herTotal, self.difference, self.agree, self.allAgree) = (
+                title, theirTotal, herTotal, difference, agree, allAgree
+            )
             (self.unknown, self.hasUnknown, self.products, self.lines) = (unknown, !unknown.isEmpty, products, lines)
         }
     }
@@ -271,10 +435,23 @@ package struct ComparePageView: PageView {
     let comparison: Result?
     let csrf: String
 
-    package init(clinics: [Clinic], text: String, decimalComma: Bool, optionsOpen: Bool, dateOrders: [Choice], savedMappings: [Choice],
-                 columnMapping: ColumnMappingView?, comparison: Result?, csrf: String) {
-        (self.clinics, self.text, self.decimalComma, self.optionsOpen, self.dateOrders) = (clinics, text, decimalComma, optionsOpen, dateOrders)
-        (self.savedMappings, self.hasSavedMappings, self.columnMapping, self.comparison, self.csrf) = (savedMappings, !savedMappings.isEmpty, columnMapping, comparison, csrf)
+    package init(
+        clinics: [Clinic],
+        text: String,
+        decimalComma: Bool,
+        optionsOpen: Bool,
+        dateOrders: [Choice],
+        savedMappings: [Choice],
+        columnMapping: ColumnMappingView?,
+        comparison: Result?,
+        csrf: String
+    ) {
+        (self.clinics, self.text, self.decimalComma, self.optionsOpen, self.dateOrders) = (
+            clinics, text, decimalComma, optionsOpen, dateOrders
+        )
+        (self.savedMappings, self.hasSavedMappings, self.columnMapping, self.comparison, self.csrf) = (
+            savedMappings, !savedMappings.isEmpty, columnMapping, comparison, csrf
+        )
     }
 }
 
@@ -283,7 +460,9 @@ package struct DisputePageView: PageView {
     package struct Line: Sendable {
         let date: String, product: String, theirs: String, yours: String, what: String, difference: String
         package init(date: String, product: String, theirs: String, yours: String, what: String, difference: String) {
-            (self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (date, product, theirs, yours, what, difference)
+            (self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (
+                date, product, theirs, yours, what, difference
+            )
         }
     }
 
@@ -292,6 +471,8 @@ package struct DisputePageView: PageView {
     let total: String, theirTotal: String, herTotal: String
 
     package init(clinic: String, period: String, lines: [Line], total: String, theirTotal: String, herTotal: String) {
-        (self.clinic, self.period, self.lines, self.total, self.theirTotal, self.herTotal) = (clinic, period, lines, total, theirTotal, herTotal)
+        (self.clinic, self.period, self.lines, self.total, self.theirTotal, self.herTotal) = (
+            clinic, period, lines, total, theirTotal, herTotal
+        )
     }
 }

@@ -1,8 +1,8 @@
+import AsyncAlgorithms
 import CommissionCore
 import CommissionKit
 import CommissionStore
 import Foundation
-import AsyncAlgorithms
 import Hummingbird
 import ServiceLifecycle
 
@@ -20,7 +20,9 @@ package struct DashboardJob: Job {
         api.get("/dashboard") { request, _ in
             let settings = try await app.store.settings()
             let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
-            return try app.json(Presenter(currency: settings.currency).dashboard(try await app.store.dashboard(today: today)))
+            return try app.json(
+                Presenter(currency: settings.currency).dashboard(try await app.store.dashboard(today: today))
+            )
         }
         api.get("/events") { _, _ in Self.events(app.hub, metrics: app.configuration.metrics) }
     }
@@ -52,7 +54,10 @@ package struct DashboardJob: Job {
 
     /// A Server-Sent Events response that `write` writes, counted among the open streams while it
     /// lasts.
-    static func serverSentEvents(metrics: ServerMetrics?, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
+    static func serverSentEvents(
+        metrics: ServerMetrics?,
+        _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void
+    ) -> Response {
         Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
@@ -61,7 +66,8 @@ package struct DashboardJob: Job {
                 defer { metrics?.openStreams.decrement() }
                 try await write(&writer)
                 try await writer.finish(nil)
-            })
+            }
+        )
     }
 
     /// What ``eventStream(_:opening:heartbeat:metrics:)`` writes next.
@@ -72,14 +78,20 @@ package struct DashboardJob: Job {
     /// stream of one reader, such as a device's change feed; a ``LiveHub``'s streams share the
     /// hub's); ended by a graceful shutdown, or when `events` ends (its client then reconnects);
     /// `opening` is written first.
-    static func eventStream<Events: AsyncSequence & Sendable>(_ events: Events, opening: String? = nil, heartbeat: String = comment,
-                                                               metrics: ServerMetrics?) -> Response
+    static func eventStream<Events: AsyncSequence & Sendable>(
+        _ events: Events,
+        opening: String? = nil,
+        heartbeat: String = comment,
+        metrics: ServerMetrics?
+    ) -> Response
     where Events.Element == String, Events.Failure == Never {
         serverSentEvents(metrics: metrics) { writer in
             if let opening { try await writer.write(ByteBuffer(string: opening)) }
             // The events end the stream when they end: the heartbeat alone never keeps it open.
             let told = chain(events.map { StreamBeat.event($0) }, [StreamBeat.end].async)
-            let beats = AsyncTimerSequence(interval: heartbeatInterval, clock: .continuous).map { _ in StreamBeat.heartbeat }
+            let beats = AsyncTimerSequence(interval: heartbeatInterval, clock: .continuous).map { _ in
+                StreamBeat.heartbeat
+            }
             streaming: for await beat in merge(told, beats).cancelOnGracefulShutdown() {
                 switch beat {
                 case .event(let event): try await writer.write(ByteBuffer(string: event))
@@ -98,32 +110,59 @@ package struct DashboardJob: Job {
         let style = settings.style
         let colors = Charts.colorClasses(page.clinics)
         let names = Dictionary(uniqueKeysWithValues: page.clinics.map { ($0.id, $0.name) })
-        let monthly = series.clinics.map { (name: names[$0.id] ?? "", color: colors[$0.id] ?? "c0", values: $0.commission.map(\.minorUnits)) }
+        let monthly = series.clinics.map {
+            (name: names[$0.id] ?? "", color: colors[$0.id] ?? "c0", values: $0.commission.map(\.minorUnits))
+        }
         func tile(_ id: String, _ label: String, _ totals: Totals) -> DashboardView.Tile {
-            .init(id: id, label: label, commission: style.format(totals.commission), sales: SaleWords.count(totals.saleCount, style: style), revenue: style.format(totals.revenue))
+            .init(
+                id: id,
+                label: label,
+                commission: style.format(totals.commission),
+                sales: SaleWords.count(totals.saleCount, style: style),
+                revenue: style.format(totals.revenue)
+            )
         }
         return DashboardView(
-            todayISO: dashboard.today.description, todayLabel: "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
+            todayISO: dashboard.today.description,
+            todayLabel: "\(dashboard.today.weekday.shortName) \(style.format(dashboard.today))",
             currency: dashboard.currency.code,
             clinics: dashboard.clinics.map { standing in
-                .init(id: standing.clinic.id.rawValue, name: standing.clinic.name, color: colors[standing.clinic.id] ?? "c0",
-                      owed: style.format(standing.arrears.owed.magnitudeOrSelf), credit: standing.arrears.owed.isNegative,
-                      overdue: !standing.arrears.overdue.isZero, parts: standing.owedParts(style: style))
+                .init(
+                    id: standing.clinic.id.rawValue,
+                    name: standing.clinic.name,
+                    color: colors[standing.clinic.id] ?? "c0",
+                    owed: style.format(standing.arrears.owed.magnitudeOrSelf),
+                    credit: standing.arrears.owed.isNegative,
+                    overdue: !standing.arrears.overdue.isZero,
+                    parts: standing.owedParts(style: style)
+                )
             },
             hasOverdue: dashboard.clinics.contains { !$0.arrears.overdue.isZero },
-            tiles: [tile("today-commission", "Today", dashboard.todayTotals), tile("month-commission", "This month", dashboard.monthTotals),
-                    tile("year-commission", "This year", dashboard.yearTotals)],
-            hasSales: series.clinics.contains { $0.commission.contains { !$0.isZero } } || dashboard.yearTotals.saleCount > 0,
+            tiles: [
+                tile("today-commission", "Today", dashboard.todayTotals),
+                tile("month-commission", "This month", dashboard.monthTotals),
+                tile("year-commission", "This year", dashboard.yearTotals),
+            ],
+            hasSales: series.clinics.contains { $0.commission.contains { !$0.isZero } }
+                || dashboard.yearTotals.saleCount > 0,
             monthlyNarrow: Charts.monthly(months: series.months, series: monthly, style: style, size: .narrow),
             monthlyWide: Charts.monthly(months: series.months, series: monthly, style: style, size: .wide),
             legend: Charts.legend(monthly),
-            share: Charts.share(dashboard.clinics.filter { !$0.yearTotals.commission.isZero }.map {
-                ($0.clinic.name, colors[$0.clinic.id] ?? "c0", $0.yearTotals.commission.minorUnits)
-            }, style: style),
+            share: Charts.share(
+                dashboard.clinics.filter { !$0.yearTotals.commission.isZero }.map {
+                    ($0.clinic.name, colors[$0.clinic.id] ?? "c0", $0.yearTotals.commission.minorUnits)
+                },
+                style: style
+            ),
             products: dashboard.products.map { standing in
-                .init(name: standing.product.name, units: standing.yearTotals.quantity, revenue: style.format(standing.yearTotals.revenue),
-                      commission: style.format(standing.yearTotals.commission))
-            })
+                .init(
+                    name: standing.product.name,
+                    units: standing.yearTotals.quantity,
+                    revenue: style.format(standing.yearTotals.revenue),
+                    commission: style.format(standing.yearTotals.commission)
+                )
+            }
+        )
     }
 
     /// "1 sale", "2 sales".
@@ -136,7 +175,10 @@ package struct DashboardJob: Job {
     func dashboardPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = try await DashboardPageRequest().fetch(from: app.store)
         if request.uri.queryParameters["fragment"] != nil { return app.pages.html(Self.body(page, pages: app.pages)) }
-        let view = DashboardPageView(firstSteps: try await WelcomeJob.firstSteps(app.store, onSalePage: false), dashboardBody: Self.body(page, pages: app.pages))
+        let view = DashboardPageView(
+            firstSteps: try await WelcomeJob.firstSteps(app.store, onSalePage: false),
+            dashboardBody: Self.body(page, pages: app.pages)
+        )
         return try await app.page("dashboard", view: view, title: "Dashboard", nav: "dashboard", context: context)
     }
 }
@@ -158,8 +200,12 @@ package struct DashboardPageRequest: StoreRequest {
     package func fetch(from store: any CommissionStore) async throws -> Value {
         let settings = try await store.settings()
         let dashboard = try await store.dashboard(today: settings.today())
-        return Value(settings: settings, dashboard: dashboard, series: try await MonthSeriesRequest(through: dashboard.today).fetch(from: store),
-                     clinics: try await store.clinics(ClinicQuery(includeArchived: true)))
+        return Value(
+            settings: settings,
+            dashboard: dashboard,
+            series: try await MonthSeriesRequest(through: dashboard.today).fetch(from: store),
+            clinics: try await store.clinics(ClinicQuery(includeArchived: true))
+        )
     }
 }
 
@@ -178,8 +224,18 @@ package struct DashboardView: PageView {
         let overdue: Bool
         /// What it owes, in parts that add up (``ClinicStanding/owedParts(style:)``).
         let parts: [ChipFigure]
-        package init(id: Int64, name: String, color: String, owed: String, credit: Bool, overdue: Bool, parts: [ChipFigure]) {
-            (self.id, self.name, self.color, self.owed, self.credit, self.overdue, self.parts) = (id, name, color, owed, credit, overdue, parts)
+        package init(
+            id: Int64,
+            name: String,
+            color: String,
+            owed: String,
+            credit: Bool,
+            overdue: Bool,
+            parts: [ChipFigure]
+        ) {
+            (self.id, self.name, self.color, self.owed, self.credit, self.overdue, self.parts) = (
+                id, name, color, owed, credit, overdue, parts
+            )
         }
     }
 
@@ -232,8 +288,20 @@ package struct DashboardView: PageView {
     /// The products the dashboard shows before the fold.
     package static let productsShown = 5
 
-    package init(todayISO: String, todayLabel: String, currency: String, clinics: [Card], hasOverdue: Bool, tiles: [Tile], hasSales: Bool,
-                 monthlyNarrow: String, monthlyWide: String, legend: String, share: String, products: [Product]) {
+    package init(
+        todayISO: String,
+        todayLabel: String,
+        currency: String,
+        clinics: [Card],
+        hasOverdue: Bool,
+        tiles: [Tile],
+        hasSales: Bool,
+        monthlyNarrow: String,
+        monthlyWide: String,
+        legend: String,
+        share: String,
+        products: [Product]
+    ) {
         (self.todayISO, self.todayLabel, self.currency, self.clinics, self.hasOverdue, self.tiles, self.hasSales) =
             (todayISO, todayLabel, currency, clinics, hasOverdue, tiles, hasSales)
         (self.monthlyNarrow, self.monthlyWide, self.legend, self.share) = (monthlyNarrow, monthlyWide, legend, share)
@@ -249,5 +317,7 @@ package struct DashboardPageView: PageView {
     let firstSteps: FirstSteps?
     /// `dashboard-body.mustache` rendered (``DashboardJob/body(_:pages:)``).
     let dashboardBody: String
-    package init(firstSteps: FirstSteps?, dashboardBody: String) { (self.firstSteps, self.dashboardBody) = (firstSteps, dashboardBody) }
+    package init(firstSteps: FirstSteps?, dashboardBody: String) {
+        (self.firstSteps, self.dashboardBody) = (firstSteps, dashboardBody)
+    }
 }

@@ -17,25 +17,42 @@ struct EntryJob: Job {
         pages.get("/") { request, context in try await entryPage(request, context: context) }
         pages.post("/sales") { request, context in try await recordSale(request, context: context) }
         pages.post("/sales/:id/repeat") { request, context in try await repeatSale(request, context: context) }
-        pages.get("/more") { _, context in try await app.page("more", view: MorePageView(csrf: context.csrfToken ?? ""), title: "More", nav: "more", context: context) }
+        pages.get("/more") { _, context in
+            try await app.page(
+                "more",
+                view: MorePageView(csrf: context.csrfToken ?? ""),
+                title: "More",
+                nav: "more",
+                context: context
+            )
+        }
     }
 
     /// The entry page. A prefilled link (`/?clinic=2&product=SER-30&quantity=2&date=2026-11-17`,
     /// ids or names) opens a ready form; `?saved=ID` shows the sale just saved with its Undo.
-    func entryPage(_ request: Request, context: AppRequestContext, error: String? = nil, errorLink: PageLink? = nil, message: String? = nil,
-                   status: HTTPResponse.Status = .ok) async throws -> Response {
+    func entryPage(
+        _ request: Request,
+        context: AppRequestContext,
+        error: String? = nil,
+        errorLink: PageLink? = nil,
+        message: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let store = app.store
         let settings = try await store.settings()
         let style = settings.style
         let query = request.uri.queryParameters
-        func parameter(_ name: String) -> String? { query[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 } }
+        func parameter(_ name: String) -> String? {
+            query[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        }
         var askedClinic: Clinic.ID?
         if let text = parameter("clinic") {
             askedClinic = if let id = Int64(text) { Clinic.ID(id) } else { try? await store.clinic(named: text).id }
         }
         let form = try await EntryRequest(today: settings.today(), clinic: askedClinic).fetch(from: store)
         let days = AcceptedDays(today: form.today)
-        let date = parameter("date").flatMap { try? Day(parsing: $0) }.flatMap { days.contains($0) ? $0 : nil } ?? form.today
+        let date =
+            parameter("date").flatMap { try? Day(parsing: $0) }.flatMap { days.contains($0) ? $0 : nil } ?? form.today
         var askedProduct: Product.ID?
         if let text = parameter("product") {
             askedProduct = if let id = Int64(text) { Product.ID(id) } else { try? await store.product(named: text).id }
@@ -44,50 +61,101 @@ struct EntryJob: Job {
         let quantity = parameter("quantity").flatMap { Int64($0) }.flatMap { $0 == 0 ? nil : $0 } ?? 1
 
         var view = EntryPageView(
-            key: Secret.make(), today: form.today.description, quantity: quantity, date: date.description, earliest: AcceptedDays.earliest.description,
-            latest: days.latest.description, backdated: date != form.today, dateLabel: "\(date.weekday.shortName) \(style.format(date))",
-            yesterday: form.today.adding(days: -1).description, currency: settings.currency.code, zero: style.formatInput(.zero),
+            key: Secret.make(),
+            today: form.today.description,
+            quantity: quantity,
+            date: date.description,
+            earliest: AcceptedDays.earliest.description,
+            latest: days.latest.description,
+            backdated: date != form.today,
+            dateLabel: "\(date.weekday.shortName) \(style.format(date))",
+            yesterday: form.today.adding(days: -1).description,
+            currency: settings.currency.code,
+            zero: style.formatInput(.zero),
             selectedPrice: selected.map { style.formatInput($0.unitPrice) } ?? "",
             firstSteps: try await WelcomeJob.firstSteps(store, onSalePage: true),
             clinics: form.clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == form.clinic?.id) },
             products: form.products.map { entry in
-                .init(id: entry.product.id.rawValue, name: entry.product.name, price: style.formatInput(entry.unitPrice), priceShown: style.format(entry.unitPrice),
-                      selected: entry.product.id == selected?.product.id, prices: Self.clinicPrices(entry, style: style))
+                .init(
+                    id: entry.product.id.rawValue,
+                    name: entry.product.name,
+                    price: style.formatInput(entry.unitPrice),
+                    priceShown: style.format(entry.unitPrice),
+                    selected: entry.product.id == selected?.product.id,
+                    prices: Self.clinicPrices(entry, style: style)
+                )
             },
             recent: form.recent.map { sale in
-                .init(id: sale.id.rawValue, date: style.format(sale.date), clinic: form.clinicNames[sale.clinicID] ?? "",
-                      what: SaleWords.what(sale.quantity, form.productNames[sale.productID] ?? ""),
-                      commission: style.format(sale.figures.commission), key: Secret.make())
+                .init(
+                    id: sale.id.rawValue,
+                    date: style.format(sale.date),
+                    clinic: form.clinicNames[sale.clinicID] ?? "",
+                    what: SaleWords.what(sale.quantity, form.productNames[sale.productID] ?? ""),
+                    commission: style.format(sale.figures.commission),
+                    key: Secret.make()
+                )
             },
             missedDays: form.missedDays.enumerated().map { index, day in
-                .init(iso: day.description, label: "\(day.weekday.shortName) \(style.format(day))", last: index == form.missedDays.count - 1)
+                .init(
+                    iso: day.description,
+                    label: "\(day.weekday.shortName) \(style.format(day))",
+                    last: index == form.missedDays.count - 1
+                )
             },
-            saved: nil, csrf: context.csrfToken ?? "")
+            saved: nil,
+            csrf: context.csrfToken ?? ""
+        )
         var message = message
-        if let saved = parameter("saved").flatMap({ Int64($0) }), let sale = try? await store.sale(Sale.ID(saved)), !sale.isVoided {
+        if let saved = parameter("saved").flatMap({ Int64($0) }), let sale = try? await store.sale(Sale.ID(saved)),
+            !sale.isVoided
+        {
             let names = try await Presenter.Names(store: store)
-            view.saved = .init(id: sale.id.rawValue, what: SaleWords.what(sale.quantity, names.products[sale.productID] ?? ""),
-                               clinic: names.clinics[sale.clinicID] ?? "", backdated: sale.date != form.today,
-                               // "yesterday (11/25/2026)": said so beside "Today, …" above the form, the two do not seem to disagree.
-                               date: sale.date == form.today.adding(days: -1) ? "yesterday (\(style.format(sale.date)))" : "on \(style.format(sale.date))",
-                               commission: style.format(sale.figures.commission))
+            view.saved = .init(
+                id: sale.id.rawValue,
+                what: SaleWords.what(sale.quantity, names.products[sale.productID] ?? ""),
+                clinic: names.clinics[sale.clinicID] ?? "",
+                backdated: sale.date != form.today,
+                // "yesterday (11/25/2026)": said so beside "Today, …" above the form, the two do not seem to disagree.
+                date: sale.date == form.today.adding(days: -1)
+                    ? "yesterday (\(style.format(sale.date)))" : "on \(style.format(sale.date))",
+                commission: style.format(sale.figures.commission)
+            )
         }
         if message == nil, let voided = parameter("voided").flatMap({ Int64($0) }) {
             message = "Undone: sale \(voided) is voided and counts nowhere."
         }
-        if message == nil, let added = parameter("added").flatMap({ Int64($0) }), let clinic = try? await store.clinic(Clinic.ID(added)) {
-            message = WelcomeJob.added(clinic, terms: try await store.terms(TermsQuery(clinicID: clinic.id)), settings: settings)
+        if message == nil, let added = parameter("added").flatMap({ Int64($0) }),
+            let clinic = try? await store.clinic(Clinic.ID(added))
+        {
+            message = WelcomeJob.added(
+                clinic,
+                terms: try await store.terms(TermsQuery(clinicID: clinic.id)),
+                settings: settings
+            )
         }
-        return try await app.page("entry", view: view, title: "New sale", nav: "entry", context: context, status: status, message: message, error: error,
-                                  errorLink: errorLink)
+        return try await app.page(
+            "entry",
+            view: view,
+            title: "New sale",
+            nav: "entry",
+            context: context,
+            status: status,
+            message: message,
+            error: error,
+            errorLink: errorLink
+        )
     }
 
     /// A product's price at each clinic, for the page's script to follow a change of clinic: JSON
     /// of strings (`{"own": ["45.00", "$45.00"], "2": ["40.00", "$40.00"]}`), the form's text and the
     /// shown text of each — amounts stay decimal strings on the page.
     static func clinicPrices(_ entry: EntryProduct, style: LocaleStyle) -> String {
-        var prices: [String: [String]] = ["own": [style.formatInput(entry.product.unitPrice), style.format(entry.product.unitPrice)]]
-        for (clinic, price) in entry.clinicPrices { prices[String(clinic.rawValue)] = [style.formatInput(price.unitPrice), style.format(price.unitPrice)] }
+        var prices: [String: [String]] = [
+            "own": [style.formatInput(entry.product.unitPrice), style.format(entry.product.unitPrice)]
+        ]
+        for (clinic, price) in entry.clinicPrices {
+            prices[String(clinic.rawValue)] = [style.formatInput(price.unitPrice), style.format(price.unitPrice)]
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return (try? encoder.encode(prices)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -105,19 +173,40 @@ struct EntryJob: Job {
     func saved(_ sale: Sale, request: Request, settings: BookSettings) async throws -> Response {
         guard WebApp.wantsJSON(request) else { return .redirect(to: "/?saved=\(sale.id)") }
         let style = settings.style
-        let product = try await app.store.product(sale.productID).name, clinic = try await app.store.clinic(sale.clinicID).name
+        let product = try await app.store.product(sale.productID).name,
+            clinic = try await app.store.clinic(sale.clinicID).name
         let when = sale.date == settings.today() ? "" : " on \(style.format(sale.date))"
-        return try app.json(SavedJSON(id: sale.id.rawValue, saved: "\(sale.quantity) × \(product) at \(clinic)\(when)",
-                                      commission: style.format(sale.figures.commission), undo: "/sales/\(sale.id)/void"), status: .created)
+        return try app.json(
+            SavedJSON(
+                id: sale.id.rawValue,
+                saved: "\(sale.quantity) × \(product) at \(clinic)\(when)",
+                commission: style.format(sale.figures.commission),
+                undo: "/sales/\(sale.id)/void"
+            ),
+            status: .created
+        )
     }
 
     /// Runs a form that records a sale: a refusal redraws the page with its sentence, or answers a
     /// problem detail when the page's script sent it.
-    func recording(_ request: Request, context: AppRequestContext, _ body: () async throws -> Response) async throws -> Response {
+    func recording(
+        _ request: Request,
+        context: AppRequestContext,
+        _ body: () async throws -> Response
+    ) async throws -> Response {
         guard WebApp.wantsJSON(request) else {
-            return try await app.form(body, refused: { refusal in
-                try await entryPage(request, context: context, error: refusal.detail, errorLink: refusal.link, status: .init(code: refusal.status))
-            })
+            return try await app.form(
+                body,
+                refused: { refusal in
+                    try await entryPage(
+                        request,
+                        context: context,
+                        error: refusal.detail,
+                        errorLink: refusal.link,
+                        status: .init(code: refusal.status)
+                    )
+                }
+            )
         }
         do {
             return try await body()
@@ -133,24 +222,34 @@ struct EntryJob: Job {
         let settings = try await app.store.settings()
         let style = settings.style
         return try await recording(request, context: context) {
-            guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init) else {
+            guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init)
+            else {
                 throw Problem(.unprocessableContent, "Choose a clinic and a product.")
             }
             guard let quantity = Int64(form["quantity"] ?? "1") else {
                 throw Problem(.unprocessableContent, "The quantity is a whole number of units (negative for a return).")
             }
             let draft = SaleDraft(
-                clinicID: Clinic.ID(clinic), productID: Product.ID(product),
-                date: try form["date"].map { try Day(parsing: $0) } ?? settings.today(), quantity: quantity,
+                clinicID: Clinic.ID(clinic),
+                productID: Product.ID(product),
+                date: try form["date"].map { try Day(parsing: $0) } ?? settings.today(),
+                quantity: quantity,
                 // The price the page put in (the clinic's today) is left to the ledger, which takes
                 // the clinic's price on the sale's date: a backdated sale gets the price of its day.
-                unitPrice: try form["price"].flatMap { text in text.isEmpty || text == form["priceDefault"] ? nil : text }.map { text in
-                    do { return try style.parse(text) } catch { throw Problem(.unprocessableContent, "The unit price: \(error)") }
+                unitPrice: try form["price"].flatMap { text in text.isEmpty || text == form["priceDefault"] ? nil : text
+                }.map { text in
+                    do { return try style.parse(text) } catch {
+                        throw Problem(.unprocessableContent, "The unit price: \(error)")
+                    }
                 },
                 discount: try form["discount"].map { text in
-                    do { return try style.parse(text) } catch { throw Problem(.unprocessableContent, "The discount: \(error)") }
+                    do { return try style.parse(text) } catch {
+                        throw Problem(.unprocessableContent, "The discount: \(error)")
+                    }
                 } ?? .zero,
-                noCommission: form["noCommission"] != nil, note: form["note"])
+                noCommission: form["noCommission"] != nil,
+                note: form["note"]
+            )
             let sale = try await app.store.createSale(draft, idempotencyKey: form["key"])
             app.configuration.metrics?.salesRecorded.increment()
             return try await saved(sale, request: request, settings: settings)
@@ -167,7 +266,10 @@ struct EntryJob: Job {
             let sale = try await app.store.sale(Sale.ID(id))
             // The day it was tapped (the queue sends it with the tap's date), else today.
             let day = try form["date"].map { try Day(parsing: $0) } ?? settings.today()
-            let again = try await app.store.createSale(SaleDraft(repeating: sale, on: day), idempotencyKey: form["key"].map { "repeat-\($0)" })
+            let again = try await app.store.createSale(
+                SaleDraft(repeating: sale, on: day),
+                idempotencyKey: form["key"].map { "repeat-\($0)" }
+            )
             app.configuration.metrics?.salesRecorded.increment()
             return try await saved(again, request: request, settings: settings)
         }
@@ -184,7 +286,9 @@ package struct EntryPageView: PageView {
         let selected: Bool
         let prices: String
         package init(id: Int64, name: String, price: String, priceShown: String, selected: Bool, prices: String) {
-            (self.id, self.name, self.price, self.priceShown, self.selected, self.prices) = (id, name, price, priceShown, selected, prices)
+            (self.id, self.name, self.price, self.priceShown, self.selected, self.prices) = (
+                id, name, price, priceShown, selected, prices
+            )
         }
     }
 
@@ -196,7 +300,9 @@ package struct EntryPageView: PageView {
         /// Repeat's idempotency key (its form's token is the page's).
         let key: String
         package init(id: Int64, date: String, clinic: String, what: String, commission: String, key: String) {
-            (self.id, self.date, self.clinic, self.what, self.commission, self.key) = (id, date, clinic, what, commission, key)
+            (self.id, self.date, self.clinic, self.what, self.commission, self.key) = (
+                id, date, clinic, what, commission, key
+            )
         }
     }
 
@@ -212,7 +318,9 @@ package struct EntryPageView: PageView {
         let date: String
         let commission: String
         package init(id: Int64, what: String, clinic: String, backdated: Bool, date: String, commission: String) {
-            (self.id, self.what, self.clinic, self.backdated, self.date, self.commission) = (id, what, clinic, backdated, date, commission)
+            (self.id, self.what, self.clinic, self.backdated, self.date, self.commission) = (
+                id, what, clinic, backdated, date, commission
+            )
         }
     }
 
@@ -232,12 +340,38 @@ package struct EntryPageView: PageView {
     var saved: Saved?
     let csrf: String
 
-    package init(key: String, today: String, quantity: Int64, date: String, earliest: String, latest: String, backdated: Bool, dateLabel: String,
-                 yesterday: String, currency: String, zero: String, selectedPrice: String, firstSteps: FirstSteps?, clinics: [PageOption],
-                 products: [Product], recent: [Recent], missedDays: [MissedDay], saved: Saved?, csrf: String) {
-        (self.key, self.today, self.quantity, self.date, self.earliest, self.latest) = (key, today, quantity, date, earliest, latest)
-        (self.backdated, self.dateLabel, self.yesterday, self.currency, self.zero) = (backdated, dateLabel, yesterday, currency, zero)
-        (self.selectedPrice, self.firstSteps, self.clinics, self.products, self.recent) = (selectedPrice, firstSteps, clinics, products, recent)
-        (self.missedDays, self.hasMissedDays, self.oneMissedDay, self.saved, self.csrf) = (missedDays, !missedDays.isEmpty, missedDays.count == 1, saved, csrf)
+    package init(
+        key: String,
+        today: String,
+        quantity: Int64,
+        date: String,
+        earliest: String,
+        latest: String,
+        backdated: Bool,
+        dateLabel: String,
+        yesterday: String,
+        currency: String,
+        zero: String,
+        selectedPrice: String,
+        firstSteps: FirstSteps?,
+        clinics: [PageOption],
+        products: [Product],
+        recent: [Recent],
+        missedDays: [MissedDay],
+        saved: Saved?,
+        csrf: String
+    ) {
+        (self.key, self.today, self.quantity, self.date, self.earliest, self.latest) = (
+            key, today, quantity, date, earliest, latest
+        )
+        (self.backdated, self.dateLabel, self.yesterday, self.currency, self.zero) = (
+            backdated, dateLabel, yesterday, currency, zero
+        )
+        (self.selectedPrice, self.firstSteps, self.clinics, self.products, self.recent) = (
+            selectedPrice, firstSteps, clinics, products, recent
+        )
+        (self.missedDays, self.hasMissedDays, self.oneMissedDay, self.saved, self.csrf) = (
+            missedDays, !missedDays.isEmpty, missedDays.count == 1, saved, csrf
+        )
     }
 }

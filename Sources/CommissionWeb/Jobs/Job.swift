@@ -44,32 +44,58 @@ struct WebApp: Sendable {
     var sample: SampleBook?
 
     /// The jobs, in the order their routes are registered.
-    static let jobs: [any Job.Type] = [AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
-                                       PayoutsJob.self, BookJob.self, ClinicsController.self, ProductsController.self, TermsController.self,
-                                       PricesController.self, DeductionsController.self, WelcomeJob.self, TransferJob.self, SettingsJob.self,
-                                       RemoteStoreJob.self]
+    static let jobs: [any Job.Type] = [
+        AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
+        PayoutsJob.self, BookJob.self, ClinicsController.self, ProductsController.self, TermsController.self,
+        PricesController.self, DeductionsController.self, WelcomeJob.self, TransferJob.self, SettingsJob.self,
+        RemoteStoreJob.self,
+    ]
 
     // MARK: Pages
 
     /// A page of the book drawn from its typed view, in the book's language.
-    func page(_ template: String, view: some PageView, title: String, nav: String? = nil, context: AppRequestContext,
-              status: HTTPResponse.Status = .ok, message: String? = nil, error: String? = nil, errorLink: PageLink? = nil) async throws -> Response {
+    func page(
+        _ template: String,
+        view: some PageView,
+        title: String,
+        nav: String? = nil,
+        context: AppRequestContext,
+        status: HTTPResponse.Status = .ok,
+        message: String? = nil,
+        error: String? = nil,
+        errorLink: PageLink? = nil
+    ) async throws -> Response {
         let lang = try await store.settings().localeIdentifier.replacingOccurrences(of: "_", with: "-")
-        return pages.page(template, view: view, title: title, nav: nav, context: context, status: status, message: message, error: error,
-                          errorLink: errorLink, lang: lang)
+        return pages.page(
+            template,
+            view: view,
+            title: title,
+            nav: nav,
+            context: context,
+            status: status,
+            message: message,
+            error: error,
+            errorLink: errorLink,
+            lang: lang
+        )
     }
 
     /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the sentence, and
     /// with the status of the refusal; anything else is the error middleware's.
-    func form(_ body: () async throws -> Response,
-              otherwise redraw: (_ error: String, _ status: HTTPResponse.Status) async throws -> Response) async throws -> Response {
+    func form(
+        _ body: () async throws -> Response,
+        otherwise redraw: (_ error: String, _ status: HTTPResponse.Status) async throws -> Response
+    ) async throws -> Response {
         try await form(body, refused: { refusal in try await redraw(refusal.detail, .init(code: refusal.status)) })
     }
 
     /// Runs a page's form: on a refusal (any 4xx) the page is drawn again with the refusal (its
     /// sentence in the page's words, the link to the form that settles it, its status); anything
     /// else is the error middleware's.
-    func form(_ body: () async throws -> Response, refused redraw: (_ refusal: Problem) async throws -> Response) async throws -> Response {
+    func form(
+        _ body: () async throws -> Response,
+        refused redraw: (_ refusal: Problem) async throws -> Response
+    ) async throws -> Response {
         do {
             return try await body()
         } catch {
@@ -82,40 +108,76 @@ struct WebApp: Sendable {
     /// Saves the mapping her form made of a file's columns (`map<N>` is the field of column N,
     /// `mappingName` its name; ``ColumnMappingView``) and returns it.
     func saveMapping(_ form: Form, origin: CSVImportSource.Origin, kind: ImportKind?) async throws -> ImportMapping {
-        guard let mappings = store as? any ImportMappings else { throw Problem(.conflict, "This book's store keeps no column mappings.") }
+        guard let mappings = store as? any ImportMappings else {
+            throw Problem(.conflict, "This book's store keeps no column mappings.")
+        }
         let headers = try CSVImportSource.firstRows(of: origin).headers
-        let pairs = headers.enumerated().compactMap { index, header in form.values["map\(index)"].map { (header: header, field: $0) } }
-        let mapping = try ImportMapping.forImport(name: form["mappingName"] ?? "", kind: kind, headers: headers, pairs: pairs)
+        let pairs = headers.enumerated().compactMap { index, header in
+            form.values["map\(index)"].map { (header: header, field: $0) }
+        }
+        let mapping = try ImportMapping.forImport(
+            name: form["mappingName"] ?? "",
+            kind: kind,
+            headers: headers,
+            pairs: pairs
+        )
         try await mappings.saveMapping(mapping)
         return mapping
     }
 
     /// A pasted statement's columns beside the fields its reader takes (`required` said so), her
     /// saved mapping for its headers chosen already: where a page shows them when they were not known.
-    func columnTable(_ origin: CSVImportSource.Origin, fields: [String], required: [String], form: Form, button: String) async throws -> ColumnMappingView {
-        try ColumnMappingView(origin: origin, fields: fields, required: required, form: form,
-                              mappings: try await (store as? any ImportMappings)?.mappings() ?? [], button: button)
+    func columnTable(
+        _ origin: CSVImportSource.Origin,
+        fields: [String],
+        required: [String],
+        form: Form,
+        button: String
+    ) async throws -> ColumnMappingView {
+        try ColumnMappingView(
+            origin: origin,
+            fields: fields,
+            required: required,
+            form: form,
+            mappings: try await (store as? any ImportMappings)?.mappings() ?? [],
+            button: button
+        )
     }
 
     /// A CSV file pasted (or chosen) on a page, read by `make` (a bank statement, a clinic's
     /// statement) with her saved column mappings; a file or rows that cannot be read become a 422
     /// that says why (`what` names the file, `rows` its rows: "line", "row").
     /// `mapping` names the saved column mapping she chose to read it with (none: the one saved for its headers, if any).
-    func readPasted<T>(_ text: String, what: String, rows: String, dates: DateOrder?, decimalComma: Bool, mapping: String = "",
-                       _ make: (CSVImportSource.Origin, CSVFormat) throws -> T) async throws -> T {
+    func readPasted<T>(
+        _ text: String,
+        what: String,
+        rows: String,
+        dates: DateOrder?,
+        decimalComma: Bool,
+        mapping: String = "",
+        _ make: (CSVImportSource.Origin, CSVFormat) throws -> T
+    ) async throws -> T {
         let saved = try await (store as? any ImportMappings)?.mappings() ?? []
         let given = mapping.isEmpty ? nil : saved.first { $0.name.lowercased() == mapping.lowercased() }
-        if !mapping.isEmpty, given == nil { throw Problem(.unprocessableContent, "There is no saved column mapping named “\(mapping)”: choose another.") }
+        if !mapping.isEmpty, given == nil {
+            throw Problem(.unprocessableContent, "There is no saved column mapping named “\(mapping)”: choose another.")
+        }
         do {
-            return try make(.data(Data(text.utf8), name: what), CSVFormat(decimalComma: decimalComma, dates: dates, mapping: given, saved: saved))
+            return try make(
+                .data(Data(text.utf8), name: what),
+                CSVFormat(decimalComma: decimalComma, dates: dates, mapping: given, saved: saved)
+            )
         } catch let error as CSVFileError {
             switch error {
             case .missingColumns, .unknownKind: throw UnknownColumns(said: error.description)
             default: throw Problem(.unprocessableContent, error.description)
             }
         } catch StoreError.importRejected(let problems, let total) {
-            throw Problem(.unprocessableContent, "\(what) has \(total) \(rows)\(total == 1 ? "" : "s") that cannot be read: "
-                          + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : "."))
+            throw Problem(
+                .unprocessableContent,
+                "\(what) has \(total) \(rows)\(total == 1 ? "" : "s") that cannot be read: "
+                    + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : ".")
+            )
         }
     }
 
@@ -127,7 +189,8 @@ struct WebApp: Sendable {
 
     // MARK: API
 
-    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response
+    {
         json(body: ByteBuffer(string: Presenter.encode(value, pretty: false)), status: status, headers: headers)
     }
 
@@ -148,28 +211,40 @@ struct WebApp: Sendable {
     func body<T: Decodable>(_ type: T.Type, _ request: Request, context: AppRequestContext) async throws -> T {
         var request = request
         let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        guard buffer.readableBytes > 0 else { throw Problem(.badRequest, "The request has no body: send a JSON object.") }
+        guard buffer.readableBytes > 0 else {
+            throw Problem(.badRequest, "The request has no body: send a JSON object.")
+        }
         if let flat = T.self as? any FlatDecodable.Type,
-           let value = buffer.withUnsafeReadableBytes({ FlatJSON.members($0).flatMap(flat.init(members:)) }) as? T {
+            let value = buffer.withUnsafeReadableBytes({ FlatJSON.members($0).flatMap(flat.init(members:)) }) as? T
+        {
             return value
         }
         let data = Data(buffer: buffer)
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw Problem(.badRequest, "The request body is not the JSON this endpoint expects: \(Problem.describe(error, in: data))")
+            throw Problem(
+                .badRequest,
+                "The request body is not the JSON this endpoint expects: \(Problem.describe(error, in: data))"
+            )
         }
     }
 
     /// A choice a body made (a basis, a rounding rule) as the domain's, or nil when it made none.
     /// The document lets some be `null` (which the generator spells as an empty string): a choice
     /// the domain lacks is refused, naming the ones it has.
-    func choice<Domain: RawRepresentable & CaseIterable>(_ value: (some RawRepresentable<String>)?, field: String) throws -> Domain?
+    func choice<Domain: RawRepresentable & CaseIterable>(
+        _ value: (some RawRepresentable<String>)?,
+        field: String
+    ) throws -> Domain?
     where Domain.RawValue == String {
         guard let value else { return nil }
         guard let domain = Domain(rawValue: value.rawValue) else {
-            throw Problem(.badRequest, "The request body is not the JSON this endpoint expects: the field \"\(field)\" is "
-                          + Domain.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ") + ".")
+            throw Problem(
+                .badRequest,
+                "The request body is not the JSON this endpoint expects: the field \"\(field)\" is "
+                    + Domain.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ") + "."
+            )
         }
         return domain
     }
@@ -211,14 +286,17 @@ struct WebApp: Sendable {
     /// the book would not take now, for reopening a period stored before dates were bounded.
     func period(_ request: Request, clinic: Clinic, anyDate: Bool = false) async throws -> PayPeriod {
         let settings = try await store.settings()
-        let date = anyDate ? try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
+        let date =
+            anyDate
+            ? try day(request.uri.queryParameters["date"].map(String.init), field: "date", default: settings.today())
             : try queryDay(request, "date", settings: settings) ?? settings.today()
         return clinic.calendar.period(containing: date)
     }
 
     /// `first`…`last` as a span of days (a period, a range), refused with `status` when it ends
     /// before it starts.
-    func span(_ first: Day, _ last: Day, _ what: String, status: HTTPResponse.Status = .badRequest) throws -> PayPeriod {
+    func span(_ first: Day, _ last: Day, _ what: String, status: HTTPResponse.Status = .badRequest) throws -> PayPeriod
+    {
         guard first <= last else { throw Problem(status, "The \(what) ends (\(last)) before it starts (\(first)).") }
         return PayPeriod(start: first, end: last)
     }
@@ -260,7 +338,9 @@ enum QueryParameter {
     /// A whole number, or nil when absent.
     static func integer(_ request: Request, _ name: String) throws -> Int64? {
         guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
-        guard let value = Int64(String(text)) else { throw Problem(.badRequest, "The query parameter \(name) is a whole number, not \"\(text)\".") }
+        guard let value = Int64(String(text)) else {
+            throw Problem(.badRequest, "The query parameter \(name) is a whole number, not \"\(text)\".")
+        }
         return value
     }
 
@@ -278,7 +358,10 @@ enum QueryParameter {
     where Choice.RawValue == String {
         guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
         guard let choice = Choice(rawValue: String(text)) else {
-            throw Problem(.badRequest, "The \(name) is one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\".")
+            throw Problem(
+                .badRequest,
+                "The \(name) is one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\"."
+            )
         }
         return choice
     }
@@ -288,11 +371,12 @@ enum QueryParameter {
         let limit = try integer(request, "limit").map(Int.init) ?? defaultLimit
         if let limit, !(1...1000).contains(limit) { throw Problem(.badRequest, "The limit is between 1 and 1000.") }
         let offset = try integer(request, "offset") ?? 0
-        guard (0...1_000_000_000).contains(offset) else { throw Problem(.badRequest, "The offset is between 0 and 1000000000.") }
+        guard (0...1_000_000_000).contains(offset) else {
+            throw Problem(.badRequest, "The offset is between 0 and 1000000000.")
+        }
         return Page(limit: limit, offset: Int(offset))
     }
 }
-
 
 /// A pasted file whose columns are not the ones its reader needs: the page shows them beside the
 /// fields, for her to say which holds what (``ColumnMappingView``).

@@ -13,8 +13,11 @@ struct PayoutsJob: Job {
         // `?clinic=ID&period=YYYY-MM-DD&amount=12.50`: the payout form prefilled (a period's Record payment).
         pages.get("/payouts") { request, context in
             let query = request.uri.queryParameters
-            let prefill = PayoutPrefill(clinic: query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) },
-                                        period: query["period"].flatMap { try? Day(parsing: String($0)) }, amount: query["amount"].map(String.init))
+            let prefill = PayoutPrefill(
+                clinic: query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) },
+                period: query["period"].flatMap { try? Day(parsing: String($0)) },
+                amount: query["amount"].map(String.init)
+            )
             return try await payoutsPage(context: context, prefill: prefill)
         }
         pages.post("/payouts") { request, context in try await recordPayout(request, context: context) }
@@ -30,27 +33,47 @@ struct PayoutsJob: Job {
             var period: PayPeriod?
             switch (query["periodStart"], query["periodEnd"]) {
             case (let start?, let end?):
-                period = try app.span(try app.day(String(start), field: "periodStart", default: .init(ordinal: 0)),
-                                      try app.day(String(end), field: "periodEnd", default: .init(ordinal: 0)), "period")
+                period = try app.span(
+                    try app.day(String(start), field: "periodStart", default: .init(ordinal: 0)),
+                    try app.day(String(end), field: "periodEnd", default: .init(ordinal: 0)),
+                    "period"
+                )
             case (nil, nil):
                 break
             default:
                 // One end alone (or an empty one) is no period: refused, never taken for "every period".
-                throw Problem(.badRequest, "Give the period with both periodStart and periodEnd (YYYY-MM-DD), or neither for every period.")
+                throw Problem(
+                    .badRequest,
+                    "Give the period with both periodStart and periodEnd (YYYY-MM-DD), or neither for every period."
+                )
             }
-            return try app.json(try await app.store.payouts(PayoutQuery(
-                clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) }, period: period,
-                page: try QueryParameter.page(request))).map(presenter.payout))
+            return try app.json(
+                try await app.store.payouts(
+                    PayoutQuery(
+                        clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
+                        period: period,
+                        page: try QueryParameter.page(request)
+                    )
+                ).map(presenter.payout)
+            )
         }
         api.post("/payouts") { request, context in try await createPayout(request, context: context) }
         api.get("/clinics/:id/reconciliation") { request, context in
             let settings = try await app.store.settings()
             let clinic = try await app.clinic(context)
             let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
-            return try app.json(Presenter(currency: settings.currency).reconciliation(try await app.store.reconciliation(clinic: clinic.id, today: today)))
+            return try app.json(
+                Presenter(currency: settings.currency).reconciliation(
+                    try await app.store.reconciliation(clinic: clinic.id, today: today)
+                )
+            )
         }
-        api.post("/clinics/:id/close") { request, context in try await closePeriod(request, context: context, close: true) }
-        api.post("/clinics/:id/reopen") { request, context in try await closePeriod(request, context: context, close: false) }
+        api.post("/clinics/:id/close") { request, context in
+            try await closePeriod(request, context: context, close: true)
+        }
+        api.post("/clinics/:id/reopen") { request, context in
+            try await closePeriod(request, context: context, close: false)
+        }
     }
 
     // MARK: Pages
@@ -62,60 +85,123 @@ struct PayoutsJob: Job {
         var amount: String?
     }
 
-    func payoutsPage(context: AppRequestContext, bank: BankForm = BankForm(), prefill: PayoutPrefill = PayoutPrefill(), error: String? = nil,
-                     message: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func payoutsPage(
+        context: AppRequestContext,
+        bank: BankForm = BankForm(),
+        prefill: PayoutPrefill = PayoutPrefill(),
+        error: String? = nil,
+        message: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
         let clinics = try await app.store.clinics(ClinicQuery())
         // Each clinic's standing (what it owes in parts, and its usual day of payment): the dashboard's figures.
-        let standings = Dictionary(try await app.store.dashboard(today: today).clinics.map { ($0.clinic.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let standings = Dictionary(
+            try await app.store.dashboard(today: today).clinics.map { ($0.clinic.id, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         var reconciliations: [PayoutsPageView.Clinic] = []
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
-            let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays)
+            let notDue = Arrears.notDueFrom(
+                clinic.calendar,
+                today: today,
+                dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays
+            )
             let rows = r.periods.reversed().map { p in
                 return PayoutsPageView.Period(
-                    period: style.formatShort(p.period), expected: style.format(p.expected), received: style.format(p.received),
-                    difference: style.format(p.difference), chip: Chip.of(p, today: today, notDue: notDue),
-                    paid: !p.received.isZero && p.difference.isPositive ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
-                    closed: p.isClosed, clinicID: clinic.id.rawValue, start: p.period.start.description,
+                    period: style.formatShort(p.period),
+                    expected: style.format(p.expected),
+                    received: style.format(p.received),
+                    difference: style.format(p.difference),
+                    chip: Chip.of(p, today: today, notDue: notDue),
+                    paid: !p.received.isZero && p.difference.isPositive
+                        ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
+                    closed: p.isClosed,
+                    clinicID: clinic.id.rawValue,
+                    start: p.period.start.description,
                     running: p.period.end >= today && p.difference.isPositive,
                     // A payment for a period that has ended (the one running now is due once it ends).
                     payLink: p.difference.isPositive && !p.isClosed && p.period.end < today
                         ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
                         : nil,
-                    credit: p.difference.isNegative)
+                    credit: p.difference.isNegative
+                )
             }
             // What is open first: money missing or too much, and the period running now.
-            let open = zip(r.periods.reversed(), rows).filter { $0.0.status.needsAttention || $0.0.status == .open }.map(\.1)
-            reconciliations.append(.init(id: clinic.id.rawValue, clinic: clinic.name, balance: style.format(r.balance.magnitudeOrSelf),
-                                         balanceLabel: r.balance.isNegative ? "paid more than it owes" : r.balance.isZero ? "owes you nothing" : "owes you",
-                                         credit: r.balance.isNegative, parts: r.balance.isZero ? [] : standings[clinic.id]?.owedParts(style: style) ?? [],
-                                         open: open, all: rows, allCount: "All \(rows.count) period\(rows.count == 1 ? "" : "s")"))
+            let open = zip(r.periods.reversed(), rows).filter { $0.0.status.needsAttention || $0.0.status == .open }
+                .map(\.1)
+            reconciliations.append(
+                .init(
+                    id: clinic.id.rawValue,
+                    clinic: clinic.name,
+                    balance: style.format(r.balance.magnitudeOrSelf),
+                    balanceLabel: r.balance.isNegative
+                        ? "paid more than it owes" : r.balance.isZero ? "owes you nothing" : "owes you",
+                    credit: r.balance.isNegative,
+                    parts: r.balance.isZero ? [] : standings[clinic.id]?.owedParts(style: style) ?? [],
+                    open: open,
+                    all: rows,
+                    allCount: "All \(rows.count) period\(rows.count == 1 ? "" : "s")"
+                )
+            )
         }
         let view = PayoutsPageView(
             reconciliations: reconciliations,
             clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
-            period: (prefill.period ?? today.firstOfMonth.adding(days: -1)).description, amount: prefill.amount ?? "",
-            prefilled: prefill.clinic != nil, today: today.description, earliest: AcceptedDays.earliest.description,
-            latest: AcceptedDays(today: today).latest.description, zero: style.formatInput(.zero), csrf: context.csrfToken ?? "",
-            bank: bank.view(style: style, mappings: try await (app.store as? any ImportMappings)?.mappings().map(\.name) ?? []))
-        return try await app.page("payouts", view: view, title: "Payouts", nav: "payouts", context: context, status: status, message: message, error: error)
+            period: (prefill.period ?? today.firstOfMonth.adding(days: -1)).description,
+            amount: prefill.amount ?? "",
+            prefilled: prefill.clinic != nil,
+            today: today.description,
+            earliest: AcceptedDays.earliest.description,
+            latest: AcceptedDays(today: today).latest.description,
+            zero: style.formatInput(.zero),
+            csrf: context.csrfToken ?? "",
+            bank: bank.view(
+                style: style,
+                mappings: try await (app.store as? any ImportMappings)?.mappings().map(\.name) ?? []
+            )
+        )
+        return try await app.page(
+            "payouts",
+            view: view,
+            title: "Payouts",
+            nav: "payouts",
+            context: context,
+            status: status,
+            message: message,
+            error: error
+        )
     }
 
     func recordPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
         return try await app.form {
-            guard let clinicID = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
+            guard let clinicID = form["clinic"].flatMap(Int64.init) else {
+                throw Problem(.unprocessableContent, "Choose a clinic.")
+            }
             let clinic = try await app.store.clinic(Clinic.ID(clinicID))
             let day = try Day(parsing: form["period"] ?? "")
-            guard let amountText = form["amount"] else { throw Problem(.unprocessableContent, "Enter the amount received.") }
-            let payout = try await app.store.createPayout(PayoutDraft(
-                clinicID: clinic.id, period: clinic.calendar.period(containing: day), amount: try settings.style.parse(amountText),
-                receivedOn: try form["received"].map { try Day(parsing: $0) } ?? settings.today(), reference: form["reference"]))
-            return try await payoutsPage(context: context, message: "Recorded \(settings.style.format(payout.amount)) from \(clinic.name) for \(settings.style.format(payout.period)).")
+            guard let amountText = form["amount"] else {
+                throw Problem(.unprocessableContent, "Enter the amount received.")
+            }
+            let payout = try await app.store.createPayout(
+                PayoutDraft(
+                    clinicID: clinic.id,
+                    period: clinic.calendar.period(containing: day),
+                    amount: try settings.style.parse(amountText),
+                    receivedOn: try form["received"].map { try Day(parsing: $0) } ?? settings.today(),
+                    reference: form["reference"]
+                )
+            )
+            return try await payoutsPage(
+                context: context,
+                message:
+                    "Recorded \(settings.style.format(payout.amount)) from \(clinic.name) for \(settings.style.format(payout.period))."
+            )
         } otherwise: { error, status in
             try await payoutsPage(context: context, error: error, status: status)
         }
@@ -128,34 +214,67 @@ struct PayoutsJob: Job {
     func bankStatement(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
-        var bank = BankForm(text: form.values["bank"] ?? "", dates: form["dates"].flatMap(DateOrder.init(rawValue:)), decimalComma: form["decimalComma"] != nil,
-                            mapping: form["mapping"] ?? "")
+        var bank = BankForm(
+            text: form.values["bank"] ?? "",
+            dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
+            decimalComma: form["decimalComma"] != nil,
+            mapping: form["mapping"] ?? ""
+        )
         let origin = CSVImportSource.Origin.data(Data(bank.text.utf8), name: "The statement")
         return try await app.form {
             // Her mapping of the statement's columns, from the form that showed them: kept, then used.
-            if form["action"] == "map" { bank.mapping = try await app.saveMapping(form, origin: origin, kind: nil).name }
+            if form["action"] == "map" {
+                bank.mapping = try await app.saveMapping(form, origin: origin, kind: nil).name
+            }
             let statement: BankStatement
             do {
-                statement = try await app.readPasted(bank.text, what: "The statement", rows: "row", dates: bank.dates, decimalComma: bank.decimalComma,
-                                                     mapping: bank.mapping) {
+                statement = try await app.readPasted(
+                    bank.text,
+                    what: "The statement",
+                    rows: "row",
+                    dates: bank.dates,
+                    decimalComma: bank.decimalComma,
+                    mapping: bank.mapping
+                ) {
                     try BankStatement(origin: $0, format: $1, currency: settings.currency)
                 }
             } catch let unknown as UnknownColumns {
                 // Columns it does not know: the statement's columns beside the fields, for her to say which holds what.
-                bank.columnMapping = try await app.columnTable(origin, fields: ["date", "amount", "description"], required: ["date", "amount"], form: form,
-                                                               button: "Keep the mapping and match the deposits")
-                return try await payoutsPage(context: context, bank: bank, error: unknown.said + " Say which column holds what below.", status: .unprocessableContent)
+                bank.columnMapping = try await app.columnTable(
+                    origin,
+                    fields: ["date", "amount", "description"],
+                    required: ["date", "amount"],
+                    form: form,
+                    button: "Keep the mapping and match the deposits"
+                )
+                return try await payoutsPage(
+                    context: context,
+                    bank: bank,
+                    error: unknown.said + " Say which column holds what below.",
+                    status: .unprocessableContent
+                )
             }
-            let proposals = try await DepositMatching.propose(statement.deposits, store: app.store, today: settings.today())
+            let proposals = try await DepositMatching.propose(
+                statement.deposits,
+                store: app.store,
+                today: settings.today()
+            )
             if form["action"] == "record" {
                 let wanted = Set(form.values.filter { $0.key.hasPrefix("accept") }.map(\.value))
                 let chosen = proposals.filter { wanted.contains($0.key) && !$0.payouts.isEmpty }
                 guard !wanted.isEmpty else { throw Problem(.unprocessableContent, "Tick the deposits to record.") }
                 guard chosen.count == wanted.count else {
-                    throw Problem(.conflict, "The book changed since the deposits were matched: match them again. Nothing was recorded.")
+                    throw Problem(
+                        .conflict,
+                        "The book changed since the deposits were matched: match them again. Nothing was recorded."
+                    )
                 }
                 let recorded = try await app.store.createPayouts(chosen.flatMap(\.payouts))
-                return try await payoutsPage(context: context, message: "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen.count) deposit\(chosen.count == 1 ? "" : "s") of the bank statement.")
+                return try await payoutsPage(
+                    context: context,
+                    message:
+                        "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen.count) deposit\(chosen.count == 1 ? "" : "s") of the bank statement."
+                )
             }
             bank.statement = statement
             bank.proposals = proposals
@@ -169,7 +288,9 @@ struct PayoutsJob: Job {
     func closeOrReopen(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         return try await app.form {
-            guard let clinicID = form["clinic"].flatMap(Int64.init) else { throw Problem(.unprocessableContent, "Choose a clinic.") }
+            guard let clinicID = form["clinic"].flatMap(Int64.init) else {
+                throw Problem(.unprocessableContent, "Choose a clinic.")
+            }
             let clinic = try await app.store.clinic(Clinic.ID(clinicID))
             guard let start = form["start"].flatMap({ Day.reading(stored: $0) }) else {
                 throw Problem(.unprocessableContent, "The period's first day is missing or not a date.")
@@ -179,10 +300,17 @@ struct PayoutsJob: Job {
             switch form["action"] {
             case "close":
                 try await app.store.closePeriod(clinic: clinic.id, period: period)
-                return try await payoutsPage(context: context, message: "Closed \(clinic.name)'s \(style.format(period)): its sales and payouts can no longer change.")
+                return try await payoutsPage(
+                    context: context,
+                    message:
+                        "Closed \(clinic.name)'s \(style.format(period)): its sales and payouts can no longer change."
+                )
             case "reopen":
                 try await app.store.reopenPeriod(clinic: clinic.id, period: period)
-                return try await payoutsPage(context: context, message: "Reopened \(clinic.name)'s \(style.format(period)).")
+                return try await payoutsPage(
+                    context: context,
+                    message: "Reopened \(clinic.name)'s \(style.format(period))."
+                )
             default:
                 throw Problem(.badRequest, "The action is close or reopen.")
             }
@@ -192,7 +320,6 @@ struct PayoutsJob: Job {
     }
 
     // MARK: API
-
 
     func createPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.PayoutInput.self, request, context: context)
@@ -205,13 +332,23 @@ struct PayoutsJob: Job {
     func payoutDraft(_ input: API.PayoutInput, settings: BookSettings) async throws -> PayoutDraft {
         let clinic = try await app.store.clinic(try await app.clinicID(input.clinicId, name: input.clinic))
         let day = try app.day(input.period, field: "period", default: settings.today())
-        let period = try input.periodEnd.map { end in
-            try app.span(day, try app.day(end, field: "periodEnd", default: day), "period", status: .unprocessableContent)
-        } ?? clinic.calendar.period(containing: day)
-        return PayoutDraft(clinicID: clinic.id, period: period, amount: try app.money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
-                           receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()), reference: input.reference)
+        let period =
+            try input.periodEnd.map { end in
+                try app.span(
+                    day,
+                    try app.day(end, field: "periodEnd", default: day),
+                    "period",
+                    status: .unprocessableContent
+                )
+            } ?? clinic.calendar.period(containing: day)
+        return PayoutDraft(
+            clinicID: clinic.id,
+            period: period,
+            amount: try app.money(input.amount, field: "amount", currency: settings.currency) ?? .zero,
+            receivedOn: try app.day(input.receivedOn, field: "receivedOn", default: settings.today()),
+            reference: input.reference
+        )
     }
-
 
     func closePeriod(_ request: Request, context: AppRequestContext, close: Bool) async throws -> Response {
         let clinic = try await app.clinic(context)
@@ -221,7 +358,14 @@ struct PayoutsJob: Job {
         } else {
             try await app.store.reopenPeriod(clinic: clinic.id, period: period)
         }
-        return try app.json(API.PeriodState(clinicId: clinic.id.rawValue, periodStart: period.start.description, periodEnd: period.end.description, closed: close))
+        return try app.json(
+            API.PeriodState(
+                clinicId: clinic.id.rawValue,
+                periodStart: period.start.description,
+                periodEnd: period.end.description,
+                closed: close
+            )
+        )
     }
 }
 
@@ -241,12 +385,17 @@ struct BankForm {
     /// `mappings`: the names of her saved column mappings, to choose from.
     func view(style: LocaleStyle, mappings: [String]) -> PayoutsPageView.Bank {
         PayoutsPageView.Bank(
-            text: text, decimalComma: decimalComma, hasDeposits: !proposals.isEmpty,
-            mappings: mappings.map { .init(value: $0, label: "the mapping “\($0)”", selected: $0 == mapping) }, columnMapping: columnMapping,
+            text: text,
+            decimalComma: decimalComma,
+            hasDeposits: !proposals.isEmpty,
+            mappings: mappings.map { .init(value: $0, label: "the mapping “\($0)”", selected: $0 == mapping) },
+            columnMapping: columnMapping,
             dates: DateOrder.allCases.map { .init(value: $0.rawValue, label: $0.described, selected: $0 == dates) },
             read: statement.map { statement in
                 "\(statement.deposits.count) deposit\(statement.deposits.count == 1 ? "" : "s")"
-                    + (statement.passedOver > 0 ? "; \(statement.passedOver) row\(statement.passedOver == 1 ? "" : "s") of money out passed over" : "")
+                    + (statement.passedOver > 0
+                        ? "; \(statement.passedOver) row\(statement.passedOver == 1 ? "" : "s") of money out passed over"
+                        : "")
                     + statement.said.map { "; \($0)" }.joined() + "."
             } ?? "",
             deposits: proposals.map { proposal in
@@ -254,16 +403,28 @@ struct BankForm {
                 let pays: String
                 switch proposal.outcome {
                 case .pays(let clinic, let parts):
-                    pays = "\(clinic.name): " + parts.map { "\(style.format($0.period)) \(style.format($0.amount))" }.joined(separator: ", ")
+                    pays =
+                        "\(clinic.name): "
+                        + parts.map { "\(style.format($0.period)) \(style.format($0.amount))" }.joined(separator: ", ")
                 case .recorded: pays = "Recorded already"
                 case .unmatched: pays = "Nothing fits"
                 }
                 var canRecord = false
                 if case .pays = proposal.outcome { canRecord = true }
-                return .init(line: deposit.line, date: style.format(deposit.date), amount: style.format(deposit.amount), description: deposit.description,
-                             proposal: pays, why: proposal.why, key: proposal.key, canRecord: canRecord, exact: proposal.isExact,
-                             attention: canRecord && !proposal.isExact)
-            })
+                return .init(
+                    line: deposit.line,
+                    date: style.format(deposit.date),
+                    amount: style.format(deposit.amount),
+                    description: deposit.description,
+                    proposal: pays,
+                    why: proposal.why,
+                    key: proposal.key,
+                    canRecord: canRecord,
+                    exact: proposal.isExact,
+                    attention: canRecord && !proposal.isExact
+                )
+            }
+        )
     }
 }
 
@@ -287,12 +448,28 @@ package struct PayoutsPageView: PageView {
         /// Paid beyond what it owed: `difference` is then what it paid beyond, shown as a credit.
         let credit: Bool
 
-        package init(period: String, expected: String, received: String, difference: String, chip: Chip, paid: String? = nil, closed: Bool,
-                     clinicID: Int64, start: String, running: Bool, payLink: String?, credit: Bool = false) {
-            (self.period, self.expected, self.received, self.difference, self.paid) = (period, expected, received, difference, paid)
+        package init(
+            period: String,
+            expected: String,
+            received: String,
+            difference: String,
+            chip: Chip,
+            paid: String? = nil,
+            closed: Bool,
+            clinicID: Int64,
+            start: String,
+            running: Bool,
+            payLink: String?,
+            credit: Bool = false
+        ) {
+            (self.period, self.expected, self.received, self.difference, self.paid) = (
+                period, expected, received, difference, paid
+            )
             // Paid in part and past its day: both are said.
             chips = chip == .overdue && paid != nil ? [.overdue, .partPaid] : [chip]
-            (self.closed, self.clinicID, self.start, self.running, self.payLink) = (closed, clinicID, start, running, payLink)
+            (self.closed, self.clinicID, self.start, self.running, self.payLink) = (
+                closed, clinicID, start, running, payLink
+            )
             self.credit = credit
         }
     }
@@ -308,9 +485,20 @@ package struct PayoutsPageView: PageView {
         /// "All 12 periods".
         let allCount: String
 
-        package init(id: Int64, clinic: String, balance: String, balanceLabel: String, credit: Bool, parts: [ChipFigure] = [], open: [Period], all: [Period],
-                     allCount: String) {
-            (self.id, self.clinic, self.balance, self.balanceLabel, self.credit, self.parts) = (id, clinic, balance, balanceLabel, credit, parts)
+        package init(
+            id: Int64,
+            clinic: String,
+            balance: String,
+            balanceLabel: String,
+            credit: Bool,
+            parts: [ChipFigure] = [],
+            open: [Period],
+            all: [Period],
+            allCount: String
+        ) {
+            (self.id, self.clinic, self.balance, self.balanceLabel, self.credit, self.parts) = (
+                id, clinic, balance, balanceLabel, credit, parts
+            )
             (self.open, self.all, self.allCount) = (open, all, allCount)
         }
     }
@@ -324,9 +512,21 @@ package struct PayoutsPageView: PageView {
         let line: Int, date: String, amount: String, description: String, proposal: String, why: String, key: String
         let canRecord: Bool, exact: Bool, attention: Bool
 
-        package init(line: Int, date: String, amount: String, description: String, proposal: String, why: String, key: String, canRecord: Bool,
-                     exact: Bool, attention: Bool) {
-            (self.line, self.date, self.amount, self.description, self.proposal, self.why, self.key) = (line, date, amount, description, proposal, why, key)
+        package init(
+            line: Int,
+            date: String,
+            amount: String,
+            description: String,
+            proposal: String,
+            why: String,
+            key: String,
+            canRecord: Bool,
+            exact: Bool,
+            attention: Bool
+        ) {
+            (self.line, self.date, self.amount, self.description, self.proposal, self.why, self.key) = (
+                line, date, amount, description, proposal, why, key
+            )
             (self.canRecord, self.exact, self.attention) = (canRecord, exact, attention)
         }
     }
@@ -343,9 +543,19 @@ package struct PayoutsPageView: PageView {
         let read: String
         let deposits: [Deposit]
 
-        package init(text: String, decimalComma: Bool, hasDeposits: Bool, mappings: [Choice] = [], columnMapping: ColumnMappingView? = nil, dates: [Choice],
-                     read: String, deposits: [Deposit]) {
-            (self.text, self.decimalComma, self.hasDeposits, self.dates, self.read, self.deposits) = (text, decimalComma, hasDeposits, dates, read, deposits)
+        package init(
+            text: String,
+            decimalComma: Bool,
+            hasDeposits: Bool,
+            mappings: [Choice] = [],
+            columnMapping: ColumnMappingView? = nil,
+            dates: [Choice],
+            read: String,
+            deposits: [Deposit]
+        ) {
+            (self.text, self.decimalComma, self.hasDeposits, self.dates, self.read, self.deposits) = (
+                text, decimalComma, hasDeposits, dates, read, deposits
+            )
             (self.mappings, self.hasMappings, self.columnMapping) = (mappings, !mappings.isEmpty, columnMapping)
         }
     }
@@ -358,9 +568,24 @@ package struct PayoutsPageView: PageView {
     let today: String, earliest: String, latest: String, zero: String, csrf: String
     let bank: Bank
 
-    package init(reconciliations: [Clinic], clinics: [Option], period: String, amount: String, prefilled: Bool, today: String, earliest: String,
-                 latest: String, zero: String, csrf: String, bank: Bank) {
-        (self.reconciliations, self.clinics, self.period, self.amount, self.prefilled) = (reconciliations, clinics, period, amount, prefilled)
-        (self.today, self.earliest, self.latest, self.zero, self.csrf, self.bank) = (today, earliest, latest, zero, csrf, bank)
+    package init(
+        reconciliations: [Clinic],
+        clinics: [Option],
+        period: String,
+        amount: String,
+        prefilled: Bool,
+        today: String,
+        earliest: String,
+        latest: String,
+        zero: String,
+        csrf: String,
+        bank: Bank
+    ) {
+        (self.reconciliations, self.clinics, self.period, self.amount, self.prefilled) = (
+            reconciliations, clinics, period, amount, prefilled
+        )
+        (self.today, self.earliest, self.latest, self.zero, self.csrf, self.bank) = (
+            today, earliest, latest, zero, csrf, bank
+        )
     }
 }

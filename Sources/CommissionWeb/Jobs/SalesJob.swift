@@ -43,7 +43,9 @@ struct SalesJob: Job {
         api.get("/sales/:id/history") { _, context in try await saleHistory(context: context) }
     }
 
-    func id(_ context: AppRequestContext) throws -> Sale.ID { Sale.ID(try context.parameters.require("id", as: Int64.self)) }
+    func id(_ context: AppRequestContext) throws -> Sale.ID {
+        Sale.ID(try context.parameters.require("id", as: Int64.self))
+    }
 
     // MARK: Pages
 
@@ -55,9 +57,14 @@ struct SalesJob: Job {
         let productID = query["product"].flatMap { Int64(String($0)) }.map { Product.ID($0) }
         let offset = max(0, query["offset"].flatMap { Int(String($0)) } ?? 0)
         let pageSize = 50
-        let saleQuery = SaleQuery(clinicID: clinicID, productID: productID, from: query["from"].flatMap { try? Day(parsing: String($0)) },
-                                  through: query["to"].flatMap { try? Day(parsing: String($0)) },
-                                  text: query["q"].map(String.init), page: Page(limit: pageSize, offset: offset))
+        let saleQuery = SaleQuery(
+            clinicID: clinicID,
+            productID: productID,
+            from: query["from"].flatMap { try? Day(parsing: String($0)) },
+            through: query["to"].flatMap { try? Day(parsing: String($0)) },
+            text: query["q"].map(String.init),
+            page: Page(limit: pageSize, offset: offset)
+        )
         let sales = try await store.sales(saleQuery)
         let total = try await store.countSales(saleQuery)
         let names = try await Presenter.Names(store: store)
@@ -65,28 +72,48 @@ struct SalesJob: Job {
             var parts = ["offset=\(offset)"]
             for key in ["clinic", "product", "from", "to", "q"] {
                 if let value = query[Substring(key)], !value.isEmpty {
-                    parts.append("\(key)=\(String(value).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+                    parts.append(
+                        "\(key)=\(String(value).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+                    )
                 }
             }
             return "/sales?" + parts.joined(separator: "&")
         }
         let view = SalesPageView(
-            clinics: try await store.clinics(ClinicQuery(includeArchived: true)).map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == clinicID) },
-            products: try await store.products(ProductQuery(includeArchived: true)).map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == productID) },
-            from: query["from"].map(String.init) ?? "", to: query["to"].map(String.init) ?? "", q: query["q"].map(String.init) ?? "",
-            filtered: ["clinic", "product", "from", "to", "q"].contains { query[Substring($0)].map { !$0.isEmpty } ?? false },
+            clinics: try await store.clinics(ClinicQuery(includeArchived: true)).map {
+                .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == clinicID)
+            },
+            products: try await store.products(ProductQuery(includeArchived: true)).map {
+                .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == productID)
+            },
+            from: query["from"].map(String.init) ?? "",
+            to: query["to"].map(String.init) ?? "",
+            q: query["q"].map(String.init) ?? "",
+            filtered: ["clinic", "product", "from", "to", "q"].contains {
+                query[Substring($0)].map { !$0.isEmpty } ?? false
+            },
             sales: sales.map { sale in
-                SalesPageView.Row(id: sale.id.rawValue, quantity: sale.quantity, product: names.products[sale.productID] ?? "",
-                                  clinic: names.clinics[sale.clinicID] ?? "", date: style.format(sale.date),
-                                  note: sale.note.flatMap { $0.isEmpty ? nil : $0 }, commission: style.format(sale.figures.commission))
+                SalesPageView.Row(
+                    id: sale.id.rawValue,
+                    quantity: sale.quantity,
+                    product: names.products[sale.productID] ?? "",
+                    clinic: names.clinics[sale.clinicID] ?? "",
+                    date: style.format(sale.date),
+                    note: sale.note.flatMap { $0.isEmpty ? nil : $0 },
+                    commission: style.format(sale.figures.commission)
+                )
             },
             count: SaleWords.count(total, style: style),
             previous: offset > 0 ? link(max(0, offset - pageSize)) : nil,
-            next: offset + pageSize < total ? link(offset + pageSize) : nil)
+            next: offset + pageSize < total ? link(offset + pageSize) : nil
+        )
         // A sale voided from its page: said here, where she lands.
         var message: String?
-        if let voided = query["voided"].flatMap({ Int64(String($0)) }), let sale = try? await store.sale(Sale.ID(voided)), sale.isVoided {
-            message = "Voided the sale of \(SaleWords.what(sale.quantity, names.products[sale.productID] ?? "a product")) at \(names.clinics[sale.clinicID] ?? "a clinic") "
+        if let voided = query["voided"].flatMap({ Int64(String($0)) }),
+            let sale = try? await store.sale(Sale.ID(voided)), sale.isVoided
+        {
+            message =
+                "Voided the sale of \(SaleWords.what(sale.quantity, names.products[sale.productID] ?? "a product")) at \(names.clinics[sale.clinicID] ?? "a clinic") "
                 + "on \(style.format(sale.date)): it stays on record and counts nowhere."
         }
         return try await app.page("sales", view: view, title: "Sales", nav: "sales", context: context, message: message)
@@ -103,7 +130,11 @@ struct SalesJob: Job {
         return api ? "\(person), through the API" : person
     }
 
-    func editSalePage(context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func editSalePage(
+        context: AppRequestContext,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let store = app.store
         let settings = try await store.settings()
         let currency = settings.currency
@@ -114,25 +145,56 @@ struct SalesJob: Job {
         let figures = sale.figures, line = sale.line
         // How the commission was reached, a step a line: price and discount, cost, her share.
         let working = [
-            "\(sale.quantity) × \(style.format(line.unitPrice))" + (line.discount.isZero ? "" : " − \(style.format(line.discount)) discount")
+            "\(sale.quantity) × \(style.format(line.unitPrice))"
+                + (line.discount.isZero ? "" : " − \(style.format(line.discount)) discount")
                 + " = \(style.format(figures.revenue)) revenue",
             "− \(style.format(figures.cost)) cost = \(style.format(figures.profit)) profit",
-            line.rate.map { "\($0.share.shortPercentText)% of \($0.basis.rawValue) = \(style.format(figures.commission))" } ?? "No commission on this sale",
+            line.rate.map {
+                "\($0.share.shortPercentText)% of \($0.basis.rawValue) = \(style.format(figures.commission))"
+            } ?? "No commission on this sale",
         ]
         let view = SalePageView(
-            id: sale.id.rawValue, heading: SaleWords.what(sale.quantity, product), place: "\(clinic) · \(sale.date.weekday.shortName) \(style.format(sale.date))",
-            commission: style.format(figures.commission), working: working, voided: sale.isVoided, editOpen: error != nil,
-            date: sale.date.description, quantity: sale.quantity, price: style.formatInput(line.unitPrice), cost: style.formatInput(line.unitCost),
-            discount: style.formatInput(line.discount), note: sale.note ?? "", noCommission: sale.isNoCommission,
-            earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: settings.today()).latest.description,
-            clinics: try await store.clinics(ClinicQuery()).map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.clinicID) },
-            products: try await store.products(ProductQuery()).map { PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.productID) },
-            history: try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
-                .init(at: Self.auditTime.string(from: entry.at), actor: Self.who(entry.actor, me: context.caller.account?.username), action: entry.action,
-                      changes: entry.changes(currency: currency, names: names))
+            id: sale.id.rawValue,
+            heading: SaleWords.what(sale.quantity, product),
+            place: "\(clinic) · \(sale.date.weekday.shortName) \(style.format(sale.date))",
+            commission: style.format(figures.commission),
+            working: working,
+            voided: sale.isVoided,
+            editOpen: error != nil,
+            date: sale.date.description,
+            quantity: sale.quantity,
+            price: style.formatInput(line.unitPrice),
+            cost: style.formatInput(line.unitCost),
+            discount: style.formatInput(line.discount),
+            note: sale.note ?? "",
+            noCommission: sale.isNoCommission,
+            earliest: AcceptedDays.earliest.description,
+            latest: AcceptedDays(today: settings.today()).latest.description,
+            clinics: try await store.clinics(ClinicQuery()).map {
+                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.clinicID)
             },
-            csrf: context.csrfToken ?? "")
-        return try await app.page("edit-sale", view: view, title: "Sale of \(view.heading)", nav: "sales", context: context, status: status, error: error)
+            products: try await store.products(ProductQuery()).map {
+                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.productID)
+            },
+            history: try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
+                .init(
+                    at: Self.auditTime.string(from: entry.at),
+                    actor: Self.who(entry.actor, me: context.caller.account?.username),
+                    action: entry.action,
+                    changes: entry.changes(currency: currency, names: names)
+                )
+            },
+            csrf: context.csrfToken ?? ""
+        )
+        return try await app.page(
+            "edit-sale",
+            view: view,
+            title: "Sale of \(view.heading)",
+            nav: "sales",
+            context: context,
+            status: status,
+            error: error
+        )
     }
 
     func editSale(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -141,14 +203,24 @@ struct SalesJob: Job {
         let style = try await app.store.settings().style
         do {
             guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init),
-                  let quantity = form["quantity"].flatMap(Int64.init) else {
+                let quantity = form["quantity"].flatMap(Int64.init)
+            else {
                 throw Problem(.unprocessableContent, "Choose a clinic and a product, and give a whole quantity.")
             }
-            _ = try await app.store.updateSale(id, with: SaleDraft(
-                clinicID: Clinic.ID(clinic), productID: Product.ID(product), date: try Day(parsing: form["date"] ?? ""), quantity: quantity,
-                unitPrice: try style.parse(form["price"] ?? ""), unitCost: try style.parse(form["cost"] ?? ""),
-                discount: try form["discount"].map { try style.parse($0) } ?? .zero, noCommission: form["noCommission"] != nil,
-                note: form["note"]))
+            _ = try await app.store.updateSale(
+                id,
+                with: SaleDraft(
+                    clinicID: Clinic.ID(clinic),
+                    productID: Product.ID(product),
+                    date: try Day(parsing: form["date"] ?? ""),
+                    quantity: quantity,
+                    unitPrice: try style.parse(form["price"] ?? ""),
+                    unitCost: try style.parse(form["cost"] ?? ""),
+                    discount: try form["discount"].map { try style.parse($0) } ?? .zero,
+                    noCommission: form["noCommission"] != nil,
+                    note: form["note"]
+                )
+            )
             return .redirect(to: "/sales")
         } catch {
             // A sale that is gone is the error page's; any other refusal redraws the form with its sentence.
@@ -174,14 +246,21 @@ struct SalesJob: Job {
         let saleQuery = SaleQuery(
             clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
             productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) },
-            from: try app.queryDay(request, "from", settings: settings), through: try app.queryDay(request, "to", settings: settings),
-            text: request.uri.queryParameters["q"].map(String.init), includeVoided: try QueryParameter.flag(request, "voided"),
-            order: try QueryParameter.choice(request, "order") ?? .newestFirst, page: try QueryParameter.page(request, defaultLimit: 50))
+            from: try app.queryDay(request, "from", settings: settings),
+            through: try app.queryDay(request, "to", settings: settings),
+            text: request.uri.queryParameters["q"].map(String.init),
+            includeVoided: try QueryParameter.flag(request, "voided"),
+            order: try QueryParameter.choice(request, "order") ?? .newestFirst,
+            page: try QueryParameter.page(request, defaultLimit: 50)
+        )
         let presenter = Presenter(currency: settings.currency)
-        return try app.json(API.SaleList(total: try await app.store.countSales(saleQuery),
-                                    sales: try await app.store.sales(saleQuery).map(presenter.sale)))
+        return try app.json(
+            API.SaleList(
+                total: try await app.store.countSales(saleQuery),
+                sales: try await app.store.sales(saleQuery).map(presenter.sale)
+            )
+        )
     }
-
 
     func createSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.SaleInput.self, request, context: context)
@@ -198,11 +277,14 @@ struct SalesJob: Job {
         return SaleDraft(
             clinicID: try await app.clinicID(input.clinicId, name: input.clinic),
             productID: try await app.productID(input.productId, name: input.product),
-            date: try app.day(input.date, field: "date", default: settings.today()), quantity: input.quantity ?? 1,
+            date: try app.day(input.date, field: "date", default: settings.today()),
+            quantity: input.quantity ?? 1,
             unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency),
             unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency),
             discount: try app.money(input.discount, field: "discount", currency: currency) ?? .zero,
-            noCommission: input.noCommission ?? false, note: input.note)
+            noCommission: input.noCommission ?? false,
+            note: input.note
+        )
     }
 
     func updateSale(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -212,21 +294,31 @@ struct SalesJob: Job {
         let old = try await app.store.sale(id)
         // Fields left out keep the sale's values.
         let draft = SaleDraft(
-            clinicID: input.clinicId != nil || input.clinic != nil ? try await app.clinicID(input.clinicId, name: input.clinic) : old.clinicID,
-            productID: input.productId != nil || input.product != nil ? try await app.productID(input.productId, name: input.product) : old.productID,
-            date: try app.day(input.date, field: "date", default: old.date), quantity: input.quantity ?? old.quantity,
+            clinicID: input.clinicId != nil || input.clinic != nil
+                ? try await app.clinicID(input.clinicId, name: input.clinic) : old.clinicID,
+            productID: input.productId != nil || input.product != nil
+                ? try await app.productID(input.productId, name: input.product) : old.productID,
+            date: try app.day(input.date, field: "date", default: old.date),
+            quantity: input.quantity ?? old.quantity,
             unitPrice: try app.money(input.unitPrice, field: "unitPrice", currency: currency) ?? old.line.unitPrice,
             unitCost: try app.money(input.unitCost, field: "unitCost", currency: currency) ?? old.line.unitCost,
             discount: try app.money(input.discount, field: "discount", currency: currency) ?? old.line.discount,
-            noCommission: input.noCommission ?? old.isNoCommission, note: input.note ?? old.note)
+            noCommission: input.noCommission ?? old.isNoCommission,
+            note: input.note ?? old.note
+        )
         return try await saleJSON(try await app.store.updateSale(id, with: draft), currency: currency)
     }
 
     /// Every change on record of one sale, newest first (an import that created it included).
     func saleHistory(context: AppRequestContext) async throws -> Response {
         let sale = try await app.store.sale(try id(context))
-        let presenter = Presenter(currency: try await app.store.settings().currency, names: try await Presenter.Names(store: app.store))
-        return try app.json(try await app.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map(presenter.audit))
+        let presenter = Presenter(
+            currency: try await app.store.settings().currency,
+            names: try await Presenter.Names(store: app.store)
+        )
+        return try app.json(
+            try await app.store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map(presenter.audit)
+        )
     }
 }
 
@@ -246,8 +338,18 @@ package struct SalesPageView: PageView {
         /// "2 × Serum 30ml", "Return: 1 × Serum 30ml".
         let what: String
 
-        package init(id: Int64, quantity: Int64, product: String, clinic: String, date: String, note: String?, commission: String) {
-            (self.id, self.quantity, self.product, self.clinic, self.date, self.note, self.commission) = (id, quantity, product, clinic, date, note, commission)
+        package init(
+            id: Int64,
+            quantity: Int64,
+            product: String,
+            clinic: String,
+            date: String,
+            note: String?,
+            commission: String
+        ) {
+            (self.id, self.quantity, self.product, self.clinic, self.date, self.note, self.commission) = (
+                id, quantity, product, clinic, date, note, commission
+            )
             what = SaleWords.what(quantity, product)
         }
     }
@@ -266,10 +368,24 @@ package struct SalesPageView: PageView {
     let previous: String?
     let next: String?
 
-    package init(clinics: [Option], products: [Option], from: String, to: String, q: String, filtered: Bool, sales: [Row], count: String,
-                 previous: String?, next: String?) {
-        (self.clinics, self.products, self.from, self.to, self.q, self.filtered) = (clinics, products, from, to, q, filtered)
-        (self.sales, self.hasSales, self.count, self.previous, self.next) = (sales, !sales.isEmpty, count, previous, next)
+    package init(
+        clinics: [Option],
+        products: [Option],
+        from: String,
+        to: String,
+        q: String,
+        filtered: Bool,
+        sales: [Row],
+        count: String,
+        previous: String?,
+        next: String?
+    ) {
+        (self.clinics, self.products, self.from, self.to, self.q, self.filtered) = (
+            clinics, products, from, to, q, filtered
+        )
+        (self.sales, self.hasSales, self.count, self.previous, self.next) = (
+            sales, !sales.isEmpty, count, previous, next
+        )
     }
 }
 
@@ -281,7 +397,9 @@ package struct SalePageView: PageView {
         let actor: String
         let action: String
         let changes: String
-        package init(at: String, actor: String, action: String, changes: String) { (self.at, self.actor, self.action, self.changes) = (at, actor, action, changes) }
+        package init(at: String, actor: String, action: String, changes: String) {
+            (self.at, self.actor, self.action, self.changes) = (at, actor, action, changes)
+        }
     }
 
     let id: Int64
@@ -310,11 +428,34 @@ package struct SalePageView: PageView {
     let hasHistory: Bool
     let csrf: String
 
-    package init(id: Int64, heading: String, place: String, commission: String, working: [String], voided: Bool, editOpen: Bool, date: String, quantity: Int64,
-                 price: String, cost: String, discount: String, note: String, noCommission: Bool, earliest: String, latest: String,
-                 clinics: [PageOption], products: [PageOption], history: [Change], csrf: String) {
-        (self.id, self.heading, self.place, self.commission, self.working, self.voided, self.editOpen) = (id, heading, place, commission, working, voided, editOpen)
-        (self.date, self.quantity, self.price, self.cost, self.discount, self.note, self.noCommission) = (date, quantity, price, cost, discount, note, noCommission)
+    package init(
+        id: Int64,
+        heading: String,
+        place: String,
+        commission: String,
+        working: [String],
+        voided: Bool,
+        editOpen: Bool,
+        date: String,
+        quantity: Int64,
+        price: String,
+        cost: String,
+        discount: String,
+        note: String,
+        noCommission: Bool,
+        earliest: String,
+        latest: String,
+        clinics: [PageOption],
+        products: [PageOption],
+        history: [Change],
+        csrf: String
+    ) {
+        (self.id, self.heading, self.place, self.commission, self.working, self.voided, self.editOpen) = (
+            id, heading, place, commission, working, voided, editOpen
+        )
+        (self.date, self.quantity, self.price, self.cost, self.discount, self.note, self.noCommission) = (
+            date, quantity, price, cost, discount, note, noCommission
+        )
         (self.earliest, self.latest, self.clinics, self.products, self.history, self.hasHistory, self.csrf) =
             (earliest, latest, clinics, products, history, !history.isEmpty, csrf)
     }

@@ -15,37 +15,77 @@ struct SettingsJob: Job {
         pages.post("/settings/tokens") { request, context in
             let form = try await Form.read(request, context: context)
             let secret = "cm_" + Secret.make()
-            _ = try await app.store.createToken(account: try app.account(context).id, name: form["name"] ?? "", tokenDigest: Secret.digest(secret), now: app.configuration.clock.now)
+            _ = try await app.store.createToken(
+                account: try app.account(context).id,
+                name: form["name"] ?? "",
+                tokenDigest: Secret.digest(secret),
+                now: app.configuration.clock.now
+            )
             return try await settingsPage(context: context, newToken: secret)
         }
         pages.post("/settings/tokens/:id/revoke") { _, context in
-            try await app.store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try app.account(context).id)
+            try await app.store.revokeToken(
+                APIToken.ID(try context.parameters.require("id", as: Int64.self)),
+                account: try app.account(context).id
+            )
             return .redirect(to: "/settings")
         }
         pages.post("/settings/password") { request, context in try await changePassword(request, context: context) }
         pages.post("/settings/book") { request, context in try await changeBookSettings(request, context: context) }
         pages.post("/settings/invitations") { request, context in
             let form = try await Form.read(request, context: context)
-            let link = try await AccountJob(app).createInvitation(request, context: context, role: MemberRole(rawValue: form["role"] ?? "member") ?? .member)
+            let link = try await AccountJob(app).createInvitation(
+                request,
+                context: context,
+                role: MemberRole(rawValue: form["role"] ?? "member") ?? .member
+            )
             return try await settingsPage(context: context, newInvitation: link.url)
         }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
-        api.get("/settings") { _, _ in try app.json(try await app.presenter().settings(try await app.store.settings())) }
+        api.get("/settings") { _, _ in try app.json(try await app.presenter().settings(try await app.store.settings()))
+        }
         api.post("/settings") { request, context in try await updateSettings(request, context: context) }
         api.get("/tokens") { _, context in
             let tokens = try await app.store.tokens(account: try app.account(context).id)
-            return try app.json(tokens.map { API.Token(id: $0.id.rawValue, name: $0.name, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil) })
+            return try app.json(
+                tokens.map {
+                    API.Token(
+                        id: $0.id.rawValue,
+                        name: $0.name,
+                        createdAt: $0.createdAt,
+                        lastUsedAt: $0.lastUsedAt,
+                        token: nil
+                    )
+                }
+            )
         }
         api.post("/tokens") { request, context in
             let input = try await app.body(API.TokenInput.self, request, context: context)
             let secret = "cm_" + Secret.make()
-            let token = try await app.store.createToken(account: try app.account(context).id, name: input.name, tokenDigest: Secret.digest(secret), now: app.configuration.clock.now)
-            return try app.json(API.Token(id: token.id.rawValue, name: token.name, createdAt: token.createdAt, lastUsedAt: nil, token: secret), status: .created)
+            let token = try await app.store.createToken(
+                account: try app.account(context).id,
+                name: input.name,
+                tokenDigest: Secret.digest(secret),
+                now: app.configuration.clock.now
+            )
+            return try app.json(
+                API.Token(
+                    id: token.id.rawValue,
+                    name: token.name,
+                    createdAt: token.createdAt,
+                    lastUsedAt: nil,
+                    token: secret
+                ),
+                status: .created
+            )
         }
         api.post("/tokens/:id/revoke") { _, context in
-            try await app.store.revokeToken(APIToken.ID(try context.parameters.require("id", as: Int64.self)), account: try app.account(context).id)
+            try await app.store.revokeToken(
+                APIToken.ID(try context.parameters.require("id", as: Int64.self)),
+                account: try app.account(context).id
+            )
             return Response(status: .noContent)
         }
     }
@@ -60,30 +100,69 @@ struct SettingsJob: Job {
     /// The currencies in common use, named once for the life of the process.
     static let currencies = Locale.commonISOCurrencyCodes.map { (code: $0, label: currencyLabel($0)) }
 
-    func settingsPage(context: AppRequestContext, newToken: String? = nil, newInvitation: String? = nil, message: String? = nil,
-                      error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func settingsPage(
+        context: AppRequestContext,
+        newToken: String? = nil,
+        newInvitation: String? = nil,
+        message: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let account = try app.account(context)
         let settings = try await app.store.settings()
         // Every currency in common use, hers chosen (and kept, should the list not hold it).
         let code = settings.currency.code
-        let currencies = (Self.currencies.contains { $0.code == code } ? [] : [(code: code, label: Self.currencyLabel(code))]) + Self.currencies
+        let currencies =
+            (Self.currencies.contains { $0.code == code } ? [] : [(code: code, label: Self.currencyLabel(code))])
+            + Self.currencies
         // Every zone the system knows, hers chosen (and kept, should the system not know it).
-        let zones = (TimeZone.knownTimeZoneIdentifiers.contains(settings.timeZoneIdentifier) ? [] : [settings.timeZoneIdentifier])
+        let zones =
+            (TimeZone.knownTimeZoneIdentifiers.contains(settings.timeZoneIdentifier)
+                ? [] : [settings.timeZoneIdentifier])
             + TimeZone.knownTimeZoneIdentifiers.sorted()
-        let locales = LocaleStyle.common.map { (id: $0.identifier, name: $0.name) }
-            + (LocaleStyle.common.contains { $0.identifier == settings.localeIdentifier } ? [] : [(id: settings.localeIdentifier, name: settings.localeIdentifier)])
+        let locales =
+            LocaleStyle.common.map { (id: $0.identifier, name: $0.name) }
+            + (LocaleStyle.common.contains { $0.identifier == settings.localeIdentifier }
+                ? [] : [(id: settings.localeIdentifier, name: settings.localeIdentifier)])
         let view = SettingsPageView(
             isOwner: try await app.store.role(of: account.id) == .owner,
-            currencyName: Self.currencyLabel(code), timeZone: settings.timeZoneIdentifier,
+            currencyName: Self.currencyLabel(code),
+            timeZone: settings.timeZoneIdentifier,
             currencies: currencies.map { .init(value: $0.code, label: $0.label, selected: $0.code == code) },
-            timeZones: zones.map { .init(value: $0, label: $0.replacingOccurrences(of: "_", with: " "), selected: $0 == settings.timeZoneIdentifier) },
+            timeZones: zones.map {
+                .init(
+                    value: $0,
+                    label: $0.replacingOccurrences(of: "_", with: " "),
+                    selected: $0 == settings.timeZoneIdentifier
+                )
+            },
             locales: locales.map { .init(value: $0.id, label: $0.name, selected: $0.id == settings.localeIdentifier) },
-            awayFromZero: settings.rounding.rule == .halfAwayFromZero, perLine: settings.rounding.scope == .perLine,
-            members: try await app.store.members().map { .init(username: $0.account.username, role: $0.role == .owner ? "owner" : "member") },
-            newInvitation: newInvitation, newToken: newToken,
-            tokens: try await app.store.tokens(account: account.id).map { .init(id: $0.id.rawValue, name: $0.name, created: settings.style.format(Day($0.createdAt, in: .current))) },
-            csrf: context.csrfToken ?? "")
-        return try await app.page("settings", view: view, title: "Settings", nav: "settings", context: context, status: status, message: message, error: error)
+            awayFromZero: settings.rounding.rule == .halfAwayFromZero,
+            perLine: settings.rounding.scope == .perLine,
+            members: try await app.store.members().map {
+                .init(username: $0.account.username, role: $0.role == .owner ? "owner" : "member")
+            },
+            newInvitation: newInvitation,
+            newToken: newToken,
+            tokens: try await app.store.tokens(account: account.id).map {
+                .init(
+                    id: $0.id.rawValue,
+                    name: $0.name,
+                    created: settings.style.format(Day($0.createdAt, in: .current))
+                )
+            },
+            csrf: context.csrfToken ?? ""
+        )
+        return try await app.page(
+            "settings",
+            view: view,
+            title: "Settings",
+            nav: "settings",
+            context: context,
+            status: status,
+            message: message,
+            error: error
+        )
     }
 
     func changeBookSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -94,8 +173,10 @@ struct SettingsJob: Job {
             settings.currency = try Currency(code: form["currency"] ?? "")
             settings.timeZoneIdentifier = form["timeZone"] ?? ""
             settings.localeIdentifier = form["locale"] ?? settings.localeIdentifier
-            settings.rounding = RoundingPolicy(rule: RoundingRule(rawValue: form["rule"] ?? "") ?? settings.rounding.rule,
-                                               scope: RoundingScope(rawValue: form["scope"] ?? "") ?? settings.rounding.scope)
+            settings.rounding = RoundingPolicy(
+                rule: RoundingRule(rawValue: form["rule"] ?? "") ?? settings.rounding.rule,
+                scope: RoundingScope(rawValue: form["scope"] ?? "") ?? settings.rounding.scope
+            )
             try await app.store.updateSettings(settings)
             return try await settingsPage(context: context, message: "Settings saved.")
         } otherwise: { error, status in
@@ -107,31 +188,50 @@ struct SettingsJob: Job {
         let account = try app.account(context)
         let form = try await Form.read(request, context: context)
         guard let new = form.values["new"], new.count >= 10 else {
-            return try await settingsPage(context: context, error: "Choose a new password of at least 10 characters.", status: .unprocessableContent)
+            return try await settingsPage(
+                context: context,
+                error: "Choose a new password of at least 10 characters.",
+                status: .unprocessableContent
+            )
         }
         // The current password is guessed no faster here than at sign-in (a session left open on a shared computer).
         let current = form.values["current"] ?? ""
-        let attempt = try await app.throttle.attempt(name: account.username, address: AccountJob(app).clientAddress(request, context: context),
-                                                     knownDevice: true) { () async throws -> Account? in
-            guard let (_, hash) = try await app.store.credentials(username: account.username), Bcrypt.verify(current, hash: hash) else { return nil }
+        let attempt = try await app.throttle.attempt(
+            name: account.username,
+            address: AccountJob(app).clientAddress(request, context: context),
+            knownDevice: true
+        ) { () async throws -> Account? in
+            guard let (_, hash) = try await app.store.credentials(username: account.username),
+                Bcrypt.verify(current, hash: hash)
+            else { return nil }
             return account
         }
         switch attempt {
         case .wait(let seconds):
-            var response = try await settingsPage(context: context, error: "Too many wrong passwords: try again in \(seconds) seconds.", status: .tooManyRequests)
+            var response = try await settingsPage(
+                context: context,
+                error: "Too many wrong passwords: try again in \(seconds) seconds.",
+                status: .tooManyRequests
+            )
             response.headers[.retryAfter] = String(seconds)
             return response
         case .wrong:
-            return try await settingsPage(context: context, error: "The current password is wrong.", status: .unprocessableContent)
+            return try await settingsPage(
+                context: context,
+                error: "The current password is wrong.",
+                status: .unprocessableContent
+            )
         case .matched:
             break
         }
-        try await app.store.updatePasswordHash(account: account.id, passwordHash: Bcrypt.hash(new, cost: app.configuration.bcryptCost))
+        try await app.store.updatePasswordHash(
+            account: account.id,
+            passwordHash: Bcrypt.hash(new, cost: app.configuration.bcryptCost)
+        )
         return try await AccountJob(app).startSession(for: account)
     }
 
     // MARK: API
-
 
     func updateSettings(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await app.requireOwner(context, to: "change the book's settings")
@@ -141,11 +241,12 @@ struct SettingsJob: Job {
         if let zone = input.timeZone { settings.timeZoneIdentifier = zone }
         if let locale = input.locale { settings.localeIdentifier = locale.replacingOccurrences(of: "-", with: "_") }
         if let rule: RoundingRule = try app.choice(input.rounding, field: "rounding") { settings.rounding.rule = rule }
-        if let scope: RoundingScope = try app.choice(input.roundingScope, field: "roundingScope") { settings.rounding.scope = scope }
+        if let scope: RoundingScope = try app.choice(input.roundingScope, field: "roundingScope") {
+            settings.rounding.scope = scope
+        }
         try await app.store.updateSettings(settings)
         return try app.json(try await app.presenter().settings(settings))
     }
-
 
 }
 
@@ -161,7 +262,9 @@ package struct SettingsPageView: PageView {
 
     package struct Token: Sendable {
         let id: Int64, name: String, created: String
-        package init(id: Int64, name: String, created: String) { (self.id, self.name, self.created) = (id, name, created) }
+        package init(id: Int64, name: String, created: String) {
+            (self.id, self.name, self.created) = (id, name, created)
+        }
     }
 
     let isOwner: Bool
@@ -175,9 +278,26 @@ package struct SettingsPageView: PageView {
     let tokens: [Token]
     let csrf: String
 
-    package init(isOwner: Bool, currencyName: String, timeZone: String, currencies: [Choice], timeZones: [Choice], locales: [Choice], awayFromZero: Bool,
-                 perLine: Bool, members: [Member], newInvitation: String?, newToken: String?, tokens: [Token], csrf: String) {
-        (self.isOwner, self.currencyName, self.timeZone, self.currencies, self.timeZones, self.locales) = (isOwner, currencyName, timeZone, currencies, timeZones, locales)
-        (self.awayFromZero, self.perLine, self.members, self.newInvitation, self.newToken, self.tokens, self.csrf) = (awayFromZero, perLine, members, newInvitation, newToken, tokens, csrf)
+    package init(
+        isOwner: Bool,
+        currencyName: String,
+        timeZone: String,
+        currencies: [Choice],
+        timeZones: [Choice],
+        locales: [Choice],
+        awayFromZero: Bool,
+        perLine: Bool,
+        members: [Member],
+        newInvitation: String?,
+        newToken: String?,
+        tokens: [Token],
+        csrf: String
+    ) {
+        (self.isOwner, self.currencyName, self.timeZone, self.currencies, self.timeZones, self.locales) = (
+            isOwner, currencyName, timeZone, currencies, timeZones, locales
+        )
+        (self.awayFromZero, self.perLine, self.members, self.newInvitation, self.newToken, self.tokens, self.csrf) = (
+            awayFromZero, perLine, members, newInvitation, newToken, tokens, csrf
+        )
     }
 }

@@ -17,7 +17,10 @@ struct StatementsJob: Job {
         pages.get("/year") { request, context in try await yearPage(request, context: context) }
         pages.get("/year.csv") { request, _ in
             let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
-            return Self.csv(Renderer(currency: settings.currency).render(summary, as: .csv), name: "commission-\(summary.year).csv")
+            return Self.csv(
+                Renderer(currency: settings.currency).render(summary, as: .csv),
+                name: "commission-\(summary.year).csv"
+            )
         }
     }
 
@@ -25,53 +28,92 @@ struct StatementsJob: Job {
     func year(_ text: String?) async throws -> (YearSummary, BookSettings) {
         let settings = try await app.store.settings()
         let today = settings.today()
-        guard let year = text.map({ Int($0) }) ?? today.year else { throw Problem(.badRequest, "The year is a number, as 2026.") }
+        guard let year = text.map({ Int($0) }) ?? today.year else {
+            throw Problem(.badRequest, "The year is a number, as 2026.")
+        }
         guard (AcceptedDays.earliest.year...today.year + 1).contains(year) else {
-            throw Problem(.unprocessableContent, "\(year) is outside the years this book holds (\(AcceptedDays.earliest.year) to \(today.year + 1)).")
+            throw Problem(
+                .unprocessableContent,
+                "\(year) is outside the years this book holds (\(AcceptedDays.earliest.year) to \(today.year + 1))."
+            )
         }
         return (try await app.store.yearSummary(year, today: today), settings)
     }
 
     /// A CSV download named `name`.
     static func csv(_ text: String, name: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\""],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"\(name)\"",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
     }
 
     func yearPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (summary, settings) = try await year(request.uri.queryParameters["year"].map(String.init))
         let style = settings.style
         func figures(_ f: ClinicYear.Figures) -> YearPageView.Figures {
-            .init(sales: style.formatCount(f.sales.saleCount), salesText: SaleWords.count(f.sales.saleCount, style: style), revenue: style.format(f.sales.revenue), earned: style.format(f.sales.commission), periods: f.periods,
-                  commission: style.format(f.commission), accelerators: style.format(f.accelerators), deductions: style.format(f.deductions),
-                  netPayable: style.format(f.netPayable), received: style.format(f.received), balance: style.format(f.balance.magnitudeOrSelf),
-                  credit: f.balance.isNegative, signedBalance: style.format(f.balance),
-                  adjusted: !f.accelerators.isZero || !f.deductions.isZero)
+            .init(
+                sales: style.formatCount(f.sales.saleCount),
+                salesText: SaleWords.count(f.sales.saleCount, style: style),
+                revenue: style.format(f.sales.revenue),
+                earned: style.format(f.sales.commission),
+                periods: f.periods,
+                commission: style.format(f.commission),
+                accelerators: style.format(f.accelerators),
+                deductions: style.format(f.deductions),
+                netPayable: style.format(f.netPayable),
+                received: style.format(f.received),
+                balance: style.format(f.balance.magnitudeOrSelf),
+                credit: f.balance.isNegative,
+                signedBalance: style.format(f.balance),
+                adjusted: !f.accelerators.isZero || !f.deductions.isZero
+            )
         }
         // In the year running, a clinic past its usual day of payment says so, as on the dashboard.
         let today = settings.today()
-        let overdue = summary.year == today.year
-            ? Set(try await app.store.dashboard(today: today).clinics.filter { !$0.arrears.overdue.isZero }.map(\.clinic.id)) : []
+        let overdue =
+            summary.year == today.year
+            ? Set(
+                try await app.store.dashboard(today: today).clinics.filter { !$0.arrears.overdue.isZero }.map(
+                    \.clinic.id
+                )
+            ) : []
         let view = YearPageView(
-            year: summary.year, previous: summary.year > AcceptedDays.earliest.year ? summary.year - 1 : nil,
+            year: summary.year,
+            previous: summary.year > AcceptedDays.earliest.year ? summary.year - 1 : nil,
             next: summary.year < settings.today().year ? summary.year + 1 : nil,
             clinics: summary.clinics.map { clinic in
-                .init(name: clinic.clinic.name,
-                      chip: clinic.figures.balance.isNegative ? .credit
-                          : overdue.contains(clinic.clinic.id) && clinic.figures.balance.isPositive ? .overdue : nil,
-                      year: figures(clinic.figures),
-                      months: clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month in
-                          .init(month: Renderer.monthNames[index], sales: style.formatCount(month.saleCount), revenue: style.format(month.revenue), earned: style.format(month.commission))
-                      })
+                .init(
+                    name: clinic.clinic.name,
+                    chip: clinic.figures.balance.isNegative
+                        ? .credit
+                        : overdue.contains(clinic.clinic.id) && clinic.figures.balance.isPositive ? .overdue : nil,
+                    year: figures(clinic.figures),
+                    months: clinic.months.enumerated().filter { $0.element.saleCount > 0 }.map { index, month in
+                        .init(
+                            month: Renderer.monthNames[index],
+                            sales: style.formatCount(month.saleCount),
+                            revenue: style.format(month.revenue),
+                            earned: style.format(month.commission)
+                        )
+                    }
+                )
             },
-            total: summary.clinics.isEmpty ? nil : figures(summary.total))
+            total: summary.clinics.isEmpty ? nil : figures(summary.total)
+        )
         return try await app.page("year", view: view, title: "Year \(summary.year)", nav: "year", context: context)
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
         api.get("/clinics/:id/statement") { request, context in
             let clinic = try await app.clinic(context)
-            let statement = try await app.store.statement(clinic: clinic.id, period: try await app.period(request, clinic: clinic))
+            let statement = try await app.store.statement(
+                clinic: clinic.id,
+                period: try await app.period(request, clinic: clinic)
+            )
             return try app.json(try await app.presenter().statement(statement))
         }
         // Her year per clinic: JSON, or CSV with ?format=csv.
@@ -79,7 +121,11 @@ struct StatementsJob: Job {
             let (summary, settings) = try await year(try context.parameters.require("year"))
             switch request.uri.queryParameters["format"] {
             case nil, "json": return try app.json(Presenter(currency: settings.currency).year(summary))
-            case "csv": return Self.csv(Renderer(currency: settings.currency).render(summary, as: .csv), name: "commission-\(summary.year).csv")
+            case "csv":
+                return Self.csv(
+                    Renderer(currency: settings.currency).render(summary, as: .csv),
+                    name: "commission-\(summary.year).csv"
+                )
             case let other?: throw Problem(.badRequest, "The format is json or csv, not \"\(other)\".")
             }
         }
@@ -108,7 +154,11 @@ struct StatementsJob: Job {
         let query = request.uri.queryParameters
         let date = try query["date"].map { try Day(parsing: String($0)) } ?? settings.today()
         try AcceptedDays(today: settings.today()).check(date, field: "date")
-        guard let clinic = query["clinic"].flatMap({ Int64(String($0)) }).flatMap({ id in clinics.first { $0.id.rawValue == id } }) ?? clinics.first else {
+        guard
+            let clinic = query["clinic"].flatMap({ Int64(String($0)) }).flatMap({ id in
+                clinics.first { $0.id.rawValue == id }
+            }) ?? clinics.first
+        else {
             return nil
         }
         return (clinic, clinic.calendar.period(containing: date), date, clinics)
@@ -118,44 +168,91 @@ struct StatementsJob: Job {
         let settings = try await app.store.settings()
         let style = settings.style
         guard let (clinic, period, date, clinics) = try await statementTarget(request) else {
-            return try await app.page("statement", view: StatementPageView(date: "", earliest: "", latest: "", clinics: [], statement: nil),
-                                      title: "Statement", nav: "statements", context: context, message: "Add a clinic first.")
+            return try await app.page(
+                "statement",
+                view: StatementPageView(date: "", earliest: "", latest: "", clinics: [], statement: nil),
+                title: "Statement",
+                nav: "statements",
+                context: context,
+                message: "Add a clinic first."
+            )
         }
         let statement = try await app.store.statement(clinic: clinic.id, period: period)
         let link = { (day: Day) in "/statements?clinic=\(clinic.id)&date=\(day)" }
         let view = StatementPageView(
-            date: date.description, earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: settings.today()).latest.description,
+            date: date.description,
+            earliest: AcceptedDays.earliest.description,
+            latest: AcceptedDays(today: settings.today()).latest.description,
             clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == clinic.id) },
             statement: .init(
-                clinic: clinic.name, period: style.formatShort(period), closed: statement.isClosed,
-                previousLink: link(period.start.adding(days: -1)), nextLink: link(period.end.adding(days: 1)),
+                clinic: clinic.name,
+                period: style.formatShort(period),
+                closed: statement.isClosed,
+                previousLink: link(period.start.adding(days: -1)),
+                nextLink: link(period.end.adding(days: 1)),
                 previousName: style.formatShort(clinic.calendar.period(containing: period.start.adding(days: -1))),
                 // No next period while this one runs: it has not begun.
-                nextName: period.end < settings.today() ? style.formatShort(clinic.calendar.period(containing: period.end.adding(days: 1))) : nil,
-                csvLink: "/statements.csv?clinic=\(clinic.id)&date=\(period.start)", compareLink: "/compare?clinic=\(clinic.id)&date=\(period.start)",
+                nextName: period.end < settings.today()
+                    ? style.formatShort(clinic.calendar.period(containing: period.end.adding(days: 1))) : nil,
+                csvLink: "/statements.csv?clinic=\(clinic.id)&date=\(period.start)",
+                compareLink: "/compare?clinic=\(clinic.id)&date=\(period.start)",
                 lines: statement.lines.map { line in
                     let sale = line.sale
-                    return .init(date: style.formatShort(sale.date), product: line.productName, quantity: sale.quantity, price: style.format(sale.line.unitPrice),
-                                 discount: style.format(sale.line.discount), revenue: style.format(sale.figures.revenue), profit: style.format(sale.figures.profit),
-                                 share: sale.line.rate.map { "\($0.share.shortPercentText)%" } ?? "none", commission: style.format(sale.figures.commission))
+                    return .init(
+                        date: style.formatShort(sale.date),
+                        product: line.productName,
+                        quantity: sale.quantity,
+                        price: style.format(sale.line.unitPrice),
+                        discount: style.format(sale.line.discount),
+                        revenue: style.format(sale.figures.revenue),
+                        profit: style.format(sale.figures.profit),
+                        share: sale.line.rate.map { "\($0.share.shortPercentText)%" } ?? "none",
+                        commission: style.format(sale.figures.commission)
+                    )
                 },
-                sales: SaleWords.count(statement.totals.saleCount, style: style), saleCount: style.formatCount(statement.totals.saleCount), revenue: style.format(statement.totals.revenue), profit: style.format(statement.totals.profit),
+                sales: SaleWords.count(statement.totals.saleCount, style: style),
+                saleCount: style.formatCount(statement.totals.saleCount),
+                revenue: style.format(statement.totals.revenue),
+                profit: style.format(statement.totals.profit),
                 // An accelerator that added nothing (its tiers not reached) is not a line of its own.
                 adjusted: statement.accelerators.contains { !$0.amount.isZero } || !statement.deductions.isEmpty,
                 lineCommission: style.format(statement.totals.commission),
                 accelerators: statement.accelerators.filter { !$0.amount.isZero }.map { line in
-                    .init(tiers: SplitText.tiers(line.terms.tiers, amount: style.format),
-                          basisTotal: style.format(line.basisTotal), amount: style.format(line.amount))
+                    .init(
+                        tiers: SplitText.tiers(line.terms.tiers, amount: style.format),
+                        basisTotal: style.format(line.basisTotal),
+                        amount: style.format(line.amount)
+                    )
                 },
-                deductions: statement.deductions.map { .init(name: $0.deduction.name, amount: style.format($0.amount)) },
-                commission: style.format(statement.netPayable), received: style.format(statement.received), balance: style.format(statement.balance),
-                standing: .of(clinic: clinic.name, netPayable: statement.netPayable, received: statement.received, balance: statement.balance, style: style)))
-        return try await app.page("statement", view: view, title: "Statement \(clinic.name)", nav: "statements", context: context)
+                deductions: statement.deductions.map {
+                    .init(name: $0.deduction.name, amount: style.format($0.amount))
+                },
+                commission: style.format(statement.netPayable),
+                received: style.format(statement.received),
+                balance: style.format(statement.balance),
+                standing: .of(
+                    clinic: clinic.name,
+                    netPayable: statement.netPayable,
+                    received: statement.received,
+                    balance: statement.balance,
+                    style: style
+                )
+            )
+        )
+        return try await app.page(
+            "statement",
+            view: view,
+            title: "Statement \(clinic.name)",
+            nav: "statements",
+            context: context
+        )
     }
 
     func statementCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
         let currency = try await app.store.settings().currency
-        guard let (clinic, period, _, _) = try await statementTarget(request) else { throw Problem(.notFound, "There is no clinic yet.") }
+        guard let (clinic, period, _, _) = try await statementTarget(request) else {
+            throw Problem(.notFound, "There is no clinic yet.")
+        }
         let statement = try await app.store.statement(clinic: clinic.id, period: period)
         let csv = Renderer(currency: currency).render(statement, as: .csv)
         let filename = "statement-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(period.start).csv"
@@ -170,14 +267,26 @@ package struct StatementPageView: PageView {
     package typealias Option = PageOption
 
     package struct Line: Sendable {
-        let date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String, profit: String, share: String
+        let date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String,
+            profit: String, share: String
         let commission: String
         /// "2 × Serum 30ml", "Return: 1 × Serum 30ml".
         let what: String
 
-        package init(date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String, profit: String, share: String,
-                     commission: String) {
-            (self.date, self.product, self.quantity, self.price, self.discount) = (date, product, quantity, price, discount)
+        package init(
+            date: String,
+            product: String,
+            quantity: Int64,
+            price: String,
+            discount: String,
+            revenue: String,
+            profit: String,
+            share: String,
+            commission: String
+        ) {
+            (self.date, self.product, self.quantity, self.price, self.discount) = (
+                date, product, quantity, price, discount
+            )
             what = SaleWords.what(quantity, product)
             (self.revenue, self.profit, self.share, self.commission) = (revenue, profit, share, commission)
         }
@@ -220,15 +329,42 @@ package struct StatementPageView: PageView {
         /// The balance in words, first and largest: who owes whom how much.
         let standing: Standing
 
-        package init(clinic: String, period: String, closed: Bool, previousLink: String, nextLink: String, previousName: String = "", nextName: String? = nil,
-                     csvLink: String, compareLink: String, lines: [Line], sales: String, saleCount: String, revenue: String, profit: String, adjusted: Bool, lineCommission: String, accelerators: [Accelerator],
-                     deductions: [Deduction], commission: String, received: String, balance: String, standing: Standing) {
-            (self.clinic, self.period, self.closed, self.previousLink, self.nextLink) = (clinic, period, closed, previousLink, nextLink)
+        package init(
+            clinic: String,
+            period: String,
+            closed: Bool,
+            previousLink: String,
+            nextLink: String,
+            previousName: String = "",
+            nextName: String? = nil,
+            csvLink: String,
+            compareLink: String,
+            lines: [Line],
+            sales: String,
+            saleCount: String,
+            revenue: String,
+            profit: String,
+            adjusted: Bool,
+            lineCommission: String,
+            accelerators: [Accelerator],
+            deductions: [Deduction],
+            commission: String,
+            received: String,
+            balance: String,
+            standing: Standing
+        ) {
+            (self.clinic, self.period, self.closed, self.previousLink, self.nextLink) = (
+                clinic, period, closed, previousLink, nextLink
+            )
             (self.previousName, self.nextName) = (previousName, nextName)
-            (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (csvLink, compareLink, lines, sales, revenue, profit)
+            (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (
+                csvLink, compareLink, lines, sales, revenue, profit
+            )
             hasLines = !lines.isEmpty
             self.saleCount = saleCount
-            (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (adjusted, lineCommission, accelerators, deductions)
+            (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (
+                adjusted, lineCommission, accelerators, deductions
+            )
             (self.commission, self.received, self.balance, self.standing) = (commission, received, balance, standing)
         }
     }
@@ -243,15 +379,30 @@ package struct StatementPageView: PageView {
         /// full), or — its deductions beyond her commission — she the clinic (what it paid her
         /// besides counted in); a clinic that paid more than the period's figure has paid beyond it
         /// (credit).
-        package static func of(clinic: String, netPayable: Money, received: Money, balance: Money, style: LocaleStyle) -> Standing {
+        package static func of(
+            clinic: String,
+            netPayable: Money,
+            received: Money,
+            balance: Money,
+            style: LocaleStyle
+        ) -> Standing {
             if balance.isZero {
-                return .init(sentence: netPayable.isZero ? "Nothing is owed for this period." : "\(clinic) has paid this period in full.", meaning: "paid")
+                return .init(
+                    sentence: netPayable.isZero
+                        ? "Nothing is owed for this period." : "\(clinic) has paid this period in full.",
+                    meaning: "paid"
+                )
             }
-            if !balance.isNegative { return .init(sentence: "\(clinic) owes you \(style.format(balance)) for this period.", meaning: "owed") }
+            if !balance.isNegative {
+                return .init(sentence: "\(clinic) owes you \(style.format(balance)) for this period.", meaning: "owed")
+            }
             let over = style.format(balance.magnitudeOrSelf)
             if netPayable.isNegative {
-                return .init(sentence: "You owe \(clinic) \(over) for this period: its deductions are more than your commission"
-                                + (received.isZero ? "." : ", and it paid you \(style.format(received)) besides."), meaning: "overdue")
+                return .init(
+                    sentence: "You owe \(clinic) \(over) for this period: its deductions are more than your commission"
+                        + (received.isZero ? "." : ", and it paid you \(style.format(received)) besides."),
+                    meaning: "overdue"
+                )
             }
             return .init(sentence: "\(clinic) paid you \(over) beyond this period.", meaning: "credit")
         }
@@ -262,7 +413,9 @@ package struct StatementPageView: PageView {
     let statement: Statement?
 
     package init(date: String, earliest: String, latest: String, clinics: [Option], statement: Statement?) {
-        (self.date, self.earliest, self.latest, self.clinics, self.statement) = (date, earliest, latest, clinics, statement)
+        (self.date, self.earliest, self.latest, self.clinics, self.statement) = (
+            date, earliest, latest, clinics, statement
+        )
     }
 }
 
@@ -281,10 +434,28 @@ package struct YearPageView: PageView {
         /// Whether accelerators or deductions made the periods' figures differ from their sales'.
         let adjusted: Bool
 
-        package init(sales: String, salesText: String, revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String,
-                     netPayable: String, received: String, balance: String, credit: Bool = false, signedBalance: String? = nil, adjusted: Bool) {
-            (self.sales, self.salesText, self.revenue, self.earned, self.periods, self.commission) = (sales, salesText, revenue, earned, periods, commission)
-            (self.accelerators, self.deductions, self.netPayable, self.received) = (accelerators, deductions, netPayable, received)
+        package init(
+            sales: String,
+            salesText: String,
+            revenue: String,
+            earned: String,
+            periods: Int,
+            commission: String,
+            accelerators: String,
+            deductions: String,
+            netPayable: String,
+            received: String,
+            balance: String,
+            credit: Bool = false,
+            signedBalance: String? = nil,
+            adjusted: Bool
+        ) {
+            (self.sales, self.salesText, self.revenue, self.earned, self.periods, self.commission) = (
+                sales, salesText, revenue, earned, periods, commission
+            )
+            (self.accelerators, self.deductions, self.netPayable, self.received) = (
+                accelerators, deductions, netPayable, received
+            )
             (self.balance, self.credit, self.adjusted) = (balance, credit, adjusted)
             self.signedBalance = signedBalance ?? balance
         }

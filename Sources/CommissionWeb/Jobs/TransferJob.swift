@@ -27,9 +27,13 @@ struct TransferJob: Job {
             }
         }
         pages.post("/import/workbook") { request, context in try await importWorkbook(request, context: context) }
-        pages.post("/import/workbook/confirm") { request, context in try await confirmWorkbook(request, context: context) }
+        pages.post("/import/workbook/confirm") { request, context in
+            try await confirmWorkbook(request, context: context)
+        }
         pages.post("/transfer/restore") { request, context in try await stageRestore(request, context: context) }
-        pages.post("/transfer/restore/confirm") { request, context in try await confirmRestore(request, context: context) }
+        pages.post("/transfer/restore/confirm") { request, context in
+            try await confirmRestore(request, context: context)
+        }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -39,42 +43,81 @@ struct TransferJob: Job {
 
     // MARK: Pages
 
-    func transferPage(context: AppRequestContext, csv: String = "", kind: ImportKind? = nil, preview: [ImportRow] = [], problems: [ImportProblem] = [], alreadyImported: Bool = false,
-                      workbookToken: String? = nil, workbookDates: String = "", workbookAgain: Bool = false, mapping: ColumnMappingView? = nil,
-                      message: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func transferPage(
+        context: AppRequestContext,
+        csv: String = "",
+        kind: ImportKind? = nil,
+        preview: [ImportRow] = [],
+        problems: [ImportProblem] = [],
+        alreadyImported: Bool = false,
+        workbookToken: String? = nil,
+        workbookDates: String = "",
+        workbookAgain: Bool = false,
+        mapping: ColumnMappingView? = nil,
+        message: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
         let style = try await app.store.settings().style
         // The store that writes SQLite backups takes them back; any store takes an archive.
         let restoresSQLite = app.store is any BookBackup
         let view = TransferPageView(
-            csv: csv, optionsOpen: kind != nil || mapping != nil,
-            importKinds: ImportKind.allCases.map { .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == kind) },
-            savedMappings: saved.map(\.name), mapping: mapping,
+            csv: csv,
+            optionsOpen: kind != nil || mapping != nil,
+            importKinds: ImportKind.allCases.map {
+                .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == kind)
+            },
+            savedMappings: saved.map(\.name),
+            mapping: mapping,
             alreadyImported: alreadyImported,
             workbook: workbookToken.map { .init(token: $0, dates: workbookDates, again: workbookAgain) },
             // A dry run's first sales as read: no price or cost is the product's.
             preview: preview.compactMap { row -> TransferPageView.PreviewRow? in
                 guard case .sale(let sale) = row.record else { return nil }
-                return .init(line: row.line, date: style.format(sale.date), clinic: sale.clinic, product: sale.product, quantity: sale.quantity,
-                             price: sale.unitPrice.map { style.format($0) } ?? "the product's", cost: sale.unitCost.map { style.format($0) } ?? "the product's")
+                return .init(
+                    line: row.line,
+                    date: style.format(sale.date),
+                    clinic: sale.clinic,
+                    product: sale.product,
+                    quantity: sale.quantity,
+                    price: sale.unitPrice.map { style.format($0) } ?? "the product's",
+                    cost: sale.unitCost.map { style.format($0) } ?? "the product's"
+                )
             },
             problems: problems.map { .init(line: $0.line, column: $0.column ?? "", reason: $0.reason) },
             exports: ExportKind.shownOrder.map { .init(value: $0.rawValue, label: $0.label) },
-            backup: app.store is any BookBackup, archive: app.store is any BookArchiving,
-            restore: canRestore ? .init(takes: restoresSQLite ? "A backup or an archive of the book" : "An archive of the book (.jsonl)",
-                                        maxSize: Self.size(app.configuration.maxBackupSize),
-                                        accept: (restoresSQLite ? ".sqlite,application/vnd.sqlite3," : "") + ".jsonl") : nil,
-            csrf: context.csrfToken ?? "")
-        return try await app.page("transfer", view: view, title: "Import & export", nav: "transfer", context: context, status: status,
-                                  message: message, error: error)
+            backup: app.store is any BookBackup,
+            archive: app.store is any BookArchiving,
+            restore: canRestore
+                ? .init(
+                    takes: restoresSQLite ? "A backup or an archive of the book" : "An archive of the book (.jsonl)",
+                    maxSize: Self.size(app.configuration.maxBackupSize),
+                    accept: (restoresSQLite ? ".sqlite,application/vnd.sqlite3," : "") + ".jsonl"
+                ) : nil,
+            csrf: context.csrfToken ?? ""
+        )
+        return try await app.page(
+            "transfer",
+            view: view,
+            title: "Import & export",
+            nav: "transfer",
+            context: context,
+            status: status,
+            message: message,
+            error: error
+        )
     }
 
     /// `GET /export?what=sales&format=csv`: the Export form's choice, downloaded.
     func exportChoice(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         guard let what = query["what"].flatMap({ ExportKind(rawValue: String($0)) }) else {
-            throw Problem(.badRequest, "Choose what to export: \(ExportKind.shownOrder.map(\.label).joined(separator: ", ")).")
+            throw Problem(
+                .badRequest,
+                "Choose what to export: \(ExportKind.shownOrder.map(\.label).joined(separator: ", "))."
+            )
         }
         guard let format = query["format"].map(String.init), ["csv", "json"].contains(format) else {
             throw Problem(.badRequest, "Choose CSV or JSON.")
@@ -101,68 +144,138 @@ struct TransferJob: Job {
                 kind = kind ?? mapping.kind.flatMap(ImportKind.init(rawValue:))
             }
             let dryRun = form["action"] != "commit"
-            let source = try CSVImportSource(origin: origin, kind: kind,
-                                             format: CSVFormat(decimalComma: form["decimalComma"] != nil, dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
-                                                               mapping: given, saved: saved),
-                                             currency: settings.currency)
+            let source = try CSVImportSource(
+                origin: origin,
+                kind: kind,
+                format: CSVFormat(
+                    decimalComma: form["decimalComma"] != nil,
+                    dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
+                    mapping: given,
+                    saved: saved
+                ),
+                currency: settings.currency
+            )
             // The text's digest is kept with the import: the same file pasted again is refused, unless she says so.
-            let options = ImportOptions(dryRun: dryRun, digests: [ImportDigest(name: "This file", data: Data(text.utf8))], again: form["again"] != nil)
+            let options = ImportOptions(
+                dryRun: dryRun,
+                digests: [ImportDigest(name: "This file", data: Data(text.utf8))],
+                again: form["again"] != nil
+            )
             let summary = try await app.store.importRows(from: source, options: options)
             app.configuration.metrics?.imported(summary)
-            let what = "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
+            let what =
+                "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
                 + (source.said.dropFirst() + (source.totalsSaid.map { [$0] } ?? [])).map { " (\($0))" }.joined()
-            return try await transferPage(context: context, csv: dryRun ? text : "", preview: dryRun ? try source.preview() : [],
-                                          message: dryRun ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).")
+            return try await transferPage(
+                context: context,
+                csv: dryRun ? text : "",
+                preview: dryRun ? try source.preview() : [],
+                message: dryRun
+                    ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what)."
+            )
         } catch let error as CSVFileError {
             switch error {
             case .missingColumns, .unknownKind:
                 // Columns it does not know: her file's columns beside the fields, for her to map.
                 let form = try ColumnMappingView(origin: origin, kind: kind, form: form, mappings: saved)
-                let said = if case .unknownKind(_, let headers) = error {
-                    "Cannot tell what the file holds from its headers (\(headers.joined(separator: ", "))): choose it under “It holds”."
-                } else { error.description }
-                return try await transferPage(context: context, csv: text, kind: kind, mapping: form,
-                                              error: said + " Say which column holds what below.", status: .unprocessableContent)
+                let said =
+                    if case .unknownKind(_, let headers) = error {
+                        "Cannot tell what the file holds from its headers (\(headers.joined(separator: ", "))): choose it under “It holds”."
+                    } else { error.description }
+                return try await transferPage(
+                    context: context,
+                    csv: text,
+                    kind: kind,
+                    mapping: form,
+                    error: said + " Say which column holds what below.",
+                    status: .unprocessableContent
+                )
             default:
-                return try await transferPage(context: context, csv: text, kind: kind, error: error.description, status: .unprocessableContent)
+                return try await transferPage(
+                    context: context,
+                    csv: text,
+                    kind: kind,
+                    error: error.description,
+                    status: .unprocessableContent
+                )
             }
         } catch let error as MappingError {
             let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
-            return try await transferPage(context: context, csv: text, kind: kind, mapping: form, error: error.description, status: .unprocessableContent)
+            return try await transferPage(
+                context: context,
+                csv: text,
+                kind: kind,
+                mapping: form,
+                error: error.description,
+                status: .unprocessableContent
+            )
         } catch let error as StoreError where error.isAboutAMapping {
             let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
-            return try await transferPage(context: context, csv: text, kind: kind, mapping: form, error: error.message(on: .page), status: .unprocessableContent)
+            return try await transferPage(
+                context: context,
+                csv: text,
+                kind: kind,
+                mapping: form,
+                error: error.message(on: .page),
+                status: .unprocessableContent
+            )
         } catch let StoreError.importRejected(problems, total) {
-            return try await transferPage(context: context, csv: text, kind: kind, problems: problems,
-                                          error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
+            return try await transferPage(
+                context: context,
+                csv: text,
+                kind: kind,
+                problems: problems,
+                error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").",
+                status: .unprocessableContent
+            )
         } catch StoreError.alreadyImported(let file, let day) {
-            return try await transferPage(context: context, csv: text, kind: kind, alreadyImported: true,
-                                          error: StoreError.alreadyImported(file, on: day, again: "tick “Import it again” and import"), status: .conflict)
+            return try await transferPage(
+                context: context,
+                csv: text,
+                kind: kind,
+                alreadyImported: true,
+                error: StoreError.alreadyImported(file, on: day, again: "tick “Import it again” and import"),
+                status: .conflict
+            )
         }
     }
 
-
     func backup() async throws -> Response {
-        guard let backup = app.store as? any BookBackup else { throw Problem(.notFound, "This store cannot be backed up from the web.") }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-backup-\(UUID().uuidString).sqlite").path
+        guard let backup = app.store as? any BookBackup else {
+            throw Problem(.notFound, "This store cannot be backed up from the web.")
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "commission-backup-\(UUID().uuidString).sqlite"
+        ).path
         try await backup.backup(to: path, replacing: false)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return Response(status: .ok, headers: [.contentType: "application/vnd.sqlite3",
-                                               .contentDisposition: "attachment; filename=\"commission-\(try await app.store.settings().today()).sqlite\""],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/vnd.sqlite3",
+                .contentDisposition:
+                    "attachment; filename=\"commission-\(try await app.store.settings().today()).sqlite\"",
+            ],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
     }
 
     /// The whole book as a book archive (JSON Lines), streamed as it is read: a download cut off
     /// midway lacks the end line, and no restore takes it.
     func archive() async throws -> Response {
-        guard let source = app.store as? any BookArchiving else { throw Problem(.notFound, "This store cannot be archived from the web.") }
+        guard let source = app.store as? any BookArchiving else {
+            throw Problem(.notFound, "This store cannot be archived from the web.")
+        }
         let name = "commission-\(try await app.store.settings().today()).jsonl"
-        return Response(status: .ok, headers: [.contentType: "application/jsonl", .contentDisposition: "attachment; filename=\"\(name)\""],
-                        body: ResponseBody { writer in
-                            try await ArchiveFile.stream(source) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
-                            try await writer.finish(nil)
-                        })
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/jsonl", .contentDisposition: "attachment; filename=\"\(name)\""],
+            body: ResponseBody { writer in
+                try await ArchiveFile.stream(source) { chunk in try await writer.write(ByteBuffer(bytes: chunk)) }
+                try await writer.finish(nil)
+            }
+        )
     }
 
     // MARK: A workbook from the page
@@ -171,14 +284,25 @@ struct TransferJob: Job {
     /// the `dates` choice) is checked whole as a dry run, and kept for the confirmation; the page
     /// says what would be imported. Nothing of the book changes.
     func importWorkbook(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (path, fields) = try await receiveUpload(request, context: context, field: "workbook", missing: "Choose the workbook.",
-            tooLarge: "The workbook is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): split it into smaller workbooks, or ask whoever runs the server to import it there.")
+        let (path, fields) = try await receiveUpload(
+            request,
+            context: context,
+            field: "workbook",
+            missing: "Choose the workbook.",
+            tooLarge:
+                "The workbook is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): split it into smaller workbooks, or ask whoever runs the server to import it there."
+        )
         let dates = fields["dates"].flatMap(DateOrder.init(rawValue:)), again = fields["again"] != nil
         do {
             let summary = try await importWorkbook(at: path, dates: dates, again: again, dryRun: true)
             let token = app.importStaging.stage(path)
-            return try await transferPage(context: context, workbookToken: token, workbookDates: dates?.rawValue ?? "", workbookAgain: again,
-                                          message: "The workbook is good: \(summary) would be imported. Press Import to import them.")
+            return try await transferPage(
+                context: context,
+                workbookToken: token,
+                workbookDates: dates?.rawValue ?? "",
+                workbookAgain: again,
+                message: "The workbook is good: \(summary) would be imported. Press Import to import them."
+            )
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             return try await workbookRefused(error, context: context)
@@ -189,14 +313,23 @@ struct TransferJob: Job {
     func confirmWorkbook(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         guard let path = app.importStaging.take(form["token"] ?? "") else {
-            return try await transferPage(context: context, error: "That upload has expired or was imported already: upload the workbook again.",
-                                          status: .conflict)
+            return try await transferPage(
+                context: context,
+                error: "That upload has expired or was imported already: upload the workbook again.",
+                status: .conflict
+            )
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        guard form["action"] == "commit" else { return try await transferPage(context: context, message: "Nothing was imported.") }
+        guard form["action"] == "commit" else {
+            return try await transferPage(context: context, message: "Nothing was imported.")
+        }
         do {
-            let summary = try await importWorkbook(at: path, dates: form["dates"].flatMap(DateOrder.init(rawValue:)), again: form["again"] != nil,
-                                                   dryRun: false)
+            let summary = try await importWorkbook(
+                at: path,
+                dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
+                again: form["again"] != nil,
+                dryRun: false
+            )
             return try await transferPage(context: context, message: "Imported \(summary).")
         } catch {
             return try await workbookRefused(error, context: context)
@@ -209,10 +342,23 @@ struct TransferJob: Job {
         // Unpacked within the server's bounds, one workbook at a time.
         let (summary, names) = try await app.configuration.workbookReads.run {
             let workbook = try Workbook(path: path, limits: app.configuration.workbookLimits)
-            let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency).sources
-            let options = ImportOptions(dryRun: dryRun, digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")], again: again)
-            return (try await app.store.importRows(from: ImportSources.combining(sheets.map { ($0.name, $0.source) }), options: options),
-                    sheets.map { "“\($0.source.sheetName ?? $0.name)”" + $0.source.passedOverSaid + ($0.source.totalsSaid.map { " (\($0))" } ?? "") })
+            let sheets = try workbook.importSources(format: CSVFormat(dates: dates), currency: settings.currency)
+                .sources
+            let options = ImportOptions(
+                dryRun: dryRun,
+                digests: [try ImportDigest.ofFile(atPath: path, name: "This workbook")],
+                again: again
+            )
+            return (
+                try await app.store.importRows(
+                    from: ImportSources.combining(sheets.map { ($0.name, $0.source) }),
+                    options: options
+                ),
+                sheets.map {
+                    "“\($0.source.sheetName ?? $0.name)”" + $0.source.passedOverSaid
+                        + ($0.source.totalsSaid.map { " (\($0))" } ?? "")
+                }
+            )
         }
         app.configuration.metrics?.imported(summary)
         return summary.counted + " from the sheet\(names.count == 1 ? "" : "s") " + names.joined(separator: ", ")
@@ -224,11 +370,18 @@ struct TransferJob: Job {
         case let error as CSVFileError:
             return try await transferPage(context: context, error: error.description, status: .unprocessableContent)
         case StoreError.importRejected(let problems, let total):
-            return try await transferPage(context: context, problems: problems,
-                                          error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").", status: .unprocessableContent)
+            return try await transferPage(
+                context: context,
+                problems: problems,
+                error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").",
+                status: .unprocessableContent
+            )
         case StoreError.alreadyImported(let file, let day):
-            return try await transferPage(context: context, error: StoreError.alreadyImported(file, on: day, again: "upload it again and tick “Import it again”"),
-                                          status: .conflict)
+            return try await transferPage(
+                context: context,
+                error: StoreError.alreadyImported(file, on: day, again: "upload it again and tick “Import it again”"),
+                status: .conflict
+            )
         default:
             throw error
         }
@@ -244,7 +397,10 @@ struct TransferJob: Job {
     func restoring(_ context: AppRequestContext) async throws -> any BookRestoring {
         try await app.requireOwner(context, to: "restore a backup")
         guard let restoring = app.store as? any BookRestoring else {
-            throw Problem(.conflict, "This book's store cannot be restored from the web: restore it with the commission command on the server.")
+            throw Problem(
+                .conflict,
+                "This book's store cannot be restored from the web: restore it with the commission command on the server."
+            )
         }
         return restoring
     }
@@ -259,22 +415,40 @@ struct TransferJob: Job {
             let backup = try await restoring.inspectBackup(at: path)
             // A backup that brings the accounts must bring one, or no one could sign in to the book.
             guard backup.accounts > 0 || !restoring.restoreReplacesAccounts else {
-                throw Problem(.unprocessableContent, """
+                throw Problem(
+                    .unprocessableContent,
+                    """
                     This backup holds no account: restored from here, the book would wait for whoever sets it up first. \
                     Ask whoever runs the server to restore it there, then set up its owner.
-                    """)
+                    """
+                )
             }
             let token = app.staging.stage(path)
             let current = try await currentCounts()
-            let view = RestorePageView(token: token, backup: backup, current: current,
-                                       replacesAccounts: restoring.restoreReplacesAccounts, downloadSQLite: app.store is any BookBackup,
-                                       csrf: context.csrfToken ?? "")
-            return try await app.page("restore", view: view, title: "Restore a backup", nav: "transfer", context: context)
+            let view = RestorePageView(
+                token: token,
+                backup: backup,
+                current: current,
+                replacesAccounts: restoring.restoreReplacesAccounts,
+                downloadSQLite: app.store is any BookBackup,
+                csrf: context.csrfToken ?? ""
+            )
+            return try await app.page(
+                "restore",
+                view: view,
+                title: "Restore a backup",
+                nav: "transfer",
+                context: context
+            )
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             let problem = Problem.from(error, on: .page)
             guard problem.status < 500 else { throw error }
-            return try await transferPage(context: context, error: "The backup was not restored: \(problem.detail)", status: .init(code: problem.status))
+            return try await transferPage(
+                context: context,
+                error: "The backup was not restored: \(problem.detail)",
+                status: .init(code: problem.status)
+            )
         }
     }
 
@@ -283,8 +457,11 @@ struct TransferJob: Job {
         let restoring = try await restoring(context)
         let form = try await Form.read(request, context: context)
         guard let path = app.staging.take(form["token"] ?? "") else {
-            return try await transferPage(context: context, error: "That upload has expired or was restored already: upload the backup again.",
-                                          status: .conflict)
+            return try await transferPage(
+                context: context,
+                error: "That upload has expired or was restored already: upload the backup again.",
+                status: .conflict
+            )
         }
         defer { try? FileManager.default.removeItem(atPath: path) }
         guard form["action"] == "restore" else {
@@ -296,16 +473,32 @@ struct TransferJob: Job {
         } catch {
             let problem = Problem.from(error, on: .page)
             guard problem.status < 500 else { throw error }
-            return try await transferPage(context: context, error: "The backup was not restored: \(problem.detail)", status: .init(code: problem.status))
+            return try await transferPage(
+                context: context,
+                error: "The backup was not restored: \(problem.detail)",
+                status: .init(code: problem.status)
+            )
         }
         guard restoring.restoreReplacesAccounts else {
             // A team server's book keeps its members, signed in as they were.
-            return try await transferPage(context: context, message: "The book was restored from the backup: \(Self.restored(counts)).")
+            return try await transferPage(
+                context: context,
+                message: "The book was restored from the backup: \(Self.restored(counts))."
+            )
         }
         // The book's accounts and sessions are the backup's now: everyone signs in again.
         var response = Response.redirect(to: "/login?restored=1")
-        response.setCookie(Cookie(name: AuthenticationMiddleware.cookieName, value: "", maxAge: 0, path: "/",
-                                  secure: app.configuration.secureCookies, httpOnly: true, sameSite: .lax))
+        response.setCookie(
+            Cookie(
+                name: AuthenticationMiddleware.cookieName,
+                value: "",
+                maxAge: 0,
+                path: "/",
+                secure: app.configuration.secureCookies,
+                httpOnly: true,
+                sameSite: .lax
+            )
+        )
         return response
     }
 
@@ -313,25 +506,49 @@ struct TransferJob: Job {
     /// session's; returns the file's path. Refuses a missing file, a bad token and a file over
     /// ``WebConfiguration/maxBackupSize``, leaving nothing behind.
     func receiveUpload(_ request: Request, context: AppRequestContext) async throws -> String {
-        try await receiveUpload(request, context: context, field: "backup", missing: "Choose the backup file to restore.",
-                                tooLarge: "The backup is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): ask whoever runs the server to restore it there.").path
+        try await receiveUpload(
+            request,
+            context: context,
+            field: "backup",
+            missing: "Choose the backup file to restore.",
+            tooLarge:
+                "The backup is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): ask whoever runs the server to restore it there."
+        ).path
     }
 
     /// The same for any form with one file (in its `field` part) and small fields beside it.
-    func receiveUpload(_ request: Request, context: AppRequestContext, field: String, missing: String,
-                       tooLarge: String) async throws -> (path: String, fields: [String: String]) {
+    func receiveUpload(
+        _ request: Request,
+        context: AppRequestContext,
+        field: String,
+        missing: String,
+        tooLarge: String
+    ) async throws -> (path: String, fields: [String: String]) {
         guard let expected = context.uploadCSRF else {
-            throw Problem(.badRequest, "Send the backup as a form upload (multipart/form-data) from the Import & export page.")
+            throw Problem(
+                .badRequest,
+                "Send the backup as a form upload (multipart/form-data) from the Import & export page."
+            )
         }
         guard let type = request.headers[.contentType], let match = type.firstMatch(of: /boundary="?([^";]+)"?/),
-              !match.1.isEmpty, match.1.count <= 200 else {
+            !match.1.isEmpty, match.1.count <= 200
+        else {
             throw Problem(.badRequest, "The upload has no multipart boundary.")
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("commission-restore-\(UUID().uuidString)").path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "commission-restore-\(UUID().uuidString)"
+        ).path
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path)
+        else {
             throw Problem(.internalServerError, "The server could not keep the upload.")
         }
-        let upload = Upload(expectedCSRF: expected, file: file, limit: app.configuration.maxBackupSize, fileField: field, tooLarge: tooLarge)
+        let upload = Upload(
+            expectedCSRF: expected,
+            file: file,
+            limit: app.configuration.maxBackupSize,
+            fileField: field,
+            tooLarge: tooLarge
+        )
         let parser = MultipartParser(boundary: String(match.1))
         parser.onHeader = { name, value in upload.header(name, value) }
         parser.onBody = { buffer in upload.body(&buffer) }
@@ -389,7 +606,10 @@ struct TransferJob: Job {
                 if csrf.count < 256 { csrf += buffer.readableBytesView.prefix(256 - csrf.count) }
             case fileField?:
                 guard verified else {
-                    failure = Problem(.forbidden, "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again.")
+                    failure = Problem(
+                        .forbidden,
+                        "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again."
+                    )
                     return
                 }
                 bytes += buffer.readableBytes
@@ -431,7 +651,8 @@ struct TransferJob: Job {
     /// "3 clinics, 12 products, 40 sales and 2 payouts".
     static func restored(_ counts: ArchiveCounts) -> String {
         func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
-        return "\(n(counts.clinics, "clinic", "clinics")), \(n(counts.products, "product", "products")), \(n(counts.sales, "sale", "sales")) "
+        return
+            "\(n(counts.clinics, "clinic", "clinics")), \(n(counts.products, "product", "products")), \(n(counts.sales, "sale", "sales")) "
             + "and \(n(counts.payouts, "payout", "payouts"))"
     }
 
@@ -443,19 +664,28 @@ struct TransferJob: Job {
     /// An export named like a file (`sales.csv`, `clinics.json`), as a download. Shared by the page and the API.
     func export(_ file: String) async throws -> Response {
         let parts = file.split(separator: ".")
-        guard parts.count == 2, let kind = ExportKind(rawValue: String(parts[0])), let format = OutputFormat(rawValue: String(parts[1])),
-              format != .table else {
+        guard parts.count == 2, let kind = ExportKind(rawValue: String(parts[0])),
+            let format = OutputFormat(rawValue: String(parts[1])),
+            format != .table
+        else {
             throw Problem(.notFound, "There is no export named \(file): try sales.csv or clinics.json.")
         }
         let renderer = Renderer(currency: try await app.store.settings().currency)
-        return Response(status: .ok, headers: [.contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json",
-                                               .contentDisposition: "attachment; filename=\"\(file)\""],
-                        body: .init(byteBuffer: ByteBuffer(string: renderer.render(try await renderer.export(kind, from: app.store), as: format))))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: format == .csv ? "text/csv; charset=utf-8" : "application/json",
+                .contentDisposition: "attachment; filename=\"\(file)\"",
+            ],
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    string: renderer.render(try await renderer.export(kind, from: app.store), as: format)
+                )
+            )
+        )
     }
 
     // MARK: API
-
-
 
     /// The media type of an Excel workbook, which `POST /api/v1/import` takes beside CSV.
     static let workbookType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -469,12 +699,19 @@ struct TransferJob: Job {
         let query = request.uri.queryParameters
         var kind: ImportKind?
         if let text = query["kind"] {
-            guard let parsed = ImportKind(rawValue: String(text)) else { throw Problem(.badRequest, "The kind is \(ImportKind.allCases.map(\.rawValue).joined(separator: ", ")).") }
+            guard let parsed = ImportKind(rawValue: String(text)) else {
+                throw Problem(
+                    .badRequest,
+                    "The kind is \(ImportKind.allCases.map(\.rawValue).joined(separator: ", "))."
+                )
+            }
             kind = parsed
         }
         var dates: DateOrder?
         if let text = query["dates"] {
-            guard let order = DateOrder(rawValue: String(text)) else { throw Problem(.badRequest, "The order of dates is mdy, dmy or ymd.") }
+            guard let order = DateOrder(rawValue: String(text)) else {
+                throw Problem(.badRequest, "The order of dates is mdy, dmy or ymd.")
+            }
             dates = order
         }
         let data = Data(buffer: buffer)
@@ -483,21 +720,37 @@ struct TransferJob: Job {
         // Her saved column mappings: the one named by mapping=, or one made for the file's headers.
         var given: ImportMapping?
         if let name = query["mapping"] {
-            guard let mappings else { throw Problem(.unprocessableContent, "This book's store keeps no column mappings.") }
+            guard let mappings else {
+                throw Problem(.unprocessableContent, "This book's store keeps no column mappings.")
+            }
             given = try await mappings.mapping(named: String(name))
         }
-        let format = CSVFormat(decimalComma: query["decimalComma"] == "true", dates: dates, mapping: given, saved: try await mappings?.mappings() ?? [])
+        let format = CSVFormat(
+            decimalComma: query["decimalComma"] == "true",
+            dates: dates,
+            mapping: given,
+            saved: try await mappings?.mappings() ?? []
+        )
         let currency = try await app.store.settings().currency
-        let options = ImportOptions(dryRun: query["dryRun"] == "true", digests: [ImportDigest(name: name, data: data)], again: query["again"] == "true")
+        let options = ImportOptions(
+            dryRun: query["dryRun"] == "true",
+            digests: [ImportDigest(name: name, data: data)],
+            again: query["again"] == "true"
+        )
         /// The import of `source`, read as `kinds`.
-        func importing(_ read: () throws -> (source: any ImportSource, kinds: [ImportKind])) async throws -> (ImportSummary, [ImportKind]) {
+        func importing(
+            _ read: () throws -> (source: any ImportSource, kinds: [ImportKind])
+        ) async throws -> (ImportSummary, [ImportKind]) {
             let (source, kinds): (any ImportSource, [ImportKind])
             do {
                 (source, kinds) = try read()
             } catch CSVFileError.unknownKind(_, let headers) {
                 // The API's own way to say what the body holds, not the command line's.
-                throw Problem(.unprocessableContent, "Cannot tell what the body holds from its headers (\(headers.joined(separator: ", "))): add kind="
-                              + ImportKind.allCases.map(\.rawValue).joined(separator: "|") + " to the request.")
+                throw Problem(
+                    .unprocessableContent,
+                    "Cannot tell what the body holds from its headers (\(headers.joined(separator: ", "))): add kind="
+                        + ImportKind.allCases.map(\.rawValue).joined(separator: "|") + " to the request."
+                )
             } catch let error as CSVFileError {
                 throw Problem(.unprocessableContent, error.description)
             }
@@ -506,7 +759,10 @@ struct TransferJob: Job {
             } catch let error as CSVFileError {
                 throw Problem(.unprocessableContent, error.description)
             } catch StoreError.alreadyImported(let file, let day) {
-                throw Problem(.conflict, StoreError.alreadyImported(file, on: day, again: "add again=true to the request"))
+                throw Problem(
+                    .conflict,
+                    StoreError.alreadyImported(file, on: day, again: "add again=true to the request")
+                )
             }
         }
         let summary: ImportSummary, kinds: [ImportKind]
@@ -517,14 +773,21 @@ struct TransferJob: Job {
                 try await importing {
                     let workbook = try Workbook(data: data, name: name, limits: app.configuration.workbookLimits)
                     let sheets = try workbook.importSources(kind: kind, format: format, currency: currency).sources
-                    passedOver = sheets.flatMap { sheet in sheet.source.passedOver.map { "\(sheet.source.sheetName ?? sheet.name): \($0)" } }
+                    passedOver = sheets.flatMap { sheet in
+                        sheet.source.passedOver.map { "\(sheet.source.sheetName ?? sheet.name): \($0)" }
+                    }
                     sources = sheets.map(\.source)
                     return (ImportSources.combining(sheets.map { ($0.name, $0.source) }), sheets.map(\.source.kind))
                 }
             }
         } else {
             (summary, kinds) = try await importing {
-                let csv = try CSVImportSource(origin: .data(data, name: name), kind: kind, format: format, currency: currency)
+                let csv = try CSVImportSource(
+                    origin: .data(data, name: name),
+                    kind: kind,
+                    format: format,
+                    currency: currency
+                )
                 passedOver = csv.passedOver
                 sources = [csv]
                 return (csv, [csv.kind])
@@ -532,18 +795,41 @@ struct TransferJob: Job {
         }
         app.configuration.metrics?.imported(summary)
         // Totals rows are no records: said among what was passed over.
-        passedOver += sources.flatMap { source in source.totalRows.map { "\(source.sheetName.map { "\($0): " } ?? "")line \($0): totals" } }
-        let preview = summary.dryRun ? try sources.flatMap { try $0.preview() }.prefix(5).compactMap { row -> API.ImportResult.PreviewPayloadPayload? in
-            guard case .sale(let sale) = row.record else { return nil }
-            return API.ImportResult.PreviewPayloadPayload(line: row.line, date: sale.date.description, clinic: sale.clinic, product: sale.product, quantity: sale.quantity,
-                               unitPrice: sale.unitPrice.map { currency.format($0) }, unitCost: sale.unitCost.map { currency.format($0) },
-                               discount: currency.format(sale.discount))
-        } : nil
-        return try app.json(API.ImportResult(preview: preview, passedOver: passedOver, kind: kinds.count == 1 ? kinds[0].rawValue : "workbook",
-                                             dryRun: summary.dryRun, clinics: summary.clinics, products: summary.products, terms: summary.terms,
-                                             sales: summary.sales, prices: summary.prices, scheduleChanges: summary.scheduleChanges,
-                                             deductions: summary.deductions),
-                            status: summary.dryRun ? .ok : .created)
+        passedOver += sources.flatMap { source in
+            source.totalRows.map { "\(source.sheetName.map { "\($0): " } ?? "")line \($0): totals" }
+        }
+        let preview =
+            summary.dryRun
+            ? try sources.flatMap { try $0.preview() }.prefix(5).compactMap {
+                row -> API.ImportResult.PreviewPayloadPayload? in
+                guard case .sale(let sale) = row.record else { return nil }
+                return API.ImportResult.PreviewPayloadPayload(
+                    line: row.line,
+                    date: sale.date.description,
+                    clinic: sale.clinic,
+                    product: sale.product,
+                    quantity: sale.quantity,
+                    unitPrice: sale.unitPrice.map { currency.format($0) },
+                    unitCost: sale.unitCost.map { currency.format($0) },
+                    discount: currency.format(sale.discount)
+                )
+            } : nil
+        return try app.json(
+            API.ImportResult(
+                preview: preview,
+                passedOver: passedOver,
+                kind: kinds.count == 1 ? kinds[0].rawValue : "workbook",
+                dryRun: summary.dryRun,
+                clinics: summary.clinics,
+                products: summary.products,
+                terms: summary.terms,
+                sales: summary.sales,
+                prices: summary.prices,
+                scheduleChanges: summary.scheduleChanges,
+                deductions: summary.deductions
+            ),
+            status: summary.dryRun ? .ok : .created
+        )
     }
 }
 
@@ -606,7 +892,9 @@ package struct ColumnMappingView: Sendable {
         /// Its first row's value.
         let sample: String
         let options: [Choice]
-        package init(index: Int, header: String, sample: String, options: [Choice]) { (self.index, self.header, self.sample, self.options) = (index, header, sample, options) }
+        package init(index: Int, header: String, sample: String, options: [Choice]) {
+            (self.index, self.header, self.sample, self.options) = (index, header, sample, options)
+        }
     }
 
     let columns: [Column]
@@ -615,26 +903,52 @@ package struct ColumnMappingView: Sendable {
     /// What its button says it does next ("Keep the mapping and check the file").
     let button: String
 
-    package init(columns: [Column], name: String, button: String) { (self.columns, self.name, self.button) = (columns, name, button) }
+    package init(columns: [Column], name: String, button: String) {
+        (self.columns, self.name, self.button) = (columns, name, button)
+    }
 
     /// The columns of `origin` (a CSV given), each with `fields` to choose from (`required` said so).
-    init(origin: CSVImportSource.Origin, fields: [String], required: [String], form: Form, mappings: [ImportMapping],
-         button: String = "Keep the mapping and check the file") throws {
+    init(
+        origin: CSVImportSource.Origin,
+        fields: [String],
+        required: [String],
+        form: Form,
+        mappings: [ImportMapping],
+        button: String = "Keep the mapping and check the file"
+    ) throws {
         self.button = button
         let (headers, first) = try CSVImportSource.firstRows(of: origin)
         let fitting = mappings.first { $0.fits(headers) }
         columns = headers.enumerated().map { index, header in
-            let chosen = form.values["map\(index)"] ?? fitting?.field(for: header) ?? CSVImportSource.fieldName(for: header) ?? ""
-            return Column(index: index, header: header.isEmpty ? "(no header)" : header, sample: index < first.count ? String(first[index].prefix(40)) : "",
-                          options: [Choice(value: "", label: "(not read)", selected: chosen.isEmpty)]
-                              + fields.map { Choice(value: $0, label: $0 + (required.contains($0) ? " (required)" : ""), selected: $0 == chosen) })
+            let chosen =
+                form.values["map\(index)"] ?? fitting?.field(for: header) ?? CSVImportSource.fieldName(for: header)
+                ?? ""
+            return Column(
+                index: index,
+                header: header.isEmpty ? "(no header)" : header,
+                sample: index < first.count ? String(first[index].prefix(40)) : "",
+                options: [Choice(value: "", label: "(not read)", selected: chosen.isEmpty)]
+                    + fields.map {
+                        Choice(
+                            value: $0,
+                            label: $0 + (required.contains($0) ? " (required)" : ""),
+                            selected: $0 == chosen
+                        )
+                    }
+            )
         }
         name = form["mappingName"] ?? fitting?.name ?? ""
     }
 
     /// An import's: every field, the kind's required ones said.
     init(origin: CSVImportSource.Origin, kind: ImportKind?, form: Form, mappings: [ImportMapping]) throws {
-        try self.init(origin: origin, fields: ImportMapping.importFields, required: kind.map(ImportMapping.requiredFields(of:)) ?? [], form: form, mappings: mappings)
+        try self.init(
+            origin: origin,
+            fields: ImportMapping.importFields,
+            required: kind.map(ImportMapping.requiredFields(of:)) ?? [],
+            form: form,
+            mappings: mappings
+        )
     }
 }
 
@@ -657,20 +971,34 @@ package struct TransferPageView: PageView {
     /// A workbook checked and kept for her confirmation.
     package struct StagedWorkbook: Sendable {
         let token: String, dates: String, again: Bool
-        package init(token: String, dates: String, again: Bool) { (self.token, self.dates, self.again) = (token, dates, again) }
+        package init(token: String, dates: String, again: Bool) {
+            (self.token, self.dates, self.again) = (token, dates, again)
+        }
     }
 
     /// One sale of a dry run, as read.
     package struct PreviewRow: Sendable {
         let line: Int, date: String, clinic: String, product: String, quantity: Int64, price: String, cost: String
-        package init(line: Int, date: String, clinic: String, product: String, quantity: Int64, price: String, cost: String) {
-            (self.line, self.date, self.clinic, self.product, self.quantity, self.price, self.cost) = (line, date, clinic, product, quantity, price, cost)
+        package init(
+            line: Int,
+            date: String,
+            clinic: String,
+            product: String,
+            quantity: Int64,
+            price: String,
+            cost: String
+        ) {
+            (self.line, self.date, self.clinic, self.product, self.quantity, self.price, self.cost) = (
+                line, date, clinic, product, quantity, price, cost
+            )
         }
     }
 
     package struct ProblemRow: Sendable {
         let line: Int, column: String, reason: String
-        package init(line: Int, column: String, reason: String) { (self.line, self.column, self.reason) = (line, column, reason) }
+        package init(line: Int, column: String, reason: String) {
+            (self.line, self.column, self.reason) = (line, column, reason)
+        }
     }
 
     package struct Restore: Sendable {
@@ -679,7 +1007,9 @@ package struct TransferPageView: PageView {
         let maxSize: String
         /// The file picker's `accept`.
         let accept: String
-        package init(takes: String, maxSize: String, accept: String) { (self.takes, self.maxSize, self.accept) = (takes, maxSize, accept) }
+        package init(takes: String, maxSize: String, accept: String) {
+            (self.takes, self.maxSize, self.accept) = (takes, maxSize, accept)
+        }
     }
 
     let csv: String
@@ -701,19 +1031,40 @@ package struct TransferPageView: PageView {
     let restore: Restore?
     let csrf: String
 
-    package init(csv: String, optionsOpen: Bool, importKinds: [Choice], savedMappings: [String], mapping: ColumnMappingView?, alreadyImported: Bool,
-                 workbook: StagedWorkbook?, preview: [PreviewRow], problems: [ProblemRow], exports: [Choice], backup: Bool, archive: Bool,
-                 restore: Restore?, csrf: String) {
-        (self.csv, self.optionsOpen, self.importKinds, self.savedMappings, self.mapping) = (csv, optionsOpen, importKinds, savedMappings, mapping)
-        (self.alreadyImported, self.workbook, self.preview, self.problems, self.exports) = (alreadyImported, workbook, preview, problems, exports)
+    package init(
+        csv: String,
+        optionsOpen: Bool,
+        importKinds: [Choice],
+        savedMappings: [String],
+        mapping: ColumnMappingView?,
+        alreadyImported: Bool,
+        workbook: StagedWorkbook?,
+        preview: [PreviewRow],
+        problems: [ProblemRow],
+        exports: [Choice],
+        backup: Bool,
+        archive: Bool,
+        restore: Restore?,
+        csrf: String
+    ) {
+        (self.csv, self.optionsOpen, self.importKinds, self.savedMappings, self.mapping) = (
+            csv, optionsOpen, importKinds, savedMappings, mapping
+        )
+        (self.alreadyImported, self.workbook, self.preview, self.problems, self.exports) = (
+            alreadyImported, workbook, preview, problems, exports
+        )
         (self.backup, self.archive, self.restore, self.csrf) = (backup, archive, restore, csrf)
-        (hasSavedMappings, hasPreview, hasProblems, wholeBook) = (!savedMappings.isEmpty, !preview.isEmpty, !problems.isEmpty, backup || archive)
+        (hasSavedMappings, hasPreview, hasProblems, wholeBook) = (
+            !savedMappings.isEmpty, !preview.isEmpty, !problems.isEmpty, backup || archive
+        )
     }
 }
 
 extension ExportKind {
     /// The Export control's order: what she exports most first.
-    package static let shownOrder: [ExportKind] = [.sales, .payouts, .clinics, .products, .terms, .prices, .deductions, .schedules, .audit]
+    package static let shownOrder: [ExportKind] = [
+        .sales, .payouts, .clinics, .products, .terms, .prices, .deductions, .schedules, .audit,
+    ]
 
     /// Its name in the Export control.
     var label: String {
@@ -740,7 +1091,16 @@ package struct RestorePageView: PageView {
     let replacesAccounts: Bool
     let downloadSQLite: Bool
     let csrf: String
-    package init(token: String, backup: ArchiveCounts, current: ArchiveCounts, replacesAccounts: Bool, downloadSQLite: Bool, csrf: String) {
-        (self.token, self.backup, self.current, self.replacesAccounts, self.downloadSQLite, self.csrf) = (token, backup, current, replacesAccounts, downloadSQLite, csrf)
+    package init(
+        token: String,
+        backup: ArchiveCounts,
+        current: ArchiveCounts,
+        replacesAccounts: Bool,
+        downloadSQLite: Bool,
+        csrf: String
+    ) {
+        (self.token, self.backup, self.current, self.replacesAccounts, self.downloadSQLite, self.csrf) = (
+            token, backup, current, replacesAccounts, downloadSQLite, csrf
+        )
     }
 }

@@ -17,24 +17,49 @@ struct WelcomeJob: Job {
         pages.post("/welcome") { request, context in try await addFirstClinic(request, context: context) }
     }
 
-    func welcomePage(context: AppRequestContext, form: Form? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func welcomePage(
+        context: AppRequestContext,
+        form: Form? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         let settings = try await app.store.settings()
         let hasProducts = try await !app.store.products(ProductQuery(page: Page(limit: 1))).isEmpty
-        let view = WelcomePageView(firstClinic: FirstClinic.fields(form: form, settings: settings, needsProduct: !hasProducts, required: true),
-                                   csrf: context.csrfToken ?? "")
-        return try await app.page("welcome", view: view, title: "Your first clinic", nav: "book", context: context, status: status, error: error)
+        let view = WelcomePageView(
+            firstClinic: FirstClinic.fields(form: form, settings: settings, needsProduct: !hasProducts, required: true),
+            csrf: context.csrfToken ?? ""
+        )
+        return try await app.page(
+            "welcome",
+            view: view,
+            title: "Your first clinic",
+            nav: "book",
+            context: context,
+            status: status,
+            error: error
+        )
     }
 
     func addFirstClinic(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
-        return try await app.form({
-            let needsProduct = try await app.store.products(ProductQuery(page: Page(limit: 1))).isEmpty
-            let clinic = try await FirstClinic.read(form, style: settings.style, needsProduct: needsProduct).make(in: app.store)
-            return .redirect(to: FirstClinic.salePage(clinic))
-        }, refused: { refusal in
-            try await welcomePage(context: context, form: form, error: refusal.detail, status: .init(code: refusal.status))
-        })
+        return try await app.form(
+            {
+                let needsProduct = try await app.store.products(ProductQuery(page: Page(limit: 1))).isEmpty
+                let clinic = try await FirstClinic.read(form, style: settings.style, needsProduct: needsProduct).make(
+                    in: app.store
+                )
+                return .redirect(to: FirstClinic.salePage(clinic))
+            },
+            refused: { refusal in
+                try await welcomePage(
+                    context: context,
+                    form: form,
+                    error: refusal.detail,
+                    status: .init(code: refusal.status)
+                )
+            }
+        )
     }
 
     /// The first steps, each a link to the form that does it, until the book has a clinic, a
@@ -47,17 +72,34 @@ struct WelcomeJob: Job {
         // With a clinic and a product, the Sale page's own form is the step left: no card above it.
         if onSalePage && hasClinic && hasProduct { return nil }
         return FirstSteps(items: [
-            .init(number: 1, label: hasClinic ? "A clinic and your split" : "Add a clinic and your split", href: "/welcome", done: hasClinic),
-            .init(number: 2, label: hasProduct ? "A product you sell" : "Add a product you sell", href: hasClinic ? "/book#products" : "/welcome", done: hasProduct),
-            .init(number: 3, label: hasSale ? "Your first sale" : "Record your first sale", href: onSalePage ? "#sale-form" : "/", done: hasSale),
+            .init(
+                number: 1,
+                label: hasClinic ? "A clinic and your split" : "Add a clinic and your split",
+                href: "/welcome",
+                done: hasClinic
+            ),
+            .init(
+                number: 2,
+                label: hasProduct ? "A product you sell" : "Add a product you sell",
+                href: hasClinic ? "/book#products" : "/welcome",
+                done: hasProduct
+            ),
+            .init(
+                number: 3,
+                label: hasSale ? "Your first sale" : "Record your first sale",
+                href: onSalePage ? "#sale-form" : "/",
+                done: hasSale
+            ),
         ])
     }
 
     /// What the Sale page says after the form: "Added Bella Skin, paid monthly, 40% of profit."
     static func added(_ clinic: Clinic, terms: [Terms], settings: BookSettings) -> String {
         let standing = terms.filter { $0.productID == nil }.max { $0.effectiveFrom < $1.effectiveFrom }
-        return "Added \(clinic.name), paid \(BookJob.describe(clinic.calendar.schedule(on: settings.today()), style: settings.style))"
-            + (standing.map { ", \($0.share.shortPercentText)% of \($0.basis.rawValue)" } ?? "") + ". Record a sale there below."
+        return
+            "Added \(clinic.name), paid \(BookJob.describe(clinic.calendar.schedule(on: settings.today()), style: settings.style))"
+            + (standing.map { ", \($0.share.shortPercentText)% of \($0.basis.rawValue)" } ?? "")
+            + ". Record a sale there below."
     }
 }
 
@@ -77,20 +119,38 @@ struct FirstClinic {
         let clinic = ClinicDraft(name: form["name"] ?? "", schedule: try BookJob.schedule(form))
         guard !clinic.name.isEmpty else { throw Problem(.unprocessableContent, "Give the clinic its name.") }
         let share: Share
-        do { share = try Share(parsing: form["share"] ?? "") } catch { throw Problem(.unprocessableContent, "Your share: \(error)") }
+        do { share = try Share(parsing: form["share"] ?? "") } catch {
+            throw Problem(.unprocessableContent, "Your share: \(error)")
+        }
         var products: [ProductDraft] = []
         for index in 0..<productRows {
-            let name = form["product\(index)"] ?? "", price = form["price\(index)"] ?? "", cost = form["cost\(index)"] ?? ""
+            let name = form["product\(index)"] ?? "", price = form["price\(index)"] ?? "",
+                cost = form["cost\(index)"] ?? ""
             if name.isEmpty && price.isEmpty && cost.isEmpty { continue }
             guard !name.isEmpty else { throw Problem(.unprocessableContent, "Product \(index + 1): give it a name.") }
             guard !price.isEmpty else { throw Problem(.unprocessableContent, "\(name): give its price.") }
             func amount(_ text: String, _ what: String) throws -> Money {
-                do { return try style.parse(text) } catch { throw Problem(.unprocessableContent, "\(name): the \(what): \(error)") }
+                do { return try style.parse(text) } catch {
+                    throw Problem(.unprocessableContent, "\(name): the \(what): \(error)")
+                }
             }
-            products.append(ProductDraft(name: name, unitPrice: try amount(price, "price"), unitCost: cost.isEmpty ? .zero : try amount(cost, "cost")))
+            products.append(
+                ProductDraft(
+                    name: name,
+                    unitPrice: try amount(price, "price"),
+                    unitCost: cost.isEmpty ? .zero : try amount(cost, "cost")
+                )
+            )
         }
-        if products.isEmpty && needsProduct { throw Problem(.unprocessableContent, "Add a product you sell there: its name and price.") }
-        return FirstClinic(clinic: clinic, share: share, basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit, products: products)
+        if products.isEmpty && needsProduct {
+            throw Problem(.unprocessableContent, "Add a product you sell there: its name and price.")
+        }
+        return FirstClinic(
+            clinic: clinic,
+            share: share,
+            basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit,
+            products: products
+        )
     }
 
     /// The fields read, or nil when every one of them is blank (the set-up form's clinic is
@@ -105,8 +165,12 @@ struct FirstClinic {
     /// in force from the first day a book takes.
     func make(in store: any CommissionStore) async throws -> Clinic {
         let made = try await store.apply([.createClinic(clinic)] + products.map { .createProduct($0) })
-        guard case .clinic(let clinic) = made.first else { throw Problem(.internalServerError, "The clinic was not made.") }
-        _ = try await store.createTerms(TermsDraft(clinicID: clinic.id, basis: basis, share: share, effectiveFrom: AcceptedDays.earliest))
+        guard case .clinic(let clinic) = made.first else {
+            throw Problem(.internalServerError, "The clinic was not made.")
+        }
+        _ = try await store.createTerms(
+            TermsDraft(clinicID: clinic.id, basis: basis, share: share, effectiveFrom: AcceptedDays.earliest)
+        )
         return clinic
     }
 
@@ -122,19 +186,33 @@ struct FirstClinic {
         let kind = form?["scheduleKind"] ?? "monthly"
         let zero = settings.style.formatInput(.zero)
         let rows = (0..<productRows).map { index in
-            FirstClinicFields.ProductRow(index: index, name: form?["product\(index)"] ?? "", price: form?["price\(index)"] ?? "",
-                                         cost: form?["cost\(index)"] ?? "", first: index == 0 && needsProduct && required, zero: zero)
+            FirstClinicFields.ProductRow(
+                index: index,
+                name: form?["product\(index)"] ?? "",
+                price: form?["price\(index)"] ?? "",
+                cost: form?["cost\(index)"] ?? "",
+                first: index == 0 && needsProduct && required,
+                zero: zero
+            )
         }
         return FirstClinicFields(
-            name: form?["name"] ?? "", share: form?["share"] ?? "", revenue: form?["basis"] == "revenue", required: required,
-            kinds: [("monthly", "every month (calendar months)"), ("semimonthly", "twice a month (1st–15th, 16th–end)"),
-                    ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…")].map {
+            name: form?["name"] ?? "",
+            share: form?["share"] ?? "",
+            revenue: form?["basis"] == "revenue",
+            required: required,
+            kinds: [
+                ("monthly", "every month (calendar months)"), ("semimonthly", "twice a month (1st–15th, 16th–end)"),
+                ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…"),
+            ].map {
                 .init(value: $0.0, label: $0.1, selected: $0.0 == kind)
             },
             weekdays: PageChoice.weekdays(selected: Weekday.allCases.first { $0.description == form?["weekday"] }),
             today: (form?["anchor"]).flatMap { try? Day(parsing: $0) }?.description ?? today.description,
-            earliest: AcceptedDays.earliest.description, latest: AcceptedDays(today: today).latest.description,
-            firstProduct: rows[0], moreProducts: Array(rows.dropFirst()))
+            earliest: AcceptedDays.earliest.description,
+            latest: AcceptedDays(today: today).latest.description,
+            firstProduct: rows[0],
+            moreProducts: Array(rows.dropFirst())
+        )
     }
 }
 
@@ -142,7 +220,9 @@ struct FirstClinic {
 package struct FirstSteps: Sendable {
     package struct Item: Sendable {
         let number: Int, label: String, href: String, done: Bool
-        package init(number: Int, label: String, href: String, done: Bool) { (self.number, self.label, self.href, self.done) = (number, label, href, done) }
+        package init(number: Int, label: String, href: String, done: Bool) {
+            (self.number, self.label, self.href, self.done) = (number, label, href, done)
+        }
     }
     let items: [Item]
     package init(items: [Item]) { self.items = items }
@@ -160,7 +240,9 @@ package struct FirstClinicFields: Sendable {
         let first: Bool
         let zero: String
         package init(index: Int, name: String, price: String, cost: String, first: Bool, zero: String) {
-            (self.index, self.number, self.name, self.price, self.cost, self.first, self.zero) = (index, index + 1, name, price, cost, first, zero)
+            (self.index, self.number, self.name, self.price, self.cost, self.first, self.zero) = (
+                index, index + 1, name, price, cost, first, zero
+            )
         }
     }
 
@@ -174,10 +256,25 @@ package struct FirstClinicFields: Sendable {
     /// Another product's rows stay open when she filled one in.
     let hasMoreProducts: Bool
 
-    package init(name: String, share: String, revenue: Bool, required: Bool, kinds: [Choice], weekdays: [Choice], today: String, earliest: String,
-                 latest: String, firstProduct: ProductRow, moreProducts: [ProductRow]) {
-        (self.name, self.share, self.revenue, self.required, self.kinds, self.weekdays) = (name, share, revenue, required, kinds, weekdays)
-        (self.today, self.earliest, self.latest, self.firstProduct, self.moreProducts) = (today, earliest, latest, firstProduct, moreProducts)
+    package init(
+        name: String,
+        share: String,
+        revenue: Bool,
+        required: Bool,
+        kinds: [Choice],
+        weekdays: [Choice],
+        today: String,
+        earliest: String,
+        latest: String,
+        firstProduct: ProductRow,
+        moreProducts: [ProductRow]
+    ) {
+        (self.name, self.share, self.revenue, self.required, self.kinds, self.weekdays) = (
+            name, share, revenue, required, kinds, weekdays
+        )
+        (self.today, self.earliest, self.latest, self.firstProduct, self.moreProducts) = (
+            today, earliest, latest, firstProduct, moreProducts
+        )
         hasMoreProducts = moreProducts.contains { !$0.name.isEmpty || !$0.price.isEmpty }
     }
 }

@@ -23,14 +23,24 @@ struct ClinicsController: Job {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let presenter = try await app.presenter()
-        if let name = request.uri.queryParameters["name"] { return try app.json([presenter.clinic(try await app.store.clinic(named: String(name)))]) }
-        return try app.json(try await app.store.clinics(ClinicQuery(
-            text: request.uri.queryParameters["q"].map(String.init), includeArchived: try QueryParameter.flag(request, "includeArchived"),
-            page: try QueryParameter.page(request))).map(presenter.clinic))
+        if let name = request.uri.queryParameters["name"] {
+            return try app.json([presenter.clinic(try await app.store.clinic(named: String(name)))])
+        }
+        return try app.json(
+            try await app.store.clinics(
+                ClinicQuery(
+                    text: request.uri.queryParameters["q"].map(String.init),
+                    includeArchived: try QueryParameter.flag(request, "includeArchived"),
+                    page: try QueryParameter.page(request)
+                )
+            ).map(presenter.clinic)
+        )
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let clinic = try await app.store.createClinic(try BookJob.clinicDraft(try await app.body(API.ClinicInput.self, request, context: context)))
+        let clinic = try await app.store.createClinic(
+            try BookJob.clinicDraft(try await app.body(API.ClinicInput.self, request, context: context))
+        )
         return try app.json(try await app.presenter().clinic(clinic), status: .created)
     }
 
@@ -45,8 +55,14 @@ struct ClinicsController: Job {
         if let schedule = input.schedule { clinic.schedule = try PaySchedule(parsing: schedule) }
         if let changes = input.scheduleChanges {
             clinic.scheduleChanges = try changes.map { change in
-                ScheduleChange(effectiveFrom: try app.day(change.effectiveFrom, field: "effectiveFrom", default: .init(ordinal: 0)),
-                               schedule: try PaySchedule(parsing: change.schedule))
+                ScheduleChange(
+                    effectiveFrom: try app.day(
+                        change.effectiveFrom,
+                        field: "effectiveFrom",
+                        default: .init(ordinal: 0)
+                    ),
+                    schedule: try PaySchedule(parsing: change.schedule)
+                )
             }
         }
         if let archived = input.archived { clinic.isArchived = archived }

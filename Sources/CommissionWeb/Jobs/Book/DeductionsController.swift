@@ -30,7 +30,9 @@ struct DeductionsController: Job {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.DeductionInput.self, request, context: context)
-        let deduction = try await app.store.createDeduction(try await BookJob(app).deductionDraft(input, settings: try await app.store.settings()))
+        let deduction = try await app.store.createDeduction(
+            try await BookJob(app).deductionDraft(input, settings: try await app.store.settings())
+        )
         return try app.json(try await app.presenter().deduction(deduction), status: .created)
     }
 
@@ -40,10 +42,18 @@ struct DeductionsController: Job {
         var deduction = try await deduction(context)
         if let name = input.name { deduction.name = name }
         if input.amount != nil || input.share != nil {
-            deduction.amount = try BookJob.deductionAmount(amount: input.amount, share: input.share, currency: settings.currency)
+            deduction.amount = try BookJob.deductionAmount(
+                amount: input.amount,
+                share: input.share,
+                currency: settings.currency
+            )
         }
-        if let from = input.effectiveFrom { deduction.effectiveFrom = try app.day(from, field: "effectiveFrom", default: deduction.effectiveFrom) }
-        if let last = input.lastDay { deduction.lastDay = last.isEmpty ? nil : try app.day(last, field: "lastDay", default: settings.today()) }
+        if let from = input.effectiveFrom {
+            deduction.effectiveFrom = try app.day(from, field: "effectiveFrom", default: deduction.effectiveFrom)
+        }
+        if let last = input.lastDay {
+            deduction.lastDay = last.isEmpty ? nil : try app.day(last, field: "lastDay", default: settings.today())
+        }
         return try app.json(try await app.presenter().deduction(try await app.store.updateDeduction(deduction)))
     }
 

@@ -19,14 +19,20 @@ struct PricesController: Job {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let presenter = try await app.presenter()
-        let entries = try await app.store.prices(PriceQuery(clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
-                                                            productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) }))
+        let entries = try await app.store.prices(
+            PriceQuery(
+                clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
+                productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) }
+            )
+        )
         return try app.json(entries.map(presenter.price))
     }
 
     @Sendable func set(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.PriceInput.self, request, context: context)
-        let entry = try await app.store.setPrice(try await BookJob(app).priceDraft(input, settings: try await app.store.settings()))
+        let entry = try await app.store.setPrice(
+            try await BookJob(app).priceDraft(input, settings: try await app.store.settings())
+        )
         return try app.json(try await app.presenter().price(entry), status: .created)
     }
 

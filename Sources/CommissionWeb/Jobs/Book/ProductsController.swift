@@ -27,17 +27,28 @@ struct ProductsController: Job {
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let presenter = try await app.presenter()
         let query = request.uri.queryParameters
-        if let name = query["name"] { return try app.json([presenter.product(try await app.store.product(named: String(name)))]) }
+        if let name = query["name"] {
+            return try app.json([presenter.product(try await app.store.product(named: String(name)))])
+        }
         let order: ProductQuery.Order = try QueryParameter.choice(request, "order") ?? .name
-        return try app.json(try await app.store.products(ProductQuery(
-            text: query["q"].map(String.init), includeArchived: try QueryParameter.flag(request, "includeArchived"), order: order,
-            page: try QueryParameter.page(request))).map(presenter.product))
+        return try app.json(
+            try await app.store.products(
+                ProductQuery(
+                    text: query["q"].map(String.init),
+                    includeArchived: try QueryParameter.flag(request, "includeArchived"),
+                    order: order,
+                    page: try QueryParameter.page(request)
+                )
+            ).map(presenter.product)
+        )
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.ProductInput.self, request, context: context)
         let presenter = try await app.presenter()
-        let product = try await app.store.createProduct(try BookJob(app).productDraft(input, currency: presenter.currency))
+        let product = try await app.store.createProduct(
+            try BookJob(app).productDraft(input, currency: presenter.currency)
+        )
         return try app.json(presenter.product(product), status: .created)
     }
 
@@ -51,8 +62,12 @@ struct ProductsController: Job {
         var product = try await product(context)
         if let name = input.name { product.name = name }
         if let sku = input.sku { product.sku = sku.isEmpty ? nil : sku }
-        if let price = try app.money(input.unitPrice, field: "unitPrice", currency: presenter.currency) { product.unitPrice = price }
-        if let cost = try app.money(input.unitCost, field: "unitCost", currency: presenter.currency) { product.unitCost = cost }
+        if let price = try app.money(input.unitPrice, field: "unitPrice", currency: presenter.currency) {
+            product.unitPrice = price
+        }
+        if let cost = try app.money(input.unitCost, field: "unitCost", currency: presenter.currency) {
+            product.unitCost = cost
+        }
         if let archived = input.archived { product.isArchived = archived }
         return try app.json(presenter.product(try await app.store.updateProduct(product)))
     }

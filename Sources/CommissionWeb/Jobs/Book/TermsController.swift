@@ -26,10 +26,15 @@ struct TermsController: Job {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let presenter = try await app.presenter()
-        return try app.json(try await app.store.terms(TermsQuery(
-            clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
-            productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) },
-            includeArchived: try QueryParameter.flag(request, "includeArchived"))).map(presenter.terms))
+        return try app.json(
+            try await app.store.terms(
+                TermsQuery(
+                    clinicID: try QueryParameter.integer(request, "clinicId").map { Clinic.ID($0) },
+                    productID: try QueryParameter.integer(request, "productId").map { Product.ID($0) },
+                    includeArchived: try QueryParameter.flag(request, "includeArchived")
+                )
+            ).map(presenter.terms)
+        )
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -45,8 +50,12 @@ struct TermsController: Job {
         var terms = try await terms(context)
         if let share = input.share { terms.share = try Share(parsing: share) }
         if let basis: CommissionBasis = try app.choice(input.basis, field: "basis") { terms.basis = basis }
-        if let from = input.effectiveFrom { terms.effectiveFrom = try app.day(from, field: "effectiveFrom", default: terms.effectiveFrom) }
-        if let tiers = input.tiers { terms.tiers = try BookJob.tiers(tiers, currency: try await app.store.settings().currency) }
+        if let from = input.effectiveFrom {
+            terms.effectiveFrom = try app.day(from, field: "effectiveFrom", default: terms.effectiveFrom)
+        }
+        if let tiers = input.tiers {
+            terms.tiers = try BookJob.tiers(tiers, currency: try await app.store.settings().currency)
+        }
         if let archived = input.archived { terms.isArchived = archived }
         return try await BookJob(app).termsChange(try await app.store.updateTerms(terms))
     }
