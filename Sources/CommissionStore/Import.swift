@@ -154,21 +154,38 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
     public var line: Int
     /// The column's header as the file spells it, or nil when the whole row is at fault.
     public var column: String?
+    /// Why, as the command line says it (``reason(on:)`` says it where she is).
     public var reason: String
     /// The file, when several are imported together.
     public var file: ImportFile?
+    /// The store's refusal of the row, when it is one (an unknown clinic, no terms in force): each
+    /// surface says what to do about it in its own words (``reason(on:)``).
+    public var cause: StoreError?
 
-    public init(line: Int, column: String?, reason: String, file: ImportFile? = nil) {
+    public init(line: Int, column: String?, reason: String, file: ImportFile? = nil, cause: StoreError? = nil) {
         self.line = line
         self.column = column
         self.reason = reason
         self.file = file
+        self.cause = cause
     }
 
     /// The problem with a row, pointing at its file's column for the field the error is about.
     public init(_ row: ImportRow, _ error: any Error, source: any ImportSource) {
         let column = StoreInput.importField(for: error).flatMap { source.column(for: $0, file: row.file) ?? $0 }
-        self.init(line: row.line, column: column, reason: String(describing: error), file: row.file)
+        self.init(
+            line: row.line,
+            column: column,
+            reason: String(describing: error),
+            file: row.file,
+            cause: error as? StoreError
+        )
+    }
+
+    /// Why, as `surface` says it: a refusal of the store says what to do there (a page never
+    /// names a command); any other reason (a malformed amount) is the same everywhere.
+    public func reason(on surface: Surface) -> String {
+        cause?.message(on: surface) ?? reason
     }
 
     public var description: String {
@@ -181,6 +198,72 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
     public static func inFileOrder(_ a: ImportProblem, _ b: ImportProblem) -> Bool {
         (a.file?.index ?? 0, a.line) < (b.file?.index ?? 0, b.line)
     }
+
+    /// The problems as `surface` says them, one problem repeated over many rows said once with
+    /// its lines (a file that names an unknown clinic on 24 rows has one sentence for it, not 24),
+    /// in the order of each problem's first line.
+    public static func grouped(_ problems: [ImportProblem], on surface: Surface) -> [ImportProblemGroup] {
+        var groups: [ImportProblemGroup] = []
+        var index: [ImportProblemGroup.Key: Int] = [:]
+        for problem in problems.sorted(by: inFileOrder) {
+            let key = ImportProblemGroup.Key(
+                file: problem.file,
+                column: problem.column,
+                reason: problem.reason(on: surface)
+            )
+            if let at = index[key] {
+                groups[at].lines.append(problem.line)
+            } else {
+                index[key] = groups.count
+                groups.append(
+                    ImportProblemGroup(file: key.file, column: key.column, reason: key.reason, lines: [problem.line])
+                )
+            }
+        }
+        return groups
+    }
+}
+
+/// One problem of an import and every line it is on (``ImportProblem/grouped(_:on:)``).
+public struct ImportProblemGroup: Sendable, Hashable, CustomStringConvertible {
+    struct Key: Hashable {
+        var file: ImportFile?
+        var column: String?
+        var reason: String
+    }
+
+    public var file: ImportFile?
+    public var column: String?
+    public var reason: String
+    /// The lines it is on, in order.
+    public var lines: [Int]
+
+    /// "line 7", "lines 3–14, 19": runs of consecutive lines as ranges.
+    public var linesSaid: String {
+        var runs: [String] = []
+        var start = lines.first ?? 0
+        var end = start
+        func close() {
+            runs.append(start == end ? "\(start)" : end == start + 1 ? "\(start), \(end)" : "\(start)–\(end)")
+        }
+        for line in lines.dropFirst() {
+            if line == end + 1 || line == end {
+                end = line
+            } else {
+                close()
+                (start, end) = (line, line)
+            }
+        }
+        close()
+        return (lines.count == 1 ? "line " : "lines ") + runs.joined(separator: ", ")
+    }
+
+    /// Where: "Sales.csv, lines 3–14, 19, column \"Clinic\"".
+    public var place: String {
+        (file.map { "\($0.name), " } ?? "") + linesSaid + (column.map { ", column \"\($0)\"" } ?? "")
+    }
+
+    public var description: String { "\(place): \(reason)" }
 }
 
 /// Where the rows of an import come from: a streaming reader that hands over rows one by one, so

@@ -9,7 +9,7 @@ public enum StoreTable: String, Sendable, Hashable, CaseIterable, Codable {
 ///
 /// A store never shows a raw database error: those become ``storage(_:)``, whose text is generic,
 /// while the implementation logs the details.
-public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound(StoreTable, id: Int64)
     case unknownClinic(String)
     case unknownProduct(String)
@@ -138,7 +138,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 )
             )
         case .importRejected(let problems, let total):
-            let shown = problems.map(\.description).joined(separator: "\n  ")
+            let shown = ImportProblem.grouped(problems, on: surface).map(\.description).joined(separator: "\n  ")
             let more = total > problems.count ? "\n  … and \(total - problems.count) more" : ""
             return "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").\n  \(shown)\(more)"
         case .unreadable(let what):

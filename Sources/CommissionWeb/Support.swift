@@ -238,7 +238,7 @@ package struct Problem: Error, Encodable, Sendable {
                 return Problem(
                     .unprocessableContent,
                     detail,
-                    errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason) }
+                    errors: problems.map { RowError(line: $0.line, column: $0.column, reason: $0.reason(on: surface)) }
                 )
             default: return Problem(.unprocessableContent, detail)
             }

@@ -16,7 +16,7 @@ import Testing
             start: (try! Day(year: 2026, month: 11, day: 1)),
             end: (try! Day(year: 2026, month: 11, day: 30))
         )
-        return [
+        let refusals: [StoreError] = [
             .notFound(.sales, id: 7), .unknownClinic("Bella Skin"), .unknownProduct("Hydra Serum"),
             .unknownMapping("Clinic A"),
             .duplicateName(.clinics, "Bella Skin"), .duplicateSKU("SER-30"), .archived(.products, "Hydra Serum"),
@@ -29,6 +29,12 @@ import Testing
             .alreadyImported(file: "sales.csv", on: day), .unreadable("Sale 17's date"), .storage("could not write"),
             .unavailable("the database is away"),
         ]
+        // An import's rows refused as the store refuses them: each row's reason is the command
+        // line's sentence, its cause the refusal itself, which each surface says in its own words.
+        let rows = refusals.enumerated().map { index, refusal in
+            ImportProblem(line: index + 2, column: "clinic", reason: refusal.description, cause: refusal)
+        }
+        return refusals + [.importRejected(rows, total: rows.count)]
     }()
 
     static func covered(_ error: StoreError) -> Int {
@@ -57,6 +63,33 @@ import Testing
     /// A command of the command line, or one of its flags.
     static func namesACommand(_ text: String) -> Bool {
         text.firstMatch(of: /`commission [a-z]|(^|[\s(`])--[a-z][a-z-]+/) != nil
+    }
+
+    /// One problem on many rows is said once, with its lines, on every surface.
+    @Test func aProblemOfManyRowsIsSaidOnceWithItsLines() {
+        let unknown = StoreError.unknownClinic("Praxis Mitte")
+        let lines = Array(3...14) + [19]
+        let rows =
+            lines.map { ImportProblem(line: $0, column: "Klinik", reason: unknown.description, cause: unknown) }
+            + [ImportProblem(line: 16, column: "Datum", reason: "\"32.13.2026\" is not a date")]
+        let refused = StoreError.importRejected(rows, total: rows.count)
+        for surface in Surface.allCases {
+            let text = refused.message(on: surface)
+            #expect(
+                text.components(separatedBy: "Praxis Mitte").count == 2,
+                "one sentence for the clinic, on \(surface): \(text)"
+            )
+            #expect(
+                text.contains("lines 3–14, 19, column \"Klinik\": There is no clinic named \"Praxis Mitte\""),
+                "\(text)"
+            )
+            #expect(text.contains("line 16, column \"Datum\""), "\(text)")
+        }
+        #expect(!Self.namesACommand(refused.message(on: .page)))
+        #expect(Self.namesACommand(refused.message(on: .commandLine)))
+        // The API lists each row still, in its own words.
+        let problem = Problem.from(refused, on: .api)
+        #expect(problem.detail.contains("POST /api/v1/clinics"), "\(problem.detail)")
     }
 
     @Test func everyKindOfRefusalHasASample() {

@@ -302,7 +302,7 @@ import Testing
                     cost: "the product's"
                 )
             ],
-            problems: [.init(line: 3, column: "date", reason: "not a date")],
+            problems: [.init(lines: "line 3", column: "date", reason: "not a date")],
             exports: [.init(value: "sales", label: "Sales")],
             backup: true,
             archive: true,

@@ -173,10 +173,13 @@ struct WebApp: Sendable {
             default: throw Problem(.unprocessableContent, error.description)
             }
         } catch StoreError.importRejected(let problems, let total) {
+            // One problem of many rows said once, with its lines.
+            let groups = ImportProblem.grouped(problems, on: .page)
             throw Problem(
                 .unprocessableContent,
                 "\(what) has \(total) \(rows)\(total == 1 ? "" : "s") that cannot be read: "
-                    + problems.prefix(3).map(\.description).joined(separator: "; ") + (total > 3 ? "…" : ".")
+                    + groups.prefix(3).map(\.description).joined(separator: "; ")
+                    + (total > problems.count || groups.count > 3 ? "…" : ".")
             )
         }
     }

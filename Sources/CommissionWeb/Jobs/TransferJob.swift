@@ -86,7 +86,9 @@ struct TransferJob: Job {
                     cost: sale.unitCost.map { style.format($0) } ?? "the product's"
                 )
             },
-            problems: problems.map { .init(line: $0.line, column: $0.column ?? "", reason: $0.reason) },
+            problems: ImportProblem.grouped(problems, on: .page).map {
+                .init(lines: $0.linesSaid, column: $0.column ?? "", reason: $0.reason)
+            },
             exports: ExportKind.shownOrder.map { .init(value: $0.rawValue, label: $0.label) },
             backup: app.store is any BookBackup,
             archive: app.store is any BookArchiving,
@@ -994,10 +996,11 @@ package struct TransferPageView: PageView {
         }
     }
 
+    /// One problem, with every line it is on ("lines 3–14, 19").
     package struct ProblemRow: Sendable {
-        let line: Int, column: String, reason: String
-        package init(line: Int, column: String, reason: String) {
-            (self.line, self.column, self.reason) = (line, column, reason)
+        let lines: String, column: String, reason: String
+        package init(lines: String, column: String, reason: String) {
+            (self.lines, self.column, self.reason) = (lines, column, reason)
         }
     }
 
