@@ -225,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "CommissionStoreTests",
             dependencies: [
-                "CommissionStore", "CommissionSQLite", "CommissionPostgres",
+                "CommissionStore", "CommissionSQLite", "CommissionPostgres", "CommissionKit",
                 // The HTTP store runs the same suite against a live server on a throw-away book.
                 "CommissionClient", "CommissionWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),

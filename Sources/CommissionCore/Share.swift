@@ -11,6 +11,11 @@ public struct Share: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.basisPoints = basisPoints
     }
 
+    private init(exactly basisPoints: Int) { self.basisPoints = basisPoints }
+
+    /// Nothing: 0%.
+    public static let zero = Share(exactly: 0)
+
     public static func < (lhs: Share, rhs: Share) -> Bool { lhs.basisPoints < rhs.basisPoints }
 
     /// Parses a percentage: `"40"`, `"37.5"`, `"37.50"`, `"37.50%"`. At most two decimals; 0…100.

@@ -280,18 +280,41 @@ public protocol ImportSource: Sendable {
     /// True when every row is a sale (a CSV file of sales): a store may then resolve names and compute
     /// the sales beside the writer, against the book as it was when the import began.
     var holdsOnlySales: Bool { get }
+
+    /// The column holding a field in one of several files (``ImportSources``); a single source has one.
+    func column(for field: String, file: ImportFile?) -> String?
 }
 
 extension ImportSource {
     public var holdsOnlySales: Bool { false }
 
-    /// The column holding a field in one of several files (``ImportSources``); a single source has one.
     public func column(for field: String, file: ImportFile?) -> String? { column(for: field) }
+}
+
+/// Records given as they are rather than read from a file: what a surface makes before a file's
+/// rows in the same import (the clinics and products a file of sales names, ``ImportSources``).
+public struct ImportRecords: ImportSource {
+    public var rows: [ImportRow]
+
+    /// The records, numbered from 1 in the order given.
+    public init(_ records: [ImportRecord]) {
+        rows = records.enumerated().map { ImportRow(line: $0.offset + 1, record: $0.element) }
+    }
+
+    public var isEmpty: Bool { rows.isEmpty }
+
+    public func column(for field: String) -> String? { nil }
+
+    public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
+        for row in rows { try body(row) }
+        return []
+    }
 }
 
 /// Several sources imported together, in order, as one import: one transaction, so that they land
 /// whole or not at all (clinics, products, terms and sales files given to one `commission import`).
-/// Rows and problems say which file they come from.
+/// Rows and problems say which file they come from — a source named "" leaves its rows as they
+/// are (its own files, when it is several sheets, or none), and so does a source among sources.
 public struct ImportSources: ImportSource {
     public let sources: [(file: ImportFile, source: any ImportSource)]
 
@@ -313,20 +336,23 @@ public struct ImportSources: ImportSource {
     }
 
     public func column(for field: String, file: ImportFile?) -> String? {
-        guard let file, let named = sources.first(where: { $0.file == file }) else { return column(for: field) }
-        return named.source.column(for: field)
+        guard let file else { return column(for: field) }
+        if let named = sources.first(where: { $0.file == file }) { return named.source.column(for: field) }
+        // A file of a source among these (a workbook's sheet).
+        return sources.lazy.compactMap { $0.source.column(for: field, file: file) }.first
     }
 
     public func read(_ body: (ImportRow) throws -> Void) throws -> [ImportProblem] {
         var problems: [ImportProblem] = []
         for (file, source) in sources {
+            let named = file.name.isEmpty ? nil : file
             problems += try source.read { row in
                 var row = row
-                row.file = file
+                row.file = row.file ?? named
                 try body(row)
             }.map { problem in
                 var problem = problem
-                problem.file = file
+                problem.file = problem.file ?? named
                 return problem
             }
         }
