@@ -45,6 +45,8 @@ public struct MissingRecords: Sendable, Hashable {
         }
     }
 
+    public init() {}
+
     public var clinics: [NewClinic] = []
     public var products: [NewProduct] = []
     public var terms: [MissingTerms] = []

@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionKit
 import CommissionStore
 import CommissionWeb
 import Foundation
@@ -289,6 +290,24 @@ import Testing
                 name: "Clinic A",
                 button: "Keep the mapping and check the file"
             ),
+            needs: ImportNeedsView(
+                {
+                    var needs = MissingRecords()
+                    needs.clinics = [.init(name: "Praxis Mitte", firstSale: try! Day(parsing: "2026-09-02"))]
+                    needs.products = [.init(name: "Hyaluron Serum", unitPrice: Money(minorUnits: 8900), unitCost: nil)]
+                    needs.terms = [
+                        .init(clinic: "Glow", from: try! Day(parsing: "2026-09-05"), share: nil, basis: .profit)
+                    ]
+                    needs.otherProblems = [ImportProblem(line: 4, column: "date", reason: "not a date")]
+                    return needs
+                }(),
+                file: .csv(text: "date,clinic\n", kind: .sales, dates: .dmy, decimalComma: true, mapping: "Mine"),
+                answers: nil,
+                settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"),
+                again: true,
+                csrf: "token"
+            ),
+            checked: .init(csv: "date\n", kind: "sales", dates: "dmy", decimalComma: true, mapping: "Mine"),
             alreadyImported: true,
             workbook: .init(token: "t", dates: "dmy", again: true),
             preview: [

@@ -1496,7 +1496,7 @@ import Testing
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
-            let bad = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,1\n2026-03-03,Nowhere,Serum 30ml,1\n"
+            let bad = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,1\n2026-03-03,Glow,Serum 30ml,0\n"
             let refused = try await client.execute(
                 uri: "/import",
                 method: .post,
@@ -1504,10 +1504,11 @@ import Testing
                 body: form(["csrf": csrf, "csv": bad, "action": "commit"])
             )
             #expect(refused.status.code == 422)
-            #expect(refused.text.contains("<td>line 3</td><td>clinic</td>"))
-            // The page's own words: what to do on the page, no command.
-            #expect(refused.text.contains("There is no clinic named &quot;Nowhere&quot;"), "\(refused.text)")
-            #expect(!refused.text.contains("commission clinic"))
+            #expect(refused.text.contains("<td>line 3</td><td>quantity</td>"), "\(refused.text)")
+            // The rows to correct come first, the forms folded under them.
+            let table = try #require(refused.text.range(of: "id=\"import-problems\""))
+            #expect(table.lowerBound < refused.text.range(of: "id=\"import-form\"")!.lowerBound)
+            #expect(refused.text.contains("<details class=\"fold\" id=\"import-forms\">"))
             let good = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,2\n"
             let checked = try await client.execute(
                 uri: "/import",
@@ -1526,6 +1527,85 @@ import Testing
             #expect(imported.text.contains("Imported 1 sales row."))
         }
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 2400)])
+    }
+
+    /// Her history in one pass: a file naming clinics and products the book does not have asks
+    /// for them (filled from the file), and makes them with every sale in one step.
+    @Test func aFileNamingWhatTheBookLacksMakesItAndImportsInOneStep() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let history = """
+                date,clinic,product,quantity,unit price,unit cost
+                2026-03-02,Praxis Mitte,Hyaluron Serum,2,89.00,31.00
+                2026-03-03,Praxis Mitte,Serum 30ml,1,,
+                2026-03-09,Haut & Co,Hyaluron Serum,1,,
+                2026-03-10,Glow,Peeling Set,3,45.50,12.00
+
+                """
+            let asked = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": history, "action": "preview"])
+            )
+            #expect(asked.status.code == 422)
+            let page = asked.text
+            #expect(page.contains("Your file names 2 clinics and 2 products your book does not have yet."), "\(page)")
+            #expect(
+                page.contains("name=\"clinic0\" value=\"Praxis Mitte\"")
+                    && page.contains("name=\"from0\" type=\"date\" value=\"2026-03-02\"")
+            )
+            #expect(page.contains("name=\"clinic1\" value=\"Haut &amp; Co\"") && page.contains("value=\"2026-03-09\""))
+            #expect(page.contains("name=\"price0\" value=\"89.00\"") && page.contains("name=\"cost1\" value=\"12.00\""))
+            #expect(page.contains("Create them and import 4 sales"))
+            // What she must answer stands first; no command anywhere.
+            #expect(
+                page.range(of: "id=\"additions-form\"")!.lowerBound < page.range(of: "id=\"import-form\"")!.lowerBound
+            )
+            #expect(!page.contains("commission clinic") && !page.contains("commission product"))
+
+            var answers = [
+                "csrf": csrf, "csv": history, "clinic0": "Praxis Mitte", "kind0": "monthly", "share0": "50",
+                "basis0": "profit", "from0": "2026-03-02", "clinic1": "Haut & Co", "kind1": "weekly",
+                "weekday1": "monday", "share1": "", "basis1": "revenue", "from1": "2026-03-09",
+                "product0": "Hyaluron Serum", "price0": "89.00", "cost0": "31.00", "product1": "Peeling Set",
+                "price1": "45.50", "cost1": "12.00",
+            ]
+            // A share left out: nothing made, and every answer she gave still there.
+            let refused = try await client.execute(
+                uri: "/import/additions",
+                method: .post,
+                headers: headers,
+                body: form(answers)
+            )
+            #expect(refused.status.code == 422)
+            #expect(refused.text.contains("Your share at Haut &amp; Co"), "\(refused.text)")
+            #expect(refused.text.contains("name=\"share0\" value=\"50\""))
+            #expect(refused.text.contains("<option value=\"weekly\" selected>"))
+            #expect(try await test.store.clinics(ClinicQuery()).count == 1)
+
+            answers["share1"] = "10"
+            let imported = try await client.execute(
+                uri: "/import/additions",
+                method: .post,
+                headers: headers,
+                body: form(answers)
+            )
+            #expect(imported.status.code == 200)
+            #expect(imported.text.contains("Imported 2 clinics, 2 products, 2 terms, 4 sales."), "\(imported.text)")
+        }
+        let clinics = try await test.store.clinics(ClinicQuery())
+        #expect(Set(clinics.map(\.name)) == ["Glow", "Praxis Mitte", "Haut & Co"])
+        #expect(clinics.first { $0.name == "Haut & Co" }?.schedule == .weekly(startingOn: .monday))
+        let sales = try await test.store.sales(SaleQuery())
+        #expect(sales.count == 4)
+        // Praxis Mitte: 2 × 89.00 − 2 × 31.00 = 116.00 of profit, half hers (58.00), and the serum's
+        // 50.00 − 20.00, half hers (15.00); 10% of Haut & Co's revenue of 89.00 (8.90); Glow's
+        // 3 × (45.50 − 12.00) = 100.50 at its own 40% (40.20).
+        #expect(sales.map(\.figures.commission.minorUnits).sorted() == [890, 1500, 4020, 5800])
     }
 
     @Test("Columns she maps on the page are kept and read the next file by themselves") func mappedColumnsAreKept()

@@ -175,6 +175,12 @@ struct BookJob: Job {
 
     // MARK: Pages
 
+    /// The pay schedule picker's kinds, as she reads them.
+    static let scheduleKinds: [(value: String, label: String)] = [
+        ("monthly", "every month (calendar months)"), ("semimonthly", "twice a month (1st–15th, 16th–end)"),
+        ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…"),
+    ]
+
     /// A clinic's pay schedule from the picker (`scheduleKind`, with `weekday` or `anchor`), or
     /// typed as the command line takes it (`schedule=weekly:monday`).
     static func schedule(_ form: Form) throws -> PaySchedule {

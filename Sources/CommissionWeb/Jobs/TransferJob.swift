@@ -10,7 +10,7 @@ import Synchronization
 /// SQLite file, or a book archive from any store), and restoring a backup (owners, after a
 /// confirmation that says what is replaced; on a team server, from an archive, keeping the
 /// book's members).
-struct TransferJob: Job {
+package struct TransferJob: Job {
     let app: WebApp
     init(_ app: WebApp) { self.app = app }
 
@@ -30,6 +30,7 @@ struct TransferJob: Job {
         pages.post("/import/workbook/confirm") { request, context in
             try await confirmWorkbook(request, context: context)
         }
+        pages.post("/import/additions") { request, context in try await importAdditions(request, context: context) }
         pages.post("/transfer/restore") { request, context in try await stageRestore(request, context: context) }
         pages.post("/transfer/restore/confirm") { request, context in
             try await confirmRestore(request, context: context)
@@ -54,6 +55,8 @@ struct TransferJob: Job {
         workbookDates: String = "",
         workbookAgain: Bool = false,
         mapping: ColumnMappingView? = nil,
+        needs: ImportNeedsView? = nil,
+        checked: TransferPageView.CheckedCSV? = nil,
         message: String? = nil,
         error: String? = nil,
         status: HTTPResponse.Status = .ok
@@ -71,6 +74,8 @@ struct TransferJob: Job {
             },
             savedMappings: saved.map(\.name),
             mapping: mapping,
+            needs: needs,
+            checked: checked,
             alreadyImported: alreadyImported,
             workbook: workbookToken.map { .init(token: $0, dates: workbookDates, again: workbookAgain) },
             // A dry run's first sales as read: no price or cost is the product's.
@@ -136,6 +141,8 @@ struct TransferJob: Job {
         var kind = form["kind"].flatMap(ImportKind.init(rawValue:))
         // Her saved mappings, read once for the whole request.
         var saved = try await mappings?.mappings() ?? []
+        // The file as read, for what it lacks of the book when its rows are refused.
+        var checkedFile: CheckedFile?
         do {
             var given = try form["mapping"].map { try saved.named($0) }
             if form["action"] == "map" {
@@ -157,6 +164,13 @@ struct TransferJob: Job {
                 ),
                 currency: settings.currency
             )
+            checkedFile = .csv(
+                text: text,
+                kind: kind,
+                dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
+                decimalComma: form["decimalComma"] != nil,
+                mapping: given?.name
+            )
             // The text's digest is kept with the import: the same file pasted again is refused, unless she says so.
             let options = ImportOptions(
                 dryRun: dryRun,
@@ -172,6 +186,14 @@ struct TransferJob: Job {
                 context: context,
                 csv: dryRun ? text : "",
                 preview: dryRun ? try source.preview() : [],
+                checked: dryRun
+                    ? TransferPageView.CheckedCSV(
+                        csv: text,
+                        kind: kind?.rawValue ?? "",
+                        dates: form["dates"] ?? "",
+                        decimalComma: form["decimalComma"] != nil,
+                        mapping: given?.name ?? ""
+                    ) : nil,
                 message: dryRun
                     ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what)."
             )
@@ -222,6 +244,23 @@ struct TransferJob: Job {
                 status: .unprocessableContent
             )
         } catch let StoreError.importRejected(problems, total) {
+            // What the file names that the book lacks, to make with it in one step.
+            if let checkedFile, let found = try await findNeeds(for: checkedFile, path: nil, settings: settings) {
+                return try await transferPage(
+                    context: context,
+                    csv: text,
+                    kind: kind,
+                    needs: ImportNeedsView(
+                        found,
+                        file: checkedFile,
+                        answers: nil,
+                        settings: settings,
+                        again: form["again"] != nil,
+                        csrf: context.csrfToken ?? ""
+                    ),
+                    status: .unprocessableContent
+                )
+            }
             return try await transferPage(
                 context: context,
                 csv: text,
@@ -305,6 +344,28 @@ struct TransferJob: Job {
                 workbookAgain: again,
                 message: "The workbook is good: \(summary) would be imported. Press Import to import them."
             )
+        } catch StoreError.importRejected(let problems, let total) {
+            // What it lacks of the book, made with it in one step: the workbook stays for that.
+            let settings = try await app.store.settings()
+            let token = app.importStaging.stage(path)
+            let file = CheckedFile.workbook(token: token, dates: dates)
+            if let found = try await findNeeds(for: file, path: path, settings: settings) {
+                return try await transferPage(
+                    context: context,
+                    needs: ImportNeedsView(
+                        found,
+                        file: file,
+                        answers: nil,
+                        settings: settings,
+                        again: again,
+                        csrf: context.csrfToken ?? ""
+                    ),
+                    status: .unprocessableContent
+                )
+            }
+            // Nothing to make: the rows are to correct in the workbook, which is let go.
+            if let kept = app.importStaging.take(token) { try? FileManager.default.removeItem(atPath: kept) }
+            return try await workbookRefused(StoreError.importRejected(problems, total: total), context: context)
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             return try await workbookRefused(error, context: context)
@@ -1004,6 +1065,16 @@ package struct TransferPageView: PageView {
         }
     }
 
+    /// A CSV checked and good, kept for her Import: its text and how it was read.
+    package struct CheckedCSV: Sendable {
+        let csv: String, kind: String, dates: String, decimalComma: Bool, mapping: String
+        package init(csv: String, kind: String, dates: String, decimalComma: Bool, mapping: String) {
+            (self.csv, self.kind, self.dates, self.decimalComma, self.mapping) = (
+                csv, kind, dates, decimalComma, mapping
+            )
+        }
+    }
+
     package struct Restore: Sendable {
         /// "An SQLite backup or a book archive".
         let takes: String
@@ -1022,6 +1093,11 @@ package struct TransferPageView: PageView {
     let savedMappings: [String]
     let hasSavedMappings: Bool
     let mapping: ColumnMappingView?
+    /// What the checked file lacks of the book, to make with it.
+    let needs: ImportNeedsView?
+    let checked: CheckedCSV?
+    /// Something to answer stands first (a check's result, what a file lacks): the forms fold under it.
+    let hasResult: Bool
     let alreadyImported: Bool
     let workbook: StagedWorkbook?
     let preview: [PreviewRow]
@@ -1040,6 +1116,8 @@ package struct TransferPageView: PageView {
         importKinds: [Choice],
         savedMappings: [String],
         mapping: ColumnMappingView?,
+        needs: ImportNeedsView? = nil,
+        checked: CheckedCSV? = nil,
         alreadyImported: Bool,
         workbook: StagedWorkbook?,
         preview: [PreviewRow],
@@ -1060,6 +1138,8 @@ package struct TransferPageView: PageView {
         (hasSavedMappings, hasPreview, hasProblems, wholeBook) = (
             !savedMappings.isEmpty, !preview.isEmpty, !problems.isEmpty, backup || archive
         )
+        (self.needs, self.checked) = (needs, checked)
+        hasResult = needs != nil || checked != nil || workbook != nil || !problems.isEmpty || !preview.isEmpty
     }
 }
 

@@ -200,12 +200,7 @@ struct FirstClinic {
             share: form?["share"] ?? "",
             revenue: form?["basis"] == "revenue",
             required: required,
-            kinds: [
-                ("monthly", "every month (calendar months)"), ("semimonthly", "twice a month (1st–15th, 16th–end)"),
-                ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…"),
-            ].map {
-                .init(value: $0.0, label: $0.1, selected: $0.0 == kind)
-            },
+            kinds: BookJob.scheduleKinds.map { .init(value: $0.value, label: $0.label, selected: $0.value == kind) },
             weekdays: PageChoice.weekdays(selected: Weekday.allCases.first { $0.description == form?["weekday"] }),
             today: (form?["anchor"]).flatMap { try? Day(parsing: $0) }?.description ?? today.description,
             earliest: AcceptedDays.earliest.description,

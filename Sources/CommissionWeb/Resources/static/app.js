@@ -124,15 +124,16 @@
     if (own) { zone.value = own; }
   }
 
-  // ---- The clinic's pay schedule: show what the chosen kind needs.
-  var kind = $("[data-schedule-kind]");
-  if (kind) {
+  // ---- A clinic's pay schedule: show what the chosen kind needs (each clinic's own, where a form
+  // has several).
+  all("[data-schedule-kind]").forEach(function (kind) {
+    var scope = kind.closest("[data-schedule-scope]") || kind.form || document;
     var showKind = function () {
-      all("[data-for-kind]").forEach(function (part) { part.hidden = part.getAttribute("data-for-kind") !== kind.value; });
+      all("[data-for-kind]", scope).forEach(function (part) { part.hidden = part.getAttribute("data-for-kind") !== kind.value; });
     };
     kind.addEventListener("change", showKind);
     showKind();
-  }
+  });
 
   // ---- A terms form's tiers: a row each; "Add a higher share" adds an empty one, "Remove" takes one away
   // (the last one left is emptied and put away). Without the script the form has one empty row to
