@@ -237,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommissionSQLiteTests",
-            dependencies: ["CommissionSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CommissionSQLite", "CommissionStore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: tests
         ),
         // Needs a PostgreSQL server: scripts/test starts a throw-away one (COMMISSION_TEST_POSTGRES_URL).
@@ -252,7 +252,7 @@ let package = Package(
         .testTarget(
             name: "CommissionWebTests",
             dependencies: [
-                "CommissionWeb", "CommissionSQLite", "CommissionPostgres",
+                "CommissionWeb", "CommissionKit", "CommissionSQLite", "CommissionPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // To make an account's hash at another cost than the server's.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -1,3 +1,4 @@
+import CommissionAPI
 import CommissionCore
 import CommissionStore
 
@@ -15,8 +16,12 @@ public struct MissingRecords: Sendable, Hashable {
         public var name: String
         /// The earliest sale of it in the file: where its split starts, unless she says otherwise.
         public var firstSale: Day
+        /// Where the file first names it ("line 3", "sales.csv, line 3"): a misspelt name is found there.
+        public var firstLine: String
 
-        public init(name: String, firstSale: Day) { (self.name, self.firstSale) = (name, firstSale) }
+        public init(name: String, firstSale: Day, firstLine: String = "") {
+            (self.name, self.firstSale, self.firstLine) = (name, firstSale, firstLine)
+        }
     }
 
     /// A product the file names that the book does not have, with the price and cost of its first
@@ -25,9 +30,11 @@ public struct MissingRecords: Sendable, Hashable {
         public var name: String
         public var unitPrice: Money?
         public var unitCost: Money?
+        /// Where the file first names it.
+        public var firstLine: String
 
-        public init(name: String, unitPrice: Money?, unitCost: Money?) {
-            (self.name, self.unitPrice, self.unitCost) = (name, unitPrice, unitCost)
+        public init(name: String, unitPrice: Money?, unitCost: Money?, firstLine: String = "") {
+            (self.name, self.unitPrice, self.unitCost, self.firstLine) = (name, unitPrice, unitCost, firstLine)
         }
     }
 
@@ -74,6 +81,7 @@ public struct MissingRecords: Sendable, Hashable {
     ) async throws -> MissingRecords? {
         var firstSales: [String: Day] = [:]
         var firstLines: [String: NewProduct] = [:]
+        var clinicLines: [String: String] = [:]
         // Where each name first stands in the file: what is missing is listed in that order.
         var order: [String: Int] = [:]
         var rows = 0
@@ -81,9 +89,16 @@ public struct MissingRecords: Sendable, Hashable {
             guard case .sale(let sale) = row.record else { return }
             let clinic = fold(sale.clinic), product = fold(sale.product)
             firstSales[clinic] = min(firstSales[clinic] ?? sale.date, sale.date)
+            let line = (row.file.map { "\($0.name), " } ?? "") + "line \(row.line)"
             if firstLines[product] == nil {
-                firstLines[product] = NewProduct(name: sale.product, unitPrice: sale.unitPrice, unitCost: sale.unitCost)
+                firstLines[product] = NewProduct(
+                    name: sale.product,
+                    unitPrice: sale.unitPrice,
+                    unitCost: sale.unitCost,
+                    firstLine: line
+                )
             }
+            if clinicLines[clinic] == nil { clinicLines[clinic] = line }
             rows += 1
             for key in ["c" + clinic, "p" + product] where order[key] == nil { order[key] = rows }
         }
@@ -107,7 +122,14 @@ public struct MissingRecords: Sendable, Hashable {
                 for problem in problems {
                     switch problem.cause {
                     case .unknownClinic(let name)? where firstSales[fold(name)] != nil:
-                        grew = found.add(clinic: name, firstSale: firstSales[fold(name)]!) || grew
+                        grew =
+                            found.add(
+                                clinic: NewClinic(
+                                    name: name,
+                                    firstSale: firstSales[fold(name)]!,
+                                    firstLine: clinicLines[fold(name)] ?? ""
+                                )
+                            ) || grew
                     case .unknownProduct(let name)? where firstLines[fold(name)] != nil:
                         grew = found.add(product: firstLines[fold(name)]!) || grew
                     case .noTermsInForce(let clinic, _, let day)?:
@@ -162,9 +184,9 @@ public struct MissingRecords: Sendable, Hashable {
         )
     }
 
-    private mutating func add(clinic name: String, firstSale: Day) -> Bool {
-        guard !clinics.contains(where: { Self.fold($0.name) == Self.fold(name) }) else { return false }
-        clinics.append(NewClinic(name: name, firstSale: firstSale))
+    private mutating func add(clinic: NewClinic) -> Bool {
+        guard !clinics.contains(where: { Self.fold($0.name) == Self.fold(clinic.name) }) else { return false }
+        clinics.append(clinic)
         return true
     }
 
@@ -309,5 +331,45 @@ public struct Additions: Sendable, Hashable {
     /// `source` with the additions made first, as one import (one transaction: all or nothing).
     public func importing(_ source: any ImportSource) -> any ImportSource {
         isEmpty ? source : ImportSources([("Your additions", records), ("", source)])
+    }
+}
+
+extension API.MissingRecords {
+    /// What a file lacks, as the API tells it: amounts as decimal strings of `currency`.
+    public init(_ missing: MissingRecords, currency: Currency) {
+        self.init(
+            clinics: missing.clinics.map {
+                .init(name: $0.name, firstSale: $0.firstSale.description, firstLine: $0.firstLine)
+            },
+            products: missing.products.map {
+                .init(
+                    name: $0.name,
+                    unitPrice: $0.unitPrice.map { currency.format($0) },
+                    unitCost: $0.unitCost.map { currency.format($0) },
+                    firstLine: $0.firstLine
+                )
+            },
+            terms: missing.terms.map {
+                .init(
+                    clinic: $0.clinic,
+                    from: $0.from.description,
+                    share: $0.share?.percentText,
+                    basis: API.spelt($0.basis)
+                )
+            }
+        )
+    }
+
+    /// "clinics Praxis Mitte, Haut & Co; products Hyaluron Serum; Glow's sales from 2026-09-05".
+    public static func said(_ missing: MissingRecords) -> String {
+        [
+            missing.clinics.isEmpty ? nil : "clinics " + missing.clinics.map(\.name).joined(separator: ", "),
+            missing.products.isEmpty ? nil : "products " + missing.products.map(\.name).joined(separator: ", "),
+            missing.terms.isEmpty
+                ? nil
+                : missing.terms.map { "\($0.clinic)'s sales from \($0.from) without its split" }.joined(
+                    separator: ", "
+                ),
+        ].compactMap { $0 }.joined(separator: "; ")
     }
 }

@@ -35,13 +35,15 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
     public var line: Int64?
     public var currency: String?
 
-    /// One row problem of a refused import.
+    /// One row problem of a refused import: its reason as the API says it, and the store's
+    /// refusal of the row as data (`cause`), which a client says in its own words.
     public struct Problem: Codable, Sendable, Hashable {
         public var line: Int
         public var column: String?
         public var reason: String
         public var file: String?
         public var fileIndex: Int?
+        public var cause: StoreErrorWire?
     }
 
     init(code: String) { self.code = code }
@@ -184,9 +186,10 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
                 Problem(
                     line: $0.line,
                     column: $0.column,
-                    reason: $0.reason,
+                    reason: $0.reason(on: .api),
                     file: $0.file?.name,
-                    fileIndex: $0.file?.index
+                    fileIndex: $0.file?.index,
+                    cause: $0.cause.map(StoreErrorWire.init)
                 )
             }
         case .alreadyImported(let file, let day):
@@ -263,8 +266,9 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
                     ImportProblem(
                         line: problem.line,
                         column: problem.column,
-                        reason: problem.reason,
-                        file: problem.file.map { ImportFile(index: problem.fileIndex ?? 0, name: $0) }
+                        reason: problem.cause?.error?.description ?? problem.reason,
+                        file: problem.file.map { ImportFile(index: problem.fileIndex ?? 0, name: $0) },
+                        cause: problem.cause?.error
                     )
                 },
                 total: total

@@ -195,8 +195,10 @@ package struct Problem: Error, Encodable, Sendable {
     var error: StoreErrorWire?
     /// On a page: the form that does what the sentence asks (not sent by the API).
     package var link: PageLink?
+    /// For an import whose sales need what the book lacks: what, to make with `createMissing`.
+    var missing: API.MissingRecords?
 
-    private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors, error }
+    private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors, error, missing }
 
     struct RowError: Encodable, Sendable {
         var line: Int

@@ -36,8 +36,17 @@ struct Import: AsyncParsableCommand {
             `commission mapping list` shows the saved ones.
 
             Any bad row means nothing is imported, from any of the files given together: every bad row \
-            is listed with its file, line, column and reason. A file imported before, byte for byte, \
-            is refused (so that no sale is recorded twice) unless --again.
+            is listed with its file, line, column and reason (one reason of many rows once, with its \
+            lines). A file imported before, byte for byte, is refused (so that no sale is recorded \
+            twice) unless --again.
+
+            Her history in one pass: when the sales name clinics or products the book does not have \
+            (or a clinic's sales before its split began), the import says which, with what the file \
+            says of each, and --create-missing makes them and imports everything in one step — each \
+            new clinic paid on --schedule at --share of its --basis from its first sale in the file, \
+            each product at its first line's price and cost, a clinic's earlier sales at its own \
+            split. --write-missing DIR writes them as clinics.csv, products.csv and terms.csv instead, \
+            to fill in and import with the file.
 
               clinics:  name, schedule                 (anchor)
               products: name, unit price               (sku, unit cost)
@@ -57,6 +66,9 @@ struct Import: AsyncParsableCommand {
               commission import us-export.csv --dates mdy
               commission import clinic-a.csv --map "Share %=share" --map "Start=effective from" --save-mapping "Clinic A"
               commission import clinic-a-2027.csv --mapping "Clinic A"
+              commission import history.xlsx --create-missing --schedule monthly --share 40
+              commission import history.xlsx --write-missing additions   # then fill them in, and:
+              commission import additions/clinics.csv additions/products.csv additions/terms.csv history.xlsx
               commission export prices --format csv > prices.csv && commission import prices.csv --db other.sqlite
             """
     )
@@ -73,9 +85,39 @@ struct Import: AsyncParsableCommand {
         name: .customLong("again"),
         help: "Import a file even though the same file (byte for byte) was imported before."
     ) var again = false
+    @Flag(
+        name: .customLong("create-missing"),
+        help: "Make the clinics, products and splits the sales need that the book lacks, with the sales (one step)."
+    ) var createMissing = false
+    @Option(
+        help: ArgumentHelp(
+            "With --create-missing: how the new clinics pay (monthly, semimonthly, weekly:WEEKDAY, biweekly:YYYY-MM-DD).",
+            valueName: "schedule"
+        )
+    ) var schedule: String = "monthly"
+    @Option(
+        help: ArgumentHelp(
+            "With --create-missing: your share at the new clinics, from their first sale (37.5 for 37.50%).",
+            valueName: "percent"
+        )
+    ) var share: String?
+    @Option(help: "With --create-missing: what the new clinics' share is of, profit or revenue.")
+    var basis: CommissionBasis = .profit
+    @Option(
+        name: .customLong("write-missing"),
+        help: ArgumentHelp(
+            "Write what the sales need that the book lacks as CSV files to fill in, in this directory.",
+            valueName: "directory"
+        )
+    ) var writeMissing: String?
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("Give at least one CSV file to import.") }
+        if createMissing && writeMissing != nil {
+            throw ValidationError(
+                "--create-missing makes what is missing, --write-missing writes it to fill in: give one."
+            )
+        }
         if reading.saveMapping != nil && (files.count != 1 || files.contains(where: Workbook.isWorkbook(atPath:))) {
             throw ValidationError("--save-mapping keeps the mapping of one CSV file: give that one file.")
         }
@@ -137,7 +179,37 @@ struct Import: AsyncParsableCommand {
             options.progress = { rows in FileHandle.standardError.write(Data("\r\(what): \(rows) rows read…".utf8)) }
         }
         do {
-            let summary = try await store.importRows(from: source, options: options)
+            // What the sales need that the book lacks: made with them (--create-missing), written to
+            // fill in (--write-missing), or said when the import refuses them.
+            var additions = Additions()
+            if createMissing || writeMissing != nil,
+                let missing = try await MissingRecords.find(importing: source, into: store, options: options)
+            {
+                if let writeMissing {
+                    try output(Self.write(missing, to: writeMissing, files: files, currency: settings.currency))
+                    return
+                }
+                do {
+                    additions = try Additions(
+                        missing,
+                        schedule: try parseSchedule(schedule),
+                        share: try share.map { try Share(parsing: $0) },
+                        basis: basis
+                    )
+                } catch StoreError.invalid(let field, let reason) {
+                    let said =
+                        field == "share"
+                        ? "Give your share at the new clinics with --share PERCENT."
+                        : "\(reason.prefix(1).uppercased())\(reason.dropFirst()) Or write them to fill in with --write-missing DIRECTORY."
+                    throw Failure(
+                        "\(what): \(Self.needs(missing, currency: settings.currency)) \(said) Nothing was imported."
+                    )
+                }
+            } else if writeMissing != nil {
+                output("The files need nothing the book lacks: nothing was written. Import them as they are.\n")
+                return
+            }
+            let summary = try await store.importRows(from: additions.importing(source), options: options)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             // Totals rows are not records: passed over, and said, per file.
             let totals = sources.compactMap { named in
@@ -164,8 +236,110 @@ struct Import: AsyncParsableCommand {
             }
         } catch let error as StoreError {
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            // Refused for what the book lacks: say what, and how to make it in the same step.
+            if case .importRejected = error, !createMissing,
+                let missing = try await MissingRecords.find(importing: source, into: store, options: options)
+            {
+                let rest =
+                    missing.otherProblems.isEmpty
+                    ? ""
+                    : "\n"
+                        + StoreError.importRejected(missing.otherProblems, total: missing.otherProblems.count)
+                        .description
+                throw Failure(
+                    "\(what): \(Self.needs(missing, currency: settings.currency)) Nothing was imported. "
+                        + "Make them with the sales in one step: add --create-missing --schedule monthly --share PERCENT "
+                        + "(the new clinics' pay schedule and your share there), or write them to fill in with --write-missing DIRECTORY."
+                        + rest
+                )
+            }
             throw Failure("\(what): \(error.description)")
         }
+    }
+}
+
+extension Import {
+    /// What the files need that the book lacks, said in a few lines.
+    static func needs(_ missing: MissingRecords, currency: Currency) -> String {
+        var lines: [String] = []
+        if !missing.clinics.isEmpty {
+            lines.append(
+                "clinics the book does not have: "
+                    + missing.clinics.map { "\($0.name) (first sale \($0.firstSale), \($0.firstLine))" }.joined(
+                        separator: ", "
+                    )
+            )
+        }
+        if !missing.products.isEmpty {
+            lines.append(
+                "products the book does not have: "
+                    + missing.products.map { product in
+                        product.name
+                            + (product.unitPrice.map { price in
+                                " (\(currency.format(price))"
+                                    + (product.unitCost.map { ", cost \(currency.format($0))" } ?? "")
+                                    + ", \(product.firstLine))"
+                            } ?? " (no price in the file, \(product.firstLine))")
+                    }.joined(separator: ", ")
+            )
+        }
+        if !missing.terms.isEmpty {
+            lines.append(
+                "sales before a clinic's split begins: "
+                    + missing.terms.map { "\($0.clinic) from \($0.from)\($0.share.map { " (its own \($0))" } ?? "")" }
+                    .joined(separator: ", ")
+            )
+        }
+        return "The sales need what the book lacks —\n  " + lines.joined(separator: ";\n  ") + "."
+    }
+
+    /// Writes what is missing as files `commission import` reads, for her to fill in (the shares
+    /// left blank where nothing proposes one), and says how to import them.
+    static func write(
+        _ missing: MissingRecords,
+        to directory: String,
+        files: [String],
+        currency: Currency
+    ) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        func cell(_ text: String) -> String {
+            text.contains(where: { ",\"\n\r".contains($0) })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        var written: [String] = []
+        func write(_ name: String, _ header: String, _ rows: [[String]]) throws {
+            guard !rows.isEmpty else { return }
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard !FileManager.default.fileExists(atPath: path) else {
+                throw Failure("\(path) exists already: give another directory to --write-missing.")
+            }
+            let text = header + "\n" + rows.map { $0.map(cell).joined(separator: ",") + "\n" }.joined()
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            written.append(path)
+        }
+        try write("clinics.csv", "name,schedule", missing.clinics.map { [$0.name, "monthly"] })
+        try write(
+            "products.csv",
+            "name,unit price,unit cost",
+            missing.products.map {
+                [
+                    $0.name, $0.unitPrice.map { currency.format($0) } ?? "",
+                    $0.unitCost.map { currency.format($0) } ?? "",
+                ]
+            }
+        )
+        try write(
+            "terms.csv",
+            "clinic,share,basis,effective from",
+            missing.clinics.map { [$0.name, "", "profit", $0.firstSale.description] }
+                + missing.terms.map {
+                    [$0.clinic, $0.share?.percentText ?? "", $0.basis.rawValue, $0.from.description]
+                }
+        )
+        return "Wrote " + written.joined(separator: ", ")
+            + ": fill in each clinic's schedule and your share (and a product's price where it is blank), then import them with the sales in one step:\n"
+            + "  commission import "
+            + (written + files).map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ") + "\n"
     }
 }
 

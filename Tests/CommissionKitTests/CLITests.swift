@@ -281,6 +281,70 @@ import Testing
 
     /// Several files given to one `import` land together or not at all: a bad row in the last
     /// leaves the first ones unwritten, and the error names the file; mended, all of them land.
+    /// Her history in one pass: what the sales need that the book lacks is said with where the
+    /// file has it, made with them by --create-missing, or written to fill in by --write-missing.
+    @Test func herHistoryComesInOnePass() throws {
+        let directory = temporaryDirectory()
+        let db = directory.appendingPathComponent("book.sqlite").path
+        #expect(try commission(["init", "--currency", "EUR", "--time-zone", "Europe/Berlin", "--db", db]).status == 0)
+        let history = file(
+            "history.csv",
+            """
+            date,clinic,product,quantity,unit price,unit cost
+            2026-09-02,Praxis Mitte,Hyaluron Serum,2,89.00,31.00
+            2026-09-07,Haut & Co,Hyaluron Serum,1,,
+            2026-10-01,Haut & Co,Peeling Set,3,45.50,12.00
+
+            """,
+            in: directory
+        )
+        let asked = try commission(["import", history, "--db", db])
+        #expect(asked.status != 0)
+        #expect(
+            asked.stderr.contains(
+                "Praxis Mitte (first sale 2026-09-02, line 2), Haut & Co (first sale 2026-09-07, line 3)"
+            )
+                && asked.stderr.contains("Hyaluron Serum (89.00, cost 31.00, line 2)")
+                && asked.stderr.contains("--create-missing"),
+            "\(asked.stderr)"
+        )
+        // Without a share for the new clinics, the flag says so; nothing is made.
+        let noShare = try commission(["import", history, "--create-missing", "--db", db])
+        #expect(noShare.status != 0 && noShare.stderr.contains("--share PERCENT"), "\(noShare.stderr)")
+
+        // Written to fill in: files `commission import` reads, and the command that imports them.
+        let additions = directory.appendingPathComponent("additions").path
+        let written = try commission(["import", history, "--write-missing", additions, "--db", db])
+        #expect(written.status == 0, "\(written.stderr)")
+        let terms = try String(contentsOfFile: additions + "/terms.csv", encoding: .utf8)
+        #expect(
+            terms
+                == "clinic,share,basis,effective from\nPraxis Mitte,,profit,2026-09-02\nHaut & Co,,profit,2026-09-07\n"
+        )
+        #expect(
+            written.stdout.contains(
+                "commission import \(additions)/clinics.csv \(additions)/products.csv \(additions)/terms.csv \(history)"
+            )
+        )
+        #expect(
+            try commission(["clinic", "list", "--format", "csv", "--db", db]).stdout.split(separator: "\n").count == 1
+        )
+
+        let made = try commission([
+            "import", history, "--create-missing", "--schedule", "semimonthly", "--share", "50", "--db", db,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("imported 2 clinics, 2 products, 2 terms, 3 sales"), "\(made.stdout)")
+        // (89.00 − 31.00) × 2 × 50%: her split from the first sale there, on the schedule given.
+        let statement = try commission([
+            "statement", "Praxis Mitte", "--period", "2026-09-02", "--format", "json", "--db", db,
+        ])
+        #expect(
+            statement.stdout.contains("\"commission\" : \"58.00\"") && statement.stdout.contains("2026-09-15"),
+            "\(statement.stdout)"
+        )
+    }
+
     @Test func filesImportedTogetherLandWholeOrNotAtAll() throws {
         let directory = temporaryDirectory()
         let db = directory.appendingPathComponent("book.sqlite").path
@@ -295,9 +359,12 @@ import Testing
         )
         let refused = try commission(["import", clinics, products, terms, badSales, "--db", db])
         #expect(refused.status != 0)
+        // A clinic the book lacks (here misspelt) is named with where the file first has it, and
+        // what would make it in the same step.
         #expect(
-            refused.stderr.contains("4 files: Nothing was imported")
-                && refused.stderr.contains("sales.csv, line 3, column \"clinic\""),
+            refused.stderr.contains("4 files: The sales need what the book lacks")
+                && refused.stderr.contains("Glwo (first sale 2026-03-03, \(badSales), line 3)")
+                && refused.stderr.contains("Nothing was imported") && refused.stderr.contains("--create-missing"),
             "\(refused.stderr)"
         )
         #expect(

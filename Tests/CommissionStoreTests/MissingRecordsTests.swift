@@ -43,14 +43,14 @@ import Testing
         let found = try #require(try await MissingRecords.find(importing: Self.source(Self.history), into: store))
         #expect(
             found.clinics == [
-                .init(name: "Praxis Mitte", firstSale: day("2026-09-02")),
-                .init(name: "Haut & Co", firstSale: day("2026-09-07")),
+                .init(name: "Praxis Mitte", firstSale: day("2026-09-02"), firstLine: "line 2"),
+                .init(name: "Haut & Co", firstSale: day("2026-09-07"), firstLine: "line 5"),
             ]
         )
         #expect(
             found.products == [
-                .init(name: "Hyaluron Serum", unitPrice: cents(8900), unitCost: cents(3100)),
-                .init(name: "Peeling Set", unitPrice: cents(4550), unitCost: cents(1200)),
+                .init(name: "Hyaluron Serum", unitPrice: cents(8900), unitCost: cents(3100), firstLine: "line 2"),
+                .init(name: "Peeling Set", unitPrice: cents(4550), unitCost: cents(1200), firstLine: "line 6"),
             ]
         )
         // Glow's split proposed from its own terms, back to the file's first sale there.
@@ -110,7 +110,7 @@ import Testing
         let store = try await Self.book(.sqliteMemory)
         let text = "date,clinic,product,quantity\n2026-11-02,Glow,Night Cream,1\n"
         let found = try #require(try await MissingRecords.find(importing: Self.source(text), into: store))
-        #expect(found.products == [.init(name: "Night Cream", unitPrice: nil, unitCost: nil)])
+        #expect(found.products == [.init(name: "Night Cream", unitPrice: nil, unitCost: nil, firstLine: "line 2")])
         #expect(throws: StoreError.self) { try Additions(found, schedule: .monthly, share: nil, basis: .profit) }
     }
 }

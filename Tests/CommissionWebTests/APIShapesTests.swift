@@ -126,6 +126,10 @@ import Testing
                 .post, "/api/v1/import?kind=sales&dryRun=true",
                 "date,clinic,product,quantity\n2026-03-07,Glow,Serum 30ml,1\n"
             ),
+            (
+                .post, "/api/v1/import?dryRun=true&createMissing=true&share=40&schedule=weekly:monday",
+                "date,clinic,product,quantity,unit price\n2026-03-07,Lumen,Night Cream,1,30.00\n"
+            ),
             (.delete, "/api/v1/payouts/\(ids.payout)", nil),
             (.delete, "/api/v1/prices/\(ids.price)", nil),
             (.delete, "/api/v1/sales/\(ids.sale)", nil),
@@ -135,10 +139,15 @@ import Testing
             (.delete, "/api/v1/products/\(product)", nil),
             (.delete, "/api/v1/clinics/\(clinic)", nil),
             // Refusals answer the document's problem, or where the book stands for changes asked
-            // of no history (the last three requests: every other one succeeds).
+            // of no history (the last four requests: every other one succeeds).
             (.get, "/api/v1/changes/since/0", nil),
             (.get, "/api/v1/sales/999999", nil),
             (.post, "/api/v1/sales", #"{"clinicId": \#(clinic), "productId": \#(product), "date": "2026-13-01"}"#),
+            // An import whose sales need what the book lacks: said, with what, in `missing`.
+            (
+                .post, "/api/v1/import?dryRun=true",
+                "date,clinic,product,quantity,unit price\n2026-03-07,Lumen,Night Cream,1,30.00\n"
+            ),
         ]
     }
 
@@ -237,7 +246,7 @@ import Testing
                     body: request.body.map { ByteBuffer(string: $0) }
                 )
                 let where_ = "\(request.method) \(request.uri) → \(response.status.code)"
-                let refusal = index >= requests.count - 3
+                let refusal = index >= requests.count - 4
                 #expect(
                     refusal ? response.status.code >= 400 : response.status.code < 300,
                     "\(where_): \(response.text.prefix(300))"

@@ -1798,6 +1798,45 @@ import Testing
                 twice.status == .conflict && detail?.contains("add again=true to the request") == true,
                 "\(twice.text)"
             )
+            // Sales naming what the book lacks: said in the API's words, with what in `missing`;
+            // createMissing makes it with them in one step.
+            var csv = headers
+            csv[.contentType] = "text/csv"
+            let history =
+                "date,clinic,product,quantity,unit price,unit cost\n2026-03-09,Lumen,Night Cream,2,30.00,10.00\n"
+            let asked = try await client.execute(
+                uri: "/api/v1/import",
+                method: .post,
+                headers: csv,
+                body: ByteBuffer(string: history)
+            )
+            #expect(asked.status == .unprocessableContent, "\(asked.text)")
+            let missing = try asked.json()["missing"] as? [String: Any]
+            #expect((missing?["clinics"] as? [[String: Any]])?.first?["firstSale"] as? String == "2026-03-09")
+            #expect((missing?["products"] as? [[String: Any]])?.first?["unitPrice"] as? String == "30.00")
+            #expect((try asked.json()["detail"] as? String)?.contains("createMissing=true&share=PERCENT") == true)
+            #expect(!asked.text.contains("commission clinic") && !asked.text.contains("--create-missing"))
+            let noShare = try await client.execute(
+                uri: "/api/v1/import?createMissing=true",
+                method: .post,
+                headers: csv,
+                body: ByteBuffer(string: history)
+            )
+            #expect(
+                noShare.status == .unprocessableContent && noShare.text.contains("add share=PERCENT"),
+                "\(noShare.text)"
+            )
+            let made = try await client.execute(
+                uri: "/api/v1/import?createMissing=true&share=50&basis=revenue",
+                method: .post,
+                headers: csv,
+                body: ByteBuffer(string: history)
+            )
+            #expect(made.status == .created, "\(made.text)")
+            #expect(
+                try made.json()["clinics"] as? Int == 1 && made.json()["products"] as? Int == 1
+                    && made.json()["sales"] as? Int == 1
+            )
             let forced = try await client.execute(
                 uri: "/api/v1/import?again=true&dryRun=true",
                 method: .post,
@@ -1814,7 +1853,8 @@ import Testing
             )
             #expect(junk.status.code == 422 && junk.text.contains("Cannot read the workbook"), "\(junk.text)")
         }
-        #expect(try await store.countSales(SaleQuery()) == 6)
+        // The workbook's six, and the sale made with its clinic and product.
+        #expect(try await store.countSales(SaleQuery()) == 7)
     }
 
     /// A ZIP bomb (Fixtures/workbook/shared-strings-bomb.xlsx: 160 KB whose shared strings unpack to

@@ -113,6 +113,89 @@ extension Components {
                     public var file: Swift.String?
                     /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/fileIndex`.
                     public var fileIndex: Swift.Int?
+                    /// The store's refusal of the row, as data (the same members as `error`), for a client to say in its own words.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause`.
+                    public struct CausePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/code`.
+                        public var code: Swift.String
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/table`.
+                        public var table: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/name`.
+                        public var name: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/clinic`.
+                        public var clinic: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/product`.
+                        public var product: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/day`.
+                        public var day: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/periodStart`.
+                        public var periodStart: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/periodEnd`.
+                        public var periodEnd: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/schedule`.
+                        public var schedule: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/field`.
+                        public var field: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/reason`.
+                        public var reason: Swift.String?
+                        /// Creates a new `CausePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - code:
+                        ///   - table:
+                        ///   - name:
+                        ///   - clinic:
+                        ///   - product:
+                        ///   - day:
+                        ///   - periodStart:
+                        ///   - periodEnd:
+                        ///   - schedule:
+                        ///   - field:
+                        ///   - reason:
+                        public init(
+                            code: Swift.String,
+                            table: Swift.String? = nil,
+                            name: Swift.String? = nil,
+                            clinic: Swift.String? = nil,
+                            product: Swift.String? = nil,
+                            day: Swift.String? = nil,
+                            periodStart: Swift.String? = nil,
+                            periodEnd: Swift.String? = nil,
+                            schedule: Swift.String? = nil,
+                            field: Swift.String? = nil,
+                            reason: Swift.String? = nil
+                        ) {
+                            self.code = code
+                            self.table = table
+                            self.name = name
+                            self.clinic = clinic
+                            self.product = product
+                            self.day = day
+                            self.periodStart = periodStart
+                            self.periodEnd = periodEnd
+                            self.schedule = schedule
+                            self.field = field
+                            self.reason = reason
+                        }
+                        public enum CodingKeys: String, CodingKey {
+                            case code
+                            case table
+                            case name
+                            case clinic
+                            case product
+                            case day
+                            case periodStart
+                            case periodEnd
+                            case schedule
+                            case field
+                            case reason
+                        }
+                    }
+                    /// The store's refusal of the row, as data (the same members as `error`), for a client to say in its own words.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause`.
+                    public var cause: Components.Schemas.Problem._ErrorPayload.ProblemsPayloadPayload.CausePayload?
                     /// Creates a new `ProblemsPayloadPayload`.
                     ///
                     /// - Parameters:
@@ -121,18 +204,21 @@ extension Components {
                     ///   - reason:
                     ///   - file:
                     ///   - fileIndex:
+                    ///   - cause: The store's refusal of the row, as data (the same members as `error`), for a client to say in its own words.
                     public init(
                         line: Swift.Int,
                         column: Swift.String? = nil,
                         reason: Swift.String,
                         file: Swift.String? = nil,
-                        fileIndex: Swift.Int? = nil
+                        fileIndex: Swift.Int? = nil,
+                        cause: Components.Schemas.Problem._ErrorPayload.ProblemsPayloadPayload.CausePayload? = nil
                     ) {
                         self.line = line
                         self.column = column
                         self.reason = reason
                         self.file = file
                         self.fileIndex = fileIndex
+                        self.cause = cause
                     }
                     public enum CodingKeys: String, CodingKey {
                         case line
@@ -140,6 +226,7 @@ extension Components {
                         case reason
                         case file
                         case fileIndex
+                        case cause
                     }
                 }
                 /// - Remark: Generated from `#/components/schemas/Problem/error/problems`.
@@ -275,6 +362,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/error`.
             public var error: Components.Schemas.Problem._ErrorPayload?
+            /// For an import whose sales need what the book lacks: the clinics and products it names that the book does not have, and the clinics with sales before their split — each with what the body says of it; `createMissing=true` makes them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/missing`.
+            public var missing: Components.Schemas.MissingRecords?
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
@@ -284,13 +375,15 @@ extension Components {
             ///   - detail:
             ///   - errors:
             ///   - error: For a refusal of the store: the error as data (its `code` and values), which a remote store turns back into the same error.
+            ///   - missing: For an import whose sales need what the book lacks: the clinics and products it names that the book does not have, and the clinics with sales before their split — each with what the body says of it; `createMissing=true` makes them.
             public init(
                 _type: Swift.String,
                 title: Swift.String,
                 status: Swift.Int,
                 detail: Swift.String,
                 errors: Components.Schemas.Problem.ErrorsPayload? = nil,
-                error: Components.Schemas.Problem._ErrorPayload? = nil
+                error: Components.Schemas.Problem._ErrorPayload? = nil,
+                missing: Components.Schemas.MissingRecords? = nil
             ) {
                 self._type = _type
                 self.title = title
@@ -298,6 +391,7 @@ extension Components {
                 self.detail = detail
                 self.errors = errors
                 self.error = error
+                self.missing = missing
             }
             public enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -306,6 +400,7 @@ extension Components {
                 case detail
                 case errors
                 case error
+                case missing
             }
         }
         /// - Remark: Generated from `#/components/schemas/Totals`.
@@ -1947,6 +2042,159 @@ extension Components {
                 case prices
                 case scheduleChanges
                 case deductions
+            }
+        }
+        /// What the sales of an import need that the book lacks: the clinics and products they name that the book does not have, and the clinics with sales before their split, each with what the body says of it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MissingRecords`.
+        public struct MissingRecords: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload`.
+            public struct ClinicsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload/name`.
+                public var name: Swift.String
+                /// Its earliest sale in the body: where its split would start.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload/firstSale`.
+                public var firstSale: Swift.String
+                /// Where the body first names it ("line 3").
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload/firstLine`.
+                public var firstLine: Swift.String
+                /// Creates a new `ClinicsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - firstSale: Its earliest sale in the body: where its split would start.
+                ///   - firstLine: Where the body first names it ("line 3").
+                public init(
+                    name: Swift.String,
+                    firstSale: Swift.String,
+                    firstLine: Swift.String
+                ) {
+                    self.name = name
+                    self.firstSale = firstSale
+                    self.firstLine = firstLine
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case name
+                    case firstSale
+                    case firstLine
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/clinics`.
+            public typealias ClinicsPayload = [Components.Schemas.MissingRecords.ClinicsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/clinics`.
+            public var clinics: Components.Schemas.MissingRecords.ClinicsPayload
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload`.
+            public struct ProductsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/name`.
+                public var name: Swift.String
+                /// The price of its first line, when the body gives one.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/unitPrice`.
+                public var unitPrice: Swift.String?
+                /// The cost of its first line, when the body gives one.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/unitCost`.
+                public var unitCost: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/firstLine`.
+                public var firstLine: Swift.String
+                /// Creates a new `ProductsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - unitPrice: The price of its first line, when the body gives one.
+                ///   - unitCost: The cost of its first line, when the body gives one.
+                ///   - firstLine:
+                public init(
+                    name: Swift.String,
+                    unitPrice: Swift.String? = nil,
+                    unitCost: Swift.String? = nil,
+                    firstLine: Swift.String
+                ) {
+                    self.name = name
+                    self.unitPrice = unitPrice
+                    self.unitCost = unitCost
+                    self.firstLine = firstLine
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case name
+                    case unitPrice
+                    case unitCost
+                    case firstLine
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/products`.
+            public typealias ProductsPayload = [Components.Schemas.MissingRecords.ProductsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/products`.
+            public var products: Components.Schemas.MissingRecords.ProductsPayload
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload`.
+            public struct TermsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/clinic`.
+                public var clinic: Swift.String
+                /// The earliest of its sales that no terms cover.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/from`.
+                public var from: Swift.String
+                /// The share of the clinic's own latest split, proposed.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/share`.
+                public var share: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/basis`.
+                @frozen public enum BasisPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case profit = "profit"
+                    case revenue = "revenue"
+                }
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/basis`.
+                public var basis: Components.Schemas.MissingRecords.TermsPayloadPayload.BasisPayload
+                /// Creates a new `TermsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - clinic:
+                ///   - from: The earliest of its sales that no terms cover.
+                ///   - share: The share of the clinic's own latest split, proposed.
+                ///   - basis:
+                public init(
+                    clinic: Swift.String,
+                    from: Swift.String,
+                    share: Swift.String? = nil,
+                    basis: Components.Schemas.MissingRecords.TermsPayloadPayload.BasisPayload
+                ) {
+                    self.clinic = clinic
+                    self.from = from
+                    self.share = share
+                    self.basis = basis
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case clinic
+                    case from
+                    case share
+                    case basis
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/terms`.
+            public typealias TermsPayload = [Components.Schemas.MissingRecords.TermsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/terms`.
+            public var terms: Components.Schemas.MissingRecords.TermsPayload
+            /// Creates a new `MissingRecords`.
+            ///
+            /// - Parameters:
+            ///   - clinics:
+            ///   - products:
+            ///   - terms:
+            public init(
+                clinics: Components.Schemas.MissingRecords.ClinicsPayload,
+                products: Components.Schemas.MissingRecords.ProductsPayload,
+                terms: Components.Schemas.MissingRecords.TermsPayload
+            ) {
+                self.clinics = clinics
+                self.products = products
+                self.terms = terms
+            }
+            public enum CodingKeys: String, CodingKey {
+                case clinics
+                case products
+                case terms
             }
         }
         /// - Remark: Generated from `#/components/schemas/Settings`.

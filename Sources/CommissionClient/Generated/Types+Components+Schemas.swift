@@ -101,6 +101,89 @@ extension Components {
                     internal var file: Swift.String?
                     /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/fileIndex`.
                     internal var fileIndex: Swift.Int?
+                    /// The store's refusal of the row, as data (the same members as `error`), for a client to say in its own words.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause`.
+                    internal struct CausePayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/code`.
+                        internal var code: Swift.String
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/table`.
+                        internal var table: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/name`.
+                        internal var name: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/clinic`.
+                        internal var clinic: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/product`.
+                        internal var product: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/day`.
+                        internal var day: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/periodStart`.
+                        internal var periodStart: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/periodEnd`.
+                        internal var periodEnd: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/schedule`.
+                        internal var schedule: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/field`.
+                        internal var field: Swift.String?
+                        /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause/reason`.
+                        internal var reason: Swift.String?
+                        /// Creates a new `CausePayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - code:
+                        ///   - table:
+                        ///   - name:
+                        ///   - clinic:
+                        ///   - product:
+                        ///   - day:
+                        ///   - periodStart:
+                        ///   - periodEnd:
+                        ///   - schedule:
+                        ///   - field:
+                        ///   - reason:
+                        internal init(
+                            code: Swift.String,
+                            table: Swift.String? = nil,
+                            name: Swift.String? = nil,
+                            clinic: Swift.String? = nil,
+                            product: Swift.String? = nil,
+                            day: Swift.String? = nil,
+                            periodStart: Swift.String? = nil,
+                            periodEnd: Swift.String? = nil,
+                            schedule: Swift.String? = nil,
+                            field: Swift.String? = nil,
+                            reason: Swift.String? = nil
+                        ) {
+                            self.code = code
+                            self.table = table
+                            self.name = name
+                            self.clinic = clinic
+                            self.product = product
+                            self.day = day
+                            self.periodStart = periodStart
+                            self.periodEnd = periodEnd
+                            self.schedule = schedule
+                            self.field = field
+                            self.reason = reason
+                        }
+                        internal enum CodingKeys: String, CodingKey {
+                            case code
+                            case table
+                            case name
+                            case clinic
+                            case product
+                            case day
+                            case periodStart
+                            case periodEnd
+                            case schedule
+                            case field
+                            case reason
+                        }
+                    }
+                    /// The store's refusal of the row, as data (the same members as `error`), for a client to say in its own words.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/Problem/error/ProblemsPayload/cause`.
+                    internal var cause: Components.Schemas.Problem._ErrorPayload.ProblemsPayloadPayload.CausePayload?
                     /// Creates a new `ProblemsPayloadPayload`.
                     ///
                     /// - Parameters:
@@ -109,18 +192,21 @@ extension Components {
                     ///   - reason:
                     ///   - file:
                     ///   - fileIndex:
+                    ///   - cause: The store's refusal of the row, as data (the same members as `error`), for a client to say in its own words.
                     internal init(
                         line: Swift.Int,
                         column: Swift.String? = nil,
                         reason: Swift.String,
                         file: Swift.String? = nil,
-                        fileIndex: Swift.Int? = nil
+                        fileIndex: Swift.Int? = nil,
+                        cause: Components.Schemas.Problem._ErrorPayload.ProblemsPayloadPayload.CausePayload? = nil
                     ) {
                         self.line = line
                         self.column = column
                         self.reason = reason
                         self.file = file
                         self.fileIndex = fileIndex
+                        self.cause = cause
                     }
                     internal enum CodingKeys: String, CodingKey {
                         case line
@@ -128,6 +214,7 @@ extension Components {
                         case reason
                         case file
                         case fileIndex
+                        case cause
                     }
                 }
                 /// - Remark: Generated from `#/components/schemas/Problem/error/problems`.
@@ -263,6 +350,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Problem/error`.
             internal var error: Components.Schemas.Problem._ErrorPayload?
+            /// For an import whose sales need what the book lacks: the clinics and products it names that the book does not have, and the clinics with sales before their split — each with what the body says of it; `createMissing=true` makes them.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Problem/missing`.
+            internal var missing: Components.Schemas.MissingRecords?
             /// Creates a new `Problem`.
             ///
             /// - Parameters:
@@ -272,13 +363,15 @@ extension Components {
             ///   - detail:
             ///   - errors:
             ///   - error: For a refusal of the store: the error as data (its `code` and values), which a remote store turns back into the same error.
+            ///   - missing: For an import whose sales need what the book lacks: the clinics and products it names that the book does not have, and the clinics with sales before their split — each with what the body says of it; `createMissing=true` makes them.
             internal init(
                 _type: Swift.String,
                 title: Swift.String,
                 status: Swift.Int,
                 detail: Swift.String,
                 errors: Components.Schemas.Problem.ErrorsPayload? = nil,
-                error: Components.Schemas.Problem._ErrorPayload? = nil
+                error: Components.Schemas.Problem._ErrorPayload? = nil,
+                missing: Components.Schemas.MissingRecords? = nil
             ) {
                 self._type = _type
                 self.title = title
@@ -286,6 +379,7 @@ extension Components {
                 self.detail = detail
                 self.errors = errors
                 self.error = error
+                self.missing = missing
             }
             internal enum CodingKeys: String, CodingKey {
                 case _type = "type"
@@ -294,6 +388,7 @@ extension Components {
                 case detail
                 case errors
                 case error
+                case missing
             }
         }
         /// - Remark: Generated from `#/components/schemas/Totals`.
@@ -1935,6 +2030,159 @@ extension Components {
                 case prices
                 case scheduleChanges
                 case deductions
+            }
+        }
+        /// What the sales of an import need that the book lacks: the clinics and products they name that the book does not have, and the clinics with sales before their split, each with what the body says of it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MissingRecords`.
+        internal struct MissingRecords: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload`.
+            internal struct ClinicsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload/name`.
+                internal var name: Swift.String
+                /// Its earliest sale in the body: where its split would start.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload/firstSale`.
+                internal var firstSale: Swift.String
+                /// Where the body first names it ("line 3").
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ClinicsPayload/firstLine`.
+                internal var firstLine: Swift.String
+                /// Creates a new `ClinicsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - firstSale: Its earliest sale in the body: where its split would start.
+                ///   - firstLine: Where the body first names it ("line 3").
+                internal init(
+                    name: Swift.String,
+                    firstSale: Swift.String,
+                    firstLine: Swift.String
+                ) {
+                    self.name = name
+                    self.firstSale = firstSale
+                    self.firstLine = firstLine
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case name
+                    case firstSale
+                    case firstLine
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/clinics`.
+            internal typealias ClinicsPayload = [Components.Schemas.MissingRecords.ClinicsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/clinics`.
+            internal var clinics: Components.Schemas.MissingRecords.ClinicsPayload
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload`.
+            internal struct ProductsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/name`.
+                internal var name: Swift.String
+                /// The price of its first line, when the body gives one.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/unitPrice`.
+                internal var unitPrice: Swift.String?
+                /// The cost of its first line, when the body gives one.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/unitCost`.
+                internal var unitCost: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/ProductsPayload/firstLine`.
+                internal var firstLine: Swift.String
+                /// Creates a new `ProductsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - unitPrice: The price of its first line, when the body gives one.
+                ///   - unitCost: The cost of its first line, when the body gives one.
+                ///   - firstLine:
+                internal init(
+                    name: Swift.String,
+                    unitPrice: Swift.String? = nil,
+                    unitCost: Swift.String? = nil,
+                    firstLine: Swift.String
+                ) {
+                    self.name = name
+                    self.unitPrice = unitPrice
+                    self.unitCost = unitCost
+                    self.firstLine = firstLine
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case name
+                    case unitPrice
+                    case unitCost
+                    case firstLine
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/products`.
+            internal typealias ProductsPayload = [Components.Schemas.MissingRecords.ProductsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/products`.
+            internal var products: Components.Schemas.MissingRecords.ProductsPayload
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload`.
+            internal struct TermsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/clinic`.
+                internal var clinic: Swift.String
+                /// The earliest of its sales that no terms cover.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/from`.
+                internal var from: Swift.String
+                /// The share of the clinic's own latest split, proposed.
+                ///
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/share`.
+                internal var share: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/basis`.
+                internal enum BasisPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case profit = "profit"
+                    case revenue = "revenue"
+                }
+                /// - Remark: Generated from `#/components/schemas/MissingRecords/TermsPayload/basis`.
+                internal var basis: Components.Schemas.MissingRecords.TermsPayloadPayload.BasisPayload
+                /// Creates a new `TermsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - clinic:
+                ///   - from: The earliest of its sales that no terms cover.
+                ///   - share: The share of the clinic's own latest split, proposed.
+                ///   - basis:
+                internal init(
+                    clinic: Swift.String,
+                    from: Swift.String,
+                    share: Swift.String? = nil,
+                    basis: Components.Schemas.MissingRecords.TermsPayloadPayload.BasisPayload
+                ) {
+                    self.clinic = clinic
+                    self.from = from
+                    self.share = share
+                    self.basis = basis
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case clinic
+                    case from
+                    case share
+                    case basis
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/terms`.
+            internal typealias TermsPayload = [Components.Schemas.MissingRecords.TermsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/MissingRecords/terms`.
+            internal var terms: Components.Schemas.MissingRecords.TermsPayload
+            /// Creates a new `MissingRecords`.
+            ///
+            /// - Parameters:
+            ///   - clinics:
+            ///   - products:
+            ///   - terms:
+            internal init(
+                clinics: Components.Schemas.MissingRecords.ClinicsPayload,
+                products: Components.Schemas.MissingRecords.ProductsPayload,
+                terms: Components.Schemas.MissingRecords.TermsPayload
+            ) {
+                self.clinics = clinics
+                self.products = products
+                self.terms = terms
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case clinics
+                case products
+                case terms
             }
         }
         /// - Remark: Generated from `#/components/schemas/Settings`.

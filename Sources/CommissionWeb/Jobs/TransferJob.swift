@@ -800,6 +800,21 @@ package struct TransferJob: Job {
             digests: [ImportDigest(name: name, data: data)],
             again: query["again"] == "true"
         )
+        // What the sales need that the book lacks, made with them when asked (createMissing=true).
+        let createMissing = query["createMissing"] == "true"
+        let schedule: PaySchedule, share: Share?, basis: CommissionBasis
+        do {
+            schedule = try PaySchedule(parsing: query["schedule"].map(String.init) ?? "monthly")
+        } catch {
+            throw Problem(.badRequest, "The schedule is monthly, semimonthly, weekly:WEEKDAY or biweekly:YYYY-MM-DD.")
+        }
+        do { share = try query["share"].map { try Share(parsing: String($0)) } } catch {
+            throw Problem(.badRequest, "The share: \(error)")
+        }
+        guard let given = CommissionBasis(rawValue: query["basis"].map(String.init) ?? "profit") else {
+            throw Problem(.badRequest, "The basis is profit or revenue.")
+        }
+        basis = given
         /// The import of `source`, read as `kinds`.
         func importing(
             _ read: () throws -> (source: any ImportSource, kinds: [ImportKind])
@@ -817,8 +832,41 @@ package struct TransferJob: Job {
             } catch let error as CSVFileError {
                 throw Problem(.unprocessableContent, error.description)
             }
+            var additions = Additions()
+            if createMissing,
+                let missing = try await MissingRecords.find(importing: source, into: app.store, options: options)
+            {
+                do {
+                    additions = try Additions(missing, schedule: schedule, share: share, basis: basis)
+                } catch StoreError.invalid(let field, let reason) {
+                    var problem = Problem(
+                        .unprocessableContent,
+                        field == "share"
+                            ? "The new clinics need your share there: add share=PERCENT to the request. Nothing was imported."
+                            : "\(reason.prefix(1).uppercased())\(reason.dropFirst()) Nothing was imported."
+                    )
+                    problem.missing = API.MissingRecords(missing, currency: currency)
+                    throw problem
+                }
+            }
             do {
-                return (try await app.store.importRows(from: source, options: options), kinds)
+                return (try await app.store.importRows(from: additions.importing(source), options: options), kinds)
+            } catch let error as StoreError where !createMissing {
+                // Refused for what the book lacks: said, with what would make it in the same step.
+                guard case .importRejected = error,
+                    let missing = try await MissingRecords.find(importing: source, into: app.store, options: options)
+                else { throw error }
+                var problem = Problem.from(
+                    StoreError.importRejected(missing.otherProblems, total: missing.otherProblems.count),
+                    on: .api
+                )
+                problem.detail =
+                    "The sales need what the book lacks (\(API.MissingRecords.said(missing))): nothing was imported. "
+                    + "Add createMissing=true&share=PERCENT to the request to make them with the sales in one step"
+                    + (missing.otherProblems.isEmpty ? "." : ", once the rows in errors are corrected.")
+                problem.error = StoreErrorWire(error)
+                problem.missing = API.MissingRecords(missing, currency: currency)
+                throw problem
             } catch let error as CSVFileError {
                 throw Problem(.unprocessableContent, error.description)
             } catch StoreError.alreadyImported(let file, let day) {
