@@ -197,8 +197,16 @@ package struct Problem: Error, Encodable, Sendable {
     package var link: PageLink?
     /// For an import whose sales need what the book lacks: what, to make with `createMissing`.
     var missing: API.MissingRecords?
+    /// On a page: the form's field the sentence is about (`quantity`, `price`…), for the page to
+    /// put it beside it (not sent by the API).
+    package var field: String?
+    /// On a page: the sentence asks rather than refuses ("Save anyway?"): the same form sent with
+    /// `confirmed` is taken (not sent by the API).
+    package var confirm: Bool?
 
-    private enum CodingKeys: String, CodingKey { case type, title, status, detail, errors, error, missing }
+    private enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, errors, error, missing, field, confirm
+    }
 
     struct RowError: Encodable, Sendable {
         var line: Int
@@ -222,6 +230,7 @@ package struct Problem: Error, Encodable, Sendable {
         var problem = problem(for: error, on: surface)
         if problem.error == nil { problem.error = StoreErrorWire(error) }
         if surface == .page, let error = error as? StoreError { problem.link = PageLink.doing(error) }
+        if surface == .page, problem.field == nil { problem.field = formField(for: error) }
         return problem
     }
 
@@ -264,6 +273,17 @@ package struct Problem: Error, Encodable, Sendable {
                 .internalServerError,
                 "Something went wrong on the server; nothing was changed. The log has the details."
             )
+        }
+    }
+
+    /// The field of a sale's form an error is about, by the name the form gives it.
+    static func formField(for error: any Error) -> String? {
+        guard let field = StoreInput.importField(for: error) else { return nil }
+        if let error = error as? StoreError, case .noTermsInForce = error { return "clinic" }
+        switch field {
+        case "unit price", "unitPrice", "price": return "price"
+        case "quantity", "discount", "date", "clinic", "product", "note": return field
+        default: return nil
         }
     }
 

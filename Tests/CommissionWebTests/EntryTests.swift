@@ -18,6 +18,119 @@ import Testing
         return (headers, owner.csrf)
     }
 
+    /// Nothing she typed is lost: a refused sale comes back with every field as she typed it and
+    /// the field it is about marked, its sentence at the top; nothing is saved.
+    @Test func aRefusedSaleKeepsEveryFieldAsTyped() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let typed = [
+                "csrf": csrf, "key": "k-refused", "clinic": "\(test.glow.id)", "product": "\(test.serum.id)",
+                "quantity": "3", "price": "50.00", "priceDefault": "50.00", "discount": "999.00",
+                "note": "for Mrs. Berger", "noCommission": "1", "date": "2026-03-04",
+            ]
+            let refused = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(typed))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains("id=\"refusal\"") && page.contains("discount"), "\(page)")
+            #expect(page.contains("name=\"quantity\" type=\"number\" inputmode=\"numeric\" value=\"3\""))
+            #expect(page.contains("value=\"999.00\" aria-invalid=\"true\" aria-describedby=\"refusal\" autofocus"))
+            #expect(page.contains("value=\"for Mrs. Berger\"") && page.contains("value=\"2026-03-04\""))
+            #expect(page.contains("name=\"noCommission\" value=\"1\" checked"))
+            #expect(page.contains("<details id=\"more-fields\" open>"))
+            // The sentence comes before the form, on her first screen.
+            #expect(page.range(of: "id=\"refusal\"")!.lowerBound < page.range(of: "id=\"sale-form\"")!.lowerBound)
+
+            // The page's script gets the field with the sentence.
+            var json = headers
+            json[.accept] = "application/json"
+            let answered = try await client.execute(uri: "/sales", method: .post, headers: json, body: form(typed))
+            #expect(answered.status.code == 422)
+            #expect(answered.text.contains("\"field\":\"discount\""), "\(answered.text)")
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 0)
+    }
+
+    /// A figure far from what the book knows asks once instead of saving silently: a price thirty
+    /// times the clinic's, a day still to come, more units than she ever sold at once.
+    @Test func anUnusualFigureAsksOnce() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: today, quantity: 2),
+            idempotencyKey: nil
+        )
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            func sale(_ fields: [String: String]) -> [String: String] {
+                [
+                    "csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "1",
+                    "price": "50.00", "priceDefault": "50.00", "date": today.description,
+                ].merging(fields) { $1 }
+            }
+            let dear = try await client.execute(
+                uri: "/sales",
+                method: .post,
+                headers: headers,
+                body: form(sale(["key": "k1", "price": "1500.00"]))
+            )
+            #expect(dear.status.code == 409)
+            #expect(
+                dear.text.contains(
+                    "$1,500.00 is more than five times Serum 30ml&#39;s price at Glow ($50.00). Save anyway?"
+                )
+                    || dear.text.contains(
+                        "$1,500.00 is more than five times Serum 30ml&#x27;s price at Glow ($50.00). Save anyway?"
+                    ),
+                "\(dear.text)"
+            )
+            #expect(
+                dear.text.contains("id=\"save-anyway\" name=\"confirmed\" value=\"1\"")
+                    && dear.text.contains("value=\"1500.00\"")
+            )
+            #expect(try await test.store.countSales(SaleQuery()) == 1)
+            // Taken when she says so, under the same key.
+            let taken = try await client.execute(
+                uri: "/sales",
+                method: .post,
+                headers: headers,
+                body: form(sale(["key": "k1", "price": "1500.00", "confirmed": "1"]))
+            )
+            #expect(taken.status == .seeOther)
+            #expect(try await test.store.countSales(SaleQuery()) == 2)
+
+            let ahead = try await client.execute(
+                uri: "/sales",
+                method: .post,
+                headers: headers,
+                body: form(sale(["key": "k2", "date": today.adding(days: 20).description]))
+            )
+            #expect(
+                ahead.status.code == 409 && ahead.text.contains("a day still to come. Save anyway?"),
+                "\(ahead.text)"
+            )
+            let many = try await client.execute(
+                uri: "/sales",
+                method: .post,
+                headers: headers,
+                body: form(sale(["key": "k3", "quantity": "12"]))
+            )
+            #expect(
+                many.status.code == 409
+                    && many.text.contains("12 units at once is more than you have sold at once before (2 at most)"),
+                "\(many.text)"
+            )
+            // A usual sale asks nothing.
+            let usual = try await client.execute(
+                uri: "/sales",
+                method: .post,
+                headers: headers,
+                body: form(sale(["key": "k4", "quantity": "2"]))
+            )
+            #expect(usual.status == .seeOther)
+        }
+    }
+
     @Test func aSecondTapOnRepeatRecordsNothingMoreAndUndoVoids() async throws {
         let test = try await TestApp()
         let first = try await test.store.createSale(
@@ -135,7 +248,7 @@ import Testing
             #expect(try await test.store.countSales(SaleQuery()) == 1)
             // The same key with another sale is refused with a sentence, as JSON.
             var other = sale
-            other["quantity"] = "3"
+            other["quantity"] = "1"
             let refused = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(other))
             #expect(refused.status.code == 422 && refused.headers[.contentType] == "application/problem+json")
             let reason = try refused.json()["detail"] as? String

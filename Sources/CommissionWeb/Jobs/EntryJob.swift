@@ -30,13 +30,17 @@ struct EntryJob: Job {
 
     /// The entry page. A prefilled link (`/?clinic=2&product=SER-30&quantity=2&date=2026-11-17`,
     /// ids or names) opens a ready form; `?saved=ID` shows the sale just saved with its Undo.
+    /// `typed`: the form she sent, drawn again as she typed it when it was refused (or asked
+    /// about: `refusal.confirm`), with the refusal's field marked.
     func entryPage(
         _ request: Request,
         context: AppRequestContext,
         error: String? = nil,
         errorLink: PageLink? = nil,
         message: String? = nil,
-        status: HTTPResponse.Status = .ok
+        status: HTTPResponse.Status = .ok,
+        typed: Form? = nil,
+        refusal: Problem? = nil
     ) async throws -> Response {
         let store = app.store
         let settings = try await store.settings()
@@ -46,22 +50,42 @@ struct EntryJob: Job {
             query[Substring(name)].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         }
         var askedClinic: Clinic.ID?
-        if let text = parameter("clinic") {
+        if let typed, let id = typed["clinic"].flatMap(Int64.init) {
+            askedClinic = Clinic.ID(id)
+        } else if let text = parameter("clinic") {
             askedClinic = if let id = Int64(text) { Clinic.ID(id) } else { try? await store.clinic(named: text).id }
         }
         let form = try await EntryRequest(today: settings.today(), clinic: askedClinic).fetch(from: store)
         let days = AcceptedDays(today: form.today)
+        // The date she typed is kept as typed, even one the form would not take (it says why).
         let date =
-            parameter("date").flatMap { try? Day(parsing: $0) }.flatMap { days.contains($0) ? $0 : nil } ?? form.today
+            (typed?["date"] ?? parameter("date")).flatMap { try? Day(parsing: $0) }
+            .flatMap { typed != nil || days.contains($0) ? $0 : nil } ?? form.today
         var askedProduct: Product.ID?
-        if let text = parameter("product") {
+        if let typed, let id = typed["product"].flatMap(Int64.init) {
+            askedProduct = Product.ID(id)
+        } else if let text = parameter("product") {
             askedProduct = if let id = Int64(text) { Product.ID(id) } else { try? await store.product(named: text).id }
         }
         let selected = form.products.first { $0.product.id == askedProduct } ?? form.products.first
         let quantity = parameter("quantity").flatMap { Int64($0) }.flatMap { $0 == 0 ? nil : $0 } ?? 1
+        // What she typed, when the form comes back to her: every field as it was.
+        let kept = typed.map { typed in
+            EntryPageView.Typed(
+                quantity: typed.values["quantity"] ?? "1",
+                price: typed.values["price"] ?? "",
+                priceDefault: typed.values["priceDefault"] ?? "",
+                discount: typed.values["discount"] ?? "",
+                note: typed.values["note"] ?? "",
+                noCommission: typed["noCommission"] != nil,
+                key: typed["key"] ?? Secret.make(),
+                field: refusal?.field ?? "",
+                confirm: refusal?.confirm == true
+            )
+        }
 
         var view = EntryPageView(
-            key: Secret.make(),
+            key: kept?.key ?? Secret.make(),
             today: form.today.description,
             quantity: quantity,
             date: date.description,
@@ -103,6 +127,7 @@ struct EntryJob: Job {
                 )
             },
             saved: nil,
+            typed: kept,
             csrf: context.csrfToken ?? ""
         )
         var message = message
@@ -189,9 +214,11 @@ struct EntryJob: Job {
 
     /// Runs a form that records a sale: a refusal redraws the page with its sentence, or answers a
     /// problem detail when the page's script sent it.
+    /// `typed`: the form sent, drawn again as she typed it on a refusal.
     func recording(
         _ request: Request,
         context: AppRequestContext,
+        typed: Form? = nil,
         _ body: () async throws -> Response
     ) async throws -> Response {
         guard WebApp.wantsJSON(request) else {
@@ -203,7 +230,9 @@ struct EntryJob: Job {
                         context: context,
                         error: refusal.detail,
                         errorLink: refusal.link,
-                        status: .init(code: refusal.status)
+                        status: .init(code: refusal.status),
+                        typed: typed,
+                        refusal: refusal
                     )
                 }
             )
@@ -221,13 +250,20 @@ struct EntryJob: Job {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
         let style = settings.style
-        return try await recording(request, context: context) {
+        return try await recording(request, context: context, typed: form) {
             guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init)
             else {
-                throw Problem(.unprocessableContent, "Choose a clinic and a product.")
+                var problem = Problem(.unprocessableContent, "Choose a clinic and a product.")
+                problem.field = form["clinic"] == nil ? "clinic" : "product"
+                throw problem
             }
             guard let quantity = Int64(form["quantity"] ?? "1") else {
-                throw Problem(.unprocessableContent, "The quantity is a whole number of units (negative for a return).")
+                var problem = Problem(
+                    .unprocessableContent,
+                    "The quantity is a whole number of units (negative for a return)."
+                )
+                problem.field = "quantity"
+                throw problem
             }
             let draft = SaleDraft(
                 clinicID: Clinic.ID(clinic),
@@ -239,21 +275,81 @@ struct EntryJob: Job {
                 unitPrice: try form["price"].flatMap { text in text.isEmpty || text == form["priceDefault"] ? nil : text
                 }.map { text in
                     do { return try style.parse(text) } catch {
-                        throw Problem(.unprocessableContent, "The unit price: \(error)")
+                        var problem = Problem(.unprocessableContent, "The unit price: \(error)")
+                        problem.field = "price"
+                        throw problem
                     }
                 },
                 discount: try form["discount"].map { text in
                     do { return try style.parse(text) } catch {
-                        throw Problem(.unprocessableContent, "The discount: \(error)")
+                        var problem = Problem(.unprocessableContent, "The discount: \(error)")
+                        problem.field = "discount"
+                        throw problem
                     }
                 } ?? .zero,
                 noCommission: form["noCommission"] != nil,
                 note: form["note"]
             )
+            // A figure far from what the book knows is asked about once, never saved silently.
+            if form["confirmed"] == nil, var question = try await unusual(draft, form: form, settings: settings) {
+                question.confirm = true
+                throw question
+            }
             let sale = try await app.store.createSale(draft, idempotencyKey: form["key"])
             app.configuration.metrics?.salesRecorded.increment()
             return try await saved(sale, request: request, settings: settings)
         }
+    }
+
+    /// How many of her latest sales the quantity of a new one is held to.
+    static let usualQuantitySample = 200
+
+    /// The question a sale's figures ask before it is saved, or nil when nothing is unusual: a
+    /// date still to come; a price more than five times, or under a fifth of, the clinic's price
+    /// the form put in; a quantity above any of her latest sales. (The same form sent with
+    /// `confirmed` saves it.)
+    func unusual(_ draft: SaleDraft, form: Form, settings: BookSettings) async throws -> Problem? {
+        let style = settings.style
+        func ask(_ sentence: String, _ field: String) -> Problem {
+            var problem = Problem(.conflict, sentence + " Save anyway?")
+            problem.field = field
+            return problem
+        }
+        let today = settings.today()
+        if draft.date > today {
+            return ask(
+                "The date is \(draft.date.weekday.shortName) \(style.format(draft.date)), a day still to come.",
+                "date"
+            )
+        }
+        if let typed = draft.unitPrice, let usual = form["priceDefault"].flatMap({ try? style.parse($0) }),
+            usual.isPositive
+        {
+            let product = try await app.store.product(draft.productID).name
+            let clinic = try await app.store.clinic(draft.clinicID).name
+            // Overflow is as unusual as a price gets.
+            let high = (try? typed.magnitude() > usual.multiplied(by: 5)) ?? true
+            let low = (try? typed.magnitude().multiplied(by: 5) < usual) ?? false
+            if high || low {
+                return ask(
+                    "\(style.format(typed)) is \(high ? "more than five times" : "under a fifth of") \(product)'s price at \(clinic) (\(style.format(usual))).",
+                    "price"
+                )
+            }
+        }
+        if draft.quantity.magnitude > 2 {
+            let latest = try await app.store.sales(
+                SaleQuery(order: .latestRecorded, page: Page(limit: Self.usualQuantitySample))
+            )
+            let most = latest.map(\.quantity.magnitude).max() ?? 0
+            if most > 0, draft.quantity.magnitude > most {
+                return ask(
+                    "\(draft.quantity.magnitude) units at once is more than you have sold at once before (\(most) at most).",
+                    "quantity"
+                )
+            }
+        }
+        return nil
     }
 
     /// The sale again, today, under the key its Repeat button was drawn with: a second tap finds
@@ -324,6 +420,32 @@ package struct EntryPageView: PageView {
         }
     }
 
+    /// A refused (or questioned) form's fields as she typed them, and the field the sentence is about.
+    package struct Typed: Sendable {
+        let quantity: String, price: String, priceDefault: String, discount: String, note: String
+        let noCommission: Bool
+        /// The key the form was sent with: "Save anyway" is the same sale.
+        let key: String
+        let field: String
+        let confirm: Bool
+        package init(
+            quantity: String,
+            price: String,
+            priceDefault: String,
+            discount: String,
+            note: String,
+            noCommission: Bool,
+            key: String,
+            field: String,
+            confirm: Bool
+        ) {
+            (self.quantity, self.price, self.priceDefault, self.discount, self.note) = (
+                quantity, price, priceDefault, discount, note
+            )
+            (self.noCommission, self.key, self.field, self.confirm) = (noCommission, key, field, confirm)
+        }
+    }
+
     /// The form's idempotency key: a sale sent twice is recorded once.
     let key: String
     let today: String, quantity: Int64, date: String, earliest: String, latest: String
@@ -338,7 +460,27 @@ package struct EntryPageView: PageView {
     let missedDays: [MissedDay]
     let hasMissedDays: Bool, oneMissedDay: Bool
     var saved: Saved?
+    /// The form as she sent it, when it comes back to her.
+    let typed: Typed?
+    // The fields as drawn: what she typed, else the form's start.
+    let quantityText: String, priceText: String, priceDefault: String, discount: String, note: String
+    let noCommission: Bool
+    /// The details (date, discount, note) open: something in them is hers, or the sentence is about them.
+    let detailsOpen: Bool
+    /// Which field the sentence is about (`aria-invalid`), and whether it asks rather than refuses.
+    let invalid: Invalid
+    let confirm: Bool
     let csrf: String
+
+    package struct Invalid: Sendable {
+        let clinic: Bool, product: Bool, quantity: Bool, price: Bool, date: Bool, discount: Bool, note: Bool
+        init(_ field: String) {
+            (clinic, product, quantity, price) = (
+                field == "clinic", field == "product", field == "quantity", field == "price"
+            )
+            (date, discount, note) = (field == "date", field == "discount", field == "note")
+        }
+    }
 
     package init(
         key: String,
@@ -359,6 +501,7 @@ package struct EntryPageView: PageView {
         recent: [Recent],
         missedDays: [MissedDay],
         saved: Saved?,
+        typed: Typed? = nil,
         csrf: String
     ) {
         (self.key, self.today, self.quantity, self.date, self.earliest, self.latest) = (
@@ -373,5 +516,15 @@ package struct EntryPageView: PageView {
         (self.missedDays, self.hasMissedDays, self.oneMissedDay, self.saved, self.csrf) = (
             missedDays, !missedDays.isEmpty, missedDays.count == 1, saved, csrf
         )
+        self.typed = typed
+        quantityText = typed?.quantity ?? String(quantity)
+        priceText = typed?.price ?? selectedPrice
+        priceDefault = typed?.priceDefault ?? selectedPrice
+        (discount, note, noCommission) = (typed?.discount ?? "", typed?.note ?? "", typed?.noCommission ?? false)
+        invalid = Invalid(typed?.field ?? "")
+        confirm = typed?.confirm ?? false
+        detailsOpen =
+            backdated || !discount.isEmpty || !note.isEmpty || noCommission
+            || ["date", "discount", "note"].contains(typed?.field ?? "")
     }
 }

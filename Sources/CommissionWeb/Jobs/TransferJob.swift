@@ -856,15 +856,12 @@ package struct TransferJob: Job {
                 guard case .importRejected = error,
                     let missing = try await MissingRecords.find(importing: source, into: app.store, options: options)
                 else { throw error }
-                var problem = Problem.from(
-                    StoreError.importRejected(missing.otherProblems, total: missing.otherProblems.count),
-                    on: .api
-                )
+                // Every row refused is still listed in `errors`, as before.
+                var problem = Problem.from(error, on: .api)
                 problem.detail =
                     "The sales need what the book lacks (\(API.MissingRecords.said(missing))): nothing was imported. "
                     + "Add createMissing=true&share=PERCENT to the request to make them with the sales in one step"
-                    + (missing.otherProblems.isEmpty ? "." : ", once the rows in errors are corrected.")
-                problem.error = StoreErrorWire(error)
+                    + (missing.otherProblems.isEmpty ? "." : ", once the other rows are corrected.")
                 problem.missing = API.MissingRecords(missing, currency: currency)
                 throw problem
             } catch let error as CSVFileError {

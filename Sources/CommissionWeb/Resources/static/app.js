@@ -256,7 +256,8 @@
       return response.json().catch(function () { return {}; }).then(function (json) {
         if (response.ok) { return { outcome: "recorded", json: json }; }
         if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
-          return { outcome: "refused", reason: json.detail || ("The server refused it (" + response.status + ").") };
+          return { outcome: "refused", reason: json.detail || ("The server refused it (" + response.status + ")."),
+                   field: json.field || "", confirm: json.confirm === true };
         }
         return { outcome: "wait", reason: "" };
       });
@@ -278,9 +279,36 @@
     var p = $("#queue-notice") || document.createElement("p");
     p.id = "queue-notice";
     p.className = kind || "notice";
-    p.setAttribute("role", "status");
+    p.setAttribute("role", kind === "error" ? "alert" : "status");
     p.textContent = text;
     if (!p.parentNode) { main.insertBefore(p, main.firstChild); }
+    return p;
+  }
+
+  // A refusal (or a question) of the sale just sent: its sentence at the top of her screen, the
+  // field it is about marked and focused, everything she typed still there; a question ("Save
+  // anyway?") with the button that sends the same sale again, taken.
+  function refuse(result, form, again) {
+    all("[aria-invalid]", form).forEach(function (field) { field.removeAttribute("aria-invalid"); });
+    var p = notice(result.reason, "error");
+    var yes = null;
+    if (result.confirm && again) {
+      yes = button("Save anyway", again);
+      yes.className = "primary";
+      p.appendChild(document.createTextNode(" "));
+      p.appendChild(yes);
+    }
+    var field = result.field && form.elements[result.field];
+    if (field && field.length && !field.tagName) { field = field[0]; }  // a group of radios
+    if (field) {
+      var details = field.closest && field.closest("details");
+      if (details) { details.open = true; }
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", "queue-notice");
+    }
+    window.scrollTo(0, 0);
+    if (yes) { yes.focus({ preventScroll: true }); }
+    else if (field && field.focus) { field.focus({ preventScroll: true }); }
   }
 
   var flushing = false;
@@ -296,7 +324,7 @@
           if (!goOn) { return false; }
           return send(record).then(function (result) {
             if (result.outcome === "recorded") { sent.push(result.json.saved || record.summary); return forget(record.key).then(function () { return true; }); }
-            if (result.outcome === "refused") { record.status = "refused"; record.reason = result.reason; return keep(record).then(function () { return true; }); }
+            if (result.outcome === "refused") { record.status = "refused"; record.reason = result.reason; record.confirm = result.confirm; return keep(record).then(function () { return true; }); }
             if (result.reason) { record.reason = result.reason; return keep(record).then(function () { return false; }); }
             return false;  // no network after all: the rest wait too
           });
@@ -353,6 +381,18 @@
           reason.textContent = record.reason;
           item.appendChild(reason);
         }
+        if (record.status === "refused" && record.confirm) {
+          // A question, not a refusal: the same sale (its key) sent again, taken.
+          item.appendChild(button("Save anyway", function () {
+            var body = new URLSearchParams(record.body);
+            body.set("confirmed", "1");
+            record.body = body.toString();
+            record.status = "waiting";
+            record.reason = "";
+            record.confirm = false;
+            keep(record).then(flush);
+          }));
+        }
         if (record.status === "refused") {
           item.appendChild(button("Correct", function () { correct(record); }));
           item.appendChild(button("Discard", function () { forget(record.key).then(showQueue); }));
@@ -387,39 +427,48 @@
   }
 
   // Saving: sent at once when there is a network (the page then shows the sale with its Undo);
-  // kept on the phone when there is none or the connection fails.
-  function sendOrKeep(form, record, onRecorded) {
+  // kept on the phone when there is none or the connection fails. Says which: "recorded",
+  // "kept" or "refused" (the refusal shown by `refused`).
+  function sendOrKeep(form, record, onRecorded, refused) {
     var keepIt = function () {
       return keep(record).then(function () {
         notice("Saved on this phone: it is sent when the network is back.");
         return showQueue();
-      });
+      }).then(function () { return "kept"; });
     };
     if (!connection.online) { return keepIt(); }
     return send(record).then(function (result) {
-      if (result.outcome === "recorded") { return onRecorded(result.json); }
-      if (result.outcome === "refused") { notice(result.reason, "error"); return; }
+      if (result.outcome === "recorded") { onRecorded(result.json); return "recorded"; }
+      if (result.outcome === "refused") { refused(result); return "refused"; }
       return keepIt();
     });
   }
 
   if (saleForm && window.fetch && window.URLSearchParams) {
     var saving = false;
-    saleForm.addEventListener("submit", function (event) {
-      event.preventDefault();
+    var save = function (confirmed) {
       if (saving) { return; }  // a second tap while the first is on its way records nothing more
       saving = true;
       var data = new FormData(saleForm);
       data.set("key", newKey());  // made at the tap: every send of this sale carries it
       if (!data.get("date")) { data.set("date", localToday()); }
+      if (confirmed) { data.set("confirmed", "1"); } else { data.delete("confirmed"); }
       var record = { key: data.get("key"), url: "/sales", body: new URLSearchParams(data).toString(), summary: describe(saleForm),
                      created: Date.now(), status: "waiting", reason: "" };
-      sendOrKeep(saleForm, record, function (json) { location.href = "/?saved=" + json.id; }).then(function () {
+      sendOrKeep(saleForm, record, function (json) { location.href = "/?saved=" + json.id; }, function (result) {
+        refuse(result, saleForm, function () { save(true); });
+      }).then(function (outcome) {
+        // Kept on the phone: the form is ready for the next sale. Refused: it stays as she typed it.
+        if (outcome !== "kept") { return; }
         $("#quantity").value = "1";
         ["discount", "note"].forEach(function (name) { if (saleForm.elements[name]) { saleForm.elements[name].value = ""; } });
       }).catch(function () {
         notice("This sale could not be kept on this phone: try again.", "error");
       }).then(function () { saving = false; });
+    };
+    saleForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      save(event.submitter && event.submitter.name === "confirmed");
     });
   }
 
@@ -436,7 +485,9 @@
       var record = { key: "repeat-" + data.get("key"), url: form.getAttribute("action"), body: new URLSearchParams(data).toString(),
                      summary: "Repeat: " + (item ? item.querySelector(".what").textContent.replace(/\s+/g, " ").trim() : "a sale"),
                      created: Date.now(), status: "waiting", reason: "" };
-      sendOrKeep(form, record, function (json) { location.href = "/?saved=" + json.id; }).then(function () {
+      sendOrKeep(form, record, function (json) { location.href = "/?saved=" + json.id; }, function (result) {
+        refuse(result, form, null);
+      }).then(function () {
         form.removeAttribute("data-sending");
       });
     });
