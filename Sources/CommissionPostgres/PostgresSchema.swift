@@ -456,6 +456,12 @@ package enum PostgresSchema {
                 """,
             ]
         ),
+        // The question a new book asks once about the history she brought into it
+        // (`HistoryQuestionStore`): the day it was set up while the question is open.
+        Migration(
+            name: "v16: the question about her history",
+            statements: ["ALTER TABLE book ADD COLUMN historyQuestion date"]
+        ),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

@@ -528,3 +528,29 @@ extension PostgresStore {
         }
     }
 }
+
+// MARK: The question about her history
+
+extension PostgresStore: HistoryQuestionStore {
+    public func historyQuestion() async throws -> Day? {
+        try await read { connection in
+            let rows = try await connection.query(
+                "SELECT historyQuestion::text FROM book WHERE id = \(book)",
+                logger: logger
+            )
+            for try await (text) in rows.decode((String?).self) {
+                return try text.map { try Day.stored($0, row: "The book's question about its history") }
+            }
+            return nil
+        }
+    }
+
+    public func setHistoryQuestion(_ day: Day?) async throws {
+        try await write([.book]) { connection in
+            try await connection.query(
+                "UPDATE book SET historyQuestion = \(day?.description)::date WHERE id = \(book)",
+                logger: logger
+            )
+        }
+    }
+}

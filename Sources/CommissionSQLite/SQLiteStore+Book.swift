@@ -423,3 +423,21 @@ extension SQLiteStore {
         return " LIMIT ? OFFSET ?"
     }
 }
+
+// MARK: The question about her history
+
+extension SQLiteStore: HistoryQuestionStore {
+    public func historyQuestion() async throws -> Day? {
+        try await read { db in
+            try String.fetchOne(db, sql: "SELECT historyQuestion FROM book").map {
+                try Day.stored($0, row: "The book's question about its history")
+            }
+        }
+    }
+
+    public func setHistoryQuestion(_ day: Day?) async throws {
+        try await write([.book]) { db in
+            try db.execute(sql: "UPDATE book SET historyQuestion = ?", arguments: [day?.description])
+        }
+    }
+}

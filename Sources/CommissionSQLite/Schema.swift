@@ -475,6 +475,16 @@ package enum Schema {
             try appendOnlyAudit(db)
         }
 
+        // The question a new book asks once about the history she brought into it
+        // (`HistoryQuestionStore`): the day it was set up while the question is open. A book that
+        // was in use before this version asks nothing.
+        migrator.registerMigration("v18: the question about her history") { db in
+            try db.execute(
+                sql:
+                    "ALTER TABLE book ADD COLUMN historyQuestion TEXT CHECK (historyQuestion GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]')"
+            )
+        }
+
         return migrator
     }
 

@@ -10,6 +10,8 @@ import CommissionStore
 /// - **Overdue**: past that day (``Arrears``), paid nothing or too little.
 /// - **Part-paid**: something paid, less than owed, not yet overdue.
 /// - **Credit**: paid more than owed. **Paid**, **Nothing due**, and **Closed** beside any of them.
+/// - **Unconfirmed**: unpaid in the history she brought in (ended before the book was set up),
+///   while she has not said whether it was paid (`HistoryQuestionStore`): never Overdue.
 package struct Chip: Sendable, Hashable {
     package let word: String
     /// The chip's colour class (`tone-…` in `app.css`): a meaning's token, never the only signal.
@@ -23,14 +25,17 @@ package struct Chip: Sendable, Hashable {
     package static let paid = Chip(word: "Paid", tone: "paid")
     package static let nothingDue = Chip(word: "Nothing due", tone: "quiet")
     package static let closed = Chip(word: "Closed", tone: "quiet")
+    package static let unconfirmed = Chip(word: "Unconfirmed", tone: "quiet")
     /// A set of terms: the one in force today, one from a later day, one a later set replaced.
     package static let inForce = Chip(word: "In force", tone: "paid")
     package static let upcoming = Chip(word: "Upcoming", tone: "running")
     package static let ended = Chip(word: "Ended", tone: "quiet")
 
-    /// A period's chip on `today`, when periods starting on or after `notDue` are not yet due.
-    static func of(_ period: PeriodReconciliation, today: Day, notDue: Day) -> Chip {
+    /// A period's chip on `today`, when periods starting on or after `notDue` are not yet due;
+    /// `unconfirmed`: it is a period of her history she has not said was paid.
+    static func of(_ period: PeriodReconciliation, today: Day, notDue: Day, unconfirmed: Bool = false) -> Chip {
         if period.difference.isNegative { return .credit }
+        if unconfirmed && period.difference.isPositive { return .unconfirmed }
         if period.difference.isZero {
             return period.status == .nothingDue ? .nothingDue : period.period.end >= today ? .thisPeriod : .paid
         }
@@ -53,11 +58,19 @@ package struct ChipFigure: Sendable, Hashable {
 }
 
 extension ClinicStanding {
-    /// What the clinic owes her, in parts that add up to it: overdue, due (ended, not yet past its
-    /// usual day), this period (with what it paid of it); or, when it paid beyond, its credit.
-    func owedParts(style: LocaleStyle) -> [ChipFigure] {
+    /// What it owes past its usual day that she has not confirmed was not paid (her history's
+    /// part, ``UnconfirmedHistory``, is apart): what the pages call Overdue.
+    func overdue(_ history: UnconfirmedHistory?) -> Money {
+        (try? arrears.overdue.subtracting(history?.amount(for: clinic.id) ?? .zero)) ?? arrears.overdue
+    }
+
+    /// What the clinic owes her, in parts that add up to it: unconfirmed (her history's, while
+    /// she has not said whether it was paid), overdue, due (ended, not yet past its usual day),
+    /// this period (with what it paid of it); or, when it paid beyond, its credit.
+    func owedParts(style: LocaleStyle, history: UnconfirmedHistory? = nil) -> [ChipFigure] {
         let owed = arrears.owed
         if owed.isNegative { return [ChipFigure(.credit, style.format(owed.magnitudeOrSelf))] }
+        let unconfirmed = history?.amount(for: clinic.id) ?? .zero
         // What ended periods owe before their day; when earlier periods were paid beyond what they
         // owed, a credit that the parts must show too, or they would not add up.
         let due = (try? owed.subtracting(arrears.overdue).subtracting(periodBalance)) ?? .zero
@@ -70,8 +83,11 @@ extension ClinicStanding {
                 style.format(periodBalance),
                 note: periodReceived.isZero ? nil : "left of \(style.format(periodPayable))"
             )
+        let overdue = self.overdue(history)
         return [
-            arrears.overdue.isZero ? nil : ChipFigure(.overdue, style.format(arrears.overdue)),
+            unconfirmed.isZero
+                ? nil : ChipFigure(.unconfirmed, style.format(unconfirmed), note: "from before Commission"),
+            overdue.isZero ? nil : ChipFigure(.overdue, style.format(overdue)),
             due.isZero
                 ? nil
                 : due.isNegative
@@ -107,5 +123,47 @@ extension Chip {
         }
         .max { ($0.effectiveFrom, $0.id.rawValue) < ($1.effectiveFrom, $1.id.rawValue) }
         return inForce?.id == terms.id ? (0, .inForce) : (2, .ended)
+    }
+}
+
+extension UnconfirmedHistory {
+    /// Her history's unpaid periods while the book's question is open and something is unpaid
+    /// (nil otherwise: nothing to ask, nothing shown apart).
+    static func asked(of store: any CommissionStore, dashboard: Dashboard) async throws -> UnconfirmedHistory? {
+        guard let question = store as? any HistoryQuestionStore, let before = try await question.historyQuestion()
+        else { return nil }
+        let history = try await UnconfirmedHistory.read(
+            from: store,
+            before: before,
+            today: dashboard.today,
+            standings: dashboard.clinics
+        )
+        return history.isEmpty ? nil : history
+    }
+}
+
+/// The question about her history (`history-question.mustache`), on the dashboard and Payouts:
+/// what is unpaid from before she began, and her two answers.
+package struct HistoryQuestionView: Sendable {
+    /// "Glow, Praxis Mitte and Haut & Co have 2.345,00 € unpaid from periods that ended before 1 Dec 2026."
+    let said: String
+    /// The last day "Mark paid" may cover (the day before the book was set up), and its label.
+    let through: String, throughLabel: String
+    /// Where the answer comes back to: `dashboard` or `payouts`.
+    let back: String
+    let csrf: String
+
+    init?(_ history: UnconfirmedHistory?, settings: BookSettings, back: String, csrf: String) {
+        guard let history, !history.isEmpty, let total = try? history.total() else { return nil }
+        let style = settings.style
+        let last = history.before.adding(days: -1)
+        let clinics = history.periods.keys.count
+        let periods = history.periods.values.reduce(0) { $0 + $1.count }
+        said =
+            "\(periods) pay period\(periods == 1 ? "" : "s") at \(clinics) clinic\(clinics == 1 ? "" : "s") ended before you began with Commission (\(style.format(history.before))) with \(style.format(total)) unpaid in your book. Were they paid?"
+        through = last.description
+        throughLabel = style.format(last)
+        self.back = back
+        self.csrf = csrf
     }
 }

@@ -49,6 +49,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                 "v14: clinics' product names", "v15: idempotency keys of write requests",
                 "v16: sign-in failures and server secrets",
                 "v17: the book's epoch, products and clinics on the audit log",
+                "v18: the question about her history",
             ]
         )
     }

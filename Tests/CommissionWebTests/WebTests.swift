@@ -2132,6 +2132,8 @@ import Testing
         let chip = #"<span class="chip tone-overdue">Overdue</span>"#
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
+            // Her sales from before the set-up are history she answered for: "I'll record them".
+            try await test.store.setHistoryQuestion(nil)
             let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
             for uri in ["/dashboard", "/payouts", "/book/clinics/\(weekly.id)", "/year?year=\(today.year)"] {
                 let page = try await client.execute(uri: uri, method: .get, headers: cookie).text

@@ -219,6 +219,8 @@ struct AccountJob: Job {
         }
         let hash = Bcrypt.hash(password, cost: app.configuration.bcryptCost)
         let account = try await app.store.createOwner(username: username, passwordHash: hash)
+        // The history she brings in from now on is asked about once, not shown as Overdue.
+        try await (app.store as? any HistoryQuestionStore)?.setHistoryQuestion(try await app.store.settings().today())
         await app.sample?.release()  // her book is set up: nobody is sent to the sample any more
         var response = try await startSession(for: account)
         // Then the Sale page, at her first clinic.

@@ -60,10 +60,14 @@ extension BookJob {
                     )
                 }
             )
-            if let standing = try await app.store.dashboard(today: today).clinics.first(where: {
-                $0.clinic.id == clinic.id
-            }) {
-                view.standing = .of(standing, clinic: clinic.id, style: style)
+            let dashboard = try await app.store.dashboard(today: today)
+            if let standing = dashboard.clinics.first(where: { $0.clinic.id == clinic.id }) {
+                view.standing = .of(
+                    standing,
+                    clinic: clinic.id,
+                    style: style,
+                    history: try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
+                )
             }
             // Her split here, in words: each set of the clinic's terms with its page, the clinic's own first; in each
             // scope (the clinic's, a product's) the set in force today first, then one to come, then those it replaced.
@@ -184,14 +188,19 @@ package struct BookItemView: PageView {
             )
         }
 
-        static func of(_ standing: ClinicStanding, clinic: Clinic.ID, style: LocaleStyle) -> Standing {
+        static func of(
+            _ standing: ClinicStanding,
+            clinic: Clinic.ID,
+            style: LocaleStyle,
+            history: UnconfirmedHistory? = nil
+        ) -> Standing {
             let owed = standing.arrears.owed
             let label = owed.isZero ? "Owes you nothing" : owed.isNegative ? "Paid you beyond what it owes" : "Owes you"
             return Standing(
                 label: label,
                 amount: style.format(owed.magnitudeOrSelf),
                 credit: owed.isNegative,
-                parts: owed.isZero ? [] : standing.owedParts(style: style),
+                parts: owed.isZero ? [] : standing.owedParts(style: style, history: history),
                 statement: "/statements?clinic=\(clinic)",
                 payouts: "/payouts#clinic-\(clinic)"
             )

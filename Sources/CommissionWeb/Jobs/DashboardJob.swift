@@ -133,11 +133,12 @@ package struct DashboardJob: Job {
                     color: colors[standing.clinic.id] ?? "c0",
                     owed: style.format(standing.arrears.owed.magnitudeOrSelf),
                     credit: standing.arrears.owed.isNegative,
-                    overdue: !standing.arrears.overdue.isZero,
-                    parts: standing.owedParts(style: style)
+                    overdue: !standing.overdue(page.history).isZero,
+                    parts: standing.owedParts(style: style, history: page.history)
                 )
             },
-            hasOverdue: dashboard.clinics.contains { !$0.arrears.overdue.isZero },
+            hasOverdue: dashboard.clinics.contains { !$0.overdue(page.history).isZero },
+            hasUnconfirmed: !(page.history?.isEmpty ?? true),
             tiles: [
                 tile("today-commission", "Today", dashboard.todayTotals),
                 tile("month-commission", "This month", dashboard.monthTotals),
@@ -172,14 +173,31 @@ package struct DashboardJob: Job {
         pages.library.render(view(page), withTemplate: "dashboard-body") ?? ""
     }
 
-    func dashboardPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+    func dashboardPage(
+        _ request: Request,
+        context: AppRequestContext,
+        message: String? = nil
+    ) async throws -> Response {
         let page = try await DashboardPageRequest().fetch(from: app.store)
         if request.uri.queryParameters["fragment"] != nil { return app.pages.html(Self.body(page, pages: app.pages)) }
         let view = DashboardPageView(
             firstSteps: try await WelcomeJob.firstSteps(app.store, onSalePage: false),
+            question: HistoryQuestionView(
+                page.history,
+                settings: page.settings,
+                back: "dashboard",
+                csrf: context.csrfToken ?? ""
+            ),
             dashboardBody: Self.body(page, pages: app.pages)
         )
-        return try await app.page("dashboard", view: view, title: "Dashboard", nav: "dashboard", context: context)
+        return try await app.page(
+            "dashboard",
+            view: view,
+            title: "Dashboard",
+            nav: "dashboard",
+            context: context,
+            message: message
+        )
     }
 }
 
@@ -191,6 +209,8 @@ package struct DashboardPageRequest: StoreRequest {
         var series: MonthSeries
         /// Archived ones too: a clinic keeps its colour.
         var clinics: [Clinic]
+        /// Her history's unpaid periods while she has not said whether they were paid.
+        var history: UnconfirmedHistory?
     }
 
     package init() {}
@@ -204,7 +224,8 @@ package struct DashboardPageRequest: StoreRequest {
             settings: settings,
             dashboard: dashboard,
             series: try await MonthSeriesRequest(through: dashboard.today).fetch(from: store),
-            clinics: try await store.clinics(ClinicQuery(includeArchived: true))
+            clinics: try await store.clinics(ClinicQuery(includeArchived: true)),
+            history: try await UnconfirmedHistory.asked(of: store, dashboard: dashboard)
         )
     }
 }
@@ -269,6 +290,8 @@ package struct DashboardView: PageView {
     let currency: String
     let clinics: [Card]
     let hasOverdue: Bool
+    /// Some of what a clinic owes is her history's, not yet confirmed: the chip's word says so.
+    let hasUnconfirmed: Bool
     let tiles: [Tile]
     /// Whether there is anything to chart: without a sale in the months shown, the page says what will show here instead.
     let hasSales: Bool
@@ -294,6 +317,7 @@ package struct DashboardView: PageView {
         currency: String,
         clinics: [Card],
         hasOverdue: Bool,
+        hasUnconfirmed: Bool = false,
         tiles: [Tile],
         hasSales: Bool,
         monthlyNarrow: String,
@@ -304,6 +328,7 @@ package struct DashboardView: PageView {
     ) {
         (self.todayISO, self.todayLabel, self.currency, self.clinics, self.hasOverdue, self.tiles, self.hasSales) =
             (todayISO, todayLabel, currency, clinics, hasOverdue, tiles, hasSales)
+        self.hasUnconfirmed = hasUnconfirmed
         (self.monthlyNarrow, self.monthlyWide, self.legend, self.share) = (monthlyNarrow, monthlyWide, legend, share)
         self.products = Array(products.prefix(Self.productsShown))
         moreProducts = Array(products.dropFirst(Self.productsShown))
@@ -315,9 +340,11 @@ package struct DashboardView: PageView {
 /// The dashboard page (`dashboard.mustache`): the first steps of a new book, and the body its live stream replaces.
 package struct DashboardPageView: PageView {
     let firstSteps: FirstSteps?
+    /// The question about her history, while it is open and there is something to ask.
+    let question: HistoryQuestionView?
     /// `dashboard-body.mustache` rendered (``DashboardJob/body(_:pages:)``).
     let dashboardBody: String
-    package init(firstSteps: FirstSteps?, dashboardBody: String) {
-        (self.firstSteps, self.dashboardBody) = (firstSteps, dashboardBody)
+    package init(firstSteps: FirstSteps?, question: HistoryQuestionView? = nil, dashboardBody: String) {
+        (self.firstSteps, self.question, self.dashboardBody) = (firstSteps, question, dashboardBody)
     }
 }

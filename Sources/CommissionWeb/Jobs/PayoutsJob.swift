@@ -23,6 +23,7 @@ struct PayoutsJob: Job {
         pages.post("/payouts") { request, context in try await recordPayout(request, context: context) }
         pages.post("/periods") { request, context in try await closeOrReopen(request, context: context) }
         pages.post("/payouts/bank") { request, context in try await bankStatement(request, context: context) }
+        pages.post("/history") { request, context in try await answerHistory(request, context: context) }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -76,6 +77,52 @@ struct PayoutsJob: Job {
         }
     }
 
+    /// `POST /history`: her answer to the question about her history — "paid" records a payout
+    /// for every unpaid period of it that ended by `through` (one transaction) and closes the
+    /// question; "later" closes it, and those periods are what the rules make them from then on.
+    func answerHistory(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await Form.read(request, context: context)
+        let settings = try await app.store.settings()
+        let today = settings.today()
+        let back = form["back"] == "payouts" ? "payouts" : "dashboard"
+        func page(message: String? = nil, error: String? = nil) async throws -> Response {
+            back == "payouts"
+                ? try await payoutsPage(context: context, error: error, message: message)
+                : try await DashboardJob(app).dashboardPage(request, context: context, message: message ?? error)
+        }
+        guard let question = app.store as? any HistoryQuestionStore else {
+            return try await page(error: "This book has no question about its history.")
+        }
+        guard form["action"] == "paid" else {
+            try await question.setHistoryQuestion(nil)
+            return try await page(
+                message:
+                    "As you say: record what each clinic paid when you find it. What is past its usual day now shows as Overdue."
+            )
+        }
+        let dashboard = try await app.store.dashboard(today: today)
+        guard let history = try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard) else {
+            try await question.setHistoryQuestion(nil)
+            return try await page(message: "Nothing from before you began is unpaid: there is nothing to mark.")
+        }
+        let through: Day
+        do {
+            through = min(try Day(parsing: form["through"] ?? ""), history.before.adding(days: -1))
+        } catch {
+            return try await page(error: "The last day to mark paid: \(error)")
+        }
+        let payouts = history.payouts(through: through, today: today)
+        _ = try await app.store.createPayouts(payouts)
+        // What is left of her history (periods after `through`) is hers to record.
+        try await question.setHistoryQuestion(nil)
+        let style = settings.style
+        let total = (try? payouts.reduce(Money.zero) { try $0.adding($1.amount) }) ?? .zero
+        return try await page(
+            message:
+                "Marked \(payouts.count) period\(payouts.count == 1 ? "" : "s") paid (\(style.format(total)), “\(UnconfirmedHistory.reference)”), every one that ended by \(style.format(through))."
+        )
+    }
+
     // MARK: Pages
 
     /// What the payout form starts with: a clinic, a day of the period paid for, the amount.
@@ -98,10 +145,13 @@ struct PayoutsJob: Job {
         let today = settings.today()
         let clinics = try await app.store.clinics(ClinicQuery())
         // Each clinic's standing (what it owes in parts, and its usual day of payment): the dashboard's figures.
+        let dashboard = try await app.store.dashboard(today: today)
         let standings = Dictionary(
-            try await app.store.dashboard(today: today).clinics.map { ($0.clinic.id, $0) },
+            dashboard.clinics.map { ($0.clinic.id, $0) },
             uniquingKeysWith: { first, _ in first }
         )
+        // Her history's unpaid periods, while she has not said whether they were paid.
+        let history = try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
         var reconciliations: [PayoutsPageView.Clinic] = []
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
@@ -116,7 +166,12 @@ struct PayoutsJob: Job {
                     expected: style.format(p.expected),
                     received: style.format(p.received),
                     difference: style.format(p.difference),
-                    chip: Chip.of(p, today: today, notDue: notDue),
+                    chip: Chip.of(
+                        p,
+                        today: today,
+                        notDue: notDue,
+                        unconfirmed: history?.asks(about: p.period, of: clinic.id) ?? false
+                    ),
                     paid: !p.received.isZero && p.difference.isPositive
                         ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
                     closed: p.isClosed,
@@ -141,7 +196,8 @@ struct PayoutsJob: Job {
                     balanceLabel: r.balance.isNegative
                         ? "paid more than it owes" : r.balance.isZero ? "owes you nothing" : "owes you",
                     credit: r.balance.isNegative,
-                    parts: r.balance.isZero ? [] : standings[clinic.id]?.owedParts(style: style) ?? [],
+                    parts: r.balance.isZero
+                        ? [] : standings[clinic.id]?.owedParts(style: style, history: history) ?? [],
                     open: open,
                     all: rows,
                     allCount: "All \(rows.count) period\(rows.count == 1 ? "" : "s")"
@@ -149,6 +205,7 @@ struct PayoutsJob: Job {
             )
         }
         let view = PayoutsPageView(
+            question: HistoryQuestionView(history, settings: settings, back: "payouts", csrf: context.csrfToken ?? ""),
             reconciliations: reconciliations,
             clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
             period: (prefill.period ?? today.firstOfMonth.adding(days: -1)).description,
@@ -560,6 +617,8 @@ package struct PayoutsPageView: PageView {
         }
     }
 
+    /// The question about her history, while it is open and there is something to ask.
+    let question: HistoryQuestionView?
     let reconciliations: [Clinic]
     let clinics: [Option]
     let period: String, amount: String
@@ -569,6 +628,7 @@ package struct PayoutsPageView: PageView {
     let bank: Bank
 
     package init(
+        question: HistoryQuestionView? = nil,
         reconciliations: [Clinic],
         clinics: [Option],
         period: String,
@@ -581,8 +641,8 @@ package struct PayoutsPageView: PageView {
         csrf: String,
         bank: Bank
     ) {
-        (self.reconciliations, self.clinics, self.period, self.amount, self.prefilled) = (
-            reconciliations, clinics, period, amount, prefilled
+        (self.question, self.reconciliations, self.clinics, self.period, self.amount, self.prefilled) = (
+            question, reconciliations, clinics, period, amount, prefilled
         )
         (self.today, self.earliest, self.latest, self.zero, self.csrf, self.bank) = (
             today, earliest, latest, zero, csrf, bank

@@ -74,13 +74,13 @@ struct StatementsJob: Job {
         }
         // In the year running, a clinic past its usual day of payment says so, as on the dashboard.
         let today = settings.today()
-        let overdue =
-            summary.year == today.year
-            ? Set(
-                try await app.store.dashboard(today: today).clinics.filter { !$0.arrears.overdue.isZero }.map(
-                    \.clinic.id
-                )
-            ) : []
+        var overdue: Set<Clinic.ID> = []
+        if summary.year == today.year {
+            let dashboard = try await app.store.dashboard(today: today)
+            // Her history's unpaid periods, not yet confirmed, are no alarm.
+            let history = try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
+            overdue = Set(dashboard.clinics.filter { !$0.overdue(history).isZero }.map(\.clinic.id))
+        }
         let view = YearPageView(
             year: summary.year,
             previous: summary.year > AcceptedDays.earliest.year ? summary.year - 1 : nil,

@@ -1,0 +1,107 @@
+import CommissionCore
+import CommissionSQLite
+import CommissionStore
+import CommissionWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// No false alarm on her first day: the history she brings in is asked about once ("Were these
+/// paid?"), and until she answers its unpaid periods are Unconfirmed, never Overdue.
+@Suite struct HistoryQuestionTests {
+    /// Her history: three months of Glow's sales before she set the book up, nothing paid.
+    static func history(_ store: SQLiteStore, glow: Clinic, serum: Product) async throws -> Day {
+        let today = try await store.settings().today()
+        for months in 1...3 {
+            _ = try await store.createSale(
+                SaleDraft(
+                    clinicID: glow.id,
+                    productID: serum.id,
+                    date: today.firstOfMonth.adding(days: -1).firstOfMonth.adding(days: -31 * (months - 1)),
+                    quantity: 2
+                ),
+                idempotencyKey: nil
+            )
+        }
+        return today
+    }
+
+    @Test func herHistoryIsUnconfirmedUntilSheSaysItWasPaid() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let owner = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(owner.cookie)"
+            let today = try await Self.history(test.store, glow: test.glow, serum: test.serum)
+            #expect(try await test.store.historyQuestion() == today)
+
+            let dashboard = try await client.execute(uri: "/dashboard", method: .get, headers: headers).text
+            #expect(
+                dashboard.contains("id=\"history-question\"") && dashboard.contains("Were they paid?"),
+                "\(dashboard)"
+            )
+            #expect(dashboard.contains(">Unconfirmed</span>") && !dashboard.contains(">Overdue</span>"), "\(dashboard)")
+            let payouts = try await client.execute(uri: "/payouts", method: .get, headers: headers).text
+            #expect(payouts.contains("id=\"history-question\"") && payouts.contains(">Unconfirmed</span>"))
+            #expect(!payouts.contains(">Overdue</span>"))
+
+            // "Yes": every unpaid period of her history marked paid, in one step.
+            let answered = try await client.execute(
+                uri: "/history",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": owner.csrf, "back": "dashboard", "action": "paid",
+                    "through": today.adding(days: -1).description,
+                ])
+            )
+            #expect(answered.status == .ok)
+            #expect(
+                answered.text.contains("Marked 3 periods paid ($72.00, “Paid before Commission”)"),
+                "\(answered.text)"
+            )
+            #expect(
+                !answered.text.contains("id=\"history-question\"") && !answered.text.contains(">Unconfirmed</span>")
+            )
+        }
+        #expect(try await test.store.historyQuestion() == nil)
+        let payouts = try await test.store.payouts(PayoutQuery())
+        #expect(payouts.count == 3 && payouts.allSatisfy { $0.reference == UnconfirmedHistory.reference })
+        #expect(
+            try await test.store.dashboard(today: try await test.store.settings().today()).clinics[0].arrears.owed
+                .isZero
+        )
+    }
+
+    @Test func whenSheWillRecordThemTheyAreOverdueAsTheRulesSay() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let owner = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(owner.cookie)"
+            _ = try await Self.history(test.store, glow: test.glow, serum: test.serum)
+            let answered = try await client.execute(
+                uri: "/history",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": owner.csrf, "back": "payouts", "action": "later"])
+            )
+            #expect(answered.status == .ok && answered.text.contains("now shows as Overdue"), "\(answered.text)")
+            #expect(answered.text.contains(">Overdue</span>") && !answered.text.contains(">Unconfirmed</span>"))
+            #expect(!answered.text.contains("id=\"history-question\""))
+        }
+        #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
+    }
+
+    /// A book that was not set up through her first visit (the sample, a test) asks nothing.
+    @Test func aBookWithoutTheQuestionShowsWhatTheRulesSay() async throws {
+        let test = try await TestApp()
+        _ = try await Self.history(test.store, glow: test.glow, serum: test.serum)
+        let today = try await test.store.settings().today()
+        let dashboard = try await test.store.dashboard(today: today)
+        #expect(try await test.store.historyQuestion() == nil)
+        #expect(dashboard.clinics[0].arrears.overdue.isPositive)
+    }
+}
