@@ -276,13 +276,27 @@ package struct Problem: Error, Encodable, Sendable {
         }
     }
 
-    /// The field of a sale's form an error is about, by the name the form gives it.
+    /// The field of a page's form an error is about, by the name the forms give it: a sale's
+    /// (`quantity`, `price`…), and the book's, the payouts' and the settings' forms, which name
+    /// theirs alike (`name`, `sku`, `cost`, `from` for an effective date, `until` for a last day,
+    /// `received`, `amount`…). A form whose field has another name renames it
+    /// (``field(renaming:)``); a page marks the field when its form has one of that name.
     static func formField(for error: any Error) -> String? {
         guard let field = StoreInput.importField(for: error) else { return nil }
         if let error = error as? StoreError, case .noTermsInForce = error { return "clinic" }
         switch field {
         case "unit price", "unitPrice", "price": return "price"
-        case "quantity", "discount", "date", "clinic", "product", "note": return field
+        case "unit cost", "unitCost", "cost": return "cost"
+        case "effective from", "effectiveFrom": return "from"
+        case "last day", "lastDay": return "until"
+        case "received on", "receivedOn": return "received"
+        case "clinic name", "product name", "token name", "name": return "name"
+        // A change of a clinic's schedule that would alter a period: the day it starts is the answer.
+        case "schedule": return "scheduleFrom"
+        case "time zone": return "timeZone"
+        case "quantity", "discount", "date", "clinic", "product", "note", "sku", "amount", "period", "anchor", "tiers",
+            "locale":
+            return field
         default: return nil
         }
     }

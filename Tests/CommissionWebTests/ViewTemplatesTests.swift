@@ -715,7 +715,7 @@ import Testing
             voided: false,
             editOpen: true,
             date: "2026-03-02",
-            quantity: 2,
+            quantity: "2",
             price: "45.00",
             cost: "15.00",
             discount: "0.00",
@@ -726,6 +726,7 @@ import Testing
             clinics: [.init(id: 1, name: "Glow", selected: true)],
             products: [.init(id: 1, name: "Serum", selected: true)],
             history: [.init(at: "2026-03-02 10:00 UTC", actor: "you", action: "create", changes: "")],
+            invalid: FieldMarks("price"),
             csrf: "token"
         )
         #expect(try Self.unresolved("edit-sale", sample) == [])

@@ -130,10 +130,15 @@ struct SalesJob: Job {
         return api ? "\(person), through the API" : person
     }
 
+    /// A sale's page. `typed`: the form she sent, drawn again as she typed it when it was
+    /// refused (`refusal`, whose field is marked), its fold open.
     func editSalePage(
         context: AppRequestContext,
         error: String? = nil,
-        status: HTTPResponse.Status = .ok
+        errorLink: PageLink? = nil,
+        status: HTTPResponse.Status = .ok,
+        typed: Form? = nil,
+        refusal: Problem? = nil
     ) async throws -> Response {
         let store = app.store
         let settings = try await store.settings()
@@ -153,6 +158,10 @@ struct SalesJob: Job {
                 "\($0.share.shortPercentText)% of \($0.basis.rawValue) = \(style.format(figures.commission))"
             } ?? "No commission on this sale",
         ]
+        // The form's fields: what she typed, when it comes back to her, else the sale's.
+        func field(_ name: String, _ stored: String) -> String { typed.map { $0.values[name] ?? "" } ?? stored }
+        let clinicID = typed.map { $0["clinic"].flatMap(Int64.init) } ?? sale.clinicID.rawValue
+        let productID = typed.map { $0["product"].flatMap(Int64.init) } ?? sale.productID.rawValue
         let view = SalePageView(
             id: sale.id.rawValue,
             heading: SaleWords.what(sale.quantity, product),
@@ -160,21 +169,21 @@ struct SalesJob: Job {
             commission: style.format(figures.commission),
             working: working,
             voided: sale.isVoided,
-            editOpen: error != nil,
-            date: sale.date.description,
-            quantity: sale.quantity,
-            price: style.formatInput(line.unitPrice),
-            cost: style.formatInput(line.unitCost),
-            discount: style.formatInput(line.discount),
-            note: sale.note ?? "",
-            noCommission: sale.isNoCommission,
+            editOpen: error != nil || typed != nil,
+            date: field("date", sale.date.description),
+            quantity: field("quantity", String(sale.quantity)),
+            price: field("price", style.formatInput(line.unitPrice)),
+            cost: field("cost", style.formatInput(line.unitCost)),
+            discount: field("discount", style.formatInput(line.discount)),
+            note: field("note", sale.note ?? ""),
+            noCommission: typed.map { $0["noCommission"] != nil } ?? sale.isNoCommission,
             earliest: AcceptedDays.earliest.description,
             latest: AcceptedDays(today: settings.today()).latest.description,
             clinics: try await store.clinics(ClinicQuery()).map {
-                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.clinicID)
+                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id.rawValue == clinicID)
             },
             products: try await store.products(ProductQuery()).map {
-                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == sale.productID)
+                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id.rawValue == productID)
             },
             history: try await store.auditLog(AuditQuery(subject: .sale, subjectID: sale.id.rawValue)).map { entry in
                 .init(
@@ -184,6 +193,7 @@ struct SalesJob: Job {
                     changes: entry.changes(currency: currency, names: names)
                 )
             },
+            invalid: FieldMarks(refusal?.field),
             csrf: context.csrfToken ?? ""
         )
         return try await app.page(
@@ -193,7 +203,8 @@ struct SalesJob: Job {
             nav: "sales",
             context: context,
             status: status,
-            error: error
+            error: error,
+            errorLink: errorLink
         )
     }
 
@@ -201,32 +212,50 @@ struct SalesJob: Job {
         let id = try id(context)
         let form = try await Form.read(request, context: context)
         let style = try await app.store.settings().style
-        do {
-            guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init),
-                let quantity = form["quantity"].flatMap(Int64.init)
+        return try await app.form {
+            guard let quantity = form["quantity"].flatMap(Int64.init) else {
+                var problem = Problem(
+                    .unprocessableContent,
+                    "The quantity is a whole number of units (negative for a return)."
+                )
+                problem.field = "quantity"
+                throw problem
+            }
+            guard let clinic = form["clinic"].flatMap(Int64.init), let product = form["product"].flatMap(Int64.init)
             else {
-                throw Problem(.unprocessableContent, "Choose a clinic and a product, and give a whole quantity.")
+                var problem = Problem(.unprocessableContent, "Choose a clinic and a product.")
+                problem.field = form["clinic"].flatMap(Int64.init) == nil ? "clinic" : "product"
+                throw problem
+            }
+            func amount(_ name: String, _ text: String?) throws -> Money {
+                try Problem.about(name) { try style.parse(text ?? "") }
             }
             _ = try await app.store.updateSale(
                 id,
                 with: SaleDraft(
                     clinicID: Clinic.ID(clinic),
                     productID: Product.ID(product),
-                    date: try Day(parsing: form["date"] ?? ""),
+                    date: try Problem.about("date") { try Day(parsing: form["date"] ?? "") },
                     quantity: quantity,
-                    unitPrice: try style.parse(form["price"] ?? ""),
-                    unitCost: try style.parse(form["cost"] ?? ""),
-                    discount: try form["discount"].map { try style.parse($0) } ?? .zero,
+                    unitPrice: try amount("price", form["price"]),
+                    unitCost: try amount("cost", form["cost"]),
+                    discount: try form["discount"].map { try amount("discount", $0) } ?? .zero,
                     noCommission: form["noCommission"] != nil,
                     note: form["note"]
                 )
             )
             return .redirect(to: "/sales")
-        } catch {
-            // A sale that is gone is the error page's; any other refusal redraws the form with its sentence.
-            let problem = Problem.from(error, on: .page)
-            guard problem.status < 500, problem.status != 404 else { throw error }
-            return try await editSalePage(context: context, error: problem.detail, status: .init(code: problem.status))
+        } refused: { refusal in
+            // A sale that is gone is the error page's; any other refusal redraws the form as she typed it.
+            guard refusal.status != 404 else { throw refusal }
+            return try await editSalePage(
+                context: context,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status),
+                typed: form,
+                refusal: refusal
+            )
         }
     }
 
@@ -413,8 +442,9 @@ package struct SalePageView: PageView {
     let voided: Bool
     /// The form shows open: a refusal came from it.
     let editOpen: Bool
+    /// The fields as drawn: the sale's, or what she typed when the form comes back to her.
     let date: String
-    let quantity: Int64
+    let quantity: String
     let price: String
     let cost: String
     let discount: String
@@ -426,6 +456,8 @@ package struct SalePageView: PageView {
     let products: [PageOption]
     let history: [Change]
     let hasHistory: Bool
+    /// The field a refusal is about.
+    let invalid: FieldMarks
     let csrf: String
 
     package init(
@@ -437,7 +469,7 @@ package struct SalePageView: PageView {
         voided: Bool,
         editOpen: Bool,
         date: String,
-        quantity: Int64,
+        quantity: String,
         price: String,
         cost: String,
         discount: String,
@@ -448,8 +480,10 @@ package struct SalePageView: PageView {
         clinics: [PageOption],
         products: [PageOption],
         history: [Change],
+        invalid: FieldMarks = FieldMarks(),
         csrf: String
     ) {
+        self.invalid = invalid
         (self.id, self.heading, self.place, self.commission, self.working, self.voided, self.editOpen) = (
             id, heading, place, commission, working, voided, editOpen
         )
