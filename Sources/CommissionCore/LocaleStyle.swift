@@ -82,8 +82,10 @@ public struct LocaleStyle: Sendable, Hashable {
         let complete = Set(fields) == [.day, .month, .year] && fields.count == 3
         dateFields = complete ? fields : [.year, .month, .day]
         dateSeparator = complete && !separator.isEmpty ? separator : "-"
+        // The pages speak English: a month is named in English whatever her locale's order of a
+        // date's fields and its separators (a German book's page says "1. Oct", not "1. Okt.").
         let months = DateFormatter()
-        months.locale = locale
+        months.locale = Locale(identifier: "en_US_POSIX")
         shortMonths =
             months.shortStandaloneMonthSymbols.count == 12
             ? months.shortStandaloneMonthSymbols : months.shortMonthSymbols
@@ -242,7 +244,7 @@ public struct LocaleStyle: Sendable, Hashable {
         }.joined(separator: dateSeparator)
     }
 
-    /// A month's short name (`Nov`, `nov.`).
+    /// A month's short name, in the pages' language (`Nov`).
     public func monthName(_ month: Int) -> String {
         shortMonths.indices.contains(month - 1) ? shortMonths[month - 1] : String(month)
     }

@@ -9,8 +9,9 @@ import CommissionCore
 ///   whose list has it, so that a form can follow a change of clinic.
 /// - The recent sales are the last she *recorded*, whatever their dates: a sale she just backdated
 ///   is among them.
-/// - Missed days: days of the last two weeks, before today, on a weekday she sold on in at least
-///   three of the eight weeks before, with no sale entered.
+/// - Missed days: days of the last two weeks, before today, on a weekday she usually works — one
+///   she sold on in at least three of the eight weeks before, and in at least half of the weeks she
+///   worked at all then (a Sunday she worked now and then is no working day) — with no sale entered.
 public struct EntryForm: Sendable, Hashable {
     public var today: Day
     /// The active clinics, by name.
@@ -53,10 +54,14 @@ public struct EntryForm: Sendable, Hashable {
     /// first, from the days she sold on in the ten weeks before `today` (see ``EntryForm``).
     public static func missedDays(today: Day, soldOn: Set<Day>) -> [Day] {
         var weeksPerWeekday: [Weekday: Set<Int>] = [:]
+        var worked: Set<Int> = []
         for day in soldOn where day < today.adding(days: -14) && day >= today.adding(days: -70) {
             weeksPerWeekday[day.weekday, default: []].insert(day.ordinal / 7)
+            worked.insert(day.ordinal / 7)
         }
-        let usual = Set(weeksPerWeekday.filter { $0.value.count >= 3 }.keys)
+        let usual = Set(
+            weeksPerWeekday.filter { $0.value.count >= 3 && 2 * $0.value.count >= worked.count }.keys
+        )
         return (1...14).map { today.adding(days: -$0) }.filter { usual.contains($0.weekday) && !soldOn.contains($0) }
             .reversed()
     }

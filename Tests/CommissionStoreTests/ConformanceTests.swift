@@ -1206,6 +1206,15 @@ extension TeamConformanceTests {
         let form = try await EntryRequest(today: today).fetch(from: book.store)
         #expect(form.missedDays.map(\.description) == ["2026-03-19", "2026-03-26"])  // the two Thursdays
         #expect(EntryForm.missedDays(today: today, soldOn: []).isEmpty)
+        // A Sunday she worked now and then (three of eight weeks) is no day she usually works.
+        var weekdays: Set<Day> = []
+        for week in 0..<8 {
+            let monday = day("2026-01-26").adding(days: 7 * week)
+            for offset in 0..<5 { weekdays.insert(monday.adding(days: offset)) }
+            if week % 3 == 0 { weekdays.insert(monday.adding(days: 6)) }
+        }
+        let missed = EntryForm.missedDays(today: day("2026-04-06"), soldOn: weekdays)
+        #expect(missed.count == 10 && !missed.contains { $0.weekday == .sunday }, "\(missed)")
     }
 }
 

@@ -17,6 +17,23 @@ struct EntryJob: Job {
         pages.get("/") { request, context in try await entryPage(request, context: context) }
         pages.post("/sales") { request, context in try await recordSale(request, context: context) }
         pages.post("/sales/:id/repeat") { request, context in try await repeatSale(request, context: context) }
+        // "Not today": the days she missed are not pointed out again until tomorrow, on this device.
+        pages.post("/missed/dismiss") { _, _ in
+            let today = try await app.store.settings().today()
+            var response = Response.redirect(to: "/")
+            response.setCookie(
+                Cookie(
+                    name: Self.missedDismissed,
+                    value: today.description,
+                    maxAge: 36 * 3600,
+                    path: "/",
+                    secure: app.configuration.secureCookies,
+                    httpOnly: true,
+                    sameSite: .lax
+                )
+            )
+            return response
+        }
         pages.get("/more") { _, context in
             try await app.page(
                 "more",
@@ -27,6 +44,9 @@ struct EntryJob: Job {
             )
         }
     }
+
+    /// The cookie that holds the day she said "Not today" to the days she missed.
+    static let missedDismissed = "commission_missed"
 
     /// The entry page. A prefilled link (`/?clinic=2&product=SER-30&quantity=2&date=2026-11-17`,
     /// ids or names) opens a ready form; `?saved=ID` shows the sale just saved with its Undo.
@@ -78,6 +98,7 @@ struct EntryJob: Job {
                 discount: typed.values["discount"] ?? "",
                 note: typed.values["note"] ?? "",
                 noCommission: typed["noCommission"] != nil,
+                isReturn: typed["return"] != nil,
                 key: typed["key"] ?? Secret.make(),
                 field: refusal?.field ?? "",
                 confirm: refusal?.confirm == true
@@ -119,13 +140,16 @@ struct EntryJob: Job {
                     key: Secret.make()
                 )
             },
-            missedDays: form.missedDays.enumerated().map { index, day in
-                .init(
-                    iso: day.description,
-                    label: "\(day.weekday.shortName) \(style.format(day))",
-                    last: index == form.missedDays.count - 1
-                )
-            },
+            // Not pointed out again today once she said "Not today".
+            missedDays: request.cookies[Self.missedDismissed]?.value == form.today.description
+                ? []
+                : form.missedDays.enumerated().map { index, day in
+                    .init(
+                        iso: day.description,
+                        label: "\(day.weekday.shortName) \(style.format(day))",
+                        last: index == form.missedDays.count - 1
+                    )
+                },
             saved: nil,
             typed: kept,
             csrf: context.csrfToken ?? ""
@@ -257,7 +281,7 @@ struct EntryJob: Job {
                 problem.field = form["clinic"] == nil ? "clinic" : "product"
                 throw problem
             }
-            guard let quantity = Int64(form["quantity"] ?? "1") else {
+            guard var quantity = Int64(form["quantity"] ?? "1") else {
                 var problem = Problem(
                     .unprocessableContent,
                     "The quantity is a whole number of units (negative for a return)."
@@ -265,6 +289,8 @@ struct EntryJob: Job {
                 problem.field = "quantity"
                 throw problem
             }
+            // A return: the goods come back, the figures count against (a negative quantity).
+            if form["return"] != nil, quantity > 0 { quantity = -quantity }
             let draft = SaleDraft(
                 clinicID: Clinic.ID(clinic),
                 productID: Product.ID(product),
@@ -424,6 +450,8 @@ package struct EntryPageView: PageView {
     package struct Typed: Sendable {
         let quantity: String, price: String, priceDefault: String, discount: String, note: String
         let noCommission: Bool
+        /// She marked it a return.
+        let isReturn: Bool
         /// The key the form was sent with: "Save anyway" is the same sale.
         let key: String
         let field: String
@@ -435,6 +463,7 @@ package struct EntryPageView: PageView {
             discount: String,
             note: String,
             noCommission: Bool,
+            isReturn: Bool = false,
             key: String,
             field: String,
             confirm: Bool
@@ -442,7 +471,9 @@ package struct EntryPageView: PageView {
             (self.quantity, self.price, self.priceDefault, self.discount, self.note) = (
                 quantity, price, priceDefault, discount, note
             )
-            (self.noCommission, self.key, self.field, self.confirm) = (noCommission, key, field, confirm)
+            (self.noCommission, self.isReturn, self.key, self.field, self.confirm) = (
+                noCommission, isReturn, key, field, confirm
+            )
         }
     }
 
@@ -465,8 +496,12 @@ package struct EntryPageView: PageView {
     // The fields as drawn: what she typed, else the form's start.
     let quantityText: String, priceText: String, priceDefault: String, discount: String, note: String
     let noCommission: Bool
+    let isReturn: Bool
     /// The details (date, discount, note) open: something in them is hers, or the sentence is about them.
     let detailsOpen: Bool
+    /// The days she missed in a sentence ("No sales on 3 days you usually work, from Mon 11/24"),
+    /// the oldest first: its link opens the form on that day.
+    let missedSaid: String, missedFirst: String
     /// Which field the sentence is about (`aria-invalid`), and whether it asks rather than refuses.
     let invalid: Invalid
     let confirm: Bool
@@ -521,10 +556,16 @@ package struct EntryPageView: PageView {
         priceText = typed?.price ?? selectedPrice
         priceDefault = typed?.priceDefault ?? selectedPrice
         (discount, note, noCommission) = (typed?.discount ?? "", typed?.note ?? "", typed?.noCommission ?? false)
+        isReturn = typed?.isReturn ?? false
+        missedFirst = missedDays.first?.iso ?? ""
+        missedSaid =
+            missedDays.count == 1
+            ? "No sale yet on \(missedDays[0].label), a day you usually work"
+            : "No sales on \(missedDays.count) days you usually work, from \(missedDays.first?.label ?? "")"
         invalid = Invalid(typed?.field ?? "")
         confirm = typed?.confirm ?? false
         detailsOpen =
-            backdated || !discount.isEmpty || !note.isEmpty || noCommission
+            backdated || !discount.isEmpty || !note.isEmpty || noCommission || isReturn
             || ["date", "discount", "note"].contains(typed?.field ?? "")
     }
 }

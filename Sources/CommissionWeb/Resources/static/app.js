@@ -65,6 +65,24 @@
   }
   window.addEventListener("online", function () { connection.online = true; showConnection(); flush(); });
   window.addEventListener("offline", function () { connection.online = false; showConnection(); });
+  // The phone may think it is online (a Wi-Fi without the internet) while this page came from the
+  // copy kept for offline use: the page asks the server at once, and says "offline" as soon as it
+  // knows — not only when a sale fails to go.
+  function probe() {
+    if (!signedIn || !window.fetch) { return; }
+    var answered = false;
+    var slow = setTimeout(function () { if (!answered) { connection.online = false; showConnection(); } }, 4000);
+    fetch("/health", { cache: "no-store", credentials: "omit" }).then(function () {
+      answered = true;
+      clearTimeout(slow);
+      if (!connection.online) { connection.online = true; showConnection(); flush(); }
+    }, function () {
+      answered = true;
+      clearTimeout(slow);
+      connection.online = false;
+      showConnection();
+    });
+  }
 
   // ---- Quick entry.
   all("[data-step]").forEach(function (button) {
@@ -108,6 +126,13 @@
         label.hidden = text !== "" && label.textContent.toLowerCase().indexOf(text) < 0;
       });
     });
+  }
+  // A return says so on its button.
+  var returnBox = $("#return"), saveButton = $("#save");
+  if (returnBox && saveButton) {
+    var saveLabel = function () { saveButton.textContent = returnBox.checked ? "Save return" : "Save sale"; };
+    returnBox.addEventListener("change", saveLabel);
+    saveLabel();
   }
   // A page kept offline may be from another day: a date it drew as "today" follows the phone's today.
   var saleForm = $("#sale-form");
@@ -553,4 +578,5 @@
     open();
   }
   showConnection();
+  probe();
 })();
