@@ -43,6 +43,77 @@ import Testing
         #expect(checked >= 10, "relative links were found and checked (\(checked))")
     }
 
+    /// `docs/architecture.md` is the map of the code: every file it names exists, and every type
+    /// it names (a word in backticks that reads as a Swift type, `Ledger`, `ImportState`,
+    /// `Ledger.sale(…)`'s `Ledger`) is declared in `Sources/` — so that a rename or a removal
+    /// that leaves the map behind fails here.
+    @Test("Every file and type docs/architecture.md names exists")
+    func theArchitecturePageNamesWhatExists() throws {
+        let page = try String(contentsOf: Self.root.appending(path: "docs/architecture.md"), encoding: .utf8)
+        let files = try Self.files(under: ["Sources", "Tests", "scripts"])
+        let declared = try Self.declaredTypes(in: files.filter { $0.hasSuffix(".swift") })
+        // Modules and products are named in backticks too (the targets' table): not types.
+        let modules = Set(try ArchitectureTests.packageTargets().keys).union([
+            "GRDB", "PostgresNIO", "Hummingbird", "Foundation",
+        ])
+        var named = 0
+        for match in page.matches(of: /`([^`\n]+)`/) {
+            let token = String(match.1)
+            // A route (`/api/v1/openapi.json`) or a family of files (`…+PeriodFigures.swift`) is no one file.
+            if token.hasPrefix("/") || token.contains("…") { continue }
+            if token.hasSuffix(".swift") || token.hasSuffix(".json") || token.hasSuffix(".mustache")
+                || token.hasSuffix(".md")
+            {
+                named += 1
+                let path = token.hasPrefix("Sources/") || token.hasPrefix("Tests/") ? token : "/" + token
+                #expect(
+                    files.contains { $0 == token || $0.hasSuffix(path) },
+                    "docs/architecture.md names \(token), which is no file of the repository"
+                )
+                continue
+            }
+            // A type, or a type's member (`Ledger.sale(draft, in:)`): the part before the first dot.
+            guard let type = token.firstMatch(of: /^([A-Z][A-Za-z0-9]+)(\.|$|\()/)?.1 else { continue }
+            let name = String(type)
+            guard !modules.contains(name), !Self.libraryTypes.contains(name), name.contains(where: \.isLowercase) else {
+                continue
+            }
+            named += 1
+            if !declared.contains(name) { Issue.record("docs/architecture.md names \(name), which no source declares") }
+        }
+        #expect(named > 60, "the page's names were found (\(named))")
+    }
+
+    /// The types of Swift and of the packages the page names beside ours.
+    static let libraryTypes: Set<String> = [
+        "DatabasePool", "Task", "Mutex", "Atomic", "ValueObservation", "Observable",
+    ]
+
+    /// Every file's path under `folders`, relative to the repository.
+    static func files(under folders: [String]) throws -> [String] {
+        var found: [String] = []
+        for folder in folders {
+            let base = root.appending(path: folder)
+            guard let walk = FileManager.default.enumerator(atPath: base.path(percentEncoded: false)) else { continue }
+            while let path = walk.nextObject() as? String { found.append("\(folder)/\(path)") }
+        }
+        return found
+    }
+
+    /// The names of the types (and protocols, type aliases, actors) the Swift files declare.
+    static func declaredTypes(in files: [String]) throws -> Set<String> {
+        var names = Set<String>()
+        for file in files {
+            let text = try String(contentsOf: root.appending(path: file), encoding: .utf8)
+            for match in text.matches(
+                of: /(?:struct|enum|class|protocol|actor|typealias|extension)\s+([A-Z][A-Za-z0-9]*)/
+            ) {
+                names.insert(String(match.1))
+            }
+        }
+        return names
+    }
+
     /// The API's shapes are defined by its OpenAPI document; `docs/json.md` explains them with
     /// examples. Every key an example shows is a property the document defines, so that the
     /// explanation cannot describe a field the API does not have.
