@@ -9,6 +9,7 @@ happens with no network — not only that pages load.
 import datetime
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -458,6 +459,117 @@ def newcomer(workdir, drivers):
         yesterday = (datetime.datetime.now(ZoneInfo(zone)).date() - datetime.timedelta(days=1)).isoformat()
         recorded = json.loads(subprocess.run([COMMISSION, "sale", "list", "--db", db, "--format", "json"], check=True, capture_output=True, text=True).stdout)
         check([s["date"] for s in recorded] == [yesterday], f"one sale, dated yesterday in her zone ({yesterday}): {[s['date'] for s in recorded]}")
+    finally:
+        server.stop()
+        server.log.close()
+
+
+# A command of the command line, or one of its flags: never on a page.
+COMMAND = re.compile(r"`commission [a-z]|commission (clinic|product|terms|import|sale) [a-z]|(^|\s)--[a-z][a-z-]+")
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def history_in_one_pass(workdir, drivers):
+    """A German newcomer brings two months of her history in a workbook (a title, German headers,
+    a totals row) naming three clinics and six products her new book does not know: on her phone,
+    one check asks for them (a row each, filled from the file), one confirmation makes them and
+    imports every sale, each clinic's split from its first sale in the file; no page names a
+    command; no clinic is Overdue before she says whether her history was paid. Then a refused
+    sale keeps every field with its sentence on the first screen, and a price far off asks once."""
+    print("Her history in one pass: a German workbook of three clinics and six products new to her book, on a phone")
+    db = os.path.join(workdir, "history.sqlite")
+    server = Server(db, workdir)
+    server.start()
+    try:
+        phone = browser(phone=True, language="de-DE")
+        drivers.append(phone)
+        phone.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Europe/Berlin"})
+
+        def shot(name):
+            if SCREENSHOTS:
+                phone.save_screenshot(os.path.join(SCREENSHOTS, f"history-{name}.png"))
+
+        def no_command(where):
+            text = phone.find_element(By.TAG_NAME, "body").text
+            check(not COMMAND.search(text), f"{where}: no terminal command on the page")
+
+        phone.get(server.base + "/setup")
+        fill(phone, "username", "lena")
+        fill(phone, "password", PASSWORD)
+        submit(phone, "Create my book")
+        phone.get(server.base + "/transfer")
+        phone.find_element(By.ID, "workbook-file").send_keys(os.path.join(FIXTURES, "verlauf.xlsx"))
+        submit(phone, "Check the workbook…")
+        needs = phone.find_element(By.ID, "import-needs")
+        where = phone.execute_script(IN_REACH, phone.find_element(By.ID, "needs-title"))
+        check(where["visible"], f"what the file needs stands on the first screen ({where})")
+        said = needs.text
+        check("3 clinics and 6 products your book does not have yet" in said, f"it says what the file lacks ({said[:200]!r})")
+        no_command("the workbook checked")
+        first_sales = [phone.find_element(By.ID, f"from{i}").get_attribute("value") for i in range(3)]
+        check(first_sales == ["2026-10-01", "2026-10-02", "2026-10-07"], f"each clinic's split starts at its first sale in the file ({first_sales})")
+        prices = {phone.find_element(By.NAME, f"product{i}").get_attribute("value"): phone.find_element(By.ID, f"price{i}").get_attribute("value") for i in range(6)}
+        check(prices.get("Hyaluron Serum 30 ml") == "89,00" and prices.get("Reinigungsschaum") == "16,50",
+              f"each product's price from its first line, in her way of writing it ({prices})")
+        shot("1-needs")
+        violations = accessibility(phone)
+        check(violations == [], f"what the file needs: axe-core finds no violation {violations}")
+        for index, (kind, share) in enumerate([("monthly", "40"), ("semimonthly", "50"), ("weekly", "45")]):
+            Select(phone.find_element(By.ID, f"kind{index}")).select_by_value(kind)
+            fill(phone, f"share{index}", share)
+        button = phone.find_element(By.ID, "additions-import")
+        check(button.text == "Create them and import 61 sales", f"one button makes them and imports every sale ({button.text!r})")
+        submit(phone, button.text)
+        notice = phone.find_element(By.CSS_SELECTOR, "p.notice")
+        where = phone.execute_script(IN_REACH, notice)
+        check("Imported 3 clinics, 6 products, 3 terms, 61 sales" in notice.text and where["visible"],
+              f"one confirmation imported everything, said on the first screen ({notice.text!r}, {where})")
+        shot("2-imported")
+        terms = json.loads(subprocess.run([COMMISSION, "terms", "list", "--format", "json", "--db", db], check=True, capture_output=True, text=True).stdout)
+        starts = sorted((t["clinic"], t["effectiveFrom"]) for t in terms)
+        check(starts == [("Hautzentrum Mitte", "2026-10-02"), ("Kosmetik Lange", "2026-10-07"), ("Praxis Dr. Weber", "2026-10-01")],
+              f"the splits start at the file's first sales ({starts})")
+
+        phone.get(server.base + "/dashboard")
+        chips = [c.text for c in phone.find_elements(By.CSS_SELECTOR, ".clinic-card .chip")]
+        check("Overdue" not in chips and "Unconfirmed" in chips, f"no clinic is Overdue before she answers: her history is Unconfirmed ({chips})")
+        question = phone.find_element(By.ID, "history-question")
+        check("Were they paid?" in question.text, "the dashboard asks once whether her history was paid")
+        no_command("the dashboard")
+        shot("3-dashboard")
+        violations = accessibility(phone)
+        check(violations == [], f"the dashboard with its question: axe-core finds no violation {violations}")
+
+        print("A refused sale keeps every field, its sentence on the first screen; a price far off asks once")
+        phone.get(server.base + "/")
+        script_ready(phone)
+        fill(phone, "quantity", "3")
+        open_details(phone, "#more-fields summary")
+        fill(phone, "discount", "999,00")
+        fill(phone, "note", "für Frau Berger")
+        before = len(json.loads(subprocess.run([COMMISSION, "sale", "list", "--format", "json", "--limit", "1000", "--db", db], check=True, capture_output=True, text=True).stdout))
+        phone.find_element(By.ID, "save").click()
+        refusal = wait_for(phone, lambda d: d.find_element(By.ID, "queue-notice"))
+        where = phone.execute_script(IN_REACH, refusal)
+        kept = phone.execute_script("return [document.getElementById('quantity').value, document.getElementById('discount').value, document.getElementById('note').value, document.activeElement.id, document.getElementById('discount').getAttribute('aria-invalid')]")
+        check("discount" in refusal.text and where["visible"], f"the refusal is on the first screen ({refusal.text!r}, {where})")
+        check(kept == ["3", "999,00", "für Frau Berger", "discount", "true"], f"every field as she typed it, the discount marked and focused ({kept})")
+        shot("4-refused")
+        fill(phone, "discount", "")
+        fill(phone, "quantity", "1")
+        fill(phone, "price", "1500,00")
+        phone.find_element(By.ID, "save").click()
+        question = wait_for(phone, lambda d: d.find_element(By.ID, "queue-notice"))
+        check("Save anyway?" in question.text, f"a price thirty times the product's asks once ({question.text!r})")
+        after = len(json.loads(subprocess.run([COMMISSION, "sale", "list", "--format", "json", "--limit", "1000", "--db", db], check=True, capture_output=True, text=True).stdout))
+        check(after == before, "nothing was saved before she answers")
+        shot("5-asked")
+        anyway = question.find_element(By.XPATH, ".//button[normalize-space()='Save anyway']")
+        anyway.click()
+        saved = wait_for(phone, lambda d: d.find_elements(By.ID, "saved") and d.find_element(By.ID, "saved").text, seconds=10)
+        recorded = json.loads(subprocess.run([COMMISSION, "sale", "list", "--format", "json", "--limit", "1000", "--db", db], check=True, capture_output=True, text=True).stdout)
+        check(len(recorded) == before + 1 and any(r.get("unitPrice") == "1500.00" for r in recorded),
+              f"Save anyway saves that one sale, at her price ({saved!r}; {len(recorded)} sales)")
     finally:
         server.stop()
         server.log.close()
@@ -1217,6 +1329,7 @@ def main():
 
         outage(workdir, drivers)
         newcomer(workdir, drivers)
+        history_in_one_pass(workdir, drivers)
         demo_book(workdir, drivers)
 
         print("SIGTERM shuts the server down gracefully, even with a live stream open")
