@@ -96,6 +96,11 @@ package struct PageChoice: Sendable {
             PageChoice(value: $0.description, label: $0.description.capitalized, selected: $0 == selected)
         }
     }
+
+    /// The weekday a weekly schedule's picker sent (`monday`), or nil.
+    static func weekday(named value: String) -> Weekday? {
+        Weekday.allCases.first { $0.description == value }
+    }
 }
 
 /// One choice of a page's picker (a clinic, a product): `selected` when it is the one shown.

@@ -73,4 +73,93 @@ import Testing
         let kept = try await test.store.sale(sale.id)
         #expect(kept.quantity == 2 && kept.productID == test.serum.id && kept.note == nil)
     }
+
+    @Test func refusedTermsKeepTheirClinicProductSplitTiersAndDay() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let typed = [
+                "csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "basis": "revenue",
+                "share": "45", "tierThreshold0": "1000.00", "tierShare0": "50", "tierThreshold1": "2000.00",
+                "tierShare1": "", "from": "2026-05-01",
+            ]
+            let refused = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form(typed))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains("Tier 2: give both"), "\(page)")
+            #expect(page.contains(#"<option value="\#(test.glow.id)" selected>Glow</option>"#))
+            #expect(page.contains(#"<option value="\#(test.serum.id)" selected>Serum 30ml</option>"#))
+            #expect(page.contains(#"<option value="revenue" selected>revenue</option>"#))
+            #expect(page.contains(#"name="share" inputmode="decimal" value="45" required>"#))
+            #expect(page.contains(#"name="tierThreshold0" inputmode="decimal" value="1000.00""#))
+            #expect(page.contains(#"name="tierShare0" inputmode="decimal" value="50""#))
+            #expect(page.contains(#"name="tierThreshold1" inputmode="decimal" value="2000.00""#))
+            #expect(page.contains(#"name="tierShare1" inputmode="decimal" value="" autocomplete="off" \#(Self.mark)"#))
+            #expect(page.contains(#"name="from" type="date" value="2026-05-01""#))
+            #expect(page.contains("<details class=\"add\" open>\n  <summary>Add terms</summary>"))
+            #expect(Self.sentenceFirst(page, before: #"action="/terms""#))
+
+            // A share the store refuses marks the share.
+            var high = typed
+            (high["share"], high["tierShare1"]) = ("140", "60")
+            let share = try await client.execute(uri: "/terms", method: .post, headers: headers, body: form(high))
+            #expect(share.status.code == 422)
+            #expect(share.text.contains(#"name="share" inputmode="decimal" value="140" required \#(Self.mark)"#))
+        }
+        #expect(try await test.store.terms(TermsQuery()).count == 1)
+    }
+
+    @Test func aRefusedClinicKeepsItsNameAndSchedule() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let weekly = ["csrf": csrf, "name": "Glow", "scheduleKind": "weekly", "weekday": "thursday"]
+            let taken = try await client.execute(uri: "/clinics", method: .post, headers: headers, body: form(weekly))
+            #expect(taken.status.code == 409)
+            let page = taken.text
+            #expect(page.contains(#"name="name" value="Glow" required \#(Self.mark)"#), "\(page)")
+            #expect(page.contains(#"<option value="weekly" selected>"#))
+            #expect(page.contains(#"<option value="thursday" selected>Thursday</option>"#))
+            #expect(page.contains("<details class=\"add\" open>\n  <summary>Add a clinic</summary>"))
+            #expect(Self.sentenceFirst(page, before: #"action="/clinics""#))
+
+            let biweekly = ["csrf": csrf, "name": "Bloom", "scheduleKind": "biweekly", "anchor": "1800-01-05"]
+            let early = try await client.execute(uri: "/clinics", method: .post, headers: headers, body: form(biweekly))
+            #expect(early.status.code == 422)
+            #expect(early.text.contains(#"name="name" value="Bloom""#))
+            #expect(early.text.contains(#"<option value="biweekly" selected>"#))
+            #expect(early.text.contains(#"name="anchor" type="date" value="1800-01-05""#), "\(early.text)")
+            #expect(
+                early.text.contains(
+                    #"max="\#(AcceptedDays(today: try await test.store.settings().today()).latest)" \#(Self.mark)"#
+                )
+            )
+        }
+        #expect(try await test.store.clinics(ClinicQuery()).count == 1)
+    }
+
+    @Test func aRefusedProductKeepsItsNamePriceAndCost() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let typed = ["csrf": csrf, "name": "Toner", "price": "twelve", "cost": "3.00"]
+            let refused = try await client.execute(uri: "/products", method: .post, headers: headers, body: form(typed))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains(#"name="name" value="Toner" required>"#), "\(page)")
+            #expect(
+                page.contains(
+                    #"name="price" inputmode="decimal" value="twelve" required autocomplete="off" \#(Self.mark)"#
+                )
+            )
+            #expect(page.contains(#"value="3.00" autocomplete="off">"#))
+            #expect(page.contains("<details class=\"add\" open>\n  <summary>Add a product</summary>"))
+
+            let same = ["csrf": csrf, "name": "Serum 30ml", "price": "12.00", "cost": ""]
+            let taken = try await client.execute(uri: "/products", method: .post, headers: headers, body: form(same))
+            #expect(taken.status.code == 409)
+            #expect(taken.text.contains(#"name="name" value="Serum 30ml" required \#(Self.mark)"#), "\(taken.text)")
+        }
+        #expect(try await test.store.products(ProductQuery()).count == 1)
+    }
 }

@@ -624,7 +624,9 @@ import Testing
             clinicOptions: [.init(id: 1, name: "Glow", selected: true)],
             productOptions: [.init(id: 1, name: "Serum", selected: false)],
             weekdays: [.init(value: "monday", label: "Monday", selected: true)],
-            tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
+            tierRows: [
+                .init(index: 0, number: 1, threshold: "x", share: "", thresholdInvalid: true, shareInvalid: false)
+            ],
             added: .init(clinics: "Added Glow.", products: "Added Serum.", terms: "Added Glow's terms."),
             open: .init(clinic: true, product: false, terms: true),
             archived: [.init(kind: "Clinic", name: "Old", action: "/book/clinics/2")],
@@ -634,6 +636,9 @@ import Testing
             latest: "2027-11-26",
             termsFrom: "2026-11-26",
             zero: "0.00",
+            clinicForm: .init(name: "Glow", kind: "weekly", anchor: "2026-11-26", invalid: FieldMarks("name")),
+            productForm: .init(name: "Serum", price: "35.00", cost: "x", invalid: FieldMarks("cost")),
+            termsForm: .init(share: "40", revenue: true, invalid: FieldMarks("share")),
             csrf: "token"
         )
         let missing = try Self.unresolved("book", sample)

@@ -105,7 +105,7 @@ struct BookJob: Job {
         pages.post("/clinics") { request, context in
             try await bookForm(request, context: context, section: "clinics") { form, _ in
                 let clinic = try await app.store.createClinic(
-                    ClinicDraft(name: form["name"] ?? "", schedule: try Self.schedule(form))
+                    ClinicDraft(name: form["name"] ?? "", schedule: try Self.pickedSchedule(form))
                 )
                 return "/book?kind=clinic&added=\(clinic.id)#clinics"
             }
@@ -115,8 +115,8 @@ struct BookJob: Job {
                 let product = try await app.store.createProduct(
                     ProductDraft(
                         name: form["name"] ?? "",
-                        unitPrice: try settings.style.parse(form["price"] ?? ""),
-                        unitCost: try settings.style.parse(form["cost"] ?? "0")
+                        unitPrice: try Problem.about("price") { try settings.style.parse(form["price"] ?? "") },
+                        unitCost: try Problem.about("cost") { try settings.style.parse(form["cost"] ?? "0") }
                     )
                 )
                 return "/book?kind=product&added=\(product.id)#products"
@@ -125,16 +125,18 @@ struct BookJob: Job {
         pages.post("/terms") { request, context in
             try await bookForm(request, context: context, section: "terms") { form, settings in
                 guard let clinic = form["clinic"].flatMap(Int64.init) else {
-                    throw Problem(.unprocessableContent, "Choose a clinic.")
+                    var problem = Problem(.unprocessableContent, "Choose a clinic.")
+                    problem.field = "clinic"
+                    throw problem
                 }
                 let change = try await app.store.createTerms(
                     TermsDraft(
                         clinicID: Clinic.ID(clinic),
                         productID: form["product"].flatMap(Int64.init).map { Product.ID($0) },
                         basis: CommissionBasis(rawValue: form["basis"] ?? "profit") ?? .profit,
-                        share: try Share(parsing: form["share"] ?? ""),
+                        share: try Problem.about("share") { try Share(parsing: form["share"] ?? "") },
                         tiers: try Self.tiers(form, style: settings.style),
-                        effectiveFrom: try Day(parsing: form["from"] ?? "")
+                        effectiveFrom: try Problem.about("from") { try Day(parsing: form["from"] ?? "") }
                     )
                 )
                 return
@@ -193,6 +195,19 @@ struct BookJob: Job {
             default: nil
             }
         return try PaySchedule(kind: kind, anchor: anchor)
+    }
+
+    /// A clinic's pay schedule from a page's picker (``schedule(_:)``), a refusal naming the
+    /// picker's field it is about: the weekday of a weekly one, the first day of a biweekly one,
+    /// else the kind.
+    static func pickedSchedule(_ form: Form) throws -> PaySchedule {
+        let field: String =
+            switch form["schedule"] == nil ? form["scheduleKind"] ?? "monthly" : "" {
+            case "weekly": "weekday"
+            case "biweekly": "anchor"
+            default: "scheduleKind"
+            }
+        return try Problem.about(field) { try schedule(form) }
     }
 
     /// The sentence that says what was just added, and the section it belongs to: "Added Glow
@@ -268,15 +283,20 @@ struct BookJob: Job {
     /// how (schedule, split, prices, deductions); each Add form folded under its list, open when
     /// the list is empty, after an add there (to add another) or when the form is asked for.
     /// `added` is what was just added (`addedIsNew`) or changed on a record's page, said in its section.
+    /// `failed` is the section whose form was refused (`refusal`): it shows open, drawn again as
+    /// she typed it (`typed`), the refusal's field marked.
     func bookPage(
         context: AppRequestContext,
         message: String? = nil,
         error: String? = nil,
+        errorLink: PageLink? = nil,
         status: HTTPResponse.Status = .ok,
         terms prefill: TermsPrefill = TermsPrefill(),
         added: (section: String, text: String)? = nil,
         addedIsNew: Bool = true,
-        failed: String? = nil
+        failed: String? = nil,
+        typed: Form? = nil,
+        refusal: Problem? = nil
     ) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
@@ -307,8 +327,15 @@ struct BookJob: Job {
             + allTerms.filter(\.isArchived).map {
                 BookPageView.Archived(kind: "Terms", name: describe($0), action: "/book/terms/\($0.id)")
             }
+        // The refused form's fields as she typed them; the others as they start.
+        func kept(_ section: String) -> Form? { failed == section ? typed : nil }
+        let invalid = FieldMarks(refusal?.field)
         // A clinic just added without terms: its terms form is next, open on it.
         var prefill = prefill
+        if let terms = kept("terms") {
+            prefill.clinic = terms["clinic"].flatMap(Int64.init).map { Clinic.ID($0) }
+        }
+        let termsProduct = kept("terms")?["product"].flatMap(Int64.init)
         var justAdded = addedIsNew ? added?.section : nil
         if justAdded == "clinics",
             let clinic = clinics.last(where: { clinic in !terms.contains { $0.clinicID == clinic.id } }),
@@ -363,9 +390,12 @@ struct BookJob: Job {
             clinicOptions: clinics.map {
                 PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic)
             },
-            productOptions: products.map { PageOption(id: $0.id.rawValue, name: $0.name, selected: false) },
-            weekdays: PageChoice.weekdays(),
-            tierRows: TierRow.rows([], style: style),
+            productOptions: products.map {
+                PageOption(id: $0.id.rawValue, name: $0.name, selected: $0.id.rawValue == termsProduct)
+            },
+            weekdays: PageChoice.weekdays(selected: kept("clinics")?["weekday"].flatMap(PageChoice.weekday(named:))),
+            tierRows: kept("terms").map { TierRow.rows(typed: $0, field: refusal?.field, style: style) }
+                ?? TierRow.rows([], style: style),
             added: .init(
                 clinics: added?.section == "clinics" ? added?.text : nil,
                 products: added?.section == "products" ? added?.text : nil,
@@ -381,9 +411,28 @@ struct BookJob: Job {
             today: today.description,
             earliest: AcceptedDays.earliest.description,
             latest: AcceptedDays(today: today).latest.description,
-            termsFrom: (prefill.from.flatMap { AcceptedDays(today: today).contains($0) ? $0 : nil } ?? today)
-                .description,
+            termsFrom: kept("terms").map { $0.values["from"] ?? "" }
+                ?? (prefill.from.flatMap { AcceptedDays(today: today).contains($0) ? $0 : nil } ?? today).description,
             zero: style.formatInput(.zero),
+            clinicForm: kept("clinics").map {
+                .init(
+                    name: $0.values["name"] ?? "",
+                    kind: $0["scheduleKind"] ?? "monthly",
+                    anchor: $0.values["anchor"] ?? "",
+                    invalid: invalid
+                )
+            } ?? .init(anchor: today.description),
+            productForm: kept("products").map {
+                .init(
+                    name: $0.values["name"] ?? "",
+                    price: $0.values["price"] ?? "",
+                    cost: $0.values["cost"] ?? "",
+                    invalid: invalid
+                )
+            } ?? .init(),
+            termsForm: kept("terms").map {
+                .init(share: $0.values["share"] ?? "", revenue: $0["basis"] == "revenue", invalid: invalid)
+            } ?? .init(),
             csrf: context.csrfToken ?? ""
         )
         return try await app.page(
@@ -394,13 +443,13 @@ struct BookJob: Job {
             context: context,
             status: status,
             message: message,
-            error: error
+            error: error,
+            errorLink: errorLink
         )
     }
 
-    /// Runs a form of the book page; `body` returns where to go next (default: the book page).
     /// Runs a form of the book page (`section`: `clinics`, `products` or `terms`, whose form stays
-    /// open on a refusal); `body` returns where to go next (default: the book page).
+    /// open on a refusal, as she typed it); `body` returns where to go next (default: the book page).
     func bookForm(
         _ request: Request,
         context: AppRequestContext,
@@ -411,8 +460,16 @@ struct BookJob: Job {
         let settings = try await app.store.settings()
         return try await app.form {
             .redirect(to: try await body(form, settings) ?? "/book")
-        } otherwise: { error, status in
-            try await bookPage(context: context, error: error, status: status, failed: section)
+        } refused: { refusal in
+            try await bookPage(
+                context: context,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status),
+                failed: section,
+                typed: form,
+                refusal: refusal
+            )
         }
     }
 
@@ -675,14 +732,27 @@ struct BookJob: Job {
             let share = form["tierShare\(index)"]?.trimmingWhitespace() ?? ""
             if threshold.isEmpty && share.isEmpty { continue }
             guard !threshold.isEmpty, !share.isEmpty else {
-                throw Problem(
+                var problem = Problem(
                     .unprocessableContent,
                     "Tier \(index + 1): give both the period's total it starts beyond and its share, or leave both empty."
                 )
+                problem.field = threshold.isEmpty ? "tierThreshold\(index)" : "tierShare\(index)"
+                throw problem
             }
-            do { tiers.append(Tier(threshold: try style.parse(threshold), share: try Share(parsing: share))) } catch {
-                throw Problem(.unprocessableContent, "Tier \(index + 1): \(error)")
+            // A refusal names the row's field it is about, for the page to mark it.
+            func read<T>(_ field: String, _ body: () throws -> T) throws -> T {
+                do { return try body() } catch {
+                    var problem = Problem(.unprocessableContent, "Tier \(index + 1): \(error)")
+                    problem.field = "\(field)\(index)"
+                    throw problem
+                }
             }
+            tiers.append(
+                Tier(
+                    threshold: try read("tierThreshold") { try style.parse(threshold) },
+                    share: try read("tierShare") { try Share(parsing: share) }
+                )
+            )
         }
         return tiers
     }
@@ -786,12 +856,52 @@ package struct TierRow: Sendable {
     let tierShare: String
     /// The currency's symbol beside the threshold, where her locale writes it (`$` before, `€` after).
     let before: String?, after: String?
+    /// A refusal is about the row's threshold, or its share.
+    let thresholdInvalid: Bool, shareInvalid: Bool
 
-    package init(index: Int, number: Int, threshold: String, share: String, before: String? = nil, after: String? = nil)
-    {
+    package init(
+        index: Int,
+        number: Int,
+        threshold: String,
+        share: String,
+        before: String? = nil,
+        after: String? = nil,
+        thresholdInvalid: Bool = false,
+        shareInvalid: Bool = false
+    ) {
         (self.index, self.number, self.tierThreshold, self.tierShare, self.before, self.after) = (
             index, number, threshold, share, before, after
         )
+        (self.thresholdInvalid, self.shareInvalid) = (thresholdInvalid, shareInvalid)
+    }
+
+    /// The rows of a terms form as she typed them (`tierThreshold0`, `tierShare0`…, up to the
+    /// last she filled), and an empty one to add another; `field` (a refusal's, `tierShare1`)
+    /// marks the field it is about.
+    static func rows(typed form: Form, field: String?, style: LocaleStyle) -> [TierRow] {
+        let (before, after) = style.symbolFirst ? (style.currencySymbol, nil) : (nil, style.currencySymbol)
+        func typed(_ index: Int) -> (threshold: String, share: String) {
+            (form.values["tierThreshold\(index)"] ?? "", form.values["tierShare\(index)"] ?? "")
+        }
+        let filled = (0..<Self.most).filter { index in
+            let row = typed(index)
+            return !row.threshold.trimmingWhitespace().isEmpty || !row.share.trimmingWhitespace().isEmpty
+        }
+        let count = filled.last.map { $0 + 1 } ?? 0
+        let last: Int = Swift.min(count, Self.most - 1)
+        return (0...last).map { index in
+            let row: (threshold: String, share: String) = index < count ? typed(index) : ("", "")
+            return TierRow(
+                index: index,
+                number: index + 1,
+                threshold: row.threshold,
+                share: row.share,
+                before: before,
+                after: after,
+                thresholdInvalid: field == "tierThreshold\(index)",
+                shareInvalid: field == "tierShare\(index)"
+            )
+        }
     }
 
     /// The rows of `tiers`, and an empty one to add another.
@@ -883,6 +993,42 @@ package struct BookPageView: PageView {
         }
     }
 
+    /// The Add a clinic form's fields: as she typed them when it comes back to her refused (the
+    /// refusal's field marked), else as it starts.
+    package struct ClinicFields: Sendable {
+        let name: String
+        let monthly: Bool, semimonthly: Bool, weekly: Bool, biweekly: Bool
+        /// A biweekly schedule's first day.
+        let anchor: String
+        let invalid: FieldMarks
+        package init(name: String = "", kind: String = "monthly", anchor: String, invalid: FieldMarks = FieldMarks()) {
+            (self.name, self.anchor, self.invalid) = (name, anchor, invalid)
+            (monthly, semimonthly, weekly, biweekly) = (
+                kind == "monthly", kind == "semimonthly", kind == "weekly", kind == "biweekly"
+            )
+        }
+    }
+
+    /// The Add a product form's fields, as ``ClinicFields``.
+    package struct ProductFields: Sendable {
+        let name: String, price: String, cost: String
+        let invalid: FieldMarks
+        package init(name: String = "", price: String = "", cost: String = "", invalid: FieldMarks = FieldMarks()) {
+            (self.name, self.price, self.cost, self.invalid) = (name, price, cost, invalid)
+        }
+    }
+
+    /// The Add terms form's share and basis, as ``ClinicFields`` (its clinic, product, tiers and
+    /// first day are `clinicOptions`, `productOptions`, `tierRows` and `termsFrom`).
+    package struct TermsFields: Sendable {
+        let share: String
+        let revenue: Bool
+        let invalid: FieldMarks
+        package init(share: String = "", revenue: Bool = false, invalid: FieldMarks = FieldMarks()) {
+            (self.share, self.revenue, self.invalid) = (share, revenue, invalid)
+        }
+    }
+
     let clinics: [ClinicRow]
     let products: [ProductRow]
     /// The sets of terms in force and to come; `pastTerms`, those later sets replaced, folded apart.
@@ -903,6 +1049,9 @@ package struct BookPageView: PageView {
     let latest: String
     let termsFrom: String
     let zero: String
+    let clinicForm: ClinicFields
+    let productForm: ProductFields
+    let termsForm: TermsFields
     let csrf: String
 
     package init(
@@ -922,8 +1071,12 @@ package struct BookPageView: PageView {
         latest: String,
         termsFrom: String,
         zero: String,
+        clinicForm: ClinicFields,
+        productForm: ProductFields = ProductFields(),
+        termsForm: TermsFields = TermsFields(),
         csrf: String
     ) {
+        (self.clinicForm, self.productForm, self.termsForm) = (clinicForm, productForm, termsForm)
         (self.clinics, self.products, self.clinicOptions, self.productOptions, self.weekdays, self.tierRows) = (
             clinics, products, clinicOptions, productOptions, weekdays, tierRows
         )
