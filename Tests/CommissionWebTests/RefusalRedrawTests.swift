@@ -21,6 +21,16 @@ import Testing
         return (headers, owner.csrf)
     }
 
+    /// The tag of the first field named `name` after `start` (`<input … name="share" …>`), or "".
+    static func field(_ name: String, in page: String, after start: String = "") -> String {
+        let from = start.isEmpty ? page.startIndex : page.range(of: start)?.upperBound ?? page.endIndex
+        guard let found = page.range(of: #"name="\#(name)""#, range: from..<page.endIndex),
+            let open = page[..<found.lowerBound].lastIndex(of: "<"),
+            let close = page[found.upperBound...].firstIndex(of: ">")
+        else { return "" }
+        return String(page[open...close])
+    }
+
     /// The sentence is at the top, before the form it is about.
     static func sentenceFirst(_ page: String, before form: String) -> Bool {
         guard let refusal = page.range(of: #"id="refusal""#), let form = page.range(of: form) else { return false }
@@ -161,5 +171,51 @@ import Testing
             #expect(taken.text.contains(#"name="name" value="Serum 30ml" required \#(Self.mark)"#), "\(taken.text)")
         }
         #expect(try await test.store.products(ProductQuery()).count == 1)
+    }
+
+    @Test func aRefusedPaymentKeepsEveryFieldAsTypedInItsOpenFold() async throws {
+        let test = try await TestApp()
+        try await test.store.closePeriod(
+            clinic: test.glow.id,
+            period: PayPeriod(start: try Day(parsing: "2026-02-01"), end: try Day(parsing: "2026-02-28"))
+        )
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let typed = [
+                "csrf": csrf, "clinic": "\(test.glow.id)", "period": "2026-03-15", "amount": "abc",
+                "received": "2026-04-02", "reference": "transfer 12",
+            ]
+            let refused = try await client.execute(uri: "/payouts", method: .post, headers: headers, body: form(typed))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains(#"<details class="card" id="payout-form" open>"#), "\(page)")
+            #expect(page.contains(#"<option value="\#(test.glow.id)" selected>Glow</option>"#))
+            #expect(page.contains(#"name="period" type="date" value="2026-03-15""#))
+            #expect(page.contains(#"value="abc" \#(Self.mark)"#))
+            #expect(page.contains(#"name="received" type="date" value="2026-04-02""#))
+            #expect(page.contains(#"name="reference" value="transfer 12">"#))
+            #expect(Self.sentenceFirst(page, before: #"action="/payouts""#))
+
+            // A closed period marks the period's day; a day out of range, the day it was received.
+            var closed = typed
+            (closed["period"], closed["amount"]) = ("2026-02-10", "24.00")
+            let intoClosed = try await client.execute(
+                uri: "/payouts",
+                method: .post,
+                headers: headers,
+                body: form(closed)
+            )
+            #expect(intoClosed.status.code == 409)
+            let period = Self.field("period", in: intoClosed.text)
+            #expect(period.contains(#"value="2026-02-10""#) && period.contains(Self.mark), "\(period)")
+            #expect(!Self.field("amount", in: intoClosed.text).contains("aria-invalid"))
+            var early = typed
+            (early["amount"], early["received"]) = ("24.00", "1800-01-01")
+            let tooEarly = try await client.execute(uri: "/payouts", method: .post, headers: headers, body: form(early))
+            #expect(tooEarly.status.code == 422)
+            let received = Self.field("received", in: tooEarly.text)
+            #expect(received.contains(#"value="1800-01-01""#) && received.contains(Self.mark), "\(received)")
+        }
+        #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
     }
 }

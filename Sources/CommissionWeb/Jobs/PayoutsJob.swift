@@ -15,7 +15,7 @@ struct PayoutsJob: Job {
             let query = request.uri.queryParameters
             let prefill = PayoutPrefill(
                 clinic: query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) },
-                period: query["period"].flatMap { try? Day(parsing: String($0)) },
+                period: query["period"].flatMap { try? Day(parsing: String($0)) }?.description,
                 amount: query["amount"].map(String.init)
             )
             return try await payoutsPage(context: context, prefill: prefill)
@@ -125,11 +125,33 @@ struct PayoutsJob: Job {
 
     // MARK: Pages
 
-    /// What the payout form starts with: a clinic, a day of the period paid for, the amount.
+    /// What the payout form starts with: a clinic, a day of the period paid for, the amount (a
+    /// period's Record payment); or, when the form comes back to her refused, every field as she
+    /// typed it, the refusal's field marked.
     struct PayoutPrefill {
         var clinic: Clinic.ID?
-        var period: Day?
+        /// A day of the period paid for, as the form writes it (`2026-11-01`).
+        var period: String?
         var amount: String?
+        var received: String?
+        var reference: String?
+        /// The form was refused: it shows open, `field` marked.
+        var refused = false
+        var field: String?
+
+        init(clinic: Clinic.ID? = nil, period: String? = nil, amount: String? = nil) {
+            (self.clinic, self.period, self.amount) = (clinic, period, amount)
+        }
+
+        /// The form as she sent it, refused.
+        init(typed form: Form, refusal: Problem) {
+            clinic = form["clinic"].flatMap(Int64.init).map { Clinic.ID($0) }
+            (period, amount) = (form.values["period"] ?? "", form.values["amount"] ?? "")
+            (received, reference) = (form.values["received"] ?? "", form.values["reference"] ?? "")
+            refused = true
+            // The store's names for the form's fields: a closed period's date, the reference's note.
+            field = refusal.field(renaming: ["date": "period", "note": "reference"])
+        }
     }
 
     func payoutsPage(
@@ -137,6 +159,7 @@ struct PayoutsJob: Job {
         bank: BankForm = BankForm(),
         prefill: PayoutPrefill = PayoutPrefill(),
         error: String? = nil,
+        errorLink: PageLink? = nil,
         message: String? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
@@ -208,9 +231,12 @@ struct PayoutsJob: Job {
             question: HistoryQuestionView(history, settings: settings, back: "payouts", csrf: context.csrfToken ?? ""),
             reconciliations: reconciliations,
             clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
-            period: (prefill.period ?? today.firstOfMonth.adding(days: -1)).description,
+            period: prefill.period ?? today.firstOfMonth.adding(days: -1).description,
             amount: prefill.amount ?? "",
-            prefilled: prefill.clinic != nil,
+            received: prefill.received ?? today.description,
+            reference: prefill.reference ?? "",
+            prefilled: prefill.clinic != nil || prefill.refused,
+            invalid: FieldMarks(prefill.field),
             today: today.description,
             earliest: AcceptedDays.earliest.description,
             latest: AcceptedDays(today: today).latest.description,
@@ -229,7 +255,8 @@ struct PayoutsJob: Job {
             context: context,
             status: status,
             message: message,
-            error: error
+            error: error,
+            errorLink: errorLink
         )
     }
 
@@ -238,19 +265,24 @@ struct PayoutsJob: Job {
         let settings = try await app.store.settings()
         return try await app.form {
             guard let clinicID = form["clinic"].flatMap(Int64.init) else {
-                throw Problem(.unprocessableContent, "Choose a clinic.")
+                var problem = Problem(.unprocessableContent, "Choose a clinic.")
+                problem.field = "clinic"
+                throw problem
             }
             let clinic = try await app.store.clinic(Clinic.ID(clinicID))
-            let day = try Day(parsing: form["period"] ?? "")
+            let day = try Problem.about("period") { try Day(parsing: form["period"] ?? "") }
             guard let amountText = form["amount"] else {
-                throw Problem(.unprocessableContent, "Enter the amount received.")
+                var problem = Problem(.unprocessableContent, "Enter the amount received.")
+                problem.field = "amount"
+                throw problem
             }
             let payout = try await app.store.createPayout(
                 PayoutDraft(
                     clinicID: clinic.id,
                     period: clinic.calendar.period(containing: day),
-                    amount: try settings.style.parse(amountText),
-                    receivedOn: try form["received"].map { try Day(parsing: $0) } ?? settings.today(),
+                    amount: try Problem.about("amount") { try settings.style.parse(amountText) },
+                    receivedOn: try Problem.about("received") { try form["received"].map { try Day(parsing: $0) } }
+                        ?? settings.today(),
                     reference: form["reference"]
                 )
             )
@@ -259,8 +291,14 @@ struct PayoutsJob: Job {
                 message:
                     "Recorded \(settings.style.format(payout.amount)) from \(clinic.name) for \(settings.style.format(payout.period))."
             )
-        } otherwise: { error, status in
-            try await payoutsPage(context: context, error: error, status: status)
+        } refused: { refusal in
+            try await payoutsPage(
+                context: context,
+                prefill: PayoutPrefill(typed: form, refusal: refusal),
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status)
+            )
         }
     }
 
@@ -621,9 +659,12 @@ package struct PayoutsPageView: PageView {
     let question: HistoryQuestionView?
     let reconciliations: [Clinic]
     let clinics: [Option]
-    let period: String, amount: String
-    /// The form was opened for a period (Record payment): it shows unfolded.
+    /// The payout form's fields: as it starts or as prefilled, or as she typed them.
+    let period: String, amount: String, received: String, reference: String
+    /// The form was opened for a period (Record payment), or comes back to her refused: it shows unfolded.
     let prefilled: Bool
+    /// The field of the payout form a refusal is about.
+    let invalid: FieldMarks
     let today: String, earliest: String, latest: String, zero: String, csrf: String
     let bank: Bank
 
@@ -633,7 +674,10 @@ package struct PayoutsPageView: PageView {
         clinics: [Option],
         period: String,
         amount: String,
+        received: String,
+        reference: String = "",
         prefilled: Bool,
+        invalid: FieldMarks = FieldMarks(),
         today: String,
         earliest: String,
         latest: String,
@@ -644,6 +688,7 @@ package struct PayoutsPageView: PageView {
         (self.question, self.reconciliations, self.clinics, self.period, self.amount, self.prefilled) = (
             question, reconciliations, clinics, period, amount, prefilled
         )
+        (self.received, self.reference, self.invalid) = (received, reference, invalid)
         (self.today, self.earliest, self.latest, self.zero, self.csrf, self.bank) = (
             today, earliest, latest, zero, csrf, bank
         )
