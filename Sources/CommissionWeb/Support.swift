@@ -294,6 +294,9 @@ package struct Problem: Error, Encodable, Sendable {
         // A change of a clinic's schedule that would alter a period: the day it starts is the answer.
         case "schedule": return "scheduleFrom"
         case "time zone": return "timeZone"
+        // A column mapping's: its name, and the columns it maps (the table of a file's columns).
+        case "mapping name": return "mappingName"
+        case "mapping": return "columns"
         case "quantity", "discount", "date", "clinic", "product", "note", "sku", "amount", "period", "anchor", "tiers",
             "locale":
             return field

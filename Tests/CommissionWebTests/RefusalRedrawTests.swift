@@ -218,4 +218,74 @@ import Testing
         }
         #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
     }
+
+    @Test func aRefusedRecordingOfDepositsKeepsTheTableAndHerTicks() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(
+            SaleDraft(
+                clinicID: test.glow.id,
+                productID: test.serum.id,
+                date: try Day(parsing: "2026-03-02"),
+                quantity: 2
+            ),
+            idempotencyKey: nil
+        )
+        _ = try await test.store.createSale(
+            SaleDraft(
+                clinicID: test.glow.id,
+                productID: test.serum.id,
+                date: try Day(parsing: "2026-04-02"),
+                quantity: 2
+            ),
+            idempotencyKey: nil
+        )
+        let statement = "Date,Amount,Description\n2026-04-05,24.00,GLOW MARCH\n2026-05-05,24.00,GLOW APRIL\n"
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let base = ["csrf": csrf, "bank": statement, "dates": "ymd"]
+            let checked = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(base.merging(["action": "check"]) { $1 })
+            )
+            #expect(checked.status == .ok)
+            let keys = Dictionary(
+                uniqueKeysWithValues: checked.text.matches(of: /name="accept(\d+)" value="([^"]+)"/).map {
+                    (String($0.1), String($0.2))
+                }
+            )
+            #expect(keys.count == 2, "\(checked.text)")
+            #expect(Self.field("accept2", in: checked.text).contains("checked"))
+            #expect(Self.field("accept3", in: checked.text).contains("checked"))
+            // Both fit exactly: she unticks the first; a deposit the book no longer fits refuses all.
+            let ticks = ["accept3": keys["3"] ?? "", "accept9": "stale-key", "action": "record"]
+            let refused = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(base.merging(ticks) { $1 })
+            )
+            #expect(refused.status.code == 409)
+            let page = refused.text
+            #expect(page.contains(#"<details class="card" id="bank" open>"#), "\(page)")
+            #expect(page.contains("GLOW MARCH") && page.contains("GLOW APRIL") && page.contains(#"id="deposits""#))
+            #expect(!Self.field("accept2", in: page).contains("checked"), "\(Self.field("accept2", in: page))")
+            #expect(Self.field("accept3", in: page).contains("checked"))
+            #expect(page.contains(#"<option value="ymd" selected>"#))
+            #expect(page.contains("2026-05-05,24.00,GLOW APRIL"))
+
+            // A statement that cannot be read marks it, its fold open.
+            let unreadable = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": "Date,Amount\nnot a date,12.00\n", "action": "check"])
+            )
+            #expect(unreadable.status.code == 422)
+            #expect(unreadable.text.contains(#"<details class="card" id="bank" open>"#))
+            #expect(Self.field("bank", in: unreadable.text).contains(Self.mark), "\(unreadable.text)")
+        }
+        #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
+    }
 }

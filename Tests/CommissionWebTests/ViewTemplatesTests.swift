@@ -240,6 +240,8 @@ import Testing
                 text: "Date,Amount",
                 decimalComma: false,
                 hasDeposits: true,
+                open: true,
+                invalid: FieldMarks("text"),
                 mappings: [.init(value: "Sparkasse", label: "the mapping “Sparkasse”", selected: true)],
                 columnMapping: .init(
                     columns: [
@@ -266,7 +268,8 @@ import Testing
                         key: "k",
                         canRecord: true,
                         exact: true,
-                        attention: false
+                        attention: false,
+                        checked: false
                     )
                 ]
             )

@@ -160,7 +160,12 @@ struct WebApp: Sendable {
         let saved = try await (store as? any ImportMappings)?.mappings() ?? []
         let given = mapping.isEmpty ? nil : saved.first { $0.name.lowercased() == mapping.lowercased() }
         if !mapping.isEmpty, given == nil {
-            throw Problem(.unprocessableContent, "There is no saved column mapping named “\(mapping)”: choose another.")
+            var problem = Problem(
+                .unprocessableContent,
+                "There is no saved column mapping named “\(mapping)”: choose another."
+            )
+            problem.field = "mapping"
+            throw problem
         }
         do {
             return try make(

@@ -316,6 +316,16 @@ struct PayoutsJob: Job {
             mapping: form["mapping"] ?? ""
         )
         let origin = CSVImportSource.Origin.data(Data(bank.text.utf8), name: "The statement")
+        // The statement's columns beside the fields, for her to say which holds what.
+        func columns() async throws -> ColumnMappingView {
+            try await app.columnTable(
+                origin,
+                fields: ["date", "amount", "description"],
+                required: ["date", "amount"],
+                form: form,
+                button: "Keep the mapping and match the deposits"
+            )
+        }
         return try await app.form {
             // Her mapping of the statement's columns, from the form that showed them: kept, then used.
             if form["action"] == "map" {
@@ -335,27 +345,29 @@ struct PayoutsJob: Job {
                 }
             } catch let unknown as UnknownColumns {
                 // Columns it does not know: the statement's columns beside the fields, for her to say which holds what.
-                bank.columnMapping = try await app.columnTable(
-                    origin,
-                    fields: ["date", "amount", "description"],
-                    required: ["date", "amount"],
-                    form: form,
-                    button: "Keep the mapping and match the deposits"
-                )
+                bank.columnMapping = try await columns()
                 return try await payoutsPage(
                     context: context,
                     bank: bank,
                     error: unknown.said + " Say which column holds what below.",
                     status: .unprocessableContent
                 )
+            } catch var problem as Problem {
+                // A statement that cannot be read: the refusal is about her text (or the mapping she chose).
+                problem.field = problem.field ?? "text"
+                throw problem
             }
             let proposals = try await DepositMatching.propose(
                 statement.deposits,
                 store: app.store,
                 today: settings.today()
             )
+            // The deposits stay on the page, should recording them be refused.
+            bank.statement = statement
+            bank.proposals = proposals
             if form["action"] == "record" {
                 let wanted = Set(form.values.filter { $0.key.hasPrefix("accept") }.map(\.value))
+                bank.accepted = wanted
                 let chosen = proposals.filter { wanted.contains($0.key) && !$0.payouts.isEmpty }
                 guard !wanted.isEmpty else { throw Problem(.unprocessableContent, "Tick the deposits to record.") }
                 guard chosen.count == wanted.count else {
@@ -371,11 +383,20 @@ struct PayoutsJob: Job {
                         "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen.count) deposit\(chosen.count == 1 ? "" : "s") of the bank statement."
                 )
             }
-            bank.statement = statement
-            bank.proposals = proposals
             return try await payoutsPage(context: context, bank: bank)
-        } otherwise: { error, status in
-            try await payoutsPage(context: context, bank: bank, error: error, status: status)
+        } refused: { refusal in
+            // Her text, choices, ticks and mapping of its columns stay as she left them.
+            bank.field = refusal.field
+            bank.refused = true
+            if form["action"] == "map", bank.columnMapping == nil { bank.columnMapping = try? await columns() }
+            bank.columnMapping = bank.columnMapping?.marked(refusal.field)
+            return try await payoutsPage(
+                context: context,
+                bank: bank,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status)
+            )
         }
     }
 
@@ -476,6 +497,12 @@ struct BankForm {
     var columnMapping: ColumnMappingView?
     var statement: BankStatement?
     var proposals: [DepositProposal] = []
+    /// The deposits she ticked (their keys), when she sent the table: drawn ticked again. Without
+    /// them, those that fit exactly are ticked.
+    var accepted: Set<String>?
+    /// The form was refused (its fold shows open), about `field` (`text`, `mapping`…).
+    var refused = false
+    var field: String?
 
     /// `mappings`: the names of her saved column mappings, to choose from.
     func view(style: LocaleStyle, mappings: [String]) -> PayoutsPageView.Bank {
@@ -483,6 +510,8 @@ struct BankForm {
             text: text,
             decimalComma: decimalComma,
             hasDeposits: !proposals.isEmpty,
+            open: !proposals.isEmpty || !text.isEmpty || refused,
+            invalid: FieldMarks(field),
             mappings: mappings.map { .init(value: $0, label: "the mapping “\($0)”", selected: $0 == mapping) },
             columnMapping: columnMapping,
             dates: DateOrder.allCases.map { .init(value: $0.rawValue, label: $0.described, selected: $0 == dates) },
@@ -516,7 +545,8 @@ struct BankForm {
                     key: proposal.key,
                     canRecord: canRecord,
                     exact: proposal.isExact,
-                    attention: canRecord && !proposal.isExact
+                    attention: canRecord && !proposal.isExact,
+                    checked: accepted.map { $0.contains(proposal.key) }
                 )
             }
         )
@@ -606,6 +636,8 @@ package struct PayoutsPageView: PageView {
     package struct Deposit: Sendable {
         let line: Int, date: String, amount: String, description: String, proposal: String, why: String, key: String
         let canRecord: Bool, exact: Bool, attention: Bool
+        /// Its box is ticked: she ticked it, or (before she did) it fits exactly.
+        let checked: Bool
 
         package init(
             line: Int,
@@ -617,18 +649,24 @@ package struct PayoutsPageView: PageView {
             key: String,
             canRecord: Bool,
             exact: Bool,
-            attention: Bool
+            attention: Bool,
+            checked: Bool? = nil
         ) {
             (self.line, self.date, self.amount, self.description, self.proposal, self.why, self.key) = (
                 line, date, amount, description, proposal, why, key
             )
             (self.canRecord, self.exact, self.attention) = (canRecord, exact, attention)
+            self.checked = checked ?? exact
         }
     }
 
     /// Her bank statement, read and matched (or not yet).
     package struct Bank: Sendable {
         let text: String, decimalComma: Bool, hasDeposits: Bool
+        /// Its fold shows open: there are deposits, text she gave, or a refusal.
+        let open: Bool
+        /// The field of the bank form a refusal is about (`text`, `dates`, `mapping`).
+        let invalid: FieldMarks
         /// Her saved column mappings, to read a statement whose headers are not known with one.
         let mappings: [Choice]
         let hasMappings: Bool
@@ -642,6 +680,8 @@ package struct PayoutsPageView: PageView {
             text: String,
             decimalComma: Bool,
             hasDeposits: Bool,
+            open: Bool? = nil,
+            invalid: FieldMarks = FieldMarks(),
             mappings: [Choice] = [],
             columnMapping: ColumnMappingView? = nil,
             dates: [Choice],
@@ -652,6 +692,7 @@ package struct PayoutsPageView: PageView {
                 text, decimalComma, hasDeposits, dates, read, deposits
             )
             (self.mappings, self.hasMappings, self.columnMapping) = (mappings, !mappings.isEmpty, columnMapping)
+            (self.open, self.invalid) = (open ?? hasDeposits, invalid)
         }
     }
 

@@ -1010,6 +1010,15 @@ package struct ColumnMappingView: Sendable {
     let name: String
     /// What its button says it does next ("Keep the mapping and check the file").
     let button: String
+    /// A refusal is about the columns it maps, or its name (``Problem/field``: `columns`, `mappingName`).
+    var invalid = false, nameInvalid = false
+
+    /// The table marked for a refusal about `field`, when it is the table's.
+    func marked(_ field: String?) -> ColumnMappingView {
+        var marked = self
+        (marked.invalid, marked.nameInvalid) = (field == "columns", field == "mappingName")
+        return marked
+    }
 
     package init(columns: [Column], name: String, button: String) {
         (self.columns, self.name, self.button) = (columns, name, button)
