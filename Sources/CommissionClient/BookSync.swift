@@ -301,6 +301,7 @@ public final class BookSync: Sendable {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent(
             "commission-sync-\(UUID().uuidString).jsonl"
         ).path
+        // try?: the downloaded archive, a temporary file; the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(atPath: path) }
         try await remote.downloadArchive(to: path)
         if let mark, try await localMark() != mark { return false }
@@ -458,7 +459,9 @@ public final class BookSync: Sendable {
         }
         for subject in subjects {
             if subject.kind == .audited(.sale), subject.actions.subtracting(["recompute"]) == ["create"],
+                // try?: a sale not batched here is sent alone below, by sendOne, which says what fails
                 let sale = try? await local.sale(Sale.ID(subject.id)), !sale.isVoided,
+                // try?: likewise: sendOne sends it alone and says what fails
                 let draft = try? await remoteDraft(sale, names: &names)
             {
                 batch.append((subject, draft))
@@ -691,6 +694,7 @@ public final class BookSync: Sendable {
         }
         var latest: [String: Record] = [:]
         for entry in entries.reversed() {  // oldest first: the last word stands
+            // try?: an entry that is not a period record has nothing to send (every one written is)
             guard let after = entry.after, let record = try? JSONDecoder().decode(Record.self, from: Data(after.utf8))
             else { continue }
             latest[record.periodStart] = record
@@ -711,21 +715,29 @@ public final class BookSync: Sendable {
         switch subject.kind {
         case .product:
             return
+                // try?: only a name for a refusal's message; the id stands in without it
                 "the product \(((try? await local.product(Product.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
         case .audited(.sale):
+            // try?: only a name for a refusal's message; the id stands in without it
             guard let sale = try? await local.sale(Sale.ID(subject.id)) else { return "sale #\(subject.id)" }
+            // try?: only a name for the message; "?" stands in without it
             let clinic = (try? await local.clinic(sale.clinicID))?.name ?? "?"
+            // try?: only a name for the message; "?" stands in without it
             let product = (try? await local.product(sale.productID))?.name ?? "?"
             return
                 "the sale of \(sale.quantity) × \(product) at \(clinic) on \(sale.date)\(sale.note.map { " (\($0))" } ?? "")"
         case .audited(.payout):
+            // try?: only for the message; "payout #id" stands in without it
             guard let payout = try? await local.payouts(PayoutQuery()).first(where: { $0.id.rawValue == subject.id }),
+                // try?: likewise, only for the message
                 let currency = try? await local.settings().currency
             else { return "payout #\(subject.id)" }
+            // try?: only a name for the message; "?" stands in without it
             let clinic = (try? await local.clinic(payout.clinicID))?.name ?? "?"
             return "the payout of \(currency.format(payout.amount)) from \(clinic) for \(payout.period)"
         case .audited(.clinic), .audited(.period):
             return
+                // try?: only a name for a refusal's message; the id stands in without it
                 "the clinic \(((try? await local.clinic(Clinic.ID(subject.id)))?.name).map { "“\($0)”" } ?? "#\(subject.id)")"
         case .audited(let kind):
             return "\(kind.rawValue) #\(subject.id)"

@@ -792,6 +792,7 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else { throw StoreError.storage("could not write \(path)") }
+        // try?: FileHandle does not buffer; a short file lacks the end line that a restore requires
         defer { try? handle.close() }
         try await call {
             let body = try await client.archive().ok.body.applicationJsonl
@@ -848,6 +849,7 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
                     delay = .seconds(1)
                     for try await event in body.asDecodedServerSentEvents() where event.event == "change" {
                         if let data = event.data,
+                            // try?: data that is not a list of table names (all the server sends) names no change
                             let names = try? JSONDecoder().decode([String].self, from: Data(data.utf8))
                         {
                             let tables = Set(names.compactMap(StoreTable.init(rawValue:)))
@@ -858,6 +860,7 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
                 } catch {
                     if Task.isCancelled { return }
                 }
+                // try?: Task.sleep throws only when cancelled, which the loop's condition checks
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(30))
             }
@@ -975,6 +978,7 @@ struct Problems: ClientMiddleware {
         if operationID == "changesSince", response.status.code == 410 { return (response, responseBody) }
         var problem: Problem?
         if let responseBody {
+            // try?: a body that is not the API's problem (a proxy's page): the status and its phrase are said
             problem = try? JSONDecoder().decode(Problem.self, from: await Data(collecting: responseBody, upTo: 1 << 20))
         }
         let detail = problem?.detail ?? response.status.reasonPhrase

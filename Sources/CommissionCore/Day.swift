@@ -173,6 +173,7 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible, Coda
     /// `init(parsing:)`, caught its error and threw it again handed its caller a corrupt error
     /// (Swift 6.3.1, seen as a crash describing it).
     public static func reading(stored text: String) -> Day? {
+        // try?: not YYYY-MM-DD as init(parsing:) reads it: the year-0000 form is tried next
         if let day = try? Day(parsing: text) { return day }
         let bytes = Array(text.utf8)
         guard bytes.count == 10, text.hasPrefix("0000-"), bytes[7] == 45,

@@ -70,6 +70,7 @@ public enum PaySchedule: PayPeriods, Sendable, Hashable, CustomStringConvertible
             guard let weekday = Weekday(name: name) else { throw .badAnchor(kind: "weekly", anchor: name) }
             self = .weekly(startingOn: weekday)
         case ("biweekly", let text?):
+            // try?: an unreadable anchor is thrown just after, as badAnchor naming it
             guard let day = try? Day(parsing: text) else { throw .badAnchor(kind: "biweekly", anchor: text) }
             self = .biweekly(anchor: day)
         case ("weekly", nil), ("biweekly", nil):

@@ -24,12 +24,14 @@ public enum FuzzTargets {
         let lines = data.count + 2
         // The same bytes as a bank statement and as a clinic's statement: rows or a refusal, never a crash.
         let origin = CSVImportSource.Origin.data(Data(data.dropFirst()), name: "fuzz.csv")
+        // try?: a refusal is an outcome the fuzzer accepts; only a crash or a failed check is a finding
         if let bank = try? BankStatement(origin: origin, format: format, currency: .usd) {
             check(
                 bank.deposits.allSatisfy { $0.amount > .zero && $0.line >= 2 && $0.line <= lines },
                 "a deposit that is not money in, or beyond the file"
             )
         }
+        // try?: a refusal is an outcome the fuzzer accepts; only a crash or a failed check is a finding
         if let theirs = try? TheirStatement(origin: origin, format: format, currency: .usd) {
             check(theirs.lines.allSatisfy { $0.line >= 2 && $0.line <= lines }, "a statement line beyond the file")
         }
@@ -71,18 +73,24 @@ public enum FuzzTargets {
             Currency.usd, try! Currency(code: "JPY", minorDigits: 0), try! Currency(code: "KWD", minorDigits: 3),
         ] {
             for separator: Character in [".", ","] {
+                // try?: text that is no amount is skipped; only what parses must print back
                 guard let money = try? currency.parse(text, decimalSeparator: separator) else { continue }
                 let printed = currency.format(money)
                 check(
+                    // try?: a printed amount that does not parse is nil, which fails this check
                     (try? currency.parse(printed)) == money,
                     "\(currency.code) \(text.debugDescription) → \(money) → \(printed.debugDescription)"
                 )
             }
         }
+        // try?: text that is no share is skipped; only what parses must print back
         if let share = try? Share(parsing: text) {
+            // try?: a printed share that does not parse is nil, which fails this check
             check((try? Share(parsing: share.description)) == share, "share \(text.debugDescription) → \(share)")
         }
+        // try?: text that is no day is skipped; only what parses must print back
         if let day = try? Day(parsing: text) {
+            // try?: a printed day that does not parse is nil, which fails this check
             check((try? Day(parsing: day.description)) == day, "day \(text.debugDescription) → \(day)")
         }
     }
@@ -92,7 +100,9 @@ public enum FuzzTargets {
     /// thrown error naming the workbook; rows come in increasing order; a number cell's text is
     /// plain decimal text of at most 15 significant digits that reads back as itself.
     public static func workbook(_ data: Data) {
+        // try?: a refusal is an outcome the fuzzer accepts; only a crash is a finding
         if let workbook = try? Workbook(data: data, name: "fuzz.xlsx") {
+            // try?: a refusal is an outcome the fuzzer accepts; only a crash is a finding
             for sheet in workbook.sheets { _ = try? workbook.rows(of: sheet) { _, _ in true } }
         }
         let text = String(decoding: data, as: UTF8.self)
@@ -118,6 +128,7 @@ public enum FuzzTargets {
                     last = row
                     return true
                 }
+                // try?: run for crashes only; a refusal is an outcome the fuzzer accepts
                 _ = try? workbook.importSources(currency: .usd)
             }
         } catch {
@@ -127,6 +138,7 @@ public enum FuzzTargets {
 
     /// A workbook of one sheet whose XML is `sheet`, in memory.
     static func sheetContainer(_ sheet: Data) -> Data? {
+        // try?: an in-memory ZIP; failing to make it only skips this input
         guard let archive = try? Archive(data: Data(), accessMode: .create, pathEncoding: nil) else { return nil }
         let parts: [(String, Data)] = [
             (
@@ -148,6 +160,7 @@ public enum FuzzTargets {
         ]
         for (path, data) in parts {
             guard
+                // try?: an entry that cannot be added only skips this input
                 (try? archive.addEntry(
                     with: path,
                     type: .file,

@@ -159,6 +159,7 @@ public enum DepositMatching {
             if case .pays(let clinic, let parts) = proposal.outcome {
                 owed[clinic.id] = owed[clinic.id]!.compactMap { part in
                     guard let paid = parts.first(where: { $0.period == part.period }) else { return part }
+                    // try?: the paid part is one of these owed parts, so no overflow; were there one, none is left
                     let left = (try? part.amount.subtracting(paid.amount)) ?? .zero
                     return left > .zero ? DepositProposal.Part(period: part.period, amount: left) : nil
                 }
@@ -222,6 +223,7 @@ public enum DepositMatching {
             )
         }
         let referenced = sameDay.filter { $0.reference == reference }
+        // try?: a sum past Int64 matches no deposit
         if !referenced.isEmpty, (try? Money.sum(referenced.map(\.amount))) == deposit.amount {
             return DepositProposal(
                 deposit: deposit,
@@ -255,6 +257,7 @@ public enum DepositMatching {
             for end in due.indices.reversed() {
                 var total = Money.zero
                 for start in stride(from: end, through: max(0, end - mostPeriods + 1), by: -1) {
+                    // try?: a run whose sum passes Int64 matches no deposit, nor does any longer one
                     guard let sum = try? total.adding(due[start].amount) else { break }
                     total = sum
                     if total == deposit.amount {

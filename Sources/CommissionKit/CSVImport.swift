@@ -234,7 +234,9 @@ public struct CSVImportSource: ImportSource {
             switch self {
             case .file(let path):
                 guard let handle = FileHandle(forReadingAtPath: path) else { throw CSVFileError.cannotOpen(path) }
+                // try?: closing a file only read
                 defer { try? handle.close() }
+                // try?: only a sniff of the delimiter; the file's rows are read separately
                 return (try? handle.read(upToCount: 64 * 1024)) ?? Data()
             case .data(let data, _):
                 return data.prefix(64 * 1024)
@@ -363,6 +365,7 @@ public struct CSVImportSource: ImportSource {
         format: CSVFormat = CSVFormat()
     ) throws -> (headers: [String], first: [String]) {
         var (_, header, scanner, _) = try OpenedTable.csvHeader(of: origin, format: format)
+        // try?: only a preview of the first row beside the mapping; none shows as empty
         let first = (try? scanner.next())??.fields ?? []
         return (header.map { $0.trimmingWhitespace() }, first)
     }
@@ -838,6 +841,7 @@ extension ImportDigest {
     /// - Throws: ``CSVFileError/cannotOpen(_:)`` when it cannot be read.
     public static func ofFile(atPath path: String, name: String? = nil) throws -> ImportDigest {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw CSVFileError.cannotOpen(path) }
+        // try?: closing a file only read
         defer { try? handle.close() }
         var hash = SHA256()
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }

@@ -70,6 +70,7 @@ public struct CSVScanner {
         let chunk = (try? input.read(upToCount: Self.chunkSize)) ?? Data()
         if chunk.isEmpty {
             atEnd = true
+            // try?: closing a file read to its end
             try? input.close()
             return
         }

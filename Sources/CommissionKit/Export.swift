@@ -66,6 +66,7 @@ extension AuditEntry {
     public func changes(currency: Currency, names: Presenter.Names = Presenter.Names()) -> String {
         func object(_ json: String?) -> [String: Any] {
             guard let data = json?.data(using: .utf8),
+                // try?: the entry's JSON is the store's own; text that is not an object shows no fields
                 let value = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
             else { return [:] }
             return value
@@ -80,6 +81,7 @@ extension AuditEntry {
             case let number as NSNumber where key == "productId":
                 return names.products[Product.ID(number.int64Value)] ?? number.stringValue
             case let number as NSNumber where key == "shareBasisPoints":
+                // try?: a share out of range shows as its raw number
                 return ((try? Share(basisPoints: number.intValue)).map { $0.description }) ?? "\(number)"
             case let value? where ["voided", "closed", "archived"].contains(key):
                 return (value as? Bool ?? (value as? NSNumber)?.boolValue ?? false) ? "yes" : "no"

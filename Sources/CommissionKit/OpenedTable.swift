@@ -296,8 +296,10 @@ package struct OpenedTable: Sendable {
             }
         } else if (format.dates == nil && !dates.isEmpty) || (!format.decimalComma && !amounts.isEmpty) {
             var scanner = try origin.scanner(delimiter: delimiter)
+            // try?: the header was read once already; this read only samples dates and amounts
             try? Self.skipThroughHeader(&scanner, line: headerRow, path: origin.name)
             var rows = 0
+            // try?: a record that cannot be read ends the sample; the import's own read reports it
             while let record = try? scanner.next() {
                 let fields = record.fields
                 if fields.count == headerCount, isTotals(fields) { continue }

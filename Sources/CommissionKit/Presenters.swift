@@ -385,6 +385,7 @@ public struct Presenter: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
+        // try?: the shapes shown hold no floating-point value: JSONEncoder cannot fail on them
         guard let data = try? encoder.encode(value) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + (pretty ? "\n" : "")
     }

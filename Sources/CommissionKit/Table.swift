@@ -70,7 +70,9 @@ public struct TextTable: Sendable {
 enum CSVText {
     static func encode(_ rows: [[String]]) -> String {
         let stream = OutputStream(toMemory: ())
+        // try?: a stream to memory opens: its writer cannot fail to be made
         guard let writer = try? CSVWriter(stream: stream, newline: .crlf) else { return "" }
+        // try?: writes to a memory stream do not fail
         for row in rows { try? writer.write(row: row.map(SpreadsheetSafety.inert)) }
         writer.stream.close()
         guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else { return "" }

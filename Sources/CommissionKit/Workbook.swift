@@ -60,7 +60,9 @@ public struct Workbook: Sendable {
     /// True when the file at `path` is a ZIP container (an `.xlsx` is one), by its first bytes.
     public static func isWorkbook(atPath path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        // try?: closing a file only read
         defer { try? handle.close() }
+        // try?: a probe of four bytes: a file that cannot be read is not taken for a workbook
         return isWorkbook((try? handle.read(upToCount: 4)) ?? Data())
     }
 
@@ -372,6 +374,7 @@ public struct Workbook: Sendable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "commission-sheet-\(UUID().uuidString).xml"
         )
+        // try?: the scratch XML, read by now (or the read failed); the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(at: scratch) }
         guard FileManager.default.createFile(atPath: scratch.path, contents: nil),
             let file = FileHandle(forWritingAtPath: scratch.path)
@@ -399,11 +402,14 @@ public struct Workbook: Sendable {
             guard utf8.isComplete else { throw CSVFileError.unreadableWorkbook(name, reason: Self.notUTF8(part)) }
             try file.close()
         } catch is Cut {
+            // try?: a scratch cut short on purpose, read only for its first rows
             try? file.close()
         } catch let error as CSVFileError {
+            // try?: closing on the way out with the workbook's error, which is thrown
             try? file.close()
             throw error
         } catch {
+            // try?: closing on the way out with the damaged part's error, which is thrown
             try? file.close()
             throw CSVFileError.unreadableWorkbook(name, reason: "\(what) is damaged (\(error)).")
         }
@@ -445,7 +451,9 @@ public struct Workbook: Sendable {
         return days < 60 ? Day(ordinal: Self.ordinal1899_12_31 + days) : Day(ordinal: Self.ordinal1899_12_31 + days - 1)
     }
 
+    // try?: a valid constant date: it cannot throw
     static let ordinal1899_12_31 = (try? Day(year: 1899, month: 12, day: 31))?.ordinal ?? 0
+    // try?: a valid constant date: it cannot throw
     static let ordinal1904 = (try? Day(year: 1904, month: 1, day: 1))?.ordinal ?? 0
 
     /// The number an XML Schema double's text (`12.5`, `-1.2E-3`, `0.30000000000000004`) stands
@@ -1187,5 +1195,6 @@ final class ScratchFile: Sendable {
         "commission-workbook-\(UUID().uuidString).xlsx"
     ).path
 
+    // try?: a scratch copy in the OS's temporary directory, which the OS cleans
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

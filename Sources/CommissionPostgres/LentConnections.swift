@@ -74,6 +74,7 @@ final class LentConnections: Sendable {
             return (state.nextWork, firstSeen)
         }
         guard let admitted else {
+            // try?: closing a connection refused while the database is away; the refusal is thrown
             Task { try? await connection.close() }
             throw StoreError.unavailable("the database is away")
         }
@@ -103,6 +104,7 @@ final class LentConnections: Sendable {
             return state.connections.values.map(\.connection)
         }
         // Closed aside: a connection to a server that went away may not answer even that.
+        // try?: closing aside: a connection to a server that went away may not answer even that
         for connection in connections { Task { try? await connection.close() } }
     }
 
@@ -117,6 +119,7 @@ final class LentConnections: Sendable {
             !running.isEmpty
         else { return }
         Task { [grace, logger] in
+            // try?: Task.sleep throws only when cancelled, and this task never is
             try? await Task.sleep(for: grace)
             let abandoned = running.filter {
                 $0.abandon(StoreError.unavailable("the database closed the connection"))

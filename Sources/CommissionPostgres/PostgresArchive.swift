@@ -709,6 +709,7 @@ extension PostgresStore: BookArchiving {
         mutating func abandonSales() async {
             guard let copy = salesCopy else { return }
             salesCopy = nil
+            // try?: abandoning the COPY on the way out with the archive's error, which is thrown
             try? await copy.finish(abandon: true)
         }
 

@@ -92,6 +92,7 @@ public final class PostgresBookDatabase: Sendable {
             switch await Self.primary(of: target, logger: logger) {
             case .success(let found):
                 (host, timeline) = (found.host, found.timeline)
+                // try?: the probe's connection, done with: the pool makes its own
                 try? await found.connection.close()
             case .failure(let none):
                 throw StoreError.unavailable("no host of \(Self.redacted(url)) answers as the primary (\(none))")
@@ -143,6 +144,7 @@ public final class PostgresBookDatabase: Sendable {
                 do {
                     found.append((host, connection, try await ask(connection, target: target, logger: logger)))
                 } catch {
+                    // try?: closing on the way out with the probe's error, which is thrown
                     try? await connection.close()
                     throw error
                 }
@@ -152,6 +154,7 @@ public final class PostgresBookDatabase: Sendable {
             }
         }
         func taking(_ chosen: Found?) async -> Found? {
+            // try?: closing the other hosts' probe connections, done with
             for other in found where other.host != chosen?.host { try? await other.connection.close() }
             return chosen
         }
@@ -295,6 +298,7 @@ public final class PostgresBookDatabase: Sendable {
         do {
             result = try await body()
         } catch {
+            // try?: ROLLBACK fails only with the connection gone, which ends the transaction; the error is thrown
             try? await send("ROLLBACK")
             throw error
         }
@@ -340,6 +344,7 @@ public final class PostgresBookDatabase: Sendable {
             }
             func drop() {
                 // Closed aside: a connection to a server that went away may not answer even that.
+                // try?: closing a lost connection aside; the server may not answer even that
                 if let lost = connection { Task { try? await lost.close() } }
                 connection = nil
             }
@@ -355,6 +360,7 @@ public final class PostgresBookDatabase: Sendable {
                         try await ask(try await connect())
                     }
                     self?.answers(on: host)
+                    // try?: Task.sleep throws only when cancelled, which the loop's condition checks
                     try? await Task.sleep(for: Self.heartbeat)
                 } catch {
                     drop()
@@ -374,6 +380,7 @@ public final class PostgresBookDatabase: Sendable {
                             self?.noPrimary(none)
                         }
                     }
+                    // try?: Task.sleep throws only when cancelled, which the loop's condition checks
                     try? await Task.sleep(for: .milliseconds(250))
                 }
             }
@@ -432,6 +439,7 @@ public final class PostgresBookDatabase: Sendable {
         guard wasAway || previous != host else { return }
         // The old pool stops first: what runs on it fails into a 503, as when the database goes away.
         if !wasAway { _ = stopPool() }
+        // try?: it throws nothing today, and it made this target's configuration at start
         guard let configuration = try? Self.configuration(target, host: host) else { return }
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Self.run(client)
@@ -480,6 +488,7 @@ public final class PostgresBookDatabase: Sendable {
         let outcome = Outcome<T>()
         let work = outcome.given(by: body)
         Task {
+            // try?: Task.sleep throws only when cancelled, and this timer's task never is
             try? await Task.sleep(for: limit)
             work.cancel()
             outcome.finish(.failure(StoreError.storage("the database did not answer within \(limit)")))

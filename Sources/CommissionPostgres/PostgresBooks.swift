@@ -415,9 +415,11 @@ public struct PostgresBooks: BookDirectory {
                     settle: settle,
                     prove: prove
                 )
+                // try?: unlock fails only with the connection gone, whose session's end releases the lock
                 _ = try? await held.query("SELECT pg_advisory_unlock(\(unescaped: lock))", logger: database.logger)
                 return moved
             } catch {
+                // try?: unlock fails only with the connection gone, whose session's end releases the lock
                 _ = try? await held.query("SELECT pg_advisory_unlock(\(unescaped: lock))", logger: database.logger)
                 throw error
             }

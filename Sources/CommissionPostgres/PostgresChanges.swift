@@ -244,6 +244,7 @@ package final class PostgresChanges: Sendable {
                         )
                         self?.finishAll()
                     }
+                    // try?: Task.sleep throws only when cancelled, which the loop's condition checks
                     try? await Task.sleep(for: .seconds(1))
                 }
             }

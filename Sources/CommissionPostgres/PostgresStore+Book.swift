@@ -34,6 +34,7 @@ extension PostgresStore {
         _ scope: String,
         _ locale: String
     ) throws -> BookSettings {
+        // try?: a currency it cannot read is thrown just after, as malformed settings
         guard let currency = try? Currency(code: code, minorDigits: digits), let rule = RoundingRule(rawValue: rule),
             let scope = RoundingScope(rawValue: scope)
         else {
@@ -208,6 +209,7 @@ extension PostgresStore {
         _ archived: Bool,
         _ changes: String?
     ) throws -> Clinic {
+        // try?: a schedule it cannot read is thrown just after, as malformed
         guard let schedule = try? PaySchedule(kind: kind, anchor: anchor) else {
             throw StoreError.storage("a stored pay schedule is malformed")
         }

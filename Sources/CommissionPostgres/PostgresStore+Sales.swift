@@ -69,6 +69,7 @@ extension PostgresStore {
             (Int64, Int64, Int64?, String, Int, String, Bool, String?).self
         ).all()
             .map { id, clinic, product, basis, points, from, archived, tiers in
+                // try?: a share out of range is thrown just after, as malformed stored terms
                 guard let basis = CommissionBasis(rawValue: basis), let share = try? Share(basisPoints: points) else {
                     throw StoreError.storage("stored terms are malformed")
                 }

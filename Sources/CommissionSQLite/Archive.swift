@@ -185,6 +185,7 @@ extension SQLiteStore: BookArchiving {
             switch location {
             case .file(let path):
                 let temporary = path + ".restoring-\(ProcessInfo.processInfo.processIdentifier)"
+                // try?: a scratch an earlier process of this pid may have left; usually there is none
                 try? FileManager.default.removeItem(atPath: temporary)
                 scratchPath = temporary
                 scratch = try DatabaseQueue(path: temporary, configuration: configuration)
@@ -196,7 +197,9 @@ extension SQLiteStore: BookArchiving {
             throw Self.storeError(error)
         }
         defer {
+            // try?: closing the scratch database, which is removed just below
             try? scratch.close()
+            // try?: the scratch, swapped into the book (or failed) by now; a leftover is named .restoring-PID
             if let scratchPath { try? FileManager.default.removeItem(atPath: scratchPath) }
         }
         var checker = ArchiveChecker()

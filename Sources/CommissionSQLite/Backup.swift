@@ -16,11 +16,13 @@ extension SQLiteStore {
                 reason: "\(path) already exists; pass --force to replace it."
             )
         }
+        // try?: the folder, when missing; if it cannot be made, opening the copy below throws
         try? fileManager.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(),
             withIntermediateDirectories: true
         )
         let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        // try?: a partial copy an earlier process of this pid may have left; the backup overwrites it
         try? fileManager.removeItem(atPath: temporary)
         do {
             let destination = try DatabaseQueue(path: temporary)
@@ -29,9 +31,11 @@ extension SQLiteStore {
             if fileManager.fileExists(atPath: path) { try fileManager.removeItem(atPath: path) }
             try fileManager.moveItem(atPath: temporary, toPath: path)
         } catch let error as DatabaseError {
+            // try?: the partial copy, on the way out with the backup's error, which is thrown
             try? fileManager.removeItem(atPath: temporary)
             throw Self.storeError(error)
         } catch {
+            // try?: the partial copy, on the way out with the backup's error, which is thrown
             try? fileManager.removeItem(atPath: temporary)
             throw StoreError.storage("could not write the backup to \(path): \(error.localizedDescription)")
         }
@@ -122,6 +126,7 @@ extension SQLiteStore: BookRestoring {
     public func inspectBackup(at path: String) async throws -> ArchiveCounts {
         if ArchiveFile.isArchive(atPath: path) { return try await ArchiveFile.inspect(path) }
         let origin = try Self.checkedBackup(at: path)
+        // try?: closing a backup that was only read
         defer { try? origin.close() }
         return try await Self.counts(origin)
     }

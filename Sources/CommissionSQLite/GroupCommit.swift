@@ -90,6 +90,7 @@ package final class GroupCommit: Sendable {
             return value
         } catch {
             if db.isInsideTransaction {
+                // try?: on the way out with the body's or the commit's error, which is thrown
                 try? db.rollback()
             } else {
                 // SQLite ended the transaction itself (a full disk, an I/O error), perhaps inside a
@@ -98,6 +99,7 @@ package final class GroupCommit: Sendable {
                 // from its observers until that commit (a sale would read a context kept from
                 // before a price changed in the same transaction). An empty transaction rolled back
                 // through GRDB lets it see a rollback: it forgets them and tells its observers.
+                // try?: the same, through GRDB so that it sees the transaction end; the error is thrown just after
                 try? db.inTransaction { .rollback }
             }
             throw error

@@ -144,6 +144,7 @@ package final class ImportRowStream {
                 return end
             }
             // The rows read before the end, or before what the source threw.
+            // try?: put throws only when the writer cancelled: nobody will take these rows
             if !chunk.isEmpty { try? put(chunk) }
             condition.lock()
             end = result

@@ -44,6 +44,7 @@ enum Rows {
         "terms.id, terms.clinicId, terms.productId, terms.basis, terms.shareBasisPoints, terms.effectiveFrom, terms.isArchived, terms.tiers"
 
     static func terms(_ row: Row) throws -> Terms {
+        // try?: a share out of range is thrown just after, as malformed stored terms
         guard let basis = CommissionBasis(rawValue: row[3]), let share = try? Share(basisPoints: row[4]) else {
             throw StoreError.storage("stored terms are malformed")
         }

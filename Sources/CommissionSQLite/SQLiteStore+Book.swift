@@ -25,6 +25,7 @@ extension SQLiteStore {
         else {
             throw StoreError.storage("the book's settings are missing")
         }
+        // try?: a currency it cannot read is thrown just after, as malformed settings
         guard let currency = try? Currency(code: row[0], minorDigits: row[1]),
             let rule = RoundingRule(rawValue: row[3]), let scope = RoundingScope(rawValue: row[4])
         else {

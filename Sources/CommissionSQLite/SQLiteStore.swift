@@ -295,15 +295,18 @@ public final class SQLiteStore: CommissionStore, Sendable {
             // may be seconds later, and a change another process made meanwhile would never be seen
             // (a revoked token served from memory for good). Unread (the file busy), none matches:
             // its first look drops the caches.
+            // try?: unread (the file busy), -1 matches no version: the first look drops the caches
             let first = (try? probe.read { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? -1 }) ?? -1
             watcher = Task.detached(priority: .utility) { [weak self] in
                 var lastVersion = first
                 while !Task.isCancelled {
+                    // try?: Task.sleep throws only when cancelled, which the loop's condition checks
                     try? await Task.sleep(for: .milliseconds(250))
                     guard let self else { return }
                     let isCaching = self.caches.withLock { $0.isOn }
                     guard self.broadcaster.listenerCount > 0 || isCaching else { continue }
                     guard
+                        // try?: a busy or failed poll; the next one, a quarter of a second later, tries again
                         let (version, revision) = try? await probe.read({ db in
                             (
                                 try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0,

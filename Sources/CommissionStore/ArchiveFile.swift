@@ -22,7 +22,9 @@ public enum ArchiveFile {
     /// Whether the file at `path` starts like an archive (rather than, say, an SQLite backup).
     public static func isArchive(atPath path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        // try?: closing a file only read
         defer { try? handle.close() }
+        // try?: a probe: a file that cannot be read is not called an archive
         let start = (try? handle.read(upToCount: 32)) ?? Data()
         return String(decoding: start, as: UTF8.self).hasPrefix("{\"commissionArchive\"")
     }
@@ -47,11 +49,13 @@ public enum ArchiveFile {
                 reason: "\(path) already exists; pass --force to replace it."
             )
         }
+        // try?: the folder, when missing; if it cannot be made, creating the file below throws
         try? fileManager.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(),
             withIntermediateDirectories: true
         )
         let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+        // try?: a partial file an earlier process of this pid may have left; createFile below replaces it
         try? fileManager.removeItem(atPath: temporary)
         guard fileManager.createFile(atPath: temporary, contents: nil),
             let handle = FileHandle(forWritingAtPath: temporary)
@@ -66,7 +70,9 @@ public enum ArchiveFile {
             try fileManager.moveItem(atPath: temporary, toPath: path)
             return counts
         } catch {
+            // try?: closing on the way out with the archive's error, which is thrown
             try? handle.close()
+            // try?: the partial file, on the way out with the error, which is thrown; its name says it is partial
             try? fileManager.removeItem(atPath: temporary)
             if error is StoreError || error is CancellationError { throw error }
             throw StoreError.storage("could not write the archive \(path): \(error.localizedDescription)")
@@ -116,6 +122,7 @@ public enum ArchiveFile {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.invalid(field: "archive", reason: "\(path) does not exist or cannot be read.")
         }
+        // try?: closing a file only read
         defer { try? handle.close() }
         var reader = LineReader(handle: handle)
         let decoder = JSONDecoder()
@@ -123,6 +130,7 @@ public enum ArchiveFile {
             .invalid(field: "archive", reason: "\(path), line \(line): \(reason)")
         }
         guard let first = try reader.next() else { throw refuse(1, "the file is empty.") }
+        // try?: a first line that is not a header is thrown just after, as not an archive
         guard let header = try? decoder.decode(Header.self, from: first), let format = header.commissionArchive else {
             throw refuse(1, "this is not a Commission book archive (it does not start with {\"commissionArchive\":…}).")
         }
@@ -555,6 +563,7 @@ public enum ArchiveFile {
             ].filter { $0 }.count
             guard set == 1 else { throw StoreError.unreadable("a line holding \(set) records instead of one") }
             if let b = book {
+                // try?: a currency it cannot read is thrown just after, as unreadable settings
                 guard let currency = try? Currency(code: b.currencyCode, minorDigits: b.currencyMinorDigits),
                     let rule = RoundingRule(rawValue: b.roundingRule),
                     let scope = RoundingScope(rawValue: b.roundingScope)
@@ -574,6 +583,7 @@ public enum ArchiveFile {
                 )
             }
             if let c = clinic {
+                // try?: a schedule it cannot read is thrown just after, naming the clinic
                 guard let schedule = try? PaySchedule(kind: c.scheduleKind, anchor: c.scheduleAnchor) else {
                     throw StoreError.unreadable("clinic \(c.id)'s schedule")
                 }
@@ -601,6 +611,7 @@ public enum ArchiveFile {
             }
             if let t = terms {
                 guard let basis = CommissionBasis(rawValue: t.basis),
+                    // try?: a share out of range is thrown just after, naming the terms
                     let share = try? Share(basisPoints: t.shareBasisPoints)
                 else {
                     throw StoreError.unreadable("terms \(t.id)'s split")

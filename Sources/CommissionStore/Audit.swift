@@ -375,6 +375,7 @@ public enum Audit {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // try?: audit records are strings, integers and booleans: JSONEncoder cannot fail on them
         guard let data = try? encoder.encode(record) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }

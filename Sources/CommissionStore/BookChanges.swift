@@ -336,6 +336,7 @@ extension ArchiveFile {
         func refuse(_ line: Int, _ reason: String) -> StoreError {
             .invalid(field: "changes", reason: "line \(line): \(reason)")
         }
+        // try?: a first line that is not a header is thrown just after, as not a book's changes
         guard let first = try reader.next(), let header = try? decoder.decode(Header.self, from: first),
             let format = header.commissionArchive,
             let head = header.changes
@@ -359,6 +360,7 @@ extension ArchiveFile {
         var number = 1, lines = 0, sales = 0
         while let data = try reader.next() {
             number += 1
+            // try?: a line it cannot decode is thrown just after, naming its number
             guard let line = try? decoder.decode(Line.self, from: data) else {
                 throw refuse(number, "not a record this Commission reads.")
             }

@@ -408,6 +408,7 @@ public struct ImportOptions: Sendable {
         struct Recorded: Decodable { var digests: [String]? }
         for entry in earlier {
             guard let data = entry.after?.data(using: .utf8),
+                // try?: an entry without readable digests (an import from before them) has nothing to match
                 let recorded = try? JSONDecoder().decode(Recorded.self, from: data).digests, !recorded.isEmpty
             else { continue }
             if let file = digests.first(where: { recorded.contains($0.sha256) }) {

@@ -590,6 +590,7 @@ public struct SaleRow: Sendable, Hashable, Codable {
     public func sale() throws -> Sale {
         var rate: CommissionRate?
         if let shareBasisPoints, let basis {
+            // try?: a share out of range is thrown just after, naming the sale
             guard let share = try? Share(basisPoints: shareBasisPoints), let basis = CommissionBasis(rawValue: basis)
             else {
                 throw StoreError.unreadable("Sale \(id)'s split (\(shareBasisPoints) basis points of \(basis))")

@@ -75,12 +75,14 @@ public struct ImportMapping: Sendable, Hashable, Codable {
     public var stored: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // try?: a mapping is strings only: JSONEncoder cannot fail on it, so "{}" is never stored
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// A mapping as a store kept it.
     /// - Throws: ``StoreError/storage(_:)`` for a malformed record.
     public static func stored(_ text: String) throws -> ImportMapping {
+        // try?: a record it cannot decode is thrown just after, as malformed
         guard let mapping = try? JSONDecoder().decode(ImportMapping.self, from: Data(text.utf8)) else {
             throw StoreError.storage("a saved column mapping is malformed")
         }

@@ -16,6 +16,7 @@ extension ScheduleChange {
         return try text.split(separator: ";").map { item in
             let parts = item.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, let day = Day.reading(stored: String(parts[0])),
+                // try?: a schedule it cannot read is thrown just after, naming the clinic
                 let schedule = try? PaySchedule(parsing: String(parts[1]))
             else {
                 throw StoreError.unreadable("Clinic \(clinic)'s schedule change \"\(item)\"")
@@ -39,6 +40,7 @@ extension Tier {
         return try text.split(separator: ";").map { item in
             let parts = item.split(separator: ":")
             guard parts.count == 2, let threshold = Int64(parts[0]), let points = Int(parts[1]),
+                // try?: a share out of range is thrown just after, naming the terms
                 let share = try? Share(basisPoints: points)
             else {
                 throw StoreError.unreadable("Terms \(terms)'s tier \"\(item)\"")
@@ -62,6 +64,7 @@ extension DeductionAmount {
         switch (kind, amountMinor, shareBasisPoints) {
         case ("fixed", let amount?, nil): self = .fixed(Money(minorUnits: amount))
         case ("revenue-share", nil, let points?):
+            // try?: a share out of range is thrown just after, naming the deduction
             guard let share = try? Share(basisPoints: points) else {
                 throw StoreError.unreadable("Deduction \(deduction)'s share (\(points) basis points)")
             }

@@ -103,6 +103,7 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
             return SaleLineError.discountExceedsLine(
                 discount: Money(minorUnits: discount),
                 line: Money(minorUnits: line),
+                // try?: an unknown currency code leaves the amounts unnamed in the message
                 currency: currency.flatMap { try? Currency(code: $0) }
             )
         case "quantityTooLarge": return quantity.map { SaleLineError.quantityTooLarge($0) }
@@ -112,6 +113,7 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
                 field: field,
                 amount: Money(minorUnits: amount),
                 limit: Money(minorUnits: limit),
+                // try?: an unknown currency code leaves the amounts unnamed in the message
                 currency: currency.flatMap { try? Currency(code: $0) }
             )
         case "moneyOverflow": return reason.map { MoneyError.overflow($0) }
@@ -119,7 +121,9 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
             guard let name, let reason else { return nil }
             return MoneyError.malformed(name, reason: reason)
         case "dateOutOfRange":
+            // try?: a day it cannot read makes the error unknown (nil): the server's sentence is kept
             guard let field, let day = day.flatMap({ try? Day(parsing: $0) }),
+                // try?: likewise, the latest day accepted
                 let latest = latest.flatMap({ try? Day(parsing: $0) })
             else { return nil }
             return DateOutOfRange(field: field, day: day, accepted: AcceptedDays(latest: latest))
@@ -210,7 +214,9 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
 
     private var period: PayPeriod? {
         get {
+            // try?: a day it cannot read makes the period nil: the error is then unknown, the server's sentence kept
             guard let start = periodStart.flatMap({ try? Day(parsing: $0) }),
+                // try?: likewise, the period's end
                 let end = periodEnd.flatMap({ try? Day(parsing: $0) }),
                 start <= end
             else { return nil }
@@ -226,6 +232,7 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
     /// caller then keeps the server's sentence).
     public var error: StoreError? {
         let table = self.table.flatMap(StoreTable.init(rawValue:))
+        // try?: a day it cannot read is nil: an error that needs one is then unknown, the server's sentence kept
         let day = self.day.flatMap { try? Day(parsing: $0) }
         switch code {
         case "notFound":
@@ -248,6 +255,7 @@ public struct StoreErrorWire: Codable, Sendable, Hashable {
             guard let clinic, let period else { return nil }
             return .periodClosed(clinic: clinic, period: period)
         case "notAPeriod":
+            // try?: a schedule it cannot read makes the error unknown (nil): the server's sentence is kept
             guard let clinic, let period, let schedule = schedule.flatMap({ try? PaySchedule(parsing: $0) }) else {
                 return nil
             }

@@ -116,6 +116,7 @@ struct Bench: AsyncParsableCommand {
                 "commission-bench-\(UUID().uuidString).sqlite"
             )
             try FileManager.default.copyItem(atPath: path, toPath: copy.path)
+            // try?: a temporary copy of the book; the OS cleans its temporary directory
             defer { try? FileManager.default.removeItem(at: copy) }
             var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
             try await HTTPBench(path: copy.path, seconds: httpSeconds).run(report: &report)
@@ -197,6 +198,7 @@ struct Bench: AsyncParsableCommand {
             keep.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("commission-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        // try?: the bench's temporary work directory; the OS cleans its temporary directory
         defer { if keep == nil { try? FileManager.default.removeItem(at: work) } }
 
         var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
@@ -728,6 +730,7 @@ struct Bench: AsyncParsableCommand {
         }
         var firstAnswer: Double?
         while (ContinuousClock.now - start) < .seconds(10) {
+            // try?: polling until the server answers; one that never does is reported as an infinite start
             if let (status, _) = try? await get("http://127.0.0.1:\(port)/health"), status == 200 {
                 firstAnswer = (ContinuousClock.now - start).seconds * 1000
                 break
@@ -833,7 +836,9 @@ func runProcess(_ path: String, _ arguments: [String], input: String? = nil) thr
     let inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("bench-in-\(UUID().uuidString)").path
     try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: inputPath))
     defer {
+        // try?: the child's captured output, a temporary file; the OS cleans its temporary directory
         try? FileManager.default.removeItem(atPath: output)
+        // try?: the child's input, a temporary file; the OS cleans its temporary directory
         try? FileManager.default.removeItem(atPath: inputPath)
     }
     var actions = posix_spawn_file_actions_t()
@@ -852,6 +857,7 @@ func runProcess(_ path: String, _ arguments: [String], input: String? = nil) thr
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let seconds = (ContinuousClock.now - start).seconds
+    // try?: output unread is empty: it only goes into failure messages, and wrk's parse throws on it
     let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     let cpu =
         Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
@@ -878,6 +884,7 @@ func runProcessAside(_ path: String, _ arguments: [String]) async throws -> Proc
 
 /// Resident and peak resident memory of a process, in MB, from /proc.
 func memory(of pid: Int32) -> (rss: Double, peak: Double) {
+    // try?: the memory of a process gone or unreadable shows as NaN, never as a figure
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (.nan, .nan) }
     func field(_ name: String) -> Double {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
@@ -934,11 +941,13 @@ func get(_ url: String, token: String? = nil) async throws -> (Int, ByteBuffer) 
 
 func machine() -> String {
     let cpu =
+        // try?: the CPU's name for the report's header; "unknown CPU" when /proc cannot be read
         (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
         .first { $0.hasPrefix("model name") }.map {
             $0.split(separator: ":").last.map { $0.trimmingWhitespace() } ?? ""
         } ?? "unknown CPU"
     let sqlite =
+        // try?: SQLite's version for the report's header; "?" when sqlite3 does not run
         (try? runProcess(which("sqlite3") ?? "/usr/bin/sqlite3", ["--version"]).output.split(separator: " ").first.map(
             String.init
         )) ?? "?"

@@ -61,6 +61,7 @@ struct BookGenerator {
 
         _ = FileManager.default.createFile(atPath: salesCSV, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: salesCSV))
+        // try?: FileHandle does not buffer: every write reached the file before this close
         defer { try? handle.close() }
         var chunk = "date,clinic,product,quantity,unit price,discount,no commission,note\n"
         let span = firstDay.days(to: lastDay)

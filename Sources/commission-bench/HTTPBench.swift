@@ -41,6 +41,7 @@ struct BenchServer {
         )
         running = Task { try await app.runService(gracefulShutdownSignals: []) }
         base = "http://127.0.0.1:\(port)"
+        // try?: polling until the server answers: an error is a server not up yet
         while (try? await get(base + "/health"))?.0 != 200 { try await Task.sleep(for: .milliseconds(10)) }
     }
 
@@ -103,6 +104,7 @@ extension HTTPBench {
             func foundationRound() {
                 let encoder = JSONEncoder()  // as the answer was made before
                 encoder.outputFormatting = [.sortedKeys]
+                // try?: only timed; the same answer was encoded with `try` above
                 _ = try? encoder.encode(answer)
             }
             for _ in 0..<1000 {
@@ -148,6 +150,7 @@ extension HTTPBench {
             request.body = .bytes(ByteBuffer(string: body))
             return request
         }
+        // try?: shutting the bench's HTTP client down at the end; nothing is left to send
         defer { Task { try? await client.shutdown() } }
 
         // The load comes from wrk in a process of its own when it is installed (as in PERFORMANCE.md),
@@ -167,6 +170,7 @@ extension HTTPBench {
         wrk.headers["Content-Type"] = "application/json"
         wrk.headers["Authorization"] = "Bearer \(secret)"
         """.write(to: postScript, atomically: true, encoding: .utf8)
+        // try?: the wrk script, a temporary file; the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(at: postScript) }
         func run(
             _ path: String,

@@ -23,7 +23,9 @@ struct ManyBooksBench {
             databases > 1
             ? try await PostgresBookDatabase.createDatabase(prefix: "commission_books_east", onServer: server) : nil
         func drop() async {
+            // try?: cleanup of the bench's scratch database; one left behind only takes disk space
             try? await PostgresBookDatabase.dropDatabase(url, onServer: server)
+            // try?: likewise, the second scratch database
             if let eastURL { try? await PostgresBookDatabase.dropDatabase(eastURL, onServer: server) }
         }
         do {
@@ -117,6 +119,7 @@ struct ManyBooksBench {
         }
         let base = "http://127.0.0.1:\(port)"
         let start = ContinuousClock.now
+        // try?: polling until the server answers; the 20-second limit below throws if it never does
         while (try? await get("\(base)/health"))?.0 != 200 {
             guard ContinuousClock.now - start < .seconds(20) else {
                 throw StoreError.storage("the server did not start")

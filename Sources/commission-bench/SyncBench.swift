@@ -45,6 +45,7 @@ struct SyncBench {
 
         func end() {
             server.stop()
+            // try?: the bench's temporary work directory; the OS cleans its temporary directory
             try? FileManager.default.removeItem(at: work)
         }
     }

@@ -11,6 +11,7 @@ enum WorkbookWriter {
         let sheetFile = directory.appendingPathComponent("sheet1.xml")
         _ = FileManager.default.createFile(atPath: sheetFile.path, contents: nil)
         let sheet = try FileHandle(forWritingTo: sheetFile)
+        // try?: the scratch sheet XML, zipped into the workbook by then (or the write failed anyway)
         defer { try? FileManager.default.removeItem(at: sheetFile) }
 
         var strings: [String] = [], index: [String: Int] = [:]
@@ -21,6 +22,7 @@ enum WorkbookWriter {
             return strings.count - 1
         }
         let columns = Array("ABCDEFGH")
+        // try?: a valid constant date: it cannot throw
         let epoch = (try? Day(year: 1899, month: 12, day: 30))?.ordinal ?? 0
         var chunk =
             #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#
@@ -35,6 +37,7 @@ enum WorkbookWriter {
             chunk += #"<row r="\#(row)">"#
             for (column, field) in fields.enumerated() where !field.isEmpty && column < columns.count {
                 let reference = "\(columns[column])\(row)"
+                // try?: a field that is not a date is written as a number or as text below
                 if row > 1, column == 0, let day = try? Day(parsing: field) {
                     chunk += #"<c r="\#(reference)" s="1"><v>\#(day.ordinal - epoch)</v></c>"#
                 } else if row > 1, field.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) {
@@ -53,6 +56,7 @@ enum WorkbookWriter {
         try sheet.write(contentsOf: Data(chunk.utf8))
         try sheet.close()
 
+        // try?: an old output, if any; one that stays makes Archive(.create) below throw
         try? FileManager.default.removeItem(atPath: path)
         let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
         func add(_ name: String, _ text: String) throws {

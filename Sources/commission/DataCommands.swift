@@ -549,6 +549,7 @@ struct Demo: AsyncParsableCommand {
             output(path + "\n")
             return
         }
+        // try?: the last demo's files, absent the first time; a demo book holds nothing of hers
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let store = try SQLiteStore(
             .file(path),

@@ -84,6 +84,7 @@ struct Migrate: AsyncParsableCommand {
                     }
                 }
             } catch {
+                // try?: the empty book just made (a restore swaps in whole or not at all); the error is thrown
                 try? FileManager.default.removeItem(atPath: path)
                 throw error
             }

@@ -233,6 +233,7 @@ struct Serve: AsyncParsableCommand {
         var temporary: URL?
         defer {
             // The demo book lives only as long as the server.
+            // try?: the demo book's folder under the OS's temporary directory, which the OS cleans
             if let temporary { try? FileManager.default.removeItem(at: temporary) }
         }
         let databaseURL = settings.databaseUrl

@@ -66,6 +66,7 @@ struct Sync: AsyncParsableCommand {
             report = try await sync.sync()
             try await http.shutdown()
         } catch {
+            // try?: closing the client on the way out with the sync's error, which is what she must see
             try? await http.shutdown()
             throw error
         }
