@@ -288,4 +288,88 @@ import Testing
         }
         #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
     }
+
+    @Test func aRefusedComparisonStepKeepsTheTableHerTicksAndHerNames() async throws {
+        let test = try await TestApp()
+        let theirs =
+            "Date,Item,Qty,Price,Commission\n2026-10-05,SERUM RETAIL,2,50.00,24.00\n2026-10-08,TONER X,1,20.00,8.00\n"
+            + "2026-10-20,Serum 30ml,1,50.00,12.00\n"
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let fields = [
+                "csrf": csrf, "period": "\(test.glow.id)/2026-10-01", "statement": theirs, "dates": "ymd",
+                "action": "compare",
+            ]
+            let first = try await client.execute(uri: "/compare", method: .post, headers: headers, body: form(fields))
+            #expect(first.status == .ok && first.text.contains(#"name="accept3""#), "\(first.text)")
+
+            // Lines ticked to add, one no longer there: refused, the table and every tick kept.
+            let ticks = ["action": "accept", "accept3": "1", "accept7": "1", "dispute1": "1"]
+            let accept = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(ticks) { $1 })
+            )
+            #expect(accept.status.code == 422)
+            #expect(accept.text.contains(#"id="comparison""#), "\(accept.text)")
+            #expect(Self.field("accept3", in: accept.text).contains("checked"))
+            #expect(Self.field("dispute1", in: accept.text).contains("checked"))
+            #expect(!Self.field("dispute2", in: accept.text).contains("checked"))
+            #expect(accept.text.contains(#"<option value="ymd" selected>"#))
+            #expect(accept.text.contains("2026-10-20,Serum 30ml,1,50.00,12.00"))
+            #expect(Self.sentenceFirst(accept.text, before: #"id="comparison""#))
+
+            // A name of theirs told as a product that is gone: refused, her other names kept as she chose them.
+            let names = [
+                "action": "compare", "aliasName0": "SERUM RETAIL", "aliasProduct0": "9999", "aliasName1": "TONER X",
+                "aliasProduct1": "\(test.serum.id)", "dispute2": "1",
+            ]
+            let told = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(names) { $1 })
+            )
+            #expect(told.status.code == 404, "\(told.text)")
+            #expect(told.text.contains(#"id="comparison""#) && told.text.contains(#"id="alias1""#), "\(told.text)")
+            let toner = try #require(told.text.range(of: #"id="alias1""#))
+            let picker = told.text[toner.lowerBound...].prefix { $0 != "\n" }
+            #expect(picker.contains(#"<option value="\#(test.serum.id)" selected>Serum 30ml</option>"#), "\(picker)")
+            #expect(Self.field("dispute2", in: told.text).contains("checked"))
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 0)
+        #expect(try await test.store.aliases(clinic: test.glow.id).isEmpty)
+    }
+
+    @Test func aRefusedMappingOfTheirColumnsKeepsTheColumns() async throws {
+        let test = try await TestApp()
+        let theirs = "Wann,Was,Menge,Preis,Provision\n2026-10-05,Serum 30ml,2,50.00,24.00\n"
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let fields = ["csrf": csrf, "period": "\(test.glow.id)/2026-10-01", "statement": theirs]
+            let unknown = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(["action": "compare"]) { $1 })
+            )
+            #expect(unknown.status.code == 422 && unknown.text.contains(#"id="column-mapping""#), "\(unknown.text)")
+            let mapping = [
+                "action": "map", "map0": "date", "map1": "product", "map2": "quantity", "map3": "unit price",
+                "map4": "commission", "mappingName": "",
+            ]
+            let refused = try await client.execute(
+                uri: "/compare",
+                method: .post,
+                headers: headers,
+                body: form(fields.merging(mapping) { $1 })
+            )
+            #expect(refused.status.code == 422, "\(refused.text)")
+            let page = refused.text
+            #expect(page.contains(#"id="column-mapping""#), "\(page)")
+            #expect(page.contains(#"<option value="unit price" selected>"#))
+            #expect(Self.field("mappingName", in: page).contains(Self.mark), "\(Self.field("mappingName", in: page))")
+        }
+    }
 }

@@ -368,6 +368,7 @@ import Testing
             what: "not in your book",
             difference: "+$0.01",
             canAccept: true,
+            accepted: true,
             disputed: true
         )
         let sample = ComparePageView(
@@ -401,10 +402,10 @@ import Testing
                 difference: "+$0.01",
                 agree: "1 line agrees.",
                 allAgree: true,
-                unknown: [.init(index: 0, name: "THEIR NAME")],
-                products: [.init(id: 1, name: "Serum", selected: false)],
+                unknown: [.init(index: 0, name: "THEIR NAME", products: [.init(id: 1, name: "Serum", selected: true)])],
                 lines: [line]
             ),
+            invalid: FieldMarks("text"),
             csrf: "token"
         )
         #expect(try Self.unresolved("compare", sample) == [])

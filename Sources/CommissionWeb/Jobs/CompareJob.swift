@@ -29,6 +29,9 @@ struct CompareJob: Job {
 
     func registerAPI<G>(on api: Registrar<G>) {}
 
+    /// The Compare page: `form` as she sent it (her clinic and period, text, reading choices,
+    /// ticks and names of theirs told), with the comparison when there is one. `field` is the
+    /// field a refusal (`error`) is about, marked.
     func comparePage(
         context: AppRequestContext,
         form: CompareForm,
@@ -36,6 +39,8 @@ struct CompareJob: Job {
         columnMapping: ColumnMappingView? = nil,
         message: String? = nil,
         error: String? = nil,
+        errorLink: PageLink? = nil,
+        field: String? = nil,
         status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let settings = try await app.store.settings()
@@ -96,6 +101,8 @@ struct CompareJob: Job {
                 )
             ).sorted()
             let agree = comparison.lines.count - comparison.differing.count
+            // The names of theirs she told, as she told them.
+            let told = Dictionary(form.aliases, uniquingKeysWith: { _, last in last })
             return ComparePageView.Result(
                 title: "\(comparison.clinic.name) · \(style.format(comparison.period))",
                 theirTotal: style.format(comparison.theirTotal),
@@ -103,8 +110,15 @@ struct CompareJob: Job {
                 difference: style.formatSigned(comparison.difference),
                 agree: "\(agree) line\(agree == 1 ? "" : "s") agree\(agree == 1 ? "s" : "").",
                 allAgree: comparison.differing.isEmpty,
-                unknown: unknown.enumerated().map { index, name in .init(index: index, name: name) },
-                products: products.map { .init(id: $0.id.rawValue, name: $0.name, selected: false) },
+                unknown: unknown.enumerated().map { index, name in
+                    .init(
+                        index: index,
+                        name: name,
+                        products: products.map {
+                            .init(id: $0.id.rawValue, name: $0.name, selected: told[name] == $0.id.rawValue)
+                        }
+                    )
+                },
                 lines: comparison.differing.enumerated().map { index, line in
                     .init(
                         number: index + 1,
@@ -115,6 +129,7 @@ struct CompareJob: Job {
                         what: line.explained(style.format),
                         difference: style.formatSigned(line.commissionDifference),
                         canAccept: line.canAccept,
+                        accepted: form.accepted.contains(index + 1),
                         disputed: form.disputed.contains(index + 1)
                     )
                 }
@@ -124,15 +139,17 @@ struct CompareJob: Job {
             clinics: pickers,
             text: form.text,
             decimalComma: form.decimalComma,
-            optionsOpen: form.dates != nil || form.decimalComma || !form.mapping.isEmpty || columnMapping != nil,
+            optionsOpen: form.dates != nil || form.decimalComma || !form.mapping.isEmpty || columnMapping != nil
+                || field == "dates" || field == "mapping",
             dateOrders: DateOrder.allCases.map {
                 .init(value: $0.rawValue, label: $0.described, selected: $0 == form.dates)
             },
             savedMappings: saved.map {
                 .init(value: $0.name, label: "the mapping “\($0.name)”", selected: $0.name == form.mapping)
             },
-            columnMapping: columnMapping,
+            columnMapping: columnMapping?.marked(field),
             comparison: result,
+            invalid: FieldMarks(field),
             csrf: context.csrfToken ?? ""
         )
         return try await app.page(
@@ -143,7 +160,8 @@ struct CompareJob: Job {
             context: context,
             status: status,
             message: message,
-            error: error
+            error: error,
+            errorLink: errorLink
         )
     }
 
@@ -155,24 +173,20 @@ struct CompareJob: Job {
         var form = CompareForm(values)
         let origin = CSVImportSource.Origin.data(Data(form.text.utf8), name: "Their statement")
         let settings = try await app.store.settings()
-        return try await app.form {
-            guard let clinicID = form.clinic else {
-                throw Problem(.unprocessableContent, "Choose the clinic whose statement it is.")
-            }
-            let clinic = try await app.store.clinic(Clinic.ID(clinicID))
-            let day = try Day(parsing: form.date)
-            // What she told of the clinic's product names, remembered first.
-            if let aliases = app.store as? any ProductAliases {
-                for (name, product) in form.aliases {
-                    try await aliases.setAlias(
-                        ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))
-                    )
-                }
-            }
-            // Her mapping of the statement's columns, from the form that showed them: kept, then used.
-            if values["action"] == "map" {
-                form.mapping = try await app.saveMapping(values, origin: origin, kind: nil).name
-            }
+        // What the page shows once the statement is read, kept for a refusal of what she does with it.
+        var comparison: StatementComparison?
+        var columns: ColumnMappingView?
+        func table() async throws -> ColumnMappingView {
+            try await app.columnTable(
+                origin,
+                fields: ["date", "product", "quantity", "unit price", "commission"],
+                required: ["date", "product", "commission"],
+                form: values,
+                button: "Keep the mapping and compare"
+            )
+        }
+        // Their statement beside her book, for the clinic and period chosen.
+        func comparing(_ clinic: Clinic, on day: Day) async throws -> StatementComparison {
             let theirs: TheirStatement
             do {
                 theirs = try await app.readPasted(
@@ -185,30 +199,55 @@ struct CompareJob: Job {
                 ) {
                     try TheirStatement(origin: $0, format: $1, currency: settings.currency)
                 }
-            } catch let unknown as UnknownColumns {
-                // Columns it does not know: their statement's columns beside the fields, for her to say which holds what.
-                let columns = try await app.columnTable(
-                    origin,
-                    fields: ["date", "product", "quantity", "unit price", "commission"],
-                    required: ["date", "product", "commission"],
-                    form: values,
-                    button: "Keep the mapping and compare"
-                )
-                return try await comparePage(
-                    context: context,
-                    form: form,
-                    columnMapping: columns,
-                    error: unknown.said + " Say which column holds what below.",
-                    status: .unprocessableContent
-                )
+            } catch var problem as Problem {
+                // A statement that cannot be read: the refusal is about her text (or the mapping she chose).
+                problem.field = problem.field ?? "text"
+                throw problem
             }
-            let comparison = try await StatementComparison.compare(
+            return try await StatementComparison.compare(
                 theirs,
                 clinic: clinic,
                 period: clinic.calendar.period(containing: day),
                 store: app.store
             )
-            let differing = comparison.differing
+        }
+        return try await app.form {
+            guard let clinicID = form.clinic else {
+                var problem = Problem(.unprocessableContent, "Choose the clinic whose statement it is.")
+                problem.field = "period"
+                throw problem
+            }
+            let clinic = try await app.store.clinic(Clinic.ID(clinicID))
+            let day = try Problem.about("period") { try Day(parsing: form.date) }
+            // What she told of the clinic's product names, remembered first.
+            if let aliases = app.store as? any ProductAliases {
+                for (name, product) in form.aliases {
+                    try await aliases.setAlias(
+                        ProductAlias(clinicID: clinic.id, name: name, productID: Product.ID(product))
+                    )
+                }
+            }
+            // Her mapping of the statement's columns, from the form that showed them: kept, then used.
+            if values["action"] == "map" {
+                columns = try await table()
+                form.mapping = try await app.saveMapping(values, origin: origin, kind: nil).name
+                columns = nil
+            }
+            let compared: StatementComparison
+            do {
+                compared = try await comparing(clinic, on: day)
+            } catch let unknown as UnknownColumns {
+                // Columns it does not know: their statement's columns beside the fields, for her to say which holds what.
+                return try await comparePage(
+                    context: context,
+                    form: form,
+                    columnMapping: try await table(),
+                    error: unknown.said + " Say which column holds what below.",
+                    status: .unprocessableContent
+                )
+            }
+            comparison = compared
+            let differing = compared.differing
             switch values["action"] {
             case "accept":
                 let chosen = form.accepted.sorted().compactMap {
@@ -241,12 +280,7 @@ struct CompareJob: Job {
                 }
                 let summary = try await app.store.importRows(from: ArrayImportSource(rows), options: ImportOptions())
                 app.configuration.metrics?.imported(summary)
-                let again = try await StatementComparison.compare(
-                    theirs,
-                    clinic: clinic,
-                    period: comparison.period,
-                    store: app.store
-                )
+                let again = try await comparing(clinic, on: day)
                 return try await comparePage(
                     context: context,
                     form: form.withoutTicks,
@@ -260,15 +294,31 @@ struct CompareJob: Job {
                 let renderer = Renderer(currency: settings.currency)
                 if values["action"] == "dispute-csv" {
                     let name =
-                        "dispute-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(comparison.period.start).csv"
-                    return StatementsJob.csv(renderer.disputeCSV(comparison, lines: numbers), name: name)
+                        "dispute-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(compared.period.start).csv"
+                    return StatementsJob.csv(renderer.disputeCSV(compared, lines: numbers), name: name)
                 }
-                return try await disputePage(comparison, numbers: numbers, context: context, style: settings.style)
+                return try await disputePage(compared, numbers: numbers, context: context, style: settings.style)
             default:
-                return try await comparePage(context: context, form: form, comparison: comparison)
+                return try await comparePage(context: context, form: form, comparison: compared)
             }
-        } otherwise: { error, status in
-            try await comparePage(context: context, form: form, error: error, status: status)
+        } refused: { refusal in
+            // Refused before the statement was set beside her book (a name of theirs she told):
+            // set beside it again, so that the table, her ticks and her names stay.
+            if comparison == nil, columns == nil, values["action"] != "map", let id = form.clinic,
+                let clinic = try? await app.store.clinic(Clinic.ID(id)), let day = try? Day(parsing: form.date)
+            {
+                comparison = try? await comparing(clinic, on: day)
+            }
+            return try await comparePage(
+                context: context,
+                form: form,
+                comparison: comparison,
+                columnMapping: columns,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                field: refusal.field(renaming: ["clinic": "period", "date": "period"]),
+                status: .init(code: refusal.status)
+            )
         }
     }
 
@@ -319,7 +369,7 @@ struct CompareForm {
     var decimalComma = false
     /// The saved column mapping she chose, by name ("": the one saved for the file's headers, if any).
     var mapping = ""
-    /// The clinic's product names she told: their name → her product's id.
+    /// The clinic's product names she told, in the page's order: their name → her product's id.
     var aliases: [(String, Int64)] = []
     /// The differing lines ticked to add to her book, and to dispute, by number.
     var accepted: Set<Int> = [], disputed: Set<Int> = []
@@ -340,13 +390,18 @@ struct CompareForm {
         dates = form["dates"].flatMap(DateOrder.init(rawValue:))
         decimalComma = form["decimalComma"] != nil
         mapping = form["mapping"] ?? ""
+        var told: [(index: Int, name: String, product: Int64)] = []
         for (key, value) in form.values {
             if key.hasPrefix("accept"), let number = Int(key.dropFirst(6)), value == "1" { accepted.insert(number) }
             if key.hasPrefix("dispute"), let number = Int(key.dropFirst(7)), value == "1" { disputed.insert(number) }
-            if key.hasPrefix("aliasName"), let product = form["aliasProduct" + key.dropFirst(9)].flatMap(Int64.init) {
-                aliases.append((value, product))
+            if key.hasPrefix("aliasName"), let index = Int(key.dropFirst(9)),
+                let product = form["aliasProduct\(index)"].flatMap(Int64.init)
+            {
+                told.append((index, value, product))
             }
         }
+        // In the page's order: the first refused is the first she told.
+        aliases = told.sorted { $0.index < $1.index }.map { ($0.name, $0.product) }
     }
 
     var withoutTicks: CompareForm {
@@ -369,15 +424,20 @@ package struct ComparePageView: PageView {
         package init(name: String, periods: [Choice]) { (self.name, self.periods) = (name, periods) }
     }
 
-    /// A product name of theirs she has not told yet.
+    /// A product name of theirs she has not told yet, with her products to choose from (the one
+    /// she chose, when the form comes back to her).
     package struct Unknown: Sendable {
         let index: Int, name: String
-        package init(index: Int, name: String) { (self.index, self.name) = (index, name) }
+        let products: [PageOption]
+        package init(index: Int, name: String, products: [PageOption]) {
+            (self.index, self.name, self.products) = (index, name, products)
+        }
     }
 
     package struct Line: Sendable {
         let number: Int, date: String, product: String, theirs: String, yours: String, what: String, difference: String
-        let canAccept: Bool, disputed: Bool
+        /// She ticked it to add to her book, or to dispute.
+        let canAccept: Bool, accepted: Bool, disputed: Bool
         package init(
             number: Int,
             date: String,
@@ -387,12 +447,13 @@ package struct ComparePageView: PageView {
             what: String,
             difference: String,
             canAccept: Bool,
+            accepted: Bool = false,
             disputed: Bool
         ) {
             (self.number, self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (
                 number, date, product, theirs, yours, what, difference
             )
-            (self.canAccept, self.disputed) = (canAccept, disputed)
+            (self.canAccept, self.accepted, self.disputed) = (canAccept, accepted, disputed)
         }
     }
 
@@ -403,7 +464,6 @@ package struct ComparePageView: PageView {
         let allAgree: Bool
         let unknown: [Unknown]
         let hasUnknown: Bool
-        let products: [PageOption]
         let lines: [Line]
         package init(
             title: String,
@@ -413,13 +473,12 @@ package struct ComparePageView: PageView {
             agree: String,
             allAgree: Bool,
             unknown: [Unknown],
-            products: [PageOption],
             lines: [Line]
         ) {
             (self.title, self.theirTotal, self.herTotal, self.difference, self.agree, self.allAgree) = (
                 title, theirTotal, herTotal, difference, agree, allAgree
             )
-            (self.unknown, self.hasUnknown, self.products, self.lines) = (unknown, !unknown.isEmpty, products, lines)
+            (self.unknown, self.hasUnknown, self.lines) = (unknown, !unknown.isEmpty, lines)
         }
     }
 
@@ -433,6 +492,8 @@ package struct ComparePageView: PageView {
     let hasSavedMappings: Bool
     let columnMapping: ColumnMappingView?
     let comparison: Result?
+    /// The field a refusal is about (`period`, `text`, `dates`, `mapping`).
+    let invalid: FieldMarks
     let csrf: String
 
     package init(
@@ -444,8 +505,10 @@ package struct ComparePageView: PageView {
         savedMappings: [Choice],
         columnMapping: ColumnMappingView?,
         comparison: Result?,
+        invalid: FieldMarks = FieldMarks(),
         csrf: String
     ) {
+        self.invalid = invalid
         (self.clinics, self.text, self.decimalComma, self.optionsOpen, self.dateOrders) = (
             clinics, text, decimalComma, optionsOpen, dateOrders
         )
