@@ -372,4 +372,133 @@ import Testing
             #expect(Self.field("mappingName", in: page).contains(Self.mark), "\(Self.field("mappingName", in: page))")
         }
     }
+
+    @Test func aRefusedEditOfAClinicProductOrTermsKeepsEveryFieldAsTyped() async throws {
+        let test = try await TestApp()
+        let terms = try #require(try await test.store.terms(TermsQuery()).first)
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let product = [
+                "csrf": csrf, "action": "save", "name": "Serum 50ml", "sku": "SER-50", "price": "55.00", "cost": "lots",
+            ]
+            let refusedProduct = try await client.execute(
+                uri: "/book/products/\(test.serum.id)",
+                method: .post,
+                headers: headers,
+                body: form(product)
+            )
+            #expect(refusedProduct.status.code == 422)
+            let page = refusedProduct.text
+            #expect(Self.field("name", in: page, after: #"id="item-form""#).contains(#"value="Serum 50ml""#), "\(page)")
+            #expect(Self.field("sku", in: page).contains(#"value="SER-50""#))
+            #expect(Self.field("price", in: page).contains(#"value="55.00""#))
+            let cost = Self.field("cost", in: page)
+            #expect(cost.contains(#"value="lots""#) && cost.contains(Self.mark), "\(cost)")
+            #expect(Self.sentenceFirst(page, before: #"id="item-form""#))
+
+            let split = [
+                "csrf": csrf, "action": "save", "share": "35", "basis": "revenue", "from": "2021-02-01",
+                "tierThreshold0": "abc", "tierShare0": "50",
+            ]
+            let refusedTerms = try await client.execute(
+                uri: "/book/terms/\(terms.id)",
+                method: .post,
+                headers: headers,
+                body: form(split)
+            )
+            #expect(refusedTerms.status.code == 422)
+            let termsPage = refusedTerms.text
+            #expect(Self.field("share", in: termsPage).contains(#"value="35""#), "\(termsPage)")
+            #expect(termsPage.contains(#"<option value="revenue" selected>revenue</option>"#))
+            #expect(Self.field("from", in: termsPage).contains(#"value="2021-02-01""#))
+            let threshold = Self.field("tierThreshold0", in: termsPage)
+            #expect(threshold.contains(#"value="abc""#) && threshold.contains(Self.mark), "\(threshold)")
+            #expect(Self.field("tierShare0", in: termsPage).contains(#"value="50""#))
+
+            let schedule = [
+                "csrf": csrf, "action": "save", "name": "Glow Aesthetics", "scheduleKind": "weekly",
+                "weekday": "friday",
+                "scheduleFrom": "1800-01-06",
+            ]
+            let refusedClinic = try await client.execute(
+                uri: "/book/clinics/\(test.glow.id)",
+                method: .post,
+                headers: headers,
+                body: form(schedule)
+            )
+            #expect(refusedClinic.status.code == 422)
+            let clinicPage = refusedClinic.text
+            #expect(clinicPage.contains("<details open>\n  <summary><span>Name and pay schedule"), "\(clinicPage)")
+            #expect(Self.field("name", in: clinicPage, after: #"id="item-form""#).contains(#"value="Glow Aesthetics""#))
+            #expect(clinicPage.contains(#"<option value="weekly" selected>"#))
+            #expect(clinicPage.contains(#"<option value="friday" selected>Friday</option>"#))
+            let from = Self.field("scheduleFrom", in: clinicPage)
+            #expect(from.contains(#"value="1800-01-06""#) && from.contains(Self.mark), "\(from)")
+        }
+        #expect(try await test.store.product(test.serum.id).name == "Serum 30ml")
+        #expect(try await test.store.terms(terms.id).share == terms.share)
+        let glow = try await test.store.clinic(test.glow.id)
+        #expect(glow.name == "Glow" && glow.scheduleChanges.isEmpty)
+    }
+
+    @Test func aRefusedDeductionKeepsEveryFieldAsTyped() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let typed = [
+                "csrf": csrf, "name": "Room rent", "kind": "revenue-share", "value": "140", "from": "2026-01-01",
+                "until": "2026-06-30",
+            ]
+            let uri = "/book/clinics/\(test.glow.id)/deductions"
+            let refused = try await client.execute(uri: uri, method: .post, headers: headers, body: form(typed))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains("<details class=\"add\" open>\n  <summary>Add a deduction</summary>"), "\(page)")
+            #expect(Self.field("name", in: page, after: #"id="deduction-form""#).contains(#"value="Room rent""#))
+            #expect(page.contains(#"<option value="revenue-share" selected>"#))
+            let value = Self.field("value", in: page)
+            #expect(value.contains(#"value="140""#) && value.contains(Self.mark), "\(value)")
+            #expect(Self.field("from", in: page, after: #"id="deduction-form""#).contains(#"value="2026-01-01""#))
+            #expect(Self.field("until", in: page).contains(#"value="2026-06-30""#))
+            #expect(Self.sentenceFirst(page, before: #"id="deduction-form""#))
+
+            // A last day before the first is the last day's.
+            var backwards = typed
+            (backwards["value"], backwards["until"]) = ("5", "2025-12-31")
+            let before = try await client.execute(uri: uri, method: .post, headers: headers, body: form(backwards))
+            #expect(before.status.code == 422)
+            let until = Self.field("until", in: before.text)
+            #expect(until.contains(#"value="2025-12-31""#) && until.contains(Self.mark), "\(before.text)")
+        }
+        #expect(try await test.store.deductions(clinic: test.glow.id).isEmpty)
+    }
+
+    @Test func aRefusedPriceKeepsEveryFieldAsTyped() async throws {
+        let test = try await TestApp()
+        let toner = try await test.store.createProduct(
+            ProductDraft(name: "Toner", unitPrice: Money(minorUnits: 2000), unitCost: Money(minorUnits: 500))
+        )
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let typed = ["csrf": csrf, "product": "\(toner.id)", "price": "abc", "cost": "4.00", "from": "2026-02-01"]
+            let uri = "/book/clinics/\(test.glow.id)/prices"
+            let refused = try await client.execute(uri: uri, method: .post, headers: headers, body: form(typed))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains("<details class=\"add\" open>\n  <summary>Set a price here</summary>"), "\(page)")
+            #expect(page.contains(#"<option value="\#(toner.id)" selected>Toner ($20.00)</option>"#))
+            let price = Self.field("price", in: page, after: #"id="price-form""#)
+            #expect(price.contains(#"value="abc""#) && price.contains(Self.mark), "\(price)")
+            #expect(Self.field("cost", in: page, after: #"id="price-form""#).contains(#"value="4.00""#))
+            #expect(Self.field("from", in: page, after: #"id="price-form""#).contains(#"value="2026-02-01""#))
+
+            var early = typed
+            (early["price"], early["from"]) = ("18.00", "1800-01-01")
+            let tooEarly = try await client.execute(uri: uri, method: .post, headers: headers, body: form(early))
+            #expect(tooEarly.status.code == 422)
+            let from = Self.field("from", in: tooEarly.text, after: #"id="price-form""#)
+            #expect(from.contains(#"value="1800-01-01""#) && from.contains(Self.mark), "\(from)")
+        }
+        #expect(try await test.store.prices(PriceQuery(clinicID: test.glow.id)).isEmpty)
+    }
 }

@@ -665,6 +665,8 @@ import Testing
                 scheduleNow: "monthly",
                 kind: "monthly",
                 anchor: "2026-11-26",
+                scheduleFrom: "2026-12-01",
+                invalid: FieldMarks("scheduleFrom"),
                 weekdays: [.init(value: "monday", label: "Monday", selected: true)],
                 first: "monthly",
                 changes: [.init(iso: "2026-06-01", from: "06/01/2026", schedule: "twice a month")]
@@ -688,6 +690,14 @@ import Testing
                 clinicName: "Glow",
                 today: "2026-11-26",
                 open: true,
+                fields: .init(
+                    name: "Rent",
+                    revenueShare: true,
+                    value: "5",
+                    from: "2026-11-26",
+                    until: "2026-12-31",
+                    invalid: FieldMarks("value")
+                ),
                 said: "Added Rent.",
                 entries: [.init(id: 1, name: "Rent", amount: "$50.00", from: "01/01/2026", until: "12/31/2026")]
             ),
@@ -695,11 +705,12 @@ import Testing
                 clinicName: "Glow",
                 today: "2026-11-26",
                 open: true,
+                fields: .init(price: "40.00", cost: "10.00", from: "2026-11-26", invalid: FieldMarks("price")),
                 said: "Set.",
                 entries: [.init(id: 1, product: "Serum", from: "01/01/2026", price: "$40.00", cost: "$10.00")],
-                products: [.init(id: 1, name: "Serum", price: "$50.00")]
+                products: [.init(id: 1, name: "Serum", price: "$50.00", selected: true)]
             ),
-            product: .init(name: "Serum", sku: "S-1", price: "50.00", cost: "20.00"),
+            product: .init(name: "Serum", sku: "S-1", price: "50.00", cost: "20.00", invalid: FieldMarks("sku")),
             terms: .init(
                 clinic: "Glow",
                 product: "Serum",
@@ -707,7 +718,8 @@ import Testing
                 profit: true,
                 revenue: false,
                 from: "2026-01-01",
-                tierRows: [.init(index: 0, number: 1, threshold: "", share: "")]
+                tierRows: [.init(index: 0, number: 1, threshold: "", share: "")],
+                invalid: FieldMarks("share")
             ),
             earliest: "1900-01-01",
             latest: "2027-11-26",

@@ -12,18 +12,32 @@ extension BookJob {
     ///   - open: the clinic's form to show open (`deductions`, `prices`): the one a refusal came from.
     ///     A refusal without one is the page's own form's, which then shows open.
     ///   - said: what a form of the clinic's page just did, for its section (`deductions`, `prices`).
+    ///   - typed: the refused form (`open`'s, else the page's own) as she sent it: drawn again as
+    ///     she typed it, the field `refusal` is about marked.
     func itemPage(
         _ item: Item,
         context: AppRequestContext,
         error: String? = nil,
+        errorLink: PageLink? = nil,
         status: HTTPResponse.Status = .ok,
         open: String? = nil,
-        said: (section: String, text: String)? = nil
+        said: (section: String, text: String)? = nil,
+        typed: Form? = nil,
+        refusal: Problem? = nil
     ) async throws -> Response {
         let settings = try await app.store.settings()
         let style = settings.style
         let today = settings.today()
         let csrf = context.csrfToken ?? ""
+        // The refused form's fields as she typed them, the field its refusal is about marked.
+        func kept(_ form: String?) -> Form? { open == form ? typed : nil }
+        func marks(_ form: String?, renaming renamed: [String: String] = [:]) -> FieldMarks {
+            FieldMarks(open == form ? refusal?.field(renaming: renamed) : nil)
+        }
+        func field(_ form: Form?, _ name: String, _ stored: String) -> String {
+            form.map { $0.values[name] ?? "" } ?? stored
+        }
+        let own = kept(nil)
         var view = BookItemView(
             heading: "",
             archived: item.isArchived,
@@ -43,13 +57,17 @@ extension BookJob {
             var weekday: Weekday = .monday, anchor = today
             if case .weekly(let day) = current { weekday = day }
             if case .biweekly(let day) = current { anchor = day }
+            if let own { weekday = own["weekday"].flatMap(PageChoice.weekday(named:)) ?? weekday }
             let names = try await Presenter.Names(store: app.store)
             let terms = try await app.store.terms(TermsQuery(clinicID: clinic.id))
             view.clinic = .init(
-                name: clinic.name,
+                name: field(own, "name", clinic.name),
                 scheduleNow: Self.describe(current, style: style),
-                kind: current.kind,
-                anchor: anchor.description,
+                kind: own?["scheduleKind"] ?? current.kind,
+                anchor: field(own, "anchor", anchor.description),
+                scheduleFrom: field(own, "scheduleFrom", ""),
+                // A change's first day, as the store names it.
+                invalid: marks(nil, renaming: ["from": "scheduleFrom"]),
                 weekdays: PageChoice.weekdays(selected: weekday),
                 first: Self.describe(clinic.schedule, style: style),
                 changes: clinic.scheduleChanges.map {
@@ -89,10 +107,20 @@ extension BookJob {
                 }
             )
             let deductions = try await app.store.deductions(clinic: clinic.id)
+            let deduction = kept("deductions")
             view.deductions = .init(
                 clinicName: clinic.name,
                 today: today.description,
                 open: open == "deductions",
+                fields: .init(
+                    name: field(deduction, "name", ""),
+                    revenueShare: deduction?["kind"] == "revenue-share",
+                    value: field(deduction, "value", ""),
+                    from: field(deduction, "from", today.description),
+                    until: field(deduction, "until", ""),
+                    // The store's name for the amount or share she gave.
+                    invalid: marks("deductions", renaming: ["amount": "value", "share": "value"])
+                ),
                 said: said?.section == "deductions" ? said?.text : nil,
                 entries: deductions.map {
                     .init(
@@ -105,10 +133,18 @@ extension BookJob {
                 }
             )
             let products = try await app.store.products(ProductQuery())
+            let price = kept("prices")
+            let pricedProduct = price?["product"].flatMap(Int64.init)
             view.prices = .init(
                 clinicName: clinic.name,
                 today: today.description,
                 open: open == "prices",
+                fields: .init(
+                    price: field(price, "price", ""),
+                    cost: field(price, "cost", ""),
+                    from: field(price, "from", today.description),
+                    invalid: marks("prices")
+                ),
                 said: said?.section == "prices" ? said?.text : nil,
                 entries: try await app.store.prices(PriceQuery(clinicID: clinic.id)).map {
                     .init(
@@ -119,15 +155,23 @@ extension BookJob {
                         cost: $0.unitCost.map { style.format($0) } ?? "the product's"
                     )
                 },
-                products: products.map { .init(id: $0.id.rawValue, name: $0.name, price: style.format($0.unitPrice)) }
+                products: products.map {
+                    .init(
+                        id: $0.id.rawValue,
+                        name: $0.name,
+                        price: style.format($0.unitPrice),
+                        selected: $0.id.rawValue == pricedProduct
+                    )
+                }
             )
         case .product(let product):
             (view.heading, view.action, view.kindName) = (product.name, "/book/products/\(product.id)", "this product")
             view.product = .init(
-                name: product.name,
-                sku: product.sku ?? "",
-                price: style.formatInput(product.unitPrice),
-                cost: style.formatInput(product.unitCost)
+                name: field(own, "name", product.name),
+                sku: field(own, "sku", product.sku ?? ""),
+                price: field(own, "price", style.formatInput(product.unitPrice)),
+                cost: field(own, "cost", style.formatInput(product.unitCost)),
+                invalid: marks(nil)
             )
         case .terms(let terms):
             let names = try await Presenter.Names(store: app.store)
@@ -136,14 +180,17 @@ extension BookJob {
                 "Terms of \(clinic)", "/book/terms/\(terms.id)", "these terms"
             )
             view.back = PageLink(label: clinic, href: "/book/clinics/\(terms.clinicID)#split")
+            let basis = own.map { $0["basis"] == "revenue" ? CommissionBasis.revenue : .profit } ?? terms.basis
             view.terms = .init(
                 clinic: clinic,
                 product: terms.productID.flatMap { names.products[$0] },
-                share: terms.share.shortPercentText,
-                profit: terms.basis == .profit,
-                revenue: terms.basis == .revenue,
-                from: terms.effectiveFrom.description,
-                tierRows: TierRow.rows(terms.tiers, style: style)
+                share: field(own, "share", terms.share.shortPercentText),
+                profit: basis == .profit,
+                revenue: basis == .revenue,
+                from: field(own, "from", terms.effectiveFrom.description),
+                tierRows: own.map { TierRow.rows(typed: $0, field: refusal?.field, style: style) }
+                    ?? TierRow.rows(terms.tiers, style: style),
+                invalid: marks(nil)
             )
         }
         return try await app.page(
@@ -153,7 +200,8 @@ extension BookJob {
             nav: "book",
             context: context,
             status: status,
-            error: error
+            error: error,
+            errorLink: errorLink
         )
     }
 
@@ -223,23 +271,32 @@ package struct BookItemView: PageView {
         let scheduleNow: String
         let monthly: Bool, semimonthly: Bool, weekly: Bool, biweekly: Bool
         let anchor: String
+        /// The day a change of schedule starts: empty, or as she typed it.
+        let scheduleFrom: String
+        /// The field of the form a refusal is about.
+        let invalid: FieldMarks
         let weekdays: [PageChoice]
         /// The schedule it had from the start, in words.
         let first: String
         let changes: [ScheduleChangeRow]
         let hasChanges: Bool
 
+        /// The form's fields (`name`, `kind`, `anchor`, `scheduleFrom`, `weekdays`) are the clinic's, or
+        /// what she typed when the form comes back to her.
         package init(
             name: String,
             scheduleNow: String,
             kind: String,
             anchor: String,
+            scheduleFrom: String = "",
+            invalid: FieldMarks = FieldMarks(),
             weekdays: [PageChoice],
             first: String,
             changes: [ScheduleChangeRow]
         ) {
             (self.name, self.scheduleNow, self.anchor, self.weekdays, self.first, self.changes, self.hasChanges) =
                 (name, scheduleNow, anchor, weekdays, first, changes, !changes.isEmpty)
+            (self.scheduleFrom, self.invalid) = (scheduleFrom, invalid)
             (monthly, semimonthly, weekly, biweekly) = (
                 kind == "monthly", kind == "semimonthly", kind == "weekly", kind == "biweekly"
             )
@@ -286,17 +343,48 @@ package struct BookItemView: PageView {
         }
     }
 
+    /// The Add a deduction form's fields: as it starts, or as she typed them when it comes back
+    /// to her refused (the refusal's field marked).
+    package struct DeductionFields: Sendable {
+        let name: String
+        /// A share of the period's revenue, rather than a fixed amount.
+        let revenueShare: Bool
+        let value: String, from: String, until: String
+        let invalid: FieldMarks
+        package init(
+            name: String = "",
+            revenueShare: Bool = false,
+            value: String = "",
+            from: String,
+            until: String = "",
+            invalid: FieldMarks = FieldMarks()
+        ) {
+            (self.name, self.revenueShare, self.value, self.from, self.until, self.invalid) = (
+                name, revenueShare, value, from, until, invalid
+            )
+        }
+    }
+
     package struct Deductions: Sendable {
         let clinicName: String
         let today: String
         let open: Bool
+        let fields: DeductionFields
         let said: String?
         let entries: [DeductionRow]
         let hasEntries: Bool
-        package init(clinicName: String, today: String, open: Bool, said: String?, entries: [DeductionRow]) {
+        package init(
+            clinicName: String,
+            today: String,
+            open: Bool,
+            fields: DeductionFields? = nil,
+            said: String?,
+            entries: [DeductionRow]
+        ) {
             (self.clinicName, self.today, self.open, self.said, self.entries, self.hasEntries) = (
                 clinicName, today, open, said, entries, !entries.isEmpty
             )
+            self.fields = fields ?? DeductionFields(from: today)
         }
     }
 
@@ -315,13 +403,27 @@ package struct BookItemView: PageView {
         let id: Int64
         let name: String
         let price: String
-        package init(id: Int64, name: String, price: String) { (self.id, self.name, self.price) = (id, name, price) }
+        /// The one she chose, when the form comes back to her.
+        let selected: Bool
+        package init(id: Int64, name: String, price: String, selected: Bool = false) {
+            (self.id, self.name, self.price, self.selected) = (id, name, price, selected)
+        }
+    }
+
+    /// The Set a price form's fields (its product is `products`' choice), as ``DeductionFields``.
+    package struct PriceFields: Sendable {
+        let price: String, cost: String, from: String
+        let invalid: FieldMarks
+        package init(price: String = "", cost: String = "", from: String, invalid: FieldMarks = FieldMarks()) {
+            (self.price, self.cost, self.from, self.invalid) = (price, cost, from, invalid)
+        }
     }
 
     package struct Prices: Sendable {
         let clinicName: String
         let today: String
         let open: Bool
+        let fields: PriceFields
         let said: String?
         let entries: [PriceRow]
         let hasEntries: Bool
@@ -330,25 +432,31 @@ package struct BookItemView: PageView {
             clinicName: String,
             today: String,
             open: Bool,
+            fields: PriceFields? = nil,
             said: String?,
             entries: [PriceRow],
             products: [ProductChoice]
         ) {
             (self.clinicName, self.today, self.open, self.said, self.entries, self.hasEntries, self.products) =
                 (clinicName, today, open, said, entries, !entries.isEmpty, products)
+            self.fields = fields ?? PriceFields(from: today)
         }
     }
 
+    /// A product's fields: its own, or what she typed when the form comes back to her.
     package struct ProductPart: Sendable {
         let name: String
         let sku: String
         let price: String
         let cost: String
-        package init(name: String, sku: String, price: String, cost: String) {
-            (self.name, self.sku, self.price, self.cost) = (name, sku, price, cost)
+        let invalid: FieldMarks
+        package init(name: String, sku: String, price: String, cost: String, invalid: FieldMarks = FieldMarks()) {
+            (self.name, self.sku, self.price, self.cost, self.invalid) = (name, sku, price, cost, invalid)
         }
     }
 
+    /// A set of terms' fields (`share`, the basis, `from`, `tierRows`): theirs, or what she typed
+    /// when the form comes back to her.
     package struct TermsPart: Sendable {
         let clinic: String
         /// The product they are for alone, if any.
@@ -358,6 +466,7 @@ package struct BookItemView: PageView {
         let revenue: Bool
         let from: String
         let tierRows: [TierRow]
+        let invalid: FieldMarks
         package init(
             clinic: String,
             product: String?,
@@ -365,11 +474,13 @@ package struct BookItemView: PageView {
             profit: Bool,
             revenue: Bool,
             from: String,
-            tierRows: [TierRow]
+            tierRows: [TierRow],
+            invalid: FieldMarks = FieldMarks()
         ) {
             (self.clinic, self.product, self.share, self.profit, self.revenue, self.from, self.tierRows) = (
                 clinic, product, share, profit, revenue, from, tierRows
             )
+            self.invalid = invalid
         }
     }
 

@@ -514,20 +514,25 @@ struct BookJob: Job {
             case .clinic(var clinic):
                 if action == "save" {
                     clinic.name = form["name"] ?? ""
-                    let picked = try Self.schedule(form)
+                    let picked = try Self.pickedSchedule(form)
                     let from = (form["scheduleFrom"] ?? "").trimmingWhitespace()
                     let today = try await app.store.settings().today()
                     if !from.isEmpty {
                         clinic.scheduleChanges.append(
-                            ScheduleChange(effectiveFrom: try Day(parsing: from), schedule: picked)
+                            ScheduleChange(
+                                effectiveFrom: try Problem.about("scheduleFrom") { try Day(parsing: from) },
+                                schedule: picked
+                            )
                         )
                     } else if clinic.scheduleChanges.isEmpty {
                         clinic.schedule = picked  // a correction of the schedule it has had from the start
                     } else if picked != clinic.calendar.schedule(on: today) {
-                        throw Problem(
+                        var problem = Problem(
                             .unprocessableContent,
                             "Give the day the new schedule starts: \(clinic.name)'s schedule has changed before."
                         )
+                        problem.field = "scheduleFrom"
+                        throw problem
                     }
                 } else {
                     clinic.isArchived = action == "archive"
@@ -539,8 +544,8 @@ struct BookJob: Job {
                     product.name = form["name"] ?? ""
                     let sku = (form["sku"] ?? "").trimmingWhitespace()
                     product.sku = sku.isEmpty ? nil : sku
-                    product.unitPrice = try style.parse(form["price"] ?? "")
-                    product.unitCost = try style.parse(form["cost"] ?? "0")
+                    product.unitPrice = try Problem.about("price") { try style.parse(form["price"] ?? "") }
+                    product.unitCost = try Problem.about("cost") { try style.parse(form["cost"] ?? "0") }
                 } else {
                     product.isArchived = action == "archive"
                 }
@@ -548,9 +553,9 @@ struct BookJob: Job {
                 return .redirect(to: "/book?kind=product&changed=\(saved.id)&how=\(action)#products")
             case .terms(var terms):
                 if action == "save" {
-                    terms.share = try Share(parsing: form["share"] ?? "")
-                    terms.basis = try Self.basis(form["basis"] ?? "profit")
-                    terms.effectiveFrom = try Day(parsing: form["from"] ?? "")
+                    terms.share = try Problem.about("share") { try Share(parsing: form["share"] ?? "") }
+                    terms.basis = try Problem.about("basis") { try Self.basis(form["basis"] ?? "profit") }
+                    terms.effectiveFrom = try Problem.about("from") { try Day(parsing: form["from"] ?? "") }
                     terms.tiers = try Self.tiers(form, style: style)
                 } else {
                     terms.isArchived = action == "archive"
@@ -561,8 +566,16 @@ struct BookJob: Job {
                         "/book?kind=terms&changed=\(change.terms.id)&how=\(action)&recomputed=\(change.recomputedSales)&closed=\(change.salesInClosedPeriods)#terms"
                 )
             }
-        } otherwise: { error, status in
-            try await itemPage(item, context: context, error: error, status: status)
+        } refused: { refusal in
+            try await itemPage(
+                item,
+                context: context,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status),
+                typed: action == "save" ? form : nil,
+                refusal: refusal
+            )
         }
     }
 
@@ -596,9 +609,10 @@ struct BookJob: Job {
                 }
             } else {
                 let value = (form["value"] ?? "").trimmingWhitespace()
-                let amount: DeductionAmount =
+                let amount: DeductionAmount = try Problem.about("value") {
                     form["kind"] == "revenue-share"
-                    ? .shareOfRevenue(try Share(parsing: value)) : .fixed(try settings.style.parse(value))
+                        ? .shareOfRevenue(try Share(parsing: value)) : .fixed(try settings.style.parse(value))
+                }
                 let until = (form["until"] ?? "").trimmingWhitespace()
                 let made = try await app.store.createDeduction(
                     Deduction(
@@ -606,14 +620,23 @@ struct BookJob: Job {
                         clinicID: clinic.id,
                         name: form["name"] ?? "",
                         amount: amount,
-                        effectiveFrom: try Day(parsing: form["from"] ?? ""),
-                        lastDay: until.isEmpty ? nil : try Day(parsing: until)
+                        effectiveFrom: try Problem.about("from") { try Day(parsing: form["from"] ?? "") },
+                        lastDay: until.isEmpty ? nil : try Problem.about("until") { try Day(parsing: until) }
                     )
                 )
                 return .redirect(to: "/book/clinics/\(clinic.id)?done=deduction-added&deduction=\(made.id)#deductions")
             }
-        } otherwise: { error, status in
-            try await itemPage(.clinic(clinic), context: context, error: error, status: status, open: "deductions")
+        } refused: { refusal in
+            try await itemPage(
+                .clinic(clinic),
+                context: context,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status),
+                open: "deductions",
+                typed: action == nil ? form : nil,
+                refusal: refusal
+            )
         }
     }
 
@@ -683,22 +706,33 @@ struct BookJob: Job {
                 return .redirect(to: "/book/clinics/\(clinic.id)?done=price-removed#prices")
             } else {
                 guard let product = form["product"].flatMap(Int64.init) else {
-                    throw Problem(.unprocessableContent, "Choose a product.")
+                    var problem = Problem(.unprocessableContent, "Choose a product.")
+                    problem.field = "product"
+                    throw problem
                 }
                 let cost = (form["cost"] ?? "").trimmingWhitespace()
                 let entry = try await app.store.setPrice(
                     PriceDraft(
                         clinicID: clinic.id,
                         productID: Product.ID(product),
-                        unitPrice: try style.parse(form["price"] ?? ""),
-                        unitCost: cost.isEmpty ? nil : try style.parse(cost),
-                        effectiveFrom: try Day(parsing: form["from"] ?? "")
+                        unitPrice: try Problem.about("price") { try style.parse(form["price"] ?? "") },
+                        unitCost: cost.isEmpty ? nil : try Problem.about("cost") { try style.parse(cost) },
+                        effectiveFrom: try Problem.about("from") { try Day(parsing: form["from"] ?? "") }
                     )
                 )
                 return .redirect(to: "/book/clinics/\(clinic.id)?done=price-set&entry=\(entry.id)#prices")
             }
-        } otherwise: { error, status in
-            try await itemPage(.clinic(clinic), context: context, error: error, status: status, open: "prices")
+        } refused: { refusal in
+            try await itemPage(
+                .clinic(clinic),
+                context: context,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status),
+                open: "prices",
+                typed: remove == nil ? form : nil,
+                refusal: refusal
+            )
         }
     }
 
