@@ -282,6 +282,7 @@ package struct Problem: Error, Encodable, Sendable {
     /// `received`, `amount`…). A form whose field has another name renames it
     /// (``field(renaming:)``); a page marks the field when its form has one of that name.
     static func formField(for error: any Error) -> String? {
+        if let error = error as? StoreError, case .currencyLocked = error { return "currency" }
         guard let field = StoreInput.importField(for: error) else { return nil }
         if let error = error as? StoreError, case .noTermsInForce = error { return "clinic" }
         switch field {

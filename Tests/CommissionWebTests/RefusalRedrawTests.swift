@@ -501,4 +501,79 @@ import Testing
         }
         #expect(try await test.store.prices(PriceQuery(clinicID: test.glow.id)).isEmpty)
     }
+
+    @Test func refusedBookSettingsKeepHerChoices() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(
+            SaleDraft(
+                clinicID: test.glow.id,
+                productID: test.serum.id,
+                date: try Day(parsing: "2026-03-02"),
+                quantity: 1
+            ),
+            idempotencyKey: nil
+        )
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let typed = [
+                "csrf": csrf, "currency": "USD", "timeZone": "Mars/Olympus", "locale": "de_DE", "rule": "half-to-even",
+                "scope": "per-statement",
+            ]
+            let refused = try await client.execute(
+                uri: "/settings/book",
+                method: .post,
+                headers: headers,
+                body: form(typed)
+            )
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains(#"<option value="Mars/Olympus" selected>"#), "\(page)")
+            let zone = Self.field("timeZone", in: page)
+            #expect(
+                zone.contains(#"aria-invalid="true""#) && zone.contains(#"aria-describedby="refusal time-zone-hint""#)
+            )
+            #expect(page.contains(#"<option value="de_DE" selected>"#))
+            #expect(page.contains(#"<option value="half-to-even" selected>"#))
+            #expect(page.contains(#"<option value="per-statement" selected>"#))
+            #expect(Self.sentenceFirst(page, before: #"id="book-settings""#))
+
+            // A currency the book's amounts hold it to marks the currency, her choice kept.
+            var euro = typed
+            (euro["currency"], euro["timeZone"]) = ("EUR", "Europe/Berlin")
+            let locked = try await client.execute(
+                uri: "/settings/book",
+                method: .post,
+                headers: headers,
+                body: form(euro)
+            )
+            #expect(locked.status.code == 422, "\(locked.text)")
+            #expect(locked.text.contains(#"<option value="EUR" selected>"#))
+            #expect(locked.text.contains(#"<option value="Europe/Berlin" selected>"#))
+            #expect(Self.field("currency", in: locked.text).contains(#"aria-invalid="true""#))
+        }
+        let settings = try await test.store.settings()
+        #expect(
+            settings.timeZoneIdentifier == "UTC" && settings.currency == .usd && settings.localeIdentifier != "de_DE"
+        )
+    }
+
+    @Test func aRefusedTokenKeepsItsNameInItsOpenSection() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let name = "lap\u{200B}top"
+            let refused = try await client.execute(
+                uri: "/settings/tokens",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "name": name])
+            )
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains(#"<details open id="tokens">"#), "\(page)")
+            let field = Self.field("name", in: page, after: #"action="/settings/tokens""#)
+            #expect(field.contains(#"value="\#(name)""#) && field.contains(Self.mark), "\(field)")
+            #expect(page.contains(#"id="refusal""#) && !page.contains(#"id="new-token""#))
+        }
+    }
 }

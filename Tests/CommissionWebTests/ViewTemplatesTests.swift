@@ -352,6 +352,10 @@ import Testing
             newInvitation: "https://example.com/invite/x",
             newToken: "cm_secret",
             tokens: [.init(id: 1, name: "laptop", created: "11/26/2026")],
+            invalid: FieldMarks("timeZone"),
+            tokenName: "laptop",
+            tokenInvalid: true,
+            tokensOpen: true,
             csrf: "token"
         )
         let missing = try Self.unresolved("settings", sample)

@@ -14,14 +14,27 @@ struct SettingsJob: Job {
         pages.get("/settings") { _, context in try await settingsPage(context: context) }
         pages.post("/settings/tokens") { request, context in
             let form = try await Form.read(request, context: context)
-            let secret = "cm_" + Secret.make()
-            _ = try await app.store.createToken(
-                account: try app.account(context).id,
-                name: form["name"] ?? "",
-                tokenDigest: Secret.digest(secret),
-                now: app.configuration.clock.now
-            )
-            return try await settingsPage(context: context, newToken: secret)
+            return try await app.form {
+                let secret = "cm_" + Secret.make()
+                _ = try await app.store.createToken(
+                    account: try app.account(context).id,
+                    name: form["name"] ?? "",
+                    tokenDigest: Secret.digest(secret),
+                    now: app.configuration.clock.now
+                )
+                return try await settingsPage(context: context, newToken: secret)
+            } refused: { refusal in
+                // The name she gave stays, in the section open, marked.
+                try await settingsPage(
+                    context: context,
+                    error: refusal.detail,
+                    errorLink: refusal.link,
+                    status: .init(code: refusal.status),
+                    typed: form,
+                    refusal: refusal,
+                    section: "tokens"
+                )
+            }
         }
         pages.post("/settings/tokens/:id/revoke") { _, context in
             try await app.store.revokeToken(
@@ -100,25 +113,42 @@ struct SettingsJob: Job {
     /// The currencies in common use, named once for the life of the process.
     static let currencies = Locale.commonISOCurrencyCodes.map { (code: $0, label: currencyLabel($0)) }
 
+    /// The Settings page. `typed`: the refused form of `section` (`book`, `tokens`) as she sent
+    /// it, drawn again as she typed it, the field `refusal` is about marked.
     func settingsPage(
         context: AppRequestContext,
         newToken: String? = nil,
         newInvitation: String? = nil,
         message: String? = nil,
         error: String? = nil,
-        status: HTTPResponse.Status = .ok
+        errorLink: PageLink? = nil,
+        status: HTTPResponse.Status = .ok,
+        typed: Form? = nil,
+        refusal: Problem? = nil,
+        section: String? = nil
     ) async throws -> Response {
         let account = try app.account(context)
-        let settings = try await app.store.settings()
+        let stored = try await app.store.settings()
+        // The book's form as she sent it, when it comes back to her.
+        let book = section == "book" ? typed : nil
+        var settings = stored
+        if let book {
+            settings.timeZoneIdentifier = book["timeZone"] ?? ""
+            settings.localeIdentifier = book["locale"] ?? stored.localeIdentifier
+            settings.rounding = RoundingPolicy(
+                rule: RoundingRule(rawValue: book["rule"] ?? "") ?? stored.rounding.rule,
+                scope: RoundingScope(rawValue: book["scope"] ?? "") ?? stored.rounding.scope
+            )
+        }
         // Every currency in common use, hers chosen (and kept, should the list not hold it).
-        let code = settings.currency.code
+        let code = book?["currency"] ?? stored.currency.code
         let currencies =
             (Self.currencies.contains { $0.code == code } ? [] : [(code: code, label: Self.currencyLabel(code))])
             + Self.currencies
         // Every zone the system knows, hers chosen (and kept, should the system not know it).
         let zones =
             (TimeZone.knownTimeZoneIdentifiers.contains(settings.timeZoneIdentifier)
-                ? [] : [settings.timeZoneIdentifier])
+                ? [] : [settings.timeZoneIdentifier].filter { !$0.isEmpty })
             + TimeZone.knownTimeZoneIdentifiers.sorted()
         let locales =
             LocaleStyle.common.map { (id: $0.identifier, name: $0.name) }
@@ -126,7 +156,7 @@ struct SettingsJob: Job {
                 ? [] : [(id: settings.localeIdentifier, name: settings.localeIdentifier)])
         let view = SettingsPageView(
             isOwner: try await app.store.role(of: account.id) == .owner,
-            currencyName: Self.currencyLabel(code),
+            currencyName: Self.currencyLabel(stored.currency.code),
             timeZone: settings.timeZoneIdentifier,
             currencies: currencies.map { .init(value: $0.code, label: $0.label, selected: $0.code == code) },
             timeZones: zones.map {
@@ -148,9 +178,13 @@ struct SettingsJob: Job {
                 .init(
                     id: $0.id.rawValue,
                     name: $0.name,
-                    created: settings.style.format(Day($0.createdAt, in: .current))
+                    created: stored.style.format(Day($0.createdAt, in: .current))
                 )
             },
+            invalid: FieldMarks(book != nil ? refusal?.field : nil),
+            tokenName: section == "tokens" ? typed?.values["name"] ?? "" : "",
+            tokenInvalid: section == "tokens" && refusal?.field == "name",
+            tokensOpen: newToken != nil || section == "tokens",
             csrf: context.csrfToken ?? ""
         )
         return try await app.page(
@@ -161,7 +195,8 @@ struct SettingsJob: Job {
             context: context,
             status: status,
             message: message,
-            error: error
+            error: error,
+            errorLink: errorLink
         )
     }
 
@@ -170,7 +205,7 @@ struct SettingsJob: Job {
         let form = try await Form.read(request, context: context)
         var settings = try await app.store.settings()
         return try await app.form {
-            settings.currency = try Currency(code: form["currency"] ?? "")
+            settings.currency = try Problem.about("currency") { try Currency(code: form["currency"] ?? "") }
             settings.timeZoneIdentifier = form["timeZone"] ?? ""
             settings.localeIdentifier = form["locale"] ?? settings.localeIdentifier
             settings.rounding = RoundingPolicy(
@@ -179,8 +214,16 @@ struct SettingsJob: Job {
             )
             try await app.store.updateSettings(settings)
             return try await settingsPage(context: context, message: "Settings saved.")
-        } otherwise: { error, status in
-            try await settingsPage(context: context, error: error, status: status)
+        } refused: { refusal in
+            try await settingsPage(
+                context: context,
+                error: refusal.detail,
+                errorLink: refusal.link,
+                status: .init(code: refusal.status),
+                typed: form,
+                refusal: refusal,
+                section: "book"
+            )
         }
     }
 
@@ -271,11 +314,19 @@ package struct SettingsPageView: PageView {
     /// "USD · US Dollar", and the zone, as a member sees them.
     let currencyName: String, timeZone: String
     let currencies: [Choice], timeZones: [Choice], locales: [Choice]
+    /// The book's form as drawn: its settings, or what she chose when the form comes back to her.
     let awayFromZero: Bool, perLine: Bool
+    /// The field of the book's form a refusal is about.
+    let invalid: FieldMarks
     let members: [Member]
     /// An invitation link or a token just made: shown once.
     let newInvitation: String?, newToken: String?
     let tokens: [Token]
+    /// The new token's name as she typed it, when it was refused (`tokenInvalid`).
+    let tokenName: String
+    let tokenInvalid: Bool
+    /// The tokens' section shows open: a token was just made, or refused.
+    let tokensOpen: Bool
     let csrf: String
 
     package init(
@@ -291,8 +342,14 @@ package struct SettingsPageView: PageView {
         newInvitation: String?,
         newToken: String?,
         tokens: [Token],
+        invalid: FieldMarks = FieldMarks(),
+        tokenName: String = "",
+        tokenInvalid: Bool = false,
+        tokensOpen: Bool? = nil,
         csrf: String
     ) {
+        (self.invalid, self.tokenName, self.tokenInvalid) = (invalid, tokenName, tokenInvalid)
+        self.tokensOpen = tokensOpen ?? (newToken != nil)
         (self.isOwner, self.currencyName, self.timeZone, self.currencies, self.timeZones, self.locales) = (
             isOwner, currencyName, timeZone, currencies, timeZones, locales
         )
