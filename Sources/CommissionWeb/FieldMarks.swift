@@ -13,7 +13,7 @@ package struct FieldMarks: Sendable {
     let scheduleKind: Bool, weekday: Bool, anchor: Bool, scheduleFrom: Bool
     let period: Bool, amount: Bool, received: Bool, reference: Bool
     let currency: Bool, timeZone: Bool, locale: Bool, rule: Bool, scope: Bool
-    let text: Bool, dates: Bool, mapping: Bool
+    let text: Bool, dates: Bool, mapping: Bool, again: Bool
 
     /// The field's name as its form gives it (`price`, `from`…); nil or another name marks none.
     package init(_ field: String? = nil) {
@@ -36,8 +36,15 @@ package struct FieldMarks: Sendable {
         (currency, timeZone, locale, rule, scope) = (
             field == "currency", field == "timeZone", field == "locale", field == "rule", field == "scope"
         )
-        (text, dates, mapping) = (field == "text", field == "dates", field == "mapping")
+        (text, dates, mapping, again) = (field == "text", field == "dates", field == "mapping", field == "again")
     }
+}
+
+extension LocaleStyle {
+    /// Her locale writes a date's day first (`25.02.2026`): a file of hers likely does too.
+    var writesDayFirst: Bool { dateFields.first == .day }
+    /// Her locale writes amounts with a decimal comma (`12,50`).
+    var usesDecimalComma: Bool { decimalSeparator == "," }
 }
 
 extension Problem {

@@ -576,4 +576,143 @@ import Testing
             #expect(page.contains(#"id="refusal""#) && !page.contains(#"id="new-token""#))
         }
     }
+
+    @Test func aRefusedImportKeepsHerReadingChoicesInItsOpenFold() async throws {
+        let test = try await TestApp()
+        try await test.store.saveMapping(
+            ImportMapping(name: "Praxis", kind: "sales", headers: ["Wann"], fields: ["Wann": "date"])
+        )
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let bad = "date,clinic,product,quantity,unit price\n02/03/2026,Glow,Serum 30ml,0,\"45,00\"\n"
+            let typed = [
+                "csrf": csrf, "csv": bad, "kind": "sales", "dates": "dmy", "decimalComma": "1", "again": "1",
+                "action": "commit",
+            ]
+            let refused = try await client.execute(uri: "/import", method: .post, headers: headers, body: form(typed))
+            #expect(refused.status.code == 422)
+            let page = refused.text
+            #expect(page.contains(#"id="import-problems""#), "\(page)")
+            // Her file is refused and nothing stands above to answer: the forms show open.
+            #expect(page.contains(#"<details class="fold" id="import-forms" open>"#))
+            #expect(page.contains(#"<option value="sales" selected>"#))
+            #expect(page.contains(#"<option value="dmy" selected>day/month/year (25/02/2026)</option>"#))
+            #expect(page.contains(#"<input type="checkbox" name="decimalComma" value="1" checked>"#))
+            #expect(Self.field("again", in: page, after: #"id="import-form""#).contains("checked"))
+            #expect(page.contains("02/03/2026,Glow,Serum 30ml,0"))
+
+            // Her saved mapping, chosen, stays chosen.
+            var mapped = typed
+            mapped["mapping"] = "Praxis"
+            let withMapping = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(mapped)
+            )
+            #expect(withMapping.text.contains(#"<option value="Praxis" selected>the mapping “Praxis”</option>"#))
+
+            // Imported before: the box to say "again" is marked, her text kept.
+            let good = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,2\n"
+            _ = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": good, "action": "commit"])
+            )
+            let twice = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": good, "action": "commit"])
+            )
+            #expect(twice.status == .conflict)
+            #expect(
+                Self.field("again", in: twice.text, after: #"id="import-form""#).contains(Self.mark),
+                "\(twice.text)"
+            )
+
+            // What the file lacks is an answer that stands above the forms: they stay folded.
+            let unknown = "date,clinic,product,quantity\n2026-03-02,Bloom,Serum 30ml,1\n"
+            let needs = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": unknown, "action": "preview"])
+            )
+            #expect(needs.text.contains(#"id="import-needs""#), "\(needs.text)")
+            #expect(needs.text.contains(#"<details class="fold" id="import-forms">"#))
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 1)
+    }
+
+    @Test func theImportFormsStartFromHowHerLocaleWrites() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (headers, _) = try await Self.signedIn(client)
+            let us = try await client.execute(uri: "/transfer", method: .get, headers: headers).text
+            #expect(!us.contains(#"<option value="dmy" selected>"#) && !us.contains(#"value="1" checked>"#), "\(us)")
+            var settings = try await test.store.settings()
+            settings.localeIdentifier = "de_DE"
+            try await test.store.updateSettings(settings)
+            let german = try await client.execute(uri: "/transfer", method: .get, headers: headers).text
+            #expect(german.contains(#"<option value="dmy" selected>day/month/year (25/02/2026)</option>"#), "\(german)")
+            #expect(german.contains(#"<input type="checkbox" name="decimalComma" value="1" checked>"#))
+            #expect(german.contains(#"<option value="dmy" selected>day/month/year</option>"#))
+        }
+    }
+
+    @Test func aWorkbookImportedBeforeOpensItsFormWithHerChoices() async throws {
+        let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
+        let app = Application(
+            router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog())
+        )
+        let workbook = Array(
+            try Data(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL
+            )
+        )
+        @Sendable func upload(_ csrf: String, _ cookie: String) -> (HTTPFields, ByteBuffer) {
+            let boundary = "----commission-test"
+            var body = ByteBuffer()
+            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(csrf)\r\n")
+            body.writeString(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"workbook\"; filename=\"her-book.xlsx\"\r\n"
+            )
+            body.writeString("Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n")
+            body.writeBytes(workbook)
+            body.writeString("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"dates\"\r\n\r\ndmy\r\n")
+            body.writeString("--\(boundary)--\r\n")
+            return (
+                [.contentType: "multipart/form-data; boundary=\(boundary)", .cookie: "commission_session=\(cookie)"],
+                body
+            )
+        }
+        try await app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var (headers, body) = upload(csrf, session)
+            let checked = try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body)
+            let token = try #require(
+                checked.text.firstMatch(of: /id="workbook-confirm">[^§]*?name="token" value="([0-9a-f]{64})"/)?.1
+            )
+            var confirm: HTTPFields = formHeaders
+            confirm[.cookie] = "commission_session=\(session)"
+            let imported = try await client.execute(
+                uri: "/import/workbook/confirm",
+                method: .post,
+                headers: confirm,
+                body: form(["csrf": csrf, "token": String(token), "action": "commit", "dates": "dmy"])
+            )
+            #expect(imported.status == .ok, "\(imported.text)")
+            (headers, body) = upload(csrf, session)
+            let twice = try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body)
+            #expect(twice.status == .conflict && twice.text.contains("was imported before"), "\(twice.text)")
+            // The box the sentence asks her to tick is in sight, marked; her order of dates kept.
+            let page = twice.text
+            #expect(page.contains(#"<details class="options" open>"#))
+            #expect(page.contains(#"<option value="dmy" selected>day/month/year</option>"#))
+            #expect(Self.field("again", in: page, after: #"id="workbook-form""#).contains(Self.mark), "\(page)")
+        }
+    }
 }

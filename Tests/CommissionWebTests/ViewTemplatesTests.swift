@@ -283,7 +283,7 @@ import Testing
             csv: "Date,Clinic",
             optionsOpen: true,
             importKinds: [.init(value: "sales", label: "Sales", selected: true)],
-            savedMappings: ["Clinic A"],
+            savedMappings: [.init(value: "Clinic A", label: "Clinic A", selected: true)],
             mapping: .init(
                 columns: [
                     .init(
@@ -314,6 +314,9 @@ import Testing
                 csrf: "token"
             ),
             checked: .init(csv: "date\n", kind: "sales", dates: "dmy", decimalComma: true, mapping: "Mine"),
+            reading: .init(dates: .init(.dmy), decimalComma: true, again: true, invalid: FieldMarks("dates")),
+            workbookForm: .init(dates: .init(.mdy), again: true, open: true, invalid: FieldMarks("again")),
+            formsOpen: true,
             alreadyImported: true,
             workbook: .init(token: "t", dates: "dmy", again: true),
             preview: [

@@ -1505,10 +1505,10 @@ import Testing
             )
             #expect(refused.status.code == 422)
             #expect(refused.text.contains("<td>line 3</td><td>quantity</td>"), "\(refused.text)")
-            // The rows to correct come first, the forms folded under them.
+            // The rows to correct come first, the forms under them open, to send the file again.
             let table = try #require(refused.text.range(of: "id=\"import-problems\""))
             #expect(table.lowerBound < refused.text.range(of: "id=\"import-form\"")!.lowerBound)
-            #expect(refused.text.contains("<details class=\"fold\" id=\"import-forms\">"))
+            #expect(refused.text.contains("<details class=\"fold\" id=\"import-forms\" open>"))
             let good = "date,clinic,product,quantity\n2026-03-02,Glow,Serum 30ml,2\n"
             let checked = try await client.execute(
                 uri: "/import",

@@ -44,6 +44,17 @@ package struct TransferJob: Job {
 
     // MARK: Pages
 
+    /// How the workbook form was sent: its order of dates typed as text, and whether it is to be
+    /// imported again.
+    struct WorkbookChoices {
+        var dates: DateOrder?
+        var again: Bool
+    }
+
+    /// The Import & export page. `typed` is the CSV form as she sent it, `uploaded` the workbook
+    /// form's choices: drawn again as she chose them (without them, the book's locale's: dates
+    /// day-first, a decimal comma), `field` the one a refusal (`error`) is about, marked. A
+    /// refusal of her file opens the forms' fold; an answer standing above them keeps it closed.
     func transferPage(
         context: AppRequestContext,
         csv: String = "",
@@ -59,24 +70,52 @@ package struct TransferJob: Job {
         checked: TransferPageView.CheckedCSV? = nil,
         message: String? = nil,
         error: String? = nil,
-        status: HTTPResponse.Status = .ok
+        errorLink: PageLink? = nil,
+        status: HTTPResponse.Status = .ok,
+        typed: Form? = nil,
+        uploaded: WorkbookChoices? = nil,
+        field: String? = nil
     ) async throws -> Response {
         let canRestore = app.store is any BookRestoring ? try await isOwner(context) : false
         let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
         let style = try await app.store.settings().style
         // The store that writes SQLite backups takes them back; any store takes an archive.
         let restoresSQLite = app.store is any BookBackup
+        // Her choices as she sent them, else what her book's locale writes.
+        let localeDates: DateOrder? = style.writesDayFirst ? .dmy : nil
+        let dates = typed.map { $0["dates"].flatMap(DateOrder.init(rawValue:)) } ?? localeDates
+        let decimalComma = typed.map { $0["decimalComma"] != nil } ?? style.usesDecimalComma
+        let chosenMapping = typed?["mapping"] ?? ""
+        let refused = status.code >= 400
+        let again = refused && typed?["again"] != nil
         let view = TransferPageView(
             csv: csv,
-            optionsOpen: kind != nil || mapping != nil,
+            optionsOpen: kind != nil || mapping != nil || dates != localeDates || decimalComma != style.usesDecimalComma
+                || !chosenMapping.isEmpty || field == "dates" || field == "mapping",
             importKinds: ImportKind.allCases.map {
                 .init(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == kind)
             },
-            savedMappings: saved.map(\.name),
-            mapping: mapping,
+            savedMappings: saved.map {
+                .init(value: $0.name, label: $0.name, selected: $0.name.lowercased() == chosenMapping.lowercased())
+            },
+            mapping: mapping?.marked(field),
             needs: needs,
             checked: checked,
-            alreadyImported: alreadyImported,
+            reading: .init(
+                dates: .init(dates),
+                decimalComma: decimalComma,
+                again: again,
+                invalid: FieldMarks(uploaded == nil ? field : nil)
+            ),
+            workbookForm: .init(
+                dates: .init(uploaded.map(\.dates) ?? localeDates),
+                again: refused && uploaded?.again == true,
+                open: uploaded != nil && refused,
+                invalid: FieldMarks(uploaded != nil ? field : nil)
+            ),
+            // A refusal of her file, with no answer standing above the forms: they show open.
+            formsOpen: refused && error != nil && needs == nil && checked == nil && workbookToken == nil,
+            alreadyImported: alreadyImported || again,
             workbook: workbookToken.map { .init(token: $0, dates: workbookDates, again: workbookAgain) },
             // A dry run's first sales as read: no price or cost is the product's.
             preview: preview.compactMap { row -> TransferPageView.PreviewRow? in
@@ -113,7 +152,8 @@ package struct TransferJob: Job {
             context: context,
             status: status,
             message: message,
-            error: error
+            error: error,
+            errorLink: errorLink
         )
     }
 
@@ -143,6 +183,7 @@ package struct TransferJob: Job {
         var saved = try await mappings?.mappings() ?? []
         // The file as read, for what it lacks of the book when its rows are refused.
         var checkedFile: CheckedFile?
+        let typed = form
         do {
             var given = try form["mapping"].map { try saved.named($0) }
             if form["action"] == "map" {
@@ -195,7 +236,8 @@ package struct TransferJob: Job {
                         mapping: given?.name ?? ""
                     ) : nil,
                 message: dryRun
-                    ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what)."
+                    ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).",
+                typed: form
             )
         } catch let error as CSVFileError {
             switch error {
@@ -212,15 +254,19 @@ package struct TransferJob: Job {
                     kind: kind,
                     mapping: form,
                     error: said + " Say which column holds what below.",
-                    status: .unprocessableContent
+                    status: .unprocessableContent,
+                    typed: typed
                 )
             default:
+                // A file that cannot be read: the refusal is about her text.
                 return try await transferPage(
                     context: context,
                     csv: text,
                     kind: kind,
                     error: error.description,
-                    status: .unprocessableContent
+                    status: .unprocessableContent,
+                    typed: typed,
+                    field: "text"
                 )
             }
         } catch let error as MappingError {
@@ -231,7 +277,9 @@ package struct TransferJob: Job {
                 kind: kind,
                 mapping: form,
                 error: error.description,
-                status: .unprocessableContent
+                status: .unprocessableContent,
+                typed: typed,
+                field: "columns"
             )
         } catch let error as StoreError where error.isAboutAMapping {
             let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
@@ -241,7 +289,10 @@ package struct TransferJob: Job {
                 kind: kind,
                 mapping: form,
                 error: error.message(on: .page),
-                status: .unprocessableContent
+                status: .unprocessableContent,
+                typed: typed,
+                // A mapping she chose that is not there, or one she made that cannot be kept.
+                field: Problem.formField(for: error) ?? "mapping"
             )
         } catch let StoreError.importRejected(problems, total) {
             // What the file names that the book lacks, to make with it in one step.
@@ -258,7 +309,8 @@ package struct TransferJob: Job {
                         again: form["again"] != nil,
                         csrf: context.csrfToken ?? ""
                     ),
-                    status: .unprocessableContent
+                    status: .unprocessableContent,
+                    typed: form
                 )
             }
             return try await transferPage(
@@ -267,7 +319,8 @@ package struct TransferJob: Job {
                 kind: kind,
                 problems: problems,
                 error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").",
-                status: .unprocessableContent
+                status: .unprocessableContent,
+                typed: form
             )
         } catch StoreError.alreadyImported(let file, let day) {
             return try await transferPage(
@@ -276,7 +329,9 @@ package struct TransferJob: Job {
                 kind: kind,
                 alreadyImported: true,
                 error: StoreError.alreadyImported(file, on: day, again: "tick “Import it again” and import"),
-                status: .conflict
+                status: .conflict,
+                typed: form,
+                field: "again"
             )
         }
     }
@@ -334,6 +389,8 @@ package struct TransferJob: Job {
                 "The workbook is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): split it into smaller workbooks, or ask whoever runs the server to import it there."
         )
         let dates = fields["dates"].flatMap(DateOrder.init(rawValue:)), again = fields["again"] != nil
+        // Her choices, drawn again should the workbook be refused.
+        let uploaded = WorkbookChoices(dates: dates, again: again)
         do {
             let summary = try await importWorkbook(at: path, dates: dates, again: again, dryRun: true)
             let token = app.importStaging.stage(path)
@@ -360,15 +417,20 @@ package struct TransferJob: Job {
                         again: again,
                         csrf: context.csrfToken ?? ""
                     ),
-                    status: .unprocessableContent
+                    status: .unprocessableContent,
+                    uploaded: uploaded
                 )
             }
             // Nothing to make: the rows are to correct in the workbook, which is let go.
             if let kept = app.importStaging.take(token) { try? FileManager.default.removeItem(atPath: kept) }
-            return try await workbookRefused(StoreError.importRejected(problems, total: total), context: context)
+            return try await workbookRefused(
+                StoreError.importRejected(problems, total: total),
+                context: context,
+                uploaded: uploaded
+            )
         } catch {
             try? FileManager.default.removeItem(atPath: path)
-            return try await workbookRefused(error, context: context)
+            return try await workbookRefused(error, context: context, uploaded: uploaded)
         }
     }
 
@@ -386,16 +448,20 @@ package struct TransferJob: Job {
         guard form["action"] == "commit" else {
             return try await transferPage(context: context, message: "Nothing was imported.")
         }
+        let uploaded = WorkbookChoices(
+            dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
+            again: form["again"] != nil
+        )
         do {
             let summary = try await importWorkbook(
                 at: path,
-                dates: form["dates"].flatMap(DateOrder.init(rawValue:)),
-                again: form["again"] != nil,
+                dates: uploaded.dates,
+                again: uploaded.again,
                 dryRun: false
             )
             return try await transferPage(context: context, message: "Imported \(summary).")
         } catch {
-            return try await workbookRefused(error, context: context)
+            return try await workbookRefused(error, context: context, uploaded: uploaded)
         }
     }
 
@@ -427,23 +493,37 @@ package struct TransferJob: Job {
         return summary.counted + " from the sheet\(names.count == 1 ? "" : "s") " + names.joined(separator: ", ")
     }
 
-    /// A workbook's refusal on the page: its reason, or its rows' problems.
-    func workbookRefused(_ error: any Error, context: AppRequestContext) async throws -> Response {
+    /// A workbook's refusal on the page: its reason, or its rows' problems; the workbook form
+    /// open, with the choices she sent it with (`uploaded`).
+    func workbookRefused(
+        _ error: any Error,
+        context: AppRequestContext,
+        uploaded: WorkbookChoices? = nil
+    ) async throws -> Response {
+        let uploaded = uploaded ?? WorkbookChoices(dates: nil, again: false)
         switch error {
         case let error as CSVFileError:
-            return try await transferPage(context: context, error: error.description, status: .unprocessableContent)
+            return try await transferPage(
+                context: context,
+                error: error.description,
+                status: .unprocessableContent,
+                uploaded: uploaded
+            )
         case StoreError.importRejected(let problems, let total):
             return try await transferPage(
                 context: context,
                 problems: problems,
                 error: "Nothing was imported: \(total) row problem\(total == 1 ? "" : "s").",
-                status: .unprocessableContent
+                status: .unprocessableContent,
+                uploaded: uploaded
             )
         case StoreError.alreadyImported(let file, let day):
             return try await transferPage(
                 context: context,
                 error: StoreError.alreadyImported(file, on: day, again: "upload it again and tick “Import it again”"),
-                status: .conflict
+                status: .conflict,
+                uploaded: uploaded,
+                field: "again"
             )
         default:
             throw error
@@ -1140,18 +1220,54 @@ package struct TransferPageView: PageView {
         }
     }
 
+    /// An order of dates chosen (none: told from the file).
+    package struct DatesChoice: Sendable {
+        let mdy: Bool, dmy: Bool, ymd: Bool
+        package init(_ order: DateOrder?) { (mdy, dmy, ymd) = (order == .mdy, order == .dmy, order == .ymd) }
+    }
+
+    /// How the CSV form reads a file: as she chose, or as her book's locale writes (dates
+    /// day-first, a decimal comma); "again" when she ticked it and was refused.
+    package struct Reading: Sendable {
+        let dates: DatesChoice
+        let decimalComma: Bool
+        let again: Bool
+        /// The field a refusal of the CSV form is about (`text`, `dates`, `mapping`, `again`).
+        let invalid: FieldMarks
+        package init(dates: DatesChoice, decimalComma: Bool, again: Bool, invalid: FieldMarks = FieldMarks()) {
+            (self.dates, self.decimalComma, self.again, self.invalid) = (dates, decimalComma, again, invalid)
+        }
+    }
+
+    /// The workbook form's choices, as ``Reading``; `open` unfolds them (its refusal, to send it again).
+    package struct WorkbookForm: Sendable {
+        let dates: DatesChoice
+        let again: Bool
+        let open: Bool
+        let invalid: FieldMarks
+        package init(dates: DatesChoice, again: Bool, open: Bool, invalid: FieldMarks = FieldMarks()) {
+            (self.dates, self.again, self.open, self.invalid) = (dates, again, open, invalid)
+        }
+    }
+
     let csv: String
     /// The reading options unfolded: she chose one, or the columns need her.
     let optionsOpen: Bool
     let importKinds: [Choice]
-    let savedMappings: [String]
+    /// Her saved column mappings, the one she chose selected.
+    let savedMappings: [Choice]
     let hasSavedMappings: Bool
     let mapping: ColumnMappingView?
     /// What the checked file lacks of the book, to make with it.
     let needs: ImportNeedsView?
     let checked: CheckedCSV?
+    let reading: Reading
+    let workbookForm: WorkbookForm
     /// Something to answer stands first (a check's result, what a file lacks): the forms fold under it.
     let hasResult: Bool
+    /// The fold shows open: her file was refused, and no answer stands above it.
+    let formsOpen: Bool
+    /// The box "Import it again" is shown: the file was imported before, or she ticked it.
     let alreadyImported: Bool
     let workbook: StagedWorkbook?
     let preview: [PreviewRow]
@@ -1168,10 +1284,13 @@ package struct TransferPageView: PageView {
         csv: String,
         optionsOpen: Bool,
         importKinds: [Choice],
-        savedMappings: [String],
+        savedMappings: [Choice],
         mapping: ColumnMappingView?,
         needs: ImportNeedsView? = nil,
         checked: CheckedCSV? = nil,
+        reading: Reading = Reading(dates: DatesChoice(nil), decimalComma: false, again: false),
+        workbookForm: WorkbookForm = WorkbookForm(dates: DatesChoice(nil), again: false, open: false),
+        formsOpen: Bool = false,
         alreadyImported: Bool,
         workbook: StagedWorkbook?,
         preview: [PreviewRow],
@@ -1193,6 +1312,7 @@ package struct TransferPageView: PageView {
             !savedMappings.isEmpty, !preview.isEmpty, !problems.isEmpty, backup || archive
         )
         (self.needs, self.checked) = (needs, checked)
+        (self.reading, self.workbookForm, self.formsOpen) = (reading, workbookForm, formsOpen)
         hasResult = needs != nil || checked != nil || workbook != nil || !problems.isEmpty || !preview.isEmpty
     }
 }
