@@ -305,8 +305,10 @@ struct CompareJob: Job {
             // Refused before the statement was set beside her book (a name of theirs she told):
             // set beside it again, so that the table, her ticks and her names stay.
             if comparison == nil, columns == nil, values["action"] != "map", let id = form.clinic,
+                // try?: what cannot be set beside it again is only not shown; the refusal is said.
                 let clinic = try? await app.store.clinic(Clinic.ID(id)), let day = try? Day(parsing: form.date)
             {
+                // try?: as above, a statement that cannot be read again is only not shown.
                 comparison = try? await comparing(clinic, on: day)
             }
             return try await comparePage(

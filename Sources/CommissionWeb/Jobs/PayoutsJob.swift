@@ -15,6 +15,7 @@ struct PayoutsJob: Job {
             let query = request.uri.queryParameters
             let prefill = PayoutPrefill(
                 clinic: query["clinic"].flatMap { Int64(String($0)) }.map { Clinic.ID($0) },
+                // try?: a day that is not one is no prefill; the form starts from its own.
                 period: query["period"].flatMap { try? Day(parsing: String($0)) }?.description,
                 amount: query["amount"].map(String.init)
             )
@@ -388,6 +389,7 @@ struct PayoutsJob: Job {
             // Her text, choices, ticks and mapping of its columns stay as she left them.
             bank.field = refusal.field
             bank.refused = true
+            // try?: a statement whose columns cannot be read again is only not shown beside the fields.
             if form["action"] == "map", bank.columnMapping == nil { bank.columnMapping = try? await columns() }
             bank.columnMapping = bank.columnMapping?.marked(refusal.field)
             return try await payoutsPage(
