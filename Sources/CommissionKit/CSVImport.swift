@@ -324,6 +324,8 @@ public struct CSVImportSource: ImportSource {
             throw CSVFileError.notUTF8(path)
         } catch .unterminatedQuote(let line) {
             throw CSVFileError.unterminatedQuote(path, line: line)
+        } catch .unreadable {
+            throw CSVFileError.cannotOpen(path)
         }
     }
 
@@ -844,7 +846,12 @@ extension ImportDigest {
         // try?: closing a file only read
         defer { try? handle.close() }
         var hash = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
+        // A file that fails to read is refused: the digest of part of it would not recognise it again.
+        do {
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(data: chunk) }
+        } catch {
+            throw CSVFileError.cannotOpen(path)
+        }
         return ImportDigest(name: name ?? path, sha256: hash.finalize().hexadecimal)
     }
 

@@ -19,6 +19,9 @@ public struct CSVScanner {
         case notUTF8(line: Int)
         /// A quoted field opened in the record starting on `line` is never closed.
         case unterminatedQuote(line: Int)
+        /// The file could not be read on from the record starting on `line` (a disk error, a file
+        /// cut off under the reader): what was read is not the whole file.
+        case unreadable(line: Int)
     }
 
     /// One record: its fields and the 1-based line of the file it starts on.
@@ -32,6 +35,8 @@ public struct CSVScanner {
     /// Where the next record starts in `buffer`.
     private var position = 0
     private var atEnd: Bool
+    /// The file failed to read on: the end reached is not its end.
+    private var failed = false
     private let delimiter: UInt8
     /// The line the next record starts on.
     private var line = 1
@@ -67,7 +72,15 @@ public struct CSVScanner {
     /// Drops the bytes already read and appends the next chunk of the file.
     private mutating func fill() {
         guard let input, !atEnd else { return }
-        let chunk = (try? input.read(upToCount: Self.chunkSize)) ?? Data()
+        let chunk: Data
+        do {
+            chunk = try input.read(upToCount: Self.chunkSize) ?? Data()
+        } catch {
+            (atEnd, failed) = (true, true)  // said by `next()` where the reading stops
+            // try?: closing a file that failed to read; the failure is what is told
+            try? input.close()
+            return
+        }
         if chunk.isEmpty {
             atEnd = true
             // try?: closing a file read to its end
@@ -83,7 +96,10 @@ public struct CSVScanner {
     public mutating func next() throws(Failure) -> Record? {
         while true {
             if position == buffer.count {
-                if atEnd { return nil }
+                if atEnd {
+                    if failed { throw .unreadable(line: line) }
+                    return nil
+                }
                 fill()
                 continue
             }

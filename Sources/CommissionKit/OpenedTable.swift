@@ -411,6 +411,14 @@ package struct OpenedTable: Sendable {
                             "a quoted field opened here is never closed; check for a stray \" (nothing after it was read)."
                     )
                 )
+            case .unreadable(let line):
+                problems.append(
+                    ImportProblem(
+                        line: line,
+                        column: nil,
+                        reason: "the file could not be read on from here (nothing after it was read): try it again."
+                    )
+                )
             }
         }
         return problems

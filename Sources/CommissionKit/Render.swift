@@ -246,9 +246,7 @@ public struct Renderer: Sendable {
             var out = table.rendered()
             for r in reconciliations {
                 if r.balance.isNegative {
-                    // try?: only Int64.min has no opposite; it then shows as it is
-                    out +=
-                        "\n\(r.clinic.name) has paid \(m((try? r.balance.negated()) ?? r.balance)) more than it owes in all."
+                    out += "\n\(r.clinic.name) has paid \(m(r.balance.magnitudeOrSelf)) more than it owes in all."
                 } else {
                     out += "\n\(r.clinic.name) owes \(m(r.balance)) in all."
                 }

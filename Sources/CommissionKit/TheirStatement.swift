@@ -113,8 +113,9 @@ public struct StatementComparison: Sendable {
     /// Their statement's total commission, and her sales' (each line's, before tiers and deductions).
     public let theirTotal: Money, herTotal: Money
 
-    /// `theirTotal − herTotal`: positive when the clinic credits her more than her book does.
-    public var difference: Money { (try? theirTotal.subtracting(herTotal)) ?? .zero }
+    /// `theirTotal − herTotal`: positive when the clinic credits her more than her book does
+    /// (worked out when the comparison is made: a difference that does not fit is refused there).
+    public let difference: Money
     /// The lines that differ.
     public var differing: [ComparedLine] { lines.filter { !$0.differences.isEmpty } }
 
@@ -239,12 +240,15 @@ public struct StatementComparison: Sendable {
             )
         }
         lines.sort { ($0.date, $0.theirs?.line ?? Int.max) < ($1.date, $1.theirs?.line ?? Int.max) }
+        let theirTotal = try Money.sum(theirs.map(\.commission))
+        let herTotal = try Money.sum(hers.map(\.figures.commission))
         return StatementComparison(
             clinic: clinic,
             period: period,
             lines: lines,
-            theirTotal: try Money.sum(theirs.map(\.commission)),
-            herTotal: try Money.sum(hers.map(\.figures.commission))
+            theirTotal: theirTotal,
+            herTotal: herTotal,
+            difference: try theirTotal.subtracting(herTotal)
         )
     }
 }
@@ -299,13 +303,14 @@ extension Renderer {
     /// The lines of a comparison that differ, numbered as `commission compare` and the page refer
     /// to them, with a last row of the totals: what differs, their figures, hers, and each line's
     /// part of the difference, which add up to the totals' difference.
-    public func differences(_ comparison: StatementComparison, only numbers: Set<Int>? = nil) -> TextTable {
+    /// - Throws: ``MoneyError/overflow(_:)`` when the chosen lines' total does not fit.
+    public func differences(_ comparison: StatementComparison, only numbers: Set<Int>? = nil) throws -> TextTable {
         let c = currency
         func signed(_ money: Money) -> String { (money > .zero ? "+" : "") + c.format(money) }
         var rows: [[String]] = []
         var total = Money.zero
         for (index, line) in comparison.differing.enumerated() where numbers?.contains(index + 1) ?? true {
-            total = (try? total.adding(line.commissionDifference)) ?? total
+            total = try total.adding(line.commissionDifference)
             rows.append([
                 "\(index + 1)", line.date.description, line.product,
                 line.theirFigures(c.format), line.herFigures(c.format),
@@ -330,12 +335,13 @@ extension Renderer {
     /// The dispute she sends back, addressed to the clinic ("your", the clinic's; "my", hers): the
     /// clinic, the period, and each disputed line (by its number among the differing lines) with
     /// both sides' figures and what differs, and their total, as CSV.
-    public func disputeCSV(_ comparison: StatementComparison, lines numbers: Set<Int>) -> String {
+    /// - Throws: ``MoneyError/overflow(_:)`` when the disputed lines' total does not fit.
+    public func disputeCSV(_ comparison: StatementComparison, lines numbers: Set<Int>) throws -> String {
         let c = currency
         var rows: [[String]] = []
         var total = Money.zero
         for (index, line) in comparison.differing.enumerated() where numbers.contains(index + 1) {
-            total = (try? total.adding(line.commissionDifference)) ?? total
+            total = try total.adding(line.commissionDifference)
             rows.append([
                 comparison.clinic.name, comparison.period.start.description, comparison.period.end.description,
                 line.date.description,

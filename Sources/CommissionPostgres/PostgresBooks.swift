@@ -351,9 +351,19 @@ public struct PostgresBooks: BookDirectory {
             }
             return try await PostgresStore(database: target, book: listed, accounts: database)
         } catch {
-            try? await directory("take the new book back") { connection in
-                try await connection.query("DELETE FROM invitation WHERE bookId = \(listed)", logger: database.logger)
-                try await connection.query("DELETE FROM book WHERE id = \(listed)", logger: database.logger)
+            do {
+                try await directory("take the new book back") { connection in
+                    try await connection.query(
+                        "DELETE FROM invitation WHERE bookId = \(listed)",
+                        logger: database.logger
+                    )
+                    try await connection.query("DELETE FROM book WHERE id = \(listed)", logger: database.logger)
+                }
+            } catch let failure {
+                // The directory then lists a book its database does not hold: said, for whoever runs the server.
+                database.logger.error(
+                    "book \(listed): made in part and not taken back from the directory (\(String(reflecting: failure))): the directory lists a book its database does not hold"
+                )
             }
             throw error
         }
@@ -482,14 +492,49 @@ public struct PostgresBooks: BookDirectory {
                 try await PostgresChanges.announceMove(connection, book: book, logger: database.logger)
             }
         } catch {
-            // A switch whose commit was made though its answer was lost: the directory says.
-            if (try? await self.place(of: book)) != place {
-                try? await PostgresStore.removeRecords(of: book, on: targetDatabase, keepingRow: place == Self.mainName)
-                try? await source.markLeaving(to: nil)
-                _ = try? await directory("take the move back") { connection in
-                    try await connection.query(
-                        "UPDATE book SET movingTo = NULL WHERE id = \(book)",
-                        logger: database.logger
+            // A switch whose commit was made though its answer was lost: the directory says. When
+            // it cannot say, nothing is undone (the book may be at its new home already): moving
+            // it again finishes the move, or takes it back.
+            let now: String
+            do {
+                now = try await self.place(of: book)
+            } catch let unread {
+                database.logger.error(
+                    "book \(book): its move to \"\(place)\" failed (\(String(reflecting: error))) and where it is now could not be read (\(String(reflecting: unread))): nothing was undone"
+                )
+                throw StoreError.storage(
+                    "the move failed, and where the book is now could not be read: move it again, which finishes or takes back the move"
+                )
+            }
+            if now != place {
+                // Each step of the taking back is tried, and one that fails is said: what it leaves
+                // (a copy, the book's writes refused, the directory's mark) a new move clears.
+                var left: [String] = []
+                do {
+                    try await PostgresStore.removeRecords(
+                        of: book,
+                        on: targetDatabase,
+                        keepingRow: place == Self.mainName
+                    )
+                } catch let failure {
+                    left.append("its copy on \"\(place)\" (\(String(reflecting: failure)))")
+                }
+                do { try await source.markLeaving(to: nil) } catch let failure {
+                    left.append("its writes refused (\(String(reflecting: failure)))")
+                }
+                do {
+                    _ = try await directory("take the move back") { connection in
+                        try await connection.query(
+                            "UPDATE book SET movingTo = NULL WHERE id = \(book)",
+                            logger: database.logger
+                        )
+                    }
+                } catch let failure {
+                    left.append("the directory's mark of the move (\(String(reflecting: failure)))")
+                }
+                if !left.isEmpty {
+                    database.logger.error(
+                        "book \(book): its failed move to \"\(place)\" could not be taken back whole; left: \(left.joined(separator: "; ")). Moving it again clears them."
                     )
                 }
                 throw error

@@ -2,6 +2,7 @@ import CommissionCore
 import CommissionStore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     public func importRows(from source: any ImportSource, options: ImportOptions) async throws -> ImportSummary {
@@ -12,8 +13,19 @@ extension SQLiteStore {
             // writes comes from its own transaction) and a larger page cache, both for the load only.
             let summary = try await writer.writeWithoutTransaction { db -> ImportSummary in
                 try db.execute(sql: "PRAGMA foreign_keys = OFF; PRAGMA cache_size = -65536")
-                // -2000: SQLite's default
-                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000") }
+                // Back on through SQLite's C API: GRDB refuses every statement of an access whose task
+                // was cancelled, and the writer's connection must not stay without its foreign keys.
+                // (-2000: SQLite's default cache. Two pragmas on an open connection fail only when
+                // SQLite cannot allocate.)
+                defer {
+                    sqlite3_exec(
+                        db.sqliteConnection,
+                        "PRAGMA foreign_keys = ON; PRAGMA cache_size = -2000",
+                        nil,
+                        nil,
+                        nil
+                    )
+                }
                 var summary = ImportSummary()
                 try Audit.$actor.withValue(actor) {
                     try db.inTransaction(.immediate) {

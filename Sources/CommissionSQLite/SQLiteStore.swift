@@ -225,8 +225,10 @@ public final class SQLiteStore: CommissionStore, Sendable {
     /// process committed, so a change made by another process (a token revoked with the CLI) is
     /// seen within a quarter of a second.
     public func cacheHotReads() {
-        // The watcher first: nothing is cached before it has its starting point.
-        startWatchingOtherProcesses()
+        // The watcher first: nothing is cached before it has its starting point — nor at all when
+        // another process's writes cannot be watched (a token revoked from the command line would
+        // be served from memory until the server restarts).
+        guard startWatchingOtherProcesses() else { return }
         caches.withLock { $0.isOn = true }
     }
 
@@ -276,21 +278,24 @@ public final class SQLiteStore: CommissionStore, Sendable {
     // MARK: Changes
 
     public func changes() -> StoreChanges {
-        startWatchingOtherProcesses()
+        _ = startWatchingOtherProcesses()  // without it, this process's own writes are still told
         return broadcaster.stream()
     }
 
     /// For a file database, polls SQLite's `data_version` on a connection of its own, four times a
     /// second, while anyone listens: a write by another process (the CLI while a server runs)
-    /// reaches this process's live queries too.
-    private func startWatchingOtherProcesses() {
-        guard case .file(let path) = location else { return }
-        watcher.withLock { watcher in
-            guard watcher == nil else { return }
+    /// reaches this process's live queries too. Says whether other processes' writes are watched
+    /// (always, for a database in memory: no other process reaches it).
+    @discardableResult
+    private func startWatchingOtherProcesses() -> Bool {
+        guard case .file(let path) = location else { return true }
+        return watcher.withLock { watcher in
+            guard watcher == nil else { return true }
             var configuration = Configuration()
             configuration.readonly = true
             configuration.busyMode = .timeout(1)
-            guard let probe = try? DatabaseQueue(path: path, configuration: configuration) else { return }
+            // try?: a file the probe cannot open is said by the answer (false): nothing is then cached
+            guard let probe = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
             // Its starting point is read now, not when its task first runs: on a busy machine that
             // may be seconds later, and a change another process made meanwhile would never be seen
             // (a revoked token served from memory for good). Unread (the file busy), none matches:
@@ -324,6 +329,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
                     if isNew { self.broadcaster.send(Set(StoreTable.allCases)) }
                 }
             }
+            return true
         }
     }
 }

@@ -139,7 +139,8 @@ public enum Ledger {
         }
         compare("discount (minor units)", draft.discount.minorUnits, sale.line.discount.minorUnits)
         compare("no commission", draft.noCommission, sale.isNoCommission)
-        compare("note", (try? StoreInput.note(draft.note)).flatMap { $0 } ?? "", sale.note ?? "")
+        // A note the store would refuse is refused here too, not compared as none.
+        compare("note", try StoreInput.note(draft.note) ?? "", sale.note ?? "")
         guard differences.isEmpty else {
             throw StoreError.invalid(
                 field: "idempotency key",

@@ -111,7 +111,7 @@ struct Compare: AsyncParsableCommand {
                 + (difference == .zero
                     ? ": the same total, but lines differ"
                     : ": they credit you \(c.format(difference.magnitudeOrSelf)) \(difference > .zero ? "more" : "less")")
-                + ", line by line:\n\n" + renderer.differences(comparison).rendered()
+                + ", line by line:\n\n" + (try renderer.differences(comparison)).rendered()
                 + "\n\(comparison.lines.count - differing.count) line\(comparison.lines.count - differing.count == 1 ? " agrees" : "s agree").\n"
         }
         if !accept.isEmpty {

@@ -295,7 +295,7 @@ struct CompareJob: Job {
                 if values["action"] == "dispute-csv" {
                     let name =
                         "dispute-\(clinic.name.filter { $0.isLetter || $0.isNumber })-\(compared.period.start).csv"
-                    return StatementsJob.csv(renderer.disputeCSV(compared, lines: numbers), name: name)
+                    return StatementsJob.csv(try renderer.disputeCSV(compared, lines: numbers), name: name)
                 }
                 return try await disputePage(compared, numbers: numbers, context: context, style: settings.style)
             default:
