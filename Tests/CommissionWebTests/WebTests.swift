@@ -2371,10 +2371,25 @@ import Testing
                 method: .get,
                 headers: [.cookie: "commission_session=\(session)"]
             ).text
+            // One line, its link the oldest day missed.
             #expect(html.contains("id=\"missed\""))
-            #expect(html.contains("href=\"/?date=\(today.adding(days: -7))\""))
-            #expect(html.contains("href=\"/?date=\(today.adding(days: -14))\""))
+            #expect(html.contains("href=\"/?date=\(today.adding(days: -14))\">No sales on 2 days you usually work"), "\(html)")
             #expect(!html.contains("href=\"/?date=\(today.adding(days: -8))\""))
+            // "Not today" puts it away until tomorrow.
+            let dismissed = try await client.execute(
+                uri: "/missed/dismiss",
+                method: .post,
+                headers: [.cookie: "commission_session=\(session)", .contentType: "application/x-www-form-urlencoded"],
+                body: form(["csrf": try #require(csrfField(html))])
+            )
+            #expect(dismissed.status == .seeOther)
+            let kept = try #require(dismissed.cookies["commission_missed"])
+            let later = try await client.execute(
+                uri: "/",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session); commission_missed=\(kept)"]
+            ).text
+            #expect(!later.contains("id=\"missed\""))
         }
     }
 }
