@@ -46,6 +46,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // NIO's buffers, which a PostgreSQL archive's COPY and the benchmark's load speak.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // A file path, as swift-configuration's file provider takes it.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
         // The ZIP container of .xlsx workbooks (the XML inside is read with Foundation's parser).
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
@@ -75,7 +79,7 @@ let package = Package(
         .target(
             name: "CommissionSQLite",
             dependencies: [
-                "CommissionStore",
+                "CommissionCore", "CommissionStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the few hot statements bound by hand (see FastStatement.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -99,8 +103,10 @@ let package = Package(
         .target(
             name: "CommissionClient",
             dependencies: [
-                "CommissionStore",
+                "CommissionCore", "CommissionStore",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                // A client middleware speaks HTTPRequest and HTTPResponse.
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 // The default transport on Apple's platforms. Elsewhere the caller gives one (the
                 // command line: AsyncHTTPClient's), so that nothing links FoundationNetworking and
                 // libcurl, which cost the command line ~25 ms at every start.
@@ -119,10 +125,11 @@ let package = Package(
         .target(
             name: "CommissionPostgres",
             dependencies: [
-                "CommissionStore",
+                "CommissionCore", "CommissionStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                // For its error type alone: a request waiting in a pool that stops fails with it.
+                // For its error type alone, in one file (PoolErrors.swift, which says why).
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 // The failovers it counts, in the process's metrics (`/metrics` when the server keeps them).
@@ -137,7 +144,7 @@ let package = Package(
         .target(
             name: "CommissionKit",
             dependencies: [
-                "CommissionStore", "CommissionAPI", .product(name: "CSV", package: "CSV.swift"),
+                "CommissionCore", "CommissionStore", "CommissionAPI", .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 // The SHA-256 of an imported file, by which a second import of it is recognised.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -149,7 +156,7 @@ let package = Package(
         .target(
             name: "CommissionWeb",
             dependencies: [
-                "CommissionKit",
+                "CommissionCore", "CommissionStore", "CommissionKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -163,6 +170,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             // Page templates (.mustache), the browser's static files and the OpenAPI document.
             resources: [.copy("Resources/openapi.json"), .copy("Resources/templates"), .copy("Resources/static")],
@@ -174,7 +182,7 @@ let package = Package(
         .executableTarget(
             name: "commission",
             dependencies: [
-                "CommissionKit",
+                "CommissionCore", "CommissionStore", "CommissionKit",
                 "CommissionSQLite",
                 "CommissionPostgres",
                 "CommissionWeb",
@@ -195,7 +203,7 @@ let package = Package(
         .executableTarget(
             name: "commission-bench",
             dependencies: [
-                "CommissionKit",
+                "CommissionCore", "CommissionStore", "CommissionKit",
                 "CommissionSQLite",
                 "CommissionPostgres",
                 "CommissionWeb",
@@ -206,6 +214,7 @@ let package = Package(
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 // The CSV library, to show beside our own byte-level reader what each costs.
                 .product(name: "CSV", package: "CSV.swift"),
                 // To write the workbook the import from .xlsx is timed on.
@@ -216,7 +225,10 @@ let package = Package(
 
         .target(
             name: "CommissionFuzzing",
-            dependencies: ["CommissionKit", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: [
+                "CommissionCore", "CommissionStore", "CommissionKit",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: strict
         ),
 
@@ -225,11 +237,15 @@ let package = Package(
         .testTarget(
             name: "CommissionStoreTests",
             dependencies: [
-                "CommissionStore", "CommissionSQLite", "CommissionPostgres", "CommissionKit",
+                "CommissionCore", "CommissionStore", "CommissionSQLite", "CommissionPostgres", "CommissionKit",
                 // The HTTP store runs the same suite against a live server on a throw-away book.
                 "CommissionClient", "CommissionWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 // To cut a PostgreSQL store's listening connection.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -237,7 +253,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CommissionSQLiteTests",
-            dependencies: ["CommissionSQLite", "CommissionStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CommissionCore", "CommissionSQLite", "CommissionStore",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: tests
         ),
         // Needs a PostgreSQL server: scripts/test starts a throw-away one (COMMISSION_TEST_POSTGRES_URL).
@@ -246,14 +265,20 @@ let package = Package(
             dependencies: [
                 "CommissionCore", "CommissionStore", "CommissionPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: tests
         ),
         .testTarget(
             name: "CommissionWebTests",
             dependencies: [
-                "CommissionWeb", "CommissionKit", "CommissionSQLite", "CommissionPostgres",
+                "CommissionCore", "CommissionStore", "CommissionAPI", "CommissionWeb", "CommissionKit",
+                "CommissionSQLite", "CommissionPostgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 // To make an account's hash at another cost than the server's.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -263,8 +288,10 @@ let package = Package(
         .testTarget(
             name: "CommissionKitTests",
             dependencies: [
-                "CommissionKit", "CommissionSQLite", "CommissionPostgres", "CommissionWeb", "CommissionFuzzing",
-                "commission",
+                "CommissionCore", "CommissionStore", "CommissionKit", "CommissionSQLite", "CommissionPostgres",
+                "CommissionWeb", "CommissionFuzzing", "commission",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // To make a damaged workbook from a fixture.
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -5,7 +5,6 @@ import Metrics
 import NIOSSL
 import PostgresNIO
 import Synchronization
-import _ConnectionPoolModule
 
 /// A connection pool to one PostgreSQL database, running for as long as this value lives, with the
 /// Commission schema migrated.
@@ -796,7 +795,7 @@ public final class PostgresBookDatabase: Sendable {
         {
             return storeError(cause, doing: action)
         }
-        if !(error is PSQLError || error is PostgresTransactionError || error is ConnectionPoolError) { return error }
+        if !(error is PSQLError || error is PostgresTransactionError || isPoolError(error)) { return error }
         if isLostConnection(error) {
             return StoreError.unavailable("could not \(action): the connection to the database was lost")
         }
@@ -808,7 +807,7 @@ public final class PostgresBookDatabase: Sendable {
     /// lost or refused, a pool stopped, a server shutting down or starting (SQLSTATE classes 08
     /// and 57P).
     static func isLostConnection(_ error: any Error) -> Bool {
-        if error is ConnectionPoolError { return true }
+        if isPoolError(error) { return true }
         guard let error = error as? PSQLError else { return false }
         if [.clientClosedConnection, .serverClosedConnection, .connectionError, .uncleanShutdown, .poolClosed].contains(
             error.code

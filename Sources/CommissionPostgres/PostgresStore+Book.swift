@@ -548,7 +548,7 @@ extension PostgresStore: HistoryQuestionStore {
     }
 
     public func setHistoryQuestion(_ day: Day?) async throws {
-        try await write([.book]) { connection in
+        _ = try await write([.book]) { connection in
             try await connection.query(
                 "UPDATE book SET historyQuestion = \(day?.description)::date WHERE id = \(book)",
                 logger: logger

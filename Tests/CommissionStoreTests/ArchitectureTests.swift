@@ -8,8 +8,8 @@ import Testing
         .deletingLastPathComponent()
 
     /// Every Swift source of a target, with its text.
-    static func sources(of target: String) throws -> [(name: String, text: String)] {
-        let folder = root.appending(path: "Sources/\(target)")
+    static func sources(of target: String, in parent: String = "Sources") throws -> [(name: String, text: String)] {
+        let folder = root.appending(path: "\(parent)/\(target)")
         let names = try #require(FileManager.default.enumerator(atPath: folder.path(percentEncoded: false)))
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.sorted()
         #expect(!names.isEmpty, "no sources found for \(target) under \(folder.path(percentEncoded: false))")
@@ -68,9 +68,9 @@ import Testing
     }
 
     /// The modules a target's sources import.
-    static func imports(of target: String) throws -> Set<String> {
+    static func imports(of target: String, in folder: String = "Sources") throws -> Set<String> {
         var modules = Set<String>()
-        for (_, text) in try sources(of: target) {
+        for (_, text) in try sources(of: target, in: folder) {
             for match in text.matches(
                 of:
                     /(?m)^(?:@testable |@_exported |@preconcurrency |public |internal |package )?import (?:struct |class |enum |protocol |func |typealias )?([A-Za-z_]+)/
@@ -147,6 +147,69 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Dependencies as they are used: every module a target imports — source or test target — is
+    /// a product or a local target that target itself declares in `Package.swift` (besides the
+    /// platform's), never one that only compiles because another dependency brings it along.
+    @Test func everyImportIsAProductTheTargetDeclares() throws {
+        let targets = try Self.packageTargets()
+        var checked = 0
+        for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
+            let folder = name.hasSuffix("Tests") ? "Tests" : "Sources"
+            let declared = target.targets.union(target.products)
+            for module in try Self.imports(of: name, in: folder).subtracting(Self.system).subtracting([
+                "Testing", "XCTest",
+            ])
+            where !declared.contains(module) {
+                Issue.record("\(name) imports \(module), which it does not declare in Package.swift")
+            }
+            checked += 1
+        }
+        #expect(checked >= 15, "the targets were read (\(checked))")
+    }
+
+    /// An underscored module of another package is no API: one file of ours may import one, and
+    /// says why and against which version (`PoolErrors.swift`, for postgres-nio's pool error).
+    @Test func anUnderscoredModuleStaysBehindOneFile() throws {
+        var importing: [String] = []
+        for file in try DocumentationTests.files(under: ["Sources"])
+        where file.hasSuffix(".swift") && !file.contains("/Generated/") {
+            let text = try String(contentsOf: Self.root.appending(path: file), encoding: .utf8)
+            if text.contains(/(?m)^(?:@_exported |@preconcurrency )?import _[A-Za-z]/) { importing.append(file) }
+        }
+        #expect(importing == ["Sources/CommissionPostgres/PoolErrors.swift"], "\(importing)")
+        let reason = try String(
+            contentsOf: Self.root.appending(path: "Sources/CommissionPostgres/PoolErrors.swift"),
+            encoding: .utf8
+        )
+        #expect(reason.contains("checked against postgres-nio 1.33.2"))
+    }
+
+    /// Every `try?` in `Sources/` says why dropping its error loses nothing — a comment on its
+    /// line, or a line just above it that starts `// try?:` — or handles what it drops instead:
+    /// an error swallowed on a write path is a lost sale that no log shows. (The generated code is
+    /// the generator's.)
+    @Test func everyTryQuestionMarkSaysWhy() throws {
+        var found = 0
+        for file in try DocumentationTests.files(under: ["Sources"])
+        where file.hasSuffix(".swift") && !file.contains("/Generated/") {
+            let lines = try String(contentsOf: Self.root.appending(path: file), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where line.contains(/\btry\?/) {
+                found += 1
+                let code = line.split(separator: "//", maxSplits: 1)[0]
+                // in a comment
+                guard code.contains(/\btry\?/) else { continue }
+                let above = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+                if !line.contains("//") && !above.hasPrefix("// try?:") {
+                    Issue.record(
+                        "\(file):\(index + 1) drops an error without saying why: \(line.trimmingCharacters(in: .whitespaces))"
+                    )
+                }
+            }
+        }
+        #expect(found > 100, "the sources' try? were found (\(found))")
     }
 
     /// The library an app builds on — the domain, the store protocol, the SQLite store and the
