@@ -146,6 +146,7 @@ actor BookApps {
                     // The stream ended (the directory's listener stopped): any book may move unheard.
                     await self?.forget(nil)
                 } catch {}
+                // try?: Task.sleep throws only when cancelled, which the loop's condition checks
                 try? await Task.sleep(for: .seconds(1))
             }
         }
@@ -207,6 +208,7 @@ actor BookApps {
         let every = min(max(configuration.releaseBooksIdleFor / 10, .seconds(1)), .seconds(60))
         sweeper = Task { [weak self] in
             while !Task.isCancelled {
+                // try?: Task.sleep throws only when cancelled, which the loop's condition checks
                 try? await Task.sleep(for: every)
                 await self?.releaseIdle()
             }

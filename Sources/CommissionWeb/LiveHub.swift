@@ -244,6 +244,7 @@ package enum LiveEvent {
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // try?: strings and whole numbers only: encoding them cannot throw
         let json = (try? encoder.encode(summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "event: dashboard\ndata: \(json)\n\n"
     }

@@ -41,6 +41,7 @@ public struct JSONLogHandler: LogHandler {
     static func line(_ fields: [String: String]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // try?: a dictionary of strings: encoding it cannot throw
         return String(decoding: (try? encoder.encode(fields)) ?? Data("{}".utf8), as: UTF8.self) + "\n"
     }
 

@@ -306,6 +306,7 @@ final class LoginThrottle: Sendable {
         do {
             matched = try await check()
         } catch {
+            // try?: the attempt taken back, with the check's error thrown; one left counted only slows her next tries
             try? await store.withdrawSignInAttempt(all)
             throw error
         }

@@ -20,7 +20,13 @@ enum Resources {
     static func templates() -> MustacheLibrary {
         var library = MustacheLibrary()
         let directory = folder("templates")
-        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        // A folder that cannot be listed is a broken install too: no template would be there to draw a page.
+        let files: [URL]
+        do {
+            files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        } catch {
+            fatalError("The resource folder templates cannot be read: \(error)")
+        }
         for file in files where file.pathExtension == "mustache" {
             do {
                 try library.register(
@@ -51,7 +57,13 @@ struct StaticFiles: Sendable {
     private init() {
         var files: [String: File] = [:]
         let directory = Resources.folder("static")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        // A folder that cannot be listed is a broken install, as a missing one is (`Resources.folder`).
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            fatalError("The resource folder static cannot be read: \(error)")
+        }
         var contents: [String: Data] = [:]
         for name in names {
             guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {

@@ -71,13 +71,17 @@ actor SampleBook {
     /// Whether a browser's session in the sample is still one (the sample is in memory: a server
     /// started again has a new one, where the old cookie opens nothing).
     func hasSession(secret: String) async -> Bool {
+        // try?: a sample that cannot be built has no session: the browser is sent out of it, to set-up
         guard let built = try? await app() else { return false }
+        // try?: a session that cannot be read is none: the browser leaves the sample, which holds nothing of hers
         return (try? await built.store.session(tokenDigest: Secret.digest(secret), now: configuration.clock.now)) != nil
     }
 
     /// Ends a browser's session in the sample (it left).
     func endSession(secret: String) async {
+        // try?: a sample that failed to build holds no session to end
         guard let building, let built = try? await building.value else { return }
+        // try?: the in-memory sample's session; the browser's cookie is cleared as it leaves, so it opens nothing
         try? await built.store.deleteSession(tokenDigest: Secret.digest(secret))
     }
 

@@ -61,6 +61,7 @@ extension ClinicStanding {
     /// What it owes past its usual day that she has not confirmed was not paid (her history's
     /// part, ``UnconfirmedHistory``, is apart): what the pages call Overdue.
     func overdue(_ history: UnconfirmedHistory?) -> Money {
+        // try?: cannot overflow: both are at least zero (her history's part is never more than overdue)
         (try? arrears.overdue.subtracting(history?.amount(for: clinic.id) ?? .zero)) ?? arrears.overdue
     }
 
@@ -73,7 +74,19 @@ extension ClinicStanding {
         let unconfirmed = history?.amount(for: clinic.id) ?? .zero
         // What ended periods owe before their day; when earlier periods were paid beyond what they
         // owed, a credit that the parts must show too, or they would not add up.
-        let due = (try? owed.subtracting(arrears.overdue).subtracting(periodBalance)) ?? .zero
+        // try?: a due that does not fit (a credit beyond range) is said so on its chip, never shown as a figure
+        let due = try? owed.subtracting(arrears.overdue).subtracting(periodBalance)
+        let dueFigure: ChipFigure?
+        if let due {
+            dueFigure =
+                due.isZero
+                ? nil
+                : due.isNegative
+                    ? ChipFigure(.credit, style.format(due.magnitudeOrSelf), note: "on ended periods")
+                    : ChipFigure(.due, style.format(due))
+        } else {
+            dueFigure = ChipFigure(.due, "—", note: "too large to work out")
+        }
         // This period: what is left of it once paid in part ("$8.00 left of $48.00"), so that the parts add up.
         let running =
             periodBalance.isNegative
@@ -88,11 +101,7 @@ extension ClinicStanding {
             unconfirmed.isZero
                 ? nil : ChipFigure(.unconfirmed, style.format(unconfirmed), note: "from before Commission"),
             overdue.isZero ? nil : ChipFigure(.overdue, style.format(overdue)),
-            due.isZero
-                ? nil
-                : due.isNegative
-                    ? ChipFigure(.credit, style.format(due.magnitudeOrSelf), note: "on ended periods")
-                    : ChipFigure(.due, style.format(due)), running,
+            dueFigure, running,
         ].compactMap { $0 }
     }
 }
@@ -154,13 +163,15 @@ package struct HistoryQuestionView: Sendable {
     let csrf: String
 
     init?(_ history: UnconfirmedHistory?, settings: BookSettings, back: String, csrf: String) {
-        guard let history, !history.isEmpty, let total = try? history.total() else { return nil }
+        guard let history, !history.isEmpty else { return nil }
         let style = settings.style
+        // try?: a total that does not fit is said so in the question, never shown as a figure
+        let total = (try? history.total()).map { style.format($0) } ?? "an amount too large to work out"
         let last = history.before.adding(days: -1)
         let clinics = history.periods.keys.count
         let periods = history.periods.values.reduce(0) { $0 + $1.count }
         said =
-            "\(periods) pay period\(periods == 1 ? "" : "s") at \(clinics) clinic\(clinics == 1 ? "" : "s") ended before you began with Commission (\(style.format(history.before))) with \(style.format(total)) unpaid in your book. Were they paid?"
+            "\(periods) pay period\(periods == 1 ? "" : "s") at \(clinics) clinic\(clinics == 1 ? "" : "s") ended before you began with Commission (\(style.format(history.before))) with \(total) unpaid in your book. Were they paid?"
         through = last.description
         throughLabel = style.format(last)
         self.back = back

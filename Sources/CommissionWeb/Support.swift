@@ -310,6 +310,7 @@ package struct Problem: Error, Encodable, Sendable {
     /// expected), so a body that is JSON is searched for such a number, named with its field.
     static func describe(_ error: DecodingError, in body: Data) -> String {
         if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+            // try?: a body that is not JSON has no number to name: the decoder's own words are said below
             let json = try? JSONDecoder().decode(JSONNode.self, from: body),
             let (path, number) = json.wholeNumberOutOfRange()
         {
@@ -325,17 +326,17 @@ package struct Problem: Error, Encodable, Sendable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() || (try? container.decode(Bool.self)) != nil
-                || (try? container.decode(String.self)) != nil
-            {
+            // try?: each probes a kind of JSON value: one that throws is not that kind, and the next is tried
+            func probe<T: Decodable>(_ type: T.Type) -> T? { try? container.decode(type) }
+            if container.decodeNil() || probe(Bool.self) != nil || probe(String.self) != nil {
                 self = .other
-            } else if (try? container.decode(Int64.self)) != nil {
+            } else if probe(Int64.self) != nil {
                 self = .wholeNumber
-            } else if let number = try? container.decode(Decimal.self) {
+            } else if let number = probe(Decimal.self) {
                 self = .otherNumber("\(number)")  // a fraction, an exponent, or beyond 64 bits
-            } else if let number = try? container.decode(Double.self) {
+            } else if let number = probe(Double.self) {
                 self = .otherNumber("\(number)")  // beyond what a Decimal holds (1e200)
-            } else if let array = try? container.decode([JSONNode].self) {
+            } else if let array = probe([JSONNode].self) {
                 self = .array(array)
             } else {
                 self = .object(try container.decode([String: JSONNode].self))
@@ -404,6 +405,7 @@ package struct Problem: Error, Encodable, Sendable {
     var response: Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // try?: strings, whole numbers and Bools only: encoding them cannot throw
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if status == 503 { headers[.retryAfter] = Self.retryAfter }

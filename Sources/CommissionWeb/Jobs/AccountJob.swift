@@ -157,6 +157,7 @@ struct AccountJob: Job {
                 .isEmpty
             // Amounts are typed as the locale she chose writes them.
             var settings = try await app.store.settings()
+            // try?: a code that is no currency keeps the book's for these fields; sent, the form refuses it
             if let currency = try? Currency(code: proposal.currency) { settings.currency = currency }
             if LocaleStyle.isKnown(proposal.locale) { settings.localeIdentifier = proposal.locale }
             firstClinic = FirstClinic.fields(
@@ -309,6 +310,7 @@ struct AccountJob: Job {
     func upgradeHash(of account: Account, hash: String, password: String) async {
         let cost = app.configuration.bcryptCost
         guard !hash.hasPrefix(String(format: "$2b$%02d$", cost)) else { return }
+        // try?: best effort, as said above: her old hash still signs her in, and her next sign-in tries again
         try? await app.store.updatePasswordHash(
             account: account.id,
             passwordHash: Bcrypt.hash(password, cost: cost),

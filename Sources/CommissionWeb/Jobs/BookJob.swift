@@ -23,15 +23,22 @@ struct BookJob: Job {
             // where a sale refused for want of terms sends her.
             var terms = TermsPrefill()
             if let clinic = query["clinic"].map(String.init) {
-                terms.clinic =
-                    if let id = Int64(clinic) { Clinic.ID(id) } else { try? await app.store.clinic(named: clinic).id }
+                if let id = Int64(clinic) {
+                    terms.clinic = Clinic.ID(id)
+                } else {
+                    // try?: a name that is no clinic's leaves the terms form's clinic for her to choose
+                    terms.clinic = try? await app.store.clinic(named: clinic).id
+                }
             }
+            // try?: a day that is not one leaves the terms form's first day for her to type
             terms.from = query["from"].flatMap { try? Day(parsing: String($0)) }
             // What was just added, said in its own section (where her eye is), from the book.
             var added: (section: String, text: String)?
             if let id = query["added"].flatMap({ Int64(String($0)) }) {
+                // try?: what was added, read back for its sentence; a record gone since says nothing: the list shows it
                 added = try? await addedSentence(query["kind"].map(String.init) ?? "", id: id)
             } else if let id = query["changed"].flatMap({ Int64(String($0)) }) {
+                // try?: as above, what was changed on a record's page
                 added = try? await changedSentence(
                     query["kind"].map(String.init) ?? "",
                     id: id,
@@ -54,6 +61,7 @@ struct BookJob: Job {
             // What a form of the clinic's page just did (`?done=…`), said in its section.
             var said: (section: String, text: String)?
             if case .clinic(let clinic) = item, let done = request.uri.queryParameters["done"].map(String.init) {
+                // try?: what a form just did, read back for its sentence; a record gone since says nothing
                 said = try? await clinicSaid(clinic, done: done, query: request.uri.queryParameters)
             }
             return try await itemPage(item, context: context, said: said)

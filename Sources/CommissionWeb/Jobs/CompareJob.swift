@@ -48,6 +48,7 @@ struct CompareJob: Job {
         var clinics = try await app.store.clinics(ClinicQuery())
         // An archived clinic's statement links here too: its clinic is offered beside the others.
         if let id = form.clinic, !clinics.contains(where: { $0.id.rawValue == id }),
+            // try?: an id that is no clinic's adds nothing to the picker, which offers the others
             let archived = try? await app.store.clinic(Clinic.ID(id)), archived.isArchived
         {
             clinics.append(archived)
@@ -55,6 +56,7 @@ struct CompareJob: Job {
         let products = try await app.store.products(ProductQuery())
         let today = settings.today()
         // The period her chosen day falls in (a statement's link, her last choice), else the first clinic's last ended one.
+        // try?: a date that is not a day chooses the period of today
         let chosenDay = (try? Day(parsing: form.date)) ?? today
         let chosen: (clinic: Clinic.ID, start: Day)? =
             if let clinic = clinics.first(where: { $0.id.rawValue == form.clinic }) {
@@ -333,8 +335,10 @@ struct CompareJob: Job {
         style: LocaleStyle
     ) async throws -> Response {
         var total = Money.zero
-        let lines = comparison.differing.enumerated().filter { numbers.contains($0.offset + 1) }.map { index, line in
-            total = (try? total.adding(line.commissionDifference)) ?? total
+        // A total that does not fit is refused, as the dispute's CSV refuses it, never shown short of a line.
+        let disputed = comparison.differing.enumerated().filter { numbers.contains($0.offset + 1) }
+        let lines = try disputed.map { index, line in
+            total = try total.adding(line.commissionDifference)
             return DisputePageView.Line(
                 date: style.format(line.date),
                 product: line.product,

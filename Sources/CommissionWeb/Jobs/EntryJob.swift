@@ -73,18 +73,21 @@ struct EntryJob: Job {
         if let typed, let id = typed["clinic"].flatMap(Int64.init) {
             askedClinic = Clinic.ID(id)
         } else if let text = parameter("clinic") {
+            // try?: a name that is no clinic's leaves the form's own choice of clinic
             askedClinic = if let id = Int64(text) { Clinic.ID(id) } else { try? await store.clinic(named: text).id }
         }
         let form = try await EntryRequest(today: settings.today(), clinic: askedClinic).fetch(from: store)
         let days = AcceptedDays(today: form.today)
         // The date she typed is kept as typed, even one the form would not take (it says why).
         let date =
+            // try?: a date that is not a day starts the form at today
             (typed?["date"] ?? parameter("date")).flatMap { try? Day(parsing: $0) }
             .flatMap { typed != nil || days.contains($0) ? $0 : nil } ?? form.today
         var askedProduct: Product.ID?
         if let typed, let id = typed["product"].flatMap(Int64.init) {
             askedProduct = Product.ID(id)
         } else if let text = parameter("product") {
+            // try?: a name that is no product's leaves the form's first product chosen
             askedProduct = if let id = Int64(text) { Product.ID(id) } else { try? await store.product(named: text).id }
         }
         let selected = form.products.first { $0.product.id == askedProduct } ?? form.products.first
@@ -155,6 +158,7 @@ struct EntryJob: Job {
             csrf: context.csrfToken ?? ""
         )
         var message = message
+        // try?: the sale just saved, read back for its sentence; one gone since (an id typed) says nothing
         if let saved = parameter("saved").flatMap({ Int64($0) }), let sale = try? await store.sale(Sale.ID(saved)),
             !sale.isVoided
         {
@@ -174,6 +178,7 @@ struct EntryJob: Job {
             message = "Undone: sale \(voided) is voided and counts nowhere."
         }
         if message == nil, let added = parameter("added").flatMap({ Int64($0) }),
+            // try?: the clinic just added, read back for its welcome; one gone since (an id typed) says nothing
             let clinic = try? await store.clinic(Clinic.ID(added))
         {
             message = WelcomeJob.added(
@@ -207,6 +212,7 @@ struct EntryJob: Job {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        // try?: a dictionary of strings: encoding it cannot throw
         return (try? encoder.encode(prices)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
@@ -348,13 +354,15 @@ struct EntryJob: Job {
                 "date"
             )
         }
+        // try?: a usual price the form did not send, or not an amount, leaves nothing to compare with
         if let typed = draft.unitPrice, let usual = form["priceDefault"].flatMap({ try? style.parse($0) }),
             usual.isPositive
         {
             let product = try await app.store.product(draft.productID).name
             let clinic = try await app.store.clinic(draft.clinicID).name
-            // Overflow is as unusual as a price gets.
+            // try?: an overflow is as unusual as a price gets: it is asked about, as a high one
             let high = (try? typed.magnitude() > usual.multiplied(by: 5)) ?? true
+            // try?: a price five times over that does not fit is above any usual price: not under a fifth of it
             let low = (try? typed.magnitude().multiplied(by: 5) < usual) ?? false
             if high || low {
                 return ask(

@@ -117,10 +117,11 @@ struct PayoutsJob: Job {
         // What is left of her history (periods after `through`) is hers to record.
         try await question.setHistoryQuestion(nil)
         let style = settings.style
-        let total = (try? payouts.reduce(Money.zero) { try $0.adding($1.amount) }) ?? .zero
+        // try?: the payouts are kept by now; a total that does not fit is said so, never shown as 0.00
+        let total = (try? payouts.reduce(Money.zero) { try $0.adding($1.amount) }).map { style.format($0) }
         return try await page(
             message:
-                "Marked \(payouts.count) period\(payouts.count == 1 ? "" : "s") paid (\(style.format(total)), “\(UnconfirmedHistory.reference)”), every one that ended by \(style.format(through))."
+                "Marked \(payouts.count) period\(payouts.count == 1 ? "" : "s") paid (\(total ?? "a total too large to work out"), “\(UnconfirmedHistory.reference)”), every one that ended by \(style.format(through))."
         )
     }
 

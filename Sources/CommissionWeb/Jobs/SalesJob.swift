@@ -60,7 +60,9 @@ struct SalesJob: Job {
         let saleQuery = SaleQuery(
             clinicID: clinicID,
             productID: productID,
+            // try?: an empty or unreadable day filters nothing (its date box then shows empty too)
             from: query["from"].flatMap { try? Day(parsing: String($0)) },
+            // try?: as above, for the last day
             through: query["to"].flatMap { try? Day(parsing: String($0)) },
             text: query["q"].map(String.init),
             page: Page(limit: pageSize, offset: offset)
@@ -110,6 +112,7 @@ struct SalesJob: Job {
         // A sale voided from its page: said here, where she lands.
         var message: String?
         if let voided = query["voided"].flatMap({ Int64(String($0)) }),
+            // try?: the sale just voided, read back for its sentence; one not found (an id typed) says nothing
             let sale = try? await store.sale(Sale.ID(voided)), sale.isVoided
         {
             message =

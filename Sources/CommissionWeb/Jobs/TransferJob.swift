@@ -270,6 +270,7 @@ package struct TransferJob: Job {
                 )
             }
         } catch let error as MappingError {
+            // try?: a file whose first rows cannot be read shows no table of its columns; the refusal is said
             let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
             return try await transferPage(
                 context: context,
@@ -282,6 +283,7 @@ package struct TransferJob: Job {
                 field: "columns"
             )
         } catch let error as StoreError where error.isAboutAMapping {
+            // try?: as above: no table of the columns, the refusal said
             let form = try? ColumnMappingView(origin: origin, kind: kind, form: form, mappings: [])
             return try await transferPage(
                 context: context,
@@ -344,6 +346,7 @@ package struct TransferJob: Job {
             "commission-backup-\(UUID().uuidString).sqlite"
         ).path
         try await backup.backup(to: path, replacing: false)
+        // try?: the backup's temporary copy, read into the answer by now; the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(atPath: path) }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return Response(
@@ -422,6 +425,7 @@ package struct TransferJob: Job {
                 )
             }
             // Nothing to make: the rows are to correct in the workbook, which is let go.
+            // try?: its staged file, never to be imported; the OS cleans its temporary directory
             if let kept = app.importStaging.take(token) { try? FileManager.default.removeItem(atPath: kept) }
             return try await workbookRefused(
                 StoreError.importRejected(problems, total: total),
@@ -429,6 +433,7 @@ package struct TransferJob: Job {
                 uploaded: uploaded
             )
         } catch {
+            // try?: the refused workbook's upload; the OS cleans its temporary directory
             try? FileManager.default.removeItem(atPath: path)
             return try await workbookRefused(error, context: context, uploaded: uploaded)
         }
@@ -444,6 +449,7 @@ package struct TransferJob: Job {
                 status: .conflict
             )
         }
+        // try?: the staged workbook, imported or not by now; the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(atPath: path) }
         guard form["action"] == "commit" else {
             return try await transferPage(context: context, message: "Nothing was imported.")
@@ -584,6 +590,7 @@ package struct TransferJob: Job {
                 context: context
             )
         } catch {
+            // try?: the refused backup's upload; the OS cleans its temporary directory
             try? FileManager.default.removeItem(atPath: path)
             let problem = Problem.from(error, on: .page)
             guard problem.status < 500 else { throw error }
@@ -606,6 +613,7 @@ package struct TransferJob: Job {
                 status: .conflict
             )
         }
+        // try?: the staged backup, restored or not by now; the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(atPath: path) }
         guard form["action"] == "restore" else {
             return try await transferPage(context: context, message: "Nothing was restored.")
@@ -703,11 +711,14 @@ package struct TransferJob: Job {
             }
             try file.close()
         } catch {
+            // try?: closing the partial upload on the way out with the error thrown below, which is what she sees
             try? file.close()
+            // try?: the partial upload; the OS cleans its temporary directory
             try? FileManager.default.removeItem(atPath: path)
             throw Problem(.badRequest, "The upload is not a well-formed form (multipart/form-data).")
         }
         if let failure = upload.failure ?? (upload.bytes == 0 ? Problem(.unprocessableContent, missing) : nil) {
+            // try?: the refused upload, on the way out with its refusal; the OS cleans its temporary directory
             try? FileManager.default.removeItem(atPath: path)
             throw failure
         }
@@ -1046,6 +1057,7 @@ package final class RestoreStaging: Sendable {
             defer { staged = Staged(token: token, path: path, expires: clock.now.addingTimeInterval(Self.lifetime)) }
             return staged?.path
         }
+        // try?: the upload this one replaces, never to be confirmed; the OS cleans its temporary directory
         if let previous, previous != path { try? FileManager.default.removeItem(atPath: previous) }
         return token
     }
@@ -1059,6 +1071,7 @@ package final class RestoreStaging: Sendable {
         }
         guard let taken else { return nil }
         guard taken.expires > clock.now else {
+            // try?: the expired upload, never to be confirmed; the OS cleans its temporary directory
             try? FileManager.default.removeItem(atPath: taken.path)
             return nil
         }

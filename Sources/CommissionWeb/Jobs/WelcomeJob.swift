@@ -202,6 +202,7 @@ struct FirstClinic {
             required: required,
             kinds: BookJob.scheduleKinds.map { .init(value: $0.value, label: $0.label, selected: $0.value == kind) },
             weekdays: PageChoice.weekdays(selected: Weekday.allCases.first { $0.description == form?["weekday"] }),
+            // try?: an anchor that is not a day starts the field at today
             today: (form?["anchor"]).flatMap { try? Day(parsing: $0) }?.description ?? today.description,
             earliest: AcceptedDays.earliest.description,
             latest: AcceptedDays(today: today).latest.description,
