@@ -107,7 +107,7 @@ public struct DepositProposal: Sendable, Hashable {
     }
 
     /// The reference of the payouts a deposit becomes: the bank's text, so that it is recognised later.
-    static func reference(_ deposit: Deposit) -> String {
+    public static func reference(_ deposit: Deposit) -> String {
         String(("Bank: " + deposit.description).unicodeScalars.prefix(1000)).trimmingWhitespace()
     }
 

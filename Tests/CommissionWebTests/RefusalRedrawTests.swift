@@ -189,8 +189,8 @@ import Testing
             #expect(refused.status.code == 422)
             let page = refused.text
             #expect(page.contains(#"<details class="card" id="payout-form" open>"#), "\(page)")
-            #expect(page.contains(#"<option value="\#(test.glow.id)" selected>Glow</option>"#))
-            #expect(page.contains(#"name="period" type="date" value="2026-03-15""#))
+            // Her clinic and period, chosen in the one picker as she sent them.
+            #expect(page.contains(#"<option value="\#(test.glow.id)/2026-03-01" selected>"#), "\(page)")
             #expect(page.contains(#"value="abc" \#(Self.mark)"#))
             #expect(page.contains(#"name="received" type="date" value="2026-04-02""#))
             #expect(page.contains(#"name="reference" value="transfer 12">"#))
@@ -207,7 +207,11 @@ import Testing
             )
             #expect(intoClosed.status.code == 409)
             let period = Self.field("period", in: intoClosed.text)
-            #expect(period.contains(#"value="2026-02-10""#) && period.contains(Self.mark), "\(period)")
+            #expect(
+                intoClosed.text.contains(#"<option value="\#(test.glow.id)/2026-02-01" selected>"#)
+                    && period.contains(Self.mark),
+                "\(period)"
+            )
             #expect(!Self.field("amount", in: intoClosed.text).contains("aria-invalid"))
             var early = typed
             (early["amount"], early["received"]) = ("24.00", "1800-01-01")

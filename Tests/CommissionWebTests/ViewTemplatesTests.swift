@@ -225,6 +225,12 @@ import Testing
                 )
             ],
             clinics: [.init(id: 1, name: "Glow", selected: true)],
+            periodPickers: [
+                .init(
+                    name: "Glow",
+                    periods: [.init(value: "1/2026-10-01", label: "Oct 2026 · owes $177.00", selected: true)]
+                )
+            ],
             period: "2026-10-31",
             amount: "177.00",
             received: "2026-11-20",
@@ -269,7 +275,13 @@ import Testing
                         canRecord: true,
                         exact: true,
                         attention: false,
-                        checked: false
+                        checked: false,
+                        assign: [
+                            .init(
+                                name: "Glow",
+                                periods: [.init(value: "1/2026-10-01", label: "Oct 2026", selected: true)]
+                            )
+                        ]
                     )
                 ]
             )
@@ -855,8 +867,9 @@ import Testing
             ).text
             #expect(
                 form.contains(#"<details class="card" id="payout-form" open>"#) && form.contains(#"value="24.00""#)
-                    && form.contains(#"<option value="\#(test.glow.id)" selected>Glow</option>"#)
-                    && form.contains(#"value="2026-03-01""#),
+                    && form.contains(
+                        #"<option value="\#(test.glow.id)/2026-03-01" selected>Glow · Mar 2026 · owes $24.00</option>"#
+                    ),
                 "\(form)"
             )
         }

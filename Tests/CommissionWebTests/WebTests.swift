@@ -777,8 +777,9 @@ import Testing
             #expect(page.contains("<td data-label=\"Pays\">Glow: "), "\(page)")
             #expect(page.contains("the unpaid balances of"), "\(page)")
             let key = try #require(page.firstMatch(of: /name="accept2" value="([^"]+)"[^>]*checked/)?.1)
-            #expect(!page.contains("name=\"accept3\""))
-            #expect(page.contains("Nothing fits"))
+            // The one nothing fits: not ticked, and hers to say what it pays.
+            #expect(page.contains("Nothing fits") && page.contains("name=\"assign3\""))
+            #expect(page.firstMatch(of: /name="accept3" value="[^"]+"[^>]*checked/) == nil)
             #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
 
             // A box for a proposal the book no longer makes: refused, nothing recorded.
@@ -820,6 +821,56 @@ import Testing
         let payouts = try await test.store.payouts(PayoutQuery())
         #expect(payouts.map(\.amount) == [Money(minorUnits: 2400), Money(minorUnits: 1200)])
         #expect(payouts.map(\.receivedOn.description) == ["2026-11-05", "2026-11-05"])
+    }
+
+    /// A deposit no clinic's name or balance fits is hers to assign by hand: ticked with a clinic
+    /// and period chosen, it is recorded for them; ticked without, it is refused and nothing is.
+    @Test func aDepositNothingFitsIsAssignedByHand() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-10-03")),
+            idempotencyKey: nil
+        )
+        let statement = "Date;Description;Amount\n06.11.2026;SEPA 88172;5,00\n"
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let checked = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "check"])
+            ).text
+            let key = try #require(checked.firstMatch(of: /name="accept2" value="([^"]+)"/)?.1)
+            #expect(
+                checked.contains("<option value=\"\(test.glow.id)/2026-10-01\">Glow · Oct 2026 · owes $12.00</option>"),
+                "\(checked)"
+            )
+            let unsaid = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "record", "accept2": String(key)])
+            )
+            #expect(unsaid.status.code == 422 && unsaid.text.contains("Choose what the deposit of"), "\(unsaid.text)")
+            #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
+            let assigned = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "bank": statement, "action": "record", "accept2": String(key),
+                    "assign2": "\(test.glow.id)/2026-10-01",
+                ])
+            )
+            #expect(assigned.text.contains("Recorded 1 payout from 1 deposit"), "\(assigned.text)")
+        }
+        let payouts = try await test.store.payouts(PayoutQuery())
+        #expect(
+            payouts.map(\.amount) == [Money(minorUnits: 500)] && payouts.first?.period.start.description == "2026-10-01"
+        )
+        #expect(payouts.first?.reference == "Bank: SEPA 88172")
     }
 
     /// A statement whose headers are not known is read with a saved mapping she picks, on the bank
@@ -2373,7 +2424,10 @@ import Testing
             ).text
             // One line, its link the oldest day missed.
             #expect(html.contains("id=\"missed\""))
-            #expect(html.contains("href=\"/?date=\(today.adding(days: -14))\">No sales on 2 days you usually work"), "\(html)")
+            #expect(
+                html.contains("href=\"/?date=\(today.adding(days: -14))\">No sales on 2 days you usually work"),
+                "\(html)"
+            )
             #expect(!html.contains("href=\"/?date=\(today.adding(days: -8))\""))
             // "Not today" puts it away until tomorrow.
             let dismissed = try await client.execute(

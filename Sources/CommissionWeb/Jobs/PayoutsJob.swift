@@ -127,6 +127,42 @@ struct PayoutsJob: Job {
 
     // MARK: Pages
 
+    /// A clinic's periods for the payment form, newest first: those that still owe something
+    /// (each saying what), then the running one and the twelve before it; `chosen` (a Record
+    /// payment's prefill) selected, else its oldest ended period that owes. Each option's value is
+    /// `clinic/start`.
+    static func periodPicker(
+        _ clinic: Clinic,
+        reconciliation: Reconciliation,
+        today: Day,
+        chosen: (clinic: Clinic.ID, day: Day)?,
+        style: LocaleStyle
+    ) -> ComparePageView.Clinic {
+        let owing = reconciliation.periods.filter { $0.difference.isPositive && !$0.isClosed }
+        var periods = Set(owing.map(\.period))
+        var period = clinic.calendar.period(containing: today)
+        for _ in 0..<13 where period.start > AcceptedDays.earliest {
+            periods.insert(period)
+            period = clinic.calendar.period(containing: period.start.adding(days: -1))
+        }
+        let pick =
+            chosen.flatMap { $0.clinic == clinic.id ? clinic.calendar.period(containing: $0.day) : nil }
+            ?? (chosen == nil ? owing.first { $0.period.end < today }?.period : nil)
+        if let pick { periods.insert(pick) }
+        let owes = Dictionary(owing.map { ($0.period, $0.difference) }, uniquingKeysWith: { first, _ in first })
+        return ComparePageView.Clinic(
+            name: clinic.name,
+            periods: periods.sorted { $0.start > $1.start }.map { period in
+                PageChoice(
+                    value: "\(clinic.id)/\(period.start)",
+                    label: style.formatShort(period) + (period.end >= today ? " (running)" : "")
+                        + (owes[period].map { " · owes \(style.format($0))" } ?? ""),
+                    selected: period == pick
+                )
+            }
+        )
+    }
+
     /// What the payout form starts with: a clinic, a day of the period paid for, the amount (a
     /// period's Record payment); or, when the form comes back to her refused, every field as she
     /// typed it, the refusal's field marked.
@@ -147,8 +183,10 @@ struct PayoutsJob: Job {
 
         /// The form as she sent it, refused.
         init(typed form: Form, refusal: Problem) {
-            clinic = form["clinic"].flatMap(Int64.init).map { Clinic.ID($0) }
-            (period, amount) = (form.values["period"] ?? "", form.values["amount"] ?? "")
+            // The picker's `clinic/start`, or a clinic and a day.
+            let picked = (form.values["period"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
+            clinic = (picked.count == 2 ? picked[0] : form["clinic"]).flatMap { Int64($0) }.map { Clinic.ID($0) }
+            (period, amount) = (picked.last ?? "", form.values["amount"] ?? "")
             (received, reference) = (form.values["received"] ?? "", form.values["reference"] ?? "")
             refused = true
             // The store's names for the form's fields: a closed period's date, the reference's note.
@@ -178,8 +216,14 @@ struct PayoutsJob: Job {
         // Her history's unpaid periods, while she has not said whether they were paid.
         let history = try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
         var reconciliations: [PayoutsPageView.Clinic] = []
+        // The payment form's picker: each clinic's periods, what each still owes beside it.
+        var pickers: [ComparePageView.Clinic] = []
+        // try?: a prefill's day that does not parse chooses nothing
+        let chosenDay = prefill.period.flatMap { try? Day(parsing: $0) }
+        let chosen = prefill.clinic.flatMap { clinic in chosenDay.map { (clinic: clinic, day: $0) } }
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
+            pickers.append(Self.periodPicker(clinic, reconciliation: r, today: today, chosen: chosen, style: style))
             let notDue = Arrears.notDueFrom(
                 clinic.calendar,
                 today: today,
@@ -233,6 +277,7 @@ struct PayoutsJob: Job {
             question: HistoryQuestionView(history, settings: settings, back: "payouts", csrf: context.csrfToken ?? ""),
             reconciliations: reconciliations,
             clinics: clinics.map { .init(id: $0.id.rawValue, name: $0.name, selected: $0.id == prefill.clinic) },
+            periodPickers: pickers,
             period: prefill.period ?? today.firstOfMonth.adding(days: -1).description,
             amount: prefill.amount ?? "",
             received: prefill.received ?? today.description,
@@ -246,7 +291,8 @@ struct PayoutsJob: Job {
             csrf: context.csrfToken ?? "",
             bank: bank.view(
                 style: style,
-                mappings: try await (app.store as? any ImportMappings)?.mappings().map(\.name) ?? []
+                mappings: try await (app.store as? any ImportMappings)?.mappings().map(\.name) ?? [],
+                pickers: pickers
             )
         )
         return try await app.page(
@@ -266,13 +312,15 @@ struct PayoutsJob: Job {
         let form = try await Form.read(request, context: context)
         let settings = try await app.store.settings()
         return try await app.form {
-            guard let clinicID = form["clinic"].flatMap(Int64.init) else {
-                var problem = Problem(.unprocessableContent, "Choose a clinic.")
-                problem.field = "clinic"
+            // The period as the picker gives it (`clinic/start`), or a clinic and a day of its period.
+            let picked = (form["period"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
+            guard let clinicID = (picked.count == 2 ? picked[0] : form["clinic"]).flatMap({ Int64($0) }) else {
+                var problem = Problem(.unprocessableContent, "Choose the clinic and the period it paid for.")
+                problem.field = "period"
                 throw problem
             }
             let clinic = try await app.store.clinic(Clinic.ID(clinicID))
-            let day = try Problem.about("period") { try Day(parsing: form["period"] ?? "") }
+            let day = try Problem.about("period") { try Day(parsing: picked.last ?? "") }
             guard let amountText = form["amount"] else {
                 var problem = Problem(.unprocessableContent, "Enter the amount received.")
                 problem.field = "amount"
@@ -317,6 +365,9 @@ struct PayoutsJob: Job {
             decimalComma: form["decimalComma"] != nil,
             mapping: form["mapping"] ?? ""
         )
+        for (name, value) in form.values where name.hasPrefix("assign") && !value.isEmpty {
+            if let line = Int(name.dropFirst("assign".count)) { bank.assigned[line] = value }
+        }
         let origin = CSVImportSource.Origin.data(Data(bank.text.utf8), name: "The statement")
         // The statement's columns beside the fields, for her to say which holds what.
         func columns() async throws -> ColumnMappingView {
@@ -370,19 +421,51 @@ struct PayoutsJob: Job {
             if form["action"] == "record" {
                 let wanted = Set(form.values.filter { $0.key.hasPrefix("accept") }.map(\.value))
                 bank.accepted = wanted
-                let chosen = proposals.filter { wanted.contains($0.key) && !$0.payouts.isEmpty }
                 guard !wanted.isEmpty else { throw Problem(.unprocessableContent, "Tick the deposits to record.") }
-                guard chosen.count == wanted.count else {
+                // A deposit nothing fits records what she chose it pays: the deposit's whole amount.
+                var drafts: [PayoutDraft] = []
+                var chosen = 0
+                for proposal in proposals where wanted.contains(proposal.key) {
+                    if case .unmatched = proposal.outcome {
+                        let picked = (bank.assigned[proposal.deposit.line] ?? "").split(separator: "/", maxSplits: 1)
+                        guard picked.count == 2, let id = Int64(picked[0]),
+                            // try?: a value not of the picker's is refused below
+                            let day = try? Day(parsing: String(picked[1]))
+                        else {
+                            var problem = Problem(
+                                .unprocessableContent,
+                                "Choose what the deposit of \(settings.style.format(proposal.deposit.date)) (\(settings.style.format(proposal.deposit.amount))) pays."
+                            )
+                            problem.field = "assign\(proposal.deposit.line)"
+                            throw problem
+                        }
+                        let clinic = try await app.store.clinic(Clinic.ID(id))
+                        drafts.append(
+                            PayoutDraft(
+                                clinicID: clinic.id,
+                                period: clinic.calendar.period(containing: day),
+                                amount: proposal.deposit.amount,
+                                receivedOn: proposal.deposit.date,
+                                reference: DepositProposal.reference(proposal.deposit)
+                            )
+                        )
+                        chosen += 1
+                    } else if !proposal.payouts.isEmpty {
+                        drafts += proposal.payouts
+                        chosen += 1
+                    }
+                }
+                guard chosen == wanted.count else {
                     throw Problem(
                         .conflict,
                         "The book changed since the deposits were matched: match them again. Nothing was recorded."
                     )
                 }
-                let recorded = try await app.store.createPayouts(chosen.flatMap(\.payouts))
+                let recorded = try await app.store.createPayouts(drafts)
                 return try await payoutsPage(
                     context: context,
                     message:
-                        "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen.count) deposit\(chosen.count == 1 ? "" : "s") of the bank statement."
+                        "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen) deposit\(chosen == 1 ? "" : "s") of the bank statement."
                 )
             }
             return try await payoutsPage(context: context, bank: bank)
@@ -506,9 +589,12 @@ struct BankForm {
     /// The form was refused (its fold shows open), about `field` (`text`, `mapping`…).
     var refused = false
     var field: String?
+    /// What she said a deposit nothing fits pays, by its line: `clinic/start` of a period.
+    var assigned: [Int: String] = [:]
 
-    /// `mappings`: the names of her saved column mappings, to choose from.
-    func view(style: LocaleStyle, mappings: [String]) -> PayoutsPageView.Bank {
+    /// `mappings`: the names of her saved column mappings, to choose from; `pickers`: every
+    /// clinic's periods, for a deposit nothing fits to be given one by hand.
+    func view(style: LocaleStyle, mappings: [String], pickers: [ComparePageView.Clinic] = []) -> PayoutsPageView.Bank {
         PayoutsPageView.Bank(
             text: text,
             decimalComma: decimalComma,
@@ -537,7 +623,23 @@ struct BankForm {
                 case .unmatched: pays = "Nothing fits"
                 }
                 var canRecord = false
-                if case .pays = proposal.outcome { canRecord = true }
+                var assign: [ComparePageView.Clinic] = []
+                switch proposal.outcome {
+                case .pays: canRecord = true
+                case .unmatched:
+                    // She knows what it pays: any clinic's period, by hand (the same picker as a payment's).
+                    canRecord = true
+                    let chosen = assigned[deposit.line] ?? ""
+                    assign = pickers.map { picker in
+                        .init(
+                            name: picker.name,
+                            periods: picker.periods.map {
+                                PageChoice(value: $0.value, label: $0.label, selected: $0.value == chosen)
+                            }
+                        )
+                    }
+                case .recorded: break
+                }
                 return .init(
                     line: deposit.line,
                     date: style.format(deposit.date),
@@ -549,7 +651,8 @@ struct BankForm {
                     canRecord: canRecord,
                     exact: proposal.isExact,
                     attention: canRecord && !proposal.isExact,
-                    checked: accepted.map { $0.contains(proposal.key) }
+                    checked: accepted.map { $0.contains(proposal.key) },
+                    assign: assign
                 )
             }
         )
@@ -641,6 +744,9 @@ package struct PayoutsPageView: PageView {
         let canRecord: Bool, exact: Bool, attention: Bool
         /// Its box is ticked: she ticked it, or (before she did) it fits exactly.
         let checked: Bool
+        /// For a deposit nothing fits: every clinic's periods, for her to say which it pays.
+        let assign: [ComparePageView.Clinic]
+        let canAssign: Bool
 
         package init(
             line: Int,
@@ -653,13 +759,15 @@ package struct PayoutsPageView: PageView {
             canRecord: Bool,
             exact: Bool,
             attention: Bool,
-            checked: Bool? = nil
+            checked: Bool? = nil,
+            assign: [ComparePageView.Clinic] = []
         ) {
             (self.line, self.date, self.amount, self.description, self.proposal, self.why, self.key) = (
                 line, date, amount, description, proposal, why, key
             )
             (self.canRecord, self.exact, self.attention) = (canRecord, exact, attention)
             self.checked = checked ?? exact
+            (self.assign, canAssign) = (assign, !assign.isEmpty)
         }
     }
 
@@ -703,6 +811,8 @@ package struct PayoutsPageView: PageView {
     let question: HistoryQuestionView?
     let reconciliations: [Clinic]
     let clinics: [Option]
+    /// The payout form's clinic and period, one picker: each clinic's periods, what each owes.
+    let periodPickers: [ComparePageView.Clinic]
     /// The payout form's fields: as it starts or as prefilled, or as she typed them.
     let period: String, amount: String, received: String, reference: String
     /// The form was opened for a period (Record payment), or comes back to her refused: it shows unfolded.
@@ -716,6 +826,7 @@ package struct PayoutsPageView: PageView {
         question: HistoryQuestionView? = nil,
         reconciliations: [Clinic],
         clinics: [Option],
+        periodPickers: [ComparePageView.Clinic] = [],
         period: String,
         amount: String,
         received: String,
@@ -733,6 +844,7 @@ package struct PayoutsPageView: PageView {
             question, reconciliations, clinics, period, amount, prefilled
         )
         (self.received, self.reference, self.invalid) = (received, reference, invalid)
+        self.periodPickers = periodPickers
         (self.today, self.earliest, self.latest, self.zero, self.csrf, self.bank) = (
             today, earliest, latest, zero, csrf, bank
         )
