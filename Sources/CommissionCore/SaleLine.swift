@@ -128,14 +128,20 @@ public enum SaleLineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An amount beyond what the book takes for it (`limit`), written in `currency` when known.
     case amountTooLarge(field: String, amount: Money, limit: Money, currency: Currency?)
 
-    public var description: String {
+    public var description: String { message(style: nil) }
+
+    /// The sentence with its amounts written as `style` writes them (`999,00 €` on a German
+    /// book's page), or as the currency does without one.
+    public func message(style: LocaleStyle?) -> String {
         switch self {
         case .zeroQuantity:
             return "The quantity is 0: a sale sells at least one unit (use a negative quantity for a return)."
         case .negativeAmount(let field):
             return "The \(field) is negative: enter it as a positive amount (a return is a negative quantity)."
         case .discountExceedsLine(let discount, let line, let currency):
-            let (d, l) = currency.map { ($0.format(discount), $0.format(line)) } ?? ("\(discount)", "\(line)")
+            let (d, l) =
+                style.map { ($0.format(discount), $0.format(line)) }
+                ?? currency.map { ($0.format(discount), $0.format(line)) } ?? ("\(discount)", "\(line)")
             return
                 "The discount \(d) is more than the line's total \(l) (quantity × unit price): a discount can take the line to zero, not below."
         case .quantityTooLarge(let quantity):
@@ -147,8 +153,9 @@ public enum SaleLineError: Error, Sendable, Equatable, CustomStringConvertible {
                     "The \(field) (\(amount.minorUnits) minor units) is more than Commission takes: at most \(limit.minorUnits) minor units of the book's currency, "
                     + "so that every total of the book stays exact. Check the digits."
             }
+            let format = style.map { style in { style.format($0) } } ?? { currency.format($0) }
             return
-                "The \(field) \(currency.format(amount)) is more than Commission takes: at most \(currency.format(limit)), "
+                "The \(field) \(format(amount)) is more than Commission takes: at most \(format(limit)), "
                 + "so that every total of the book stays exact. Check the digits."
         }
     }

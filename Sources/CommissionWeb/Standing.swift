@@ -171,7 +171,7 @@ package struct HistoryQuestionView: Sendable {
         let clinics = history.periods.keys.count
         let periods = history.periods.values.reduce(0) { $0 + $1.count }
         said =
-            "\(periods) pay period\(periods == 1 ? "" : "s") at \(clinics) clinic\(clinics == 1 ? "" : "s") ended before you began with Commission (\(style.format(history.before))) with \(total) unpaid in your book. Were they paid?"
+            "\(periods) pay period\(periods == 1 ? "" : "s") at \(clinics) clinic\(clinics == 1 ? "" : "s") ended before you began with Commission (\(style.format(history.before))), with \(total) unpaid in your book. Were they paid?"
         through = last.description
         throughLabel = style.format(last)
         self.back = back

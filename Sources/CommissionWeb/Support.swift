@@ -226,8 +226,12 @@ package struct Problem: Error, Encodable, Sendable {
     /// A refusal of the store or the core carries itself as data too (`error`).
     /// `surface` is where the sentence is told: a page (and its script) or the API; a refusal
     /// says what to do there (``StoreError/message(on:)``).
-    package static func from(_ error: any Error, on surface: Surface = .api) -> Problem {
+    /// `style`: how the page writes amounts (a refusal's amounts in her way), when known.
+    package static func from(_ error: any Error, on surface: Surface = .api, style: LocaleStyle? = nil) -> Problem {
         var problem = problem(for: error, on: surface)
+        if surface == .page, let style, let error = error as? SaleLineError {
+            problem.detail = error.message(style: style)
+        }
         if problem.error == nil { problem.error = StoreErrorWire(error) }
         if surface == .page, let error = error as? StoreError { problem.link = PageLink.doing(error) }
         if surface == .page, problem.field == nil { problem.field = formField(for: error) }

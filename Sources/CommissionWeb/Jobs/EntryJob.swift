@@ -270,7 +270,9 @@ struct EntryJob: Job {
         do {
             return try await body()
         } catch {
-            let problem = Problem.from(error, on: .page)
+            // try?: without the book's settings, a refusal's amounts are written as its currency writes them
+            let style = try? await app.store.settings().style
+            let problem = Problem.from(error, on: .page, style: style)
             problem.log(error, request, context: context)
             return problem.response
         }

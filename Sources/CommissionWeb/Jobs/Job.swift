@@ -99,7 +99,9 @@ struct WebApp: Sendable {
         do {
             return try await body()
         } catch {
-            let problem = Problem.from(error, on: .page)
+            // try?: without the book's settings, a refusal's amounts are written as its currency writes them
+            let style = try? await store.settings().style
+            let problem = Problem.from(error, on: .page, style: style)
             guard problem.status < 500 else { throw error }
             return try await redraw(problem)
         }

@@ -315,10 +315,15 @@
   // anyway?") with the button that sends the same sale again, taken.
   function refuse(result, form, again) {
     all("[aria-invalid]", form).forEach(function (field) { field.removeAttribute("aria-invalid"); });
-    var p = notice(result.reason, "error");
+    all(".field-error", form).forEach(function (said) { said.parentNode.removeChild(said); });
+    var asking = result.confirm && again;
+    var p = notice(result.reason, asking ? "notice question" : "error");
     var yes = null;
-    if (result.confirm && again) {
-      yes = button("Save anyway", again);
+    // One primary action at a time: while it asks, Save anyway is it.
+    var save = $("#save", form);
+    if (save) { save.classList.toggle("primary", !asking); }
+    if (asking) {
+      yes = button("Save anyway", function () { if (save) { save.classList.add("primary"); } again(); });
       yes.className = "primary";
       p.appendChild(document.createTextNode(" "));
       p.appendChild(yes);
@@ -330,6 +335,13 @@
       if (details) { details.open = true; }
       field.setAttribute("aria-invalid", "true");
       field.setAttribute("aria-describedby", "queue-notice");
+      // Beside the field too, where it is not in the bar that stays on the screen.
+      if (field.closest && !field.closest(".savebar") && field.parentNode) {
+        var beside = document.createElement("p");
+        beside.className = "field-error";
+        beside.textContent = result.reason;
+        field.parentNode.insertBefore(beside, field.nextSibling);
+      }
     }
     window.scrollTo(0, 0);
     if (yes) { yes.focus({ preventScroll: true }); }
