@@ -37,7 +37,7 @@ public struct UnconfirmedHistory: Sendable, Hashable {
     public var isEmpty: Bool { amounts.values.allSatisfy(\.isZero) }
 
     /// The whole amount unconfirmed.
-    /// - Throws: ``MoneyError/overflow(_:)`` when it does not fit.
+    /// - Throws: `MoneyError.overflow` when it does not fit.
     public func total() throws -> Money { try amounts.values.reduce(Money.zero) { try $0.adding($1) } }
 
     /// A clinic's unconfirmed part of its overdue figure (zero for one without).
