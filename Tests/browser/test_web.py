@@ -531,10 +531,11 @@ def history_in_one_pass(workdir, drivers):
               f"the splits start at the file's first sales ({starts})")
 
         phone.get(server.base + "/dashboard")
-        chips = [c.text for c in phone.find_elements(By.CSS_SELECTOR, ".clinic-card .chip")]
+        # Read in one script: the live dashboard may redraw its cards between two reads.
+        chips = phone.execute_script("return Array.from(document.querySelectorAll('.clinic-card .chip'), c => c.innerText.trim())")
         check("Overdue" not in chips and "Unconfirmed" in chips, f"no clinic is Overdue before she answers: her history is Unconfirmed ({chips})")
-        question = phone.find_element(By.ID, "history-question")
-        check("Were they paid?" in question.text, "the dashboard asks once whether her history was paid")
+        question = phone.execute_script("var q = document.getElementById('history-question'); return q ? q.innerText : ''")
+        check("Were they paid?" in question, "the dashboard asks once whether her history was paid")
         no_command("the dashboard")
         shot("3-dashboard")
         violations = accessibility(phone)
@@ -550,9 +551,13 @@ def history_in_one_pass(workdir, drivers):
         before = len(json.loads(subprocess.run([COMMISSION, "sale", "list", "--format", "json", "--limit", "1000", "--db", db], check=True, capture_output=True, text=True).stdout))
         phone.find_element(By.ID, "save").click()
         refusal = wait_for(phone, lambda d: d.find_element(By.ID, "queue-notice"))
-        where = phone.execute_script(IN_REACH, refusal)
+        # The sentence where her eye is: beside the refused field, brought to the top of her screen.
+        beside = phone.find_element(By.CSS_SELECTOR, "#discount + p.field-error")
+        where = phone.execute_script(IN_REACH, beside)
+        field_where = phone.execute_script(IN_REACH, phone.find_element(By.ID, "discount"))
         kept = phone.execute_script("return [document.getElementById('quantity').value, document.getElementById('discount').value, document.getElementById('note').value, document.activeElement.id, document.getElementById('discount').getAttribute('aria-invalid')]")
-        check("discount" in refusal.text and where["visible"], f"the refusal is on the first screen ({refusal.text!r}, {where})")
+        check("discount" in refusal.text and beside.text == refusal.text and where["visible"] and field_where["visible"],
+              f"the refusal is on the first screen, beside the discount it refuses ({beside.text!r}, {where}, {field_where})")
         check(kept == ["3", "999,00", "für Frau Berger", "discount", "true"], f"every field as she typed it, the discount marked and focused ({kept})")
         shot("4-refused")
         fill(phone, "discount", "")
@@ -567,6 +572,13 @@ def history_in_one_pass(workdir, drivers):
         check(after == before, "nothing was saved before she answers")
         shot("5-asked")
         anyway = question.find_element(By.XPATH, ".//button[normalize-space()='Save anyway']")
+        change = question.find_element(By.XPATH, ".//button[normalize-space()='Change it']")
+        # While it asks, its two answers are the only buttons to press: Save steps aside.
+        answers = phone.execute_script(
+            "var s = document.getElementById('save'); return [s ? s.getBoundingClientRect().height : 0, arguments[0].getBoundingClientRect().top, arguments[1].getBoundingClientRect().top]",
+            anyway, change)
+        check(answers[0] == 0 and abs(answers[1] - answers[2]) < 2 and phone.execute_script(IN_REACH, change)["visible"],
+              f"while it asks, Save is hidden and its two answers stand side by side on the first screen ({answers})")
         anyway.click()
         saved = wait_for(phone, lambda d: d.find_elements(By.ID, "saved") and d.find_element(By.ID, "saved").text, seconds=10)
         recorded = json.loads(subprocess.run([COMMISSION, "sale", "list", "--format", "json", "--limit", "1000", "--db", db], check=True, capture_output=True, text=True).stdout)

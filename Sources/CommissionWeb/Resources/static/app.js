@@ -319,31 +319,51 @@
     var asking = result.confirm && again;
     var p = notice(result.reason, asking ? "notice question" : "error");
     var yes = null;
-    // One primary action at a time: while it asks, Save anyway is it.
+    // One action at a time: while it asks, its two answers are the only ones (Save steps aside).
     var save = $("#save", form);
-    if (save) { save.classList.toggle("primary", !asking); }
+    var answered = function () { if (save) { save.hidden = false; } var q = $("#queue-notice"); if (q) { q.parentNode.removeChild(q); } };
+    if (save) { save.hidden = asking; }
+    var missed = $("#missed");
+    if (missed) { missed.hidden = true; }
     if (asking) {
-      yes = button("Save anyway", function () { if (save) { save.classList.add("primary"); } again(); });
+      yes = button("Save anyway", function () { answered(); again(); });
       yes.className = "primary";
+      var change = button("Change it", function () {
+        answered();
+        var asked = result.field && form.elements[result.field];
+        if (asked && asked.focus) { asked.classList.remove("asked"); asked.focus(); }
+      });
+      var answers = document.createElement("span");
+      answers.className = "answers";
+      answers.appendChild(yes);
+      answers.appendChild(change);
       p.appendChild(document.createTextNode(" "));
-      p.appendChild(yes);
+      p.appendChild(answers);
     }
     var field = result.field && form.elements[result.field];
     if (field && field.length && !field.tagName) { field = field[0]; }  // a group of radios
     if (field) {
       var details = field.closest && field.closest("details");
       if (details) { details.open = true; }
-      field.setAttribute("aria-invalid", "true");
+      // A question marks its field as asked about, a refusal as wrong.
+      if (asking) { field.classList.add("asked"); } else { field.setAttribute("aria-invalid", "true"); }
       field.setAttribute("aria-describedby", "queue-notice");
       // Beside the field too, where it is not in the bar that stays on the screen.
-      if (field.closest && !field.closest(".savebar") && field.parentNode) {
+      if (!asking && field.closest && !field.closest(".savebar") && field.parentNode) {
         var beside = document.createElement("p");
         beside.className = "field-error";
         beside.textContent = result.reason;
         field.parentNode.insertBefore(beside, field.nextSibling);
       }
     }
-    window.scrollTo(0, 0);
+    // The sentence where her eye is: a field in the bar that stays on the screen is seen with the
+    // sentence at the top; any other field is brought to the top, its sentence beside it.
+    var label = field && field.id && document.querySelector("label[for='" + field.id + "']");
+    if (field && !asking && field.closest && !field.closest(".savebar") && (label || field).scrollIntoView) {
+      (label || field).scrollIntoView({ block: "start" });
+    } else {
+      window.scrollTo(0, 0);
+    }
     if (yes) { yes.focus({ preventScroll: true }); }
     else if (field && field.focus) { field.focus({ preventScroll: true }); }
   }
