@@ -462,6 +462,48 @@ package enum PostgresSchema {
             name: "v16: the question about her history",
             statements: ["ALTER TABLE book ADD COLUMN historyQuestion date"]
         ),
+        // What reaches her when she is not looking (`ReminderStore`), kept beside the accounts:
+        // her devices, what reminds her and when, the reminders sent (claimed once by whichever
+        // server sends them first), her calendar feed's secret (its digest).
+        Migration(
+            name: "v17: reminders, push devices and the pay dates calendar",
+            statements: [
+                """
+                CREATE TABLE pushDevice (
+                    id bigserial PRIMARY KEY,
+                    bookId bigint NOT NULL,
+                    accountId bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    endpoint text NOT NULL CHECK (length(endpoint) BETWEEN 1 AND 2048),
+                    p256dh text NOT NULL,
+                    auth text NOT NULL,
+                    label text NOT NULL,
+                    createdAt bigint NOT NULL,
+                    UNIQUE (bookId, endpoint)
+                )
+                """,
+                "CREATE INDEX pushDevice_account ON pushDevice (bookId, accountId)",
+                """
+                CREATE TABLE reminderSetting (
+                    bookId bigint NOT NULL,
+                    accountId bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    endOfDay boolean NOT NULL,
+                    lateClinics boolean NOT NULL,
+                    endOfDayMinute bigint NOT NULL CHECK (endOfDayMinute BETWEEN 0 AND 1439),
+                    calendarDigest text UNIQUE,
+                    PRIMARY KEY (bookId, accountId)
+                )
+                """,
+                """
+                CREATE TABLE reminderSent (
+                    bookId bigint NOT NULL,
+                    accountId bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    key text NOT NULL,
+                    at bigint NOT NULL,
+                    PRIMARY KEY (bookId, accountId, key)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// `clinicPeriodTotal`: a kept clinic's expected figure (net payable) per pay period with sales;

@@ -485,6 +485,39 @@ package enum Schema {
             )
         }
 
+        // What reaches her when she is not looking (`ReminderStore`): her devices' push
+        // subscriptions, what reminds her and when, the reminders sent (claimed once), her
+        // calendar feed's secret (its digest).
+        migrator.registerMigration("v19: reminders, push devices and the pay dates calendar") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE pushDevice (
+                        id INTEGER PRIMARY KEY,
+                        accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                        endpoint TEXT NOT NULL UNIQUE CHECK (length(endpoint) BETWEEN 1 AND 2048),
+                        p256dh TEXT NOT NULL,
+                        auth TEXT NOT NULL,
+                        label TEXT NOT NULL,
+                        createdAt INTEGER NOT NULL
+                    );
+                    CREATE INDEX pushDevice_account ON pushDevice(accountId);
+                    CREATE TABLE reminderSetting (
+                        accountId INTEGER PRIMARY KEY REFERENCES account(id) ON DELETE CASCADE,
+                        endOfDay INTEGER NOT NULL,
+                        lateClinics INTEGER NOT NULL,
+                        endOfDayMinute INTEGER NOT NULL CHECK (endOfDayMinute BETWEEN 0 AND 1439),
+                        calendarDigest TEXT UNIQUE
+                    );
+                    CREATE TABLE reminderSent (
+                        accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                        key TEXT NOT NULL,
+                        at INTEGER NOT NULL,
+                        PRIMARY KEY (accountId, key)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+
         return migrator
     }
 

@@ -168,6 +168,9 @@ public protocol BookDirectory: Sendable {
     func book(username: String) async throws -> Int64?
     /// The book an unused, unexpired invitation leads to.
     func book(invitationDigest: String, now: Date) async throws -> Int64?
+    /// The book whose calendar feed secret has this digest (its pay dates calendar is asked for
+    /// without a sign-in).
+    func book(calendarDigest: String) async throws -> Int64?
     /// The store of a book.
     func store(book: Int64) async throws -> any ServerBookStore
     /// Of a database's several hosts, which answers as the primary (`host 2 of 2`: by its place,
@@ -191,8 +194,9 @@ extension BookDirectory {
 }
 
 /// What a server needs of a book's store: the book, its accounts and members, the answers kept for
-/// idempotency keys, and the sign-in slowdown's counts.
+/// idempotency keys, the sign-in slowdown's counts, and what reaches her when she is not looking.
 public typealias ServerBookStore = CommissionStore & AccountStore & TeamStore & IdempotencyStore & SignInThrottleStore
+    & ReminderStore
 
 /// Failed sign-ins counted under one key (a name and an address, an address, a name).
 public struct SignInFailures: Sendable, Equatable {

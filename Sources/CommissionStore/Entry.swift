@@ -50,18 +50,23 @@ public struct EntryForm: Sendable, Hashable {
     /// How many recent sales the form shows.
     public static let recentCount = 5
 
-    /// The days of the fortnight before `today` she usually works but entered nothing on, oldest
-    /// first, from the days she sold on in the ten weeks before `today` (see ``EntryForm``).
-    public static func missedDays(today: Day, soldOn: Set<Day>) -> [Day] {
+    /// The weekdays she usually works, from the days she sold on in the eight weeks before the
+    /// fortnight that ends before `today`: a weekday she sold on in at least three of those weeks
+    /// and in at least half of the weeks she worked at all then.
+    public static func usualWeekdays(today: Day, soldOn: Set<Day>) -> Set<Weekday> {
         var weeksPerWeekday: [Weekday: Set<Int>] = [:]
         var worked: Set<Int> = []
         for day in soldOn where day < today.adding(days: -14) && day >= today.adding(days: -70) {
             weeksPerWeekday[day.weekday, default: []].insert(day.ordinal / 7)
             worked.insert(day.ordinal / 7)
         }
-        let usual = Set(
-            weeksPerWeekday.filter { $0.value.count >= 3 && 2 * $0.value.count >= worked.count }.keys
-        )
+        return Set(weeksPerWeekday.filter { $0.value.count >= 3 && 2 * $0.value.count >= worked.count }.keys)
+    }
+
+    /// The days of the fortnight before `today` she usually works but entered nothing on, oldest
+    /// first, from the days she sold on in the ten weeks before `today` (see ``EntryForm``).
+    public static func missedDays(today: Day, soldOn: Set<Day>) -> [Day] {
+        let usual = usualWeekdays(today: today, soldOn: soldOn)
         return (1...14).map { today.adding(days: -$0) }.filter { usual.contains($0.weekday) && !soldOn.contains($0) }
             .reversed()
     }

@@ -101,6 +101,52 @@ public enum StoreInput {
         usernameKey(try name(username, field: "user name"))
     }
 
+    /// A device's push subscription, checked: an endpoint URL of at most 2,048 characters, keys
+    /// in base64url of their sizes (a P-256 point, a 16-byte secret), a label of at most 100.
+    public static func pushDevice(
+        endpoint: String,
+        p256dh: String,
+        auth: String,
+        label: String
+    ) throws -> (endpoint: String, p256dh: String, auth: String, label: String) {
+        let endpoint = endpoint.trimmingWhitespace()
+        guard !endpoint.isEmpty, endpoint.utf8.count <= 2048, endpoint.hasPrefix("http") else {
+            throw StoreError.invalid(
+                field: "endpoint",
+                reason: "a push subscription's endpoint is its push service's URL."
+            )
+        }
+        func base64URL(_ text: String, _ length: ClosedRange<Int>, _ field: String) throws -> String {
+            let text = text.trimmingWhitespace()
+            guard length.contains(text.utf8.count),
+                text.unicodeScalars.allSatisfy({
+                    $0.isASCII
+                        && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+                            || $0 == "=")
+                })
+            else {
+                throw StoreError.invalid(field: field, reason: "the subscription's \(field) key is not in base64url.")
+            }
+            return text
+        }
+        let label = String(label.trimmingWhitespace().prefix(100))
+        return (
+            endpoint, try base64URL(p256dh, 86...88, "p256dh"), try base64URL(auth, 22...24, "auth"),
+            label.isEmpty ? "A browser" : label
+        )
+    }
+
+    /// Reminder settings, checked: the end of her working day a minute of the day.
+    public static func reminderSettings(_ settings: ReminderSettings) throws -> ReminderSettings {
+        guard (0..<(24 * 60)).contains(settings.endOfDayMinute) else {
+            throw StoreError.invalid(
+                field: "time",
+                reason: "the end of your working day is a time of day, 00:00 to 23:59."
+            )
+        }
+        return settings
+    }
+
     /// The form a user name is looked up in (sign-in, the sign-in slowdown's counts).
     public static func usernameKey(_ username: String) -> String {
         comparable(username).precomposedStringWithCompatibilityMapping.lowercased()

@@ -79,7 +79,7 @@ import Testing
         // Upgraded to the last migration, sound, and its summaries equal a recount of its sales.
         #expect(
             try sqlite3(path, "SELECT identifier FROM grdb_migrations ORDER BY rowid DESC LIMIT 1")
-                == "v18: the question about her history"
+                == "v19: reminders, push devices and the pay dates calendar"
         )
         #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
         // The audit log, copied into a table that also takes price-list, schedule and product

@@ -50,6 +50,7 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                 "v16: sign-in failures and server secrets",
                 "v17: the book's epoch, products and clinics on the audit log",
                 "v18: the question about her history",
+                "v19: reminders, push devices and the pay dates calendar",
             ]
         )
     }
@@ -390,11 +391,13 @@ func cents(_ minor: Int64) -> Money { Money(minorUnits: minor) }
                 sql: "SELECT name FROM pragma_table_list WHERE wr = 1 AND schema = 'main' ORDER BY name"
             )
         }
-        // (and the clinics' product names, WITHOUT ROWID for their key too, schema v14.)
+        // (and the clinics' product names, WITHOUT ROWID for their key too, schema v14; the reminders
+        // sent, claimed by their key, v19.)
         #expect(
             clustered == [
                 "clinicDayTotal", "clinicMonthTotal", "clinicPeriodDirty", "clinicPeriodTotal", "idempotencyKey",
-                "productAlias", "productMonthTotal", "productYearTotal", "serverSecret", "signInFailure",
+                "productAlias", "productMonthTotal", "productYearTotal", "reminderSent", "serverSecret",
+                "signInFailure",
             ]
         )
 

@@ -1016,6 +1016,7 @@ import Testing
         func book(tokenDigest: String) async throws -> Int64? { throw Self.away }
         func book(username: String) async throws -> Int64? { throw Self.away }
         func book(invitationDigest: String, now: Date) async throws -> Int64? { throw Self.away }
+        func book(calendarDigest: String) async throws -> Int64? { throw Self.away }
         func store(book: Int64) async throws -> any ServerBookStore { throw Self.away }
     }
 

@@ -1,0 +1,126 @@
+import CommissionCore
+import Foundation
+
+/// A notification to send her: what it says, where its tap leads, and how the push service keeps
+/// it (its topic: a newer one of the same topic replaces the older on her phone).
+public struct Reminder: Sendable, Hashable {
+    /// Claimed once per account (``ReminderStore/claimReminder(_:of:at:)``).
+    public var key: String
+    public var title: String
+    public var body: String
+    /// The page a tap opens (a path of the app).
+    public var url: String
+    /// At most 32 characters of the URL-safe alphabet (RFC 8030 §5.4).
+    public var topic: String
+    public var urgency: String
+    /// How long the push service keeps it for a device that is off, in seconds.
+    public var ttl: Int
+
+    public init(
+        key: String,
+        title: String,
+        body: String,
+        url: String,
+        topic: String,
+        urgency: String = "normal",
+        ttl: Int
+    ) {
+        (self.key, self.title, self.body, self.url, self.topic, self.urgency, self.ttl) = (
+            key, title, body, url, topic, urgency, ttl
+        )
+    }
+
+    /// The message's JSON, as the service worker reads it.
+    public var payload: [UInt8] {
+        let object: [String: String] = ["title": title, "body": body, "url": url, "tag": topic]
+        // try?: a dictionary of strings always encodes
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8))
+    }
+}
+
+/// What reminds her now, worked out from what the book says (no I/O): the end of a working day
+/// without sales, a clinic that has become late. The scheduler of `serve` asks it every minute,
+/// claims each reminder once and sends it to her devices.
+public enum ReminderPlan {
+    /// "No sales recorded today": on a day she usually works (the missed days' rule,
+    /// ``EntryForm/usualWeekdays(today:soldOn:)``), once it is past the end of her working day in
+    /// the book's time zone, while no sale of today is recorded. Kept until midnight.
+    public static func endOfDay(
+        now: Date,
+        timeZone: TimeZone,
+        settings: ReminderSettings,
+        soldOn: Set<Day>
+    ) -> Reminder? {
+        guard settings.endOfDay else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: now)
+        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        let today = Day(now, in: timeZone)
+        guard minute >= settings.endOfDayMinute, !soldOn.contains(today),
+            EntryForm.usualWeekdays(today: today, soldOn: soldOn).contains(today.weekday)
+        else { return nil }
+        return Reminder(
+            key: "end-of-day \(today)",
+            title: "No sales recorded today",
+            body: "Add them now?",
+            url: "/?date=\(today)",
+            topic: "end-of-day",
+            ttl: max(60, (24 * 60 - minute) * 60)
+        )
+    }
+
+    /// One clinic's periods and its usual time to pay, for ``late(clinics:today:settings:style:isAsked:)``.
+    public struct ClinicStanding: Sendable {
+        public var clinic: Clinic
+        public var reconciliation: Reconciliation
+        public var dueAfterDays: Int
+        public init(clinic: Clinic, reconciliation: Reconciliation, dueAfterDays: Int) {
+            (self.clinic, self.reconciliation, self.dueAfterDays) = (clinic, reconciliation, dueAfterDays)
+        }
+    }
+
+    /// "Glow Aesthetics is late": when a clinic's oldest unpaid period becomes overdue (past its
+    /// usual day of payment, as the dashboard says it), once, and once more a week later if it is
+    /// still unpaid; never for a period paid or closed, nor one of her history she has not
+    /// confirmed (`isAsked`). Its tap opens Payouts with the payment prefilled.
+    public static func late(
+        clinics: [ClinicStanding],
+        today: Day,
+        settings: ReminderSettings,
+        style: LocaleStyle,
+        isAsked: (Clinic.ID, PayPeriod) -> Bool = { _, _ in false }
+    ) -> [Reminder] {
+        guard settings.lateClinics else { return [] }
+        var reminders: [Reminder] = []
+        for entry in clinics {
+            let notDue = Arrears.notDueFrom(entry.clinic.calendar, today: today, dueAfterDays: entry.dueAfterDays)
+            let overdue = entry.reconciliation.periods.filter {
+                $0.difference.isPositive && !$0.isClosed && $0.period.end < today && $0.period.start < notDue
+                    && !isAsked(entry.clinic.id, $0.period)
+            }
+            guard let oldest = overdue.first else { continue }
+            // try?: an overdue sum beyond 64 bits is said as the oldest period's alone
+            let owed = (try? overdue.reduce(Money.zero) { try $0.adding($1.difference) }) ?? oldest.difference
+            // It became overdue the day its usual time to pay ran out after its end.
+            let became = oldest.period.end.adding(days: 1 + entry.dueAfterDays)
+            let again = today >= became.adding(days: 7)
+            let amount =
+                style.formatInput(oldest.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            reminders.append(
+                Reminder(
+                    key: "late \(entry.clinic.id) \(oldest.period.start)" + (again ? " again" : ""),
+                    title: "\(entry.clinic.name) is late",
+                    body:
+                        "It owes you \(style.format(owed)) for \(overdue.count == 1 ? style.format(oldest.period) : "\(overdue.count) pay periods"), past the day it usually pays. Record its payment when it comes.",
+                    url:
+                        "/payouts?clinic=\(entry.clinic.id)&period=\(oldest.period.start)&amount=\(amount)#payout-form",
+                    topic: "late-\(entry.clinic.id.rawValue)",
+                    urgency: "normal",
+                    ttl: 24 * 3600
+                )
+            )
+        }
+        return reminders
+    }
+}

@@ -1,0 +1,84 @@
+import CommissionCore
+import Foundation
+
+/// A browser where her reminders reach her: its push subscription (the push service's URL and
+/// the keys a message is encrypted for), and what she calls it.
+public struct PushDevice: Sendable, Hashable, Identifiable {
+    public typealias ID = EntityID<PushDevice>
+    public var id: ID
+    public var account: Account.ID
+    /// The push service's URL for this subscription.
+    public var endpoint: String
+    /// The subscription's P-256 public key and auth secret, base64url, as the browser gives them.
+    public var p256dh: String
+    public var auth: String
+    /// "Chrome on Android", from the browser that subscribed.
+    public var label: String
+    public var createdAt: Date
+
+    public init(
+        id: ID,
+        account: Account.ID,
+        endpoint: String,
+        p256dh: String,
+        auth: String,
+        label: String,
+        createdAt: Date
+    ) {
+        (self.id, self.account, self.endpoint, self.p256dh, self.auth, self.label, self.createdAt) = (
+            id, account, endpoint, p256dh, auth, label, createdAt
+        )
+    }
+}
+
+/// What reminds her, and when: an account's own.
+public struct ReminderSettings: Sendable, Hashable {
+    /// At the end of a day she usually works with no sale recorded.
+    public var endOfDay: Bool
+    /// When a clinic's period becomes overdue (and a week later if still unpaid).
+    public var lateClinics: Bool
+    /// The end of her working day, in minutes after midnight in the book's time zone (19:00 by default).
+    public var endOfDayMinute: Int
+
+    public init(endOfDay: Bool = true, lateClinics: Bool = true, endOfDayMinute: Int = 19 * 60) {
+        (self.endOfDay, self.lateClinics, self.endOfDayMinute) = (endOfDay, lateClinics, endOfDayMinute)
+    }
+
+    public static let `default` = ReminderSettings()
+}
+
+/// Where a server keeps what reaches her when she is not looking: her devices' push
+/// subscriptions, what reminds her and when, the reminders sent (claimed once, so that several
+/// servers on one database send each once, and a restart never twice), and her calendar feed's
+/// secret (its digest).
+public protocol ReminderStore: Sendable {
+    /// The devices of `account`, or of every account of the book (nil), oldest first.
+    func pushDevices(of account: Account.ID?) async throws -> [PushDevice]
+    /// Adds a device, or renews the one with the same endpoint (a browser subscribes again).
+    @discardableResult
+    func addPushDevice(
+        account: Account.ID,
+        endpoint: String,
+        p256dh: String,
+        auth: String,
+        label: String,
+        now: Date
+    ) async throws -> PushDevice
+    /// Removes a device of `account` (nil: of any account); false when there is none.
+    @discardableResult
+    func removePushDevice(_ id: PushDevice.ID, of account: Account.ID?) async throws -> Bool
+    /// Removes the device of this endpoint (its push service said it is gone).
+    func removePushDevice(endpoint: String) async throws
+    /// What reminds `account` (the defaults until it chose).
+    func reminderSettings(of account: Account.ID) async throws -> ReminderSettings
+    func setReminderSettings(_ settings: ReminderSettings, of account: Account.ID) async throws
+    /// Claims the reminder `key` ("end-of-day 2026-12-01") of `account`: true for the one caller
+    /// that claims it first, false for every other (another server, a restart).
+    func claimReminder(_ key: String, of account: Account.ID, at: Date) async throws -> Bool
+    /// The SHA-256 digest of `account`'s calendar feed secret, or nil when it has none.
+    func calendarDigest(of account: Account.ID) async throws -> String?
+    /// Sets (or, with nil, revokes) the digest of `account`'s calendar feed secret.
+    func setCalendarDigest(_ digest: String?, of account: Account.ID) async throws
+    /// The account whose calendar feed secret has this digest.
+    func account(calendarDigest: String) async throws -> Account.ID?
+}
