@@ -282,6 +282,8 @@ let package = Package(
                 // To make an account's hash at another cost than the server's.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // To read a push message as her browser would (RFC 8291).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: tests
         ),

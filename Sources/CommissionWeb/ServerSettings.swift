@@ -29,6 +29,8 @@ import SystemPackage
 /// | `releaseBooksAfter` | `--release-books-after` | `10m` (PostgreSQL: a book's app unused this long is released) |
 /// | `publicUrl` | `--public-url` | the server's own address (`http://HOST:PORT`): what links it makes lead to |
 /// | `maxBodySize` | `--max-body-size` | `8M`: the largest request body (an API import); an uploaded workbook may unpack to 64 times it |
+/// | `pushContact` | `--push-contact` | `publicUrl` (or the server's own address): a `mailto:` or `https:` URL the push services may reach whoever runs the server at |
+/// | `unsafePushEndpoints` | `--unsafe-push-endpoints` | `false`: for tests only, push endpoints on private addresses and over http are called |
 public struct ServerSettings: Sendable, Equatable {
     public var db: String?
     public var databaseUrl: String?
@@ -52,6 +54,10 @@ public struct ServerSettings: Sendable, Equatable {
     public var publicUrl: String?
     /// The largest request body, in bytes.
     public var maxBodySize = 8 << 20
+    /// Who runs the server, for the push services (the VAPID `sub`).
+    public var pushContact: String?
+    /// Call push endpoints inside the server's network, and over http: tests only.
+    public var unsafePushEndpoints = false
 
     public init() {}
 
@@ -68,6 +74,8 @@ public struct ServerSettings: Sendable, Equatable {
         public var releaseBooksAfter: String?
         public var publicUrl: String?
         public var maxBodySize: String?
+        public var pushContact: String?
+        public var unsafePushEndpoints: Bool?
         public init() {}
     }
 
@@ -99,6 +107,8 @@ public struct ServerSettings: Sendable, Equatable {
         put("publicUrl", flags.publicUrl.map(ConfigContent.string))
         put("moreDatabases", flags.moreDatabases.flatMap { $0.isEmpty ? nil : ConfigContent.stringArray($0) })
         put("maxBodySize", flags.maxBodySize.map(ConfigContent.string))
+        put("pushContact", flags.pushContact.map(ConfigContent.string))
+        put("unsafePushEndpoints", flags.unsafePushEndpoints.map(ConfigContent.bool))
         // An empty variable is as good as none.
         let environment = environment.filter { !$0.value.isEmpty }
         var providers: [any ConfigProvider] = [
@@ -149,6 +159,15 @@ public struct ServerSettings: Sendable, Equatable {
             try value("releaseBooksAfter") { try config.requiredString(forKey: $0) } ?? settings.releaseBooksAfter
         settings.publicUrl = try value("publicUrl") { try config.requiredString(forKey: $0) }
         settings.moreDatabases = try value("moreDatabases") { try config.requiredStringArray(forKey: $0) } ?? []
+        settings.pushContact = try value("pushContact") { try config.requiredString(forKey: $0) }
+        settings.unsafePushEndpoints =
+            try value("unsafePushEndpoints") { try config.requiredBool(forKey: $0) } ?? false
+        if let contact = settings.pushContact, !(contact.hasPrefix("mailto:") || contact.hasPrefix("https://")) {
+            throw SettingsError.invalid(
+                "pushContact",
+                "\"\(contact)\" is a mailto: or https: URL (mailto:ops@example.com), how a push service reaches whoever runs the server"
+            )
+        }
         if let size = try value("maxBodySize", { try config.requiredString(forKey: $0) }) {
             guard let bytes = Self.bytes(size), (64 << 10...1 << 30).contains(bytes) else {
                 throw SettingsError.invalid(

@@ -48,6 +48,13 @@ public struct WebConfiguration: Sendable {
     /// Where a sample book is kept — a new, empty store (in memory) — when the server of one book
     /// offers "Try it first" on its set-up page (``SampleBook``); nil offers none.
     public var sampleStore: (@Sendable () async throws -> any WebStore)?
+    /// How her reminders go out (Web Push): the push services' transport (`serve`'s HTTP client;
+    /// nil sends none, and Settings → Notifications says so), who runs the server for the push
+    /// services to reach (the VAPID `sub`: a `mailto:` or `https:` URL; the public address by
+    /// default), and whether an endpoint inside the server's network may be called (tests only).
+    public var pushTransport: (any PushTransport)?
+    public var pushContact: String?
+    public var unsafePushEndpoints = false
 
     public init(
         host: String = "127.0.0.1",

@@ -46,6 +46,11 @@ struct Serve: AsyncParsableCommand {
               commission serve --log-level notice                             # no line for each request
               COMMISSION_METRICS_TOKEN=… commission serve                     # /metrics for Prometheus
               commission serve --backup-every 24h --keep 14                   # into backups/ beside the book
+              commission serve --public-url https://commission.example.com --push-contact mailto:ops@example.com
+
+            Her reminders (Settings → Notifications) go out from the server itself, through the push \
+            services her browsers name (Web Push): it needs outbound HTTPS, and a contact for them \
+            (--push-contact, else --public-url).
             """
     )
     @OptionGroup var book: BookOptions
@@ -155,6 +160,18 @@ struct Serve: AsyncParsableCommand {
     )
     var maxBodySize: String?
     @Option(
+        name: .customLong("push-contact"),
+        help: ArgumentHelp(
+            "How the push services that carry her reminders reach whoever runs the server (default: --public-url).",
+            valueName: "mailto:…|https://…"
+        )
+    )
+    var pushContact: String?
+    @Flag(
+        name: .customLong("unsafe-push-endpoints"),
+        help: "For tests only: call push endpoints on private addresses and over http."
+    ) var unsafePushEndpoints = false
+    @Option(
         name: .customLong("config"),
         help: ArgumentHelp(
             "A JSON file of settings, below the flags and COMMISSION_* variables (also COMMISSION_CONFIG).",
@@ -176,6 +193,7 @@ struct Serve: AsyncParsableCommand {
         (flags.booksKept, flags.releaseBooksAfter, flags.publicUrl, flags.maxBodySize) = (
             booksKept, releaseBooksAfter, publicUrl, maxBodySize
         )
+        (flags.pushContact, flags.unsafePushEndpoints) = (pushContact, unsafePushEndpoints ? true : nil)
         let settings: ServerSettings
         do {
             settings = try await ServerSettings.resolve(flags, file: configFile)
@@ -224,6 +242,11 @@ struct Serve: AsyncParsableCommand {
                 "The links this server makes (invitations) will lead to \(configuration.linkBase): set --public-url (publicUrl) to the address people reach it at.\n"
             )
         }
+        // Her reminders go out through the push services of her browsers (Web Push).
+        let push = HTTPPushTransport()
+        configuration.pushTransport = push
+        configuration.pushContact = settings.pushContact
+        configuration.unsafePushEndpoints = settings.unsafePushEndpoints
         if let token = settings.metricsToken {
             let metrics = ServerMetrics(token: token)
             metrics.bootstrap()
@@ -306,7 +329,15 @@ struct Serve: AsyncParsableCommand {
                 return all
             }
             defer { backups?.cancel() }
+            let reminders = try await remind(configuration, logger: logger, identityFrom: firstBook) {
+                var stores: [any WebStore] = []
+                for book in try await books.booksWithPushDevices() { stores.append(try await books.store(book: book)) }
+                return stores
+            }
+            defer { reminders.cancel() }
             try await app.runService()
+            reminders.cancel()
+            await push.shutdown()
             return
         } else {
             let fileStore = try book.open()
@@ -330,7 +361,33 @@ struct Serve: AsyncParsableCommand {
             archiving.map { [ScheduledBackups.Book(folder: "book", source: $0)] } ?? []
         }
         defer { backups?.cancel() }
+        let reminders = try await remind(configuration, logger: logger, identityFrom: store) { [store] }
+        defer { reminders.cancel() }
         try await app.runService()
+        reminders.cancel()
+        await push.shutdown()
+    }
+
+    /// Starts the scheduler of her reminders (every minute, for the books with a device to reach):
+    /// its task, which the server's end cancels. The server's VAPID identity is made once and kept
+    /// in `identityFrom`'s database.
+    func remind(
+        _ configuration: WebConfiguration,
+        logger: Logger,
+        identityFrom store: any WebStore,
+        books: @escaping @Sendable () async throws -> [any WebStore]
+    ) async throws -> Task<Void, Never> {
+        guard let transport = configuration.pushTransport else { return Task {} }
+        let sender = PushSender(
+            identity: try await WebPush.Identity.kept(in: store),
+            contact: configuration.pushContact ?? configuration.linkBase,
+            transport: transport,
+            policy: PushEndpointPolicy(allowUnsafe: configuration.unsafePushEndpoints),
+            clock: configuration.clock,
+            logger: logger
+        )
+        let service = ReminderService(books: books, sender: sender, clock: configuration.clock, logger: logger)
+        return Task { await service.run(every: .seconds(60)) }
     }
 
     /// Starts the scheduled backups (`--backup-every`), if asked for: their task, which the server's end cancels.

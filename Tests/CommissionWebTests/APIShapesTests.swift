@@ -130,6 +130,16 @@ import Testing
                 .post, "/api/v1/import?dryRun=true&createMissing=true&share=40&schedule=weekly:monday",
                 "date,clinic,product,quantity,unit price\n2026-03-07,Lumen,Night Cream,1,30.00\n"
             ),
+            (.get, "/api/v1/notifications", nil),
+            (.post, "/api/v1/notifications/settings", #"{"time": "18:30", "lateClinics": false}"#),
+            (
+                .post, "/api/v1/notifications/devices",
+                #"{"endpoint": "https://push.example.net/send/1", "keys": {"p256dh": "\#(ReminderStoreKeys.p256dh)", "auth": "\#(ReminderStoreKeys.auth)"}}"#
+            ),
+            (.post, "/api/v1/notifications/test", nil),
+            (.post, "/api/v1/notifications/devices/1/remove", nil),
+            (.post, "/api/v1/calendar", nil),
+            (.post, "/api/v1/calendar/revoke", nil),
             (.delete, "/api/v1/payouts/\(ids.payout)", nil),
             (.delete, "/api/v1/prices/\(ids.price)", nil),
             (.delete, "/api/v1/sales/\(ids.sale)", nil),
@@ -163,7 +173,7 @@ import Testing
 
     @Test("Every answer of the API is the shape the document gives it, and no other")
     func everyAnswerIsTheDocumentsShape() async throws {
-        let test = try await TestApp()
+        let test = try await TestApp(push: FakePushService())
         let owner = try await test.store.createOwner(username: "ana", passwordHash: "x")
         _ = try await test.store.createToken(
             account: owner.id,
@@ -283,8 +293,9 @@ import Testing
             }
             return validated
         }
-        // Every JSON answer was held to its schema (the deletions of prices, payouts and deductions answer 204).
-        #expect(validated == requests.count - 3)
+        // Every JSON answer was held to its schema (the deletions of prices, payouts and deductions, a
+        // device removed and the calendar link revoked answer 204).
+        #expect(validated == requests.count - 5)
         #expect(Self.jsonOperations().count >= 50)
     }
 

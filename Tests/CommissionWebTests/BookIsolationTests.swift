@@ -544,6 +544,22 @@ import Testing
             return [Probe(uri: path, body: #"{"name": "another"}"#, expectation: .answeredWithoutTheOtherBook)]
         case (.post, "/api/v1/invitations"):
             return [Probe(uri: path, body: "{}", expectation: .answeredWithoutTheOtherBook)]
+        // Her reminders and calendar are her account's: nothing of the other book's to reach.
+        case (.post, "/api/v1/notifications/settings"):
+            return [Probe(uri: path, body: #"{"time": "18:00"}"#, expectation: .answeredWithoutTheOtherBook)]
+        case (.post, "/api/v1/notifications/devices"):
+            let keys = #"{"p256dh": "\#(ReminderStoreKeys.p256dh)", "auth": "\#(ReminderStoreKeys.auth)"}"#
+            return [
+                Probe(
+                    uri: path,
+                    body: #"{"endpoint": "https://93.184.215.14/push/\#(UUID().uuidString)", "keys": \#(keys)}"#,
+                    expectation: .answeredWithoutTheOtherBook
+                )
+            ]
+        case (.post, "/api/v1/notifications/devices/:id/remove"):
+            return [Probe(uri: path.replacing(":id", with: "999999"), expectation: .refused)]
+        case (.post, "/api/v1/notifications/test"), (.post, "/api/v1/calendar"), (.post, "/api/v1/calendar/revoke"):
+            return [Probe(uri: path, expectation: .answeredWithoutTheOtherBook)]
         case (.get, "/api/v1/changes/since/:revision"):
             // With no epoch, or one that is not the book's: where the caller's own book stands (410).
             return ["/api/v1/changes/since/0", "/api/v1/changes/since/0?epoch=another"].map {

@@ -16,7 +16,8 @@ struct TestApp {
     let glow: Clinic
     let serum: Product
 
-    init(maxBodySize: Int = 64 * 1024) async throws {
+    /// `push`: where the app's push messages go (none sent without one), to endpoints on any address.
+    init(maxBodySize: Int = 64 * 1024, push: (any PushTransport)? = nil) async throws {
         store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
         glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         serum = try await store.createProduct(
@@ -34,7 +35,8 @@ struct TestApp {
                 effectiveFrom: try Day(parsing: "2020-01-01")
             )
         )
-        let configuration = WebConfiguration(maxBodySize: maxBodySize, bcryptCost: 4)
+        var configuration = WebConfiguration(maxBodySize: maxBodySize, bcryptCost: 4)
+        (configuration.pushTransport, configuration.unsafePushEndpoints) = (push, push != nil)
         app = Application(router: buildRouter(configuration: configuration, store: store, routes: routes))
     }
 }

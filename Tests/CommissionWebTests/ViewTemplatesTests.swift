@@ -377,6 +377,26 @@ import Testing
         #expect(missing == [], "\(missing)")
     }
 
+    @Test func theNotificationsPageShowsOnlyWhatItsViewHas() throws {
+        let sample = NotificationsPageView(
+            canSend: true,
+            publicKey: "BAbc",
+            endOfDay: true,
+            lateClinics: true,
+            time: "19:00",
+            timeZone: "Europe/Berlin",
+            devices: [
+                .init(id: 1, label: "Chrome on Android", since: "12/01/2026", endpoint: "https://push.example.net/1")
+            ],
+            calendarOn: true,
+            newCalendar: "https://commission.example.net/calendar/x.ics",
+            newCalendarWebcal: "webcal://commission.example.net/calendar/x.ics",
+            csrf: "token"
+        )
+        let missing = try Self.unresolved("notifications", sample)
+        #expect(missing == [], "\(missing)")
+    }
+
     @Test("The compare and dispute pages show only what their views have") func compareAndDisputeViews() throws {
         let line = ComparePageView.Line(
             number: 1,

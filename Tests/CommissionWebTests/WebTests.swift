@@ -45,7 +45,8 @@ import Testing
         #expect(try await test.store.countSales(SaleQuery(includeVoided: true)) == 0)
     }
 
-    @Test("Only the health check, static files, sign-in and invitations are open") func onlyPublicRoutesAreOpen()
+    @Test("Only the health check, static files, sign-in, invitations and her calendar feed are open")
+    func onlyPublicRoutesAreOpen()
         async throws
     {
         let test = try await TestApp()
@@ -57,6 +58,8 @@ import Testing
                 "GET /setup", "POST /setup", "GET /login", "POST /login", "GET /invite/:secret", "POST /invite/:secret",
                 // The sample book set-up offers: opened only while the book awaits set-up (FirstRunTests), left by anyone.
                 "POST /sample", "GET /sample/leave",
+                // Her pay dates calendar, asked for by her calendar app: its secret is the key (NotificationsPageTests).
+                "GET /calendar/:file",
             ]
         )
     }

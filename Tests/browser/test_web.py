@@ -6,6 +6,7 @@ Usage: test_web.py PATH/TO/commission --axe PATH/TO/axe.min.js [--screenshots DI
 They assert what she sees on a 360×640 phone — where the money is, whether Save is in reach, what
 happens with no network — not only that pages load.
 """
+import base64
 import datetime
 import json
 import os
@@ -16,8 +17,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -277,14 +280,14 @@ def network(driver, online):
 class Server:
     """`commission serve` on one book and port, which a test may kill and start again."""
 
-    def __init__(self, db, workdir):
-        self.db, self.port = db, free_port()
+    def __init__(self, db, workdir, extra=()):
+        self.db, self.port, self.extra = db, free_port(), list(extra)
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(os.path.join(workdir, "server.log"), "a")
         self.process = None
 
     def start(self):
-        self.process = subprocess.Popen([COMMISSION, "serve", "--db", self.db, "--port", str(self.port)], stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([COMMISSION, "serve", "--db", self.db, "--port", str(self.port), *self.extra], stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 20
         while True:
             try:
@@ -467,6 +470,134 @@ def newcomer(workdir, drivers):
 # A command of the command line, or one of its flags: never on a page.
 COMMAND = re.compile(r"`commission [a-z]|commission (clinic|product|terms|import|sale) [a-z]|(^|\s)--[a-z][a-z-]+")
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+
+
+def notifications_walk(workdir, drivers):
+    """Settings → Notifications on her phone: a sentence of why and the button before anything is
+    asked (the browser's question only on her tap); with permission granted (DevTools), her tap
+    subscribes (the browser's push service stubbed in the page: headless Chromium has none) and the
+    server keeps the device; a test notification reaches her push service (on 127.0.0.1); that
+    message, delivered to the service worker through DevTools, shows as a notification with its
+    title, body and page. On Payouts, an overdue clinic's Remind opens a note with its figures."""
+    print("Notifications on her phone: asked only on her tap, a device kept, a push shown; a late clinic reminded in one tap")
+    import http.server
+    received = []
+
+    class PushService(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    push = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), PushService)
+    threading.Thread(target=push.serve_forever, daemon=True).start()
+    db = os.path.join(workdir, "notifications.sqlite")
+    server = Server(db, workdir, extra=["--unsafe-push-endpoints", "--push-contact", "mailto:ops@example.com"])
+    server.start()
+    try:
+        phone = browser(phone=True)
+        drivers.append(phone)
+        phone.get(server.base + "/setup")
+        fill(phone, "username", "nora")
+        fill(phone, "password", PASSWORD)
+        submit(phone, "Create my book")
+        phone.get(server.base + "/more")
+        phone.find_element(By.LINK_TEXT, "Notifications & calendar").click()
+        wait_for(phone, lambda d: d.current_url.endswith("/settings/notifications"))
+        script_ready(phone)
+        button = wait_for(phone, lambda d: d.find_element(By.ID, "push-on").is_displayed() and d.find_element(By.ID, "push-on"))
+        why = phone.find_element(By.ID, "push-why")
+        check(why.is_displayed() and "asks next" in why.text and phone.execute_script("return Notification.permission") == "default",
+              f"before anything is asked: why, and the button ({why.text!r}); the browser has asked nothing")
+        check(phone.execute_script(IN_REACH, button)["visible"], "Turn on notifications is on her first screen")
+        violations = accessibility(phone)
+        check(violations == [], f"Settings → Notifications: axe-core finds no violation {violations}")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "notifications-1-off.png"))
+
+        # Her browser's push service, as the page's script meets it: a subscription of real keys.
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        private = ec.generate_private_key(ec.SECP256R1())
+        raw = private.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        b64 = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+        auth = os.urandom(16)
+        endpoint = f"http://127.0.0.1:{push.server_address[1]}/push/phone"
+        phone.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["notifications"], "origin": server.base})
+        # On every page from now on, as her browser's would: subscribe() makes it, getSubscription() finds it.
+        stub = """
+            (function () {
+              var sub = { endpoint: %s, toJSON: function () { return { endpoint: %s, keys: { p256dh: %s, auth: %s } }; } };
+              PushManager.prototype.subscribe = function (options) {
+                if (!options.userVisibleOnly || options.applicationServerKey.length !== 65) { return Promise.reject(new Error("no key")); }
+                localStorage.setItem("subscribed", "1");
+                return Promise.resolve(sub);
+              };
+              PushManager.prototype.getSubscription = function () { return Promise.resolve(localStorage.getItem("subscribed") ? sub : null); };
+            })();
+        """ % (json.dumps(endpoint), json.dumps(endpoint), json.dumps(b64(raw)), json.dumps(b64(auth)))
+        phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": stub})
+        phone.refresh()
+        script_ready(phone)
+        button = wait_for(phone, lambda d: d.find_element(By.ID, "push-on").is_displayed() and d.find_element(By.ID, "push-on"))
+        old = phone.find_element(By.TAG_NAME, "html")
+        button.click()
+        wait_for(phone, lambda d: d.find_element(By.TAG_NAME, "html") != old and "Notifications are on for this device." in d.find_element(By.TAG_NAME, "body").text, seconds=10)
+        devices = phone.find_element(By.ID, "devices").text
+        check("Chrome on " in devices and "since" in devices, f"her phone is listed among her devices ({devices!r})")
+        kept = subprocess.run(["sqlite3", db, "SELECT endpoint FROM pushDevice"], capture_output=True, text=True).stdout.split()
+        check(kept == [endpoint], f"the server keeps the subscription ({kept})")
+        status = wait_for(phone, lambda d: "gets your notifications" in d.find_element(By.ID, "push-status").text and d.find_element(By.ID, "push-status").text)
+        check(not phone.find_element(By.ID, "push-on").is_displayed(), f"the page says this device gets them, the button gone ({status!r})")
+
+        submit(phone, "Send a test notification")
+        notice = phone.find_element(By.CSS_SELECTOR, "p.notice").text
+        check("Sent" in notice and len(received) == 1, f"the test reaches her push service ({notice!r}, {len(received)} request)")
+        if SCREENSHOTS:
+            phone.save_screenshot(os.path.join(SCREENSHOTS, "notifications-2-on.png"))
+        import http_ece
+        message = http_ece.decrypt(received[0], private_key=private, auth_secret=auth, version="aes128gcm").decode() if received else "{}"
+        phone.execute_cdp_cmd("ServiceWorker.enable", {})
+        # The message her push service would hand her browser, to its service worker (whose
+        # registration's id DevTools does not tell Selenium: the few there are, each tried).
+        for registration in ["0", "1", "2", "3"]:
+            try:
+                phone.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {"origin": server.base, "registrationId": registration, "data": message})
+            except Exception:  # noqa: BLE001 (an id that is no registration)
+                pass
+        shown = wait_for(phone, lambda d: d.execute_async_script(
+            "var done = arguments[0]; navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })"
+            ".then(function (n) { done(n.map(function (x) { return [x.title, x.body, x.data && x.data.url, x.tag]; })); })"), seconds=10)
+        check(shown == [["Commission", "This is how your reminders will look.", "/settings/notifications", "test"]],
+              f"delivered to the service worker, it shows as a notification, its tap's page with it ({shown})")
+
+        print("  a late clinic, reminded in one tap from Payouts")
+        today = datetime.date.today()
+        cli = lambda *args: subprocess.run([COMMISSION, *args, "--db", db], check=True, capture_output=True, text=True)
+        cli("clinic", "add", "Glow Aesthetics", "--schedule", "monthly")
+        cli("product", "add", "Serum", "--price", "50.00", "--cost", "20.00")
+        cli("terms", "add", "Glow Aesthetics", "--share", "40", "--from", "2020-01-01")
+        cli("sale", "add", "Glow Aesthetics", "Serum", "2", "--date", (today - datetime.timedelta(days=75)).isoformat())
+        phone.get(server.base + "/dashboard")
+        later = phone.find_element(By.CSS_SELECTOR, "#history-form button[value='later']")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", later)
+        old = phone.find_element(By.TAG_NAME, "html")
+        later.click()
+        wait_for(phone, lambda d: d.find_element(By.TAG_NAME, "html") != old)
+        phone.get(server.base + "/payouts")
+        remind = phone.find_elements(By.XPATH, "//a[normalize-space()='Remind Glow Aesthetics']")
+        note = urllib.parse.unquote(remind[0].get_attribute("href")) if remind else ""
+        check(note.startswith("mailto:?subject=Commission for ") and "$24.00" in note and "it was due by" in note,
+              f"Remind Glow Aesthetics opens a note with the period, what it owes and when it was due ({note[:160]!r})")
+        check(remind and phone.execute_script(IN_REACH, remind[0])["visible"], "the note is a tap away on her first screen")
+    finally:
+        server.stop()
+        server.log.close()
+        push.shutdown()
 
 
 def history_in_one_pass(workdir, drivers):
@@ -738,7 +869,7 @@ def demo_book(workdir, drivers):
         sale_page = phone.find_element(By.CSS_SELECTOR, "#sales-list a.row-link").get_attribute("href")[len(base):]
         pages = [("sale", "/"), ("dashboard", "/dashboard"), ("sales", "/sales"), ("sale-detail", sale_page), ("statement", "/statements"),
                  ("year", "/year"), ("payouts", "/payouts"), ("compare", "/compare"), ("book", "/book"), ("clinic", clinic_page),
-                 ("product", product_page), ("terms", terms_page), ("transfer", "/transfer"), ("settings", "/settings"), ("more", "/more")]
+                 ("product", product_page), ("terms", terms_page), ("transfer", "/transfer"), ("settings", "/settings"), ("notifications", "/settings/notifications"), ("more", "/more")]
         for driver, kind, width, height in [(phone, "phone", 360, 640), (desk, "desktop", 1280, 900)]:
             for name, path in pages:
                 driver.get(base + path)
@@ -1259,7 +1390,7 @@ def main():
             driver.add_cookie({"name": "commission_session", "value": next(c["value"] for c in desk.get_cookies() if c["name"] == "commission_session"), "path": "/"})
 
         print("Every page: labelled inputs, readable contrast, tap targets a finger's size, no sideways scrolling at 360 px (light and dark)")
-        pages = ["/", "/dashboard", "/sales", "/statements", "/year", "/payouts", "/compare", "/book", "/transfer", "/settings", "/more",
+        pages = ["/", "/dashboard", "/sales", "/statements", "/year", "/payouts", "/compare", "/book", "/transfer", "/settings", "/settings/notifications", "/more",
                  f"/sales/{sales()[0]['id']}/edit", "/book/clinics/1", f"/book/products/{serum['id']}", "/book/terms/1"]
         dark = browser(phone=True, dark=True)
         drivers.append(dark)
@@ -1345,7 +1476,7 @@ def main():
         print("Without a session, nothing is shown")
         stranger = browser()
         drivers.append(stranger)
-        for path in ["/", "/dashboard", "/statements", "/payouts", "/settings"]:
+        for path in ["/", "/dashboard", "/statements", "/payouts", "/settings", "/settings/notifications"]:
             stranger.get(base + path)
             check(stranger.current_url.endswith("/login"), f"{path} sends a stranger to the sign-in page")
         try:
@@ -1358,6 +1489,7 @@ def main():
         outage(workdir, drivers)
         newcomer(workdir, drivers)
         history_in_one_pass(workdir, drivers)
+        notifications_walk(workdir, drivers)
         demo_book(workdir, drivers)
 
         print("SIGTERM shuts the server down gracefully, even with a live stream open")

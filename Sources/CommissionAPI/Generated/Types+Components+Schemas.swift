@@ -3629,5 +3629,243 @@ extension Components {
                 case message
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ReminderSettings`.
+        public struct ReminderSettings: Codable, Hashable, Sendable {
+            /// At the end of a day usually worked with no sale recorded.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReminderSettings/endOfDay`.
+            public var endOfDay: Swift.Bool
+            /// When a clinic's period becomes overdue, and a week later if still unpaid.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReminderSettings/lateClinics`.
+            public var lateClinics: Swift.Bool
+            /// The end of the working day, HH:MM in the book's time zone.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReminderSettings/time`.
+            public var time: Swift.String
+            /// Creates a new `ReminderSettings`.
+            ///
+            /// - Parameters:
+            ///   - endOfDay: At the end of a day usually worked with no sale recorded.
+            ///   - lateClinics: When a clinic's period becomes overdue, and a week later if still unpaid.
+            ///   - time: The end of the working day, HH:MM in the book's time zone.
+            public init(
+                endOfDay: Swift.Bool,
+                lateClinics: Swift.Bool,
+                time: Swift.String
+            ) {
+                self.endOfDay = endOfDay
+                self.lateClinics = lateClinics
+                self.time = time
+            }
+            public enum CodingKeys: String, CodingKey {
+                case endOfDay
+                case lateClinics
+                case time
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReminderSettingsInput`.
+        public struct ReminderSettingsInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReminderSettingsInput/endOfDay`.
+            public var endOfDay: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ReminderSettingsInput/lateClinics`.
+            public var lateClinics: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/ReminderSettingsInput/time`.
+            public var time: Swift.String?
+            /// Creates a new `ReminderSettingsInput`.
+            ///
+            /// - Parameters:
+            ///   - endOfDay:
+            ///   - lateClinics:
+            ///   - time:
+            public init(
+                endOfDay: Swift.Bool? = nil,
+                lateClinics: Swift.Bool? = nil,
+                time: Swift.String? = nil
+            ) {
+                self.endOfDay = endOfDay
+                self.lateClinics = lateClinics
+                self.time = time
+            }
+            public enum CodingKeys: String, CodingKey {
+                case endOfDay
+                case lateClinics
+                case time
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushDevice`.
+        public struct PushDevice: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushDevice/id`.
+            public var id: Swift.Int64
+            /// "Chrome on Android", from the browser that subscribed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushDevice/label`.
+            public var label: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushDevice/createdAt`.
+            public var createdAt: Foundation.Date
+            /// Creates a new `PushDevice`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - label: "Chrome on Android", from the browser that subscribed.
+            ///   - createdAt:
+            public init(
+                id: Swift.Int64,
+                label: Swift.String,
+                createdAt: Foundation.Date
+            ) {
+                self.id = id
+                self.label = label
+                self.createdAt = createdAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case label
+                case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushSubscriptionKeys`.
+        public struct PushSubscriptionKeys: Codable, Hashable, Sendable {
+            /// The subscription's P-256 public key, base64url.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionKeys/p256dh`.
+            public var p256dh: Swift.String
+            /// Its 16-byte auth secret, base64url.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionKeys/auth`.
+            public var auth: Swift.String
+            /// Creates a new `PushSubscriptionKeys`.
+            ///
+            /// - Parameters:
+            ///   - p256dh: The subscription's P-256 public key, base64url.
+            ///   - auth: Its 16-byte auth secret, base64url.
+            public init(
+                p256dh: Swift.String,
+                auth: Swift.String
+            ) {
+                self.p256dh = p256dh
+                self.auth = auth
+            }
+            public enum CodingKeys: String, CodingKey {
+                case p256dh
+                case auth
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput`.
+        public struct PushSubscriptionInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/endpoint`.
+            public var endpoint: Swift.String
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/keys`.
+            public var keys: Components.Schemas.PushSubscriptionKeys
+            /// What the device is called; from its User-Agent when absent.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/label`.
+            public var label: Swift.String?
+            /// Creates a new `PushSubscriptionInput`.
+            ///
+            /// - Parameters:
+            ///   - endpoint:
+            ///   - keys:
+            ///   - label: What the device is called; from its User-Agent when absent.
+            public init(
+                endpoint: Swift.String,
+                keys: Components.Schemas.PushSubscriptionKeys,
+                label: Swift.String? = nil
+            ) {
+                self.endpoint = endpoint
+                self.keys = keys
+                self.label = label
+            }
+            public enum CodingKeys: String, CodingKey {
+                case endpoint
+                case keys
+                case label
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Notifications`.
+        public struct Notifications: Codable, Hashable, Sendable {
+            /// The server's VAPID public key (a browser's `applicationServerKey`), base64url; absent when the server sends no notifications.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notifications/publicKey`.
+            public var publicKey: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Notifications/settings`.
+            public var settings: Components.Schemas.ReminderSettings
+            /// - Remark: Generated from `#/components/schemas/Notifications/devices`.
+            public var devices: [Components.Schemas.PushDevice]
+            /// Creates a new `Notifications`.
+            ///
+            /// - Parameters:
+            ///   - publicKey: The server's VAPID public key (a browser's `applicationServerKey`), base64url; absent when the server sends no notifications.
+            ///   - settings:
+            ///   - devices:
+            public init(
+                publicKey: Swift.String? = nil,
+                settings: Components.Schemas.ReminderSettings,
+                devices: [Components.Schemas.PushDevice]
+            ) {
+                self.publicKey = publicKey
+                self.settings = settings
+                self.devices = devices
+            }
+            public enum CodingKeys: String, CodingKey {
+                case publicKey
+                case settings
+                case devices
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TestNotificationResult`.
+        public struct TestNotificationResult: Codable, Hashable, Sendable {
+            /// Devices the test reached.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TestNotificationResult/sent`.
+            public var sent: Swift.Int
+            /// Each device not reached, and why.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TestNotificationResult/failed`.
+            public var failed: [Swift.String]
+            /// Creates a new `TestNotificationResult`.
+            ///
+            /// - Parameters:
+            ///   - sent: Devices the test reached.
+            ///   - failed: Each device not reached, and why.
+            public init(
+                sent: Swift.Int,
+                failed: [Swift.String]
+            ) {
+                self.sent = sent
+                self.failed = failed
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sent
+                case failed
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CalendarLink`.
+        public struct CalendarLink: Codable, Hashable, Sendable {
+            /// The feed's https (or http) address: its secret is the key.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CalendarLink/url`.
+            public var url: Swift.String
+            /// The same as a webcal: link, which opens a calendar app.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CalendarLink/webcal`.
+            public var webcal: Swift.String
+            /// Creates a new `CalendarLink`.
+            ///
+            /// - Parameters:
+            ///   - url: The feed's https (or http) address: its secret is the key.
+            ///   - webcal: The same as a webcal: link, which opens a calendar app.
+            public init(
+                url: Swift.String,
+                webcal: Swift.String
+            ) {
+                self.url = url
+                self.webcal = webcal
+            }
+            public enum CodingKeys: String, CodingKey {
+                case url
+                case webcal
+            }
+        }
     }
 }

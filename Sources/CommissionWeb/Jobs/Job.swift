@@ -48,7 +48,7 @@ struct WebApp: Sendable {
         AccountJob.self, EntryJob.self, SalesJob.self, DashboardJob.self, StatementsJob.self, CompareJob.self,
         PayoutsJob.self, BookJob.self, ClinicsController.self, ProductsController.self, TermsController.self,
         PricesController.self, DeductionsController.self, WelcomeJob.self, TransferJob.self, SettingsJob.self,
-        RemoteStoreJob.self,
+        NotificationsJob.self, RemoteStoreJob.self,
     ]
 
     // MARK: Pages

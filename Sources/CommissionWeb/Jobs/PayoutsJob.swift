@@ -131,6 +131,26 @@ struct PayoutsJob: Job {
     /// (each saying what), then the running one and the twelve before it; `chosen` (a Record
     /// payment's prefill) selected, else its oldest ended period that owes. Each option's value is
     /// `clinic/start`.
+    /// "Remind Glow": a short, polite note about an overdue period, as a `mailto:` link her mail
+    /// app opens with it written (she chooses whom to send it to, or shares it as she likes).
+    static func reminderNote(to clinic: Clinic, period: PeriodReconciliation, dueBy: Day, style: LocaleStyle) -> String
+    {
+        let subject = "Commission for \(style.format(period.period))"
+        let owed =
+            period.received.isZero
+            ? "my commission for \(style.format(period.period)), \(style.format(period.difference)), has"
+            : "of my commission for \(style.format(period.period)), \(style.format(period.difference)) of \(style.format(period.expected)) has"
+        let body = """
+            Hello,
+
+            \(owed) not reached me yet; it was due by \(style.format(dueBy)). Could you let me know when it will be paid?
+
+            Thank you.
+            """
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+        return "mailto:?subject=\(encode(subject))&body=\(encode(body))"
+    }
+
     static func periodPicker(
         _ clinic: Clinic,
         reconciliation: Reconciliation,
@@ -251,7 +271,18 @@ struct PayoutsJob: Job {
                     payLink: p.difference.isPositive && !p.isClosed && p.period.end < today
                         ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
                         : nil,
-                    credit: p.difference.isNegative
+                    credit: p.difference.isNegative,
+                    remindLink: p.difference.isPositive && !p.isClosed && p.period.end < today
+                        && p.period.start < notDue
+                        && !(history?.asks(about: p.period, of: clinic.id) ?? false)
+                        ? Self.reminderNote(
+                            to: clinic,
+                            period: p,
+                            dueBy: p.period.end.adding(
+                                days: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays
+                            ),
+                            style: style
+                        ) : nil
                 )
             }
             // What is open first: money missing or too much, and the period running now.
@@ -678,6 +709,8 @@ package struct PayoutsPageView: PageView {
         let payLink: String?
         /// Paid beyond what it owed: `difference` is then what it paid beyond, shown as a credit.
         let credit: Bool
+        /// A note to the clinic, when it is overdue: her mail app opened with it written.
+        let remindLink: String?
 
         package init(
             period: String,
@@ -691,7 +724,8 @@ package struct PayoutsPageView: PageView {
             start: String,
             running: Bool,
             payLink: String?,
-            credit: Bool = false
+            credit: Bool = false,
+            remindLink: String? = nil
         ) {
             (self.period, self.expected, self.received, self.difference, self.paid) = (
                 period, expected, received, difference, paid
@@ -701,7 +735,7 @@ package struct PayoutsPageView: PageView {
             (self.closed, self.clinicID, self.start, self.running, self.payLink) = (
                 closed, clinicID, start, running, payLink
             )
-            self.credit = credit
+            (self.credit, self.remindLink) = (credit, remindLink)
         }
     }
 

@@ -609,6 +609,73 @@
     });
     open();
   }
+  // Settings → Notifications: this device's subscription, asked for only on her tap, with a
+  // sentence of why before the browser's own question; where push cannot work, what to do instead.
+  var pushDevice = $("#push-device");
+  if (pushDevice) {
+    var pushStatus = $("#push-status"), pushOn = $("#push-on"), pushWhy = $("#push-why");
+    var say = function (text) { pushStatus.textContent = text; };
+    var appleMobile = /iPhone|iPad|iPod/.test(navigator.userAgent);
+    var standalone = window.matchMedia && window.matchMedia("(display-mode: standalone)").matches || navigator.standalone === true;
+    var keyBytes = function (text) {
+      var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+      while (base64.length % 4) { base64 += "="; }
+      var raw = atob(base64), bytes = new Uint8Array(raw.length);
+      for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+      return bytes;
+    };
+    var send = function (subscription) {
+      var json = subscription.toJSON(), form = $("#push-subscribe");
+      form.elements.endpoint.value = json.endpoint;
+      form.elements.p256dh.value = json.keys.p256dh;
+      form.elements.auth.value = json.keys.auth;
+      form.submit();
+    };
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+      say(appleMobile && !standalone
+        ? "On an iPhone or iPad, notifications come to Commission on your home screen: tap Share, then Add to Home Screen, open Commission from there and come back to this page."
+        : "This browser does not show notifications from web apps: open this page in Chrome, Edge, Firefox or Safari.");
+    } else if (Notification.permission === "denied") {
+      say("Notifications for this site are blocked in your browser's settings: allow them there, then come back to this page.");
+    } else {
+      navigator.serviceWorker.ready.then(function (registration) {
+        return registration.pushManager.getSubscription();
+      }).then(function (subscription) {
+        if (subscription && Notification.permission === "granted") {
+          say("This device gets your notifications.");
+          // Kept on the server too (it may have been removed there): sent again only if it is not.
+          var endpoints = Array.prototype.map.call(document.querySelectorAll("#devices [data-endpoint]"), function (e) { return e.getAttribute("data-endpoint"); });
+          if (endpoints.indexOf(subscription.endpoint) < 0) { send(subscription); }
+          return;
+        }
+        say("This device gets no notifications yet.");
+        pushOn.hidden = false;
+        pushWhy.hidden = false;
+      }).catch(function () { say("This device gets no notifications yet."); pushOn.hidden = false; pushWhy.hidden = false; });
+      pushOn.addEventListener("click", function () {
+        pushOn.disabled = true;
+        Notification.requestPermission().then(function (permission) {
+          if (permission !== "granted") {
+            pushOn.disabled = false;
+            say("Notifications were not allowed. To get them, allow them for this site in your browser's settings and tap the button again.");
+            return null;
+          }
+          say("Turning them on…");
+          // A push service out of reach may leave the browser waiting: after 20 s she is told.
+          var slow = setTimeout(function () {
+            pushOn.disabled = false;
+            say("Your browser is still waiting for its push service (is it online?). Try again in a moment.");
+          }, 20000);
+          return navigator.serviceWorker.ready.then(function (registration) {
+            return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(pushDevice.getAttribute("data-key")) });
+          }).then(function (subscription) { clearTimeout(slow); return subscription; }, function (error) { clearTimeout(slow); throw error; });
+        }).then(function (subscription) { if (subscription) { send(subscription); } }).catch(function () {
+          pushOn.disabled = false;
+          say("Your browser could not turn notifications on just now (is it online?). Try again in a moment.");
+        });
+      });
+    }
+  }
   showConnection();
   probe();
 })();

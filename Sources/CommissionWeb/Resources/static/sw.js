@@ -1,6 +1,7 @@
 // Commission's service worker: the app shell and the last copy of the entry page and the dashboard,
 // so that the app opens with no network. Sales saved meanwhile wait in the page's own queue
-// (app.js, IndexedDB); nothing here sends or changes anything.
+// (app.js, IndexedDB); nothing here sends or changes anything. Her reminders (Web Push) are shown
+// here, and a tap on one opens the page it names.
 "use strict";
 var VERSION = "__VERSION__";  // the server writes a digest of the static files here
 var SHELL = "commission-shell-" + VERSION;
@@ -52,3 +53,32 @@ function page(request, url) {
     });
   });
 }
+
+// Her reminders (Web Push): shown with the server's words; a newer one of the same kind (its tag)
+// replaces the older. A tap opens the page it names, in the app's window if one is open.
+self.addEventListener("push", function (event) {
+  var message = {};
+  try { message = event.data ? event.data.json() : {}; } catch (e) { message = { body: event.data ? event.data.text() : "" }; }
+  event.waitUntil(self.registration.showNotification(message.title || "Commission", {
+    body: message.body || "",
+    tag: message.tag || "commission",
+    icon: "/static/icon-192.png",
+    badge: "/static/icon-192.png",
+    data: { url: message.url || "/" }
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  // Only a page of the app itself is opened.
+  if (target.origin !== self.location.origin) { target = new URL("/", self.location.origin); }
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+    for (var i = 0; i < windows.length; i++) {
+      if (new URL(windows[i].url).origin === self.location.origin && "navigate" in windows[i]) {
+        return windows[i].focus().then(function (client) { return client.navigate(target.href); });
+      }
+    }
+    return self.clients.openWindow(target.href);
+  }));
+});

@@ -1,0 +1,115 @@
+import AsyncAlgorithms
+import CommissionCore
+import CommissionKit
+import CommissionStore
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The reminders that reach her when she is not looking, sent by `serve` itself: once a minute
+/// (``tick(now:)``), for every book with a device to reach, each account's end-of-day reminder
+/// and late clinics, each claimed in the database before it is sent — so that a reminder due
+/// while the server was down goes out when it starts (if still true), never twice, and once only
+/// with several servers on one database.
+package struct ReminderService: Service {
+    /// The books to look at: the one of a single-book server, or those of a directory with a device.
+    package let books: @Sendable () async throws -> [any WebStore]
+    package let sender: PushSender
+    package let clock: any WallClock
+    package let logger: Logger
+
+    package init(
+        books: @escaping @Sendable () async throws -> [any WebStore],
+        sender: PushSender,
+        clock: any WallClock,
+        logger: Logger
+    ) {
+        (self.books, self.sender, self.clock, self.logger) = (books, sender, clock, logger)
+    }
+
+    package func run() async throws {
+        await run(every: .seconds(60))
+    }
+
+    /// At start (a reminder due while the server was down goes out now, if still true), then
+    /// every `interval`, until the task is cancelled.
+    package func run(every interval: Duration) async {
+        let sent = await tick(now: clock.now)
+        // Said once: what was due while the server was down, sent now.
+        logger.info("reminders: the pass at start sent \(sent) notification\(sent == 1 ? "" : "s")")
+        for await _ in AsyncTimerSequence(interval: interval, clock: .continuous) {
+            if Task.isCancelled { return }
+            await tick(now: clock.now)
+        }
+    }
+
+    /// One pass: what is due now, claimed and sent. Says what it sent (for the tests and the log).
+    @discardableResult
+    package func tick(now: Date) async -> Int {
+        var sent = 0
+        let stores: [any WebStore]
+        do { stores = try await books() } catch {
+            logger.warning("reminders: the books could not be listed: \(String(reflecting: error))")
+            return 0
+        }
+        await withTaskGroup(of: Int.self) { group in
+            for store in stores {
+                group.addTask { await self.tick(store, now: now) }
+            }
+            for await count in group { sent += count }
+        }
+        return sent
+    }
+
+    /// One book's pass.
+    func tick(_ store: any WebStore, now: Date) async -> Int {
+        let reminders = store
+        do {
+            let devices = try await reminders.pushDevices(of: nil)
+            guard !devices.isEmpty else { return 0 }
+            let settings = try await store.settings()
+            let zone = TimeZone(identifier: settings.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")!
+            let today = Day(now, in: zone)
+            let soldOn = try await store.daysWithSales(from: today.adding(days: -70), through: today)
+            let dashboard = try await store.dashboard(today: today)
+            let history = try await UnconfirmedHistory.asked(of: store, dashboard: dashboard)
+            var standings: [ReminderPlan.ClinicStanding] = []
+            for standing in dashboard.clinics where standing.overdue(history).isPositive {
+                standings.append(
+                    .init(
+                        clinic: standing.clinic,
+                        reconciliation: try await store.reconciliation(clinic: standing.clinic.id, today: today),
+                        dueAfterDays: standing.arrears.dueAfterDays
+                    )
+                )
+            }
+            var sent = 0
+            for (account, devices) in Dictionary(grouping: devices, by: \.account) {
+                let chosen = try await reminders.reminderSettings(of: account)
+                var due = ReminderPlan.late(clinics: standings, today: today, settings: chosen, style: settings.style) {
+                    history?.asks(about: $1, of: $0) ?? false
+                }
+                if let endOfDay = ReminderPlan.endOfDay(now: now, timeZone: zone, settings: chosen, soldOn: soldOn) {
+                    due.append(endOfDay)
+                }
+                var gone: Set<PushDevice.ID> = []
+                for reminder in due where try await reminders.claimReminder(reminder.key, of: account, at: now) {
+                    for device in devices where !gone.contains(device.id) {
+                        switch await sender.send(reminder, to: device, store: reminders) {
+                        case .sent: sent += 1
+                        case .gone:
+                            gone.insert(device.id)
+                            logger.info("reminders: a device's push service no longer knows it; removed")
+                        case .refused(let why), .failed(let why):
+                            logger.warning("reminders: \(reminder.key) not sent to a device: \(why)")
+                        }
+                    }
+                }
+            }
+            return sent
+        } catch {
+            logger.warning("reminders: a book's pass failed: \(String(reflecting: error))")
+            return 0
+        }
+    }
+}
