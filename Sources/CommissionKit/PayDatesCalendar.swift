@@ -70,23 +70,28 @@ public struct PayDatesCalendar: Sendable {
                 )
                 if let figures = standing[period], !figures.expected.isZero || !figures.received.isZero {
                     let expected = period.end.adding(days: entry.dueAfterDays)
-                    let state: String
+                    // What it says, and its SEQUENCE: a later state of the same event counts higher,
+                    // so that a calendar that kept the earlier one takes this one (RFC 5545 §3.8.7.4).
+                    let summary: String, sequence: Int
                     if figures.difference.isZero || figures.difference.isNegative {
-                        state = "Paid"
+                        (summary, sequence) = ("Paid: \(name) paid \(style.format(figures.received))", 2)
                     } else if entry.unconfirmed.contains(period) {
-                        state = "Unconfirmed"
+                        (summary, sequence) = (
+                            "Unconfirmed: \(name), \(style.format(figures.difference)) — was it paid?", 1
+                        )
                     } else if period.end < today && period.start < notDue {
-                        state = "Overdue"
+                        (summary, sequence) = ("Overdue: \(name) owes \(style.format(figures.difference))", 1)
                     } else {
-                        state = "Expected"
+                        (summary, sequence) = ("Expected: \(name) pays \(style.format(figures.difference))", 0)
                     }
                     lines += Self.event(
                         uid: "commission-\(key)-pay@\(host)",
                         day: expected,
-                        summary: "\(state): \(name) pays \(style.format(figures.expected))",
+                        summary: summary,
                         description: "For \(style.format(period)): \(style.format(figures.expected)) expected, "
                             + "\(style.format(figures.received)) paid"
-                            + (state == "Overdue" ? ", past the day it usually pays." : ".")
+                            + (summary.hasPrefix("Overdue") ? ", past the day it usually pays." : "."),
+                        sequence: sequence
                     )
                 }
                 period = calendar.period(containing: period.end.adding(days: 1))
@@ -96,7 +101,7 @@ public struct PayDatesCalendar: Sendable {
         return lines.map(Self.fold).joined(separator: "\r\n") + "\r\n"
     }
 
-    static func event(uid: String, day: Day, summary: String, description: String) -> [String] {
+    static func event(uid: String, day: Day, summary: String, description: String, sequence: Int = 0) -> [String] {
         let date = day.description.replacingOccurrences(of: "-", with: "")
         return [
             "BEGIN:VEVENT", "UID:\(escape(uid))",
@@ -104,22 +109,24 @@ public struct PayDatesCalendar: Sendable {
             "DTSTAMP:\(date)T000000Z",
             "DTSTART;VALUE=DATE:\(date)",
             "DTEND;VALUE=DATE:\(day.adding(days: 1).description.replacingOccurrences(of: "-", with: ""))",
-            "SUMMARY:\(escape(summary))", "DESCRIPTION:\(escape(description))", "TRANSP:TRANSPARENT",
+            "SEQUENCE:\(sequence)", "SUMMARY:\(escape(summary))", "DESCRIPTION:\(escape(description))",
+            "TRANSP:TRANSPARENT",
             "END:VEVENT",
         ]
     }
 
     /// A TEXT value escaped (RFC 5545 §3.3.11).
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        // By scalar: "\r\n" is one Character, which a match on "\n" would miss.
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\\\"
             case ";": out += "\\;"
             case ",": out += "\\,"
             case "\n": out += "\\n"
             case "\r": break
-            default: out.append(character)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

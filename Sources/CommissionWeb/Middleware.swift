@@ -24,9 +24,18 @@ struct RequestLogMiddleware: RouterMiddleware {
             (elapsed.components.seconds * 10_000) + (elapsed.components.attoseconds + 50_000_000_000_000)
             / 100_000_000_000_000
         context.logger.info(
-            "\(request.method) \(request.uri.path) \(response.status.code) \(tenths / 10).\(tenths % 10)ms"
+            "\(request.method) \(Self.loggable(request.uri.path)) \(response.status.code) \(tenths / 10).\(tenths % 10)ms"
         )
         return response
+    }
+
+    /// A path as the log may keep it: the secret of a link that is its own key (an invitation, her
+    /// calendar feed) left out.
+    static func loggable(_ path: String) -> String {
+        for prefix in ["/invite/", "/calendar/"] where path.hasPrefix(prefix) {
+            return prefix + "…" + (path.hasSuffix(".ics") ? ".ics" : "")
+        }
+        return path
     }
 }
 

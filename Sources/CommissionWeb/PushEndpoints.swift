@@ -1,14 +1,22 @@
 import Foundation  // the system's resolver and address parsing (Glibc, Darwin) come with it
 
 /// Which push endpoints the server calls: a URL it will POST to on her behalf, so never one that
-/// points inside the server's own network (no request forgery). An endpoint is `https` on a name
-/// whose every address is public — not loopback, private, link-local, unique-local, multicast or
-/// unspecified. `allowUnsafe` (the tests' `--unsafe-push-endpoints`) lets any `http` or `https`
-/// URL through.
+/// points inside the server's own network (no request forgery). An endpoint is `https` on port
+/// 443 of a browser maker's push service (``pushServices``: Google's for Chrome, Edge's and most
+/// others, Mozilla's, Apple's, Microsoft's) whose every address is public — not loopback, private,
+/// link-local, unique-local, multicast, unspecified, nor an IPv6 form of such an IPv4 address.
+/// The list of hosts is what keeps a name that resolves to a public address when checked, and to
+/// an inside one when called (DNS rebinding), from being any name at all. `allowUnsafe` (the
+/// tests' `--unsafe-push-endpoints`) lets any `http` or `https` URL through.
 package struct PushEndpointPolicy: Sendable {
     package let allowUnsafe: Bool
     /// Resolves a host name to its addresses (the system's resolver; tests give their own).
     package let resolve: @Sendable (String) -> [String]
+
+    /// The push services' hosts, by the end of their names: what the browsers subscribe with.
+    package static let pushServices = [
+        "fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com", "notify.windows.com",
+    ]
 
     package init(
         allowUnsafe: Bool = false,
@@ -26,14 +34,18 @@ package struct PushEndpointPolicy: Sendable {
             return ["http", "https"].contains(scheme) ? nil : "The endpoint is not an http or https URL."
         }
         guard scheme == "https" else { return "A push service is reached over https: this endpoint is \(scheme)." }
+        let name = host.lowercased()
+        guard Self.pushServices.contains(where: { name == $0 || name.hasSuffix("." + $0) }) else {
+            return "The endpoint is not a browser's push service (\(Self.pushServices.joined(separator: ", ")))."
+        }
+        guard url.port == nil || url.port == 443 else { return "A push service is reached on port 443." }
         let resolve = self.resolve
         let addresses = await withCheckedContinuation { (done: CheckedContinuation<[String], Never>) in
             DispatchQueue.global().async { done.resume(returning: resolve(host)) }
         }
         guard !addresses.isEmpty else { return "The push service's name (\(host)) does not resolve." }
-        if let inside = addresses.first(where: { !Self.isPublic($0) }) {
-            return
-                "The endpoint's host (\(host)) is an address inside a private network (\(inside)): a push service is on the internet."
+        if addresses.contains(where: { !Self.isPublic($0) }) {
+            return "The push service's name leads inside a private network: a push service is on the internet."
         }
         return nil
     }
@@ -64,10 +76,17 @@ package struct PushEndpointPolicy: Sendable {
         if bytes[0] == 0xFF { return false }  // multicast
         if bytes[0] & 0xFE == 0xFC { return false }  // unique local fc00::/7
         if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return false }  // link-local fe80::/10
-        // An IPv4-mapped address is judged as its IPv4 one.
+        // An IPv4 address written as IPv6 is judged as its IPv4 one: mapped (::ffff:a.b.c.d),
+        // compatible (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::).
+        let embedded = { (at: Int) in "\(bytes[at]).\(bytes[at + 1]).\(bytes[at + 2]).\(bytes[at + 3])" }
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
-            return isPublic("\(bytes[12]).\(bytes[13]).\(bytes[14]).\(bytes[15])")
+            return isPublic(embedded(12))
         }
+        if bytes[0..<12].allSatisfy({ $0 == 0 }) { return isPublic(embedded(12)) }
+        if bytes[0..<4] == [0x00, 0x64, 0xFF, 0x9B] && bytes[4..<12].allSatisfy({ $0 == 0 }) {
+            return isPublic(embedded(12))
+        }
+        if bytes[0] == 0x20 && bytes[1] == 0x02 { return isPublic(embedded(2)) }
         return true
     }
 

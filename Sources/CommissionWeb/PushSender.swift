@@ -28,7 +28,8 @@ package struct PushSender: Sendable {
     package static let concurrency = 64
     /// Tries of one message before it is given up.
     package static let attempts = 4
-    let slots = Slots(Self.concurrency)
+    /// The one set of slots of the process: every sender (the scheduler's, a test's) shares it.
+    static let slots = Slots(concurrency)
 
     package init(
         identity: WebPush.Identity,
@@ -55,9 +56,15 @@ package struct PushSender: Sendable {
         case failed(String)
     }
 
-    /// Sends `reminder` to `device`, of `store` (which forgets a device that is gone).
-    package func send(_ reminder: Reminder, to device: PushDevice, store: any ReminderStore) async -> Outcome {
-        let outcome = await send(reminder, to: device)
+    /// Sends `reminder` to `device`, of `store` (which forgets a device that is gone), in at most
+    /// `attempts` tries.
+    package func send(
+        _ reminder: Reminder,
+        to device: PushDevice,
+        store: any ReminderStore,
+        attempts: Int = PushSender.attempts
+    ) async -> Outcome {
+        let outcome = await send(reminder, to: device, attempts: attempts)
         if outcome == .gone {
             do { try await store.removePushDevice(endpoint: device.endpoint) } catch {
                 logger.warning(
@@ -68,7 +75,8 @@ package struct PushSender: Sendable {
         return outcome
     }
 
-    package func send(_ reminder: Reminder, to device: PushDevice) async -> Outcome {
+    package func send(_ reminder: Reminder, to device: PushDevice, attempts: Int = PushSender.attempts) async -> Outcome
+    {
         if let refusal = await policy.refusal(device.endpoint) { return .refused(refusal) }
         guard let url = URL(string: device.endpoint) else { return .refused("The endpoint is not a URL.") }
         let body: [UInt8]
@@ -82,10 +90,10 @@ package struct PushSender: Sendable {
         } catch {
             return .refused("\(error)")
         }
-        await slots.take()
-        defer { slots.give() }
+        await Self.slots.take()
+        defer { Self.slots.give() }
         var last = "no answer"
-        for attempt in 1...Self.attempts {
+        for attempt in 1...max(1, attempts) {
             let headers: [(String, String)]
             do {
                 headers = [
@@ -108,7 +116,7 @@ package struct PushSender: Sendable {
                 answer = try await transport.post(url, headers: headers, body: body)
             } catch {
                 last = "\(error)"
-                if attempt < Self.attempts {
+                if attempt < attempts {
                     // try?: a wait cut short by cancellation ends with the next attempt
                     try? await wait(Self.backoff(attempt, retryAfter: nil, now: clock.now))
                 }
@@ -119,7 +127,7 @@ package struct PushSender: Sendable {
             case 404, 410: return .gone
             case 429, 500..<600:
                 last = "the push service answered \(answer.status)"
-                if attempt < Self.attempts {
+                if attempt < attempts {
                     // try?: a wait cut short by cancellation ends with the next attempt
                     try? await wait(Self.backoff(attempt, retryAfter: answer.retryAfter, now: clock.now))
                 }

@@ -17,6 +17,8 @@ package struct ReminderService: Service {
     package let sender: PushSender
     package let clock: any WallClock
     package let logger: Logger
+    /// How many books a pass looks at together.
+    static let booksAtOnce = 8
 
     package init(
         books: @escaping @Sendable () async throws -> [any WebStore],
@@ -52,11 +54,17 @@ package struct ReminderService: Service {
             logger.warning("reminders: the books could not be listed: \(String(reflecting: error))")
             return 0
         }
+        // A few books at once (each a dashboard read and a few requests), not every book together.
         await withTaskGroup(of: Int.self) { group in
-            for store in stores {
+            var next = stores.makeIterator()
+            for _ in 0..<Self.booksAtOnce {
+                guard let store = next.next() else { break }
                 group.addTask { await self.tick(store, now: now) }
             }
-            for await count in group { sent += count }
+            for await count in group {
+                sent += count
+                if let store = next.next() { group.addTask { await self.tick(store, now: now) } }
+            }
         }
         return sent
     }

@@ -407,7 +407,10 @@ package struct Problem: Error, Encodable, Sendable {
     func log(_ error: any Error, _ request: Request, context: AppRequestContext, doing what: String = "failed") {
         guard status >= 500 else { return }
         let level: Logger.Level = (error as? StoreError)?.isUnavailable == true ? .debug : .error
-        context.logger.log(level: level, "\(request.method) \(request.uri.path) \(what): \(String(reflecting: error))")
+        context.logger.log(
+            level: level,
+            "\(request.method) \(RequestLogMiddleware.loggable(request.uri.path)) \(what): \(String(reflecting: error))"
+        )
     }
 
     /// How long a client waits before trying again when the database is away (a 503).

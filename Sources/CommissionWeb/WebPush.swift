@@ -41,7 +41,8 @@ package enum WebPush {
         ephemeral: P256.KeyAgreement.PrivateKey = P256.KeyAgreement.PrivateKey(),
         salt: [UInt8] = Array(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) })
     ) throws -> [UInt8] {
-        guard plaintext.count + 1 + 16 <= Int(recordSize) else { throw WebPushError.tooLong }
+        // RFC 8291 §4: a push message's body is at most 4096 octets, 86 of them the header's.
+        guard plaintext.count <= 3993 else { throw WebPushError.tooLong }
         let userAgent = try P256.KeyAgreement.PublicKey(x963Representation: subscription.p256dh)
         let ours = ephemeral.publicKey.x963Representation
         // The input keying material: the ECDH secret, mixed with the auth secret (§3.3).

@@ -246,6 +246,11 @@ struct Serve: AsyncParsableCommand {
         let push = HTTPPushTransport()
         configuration.pushTransport = push
         configuration.pushContact = settings.pushContact
+        if settings.pushContact == nil && !configuration.linkBase.hasPrefix("https://") {
+            output(
+                "Her reminders name this server to the push services by --push-contact (mailto:… or https://…), else its https --public-url: set one, or Apple's push service may refuse them.\n"
+            )
+        }
         configuration.unsafePushEndpoints = settings.unsafePushEndpoints
         if let token = settings.metricsToken {
             let metrics = ServerMetrics(token: token)
@@ -337,6 +342,7 @@ struct Serve: AsyncParsableCommand {
             defer { reminders.cancel() }
             try await app.runService()
             reminders.cancel()
+            await reminders.value
             await push.shutdown()
             return
         } else {
@@ -365,6 +371,7 @@ struct Serve: AsyncParsableCommand {
         defer { reminders.cancel() }
         try await app.runService()
         reminders.cancel()
+        await reminders.value
         await push.shutdown()
     }
 

@@ -1,13 +1,12 @@
 import CommissionCore
 import CommissionSQLite
 import CommissionStore
+import CommissionWeb
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
-
-@testable import CommissionWeb
 
 /// Settings → Notifications, as her browser uses it: a device subscribed (only a push service the
 /// server may call), her choices, a test notification read as her phone reads it, a device
@@ -176,7 +175,7 @@ import Testing
             #expect(feed.status == .ok && feed.headers[.contentType]?.hasPrefix("text/calendar") == true)
             #expect(
                 feed.text.hasPrefix("BEGIN:VCALENDAR\r\n")
-                    && feed.text.contains("SUMMARY:Unconfirmed: Glow pays $24.00")
+                    && feed.text.contains("SUMMARY:Unconfirmed: Glow\\, $24.00 — was it paid?")
             )
             // She says it was not paid: it is overdue, and the feed says so (a new ETag).
             try await store.setHistoryQuestion(nil)
@@ -185,7 +184,7 @@ import Testing
                 method: .get,
                 headers: [.ifNoneMatch: try #require(feed.headers[.eTag])]
             )
-            #expect(answered.status == .ok && answered.text.contains("SUMMARY:Overdue: Glow pays $24.00"))
+            #expect(answered.status == .ok && answered.text.contains("SUMMARY:Overdue: Glow owes $24.00"))
             let tag = try #require(answered.headers[.eTag])
             let same = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: tag])
             #expect(same.status == .notModified && same.body.readableBytes == 0)

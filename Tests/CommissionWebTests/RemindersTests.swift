@@ -2,13 +2,12 @@ import CommissionCore
 import CommissionKit
 import CommissionSQLite
 import CommissionStore
+import CommissionWeb
 import Crypto
 import Foundation
 import Logging
 import Synchronization
 import Testing
-
-@testable import CommissionWeb
 
 /// Web Push as the standards say it: the RFC's own example, byte for byte.
 @Suite struct WebPushTests {
@@ -282,34 +281,46 @@ struct TestSubscription: Sendable {
 
     @Test func anEndpointInsideTheServersNetworkIsNeverCalled() async throws {
         let policy = PushEndpointPolicy(allowUnsafe: false) { host in
-            ["push.example.net": ["93.184.215.14"], "inside.example.net": ["10.1.2.3"], "v6.example.net": ["fd00::1"]][
-                host
-            ] ?? []
+            [
+                "fcm.googleapis.com": ["142.250.185.10"], "updates.push.services.mozilla.com": ["34.117.1.1"],
+                "web.push.apple.com": ["10.1.2.3"], "wns2-par02p.notify.windows.com": ["fd00::1"],
+                "push.example.net": ["93.184.215.14"],
+            ][host] ?? []
         }
-        #expect(await policy.refusal("https://push.example.net/send/1") == nil)
-        #expect(await policy.refusal("http://push.example.net/send/1")?.contains("https") == true)
-        #expect(await policy.refusal("https://inside.example.net/send/1")?.contains("10.1.2.3") == true)
-        #expect(await policy.refusal("https://v6.example.net/send/1") != nil)
-        #expect(await policy.refusal("https://nowhere.example.net/send/1")?.contains("does not resolve") == true)
+        #expect(await policy.refusal("https://fcm.googleapis.com/fcm/send/1") == nil)
+        #expect(await policy.refusal("https://updates.push.services.mozilla.com/wpush/v2/1") == nil)
+        #expect(await policy.refusal("http://fcm.googleapis.com/fcm/send/1")?.contains("https") == true)
+        #expect(await policy.refusal("https://fcm.googleapis.com:8443/fcm/send/1")?.contains("port 443") == true)
+        // A public name that is no push service's (it could resolve inside later: DNS rebinding).
+        #expect(
+            await policy.refusal("https://push.example.net/send/1")?.contains("not a browser's push service") == true
+        )
+        #expect(await policy.refusal("https://fcm.googleapis.com.example.net/send/1") != nil)
+        // A push service's name that leads inside: refused, the address not told.
+        let inside = await policy.refusal("https://web.push.apple.com/3/device/1")
+        #expect(inside?.contains("private network") == true && inside?.contains("10.1.2.3") == false)
+        #expect(await policy.refusal("https://wns2-par02p.notify.windows.com/w/1") != nil)
+        #expect(await policy.refusal("https://nowhere.push.apple.com/1")?.contains("does not resolve") == true)
         for address in [
             "127.0.0.1", "169.254.169.254", "192.168.1.1", "172.16.0.1", "100.64.0.1", "0.0.0.0", "::1", "fe80::1",
-            "::ffff:127.0.0.1", "224.0.0.1",
+            "::ffff:127.0.0.1", "224.0.0.1", "::10.0.0.1", "64:ff9b::a00:1", "2002:a00:1::", "2002:7f00:1::1",
         ] {
             #expect(!PushEndpointPolicy.isPublic(address), "\(address) is not public")
         }
         #expect(PushEndpointPolicy.isPublic("8.8.8.8") && PushEndpointPolicy.isPublic("2001:4860:4860::8888"))
+        #expect(PushEndpointPolicy.isPublic("64:ff9b::808:808") && PushEndpointPolicy.isPublic("2002:808:808::"))
         let service = FakePushService()
         let subscription = TestSubscription()
-        let inside = PushDevice(
+        let insider = PushDevice(
             id: .init(1),
             account: .init(1),
-            endpoint: "https://inside.example.net/send/1",
+            endpoint: "https://web.push.apple.com/3/device/1",
             p256dh: subscription.p256dh,
             auth: subscription.authText,
             label: "",
             createdAt: clock.now
         )
-        #expect(await sender(service, policy: policy).send(Self.reminder, to: inside) != .sent)
+        #expect(await sender(service, policy: policy).send(Self.reminder, to: insider) != .sent)
         #expect(service.requests.isEmpty)
     }
 }
@@ -575,9 +586,10 @@ struct TestSubscription: Sendable {
         #expect(lines.allSatisfy { $0.utf8.count <= 75 }, "folded at 75 octets")
         let unfolded = feed.replacingOccurrences(of: "\r\n ", with: "")
         #expect(unfolded.contains("UID:commission-3-2026-09-01-pay@commission.example.net"))
-        #expect(unfolded.contains("SUMMARY:Paid: Glow\\, Mitte pays $240.00"))
-        #expect(unfolded.contains("SUMMARY:Overdue: Glow\\, Mitte pays $120.00"))
-        #expect(unfolded.contains("SUMMARY:Expected: Glow\\, Mitte pays $60.00"))
+        #expect(unfolded.contains("SEQUENCE:2\r\nSUMMARY:Paid: Glow\\, Mitte paid $240.00"))
+        #expect(unfolded.contains("SEQUENCE:1\r\nSUMMARY:Overdue: Glow\\, Mitte owes $120.00"))
+        #expect(unfolded.contains("SEQUENCE:0\r\nSUMMARY:Expected: Glow\\, Mitte pays $60.00"))
+        #expect(PayDatesCalendar.escape("a\r\nb;c,d\\") == "a\\nb\\;c\\,d\\\\", "CRLF, ; , and \\ escaped")
         #expect(unfolded.contains("DTSTART;VALUE=DATE:20261114\r\nDTEND;VALUE=DATE:20261115"))
         // The same book makes the same bytes (its ETag is stable).
         let again = PayDatesCalendar(

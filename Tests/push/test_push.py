@@ -237,14 +237,14 @@ def main():
         period_start = late[0] and re.search(r"period=(\d{4}-\d{2}-\d{2})", read(late[0])["url"]).group(1) if late else sold[:8] + "01"
         summaries = {str(e["UID"]): str(e["SUMMARY"]) for e in events}
         pay = [s for u, s in summaries.items() if u.startswith(f"commission-{clinic}-{period_start}-pay@")]
-        check(len(pay) == 1 and pay[0].startswith("Overdue: Glow pays") and "24.00" in pay[0], f"the late period's pay day says overdue ({pay})")
+        check(len(pay) == 1 and pay[0].startswith("Overdue: Glow owes") and "24.00" in pay[0], f"the late period's pay day says overdue ({pay})")
         ends = [s for u, s in summaries.items() if u.endswith("-end@127.0.0.1")]
         check(len(ends) >= 6 and all(s == "Glow: pay period ends" for s in ends), f"each period's end is an event ({len(ends)})")
         call("POST", "/payouts", {"clinicId": clinic, "period": period_start, "amount": "24.00", "receivedOn": datetime.date.today().isoformat()}, 201)
         again = requests.get(server.base + path, headers={"If-None-Match": feed.headers.get("ETag", "")}, timeout=30)
         check(again.status_code == 200 and again.headers.get("ETag") != feed.headers.get("ETag"), "a payment recorded changes the feed and its ETag")
         paid = [str(e["SUMMARY"]) for e in icalendar.Calendar.from_ical(again.content).walk("VEVENT") if str(e["UID"]).startswith(f"commission-{clinic}-{period_start}-pay@")]
-        check(paid and paid[0].startswith("Paid: Glow pays"), f"the period's pay day says paid ({paid})")
+        check(paid and paid[0].startswith("Paid: Glow paid"), f"the period's pay day says paid ({paid})")
         same = requests.get(server.base + path, headers={"If-None-Match": again.headers.get("ETag", "")}, timeout=30)
         check(same.status_code == 304, f"unchanged, it answers 304 ({same.status_code})")
         call("POST", "/calendar/revoke", status=204)

@@ -286,7 +286,8 @@ struct NotificationsJob: Job {
         var sent = 0
         var failed: [String] = []
         for device in devices {
-            switch await sender.send(test, to: device, store: app.store) {
+            // Once each: she is waiting for the page.
+            switch await sender.send(test, to: device, store: app.store, attempts: 1) {
             case .sent: sent += 1
             case .gone:
                 failed.append(

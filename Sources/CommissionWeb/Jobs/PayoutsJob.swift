@@ -127,10 +127,6 @@ struct PayoutsJob: Job {
 
     // MARK: Pages
 
-    /// A clinic's periods for the payment form, newest first: those that still owe something
-    /// (each saying what), then the running one and the twelve before it; `chosen` (a Record
-    /// payment's prefill) selected, else its oldest ended period that owes. Each option's value is
-    /// `clinic/start`.
     /// "Remind Glow": a short, polite note about an overdue period, as a `mailto:` link her mail
     /// app opens with it written (she chooses whom to send it to, or shares it as she likes).
     static func reminderNote(to clinic: Clinic, period: PeriodReconciliation, dueBy: Day, style: LocaleStyle) -> String
@@ -138,8 +134,8 @@ struct PayoutsJob: Job {
         let subject = "Commission for \(style.format(period.period))"
         let owed =
             period.received.isZero
-            ? "my commission for \(style.format(period.period)), \(style.format(period.difference)), has"
-            : "of my commission for \(style.format(period.period)), \(style.format(period.difference)) of \(style.format(period.expected)) has"
+            ? "My commission for \(style.format(period.period)), \(style.format(period.difference)), has"
+            : "Of my commission for \(style.format(period.period)), \(style.format(period.difference)) of \(style.format(period.expected)) has"
         let body = """
             Hello,
 
@@ -147,10 +143,19 @@ struct PayoutsJob: Job {
 
             Thank you.
             """
-        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+        // Line breaks as CRLF in a mailto: URL (RFC 6068 §5).
+        let encode = { (text: String) in
+            text.replacingOccurrences(of: "\n", with: "\r\n").addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics
+            ) ?? ""
+        }
         return "mailto:?subject=\(encode(subject))&body=\(encode(body))"
     }
 
+    /// A clinic's periods for the payment form, newest first: those that still owe something
+    /// (each saying what), then the running one and the twelve before it; `chosen` (a Record
+    /// payment's prefill) selected, else its oldest ended period that owes. Each option's value is
+    /// `clinic/start`.
     static func periodPicker(
         _ clinic: Clinic,
         reconciliation: Reconciliation,

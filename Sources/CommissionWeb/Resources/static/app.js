@@ -641,11 +641,19 @@
       navigator.serviceWorker.ready.then(function (registration) {
         return registration.pushManager.getSubscription();
       }).then(function (subscription) {
-        if (subscription && Notification.permission === "granted") {
+        // Among her devices (the server's list), this browser is told; one the server does not
+        // keep for her (removed, or another account's) is sent again only on her tap.
+        var listed = subscription && document.querySelector("#devices [data-endpoint='" + subscription.endpoint.replace(/'/g, "") + "']");
+        if (subscription && listed && Notification.permission === "granted") {
           say("This device gets your notifications.");
-          // Kept on the server too (it may have been removed there): sent again only if it is not.
-          var endpoints = Array.prototype.map.call(document.querySelectorAll("#devices [data-endpoint]"), function (e) { return e.getAttribute("data-endpoint"); });
-          if (endpoints.indexOf(subscription.endpoint) < 0) { send(subscription); }
+          // Removing this browser also ends its subscription, so that nothing more arrives here.
+          var remove = listed.querySelector("form");
+          if (remove) {
+            remove.addEventListener("submit", function (event) {
+              event.preventDefault();
+              subscription.unsubscribe().catch(function () {}).then(function () { remove.submit(); });
+            });
+          }
           return;
         }
         say("This device gets no notifications yet.");
