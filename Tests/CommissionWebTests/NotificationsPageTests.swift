@@ -20,11 +20,11 @@ import Testing
         store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
     }
 
-    func app(unsafe: Bool = true, transport: Bool = true) -> some ApplicationProtocol {
+    func app(unsafe: Bool = true, transport: Bool = true, published: Bool = true) -> some ApplicationProtocol {
         var configuration = WebConfiguration(bcryptCost: 4)
         configuration.pushTransport = transport ? push : nil
         configuration.unsafePushEndpoints = unsafe
-        configuration.publicAddress = PublicAddress("https://commission.example.net")
+        configuration.publicAddress = published ? PublicAddress("https://commission.example.net") : nil
         return Application(router: buildRouter(configuration: configuration, store: store))
     }
 
@@ -133,8 +133,8 @@ import Testing
         }
     }
 
-    @Test func aServerThatSendsNoneSaysSo() async throws {
-        try await app(transport: false).test(.router) { client in
+    @Test func aServerThatSendsNoneSaysSoAndALinkOnlyThisComputerReachesIsSaid() async throws {
+        try await app(transport: false, published: false).test(.router) { client in
             let session = try await signUp(client)
             let page = try await client.execute(
                 uri: "/settings/notifications",
@@ -142,6 +142,8 @@ import Testing
                 headers: [.cookie: "commission_session=\(session.cookie)"]
             )
             #expect(page.text.contains("This server sends no notifications") && !page.text.contains("push-on"))
+            let made = try await post(client, "/settings/calendar", ["action": "new"], session: session)
+            #expect(made.text.contains("http://127.0.0.1:8080/calendar/") && made.text.contains("own address"))
         }
     }
 
@@ -170,6 +172,7 @@ import Testing
                 made.text.firstMatch(of: /https:\/\/commission\.example\.net(\/calendar\/[A-Za-z0-9_-]+\.ics)/)
             )
             #expect(made.text.contains("href=\"webcal://commission.example.net/calendar/"))
+            #expect(!made.text.contains("own address"), "a public address reaches her phone")
             let path = String(link.1)
             let feed = try await client.execute(uri: path, method: .get)
             #expect(feed.status == .ok && feed.headers[.contentType]?.hasPrefix("text/calendar") == true)

@@ -391,6 +391,7 @@ import Testing
             calendarOn: true,
             newCalendar: "https://commission.example.net/calendar/x.ics",
             newCalendarWebcal: "webcal://commission.example.net/calendar/x.ics",
+            localOnly: true,
             csrf: "token"
         )
         let missing = try Self.unresolved("notifications", sample)

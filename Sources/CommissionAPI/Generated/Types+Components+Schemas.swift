@@ -3664,6 +3664,8 @@ extension Components {
                 case time
             }
         }
+        /// Each field absent or null is left as it was.
+        ///
         /// - Remark: Generated from `#/components/schemas/ReminderSettingsInput`.
         public struct ReminderSettingsInput: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ReminderSettingsInput/endOfDay`.
@@ -3757,7 +3759,7 @@ extension Components {
             public var endpoint: Swift.String
             /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/keys`.
             public var keys: Components.Schemas.PushSubscriptionKeys
-            /// What the device is called; from its User-Agent when absent.
+            /// What the device is called; from its User-Agent when absent or null.
             ///
             /// - Remark: Generated from `#/components/schemas/PushSubscriptionInput/label`.
             public var label: Swift.String?
@@ -3766,7 +3768,7 @@ extension Components {
             /// - Parameters:
             ///   - endpoint:
             ///   - keys:
-            ///   - label: What the device is called; from its User-Agent when absent.
+            ///   - label: What the device is called; from its User-Agent when absent or null.
             public init(
                 endpoint: Swift.String,
                 keys: Components.Schemas.PushSubscriptionKeys,

@@ -217,12 +217,14 @@ struct NotificationsJob: Job {
             calendarOn: try await app.store.calendarDigest(of: account.id) != nil,
             newCalendar: link,
             newCalendarWebcal: link.map(Self.webcal),
+            localOnly: link != nil
+                && ["127.0.0.1", "localhost", "::1", "[::1]"].contains(URL(string: link ?? "")?.host ?? ""),
             csrf: context.csrfToken ?? ""
         )
         return try await app.page(
             "notifications",
             view: view,
-            title: "Notifications",
+            title: "Notifications & calendar",
             nav: "settings",
             context: context,
             status: status,
@@ -441,6 +443,8 @@ package struct NotificationsPageView: PageView {
     let calendarOn: Bool
     /// The calendar link just made (shown once), and as a `webcal:` link that opens her calendar.
     let newCalendar: String?, newCalendarWebcal: String?
+    /// The link names the server's own loopback address: no other device reaches it.
+    let localOnly: Bool
     let csrf: String
 
     package init(
@@ -454,13 +458,14 @@ package struct NotificationsPageView: PageView {
         calendarOn: Bool,
         newCalendar: String?,
         newCalendarWebcal: String?,
+        localOnly: Bool = false,
         csrf: String
     ) {
         (self.canSend, self.publicKey, self.endOfDay, self.lateClinics, self.time, self.timeZone) = (
             canSend, publicKey, endOfDay, lateClinics, time, timeZone
         )
-        (self.devices, self.calendarOn, self.newCalendar, self.newCalendarWebcal, self.csrf) = (
-            devices, calendarOn, newCalendar, newCalendarWebcal, csrf
+        (self.devices, self.calendarOn, self.newCalendar, self.newCalendarWebcal, self.localOnly, self.csrf) = (
+            devices, calendarOn, newCalendar, newCalendarWebcal, localOnly, csrf
         )
     }
 }
