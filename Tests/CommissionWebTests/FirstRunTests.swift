@@ -82,6 +82,13 @@ import Testing
                 sale.contains("Added Bella Skin, paid monthly, 40% of profit. Record a sale there below."),
                 "\(sale)"
             )
+            // Her first clinic's split counts from the start of her records, said so (never "from 01.01.1900").
+            let book = try await client.execute(
+                uri: "/book",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
+            #expect(book.contains("40% of profit · from the start") && !book.contains("01.01.1900"), "\(book)")
             // Its own form is the step left: no checklist above it (the dashboard keeps one until the first sale).
             #expect(!sale.contains(#"id="first-steps""#) && sale.contains(#"id="yesterday""#))
 

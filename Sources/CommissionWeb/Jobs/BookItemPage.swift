@@ -100,8 +100,7 @@ extension BookJob {
                         href: "/book/terms/\(terms.id)",
                         text: (terms.productID.flatMap { names.products[$0] }.map { "\($0) only: " } ?? "")
                             + Self.split(terms, style: style),
-                        from: terms.effectiveFrom == AcceptedDays.earliest
-                            ? "from the start" : "from \(style.format(terms.effectiveFrom))",
+                        from: Self.from(terms, style: style),
                         chip: standing.chip
                     )
                 }
@@ -207,6 +206,12 @@ extension BookJob {
 
     /// Her share under a set of terms, in words: "40% of profit", "30% of profit, 35% beyond $1,000.00".
     static func split(_ terms: Terms, style: LocaleStyle) -> String { SplitText.split(terms, amount: style.format) }
+
+    /// "from 01.10.2026", or "from the start" for terms that count from the start of her records
+    /// (her first clinic's, made at set-up), never the book's earliest day as a date.
+    static func from(_ terms: Terms, style: LocaleStyle) -> String {
+        terms.effectiveFrom == AcceptedDays.earliest ? "from the start" : "from \(style.format(terms.effectiveFrom))"
+    }
 }
 
 /// What the page of a clinic, product or set of terms shows (`book-item.mustache`): one of

@@ -251,7 +251,7 @@ struct BookJob: Job {
         let names = try await Presenter.Names(store: app.store)
         return "\(names.clinics[terms.clinicID] ?? "")'s terms"
             + (terms.productID.flatMap { names.products[$0] }.map { " for \($0)" } ?? "")
-            + ": \(terms.share.shortPercentText)% of \(terms.basis.rawValue) from \(style.format(terms.effectiveFrom))"
+            + ": \(terms.share.shortPercentText)% of \(terms.basis.rawValue) " + Self.from(terms, style: style)
     }
 
     /// What a change made on a record's page did, in words, for its section of the book page:
@@ -320,7 +320,7 @@ struct BookJob: Job {
         // Shares as she says them ("40%", "57.5%"), as every page does.
         func describe(_ terms: Terms) -> String {
             "\(names.clinics[terms.clinicID] ?? "")\(terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""): "
-                + Self.split(terms, style: style) + " from \(style.format(terms.effectiveFrom))"
+                + Self.split(terms, style: style) + " " + Self.from(terms, style: style)
         }
         func count(_ number: Int, _ word: String) -> String? {
             number == 0 ? nil : "\(number) \(word)\(number == 1 ? "" : "s")"
@@ -392,7 +392,7 @@ struct BookJob: Job {
                     chip: standing.chip,
                     name: (names.clinics[terms.clinicID] ?? "")
                         + (terms.productID.flatMap { names.products[$0] }.map { ", \($0) only" } ?? ""),
-                    meta: Self.split(terms, style: style) + " · from \(style.format(terms.effectiveFrom))"
+                    meta: Self.split(terms, style: style) + " · " + Self.from(terms, style: style)
                 )
             },
             clinicOptions: clinics.map {
