@@ -234,6 +234,11 @@ import Testing
                 method: .get,
                 headers: [.cookie: "commission_session=\(session.cookie)"]
             )
+            // Its few periods are named as she would say them, not "All 1 period".
+            #expect(
+                (page.text.contains("Its one period, to close") || page.text.contains("Both periods, to close"))
+                    && !page.text.contains("All 1 period") && !page.text.contains("All 2 periods")
+            )
             let link = try #require(page.text.firstMatch(of: /href="(mailto:\?subject=[^"]+)">Remind Glow</))
             let text = String(link.1).removingPercentEncoding ?? ""
             #expect(

@@ -305,7 +305,8 @@ struct PayoutsJob: Job {
                         ? [] : standings[clinic.id]?.owedParts(style: style, history: history) ?? [],
                     open: open,
                     all: rows,
-                    allCount: "All \(rows.count) period\(rows.count == 1 ? "" : "s")"
+                    allCount: rows.count == 1
+                        ? "Its one period" : rows.count == 2 ? "Both periods" : "All \(rows.count) periods"
                 )
             )
         }
