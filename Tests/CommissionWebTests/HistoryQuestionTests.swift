@@ -75,6 +75,33 @@ import Testing
         )
     }
 
+    /// Marked paid up to a day: what becomes of the later periods is said, not left to be found.
+    @Test func paidUpToADaySaysWhatBecomesOfTheLaterPeriods() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let owner = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(owner.cookie)"
+            _ = try await Self.history(test.store, glow: test.glow, serum: test.serum)
+            let oldest = try #require(try await test.store.sales(SaleQuery()).map(\.date).min())
+            let through = test.glow.calendar.period(containing: oldest).end
+            let answered = try await client.execute(
+                uri: "/history",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": owner.csrf, "back": "payouts", "action": "paid", "through": through.description])
+            )
+            #expect(answered.status == .ok)
+            #expect(
+                answered.text.contains("Marked 1 period paid ($24.00")
+                    && answered.text.contains(
+                        "The 2 later periods of your history ($48.00) now count as usual: past its usual day, a period unpaid shows as Overdue"
+                    ),
+                "\(answered.text)"
+            )
+        }
+    }
+
     @Test func whenSheWillRecordThemTheyAreOverdueAsTheRulesSay() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in

@@ -119,9 +119,20 @@ struct PayoutsJob: Job {
         let style = settings.style
         // try?: the payouts are kept by now; a total that does not fit is said so, never shown as 0.00
         let total = (try? payouts.reduce(Money.zero) { try $0.adding($1.amount) }).map { style.format($0) }
+        // And what becomes of the rest, said: her later periods of history count as any other now.
+        let later = history.periods.values.flatMap { $0 }.filter { $0.period.end > through && $0.difference.isPositive }
+        // try?: a sum that does not fit is left unsaid; the count is still told
+        let laterTotal = (try? later.reduce(Money.zero) { try $0.adding($1.difference) }).map {
+            " (\(style.format($0)))"
+        }
+        let rest =
+            later.isEmpty
+            ? ""
+            : " The \(later.count) later period\(later.count == 1 ? "" : "s") of your history\(laterTotal ?? "") now count\(later.count == 1 ? "s" : "") as usual: past its usual day, a period unpaid shows as Overdue; record what came on Payouts."
         return try await page(
             message:
                 "Marked \(payouts.count) period\(payouts.count == 1 ? "" : "s") paid (\(total ?? "a total too large to work out"), “\(UnconfirmedHistory.reference)”), every one that ended by \(style.format(through))."
+                + rest
         )
     }
 
