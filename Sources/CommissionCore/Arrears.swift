@@ -32,6 +32,12 @@ public struct Arrears: Sendable, Hashable {
 
     /// The first day of the periods not yet due on `today`: the period that holds
     /// `today − dueAfterDays` ends on or after it, so it and every later period are not due.
+    /// Whether `period` is overdue on `today`: it still lacks something, has ended, and its usual
+    /// time to pay has run out (it starts before `notDue`, ``notDueFrom(_:today:dueAfterDays:)``).
+    public static func isOverdue(_ period: PeriodReconciliation, today: Day, notDue: Day) -> Bool {
+        period.difference.isPositive && period.period.end < today && period.period.start < notDue
+    }
+
     public static func notDueFrom(_ calendar: PayCalendar, today: Day, dueAfterDays: Int) -> Day {
         calendar.period(containing: today.adding(days: -dueAfterDays)).start
     }

@@ -9,26 +9,7 @@ import Foundation
 /// period, so that a calendar updates an event rather than adding another.
 public struct PayDatesCalendar: Sendable {
     /// One clinic's periods, with how they stand.
-    public struct Clinic: Sendable {
-        public var clinic: CommissionCore.Clinic
-        public var reconciliation: Reconciliation
-        /// The days from a period's end its payment is expected (``Arrears/dueAfterDays``).
-        public var dueAfterDays: Int
-        /// The periods of her history she has not said were paid (the dashboard's Unconfirmed):
-        /// never said overdue.
-        public var unconfirmed: Set<PayPeriod>
-
-        public init(
-            clinic: CommissionCore.Clinic,
-            reconciliation: Reconciliation,
-            dueAfterDays: Int,
-            unconfirmed: Set<PayPeriod> = []
-        ) {
-            (self.clinic, self.reconciliation, self.dueAfterDays, self.unconfirmed) = (
-                clinic, reconciliation, dueAfterDays, unconfirmed
-            )
-        }
-    }
+    public typealias Clinic = ClinicPeriods
 
     public var clinics: [Clinic]
     public var today: Day
@@ -79,7 +60,7 @@ public struct PayDatesCalendar: Sendable {
                         (summary, sequence) = (
                             "Unconfirmed: \(name), \(style.format(figures.difference)) — was it paid?", 1
                         )
-                    } else if period.end < today && period.start < notDue {
+                    } else if Arrears.isOverdue(figures, today: today, notDue: notDue) {
                         (summary, sequence) = ("Overdue: \(name) owes \(style.format(figures.difference))", 1)
                     } else {
                         (summary, sequence) = ("Expected: \(name) pays \(style.format(figures.difference))", 0)

@@ -70,34 +70,23 @@ public enum ReminderPlan {
         )
     }
 
-    /// One clinic's periods and its usual time to pay, for ``late(clinics:today:settings:style:isAsked:)``.
-    public struct ClinicStanding: Sendable {
-        public var clinic: Clinic
-        public var reconciliation: Reconciliation
-        public var dueAfterDays: Int
-        public init(clinic: Clinic, reconciliation: Reconciliation, dueAfterDays: Int) {
-            (self.clinic, self.reconciliation, self.dueAfterDays) = (clinic, reconciliation, dueAfterDays)
-        }
-    }
-
     /// "Glow Aesthetics is late": when a clinic's oldest unpaid period becomes overdue (past its
     /// usual day of payment, as the dashboard says it), once, and once more a week later if it is
     /// still unpaid; never for a period paid or closed, nor one of her history she has not
-    /// confirmed (`isAsked`). Its tap opens Payouts with the payment prefilled.
+    /// confirmed (``ClinicPeriods/unconfirmed``). Its tap opens Payouts with the payment prefilled.
     public static func late(
-        clinics: [ClinicStanding],
+        clinics: [ClinicPeriods],
         today: Day,
         settings: ReminderSettings,
-        style: LocaleStyle,
-        isAsked: (Clinic.ID, PayPeriod) -> Bool = { _, _ in false }
+        style: LocaleStyle
     ) -> [Reminder] {
         guard settings.lateClinics else { return [] }
         var reminders: [Reminder] = []
         for entry in clinics {
             let notDue = Arrears.notDueFrom(entry.clinic.calendar, today: today, dueAfterDays: entry.dueAfterDays)
             let overdue = entry.reconciliation.periods.filter {
-                $0.difference.isPositive && !$0.isClosed && $0.period.end < today && $0.period.start < notDue
-                    && !isAsked(entry.clinic.id, $0.period)
+                Arrears.isOverdue($0, today: today, notDue: notDue) && !$0.isClosed
+                    && !entry.unconfirmed.contains($0.period)
             }
             guard let oldest = overdue.first else { continue }
             // try?: an overdue sum beyond 64 bits is said as the oldest period's alone
@@ -122,5 +111,50 @@ public enum ReminderPlan {
             )
         }
         return reminders
+    }
+}
+
+/// One clinic's periods as its reminders and her pay dates calendar read them: its reconciliation,
+/// its usual time to pay, and the periods of her history she has not said were paid (never said
+/// overdue).
+public struct ClinicPeriods: Sendable {
+    public var clinic: Clinic
+    public var reconciliation: Reconciliation
+    /// The days from a period's end its payment is expected (`Arrears.dueAfterDays`).
+    public var dueAfterDays: Int
+    public var unconfirmed: Set<PayPeriod>
+
+    public init(clinic: Clinic, reconciliation: Reconciliation, dueAfterDays: Int, unconfirmed: Set<PayPeriod> = []) {
+        (self.clinic, self.reconciliation, self.dueAfterDays, self.unconfirmed) = (
+            clinic, reconciliation, dueAfterDays, unconfirmed
+        )
+    }
+
+    /// The periods of the dashboard's clinics that `including` keeps, each clinic's reconciliation
+    /// read once, `history` (when her question is open) marking what is unconfirmed.
+    public static func read(
+        from store: any CommissionStore,
+        dashboard: Dashboard,
+        today: Day,
+        history: UnconfirmedHistory?,
+        including: (ClinicStanding) -> Bool = { _ in true }
+    ) async throws -> [ClinicPeriods] {
+        var clinics: [ClinicPeriods] = []
+        for standing in dashboard.clinics where including(standing) {
+            let reconciliation = try await store.reconciliation(clinic: standing.clinic.id, today: today)
+            clinics.append(
+                ClinicPeriods(
+                    clinic: standing.clinic,
+                    reconciliation: reconciliation,
+                    dueAfterDays: standing.arrears.dueAfterDays,
+                    unconfirmed: Set(
+                        reconciliation.periods.map(\.period).filter {
+                            history?.asks(about: $0, of: standing.clinic.id) ?? false
+                        }
+                    )
+                )
+            )
+        }
+        return clinics
     }
 }

@@ -79,24 +79,22 @@ package struct ReminderService: Service {
             let zone = TimeZone(identifier: settings.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")!
             let today = Day(now, in: zone)
             let soldOn = try await store.daysWithSales(from: today.adding(days: -70), through: today)
-            let dashboard = try await store.dashboard(today: today)
-            let history = try await UnconfirmedHistory.asked(of: store, dashboard: dashboard)
-            var standings: [ReminderPlan.ClinicStanding] = []
-            for standing in dashboard.clinics where standing.overdue(history).isPositive {
-                standings.append(
-                    .init(
-                        clinic: standing.clinic,
-                        reconciliation: try await store.reconciliation(clinic: standing.clinic.id, today: today),
-                        dueAfterDays: standing.arrears.dueAfterDays
-                    )
-                )
+            let accounts = Dictionary(grouping: devices, by: \.account)
+            var chosen: [Account.ID: ReminderSettings] = [:]
+            for account in accounts.keys { chosen[account] = try await reminders.reminderSettings(of: account) }
+            // The clinics' periods are read only when an account asks to hear of a late one.
+            var late: [ClinicPeriods] = []
+            if chosen.values.contains(where: \.lateClinics) {
+                let dashboard = try await store.dashboard(today: today)
+                let history = try await UnconfirmedHistory.asked(of: store, dashboard: dashboard)
+                late = try await ClinicPeriods.read(from: store, dashboard: dashboard, today: today, history: history) {
+                    $0.overdue(history).isPositive
+                }
             }
             var sent = 0
-            for (account, devices) in Dictionary(grouping: devices, by: \.account) {
-                let chosen = try await reminders.reminderSettings(of: account)
-                var due = ReminderPlan.late(clinics: standings, today: today, settings: chosen, style: settings.style) {
-                    history?.asks(about: $1, of: $0) ?? false
-                }
+            for (account, devices) in accounts {
+                let chosen = chosen[account] ?? .default
+                var due = ReminderPlan.late(clinics: late, today: today, settings: chosen, style: settings.style)
                 if let endOfDay = ReminderPlan.endOfDay(now: now, timeZone: zone, settings: chosen, soldOn: soldOn) {
                     due.append(endOfDay)
                 }

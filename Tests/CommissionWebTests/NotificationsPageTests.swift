@@ -28,6 +28,22 @@ import Testing
         return Application(router: buildRouter(configuration: configuration, store: store))
     }
 
+    /// Glow (monthly, 40% of profit) and a serum (50.00, cost 20.00); today in the book.
+    func glowAndSerum() async throws -> (glow: Clinic, serum: Product, today: Day) {
+        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
+        let serum = try await store.createProduct(
+            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
+        )
+        _ = try await store.createTerms(
+            TermsDraft(
+                clinicID: glow.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
+        return (glow, serum, try await store.settings().today())
+    }
+
     func post(
         _ client: some TestClientProtocol,
         _ uri: String,
@@ -148,18 +164,7 @@ import Testing
     }
 
     @Test func herCalendarIsReadByItsSecretAloneUntilRenewedOrTurnedOff() async throws {
-        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(
-            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
-        )
-        _ = try await store.createTerms(
-            TermsDraft(
-                clinicID: glow.id,
-                share: try Share(parsing: "40"),
-                effectiveFrom: try Day(parsing: "2020-01-01")
-            )
-        )
-        let today = try await store.settings().today()
+        let (glow, serum, today) = try await glowAndSerum()
         try await app().test(.router) { client in
             let session = try await signUp(client)
             // A sale of her history (dated before the set-up): unconfirmed until she answers.
@@ -209,18 +214,7 @@ import Testing
     }
 
     @Test func anOverdueClinicIsRemindedInOneTapFromPayouts() async throws {
-        let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
-        let serum = try await store.createProduct(
-            ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
-        )
-        _ = try await store.createTerms(
-            TermsDraft(
-                clinicID: glow.id,
-                share: try Share(parsing: "40"),
-                effectiveFrom: try Day(parsing: "2020-01-01")
-            )
-        )
-        let today = try await store.settings().today()
+        let (glow, serum, today) = try await glowAndSerum()
         try await app().test(.router) { client in
             let session = try await signUp(client)
             // A sale of her history, which she says was not paid: overdue.

@@ -386,8 +386,7 @@ struct TestSubscription: Sendable {
         )
     }
 
-    func standing(_ expected: [(String, Int64, Int64)], closed: Set<String> = []) throws -> ReminderPlan.ClinicStanding
-    {
+    func standing(_ expected: [(String, Int64, Int64)], closed: Set<String> = []) throws -> ClinicPeriods {
         let clinic = Clinic(id: .init(7), name: "Glow", schedule: .monthly)
         let entries = try expected.map { start, owed, paid in
             (
@@ -439,9 +438,9 @@ struct TestSubscription: Sendable {
                 style: style
             ).isEmpty
         )
-        #expect(
-            ReminderPlan.late(clinics: [glow], today: today, settings: .default, style: style) { _, _ in true }.isEmpty
-        )
+        var asked = glow
+        asked.unconfirmed = Set(glow.reconciliation.periods.map(\.period))
+        #expect(ReminderPlan.late(clinics: [asked], today: today, settings: .default, style: style).isEmpty)
         #expect(
             ReminderPlan.late(clinics: [glow], today: today, settings: .init(lateClinics: false), style: style).isEmpty
         )

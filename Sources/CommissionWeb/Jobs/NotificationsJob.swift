@@ -318,22 +318,12 @@ struct NotificationsJob: Job {
         let today = settings.today(now: app.configuration.clock.now)
         let dashboard = try await app.store.dashboard(today: today)
         let history = try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
-        var clinics: [PayDatesCalendar.Clinic] = []
-        for standing in dashboard.clinics {
-            let reconciliation = try await app.store.reconciliation(clinic: standing.clinic.id, today: today)
-            clinics.append(
-                .init(
-                    clinic: standing.clinic,
-                    reconciliation: reconciliation,
-                    dueAfterDays: standing.arrears.dueAfterDays,
-                    unconfirmed: Set(
-                        reconciliation.periods.map(\.period).filter {
-                            history?.asks(about: $0, of: standing.clinic.id) ?? false
-                        }
-                    )
-                )
-            )
-        }
+        let clinics = try await ClinicPeriods.read(
+            from: app.store,
+            dashboard: dashboard,
+            today: today,
+            history: history
+        )
         let host = URL(string: app.configuration.linkBase)?.host ?? "commission"
         let body = PayDatesCalendar(
             clinics: clinics,
@@ -342,8 +332,7 @@ struct NotificationsJob: Job {
             style: settings.style,
             host: host
         ).text
-        let tag =
-            "\"" + SHA256.hash(data: Data(body.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = "\"" + SHA256.hash(data: Data(body.utf8)).prefix(12).hexadecimal + "\""
         var headers: HTTPFields = [
             .contentType: "text/calendar; charset=utf-8", .cacheControl: "private, no-cache", .eTag: tag,
         ]

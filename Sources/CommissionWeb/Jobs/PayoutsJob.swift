@@ -288,8 +288,7 @@ struct PayoutsJob: Job {
                         ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
                         : nil,
                     credit: p.difference.isNegative,
-                    remindLink: p.difference.isPositive && !p.isClosed && p.period.end < today
-                        && p.period.start < notDue
+                    remindLink: Arrears.isOverdue(p, today: today, notDue: notDue) && !p.isClosed
                         && !(history?.asks(about: p.period, of: clinic.id) ?? false)
                         ? Self.reminderNote(
                             to: clinic,
