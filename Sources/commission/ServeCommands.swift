@@ -248,7 +248,7 @@ struct Serve: AsyncParsableCommand {
         configuration.pushContact = settings.pushContact
         if settings.pushContact == nil && !configuration.linkBase.hasPrefix("https://") {
             output(
-                "Her reminders name this server to the push services by --push-contact (mailto:… or https://…), else its https --public-url: set one, or Apple's push service may refuse them.\n"
+                "Reminders name this server to the push services by --push-contact (mailto:… or https://…), else by an https --public-url: set one, or Apple's push service may refuse them.\n"
             )
         }
         configuration.unsafePushEndpoints = settings.unsafePushEndpoints
