@@ -125,6 +125,15 @@ extension PostgresStore: ReminderStore {
         }
     }
 
+    public func releaseReminder(_ key: String, of account: Account.ID) async throws {
+        try await accountWrite { connection in
+            try await connection.query(
+                "DELETE FROM reminderSent WHERE bookId = \(book) AND accountId = \(account.rawValue) AND key = \(key)",
+                logger: logger
+            )
+        }
+    }
+
     public func calendarDigest(of account: Account.ID) async throws -> String? {
         try await readAccounts { connection in
             try await connection.query(

@@ -109,6 +109,15 @@ extension SQLiteStore: ReminderStore {
         }
     }
 
+    public func releaseReminder(_ key: String, of account: Account.ID) async throws {
+        try await write([], bump: false) { db in
+            try db.execute(
+                sql: "DELETE FROM reminderSent WHERE accountId = ? AND key = ?",
+                arguments: [account.rawValue, key]
+            )
+        }
+    }
+
     public func calendarDigest(of account: Account.ID) async throws -> String? {
         try await read { db in
             try String.fetchOne(

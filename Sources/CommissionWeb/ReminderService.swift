@@ -12,8 +12,11 @@ import ServiceLifecycle
 /// while the server was down goes out when it starts (if still true), never twice, and once only
 /// with several servers on one database.
 package struct ReminderService: Service {
+    /// A book to look at, as the way to open its store: opened in its turn and let go after, so
+    /// that a pass over ten thousand books holds a few of them at a time.
+    package typealias Book = @Sendable () async throws -> any WebStore
     /// The books to look at: the one of a single-book server, or those of a directory with a device.
-    package let books: @Sendable () async throws -> [any WebStore]
+    package let books: @Sendable () async throws -> [Book]
     package let sender: PushSender
     package let clock: any WallClock
     package let logger: Logger
@@ -21,7 +24,7 @@ package struct ReminderService: Service {
     static let booksAtOnce = 8
 
     package init(
-        books: @escaping @Sendable () async throws -> [any WebStore],
+        books: @escaping @Sendable () async throws -> [Book],
         sender: PushSender,
         clock: any WallClock,
         logger: Logger
@@ -49,24 +52,34 @@ package struct ReminderService: Service {
     @discardableResult
     package func tick(now: Date) async -> Int {
         var sent = 0
-        let stores: [any WebStore]
+        let stores: [Book]
         do { stores = try await books() } catch {
             logger.warning("reminders: the books could not be listed: \(String(reflecting: error))")
             return 0
         }
-        // A few books at once (each a dashboard read and a few requests), not every book together.
+        // A few books at once (each opened, a few reads and requests, let go), not every book together.
         await withTaskGroup(of: Int.self) { group in
             var next = stores.makeIterator()
             for _ in 0..<Self.booksAtOnce {
-                guard let store = next.next() else { break }
-                group.addTask { await self.tick(store, now: now) }
+                guard let book = next.next() else { break }
+                group.addTask { await self.tick(opening: book, now: now) }
             }
             for await count in group {
                 sent += count
-                if let store = next.next() { group.addTask { await self.tick(store, now: now) } }
+                if let book = next.next() { group.addTask { await self.tick(opening: book, now: now) } }
             }
         }
         return sent
+    }
+
+    /// One book's pass, its store opened for it.
+    func tick(opening book: Book, now: Date) async -> Int {
+        let store: any WebStore
+        do { store = try await book() } catch {
+            logger.warning("reminders: a book could not be opened: \(String(reflecting: error))")
+            return 0
+        }
+        return await tick(store, now: now)
     }
 
     /// One book's pass.
@@ -100,15 +113,30 @@ package struct ReminderService: Service {
                 }
                 var gone: Set<PushDevice.ID> = []
                 for reminder in due where try await reminders.claimReminder(reminder.key, of: account, at: now) {
+                    // Whether a device has it, or will never (gone, refused): else it is tried again.
+                    var settled = false
                     for device in devices where !gone.contains(device.id) {
                         switch await sender.send(reminder, to: device, store: reminders) {
-                        case .sent: sent += 1
+                        case .sent:
+                            sent += 1
+                            settled = true
                         case .gone:
                             gone.insert(device.id)
+                            settled = true
                             logger.info("reminders: a device's push service no longer knows it; removed")
-                        case .refused(let why), .failed(let why):
+                        case .refused(let why):
+                            settled = true
+                            logger.warning("reminders: \(reminder.key) not sent to a device: \(why)")
+                        case .failed(let why):
                             logger.warning("reminders: \(reminder.key) not sent to a device: \(why)")
                         }
+                    }
+                    // No push service answered (down, or out of reach): the claim is given back, so
+                    // that the next pass sends it if it is still true — a reminder is never lost to
+                    // a push service's bad minute, nor sent twice to a device that has it.
+                    if !settled {
+                        try await reminders.releaseReminder(reminder.key, of: account)
+                        logger.warning("reminders: \(reminder.key) reached no device; tried again at the next pass")
                     }
                 }
             }

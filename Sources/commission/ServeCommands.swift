@@ -335,9 +335,10 @@ struct Serve: AsyncParsableCommand {
             }
             defer { backups?.cancel() }
             let reminders = try await remind(configuration, logger: logger, identityFrom: firstBook) {
-                var stores: [any WebStore] = []
-                for book in try await books.booksWithPushDevices() { stores.append(try await books.store(book: book)) }
-                return stores
+                // Each book opened in its turn by the pass, not all of them before it.
+                try await books.booksWithPushDevices().map { book in
+                    { @Sendable () async throws -> any WebStore in try await books.store(book: book) }
+                }
             }
             defer { reminders.cancel() }
             try await app.runService()
@@ -367,7 +368,7 @@ struct Serve: AsyncParsableCommand {
             archiving.map { [ScheduledBackups.Book(folder: "book", source: $0)] } ?? []
         }
         defer { backups?.cancel() }
-        let reminders = try await remind(configuration, logger: logger, identityFrom: store) { [store] }
+        let reminders = try await remind(configuration, logger: logger, identityFrom: store) { [{ store }] }
         defer { reminders.cancel() }
         try await app.runService()
         reminders.cancel()
@@ -382,7 +383,7 @@ struct Serve: AsyncParsableCommand {
         _ configuration: WebConfiguration,
         logger: Logger,
         identityFrom store: any WebStore,
-        books: @escaping @Sendable () async throws -> [any WebStore]
+        books: @escaping @Sendable () async throws -> [ReminderService.Book]
     ) async throws -> Task<Void, Never> {
         guard let transport = configuration.pushTransport else { return Task {} }
         let sender = PushSender(

@@ -126,6 +126,12 @@ import Testing
         // Another account's reminder of the same name is its own; another day's is another.
         #expect(try await store.claimReminder("end-of-day 2026-12-01", of: member.id, at: now) == true)
         #expect(try await store.claimReminder("end-of-day 2026-12-02", of: owner.id, at: now) == true)
+        // A claim that reached no device is given back: the next claim wins it again, once; the
+        // other account's claim of the same name stays.
+        try await store.releaseReminder("end-of-day 2026-12-01", of: owner.id)
+        #expect(try await store.claimReminder("end-of-day 2026-12-01", of: owner.id, at: now) == true)
+        #expect(try await store.claimReminder("end-of-day 2026-12-01", of: owner.id, at: now) == false)
+        #expect(try await store.claimReminder("end-of-day 2026-12-01", of: member.id, at: now) == false)
     }
 
     @Test(arguments: StoreKind.local)

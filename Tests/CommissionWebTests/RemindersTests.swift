@@ -500,7 +500,7 @@ struct TestSubscription: Sendable {
             wait: { _ in },
             logger: Logger(label: "test")
         )
-        return ReminderService(books: { [store] }, sender: sender, clock: clock, logger: Logger(label: "test"))
+        return ReminderService(books: { [{ store }] }, sender: sender, clock: clock, logger: Logger(label: "test"))
     }
 
     @Test func aDayWithoutSalesAndALateClinicAreEachSentOnceAcrossTwoServers() async throws {
@@ -538,6 +538,22 @@ struct TestSubscription: Sendable {
         let before = push.requests.count
         #expect(await service(store, push).tick(now: at("2026-12-08T19:00:00Z")) == 0)
         #expect(push.requests.count == before, "no device, nothing read or sent")
+    }
+
+    @Test func aReminderNoPushServiceTookIsTriedAgainAtTheNextPassAndSentOnce() async throws {
+        let (store, _, phone) = try await book()
+        let push = FakePushService()
+        // Her push service down for every attempt of both reminders (the late clinic, her day's end).
+        push.answer(phone.endpoint, with: Array(repeating: (503, nil), count: 2 * PushSender.attempts))
+        #expect(await service(store, push).tick(now: at("2026-12-01T19:00:00Z")) == 0)
+        #expect(push.requests.count == 2 * PushSender.attempts)
+        // A minute later it answers: both go, once; the pass after sends nothing more.
+        #expect(await service(store, push).tick(now: at("2026-12-01T19:01:00Z")) == 2)
+        #expect(await service(store, push).tick(now: at("2026-12-01T19:02:00Z")) == 0)
+        #expect(push.requests.count == 2 * PushSender.attempts + 2)
+        #expect(
+            Set(try phone.messages(push).compactMap { $0["title"] }) == ["Glow is late", "No sales recorded today"]
+        )
     }
 
     @Test func herChoicesAreHeld() async throws {
