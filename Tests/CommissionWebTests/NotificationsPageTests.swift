@@ -233,11 +233,61 @@ import Testing
                 (page.text.contains("Its one period, to close") || page.text.contains("Both periods, to close"))
                     && !page.text.contains("All 1 period") && !page.text.contains("All 2 periods")
             )
-            let link = try #require(page.text.firstMatch(of: /href="(mailto:\?subject=[^"]+)">Remind Glow</))
+            let link = try #require(
+                page.text.firstMatch(
+                    of:
+                        /href="(mailto:\?subject=[^"]+)" data-share-title="([^"]+)" data-share-text="([^"]+)" data-share-files="([^"]+)">Remind Glow</
+                )
+            )
             let text = String(link.1).removingPercentEncoding ?? ""
             #expect(
                 text.contains("subject=Commission for ") && text.contains("$24.00") && text.contains("it was due by")
             )
+            // The same note for her share sheet, the period's statement to attach with it.
+            #expect(link.2.hasPrefix("Commission for "))
+            #expect(link.3.contains("$24.00, has not reached me yet; it was due by"))
+            let statement = try await client.execute(
+                uri: String(link.4).replacingOccurrences(of: "&amp;", with: "&"),
+                method: .get,
+                headers: [.cookie: "commission_session=\(session.cookie)"]
+            )
+            #expect(statement.status == .ok && statement.headers[.contentType]?.hasPrefix("text/csv") == true)
+            #expect(statement.text.contains("Serum") && statement.text.contains("24.00"))
+        }
+    }
+
+    @Test func aClinicLateForTwoPeriodsIsRemindedOfBothFromItsPage() async throws {
+        let (glow, serum, today) = try await glowAndSerum()
+        try await app().test(.router) { client in
+            let session = try await signUp(client)
+            // Two months of her history, unpaid (she says so): both overdue, by their own days.
+            let months = [today.adding(days: -100), today.adding(days: -65)].map(\.firstOfMonth)
+            for (month, quantity) in zip(months, [2, 3] as [Int64]) {
+                _ = try await store.createSale(
+                    SaleDraft(clinicID: glow.id, productID: serum.id, date: month, quantity: quantity),
+                    idempotencyKey: nil
+                )
+            }
+            try await store.setHistoryQuestion(nil)
+            let page = try await client.execute(
+                uri: "/book/clinics/\(glow.id)",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session.cookie)"]
+            )
+            let link = try #require(
+                page.text.firstMatch(
+                    of:
+                        /href="mailto:[^"]+" data-share-title="([^"]+)" data-share-text="([^"]+)" data-share-files="([^"]+)">Remind Glow</
+                )
+            )
+            let style = try await store.settings().style
+            #expect(link.1 == "Commission for 2 periods, from \(style.format(months[0]))")
+            let body = String(link.2).replacingOccurrences(of: "&#10;", with: "\n")
+            #expect(
+                body.contains("$24.00, due by") && body.contains("$36.00, due by")
+                    && body.contains("That is $60.00 in all.")
+            )
+            #expect(link.3.split(separator: " ").count == 2)
         }
     }
 }

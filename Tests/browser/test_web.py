@@ -563,15 +563,23 @@ def notifications_walk(workdir, drivers):
         message = http_ece.decrypt(received[0], private_key=private, auth_secret=auth, version="aes128gcm").decode() if received else "{}"
         phone.execute_cdp_cmd("ServiceWorker.enable", {})
         # The message her push service would hand her browser, to its service worker (whose
-        # registration's id DevTools does not tell Selenium: the few there are, each tried).
-        for registration in ["0", "1", "2", "3"]:
-            try:
-                phone.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {"origin": server.base, "registrationId": registration, "data": message})
-            except Exception:  # noqa: BLE001 (an id that is no registration)
-                pass
-        shown = wait_for(phone, lambda d: d.execute_async_script(
-            "var done = arguments[0]; navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })"
-            ".then(function (n) { done(n.map(function (x) { return [x.title, x.body, x.data && x.data.url, x.tag]; })); })"), seconds=10)
+        # registration's id DevTools does not tell Selenium: the few there may be, each tried,
+        # again until one shows it; the same tag replaces the one before).
+        phone.set_script_timeout(10)
+        phone.execute_async_script("var done = arguments[0]; navigator.serviceWorker.ready.then(function () { done(true); });")
+
+        def delivered(d):
+            for registration in range(12):
+                try:
+                    d.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {"origin": server.base, "registrationId": str(registration), "data": message})
+                except Exception:  # noqa: BLE001 (an id that is no registration)
+                    pass
+            time.sleep(0.2)
+            return d.execute_async_script(
+                "var done = arguments[0]; navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })"
+                ".then(function (n) { done(n.map(function (x) { return [x.title, x.body, x.data && x.data.url, x.tag]; })); })")
+
+        shown = wait_for(phone, delivered, seconds=20)
         check(shown == [["Commission", "This is how your reminders will look.", "/settings/notifications", "test"]],
               f"delivered to the service worker, it shows as a notification, its tap's page with it ({shown})")
 
@@ -594,6 +602,31 @@ def notifications_walk(workdir, drivers):
         check(note.startswith("mailto:?subject=Commission for ") and "$24.00" in note and "it was due by" in note,
               f"Remind Glow Aesthetics opens a note with the period, what it owes and when it was due ({note[:160]!r})")
         check(remind and phone.execute_script(IN_REACH, remind[0])["visible"], "the note is a tap away on her first screen")
+        # Her phone's share sheet, as the page meets it (navigator.share stubbed): the note, and the
+        # period's statement as a CSV file.
+        phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            navigator.canShare = function (data) { return !!data && Array.isArray(data.files) && data.files.every(function (f) { return f instanceof File; }); };
+            navigator.share = function (data) {
+              return Promise.all((data.files || []).map(function (f) { return f.text().then(function (t) { return [f.name, f.type, t]; }); }))
+                .then(function (files) { window.shared = { title: data.title, text: data.text, files: files }; });
+            };
+        """})
+        phone.get(server.base + "/payouts")
+        script_ready(phone)
+        remind = phone.find_element(By.XPATH, "//a[normalize-space()='Remind Glow Aesthetics']")
+        # The statement is fetched with the page, as her phone would have it before she taps.
+        wait_for(phone, lambda d: remind.get_attribute("data-files-ready") is not None)
+        remind.click()
+        shared = wait_for(phone, lambda d: d.execute_script("return window.shared || null"))
+        files = shared["files"]
+        check(shared["title"].startswith("Commission for ") and "$24.00, has not reached me yet" in shared["text"] and phone.current_url.endswith("/payouts"),
+              f"Remind hands her share sheet the note ({shared['title']!r}: {shared['text'][:90]!r}), the page stays")
+        check(len(files) == 1 and files[0][0].startswith("statement-GlowAesthetics-") and files[0][1] == "text/csv" and "Serum" in files[0][2] and "24.00" in files[0][2],
+              f"with the period's statement attached as a CSV file ({[(f[0], f[1], len(f[2])) for f in files]})")
+        phone.get(server.base + "/book")
+        phone.find_element(By.PARTIAL_LINK_TEXT, "Glow Aesthetics").click()
+        remind = phone.find_elements(By.XPATH, "//a[normalize-space()='Remind Glow Aesthetics']")
+        check(remind and phone.execute_script(IN_REACH, remind[0])["visible"], "the clinic's own page has Remind on her first screen")
     finally:
         server.stop()
         server.log.close()

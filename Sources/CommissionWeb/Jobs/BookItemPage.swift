@@ -80,12 +80,22 @@ extension BookJob {
             )
             let dashboard = try await app.store.dashboard(today: today)
             if let standing = dashboard.clinics.first(where: { $0.clinic.id == clinic.id }) {
-                view.standing = .of(
-                    standing,
-                    clinic: clinic.id,
-                    style: style,
-                    history: try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
-                )
+                let history = try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
+                view.standing = .of(standing, clinic: clinic.id, style: style, history: history)
+                // Late: a note to the clinic about every period overdue, in one tap.
+                if standing.arrears.overdue.isPositive {
+                    let dueAfter = standing.arrears.dueAfterDays
+                    let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: dueAfter)
+                    let periods = try await app.store.reconciliation(clinic: clinic.id, today: today).periods
+                    view.standing?.remind = ReminderNote(
+                        to: clinic,
+                        overdue: periods.filter {
+                            Arrears.isOverdue($0, today: today, notDue: notDue) && !$0.isClosed
+                                && !(history?.asks(about: $0.period, of: clinic.id) ?? false)
+                        }.map { .init(period: $0, dueBy: $0.period.end.adding(days: dueAfter)) },
+                        style: style
+                    )
+                }
             }
             // Her split here, in words: each set of the clinic's terms with its page, the clinic's own first; in each
             // scope (the clinic's, a product's) the set in force today first, then one to come, then those it replaced.
@@ -227,6 +237,8 @@ package struct BookItemView: PageView {
         let parts: [ChipFigure]
         let statement: String
         let payouts: String
+        /// Overdue: a note to the clinic about every period late, her share sheet or her mail app.
+        var remind: ReminderNote?
 
         package init(
             label: String,
@@ -234,11 +246,13 @@ package struct BookItemView: PageView {
             credit: Bool,
             parts: [ChipFigure],
             statement: String,
-            payouts: String
+            payouts: String,
+            remind: ReminderNote? = nil
         ) {
             (self.label, self.amount, self.credit, self.parts, self.statement, self.payouts) = (
                 label, amount, credit, parts, statement, payouts
             )
+            self.remind = remind
         }
 
         static func of(

@@ -609,6 +609,36 @@
     });
     open();
   }
+  // ---- "Remind Glow": the note to a late clinic in her phone's share sheet (the Web Share API),
+  // each period's statement attached as a CSV where the browser can share files; without it (most
+  // desktops), the link's own e-mail draft. The files are fetched with the page, so that sharing
+  // happens within her tap, as browsers require.
+  all("a.remind[data-share-text]").forEach(function (link) {
+    if (!navigator.share) { return; }
+    var files = [];
+    if (window.File && navigator.canShare) {
+      Promise.all((link.getAttribute("data-share-files") || "").split(" ").filter(Boolean).map(function (url) {
+        return fetch(url, { credentials: "same-origin" }).then(function (response) {
+          if (!response.ok) { throw new Error(response.status); }
+          var named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+          return response.blob().then(function (blob) {
+            return new File([blob], named ? named[1] : "statement.csv", { type: "text/csv" });
+          });
+        });
+      })).then(function (made) {
+        if (made.length && navigator.canShare({ files: made })) { files = made; link.setAttribute("data-files-ready", ""); }
+      }).catch(function () {});
+    }
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      var note = { title: link.getAttribute("data-share-title"), text: link.getAttribute("data-share-text") };
+      if (files.length) { note.files = files; }
+      navigator.share(note).catch(function (error) {
+        // She closed the sheet: nothing to do. Anything else: the e-mail draft.
+        if (!error || error.name !== "AbortError") { window.location.href = link.href; }
+      });
+    });
+  });
   // Settings → Notifications: this device's subscription, asked for only on her tap, with a
   // sentence of why before the browser's own question; where push cannot work, what to do instead.
   var pushDevice = $("#push-device");

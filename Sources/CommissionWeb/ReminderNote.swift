@@ -1,0 +1,79 @@
+import CommissionCore
+import Foundation
+
+/// "Remind Glow": a short, polite note in her voice about what a clinic has not paid — one
+/// overdue period (a row of Payouts) or all of them (a clinic's page) — with each period, what it
+/// owes and by when it was due. The page hands it to her phone's share sheet (the Web Share API,
+/// each period's statement attached as a CSV where the browser can share files) or, where there
+/// is none, opens it as an e-mail draft (`mailto:`). The server sends nothing.
+package struct ReminderNote: Sendable {
+    let subject: String
+    let body: String
+    /// Each period's statement as CSV, to attach: the pages' own links, space-separated.
+    let files: String
+    /// The note as an e-mail draft her mail app opens written (she chooses whom to send it to).
+    let mailto: String
+
+    /// The note as written, its e-mail draft made of it.
+    package init(subject: String, body: String, files: String) {
+        (self.subject, self.body, self.files) = (subject, body, files)
+        // Line breaks as CRLF in a mailto: URL (RFC 6068 §5).
+        let encode = { (text: String) in
+            text.replacingOccurrences(of: "\n", with: "\r\n").addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics
+            ) ?? ""
+        }
+        mailto = "mailto:?subject=\(encode(subject))&body=\(encode(body))"
+    }
+
+    /// A period overdue, with the day it was due by.
+    struct Overdue: Sendable {
+        let period: PeriodReconciliation
+        let dueBy: Day
+    }
+
+    /// The note about `overdue` (oldest first); nil when nothing is.
+    init?(to clinic: Clinic, overdue: [Overdue], style: LocaleStyle) {
+        guard let first = overdue.first else { return nil }
+        let subject: String
+        let body: String
+        let owes = { (p: PeriodReconciliation) in
+            p.received.isZero
+                ? style.format(p.difference) : "\(style.format(p.difference)) of \(style.format(p.expected))"
+        }
+        if overdue.count == 1 {
+            let p = first.period
+            subject = "Commission for \(style.format(p.period))"
+            let owed =
+                p.received.isZero
+                ? "My commission for \(style.format(p.period)), \(style.format(p.difference)), has"
+                : "Of my commission for \(style.format(p.period)), \(style.format(p.difference)) of \(style.format(p.expected)) has"
+            body = """
+                Hello,
+
+                \(owed) not reached me yet; it was due by \(style.format(first.dueBy)). Could you let me know when it will be paid?
+
+                Thank you.
+                """
+        } else {
+            subject = "Commission for \(overdue.count) periods, from \(style.format(first.period.period.start))"
+            let lines = overdue.map {
+                "- \(style.format($0.period.period)): \(owes($0.period)), due by \(style.format($0.dueBy))"
+            }
+            // try?: a sum too large to work out is left unsaid; each period still says what it owes
+            let total = try? overdue.reduce(Money.zero) { try $0.adding($1.period.difference) }
+            body = """
+                Hello,
+
+                My commission for these periods has not reached me yet:
+                \(lines.joined(separator: "\n"))
+                \(total.map { "That is \(style.format($0)) in all. " } ?? "")Could you let me know when it will be paid?
+
+                Thank you.
+                """
+        }
+        let files = overdue.map { "/statements.csv?clinic=\(clinic.id)&date=\($0.period.period.start)" }
+            .joined(separator: " ")
+        self.init(subject: subject, body: body, files: files)
+    }
+}
