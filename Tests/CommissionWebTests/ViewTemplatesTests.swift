@@ -143,6 +143,28 @@ import Testing
                         commission: "$24.00"
                     )
                 ],
+                grouping: .init(
+                    byDay: true,
+                    dayLink: "/d",
+                    productLink: "/p",
+                    groups: [
+                        .init(
+                            label: "Nov 25",
+                            href: "/g",
+                            sales: "1",
+                            revenue: "$100.00",
+                            commission: "$24.00",
+                            open: true
+                        )
+                    ]
+                ),
+                opened: .init(
+                    title: "Nov 25: 1 sale",
+                    range: "Lines 1–200 of 201",
+                    previousPage: "/1",
+                    nextPage: "/3",
+                    allLink: "/a"
+                ),
                 sales: "1 sale",
                 saleCount: "1",
                 revenue: "$100.00",
@@ -161,6 +183,31 @@ import Testing
             )
         )
         #expect(try Self.unresolved("statement", sample) == [])
+    }
+
+    @Test func aClinicsEveryPeriodShowsOnlyWhatItsViewHas() throws {
+        let period = PayoutsPageView.Period(
+            period: "Nov 2026",
+            expected: "$177.00",
+            received: "$0.00",
+            difference: "$177.00",
+            chip: .overdue,
+            closed: true,
+            clinicID: 1,
+            start: "2026-11-01",
+            running: false,
+            payLink: nil
+        )
+        let sample = ClinicPeriodsPageView(
+            clinic: "Glow",
+            back: "/payouts#clinic-1",
+            range: "Periods 51–60 of 60",
+            all: [period],
+            newer: "/payouts/clinics/1?page=1",
+            older: "/payouts/clinics/1?page=3",
+            csrf: "token"
+        )
+        #expect(try Self.unresolved("clinic-periods", sample) == [])
     }
 
     @Test func theYearShowsOnlyWhatItsViewHas() throws {
@@ -208,7 +255,12 @@ import Testing
             clinicID: 1,
             start: "2026-11-01",
             running: false,
-            payLink: "/payouts?clinic=1"
+            payLink: "/payouts?clinic=1",
+            remind: .init(
+                subject: "Commission for 11/01/2026 – 11/30/2026",
+                body: "Hello,\n\nMy commission has not reached me yet.",
+                files: "/statements.csv?clinic=1&date=2026-11-01"
+            )
         )
         let sample = PayoutsPageView(
             reconciliations: [
@@ -221,7 +273,9 @@ import Testing
                     parts: [.init(.overdue, "$177.00", note: "since October")],
                     open: [period],
                     all: [period],
-                    allCount: "All 1 period"
+                    allCount: "The last 12 of 60 periods",
+                    moreOpen: "3 more open periods: every period of Glow ›",
+                    everyLink: "/payouts/clinics/1"
                 )
             ],
             clinics: [.init(id: 1, name: "Glow", selected: true)],
@@ -717,7 +771,8 @@ import Testing
                 credit: false,
                 parts: [.init(.overdue, "$432.28"), .init(.thisPeriod, "$310.55", note: "left of $400.00")],
                 statement: "/statements?clinic=1",
-                payouts: "/payouts#clinic-1"
+                payouts: "/payouts#clinic-1",
+                remind: .init(subject: "Commission for 2 periods", body: "Hello,", files: "/statements.csv?clinic=1")
             ),
             split: .init(
                 clinicID: 1,
@@ -893,6 +948,66 @@ import Testing
                     ),
                 "\(form)"
             )
+        }
+    }
+}
+
+/// Payouts stays a page her phone loads however old the book: each clinic's recent periods and
+/// what is open, the rest on the clinic's own page of periods, a page at a time.
+@Suite struct PayoutsRecentPeriodsTests {
+    @Test func aClinicOfFiveYearsShowsItsRecentPeriodsAndEveryOneOnItsOwnPage() async throws {
+        let test = try await TestApp()
+        // Five years of Glow: a sale a month, each month paid but the last three ended.
+        let today = try await test.store.settings().today()
+        var month = today.firstOfMonth.adding(days: -5 * 365).firstOfMonth
+        var made: [Day] = []
+        while month <= today {
+            made.append(month)
+            _ = try await test.store.createSale(
+                SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: month, quantity: 1),
+                idempotencyKey: nil
+            )
+            month = month.lastOfMonth.adding(days: 1)
+        }
+        for paid in made.dropLast(4) {
+            _ = try await test.store.createPayout(
+                PayoutDraft(
+                    clinicID: test.glow.id,
+                    period: PayPeriod(start: paid, end: paid.lastOfMonth),
+                    amount: Money(minorUnits: 1200),
+                    receivedOn: paid.lastOfMonth.adding(days: 5)
+                )
+            )
+        }
+        let months = made
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            let cookie: HTTPFields = [.cookie: "commission_session=\(session)"]
+            let page = try await client.execute(uri: "/payouts", method: .get, headers: cookie).text
+            let closeForms = page.components(separatedBy: "class=\"inline period-form\"").count - 1
+            #expect(closeForms == 12, "the twelve recent periods to close or reopen, not all \(months.count)")
+            #expect(page.contains("The last 12 of \(months.count) periods, to close or reopen"))
+            #expect(page.contains("<a href=\"/payouts/clinics/\(test.glow.id)\">Every period of Glow ›</a>"))
+            let every = try await client.execute(uri: "/payouts/clinics/\(test.glow.id)", method: .get, headers: cookie)
+            #expect(every.status == .ok)
+            let first = every.text
+            #expect(first.contains("Glow: every period") && first.contains("Periods 1–50 of \(months.count)"))
+            #expect(first.components(separatedBy: "class=\"inline period-form\"").count - 1 == 50)
+            #expect(first.contains("?page=2\">Older periods ›</a>") && !first.contains("Newer periods"))
+            let second = try await client.execute(
+                uri: "/payouts/clinics/\(test.glow.id)?page=2",
+                method: .get,
+                headers: cookie
+            ).text
+            #expect(second.components(separatedBy: "class=\"inline period-form\"").count - 1 == months.count - 50)
+            #expect(
+                second.contains("Periods 51–\(months.count) of \(months.count)") && second.contains("Newer periods")
+            )
+            // The oldest period is there, a tap from Payouts.
+            let style = try await test.store.settings().style
+            #expect(second.contains(style.formatShort(PayPeriod(start: months[0], end: months[0].lastOfMonth))))
+            let none = try await client.execute(uri: "/payouts/clinics/999", method: .get, headers: cookie)
+            #expect(none.status == .notFound)
         }
     }
 }

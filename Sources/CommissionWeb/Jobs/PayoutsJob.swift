@@ -22,6 +22,10 @@ struct PayoutsJob: Job {
             return try await payoutsPage(context: context, prefill: prefill)
         }
         pages.post("/payouts") { request, context in try await recordPayout(request, context: context) }
+        // A clinic's every period, newest first, a page at a time (`?page=2`).
+        pages.get("/payouts/clinics/:id") { request, context in
+            try await clinicPeriodsPage(request, context: context)
+        }
         pages.post("/periods") { request, context in try await closeOrReopen(request, context: context) }
         pages.post("/payouts/bank") { request, context in try await bankStatement(request, context: context) }
         pages.post("/history") { request, context in try await answerHistory(request, context: context) }
@@ -138,29 +142,56 @@ struct PayoutsJob: Job {
 
     // MARK: Pages
 
-    /// "Remind Glow": a short, polite note about an overdue period, as a `mailto:` link her mail
-    /// app opens with it written (she chooses whom to send it to, or shares it as she likes).
-    static func reminderNote(to clinic: Clinic, period: PeriodReconciliation, dueBy: Day, style: LocaleStyle) -> String
-    {
-        let subject = "Commission for \(style.format(period.period))"
-        let owed =
-            period.received.isZero
-            ? "My commission for \(style.format(period.period)), \(style.format(period.difference)), has"
-            : "Of my commission for \(style.format(period.period)), \(style.format(period.difference)) of \(style.format(period.expected)) has"
-        let body = """
-            Hello,
-
-            \(owed) not reached me yet; it was due by \(style.format(dueBy)). Could you let me know when it will be paid?
-
-            Thank you.
-            """
-        // Line breaks as CRLF in a mailto: URL (RFC 6068 §5).
-        let encode = { (text: String) in
-            text.replacingOccurrences(of: "\n", with: "\r\n").addingPercentEncoding(
-                withAllowedCharacters: .alphanumerics
-            ) ?? ""
+    /// A clinic's periods as Payouts lists them, newest first: each with its figures and chips,
+    /// its Record payment and, overdue, its Remind.
+    static func periodRows(
+        _ clinic: Clinic,
+        reconciliation: Reconciliation,
+        today: Day,
+        dueAfterDays: Int,
+        history: UnconfirmedHistory?,
+        style: LocaleStyle
+    ) -> [PayoutsPageView.Period] {
+        let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: dueAfterDays)
+        return reconciliation.periods.reversed().map { p in
+            return PayoutsPageView.Period(
+                period: style.formatShort(p.period),
+                expected: style.format(p.expected),
+                received: style.format(p.received),
+                difference: style.format(p.difference),
+                chip: Chip.of(
+                    p,
+                    today: today,
+                    notDue: notDue,
+                    unconfirmed: history?.asks(about: p.period, of: clinic.id) ?? false
+                ),
+                paid: !p.received.isZero && p.difference.isPositive
+                    ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
+                closed: p.isClosed,
+                clinicID: clinic.id.rawValue,
+                start: p.period.start.description,
+                running: p.period.end >= today && p.difference.isPositive,
+                // A payment for a period that has ended (the one running now is due once it ends).
+                payLink: p.difference.isPositive && !p.isClosed && p.period.end < today
+                    ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
+                    : nil,
+                credit: p.difference.isNegative,
+                remind: Arrears.isOverdue(p, today: today, notDue: notDue) && !p.isClosed
+                    && !(history?.asks(about: p.period, of: clinic.id) ?? false)
+                    ? ReminderNote(
+                        to: clinic,
+                        overdue: [
+                            .init(
+                                period: p,
+                                dueBy: p.period.end.adding(
+                                    days: dueAfterDays
+                                )
+                            )
+                        ],
+                        style: style
+                    ) : nil
+            )
         }
-        return "mailto:?subject=\(encode(subject))&body=\(encode(body))"
     }
 
     /// A clinic's periods for the payment form, newest first: those that still owe something
@@ -260,49 +291,21 @@ struct PayoutsJob: Job {
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
             pickers.append(Self.periodPicker(clinic, reconciliation: r, today: today, chosen: chosen, style: style))
-            let notDue = Arrears.notDueFrom(
-                clinic.calendar,
+            let rows = Self.periodRows(
+                clinic,
+                reconciliation: r,
                 today: today,
-                dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays
+                dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
+                history: history,
+                style: style
             )
-            let rows = r.periods.reversed().map { p in
-                return PayoutsPageView.Period(
-                    period: style.formatShort(p.period),
-                    expected: style.format(p.expected),
-                    received: style.format(p.received),
-                    difference: style.format(p.difference),
-                    chip: Chip.of(
-                        p,
-                        today: today,
-                        notDue: notDue,
-                        unconfirmed: history?.asks(about: p.period, of: clinic.id) ?? false
-                    ),
-                    paid: !p.received.isZero && p.difference.isPositive
-                        ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
-                    closed: p.isClosed,
-                    clinicID: clinic.id.rawValue,
-                    start: p.period.start.description,
-                    running: p.period.end >= today && p.difference.isPositive,
-                    // A payment for a period that has ended (the one running now is due once it ends).
-                    payLink: p.difference.isPositive && !p.isClosed && p.period.end < today
-                        ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
-                        : nil,
-                    credit: p.difference.isNegative,
-                    remindLink: Arrears.isOverdue(p, today: today, notDue: notDue) && !p.isClosed
-                        && !(history?.asks(about: p.period, of: clinic.id) ?? false)
-                        ? Self.reminderNote(
-                            to: clinic,
-                            period: p,
-                            dueBy: p.period.end.adding(
-                                days: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays
-                            ),
-                            style: style
-                        ) : nil
-                )
-            }
             // What is open first: money missing or too much, and the period running now.
             let open = zip(r.periods.reversed(), rows).filter { $0.0.status.needsAttention || $0.0.status == .open }
                 .map(\.1)
+            // The recent periods and what is open, each at most `recentPeriods`; the rest on the
+            // clinic's own page of periods.
+            let recent = Self.recentPeriods
+            let every = rows.count > recent || open.count > recent ? "/payouts/clinics/\(clinic.id)" : nil
             reconciliations.append(
                 .init(
                     id: clinic.id.rawValue,
@@ -313,10 +316,16 @@ struct PayoutsJob: Job {
                     credit: r.balance.isNegative,
                     parts: r.balance.isZero
                         ? [] : standings[clinic.id]?.owedParts(style: style, history: history) ?? [],
-                    open: open,
-                    all: rows,
-                    allCount: rows.count == 1
-                        ? "Its one period" : rows.count == 2 ? "Both periods" : "All \(rows.count) periods"
+                    open: Array(open.prefix(recent)),
+                    all: Array(rows.prefix(recent)),
+                    allCount: rows.count > recent
+                        ? "The last \(recent) of \(rows.count) periods"
+                        : rows.count == 1
+                            ? "Its one period" : rows.count == 2 ? "Both periods" : "All \(rows.count) periods",
+                    moreOpen: open.count > recent
+                        ? "\(open.count - recent) more open period\(open.count - recent == 1 ? "" : "s"): every period of \(clinic.name) ›"
+                        : nil,
+                    everyLink: every
                 )
             )
         }
@@ -534,6 +543,53 @@ struct PayoutsJob: Job {
     }
 
     /// Closes or reopens the period of a clinic that starts on `start` (`action=close|reopen`).
+    /// How many periods of a clinic Payouts lists (and at most how many open ones); the clinic's
+    /// own page of periods has them all, this many a page.
+    static let recentPeriods = 12
+    static let periodsPerPage = 50
+
+    func clinicPeriodsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
+            throw Problem(.notFound, "There is no such clinic.")
+        }
+        let clinic = try await app.store.clinic(Clinic.ID(id))
+        let settings = try await app.store.settings()
+        let (style, today) = (settings.style, settings.today())
+        let dashboard = try await app.store.dashboard(today: today)
+        let standing = dashboard.clinics.first { $0.clinic.id == clinic.id }
+        let rows = Self.periodRows(
+            clinic,
+            reconciliation: try await app.store.reconciliation(clinic: clinic.id, today: today),
+            today: today,
+            dueAfterDays: standing?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
+            history: try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard),
+            style: style
+        )
+        let size = Self.periodsPerPage
+        let pages = max(1, (rows.count + size - 1) / size)
+        let page = min(max(1, request.uri.queryParameters["page"].flatMap { Int(String($0)) } ?? 1), pages)
+        let shown = Array(rows.dropFirst((page - 1) * size).prefix(size))
+        let link = { (page: Int) in "/payouts/clinics/\(clinic.id)?page=\(page)" }
+        let view = ClinicPeriodsPageView(
+            clinic: clinic.name,
+            back: "/payouts#clinic-\(clinic.id)",
+            range: rows.count <= size
+                ? "\(rows.count) period\(rows.count == 1 ? "" : "s")"
+                : "Periods \((page - 1) * size + 1)–\((page - 1) * size + shown.count) of \(rows.count)",
+            all: shown,
+            newer: page > 1 ? link(page - 1) : nil,
+            older: page < pages ? link(page + 1) : nil,
+            csrf: context.csrfToken ?? ""
+        )
+        return try await app.page(
+            "clinic-periods",
+            view: view,
+            title: "\(clinic.name): every period",
+            nav: "payouts",
+            context: context
+        )
+    }
+
     func closeOrReopen(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await Form.read(request, context: context)
         return try await app.form {
@@ -709,6 +765,30 @@ struct BankForm {
 /// Payouts & reconciliation: per clinic, what it owes and what is open first (money missing or
 /// too much, and the period running now), each with a payment prefilled; every period, and
 /// closing one, folded into one line; then the payout form, and her bank statement.
+/// A clinic's every period, newest first, a page at a time: to see the old ones, and close or reopen them.
+package struct ClinicPeriodsPageView: PageView {
+    let clinic: String, back: String
+    /// "60 periods", "Periods 51–60 of 60".
+    let range: String
+    let all: [PayoutsPageView.Period]
+    let newer: String?, older: String?
+    let csrf: String
+
+    package init(
+        clinic: String,
+        back: String,
+        range: String,
+        all: [PayoutsPageView.Period],
+        newer: String?,
+        older: String?,
+        csrf: String
+    ) {
+        (self.clinic, self.back, self.range, self.all, self.newer, self.older, self.csrf) = (
+            clinic, back, range, all, newer, older, csrf
+        )
+    }
+}
+
 package struct PayoutsPageView: PageView {
     package struct Period: Sendable {
         let period: String, expected: String, received: String
@@ -725,8 +805,8 @@ package struct PayoutsPageView: PageView {
         let payLink: String?
         /// Paid beyond what it owed: `difference` is then what it paid beyond, shown as a credit.
         let credit: Bool
-        /// A note to the clinic, when it is overdue: her mail app opened with it written.
-        let remindLink: String?
+        /// A note to the clinic, when it is overdue: her share sheet, or her mail app, with it written.
+        let remind: ReminderNote?
 
         package init(
             period: String,
@@ -741,7 +821,7 @@ package struct PayoutsPageView: PageView {
             running: Bool,
             payLink: String?,
             credit: Bool = false,
-            remindLink: String? = nil
+            remind: ReminderNote? = nil
         ) {
             (self.period, self.expected, self.received, self.difference, self.paid) = (
                 period, expected, received, difference, paid
@@ -751,7 +831,7 @@ package struct PayoutsPageView: PageView {
             (self.closed, self.clinicID, self.start, self.running, self.payLink) = (
                 closed, clinicID, start, running, payLink
             )
-            (self.credit, self.remindLink) = (credit, remindLink)
+            (self.credit, self.remind) = (credit, remind)
         }
     }
 
@@ -763,8 +843,12 @@ package struct PayoutsPageView: PageView {
         let parts: [ChipFigure]
         let open: [Period]
         let all: [Period]
-        /// "All 12 periods".
+        /// "All 12 periods", "The last 12 of 60 periods".
         let allCount: String
+        /// "3 more open periods: every period of Glow ›", when more are open than the page shows.
+        let moreOpen: String?
+        /// The clinic's own page of every period, when the page shows only the recent ones.
+        let everyLink: String?
 
         package init(
             id: Int64,
@@ -775,12 +859,16 @@ package struct PayoutsPageView: PageView {
             parts: [ChipFigure] = [],
             open: [Period],
             all: [Period],
-            allCount: String
+            allCount: String,
+            moreOpen: String? = nil,
+            everyLink: String? = nil
         ) {
             (self.id, self.clinic, self.balance, self.balanceLabel, self.credit, self.parts) = (
                 id, clinic, balance, balanceLabel, credit, parts
             )
-            (self.open, self.all, self.allCount) = (open, all, allCount)
+            (self.open, self.all, self.allCount, self.moreOpen, self.everyLink) = (
+                open, all, allCount, moreOpen, everyLink
+            )
         }
     }
 

@@ -179,6 +179,12 @@ struct StatementsJob: Job {
         }
         let statement = try await app.store.statement(clinic: clinic.id, period: period)
         let link = { (day: Day) in "/statements?clinic=\(clinic.id)&date=\(day)" }
+        let (lines, grouping, opened) = try Self.linesShown(
+            statement.lines,
+            query: { request.uri.queryParameters[Substring($0)].map(String.init) },
+            base: "/statements?clinic=\(clinic.id)&date=\(period.start)",
+            style: style
+        )
         let view = StatementPageView(
             date: date.description,
             earliest: AcceptedDays.earliest.description,
@@ -196,7 +202,7 @@ struct StatementsJob: Job {
                     ? style.formatShort(clinic.calendar.period(containing: period.end.adding(days: 1))) : nil,
                 csvLink: "/statements.csv?clinic=\(clinic.id)&date=\(period.start)",
                 compareLink: "/compare?clinic=\(clinic.id)&date=\(period.start)",
-                lines: statement.lines.map { line in
+                lines: lines.map { line in
                     let sale = line.sale
                     return .init(
                         date: style.formatShort(sale.date),
@@ -210,6 +216,8 @@ struct StatementsJob: Job {
                         commission: style.format(sale.figures.commission)
                     )
                 },
+                grouping: grouping,
+                opened: opened,
                 sales: SaleWords.count(statement.totals.saleCount, style: style),
                 saleCount: style.formatCount(statement.totals.saleCount),
                 revenue: style.format(statement.totals.revenue),
@@ -246,6 +254,71 @@ struct StatementsJob: Job {
             nav: "statements",
             context: context
         )
+    }
+
+    /// A period's lines shown whole up to this many; beyond, grouped (by day, or by product), the
+    /// lines of the group she opens a page of this many at a time — so that a busy clinic's
+    /// statement stays a page her phone loads (its CSV has every line).
+    static let linesShownWhole = 200
+
+    /// The lines of a statement the page shows, and, for a statement of many, its groups and the
+    /// group opened (`lines=day|product`, `day=2026-11-03` or `product=4`, `page=2`).
+    static func linesShown(
+        _ lines: [StatementLine],
+        query: (String) -> String?,
+        base: String,
+        style: LocaleStyle
+    ) throws -> ([StatementLine], StatementPageView.Grouping?, StatementPageView.Opened?) {
+        guard lines.count > linesShownWhole else { return (lines, nil, nil) }
+        let byProduct = query("lines") == "product"
+        let kind = byProduct ? "product" : "day"
+        // A group of lines: its key in the link, its label, its lines (in the statement's order).
+        var groups: [(key: String, label: String, lines: [StatementLine])] = []
+        if byProduct {
+            groups = Dictionary(grouping: lines, by: \.sale.productID).map { id, lines in
+                (key: "\(id)", label: lines[0].productName, lines: lines)
+            }.sorted { ($0.label, $0.key) < ($1.label, $1.key) }
+        } else {
+            groups = Dictionary(grouping: lines, by: \.sale.date).sorted { $0.key < $1.key }.map { day, lines in
+                (key: day.description, label: style.formatShort(day), lines: lines)
+            }
+        }
+        let openKey = query(byProduct ? "product" : "day")
+        let groupLink = { (key: String) in "\(base)&lines=\(kind)&\(kind)=\(key)" }
+        let grouping = StatementPageView.Grouping(
+            byDay: !byProduct,
+            dayLink: "\(base)&lines=day#statement-groups",
+            productLink: "\(base)&lines=product#statement-groups",
+            groups: try groups.map { group in
+                .init(
+                    label: group.label,
+                    href: groupLink(group.key) + "#statement-opened",
+                    sales: style.formatCount(group.lines.count),
+                    revenue: style.format(
+                        try group.lines.reduce(Money.zero) { try $0.adding($1.sale.figures.revenue) }
+                    ),
+                    commission: style.format(
+                        try group.lines.reduce(Money.zero) { try $0.adding($1.sale.figures.commission) }
+                    ),
+                    open: group.key == openKey
+                )
+            }
+        )
+        guard let open = groups.first(where: { $0.key == openKey }) else { return ([], grouping, nil) }
+        let pages = (open.lines.count + linesShownWhole - 1) / linesShownWhole
+        let page = min(max(1, query("page").flatMap { Int($0) } ?? 1), pages)
+        let shown = Array(open.lines[(page - 1) * linesShownWhole..<min(page * linesShownWhole, open.lines.count)])
+        let pageLink = { (page: Int) in groupLink(open.key) + "&page=\(page)#statement-opened" }
+        let opened = StatementPageView.Opened(
+            title: "\(open.label): \(SaleWords.count(open.lines.count, style: style))",
+            range: pages == 1
+                ? nil
+                : "Lines \(style.formatCount((page - 1) * linesShownWhole + 1))–\(style.formatCount((page - 1) * linesShownWhole + shown.count)) of \(style.formatCount(open.lines.count))",
+            previousPage: page > 1 ? pageLink(page - 1) : nil,
+            nextPage: page < pages ? pageLink(page + 1) : nil,
+            allLink: "\(base)&lines=\(kind)#statement-groups"
+        )
+        return (shown, grouping, opened)
     }
 
     func statementCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -308,14 +381,58 @@ package struct StatementPageView: PageView {
         }
     }
 
+    /// A statement of many lines, grouped: by day or by product, each group with its figures and
+    /// the link that opens its lines.
+    package struct Grouping: Sendable {
+        package struct Group: Sendable {
+            let label: String, href: String, sales: String, revenue: String, commission: String
+            /// Its lines are shown under the groups.
+            let open: Bool
+            package init(label: String, href: String, sales: String, revenue: String, commission: String, open: Bool) {
+                (self.label, self.href, self.sales, self.revenue, self.commission, self.open) = (
+                    label, href, sales, revenue, commission, open
+                )
+            }
+        }
+
+        let byDay: Bool
+        let dayLink: String, productLink: String
+        let groups: [Group]
+
+        package init(byDay: Bool, dayLink: String, productLink: String, groups: [Group]) {
+            (self.byDay, self.dayLink, self.productLink, self.groups) = (byDay, dayLink, productLink, groups)
+        }
+    }
+
+    /// The group whose lines are shown: "Nov 3: 1,234 sales", a page of them at a time.
+    package struct Opened: Sendable {
+        let title: String
+        /// "Lines 201–400 of 1,234", when its lines take more than a page.
+        let range: String?
+        let previousPage: String?, nextPage: String?
+        /// Back to the groups alone.
+        let allLink: String
+
+        package init(title: String, range: String?, previousPage: String?, nextPage: String?, allLink: String) {
+            (self.title, self.range, self.previousPage, self.nextPage, self.allLink) = (
+                title, range, previousPage, nextPage, allLink
+            )
+        }
+    }
+
     package struct Statement: Sendable {
         let clinic: String, period: String, closed: Bool
         let previousLink: String, nextLink: String, csvLink: String, compareLink: String
         /// The periods either side, as the stepper names them ("Oct 2026"); none after the running one.
         let previousName: String, nextName: String?
         let lines: [Line]
-        /// Some sales: the table's totals row shows.
+        /// Some sales, every one shown: the table's totals row shows.
         let hasLines: Bool
+        /// Many sales: grouped, the lines of one group shown (`opened`), or none.
+        let grouping: Grouping?
+        let opened: Opened?
+        /// The lines' table shows: every line, or an opened group's.
+        let showsLines: Bool
         /// "12 sales", and the count alone ("12") beside its label.
         let sales: String, saleCount: String, revenue: String, profit: String
         /// Whether accelerators or deductions change the lines' commission.
@@ -340,6 +457,8 @@ package struct StatementPageView: PageView {
             csvLink: String,
             compareLink: String,
             lines: [Line],
+            grouping: Grouping? = nil,
+            opened: Opened? = nil,
             sales: String,
             saleCount: String,
             revenue: String,
@@ -360,7 +479,8 @@ package struct StatementPageView: PageView {
             (self.csvLink, self.compareLink, self.lines, self.sales, self.revenue, self.profit) = (
                 csvLink, compareLink, lines, sales, revenue, profit
             )
-            hasLines = !lines.isEmpty
+            hasLines = !lines.isEmpty && grouping == nil
+            (self.grouping, self.opened, showsLines) = (grouping, opened, grouping == nil || opened != nil)
             self.saleCount = saleCount
             (self.adjusted, self.lineCommission, self.accelerators, self.deductions) = (
                 adjusted, lineCommission, accelerators, deductions
