@@ -83,11 +83,7 @@ public enum ReminderPlan {
         guard settings.lateClinics else { return [] }
         var reminders: [Reminder] = []
         for entry in clinics {
-            let notDue = Arrears.notDueFrom(entry.clinic.calendar, today: today, dueAfterDays: entry.dueAfterDays)
-            let overdue = entry.reconciliation.periods.filter {
-                Arrears.isOverdue($0, today: today, notDue: notDue) && !$0.isClosed
-                    && !entry.unconfirmed.contains($0.period)
-            }
+            let overdue = entry.overdue(today: today)
             guard let oldest = overdue.first else { continue }
             // try?: an overdue sum beyond 64 bits is said as the oldest period's alone
             let owed = (try? overdue.reduce(Money.zero) { try $0.adding($1.difference) }) ?? oldest.difference
@@ -130,6 +126,27 @@ public struct ClinicPeriods: Sendable {
         )
     }
 
+    /// A clinic's periods, `history` (when her question is open) marking what is unconfirmed.
+    public init(clinic: Clinic, reconciliation: Reconciliation, dueAfterDays: Int, history: UnconfirmedHistory?) {
+        self.init(
+            clinic: clinic,
+            reconciliation: reconciliation,
+            dueAfterDays: dueAfterDays,
+            unconfirmed: Set(
+                reconciliation.periods.map(\.period).filter { history?.asks(about: $0, of: clinic.id) ?? false }
+            )
+        )
+    }
+
+    /// The periods overdue `today` (past their usual day of payment), oldest first: never one
+    /// closed, nor one of her history she has not confirmed.
+    public func overdue(today: Day) -> [PeriodReconciliation] {
+        let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: dueAfterDays)
+        return reconciliation.periods.filter {
+            Arrears.isOverdue($0, today: today, notDue: notDue) && !$0.isClosed && !unconfirmed.contains($0.period)
+        }
+    }
+
     /// The periods of the dashboard's clinics that `including` keeps, each clinic's reconciliation
     /// read once, `history` (when her question is open) marking what is unconfirmed.
     public static func read(
@@ -147,11 +164,7 @@ public struct ClinicPeriods: Sendable {
                     clinic: standing.clinic,
                     reconciliation: reconciliation,
                     dueAfterDays: standing.arrears.dueAfterDays,
-                    unconfirmed: Set(
-                        reconciliation.periods.map(\.period).filter {
-                            history?.asks(about: $0, of: standing.clinic.id) ?? false
-                        }
-                    )
+                    history: history
                 )
             )
         }

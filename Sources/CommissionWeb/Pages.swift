@@ -178,3 +178,23 @@ package struct MorePageView: PageView {
     let csrf: String
     package init(csrf: String) { self.csrf = csrf }
 }
+
+/// One page of a long list the server has whole (a group of a statement's lines, a clinic's
+/// periods): the page asked for (`?page=`, kept within those there are), its rows, where they
+/// stand in the list (1-based), and the pages either side.
+struct ListPage<Row> {
+    let rows: [Row]
+    /// The first and last rows' places in the whole list, from 1.
+    let first: Int, last: Int
+    let previous: Int?, next: Int?
+    /// The whole list fits on one page.
+    let isOnly: Bool
+
+    init(_ all: [Row], size: Int, asked: (some StringProtocol)?) {
+        let pages = max(1, (all.count + size - 1) / size)
+        let page = min(max(1, asked.flatMap { Int($0) } ?? 1), pages)
+        rows = Array(all.dropFirst((page - 1) * size).prefix(size))
+        (first, last) = ((page - 1) * size + 1, (page - 1) * size + rows.count)
+        (previous, next, isOnly) = (page > 1 ? page - 1 : nil, page < pages ? page + 1 : nil, pages == 1)
+    }
+}

@@ -26,15 +26,11 @@ package struct ReminderNote: Sendable {
         mailto = "mailto:?subject=\(encode(subject))&body=\(encode(body))"
     }
 
-    /// A period overdue, with the day it was due by.
-    struct Overdue: Sendable {
-        let period: PeriodReconciliation
-        let dueBy: Day
-    }
-
-    /// The note about `overdue` (oldest first); nil when nothing is.
-    init?(to clinic: Clinic, overdue: [Overdue], style: LocaleStyle) {
+    /// The note about `overdue` (oldest first), each due `dueAfterDays` after its end; nil when
+    /// nothing is.
+    init?(to clinic: Clinic, overdue: [PeriodReconciliation], dueAfterDays: Int, style: LocaleStyle) {
         guard let first = overdue.first else { return nil }
+        let dueBy = { (p: PeriodReconciliation) in style.format(p.period.end.adding(days: dueAfterDays)) }
         let subject: String
         let body: String
         let owes = { (p: PeriodReconciliation) in
@@ -42,26 +38,24 @@ package struct ReminderNote: Sendable {
                 ? style.format(p.difference) : "\(style.format(p.difference)) of \(style.format(p.expected))"
         }
         if overdue.count == 1 {
-            let p = first.period
-            subject = "Commission for \(style.format(p.period))"
+            let period = style.format(first.period)
+            subject = "Commission for \(period)"
             let owed =
-                p.received.isZero
-                ? "My commission for \(style.format(p.period)), \(style.format(p.difference)), has"
-                : "Of my commission for \(style.format(p.period)), \(style.format(p.difference)) of \(style.format(p.expected)) has"
+                first.received.isZero
+                ? "My commission for \(period), \(style.format(first.difference)), has"
+                : "Of my commission for \(period), \(owes(first)) has"
             body = """
                 Hello,
 
-                \(owed) not reached me yet; it was due by \(style.format(first.dueBy)). Could you let me know when it will be paid?
+                \(owed) not reached me yet; it was due by \(dueBy(first)). Could you let me know when it will be paid?
 
                 Thank you.
                 """
         } else {
-            subject = "Commission for \(overdue.count) periods, from \(style.format(first.period.period.start))"
-            let lines = overdue.map {
-                "- \(style.format($0.period.period)): \(owes($0.period)), due by \(style.format($0.dueBy))"
-            }
+            subject = "Commission for \(overdue.count) periods, from \(style.format(first.period.start))"
+            let lines = overdue.map { "- \(style.format($0.period)): \(owes($0)), due by \(dueBy($0))" }
             // try?: a sum too large to work out is left unsaid; each period still says what it owes
-            let total = try? overdue.reduce(Money.zero) { try $0.adding($1.period.difference) }
+            let total = try? overdue.reduce(Money.zero) { try $0.adding($1.difference) }
             body = """
                 Hello,
 
@@ -72,7 +66,7 @@ package struct ReminderNote: Sendable {
                 Thank you.
                 """
         }
-        let files = overdue.map { "/statements.csv?clinic=\(clinic.id)&date=\($0.period.period.start)" }
+        let files = overdue.map { "/statements.csv?clinic=\(clinic.id)&date=\($0.period.start)" }
             .joined(separator: " ")
         self.init(subject: subject, body: body, files: files)
     }

@@ -84,15 +84,16 @@ extension BookJob {
                 view.standing = .of(standing, clinic: clinic.id, style: style, history: history)
                 // Late: a note to the clinic about every period overdue, in one tap.
                 if standing.arrears.overdue.isPositive {
-                    let dueAfter = standing.arrears.dueAfterDays
-                    let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: dueAfter)
-                    let periods = try await app.store.reconciliation(clinic: clinic.id, today: today).periods
+                    let periods = ClinicPeriods(
+                        clinic: clinic,
+                        reconciliation: try await app.store.reconciliation(clinic: clinic.id, today: today),
+                        dueAfterDays: standing.arrears.dueAfterDays,
+                        history: history
+                    )
                     view.standing?.remind = ReminderNote(
                         to: clinic,
-                        overdue: periods.filter {
-                            Arrears.isOverdue($0, today: today, notDue: notDue) && !$0.isClosed
-                                && !(history?.asks(about: $0.period, of: clinic.id) ?? false)
-                        }.map { .init(period: $0, dueBy: $0.period.end.adding(days: dueAfter)) },
+                        overdue: periods.overdue(today: today),
+                        dueAfterDays: periods.dueAfterDays,
                         style: style
                     )
                 }

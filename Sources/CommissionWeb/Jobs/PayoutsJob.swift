@@ -144,16 +144,11 @@ struct PayoutsJob: Job {
 
     /// A clinic's periods as Payouts lists them, newest first: each with its figures and chips,
     /// its Record payment and, overdue, its Remind.
-    static func periodRows(
-        _ clinic: Clinic,
-        reconciliation: Reconciliation,
-        today: Day,
-        dueAfterDays: Int,
-        history: UnconfirmedHistory?,
-        style: LocaleStyle
-    ) -> [PayoutsPageView.Period] {
-        let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: dueAfterDays)
-        return reconciliation.periods.reversed().map { p in
+    static func periodRows(_ periods: ClinicPeriods, today: Day, style: LocaleStyle) -> [PayoutsPageView.Period] {
+        let clinic = periods.clinic
+        let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: periods.dueAfterDays)
+        let overdue = Set(periods.overdue(today: today).map(\.period))
+        return periods.reconciliation.periods.reversed().map { p in
             return PayoutsPageView.Period(
                 period: style.formatShort(p.period),
                 expected: style.format(p.expected),
@@ -163,7 +158,7 @@ struct PayoutsJob: Job {
                     p,
                     today: today,
                     notDue: notDue,
-                    unconfirmed: history?.asks(about: p.period, of: clinic.id) ?? false
+                    unconfirmed: periods.unconfirmed.contains(p.period)
                 ),
                 paid: !p.received.isZero && p.difference.isPositive
                     ? "\(style.format(p.received)) of \(style.format(p.expected)) paid" : nil,
@@ -176,20 +171,8 @@ struct PayoutsJob: Job {
                     ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
                     : nil,
                 credit: p.difference.isNegative,
-                remind: Arrears.isOverdue(p, today: today, notDue: notDue) && !p.isClosed
-                    && !(history?.asks(about: p.period, of: clinic.id) ?? false)
-                    ? ReminderNote(
-                        to: clinic,
-                        overdue: [
-                            .init(
-                                period: p,
-                                dueBy: p.period.end.adding(
-                                    days: dueAfterDays
-                                )
-                            )
-                        ],
-                        style: style
-                    ) : nil
+                remind: overdue.contains(p.period)
+                    ? ReminderNote(to: clinic, overdue: [p], dueAfterDays: periods.dueAfterDays, style: style) : nil
             )
         }
     }
@@ -292,11 +275,13 @@ struct PayoutsJob: Job {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
             pickers.append(Self.periodPicker(clinic, reconciliation: r, today: today, chosen: chosen, style: style))
             let rows = Self.periodRows(
-                clinic,
-                reconciliation: r,
+                ClinicPeriods(
+                    clinic: clinic,
+                    reconciliation: r,
+                    dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
+                    history: history
+                ),
                 today: today,
-                dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
-                history: history,
                 style: style
             )
             // What is open first: money missing or too much, and the period running now.
@@ -558,27 +543,26 @@ struct PayoutsJob: Job {
         let dashboard = try await app.store.dashboard(today: today)
         let standing = dashboard.clinics.first { $0.clinic.id == clinic.id }
         let rows = Self.periodRows(
-            clinic,
-            reconciliation: try await app.store.reconciliation(clinic: clinic.id, today: today),
+            ClinicPeriods(
+                clinic: clinic,
+                reconciliation: try await app.store.reconciliation(clinic: clinic.id, today: today),
+                dueAfterDays: standing?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
+                history: try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
+            ),
             today: today,
-            dueAfterDays: standing?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
-            history: try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard),
             style: style
         )
-        let size = Self.periodsPerPage
-        let pages = max(1, (rows.count + size - 1) / size)
-        let page = min(max(1, request.uri.queryParameters["page"].flatMap { Int(String($0)) } ?? 1), pages)
-        let shown = Array(rows.dropFirst((page - 1) * size).prefix(size))
+        let page = ListPage(rows, size: Self.periodsPerPage, asked: request.uri.queryParameters["page"])
         let link = { (page: Int) in "/payouts/clinics/\(clinic.id)?page=\(page)" }
         let view = ClinicPeriodsPageView(
             clinic: clinic.name,
             back: "/payouts#clinic-\(clinic.id)",
-            range: rows.count <= size
+            range: page.isOnly
                 ? "\(rows.count) period\(rows.count == 1 ? "" : "s")"
-                : "Periods \((page - 1) * size + 1)–\((page - 1) * size + shown.count) of \(rows.count)",
-            all: shown,
-            newer: page > 1 ? link(page - 1) : nil,
-            older: page < pages ? link(page + 1) : nil,
+                : "Periods \(page.first)–\(page.last) of \(rows.count)",
+            all: page.rows,
+            newer: page.previous.map(link),
+            older: page.next.map(link),
             csrf: context.csrfToken ?? ""
         )
         return try await app.page(

@@ -305,20 +305,18 @@ struct StatementsJob: Job {
             }
         )
         guard let open = groups.first(where: { $0.key == openKey }) else { return ([], grouping, nil) }
-        let pages = (open.lines.count + linesShownWhole - 1) / linesShownWhole
-        let page = min(max(1, query("page").flatMap { Int($0) } ?? 1), pages)
-        let shown = Array(open.lines[(page - 1) * linesShownWhole..<min(page * linesShownWhole, open.lines.count)])
+        let page = ListPage(open.lines, size: linesShownWhole, asked: query("page"))
         let pageLink = { (page: Int) in groupLink(open.key) + "&page=\(page)#statement-opened" }
         let opened = StatementPageView.Opened(
             title: "\(open.label): \(SaleWords.count(open.lines.count, style: style))",
-            range: pages == 1
+            range: page.isOnly
                 ? nil
-                : "Lines \(style.formatCount((page - 1) * linesShownWhole + 1))–\(style.formatCount((page - 1) * linesShownWhole + shown.count)) of \(style.formatCount(open.lines.count))",
-            previousPage: page > 1 ? pageLink(page - 1) : nil,
-            nextPage: page < pages ? pageLink(page + 1) : nil,
+                : "Lines \(style.formatCount(page.first))–\(style.formatCount(page.last)) of \(style.formatCount(open.lines.count))",
+            previousPage: page.previous.map(pageLink),
+            nextPage: page.next.map(pageLink),
             allLink: "\(base)&lines=\(kind)#statement-groups"
         )
-        return (shown, grouping, opened)
+        return (page.rows, grouping, opened)
     }
 
     func statementCSV(_ request: Request, context: AppRequestContext) async throws -> Response {
