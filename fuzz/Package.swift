@@ -21,6 +21,11 @@ let package = Package(
             linkerSettings: linker
         ),
         .executableTarget(
+            name: "fuzz-bank-files",
+            dependencies: [.product(name: "CommissionFuzzing", package: "Commission")],
+            linkerSettings: linker
+        ),
+        .executableTarget(
             name: "fuzz-workbook",
             dependencies: [.product(name: "CommissionFuzzing", package: "Commission")],
             linkerSettings: linker

@@ -95,6 +95,36 @@ public enum FuzzTargets {
         }
     }
 
+    /// Any bytes as a bank's own file (OFX, CAMT.053, MT940), the first byte choosing which, so
+    /// that the fuzzer gets past the telling of formats: every outcome is transactions or a thrown
+    /// error with a sentence; each transaction is on a line of the file, dated, in a currency of
+    /// three letters; as a statement, every deposit is money in.
+    public static func bankFiles(_ data: Data) {
+        let formats: [BankFileFormat] = [.ofx(xml: false), .ofx(xml: true), .camt053(version: "08"), .mt940]
+        let format = formats[Int(data.first ?? 0) % formats.count]
+        let body = Data(data.dropFirst())
+        // Each format counts its lines its way (libxml2 counts a lone CR too): a line past the file's bytes is a finding.
+        let lines = body.count + 1
+        do {
+            let file = try BankFile(body, format: format, name: "fuzz.ofx")
+            for transaction in file.transactions {
+                check(
+                    transaction.line >= 1 && transaction.line <= lines,
+                    "a transaction at line \(transaction.line) of a \(body.count)-byte file"
+                )
+                check(transaction.currency.count == 3, "a transaction in \(transaction.currency.debugDescription)")
+            }
+        } catch let error as BankFileError {
+            check(!error.description.isEmpty, "a refusal without a sentence")
+        } catch {
+            check(false, "an error that is not a bank file's refusal: \(error)")
+        }
+        // try?: a refusal is an outcome the fuzzer accepts; only a crash or a failed check is a finding
+        if let statement = try? BankStatement(origin: .data(body, name: "fuzz.ofx"), currency: .usd) {
+            check(statement.deposits.allSatisfy { $0.amount > .zero }, "a deposit that is not money in")
+        }
+    }
+
     /// Any bytes as a workbook: as the whole `.xlsx` file, and as the XML of the one sheet of a
     /// sound container (where the fuzzer gets past the ZIP layer). Every outcome must be rows or a
     /// thrown error naming the workbook; rows come in increasing order; a number cell's text is

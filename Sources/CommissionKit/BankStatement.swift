@@ -10,18 +10,24 @@ public struct Deposit: Sendable, Hashable {
     public var amount: Money
     /// The bank's text of the transaction (payer, reference), as written.
     public var description: String
+    /// The bank's own id of it, when its file gives one (OFX, CAMT.053, MT940; never a CSV's).
+    public var id: BankTransactionID?
 
-    public init(line: Int, date: Day, amount: Money, description: String) {
+    public init(line: Int, date: Day, amount: Money, description: String, id: BankTransactionID? = nil) {
         self.line = line
         self.date = date
         self.amount = amount
         self.description = description
+        self.id = id
     }
 }
 
-/// Her bank statement as her bank exports it (CSV or a sheet: a date, an amount and a description;
-/// columns, mappings and locale read as an import reads them): its deposits. Money out (a
-/// negative amount, or a row with only a debit) is passed over and counted.
+/// Her bank statement as her bank exports it: its deposits. A file in one of the banks' own
+/// formats (OFX or QFX, CAMT.053, MT940: ``BankFile``, told by its content) is read as its format
+/// says; anything else as CSV or a sheet (a date, an amount and a description; columns, mappings
+/// and locale read as an import reads them). Money out (a negative amount, a debit, or a row with
+/// only a debit) is passed over and counted; a transaction in another currency than the book's is
+/// passed over and said, as is one the same file gives twice.
 public struct BankStatement: Sendable {
     public let name: String
     public let deposits: [Deposit]
@@ -36,8 +42,50 @@ public struct BankStatement: Sendable {
     /// Reads every row of `origin`.
     /// - Throws: ``CSVFileError`` for a file that cannot be read at all, or lacks a date or an
     ///   amount column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
+    /// - Throws: ``BankFileError`` for a file in a bank's format that cannot be read.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
         var deposits: [Deposit] = [], passedOver = 0
+        if let file = try BankFile.read(origin) {
+            var said = ["read as \(file.format)"], seen: [BankTransactionID: Int] = [:]
+            for transaction in file.transactions {
+                guard transaction.currency == currency.code else {
+                    said.append(
+                        "line \(transaction.line) passed over: it is in \(transaction.currency.isEmpty ? "no currency" : transaction.currency), the book in \(currency.code)"
+                    )
+                    continue
+                }
+                guard transaction.amount > .zero else {
+                    passedOver += 1
+                    continue
+                }
+                if let id = transaction.id {
+                    if let first = seen[id] {
+                        said.append(
+                            "line \(transaction.line) passed over: the same transaction as line \(first) (\(id))"
+                        )
+                        continue
+                    }
+                    seen[id] = transaction.line
+                }
+                deposits.append(
+                    Deposit(
+                        line: transaction.line,
+                        date: transaction.date,
+                        amount: transaction.amount,
+                        description: transaction.text,
+                        id: transaction.id
+                    )
+                )
+            }
+            if file.notBooked > 0 {
+                said.append("\(file.notBooked) entr\(file.notBooked == 1 ? "y" : "ies") not yet booked passed over")
+            }
+            (self.said, mapping, headers) = (said, nil, [])
+            name = origin.name
+            self.deposits = deposits
+            self.passedOver = passedOver
+            return
+        }
         (said, mapping, headers) = try OpenedTable.readWhole(
             origin,
             format: format,
@@ -106,9 +154,23 @@ public struct DepositProposal: Sendable, Hashable {
         }
     }
 
-    /// The reference of the payouts a deposit becomes: the bank's text, so that it is recognised later.
+    /// The reference of the payouts a deposit becomes: the bank's text, so that it is recognised
+    /// later, and the bank's id of the transaction when its file gives one, in brackets at the end
+    /// ("Bank: GLOW AESTHETICS [FITID 20260312001]"), so that the same transaction in another file
+    /// (the same one again, or next month's overlapping it) is known as recorded.
     public static func reference(_ deposit: Deposit) -> String {
-        String(("Bank: " + deposit.description).unicodeScalars.prefix(1000)).trimmingWhitespace()
+        let id = deposit.id.map { " [\($0)]" } ?? ""
+        let text = String(("Bank: " + deposit.description).unicodeScalars.prefix(1000 - id.unicodeScalars.count))
+        return text.trimmingWhitespace() + id
+    }
+
+    /// The bank's id a payout's reference ends with ("FITID 20260312001"), if it came from a
+    /// bank file that gives one.
+    public static func bankID(of reference: String?) -> String? {
+        guard let reference, reference.hasPrefix("Bank: "), reference.hasSuffix("]"),
+            let open = reference.range(of: " [", options: .backwards)
+        else { return nil }
+        return String(reference[open.upperBound..<reference.index(before: reference.endIndex)])
     }
 
     /// What identifies this proposal between the page that shows it and the one that confirms it:
@@ -212,7 +274,18 @@ public enum DepositMatching {
         payouts: [Payout],
         known: [Clinic.ID: Set<Substring>]
     ) -> DepositProposal {
-        // Recorded already: one payout of that day and amount, or that day's payouts with its reference adding up to it.
+        // Recorded already: the payouts its bank's id is on (whatever their day), one payout of that day and amount,
+        // or that day's payouts with its reference adding up to it.
+        if let id = deposit.id?.description {
+            let marked = payouts.filter { DepositProposal.bankID(of: $0.reference) == id }
+            if let first = marked.first {
+                return DepositProposal(
+                    deposit: deposit,
+                    outcome: .recorded(marked),
+                    why: "already recorded on \(first.receivedOn) (\(id))"
+                )
+            }
+        }
         let reference = DepositProposal.reference(deposit)
         let sameDay = payouts.filter { $0.receivedOn == deposit.date }
         if let one = sameDay.first(where: { $0.amount == deposit.amount }) {

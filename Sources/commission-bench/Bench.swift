@@ -207,6 +207,10 @@ struct Bench: AsyncParsableCommand {
         var largest: (size: Int, path: String, today: Day)?
         var sideBySide: [SideBySide] = []
 
+        if !onlyPostgres {
+            note("== her bank's files")
+            try BankFileBench(directory: work.appendingPathComponent("bank")).run(report: &report)
+        }
         for size in sizes {
             note("== \(size) sales")
             let book = try BookGenerator(sales: size, directory: work.appendingPathComponent("\(size)"))

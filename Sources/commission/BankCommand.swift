@@ -10,10 +10,13 @@ extension PayoutCommand {
             abstract:
                 "Read her bank statement and propose, for each deposit, the clinic and periods it pays; record them with --accept.",
             discussion: """
-                The statement is a CSV file (or the first sheet of an .xlsx or .ods workbook) as her bank exports it: \
-                a date, an amount (or a credit column) and a description, read as `commission import` reads \
-                files — dates and amounts in her locale, headers matched loosely, --map and --mapping for \
-                headers it does not know. Money out is passed over.
+                The statement is the file her bank gives, told by its content (not its name): OFX or QFX \
+                (1.x SGML or 2.x XML), CAMT.053 (ISO 20022 XML, versions 001.02 to 001.08 and later), \
+                MT940, or a CSV file (or the first sheet of an .xlsx or .ods workbook): a date, an amount \
+                (or a credit column) and a description, read as `commission import` reads files — dates \
+                and amounts in her locale, headers matched loosely, --map and --mapping for headers it does \
+                not know. Money out is passed over; so is a transaction in another currency than the \
+                book's, and one an OFX, CAMT.053 or MT940 file gives twice, each said with its line.
 
                 For each deposit it proposes the clinic and pay period it most likely pays: a period's \
                 unpaid balance of that amount (or the balances of periods in a row adding up to it: one \
@@ -21,20 +24,28 @@ extension PayoutCommand {
                 decides between clinics (the clinic's name, or a word the bank wrote on the clinic's earlier \
                 payouts, such as the payer's reference), and a deposit whose amount fits nothing but \
                 names a clinic is proposed for its oldest unpaid period, marked for her to check. A deposit \
-                the book holds already (a payout received that day for that amount) is recognised.
+                the book holds already is recognised: a payout received that day for that amount, or one \
+                whose reference carries the bank's id of the transaction (an OFX FITID, a CAMT.053 \
+                AcctSvcrRef or NtryRef, an MT940 bank reference), so that the same file again, or next \
+                month's overlapping it, records nothing twice.
 
                 Nothing is recorded until she says so: --accept records every proposal whose amount fits \
                 exactly, --line N (repeatable) the deposits of those lines, guesses included — all in one \
-                go, or none. Each payout's reference is the bank's text.
+                go, or none. Each payout's reference is the bank's text, and the bank's id in brackets.
 
                 Examples:
                   commission payout bank statement.csv
                   commission payout bank statement.csv --accept
                   commission payout bank kontoauszug.csv --dates dmy --line 4 --line 9
+                  commission payout bank download.qfx --accept
+                  commission payout bank camt053_2026-03.xml
                 """
         )
         @OptionGroup var book: BookOptions
-        @Argument(help: "The bank statement: CSV, or an .xlsx or .ods workbook (its first sheet).") var file: String
+        @Argument(
+            help: "The bank statement: OFX/QFX, CAMT.053, MT940, CSV, or an .xlsx or .ods workbook (its first sheet)."
+        )
+        var file: String
         @Flag(help: "Record every proposal whose amount fits exactly.") var accept = false
         @Option(
             name: .customLong("line"),

@@ -65,6 +65,8 @@ struct ReadingOptions: ParsableArguments {
             return try make(try Workbook.firstSheetOrFile(file), format)
         } catch let error as CSVFileError {
             throw Failure(error.description + Import.hint(for: error))
+        } catch let error as BankFileError {
+            throw Failure(error.description)
         } catch let error as StoreError {
             throw Failure("\(file): \(error.description)")
         }

@@ -31,6 +31,12 @@ import Testing
         for input in inputs { FuzzTargets.workbook(try Data(contentsOf: input)) }
     }
 
+    @Test func everyKeptInputOfTheBankFilesTargetRunsClean() throws {
+        let inputs = Self.inputs("bank-files")
+        #expect(inputs.count >= 4)
+        for input in inputs { FuzzTargets.bankFiles(try Data(contentsOf: input)) }
+    }
+
     @Test func everyKeptInputOfTheParsersTargetRunsClean() throws {
         let inputs = Self.inputs("parsers")
         #expect(inputs.count >= 4)

@@ -179,6 +179,8 @@ struct WebApp: Sendable {
             case .missingColumns, .unknownKind: throw UnknownColumns(said: error.description)
             default: throw Problem(.unprocessableContent, error.description)
             }
+        } catch let error as BankFileError {
+            throw Problem(.unprocessableContent, error.description)
         } catch StoreError.importRejected(let problems, let total) {
             // One problem of many rows said once, with its lines.
             let groups = ImportProblem.grouped(problems, on: .page)
