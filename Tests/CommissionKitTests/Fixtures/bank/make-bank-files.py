@@ -16,11 +16,16 @@ name); april-may.* overlap them by one transaction (its bank id the same) and ad
 May, a credit in another currency and (CAMT) an entry not yet booked.
 
     pip install ofxtools mt-940
-    Tests/CommissionKitTests/Fixtures/bank/make-bank-files.py
+    Tests/CommissionKitTests/Fixtures/bank/make-bank-files.py           writes them here
+    Tests/CommissionKitTests/Fixtures/bank/make-bank-files.py --check   writes and reads them back
+        elsewhere, and fails unless each is byte for byte the one committed (scripts/test runs it)
 """
 
 import datetime
+import filecmp
 import os
+import sys
+import tempfile
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 
@@ -33,7 +38,9 @@ from ofxtools.models import (
 from ofxtools.Parser import OFXTree
 from ofxtools.utils import UTC
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+COMMITTED = os.path.dirname(os.path.abspath(__file__))
+CHECK = "--check" in sys.argv
+HERE = tempfile.mkdtemp() if CHECK else COMMITTED
 
 # (day, text, amount, bank id, currency)
 MARCH_APRIL = [
@@ -218,4 +225,10 @@ write_camt("march-april.camt053.001.08.xml", MARCH_APRIL, "08")
 write_camt("april-may.camt053.001.08.xml", APRIL_MAY, "08", pending=True)
 write_mt940("march-april.sta", MARCH_APRIL)
 write_mt940("april-may.sta", APRIL_MAY)
-print("bank fixtures written and read back")
+if CHECK:
+    names = sorted(n for n in os.listdir(HERE))
+    differ = [n for n in names if not filecmp.cmp(os.path.join(HERE, n), os.path.join(COMMITTED, n), shallow=False)]
+    assert not differ, f"the committed bank fixtures are not what this script writes: {differ}"
+    print(f"{len(names)} bank fixtures written again and read back by ofxtools, Python's XML parser and mt-940: each the one committed")
+else:
+    print("bank fixtures written and read back")
