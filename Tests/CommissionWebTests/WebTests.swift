@@ -777,7 +777,7 @@ import Testing
                 "\(page)"
             )
             // The deposit that pays two periods, ticked; the one that fits nothing, without a box.
-            #expect(page.contains("<td data-label=\"Pays\">Glow: "), "\(page)")
+            #expect(page.contains("<td class=\"wide\" data-label=\"Pays\">Glow: "), "\(page)")
             #expect(page.contains("the unpaid balances of"), "\(page)")
             let key = try #require(page.firstMatch(of: /name="accept2" value="([^"]+)"[^>]*checked/)?.1)
             // The one nothing fits: not ticked, and hers to say what it pays.
@@ -874,6 +874,82 @@ import Testing
             payouts.map(\.amount) == [Money(minorUnits: 500)] && payouts.first?.period.start.description == "2026-10-01"
         )
         #expect(payouts.first?.reference == "Bank: SEPA 88172")
+    }
+
+    /// Her bank's CAMT.053 on the bank form: read as its content says, its deposits first on the
+    /// page (the statement's form folded under them), recorded with the bank's id of each, and known
+    /// as recorded when the same file comes again.
+    @Test func herBanksOwnFileOnThePayoutsPage() async throws {
+        let test = try await TestApp()
+        _ = try await test.store.createSale(
+            SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-10-03")),
+            idempotencyKey: nil
+        )
+        let statement = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.02"><BkToCstmrStmt><Stmt>
+            <Acct><Id><IBAN>DE89370400440532013000</IBAN></Id><Ccy>USD</Ccy></Acct>
+            <Ntry><Amt Ccy="USD">12.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts>BOOK</Sts>
+            <BookgDt><Dt>2026-11-06</Dt></BookgDt><AcctSvcrRef>K-881</AcctSvcrRef>
+            <NtryDtls><TxDtls><RltdPties><Dbtr><Nm>GLOW AESTHETICS</Nm></Dbtr></RltdPties>
+            <RmtInf><Ustrd>Provision Oktober</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+            <Ntry><Amt Ccy="USD">40.00</Amt><CdtDbtInd>DBIT</CdtDbtInd><Sts>BOOK</Sts>
+            <BookgDt><Dt>2026-11-07</Dt></BookgDt></Ntry>
+            </Stmt></BkToCstmrStmt></Document>
+            """
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let checked = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "check"])
+            ).text
+            #expect(
+                checked.contains("1 deposit; 1 row of money out passed over; read as CAMT.053 (camt.053.001.02)."),
+                "\(checked)"
+            )
+            // The answer first: the deposits before the reconciliations, the statement's form folded under them.
+            let deposits = try #require(checked.range(of: #"id="deposits""#)),
+                reconciliations = try #require(checked.range(of: #"class="reconciliations""#)),
+                input = try #require(checked.range(of: #"<details class="options" id="bank-input">"#))
+            #expect(deposits.lowerBound < reconciliations.lowerBound && deposits.lowerBound < input.lowerBound)
+            let key = try #require(checked.firstMatch(of: /name="accept4" value="([^"]+)"/)?.1)
+            let recorded = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "record", "accept4": String(key)])
+            )
+            #expect(recorded.text.contains("Recorded 1 payout from 1 deposit"), "\(recorded.text)")
+            let again = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "bank": statement, "action": "check"])
+            ).text
+            #expect(again.contains("already recorded on 2026-11-06 (AcctSvcrRef K-881)"), "\(again)")
+            #expect(!again.contains(#"name="accept4""#), "\(again)")
+            // A notice of single payments is not a statement: said, in her words, nothing recorded.
+            let notice = try await client.execute(
+                uri: "/payouts/bank",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "bank": statement.replacingOccurrences(of: "camt.053", with: "camt.054"),
+                    "action": "check",
+                ])
+            )
+            #expect(
+                notice.status.code == 422
+                    && notice.text.contains("The statement is a camt.054 file (a notice of single payments)"),
+                "\(notice.text)"
+            )
+        }
+        let payouts = try await test.store.payouts(PayoutQuery())
+        #expect(payouts.map(\.reference) == ["Bank: GLOW AESTHETICS Provision Oktober [AcctSvcrRef K-881]"])
     }
 
     /// A statement whose headers are not known is read with a saved mapping she picks, on the bank

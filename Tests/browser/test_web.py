@@ -748,6 +748,81 @@ def history_in_one_pass(workdir, drivers):
         recorded = json.loads(subprocess.run([COMMISSION, "sale", "list", "--format", "json", "--limit", "1000", "--db", db], check=True, capture_output=True, text=True).stdout)
         check(len(recorded) == before + 1 and any(r.get("unitPrice") == "1500.00" for r in recorded),
               f"Save anyway saves that one sale, at her price ({saved!r}; {len(recorded)} sales)")
+
+        print("Her month's other pages: no command on any, each answer first on her screen, five digits in a tile")
+        for path in ["/", "/payouts", "/transfer", "/compare", "/book"]:
+            phone.get(server.base + path)
+            no_command(path)
+        phone.get(server.base + "/compare")
+        Select(phone.find_element(By.ID, "c-period")).select_by_index(0)
+        fill(phone, "c-text", f"Datum;Produkt;Menge;Preis;Provision\n{datetime.date.today().strftime('%d.%m.%Y')};Vitamin C Creme;1;29,00;1,00\n")
+        submit(phone, "Compare")
+        where = phone.execute_script(IN_REACH, phone.find_element(By.CSS_SELECTOR, "#comparison h2"))
+        folded = phone.execute_script("return document.getElementById('compare-input').open")
+        check(where["visible"] and folded is False,
+              f"the comparison comes first on her screen, the statement's form folded under it ({where}, open: {folded})")
+        no_command("the comparison")
+        shot("6-compared")
+        tick = phone.find_element(By.CSS_SELECTOR, "input[name^='dispute']")
+        phone.execute_script("arguments[0].click()", tick)
+        submit(phone, "Dispute summary (printable)")
+        audit = phone.execute_script(AUDIT)
+        check(audit["width"] <= 360 and audit["overflowing"] == [],
+              f"the dispute fits her screen ({audit['width']} px, overflowing {audit['overflowing'][:3]})")
+        shot("7-dispute")
+        with open(os.path.join(FIXTURES, "..", "..", "CommissionKitTests", "Fixtures", "bank", "march-april.camt053.001.08.xml"), encoding="utf-8") as camt:
+            statement = camt.read().replace("USD", "EUR")
+        phone.get(server.base + "/payouts")
+        open_details(phone, "#bank summary")
+        phone.execute_script("document.getElementById('bank-text').value = arguments[0]", statement)
+        submit(phone, "Match the deposits")
+        read = phone.find_element(By.ID, "bank-read")
+        where = phone.execute_script(IN_REACH, read)
+        folded = phone.execute_script("return document.getElementById('bank-input').open")
+        check("read as CAMT.053 (camt.053.001.08)" in read.text and where["visible"] and folded is False,
+              f"her bank's CAMT.053 is matched, its deposits first on her screen, the form folded ({read.text!r}, {where}, open: {folded})")
+        no_command("the deposits")
+        shot("8-bank")
+        phone.get(server.base + "/payouts")
+        open_details(phone, "#payout-form summary")
+        fill(phone, "p-amount", "zwölf")
+        submit(phone, "Record payment")
+        beside = phone.find_element(By.CSS_SELECTOR, "#p-amount + p.field-error")
+        where, field_where = phone.execute_script(IN_REACH, beside), phone.execute_script(IN_REACH, phone.find_element(By.ID, "p-amount"))
+        kept = phone.execute_script("return [document.getElementById('p-amount').value, document.activeElement.id]")
+        check(where["visible"] and field_where["visible"] and beside.text == phone.find_element(By.CSS_SELECTOR, "#refusal p").text and kept == ["zwölf", "p-amount"],
+              f"a refused payment: its sentence beside the amount, both on her screen, as she typed it ({beside.text!r}, {where}, {field_where}, {kept})")
+        shot("10-payment-refused")
+        subprocess.run([COMMISSION, "sale", "add", "Praxis Dr. Weber", "Vitamin C Creme", "--price", "30000", "--db", db],
+                       check=True, capture_output=True)
+        phone.get(server.base + "/dashboard")
+
+        def tiles(driver):
+            return driver.execute_script(
+                "return Array.from(document.querySelectorAll('.tile .big'), t => [t.innerText, t.scrollWidth <= t.clientWidth + 1, t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 1])")
+
+        def five_digits(shown):
+            return any(len(re.sub(r"[^0-9,]", "", t[0]).split(",")[0]) >= 5 for t in shown)
+
+        # The page may open from the copy kept for offline use: the live figures follow within a moment.
+        try:
+            wait_for(phone, lambda d: five_digits(tiles(d)), seconds=15)
+        except Exception:
+            pass
+        tiles = tiles(phone)
+        check(five_digits(tiles) and all(t[1] and t[2] for t in tiles),
+              f"a five-digit amount fits its tile at 360 px ({tiles})")
+        shot("9-five-digits")
+
+        print("Offline said as soon as the page knows: the server out of reach while the phone thinks it is online")
+        phone.execute_cdp_cmd("Network.enable", {})
+        phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/health"]})
+        try:
+            phone.get(server.base + "/")
+            badge = wait_for(phone, lambda d: (text_of(d, "connection") or "").startswith("offline") and text_of(d, "connection"), seconds=8)
+            check(badge.startswith("offline"), f"the badge says offline before she saves anything ({badge!r})")
+        finally:
+            phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
     finally:
         server.stop()
         server.log.close()

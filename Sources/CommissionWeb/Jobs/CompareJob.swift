@@ -500,6 +500,8 @@ package struct ComparePageView: PageView {
     let comparison: Result?
     /// The field a refusal is about (`period`, `text`, `dates`, `mapping`).
     let invalid: FieldMarks
+    /// Under a comparison, the statement's form unfolded: a refusal is about it, or its columns need her.
+    let inputOpen: Bool
     let csrf: String
 
     package init(
@@ -515,6 +517,7 @@ package struct ComparePageView: PageView {
         csrf: String
     ) {
         self.invalid = invalid
+        inputOpen = columnMapping != nil || invalid.period || invalid.text || invalid.dates || invalid.mapping
         (self.clinics, self.text, self.decimalComma, self.optionsOpen, self.dateOrders) = (
             clinics, text, decimalComma, optionsOpen, dateOrders
         )

@@ -900,6 +900,8 @@ package struct PayoutsPageView: PageView {
         let open: Bool
         /// The field of the bank form a refusal is about (`text`, `dates`, `mapping`).
         let invalid: FieldMarks
+        /// Under the deposits, the statement's form unfolded: a refusal is about it, or its columns need her.
+        let inputOpen: Bool
         /// Her saved column mappings, to read a statement whose headers are not known with one.
         let mappings: [Choice]
         let hasMappings: Bool
@@ -926,6 +928,7 @@ package struct PayoutsPageView: PageView {
             )
             (self.mappings, self.hasMappings, self.columnMapping) = (mappings, !mappings.isEmpty, columnMapping)
             (self.open, self.invalid) = (open ?? hasDeposits, invalid)
+            inputOpen = columnMapping != nil || invalid.text || invalid.dates || invalid.mapping
         }
     }
 

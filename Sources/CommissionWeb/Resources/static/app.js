@@ -714,6 +714,26 @@
       });
     }
   }
+  // A form the server drew again refused (any page but the Sale page's, whose refusals come back
+  // to the script): its sentence beside the field it is about too, that field brought to the top
+  // of her screen with its label, focused; the sentence at the top stays for the rest of the page.
+  (function () {
+    var refusal = $("#refusal");
+    var field = refusal && document.querySelector("[aria-invalid='true'][aria-describedby='refusal']");
+    if (!field || !field.parentNode) { return; }
+    for (var open = field.closest("details"); open; open = open.parentElement && open.parentElement.closest("details")) {
+      open.open = true;
+    }
+    var beside = document.createElement("p");
+    beside.className = "field-error";
+    beside.setAttribute("aria-hidden", "true");  // read with the field already (aria-describedby)
+    beside.textContent = ($("p", refusal) || refusal).textContent;
+    field.parentNode.insertBefore(beside, field.nextSibling);
+    var label = field.id && document.querySelector("label[for='" + field.id + "']");
+    var top = refusal.getBoundingClientRect().bottom <= window.innerHeight * 0.25 && beside.getBoundingClientRect().bottom <= window.innerHeight * 0.8;
+    if (!top) { (label || field).scrollIntoView({ block: "start" }); } else { window.scrollTo(0, 0); }
+    if (field.focus) { field.focus({ preventScroll: true }); }
+  })();
   showConnection();
   probe();
 })();
