@@ -110,6 +110,10 @@ import Testing
 
     @Test func monthNamesAndKnownLocales() {
         #expect(LocaleStyle(identifier: "en_US", currency: .usd).monthName(11) == "Nov")
+        // The pages speak English: a German or French book's month is named in English, in its own order.
+        let de = LocaleStyle(identifier: "de_DE", currency: .usd), fr = LocaleStyle(identifier: "fr_FR", currency: .usd)
+        #expect(de.monthName(10) == "Oct" && de.monthName(3) == "Mar" && fr.monthName(2) == "Feb")
+        #expect(de.formatShort(try! Day(parsing: "2026-10-01")) == "1. Oct")
         #expect(LocaleStyle.isKnown("de_DE") && LocaleStyle.isKnown("en-GB") && !LocaleStyle.isKnown("xx_NOWHERE"))
     }
 }

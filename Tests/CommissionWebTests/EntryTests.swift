@@ -120,6 +120,19 @@ import Testing
                     && many.text.contains("12 units at once is more than you have sold at once before (2 at most)"),
                 "\(many.text)"
             )
+            // Under a fifth of the clinic's price asks too.
+            let cheap = try await client.execute(
+                uri: "/sales",
+                method: .post,
+                headers: headers,
+                body: form(sale(["key": "k5", "price": "9.00"]))
+            )
+            #expect(
+                cheap.status.code == 409
+                    && cheap.text.contains("$9.00 is under a fifth of Serum 30ml")
+                    && cheap.text.contains("price at Glow ($50.00). Save anyway?"),
+                "\(cheap.text)"
+            )
             // A usual sale asks nothing.
             let usual = try await client.execute(
                 uri: "/sales",
@@ -128,6 +141,35 @@ import Testing
                 body: form(sale(["key": "k4", "quantity": "2"]))
             )
             #expect(usual.status == .seeOther)
+            #expect(try await test.store.countSales(SaleQuery()) == 3)
+        }
+    }
+
+    /// A return is a named choice on the Sale page: ticked, the quantity she types is the goods
+    /// that came back, and the sale counts against her; the form says so and comes back ticked.
+    @Test func aReturnIsANamedChoice() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            let page = try await client.execute(uri: "/", method: .get, headers: headers)
+            #expect(page.text.contains(#"name="return" value="1" id="return""#), "\(page.text)")
+            #expect(page.text.contains("A return: the goods come back, and the sale counts against"))
+            let fields = [
+                "csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "2",
+                "price": "50.00", "priceDefault": "50.00", "date": today.description, "key": "r1", "return": "1",
+            ]
+            let saved = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(fields))
+            #expect(saved.status == .seeOther, "\(saved.text)")
+            let sales = try await test.store.sales(SaleQuery())
+            #expect(sales.map(\.quantity) == [-2])
+            // Refused for another field, it comes back still a return.
+            var refused = fields
+            (refused["key"], refused["price"]) = ("r2", "fifty")
+            let back = try await client.execute(uri: "/sales", method: .post, headers: headers, body: form(refused))
+            #expect(back.status.code == 422 || back.status.code == 400, "\(back.status)")
+            #expect(back.text.contains(#"id="return" checked"#), "\(back.text)")
+            #expect(try await test.store.countSales(SaleQuery()) == 1)
         }
     }
 
