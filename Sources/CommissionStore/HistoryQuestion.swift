@@ -7,9 +7,9 @@ import CommissionCore
 /// (``UnconfirmedHistory/payouts(through:today:)``); "I'll record them" closes the question, and
 /// they are what the rules say they are (Overdue past a clinic's usual day) from then on.
 ///
-/// The surfaces that set a book up for her (the first visit of the web app, `commission init`)
-/// open the question on that day; a book made otherwise (a test, the sample, a restore) asks
-/// nothing.
+/// The web app's first visit, which sets her book up, opens the question on that day (its pages are
+/// where Overdue is shown and the question answered); a book made otherwise (`commission init`, a
+/// test, the sample, a restore) asks nothing.
 public protocol HistoryQuestionStore: Sendable {
     /// The day the book was set up while its question is open — periods that ended before it and
     /// are unpaid are unconfirmed — or nil (no question, or answered).

@@ -1739,6 +1739,55 @@ import Testing
         #expect(sales.map(\.figures.commission.minorUnits).sorted() == [890, 1500, 4020, 5800])
     }
 
+    /// A clinic she has, whose split starts after the file's first sale there: the check offers its
+    /// split from that sale (a row of its own), and her answer imports the terms and every sale at once.
+    @Test func aClinicWithoutTermsForTheFilesDatesIsAskedItsSplit() async throws {
+        let test = try await TestApp()
+        let harbor = try await test.store.createClinic(ClinicDraft(name: "Harbor", schedule: .monthly))
+        _ = try await test.store.createTerms(
+            TermsDraft(
+                clinicID: harbor.id,
+                share: try Share(parsing: "55"),
+                effectiveFrom: try Day(parsing: "2026-06-01")
+            )
+        )
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            let history =
+                "date,clinic,product,quantity\n2026-03-04,Harbor,Serum 30ml,2\n2026-07-01,Harbor,Serum 30ml,1\n"
+            let asked = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": csrf, "csv": history, "action": "preview"])
+            )
+            #expect(asked.status.code == 422)
+            #expect(
+                asked.text.contains("name=\"terms0\" value=\"Harbor\"")
+                    && asked.text.contains("name=\"tfrom0\" type=\"date\" value=\"2026-03-04\""),
+                "\(asked.text)"
+            )
+            #expect(!asked.text.contains("commission terms"))
+            #expect(try await test.store.countSales(SaleQuery()) == 0)
+            let imported = try await client.execute(
+                uri: "/import/additions",
+                method: .post,
+                headers: headers,
+                body: form([
+                    "csrf": csrf, "csv": history, "terms0": "Harbor", "tshare0": "30", "tbasis0": "profit",
+                    "tfrom0": "2026-03-04",
+                ])
+            )
+            #expect(imported.status.code == 200, "\(imported.text)")
+            #expect(imported.text.contains("2 sales"), "\(imported.text)")
+        }
+        let sales = try await test.store.sales(SaleQuery(clinicID: harbor.id))
+        // March at her answer's 30 % of (50 − 20) × 2, July at the 55 % she had: 18.00 and 16.50.
+        #expect(sales.map(\.figures.commission.minorUnits).sorted() == [1650, 1800])
+    }
+
     @Test("Columns she maps on the page are kept and read the next file by themselves") func mappedColumnsAreKept()
         async throws
     {
