@@ -31,14 +31,25 @@ public struct TheirStatement: Sendable {
     public let name: String
     public let lines: [TheirLine]
     /// How the file is read, in words.
-    public let said: [String]
+    public private(set) var said: [String]
     /// The column mapping it was read with (given, or saved for its headers), and its headers as spelled.
     public let mapping: ImportMapping?
     public let headers: [String]
 
     /// - Throws: ``CSVFileError`` for a file that cannot be read, or lacks a date, product or
     ///   commission column; ``StoreError/importRejected(_:total:)`` listing the rows that cannot be read.
+    ///   A PDF (what accounting software prints) is read through ``PDFTable``: its table's text, then
+    ///   as a CSV of it; ``PDFTableError`` when it has no text or no table.
     public init(origin: CSVImportSource.Origin, format: CSVFormat = CSVFormat(), currency: Currency) throws {
+        if let pdf = try PDFTable.read(origin) {
+            self = try TheirStatement(
+                origin: .data(Data(pdf.csv.utf8), name: origin.name),
+                format: format,
+                currency: currency
+            )
+            said = pdf.said + said
+            return
+        }
         var lines: [TheirLine] = []
         (said, mapping, headers) = try OpenedTable.readWhole(
             origin,

@@ -87,8 +87,26 @@ struct Bench: AsyncParsableCommand {
         )
     )
     var onlyPostgres = false
+    @Flag(
+        name: .customLong("only-files"),
+        help: ArgumentHelp(
+            "Only her bank's and clinics' own files: a CAMT.053 of 10,000 entries and a 3,000-line statement as PDF, each beside the same as CSV."
+        )
+    )
+    var onlyFiles = false
 
     func run() async throws {
+        if onlyFiles {
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "commission-bench-\(UUID().uuidString)"
+            )
+            // try?: the bench's temporary work directory; the OS cleans its temporary directory
+            defer { try? FileManager.default.removeItem(at: work) }
+            var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
+            try await BankFileBench(directory: work).run(report: &report)
+            print(report.table())
+            return
+        }
         if let count = onlyBooks {
             guard
                 let server = postgres
@@ -209,7 +227,7 @@ struct Bench: AsyncParsableCommand {
 
         if !onlyPostgres {
             note("== her bank's files")
-            try BankFileBench(directory: work.appendingPathComponent("bank")).run(report: &report)
+            try await BankFileBench(directory: work.appendingPathComponent("bank")).run(report: &report)
         }
         for size in sizes {
             note("== \(size) sales")

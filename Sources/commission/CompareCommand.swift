@@ -9,9 +9,12 @@ struct Compare: AsyncParsableCommand {
         abstract:
             "Set a clinic's own statement beside your book, line by line: what differs, and why the totals differ.",
         discussion: """
-            The clinic's statement is a CSV file (or an .xlsx or .ods workbook's first sheet) with a date, a \
-            product, a quantity, a price and a commission per line — read as `commission import` reads \
-            files: any locale, headers matched loosely, --map and --mapping for the clinic's own headers.
+            The clinic's statement is a CSV file (or an .xlsx or .ods workbook's first sheet, or a PDF as \
+            accounting software or a spreadsheet prints it) with a date, a product, a quantity, a price and \
+            a commission per line — read as `commission import` reads files: any locale, headers matched \
+            loosely, --map and --mapping for the clinic's own headers. A PDF is read through pdftotext \
+            (Debian's poppler-utils): its table found by its header, over every page; a scan (no text) is \
+            refused.
 
             Each of their lines is matched to a sale of yours in the pay period: the same day, \
             product and quantity; then a day apart; then the same product with another quantity. \
@@ -28,6 +31,7 @@ struct Compare: AsyncParsableCommand {
 
             Examples:
               commission compare "Glow Aesthetics" glow-march.csv --period 2026-03-01
+              commission compare "Glow Aesthetics" Statement-Oct.pdf
               commission compare "Glow Aesthetics" glow-march.csv --product "SERUM 30 ML RETAIL=Serum 30ml"
               commission compare "Glow Aesthetics" glow-march.csv --accept 2
               commission compare "Glow Aesthetics" glow-march.csv --dispute all --dispute-csv dispute.csv
@@ -35,7 +39,8 @@ struct Compare: AsyncParsableCommand {
     )
     @OptionGroup var book: BookOptions
     @Argument(help: "The clinic's name.") var clinic: String
-    @Argument(help: "The clinic's statement: CSV, or an .xlsx or .ods workbook (its first sheet).") var file: String
+    @Argument(help: "The clinic's statement: CSV, a PDF, or an .xlsx or .ods workbook (its first sheet).")
+    var file: String
     @Option(help: "A day in the pay period the statement covers (default: the period of most of its lines).")
     var period: String?
     @Option(

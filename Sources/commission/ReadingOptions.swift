@@ -67,6 +67,8 @@ struct ReadingOptions: ParsableArguments {
             throw Failure(error.description + Import.hint(for: error))
         } catch let error as BankFileError {
             throw Failure(error.description)
+        } catch let error as PDFTableError {
+            throw Failure(error.description)
         } catch let error as StoreError {
             throw Failure("\(file): \(error.description)")
         }
