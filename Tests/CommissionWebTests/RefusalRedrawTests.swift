@@ -663,6 +663,9 @@ import Testing
             #expect(german.contains(#"<option value="dmy" selected>day/month/year (25/02/2026)</option>"#), "\(german)")
             #expect(german.contains(#"<input type="checkbox" name="decimalComma" value="1" checked>"#))
             #expect(german.contains(#"<option value="dmy" selected>day/month/year</option>"#))
+            // The bank statement's form on Payouts too: a German book's amounts have a decimal comma.
+            let payouts = try await client.execute(uri: "/payouts", method: .get, headers: headers).text
+            #expect(payouts.contains(#"<input type="checkbox" name="decimalComma" value="1" checked>"#), "\(payouts)")
         }
     }
 

@@ -806,7 +806,9 @@ import Testing
             )
             #expect(
                 recorded.status == .ok
-                    && recorded.text.contains("Recorded 2 payouts from 1 deposit of the bank statement."),
+                    && recorded.text.contains(
+                        "Recorded 2 payouts from 1 deposit of the bank statement: $36.00 from Glow."
+                    ),
                 "\(recorded.text)"
             )
             // Matched again: recognised.

@@ -432,7 +432,7 @@ struct PayoutsJob: Job {
                     what: "The statement",
                     rows: "row",
                     dates: bank.dates,
-                    decimalComma: bank.decimalComma,
+                    decimalComma: bank.decimalComma ?? false,
                     mapping: bank.mapping
                 ) {
                     try BankStatement(origin: $0, format: $1, currency: settings.currency)
@@ -503,10 +503,25 @@ struct PayoutsJob: Job {
                     )
                 }
                 let recorded = try await app.store.createPayouts(drafts)
+                // What came from whom, in her words: "… of the bank statement: 127,38 € from Praxis Dr. Weber."
+                let names = Dictionary(
+                    uniqueKeysWithValues: try await app.store.clinics(ClinicQuery(includeArchived: true)).map {
+                        ($0.id, $0.name)
+                    }
+                )
+                var order: [Clinic.ID] = [], amounts: [Clinic.ID: [Money]] = [:]
+                for payout in recorded {
+                    if amounts[payout.clinicID] == nil { order.append(payout.clinicID) }
+                    amounts[payout.clinicID, default: []].append(payout.amount)
+                }
+                let each = try order.map { clinic in
+                    "\(settings.style.format(try Money.sum(amounts[clinic] ?? []))) from \(names[clinic] ?? "a clinic")"
+                }
                 return try await payoutsPage(
                     context: context,
                     message:
-                        "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen) deposit\(chosen == 1 ? "" : "s") of the bank statement."
+                        "Recorded \(recorded.count) payout\(recorded.count == 1 ? "" : "s") from \(chosen) deposit\(chosen == 1 ? "" : "s") of the bank statement: "
+                        + each.joined(separator: ", ") + "."
                 )
             }
             return try await payoutsPage(context: context, bank: bank)
@@ -663,7 +678,8 @@ struct PayoutsJob: Job {
 struct BankForm {
     var text = ""
     var dates: DateOrder?
-    var decimalComma = false
+    /// As she chose it; nil before she sends the form: then as her book's locale writes amounts.
+    var decimalComma: Bool?
     /// The saved column mapping she chose, by name ("": the one saved for the file's headers, if any).
     var mapping = ""
     /// The statement's columns beside the fields, when they were not known.
@@ -684,7 +700,7 @@ struct BankForm {
     func view(style: LocaleStyle, mappings: [String], pickers: [ComparePageView.Clinic] = []) -> PayoutsPageView.Bank {
         PayoutsPageView.Bank(
             text: text,
-            decimalComma: decimalComma,
+            decimalComma: decimalComma ?? style.usesDecimalComma,
             hasDeposits: !proposals.isEmpty,
             open: !proposals.isEmpty || !text.isEmpty || refused,
             invalid: FieldMarks(field),
