@@ -326,6 +326,14 @@ enum OFXReader {
 /// (`Ustrd`, and the structured creditor reference) and the bank's reference.
 enum CAMTReader {
     static func read(_ data: Data, name: String) throws -> (transactions: [BankTransaction], notBooked: Int) {
+        // Foundation's XML parser traps on a name that is not UTF-8 (as the workbook's parts found):
+        // such a file never reaches it. ISO 20022 files are UTF-8.
+        var utf8 = UTF8Check()
+        guard utf8.feed(data), utf8.isComplete else {
+            throw BankFileError(
+                "\(name) is not UTF-8 text, as a CAMT.053 statement is: download it again from your bank."
+            )
+        }
         let tree = Tree()
         let parser = XMLParser(stream: InputStream(data: data))
         parser.shouldProcessNamespaces = true
