@@ -812,6 +812,7 @@ def history_in_one_pass(workdir, drivers):
         tiles = tiles(phone)
         check(five_digits(tiles) and all(t[1] and t[2] for t in tiles),
               f"a five-digit amount fits its tile at 360 px ({tiles})")
+        phone.execute_script("var t = document.querySelector('.tile'); if (t) { t.scrollIntoView({block: 'center'}); }")
         shot("9-five-digits")
 
         print("Offline said as soon as the page knows: the server out of reach while the phone thinks it is online")
