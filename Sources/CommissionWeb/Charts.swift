@@ -62,10 +62,12 @@ enum Charts {
         style: LocaleStyle,
         size: Size
     ) -> String {
-        let width = size.width, height = size.height, left = 58, right = 6, top = 10, bottom = 22
+        let width = size.width, height = size.height, right = 6, top = 10, bottom = 22
         let scale = style.currency.scale
         let totals = months.indices.map { index in series.reduce(Int64(0)) { $0 &+ max(0, $1.values[index]) } }
         let step = axisStep(forMaximum: ((totals.max() ?? 0) + scale - 1) / scale)
+        // Room for the widest amount on the axis ("20.000 €"), at about 7 units a character: never cut.
+        let left = max(58, style.formatWhole(step * 4).count * 7 + 8)
         let top4 = step * 4 * scale  // the axis's top, in minor units
         let plot = height - top - bottom
         let id = "monthly-title-\(size.rawValue)"
