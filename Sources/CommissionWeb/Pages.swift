@@ -33,6 +33,7 @@ package struct Pages: Sendable {
         context: AppRequestContext,
         status: HTTPResponse.Status = .ok,
         message: String? = nil,
+        messageLink: PageLink? = nil,
         error: String? = nil,
         errorLink: PageLink? = nil,
         csrf: String? = nil,
@@ -48,6 +49,7 @@ package struct Pages: Sendable {
             rendered: Date().ISO8601Format(),  // when drawn: what a copy kept offline says it shows
             nav: nav.map { LayoutView.Nav(current: $0, underMore: Self.underMore.contains($0)) },
             message: message,
+            messageLink: messageLink,
             error: error,
             errorLink: errorLink
         )
@@ -141,6 +143,8 @@ package struct LayoutView: PageView {
     let rendered: String
     let nav: Nav?
     let message: String?, error: String?
+    /// Where to go next after `message` ("See what each clinic owes you"), when there is a place.
+    let messageLink: PageLink?
     /// The form that settles `error`, when there is one.
     let errorLink: PageLink?
 
@@ -154,13 +158,16 @@ package struct LayoutView: PageView {
         rendered: String,
         nav: Nav?,
         message: String?,
+        messageLink: PageLink? = nil,
         error: String?,
         errorLink: PageLink?
     ) {
         (self.title, self.body, self.csrf, self.signedIn, self.sample, self.lang, self.rendered) = (
             title, body, csrf, signedIn, sample, lang, rendered
         )
-        (self.nav, self.message, self.error, self.errorLink) = (nav, message, error, errorLink)
+        (self.nav, self.message, self.messageLink, self.error, self.errorLink) = (
+            nav, message, messageLink, error, errorLink
+        )
     }
 }
 

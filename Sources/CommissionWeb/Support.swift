@@ -488,6 +488,9 @@ package struct PageLink: Sendable, Equatable {
 
     package init(label: String, href: String) { (self.label, self.href) = (label, href) }
 
+    /// After an import: her figures, where she sees what came in.
+    static let afterImport = PageLink(label: "See what each clinic owes you ›", href: "/dashboard")
+
     /// The form that settles `error`, when a page has one: terms missing on a day → the terms
     /// form, for that clinic from that day; a name not found → the list it is added to.
     static func doing(_ error: StoreError) -> PageLink? {

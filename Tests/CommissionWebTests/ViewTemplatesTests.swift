@@ -624,6 +624,7 @@ import Testing
             rendered: "2026-11-26T08:00:00Z",
             nav: .init(current: "year", underMore: true),
             message: "Saved.",
+            messageLink: PageLink(label: "See what each clinic owes you", href: "/dashboard"),
             error: "Refused.",
             errorLink: PageLink(label: "Add terms", href: "/book#terms")
         )

@@ -1729,6 +1729,11 @@ import Testing
             )
             #expect(imported.status.code == 200)
             #expect(imported.text.contains("Imported 2 clinics, 2 products, 2 terms, 4 sales."), "\(imported.text)")
+            // And where to go next: her figures.
+            #expect(
+                imported.text.contains(#"<a href="/dashboard">See what each clinic owes you ›</a>"#),
+                "\(imported.text)"
+            )
         }
         let clinics = try await test.store.clinics(ClinicQuery())
         #expect(Set(clinics.map(\.name)) == ["Glow", "Praxis Mitte", "Haut & Co"])

@@ -78,7 +78,11 @@ extension TransferJob {
                 )
             }
             app.configuration.metrics?.imported(summary)
-            return try await transferPage(context: context, message: "Imported \(summary.counted).")
+            return try await transferPage(
+                context: context,
+                message: "Imported \(summary.counted).",
+                messageLink: PageLink.afterImport
+            )
         } catch let StoreError.importRejected(problems, total) {
             let said = ImportProblem.grouped(problems, on: .page).prefix(3).map(\.description)
             return try await again(

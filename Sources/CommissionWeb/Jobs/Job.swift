@@ -62,6 +62,7 @@ struct WebApp: Sendable {
         context: AppRequestContext,
         status: HTTPResponse.Status = .ok,
         message: String? = nil,
+        messageLink: PageLink? = nil,
         error: String? = nil,
         errorLink: PageLink? = nil
     ) async throws -> Response {
@@ -74,6 +75,7 @@ struct WebApp: Sendable {
             context: context,
             status: status,
             message: message,
+            messageLink: messageLink,
             error: error,
             errorLink: errorLink,
             lang: lang

@@ -69,6 +69,7 @@ package struct TransferJob: Job {
         needs: ImportNeedsView? = nil,
         checked: TransferPageView.CheckedCSV? = nil,
         message: String? = nil,
+        messageLink: PageLink? = nil,
         error: String? = nil,
         errorLink: PageLink? = nil,
         status: HTTPResponse.Status = .ok,
@@ -152,6 +153,7 @@ package struct TransferJob: Job {
             context: context,
             status: status,
             message: message,
+            messageLink: messageLink,
             error: error,
             errorLink: errorLink
         )
@@ -237,6 +239,7 @@ package struct TransferJob: Job {
                     ) : nil,
                 message: dryRun
                     ? "The file is good: \(what) would be imported. Press Import to import them." : "Imported \(what).",
+                messageLink: dryRun ? nil : PageLink.afterImport,
                 typed: form
             )
         } catch let error as CSVFileError {
@@ -465,7 +468,11 @@ package struct TransferJob: Job {
                 again: uploaded.again,
                 dryRun: false
             )
-            return try await transferPage(context: context, message: "Imported \(summary).")
+            return try await transferPage(
+                context: context,
+                message: "Imported \(summary).",
+                messageLink: PageLink.afterImport
+            )
         } catch {
             return try await workbookRefused(error, context: context, uploaded: uploaded)
         }
