@@ -244,7 +244,7 @@ enum OFXReader {
                 if tag.first == UInt8(ascii: "!") || tag.first == UInt8(ascii: "?") {
                     // A comment may hold a ">": passed over to its "-->".
                     if tag.starts(with: Array("!--".utf8)), !tag.suffix(2).elementsEqual("--".utf8) {
-                        if let close = find(Array("-->".utf8), in: bytes, from: index) {
+                        if let close = bytes[index...].firstRange(of: Array("-->".utf8))?.lowerBound {
                             line += bytes[index..<close].lazy.filter { $0 == 10 }.count
                             index = close + 3
                         } else {
@@ -305,16 +305,6 @@ enum OFXReader {
         return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
             .replacingOccurrences(of: "&nbsp;", with: " ").replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard needle.count <= bytes.count - start else { return nil }
-        var index = start
-        while index <= bytes.count - needle.count {
-            if bytes[index] == needle[0], bytes[index..<(index + needle.count)].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }
 
