@@ -182,6 +182,13 @@ public struct DepositProposal: Sendable, Hashable {
     }
 }
 
+/// How a proposal's reason writes its dates: in a page's style, or as `YYYY-MM-DD` (the command line's).
+struct DateWords {
+    let style: LocaleStyle?
+    func day(_ day: Day) -> String { style?.format(day) ?? day.description }
+    func period(_ period: PayPeriod) -> String { style?.formatShort(period) ?? period.description }
+}
+
 /// Proposes, for each deposit of a statement, the clinic and periods it most likely pays: by its
 /// amount (a period's unpaid balance, or the balances of periods in a row), its date (after the
 /// periods end; the nearest first) and its description (the clinic's name, or a word of the bank's
@@ -191,10 +198,13 @@ public enum DepositMatching {
     /// The most periods one deposit is taken to pay at once.
     static let mostPeriods = 6
 
+    /// The proposals for `deposits`, each said with its dates and periods as `style` writes them
+    /// (a page's, in the book's language), or as `YYYY-MM-DD` (nil: the command line's).
     public static func propose(
         _ deposits: [Deposit],
         store: any CommissionStore,
-        today: Day
+        today: Day,
+        style: LocaleStyle? = nil
     ) async throws -> [DepositProposal] {
         let clinics = try await store.clinics(ClinicQuery())
         var owed: [Clinic.ID: [DepositProposal.Part]] = [:]
@@ -215,7 +225,8 @@ public enum DepositMatching {
                 clinics: clinics,
                 owed: owed,
                 payouts: payouts.filter { !accounted.contains($0.id) },
-                known: known
+                known: known,
+                dates: DateWords(style: style)
             )
             if case .recorded(let recorded) = proposal.outcome { accounted.formUnion(recorded.map(\.id)) }
             if case .pays(let clinic, let parts) = proposal.outcome {
@@ -272,7 +283,8 @@ public enum DepositMatching {
         clinics: [Clinic],
         owed: [Clinic.ID: [DepositProposal.Part]],
         payouts: [Payout],
-        known: [Clinic.ID: Set<Substring>]
+        known: [Clinic.ID: Set<Substring>],
+        dates: DateWords = DateWords(style: nil)
     ) -> DepositProposal {
         // Recorded already: the payouts its bank's id is on (whatever their day), one payout of that day and amount,
         // or that day's payouts with its reference adding up to it.
@@ -282,7 +294,7 @@ public enum DepositMatching {
                 return DepositProposal(
                     deposit: deposit,
                     outcome: .recorded(marked),
-                    why: "already recorded on \(first.receivedOn) (\(id))"
+                    why: "already recorded on \(dates.day(first.receivedOn)) (\(id))"
                 )
             }
         }
@@ -292,7 +304,7 @@ public enum DepositMatching {
             return DepositProposal(
                 deposit: deposit,
                 outcome: .recorded([one]),
-                why: "a payout of this amount received on \(deposit.date) is in the book"
+                why: "a payout of this amount received on \(dates.day(deposit.date)) is in the book"
             )
         }
         let referenced = sameDay.filter { $0.reference == reference }
@@ -301,7 +313,7 @@ public enum DepositMatching {
             return DepositProposal(
                 deposit: deposit,
                 outcome: .recorded(referenced),
-                why: "its payouts, received on \(deposit.date), are in the book"
+                why: "its payouts, received on \(dates.day(deposit.date)), are in the book"
             )
         }
 
@@ -370,11 +382,11 @@ public enum DepositMatching {
                 deposit: deposit,
                 outcome: .unmatched,
                 why:
-                    "no clinic is owed this amount for periods ended by \(deposit.date), and no clinic's name is in its description"
+                    "no clinic is owed this amount for periods ended by \(dates.day(deposit.date)), and no clinic's name is in its description"
             )
         }
         var reasons: [String] = []
-        let periods = best.parts.map { $0.period.description }.joined(separator: " and ")
+        let periods = best.parts.map { dates.period($0.period) }.joined(separator: " and ")
         if best.exact {
             reasons.append(
                 best.parts.count == 1

@@ -279,6 +279,10 @@ public struct CSVImportSource: ImportSource {
     /// The totals rows passed over, in words ("passed over the totals row on line 9"), or nil.
     public var totalsSaid: String? { OpenedTable.totalsSaid(totalRows) }
 
+    /// What the last reading passed over that was not a record, in words: the title above the
+    /// header ("passed over the title on line 1") and the totals rows.
+    public var rowsPassedOverSaid: [String] { table.rowsPassedOverSaid }
+
     /// The columns passed over, as a message adds them after a sheet's name: ` (passed over: Bemerkung)`, or nothing.
     public var passedOverSaid: String {
         passedOver.isEmpty ? "" : " (passed over: \(passedOver.joined(separator: ", ")))"
@@ -366,7 +370,7 @@ public struct CSVImportSource: ImportSource {
         of origin: Origin,
         format: CSVFormat = CSVFormat()
     ) throws -> (headers: [String], first: [String]) {
-        var (_, header, scanner, _) = try OpenedTable.csvHeader(of: origin, format: format)
+        var (_, header, scanner, _, _) = try OpenedTable.csvHeader(of: origin, format: format)
         // try?: only a preview of the first row beside the mapping; none shows as empty
         let first = (try? scanner.next())??.fields ?? []
         return (header.map { $0.trimmingWhitespace() }, first)

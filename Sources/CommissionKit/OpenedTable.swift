@@ -18,6 +18,9 @@ package struct OpenedTable: Sendable {
     let rawHeaders: [String], headers: [String]
     /// A sheet's header row (its first row with a cell): the rows after it are read.
     package let headerRow: Int
+    /// The lines of the rows with a cell above the header (a title, a date, a note): not records,
+    /// passed over, and said so.
+    package let titleRows: [Int]
     /// The column mapping the file was read with: the one given, or a saved one made for its headers.
     let mapping: ImportMapping?
     /// Whether a row with a cell follows the header.
@@ -52,6 +55,21 @@ package struct OpenedTable: Sendable {
     }
 
     /// Totals rows passed over, in words: "passed over the totals row on line 9", "… the 2 totals rows on lines 9, 14".
+    /// The rows above the header passed over, in words: "passed over the title on line 1",
+    /// "… the 2 rows above the header, on lines 1–2".
+    static func titleSaid(_ lines: [Int]) -> String? {
+        guard let first = lines.first, let last = lines.last else { return nil }
+        return lines.count == 1
+            ? "passed over the title on line \(first)"
+            : "passed over the \(lines.count) rows above the header, on lines \(first)–\(last)"
+    }
+
+    /// What the last reading passed over that was not a record: the rows above the header and the
+    /// totals rows, in words.
+    var rowsPassedOverSaid: [String] {
+        [Self.titleSaid(titleRows), Self.totalsSaid(totalRows.all)].compactMap { $0 }
+    }
+
     static func totalsSaid(_ lines: [Int]) -> String? {
         switch lines.count {
         case 0: nil
@@ -94,14 +112,16 @@ package struct OpenedTable: Sendable {
             let chosen = Self.headerIndex(among: candidates.prefix(Self.headerSearch).map(\.cells), format: format)
             header = candidates[chosen].cells
             headerRow = candidates[chosen].row
+            titleRows = candidates.prefix(chosen).map(\.row)
             hasRows = candidates.count > chosen + 1
             delimiter = 0
         } else {
-            let (delimiter, first, headerScanner, line) = try Self.csvHeader(of: origin, format: format)
+            let (delimiter, first, headerScanner, line, above) = try Self.csvHeader(of: origin, format: format)
             self.delimiter = delimiter
             var scanner = headerScanner
             header = first
             headerRow = line
+            titleRows = above
             hasRows = try CSVImportSource.next(&scanner, path: path) != nil
         }
         rawHeaders = header
@@ -174,7 +194,7 @@ package struct OpenedTable: Sendable {
         let problems = try table.rows(currency: currency, reading: reading, body)
         if !problems.isEmpty { throw StoreError.importRejected(Array(problems.prefix(100)), total: problems.count) }
         return (
-            table.said(reading, reads: reads.union(needs)) + (totalsSaid(table.totalRows.all).map { [$0] } ?? []),
+            table.said(reading, reads: reads.union(needs)) + table.rowsPassedOverSaid,
             table.mapping, table.headers
         )
     }
@@ -220,7 +240,7 @@ package struct OpenedTable: Sendable {
     static func csvHeader(
         of origin: CSVImportSource.Origin,
         format: CSVFormat
-    ) throws -> (delimiter: UInt8, header: [String], scanner: CSVScanner, line: Int) {
+    ) throws -> (delimiter: UInt8, header: [String], scanner: CSVScanner, line: Int, above: [Int]) {
         let path = origin.name
         let head = try origin.head()
         guard !head.isEmpty, !head.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
@@ -249,11 +269,12 @@ package struct OpenedTable: Sendable {
             if !record.fields.allSatisfy(\.isBlank) { candidates.append(record) }
         }
         guard !candidates.isEmpty else { throw CSVFileError.empty(path) }
-        let header = candidates[headerIndex(among: candidates.map(\.fields), format: format)]
+        let chosen = headerIndex(among: candidates.map(\.fields), format: format)
+        let header = candidates[chosen]
         // Read again from the start, to just past the header.
         var after = try origin.scanner(delimiter: delimiter)
         try skipThroughHeader(&after, line: header.line, path: path)
-        return (delimiter, header.fields, after, header.line)
+        return (delimiter, header.fields, after, header.line, candidates.prefix(chosen).map(\.line))
     }
 
     /// Moves `scanner` past the record that starts on `line` (the header) and every one before it.

@@ -1,3 +1,4 @@
+import CommissionStore
 import Foundation
 
 /// A PDF that cannot be read as a statement's table, in a sentence that says what to do instead.
@@ -16,10 +17,21 @@ public struct PDFTableError: Error, Sendable, Equatable, CustomStringConvertible
     public var name: String
     public var reason: Reason
 
-    public var description: String {
+    public var description: String { said(on: .commandLine) }
+
+    /// The sentence as `surface` says it: what to install where she runs the command; on a page or
+    /// through the API, who can install it (the server is not hers to change).
+    public func said(on surface: Surface) -> String {
         switch reason {
         case .noReader:
-            "\(name) is a PDF, and reading one needs pdftotext (Debian's poppler-utils), which is not installed here: install poppler-utils, or give the statement as CSV or a spreadsheet."
+            surface.say(
+                commandLine:
+                    "\(name) is a PDF, and reading one needs pdftotext (Debian's poppler-utils), which is not installed here: install poppler-utils, or give the statement as CSV or a spreadsheet.",
+                page:
+                    "\(name) is a PDF, and this server cannot read PDFs yet (it lacks poppler-utils): ask whoever runs it to install that, or paste the statement's lines, or choose it as CSV.",
+                api:
+                    "\(name) is a PDF, and this server cannot read PDFs (poppler-utils is not installed on it): send the statement as CSV, or ask whoever runs the server to install poppler-utils."
+            )
         case .noText:
             "\(name) is a PDF without text (a scan or a photo): ask the clinic for the statement as CSV or a spreadsheet, or as a PDF printed from one."
         case .noTable(let page, let reads):

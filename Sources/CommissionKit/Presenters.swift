@@ -185,7 +185,9 @@ public struct Presenter: Sendable {
         )
     }
 
-    public func dashboard(_ dashboard: Dashboard) -> API.Dashboard {
+    /// The dashboard; `history` (while the book asks about her history) takes its unconfirmed
+    /// part out of each clinic's overdue figure and says it apart, as the pages do.
+    public func dashboard(_ dashboard: Dashboard, history: UnconfirmedHistory? = nil) -> API.Dashboard {
         API.Dashboard(
             today: dashboard.today.description,
             currency: dashboard.currency.code,
@@ -204,7 +206,8 @@ public struct Presenter: Sendable {
                     received: m($0.periodReceived),
                     balance: m($0.periodBalance),
                     owed: m($0.arrears.owed),
-                    overdue: m($0.arrears.overdue),
+                    overdue: m(Self.overdue(of: $0, history)),
+                    unconfirmed: Self.unconfirmed(of: $0, history).map(m),
                     month: totals($0.monthTotals),
                     yearToDate: totals($0.yearTotals),
                     dueAfterDays: $0.arrears.dueAfterDays
@@ -216,6 +219,102 @@ public struct Presenter: Sendable {
                     name: $0.product.name,
                     month: totals($0.monthTotals),
                     yearToDate: totals($0.yearTotals)
+                )
+            }
+        )
+    }
+
+    /// What a clinic owes past its usual day, less the part of it her history makes while the
+    /// book asks about it (never below zero: that part is never more than it).
+    /// What her history makes of what a clinic owes while the book asks about it (nil when it
+    /// does not ask, or a sum beyond range).
+    static func unconfirmed(of standing: ClinicStanding, _ history: UnconfirmedHistory?) -> Money? {
+        // try?: both parts are within figures that fit; a sum beyond range is left out
+        history.flatMap { try? $0.amount(for: standing.clinic.id) }
+    }
+
+    package static func overdue(of standing: ClinicStanding, _ history: UnconfirmedHistory?) -> Money {
+        let part = history?.overduePart(of: standing.clinic.id) ?? .zero
+        // try?: cannot overflow: both are at least zero and the part is never more than overdue
+        return (try? standing.arrears.overdue.subtracting(part)) ?? standing.arrears.overdue
+    }
+
+    /// Her bank's statement matched: each deposit's proposal, and the payouts recorded of them.
+    public func bankMatching(
+        _ statement: BankStatement,
+        proposals: [DepositProposal],
+        recorded: [Payout]
+    ) -> API.BankMatching {
+        API.BankMatching(
+            deposits: statement.deposits.count,
+            passedOver: statement.passedOver,
+            said: statement.said,
+            proposals: proposals.map { proposal in
+                let deposit = proposal.deposit
+                var outcome = API.BankProposal.OutcomePayload.unmatched
+                var clinic: Clinic?, parts: [DepositProposal.Part] = [], payouts: [Payout] = []
+                switch proposal.outcome {
+                case .pays(let paid, let paying): (outcome, clinic, parts) = (.pays, paid, paying)
+                case .recorded(let held): (outcome, payouts) = (.recorded, held)
+                case .unmatched: break
+                }
+                return API.BankProposal(
+                    line: deposit.line,
+                    date: deposit.date.description,
+                    amount: m(deposit.amount),
+                    description: deposit.description,
+                    bankId: deposit.id?.description,
+                    outcome: outcome,
+                    exact: proposal.isExact,
+                    why: proposal.why,
+                    clinicId: clinic?.id.rawValue,
+                    clinic: clinic?.name,
+                    periods: parts.map {
+                        .init(start: $0.period.start.description, end: $0.period.end.description, amount: m($0.amount))
+                    },
+                    payoutIds: payouts.map(\.id.rawValue)
+                )
+            },
+            recorded: recorded.map(payout)
+        )
+    }
+
+    /// The clinic's statement beside her book: the lines that differ, how, and the totals; `said`
+    /// how their statement was read.
+    public func comparison(_ comparison: StatementComparison, said: [String]) -> API.Comparison {
+        API.Comparison(
+            clinicId: comparison.clinic.id.rawValue,
+            clinic: comparison.clinic.name,
+            periodStart: comparison.period.start.description,
+            periodEnd: comparison.period.end.description,
+            theirTotal: m(comparison.theirTotal),
+            herTotal: m(comparison.herTotal),
+            difference: m(comparison.difference),
+            agreeing: comparison.lines.count - comparison.differing.count,
+            said: said,
+            differing: comparison.differing.map { line in
+                API.ComparedLine(
+                    date: line.date.description,
+                    product: line.product,
+                    theirLine: line.theirs?.line,
+                    theirQuantity: line.theirs?.quantity,
+                    theirPrice: line.theirs?.price.map(m),
+                    theirCommission: line.theirs.map { m($0.commission) },
+                    saleId: line.hers?.id.rawValue,
+                    differences: line.differences.map {
+                        switch $0 {
+                        case .missingOnHers: .missingOnHers
+                        case .missingOnTheirs: .missingOnTheirs
+                        case .unknownProduct: .unknownProduct
+                        case .shifted: .shifted
+                        case .quantity: .quantity
+                        case .price: .price
+                        case .commission: .commission
+                        }
+                    },
+                    explained: line.explained(m),
+                    commissionDifference: m(line.commissionDifference),
+                    canAdd: line.canAccept
                 )
             }
         )

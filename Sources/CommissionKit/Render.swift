@@ -17,10 +17,12 @@ public struct Renderer: Sendable {
 
     // MARK: Dashboard
 
-    public func render(_ dashboard: Dashboard, as format: OutputFormat) -> String {
+    /// The dashboard; `history` (while the book asks about her history) is said apart from what
+    /// is overdue (in JSON, as the API says it).
+    public func render(_ dashboard: Dashboard, as format: OutputFormat, history: UnconfirmedHistory? = nil) -> String {
         switch format {
         case .json:
-            return Presenter.encode(presenter.dashboard(dashboard))
+            return Presenter.encode(presenter.dashboard(dashboard, history: history))
         case .csv:
             return dashboardTable(dashboard).csv()
         case .table:

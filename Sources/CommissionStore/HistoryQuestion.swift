@@ -19,37 +19,59 @@ public protocol HistoryQuestionStore: Sendable {
 }
 
 /// What of her history she has not said was paid, while the book's question is open: each
-/// clinic's unpaid periods that ended before the book was set up, and the part of what it owes
-/// past its usual day that they make (shown as Unconfirmed, the rest as Overdue).
+/// clinic's unpaid periods that ended before the book was set up, and the parts of what it owes
+/// that they make — of its overdue figure (past its usual day) and of its due one (ended, not yet
+/// past it) — shown as Unconfirmed, never as Overdue or Due: a period's row and its clinic's card
+/// say the same word for the same money.
 public struct UnconfirmedHistory: Sendable, Hashable {
     /// The day the book was set up: the periods ended before it are asked about.
     public var before: Day
     /// Each clinic's unpaid periods ended before ``before`` (what they lack is `difference`).
     public var periods: [Clinic.ID: [PeriodReconciliation]] = [:]
     /// Each clinic's unconfirmed part of its overdue figure (never more than it).
-    public var amounts: [Clinic.ID: Money] = [:]
+    public var overdueParts: [Clinic.ID: Money] = [:]
+    /// Each clinic's unconfirmed part of what ended periods owe before their usual day (never more
+    /// than it): a period of her history that ended just before she began.
+    public var dueParts: [Clinic.ID: Money] = [:]
 
-    public init(before: Day, periods: [Clinic.ID: [PeriodReconciliation]] = [:], amounts: [Clinic.ID: Money] = [:]) {
-        (self.before, self.periods, self.amounts) = (before, periods, amounts)
+    public init(
+        before: Day,
+        periods: [Clinic.ID: [PeriodReconciliation]] = [:],
+        overdueParts: [Clinic.ID: Money] = [:],
+        dueParts: [Clinic.ID: Money] = [:]
+    ) {
+        (self.before, self.periods, self.overdueParts, self.dueParts) = (before, periods, overdueParts, dueParts)
     }
 
     /// Nothing to ask about.
-    public var isEmpty: Bool { amounts.values.allSatisfy(\.isZero) }
+    public var isEmpty: Bool { overdueParts.values.allSatisfy(\.isZero) && dueParts.values.allSatisfy(\.isZero) }
 
     /// The whole amount unconfirmed.
     /// - Throws: `MoneyError.overflow` when it does not fit.
-    public func total() throws -> Money { try amounts.values.reduce(Money.zero) { try $0.adding($1) } }
+    public func total() throws -> Money {
+        try (Array(overdueParts.values) + Array(dueParts.values)).reduce(Money.zero) { try $0.adding($1) }
+    }
+
+    /// A clinic's whole unconfirmed amount (zero for one without).
+    /// - Throws: `MoneyError.overflow` when it does not fit.
+    public func amount(for clinic: Clinic.ID) throws -> Money {
+        try overduePart(of: clinic).adding(duePart(of: clinic))
+    }
 
     /// A clinic's unconfirmed part of its overdue figure (zero for one without).
-    public func amount(for clinic: Clinic.ID) -> Money { amounts[clinic] ?? .zero }
+    public func overduePart(of clinic: Clinic.ID) -> Money { overdueParts[clinic] ?? .zero }
+
+    /// A clinic's unconfirmed part of what its ended periods owe before their usual day.
+    public func duePart(of clinic: Clinic.ID) -> Money { dueParts[clinic] ?? .zero }
 
     /// Whether a period of a clinic is one asked about.
     public func asks(about period: PayPeriod, of clinic: Clinic.ID) -> Bool {
         periods[clinic]?.contains { $0.period == period } ?? false
     }
 
-    /// The history of `standings`' clinics, read from their reconciliations (only for a clinic with
-    /// something overdue: the rest have nothing to ask about).
+    /// The history of `standings`' clinics, read from their reconciliations (only for a clinic that
+    /// is owed something: the rest have nothing to ask about).
+    /// - Throws: what the store throws; `MoneyError.overflow` when a sum does not fit.
     public static func read(
         from store: any CommissionStore,
         before: Day,
@@ -57,17 +79,40 @@ public struct UnconfirmedHistory: Sendable, Hashable {
         standings: [ClinicStanding]
     ) async throws -> UnconfirmedHistory {
         var history = UnconfirmedHistory(before: before)
-        for standing in standings where standing.arrears.overdue.isPositive {
+        for standing in standings where standing.arrears.owed.isPositive {
             let reconciliation = try await store.reconciliation(clinic: standing.clinic.id, today: today)
             let asked = reconciliation.periods.filter {
                 $0.period.end < before && $0.difference.isPositive && !$0.isClosed
             }
             guard !asked.isEmpty else { continue }
-            let lacking = try asked.reduce(Money.zero) { try $0.adding($1.difference) }
             history.periods[standing.clinic.id] = asked
-            history.amounts[standing.clinic.id] = min(lacking, standing.arrears.overdue)
+            // Each asked period lacks its difference, past its usual day (overdue) or not yet (due):
+            // the parts are taken out of those figures, never beyond them (a credit elsewhere nets).
+            let notDue = Arrears.notDueFrom(
+                standing.clinic.calendar,
+                today: today,
+                dueAfterDays: standing.arrears.dueAfterDays
+            )
+            let late = asked.filter { Arrears.isOverdue($0, today: today, notDue: notDue) }
+            let early = asked.filter { !Arrears.isOverdue($0, today: today, notDue: notDue) }
+            let overdueLack = try late.reduce(Money.zero) { try $0.adding($1.difference) }
+            let dueLack = try early.reduce(Money.zero) { try $0.adding($1.difference) }
+            let due = try standing.arrears.owed.subtracting(standing.arrears.overdue).subtracting(
+                standing.periodBalance
+            )
+            history.overdueParts[standing.clinic.id] = min(overdueLack, standing.arrears.overdue)
+            history.dueParts[standing.clinic.id] = max(.zero, min(dueLack, due))
         }
         return history
+    }
+
+    /// Her history's unpaid periods while the book's question is open and something is unpaid
+    /// (nil otherwise: nothing to ask, nothing shown apart), on the dashboard's day.
+    public static func asked(of store: any CommissionStore, dashboard: Dashboard) async throws -> UnconfirmedHistory? {
+        guard let question = store as? any HistoryQuestionStore, let before = try await question.historyQuestion()
+        else { return nil }
+        let history = try await read(from: store, before: before, today: dashboard.today, standings: dashboard.clinics)
+        return history.isEmpty ? nil : history
     }
 
     /// The payouts that mark every period asked about that ended on or before `through` paid,

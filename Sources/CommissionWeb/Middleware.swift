@@ -179,7 +179,7 @@ struct RequireAccountMiddleware: RouterMiddleware {
     /// Whether a caller without an account is sent to `/setup` rather than to sign in.
     let setupIsOpen: @Sendable () async throws -> Bool
     /// The routes that take a streamed upload and check its CSRF part themselves.
-    static let streamedUploads: Set<String> = ["/transfer/restore", "/import/workbook"]
+    static let streamedUploads: Set<String> = ["/transfer/restore", "/import/workbook", "/compare/file"]
 
     func handle(
         _ request: Request,

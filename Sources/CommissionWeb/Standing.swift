@@ -61,8 +61,7 @@ extension ClinicStanding {
     /// What it owes past its usual day that she has not confirmed was not paid (her history's
     /// part, ``UnconfirmedHistory``, is apart): what the pages call Overdue.
     func overdue(_ history: UnconfirmedHistory?) -> Money {
-        // try?: cannot overflow: both are at least zero (her history's part is never more than overdue)
-        (try? arrears.overdue.subtracting(history?.amount(for: clinic.id) ?? .zero)) ?? arrears.overdue
+        Presenter.overdue(of: self, history)
     }
 
     /// What the clinic owes her, in parts that add up to it: unconfirmed (her history's, while
@@ -71,11 +70,14 @@ extension ClinicStanding {
     func owedParts(style: LocaleStyle, history: UnconfirmedHistory? = nil) -> [ChipFigure] {
         let owed = arrears.owed
         if owed.isNegative { return [ChipFigure(.credit, style.format(owed.magnitudeOrSelf))] }
-        let unconfirmed = history?.amount(for: clinic.id) ?? .zero
-        // What ended periods owe before their day; when earlier periods were paid beyond what they
-        // owed, a credit that the parts must show too, or they would not add up.
+        // try?: both parts are at least zero and each within a figure that fits; a sum beyond range is left unsaid
+        let unconfirmed = (try? history?.amount(for: clinic.id)) ?? .zero
+        // What ended periods owe before their day (less her history's part of it, said apart); when
+        // earlier periods were paid beyond what they owed, a credit that the parts must show too, or
+        // they would not add up.
         // try?: a due that does not fit (a credit beyond range) is said so on its chip, never shown as a figure
         let due = try? owed.subtracting(arrears.overdue).subtracting(periodBalance)
+            .subtracting(history?.duePart(of: clinic.id) ?? .zero)
         let dueFigure: ChipFigure?
         if let due {
             dueFigure =
@@ -132,22 +134,6 @@ extension Chip {
         }
         .max { ($0.effectiveFrom, $0.id.rawValue) < ($1.effectiveFrom, $1.id.rawValue) }
         return inForce?.id == terms.id ? (0, .inForce) : (2, .ended)
-    }
-}
-
-extension UnconfirmedHistory {
-    /// Her history's unpaid periods while the book's question is open and something is unpaid
-    /// (nil otherwise: nothing to ask, nothing shown apart).
-    static func asked(of store: any CommissionStore, dashboard: Dashboard) async throws -> UnconfirmedHistory? {
-        guard let question = store as? any HistoryQuestionStore, let before = try await question.historyQuestion()
-        else { return nil }
-        let history = try await UnconfirmedHistory.read(
-            from: store,
-            before: before,
-            today: dashboard.today,
-            standings: dashboard.clinics
-        )
-        return history.isEmpty ? nil : history
     }
 }
 

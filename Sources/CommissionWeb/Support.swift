@@ -164,6 +164,8 @@ enum Secret {
 struct Form: Sendable {
     var values: [String: String]
 
+    init(values: [String: String]) { self.values = values }
+
     init(_ text: String) {
         values = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {

@@ -211,9 +211,9 @@ struct Import: AsyncParsableCommand {
             }
             let summary = try await store.importRows(from: additions.importing(source), options: options)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            // Totals rows are not records: passed over, and said, per file.
-            let totals = sources.compactMap { named in
-                (named.source as? CSVImportSource)?.totalsSaid.map { "\(named.name): \($0)" }
+            // A title above the header and totals rows are not records: passed over, and said, per file.
+            let totals = sources.flatMap { named in
+                ((named.source as? CSVImportSource)?.rowsPassedOverSaid ?? []).map { "\(named.name): \($0)" }
             }
             output(
                 "\(kinds.joined(separator: ", ")): \(dryRun ? "would import" : "imported") \(summary.counted)\(dryRun ? " (dry run: nothing written)" : "")"

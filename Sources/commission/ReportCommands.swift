@@ -22,7 +22,8 @@ struct Report: AsyncParsableCommand {
         let store = try book.open()
         let settings = try await store.settings()
         let dashboard = try await store.dashboard(today: try date.map { try parseDay($0) } ?? settings.today())
-        output(Renderer(currency: settings.currency).render(dashboard, as: format.format))
+        let history = try await UnconfirmedHistory.asked(of: store, dashboard: dashboard)
+        output(Renderer(currency: settings.currency).render(dashboard, as: format.format, history: history))
     }
 }
 

@@ -42,7 +42,7 @@ import Testing
         )
         // September lacks 24.00 − 10.00, October 24.00: November began after the set-up.
         #expect(history.periods[glow.id]?.map(\.period.start) == [day("2026-09-01"), day("2026-10-01")])
-        #expect(history.amount(for: glow.id) == cents(3800))
+        #expect(try history.amount(for: glow.id) == cents(3800))
         let payouts = history.payouts(through: day("2026-09-30"), today: today)
         #expect(payouts.map(\.amount) == [cents(1400)] && payouts[0].receivedOn == day("2026-10-14"))
         _ = try await store.apply(payouts.map { .createPayout($0) })

@@ -99,6 +99,11 @@ import Testing
                 .post, "/api/v1/payouts",
                 #"{"clinicId": \#(clinic), "period": "2026-02-01", "amount": "1.00", "receivedOn": "2026-03-10"}"#
             ),
+            (.post, "/api/v1/payouts/bank", "Date,Amount,Description\n2026-04-05,7.00,GLOW AESTHETICS\n"),
+            (
+                .post, "/api/v1/clinics/\(clinic)/compare?date=2026-03-02",
+                "Date,Item,Qty,Price,Your commission\n2026-03-02,Serum 30ml,1,50.00,12.00\n2026-03-09,Serum 30ml,1,50.00,12.00\n"
+            ),
             (.post, "/api/v1/clinics/\(clinic)/close?date=2026-01-15", nil),
             (.post, "/api/v1/clinics/\(clinic)/reopen?date=2026-01-15", nil),
             (.get, "/api/v1/clinics/\(clinic)/statement?date=2026-03-04", nil),

@@ -481,6 +481,17 @@ import Testing
                     expectation: .refused
                 )
             ]
+        case (.post, "/api/v1/payouts/bank"):
+            // A deposit of what the other book's sale earns, accepted: matched (and recorded) in her own book only.
+            return [
+                Probe(
+                    uri: path + "?accept=true",
+                    body:
+                        "Date,Amount,Description\n\(victim.sale.date.adding(days: 20)),\(Currency.usd.format(victim.sale.figures.commission)),Payment\n",
+                    contentType: "text/csv",
+                    expectation: .answeredWithoutTheOtherBook
+                )
+            ]
         case (.delete, "/api/v1/payouts/:id"):
             return [Probe(uri: at(victim.payout.id.rawValue), expectation: .refused)]
         case (.post, "/api/v1/batch"):

@@ -39,6 +39,8 @@ import Testing
         let (store, app) = try Self.emptyBook()
         try await app.test(.router) { client in
             let (page, headers, csrf) = try await Self.setupForm(client, language: "de-DE,de;q=0.9,en;q=0.5")
+            // Her history in a spreadsheet: she is told to leave the first clinic for the import.
+            #expect(page.contains("Your sales already in a spreadsheet? Leave this empty"))
             // Proposed from her browser: German locale, euros; the time zone is the phone's (app.js).
             #expect(
                 page.contains(#"<option value="EUR" selected>"#) && page.contains(#"<option value="de_DE" selected>"#),
@@ -102,6 +104,11 @@ import Testing
                 empty.contains("No sales yet this year")
                     && empty.contains(#"<a class="button primary" href="/">Record a sale</a>"#)
                     && !empty.contains(#"<svg class="chart"#),
+                "\(empty)"
+            )
+            // And for her whose history is in a spreadsheet: one import instead of the steps, offered.
+            #expect(
+                empty.contains(#"id="first-steps-import""#) && empty.contains(#"<a href="/transfer">Import it</a>"#),
                 "\(empty)"
             )
 

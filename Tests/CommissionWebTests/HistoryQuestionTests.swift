@@ -75,6 +75,76 @@ import Testing
         )
     }
 
+    /// The same money says the same word everywhere: a period of her history that ended days
+    /// before she began (not yet past the clinic's usual day) is Unconfirmed on its row, on its
+    /// clinic's card and in the question's total — never Due beside an Unconfirmed row — and the
+    /// API's overdue leaves her history out, saying it apart; a payment for one period moves no
+    /// other from one word to another.
+    @Test func herHistorysFiguresAgreeOnTheCardTheRowsTheQuestionAndTheAPI() async throws {
+        let test = try await TestApp()
+        let weekly = try await test.store.createClinic(
+            ClinicDraft(name: "Weekly", schedule: .weekly(startingOn: .monday))
+        )
+        _ = try await test.store.createTerms(
+            TermsDraft(
+                clinicID: weekly.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
+        try await test.app.test(.router) { client in
+            let owner = try await signUp(client)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(owner.cookie)"
+            let today = try await test.store.settings().today()
+            // Last week ended one to seven days ago (Due, were it not her history); the other long past.
+            let lastWeek = weekly.calendar.period(containing: today).start.adding(days: -1)
+            let longAgo = weekly.calendar.period(containing: today.adding(days: -60))
+            for (date, quantity) in [(lastWeek, Int64(2)), (longAgo.start, 1)] {
+                _ = try await test.store.createSale(
+                    SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: date, quantity: quantity),
+                    idempotencyKey: nil
+                )
+            }
+            func card(_ page: String) throws -> Substring {
+                let start = try #require(page.range(of: "Weekly")).lowerBound
+                return page[start...].prefix(1500)
+            }
+            let dashboard = try await client.execute(uri: "/dashboard", method: .get, headers: headers).text
+            #expect(dashboard.contains("with $36.00 unpaid in your book"), "\(dashboard)")
+            let weeklyCard = try card(dashboard)
+            #expect(weeklyCard.contains(">Unconfirmed</span> <span class=\"amount\">$36.00</span>"), "\(weeklyCard)")
+            #expect(!dashboard.contains(">Due</span>") && !dashboard.contains(">Overdue</span>"), "\(dashboard)")
+
+            _ = try await test.store.createToken(
+                account: try #require(try await test.store.credentials(username: "ana")).account.id,
+                name: "t",
+                tokenDigest: WebSecrets.digest("cm_history"),
+                now: Date()
+            )
+            let api = try await client.execute(
+                uri: "/api/v1/dashboard",
+                method: .get,
+                headers: [.authorization: "Bearer cm_history"]
+            )
+            let clinics = try #require(try api.json()["clinics"] as? [[String: Any]])
+            let inAPI = try #require(clinics.first { $0["name"] as? String == "Weekly" })
+            #expect(inAPI["overdue"] as? String == "0.00" && inAPI["unconfirmed"] as? String == "36.00", "\(inAPI)")
+            #expect(inAPI["owed"] as? String == "36.00")
+
+            // Paid the old week: last week is still Unconfirmed, on its card as on its row.
+            _ = try await test.store.createPayout(
+                PayoutDraft(clinicID: weekly.id, period: longAgo, amount: Money(minorUnits: 1200), receivedOn: today)
+            )
+            let after = try await client.execute(uri: "/dashboard", method: .get, headers: headers).text
+            #expect(after.contains("with $24.00 unpaid in your book"), "\(after)")
+            #expect(try card(after).contains(">Unconfirmed</span> <span class=\"amount\">$24.00</span>"))
+            #expect(!after.contains(">Due</span>") && !after.contains(">Overdue</span>"))
+            let payouts = try await client.execute(uri: "/payouts", method: .get, headers: headers).text
+            #expect(!payouts.contains(">Due</span>") && !payouts.contains(">Overdue</span>"), "\(payouts)")
+        }
+    }
+
     /// Marked paid up to a day: what becomes of the later periods is said, not left to be found.
     @Test func paidUpToADaySaysWhatBecomesOfTheLaterPeriods() async throws {
         let test = try await TestApp()

@@ -600,7 +600,7 @@ import Testing
             // Her file is refused and nothing stands above to answer: the forms show open.
             #expect(page.contains(#"<details class="fold" id="import-forms" open>"#))
             #expect(page.contains(#"<option value="sales" selected>"#))
-            #expect(page.contains(#"<option value="dmy" selected>day/month/year (25/02/2026)</option>"#))
+            #expect(page.contains(#"<option value="dmy" selected>day/month/year (25.02.2026, 25/02/2026)</option>"#))
             #expect(page.contains(#"<input type="checkbox" name="decimalComma" value="1" checked>"#))
             #expect(Self.field("again", in: page, after: #"id="import-form""#).contains("checked"))
             #expect(page.contains("02/03/2026,Glow,Serum 30ml,0"))
@@ -660,7 +660,10 @@ import Testing
             settings.localeIdentifier = "de_DE"
             try await test.store.updateSettings(settings)
             let german = try await client.execute(uri: "/transfer", method: .get, headers: headers).text
-            #expect(german.contains(#"<option value="dmy" selected>day/month/year (25/02/2026)</option>"#), "\(german)")
+            #expect(
+                german.contains(#"<option value="dmy" selected>day/month/year (25.02.2026, 25/02/2026)</option>"#),
+                "\(german)"
+            )
             #expect(german.contains(#"<input type="checkbox" name="decimalComma" value="1" checked>"#))
             #expect(german.contains(#"<option value="dmy" selected>day/month/year</option>"#))
             // The bank statement's form on Payouts too: a German book's amounts have a decimal comma.

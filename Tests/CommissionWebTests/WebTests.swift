@@ -932,7 +932,8 @@ import Testing
                 headers: headers,
                 body: form(["csrf": csrf, "bank": statement, "action": "check"])
             ).text
-            #expect(again.contains("already recorded on 2026-11-06 (AcctSvcrRef K-881)"), "\(again)")
+            // In the page's dates, as the rest of the page writes them.
+            #expect(again.contains("already recorded on 11/06/2026 (AcctSvcrRef K-881)"), "\(again)")
             #expect(!again.contains(#"name="accept4""#), "\(again)")
             // A notice of single payments is not a statement: said, in her words, nothing recorded.
             let notice = try await client.execute(
@@ -1670,12 +1671,15 @@ import Testing
             let (session, csrf) = try await signUp(client)
             var headers = formHeaders
             headers[.cookie] = "commission_session=\(session)"
+            // Her sheet as she keeps it: a title above the header, a totals row below the sales.
             let history = """
+                My sales in March
                 date,clinic,product,quantity,unit price,unit cost
                 2026-03-02,Praxis Mitte,Hyaluron Serum,2,89.00,31.00
                 2026-03-03,Praxis Mitte,Serum 30ml,1,,
                 2026-03-09,Haut & Co,Hyaluron Serum,1,,
                 2026-03-10,Glow,Peeling Set,3,45.50,12.00
+                Total,,,7,,
 
                 """
             let asked = try await client.execute(
@@ -1728,7 +1732,13 @@ import Testing
                 body: form(answers)
             )
             #expect(imported.status.code == 200)
-            #expect(imported.text.contains("Imported 2 clinics, 2 products, 2 terms, 4 sales."), "\(imported.text)")
+            // What was passed over, said: not records, and nothing she must find out for herself.
+            #expect(
+                imported.text.contains(
+                    "Imported 2 clinics, 2 products, 2 terms, 4 sales (passed over the title on line 1, passed over the totals row on line 7)."
+                ),
+                "\(imported.text)"
+            )
             // And where to go next: her figures.
             #expect(
                 imported.text.contains(#"<a href="/dashboard">See what each clinic owes you ›</a>"#),
@@ -2365,6 +2375,8 @@ import Testing
         }
         try await test.app.test(.router) { client in
             let (session, _) = try await signUp(client)
+            // Last week is not her history here (HistoryQuestionTests holds that): the question is answered.
+            try await test.store.setHistoryQuestion(nil)
             let page = try await client.execute(
                 uri: "/dashboard",
                 method: .get,

@@ -506,10 +506,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/owed`.
                 public var owed: Swift.String
-                /// What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string.
+                /// What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string. While the book asks about her history (its first web visit opened the question), periods that ended before the book was set up are not in it: they are unconfirmed.
                 ///
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/overdue`.
                 public var overdue: Swift.String
+                /// Present while the book asks whether her history was paid: what the unpaid periods that ended before the book was set up lack, counted in owed but not in overdue (she has not said whether they were paid; answered on the dashboard or Payouts), as a decimal string.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/unconfirmed`.
+                public var unconfirmed: Swift.String?
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/month`.
                 public var month: Components.Schemas.Totals
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/yearToDate`.
@@ -531,7 +535,8 @@ extension Components {
                 ///   - received: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
                 ///   - balance: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
                 ///   - owed: Every pay period through the current one, net of what the clinic paid for them (negative when it paid more), as a decimal string.
-                ///   - overdue: What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string.
+                ///   - overdue: What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string. While the book asks about her history (its first web visit opened the question), periods that ended before the book was set up are not in it: they are unconfirmed.
+                ///   - unconfirmed: Present while the book asks whether her history was paid: what the unpaid periods that ended before the book was set up lack, counted in owed but not in overdue (she has not said whether they were paid; answered on the dashboard or Payouts), as a decimal string.
                 ///   - month:
                 ///   - yearToDate:
                 ///   - dueAfterDays: How many days after a period ends its payment is due (what the clinic's own payments show, else 14): what overdue counts from.
@@ -547,6 +552,7 @@ extension Components {
                     balance: Swift.String,
                     owed: Swift.String,
                     overdue: Swift.String,
+                    unconfirmed: Swift.String? = nil,
                     month: Components.Schemas.Totals,
                     yearToDate: Components.Schemas.Totals,
                     dueAfterDays: Swift.Int
@@ -562,6 +568,7 @@ extension Components {
                     self.balance = balance
                     self.owed = owed
                     self.overdue = overdue
+                    self.unconfirmed = unconfirmed
                     self.month = month
                     self.yearToDate = yearToDate
                     self.dueAfterDays = dueAfterDays
@@ -578,6 +585,7 @@ extension Components {
                     case balance
                     case owed
                     case overdue
+                    case unconfirmed
                     case month
                     case yearToDate
                     case dueAfterDays
@@ -3867,6 +3875,385 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case url
                 case webcal
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BankMatching`.
+        public struct BankMatching: Codable, Hashable, Sendable {
+            /// The deposits (money in) read.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankMatching/deposits`.
+            public var deposits: Swift.Int
+            /// The other rows (money out) passed over.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankMatching/passedOver`.
+            public var passedOver: Swift.Int
+            /// How the file was read, and what of it was passed over (another currency, a transaction given twice), in words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankMatching/said`.
+            public var said: [Swift.String]
+            /// One per deposit, in the file's order.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankMatching/proposals`.
+            public var proposals: [Components.Schemas.BankProposal]
+            /// The payouts recorded (accept or lines), each with the bank's text and id as its reference; empty otherwise.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankMatching/recorded`.
+            public var recorded: [Components.Schemas.Payout]
+            /// Creates a new `BankMatching`.
+            ///
+            /// - Parameters:
+            ///   - deposits: The deposits (money in) read.
+            ///   - passedOver: The other rows (money out) passed over.
+            ///   - said: How the file was read, and what of it was passed over (another currency, a transaction given twice), in words.
+            ///   - proposals: One per deposit, in the file's order.
+            ///   - recorded: The payouts recorded (accept or lines), each with the bank's text and id as its reference; empty otherwise.
+            public init(
+                deposits: Swift.Int,
+                passedOver: Swift.Int,
+                said: [Swift.String],
+                proposals: [Components.Schemas.BankProposal],
+                recorded: [Components.Schemas.Payout]
+            ) {
+                self.deposits = deposits
+                self.passedOver = passedOver
+                self.said = said
+                self.proposals = proposals
+                self.recorded = recorded
+            }
+            public enum CodingKeys: String, CodingKey {
+                case deposits
+                case passedOver
+                case said
+                case proposals
+                case recorded
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/BankProposal`.
+        public struct BankProposal: Codable, Hashable, Sendable {
+            /// Where the deposit stands in the file (what lines names).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/line`.
+            public var line: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/BankProposal/date`.
+            public var date: Swift.String
+            /// An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/amount`.
+            public var amount: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BankProposal/description`.
+            public var description: Swift.String
+            /// The bank's own id of the transaction (an OFX FITID, a CAMT.053 AcctSvcrRef or NtryRef, an MT940 reference), kept with the payout it becomes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/bankId`.
+            public var bankId: Swift.String?
+            /// pays: the clinic and periods it most likely pays (clinicId, periods); recorded: the book holds it already (payoutIds); unmatched: nothing fits (why).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/outcome`.
+            @frozen public enum OutcomePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case pays = "pays"
+                case recorded = "recorded"
+                case unmatched = "unmatched"
+            }
+            /// pays: the clinic and periods it most likely pays (clinicId, periods); recorded: the book holds it already (payoutIds); unmatched: nothing fits (why).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/outcome`.
+            public var outcome: Components.Schemas.BankProposal.OutcomePayload
+            /// Its amount is exactly what the periods lack (what accept records).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/exact`.
+            public var exact: Swift.Bool
+            /// Why, in words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/why`.
+            public var why: Swift.String
+            /// - Remark: Generated from `#/components/schemas/BankProposal/clinicId`.
+            public var clinicId: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/BankProposal/clinic`.
+            public var clinic: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/BankProposal/PeriodsPayload`.
+            public struct PeriodsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/BankProposal/PeriodsPayload/start`.
+                public var start: Swift.String
+                /// - Remark: Generated from `#/components/schemas/BankProposal/PeriodsPayload/end`.
+                public var end: Swift.String
+                /// An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+                ///
+                /// - Remark: Generated from `#/components/schemas/BankProposal/PeriodsPayload/amount`.
+                public var amount: Swift.String
+                /// Creates a new `PeriodsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - start:
+                ///   - end:
+                ///   - amount: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+                public init(
+                    start: Swift.String,
+                    end: Swift.String,
+                    amount: Swift.String
+                ) {
+                    self.start = start
+                    self.end = end
+                    self.amount = amount
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case start
+                    case end
+                    case amount
+                }
+            }
+            /// The periods it pays and how much of each.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/periods`.
+            public typealias PeriodsPayload = [Components.Schemas.BankProposal.PeriodsPayloadPayload]
+            /// The periods it pays and how much of each.
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/periods`.
+            public var periods: Components.Schemas.BankProposal.PeriodsPayload
+            /// The payouts in the book that are this deposit (outcome recorded).
+            ///
+            /// - Remark: Generated from `#/components/schemas/BankProposal/payoutIds`.
+            public var payoutIds: [Swift.Int64]
+            /// Creates a new `BankProposal`.
+            ///
+            /// - Parameters:
+            ///   - line: Where the deposit stands in the file (what lines names).
+            ///   - date:
+            ///   - amount: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+            ///   - description:
+            ///   - bankId: The bank's own id of the transaction (an OFX FITID, a CAMT.053 AcctSvcrRef or NtryRef, an MT940 reference), kept with the payout it becomes.
+            ///   - outcome: pays: the clinic and periods it most likely pays (clinicId, periods); recorded: the book holds it already (payoutIds); unmatched: nothing fits (why).
+            ///   - exact: Its amount is exactly what the periods lack (what accept records).
+            ///   - why: Why, in words.
+            ///   - clinicId:
+            ///   - clinic:
+            ///   - periods: The periods it pays and how much of each.
+            ///   - payoutIds: The payouts in the book that are this deposit (outcome recorded).
+            public init(
+                line: Swift.Int,
+                date: Swift.String,
+                amount: Swift.String,
+                description: Swift.String,
+                bankId: Swift.String? = nil,
+                outcome: Components.Schemas.BankProposal.OutcomePayload,
+                exact: Swift.Bool,
+                why: Swift.String,
+                clinicId: Swift.Int64? = nil,
+                clinic: Swift.String? = nil,
+                periods: Components.Schemas.BankProposal.PeriodsPayload,
+                payoutIds: [Swift.Int64]
+            ) {
+                self.line = line
+                self.date = date
+                self.amount = amount
+                self.description = description
+                self.bankId = bankId
+                self.outcome = outcome
+                self.exact = exact
+                self.why = why
+                self.clinicId = clinicId
+                self.clinic = clinic
+                self.periods = periods
+                self.payoutIds = payoutIds
+            }
+            public enum CodingKeys: String, CodingKey {
+                case line
+                case date
+                case amount
+                case description
+                case bankId
+                case outcome
+                case exact
+                case why
+                case clinicId
+                case clinic
+                case periods
+                case payoutIds
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Comparison`.
+        public struct Comparison: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Comparison/clinicId`.
+            public var clinicId: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Comparison/clinic`.
+            public var clinic: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Comparison/periodStart`.
+            public var periodStart: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Comparison/periodEnd`.
+            public var periodEnd: Swift.String
+            /// The commission their statement credits her.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comparison/theirTotal`.
+            public var theirTotal: Swift.String
+            /// The commission her book counts for the period.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comparison/herTotal`.
+            public var herTotal: Swift.String
+            /// Theirs less hers: negative when they credit her less.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comparison/difference`.
+            public var difference: Swift.String
+            /// The lines that agree.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comparison/agreeing`.
+            public var agreeing: Swift.Int
+            /// How the statement was read (a PDF's pages, a totals row passed over…), in words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comparison/said`.
+            public var said: [Swift.String]
+            /// Each line that differs, by date.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Comparison/differing`.
+            public var differing: [Components.Schemas.ComparedLine]
+            /// Creates a new `Comparison`.
+            ///
+            /// - Parameters:
+            ///   - clinicId:
+            ///   - clinic:
+            ///   - periodStart:
+            ///   - periodEnd:
+            ///   - theirTotal: The commission their statement credits her.
+            ///   - herTotal: The commission her book counts for the period.
+            ///   - difference: Theirs less hers: negative when they credit her less.
+            ///   - agreeing: The lines that agree.
+            ///   - said: How the statement was read (a PDF's pages, a totals row passed over…), in words.
+            ///   - differing: Each line that differs, by date.
+            public init(
+                clinicId: Swift.Int64,
+                clinic: Swift.String,
+                periodStart: Swift.String,
+                periodEnd: Swift.String,
+                theirTotal: Swift.String,
+                herTotal: Swift.String,
+                difference: Swift.String,
+                agreeing: Swift.Int,
+                said: [Swift.String],
+                differing: [Components.Schemas.ComparedLine]
+            ) {
+                self.clinicId = clinicId
+                self.clinic = clinic
+                self.periodStart = periodStart
+                self.periodEnd = periodEnd
+                self.theirTotal = theirTotal
+                self.herTotal = herTotal
+                self.difference = difference
+                self.agreeing = agreeing
+                self.said = said
+                self.differing = differing
+            }
+            public enum CodingKeys: String, CodingKey {
+                case clinicId
+                case clinic
+                case periodStart
+                case periodEnd
+                case theirTotal
+                case herTotal
+                case difference
+                case agreeing
+                case said
+                case differing
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ComparedLine`.
+        public struct ComparedLine: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/date`.
+            public var date: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/product`.
+            public var product: Swift.String
+            /// Its line in their statement, when it is on it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/theirLine`.
+            public var theirLine: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/theirQuantity`.
+            public var theirQuantity: Swift.Int64?
+            /// An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+            ///
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/theirPrice`.
+            public var theirPrice: Swift.String?
+            /// An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+            ///
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/theirCommission`.
+            public var theirCommission: Swift.String?
+            /// Her sale it was set beside, when her book has one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/saleId`.
+            public var saleId: Swift.Int64?
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/DifferencesPayload`.
+            @frozen public enum DifferencesPayloadPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case missingOnHers = "missingOnHers"
+                case missingOnTheirs = "missingOnTheirs"
+                case unknownProduct = "unknownProduct"
+                case shifted = "shifted"
+                case quantity = "quantity"
+                case price = "price"
+                case commission = "commission"
+            }
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/differences`.
+            public typealias DifferencesPayload = [Components.Schemas.ComparedLine.DifferencesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/differences`.
+            public var differences: Components.Schemas.ComparedLine.DifferencesPayload
+            /// What differs, in words.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/explained`.
+            public var explained: Swift.String
+            /// Their commission less hers for the line.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/commissionDifference`.
+            public var commissionDifference: Swift.String
+            /// A line of theirs missing from her book, of a product she has: one she may add as a sale.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ComparedLine/canAdd`.
+            public var canAdd: Swift.Bool
+            /// Creates a new `ComparedLine`.
+            ///
+            /// - Parameters:
+            ///   - date:
+            ///   - product:
+            ///   - theirLine: Its line in their statement, when it is on it.
+            ///   - theirQuantity:
+            ///   - theirPrice: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+            ///   - theirCommission: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
+            ///   - saleId: Her sale it was set beside, when her book has one.
+            ///   - differences:
+            ///   - explained: What differs, in words.
+            ///   - commissionDifference: Their commission less hers for the line.
+            ///   - canAdd: A line of theirs missing from her book, of a product she has: one she may add as a sale.
+            public init(
+                date: Swift.String,
+                product: Swift.String,
+                theirLine: Swift.Int? = nil,
+                theirQuantity: Swift.Int64? = nil,
+                theirPrice: Swift.String? = nil,
+                theirCommission: Swift.String? = nil,
+                saleId: Swift.Int64? = nil,
+                differences: Components.Schemas.ComparedLine.DifferencesPayload,
+                explained: Swift.String,
+                commissionDifference: Swift.String,
+                canAdd: Swift.Bool
+            ) {
+                self.date = date
+                self.product = product
+                self.theirLine = theirLine
+                self.theirQuantity = theirQuantity
+                self.theirPrice = theirPrice
+                self.theirCommission = theirCommission
+                self.saleId = saleId
+                self.differences = differences
+                self.explained = explained
+                self.commissionDifference = commissionDifference
+                self.canAdd = canAdd
+            }
+            public enum CodingKeys: String, CodingKey {
+                case date
+                case product
+                case theirLine
+                case theirQuantity
+                case theirPrice
+                case theirCommission
+                case saleId
+                case differences
+                case explained
+                case commissionDifference
+                case canAdd
             }
         }
     }

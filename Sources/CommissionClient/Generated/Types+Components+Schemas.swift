@@ -494,10 +494,14 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/owed`.
                 internal var owed: Swift.String
-                /// What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string.
+                /// What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string. While the book asks about her history (its first web visit opened the question), periods that ended before the book was set up are not in it: they are unconfirmed.
                 ///
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/overdue`.
                 internal var overdue: Swift.String
+                /// Present while the book asks whether her history was paid: what the unpaid periods that ended before the book was set up lack, counted in owed but not in overdue (she has not said whether they were paid; answered on the dashboard or Payouts), as a decimal string.
+                ///
+                /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/unconfirmed`.
+                internal var unconfirmed: Swift.String?
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/month`.
                 internal var month: Components.Schemas.Totals
                 /// - Remark: Generated from `#/components/schemas/Dashboard/ClinicsPayload/yearToDate`.
@@ -519,7 +523,8 @@ extension Components {
                 ///   - received: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
                 ///   - balance: An exact amount as a decimal string with the currency's minor digits, e.g. "1234.50".
                 ///   - owed: Every pay period through the current one, net of what the clinic paid for them (negative when it paid more), as a decimal string.
-                ///   - overdue: What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string.
+                ///   - overdue: What the periods whose payment is due (past the clinic's usual time to pay) still lack, never negative, as a decimal string. While the book asks about her history (its first web visit opened the question), periods that ended before the book was set up are not in it: they are unconfirmed.
+                ///   - unconfirmed: Present while the book asks whether her history was paid: what the unpaid periods that ended before the book was set up lack, counted in owed but not in overdue (she has not said whether they were paid; answered on the dashboard or Payouts), as a decimal string.
                 ///   - month:
                 ///   - yearToDate:
                 ///   - dueAfterDays: How many days after a period ends its payment is due (what the clinic's own payments show, else 14): what overdue counts from.
@@ -535,6 +540,7 @@ extension Components {
                     balance: Swift.String,
                     owed: Swift.String,
                     overdue: Swift.String,
+                    unconfirmed: Swift.String? = nil,
                     month: Components.Schemas.Totals,
                     yearToDate: Components.Schemas.Totals,
                     dueAfterDays: Swift.Int
@@ -550,6 +556,7 @@ extension Components {
                     self.balance = balance
                     self.owed = owed
                     self.overdue = overdue
+                    self.unconfirmed = unconfirmed
                     self.month = month
                     self.yearToDate = yearToDate
                     self.dueAfterDays = dueAfterDays
@@ -566,6 +573,7 @@ extension Components {
                     case balance
                     case owed
                     case overdue
+                    case unconfirmed
                     case month
                     case yearToDate
                     case dueAfterDays

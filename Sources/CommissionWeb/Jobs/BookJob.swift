@@ -187,8 +187,8 @@ struct BookJob: Job {
 
     /// The pay schedule picker's kinds, as she reads them.
     static let scheduleKinds: [(value: String, label: String)] = [
-        ("monthly", "every month (calendar months)"), ("semimonthly", "twice a month (1st–15th, 16th–end)"),
-        ("weekly", "every week, weeks starting on…"), ("biweekly", "every two weeks, from a date…"),
+        ("monthly", "monthly"), ("semimonthly", "twice a month (1–15, 16–end)"),
+        ("weekly", "weekly"), ("biweekly", "every two weeks"),
     ]
 
     /// A clinic's pay schedule from the picker (`scheduleKind`, with `weekday` or `anchor`), or

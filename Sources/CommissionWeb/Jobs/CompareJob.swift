@@ -24,10 +24,36 @@ struct CompareJob: Job {
                 )
             )
         }
-        pages.post("/compare") { request, context in try await compare(request, context: context) }
+        pages.post("/compare") { request, context in
+            try await compare(try await Form.read(request, context: context), context: context)
+        }
+        pages.post("/compare/file") { request, context in try await compareFile(request, context: context) }
     }
 
-    func registerAPI<G>(on api: Registrar<G>) {}
+    func registerAPI<G>(on api: Registrar<G>) {
+        api.post("/clinics/:id/compare") { request, context in try await compareAPI(request, context: context) }
+    }
+
+    /// `POST /api/v1/clinics/{id}/compare`: the clinic's statement (the body, a CSV or a PDF with
+    /// text) beside her book for the period holding `date`, as the page and `commission compare`
+    /// set it. Nothing in the book changes.
+    func compareAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let settings = try await app.store.settings()
+        let clinic = try await app.clinic(context)
+        let day = try app.queryDay(request, "date", settings: settings) ?? settings.today()
+        let theirs = try await ReadingQuery(request).read(Data(buffer: body), app: app, rows: "line") {
+            try TheirStatement(origin: $0, format: $1, currency: settings.currency)
+        }
+        let compared = try await StatementComparison.compare(
+            theirs,
+            clinic: clinic,
+            period: clinic.calendar.period(containing: day),
+            store: app.store
+        )
+        return try app.json(Presenter(currency: settings.currency).comparison(compared, said: theirs.said))
+    }
 
     /// The Compare page: `form` as she sent it (her clinic and period, text, reading choices,
     /// ticks and names of theirs told), with the comparison when there is one. `field` is the
@@ -170,8 +196,63 @@ struct CompareJob: Job {
     /// How many of each clinic's periods the picker offers, the running one first.
     static let periodsOffered = 13
 
-    func compare(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let values = try await Form.read(request, context: context)
+    /// Their statement as a file (`multipart/form-data`, its `statementFile` part): a PDF (what
+    /// their accounting software prints) is read as the table it shows, a CSV as its text; either
+    /// becomes the form's statement text — shown in its box, so that what she does next (a name of
+    /// theirs told, lines ticked) posts it as pasted text — and is compared as that.
+    func compareFile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let (path, fields) = try await app.receiveUpload(
+            request,
+            context: context,
+            field: "statementFile",
+            missing: "Choose their statement's file, or paste its text.",
+            tooLarge:
+                "Their statement is larger than this server takes (\(TransferJob.size(app.configuration.maxBackupSize))): paste its lines instead."
+        )
+        // try?: the upload, read by now or refused; the OS cleans its temporary directory
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var values = Form(values: fields)
+        let read: String
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            if let pdf = try PDFTable.read(.data(data, name: "Their statement")) {
+                values.values["statement"] = pdf.csv
+                read =
+                    "Read from their PDF (\((["its table's text is in the box below"] + pdf.said).joined(separator: "; ")))."
+            } else if let text = String(data: data, encoding: .utf8), !text.contains("\0") {
+                values.values["statement"] = text
+                read = "Read from their file: its text is in the box below."
+            } else {
+                var problem = Problem(
+                    .unprocessableContent,
+                    "Their statement is neither a PDF nor a CSV file: choose the PDF or CSV they sent, or paste its lines."
+                )
+                problem.field = "text"
+                throw problem
+            }
+        } catch let error as PDFTableError {
+            return try await comparePage(
+                context: context,
+                form: CompareForm(values),
+                error: error.said(on: .page),
+                field: "text",
+                status: .unprocessableContent
+            )
+        } catch let problem as Problem {
+            return try await comparePage(
+                context: context,
+                form: CompareForm(values),
+                error: problem.detail,
+                field: problem.field,
+                status: .init(code: problem.status)
+            )
+        }
+        return try await compare(values, context: context, read: read)
+    }
+
+    /// Their statement (pasted, or `read` from a file: said first) beside her book, and what she
+    /// does with it: a name of theirs told, lines added, lines disputed.
+    func compare(_ values: Form, context: AppRequestContext, read: String? = nil) async throws -> Response {
         var form = CompareForm(values)
         let origin = CSVImportSource.Origin.data(Data(form.text.utf8), name: "Their statement")
         let settings = try await app.store.settings()
@@ -301,7 +382,7 @@ struct CompareJob: Job {
                 }
                 return try await disputePage(compared, numbers: numbers, context: context, style: settings.style)
             default:
-                return try await comparePage(context: context, form: form, comparison: compared)
+                return try await comparePage(context: context, form: form, comparison: compared, message: read)
             }
         } refused: { refusal in
             // Refused before the statement was set beside her book (a name of theirs she told):

@@ -20,9 +20,9 @@ package struct DashboardJob: Job {
         api.get("/dashboard") { request, _ in
             let settings = try await app.store.settings()
             let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
-            return try app.json(
-                Presenter(currency: settings.currency).dashboard(try await app.store.dashboard(today: today))
-            )
+            let dashboard = try await app.store.dashboard(today: today)
+            let history = try await UnconfirmedHistory.asked(of: app.store, dashboard: dashboard)
+            return try app.json(Presenter(currency: settings.currency).dashboard(dashboard, history: history))
         }
         api.get("/events") { _, _ in Self.events(app.hub, metrics: app.configuration.metrics) }
     }

@@ -70,7 +70,7 @@ extension TransferJob {
             return try await again(problem.detail)
         }
         do {
-            let (source, digest) = try await checkedSource(file, path: path, settings: settings)
+            let (source, digest, read) = try await checkedSource(file, path: path, settings: settings)
             let summary = try await app.configuration.workbookReads.run {
                 try await app.store.importRows(
                     from: additions.importing(source),
@@ -80,7 +80,8 @@ extension TransferJob {
             app.configuration.metrics?.imported(summary)
             return try await transferPage(
                 context: context,
-                message: "Imported \(summary.counted).",
+                // A title above the header and totals rows are not records: passed over, and said.
+                message: "Imported \(summary.counted)\(Self.passedOver(read)).",
                 messageLink: PageLink.afterImport
             )
         } catch let StoreError.importRejected(problems, total) {
@@ -108,11 +109,23 @@ extension TransferJob {
     }
 
     /// The file's rows, and the digest kept with its import.
+    /// What the import passed over that was not a record (a title above the header, a totals
+    /// row), per sheet: ` (passed over the title on line 1; passed over the totals row on line 9)`,
+    /// or nothing.
+    static func passedOver(_ read: [(name: String?, source: CSVImportSource)]) -> String {
+        let said = read.compactMap { named -> String? in
+            let rows = named.source.rowsPassedOverSaid
+            guard !rows.isEmpty else { return nil }
+            return (named.name.map { "\($0): " } ?? "") + rows.joined(separator: ", ")
+        }
+        return said.isEmpty ? "" : " (\(said.joined(separator: "; ")))"
+    }
+
     func checkedSource(
         _ file: CheckedFile,
         path: String?,
         settings: BookSettings
-    ) async throws -> (any ImportSource, ImportDigest) {
+    ) async throws -> (any ImportSource, ImportDigest, read: [(name: String?, source: CSVImportSource)]) {
         switch file {
         case .csv(let text, let kind, let dates, let decimalComma, let mapping):
             let saved = try await (app.store as? any ImportMappings)?.mappings() ?? []
@@ -127,7 +140,7 @@ extension TransferJob {
                 ),
                 currency: settings.currency
             )
-            return (source, ImportDigest(name: "This file", data: Data(text.utf8)))
+            return (source, ImportDigest(name: "This file", data: Data(text.utf8)), [(nil, source)])
         case .workbook(_, let dates):
             guard let path else { throw CSVFileError.cannotOpen("the workbook") }
             let workbook = try Workbook(path: path, limits: app.configuration.workbookLimits)
@@ -135,7 +148,8 @@ extension TransferJob {
                 .sources
             return (
                 ImportSources.combining(sheets.map { ($0.name, $0.source) }),
-                try ImportDigest.ofFile(atPath: path, name: "This workbook")
+                try ImportDigest.ofFile(atPath: path, name: "This workbook"),
+                sheets.map { ("“\($0.source.sheetName ?? $0.name)”", $0.source) }
             )
         }
     }
@@ -143,7 +157,7 @@ extension TransferJob {
     /// What the checked file lacks of the book, or nil when it lacks nothing (its problems, if
     /// any, are rows to correct).
     func findNeeds(for file: CheckedFile, path: String?, settings: BookSettings) async throws -> MissingRecords? {
-        let (source, _) = try await checkedSource(file, path: path, settings: settings)
+        let (source, _, _) = try await checkedSource(file, path: path, settings: settings)
         return try await app.configuration.workbookReads.run {
             try await MissingRecords.find(importing: source, into: app.store)
         }

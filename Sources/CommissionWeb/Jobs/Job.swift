@@ -161,19 +161,46 @@ struct WebApp: Sendable {
         mapping: String = "",
         _ make: (CSVImportSource.Origin, CSVFormat) throws -> T
     ) async throws -> T {
+        try await readFile(
+            Data(text.utf8),
+            what: what,
+            rows: rows,
+            dates: dates,
+            decimalComma: decimalComma,
+            mapping: mapping,
+            on: .page,
+            make
+        )
+    }
+
+    /// A file as it came (pasted text, an API request's body: a CSV, a bank's own format, a PDF),
+    /// read by `make` as ``readPasted(_:what:rows:dates:decimalComma:mapping:_:)`` reads text, its
+    /// refusals in `surface`'s words.
+    func readFile<T>(
+        _ data: Data,
+        what: String,
+        rows: String,
+        dates: DateOrder?,
+        decimalComma: Bool,
+        mapping: String = "",
+        on surface: Surface,
+        _ make: (CSVImportSource.Origin, CSVFormat) throws -> T
+    ) async throws -> T {
         let saved = try await (store as? any ImportMappings)?.mappings() ?? []
         let given = mapping.isEmpty ? nil : saved.first { $0.name.lowercased() == mapping.lowercased() }
         if !mapping.isEmpty, given == nil {
             var problem = Problem(
                 .unprocessableContent,
-                "There is no saved column mapping named “\(mapping)”: choose another."
+                surface == .api
+                    ? "There is no saved column mapping named “\(mapping)”: name one the book keeps, or leave mapping out."
+                    : "There is no saved column mapping named “\(mapping)”: choose another."
             )
             problem.field = "mapping"
             throw problem
         }
         do {
             return try make(
-                .data(Data(text.utf8), name: what),
+                .data(data, name: what),
                 CSVFormat(decimalComma: decimalComma, dates: dates, mapping: given, saved: saved)
             )
         } catch let error as CSVFileError {
@@ -183,9 +210,11 @@ struct WebApp: Sendable {
             }
         } catch let error as BankFileError {
             throw Problem(.unprocessableContent, error.description)
+        } catch let error as PDFTableError {
+            throw Problem(.unprocessableContent, error.said(on: surface))
         } catch StoreError.importRejected(let problems, let total) {
             // One problem of many rows said once, with its lines.
-            let groups = ImportProblem.grouped(problems, on: .page)
+            let groups = ImportProblem.grouped(problems, on: surface)
             throw Problem(
                 .unprocessableContent,
                 "\(what) has \(total) \(rows)\(total == 1 ? "" : "s") that cannot be read: "
@@ -394,6 +423,53 @@ enum QueryParameter {
 
 /// A pasted file whose columns are not the ones its reader needs: the page shows them beside the
 /// fields, for her to say which holds what (``ColumnMappingView``).
+/// How an API request's body is to be read (`dates`, `decimalComma`, `mapping` in its query), as
+/// `commission import` and the pages' "How it is read" choose it.
+struct ReadingQuery {
+    var dates: DateOrder?
+    var decimalComma: Bool
+    var mapping: String
+
+    init(_ request: Request) throws {
+        let query = request.uri.queryParameters
+        if let text = query["dates"] {
+            guard let order = DateOrder(rawValue: String(text)) else {
+                throw Problem(.badRequest, "The order of dates is mdy, dmy or ymd.")
+            }
+            dates = order
+        }
+        decimalComma = query["decimalComma"] == "true"
+        mapping = query["mapping"].map(String.init) ?? ""
+    }
+
+    /// The body read by `make`; columns it cannot tell said in the API's words.
+    func read<T>(
+        _ body: Data,
+        app: WebApp,
+        rows: String,
+        _ make: (CSVImportSource.Origin, CSVFormat) throws -> T
+    ) async throws -> T {
+        do {
+            return try await app.readFile(
+                body,
+                what: "The request body",
+                rows: rows,
+                dates: dates,
+                decimalComma: decimalComma,
+                mapping: mapping,
+                on: .api,
+                make
+            )
+        } catch let unknown as UnknownColumns {
+            throw Problem(
+                .unprocessableContent,
+                unknown.said
+                    + " Name a column mapping the book keeps with mapping= (mappings are saved from the Import & export page)."
+            )
+        }
+    }
+}
+
 struct UnknownColumns: Error {
     let said: String
 }

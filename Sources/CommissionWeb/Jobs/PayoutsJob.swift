@@ -64,6 +64,7 @@ struct PayoutsJob: Job {
             )
         }
         api.post("/payouts") { request, context in try await createPayout(request, context: context) }
+        api.post("/payouts/bank") { request, context in try await bankAPI(request, context: context) }
         api.get("/clinics/:id/reconciliation") { request, context in
             let settings = try await app.store.settings()
             let clinic = try await app.clinic(context)
@@ -135,7 +136,7 @@ struct PayoutsJob: Job {
             : " The \(later.count) later period\(later.count == 1 ? "" : "s") of your history\(laterTotal ?? "") now count\(later.count == 1 ? "s" : "") as usual: past its usual day, a period unpaid shows as Overdue; record what came on Payouts."
         return try await page(
             message:
-                "Marked \(payouts.count) period\(payouts.count == 1 ? "" : "s") paid (\(total ?? "a total too large to work out"), “\(UnconfirmedHistory.reference)”), every one that ended by \(style.format(through))."
+                "Marked \(payouts.count) period\(payouts.count == 1 ? "" : "s") paid (\(total ?? "a total too large to work out"), “\(UnconfirmedHistory.reference)”), every one that ended by \(style.format(through)); each is dated \(Arrears.defaultDueAfterDays) days after its period ended (today at the latest), the time a clinic is given before it has paid anything, so that your history changes nothing of when Commission expects a payment."
                 + rest
         )
     }
@@ -454,7 +455,8 @@ struct PayoutsJob: Job {
             let proposals = try await DepositMatching.propose(
                 statement.deposits,
                 store: app.store,
-                today: settings.today()
+                today: settings.today(),
+                style: settings.style
             )
             // The deposits stay on the page, should recording them be refused.
             bank.statement = statement
@@ -624,6 +626,61 @@ struct PayoutsJob: Job {
     }
 
     // MARK: API
+
+    /// `POST /api/v1/payouts/bank`: her bank's file (the body, as the bank gave it) matched as the
+    /// bank form and `commission payout bank` match it; recorded only as `accept` (every exact
+    /// proposal) or `lines` (those deposits) say, all in one step or none.
+    func bankAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var request = request
+        let body = try await request.collectBody(upTo: context.maxUploadSize)
+        let query = request.uri.queryParameters
+        let settings = try await app.store.settings()
+        let reading = try ReadingQuery(request)
+        let accept = query["accept"] == "true"
+        let lines: [Int] =
+            try query["lines"].map { text in
+                try text.split(separator: ",").map { part in
+                    guard let line = Int(part), line > 0 else {
+                        throw Problem(.badRequest, "The lines are line numbers of the file, comma-separated (4,9).")
+                    }
+                    return line
+                }
+            } ?? []
+        if accept && !lines.isEmpty {
+            throw Problem(.badRequest, "Give accept (every exact proposal) or lines (those deposits), not both.")
+        }
+        let statement = try await reading.read(Data(buffer: body), app: app, rows: "line") {
+            try BankStatement(origin: $0, format: $1, currency: settings.currency)
+        }
+        let today = try app.queryDay(request, "date", settings: settings) ?? settings.today()
+        let proposals = try await DepositMatching.propose(statement.deposits, store: app.store, today: today)
+        let chosen: [DepositProposal]
+        if accept {
+            chosen = proposals.filter(\.isExact)
+        } else {
+            let byLine = Dictionary(proposals.map { ($0.deposit.line, $0) }, uniquingKeysWith: { first, _ in first })
+            chosen = try lines.map { line in
+                guard let proposal = byLine[line] else {
+                    throw Problem(
+                        .unprocessableContent,
+                        "There is no deposit on line \(line) of the body; nothing was recorded."
+                    )
+                }
+                guard case .pays = proposal.outcome else {
+                    throw Problem(
+                        .unprocessableContent,
+                        "The deposit on line \(line) has no proposal to record (\(proposal.why)); nothing was recorded."
+                    )
+                }
+                return proposal
+            }
+        }
+        let recorded = chosen.isEmpty ? [] : try await app.store.createPayouts(chosen.flatMap(\.payouts))
+        return try app.json(
+            Presenter(currency: settings.currency).bankMatching(statement, proposals: proposals, recorded: recorded),
+            status: recorded.isEmpty ? .ok : .created
+        )
+    }
 
     func createPayout(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await app.body(API.PayoutInput.self, request, context: context)

@@ -224,7 +224,7 @@ package struct TransferJob: Job {
             app.configuration.metrics?.imported(summary)
             let what =
                 "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
-                + (source.said.dropFirst() + (source.totalsSaid.map { [$0] } ?? [])).map { " (\($0))" }.joined()
+                + (source.said.dropFirst() + source.rowsPassedOverSaid).map { " (\($0))" }.joined()
             return try await transferPage(
                 context: context,
                 csv: dryRun ? text : "",
@@ -386,7 +386,7 @@ package struct TransferJob: Job {
     /// the `dates` choice) is checked whole as a dry run, and kept for the confirmation; the page
     /// says what would be imported. Nothing of the book changes.
     func importWorkbook(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let (path, fields) = try await receiveUpload(
+        let (path, fields) = try await app.receiveUpload(
             request,
             context: context,
             field: "workbook",
@@ -498,7 +498,7 @@ package struct TransferJob: Job {
                 ),
                 sheets.map {
                     "“\($0.source.sheetName ?? $0.name)”" + $0.source.passedOverSaid
-                        + ($0.source.totalsSaid.map { " (\($0))" } ?? "")
+                        + $0.source.rowsPassedOverSaid.map { " (\($0))" }.joined()
                 }
             )
         }
@@ -664,7 +664,7 @@ package struct TransferJob: Job {
     /// session's; returns the file's path. Refuses a missing file, a bad token and a file over
     /// ``WebConfiguration/maxBackupSize``, leaving nothing behind.
     func receiveUpload(_ request: Request, context: AppRequestContext) async throws -> String {
-        try await receiveUpload(
+        try await app.receiveUpload(
             request,
             context: context,
             field: "backup",
@@ -672,130 +672,6 @@ package struct TransferJob: Job {
             tooLarge:
                 "The backup is larger than this server takes (\(Self.size(app.configuration.maxBackupSize))): ask whoever runs the server to restore it there."
         ).path
-    }
-
-    /// The same for any form with one file (in its `field` part) and small fields beside it.
-    func receiveUpload(
-        _ request: Request,
-        context: AppRequestContext,
-        field: String,
-        missing: String,
-        tooLarge: String
-    ) async throws -> (path: String, fields: [String: String]) {
-        guard let expected = context.uploadCSRF else {
-            throw Problem(
-                .badRequest,
-                "Send the backup as a form upload (multipart/form-data) from the Import & export page."
-            )
-        }
-        guard let type = request.headers[.contentType], let match = type.firstMatch(of: /boundary="?([^";]+)"?/),
-            !match.1.isEmpty, match.1.count <= 200
-        else {
-            throw Problem(.badRequest, "The upload has no multipart boundary.")
-        }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "commission-restore-\(UUID().uuidString)"
-        ).path
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path)
-        else {
-            throw Problem(.internalServerError, "The server could not keep the upload.")
-        }
-        let upload = Upload(
-            expectedCSRF: expected,
-            file: file,
-            limit: app.configuration.maxBackupSize,
-            fileField: field,
-            tooLarge: tooLarge
-        )
-        let parser = MultipartParser(boundary: String(match.1))
-        parser.onHeader = { name, value in upload.header(name, value) }
-        parser.onBody = { buffer in upload.body(&buffer) }
-        parser.onPartComplete = { upload.partComplete() }
-        do {
-            for try await buffer in request.body {
-                try parser.execute(buffer)
-                if upload.failure != nil { break }
-            }
-            try file.close()
-        } catch {
-            // try?: closing the partial upload on the way out with the error thrown below, which is what she sees
-            try? file.close()
-            // try?: the partial upload; the OS cleans its temporary directory
-            try? FileManager.default.removeItem(atPath: path)
-            throw Problem(.badRequest, "The upload is not a well-formed form (multipart/form-data).")
-        }
-        if let failure = upload.failure ?? (upload.bytes == 0 ? Problem(.unprocessableContent, missing) : nil) {
-            // try?: the refused upload, on the way out with its refusal; the OS cleans its temporary directory
-            try? FileManager.default.removeItem(atPath: path)
-            throw failure
-        }
-        return (path, upload.fields.mapValues { String(decoding: $0, as: UTF8.self) })
-    }
-
-    /// What an upload's parts have given so far (the parser's callbacks run one after the other).
-    final class Upload {
-        let expectedCSRF: String
-        let file: FileHandle
-        let limit: Int
-        /// The part that holds the file (`backup`, `workbook`), and the sentence for one too large.
-        let fileField: String, tooLarge: String
-        var part: String?
-        var csrf: [UInt8] = []
-        /// The form's other small fields (a choice, a button's value), 256 bytes each at most.
-        var fields: [String: [UInt8]] = [:]
-        var verified = false
-        var bytes = 0
-        var failure: Problem?
-
-        init(expectedCSRF: String, file: FileHandle, limit: Int, fileField: String, tooLarge: String) {
-            self.expectedCSRF = expectedCSRF
-            self.file = file
-            self.limit = limit
-            self.fileField = fileField
-            self.tooLarge = tooLarge
-        }
-
-        func header(_ name: String, _ value: String) {
-            guard name.lowercased() == "content-disposition" else { return }
-            part = value.firstMatch(of: /(?:^|;)\s*name="([^"]*)"/).map { String($0.1) }
-        }
-
-        func body(_ buffer: inout ByteBuffer) {
-            guard failure == nil else { return }
-            switch part {
-            case "csrf":
-                if csrf.count < 256 { csrf += buffer.readableBytesView.prefix(256 - csrf.count) }
-            case fileField?:
-                guard verified else {
-                    failure = Problem(
-                        .forbidden,
-                        "This form has expired or did not come from Commission (its CSRF token is missing or wrong). Reload the page and try again."
-                    )
-                    return
-                }
-                bytes += buffer.readableBytes
-                guard bytes <= limit else {
-                    failure = Problem(.contentTooLarge, tooLarge)
-                    return
-                }
-                do {
-                    try file.write(contentsOf: buffer.readableBytesView)
-                } catch {
-                    failure = Problem(.internalServerError, "The server could not keep the upload (is its disk full?).")
-                }
-            case let name?:
-                if fields.count < 16, fields[name, default: []].count < 256 {
-                    fields[name, default: []] += buffer.readableBytesView.prefix(256 - fields[name, default: []].count)
-                }
-            case nil:
-                break
-            }
-        }
-
-        func partComplete() {
-            if part == "csrf" { verified = Secret.matches(String(decoding: csrf, as: UTF8.self), expectedCSRF) }
-            part = nil
-        }
     }
 
     /// How many of each kind the book holds now, from the store's counts.

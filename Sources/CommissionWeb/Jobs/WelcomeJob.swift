@@ -71,26 +71,29 @@ struct WelcomeJob: Job {
         guard !(hasClinic && hasProduct && hasSale) else { return nil }
         // With a clinic and a product, the Sale page's own form is the step left: no card above it.
         if onSalePage && hasClinic && hasProduct { return nil }
-        return FirstSteps(items: [
-            .init(
-                number: 1,
-                label: hasClinic ? "A clinic and your split" : "Add a clinic and your split",
-                href: "/welcome",
-                done: hasClinic
-            ),
-            .init(
-                number: 2,
-                label: hasProduct ? "A product you sell" : "Add a product you sell",
-                href: hasClinic ? "/book#products" : "/welcome",
-                done: hasProduct
-            ),
-            .init(
-                number: 3,
-                label: hasSale ? "Your first sale" : "Record your first sale",
-                href: onSalePage ? "#sale-form" : "/",
-                done: hasSale
-            ),
-        ])
+        return FirstSteps(
+            items: [
+                .init(
+                    number: 1,
+                    label: hasClinic ? "A clinic and your split" : "Add a clinic and your split",
+                    href: "/welcome",
+                    done: hasClinic
+                ),
+                .init(
+                    number: 2,
+                    label: hasProduct ? "A product you sell" : "Add a product you sell",
+                    href: hasClinic ? "/book#products" : "/welcome",
+                    done: hasProduct
+                ),
+                .init(
+                    number: 3,
+                    label: hasSale ? "Your first sale" : "Record your first sale",
+                    href: onSalePage ? "#sale-form" : "/",
+                    done: hasSale
+                ),
+            ],
+            importOffered: !hasSale
+        )
     }
 
     /// What the Sale page says after the form: "Added Bella Skin, paid monthly, 40% of profit."
@@ -221,7 +224,12 @@ package struct FirstSteps: Sendable {
         }
     }
     let items: [Item]
-    package init(items: [Item]) { self.items = items }
+    /// Before her first sale: her history may be in a spreadsheet already, and one import makes
+    /// the clinics and products it names (the steps above, done at once).
+    let importOffered: Bool
+    package init(items: [Item], importOffered: Bool = false) {
+        (self.items, self.importOffered) = (items, importOffered)
+    }
 }
 
 /// The first clinic's fields (`first-clinic-fields.mustache`), on the set-up page and at `/welcome`:

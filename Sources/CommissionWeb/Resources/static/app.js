@@ -220,13 +220,35 @@
   });
 
   // ---- A chosen CSV file is read into its text area (data-read-into), so the form posts it as text.
+  // A PDF (its first bytes "%PDF-") cannot be: where the input names a route for it (data-upload-to),
+  // the form is sent there as an upload instead, the file in the part data-upload-name, the text
+  // area left out (the server reads the PDF's table and shows its text there).
   if (window.FileReader) {
     Array.prototype.forEach.call(document.querySelectorAll("input[type=file][data-read-into]"), function (file) {
+      var form = file.form, text = $(file.getAttribute("data-read-into"));
+      var posted = form && { action: form.getAttribute("action"), enctype: form.getAttribute("enctype") };
+      function asText(chosen) {
+        file.removeAttribute("name");
+        text.disabled = false;
+        if (posted) { form.setAttribute("action", posted.action); form.enctype = posted.enctype || "application/x-www-form-urlencoded"; }
+        var reader = new FileReader();
+        reader.onload = function () { text.value = reader.result; };
+        reader.readAsText(chosen);
+      }
       file.addEventListener("change", function () {
         if (!file.files.length) { return; }
-        var reader = new FileReader();
-        reader.onload = function () { $(file.getAttribute("data-read-into")).value = reader.result; };
-        reader.readAsText(file.files[0]);
+        var chosen = file.files[0], target = file.getAttribute("data-upload-to");
+        if (!target || !form) { asText(chosen); return; }
+        var head = new FileReader();
+        head.onload = function () {
+          if (head.result !== "%PDF-") { asText(chosen); return; }
+          file.setAttribute("name", file.getAttribute("data-upload-name"));
+          text.value = "";
+          text.disabled = true;
+          form.setAttribute("action", target);
+          form.enctype = "multipart/form-data";
+        };
+        head.readAsText(chosen.slice(0, 5));
       });
     });
   }
