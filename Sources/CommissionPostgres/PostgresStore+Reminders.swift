@@ -125,6 +125,22 @@ extension PostgresStore: ReminderStore {
         }
     }
 
+    public func remindersSent(of account: Account.ID, prefix: String) async throws -> [String: Date] {
+        try await readAccounts { connection in
+            var sent: [String: Date] = [:]
+            for (key, at) in try await connection.query(
+                """
+                SELECT key, at FROM reminderSent
+                WHERE bookId = \(book) AND accountId = \(account.rawValue) AND left(key, length(\(prefix))) = \(prefix)
+                """,
+                logger: logger
+            ).decode((String, Int64).self).all() {
+                sent[key] = Date(timeIntervalSince1970: TimeInterval(at))
+            }
+            return sent
+        }
+    }
+
     public func releaseReminder(_ key: String, of account: Account.ID) async throws {
         try await accountWrite { connection in
             try await connection.query(

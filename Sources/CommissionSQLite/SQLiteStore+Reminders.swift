@@ -109,6 +109,21 @@ extension SQLiteStore: ReminderStore {
         }
     }
 
+    public func remindersSent(of account: Account.ID, prefix: String) async throws -> [String: Date] {
+        try await read { db in
+            var sent: [String: Date] = [:]
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT key, at FROM reminderSent WHERE accountId = ? AND substr(key, 1, length(?)) = ?",
+                arguments: [account.rawValue, prefix, prefix]
+            )
+            while let row = try rows.next() {
+                sent[row["key"]] = Date(timeIntervalSince1970: TimeInterval(row["at"] as Int64))
+            }
+            return sent
+        }
+    }
+
     public func releaseReminder(_ key: String, of account: Account.ID) async throws {
         try await write([], bump: false) { db in
             try db.execute(

@@ -71,14 +71,16 @@ public enum ReminderPlan {
     }
 
     /// "Glow Aesthetics is late": when a clinic's oldest unpaid period becomes overdue (past its
-    /// usual day of payment, as the dashboard says it), once, and once more a week later if it is
-    /// still unpaid; never for a period paid or closed, nor one of her history she has not
-    /// confirmed (``ClinicPeriods/unconfirmed``). Its tap opens Payouts with the payment prefilled.
+    /// usual day of payment, as the dashboard says it), once, and once more a week after that first
+    /// reminder went out (`sent`: the day each reminder was sent, by key) if it is still unpaid;
+    /// never for a period paid or closed, nor one of her history she has not confirmed
+    /// (``ClinicPeriods/unconfirmed``). Its tap opens Payouts with the payment prefilled.
     public static func late(
         clinics: [ClinicPeriods],
         today: Day,
         settings: ReminderSettings,
-        style: LocaleStyle
+        style: LocaleStyle,
+        sent: [String: Day] = [:]
     ) -> [Reminder] {
         guard settings.lateClinics else { return [] }
         var reminders: [Reminder] = []
@@ -87,14 +89,15 @@ public enum ReminderPlan {
             guard let oldest = overdue.first else { continue }
             // try?: an overdue sum beyond 64 bits is said as the oldest period's alone
             let owed = (try? overdue.reduce(Money.zero) { try $0.adding($1.difference) }) ?? oldest.difference
-            // It became overdue the day its usual time to pay ran out after its end.
-            let became = oldest.period.end.adding(days: 1 + entry.dueAfterDays)
-            let again = today >= became.adding(days: 7)
+            // The first when it is late (however long ago it became so: a server down, reminders
+            // turned on later); the second a week after the first went out.
+            let first = "late \(entry.clinic.id) \(oldest.period.start)"
+            let again = sent[first].map { today >= $0.adding(days: 7) } ?? false
             let amount =
                 style.formatInput(oldest.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             reminders.append(
                 Reminder(
-                    key: "late \(entry.clinic.id) \(oldest.period.start)" + (again ? " again" : ""),
+                    key: first + (again ? " again" : ""),
                     title: "\(entry.clinic.name) is late",
                     body:
                         "It owes you \(style.format(owed)) for \(overdue.count == 1 ? style.format(oldest.period) : "\(overdue.count) pay periods"), past the day it usually pays. Record its payment when it comes.",

@@ -75,6 +75,9 @@ public protocol ReminderStore: Sendable {
     /// Claims the reminder `key` ("end-of-day 2026-12-01") of `account`: true for the one caller
     /// that claims it first, false for every other (another server, a restart).
     func claimReminder(_ key: String, of account: Account.ID, at: Date) async throws -> Bool
+    /// When each reminder of `account` whose key starts with `prefix` ("late ") was claimed: what
+    /// the late reminders count their week from.
+    func remindersSent(of account: Account.ID, prefix: String) async throws -> [String: Date]
     /// Gives back a claim that reached none of `account`'s devices (their push services did not
     /// answer), so that the next pass tries it again.
     func releaseReminder(_ key: String, of account: Account.ID) async throws

@@ -107,7 +107,17 @@ package struct ReminderService: Service {
             var sent = 0
             for (account, devices) in accounts {
                 let chosen = chosen[account] ?? .default
-                var due = ReminderPlan.late(clinics: late, today: today, settings: chosen, style: settings.style)
+                // When each late reminder first went out: its second comes a week after.
+                let lateSent =
+                    late.isEmpty || !chosen.lateClinics
+                    ? [:] : try await reminders.remindersSent(of: account, prefix: "late ").mapValues { Day($0, in: zone) }
+                var due = ReminderPlan.late(
+                    clinics: late,
+                    today: today,
+                    settings: chosen,
+                    style: settings.style,
+                    sent: lateSent
+                )
                 if let endOfDay = ReminderPlan.endOfDay(now: now, timeZone: zone, settings: chosen, soldOn: soldOn) {
                     due.append(endOfDay)
                 }

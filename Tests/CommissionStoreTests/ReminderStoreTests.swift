@@ -132,6 +132,13 @@ import Testing
         #expect(try await store.claimReminder("end-of-day 2026-12-01", of: owner.id, at: now) == true)
         #expect(try await store.claimReminder("end-of-day 2026-12-01", of: owner.id, at: now) == false)
         #expect(try await store.claimReminder("end-of-day 2026-12-01", of: member.id, at: now) == false)
+        // When each was sent, by its key's start: what a late clinic's second reminder counts from.
+        let first = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(try await store.claimReminder("late 3 2026-10-01", of: owner.id, at: first))
+        #expect(try await store.claimReminder("late 3 2026-10-01", of: owner.id, at: now) == false)
+        #expect(try await store.remindersSent(of: owner.id, prefix: "late ") == ["late 3 2026-10-01": first])
+        #expect(try await store.remindersSent(of: member.id, prefix: "late ").isEmpty)
+        #expect(try await store.remindersSent(of: owner.id, prefix: "end-of-day ").count == 2)
     }
 
     @Test(arguments: StoreKind.local)

@@ -62,6 +62,29 @@ import Testing
         )
     }
 
+    /// Signed out on her phone: the page's script sends the browser's subscription with the form
+    /// (and unsubscribes it); the server forgets that device, and only that one.
+    @Test func signingOutForgetsThisBrowsersSubscription() async throws {
+        let (phone, laptop) = (TestSubscription(), TestSubscription())
+        try await app().test(.router) { client in
+            let session = try await signUp(client)
+            let owner = try #require(try await store.credentials(username: "ana")).account
+            for device in [phone, laptop] {
+                let added = try await post(
+                    client,
+                    "/settings/notifications/devices",
+                    ["endpoint": device.endpoint, "p256dh": device.p256dh, "auth": device.authText],
+                    session: session
+                )
+                #expect(added.status == .ok)
+            }
+            #expect(try await store.pushDevices(of: owner.id).count == 2)
+            let out = try await post(client, "/logout", ["pushEndpoint": phone.endpoint], session: session)
+            #expect(out.status == .seeOther || out.status == .found, "\(out.status)")
+            #expect(try await store.pushDevices(of: owner.id).map(\.endpoint) == [laptop.endpoint])
+        }
+    }
+
     @Test func aDeviceIsSubscribedTestedAndRemovedAndHerChoicesKept() async throws {
         let phone = TestSubscription()
         try await app().test(.router) { client in

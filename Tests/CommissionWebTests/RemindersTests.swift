@@ -398,7 +398,7 @@ struct TestSubscription: Sendable {
         return .init(clinic: clinic, reconciliation: reconciliation, dueAfterDays: 14)
     }
 
-    @Test func aLateClinicIsSaidOnceWhenLateAndOnceMoreAWeekLater() throws {
+    @Test func aLateClinicIsSaidOnceWhenLateAndOnceMoreAWeekAfterThat() throws {
         let style = LocaleStyle(identifier: "en_US", currency: .usd)
         let glow = try standing([("2026-10-01", 24000, 0), ("2026-11-01", 12000, 0)])
         // October ended on the 31st; its usual 14 days ran out on 14 November.
@@ -415,11 +415,42 @@ struct TestSubscription: Sendable {
             first.body.contains("$240.00")
                 && first.url == "/payouts?clinic=7&period=2026-10-01&amount=240%2E00#payout-form"
         )
+        // The same again while the first is not a week old: its key is claimed, nothing new goes out.
+        let sent = ["late 7 2026-10-01": try Day(parsing: "2026-11-15")]
+        #expect(
+            ReminderPlan.late(
+                clinics: [glow],
+                today: try Day(parsing: "2026-11-21"),
+                settings: .default,
+                style: style,
+                sent: sent
+            ).first?.key == "late 7 2026-10-01"
+        )
         let week = try #require(
-            ReminderPlan.late(clinics: [glow], today: try Day(parsing: "2026-11-22"), settings: .default, style: style)
-                .first
+            ReminderPlan.late(
+                clinics: [glow],
+                today: try Day(parsing: "2026-11-22"),
+                settings: .default,
+                style: style,
+                sent: sent
+            ).first
         )
         #expect(week.key == "late 7 2026-10-01 again")
+        // Late for weeks before she heard of it (the server down, reminders turned on later): the
+        // first reminder first, and its second a week after it — never the second alone.
+        #expect(
+            ReminderPlan.late(clinics: [glow], today: try Day(parsing: "2026-11-30"), settings: .default, style: style)
+                .first?.key == "late 7 2026-10-01"
+        )
+        #expect(
+            ReminderPlan.late(
+                clinics: [glow],
+                today: try Day(parsing: "2026-12-06"),
+                settings: .default,
+                style: style,
+                sent: ["late 7 2026-10-01": try Day(parsing: "2026-11-30")]
+            ).first?.key == "late 7 2026-10-01"
+        )
         // Paid, closed, still her history to confirm, or turned off: nothing.
         let today = try Day(parsing: "2026-11-22")
         #expect(

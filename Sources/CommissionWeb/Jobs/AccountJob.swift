@@ -38,7 +38,9 @@ struct AccountJob: Job {
     }
 
     func registerPages<G>(on pages: Registrar<G>) {
-        pages.post("/logout") { _, context in try await logout(context: context) }
+        pages.post("/logout") { request, context in
+            try await logout(context: context, form: try await Form.read(request, context: context))
+        }
     }
 
     func registerAPI<G>(on api: Registrar<G>) {
@@ -371,8 +373,20 @@ struct AccountJob: Job {
         return response
     }
 
-    func logout(context: AppRequestContext) async throws -> Response {
-        if case .session(_, let digest) = context.caller { try await app.store.deleteSession(tokenDigest: digest) }
+    /// Signs her out: the session forgotten, and the push subscription of the browser she signs
+    /// out of (its endpoint, sent by the page's script, which unsubscribes it), so that a phone
+    /// signed out is reminded of nothing.
+    func logout(context: AppRequestContext, form: Form) async throws -> Response {
+        if case .session(let session, let digest) = context.caller {
+            if let endpoint = form["pushEndpoint"],
+                let device = try await app.store.pushDevices(of: session.account.id).first(where: {
+                    $0.endpoint == endpoint
+                })
+            {
+                try await app.store.removePushDevice(device.id, of: session.account.id)
+            }
+            try await app.store.deleteSession(tokenDigest: digest)
+        }
         var response = Response.redirect(to: "/login")
         response.setCookie(
             Cookie(

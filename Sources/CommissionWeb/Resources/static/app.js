@@ -31,9 +31,26 @@
   if (signedIn && "serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(function () {});
   }
-  // Signing out (or in as someone else) forgets the pages kept for offline use.
+  // Signing out (or in as someone else) forgets the pages kept for offline use, and this browser's
+  // push subscription: its endpoint goes with the form (the server forgets the device), then the
+  // browser unsubscribes, so that a signed-out phone is sent nothing more.
   all("form[action='/logout']").forEach(function (form) {
-    form.addEventListener("submit", function () { if (window.caches) { caches.delete("commission-pages"); } });
+    var leaving = false;
+    form.addEventListener("submit", function (event) {
+      if (window.caches) { caches.delete("commission-pages"); }
+      if (leaving || !("serviceWorker" in navigator) || !window.PushManager) { return; }
+      event.preventDefault();
+      leaving = true;
+      var field = form.querySelector("input[name=pushEndpoint]");
+      var done = function () { form.submit(); };
+      navigator.serviceWorker.getRegistration().then(function (registration) {
+        return registration && registration.pushManager.getSubscription();
+      }).then(function (subscription) {
+        if (!subscription) { return done(); }
+        if (field) { field.value = subscription.endpoint; }
+        subscription.unsubscribe().then(done, done);
+      }).catch(done);
+    });
   });
   if (!signedIn && window.caches && location.pathname === "/login") { caches.delete("commission-pages"); }
 
