@@ -7,10 +7,10 @@ import Foundation
 /// each period's statement attached as a CSV where the browser can share files) or, where there
 /// is none, opens it as an e-mail draft (`mailto:`). The server sends nothing.
 package struct ReminderNote: Sendable {
-    let subject: String
-    let body: String
+    package let subject: String
+    package let body: String
     /// Each period's statement as CSV, to attach: the pages' own links, space-separated.
-    let files: String
+    package let files: String
     /// The note as an e-mail draft her mail app opens written (she chooses whom to send it to).
     let mailto: String
 
@@ -28,7 +28,7 @@ package struct ReminderNote: Sendable {
 
     /// The note about `overdue` (oldest first), each due `dueAfterDays` after its end; nil when
     /// nothing is.
-    init?(to clinic: Clinic, overdue: [PeriodReconciliation], dueAfterDays: Int, style: LocaleStyle) {
+    package init?(to clinic: Clinic, overdue: [PeriodReconciliation], dueAfterDays: Int, style: LocaleStyle) {
         guard let first = overdue.first else { return nil }
         let dueBy = { (p: PeriodReconciliation) in style.format(p.period.end.adding(days: dueAfterDays)) }
         let subject: String
@@ -53,7 +53,20 @@ package struct ReminderNote: Sendable {
                 """
         } else {
             subject = "Commission for \(overdue.count) periods, from \(style.format(first.period.start))"
-            let lines = overdue.map { "- \(style.format($0.period)): \(owes($0)), due by \(dueBy($0))" }
+            // The oldest few line by line; the rest in one line (a note of years is still a note).
+            var lines = overdue.prefix(Self.periodsListed).map {
+                "- \(style.format($0.period)): \(owes($0)), due by \(dueBy($0))"
+            }
+            let rest = overdue.dropFirst(Self.periodsListed)
+            if let from = rest.first, let to = rest.last {
+                // try?: a sum too large to work out is left unsaid; the periods are still named
+                let owed = (try? rest.reduce(Money.zero) { try $0.adding($1.difference) }).map {
+                    ": \(style.format($0))"
+                }
+                lines.append(
+                    "- and \(rest.count) later period\(rest.count == 1 ? "" : "s"), \(style.format(from.period.start)) to \(style.format(to.period.end))\(owed ?? "")"
+                )
+            }
             // try?: a sum too large to work out is left unsaid; each period still says what it owes
             let total = try? overdue.reduce(Money.zero) { try $0.adding($1.difference) }
             body = """
@@ -66,8 +79,12 @@ package struct ReminderNote: Sendable {
                 Thank you.
                 """
         }
-        let files = overdue.map { "/statements.csv?clinic=\(clinic.id)&date=\($0.period.start)" }
-            .joined(separator: " ")
+        let files = overdue.prefix(Self.periodsListed).map {
+            "/statements.csv?clinic=\(clinic.id)&date=\($0.period.start)"
+        }.joined(separator: " ")
         self.init(subject: subject, body: body, files: files)
     }
+
+    /// How many periods a note lists line by line (and attaches); later ones are said in one line.
+    static let periodsListed = 4
 }

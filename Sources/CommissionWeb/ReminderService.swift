@@ -110,7 +110,8 @@ package struct ReminderService: Service {
                 // When each late reminder first went out: its second comes a week after.
                 let lateSent =
                     late.isEmpty || !chosen.lateClinics
-                    ? [:] : try await reminders.remindersSent(of: account, prefix: "late ").mapValues { Day($0, in: zone) }
+                    ? [:]
+                    : try await reminders.remindersSent(of: account, prefix: "late ").mapValues { Day($0, in: zone) }
                 var due = ReminderPlan.late(
                     clinics: late,
                     today: today,

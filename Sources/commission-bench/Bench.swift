@@ -80,6 +80,14 @@ struct Bench: AsyncParsableCommand {
         )
     )
     var onlyBooks: Int?
+    @Option(
+        name: .customLong("only-pages"),
+        help: ArgumentHelp(
+            "Only time every page of the web app on this existing book (one kept with --keep), signed in as a browser is: to compare two builds on one book.",
+            valueName: "book.sqlite"
+        )
+    )
+    var onlyPages: String?
     @Flag(
         name: .customLong("only-postgres"),
         help: ArgumentHelp(
@@ -125,6 +133,17 @@ struct Bench: AsyncParsableCommand {
                     ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("commission").path,
                 books: count
             ).run(report: &report)
+            print(report.table())
+            return
+        }
+        if let path = onlyPages {
+            let store = try SQLiteStore(.file(path))
+            store.cacheHotReads()  // as `commission serve` does
+            let today = try await store.settings().today()
+            let size = try await store.countSales(SaleQuery())
+            var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
+            let pages = try await PageBench.measure(store, clinic: try await busiestClinic(path, today: today))
+            PageBench.report(pages, size: size, store: "SQLite", small: nil, into: &report)
             print(report.table())
             return
         }
@@ -224,6 +243,7 @@ struct Bench: AsyncParsableCommand {
         var dashboardP50: [Int: Double] = [:]
         var largest: (size: Int, path: String, today: Day)?
         var sideBySide: [SideBySide] = []
+        var pagesAtSmallest: [String: Double]?
 
         if !onlyPostgres {
             note("== her bank's files")
@@ -478,6 +498,16 @@ struct Bench: AsyncParsableCommand {
             }
             try pool.close()
             largest = (size, db, today)
+
+            // Every page as her browser asks for it (issue 51), each beside itself on the smallest book.
+            note("== every page at \(size) sales")
+            let served = try SQLiteStore(.file(db))
+            served.cacheHotReads()  // as `commission serve` does
+            let pages = try await PageBench.measure(served, clinic: busiest)
+            PageBench.report(pages, size: size, store: "SQLite", small: pagesAtSmallest, into: &report)
+            if pagesAtSmallest == nil {
+                pagesAtSmallest = Dictionary(uniqueKeysWithValues: pages.map { ($0.name, $0.figure.timing.p50) })
+            }
 
             sideBySide.append(
                 SideBySide(

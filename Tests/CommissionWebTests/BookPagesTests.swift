@@ -255,7 +255,8 @@ import Testing
         #expect(try await test.store.sales(SaleQuery()).map(\.figures.commission) == [Money(minorUnits: 1350)])
     }
 
-    @Test("A period is closed and reopened from the reconciliation page") func closeAndReopenPeriod() async throws {
+    @Test("A period is closed and reopened from the clinic's page of periods") func closeAndReopenPeriod() async throws
+    {
         let test = try await TestApp()
         _ = try await test.store.createSale(
             SaleDraft(clinicID: test.glow.id, productID: test.serum.id, date: try Day(parsing: "2026-03-02")),
@@ -264,8 +265,19 @@ import Testing
         let march = PaySchedule.monthly.period(containing: try Day(parsing: "2026-03-02"))
         try await test.app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
-            let page = try await client.execute(
+            // A tap from Payouts: the clinic's every period, each to close or reopen.
+            let payouts = try await client.execute(
                 uri: "/payouts",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            )
+            #expect(
+                payouts.text.contains(
+                    "class=\"every-periods\" href=\"/payouts/clinics/\(test.glow.id)\">"
+                )
+            )
+            let page = try await client.execute(
+                uri: "/payouts/clinics/\(test.glow.id)",
                 method: .get,
                 headers: [.cookie: "commission_session=\(session)"]
             )
@@ -276,8 +288,10 @@ import Testing
                 headers: Self.headers(session),
                 body: form(["csrf": csrf, "clinic": "\(test.glow.id)", "start": "2026-03-01", "action": "close"])
             )
+            // Back among the clinic's periods, the one closed to reopen.
             #expect(
                 closed.status == .ok && closed.text.contains("Closed Glow") && closed.text.contains("value=\"reopen\"")
+                    && closed.text.contains("id=\"clinic-periods\"")
             )
             #expect(try await test.store.statement(clinic: test.glow.id, period: march).isClosed)
             let reopened = try await client.execute(

@@ -398,6 +398,21 @@ struct TestSubscription: Sendable {
         return .init(clinic: clinic, reconciliation: reconciliation, dueAfterDays: 14)
     }
 
+    /// A clinic late for years: the note lists its oldest four periods and says the rest in one
+    /// line, with the whole — a note she can send, not a page of periods (nor a Payouts page of them).
+    @Test func aNoteOfManyPeriodsListsTheOldestAndSaysTheRestInOneLine() throws {
+        let style = LocaleStyle(identifier: "en_US", currency: .usd)
+        let months = (1...10).map { String(format: "2026-%02d-01", $0) }
+        let glow = try standing(months.map { ($0, 1000, 0) })
+        let overdue = glow.reconciliation.periods.filter { $0.period.end < (try! Day(parsing: "2026-11-01")) }
+        let note = try #require(ReminderNote(to: glow.clinic, overdue: overdue, dueAfterDays: 14, style: style))
+        #expect(note.body.contains("- 01/01/2026 – 01/31/2026: $10.00, due by 02/14/2026"), "\(note.body)")
+        #expect(note.body.contains("- 04/01/2026 – 04/30/2026") && !note.body.contains("- 05/01/2026"))
+        #expect(note.body.contains("- and 6 later periods, 05/01/2026 to 10/31/2026: $60.00"), "\(note.body)")
+        #expect(note.body.contains("That is $100.00 in all."))
+        #expect(note.files.split(separator: " ").count == 4)
+    }
+
     @Test func aLateClinicIsSaidOnceWhenLateAndOnceMoreAWeekAfterThat() throws {
         let style = LocaleStyle(identifier: "en_US", currency: .usd)
         let glow = try standing([("2026-10-01", 24000, 0), ("2026-11-01", 12000, 0)])

@@ -977,7 +977,8 @@ def demo_book(workdir, drivers):
         phone.get(base + "/sales")
         sale_page = phone.find_element(By.CSS_SELECTOR, "#sales-list a.row-link").get_attribute("href")[len(base):]
         pages = [("sale", "/"), ("dashboard", "/dashboard"), ("sales", "/sales"), ("sale-detail", sale_page), ("statement", "/statements"),
-                 ("year", "/year"), ("payouts", "/payouts"), ("compare", "/compare"), ("book", "/book"), ("clinic", clinic_page),
+                 ("year", "/year"), ("payouts", "/payouts"), ("periods", "/payouts/clinics/" + clinic_page.rsplit("/", 1)[1]),
+                 ("compare", "/compare"), ("book", "/book"), ("clinic", clinic_page),
                  ("product", product_page), ("terms", terms_page), ("transfer", "/transfer"), ("settings", "/settings"), ("notifications", "/settings/notifications"), ("more", "/more")]
         for driver, kind, width, height in [(phone, "phone", 360, 640), (desk, "desktop", 1280, 900)]:
             for name, path in pages:
@@ -1454,24 +1455,22 @@ def main():
 
         print("Close a period from the reconciliation page, and reopen it")
         desk.get(base + "/payouts")
-        # Closing is a deliberate step: every period is behind its clinic's "All … periods".
-        for summary in desk.find_elements(By.CSS_SELECTOR, "details.all-periods summary"):
-            summary.click()
-        row = desk.find_element(By.XPATH, "//section[contains(@class,'reconciliation')]//tr[.//button[.='Close']]")
+        # Closing is a deliberate step: every period is on its clinic's own page, a tap from Payouts.
+        old = desk.find_element(By.TAG_NAME, "html")
+        desk.find_element(By.CSS_SELECTOR, "a.every-periods").click()
+        WebDriverWait(desk, 10).until(lambda d: is_stale(old))
+        row = desk.find_element(By.XPATH, "//section[@id='clinic-periods']//tr[.//button[.='Close']]")
         period = row.find_element(By.CSS_SELECTOR, "td.lead").text
         old = desk.find_element(By.TAG_NAME, "html")
         row.find_element(By.XPATH, ".//button[.='Close']").click()
         WebDriverWait(desk, 10).until(lambda d: is_stale(old))
-        check("Closed" in desk.find_element(By.TAG_NAME, "main").text, "the page says the period was closed")
-        for summary in desk.find_elements(By.CSS_SELECTOR, "details.all-periods summary"):
-            summary.click()
+        check("Closed" in desk.find_element(By.TAG_NAME, "main").text and desk.find_elements(By.ID, "clinic-periods") != [],
+              "the page says the period was closed, and she is still among the clinic's periods")
         closed_row = desk.find_element(By.XPATH, f"//tr[td[@class='lead' and .='{period}']][.//button[.='Reopen']]")
         check("Closed" in [c.text for c in closed_row.find_elements(By.CSS_SELECTOR, ".chip")], f"the period {period} shows as closed")
         old = desk.find_element(By.TAG_NAME, "html")
         closed_row.find_element(By.XPATH, ".//button[.='Reopen']").click()
         WebDriverWait(desk, 10).until(lambda d: is_stale(old))
-        for summary in desk.find_elements(By.CSS_SELECTOR, "details.all-periods summary"):
-            summary.click()
         check(desk.find_elements(By.XPATH, f"//tr[td[@class='lead' and .='{period}']][.//button[.='Close']]") != [], "and open again")
 
         print("Restore a backup from the transfer page, after seeing what it replaces")

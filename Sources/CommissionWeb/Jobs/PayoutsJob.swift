@@ -145,11 +145,17 @@ struct PayoutsJob: Job {
 
     /// A clinic's periods as Payouts lists them, newest first: each with its figures and chips,
     /// its Record payment and, overdue, its Remind.
-    static func periodRows(_ periods: ClinicPeriods, today: Day, style: LocaleStyle) -> [PayoutsPageView.Period] {
+    /// `only`: those periods of it, in that order (every period, newest first, without).
+    static func periodRows(
+        _ periods: ClinicPeriods,
+        only: [PeriodReconciliation]? = nil,
+        today: Day,
+        style: LocaleStyle
+    ) -> [PayoutsPageView.Period] {
         let clinic = periods.clinic
         let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: periods.dueAfterDays)
         let overdue = Set(periods.overdue(today: today).map(\.period))
-        return periods.reconciliation.periods.reversed().map { p in
+        return (only ?? periods.reconciliation.periods.reversed()).map { p in
             return PayoutsPageView.Period(
                 period: style.formatShort(p.period),
                 expected: style.format(p.expected),
@@ -178,8 +184,8 @@ struct PayoutsJob: Job {
         }
     }
 
-    /// A clinic's periods for the payment form, newest first: those that still owe something
-    /// (each saying what), then the running one and the twelve before it; `chosen` (a Record
+    /// A clinic's periods for the payment form, newest first: the running one and the twelve
+    /// before it, and its oldest that still owe something (each saying what owes); `chosen` (a Record
     /// payment's prefill) selected, else its oldest ended period that owes. Each option's value is
     /// `clinic/start`.
     static func periodPicker(
@@ -190,7 +196,9 @@ struct PayoutsJob: Job {
         style: LocaleStyle
     ) -> ComparePageView.Clinic {
         let owing = reconciliation.periods.filter { $0.difference.isPositive && !$0.isClosed }
-        var periods = Set(owing.map(\.period))
+        // The recent periods, and the oldest unpaid ones (a payment most often pays those): not
+        // every unpaid period of years, which her Record payment on a row prefills anyway.
+        var periods = Set(owing.prefix(Self.oldestOwingOffered).map(\.period))
         var period = clinic.calendar.period(containing: today)
         for _ in 0..<13 where period.start > AcceptedDays.earliest {
             periods.insert(period)
@@ -275,23 +283,28 @@ struct PayoutsJob: Job {
         for clinic in clinics {
             let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
             pickers.append(Self.periodPicker(clinic, reconciliation: r, today: today, chosen: chosen, style: style))
-            let rows = Self.periodRows(
-                ClinicPeriods(
-                    clinic: clinic,
-                    reconciliation: r,
-                    dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
-                    history: history
-                ),
-                today: today,
-                style: style
+            let periods = ClinicPeriods(
+                clinic: clinic,
+                reconciliation: r,
+                dueAfterDays: standings[clinic.id]?.arrears.dueAfterDays ?? Arrears.defaultDueAfterDays,
+                history: history
             )
-            // What is open first: money missing or too much, and the period running now.
-            let open = zip(r.periods.reversed(), rows).filter { $0.0.status.needsAttention || $0.0.status == .open }
-                .map(\.1)
-            // The recent periods and what is open, each at most `recentPeriods`; the rest on the
-            // clinic's own page of periods.
-            let recent = Self.recentPeriods
-            let every = rows.count > recent || open.count > recent ? "/payouts/clinics/\(clinic.id)" : nil
+            // What is open, newest first: money missing or too much, and the period running now — the
+            // first few of it, each row drawn only when shown (a book of fifty clinics and five years
+            // is thousands of periods; every one is on the clinic's own page of periods).
+            let shown = r.periods.reversed().filter { $0.status.needsAttention || $0.status == .open }
+            var open = Self.periodRows(periods, only: Array(shown.prefix(Self.openShown)), today: today, style: style)
+            // One note to a late clinic, on its first overdue row, for every period it is late for.
+            let overdue = periods.overdue(today: today)
+            for index in open.indices { open[index].remind = nil }
+            if let first = open.firstIndex(where: { $0.chips.contains(.overdue) }), !overdue.isEmpty {
+                open[first].remind = ReminderNote(
+                    to: clinic,
+                    overdue: overdue,
+                    dueAfterDays: periods.dueAfterDays,
+                    style: style
+                )
+            }
             reconciliations.append(
                 .init(
                     id: clinic.id.rawValue,
@@ -302,16 +315,14 @@ struct PayoutsJob: Job {
                     credit: r.balance.isNegative,
                     parts: r.balance.isZero
                         ? [] : standings[clinic.id]?.owedParts(style: style, history: history) ?? [],
-                    open: Array(open.prefix(recent)),
-                    all: Array(rows.prefix(recent)),
-                    allCount: rows.count > recent
-                        ? "The last \(recent) of \(rows.count) periods"
-                        : rows.count == 1
-                            ? "Its one period" : rows.count == 2 ? "Both periods" : "All \(rows.count) periods",
-                    moreOpen: open.count > recent
-                        ? "\(open.count - recent) more open period\(open.count - recent == 1 ? "" : "s"): every period of \(clinic.name) ›"
+                    open: open,
+                    periodCount: r.periods.count == 1
+                        ? "Its one period"
+                        : r.periods.count == 2 ? "Both periods" : "All \(r.periods.count) periods",
+                    moreOpen: shown.count > Self.openShown
+                        ? "\(shown.count - Self.openShown) more open period\(shown.count - Self.openShown == 1 ? "" : "s"): every period of \(clinic.name) ›"
                         : nil,
-                    everyLink: every
+                    everyLink: "/payouts/clinics/\(clinic.id)"
                 )
             )
         }
@@ -545,16 +556,32 @@ struct PayoutsJob: Job {
     }
 
     /// Closes or reopens the period of a clinic that starts on `start` (`action=close|reopen`).
-    /// How many periods of a clinic Payouts lists (and at most how many open ones); the clinic's
-    /// own page of periods has them all, this many a page.
-    static let recentPeriods = 12
+    /// How many open periods of a clinic Payouts shows; the clinic's own page of periods has them
+    /// all (to close or reopen), this many a page.
+    static let openShown = 3
+    /// How many of a clinic's oldest unpaid periods the payment form's picker offers beside its recent ones.
+    static let oldestOwingOffered = 3
     static let periodsPerPage = 50
 
     func clinicPeriodsPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
             throw Problem(.notFound, "There is no such clinic.")
         }
-        let clinic = try await app.store.clinic(Clinic.ID(id))
+        return try await clinicPeriods(
+            try await app.store.clinic(Clinic.ID(id)),
+            page: request.uri.queryParameters["page"],
+            context: context
+        )
+    }
+
+    /// A clinic's every period, newest first, a page at a time, to close or reopen them; `message`
+    /// says what she just did.
+    func clinicPeriods(
+        _ clinic: Clinic,
+        page asked: Substring?,
+        context: AppRequestContext,
+        message: String? = nil
+    ) async throws -> Response {
         let settings = try await app.store.settings()
         let (style, today) = (settings.style, settings.today())
         let dashboard = try await app.store.dashboard(today: today)
@@ -569,7 +596,7 @@ struct PayoutsJob: Job {
             today: today,
             style: style
         )
-        let page = ListPage(rows, size: Self.periodsPerPage, asked: request.uri.queryParameters["page"])
+        let page = ListPage(rows, size: Self.periodsPerPage, asked: asked)
         let link = { (page: Int) in "/payouts/clinics/\(clinic.id)?page=\(page)" }
         let view = ClinicPeriodsPageView(
             clinic: clinic.name,
@@ -587,7 +614,8 @@ struct PayoutsJob: Job {
             view: view,
             title: "\(clinic.name): every period",
             nav: "payouts",
-            context: context
+            context: context,
+            message: message
         )
     }
 
@@ -604,16 +632,21 @@ struct PayoutsJob: Job {
             let period = clinic.calendar.period(containing: start)
             let style = try await app.store.settings().style
             switch form["action"] {
+            // Back to the clinic's periods, where she closed or reopened it.
             case "close":
                 try await app.store.closePeriod(clinic: clinic.id, period: period)
-                return try await payoutsPage(
+                return try await clinicPeriods(
+                    clinic,
+                    page: nil,
                     context: context,
                     message:
                         "Closed \(clinic.name)'s \(style.format(period)): its sales and payouts can no longer change."
                 )
             case "reopen":
                 try await app.store.reopenPeriod(clinic: clinic.id, period: period)
-                return try await payoutsPage(
+                return try await clinicPeriods(
+                    clinic,
+                    page: nil,
                     context: context,
                     message: "Reopened \(clinic.name)'s \(style.format(period))."
                 )
@@ -863,7 +896,7 @@ package struct PayoutsPageView: PageView {
         /// Paid beyond what it owed: `difference` is then what it paid beyond, shown as a credit.
         let credit: Bool
         /// A note to the clinic, when it is overdue: her share sheet, or her mail app, with it written.
-        let remind: ReminderNote?
+        var remind: ReminderNote?
 
         package init(
             period: String,
@@ -898,14 +931,14 @@ package struct PayoutsPageView: PageView {
         let credit: Bool
         /// What it owes in parts that add up: overdue, due, this period (``ClinicStanding/owedParts(style:)``).
         let parts: [ChipFigure]
+        /// Its open periods, newest first, the first ``PayoutsJob/openShown`` of them.
         let open: [Period]
-        let all: [Period]
-        /// "All 12 periods", "The last 12 of 60 periods".
-        let allCount: String
+        /// "All 60 periods", "Its one period": what its own page of periods holds.
+        let periodCount: String
         /// "3 more open periods: every period of Glow ›", when more are open than the page shows.
         let moreOpen: String?
-        /// The clinic's own page of every period, when the page shows only the recent ones.
-        let everyLink: String?
+        /// The clinic's own page of every period (to close or reopen them).
+        let everyLink: String
 
         package init(
             id: Int64,
@@ -915,17 +948,14 @@ package struct PayoutsPageView: PageView {
             credit: Bool,
             parts: [ChipFigure] = [],
             open: [Period],
-            all: [Period],
-            allCount: String,
+            periodCount: String,
             moreOpen: String? = nil,
-            everyLink: String? = nil
+            everyLink: String
         ) {
             (self.id, self.clinic, self.balance, self.balanceLabel, self.credit, self.parts) = (
                 id, clinic, balance, balanceLabel, credit, parts
             )
-            (self.open, self.all, self.allCount, self.moreOpen, self.everyLink) = (
-                open, all, allCount, moreOpen, everyLink
-            )
+            (self.open, self.periodCount, self.moreOpen, self.everyLink) = (open, periodCount, moreOpen, everyLink)
         }
     }
 
