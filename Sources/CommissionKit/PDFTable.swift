@@ -17,6 +17,8 @@ public struct PDFTableError: Error, Sendable, Equatable, CustomStringConvertible
     public var name: String
     public var reason: Reason
 
+    public init(name: String, reason: Reason) { (self.name, self.reason) = (name, reason) }
+
     public var description: String { said(on: .commandLine) }
 
     /// The sentence as `surface` says it: what to install where she runs the command; on a page or

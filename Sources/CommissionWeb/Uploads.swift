@@ -8,13 +8,15 @@ import MultipartKit
 extension WebApp {
     /// Streams the request's `field` part to a new file and returns its path, with the form's other
     /// small fields (256 bytes each at most). Refuses a missing file (`missing`), a bad token and a
-    /// file over ``WebConfiguration/maxBackupSize`` (`tooLarge`), leaving nothing behind.
+    /// file over `limit` (by default ``WebConfiguration/maxBackupSize``; `tooLarge`), leaving
+    /// nothing behind.
     func receiveUpload(
         _ request: Request,
         context: AppRequestContext,
         field: String,
         missing: String,
-        tooLarge: String
+        tooLarge: String,
+        limit: Int? = nil
     ) async throws -> (path: String, fields: [String: String]) {
         guard let expected = context.uploadCSRF else {
             throw Problem(
@@ -37,7 +39,7 @@ extension WebApp {
         let upload = Upload(
             expectedCSRF: expected,
             file: file,
-            limit: configuration.maxBackupSize,
+            limit: limit ?? configuration.maxBackupSize,
             fileField: field,
             tooLarge: tooLarge
         )

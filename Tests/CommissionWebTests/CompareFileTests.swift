@@ -1,4 +1,5 @@
 import CommissionCore
+import CommissionKit
 import CommissionSQLite
 import CommissionStore
 import CommissionWeb
@@ -111,6 +112,11 @@ import Testing
                 neither.status.code == 422 && neither.text.contains("neither a PDF nor a CSV file"),
                 "\(neither.text)"
             )
+
+            // A server without pdftotext: the page says who can mend it, not a command to run.
+            let noReader = PDFTableError(name: "Their statement", reason: .noReader).said(on: .page)
+            #expect(noReader.contains("ask whoever runs it to install that") && noReader.contains("poppler-utils"))
+            #expect(!noReader.contains("install poppler-utils,"), "\(noReader)")
 
             // A forged upload is refused before the file is read.
             (headers, body) = Self.upload(pdf, name: "x.pdf", csrf: "forged", cookie: owner.cookie, period: period)

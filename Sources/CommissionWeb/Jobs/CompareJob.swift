@@ -193,6 +193,9 @@ struct CompareJob: Job {
         )
     }
 
+    /// The largest statement file the page reads (it is read whole): a 3,000-line PDF is ~130 KB.
+    static let largestStatement = 32 << 20
+
     /// How many of each clinic's periods the picker offers, the running one first.
     static let periodsOffered = 13
 
@@ -207,7 +210,8 @@ struct CompareJob: Job {
             field: "statementFile",
             missing: "Choose their statement's file, or paste its text.",
             tooLarge:
-                "Their statement is larger than this server takes (\(TransferJob.size(app.configuration.maxBackupSize))): paste its lines instead."
+                "Their statement is larger than \(TransferJob.size(Self.largestStatement)), more than a clinic's statement is: choose the PDF or CSV they sent, or paste its lines.",
+            limit: Self.largestStatement
         )
         // try?: the upload, read by now or refused; the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(atPath: path) }
