@@ -54,14 +54,14 @@ package struct OpenedTable: Sendable {
         return columns[.clinic] != nil && columns[.product] != nil && empty(.date) == true
     }
 
-    /// Totals rows passed over, in words: "passed over the totals row on line 9", "… the 2 totals rows on lines 9, 14".
     /// The rows above the header passed over, in words: "passed over the title on line 1",
-    /// "… the 2 rows above the header, on lines 1–2".
+    /// "… the 2 rows above the header, on lines 1, 3" (a blank line between them is no row).
     static func titleSaid(_ lines: [Int]) -> String? {
-        guard let first = lines.first, let last = lines.last else { return nil }
+        guard let first = lines.first else { return nil }
         return lines.count == 1
             ? "passed over the title on line \(first)"
-            : "passed over the \(lines.count) rows above the header, on lines \(first)–\(last)"
+            : "passed over the \(lines.count) rows above the header, on lines "
+                + lines.map(String.init).joined(separator: ", ")
     }
 
     /// What the last reading passed over that was not a record: the rows above the header and the
@@ -70,6 +70,7 @@ package struct OpenedTable: Sendable {
         [Self.titleSaid(titleRows), Self.totalsSaid(totalRows.all)].compactMap { $0 }
     }
 
+    /// Totals rows passed over, in words: "passed over the totals row on line 9", "… the 2 totals rows on lines 9, 14".
     static func totalsSaid(_ lines: [Int]) -> String? {
         switch lines.count {
         case 0: nil

@@ -96,12 +96,25 @@ public enum PDFTable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: reader)
         process.arguments = ["-layout", "-enc", "UTF-8", path, "-"]
-        let output = Pipe(), errors = Pipe()
+        // Its complaints go to a file, not a second pipe: a pipe unread while the text is read
+        // would stop pdftotext once it fills (a damaged PDF says a lot), and both would wait forever.
+        let complaints = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "commission-pdftotext-\(UUID().uuidString).txt"
+        )
+        guard FileManager.default.createFile(atPath: complaints.path, contents: nil) else {
+            throw PDFTableError(name: name, reason: .unreadable("no scratch file for pdftotext's messages"))
+        }
+        // try?: a scratch file the OS cleans anyway
+        defer { try? FileManager.default.removeItem(at: complaints) }
+        let errors = try FileHandle(forWritingTo: complaints)
+        let output = Pipe()
         (process.standardOutput, process.standardError) = (output, errors)
         try process.run()
         let text = output.fileHandleForReading.readDataToEndOfFile()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try? errors.close()  // try?: written by pdftotext, which has ended; read back below
+        // try?: messages that cannot be read back leave the exit status to say what went wrong
+        let said = (try? Data(contentsOf: complaints)) ?? Data()
         guard process.terminationStatus == 0 else {
             let reason = String(decoding: said, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
             throw PDFTableError(

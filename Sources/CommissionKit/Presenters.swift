@@ -224,8 +224,6 @@ public struct Presenter: Sendable {
         )
     }
 
-    /// What a clinic owes past its usual day, less the part of it her history makes while the
-    /// book asks about it (never below zero: that part is never more than it).
     /// What her history makes of what a clinic owes while the book asks about it (nil when it
     /// does not ask, or a sum beyond range).
     static func unconfirmed(of standing: ClinicStanding, _ history: UnconfirmedHistory?) -> Money? {
@@ -233,6 +231,8 @@ public struct Presenter: Sendable {
         history.flatMap { try? $0.amount(for: standing.clinic.id) }
     }
 
+    /// What a clinic owes past its usual day, less the part of it her history makes while the
+    /// book asks about it (never below zero: that part is never more than it).
     package static func overdue(of standing: ClinicStanding, _ history: UnconfirmedHistory?) -> Money {
         let part = history?.overduePart(of: standing.clinic.id) ?? .zero
         // try?: cannot overflow: both are at least zero and the part is never more than overdue

@@ -21,7 +21,7 @@ extension WebApp {
         guard let expected = context.uploadCSRF else {
             throw Problem(
                 .badRequest,
-                "Send the backup as a form upload (multipart/form-data) from the Import & export page."
+                "Send the file as a form upload (multipart/form-data), from the page it is chosen on."
             )
         }
         guard let type = request.headers[.contentType], let match = type.firstMatch(of: /boundary="?([^";]+)"?/),

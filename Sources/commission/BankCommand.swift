@@ -111,7 +111,9 @@ extension PayoutCommand {
                     proposals.map { ($0.deposit.line, $0) },
                     uniquingKeysWith: { first, _ in first }
                 )
-                chosen = try lines.map { line in
+                // A line given twice is one deposit, recorded once.
+                var seen = Set<Int>()
+                chosen = try lines.filter { seen.insert($0).inserted }.map { line in
                     guard let proposal = byLine[line] else {
                         throw Failure("There is no deposit on line \(line) of \(file); nothing was recorded.")
                     }

@@ -23,7 +23,8 @@ import Testing
         name: String,
         csrf: String,
         cookie: String,
-        period: String
+        period: String,
+        more: [(String, String)] = [("action", "compare")]
     ) -> (HTTPFields, ByteBuffer) {
         let boundary = "----commission-compare"
         var body = ByteBuffer()
@@ -39,7 +40,7 @@ import Testing
         body.writeString("Content-Type: application/pdf\r\n\r\n")
         body.writeBytes(file)
         body.writeString("\r\n")
-        field("action", "compare")
+        for (name, value) in more { field(name, value) }
         body.writeString("--\(boundary)--\r\n")
         return (
             [.contentType: "multipart/form-data; boundary=\(boundary)", .cookie: "commission_session=\(cookie)"], body
@@ -84,6 +85,21 @@ import Testing
             )
             #expect(box.1.contains("PEEL KIT (RETAIL)") && box.1.contains("36.00"), "\(box.1)")
             #expect(!page.contains("commission compare") && !page.contains("pdftotext"))
+
+            // Chosen on a page that showed another statement, sent by its "Add the ticked lines":
+            // the new statement is compared, and nothing of the old ticks is added from it.
+            (headers, body) = Self.upload(
+                pdf,
+                name: "Statement-March.pdf",
+                csrf: owner.csrf,
+                cookie: owner.cookie,
+                period: period,
+                more: [("accept2", "1"), ("accept3", "1"), ("action", "accept")]
+            )
+            let stale = try await client.execute(uri: "/compare/file", method: .post, headers: headers, body: body)
+            #expect(stale.status == .ok && stale.text.contains("id=\"comparison\""), "\(stale.text)")
+            #expect(!stale.text.contains("Added "), "\(stale.text)")
+            #expect(try await test.store.countSales(SaleQuery()) == 1)
 
             // A scan: refused in one sentence of the page's, her choice of period kept.
             let scan = Array(try Data(contentsOf: Self.fixtures.appendingPathComponent("scan.pdf")))

@@ -85,8 +85,9 @@ import Testing
             #expect(try await match("?accept=true&lines=1").status == .badRequest)
             #expect(try await test.store.payouts(PayoutQuery()).isEmpty)
 
-            // Accepted: the exact proposal recorded, with the bank's id on it.
-            let accepted = try await match("?accept=true")
+            // Its line given twice: the deposit recorded once, with the bank's id on it.
+            let line = try #require(glow["line"] as? Int)
+            let accepted = try await match("?lines=\(line),\(line)")
             #expect(accepted.status == .created, "\(accepted.text)")
             let recorded = try #require(try accepted.json()["recorded"] as? [[String: Any]])
             #expect(

@@ -255,12 +255,7 @@ import Testing
             clinicID: 1,
             start: "2026-11-01",
             running: false,
-            payLink: "/payouts?clinic=1",
-            remind: .init(
-                subject: "Commission for 11/01/2026 – 11/30/2026",
-                body: "Hello,\n\nMy commission has not reached me yet.",
-                files: "/statements.csv?clinic=1&date=2026-11-01"
-            )
+            payLink: "/payouts?clinic=1"
         )
         let sample = PayoutsPageView(
             reconciliations: [
@@ -272,6 +267,11 @@ import Testing
                     credit: false,
                     parts: [.init(.overdue, "$177.00", note: "since October")],
                     open: [period],
+                    remind: .init(
+                        subject: "Commission for 11/01/2026 – 11/30/2026",
+                        body: "Hello,\n\nMy commission has not reached me yet.",
+                        files: "/statements.csv?clinic=1&date=2026-11-01"
+                    ),
                     periodCount: "All 60 periods",
                     moreOpen: "3 more open periods: every period of Glow ›",
                     everyLink: "/payouts/clinics/1"
@@ -955,6 +955,49 @@ import Testing
 /// Payouts stays a page her phone loads however old the book: each clinic's recent periods and
 /// what is open, the rest on the clinic's own page of periods, a page at a time.
 @Suite struct PayoutsRecentPeriodsTests {
+    /// A weekly clinic late for weeks: the three rows shown are the running week and two weeks not
+    /// yet past its usual day, and its Remind — on the card, for every week it is late for — is
+    /// there all the same.
+    @Test func aLateClinicIsRemindedEvenWhenItsLateWeeksAreNotAmongTheRowsShown() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        let weekly = try await test.store.createClinic(
+            ClinicDraft(name: "Weekly", schedule: .weekly(startingOn: .monday))
+        )
+        _ = try await test.store.createTerms(
+            TermsDraft(
+                clinicID: weekly.id,
+                share: try Share(parsing: "40"),
+                effectiveFrom: try Day(parsing: "2020-01-01")
+            )
+        )
+        for weeks in 0..<6 {
+            _ = try await test.store.createSale(
+                SaleDraft(clinicID: weekly.id, productID: test.serum.id, date: today.adding(days: -7 * weeks)),
+                idempotencyKey: nil
+            )
+        }
+        try await test.app.test(.router) { client in
+            let (session, _) = try await signUp(client)
+            try await test.store.setHistoryQuestion(nil)
+            let page = try await client.execute(
+                uri: "/payouts",
+                method: .get,
+                headers: [.cookie: "commission_session=\(session)"]
+            ).text
+            let card = try #require(
+                page.firstMatch(
+                    of:
+                        /<section id="clinic-\d+" class="card reconciliation">\s*<h2 class="split"><span>Weekly<\/span>[^§]*?<\/section>/
+                )
+            )
+            let shown = String(card.output).components(separatedBy: "<li class=\"open-period\">").count - 1
+            #expect(shown == 3)
+            #expect(String(card.output).contains(">Remind Weekly</a>"), "\(card.output)")
+            #expect(String(card.output).contains("more open period"), "\(card.output)")
+        }
+    }
+
     @Test func aClinicOfFiveYearsShowsItsRecentPeriodsAndEveryOneOnItsOwnPage() async throws {
         let test = try await TestApp()
         // Five years of Glow: a sale a month, each month paid but the last three ended.

@@ -35,16 +35,20 @@ struct CompareJob: Job {
     }
 
     /// `POST /api/v1/clinics/{id}/compare`: the clinic's statement (the body, a CSV or a PDF with
-    /// text) beside her book for the period holding `date`, as the page and `commission compare`
-    /// set it. Nothing in the book changes.
+    /// text) beside her book for the period holding `date` (today by default), as the page sets it.
+    /// Nothing in the book changes.
     func compareAPI(_ request: Request, context: AppRequestContext) async throws -> Response {
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let settings = try await app.store.settings()
         let clinic = try await app.clinic(context)
         let day = try app.queryDay(request, "date", settings: settings) ?? settings.today()
-        let theirs = try await ReadingQuery(request).read(Data(buffer: body), app: app, rows: "line") {
-            try TheirStatement(origin: $0, format: $1, currency: settings.currency)
+        // A PDF is read by pdftotext, a process: a few at once, as workbooks are read.
+        let reading = try ReadingQuery(request)
+        let theirs = try await app.configuration.workbookReads.run {
+            try await reading.read(Data(buffer: body), app: app, rows: "line") {
+                try TheirStatement(origin: $0, format: $1, currency: settings.currency)
+            }
         }
         let compared = try await StatementComparison.compare(
             theirs,
@@ -215,11 +219,18 @@ struct CompareJob: Job {
         )
         // try?: the upload, read by now or refused; the OS cleans its temporary directory
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var values = Form(values: fields)
+        // A new statement is compared, whatever button of the page sent it: the ticks and names of
+        // theirs told of the statement shown before are not carried over to this one.
+        var values = Form(values: fields.filter { ["period", "dates", "decimalComma", "mapping"].contains($0.key) })
+        values.values["action"] = "compare"
         let read: String
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            if let pdf = try PDFTable.read(.data(data, name: "Their statement")) {
+            if PDFTable.isPDF(data) {
+                // pdftotext, a process, on the upload as it lies: a few at once, as workbooks are read.
+                let pdf = try await app.configuration.workbookReads.run {
+                    try PDFTable.csv(ofPDFAt: path, name: "Their statement")
+                }
                 values.values["statement"] = pdf.csv
                 read =
                     "Read from their PDF (\((["its table's text is in the box below"] + pdf.said).joined(separator: "; ")))."

@@ -108,7 +108,6 @@ extension TransferJob {
         return (copy, app.importStaging.stage(copy))
     }
 
-    /// The file's rows, and the digest kept with its import.
     /// What the import passed over that was not a record (a title above the header, a totals
     /// row), per sheet: ` (passed over the title on line 1; passed over the totals row on line 9)`,
     /// or nothing.
@@ -121,6 +120,8 @@ extension TransferJob {
         return said.isEmpty ? "" : " (\(said.joined(separator: "; ")))"
     }
 
+    /// The file's rows, the digest kept with its import, and each sheet (or the file) as read, for
+    /// what it passed over to be said after.
     func checkedSource(
         _ file: CheckedFile,
         path: String?,

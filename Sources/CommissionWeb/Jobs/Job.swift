@@ -421,8 +421,6 @@ enum QueryParameter {
     }
 }
 
-/// A pasted file whose columns are not the ones its reader needs: the page shows them beside the
-/// fields, for her to say which holds what (``ColumnMappingView``).
 /// How an API request's body is to be read (`dates`, `decimalComma`, `mapping` in its query), as
 /// `commission import` and the pages' "How it is read" choose it.
 struct ReadingQuery {
@@ -470,6 +468,8 @@ struct ReadingQuery {
     }
 }
 
+/// A pasted file whose columns are not the ones its reader needs: the page shows them beside the
+/// fields, for her to say which holds what (``ColumnMappingView``).
 struct UnknownColumns: Error {
     let said: String
 }

@@ -144,7 +144,7 @@ struct PayoutsJob: Job {
     // MARK: Pages
 
     /// A clinic's periods as Payouts lists them, newest first: each with its figures and chips,
-    /// its Record payment and, overdue, its Remind.
+    /// and its Record payment (a late clinic's Remind is on its card).
     /// `only`: those periods of it, in that order (every period, newest first, without).
     static func periodRows(
         _ periods: ClinicPeriods,
@@ -154,7 +154,6 @@ struct PayoutsJob: Job {
     ) -> [PayoutsPageView.Period] {
         let clinic = periods.clinic
         let notDue = Arrears.notDueFrom(clinic.calendar, today: today, dueAfterDays: periods.dueAfterDays)
-        let overdue = Set(periods.overdue(today: today).map(\.period))
         return (only ?? periods.reconciliation.periods.reversed()).map { p in
             return PayoutsPageView.Period(
                 period: style.formatShort(p.period),
@@ -177,9 +176,7 @@ struct PayoutsJob: Job {
                 payLink: p.difference.isPositive && !p.isClosed && p.period.end < today
                     ? "/payouts?clinic=\(clinic.id)&period=\(p.period.start)&amount=\(style.formatInput(p.difference).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")#payout-form"
                     : nil,
-                credit: p.difference.isNegative,
-                remind: overdue.contains(p.period)
-                    ? ReminderNote(to: clinic, overdue: [p], dueAfterDays: periods.dueAfterDays, style: style) : nil
+                credit: p.difference.isNegative
             )
         }
     }
@@ -293,18 +290,15 @@ struct PayoutsJob: Job {
             // first few of it, each row drawn only when shown (a book of fifty clinics and five years
             // is thousands of periods; every one is on the clinic's own page of periods).
             let shown = r.periods.reversed().filter { $0.status.needsAttention || $0.status == .open }
-            var open = Self.periodRows(periods, only: Array(shown.prefix(Self.openShown)), today: today, style: style)
-            // One note to a late clinic, on its first overdue row, for every period it is late for.
-            let overdue = periods.overdue(today: today)
-            for index in open.indices { open[index].remind = nil }
-            if let first = open.firstIndex(where: { $0.chips.contains(.overdue) }), !overdue.isEmpty {
-                open[first].remind = ReminderNote(
-                    to: clinic,
-                    overdue: overdue,
-                    dueAfterDays: periods.dueAfterDays,
-                    style: style
-                )
-            }
+            let open = Self.periodRows(periods, only: Array(shown.prefix(Self.openShown)), today: today, style: style)
+            // One note to a late clinic, on its card, for every period it is late for — whether or
+            // not those periods are among the rows shown (a weekly clinic's late weeks may not be).
+            let remind = ReminderNote(
+                to: clinic,
+                overdue: periods.overdue(today: today),
+                dueAfterDays: periods.dueAfterDays,
+                style: style
+            )
             reconciliations.append(
                 .init(
                     id: clinic.id.rawValue,
@@ -316,6 +310,7 @@ struct PayoutsJob: Job {
                     parts: r.balance.isZero
                         ? [] : standings[clinic.id]?.owedParts(style: style, history: history) ?? [],
                     open: open,
+                    remind: remind,
                     periodCount: r.periods.count == 1
                         ? "Its one period"
                         : r.periods.count == 2 ? "Both periods" : "All \(r.periods.count) periods",
@@ -670,7 +665,7 @@ struct PayoutsJob: Job {
         let settings = try await app.store.settings()
         let reading = try ReadingQuery(request)
         let accept = query["accept"] == "true"
-        let lines: [Int] =
+        let given: [Int] =
             try query["lines"].map { text in
                 try text.split(separator: ",").map { part in
                     guard let line = Int(part), line > 0 else {
@@ -679,6 +674,9 @@ struct PayoutsJob: Job {
                     return line
                 }
             } ?? []
+        // A line given twice is one deposit, recorded once.
+        var seen = Set<Int>()
+        let lines = given.filter { seen.insert($0).inserted }
         if accept && !lines.isEmpty {
             throw Problem(.badRequest, "Give accept (every exact proposal) or lines (those deposits), not both.")
         }
@@ -895,8 +893,6 @@ package struct PayoutsPageView: PageView {
         let payLink: String?
         /// Paid beyond what it owed: `difference` is then what it paid beyond, shown as a credit.
         let credit: Bool
-        /// A note to the clinic, when it is overdue: her share sheet, or her mail app, with it written.
-        var remind: ReminderNote?
 
         package init(
             period: String,
@@ -910,8 +906,7 @@ package struct PayoutsPageView: PageView {
             start: String,
             running: Bool,
             payLink: String?,
-            credit: Bool = false,
-            remind: ReminderNote? = nil
+            credit: Bool = false
         ) {
             (self.period, self.expected, self.received, self.difference, self.paid) = (
                 period, expected, received, difference, paid
@@ -921,7 +916,7 @@ package struct PayoutsPageView: PageView {
             (self.closed, self.clinicID, self.start, self.running, self.payLink) = (
                 closed, clinicID, start, running, payLink
             )
-            (self.credit, self.remind) = (credit, remind)
+            self.credit = credit
         }
     }
 
@@ -933,6 +928,8 @@ package struct PayoutsPageView: PageView {
         let parts: [ChipFigure]
         /// Its open periods, newest first, the first ``PayoutsJob/openShown`` of them.
         let open: [Period]
+        /// A note to the clinic about every period it is late for, when it is.
+        let remind: ReminderNote?
         /// "All 60 periods", "Its one period": what its own page of periods holds.
         let periodCount: String
         /// "3 more open periods: every period of Glow ›", when more are open than the page shows.
@@ -948,6 +945,7 @@ package struct PayoutsPageView: PageView {
             credit: Bool,
             parts: [ChipFigure] = [],
             open: [Period],
+            remind: ReminderNote? = nil,
             periodCount: String,
             moreOpen: String? = nil,
             everyLink: String
@@ -955,7 +953,9 @@ package struct PayoutsPageView: PageView {
             (self.id, self.clinic, self.balance, self.balanceLabel, self.credit, self.parts) = (
                 id, clinic, balance, balanceLabel, credit, parts
             )
-            (self.open, self.periodCount, self.moreOpen, self.everyLink) = (open, periodCount, moreOpen, everyLink)
+            (self.open, self.remind, self.periodCount, self.moreOpen, self.everyLink) = (
+                open, remind, periodCount, moreOpen, everyLink
+            )
         }
     }
 
