@@ -570,12 +570,14 @@ struct PayoutsJob: Job {
     }
 
     /// A clinic's every period, newest first, a page at a time, to close or reopen them; `message`
-    /// says what she just did.
+    /// says what she just did, `error` why it was refused.
     func clinicPeriods(
         _ clinic: Clinic,
         page asked: Substring?,
         context: AppRequestContext,
-        message: String? = nil
+        message: String? = nil,
+        error: String? = nil,
+        status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         let settings = try await app.store.settings()
         let (style, today) = (settings.style, settings.today())
@@ -610,7 +612,9 @@ struct PayoutsJob: Job {
             title: "\(clinic.name): every period",
             nav: "payouts",
             context: context,
-            message: message
+            status: status,
+            message: message,
+            error: error
         )
     }
 
@@ -649,7 +653,14 @@ struct PayoutsJob: Job {
                 throw Problem(.badRequest, "The action is close or reopen.")
             }
         } otherwise: { error, status in
-            try await payoutsPage(context: context, error: error, status: status)
+            // Refused: said where she asked, among the clinic's periods when it is a clinic of hers.
+            if let id = form["clinic"].flatMap(Int64.init),
+                // try?: an id that is no clinic's is said on Payouts, with the refusal
+                let clinic = try? await app.store.clinic(Clinic.ID(id))
+            {
+                return try await clinicPeriods(clinic, page: nil, context: context, error: error, status: status)
+            }
+            return try await payoutsPage(context: context, error: error, status: status)
         }
     }
 
