@@ -182,6 +182,39 @@ public struct DepositProposal: Sendable, Hashable {
     }
 }
 
+/// Why the deposits of the lines she named cannot be recorded (and so none is).
+public enum DepositChoiceError: Error, Sendable, Equatable {
+    case noDeposit(line: Int)
+    case nothingToRecord(line: Int, why: String)
+
+    /// The sentence, `file` naming where the lines are ("statement.csv", "the body").
+    public func said(file: String) -> String {
+        switch self {
+        case .noDeposit(let line): "There is no deposit on line \(line) of \(file); nothing was recorded."
+        case .nothingToRecord(let line, let why):
+            "The deposit on line \(line) has no proposal to record (\(why)); nothing was recorded."
+        }
+    }
+}
+
+extension DepositMatching {
+    /// The proposals of the deposits on `lines`, guesses included, each once however often its
+    /// line is named — every one a proposal to record, or none.
+    public static func proposals(
+        _ proposals: [DepositProposal],
+        onLines lines: [Int]
+    ) throws(DepositChoiceError) -> [DepositProposal] {
+        let byLine = Dictionary(proposals.map { ($0.deposit.line, $0) }, uniquingKeysWith: { first, _ in first })
+        var seen = Set<Int>(), chosen: [DepositProposal] = []
+        for line in lines where seen.insert(line).inserted {
+            guard let proposal = byLine[line] else { throw .noDeposit(line: line) }
+            guard case .pays = proposal.outcome else { throw .nothingToRecord(line: line, why: proposal.why) }
+            chosen.append(proposal)
+        }
+        return chosen
+    }
+}
+
 /// How a proposal's reason writes its dates: in a page's style, or as `YYYY-MM-DD` (the command line's).
 struct DateWords {
     let style: LocaleStyle?

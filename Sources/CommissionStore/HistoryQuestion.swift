@@ -93,10 +93,14 @@ public struct UnconfirmedHistory: Sendable, Hashable {
                 today: today,
                 dueAfterDays: standing.arrears.dueAfterDays
             )
-            let late = asked.filter { Arrears.isOverdue($0, today: today, notDue: notDue) }
-            let early = asked.filter { !Arrears.isOverdue($0, today: today, notDue: notDue) }
-            let overdueLack = try late.reduce(Money.zero) { try $0.adding($1.difference) }
-            let dueLack = try early.reduce(Money.zero) { try $0.adding($1.difference) }
+            var overdueLack = Money.zero, dueLack = Money.zero
+            for period in asked {
+                if Arrears.isOverdue(period, today: today, notDue: notDue) {
+                    overdueLack = try overdueLack.adding(period.difference)
+                } else {
+                    dueLack = try dueLack.adding(period.difference)
+                }
+            }
             let due = try standing.arrears.owed.subtracting(standing.arrears.overdue).subtracting(
                 standing.periodBalance
             )

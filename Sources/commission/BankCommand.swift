@@ -107,22 +107,10 @@ extension PayoutCommand {
             if accept {
                 chosen = exact
             } else if !lines.isEmpty {
-                let byLine = Dictionary(
-                    proposals.map { ($0.deposit.line, $0) },
-                    uniquingKeysWith: { first, _ in first }
-                )
-                // A line given twice is one deposit, recorded once.
-                var seen = Set<Int>()
-                chosen = try lines.filter { seen.insert($0).inserted }.map { line in
-                    guard let proposal = byLine[line] else {
-                        throw Failure("There is no deposit on line \(line) of \(file); nothing was recorded.")
-                    }
-                    guard case .pays = proposal.outcome else {
-                        throw Failure(
-                            "The deposit on line \(line) has no proposal to record (\(proposal.why)); nothing was recorded."
-                        )
-                    }
-                    return proposal
+                do {
+                    chosen = try DepositMatching.proposals(proposals, onLines: lines)
+                } catch {
+                    throw Failure(error.said(file: file))
                 }
             } else {
                 output(

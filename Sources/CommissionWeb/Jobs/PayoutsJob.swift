@@ -676,7 +676,7 @@ struct PayoutsJob: Job {
         let settings = try await app.store.settings()
         let reading = try ReadingQuery(request)
         let accept = query["accept"] == "true"
-        let given: [Int] =
+        let lines: [Int] =
             try query["lines"].map { text in
                 try text.split(separator: ",").map { part in
                     guard let line = Int(part), line > 0 else {
@@ -685,9 +685,6 @@ struct PayoutsJob: Job {
                     return line
                 }
             } ?? []
-        // A line given twice is one deposit, recorded once.
-        var seen = Set<Int>()
-        let lines = given.filter { seen.insert($0).inserted }
         if accept && !lines.isEmpty {
             throw Problem(.badRequest, "Give accept (every exact proposal) or lines (those deposits), not both.")
         }
@@ -700,21 +697,10 @@ struct PayoutsJob: Job {
         if accept {
             chosen = proposals.filter(\.isExact)
         } else {
-            let byLine = Dictionary(proposals.map { ($0.deposit.line, $0) }, uniquingKeysWith: { first, _ in first })
-            chosen = try lines.map { line in
-                guard let proposal = byLine[line] else {
-                    throw Problem(
-                        .unprocessableContent,
-                        "There is no deposit on line \(line) of the body; nothing was recorded."
-                    )
-                }
-                guard case .pays = proposal.outcome else {
-                    throw Problem(
-                        .unprocessableContent,
-                        "The deposit on line \(line) has no proposal to record (\(proposal.why)); nothing was recorded."
-                    )
-                }
-                return proposal
+            do {
+                chosen = try DepositMatching.proposals(proposals, onLines: lines)
+            } catch {
+                throw Problem(.unprocessableContent, error.said(file: "the body"))
             }
         }
         let recorded = chosen.isEmpty ? [] : try await app.store.createPayouts(chosen.flatMap(\.payouts))
