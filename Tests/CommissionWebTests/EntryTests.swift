@@ -145,6 +145,59 @@ import Testing
         }
     }
 
+    /// Her sale's page asks the same once, about what she changed only: a price changed to thirty
+    /// times the clinic's, a date moved ahead; the sale saved again as it was asks nothing, even when
+    /// its old price is far from today's list.
+    @Test func anEditToAnUnusualFigureAsksOnce() async throws {
+        let test = try await TestApp()
+        let today = try await test.store.settings().today()
+        let odd = try await test.store.createSale(
+            SaleDraft(
+                clinicID: test.glow.id,
+                productID: test.serum.id,
+                date: today,
+                unitPrice: Money(minorUnits: 50),
+                unitCost: Money(minorUnits: 20)
+            ),
+            idempotencyKey: nil
+        )
+        try await test.app.test(.router) { client in
+            let (headers, csrf) = try await Self.signedIn(client)
+            func edit(_ fields: [String: String]) async throws -> TestResponse {
+                let typed = [
+                    "csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "quantity": "1",
+                    "price": "0.50", "cost": "0.20", "discount": "0.00", "note": "",
+                    "date": today.description,
+                ].merging(fields) { $1 }
+                return try await client.execute(
+                    uri: "/sales/\(odd.id)",
+                    method: .post,
+                    headers: headers,
+                    body: form(typed)
+                )
+            }
+            // Unchanged, its odd old price is hers: nothing asked.
+            #expect(try await edit([:]).status == .seeOther)
+            let dear = try await edit(["price": "1500.00", "note": "for Mrs. Berger"])
+            #expect(dear.status.code == 409)
+            #expect(dear.text.contains("more than five times Serum 30ml") && dear.text.contains("Save anyway?"))
+            #expect(
+                dear.text.contains("id=\"save-anyway\" name=\"confirmed\" value=\"1\"")
+                    && dear.text.contains("value=\"1500.00\"") && dear.text.contains("value=\"for Mrs. Berger\""),
+                "\(dear.text)"
+            )
+            #expect(try await test.store.sale(odd.id).line.unitPrice == Money(minorUnits: 50))
+            let ahead = try await edit(["date": today.adding(days: 20).description])
+            #expect(
+                ahead.status.code == 409 && ahead.text.contains("a day still to come. Save anyway?"),
+                "\(ahead.text)"
+            )
+            // Taken when she says so.
+            #expect(try await edit(["price": "1500.00", "confirmed": "1"]).status == .seeOther)
+            #expect(try await test.store.sale(odd.id).line.unitPrice == Money(minorUnits: 150_000))
+        }
+    }
+
     /// A return is a named choice on the Sale page: ticked, the quantity she types is the goods
     /// that came back, and the sale counts against her; the form says so and comes back ticked.
     @Test func aReturnIsANamedChoice() async throws {

@@ -325,67 +325,17 @@ struct EntryJob: Job {
                 note: form["note"]
             )
             // A figure far from what the book knows is asked about once, never saved silently.
-            if form["confirmed"] == nil, var question = try await unusual(draft, form: form, settings: settings) {
-                question.confirm = true
+            // try?: a usual price the form did not send, or not an amount, leaves nothing to compare with
+            let usualPrice = form["priceDefault"].flatMap { try? style.parse($0) }
+            if form["confirmed"] == nil,
+                let question = try await app.unusual(draft, usualPrice: usualPrice, settings: settings)
+            {
                 throw question
             }
             let sale = try await app.store.createSale(draft, idempotencyKey: form["key"])
             app.configuration.metrics?.salesRecorded.increment()
             return try await saved(sale, request: request, settings: settings)
         }
-    }
-
-    /// How many of her latest sales the quantity of a new one is held to.
-    static let usualQuantitySample = 200
-
-    /// The question a sale's figures ask before it is saved, or nil when nothing is unusual: a
-    /// date still to come; a price more than five times, or under a fifth of, the clinic's price
-    /// the form put in; a quantity above any of her latest sales. (The same form sent with
-    /// `confirmed` saves it.)
-    func unusual(_ draft: SaleDraft, form: Form, settings: BookSettings) async throws -> Problem? {
-        let style = settings.style
-        func ask(_ sentence: String, _ field: String) -> Problem {
-            var problem = Problem(.conflict, sentence + " Save anyway?")
-            problem.field = field
-            return problem
-        }
-        let today = settings.today()
-        if draft.date > today {
-            return ask(
-                "The date is \(draft.date.weekday.shortName) \(style.format(draft.date)), a day still to come.",
-                "date"
-            )
-        }
-        // try?: a usual price the form did not send, or not an amount, leaves nothing to compare with
-        if let typed = draft.unitPrice, let usual = form["priceDefault"].flatMap({ try? style.parse($0) }),
-            usual.isPositive
-        {
-            let product = try await app.store.product(draft.productID).name
-            let clinic = try await app.store.clinic(draft.clinicID).name
-            // try?: an overflow is as unusual as a price gets: it is asked about, as a high one
-            let high = (try? typed.magnitude() > usual.multiplied(by: 5)) ?? true
-            // try?: a price five times over that does not fit is above any usual price: not under a fifth of it
-            let low = (try? typed.magnitude().multiplied(by: 5) < usual) ?? false
-            if high || low {
-                return ask(
-                    "\(style.format(typed)) is \(high ? "more than five times" : "under a fifth of") \(product)'s price at \(clinic) (\(style.format(usual))).",
-                    "price"
-                )
-            }
-        }
-        if draft.quantity.magnitude > 2 {
-            let latest = try await app.store.sales(
-                SaleQuery(order: .latestRecorded, page: Page(limit: Self.usualQuantitySample))
-            )
-            let most = latest.map(\.quantity.magnitude).max() ?? 0
-            if most > 0, draft.quantity.magnitude > most {
-                return ask(
-                    "\(draft.quantity.magnitude) units at once is more than you have sold at once before (\(most) at most).",
-                    "quantity"
-                )
-            }
-        }
-        return nil
     }
 
     /// The sale again, today, under the key its Repeat button was drawn with: a second tap finds

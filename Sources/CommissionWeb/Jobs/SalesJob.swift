@@ -197,6 +197,7 @@ struct SalesJob: Job {
                 )
             },
             invalid: FieldMarks(refusal?.field),
+            confirm: refusal?.confirm == true,
             csrf: context.csrfToken ?? ""
         )
         return try await app.page(
@@ -214,7 +215,8 @@ struct SalesJob: Job {
     func editSale(_ request: Request, context: AppRequestContext) async throws -> Response {
         let id = try id(context)
         let form = try await Form.read(request, context: context)
-        let style = try await app.store.settings().style
+        let settings = try await app.store.settings()
+        let style = settings.style
         return try await app.form {
             guard let quantity = form["quantity"].flatMap(Int64.init) else {
                 var problem = Problem(
@@ -233,20 +235,34 @@ struct SalesJob: Job {
             func amount(_ name: String, _ text: String?) throws -> Money {
                 try Problem.about(name) { try style.parse(text ?? "") }
             }
-            _ = try await app.store.updateSale(
-                id,
-                with: SaleDraft(
-                    clinicID: Clinic.ID(clinic),
-                    productID: Product.ID(product),
-                    date: try Problem.about("date") { try Day(parsing: form["date"] ?? "") },
-                    quantity: quantity,
-                    unitPrice: try amount("price", form["price"]),
-                    unitCost: try amount("cost", form["cost"]),
-                    discount: try form["discount"].map { try amount("discount", $0) } ?? .zero,
-                    noCommission: form["noCommission"] != nil,
-                    note: form["note"]
-                )
+            let draft = SaleDraft(
+                clinicID: Clinic.ID(clinic),
+                productID: Product.ID(product),
+                date: try Problem.about("date") { try Day(parsing: form["date"] ?? "") },
+                quantity: quantity,
+                unitPrice: try amount("price", form["price"]),
+                unitCost: try amount("cost", form["cost"]),
+                discount: try form["discount"].map { try amount("discount", $0) } ?? .zero,
+                noCommission: form["noCommission"] != nil,
+                note: form["note"]
             )
+            // What she changed to a figure far from what the book knows is asked about once, as on
+            // the Sale page; what she left as it was is not.
+            if form["confirmed"] == nil {
+                let asking = AskedFigures.changed(from: try await app.store.sale(id), to: draft)
+                let usual =
+                    asking.contains(.price)
+                    ? try await app.listPrice(of: draft.productID, at: draft.clinicID, on: draft.date) : nil
+                if let question = try await app.unusual(
+                    draft,
+                    usualPrice: usual,
+                    settings: settings,
+                    asking: asking
+                ) {
+                    throw question
+                }
+            }
+            _ = try await app.store.updateSale(id, with: draft)
             return .redirect(to: "/sales")
         } refused: { refusal in
             // A sale that is gone is the error page's; any other refusal redraws the form as she typed it.
@@ -461,6 +477,8 @@ package struct SalePageView: PageView {
     let hasHistory: Bool
     /// The field a refusal is about.
     let invalid: FieldMarks
+    /// The refusal asks ("Save anyway?"): the form's button sends it `confirmed`.
+    let confirm: Bool
     let csrf: String
 
     package init(
@@ -484,9 +502,10 @@ package struct SalePageView: PageView {
         products: [PageOption],
         history: [Change],
         invalid: FieldMarks = FieldMarks(),
+        confirm: Bool = false,
         csrf: String
     ) {
-        self.invalid = invalid
+        (self.invalid, self.confirm) = (invalid, confirm)
         (self.id, self.heading, self.place, self.commission, self.working, self.voided, self.editOpen) = (
             id, heading, place, commission, working, voided, editOpen
         )
