@@ -163,7 +163,7 @@ private struct ImportSession {
             )
         case .sale(let sale):
             _ = try await store.insert(connection, sale, idempotencyKey: nil)
-            written = .sale
+            written = .sale(sale.date)
         case .price(let draft):
             _ = try await store.setPrice(connection, draft)
             written = .price(draft.clinicID)

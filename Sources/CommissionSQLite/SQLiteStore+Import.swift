@@ -171,7 +171,7 @@ private struct ImportSession {
                     }
                     switch staged {
                     case .sale(let sale):
-                        resolver.state.wrote(.sale)
+                        resolver.state.wrote(.sale(sale.date))
                         return sale
                     case .problem(let problem):
                         problems.append(problem)

@@ -431,6 +431,8 @@ public struct ImportSummary: Sendable, Hashable {
     public var scheduleChanges = 0
     public var deductions = 0
     public var dryRun = false
+    /// The day of the latest sale it brought in (or, dry, would have); nil when none.
+    public var lastSaleDate: Day?
 
     public init(
         clinics: Int = 0,

@@ -59,7 +59,9 @@ public struct ImportState: Sendable {
 
     /// What a write made, when the rows that follow need it.
     public enum Written: Sendable {
-        case clinic(Clinic), product(Product), terms(Terms), sale, price(Clinic.ID), scheduleChange(Clinic), deduction
+        case clinic(Clinic), product(Product), terms(Terms), price(Clinic.ID), scheduleChange(Clinic), deduction
+        /// A sale of that day.
+        case sale(Day)
     }
 
     /// The first thing `record` needs that is not yet read, or nil when it can be written.
@@ -213,8 +215,9 @@ public struct ImportState: Sendable {
                 terms.effectiveFrom
             )
             summary.terms += 1
-        case .sale:
+        case .sale(let day):
             summary.sales += 1
+            summary.lastSaleDate = max(summary.lastSaleDate ?? day, day)
         case .price(let clinic):
             prices[clinic] = nil  // the sales that follow read the list again, with it
             summary.prices += 1

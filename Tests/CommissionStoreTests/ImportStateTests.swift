@@ -59,7 +59,8 @@ import Testing
             return
         }
         #expect(made.figures.commission == Money(minorUnits: 2400))
-        state.wrote(.sale)
+        state.wrote(.sale(made.date))
+        #expect(state.summary.lastSaleDate == made.date)
         // Another spelling of the same names reads nothing again.
         #expect(
             state.missing(

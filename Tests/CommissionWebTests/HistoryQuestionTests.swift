@@ -75,6 +75,53 @@ import Testing
         )
     }
 
+    /// A book made without the first visit's question (`commission init`, a restore) asks it when
+    /// an import brings in its first sales — her history, up to the day after its last sale; an
+    /// import into a book that already has sales asks nothing, so her weekly sheet never turns a
+    /// late clinic quiet.
+    @Test func theFirstImportIntoABookAsksAboutItsHistory() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let owner = try await signUp(client)
+            try await test.store.setHistoryQuestion(nil)
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(owner.cookie)"
+            let today = try await test.store.settings().today()
+            let last = today.firstOfMonth.adding(days: -1).firstOfMonth
+            let first = last.adding(days: -31)
+            func csv(_ days: [Day]) -> String {
+                "date,clinic,product,quantity\n" + days.map { "\($0),Glow,Serum 30ml,2\n" }.joined()
+            }
+            let imported = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": owner.csrf, "csv": csv([first, last]), "action": "commit"])
+            )
+            #expect(imported.text.contains("Imported 2 sales rows."), "\(imported.text)")
+            #expect(try await test.store.historyQuestion() == last.adding(days: 1))
+            let dashboard = try await client.execute(uri: "/dashboard", method: .get, headers: headers).text
+            #expect(dashboard.contains("id=\"history-question\"") && !dashboard.contains(">Overdue</span>"))
+
+            // She says she will record them; the next file asks nothing again.
+            _ = try await client.execute(
+                uri: "/history",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": owner.csrf, "back": "dashboard", "action": "record"])
+            )
+            #expect(try await test.store.historyQuestion() == nil)
+            let again = try await client.execute(
+                uri: "/import",
+                method: .post,
+                headers: headers,
+                body: form(["csrf": owner.csrf, "csv": csv([first.adding(days: 1)]), "action": "commit"])
+            )
+            #expect(again.text.contains("Imported 1 sales row."), "\(again.text)")
+            #expect(try await test.store.historyQuestion() == nil)
+        }
+    }
+
     /// The same money says the same word everywhere: a period of her history that ended days
     /// before she began (not yet past the clinic's usual day) is Unconfirmed on its row, on its
     /// clinic's card and in the question's total — never Due beside an Unconfirmed row — and the

@@ -77,7 +77,7 @@ extension TransferJob {
                     options: ImportOptions(digests: [digest], again: form["again"] != nil)
                 )
             }
-            app.configuration.metrics?.imported(summary)
+            await app.imported(summary)
             return try await transferPage(
                 context: context,
                 // A title above the header and totals rows are not records: passed over, and said.

@@ -221,7 +221,7 @@ package struct TransferJob: Job {
                 again: form["again"] != nil
             )
             let summary = try await app.store.importRows(from: source, options: options)
-            app.configuration.metrics?.imported(summary)
+            await app.imported(summary)
             let what =
                 "\(summary.rows) \(source.kind.rawValue) row\(summary.rows == 1 ? "" : "s")"
                 + (source.said.dropFirst() + source.rowsPassedOverSaid).map { " (\($0))" }.joined()
@@ -502,7 +502,7 @@ package struct TransferJob: Job {
                 }
             )
         }
-        app.configuration.metrics?.imported(summary)
+        await app.imported(summary)
         return summary.counted + " from the sheet\(names.count == 1 ? "" : "s") " + names.joined(separator: ", ")
     }
 
@@ -875,7 +875,7 @@ package struct TransferJob: Job {
                 return (csv, [csv.kind])
             }
         }
-        app.configuration.metrics?.imported(summary)
+        await app.imported(summary)
         // Totals rows are no records: said among what was passed over.
         passedOver += sources.flatMap { source in
             source.totalRows.map { "\(source.sheetName.map { "\($0): " } ?? "")line \($0): totals" }
