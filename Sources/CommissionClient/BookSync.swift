@@ -508,7 +508,9 @@ public final class BookSync: Sendable {
     /// answered (409), or a server or proxy that failed (5xx, or an answer that is not the API's).
     static func isTransient(_ error: any Error) -> Bool {
         switch error {
-        case RemoteStoreError.unreachable, RemoteStoreError.unexpectedAnswer, is CancellationError: return true
+        case RemoteStoreError.unreachable, RemoteStoreError.unexpectedAnswer, RemoteStoreError.otherRelease,
+            is CancellationError:
+            return true
         case RemoteStoreError.refused(let status, _):
             return [401, 403, 408, 409, 429].contains(status) || status >= 500
         case let failure as StoreError: return failure.isServerFailure

@@ -31,6 +31,8 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     /// What the settings' freshness is measured by.
     let clock: any WallClock
     private let state = Mutex(State())
+    /// The release the server last said it runs (``ServerRelease``).
+    let serverRelease = ServerRelease()
 
     private struct State {
         var settings: BookSettings?
@@ -67,7 +69,9 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
         client = Client(
             serverURL: url,
             transport: transport,
-            middlewares: [Authorization(token: token), Problems(), IdempotentWrites(retries: max(0, retries))]
+            middlewares: [
+                Authorization(token: token), serverRelease, Problems(), IdempotentWrites(retries: max(0, retries)),
+            ]
         )
     }
 
@@ -103,13 +107,14 @@ public final class HTTPStore: CommissionStore, BookChangesReading {
     // MARK: Calls
 
     /// Runs one call of the generated client, turning what it throws into the store's errors.
+    /// An answer it cannot read from a server of another release says so, in one sentence.
     func call<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as ClientError {
-            throw Self.storeError(error.underlyingError, cause: error.causeDescription)
+            throw serverRelease.told(Self.storeError(error.underlyingError, cause: error.causeDescription))
         } catch {
-            throw Self.storeError(error, cause: nil)
+            throw serverRelease.told(Self.storeError(error, cause: nil))
         }
     }
 
@@ -877,8 +882,12 @@ public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The server refused the request for a reason of its own (no valid token: 401; a request
     /// this client should not have made: 400) — its sentence.
     case refused(status: Int, detail: String)
-    /// The server answered with something this client cannot read (a server of another version).
+    /// The server answered with something this client cannot read.
     case unexpectedAnswer(String)
+    /// The server answered with something this client cannot read, and runs another release than
+    /// this client (`server`: the release it says, nil when it says none — a release before
+    /// 2026.12.03): the sentence says which is older, and what to upgrade.
+    case otherRelease(server: String?, what: String)
     /// What a remote store does not do (yet); the sentence says what to do instead.
     case unsupported(String)
 
@@ -889,6 +898,10 @@ public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
         case .refused(let status, let detail): "The server refused the request (\(status)): \(detail)"
         case .unexpectedAnswer(let what):
             "The server's answer cannot be read (\(what)): is it a Commission server of the same version?"
+        case .otherRelease(let server?, let what) where server > CommissionRelease.version:
+            "The server runs Commission \(server), newer than this app's \(CommissionRelease.version), and answered what this app cannot read (\(what)): update the app."
+        case .otherRelease(let server, let what):
+            "The server runs Commission \(server ?? "of a release before 2026.12.03"), older than this app's \(CommissionRelease.version), and answered what this app cannot read (\(what)): upgrade the server, or use the app of its release."
         case .unsupported(let what): what
         }
     }
@@ -985,5 +998,35 @@ struct Problems: ClientMiddleware {
         throw Refusal(
             error: problem?.error?.anyError ?? RemoteStoreError.refused(status: response.status.code, detail: detail)
         )
+    }
+}
+
+/// The release the server says it runs, from the `Commission-Release` of its last answer
+/// ("2026.12.03 (digest)"; a server before 2026.12.03 says none): an answer this client cannot
+/// read from a server of another release says which is older (``RemoteStoreError/otherRelease(server:what:)``).
+final class ServerRelease: ClientMiddleware, Sendable {
+    static let header = HTTPField.Name("Commission-Release")!
+    private let said = Mutex<(seen: Bool, release: String?)>((false, nil))
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        baseURL: URL,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, answer) = try await next(request, body, baseURL)
+        let release = response.headerFields[Self.header].flatMap { $0.split(separator: " ").first.map(String.init) }
+        said.withLock { $0 = (true, release) }
+        return (response, answer)
+    }
+
+    /// `error` as this client tells it: an answer it cannot read, from a server that answered as
+    /// another release, says which.
+    func told(_ error: any Error) -> any Error {
+        guard case RemoteStoreError.unexpectedAnswer(let what) = error else { return error }
+        let (seen, release) = said.withLock { $0 }
+        guard seen, release != CommissionRelease.version else { return error }
+        return RemoteStoreError.otherRelease(server: release, what: what)
     }
 }

@@ -17,6 +17,14 @@ public final class SQLiteStore: CommissionStore, Sendable {
         case file(String)
         /// A private in-memory database, gone when the store is.
         case inMemory
+
+        /// Where, as a sentence says it: the file's path.
+        var said: String {
+            switch self {
+            case .file(let path): path
+            case .inMemory: "the book in memory"
+            }
+        }
     }
 
     public let location: Location
@@ -86,6 +94,7 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 writer = try DatabaseQueue(configuration: configuration)
             }
             groupCommit = GroupCommit(writer: writer)
+            try Self.refuseNewerRelease(writer, at: location)
             if let willUpgrade,
                 try writer.read({ db in
                     try db.tableExists("sale") && !Schema.migrator.hasCompletedMigrations(db)
@@ -101,11 +110,45 @@ public final class SQLiteStore: CommissionStore, Sendable {
                 return try Int64.fetchOne(db, sql: "SELECT revision FROM book") ?? 0
             }
             knownRevision.withLock { $0 = revision }
+            try Self.markRelease(writer)
             writer.add(transactionObserver: saleContexts, extent: .observerLifetime)
         } catch let error as DatabaseError {
             throw StoreError.storage(
                 "could not open the database at \(location): \(error.message ?? "SQLite error \(error.resultCode)")"
             )
+        }
+    }
+
+    /// The release as the book's header keeps it (`PRAGMA user_version`): "2026.12.03" is 20261203.
+    static let releaseNumber = Int(CommissionRelease.version.replacingOccurrences(of: ".", with: "")) ?? 0
+
+    /// A book written by a newer release — a migration this one does not know — is refused before
+    /// anything is written to it, naming the release it needs (the newest that wrote it, from its
+    /// header), so that a binary rolled back never alters a book of a later schema.
+    static func refuseNewerRelease(_ writer: any DatabaseWriter, at location: Location) throws {
+        let (superseded, written) = try writer.read { db in
+            (try Schema.migrator.hasBeenSuperseded(db), try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0)
+        }
+        guard superseded else { return }
+        let digits = String(written)
+        let release =
+            written > releaseNumber && digits.count == 8
+            ? "Commission \(digits.prefix(4)).\(digits.dropFirst(4).prefix(2)).\(digits.suffix(2))"
+            : "a newer Commission"
+        throw StoreError.invalid(
+            field: "book",
+            reason:
+                "\(location.said) was written by \(release), newer than this release (\(CommissionRelease.version)): open it with that release or a later one. Nothing was changed."
+        )
+    }
+
+    /// The newest release that opened the book, in its header (never lowered): what an older
+    /// release names when it refuses the book.
+    static func markRelease(_ writer: any DatabaseWriter) throws {
+        try writer.write { db in
+            if try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 < releaseNumber {
+                try db.execute(sql: "PRAGMA user_version = \(releaseNumber)")
+            }
         }
     }
 

@@ -157,7 +157,7 @@ enum Health {
     ) async -> Response {
         do {
             try await check()
-            var body = "ready\n" + (primary.map { "primary: \($0)\n" } ?? "")
+            var body = "ready\nrelease: \(CommissionRelease.version)\n" + (primary.map { "primary: \($0)\n" } ?? "")
             for name in away { body += "away: database \(name) (its books are refused until it answers)\n" }
             return text(body, status: .ok)
         } catch {

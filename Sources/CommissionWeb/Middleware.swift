@@ -68,6 +68,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.referrerPolicy] = "same-origin"
         response.headers[.permissionsPolicy] = permissionsPolicy
+        response.headers[.commissionRelease] = ServedRelease.stamp
         if overTLS { response.headers[.strictTransportSecurity] = "max-age=31536000; includeSubDomains" }
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
     }
@@ -243,6 +244,8 @@ extension HTTPField.Name {
     static let permissionsPolicy = Self("Permissions-Policy")!
     static let strictTransportSecurity = Self("Strict-Transport-Security")!
     static let xForwardedFor = Self("X-Forwarded-For")!
+    /// The server's release on every answer (``ServedRelease``).
+    package static let commissionRelease = Self("Commission-Release")!
 }
 
 /// Slows down guessing passwords, without letting a stranger lock her out.

@@ -47,6 +47,7 @@ package struct Pages: Sendable {
             sample: context.isSample,
             lang: lang,
             rendered: Date().ISO8601Format(),  // when drawn: what a copy kept offline says it shows
+            release: ServedRelease.stamp,
             nav: nav.map { LayoutView.Nav(current: $0, underMore: Self.underMore.contains($0)) },
             message: message,
             messageLink: messageLink,
@@ -141,6 +142,9 @@ package struct LayoutView: PageView {
     let signedIn: Bool, sample: Bool
     let lang: String
     let rendered: String
+    /// The server's release and static files (``ServedRelease/stamp``): the page's script loads
+    /// itself again once the server answers with another.
+    let release: String
     let nav: Nav?
     let message: String?, error: String?
     /// Where to go next after `message` ("See what each clinic owes you"), when there is a place.
@@ -156,6 +160,7 @@ package struct LayoutView: PageView {
         sample: Bool,
         lang: String,
         rendered: String,
+        release: String = ServedRelease.stamp,
         nav: Nav?,
         message: String?,
         messageLink: PageLink? = nil,
@@ -168,7 +173,17 @@ package struct LayoutView: PageView {
         (self.nav, self.message, self.messageLink, self.error, self.errorLink) = (
             nav, message, messageLink, error, errorLink
         )
+        self.release = release
     }
+}
+
+/// What the server says of its release on every answer (`Commission-Release`) and every page
+/// (`data-release`): the release and a digest of its static files, so that a page, its script and
+/// its service worker kept on her phone from another build (the server upgraded, or rolled back,
+/// while the page stayed open) know it, send what waits, and load themselves again.
+package enum ServedRelease {
+    /// "2026.12.03 (a1b2c3d4e5f6)".
+    package static let stamp = "\(CommissionRelease.version) (\(StaticFiles.shared.version))"
 }
 
 /// A refusal or a failure as a page (`error.mustache`), with the form that settles it when there is one.

@@ -105,7 +105,11 @@ import Testing
             )
             let readiness = String(buffer: try await ready.body.collect(upTo: 1 << 16))
             // By its place in the URL, not its address (the probe is public).
-            #expect(ready.status == .ok && readiness == "ready\nprimary: host 2 of 2\n", "\(readiness)")
+            #expect(
+                ready.status == .ok
+                    && readiness == "ready\nrelease: \(CommissionRelease.version)\nprimary: host 2 of 2\n",
+                "\(readiness)"
+            )
             var scrape = HTTPClientRequest(url: "\(server.base)/metrics")
             scrape.headers.add(name: "Authorization", value: "Bearer \(metricsToken)")
             let metrics = String(

@@ -82,6 +82,11 @@ import Testing
                 == "v19: reminders, push devices and the pay dates calendar"
         )
         #expect(try sqlite3(path, "SELECT locale FROM book") == "en_US")
+        // The newest release that opened it, in its header: what an older release would name.
+        #expect(
+            try sqlite3(path, "PRAGMA user_version")
+                == CommissionRelease.version.replacingOccurrences(of: ".", with: "")
+        )
         // The audit log, copied into a table that also takes price-list, schedule and product
         // entries, is whole and still append-only.
         if hasAudit {
@@ -106,6 +111,31 @@ import Testing
             """
         )
         #expect(!recount.isEmpty && summaries == recount)
+    }
+
+    /// A book a newer release wrote (a migration this one does not know; that release in its
+    /// header) is refused with the release it needs, and nothing in it changes.
+    @Test func aBookOfANewerReleaseIsRefusedAndLeftAsItWas() throws {
+        let directory = temporaryDirectory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("book.sqlite").path
+        #expect(try commission(["init", "--currency", "EUR", "--db", path]).status == 0)
+        _ = try sqlite3(
+            path,
+            "INSERT INTO grdb_migrations VALUES ('v99: from the future'); PRAGMA user_version = 20991231"
+        )
+        // Its every record, and its header's release (SQLite may move a page of the file on open).
+        let dump = { try sqlite3(path, ".dump") + (try sqlite3(path, "PRAGMA user_version")) }
+        let before = try dump()
+        let refused = try commission(["report", "--db", path])
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains(
+                "\(path) was written by Commission 2099.12.31, newer than this release (\(CommissionRelease.version)): open it with that release or a later one. Nothing was changed."
+            ),
+            "\(refused.stderr)"
+        )
+        #expect(try dump() == before && before.contains("v99: from the future"))
     }
 
     /// PostgreSQL schema versions, each the demo book copied by that version's `migrate` from the

@@ -302,7 +302,7 @@ import Testing
                     )
                     return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 16)))
                 }
-                #expect(try await ready() == (200, "ready\n"))
+                #expect(try await ready() == (200, "ready\nrelease: \(CommissionRelease.version)\n"))
                 try await east.stop()
                 // Noticed by its watcher (within seconds; waited for however long it takes).
                 var answer = try await ready()
@@ -310,7 +310,12 @@ import Testing
                     try await Task.sleep(for: .milliseconds(50))
                     answer = try await ready()
                 }
-                #expect(answer == (200, "ready\naway: database east (its books are refused until it answers)\n"))
+                #expect(
+                    answer == (
+                        200,
+                        "ready\nrelease: \(CommissionRelease.version)\naway: database east (its books are refused until it answers)\n"
+                    )
+                )
                 try await east.start()
                 while try await ready().body.contains("away") { try await Task.sleep(for: .milliseconds(50)) }
                 // Its log line comes just after the probe turns (waited for, not raced by the stop).

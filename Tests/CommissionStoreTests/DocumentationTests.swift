@@ -1,3 +1,4 @@
+import CommissionStore
 import Foundation
 import Testing
 
@@ -41,6 +42,21 @@ import Testing
             }
         }
         #expect(checked >= 10, "relative links were found and checked (\(checked))")
+    }
+
+    /// The release the binary says (`--version`, Settings, `/health/ready`) is CHANGELOG.md's
+    /// newest, so a release is never cut without saying what it changed; every release named is
+    /// newer than the one under it.
+    @Test("The release is the changelog's newest")
+    func releaseIsTheChangelogsNewest() throws {
+        let text = try String(contentsOf: Self.root.appending(path: "CHANGELOG.md"), encoding: .utf8)
+        let releases = text.matches(of: /\n## (\d{4}\.\d{2}\.\d{2})\n/).map { String($0.1) }
+        #expect(
+            releases.first == CommissionRelease.version,
+            "CHANGELOG.md's newest release is \(releases.first ?? "none")"
+        )
+        #expect(releases == releases.sorted(by: >) && Set(releases).count == releases.count, "\(releases)")
+        #expect(releases.count >= 2)
     }
 
     /// `docs/architecture.md` is the map of the code: every file it names exists, and every type

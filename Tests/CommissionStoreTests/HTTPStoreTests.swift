@@ -105,6 +105,56 @@ import Testing
         }
     }
 
+    /// A server of another release: it answers every request with JSON of a shape this client
+    /// does not know, saying its release (or, as servers before 2026.12.03, none).
+    struct OtherRelease: ClientTransport {
+        let release: String?
+        func send(
+            _ request: HTTPRequest,
+            body: HTTPBody?,
+            baseURL: URL,
+            operationID: String
+        ) async throws -> (HTTPResponse, HTTPBody?) {
+            var response = HTTPResponse(status: .ok)
+            response.headerFields[.contentType] = "application/json"
+            if let release { response.headerFields[HTTPField.Name("Commission-Release")!] = "\(release) (0123abcd)" }
+            return (response, HTTPBody(#"{"shape":"of another release"}"#))
+        }
+    }
+
+    /// An answer the app cannot read from a server of another release says, in one sentence,
+    /// which of the two is older and what to upgrade, instead of a decoding error.
+    @Test func aServerOfAnotherReleaseIsSaidSo() async throws {
+        func refusal(_ release: String?) async throws -> RemoteStoreError {
+            let store = HTTPStore(
+                url: URL(string: "https://books.example")!,
+                token: "cm_x",
+                transport: OtherRelease(release: release)
+            )
+            do {
+                _ = try await store.settings()
+            } catch let error as RemoteStoreError {
+                return error
+            }
+            throw RemoteStoreError.unsupported("the answer was read")
+        }
+        let newer = try await refusal("2099.01.01")
+        #expect(
+            newer.description.contains(
+                "The server runs Commission 2099.01.01, newer than this app's \(CommissionRelease.version)"
+            )
+        )
+        #expect(newer.description.contains("update the app"), "\(newer)")
+        let older = try await refusal(nil)
+        #expect(older.description.contains("of a release before 2026.12.03, older than this app's"), "\(older)")
+        #expect(older.description.contains("upgrade the server"))
+        // The same release answering what it cannot read is not a question of releases.
+        guard case .unexpectedAnswer = try await refusal(CommissionRelease.version) else {
+            Issue.record("the same release said as another")
+            return
+        }
+    }
+
     @Test func aTokenTheServerDoesNotKnowIsRefusedWithItsSentence() async throws {
         let server = try await LiveServer.start(settings: .test)
         let stranger = HTTPStore(url: server.url, token: "cm_unknown", transport: AsyncHTTPClientTransport())

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CommissionCore
+import CommissionKit
 import CommissionSQLite
 import CommissionStore
 import CommissionWeb
@@ -1105,9 +1106,14 @@ import Testing
     @Test("Alive while the process runs, and ready while the database answers") func aliveAndReady() async throws {
         let test = try await TestApp()
         try await test.app.test(.router) { client in
-            for (path, body) in [("/health", "ok\n"), ("/health/live", "ok\n"), ("/health/ready", "ready\n")] {
+            for (path, body) in [
+                ("/health", "ok\n"), ("/health/live", "ok\n"),
+                ("/health/ready", "ready\nrelease: \(CommissionRelease.version)\n"),
+            ] {
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.status == .ok && response.text == body, "\(path)")
+                // Every answer says the server's release, pages and the API alike.
+                #expect(response.headers[.commissionRelease] == ServedRelease.stamp, "\(path)")
             }
         }
         let away = buildApplication(configuration: WebConfiguration(bcryptCost: 4), books: AwayDirectory())

@@ -285,9 +285,10 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(os.path.join(workdir, "server.log"), "a")
         self.process = None
+        self.binary = COMMISSION
 
     def start(self):
-        self.process = subprocess.Popen([COMMISSION, "serve", "--db", self.db, "--port", str(self.port), *self.extra], stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([self.binary, "serve", "--db", self.db, "--port", str(self.port), *self.extra], stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 20
         while True:
             try:
@@ -309,6 +310,24 @@ class Server:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+
+def next_release(workdir):
+    """The binary under test as its next release would come to her phone: a copy beside its
+    resources whose static files differ (a line more in app.css), so that every answer's
+    Commission-Release differs from what the pages of the release under test say."""
+    folder = os.path.join(workdir, "next-release")
+    if not os.path.isdir(folder):
+        os.makedirs(folder)
+        source = os.path.dirname(COMMISSION)
+        shutil.copy2(COMMISSION, os.path.join(folder, "commission"))
+        for name in os.listdir(source):
+            if name.endswith(".resources"):
+                shutil.copytree(os.path.join(source, name), os.path.join(folder, name))
+        css = next(os.path.join(d, "app.css") for d, _, files in os.walk(folder) if "app.css" in files)
+        with open(css, "a") as f:
+            f.write("\n/* the next release */\n")
+    return os.path.join(folder, "commission")
 
 
 class PrivatePostgres:
@@ -1260,6 +1279,31 @@ def main():
         server.start()
         wait_for(phone, queue_empty, seconds=20)
         check(len(sales()) == before + 3, f"three sales, each once ({len(sales()) - before})")
+
+        print("The server upgraded while a sale waits on the phone: sent once, then the page loads itself again")
+        before = len(sales())
+        drawn = phone.find_element(By.TAG_NAME, "body").get_attribute("data-release")
+        network(phone, online=False)
+        phone.find_element(By.ID, "save").click()
+        wait_for(phone, lambda d: text_of(d, "queue-count") == "1 waiting to send")
+        phone.execute_script("window.drawnByTheOldRelease = true")
+        server.stop()
+        server.binary = next_release(workdir)
+        server.start()
+        served = urllib.request.urlopen(server.base + "/health", timeout=5).headers["Commission-Release"]
+        check(served and served != drawn, f"the next release says another release ({served!r} after {drawn!r})")
+        network(phone, online=True)
+        wait_for(phone, lambda d: d.execute_script("return window.drawnByTheOldRelease !== true && document.readyState === 'complete'"), seconds=20)
+        wait_for(phone, queue_empty, seconds=10)
+        check(len(sales()) == before + 1, f"the queued sale reached the new release once ({len(sales()) - before})")
+        now = phone.find_element(By.TAG_NAME, "body").get_attribute("data-release")
+        check(now == served, f"the page loaded itself again from the new release ({now!r})")
+        said = wait_for(phone, lambda d: d.find_elements(By.ID, "queue-notice") and text_of(d, "queue-notice"))
+        check(said.startswith("Sent 1 sale saved offline"), f"what it sent is said after it loaded again ({said!r})")
+        server.stop()
+        server.binary = COMMISSION
+        server.start()
+        phone.get(base + "/")
 
         print("A sale the server refuses when it is sent stays on the phone with the reason")
         network(phone, online=False)

@@ -297,6 +297,8 @@ struct SettingsJob: Job {
 /// people and invitations, her password, her API tokens.
 package struct SettingsPageView: PageView {
     package typealias Choice = PageChoice
+    /// The release the server runs, said at the page's foot (what changed in each: CHANGELOG.md).
+    let release = CommissionRelease.version
 
     package struct Member: Sendable {
         let username: String, role: String

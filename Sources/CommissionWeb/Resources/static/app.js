@@ -89,10 +89,11 @@
     if (!signedIn || !window.fetch) { return; }
     var answered = false;
     var slow = setTimeout(function () { if (!answered) { connection.online = false; showConnection(); } }, 4000);
-    fetch("/health", { cache: "no-store", credentials: "omit" }).then(function () {
+    fetch("/health", { cache: "no-store", credentials: "omit" }).then(function (response) {
       answered = true;
       clearTimeout(slow);
-      if (!connection.online) { connection.online = true; showConnection(); flush(); }
+      noticeRelease(response);
+      if (!connection.online) { connection.online = true; showConnection(); flush(); } else { reloadIfMoved(); }
     }, function () {
       answered = true;
       clearTimeout(slow);
@@ -314,6 +315,7 @@
       method: "POST", credentials: "same-origin", redirect: "manual", body: body.toString(),
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" }
     }).then(function (response) {
+      noticeRelease(response);
       if (response.type === "opaqueredirect" || response.status === 401) {
         return { outcome: "wait", reason: "Sign in again to send it." };
       }
@@ -429,10 +431,40 @@
       return chain;
     }).catch(function () {}).then(function () {
       flushing = false;
-      if (sent.length) { notice("Sent " + sent.length + " sale" + (sent.length === 1 ? "" : "s") + " saved offline: " + sent.join("; ") + "."); }
-      return showQueue();
+      var said = sent.length ? "Sent " + sent.length + " sale" + (sent.length === 1 ? "" : "s") + " saved offline: " + sent.join("; ") + "." : "";
+      if (said) { notice(said); }
+      return showQueue().then(function () { reloadIfMoved(said); });
     });
   }
+
+  // ---- The server's release. The page says the release it was drawn by (data-release), every
+  // answer the server's (Commission-Release): once they differ (the server upgraded, or rolled
+  // back, while this page stayed open on her phone) the page loads itself again, as soon as
+  // nothing waits to be sent (a queued sale goes first, under its key, to the server that now
+  // answers) and she is typing in no field; what it had just said is said again after. Once per
+  // release: a page that comes back from the copy kept offline is not loaded again and again.
+  var release = document.body.getAttribute("data-release") || "";
+  var moved = null;
+  function noticeRelease(response) {
+    var theirs = response && response.headers ? response.headers.get("Commission-Release") : null;
+    if (release && theirs && theirs !== release) { moved = theirs; }
+  }
+  function typing() {
+    var active = document.activeElement;
+    if (!active) { return false; }
+    if (active.tagName === "TEXTAREA" || active.tagName === "SELECT") { return true; }
+    return active.tagName === "INPUT" && ["hidden", "submit", "button", "checkbox", "radio"].indexOf(active.type) < 0;
+  }
+  function reloadIfMoved(said) {
+    if (!moved || connection.waiting > 0 || typing() || !window.sessionStorage) { return; }
+    try {
+      if (sessionStorage.getItem("commission-reloaded-for") === moved) { return; }
+      sessionStorage.setItem("commission-reloaded-for", moved);
+      if (said) { sessionStorage.setItem("commission-notice", said); }
+    } catch (e) { return; }
+    location.reload();
+  }
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") { probe(); } });
 
   function showQueue() {
     return queued().then(function (records) {
@@ -774,5 +806,10 @@
     if (field.focus) { field.focus({ preventScroll: true }); }
   })();
   showConnection();
+  // Said again after the page loaded itself for the server's new release (reloadIfMoved).
+  try {
+    var again = window.sessionStorage && sessionStorage.getItem("commission-notice");
+    if (again && $("#main")) { sessionStorage.removeItem("commission-notice"); notice(again); }
+  } catch (e) {}
   probe();
 })();
