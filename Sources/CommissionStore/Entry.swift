@@ -118,11 +118,15 @@ public struct EntryRequest: StoreRequest {
             clinics.first { $0.id == self.clinic } ?? recent.first.flatMap { last in
                 clinics.first { $0.id == last.clinicID }
             } ?? clinics.first
-        let entries = try await store.prices(PriceQuery())
+        // Each product's entries apart (each clinic's among them found in its few), not the
+        // book's whole price list looked through once per product and clinic.
+        let entries = Dictionary(grouping: try await store.prices(PriceQuery()), by: \.productID)
         let products = try await store.products(ProductQuery(order: .mostSold)).map { product in
             var prices: [Clinic.ID: SalePrice] = [:]
+            let its = Dictionary(grouping: entries[product.id] ?? [], by: \.clinicID)
             for clinic in clinics {
-                let price = SalePrice(product, at: clinic.id, on: day, entries: entries)
+                guard let listed = its[clinic.id] else { continue }
+                let price = SalePrice(product, at: clinic.id, on: day, entries: listed)
                 if price.entryID != nil { prices[clinic.id] = price }
             }
             var entry = EntryProduct(

@@ -104,7 +104,7 @@ struct BookProposal {
 
 /// The set-up page (`setup.mustache`): her account, her book's currency, zone and locale, and her first clinic.
 package struct SetupPageView: PageView {
-    package struct Currency: Sendable {
+    package struct Currency: Sendable, TemplateValues {
         let code: String, name: String, selected: Bool
         package init(code: String, name: String, selected: Bool) {
             (self.code, self.name, self.selected) = (code, name, selected)
@@ -112,7 +112,7 @@ package struct SetupPageView: PageView {
     }
 
     /// A locale to choose, by its identifier (`de_DE`).
-    package struct Choice: Sendable {
+    package struct Choice: Sendable, TemplateValues {
         let id: String, name: String, selected: Bool
         package init(id: String, name: String, selected: Bool) {
             (self.id, self.name, self.selected) = (id, name, selected)

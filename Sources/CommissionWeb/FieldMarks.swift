@@ -6,7 +6,7 @@ import Foundation
 /// beside the sentence at the top (`aria-invalid="true" aria-describedby="refusal" autofocus`):
 /// a flag for each name the pages' forms give their fields (``Problem/field``). A form drawn
 /// afresh, or refused about none of its fields, marks none.
-package struct FieldMarks: Sendable {
+package struct FieldMarks: Sendable, TemplateValues {
     let name: Bool, sku: Bool, price: Bool, cost: Bool
     let clinic: Bool, product: Bool, date: Bool, quantity: Bool, discount: Bool, note: Bool
     let basis: Bool, share: Bool, tiers: Bool, from: Bool, until: Bool, kind: Bool, value: Bool

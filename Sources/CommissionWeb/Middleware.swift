@@ -372,7 +372,7 @@ enum KnownDevice {
     static let cookieName = "commission_device"
     static let lifetime: TimeInterval = 180 * 24 * 3600
 
-    struct Key: Sendable {
+    struct Key: Sendable, TemplateValues {
         let bytes: [UInt8]
     }
 

@@ -10,7 +10,7 @@ import Mustache
 /// The templates are the `.mustache` files of `Resources/templates` (a template's name is its file
 /// name without the extension; double mustaches escape HTML, triple ones are only used for HTML the
 /// server built itself). They are read and compiled once per process and shared by every book's app.
-package struct Pages: Sendable {
+package struct Pages: Sendable, TemplateValues {
     let library: MustacheLibrary
 
     /// The templates of this build, compiled once.
@@ -80,11 +80,11 @@ package struct Pages: Sendable {
 
 /// A page's typed view: the values its template shows, by name. A section over an optional shows
 /// when it is there; over an array, once for each element; over a `Bool`, when it is true.
-package protocol PageView: Sendable {}
+package protocol PageView: Sendable, TemplateValues {}
 
 /// One choice of a page's picker by its value (an order of dates, a currency, a kind): `label` is
 /// what she reads, `selected` when it is the one shown.
-package struct PageChoice: Sendable {
+package struct PageChoice: Sendable, TemplateValues {
     let value: String
     let label: String
     let selected: Bool
@@ -107,7 +107,7 @@ package struct PageChoice: Sendable {
 }
 
 /// One choice of a page's picker (a clinic, a product): `selected` when it is the one shown.
-package struct PageOption: Sendable {
+package struct PageOption: Sendable, TemplateValues {
     let id: Int64
     let name: String
     let selected: Bool
@@ -120,7 +120,7 @@ package struct PageOption: Sendable {
 /// The layout around every page (`layout.mustache`): the bars, the notices, the page's language.
 package struct LayoutView: PageView {
     /// Which tab and which link of the wide bar are the page's (`more` for the pages under More).
-    package struct Nav: Sendable {
+    package struct Nav: Sendable, TemplateValues {
         let entry: Bool, dashboard: Bool, sales: Bool, statements: Bool, year: Bool, payouts: Bool, book: Bool,
             transfer: Bool, settings: Bool, more: Bool
         package init(current: String, underMore: Bool) {

@@ -14,7 +14,7 @@ public protocol PushTransport: Sendable {
 /// subscription and signed with the server's VAPID identity; a device its push service says is
 /// gone (404, 410) removed; a push service that asks to wait (429, 5xx) tried again after its
 /// `Retry-After` (or a growing wait), a few times; never more than ``concurrency`` requests at once.
-package struct PushSender: Sendable {
+package struct PushSender: Sendable, TemplateValues {
     package let identity: WebPush.Identity
     /// The `sub` of the VAPID JWT: how a push service reaches whoever runs the server.
     package let contact: String

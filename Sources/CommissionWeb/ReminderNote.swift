@@ -6,7 +6,7 @@ import Foundation
 /// owes and by when it was due. The page hands it to her phone's share sheet (the Web Share API,
 /// each period's statement attached as a CSV where the browser can share files) or, where there
 /// is none, opens it as an e-mail draft (`mailto:`). The server sends nothing.
-package struct ReminderNote: Sendable {
+package struct ReminderNote: Sendable, TemplateValues {
     package let subject: String
     package let body: String
     /// Each period's statement as CSV, to attach: the pages' own links, space-separated.

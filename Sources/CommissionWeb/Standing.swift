@@ -13,7 +13,7 @@ import Logging
 /// - **Credit**: paid more than owed. **Paid**, **Nothing due**, and **Closed** beside any of them.
 /// - **Unconfirmed**: unpaid in the history she brought in (ended before the book was set up),
 ///   while she has not said whether it was paid (`HistoryQuestionStore`): never Overdue.
-package struct Chip: Sendable, Hashable {
+package struct Chip: Sendable, Hashable, TemplateValues {
     package let word: String
     /// The chip's colour class (`tone-…` in `app.css`): a meaning's token, never the only signal.
     package let tone: String
@@ -47,7 +47,7 @@ package struct Chip: Sendable, Hashable {
 }
 
 /// A figure beside its chip: `Overdue $291.12`.
-package struct ChipFigure: Sendable, Hashable {
+package struct ChipFigure: Sendable, Hashable, TemplateValues {
     package let chip: Chip
     package let amount: String
     /// A word after the figure: "$40.00 paid".
@@ -140,7 +140,7 @@ extension Chip {
 
 /// The question about her history (`history-question.mustache`), on the dashboard and Payouts:
 /// what is unpaid from before she began, and her two answers.
-package struct HistoryQuestionView: Sendable {
+package struct HistoryQuestionView: Sendable, TemplateValues {
     /// "Glow, Praxis Mitte and Haut & Co have 2.345,00 € unpaid from periods that ended before 1 Dec 2026."
     let said: String
     /// The last day "Mark paid" may cover (the day before the book was set up), and its label.

@@ -161,7 +161,7 @@ enum Secret {
 }
 
 /// An `application/x-www-form-urlencoded` body or query, as a dictionary (the last value of a repeated key wins).
-struct Form: Sendable {
+struct Form: Sendable, TemplateValues {
     var values: [String: String]
 
     init(values: [String: String]) { self.values = values }
@@ -484,7 +484,7 @@ public final class WorkGate: Sendable {
 }
 
 /// A link to the form that does what a page's sentence asks: "Add Glow's terms".
-package struct PageLink: Sendable, Equatable {
+package struct PageLink: Sendable, Equatable, TemplateValues {
     package let label: String
     package let href: String
 

@@ -82,7 +82,7 @@ package enum WebPush {
 
     /// The server's VAPID identity: an ES256 key pair, made once per server and kept in its
     /// database.
-    package struct Identity: Sendable {
+    package struct Identity: Sendable, TemplateValues {
         /// The private key's 32 bytes (its stored form: the key type itself is not `Sendable`).
         package let stored: [UInt8]
         /// The public key as the browser's `applicationServerKey` takes it: base64url of its 65 bytes.

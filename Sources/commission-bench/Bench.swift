@@ -88,6 +88,14 @@ struct Bench: AsyncParsableCommand {
         )
     )
     var onlyPages: String?
+    @Option(
+        name: .customLong("page"),
+        help: ArgumentHelp(
+            "With --only-pages: only this page, by its name in the table (`/ (Sale)`, `/year`; repeat for more), timed 200 times: to profile one page.",
+            valueName: "name"
+        )
+    )
+    var page: [String] = []
     @Flag(
         name: .customLong("only-postgres"),
         help: ArgumentHelp(
@@ -142,7 +150,13 @@ struct Bench: AsyncParsableCommand {
             let today = try await store.settings().today()
             let size = try await store.countSales(SaleQuery())
             var report = Report(machine: machine(), date: ISO8601DateFormatter().string(from: Date()), rows: [])
-            let pages = try await PageBench.measure(store, clinic: try await busiestClinic(path, today: today))
+            let pages = try await PageBench.measure(
+                store,
+                clinic: try await busiestClinic(path, today: today),
+                repetitions: page.isEmpty ? 20 : 200,
+                budget: page.isEmpty ? 10 : 60,
+                only: page.isEmpty ? nil : page
+            )
             PageBench.report(pages, size: size, store: "SQLite", small: nil, into: &report)
             print(report.table())
             return

@@ -52,12 +52,13 @@ struct PageBench {
 
     /// Each page of `store`'s book, served in this process as `commission serve` serves it: at
     /// most `repetitions` requests each after one to warm it, or fewer for a page slower than
-    /// `budget` seconds in all (at least three).
+    /// `budget` seconds in all (at least three). `only`: the pages whose name is one of these.
     static func measure(
         _ store: SQLiteStore,
         clinic: Clinic.ID?,
         repetitions: Int = 20,
-        budget: Double = 10
+        budget: Double = 10,
+        only: [String]? = nil
     ) async throws -> [(name: String, path: String, figure: Figure)] {
         let server = try await BenchServer(store: store)
         defer { server.stop() }
@@ -73,7 +74,8 @@ struct PageBench {
         let sale = try await store.sales(SaleQuery(page: Page(limit: 1))).first?.id
         var figures: [(name: String, path: String, figure: Figure)] = []
         let today = try await store.settings().today()
-        for (name, path) in pages(clinic: clinic, product: product, sale: sale, today: today) {
+        for (name, path) in pages(clinic: clinic, product: product, sale: sale, today: today)
+        where only?.contains(name) ?? true {
             func fetch() async throws -> Int {
                 var request = HTTPClientRequest(url: server.base + path)
                 request.headers.add(name: "Cookie", value: "commission_session=\(secret)")

@@ -2549,6 +2549,8 @@ import Testing
                         "csrf": csrf, "clinic": "\(test.glow.id)", "product": "\(test.serum.id)", "date": "2026-03-02",
                         "quantity": "3",
                         "price": "50.00", "cost": "20.00", "discount": "6.00",
+                        // Three units where she never sold more than one asks once (EntryTests): said yes.
+                        "confirmed": "1",
                     ])
             )
             #expect(saved.status == .seeOther)

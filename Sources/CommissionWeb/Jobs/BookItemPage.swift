@@ -229,7 +229,7 @@ extension BookJob {
 /// `clinic`, `product` and `terms` is set, and with a clinic its standing, split, deductions and prices.
 package struct BookItemView: PageView {
     /// What the clinic owes her now, in a sentence and a figure, with its statement and payouts.
-    package struct Standing: Sendable {
+    package struct Standing: Sendable, TemplateValues {
         /// "Owes you", "Paid you beyond what it owes", "Owes you nothing".
         let label: String
         let amount: String
@@ -275,7 +275,7 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct ScheduleChangeRow: Sendable {
+    package struct ScheduleChangeRow: Sendable, TemplateValues {
         let iso: String
         let from: String
         let schedule: String
@@ -285,7 +285,7 @@ package struct BookItemView: PageView {
     }
 
     /// A clinic's name and pay schedule, and the schedule's changes.
-    package struct ClinicPart: Sendable {
+    package struct ClinicPart: Sendable, TemplateValues {
         let name: String
         /// The schedule in force today, in words: what the folded form says it holds.
         let scheduleNow: String
@@ -323,7 +323,7 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct SplitRow: Sendable {
+    package struct SplitRow: Sendable, TemplateValues {
         let href: String
         let text: String
         /// "from 11/27/2025", "from the start".
@@ -336,7 +336,7 @@ package struct BookItemView: PageView {
     }
 
     /// Her split at a clinic: each of its sets of terms, a row each; those later sets replaced folded apart.
-    package struct Split: Sendable {
+    package struct Split: Sendable, TemplateValues {
         let clinicID: Int64
         /// In force, and to come.
         let terms: [SplitRow]
@@ -352,7 +352,7 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct DeductionRow: Sendable {
+    package struct DeductionRow: Sendable, TemplateValues {
         let id: Int64
         let name: String
         let amount: String
@@ -365,7 +365,7 @@ package struct BookItemView: PageView {
 
     /// The Add a deduction form's fields: as it starts, or as she typed them when it comes back
     /// to her refused (the refusal's field marked).
-    package struct DeductionFields: Sendable {
+    package struct DeductionFields: Sendable, TemplateValues {
         let name: String
         /// A share of the period's revenue, rather than a fixed amount.
         let revenueShare: Bool
@@ -385,7 +385,7 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct Deductions: Sendable {
+    package struct Deductions: Sendable, TemplateValues {
         let clinicName: String
         let today: String
         let open: Bool
@@ -408,7 +408,7 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct PriceRow: Sendable {
+    package struct PriceRow: Sendable, TemplateValues {
         let id: Int64
         let product: String
         let from: String
@@ -419,7 +419,7 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct ProductChoice: Sendable {
+    package struct ProductChoice: Sendable, TemplateValues {
         let id: Int64
         let name: String
         let price: String
@@ -431,7 +431,7 @@ package struct BookItemView: PageView {
     }
 
     /// The Set a price form's fields (its product is `products`' choice), as ``DeductionFields``.
-    package struct PriceFields: Sendable {
+    package struct PriceFields: Sendable, TemplateValues {
         let price: String, cost: String, from: String
         let invalid: FieldMarks
         package init(price: String = "", cost: String = "", from: String, invalid: FieldMarks = FieldMarks()) {
@@ -439,7 +439,7 @@ package struct BookItemView: PageView {
         }
     }
 
-    package struct Prices: Sendable {
+    package struct Prices: Sendable, TemplateValues {
         let clinicName: String
         let today: String
         let open: Bool
@@ -464,7 +464,7 @@ package struct BookItemView: PageView {
     }
 
     /// A product's fields: its own, or what she typed when the form comes back to her.
-    package struct ProductPart: Sendable {
+    package struct ProductPart: Sendable, TemplateValues {
         let name: String
         let sku: String
         let price: String
@@ -477,7 +477,7 @@ package struct BookItemView: PageView {
 
     /// A set of terms' fields (`share`, the basis, `from`, `tierRows`): theirs, or what she typed
     /// when the form comes back to her.
-    package struct TermsPart: Sendable {
+    package struct TermsPart: Sendable, TemplateValues {
         let clinic: String
         /// The product they are for alone, if any.
         let product: String?

@@ -887,7 +887,7 @@ struct BookJob: Job {
 }
 
 /// One row of a terms form's tiers: beyond a period's total, a share.
-package struct TierRow: Sendable {
+package struct TierRow: Sendable, TemplateValues {
     /// At most this many rows are read from a form.
     static let most = 20
 
@@ -975,7 +975,7 @@ package struct TierRow: Sendable {
 /// What the book page shows (`book.mustache`).
 package struct BookPageView: PageView {
     /// A clinic's row: its name, and how it pays her ("paid monthly · 40% of profit · 2 prices").
-    package struct ClinicRow: Sendable {
+    package struct ClinicRow: Sendable, TemplateValues {
         let id: Int64
         let name: String
         let meta: String
@@ -986,7 +986,7 @@ package struct BookPageView: PageView {
         }
     }
 
-    package struct ProductRow: Sendable {
+    package struct ProductRow: Sendable, TemplateValues {
         let id: Int64
         let name: String
         /// "$35.00 · cost $13.00".
@@ -994,7 +994,7 @@ package struct BookPageView: PageView {
         package init(id: Int64, name: String, meta: String) { (self.id, self.name, self.meta) = (id, name, meta) }
     }
 
-    package struct TermsRow: Sendable {
+    package struct TermsRow: Sendable, TemplateValues {
         let id: Int64
         /// In force, upcoming, or ended.
         let chip: Chip
@@ -1007,7 +1007,7 @@ package struct BookPageView: PageView {
     }
 
     /// What was just added, said in its own section.
-    package struct Added: Sendable {
+    package struct Added: Sendable, TemplateValues {
         let clinics: String?
         let products: String?
         let terms: String?
@@ -1017,7 +1017,7 @@ package struct BookPageView: PageView {
     }
 
     /// Which Add forms show open.
-    package struct Open: Sendable {
+    package struct Open: Sendable, TemplateValues {
         let clinic: Bool
         let product: Bool
         let terms: Bool
@@ -1026,7 +1026,7 @@ package struct BookPageView: PageView {
         }
     }
 
-    package struct Archived: Sendable {
+    package struct Archived: Sendable, TemplateValues {
         let kind: String
         let name: String
         let action: String
@@ -1037,7 +1037,7 @@ package struct BookPageView: PageView {
 
     /// The Add a clinic form's fields: as she typed them when it comes back to her refused (the
     /// refusal's field marked), else as it starts.
-    package struct ClinicFields: Sendable {
+    package struct ClinicFields: Sendable, TemplateValues {
         let name: String
         let monthly: Bool, semimonthly: Bool, weekly: Bool, biweekly: Bool
         /// A biweekly schedule's first day.
@@ -1052,7 +1052,7 @@ package struct BookPageView: PageView {
     }
 
     /// The Add a product form's fields, as ``ClinicFields``.
-    package struct ProductFields: Sendable {
+    package struct ProductFields: Sendable, TemplateValues {
         let name: String, price: String, cost: String
         let invalid: FieldMarks
         package init(name: String = "", price: String = "", cost: String = "", invalid: FieldMarks = FieldMarks()) {
@@ -1062,7 +1062,7 @@ package struct BookPageView: PageView {
 
     /// The Add terms form's share and basis, as ``ClinicFields`` (its clinic, product, tiers and
     /// first day are `clinicOptions`, `productOptions`, `tierRows` and `termsFrom`).
-    package struct TermsFields: Sendable {
+    package struct TermsFields: Sendable, TemplateValues {
         let share: String
         let revenue: Bool
         let invalid: FieldMarks

@@ -520,7 +520,7 @@ package struct ComparePageView: PageView {
     package typealias Choice = PageChoice
 
     /// A clinic's periods, the running one first (an `optgroup`).
-    package struct Clinic: Sendable {
+    package struct Clinic: Sendable, TemplateValues {
         let name: String
         let periods: [Choice]
         package init(name: String, periods: [Choice]) { (self.name, self.periods) = (name, periods) }
@@ -528,7 +528,7 @@ package struct ComparePageView: PageView {
 
     /// A product name of theirs she has not told yet, with her products to choose from (the one
     /// she chose, when the form comes back to her).
-    package struct Unknown: Sendable {
+    package struct Unknown: Sendable, TemplateValues {
         let index: Int, name: String
         let products: [PageOption]
         package init(index: Int, name: String, products: [PageOption]) {
@@ -536,7 +536,7 @@ package struct ComparePageView: PageView {
         }
     }
 
-    package struct Line: Sendable {
+    package struct Line: Sendable, TemplateValues {
         let number: Int, date: String, product: String, theirs: String, yours: String, what: String, difference: String
         /// She ticked it to add to her book, or to dispute.
         let canAccept: Bool, accepted: Bool, disputed: Bool
@@ -559,7 +559,7 @@ package struct ComparePageView: PageView {
         }
     }
 
-    package struct Result: Sendable {
+    package struct Result: Sendable, TemplateValues {
         let title: String, theirTotal: String, herTotal: String, difference: String
         /// "3 lines agree."
         let agree: String
@@ -625,7 +625,7 @@ package struct ComparePageView: PageView {
 
 /// The dispute to send back (`dispute.mustache`): printable, in the clinic's words ("yours", "mine").
 package struct DisputePageView: PageView {
-    package struct Line: Sendable {
+    package struct Line: Sendable, TemplateValues {
         let date: String, product: String, theirs: String, yours: String, what: String, difference: String
         package init(date: String, product: String, theirs: String, yours: String, what: String, difference: String) {
             (self.date, self.product, self.theirs, self.yours, self.what, self.difference) = (

@@ -203,7 +203,7 @@ package struct DashboardJob: Job {
 
 /// Everything the dashboard page shows, read once: what its live stream renders after each change.
 package struct DashboardPageRequest: StoreRequest {
-    package struct Value: Sendable {
+    package struct Value: Sendable, TemplateValues {
         var settings: BookSettings
         var dashboard: Dashboard
         var series: MonthSeries
@@ -233,7 +233,7 @@ package struct DashboardPageRequest: StoreRequest {
 /// What the dashboard's body shows (`dashboard-body.mustache`), redrawn whole by its live stream.
 package struct DashboardView: PageView {
     /// A clinic's card: what it owes her over every period (or, as a credit, what it paid beyond).
-    package struct Card: Sendable {
+    package struct Card: Sendable, TemplateValues {
         let id: Int64
         let name: String
         /// Its colour class (`c0`…), the same in the charts.
@@ -261,7 +261,7 @@ package struct DashboardView: PageView {
     }
 
     /// A headline: commission today, this month, this year.
-    package struct Tile: Sendable {
+    package struct Tile: Sendable, TemplateValues {
         /// The figure's element id (`today-commission`…), which the tests and the live page read.
         let id: String
         let label: String
@@ -275,7 +275,7 @@ package struct DashboardView: PageView {
     }
 
     /// A product's year.
-    package struct Product: Sendable {
+    package struct Product: Sendable, TemplateValues {
         let name: String
         let units: Int64
         let revenue: String

@@ -361,7 +361,7 @@ struct EntryJob: Job {
 /// The Sale page (`entry.mustache`): the form, prefilled; the sale just saved with its Undo; the
 /// days she missed; her recent sales with Repeat.
 package struct EntryPageView: PageView {
-    package struct Product: Sendable {
+    package struct Product: Sendable, TemplateValues {
         let id: Int64, name: String
         /// Its price at the chosen clinic, as typed and as shown; `prices` every clinic's, for the page's script.
         let price: String, priceShown: String
@@ -374,7 +374,7 @@ package struct EntryPageView: PageView {
         }
     }
 
-    package struct Recent: Sendable {
+    package struct Recent: Sendable, TemplateValues {
         let id: Int64, date: String, clinic: String
         /// "2 × Serum 30ml".
         let what: String
@@ -388,13 +388,13 @@ package struct EntryPageView: PageView {
         }
     }
 
-    package struct MissedDay: Sendable {
+    package struct MissedDay: Sendable, TemplateValues {
         let iso: String, label: String, last: Bool
         package init(iso: String, label: String, last: Bool) { (self.iso, self.label, self.last) = (iso, label, last) }
     }
 
     /// The sale just saved, with its Undo.
-    package struct Saved: Sendable {
+    package struct Saved: Sendable, TemplateValues {
         let id: Int64, what: String, clinic: String, backdated: Bool
         /// "yesterday (11/25/2026)", "on 11/20/2026".
         let date: String
@@ -407,7 +407,7 @@ package struct EntryPageView: PageView {
     }
 
     /// A refused (or questioned) form's fields as she typed them, and the field the sentence is about.
-    package struct Typed: Sendable {
+    package struct Typed: Sendable, TemplateValues {
         let quantity: String, price: String, priceDefault: String, discount: String, note: String
         let noCommission: Bool
         /// She marked it a return.
@@ -467,7 +467,7 @@ package struct EntryPageView: PageView {
     let confirm: Bool
     let csrf: String
 
-    package struct Invalid: Sendable {
+    package struct Invalid: Sendable, TemplateValues {
         let clinic: Bool, product: Bool, quantity: Bool, price: Bool, date: Bool, discount: Bool, note: Bool
         init(_ field: String) {
             (clinic, product, quantity, price) = (

@@ -245,21 +245,21 @@ extension TransferJob.CheckedFile {
 /// clinic (how it pays, her share, from the file's first sale there), per new product (its price
 /// and cost from the file's first line), per clinic without terms for the file's dates; the file
 /// kept in it (the CSV's text, or the staged workbook's token) and how it is read.
-package struct ImportNeedsView: Sendable {
+package struct ImportNeedsView: Sendable, TemplateValues {
     /// The most rows of each kind a form holds (a file naming more is told to split).
     static let limit = 200
 
-    package struct ClinicRow: Sendable {
+    package struct ClinicRow: Sendable, TemplateValues {
         let index: Int, name: String, firstSale: String, from: String
         let kinds: [PageChoice], weekdays: [PageChoice], anchor: String
         let share: String, revenue: Bool
     }
 
-    package struct ProductRow: Sendable {
+    package struct ProductRow: Sendable, TemplateValues {
         let index: Int, name: String, price: String, cost: String
     }
 
-    package struct TermsRow: Sendable {
+    package struct TermsRow: Sendable, TemplateValues {
         let index: Int, clinic: String, firstSale: String, from: String, share: String, revenue: Bool
     }
 

@@ -25,7 +25,7 @@ extension Job {
 
 /// What every job works with: the book's store, the compiled pages, the server's configuration
 /// and the book's live dashboard hub.
-struct WebApp: Sendable {
+struct WebApp: Sendable, TemplateValues {
     let store: any WebStore
     let pages: Pages
     let configuration: WebConfiguration

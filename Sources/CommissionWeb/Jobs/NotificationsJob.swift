@@ -412,7 +412,7 @@ extension WebPush.Identity {
 
 /// Settings → Notifications (`notifications.mustache`).
 package struct NotificationsPageView: PageView {
-    package struct Device: Sendable {
+    package struct Device: Sendable, TemplateValues {
         let id: Int64, label: String, since: String
         /// Its push service's URL: the page's script tells by it whether this browser is one of them.
         let endpoint: String

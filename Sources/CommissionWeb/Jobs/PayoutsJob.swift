@@ -875,7 +875,7 @@ package struct ClinicPeriodsPageView: PageView {
 }
 
 package struct PayoutsPageView: PageView {
-    package struct Period: Sendable {
+    package struct Period: Sendable, TemplateValues {
         let period: String, expected: String, received: String
         /// What is left to pay, or (with `credit`) what it paid beyond.
         let difference: String
@@ -917,7 +917,7 @@ package struct PayoutsPageView: PageView {
         }
     }
 
-    package struct Clinic: Sendable {
+    package struct Clinic: Sendable, TemplateValues {
         let id: Int64, clinic: String, balance: String, balanceLabel: String
         /// It paid more than it owes.
         let credit: Bool
@@ -961,7 +961,7 @@ package struct PayoutsPageView: PageView {
     /// One choice of a picker of the bank form (an order of dates, a saved mapping).
     package typealias Choice = PageChoice
 
-    package struct Deposit: Sendable {
+    package struct Deposit: Sendable, TemplateValues {
         let line: Int, date: String, amount: String, description: String, proposal: String, why: String, key: String
         let canRecord: Bool, exact: Bool, attention: Bool
         /// Its box is ticked: she ticked it, or (before she did) it fits exactly.
@@ -994,7 +994,7 @@ package struct PayoutsPageView: PageView {
     }
 
     /// Her bank statement, read and matched (or not yet).
-    package struct Bank: Sendable {
+    package struct Bank: Sendable, TemplateValues {
         let text: String, decimalComma: Bool, hasDeposits: Bool
         /// Its fold shows open: there are deposits, text she gave, or a refusal.
         let open: Bool

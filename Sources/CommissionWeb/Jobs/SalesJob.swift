@@ -375,7 +375,7 @@ struct SalesJob: Job {
 package struct SalesPageView: PageView {
     package typealias Option = PageOption
 
-    package struct Row: Sendable {
+    package struct Row: Sendable, TemplateValues {
         let id: Int64
         let quantity: Int64
         let product: String
@@ -440,7 +440,7 @@ package struct SalesPageView: PageView {
 /// A sale's page (`edit-sale.mustache`): what it earned her and how, its form folded, Void a step
 /// aside, its history.
 package struct SalePageView: PageView {
-    package struct Change: Sendable {
+    package struct Change: Sendable, TemplateValues {
         let at: String
         let actor: String
         let action: String

@@ -300,12 +300,12 @@ package struct SettingsPageView: PageView {
     /// The release the server runs, said at the page's foot (what changed in each: CHANGELOG.md).
     let release = CommissionRelease.version
 
-    package struct Member: Sendable {
+    package struct Member: Sendable, TemplateValues {
         let username: String, role: String
         package init(username: String, role: String) { (self.username, self.role) = (username, role) }
     }
 
-    package struct Token: Sendable {
+    package struct Token: Sendable, TemplateValues {
         let id: Int64, name: String, created: String
         package init(id: Int64, name: String, created: String) {
             (self.id, self.name, self.created) = (id, name, created)

@@ -337,7 +337,7 @@ struct StatementsJob: Job {
 package struct StatementPageView: PageView {
     package typealias Option = PageOption
 
-    package struct Line: Sendable {
+    package struct Line: Sendable, TemplateValues {
         let date: String, product: String, quantity: Int64, price: String, discount: String, revenue: String,
             profit: String, share: String
         let commission: String
@@ -363,7 +363,7 @@ package struct StatementPageView: PageView {
         }
     }
 
-    package struct Accelerator: Sendable {
+    package struct Accelerator: Sendable, TemplateValues {
         let tiers: String, basisTotal: String, amount: String
 
         package init(tiers: String, basisTotal: String, amount: String) {
@@ -371,7 +371,7 @@ package struct StatementPageView: PageView {
         }
     }
 
-    package struct Deduction: Sendable {
+    package struct Deduction: Sendable, TemplateValues {
         let name: String, amount: String
 
         package init(name: String, amount: String) {
@@ -381,8 +381,8 @@ package struct StatementPageView: PageView {
 
     /// A statement of many lines, grouped: by day or by product, each group with its figures and
     /// the link that opens its lines.
-    package struct Grouping: Sendable {
-        package struct Group: Sendable {
+    package struct Grouping: Sendable, TemplateValues {
+        package struct Group: Sendable, TemplateValues {
             let label: String, href: String, sales: String, revenue: String, commission: String
             /// Its lines are shown under the groups.
             let open: Bool
@@ -403,7 +403,7 @@ package struct StatementPageView: PageView {
     }
 
     /// The group whose lines are shown: "Nov 3: 1,234 sales", a page of them at a time.
-    package struct Opened: Sendable {
+    package struct Opened: Sendable, TemplateValues {
         let title: String
         /// "Lines 201–400 of 1,234", when its lines take more than a page.
         let range: String?
@@ -418,7 +418,7 @@ package struct StatementPageView: PageView {
         }
     }
 
-    package struct Statement: Sendable {
+    package struct Statement: Sendable, TemplateValues {
         let clinic: String, period: String, closed: Bool
         let previousLink: String, nextLink: String, csvLink: String, compareLink: String
         /// The periods either side, as the stepper names them ("Oct 2026"); none after the running one.
@@ -488,7 +488,7 @@ package struct StatementPageView: PageView {
     }
 
     /// A period's balance as a sentence, and the colour of its meaning (`owed`, `paid`, `credit`, `overdue`).
-    package struct Standing: Sendable {
+    package struct Standing: Sendable, TemplateValues {
         package let sentence: String
         package let meaning: String
         package init(sentence: String, meaning: String) { (self.sentence, self.meaning) = (sentence, meaning) }
@@ -541,7 +541,7 @@ package struct StatementPageView: PageView {
 /// year — what its pay periods ending in the year were to pay, what it paid, what it still owes —
 /// with its months one tap away.
 package struct YearPageView: PageView {
-    package struct Figures: Sendable {
+    package struct Figures: Sendable, TemplateValues {
         /// "1,039", and "1 sale", "1,039 sales".
         let sales: String, salesText: String
         let revenue: String, earned: String, periods: Int, commission: String, accelerators: String, deductions: String
@@ -579,7 +579,7 @@ package struct YearPageView: PageView {
         }
     }
 
-    package struct Month: Sendable {
+    package struct Month: Sendable, TemplateValues {
         let month: String, sales: String, revenue: String, earned: String
 
         package init(month: String, sales: String, revenue: String, earned: String) {
@@ -587,7 +587,7 @@ package struct YearPageView: PageView {
         }
     }
 
-    package struct Clinic: Sendable {
+    package struct Clinic: Sendable, TemplateValues {
         let name: String
         /// How it stands (``Chip``): overdue now, in the year running; paid beyond.
         let chip: Chip?

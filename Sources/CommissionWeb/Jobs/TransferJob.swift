@@ -967,10 +967,10 @@ package final class RestoreStaging: Sendable {
 /// A file's columns beside the fields they may hold, for her to say which holds what
 /// (`column-mapping.mustache`, on the Import page and on the bank and Compare forms): what her
 /// saved mapping for these headers, or Commission's own reading of them, says is chosen already.
-package struct ColumnMappingView: Sendable {
+package struct ColumnMappingView: Sendable, TemplateValues {
     package typealias Choice = PageChoice
 
-    package struct Column: Sendable {
+    package struct Column: Sendable, TemplateValues {
         let index: Int
         let header: String
         /// Its first row's value.
@@ -1062,7 +1062,7 @@ package struct TransferPageView: PageView {
     package typealias Choice = PageChoice
 
     /// A workbook checked and kept for her confirmation.
-    package struct StagedWorkbook: Sendable {
+    package struct StagedWorkbook: Sendable, TemplateValues {
         let token: String, dates: String, again: Bool
         package init(token: String, dates: String, again: Bool) {
             (self.token, self.dates, self.again) = (token, dates, again)
@@ -1070,7 +1070,7 @@ package struct TransferPageView: PageView {
     }
 
     /// One sale of a dry run, as read.
-    package struct PreviewRow: Sendable {
+    package struct PreviewRow: Sendable, TemplateValues {
         let line: Int, date: String, clinic: String, product: String, quantity: Int64, price: String, cost: String
         package init(
             line: Int,
@@ -1088,7 +1088,7 @@ package struct TransferPageView: PageView {
     }
 
     /// One problem, with every line it is on ("lines 3–14, 19").
-    package struct ProblemRow: Sendable {
+    package struct ProblemRow: Sendable, TemplateValues {
         let lines: String, column: String, reason: String
         package init(lines: String, column: String, reason: String) {
             (self.lines, self.column, self.reason) = (lines, column, reason)
@@ -1096,7 +1096,7 @@ package struct TransferPageView: PageView {
     }
 
     /// A CSV checked and good, kept for her Import: its text and how it was read.
-    package struct CheckedCSV: Sendable {
+    package struct CheckedCSV: Sendable, TemplateValues {
         let csv: String, kind: String, dates: String, decimalComma: Bool, mapping: String
         package init(csv: String, kind: String, dates: String, decimalComma: Bool, mapping: String) {
             (self.csv, self.kind, self.dates, self.decimalComma, self.mapping) = (
@@ -1105,7 +1105,7 @@ package struct TransferPageView: PageView {
         }
     }
 
-    package struct Restore: Sendable {
+    package struct Restore: Sendable, TemplateValues {
         /// "An SQLite backup or a book archive".
         let takes: String
         let maxSize: String
@@ -1117,14 +1117,14 @@ package struct TransferPageView: PageView {
     }
 
     /// An order of dates chosen (none: told from the file).
-    package struct DatesChoice: Sendable {
+    package struct DatesChoice: Sendable, TemplateValues {
         let mdy: Bool, dmy: Bool, ymd: Bool
         package init(_ order: DateOrder?) { (mdy, dmy, ymd) = (order == .mdy, order == .dmy, order == .ymd) }
     }
 
     /// How the CSV form reads a file: as she chose, or as her book's locale writes (dates
     /// day-first, a decimal comma); "again" when she ticked it and was refused.
-    package struct Reading: Sendable {
+    package struct Reading: Sendable, TemplateValues {
         let dates: DatesChoice
         let decimalComma: Bool
         let again: Bool
@@ -1136,7 +1136,7 @@ package struct TransferPageView: PageView {
     }
 
     /// The workbook form's choices, as ``Reading``; `open` unfolds them (its refusal, to send it again).
-    package struct WorkbookForm: Sendable {
+    package struct WorkbookForm: Sendable, TemplateValues {
         let dates: DatesChoice
         let again: Bool
         let open: Bool

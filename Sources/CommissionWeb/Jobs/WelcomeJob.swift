@@ -216,8 +216,8 @@ struct FirstClinic {
 }
 
 /// The first steps of a new book (`first-steps.mustache`), each a link to the form that does it.
-package struct FirstSteps: Sendable {
-    package struct Item: Sendable {
+package struct FirstSteps: Sendable, TemplateValues {
+    package struct Item: Sendable, TemplateValues {
         let number: Int, label: String, href: String, done: Bool
         package init(number: Int, label: String, href: String, done: Bool) {
             (self.number, self.label, self.href, self.done) = (number, label, href, done)
@@ -234,11 +234,11 @@ package struct FirstSteps: Sendable {
 
 /// The first clinic's fields (`first-clinic-fields.mustache`), on the set-up page and at `/welcome`:
 /// what she typed when they are drawn again.
-package struct FirstClinicFields: Sendable {
+package struct FirstClinicFields: Sendable, TemplateValues {
     package typealias Choice = PageChoice
 
     /// A product she sells there (`product-row.mustache`).
-    package struct ProductRow: Sendable {
+    package struct ProductRow: Sendable, TemplateValues {
         let index: Int, number: Int, name: String, price: String, cost: String
         /// The first row, required while the book has no product.
         let first: Bool
