@@ -404,16 +404,23 @@ extension SQLiteStore {
             let settings = try Self.settings(db)
             let clinic = try Self.clinic(db, id)
             try Ledger.checkPeriod(period, of: clinic)
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Rows.saleColumns), product.name FROM sale JOIN product ON product.id = sale.productId
-                    WHERE sale.clinicId = ? AND sale.date BETWEEN ? AND ? AND sale.isVoided = 0
-                    ORDER BY sale.date, sale.id
-                    """,
-                arguments: [id.rawValue, period.start.description, period.end.description]
-            )
-            let lines = try rows.map { StatementLine(sale: try Rows.sale($0), productName: $0[18]) }
+            // Read through SQLite's C API: a busy clinic's month is tens of thousands of lines, and
+            // GRDB's generic decoding of each cell was half of a statement's time.
+            let lines = try FastStatement.rows(
+                try db.cachedStatement(
+                    sql: """
+                        SELECT \(Rows.saleColumns), product.name FROM sale JOIN product ON product.id = sale.productId
+                        WHERE sale.clinicId = ? AND sale.date BETWEEN ? AND ? AND sale.isVoided = 0
+                        ORDER BY sale.date, sale.id
+                        """
+                )
+            ) {
+                $0.bind(id.rawValue)
+                $0.bind(period.start.description)
+                $0.bind(period.end.description)
+            } read: {
+                StatementLine(sale: try Rows.sale($0), productName: $0.text(18))
+            }
             let payouts = try Row.fetchAll(
                 db,
                 sql:
