@@ -21,7 +21,9 @@ public final class PostgresBookDatabase: Sendable {
     /// How many times another host took over as the primary; also the process's metric
     /// `commission_database_failovers_total`.
     private let failoverCount = Mutex(0)
-    private let failoverCounter = Counter(label: "commission_database_failovers_total")
+    /// Labelled with the database (`database="main"`, or a further database's name): one failover
+    /// is one takeover of one database, counted once.
+    private let failoverCounter: Counter
     package let changeFeed: PostgresChanges
     private let watcher = Mutex<Task<Void, Never>?>(nil)
     /// The work running on the pool's connections (see ``withConnection(_:)``).
@@ -38,8 +40,14 @@ public final class PostgresBookDatabase: Sendable {
         /// Whether why no host is the primary was said in this outage.
         var saidWhy = false
         /// Since when it is away, and how many requests were refused meanwhile: said once, at the end.
+        /// Counted from the first request refused: one whose connection died under it before the
+        /// watcher saw the database go (a primary killed), then each refused at once while away.
         var awaySince: ContinuousClock.Instant?
         var refused = 0
+        /// The first request refused since the database last answered the watcher, and how many:
+        /// an outage that has begun before the watcher sees it (cleared when the watcher is answered).
+        var firstRefusal: ContinuousClock.Instant?
+        var refusedBefore = 0
     }
 
     /// The connection pool in use now (a new one once the database is back after going away).
@@ -99,6 +107,10 @@ public final class PostgresBookDatabase: Sendable {
         }
         let client = PostgresClient(configuration: try Self.configuration(target, host: host), backgroundLogger: logger)
         self.logger = logger
+        failoverCounter = Counter(
+            label: "commission_database_failovers_total",
+            dimensions: [("database", logger[metadataKey: "database"].map { "\($0)" } ?? "main")]
+        )
         lent = LentConnections(logger: logger)
         pool = Mutex(Pool(client: client, running: Self.run(client), host: host))
         changeFeed = PostgresChanges(logger: logger)
@@ -228,8 +240,42 @@ public final class PostgresBookDatabase: Sendable {
     package func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await available().withConnection { [lent] connection in
-            try await lent.run(on: connection, body)
+        try await counting {
+            try await available().withConnection { [lent] connection in
+                try await lent.run(on: connection, body)
+            }
+        }
+    }
+
+    /// `body`, a request's work on the database: when it fails because the database went away (its
+    /// connection lost, the pool stopped), the refusal counts in the outage the log tells.
+    private func counting<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            if Self.isLostConnection(error)
+                || (error as? PostgresTransactionError).map({ failed in
+                    [failed.closureError, failed.commitError, failed.beginError].contains {
+                        $0.map(Self.isLostConnection) ?? false
+                    }
+                }) == true
+            {
+                refusedOnALostConnection()
+            }
+            throw error
+        }
+    }
+
+    /// A request failed on a connection the database dropped: while away it is one more refused;
+    /// before the watcher sees it go, the outage's first (or one more of its first).
+    private func refusedOnALostConnection() {
+        pool.withLock { pool in
+            if pool.isAway {
+                pool.refused += 1
+            } else {
+                pool.firstRefusal = pool.firstRefusal ?? .now
+                pool.refusedBefore += 1
+            }
         }
     }
 
@@ -272,6 +318,13 @@ public final class PostgresBookDatabase: Sendable {
     package func transactionInPlace<T: Sendable>(
         readOnly: Bool = false,
         _ body: (ConnectionSteps) async throws -> T
+    ) async throws -> T {
+        try await counting { try await transactionInPlace(readOnly: readOnly, uncounted: body) }
+    }
+
+    private func transactionInPlace<T: Sendable>(
+        readOnly: Bool,
+        uncounted body: (ConnectionSteps) async throws -> T
     ) async throws -> T {
         try await available().withConnection { [lent, logger] connection in
             let step = ConnectionSteps(connection: connection, lent: lent)
@@ -413,8 +466,10 @@ public final class PostgresBookDatabase: Sendable {
         let stopped: Task<Void, Never>? = pool.withLock { pool in
             guard !pool.isAway else { return nil }
             pool.isAway = true
-            pool.awaySince = .now
-            pool.refused = 0
+            // From the first request refused, when requests failed before the watcher saw it.
+            pool.awaySince = pool.firstRefusal ?? .now
+            pool.refused = pool.refusedBefore
+            (pool.firstRefusal, pool.refusedBefore) = (nil, 0)
             return pool.running
         }
         guard let stopped else { return false }
@@ -434,7 +489,11 @@ public final class PostgresBookDatabase: Sendable {
     /// The database answers on `host`: after an absence, or when another host took over as the
     /// primary, a new pool takes over.
     private func answers(on host: Host) {
-        let (wasAway, previous) = pool.withLock { ($0.isAway, $0.host) }
+        let (wasAway, previous) = pool.withLock { pool in
+            // Answered as before: what failed since was a moment, not an outage.
+            if !pool.isAway && pool.host == host { (pool.firstRefusal, pool.refusedBefore) = (nil, 0) }
+            return (pool.isAway, pool.host)
+        }
         guard wasAway || previous != host else { return }
         // The old pool stops first: what runs on it fails into a 503, as when the database goes away.
         if !wasAway { _ = stopPool() }

@@ -86,9 +86,9 @@ import Testing
 
         let log = standby.directory + "/server.log"
         let server = try ServerProcess(["--database", url, "--metrics-token", metricsToken], log: log)
-        let (acknowledged, stopped, lines) = try await server.run { client in
+        let (outcome, stopped, lines) = try await server.run { client in
             try await server.waitUntilAnswering(client)
-            let acknowledged = try await DatabaseOutageTests().load(
+            let outcome = try await DatabaseOutageTests().load(
                 server: server.base,
                 client: client,
                 token: token,
@@ -115,28 +115,35 @@ import Testing
             let metrics = String(
                 buffer: try await client.execute(scrape, timeout: .seconds(60)).body.collect(upTo: 1 << 22)
             )
+            // One failover of one database, labelled with it.
             #expect(
-                metrics.split(separator: "\n").contains("commission_database_failovers_total 1"),
+                metrics.split(separator: "\n").contains(#"commission_database_failovers_total{database="main"} 1"#),
                 "\(metrics.split(separator: "\n").filter { $0.contains("failover") })"
             )
-            return acknowledged
+            return outcome
         }
         #expect(stopped, "commission serve did not end within 10 s of SIGTERM")
+        let takeover = lines.filter {
+            $0.contains("The database's primary is now 127.0.0.1:\(standby.port) (it was 127.0.0.1:\(primary.port))")
+        }
+        #expect(takeover.count == 1, "\(lines.suffix(20))")
+        // Told as it happened: every 503 she was answered is among those it counts, from the first
+        // request refused on the dead primary (a primary killed fails requests before the watcher
+        // sees it go), and its seconds are not those of the watcher's last look.
         #expect(
-            lines.filter {
-                $0.contains(
-                    "The database's primary is now 127.0.0.1:\(standby.port) (it was 127.0.0.1:\(primary.port))"
-                )
-            }.count == 1,
-            "\(lines.suffix(20))"
+            takeover.allSatisfy {
+                DatabaseOutageTests.refusedSaid(in: $0).map { $0 >= outcome.refused && $0 > 0 } ?? false
+            },
+            "\(takeover) for \(outcome.refused) refused"
         )
+        #expect(!takeover.contains { $0.contains("after 0.0 s") }, "\(takeover)")
 
         // Every acknowledged sale is in the book, once.
         let database = try await PostgresBookDatabase(url: url)
         defer { database.shutdown() }
         let store = try await PostgresStore.firstBook(in: database, creatingWith: settings)
         let sales = try await store.sales(SaleQuery(includeVoided: true, page: Page(limit: 100_000)))
-        #expect(sales.count == acknowledged, "\(sales.count) sales for \(acknowledged) acknowledged")
+        #expect(sales.count == outcome.acknowledged, "\(sales.count) sales for \(outcome.acknowledged) acknowledged")
     }
 
     func failover(_ primary: PrivatePostgres, _ standby: PrivatePostgres) async throws {
