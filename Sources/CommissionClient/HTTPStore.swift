@@ -900,8 +900,10 @@ public enum RemoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
             "The server's answer cannot be read (\(what)): is it a Commission server of the same version?"
         case .otherRelease(let server?, let what) where server > CommissionRelease.version:
             "The server runs Commission \(server), newer than this app's \(CommissionRelease.version), and answered what this app cannot read (\(what)): update the app."
-        case .otherRelease(let server, let what):
-            "The server runs Commission \(server ?? "of a release before 2026.12.03"), older than this app's \(CommissionRelease.version), and answered what this app cannot read (\(what)): upgrade the server, or use the app of its release."
+        case .otherRelease(let server?, let what):
+            "The server runs Commission \(server), older than this app's \(CommissionRelease.version), and answered what this app cannot read (\(what)): upgrade the server, or use the app of its release."
+        case .otherRelease(nil, let what):
+            "The server does not say its release — a Commission before 2026.12.03, older than this app's \(CommissionRelease.version), or not a Commission server — and answered what this app cannot read (\(what)): upgrade the server, or check its address."
         case .unsupported(let what): what
         }
     }

@@ -109,7 +109,7 @@ public final class PostgresBookDatabase: Sendable {
         self.logger = logger
         failoverCounter = Counter(
             label: "commission_database_failovers_total",
-            dimensions: [("database", logger[metadataKey: "database"].map { "\($0)" } ?? "main")]
+            dimensions: [("database", logger[metadataKey: "database"].map { "\($0)" } ?? PostgresBooks.mainName)]
         )
         lent = LentConnections(logger: logger)
         pool = Mutex(Pool(client: client, running: Self.run(client), host: host))

@@ -110,6 +110,20 @@ public struct UnconfirmedHistory: Sendable, Hashable {
         return history
     }
 
+    /// After `summary`'s import into `store`: when it brought the first sales into her book — her
+    /// history, however the book was made (`commission init`, a restore, the first visit) — the
+    /// periods of that history are asked about once: the question opens on the day after its last
+    /// sale (today at most), unless it is open already. An import into a book that had sales asks
+    /// nothing (her weekly sheet never turns a late clinic quiet); a dry run, nothing. The command
+    /// line, the page and the API's imports all call it.
+    public static func askAfterImport(_ summary: ImportSummary, into store: any CommissionStore) async throws {
+        guard !summary.dryRun, summary.sales > 0, let last = summary.lastSaleDate,
+            let question = store as? any HistoryQuestionStore, try await question.historyQuestion() == nil,
+            try await store.countSales(SaleQuery(includeVoided: true)) == summary.sales
+        else { return }
+        try await question.setHistoryQuestion(min(try await store.settings().today(), last.adding(days: 1)))
+    }
+
     /// Her history's unpaid periods while the book's question is open and something is unpaid
     /// (nil otherwise: nothing to ask, nothing shown apart), on the dashboard's day.
     public static func asked(of store: any CommissionStore, dashboard: Dashboard) async throws -> UnconfirmedHistory? {

@@ -1,7 +1,6 @@
 import CommissionCore
 import CommissionKit
 import CommissionStore
-import Logging
 
 /// How money stands, in the one vocabulary every page speaks: each state is one word on a chip of
 /// its tone (`chip.mustache`), the same on the dashboard, Payouts, a clinic's page and the year.
@@ -163,28 +162,5 @@ package struct HistoryQuestionView: Sendable, TemplateValues {
         throughLabel = style.format(last)
         self.back = back
         self.csrf = csrf
-    }
-}
-
-extension WebApp {
-    /// What an import made is counted; and when it brought the first sales into her book — her
-    /// history, however the book was made (`commission init`, a restore, the first visit) — the
-    /// periods of that history are asked about once (``HistoryQuestionStore``): the question opens
-    /// on the day after its last sale (today at most), unless it is open already. A later import
-    /// into a book that has sales asks nothing (her weekly sheet never turns a late clinic quiet).
-    /// The import is in by then: a failure to ask is logged, never said as the import's.
-    func imported(_ summary: ImportSummary) async {
-        configuration.metrics?.imported(summary)
-        guard !summary.dryRun, summary.sales > 0, let last = summary.lastSaleDate,
-            let question = store as? any HistoryQuestionStore
-        else { return }
-        do {
-            guard try await question.historyQuestion() == nil,
-                try await store.countSales(SaleQuery(includeVoided: true)) == summary.sales
-            else { return }
-            try await question.setHistoryQuestion(min(try await store.settings().today(), last.adding(days: 1)))
-        } catch {
-            Logger(label: "commission").warning("The question about an imported history was not opened: \(error)")
-        }
     }
 }

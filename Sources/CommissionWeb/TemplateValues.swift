@@ -24,6 +24,9 @@ enum TemplateNames {
     private static let known = Mutex<[ObjectIdentifier: [String: Int]]>([:])
 
     static func offset(of name: String, in type: Any.Type, mirror: Mirror) -> Int? {
+        // A struct's stored properties are its mirror's children in a fixed order; a class's
+        // (its superclass's apart) or an enum's are not read this way.
+        assert(mirror.displayStyle == .struct, "TemplateValues is for structs: \(type)")
         let key = ObjectIdentifier(type)
         if let names = known.withLock({ $0[key] }) { return names[name] }
         var names: [String: Int] = [:]

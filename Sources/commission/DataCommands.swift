@@ -211,6 +211,8 @@ struct Import: AsyncParsableCommand {
             }
             let summary = try await store.importRows(from: additions.importing(source), options: options)
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            // Her history, brought into a book without sales: asked about on her first visit to its pages.
+            try await UnconfirmedHistory.askAfterImport(summary, into: store)
             // A title above the header and totals rows are not records: passed over, and said, per file.
             let totals = sources.flatMap { named in
                 ((named.source as? CSVImportSource)?.rowsPassedOverSaid ?? []).map { "\(named.name): \($0)" }

@@ -81,7 +81,7 @@ import Testing
         #expect(Set(paths.map { $0.joined(separator: " ") }) == Set(Self.commands.map { $0.joined(separator: " ") }))
     }
 
-    @Test func aQuickSaleAndItsReportsInEveryFormat() throws {
+    @Test func aQuickSaleAndItsReportsInEveryFormat() async throws {
         let directory = temporaryDirectory()
         let db = directory.appendingPathComponent("book.sqlite").path
         for arguments in [
@@ -167,6 +167,12 @@ import Testing
             let run = try commission(arguments + ["--db", other])
             #expect(run.status == 0, "\(run.stderr)")
         }
+        // A book made by `commission init` whose first sales came by import asks about them on its
+        // pages (its history, to the day after the last sale); a second import asks nothing more.
+        let asked = try await SQLiteStore(.file(other)).historyQuestion()
+        let lastSale = try await SQLiteStore(.file(other)).sales(SaleQuery(includeVoided: true, page: Page(limit: 1)))
+            .first?.date
+        #expect(asked != nil && asked == lastSale.map { $0.adding(days: 1) }, "\(String(describing: asked))")
         let again = try commission(["statement", "Glow", "--period", "2026-03-02", "--format", "csv", "--db", other])
         #expect(
             again.stdout.contains(",2026-03-02,Serum 30ml,2,50.00,0.00,100.00,60.00,40.00%,24.00\r\n"),

@@ -146,7 +146,12 @@ import Testing
         )
         #expect(newer.description.contains("update the app"), "\(newer)")
         let older = try await refusal(nil)
-        #expect(older.description.contains("of a release before 2026.12.03, older than this app's"), "\(older)")
+        #expect(
+            older.description.contains(
+                "does not say its release — a Commission before 2026.12.03, older than this app's"
+            ),
+            "\(older)"
+        )
         #expect(older.description.contains("upgrade the server"))
         // The same release answering what it cannot read is not a question of releases.
         guard case .unexpectedAnswer = try await refusal(CommissionRelease.version) else {

@@ -192,6 +192,12 @@ import Testing
                 ahead.status.code == 409 && ahead.text.contains("a day still to come. Save anyway?"),
                 "\(ahead.text)"
             )
+            let many = try await edit(["quantity": "12"])
+            #expect(
+                many.status.code == 409
+                    && many.text.contains("12 units at once is more than you have sold at once before"),
+                "\(many.text)"
+            )
             // Taken when she says so.
             #expect(try await edit(["price": "1500.00", "confirmed": "1"]).status == .seeOther)
             #expect(try await test.store.sale(odd.id).line.unitPrice == Money(minorUnits: 150_000))

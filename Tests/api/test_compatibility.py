@@ -66,7 +66,17 @@ def require_parameter(d):
         {"name": "cursor", "in": "query", "required": True, "schema": {"type": "string"}})
 
 
+def widen_answer_enum(d):
+    schema(d, "Sale")["properties"]["basis"]["enum"].append("turnover")
+
+
+def narrow_input_enum(d):
+    schema(d, "TermsInput")["properties"]["basis"]["enum"].remove("revenue")
+
+
 planted("a path removed", remove_path, "/api/v1/dashboard: no longer served")
+planted("a value an answer did not have", widen_answer_enum, '.basis: answers "turnover"')
+planted("a value an input no longer takes", narrow_input_enum, 'basis: no longer takes "revenue"')
 planted("a member of an answer removed", remove_answer_member, ".commission: no longer in the answer")
 planted("a member of an answer renamed", rename_answer_member, ".commission: no longer in the answer")
 planted("an input narrowed to another type", narrow_input, "body.quantity: takes ['string']")

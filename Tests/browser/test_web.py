@@ -1280,29 +1280,45 @@ def main():
         wait_for(phone, queue_empty, seconds=20)
         check(len(sales()) == before + 3, f"three sales, each once ({len(sales()) - before})")
 
-        print("The server upgraded while a sale waits on the phone: sent once, then the page loads itself again")
-        before = len(sales())
-        drawn = phone.find_element(By.TAG_NAME, "body").get_attribute("data-release")
-        network(phone, online=False)
-        phone.find_element(By.ID, "save").click()
-        wait_for(phone, lambda d: text_of(d, "queue-count") == "1 waiting to send")
-        phone.execute_script("window.drawnByTheOldRelease = true")
-        server.stop()
-        server.binary = next_release(workdir)
-        server.start()
-        served = urllib.request.urlopen(server.base + "/health", timeout=5).headers["Commission-Release"]
-        check(served and served != drawn, f"the next release says another release ({served!r} after {drawn!r})")
-        network(phone, online=True)
+        def across_a_release(binary, typing):
+            """A sale queued offline on this page, the server replaced by `binary`'s, the network back."""
+            before = len(sales())
+            drawn = phone.find_element(By.TAG_NAME, "body").get_attribute("data-release")
+            network(phone, online=False)
+            phone.find_element(By.ID, "save").click()
+            wait_for(phone, lambda d: text_of(d, "queue-count") == "1 waiting to send")
+            if typing:
+                phone.find_element(By.ID, "note").send_keys("for Mrs. Berger")
+            phone.execute_script("window.drawnByTheOldRelease = true")
+            server.stop()
+            server.binary = binary
+            server.start()
+            served = urllib.request.urlopen(server.base + "/health", timeout=5).headers["Commission-Release"]
+            check(served and served != drawn, f"the server answers as another release ({served!r} after {drawn!r})")
+            network(phone, online=True)
+            return before, served
+
+        print("The server upgraded while she types: the queued sale is sent once, what she types is kept")
+        summary = phone.find_element(By.CSS_SELECTOR, "#more-fields summary")
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+        before, served = across_a_release(next_release(workdir), typing=True)
+        wait_for(phone, queue_empty, seconds=20)
+        check(len(sales()) == before + 1, f"the queued sale reached the new release once ({len(sales()) - before})")
+        check(phone.execute_script("return window.drawnByTheOldRelease === true")
+              and phone.find_element(By.ID, "note").get_attribute("value") == "for Mrs. Berger",
+              "the page is not loaded again under what she is typing")
+
+        print("Rolled back while a sale waits on the phone: sent once, then the page loads itself again")
+        phone.get(base + "/")  # the next release's page
+        before, served = across_a_release(COMMISSION, typing=False)
         wait_for(phone, lambda d: d.execute_script("return window.drawnByTheOldRelease !== true && document.readyState === 'complete'"), seconds=20)
         wait_for(phone, queue_empty, seconds=10)
-        check(len(sales()) == before + 1, f"the queued sale reached the new release once ({len(sales()) - before})")
+        check(len(sales()) == before + 1, f"the queued sale reached the release it went back to once ({len(sales()) - before})")
         now = phone.find_element(By.TAG_NAME, "body").get_attribute("data-release")
-        check(now == served, f"the page loaded itself again from the new release ({now!r})")
+        check(now == served, f"the page loaded itself again from the server's release ({now!r})")
         said = wait_for(phone, lambda d: d.find_elements(By.ID, "queue-notice") and text_of(d, "queue-notice"))
         check(said.startswith("Sent 1 sale saved offline"), f"what it sent is said after it loaded again ({said!r})")
-        server.stop()
-        server.binary = COMMISSION
-        server.start()
         phone.get(base + "/")
 
         print("A sale the server refuses when it is sent stays on the phone with the reason")

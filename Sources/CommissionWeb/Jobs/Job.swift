@@ -4,6 +4,7 @@ import CommissionStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 
 // The web app is laid out by the jobs she does (see docs/architecture.md): entry, sales, dashboard,
 // statements, compare, payouts, book (clinics, products, terms), transfer, account and settings. Each job
@@ -50,6 +51,18 @@ struct WebApp: Sendable, TemplateValues {
         PricesController.self, DeductionsController.self, WelcomeJob.self, TransferJob.self, SettingsJob.self,
         NotificationsJob.self, RemoteStoreJob.self,
     ]
+
+    // MARK: Imports
+
+    /// What an import made is counted, and the first sales of a book ask about her history
+    /// (``UnconfirmedHistory/askAfterImport(_:into:)``). The import is in by then: a failure to ask
+    /// is logged, never said as the import's.
+    func imported(_ summary: ImportSummary) async {
+        configuration.metrics?.imported(summary)
+        do { try await UnconfirmedHistory.askAfterImport(summary, into: store) } catch {
+            Logger(label: "commission").warning("The question about an imported history was not opened: \(error)")
+        }
+    }
 
     // MARK: Pages
 

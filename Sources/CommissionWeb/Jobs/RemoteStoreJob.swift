@@ -225,7 +225,7 @@ struct RemoteStoreJob: Job {
             again: body.again ?? false
         )
         let summary = try await app.store.importRows(from: Rows(rows: rows, problems: problems), options: options)
-        app.configuration.metrics?.imported(summary)
+        await app.imported(summary)
         return try app.json(
             API.ImportResult(
                 passedOver: [],

@@ -439,30 +439,36 @@
 
   // ---- The server's release. The page says the release it was drawn by (data-release), every
   // answer the server's (Commission-Release): once they differ (the server upgraded, or rolled
-  // back, while this page stayed open on her phone) the page loads itself again, as soon as
-  // nothing waits to be sent (a queued sale goes first, under its key, to the server that now
-  // answers) and she is typing in no field; what it had just said is said again after. Once per
-  // release: a page that comes back from the copy kept offline is not loaded again and again.
+  // back, while this page stayed open on her phone) the page loads itself again — its address
+  // asked afresh (a page drawn for a form sent is never sent again) — as soon as nothing waits to
+  // be sent (a queued sale goes first, under its key, to the server that now answers) and nothing
+  // on it is hers to lose: no field she changed since it was drawn or since her last sale was
+  // kept, no refusal or question on it, no answer the server drew for what she sent. What it had
+  // just said is said again after. Once per release in a tab: servers of two releases behind one
+  // address (an upgrade rolling through them) never load it again and again.
   var release = document.body.getAttribute("data-release") || "";
-  var moved = null;
+  var moved = null, edited = false;
+  ["input", "change"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) { if (event.isTrusted && event.target.form) { edited = true; } }, true);
+  });
   function noticeRelease(response) {
     var theirs = response && response.headers ? response.headers.get("Commission-Release") : null;
     if (release && theirs && theirs !== release) { moved = theirs; }
   }
-  function typing() {
-    var active = document.activeElement;
-    if (!active) { return false; }
-    if (active.tagName === "TEXTAREA" || active.tagName === "SELECT") { return true; }
-    return active.tagName === "INPUT" && ["hidden", "submit", "button", "checkbox", "radio"].indexOf(active.type) < 0;
+  function hersToLose() {
+    var notices = all("#main > .notice, #main > .error, #refusal, .question").filter(function (p) { return p.id !== "queue-notice" && !p.classList.contains("missed"); });
+    return edited || notices.length > 0 || !!$("#queue-notice.question");
   }
   function reloadIfMoved(said) {
-    if (!moved || connection.waiting > 0 || typing() || !window.sessionStorage) { return; }
+    if (!moved || connection.waiting > 0 || hersToLose() || !window.sessionStorage) { return; }
     try {
-      if (sessionStorage.getItem("commission-reloaded-for") === moved) { return; }
-      sessionStorage.setItem("commission-reloaded-for", moved);
+      var done = JSON.parse(sessionStorage.getItem("commission-reloaded-for") || "[]");
+      if (done.indexOf(moved) >= 0) { return; }
+      done.push(moved);
+      sessionStorage.setItem("commission-reloaded-for", JSON.stringify(done));
       if (said) { sessionStorage.setItem("commission-notice", said); }
     } catch (e) { return; }
-    location.reload();
+    location.replace(location.pathname + location.search);
   }
   document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") { probe(); } });
 
@@ -588,6 +594,7 @@
       }).then(function (outcome) {
         // Kept on the phone: the form is ready for the next sale. Refused: it stays as she typed it.
         if (outcome !== "kept") { return; }
+        edited = false;  // what she typed is kept on the phone now
         $("#quantity").value = "1";
         ["discount", "note"].forEach(function (name) { if (saleForm.elements[name]) { saleForm.elements[name].value = ""; } });
       }).catch(function () {
