@@ -431,7 +431,8 @@ public struct ImportSummary: Sendable, Hashable {
     public var scheduleChanges = 0
     public var deductions = 0
     public var dryRun = false
-    /// The day of the latest sale it brought in (or, dry, would have); nil when none.
+    /// The day of the latest sale it brought in (or, dry, would have); nil when none, and from a
+    /// remote store (the API's answer does not say it: the server asks its own question).
     public var lastSaleDate: Day?
 
     public init(

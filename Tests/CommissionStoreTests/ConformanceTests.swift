@@ -576,7 +576,10 @@ import Testing
             from: RowsSource(rows: [clinic, terms, sale, good]),
             options: ImportOptions()
         )
-        #expect(summary == ImportSummary(clinics: 1, terms: 1, sales: 2))
+        #expect(summary.tallies == ImportSummary(clinics: 1, terms: 1, sales: 2))
+        // Its last sale's day (what the history question starts from; a remote store's says none).
+        let lastDay = try Day(parsing: "2026-03-02")
+        #expect(summary.lastSaleDate == nil || summary.lastSaleDate == lastDay)
         let lumen = try await book.store.clinic(named: "Lumen")
         // 2 × 45.00 = 90.00 revenue × 10% = 9.00.
         #expect(try await book.store.sales(SaleQuery(clinicID: lumen.id)).map(\.figures.commission) == [cents(900)])
@@ -2329,7 +2332,7 @@ extension CommissionStore {
             ),
         ]
         let summary = try await store.importRows(from: RowsSource(rows: rows), options: ImportOptions())
-        #expect(summary == ImportSummary(terms: 1, sales: 2, prices: 1, scheduleChanges: 1, deductions: 1))
+        #expect(summary.tallies == ImportSummary(terms: 1, sales: 2, prices: 1, scheduleChanges: 1, deductions: 1))
         #expect(try await store.prices(PriceQuery(clinicID: book.glow.id)).map(\.unitPrice) == [cents(4500)])
         #expect(
             try await store.clinic(book.harbor.id).scheduleChanges == [
@@ -2453,7 +2456,7 @@ extension CommissionStore {
             from: ImportSources([("clinics.csv", clinics), ("terms.csv", terms), ("sales.csv", sales("Lumen"))]),
             options: ImportOptions()
         )
-        #expect(summary == ImportSummary(clinics: 1, terms: 1, sales: 2))
+        #expect(summary.tallies == ImportSummary(clinics: 1, terms: 1, sales: 2))
         let lumen = try await store.clinic(named: "Lumen")
         // Two creams: profit 2 × 18.00, 30% = 10.80.
         #expect(
@@ -2669,5 +2672,14 @@ extension CommissionStore {
         }
         #expect(try await book.store.clinics(ClinicQuery()).map(\.name).sorted() == ["Dune", "Glow", "Harbor"])
         #expect(try await book.store.transaction { _ in }.isEmpty)
+    }
+}
+
+extension ImportSummary {
+    /// What it counts, without its last sale's day (which a remote store's import does not say).
+    var tallies: ImportSummary {
+        var tallies = self
+        tallies.lastSaleDate = nil
+        return tallies
     }
 }
