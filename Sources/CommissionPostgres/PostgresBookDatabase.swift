@@ -253,15 +253,7 @@ public final class PostgresBookDatabase: Sendable {
         do {
             return try await body()
         } catch {
-            if Self.isLostConnection(error)
-                || (error as? PostgresTransactionError).map({ failed in
-                    [failed.closureError, failed.commitError, failed.beginError].contains {
-                        $0.map(Self.isLostConnection) ?? false
-                    }
-                }) == true
-            {
-                refusedOnALostConnection()
-            }
+            if Self.isLostConnection(Self.cause(of: error)) { refusedOnALostConnection() }
             throw error
         }
     }
@@ -848,12 +840,16 @@ public final class PostgresBookDatabase: Sendable {
     /// A database error as the store reports it: a generic sentence, the details in the log.
     /// Errors that are not the database's (a ``StoreError``, a domain error) pass through unchanged;
     /// a failed transaction reports what failed in it (what its body threw, first).
+    /// What failed inside a transaction's error (its body, commit, begin or rollback), else `error`.
+    static func cause(of error: any Error) -> any Error {
+        guard let failed = error as? PostgresTransactionError,
+            let inner = failed.closureError ?? failed.commitError ?? failed.beginError ?? failed.rollbackError
+        else { return error }
+        return cause(of: inner)
+    }
+
     static func storeError(_ error: any Error, doing action: String) -> any Error {
-        if let failed = error as? PostgresTransactionError,
-            let cause = failed.closureError ?? failed.commitError ?? failed.beginError ?? failed.rollbackError
-        {
-            return storeError(cause, doing: action)
-        }
+        let error = cause(of: error)
         if !(error is PSQLError || error is PostgresTransactionError || isPoolError(error)) { return error }
         if isLostConnection(error) {
             return StoreError.unavailable("could not \(action): the connection to the database was lost")
