@@ -254,17 +254,6 @@ public struct PostgresBooks: BookDirectory {
         try await first("SELECT bookId FROM reminderSetting WHERE calendarDigest = \(calendarDigest)")
     }
 
-    /// The books with a device to remind (the scheduler of `serve` looks at those alone).
-    public func booksWithPushDevices() async throws -> [Int64] {
-        try await lookup("list the books with a device to remind") { connection in
-            try await connection.query(
-                "SELECT DISTINCT bookId FROM pushDevice ORDER BY bookId",
-                logger: database.logger
-            )
-            .decode(Int64.self).all()
-        }
-    }
-
     public func store(book: Int64) async throws -> any ServerBookStore {
         try await postgresStore(book: book)
     }
@@ -621,7 +610,7 @@ public struct PostgresBooks: BookDirectory {
     }
 
     /// One statement on the directory's database, outside a transaction (one round trip).
-    private func lookup<T: Sendable>(
+    func lookup<T: Sendable>(
         _ doing: String,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {

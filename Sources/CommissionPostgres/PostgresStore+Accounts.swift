@@ -5,6 +5,19 @@ import PostgresNIO
 
 /// Accounts on a shared database: an account signs in to this store's book only while it is a
 /// member of it (`member`), so sessions and tokens of other books' accounts count for nothing here.
+extension PostgresBookDatabase {
+    /// A read of accounts, sessions, tokens, invitations and reminders, on this database (the
+    /// directory's, which keeps them).
+    func readAccounts<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T
+    {
+        do {
+            return try await StoreTiming.measure(.read) { try await transaction(readOnly: true, body) }
+        } catch {
+            throw PostgresBookDatabase.storeError(error, doing: "read the accounts")
+        }
+    }
+}
+
 extension PostgresStore: AccountStore {
     /// A transaction for accounts, sessions and tokens (and the server's other records: sign-in
     /// counts, server secrets), on the database that keeps them (``accounts``): no book figure
@@ -18,13 +31,7 @@ extension PostgresStore: AccountStore {
     /// A read of accounts, sessions, tokens and invitations, on the database that keeps them (``accounts``).
     func readAccounts<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T
     {
-        do {
-            return try await StoreTiming.measure(.read) {
-                try await accounts.transaction(readOnly: true, body)
-            }
-        } catch {
-            throw PostgresBookDatabase.storeError(error, doing: "read the accounts")
-        }
+        try await accounts.readAccounts(body)
     }
 
     public func accountCount() async throws -> Int {

@@ -1,11 +1,33 @@
 import CommissionCore
 import CommissionStore
 import Foundation
+import Logging
 import PostgresNIO
 
-/// Her devices, reminder settings, reminders sent and calendar secret, kept beside the accounts
-/// (on the database that keeps them, ``accounts``): a book moved to another database keeps them.
-extension PostgresStore: ReminderStore {
+/// A book's devices, reminder settings, reminders sent and calendar secret, kept beside the
+/// accounts (on the database that keeps them, the directory's): a book moved to another database
+/// keeps them. Made without a round trip, so that the reminders' pass claims and sends a book's
+/// reminders without opening its store (``PostgresBooks/reminders(of:)``).
+public struct PostgresReminders: ReminderStore {
+    let accounts: PostgresBookDatabase
+    let book: Int64
+    var logger: Logger { accounts.logger }
+
+    init(accounts: PostgresBookDatabase, book: Int64) {
+        (self.accounts, self.book) = (accounts, book)
+    }
+
+    @discardableResult
+    func accountWrite<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T
+    {
+        try await accounts.run("write", body)
+    }
+
+    func readAccounts<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T
+    {
+        try await accounts.readAccounts(body)
+    }
+
     typealias DeviceRow = (Int64, Int64, String, String, String, String, Int64)
     static let deviceColumns = "id, accountId, endpoint, p256dh, auth, label, createdAt"
 
@@ -179,5 +201,73 @@ extension PostgresStore: ReminderStore {
                 logger: logger
             ).decode(Int64.self).all().first.map { Account.ID($0) }
         }
+    }
+}
+
+/// A book's store keeps its reminders as ``PostgresReminders`` does, beside the accounts.
+extension PostgresStore: ReminderStore {
+    var reminders: PostgresReminders { PostgresReminders(accounts: accounts, book: book) }
+
+    public func pushDevices(of account: Account.ID?) async throws -> [PushDevice] {
+        try await reminders.pushDevices(of: account)
+    }
+
+    @discardableResult
+    public func addPushDevice(
+        account: Account.ID,
+        endpoint: String,
+        p256dh: String,
+        auth: String,
+        label: String,
+        now: Date
+    ) async throws -> PushDevice {
+        try await reminders.addPushDevice(
+            account: account,
+            endpoint: endpoint,
+            p256dh: p256dh,
+            auth: auth,
+            label: label,
+            now: now
+        )
+    }
+
+    public func removePushDevice(_ id: PushDevice.ID, of account: Account.ID?) async throws -> Bool {
+        try await reminders.removePushDevice(id, of: account)
+    }
+
+    public func removePushDevice(endpoint: String) async throws {
+        try await reminders.removePushDevice(endpoint: endpoint)
+    }
+
+    public func reminderSettings(of account: Account.ID) async throws -> ReminderSettings {
+        try await reminders.reminderSettings(of: account)
+    }
+
+    public func setReminderSettings(_ settings: ReminderSettings, of account: Account.ID) async throws {
+        try await reminders.setReminderSettings(settings, of: account)
+    }
+
+    public func claimReminder(_ key: String, of account: Account.ID, at: Date) async throws -> Bool {
+        try await reminders.claimReminder(key, of: account, at: at)
+    }
+
+    public func remindersSent(of account: Account.ID, prefix: String) async throws -> [String: Date] {
+        try await reminders.remindersSent(of: account, prefix: prefix)
+    }
+
+    public func releaseReminder(_ key: String, of account: Account.ID) async throws {
+        try await reminders.releaseReminder(key, of: account)
+    }
+
+    public func calendarDigest(of account: Account.ID) async throws -> String? {
+        try await reminders.calendarDigest(of: account)
+    }
+
+    public func setCalendarDigest(_ digest: String?, of account: Account.ID) async throws {
+        try await reminders.setCalendarDigest(digest, of: account)
+    }
+
+    public func account(calendarDigest: String) async throws -> Account.ID? {
+        try await reminders.account(calendarDigest: calendarDigest)
     }
 }

@@ -52,10 +52,7 @@ public enum ReminderPlan {
         soldOn: Set<Day>
     ) -> Reminder? {
         guard settings.endOfDay else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: now)
-        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+        let minute = minute(of: now, in: timeZone)
         let today = Day(now, in: timeZone)
         guard minute >= settings.endOfDayMinute, !soldOn.contains(today),
             EntryForm.usualWeekdays(today: today, soldOn: soldOn).contains(today.weekday)
@@ -68,6 +65,23 @@ public enum ReminderPlan {
             topic: "end-of-day",
             ttl: max(60, (24 * 60 - minute) * 60)
         )
+    }
+
+    /// From when in her day a clinic's lateness is said (9:00 in the book's time zone): a clinic
+    /// becomes late at midnight, and she hears of it in the morning, never in the night.
+    public static let lateFromMinute = 9 * 60
+
+    /// Whether it is a time of her day to say a clinic is late (from ``lateFromMinute`` to midnight).
+    public static func saysLate(now: Date, timeZone: TimeZone) -> Bool {
+        minute(of: now, in: timeZone) >= lateFromMinute
+    }
+
+    /// The minutes after midnight of `now` in `timeZone`.
+    static func minute(of now: Date, in timeZone: TimeZone) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: now)
+        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
     }
 
     /// "Glow Aesthetics is late": when a clinic's oldest unpaid period becomes overdue (past its

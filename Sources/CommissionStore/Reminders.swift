@@ -88,3 +88,62 @@ public protocol ReminderStore: Sendable {
     /// The account whose calendar feed secret has this digest.
     func account(calendarDigest: String) async throws -> Account.ID?
 }
+
+/// What the reminders' pass reads of a book first — enough to know what is due at the end of
+/// her day, without opening the book: its devices, what each of their accounts chose, its time
+/// zone and the days it has sales on. A team server reads it for every book of a database in a
+/// few statements (``ReminderGlance/days``: the days asked for around today).
+public struct ReminderGlance: Sendable {
+    public var devices: [PushDevice]
+    /// What each account with a device chose (the defaults for one that did not).
+    public var settings: [Account.ID: ReminderSettings]
+    public var timeZone: TimeZone
+    /// The days with a sale among those asked for.
+    public var soldOn: Set<Day>
+
+    public init(
+        devices: [PushDevice],
+        settings: [Account.ID: ReminderSettings],
+        timeZone: TimeZone,
+        soldOn: Set<Day>
+    ) {
+        (self.devices, self.settings, self.timeZone, self.soldOn) = (devices, settings, timeZone, soldOn)
+    }
+
+    /// How many days before today the end-of-day rule looks at (the missed days' rule's weeks).
+    public static let daysBack = 70
+
+    /// The days whose sales a glance at `now` needs, in every time zone: from `daysBack` days
+    /// before the earliest today on Earth to the latest one.
+    public static func days(around now: Date) -> ClosedRange<Day> {
+        let utc = TimeZone(identifier: "UTC")!
+        let today = Day(now, in: utc)
+        return today.adding(days: -daysBack - 1)...today.adding(days: 1)
+    }
+
+    /// Today in the book's time zone, at `now`.
+    public func today(_ now: Date) -> Day { Day(now, in: timeZone) }
+
+    /// The days with a sale the end-of-day rule looks at, for its today at `now`.
+    public func soldOn(before now: Date) -> Set<Day> {
+        let today = today(now)
+        return soldOn.filter { $0 >= today.adding(days: -Self.daysBack) && $0 <= today }
+    }
+
+    /// A book's glance read from its own store (a single book served; a test).
+    public static func read(
+        from store: some CommissionStore & ReminderStore,
+        now: Date
+    ) async throws -> ReminderGlance {
+        let devices = try await store.pushDevices(of: nil)
+        var settings: [Account.ID: ReminderSettings] = [:]
+        for account in Set(devices.map(\.account)) {
+            settings[account] = try await store.reminderSettings(of: account)
+        }
+        let zone = TimeZone(identifier: try await store.settings().timeZoneIdentifier) ?? TimeZone(identifier: "UTC")!
+        let around = Self.days(around: now)
+        let days =
+            devices.isEmpty ? [] : try await store.daysWithSales(from: around.lowerBound, through: around.upperBound)
+        return ReminderGlance(devices: devices, settings: settings, timeZone: zone, soldOn: days)
+    }
+}

@@ -5,26 +5,52 @@ import CommissionStore
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The reminders that reach her when she is not looking, sent by `serve` itself: once a minute
 /// (``tick(now:)``), for every book with a device to reach, each account's end-of-day reminder
 /// and late clinics, each claimed in the database before it is sent — so that a reminder due
 /// while the server was down goes out when it starts (if still true), never twice, and once only
-/// with several servers on one database.
+/// with several servers on one database. What is due at her day's end is known from each book's
+/// glance alone; a book's store is opened only to read its clinics' lateness, once a day.
 package struct ReminderService: Service {
-    /// A book to look at, as the way to open its store: opened in its turn and let go after, so
-    /// that a pass over ten thousand books holds a few of them at a time.
-    package typealias Book = @Sendable () async throws -> any WebStore
-    /// The books to look at: the one of a single-book server, or those of a directory with a device.
-    package let books: @Sendable () async throws -> [Book]
+    /// A book to look at: its glance (read with the other books of its database on a team
+    /// server), where its reminders are kept, and the way to open its store — opened only when a
+    /// clinic's lateness must be read, and let go after.
+    package struct Book: Sendable {
+        /// Its name in the log and in what the pass remembers ("book 12").
+        package var name: String
+        package var glance: ReminderGlance
+        package var reminders: any ReminderStore
+        package var open: @Sendable () async throws -> any WebStore
+
+        package init(
+            name: String,
+            glance: ReminderGlance,
+            reminders: any ReminderStore,
+            open: @escaping @Sendable () async throws -> any WebStore
+        ) {
+            (self.name, self.glance, self.reminders, self.open) = (name, glance, reminders, open)
+        }
+
+        /// The book of a single-book server, glanced at through its own store.
+        package static func reading(_ store: any WebStore, now: Date, name: String = "the book") async throws -> Book {
+            Book(name: name, glance: try await ReminderGlance.read(from: store, now: now), reminders: store) { store }
+        }
+    }
+
+    /// The books to look at at `now`: the one of a single-book server, or those of a directory with a device.
+    package let books: @Sendable (_ now: Date) async throws -> [Book]
     package let sender: PushSender
     package let clock: any WallClock
     package let logger: Logger
+    /// The day each book's late clinics were last looked at, and for which accounts.
+    let lateLookedAt = LateLookedAt()
     /// How many books a pass looks at together.
     static let booksAtOnce = 8
 
     package init(
-        books: @escaping @Sendable () async throws -> [Book],
+        books: @escaping @Sendable (_ now: Date) async throws -> [Book],
         sender: PushSender,
         clock: any WallClock,
         logger: Logger
@@ -52,52 +78,47 @@ package struct ReminderService: Service {
     @discardableResult
     package func tick(now: Date) async -> Int {
         var sent = 0
-        let stores: [Book]
-        do { stores = try await books() } catch {
-            logger.warning("reminders: the books could not be listed: \(String(reflecting: error))")
+        let books: [Book]
+        do { books = try await self.books(now) } catch {
+            logger.warning("reminders: the books could not be read: \(String(reflecting: error))")
             return 0
         }
-        // A few books at once (each opened, a few reads and requests, let go), not every book together.
+        // A few books at once (each a claim and a message or two; a store opened only for a late
+        // clinic), not every book together.
         await withTaskGroup(of: Int.self) { group in
-            var next = stores.makeIterator()
+            var next = books.makeIterator()
             for _ in 0..<Self.booksAtOnce {
                 guard let book = next.next() else { break }
-                group.addTask { await self.tick(opening: book, now: now) }
+                group.addTask { await self.tick(book, now: now) }
             }
             for await count in group {
                 sent += count
-                if let book = next.next() { group.addTask { await self.tick(opening: book, now: now) } }
+                if let book = next.next() { group.addTask { await self.tick(book, now: now) } }
             }
         }
         return sent
     }
 
-    /// One book's pass, its store opened for it.
-    func tick(opening book: Book, now: Date) async -> Int {
-        let store: any WebStore
-        do { store = try await book() } catch {
-            logger.warning("reminders: a book could not be opened: \(String(reflecting: error))")
-            return 0
-        }
-        return await tick(store, now: now)
-    }
-
     /// One book's pass.
-    func tick(_ store: any WebStore, now: Date) async -> Int {
-        let reminders = store
+    func tick(_ book: Book, now: Date) async -> Int {
+        let glance = book.glance
+        guard !glance.devices.isEmpty else { return 0 }
+        let reminders = book.reminders
         do {
-            let devices = try await reminders.pushDevices(of: nil)
-            guard !devices.isEmpty else { return 0 }
-            let settings = try await store.settings()
-            let zone = TimeZone(identifier: settings.timeZoneIdentifier) ?? TimeZone(identifier: "UTC")!
-            let today = Day(now, in: zone)
-            let soldOn = try await store.daysWithSales(from: today.adding(days: -70), through: today)
-            let accounts = Dictionary(grouping: devices, by: \.account)
-            var chosen: [Account.ID: ReminderSettings] = [:]
-            for account in accounts.keys { chosen[account] = try await reminders.reminderSettings(of: account) }
-            // The clinics' periods are read only when an account asks to hear of a late one.
+            let today = glance.today(now)
+            let soldOn = glance.soldOn(before: now)
+            let accounts = Dictionary(grouping: glance.devices, by: \.account)
+            // A clinic's lateness is looked at once a day (from the morning of her day, never in
+            // the night), for the accounts that asked to hear of it: its store opened for that.
+            let hearLate = Set(accounts.keys.filter { (glance.settings[$0] ?? .default).lateClinics })
             var late: [ClinicPeriods] = []
-            if chosen.values.contains(where: \.lateClinics) {
+            var style = LocaleStyle(identifier: "en_US", currency: .usd)
+            let looksAtLate =
+                !hearLate.isEmpty && ReminderPlan.saysLate(now: now, timeZone: glance.timeZone)
+                && !lateLookedAt.done(book.name, on: today, for: hearLate)
+            if looksAtLate {
+                let store = try await book.open()
+                style = try await store.settings().style
                 let dashboard = try await store.dashboard(today: today)
                 let history = try await UnconfirmedHistory.asked(of: store, dashboard: dashboard)
                 late = try await ClinicPeriods.read(from: store, dashboard: dashboard, today: today, history: history) {
@@ -105,21 +126,29 @@ package struct ReminderService: Service {
                 }
             }
             var sent = 0
+            var tryAgain = false
             for (account, devices) in accounts {
-                let chosen = chosen[account] ?? .default
+                let chosen = glance.settings[account] ?? .default
                 // When each late reminder first went out: its second comes a week after.
                 let lateSent =
                     late.isEmpty || !chosen.lateClinics
                     ? [:]
-                    : try await reminders.remindersSent(of: account, prefix: "late ").mapValues { Day($0, in: zone) }
+                    : try await reminders.remindersSent(of: account, prefix: "late ").mapValues {
+                        Day($0, in: glance.timeZone)
+                    }
                 var due = ReminderPlan.late(
                     clinics: late,
                     today: today,
                     settings: chosen,
-                    style: settings.style,
+                    style: style,
                     sent: lateSent
                 )
-                if let endOfDay = ReminderPlan.endOfDay(now: now, timeZone: zone, settings: chosen, soldOn: soldOn) {
+                if let endOfDay = ReminderPlan.endOfDay(
+                    now: now,
+                    timeZone: glance.timeZone,
+                    settings: chosen,
+                    soldOn: soldOn
+                ) {
                     due.append(endOfDay)
                 }
                 var gone: Set<PushDevice.ID> = []
@@ -147,14 +176,31 @@ package struct ReminderService: Service {
                     // a push service's bad minute, nor sent twice to a device that has it.
                     if !settled {
                         try await reminders.releaseReminder(reminder.key, of: account)
+                        tryAgain = true
                         logger.warning("reminders: \(reminder.key) reached no device; tried again at the next pass")
                     }
                 }
             }
+            // Its late clinics looked at for today, unless a reminder is to be tried again.
+            if looksAtLate && !tryAgain { lateLookedAt.mark(book.name, on: today, for: hearLate) }
             return sent
         } catch {
-            logger.warning("reminders: a book's pass failed: \(String(reflecting: error))")
+            logger.warning("reminders: \(book.name)'s pass failed: \(String(reflecting: error))")
             return 0
+        }
+    }
+
+    /// The day each book's late clinics were last looked at, and for whom: a clinic becomes late
+    /// from one day to the next, so a pass every minute reads each book's clinics once a day.
+    final class LateLookedAt: Sendable {
+        private let looked = Mutex<[String: (day: Day, accounts: Set<Account.ID>)]>([:])
+
+        func done(_ book: String, on day: Day, for accounts: Set<Account.ID>) -> Bool {
+            looked.withLock { $0[book].map { $0.day == day && accounts.isSubset(of: $0.accounts) } ?? false }
+        }
+
+        func mark(_ book: String, on day: Day, for accounts: Set<Account.ID>) {
+            looked.withLock { $0[book] = (day, accounts) }
         }
     }
 }

@@ -334,10 +334,18 @@ struct Serve: AsyncParsableCommand {
                 return all
             }
             defer { backups?.cancel() }
-            let reminders = try await remind(configuration, logger: logger, identityFrom: firstBook) {
-                // Each book opened in its turn by the pass, not all of them before it.
-                try await books.booksWithPushDevices().map { book in
-                    { @Sendable () async throws -> any WebStore in try await books.store(book: book) }
+            let reminders = try await remind(configuration, logger: logger, identityFrom: firstBook) { now in
+                // Every book glanced at in a few statements per database; a book's store is
+                // opened only to read its clinics' lateness.
+                let glances = try await books.reminderGlances(now: now) { place, error in
+                    logger.warning(
+                        "reminders: the books on the database \"\(place)\" are left to the next pass: \(String(reflecting: error))"
+                    )
+                }
+                return glances.sorted { $0.key < $1.key }.map { id, glance in
+                    ReminderService.Book(name: "book \(id)", glance: glance, reminders: books.reminders(of: id)) {
+                        try await books.store(book: id)
+                    }
                 }
             }
             defer { reminders.cancel() }
@@ -368,7 +376,9 @@ struct Serve: AsyncParsableCommand {
             archiving.map { [ScheduledBackups.Book(folder: "book", source: $0)] } ?? []
         }
         defer { backups?.cancel() }
-        let reminders = try await remind(configuration, logger: logger, identityFrom: store) { [{ store }] }
+        let reminders = try await remind(configuration, logger: logger, identityFrom: store) { now in
+            [try await ReminderService.Book.reading(store, now: now)]
+        }
         defer { reminders.cancel() }
         try await app.runService()
         reminders.cancel()
@@ -383,7 +393,7 @@ struct Serve: AsyncParsableCommand {
         _ configuration: WebConfiguration,
         logger: Logger,
         identityFrom store: any WebStore,
-        books: @escaping @Sendable () async throws -> [ReminderService.Book]
+        books: @escaping @Sendable (_ now: Date) async throws -> [ReminderService.Book]
     ) async throws -> Task<Void, Never> {
         guard let transport = configuration.pushTransport else { return Task {} }
         let sender = PushSender(

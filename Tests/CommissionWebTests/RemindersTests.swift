@@ -1,5 +1,6 @@
 import CommissionCore
 import CommissionKit
+import CommissionPostgres
 import CommissionSQLite
 import CommissionStore
 import CommissionWeb
@@ -502,7 +503,14 @@ struct TestSubscription: Sendable {
     /// week, and has never recorded a payment; her phone subscribed.
     func book() async throws -> (store: SQLiteStore, owner: Account, phone: TestSubscription) {
         let store = try SQLiteStore(.inMemory, defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"))
-        let owner = try await store.createOwner(username: "her", passwordHash: "x")
+        let (owner, phone) = try await seed(store, owner: "her")
+        return (store, owner, phone)
+    }
+
+    /// Her owner account, Glow's Tuesdays and Thursdays from late September to last week (no
+    /// payment) and her phone, in `store`.
+    func seed(_ store: any WebStore, owner name: String) async throws -> (owner: Account, phone: TestSubscription) {
+        let owner = try await store.createOwner(username: name, passwordHash: "x")
         let glow = try await store.createClinic(ClinicDraft(name: "Glow", schedule: .monthly))
         let serum = try await store.createProduct(
             ProductDraft(name: "Serum", unitPrice: Money(minorUnits: 5000), unitCost: Money(minorUnits: 2000))
@@ -532,10 +540,17 @@ struct TestSubscription: Sendable {
             label: "phone",
             now: at("2026-11-01T00:00:00Z")
         )
-        return (store, owner, phone)
+        return (owner, phone)
     }
 
     func service(_ store: SQLiteStore, _ push: FakePushService) -> ReminderService {
+        service(push) { now in [try await ReminderService.Book.reading(store, now: now)] }
+    }
+
+    func service(
+        _ push: FakePushService,
+        books: @escaping @Sendable (Date) async throws -> [ReminderService.Book]
+    ) -> ReminderService {
         let clock = ManualClock(at("2026-12-01T19:00:00Z"))
         let sender = PushSender(
             identity: WebPush.Identity(),
@@ -546,7 +561,12 @@ struct TestSubscription: Sendable {
             wait: { _ in },
             logger: Logger(label: "test")
         )
-        return ReminderService(books: { [{ store }] }, sender: sender, clock: clock, logger: Logger(label: "test"))
+        return ReminderService(
+            books: books,
+            sender: sender,
+            clock: clock,
+            logger: Logger(label: "test")
+        )
     }
 
     @Test func aDayWithoutSalesAndALateClinicAreEachSentOnceAcrossTwoServers() async throws {
@@ -612,6 +632,145 @@ struct TestSubscription: Sendable {
         #expect(await service(store, push).tick(now: at("2026-12-01T19:30:00Z")) == 0)
         #expect(await service(store, push).tick(now: at("2026-12-01T20:00:00Z")) == 1)
         #expect(try phone.messages(push).map { $0["title"] } == ["No sales recorded today"])
+    }
+
+    /// How often a pass opened a book's store.
+    final class Opens: Sendable {
+        let count = Mutex(0)
+        var value: Int { count.withLock { $0 } }
+    }
+
+    /// One scheduler (its passes remember what they read) over `store`, counting its opens.
+    func service(_ store: SQLiteStore, _ push: FakePushService, counting opens: Opens) -> ReminderService {
+        service(push) { now in
+            let glance = try await ReminderService.Book.reading(store, now: now).glance
+            return [
+                ReminderService.Book(name: "book", glance: glance, reminders: store) {
+                    opens.count.withLock { $0 += 1 }
+                    return store
+                }
+            ]
+        }
+    }
+
+    @Test func aBooksClinicsAreReadOnceADayFromHerMorningAndHerDaysEndWithoutOpeningIt() async throws {
+        let (store, _, phone) = try await book()
+        let push = FakePushService()
+        let opens = Opens()
+        // One server's scheduler, every minute: the book's store is opened only to read its clinics.
+        let scheduler = service(store, push, counting: opens)
+        // In the night, nothing about Glow: she hears of it in the morning.
+        #expect(await scheduler.tick(now: at("2026-12-01T08:59:00Z")) == 0)
+        #expect(opens.value == 0)
+        #expect(await scheduler.tick(now: at("2026-12-01T09:00:00Z")) == 1)
+        #expect(try phone.messages(push).map { $0["title"] } == ["Glow is late"])
+        // The passes after it that day read nothing more of the book; her day's end needs only its glance.
+        #expect(await scheduler.tick(now: at("2026-12-01T09:01:00Z")) == 0)
+        #expect(await scheduler.tick(now: at("2026-12-01T19:00:00Z")) == 1)
+        #expect(opens.value == 1)
+        // The next morning its clinics are read again (still late: nothing new), and a week after
+        // the first, once more.
+        #expect(await scheduler.tick(now: at("2026-12-02T09:00:00Z")) == 0)
+        #expect(opens.value == 2)
+        #expect(await scheduler.tick(now: at("2026-12-08T09:00:00Z")) == 1)
+        #expect(try phone.messages(push).last?["title"] == "Glow is late")
+        #expect(opens.value == 3)
+    }
+
+    @Test func aLateClinicNoPushServiceTookIsReadAgainAtTheNextPass() async throws {
+        let (store, _, phone) = try await book()
+        let push = FakePushService()
+        push.answer(phone.endpoint, with: Array(repeating: (503, nil), count: PushSender.attempts))
+        let opens = Opens()
+        let scheduler = service(store, push, counting: opens)
+        #expect(await scheduler.tick(now: at("2026-12-01T10:00:00Z")) == 0)
+        #expect(await scheduler.tick(now: at("2026-12-01T10:01:00Z")) == 1)
+        #expect(opens.value == 2)
+        #expect(await scheduler.tick(now: at("2026-12-01T10:02:00Z")) == 0)
+        #expect(opens.value == 2)
+    }
+
+    @Test func aTeamServersBooksAreGlancedAtTogetherAsEachBookSeesItself() async throws {
+        guard let server = ProcessInfo.processInfo.environment["COMMISSION_TEST_POSTGRES_URL"], !server.isEmpty else {
+            throw StoreError.storage(
+                "COMMISSION_TEST_POSTGRES_URL is not set: run the tests with scripts/test, which starts a throw-away PostgreSQL"
+            )
+        }
+        let url = try await PostgresBookDatabase.createDatabase(prefix: "commission_remind", onServer: server)
+        let eastURL = try await PostgresBookDatabase.createDatabase(prefix: "commission_remind_east", onServer: server)
+        let database = try await PostgresBookDatabase(url: url)
+        let east = try await PostgresBookDatabase(url: eastURL)
+        do {
+            try await glanceAtATeam(database, east)
+        } catch {
+            database.shutdown()
+            east.shutdown()
+            throw error
+        }
+        database.shutdown()
+        east.shutdown()
+        try await PostgresBookDatabase.dropDatabase(url, onServer: server)
+        try await PostgresBookDatabase.dropDatabase(eastURL, onServer: server)
+    }
+
+    func glanceAtATeam(_ database: PostgresBookDatabase, _ east: PostgresBookDatabase) async throws {
+        let books = PostgresBooks(
+            database: database,
+            defaultSettings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"),
+            others: ["east": east]
+        )
+        try await books.prepare()
+        // A book on each database, hers in UTC and his in Auckland (a day ahead at 19:00 UTC);
+        // a third without a device, never looked at.
+        let hers = try await PostgresStore.firstBook(
+            in: database,
+            creatingWith: BookSettings(currency: .usd, timeZoneIdentifier: "UTC")
+        )
+        let his = try await books.addBook(
+            name: "His",
+            settings: BookSettings(currency: .usd, timeZoneIdentifier: "Pacific/Auckland"),
+            on: "east"
+        )
+        let none = try await books.addBook(
+            name: "None",
+            settings: BookSettings(currency: .usd, timeZoneIdentifier: "UTC"),
+            on: "east"
+        )
+        let (her, _) = try await seed(hers, owner: "her")
+        let (him, _) = try await seed(his, owner: "him")
+        try await his.setReminderSettings(
+            ReminderSettings(endOfDay: true, lateClinics: false, endOfDayMinute: 7 * 60),
+            of: him.id
+        )
+        let now = at("2026-12-01T19:00:00Z")
+        let glances = try await books.reminderGlances(now: now)
+        #expect(Set(glances.keys) == [hers.book, his.book] && glances[none.book] == nil)
+        for store in [hers, his] {
+            let together = try #require(glances[store.book])
+            let alone = try await ReminderGlance.read(from: store, now: now)
+            #expect(together.devices == alone.devices && together.settings == alone.settings)
+            #expect(together.timeZone == alone.timeZone && together.soldOn == alone.soldOn)
+        }
+        #expect(glances[hers.book]?.soldOn(before: now).count == 20, "ten weeks of Tuesdays and Thursdays")
+        #expect(glances[his.book]?.settings[him.id]?.lateClinics == false)
+        #expect(glances[hers.book]?.settings[her.id] == .default)
+        #expect(glances[his.book]?.today(now) == (try Day(parsing: "2026-12-02")))
+
+        // The pass over both, as `serve` makes it: her day's end and late clinic, his day's end
+        // (Wednesday in Auckland, a day he does not work: none); his store never opened.
+        let push = FakePushService()
+        let opened = Mutex<[Int64]>([])
+        let scheduler = service(push) { now in
+            try await books.reminderGlances(now: now).map { id, glance in
+                ReminderService.Book(name: "book \(id)", glance: glance, reminders: books.reminders(of: id)) {
+                    opened.withLock { $0.append(id) }
+                    return try await books.store(book: id)
+                }
+            }
+        }
+        #expect(await scheduler.tick(now: now) == 2)
+        #expect(await scheduler.tick(now: now.addingTimeInterval(60)) == 0)
+        #expect(opened.withLock { $0 } == [hers.book])
     }
 }
 
