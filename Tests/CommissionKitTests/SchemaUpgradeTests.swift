@@ -149,6 +149,61 @@ import Testing
         }
     }
 
+    /// Every migration a release has shipped, by the name a book records it under, in order. A
+    /// book knows its migrations by these names alone: one renamed, reordered or taken out would
+    /// make every book that applied it look written by a newer release (refused), or apply twice.
+    /// A new migration is added at the end of its list here, with the one in the schema.
+    static let shippedMigrations = (
+        sqlite: [
+            "v1: book", "v1: clinics and products", "v1: terms", "v1: sales", "v1: payouts and closed periods",
+            "v1: summary tables", "v2: accounts, sessions and API tokens", "v3: product year summary",
+            "v4: members and invitations", "v5: audit log", "v6: idempotency keys indexed where set",
+            "v7: sales by product through the date index", "v8: summaries clustered by their key",
+            "v9: the book's locale", "v10: clinic price lists and schedule changes", "v11: tiers and deductions",
+            "v12: expected figures by pay period", "v13: saved column mappings", "v14: clinics' product names",
+            "v15: idempotency keys of write requests", "v16: sign-in failures and server secrets",
+            "v17: the book's epoch, products and clinics on the audit log", "v18: the question about her history",
+            "v19: reminders, push devices and the pay dates calendar",
+        ],
+        postgres: [
+            "v1: books, accounts and members", "v1: clinics, products and terms",
+            "v1: sales, payouts and closed periods", "v1: summary tables",
+            "v2: invitation roles, one book per account", "v3: audit log", "v4: the book's locale",
+            "v5: clinic price lists and schedule changes", "v6: tiers and deductions",
+            "v7: expected figures by pay period", "v8: saved column mappings", "v9: clinics' product names",
+            "v10: idempotency keys of write requests", "v11: sign-in failures and server secrets",
+            "v12: the dashboard's indexes, sale keys indexed when present, no book revision, references checked per statement, bulk copies",
+            "v13: a sale's references checked once per value",
+            "v14: the book's epoch, products and clinics on the audit log", "v15: books placed on several databases",
+            "v16: the question about her history", "v17: reminders, push devices and the pay dates calendar",
+        ]
+    )
+
+    /// The schemas' migrations begin with every shipped one, unchanged and in order: a later
+    /// migration is only ever added after them.
+    @Test func aShippedMigrationIsNeverRenamedReorderedOrTakenOut() throws {
+        let sources = Self.fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        for (store, file, pattern, shipped) in [
+            (
+                "SQLite", "CommissionSQLite/Schema.swift", #/registerMigration\("(v\d+: [^"]*)"\)/#,
+                Self.shippedMigrations.sqlite
+            ),
+            (
+                "PostgreSQL", "CommissionPostgres/PostgresSchema.swift", #/"(v\d+: [^"]*)"/#,
+                Self.shippedMigrations.postgres
+            ),
+        ] {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let names = text.matches(of: pattern).map { String($0.1) }
+            #expect(
+                Array(names.prefix(shipped.count)) == shipped,
+                "the \(store) schema's migrations must begin with every shipped one, unchanged and in order (a book that applied one under its old name would be refused as a newer release's): add a new migration instead"
+            )
+            #expect(Set(names).count == names.count, "two \(store) migrations have one name")
+        }
+    }
+
     /// A book a newer release wrote (a migration this one does not know; that release in its
     /// header) is refused with the release it needs, and nothing in it changes.
     @Test func aBookOfANewerReleaseIsRefusedAndLeftAsItWas() throws {
