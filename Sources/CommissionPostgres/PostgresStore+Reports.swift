@@ -577,6 +577,24 @@ extension PostgresStore {
         }
     }
 
+    public func reconciliations(clinics ids: [Clinic.ID], today: Day) async throws -> [Reconciliation] {
+        try await read { connection in
+            let settings = try await settings(connection)
+            var all: [Reconciliation] = []
+            for id in ids {
+                all.append(
+                    try await reconciliation(
+                        connection,
+                        clinic: try await clinic(connection, id),
+                        today: today,
+                        settings: settings
+                    )
+                )
+            }
+            return all
+        }
+    }
+
     func reconciliation(
         _ connection: PostgresConnection,
         clinic: Clinic,

@@ -127,6 +127,9 @@ public protocol CommissionStore: Sendable {
     func clinicMonths(from first: Day, through last: Day) async throws -> [ClinicMonth]
     /// Every period of a clinic with sales or payouts up to today's, with a running balance.
     func reconciliation(clinic: Clinic.ID, today: Day) async throws -> Reconciliation
+    /// The reconciliations of `clinics`, in their order, read together (a page of every clinic):
+    /// each as ``reconciliation(clinic:today:)`` says it.
+    func reconciliations(clinics: [Clinic.ID], today: Day) async throws -> [Reconciliation]
 
     // MARK: Import
 

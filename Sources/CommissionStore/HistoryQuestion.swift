@@ -79,8 +79,9 @@ public struct UnconfirmedHistory: Sendable, Hashable {
         standings: [ClinicStanding]
     ) async throws -> UnconfirmedHistory {
         var history = UnconfirmedHistory(before: before)
-        for standing in standings where standing.arrears.owed.isPositive {
-            let reconciliation = try await store.reconciliation(clinic: standing.clinic.id, today: today)
+        let owed = standings.filter { $0.arrears.owed.isPositive }
+        let reconciliations = try await store.reconciliations(clinics: owed.map(\.clinic.id), today: today)
+        for (standing, reconciliation) in zip(owed, reconciliations) {
             let asked = reconciliation.periods.filter {
                 $0.period.end < before && $0.difference.isPositive && !$0.isClosed
             }

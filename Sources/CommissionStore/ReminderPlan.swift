@@ -174,8 +174,9 @@ public struct ClinicPeriods: Sendable {
         including: (ClinicStanding) -> Bool = { _ in true }
     ) async throws -> [ClinicPeriods] {
         var clinics: [ClinicPeriods] = []
-        for standing in dashboard.clinics where including(standing) {
-            let reconciliation = try await store.reconciliation(clinic: standing.clinic.id, today: today)
+        let standings = dashboard.clinics.filter(including)
+        let reconciliations = try await store.reconciliations(clinics: standings.map(\.clinic.id), today: today)
+        for (standing, reconciliation) in zip(standings, reconciliations) {
             clinics.append(
                 ClinicPeriods(
                     clinic: standing.clinic,

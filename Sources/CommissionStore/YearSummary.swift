@@ -100,6 +100,13 @@ extension Totals {
 }
 
 extension CommissionStore {
+    /// One reconciliation after another: a store that can read them together does.
+    public func reconciliations(clinics: [Clinic.ID], today: Day) async throws -> [Reconciliation] {
+        var all: [Reconciliation] = []
+        for clinic in clinics { all.append(try await reconciliation(clinic: clinic, today: today)) }
+        return all
+    }
+
     /// The year `year` of every clinic with a sale or a pay period in it (archived ones too), from
     /// the store's summaries and reconciliations; a statement is read only for the periods of
     /// clinics with tiers or deductions, whose accelerators and deductions it shows.
@@ -117,8 +124,9 @@ extension CommissionStore {
         var clinics: [ClinicYear] = []
         var total = ClinicYear.Figures()
         do {
-            for clinic in try await self.clinics(ClinicQuery(includeArchived: true)) {
-                let reconciliation = try await reconciliation(clinic: clinic.id, today: today)
+            let every = try await self.clinics(ClinicQuery(includeArchived: true))
+            let reconciliations = try await reconciliations(clinics: every.map(\.id), today: today)
+            for (clinic, reconciliation) in zip(every, reconciliations) {
                 let periods = reconciliation.periods.filter { $0.period.end >= first && $0.period.end <= last }
                 let clinicMonths = months[clinic.id] ?? Array(repeating: .zero, count: 12)
                 guard !periods.isEmpty || months[clinic.id] != nil else { continue }

@@ -382,6 +382,15 @@ import Testing
         #expect(reconciliation.periods.map(\.period) == [first, second])
         #expect(reconciliation.periods.map(\.status) == [.underpaid, .unpaid])
         #expect(reconciliation.balance == cents(310 + 990))
+        // Read together (a page of every clinic), each clinic's is the one it has alone, in the order asked.
+        try await book.sell(book.serum, at: book.glow, on: "2026-03-03")
+        let clinics = [book.harbor.id, book.glow.id, book.harbor.id]
+        var alone: [Reconciliation] = []
+        for clinic in clinics {
+            alone.append(try await book.store.reconciliation(clinic: clinic, today: day("2026-04-02")))
+        }
+        #expect(try await book.store.reconciliations(clinics: clinics, today: day("2026-04-02")) == alone)
+        #expect(alone[0] == reconciliation && alone[1] != reconciliation)
 
         // A payout for a range that is not one of Harbor's periods is refused.
         await #expect(throws: StoreError.self) {

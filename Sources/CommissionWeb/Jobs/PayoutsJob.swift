@@ -277,8 +277,8 @@ struct PayoutsJob: Job {
         // try?: a prefill's day that does not parse chooses nothing
         let chosenDay = prefill.period.flatMap { try? Day(parsing: $0) }
         let chosen = prefill.clinic.flatMap { clinic in chosenDay.map { (clinic: clinic, day: $0) } }
-        for clinic in clinics {
-            let r = try await app.store.reconciliation(clinic: clinic.id, today: today)
+        let read = try await app.store.reconciliations(clinics: clinics.map(\.id), today: today)
+        for (clinic, r) in zip(clinics, read) {
             pickers.append(Self.periodPicker(clinic, reconciliation: r, today: today, chosen: chosen, style: style))
             let periods = ClinicPeriods(
                 clinic: clinic,
