@@ -12,10 +12,12 @@ package protocol TemplateValues: MustacheParent {}
 
 extension TemplateValues {
     package func child(named name: String) -> Any? {
-        let mirror = Mirror(reflecting: self)
-        guard let offset = TemplateNames.offset(of: name, in: Self.self, mirror: mirror) else { return nil }
-        let value = mirror.children[mirror.children.index(mirror.children.startIndex, offsetBy: offset)].value
-        return TemplateNames.unwrapped(value)
+        // A name the type does not have (the template climbing to an outer value) is known from
+        // the index alone: no reflection of this value.
+        guard let offset = TemplateNames.offset(of: name, in: Self.self, learning: { Mirror(reflecting: self) })
+        else { return nil }
+        let children = Mirror(reflecting: self).children
+        return TemplateNames.unwrapped(children[children.index(children.startIndex, offsetBy: offset)].value)
     }
 }
 
@@ -23,12 +25,13 @@ extension TemplateValues {
 enum TemplateNames {
     private static let known = Mutex<[ObjectIdentifier: [String: Int]]>([:])
 
-    static func offset(of name: String, in type: Any.Type, mirror: Mirror) -> Int? {
+    static func offset(of name: String, in type: Any.Type, learning mirror: () -> Mirror) -> Int? {
+        let key = ObjectIdentifier(type)
+        if let names = known.withLock({ $0[key] }) { return names[name] }
+        let mirror = mirror()
         // A struct's stored properties are its mirror's children in a fixed order; a class's
         // (its superclass's apart) or an enum's are not read this way.
         assert(mirror.displayStyle == .struct, "TemplateValues is for structs: \(type)")
-        let key = ObjectIdentifier(type)
-        if let names = known.withLock({ $0[key] }) { return names[name] }
         var names: [String: Int] = [:]
         for (offset, child) in mirror.children.enumerated() {
             if let label = child.label, names[label] == nil { names[label] = offset }
@@ -39,8 +42,17 @@ enum TemplateNames {
 
     /// An optional as its value, or nil for none (as swift-mustache's own reading does).
     static func unwrapped(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        return mirror.children.first?.value
+        guard let optional = value as? any TemplateOptional else { return value }
+        return optional.templateValue
     }
+}
+
+/// An optional, read as its value or as nothing: a cast, where a mirror of every value read cost
+/// a tenth of a page of many rows.
+protocol TemplateOptional {
+    var templateValue: Any? { get }
+}
+
+extension Optional: TemplateOptional {
+    var templateValue: Any? { map { $0 } }
 }
