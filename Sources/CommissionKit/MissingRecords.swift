@@ -68,6 +68,10 @@ public struct MissingRecords: Sendable, Hashable {
     /// How many sales of the file would be imported, once the missing records are made and no
     /// other problem is left (a dry run's count).
     public var sales = 0
+    /// For a new product whose lines give no price, the price its stand-in takes in the check: the
+    /// largest discount of those lines, so that no discount is judged against a price she has yet
+    /// to give (her answer's price is checked with the import itself).
+    var standInPrices: [String: Money] = [:]
 
     /// What `source` needs of the book before it can be imported into `store`: found by dry runs
     /// of the import (nothing is written), each with what the earlier ones found made first — a row
@@ -82,6 +86,7 @@ public struct MissingRecords: Sendable, Hashable {
         var firstSales: [String: Day] = [:]
         var firstLines: [String: NewProduct] = [:]
         var clinicLines: [String: String] = [:]
+        var standIns: [String: Money] = [:]
         // Where each name first stands in the file: what is missing is listed in that order.
         var order: [String: Int] = [:]
         var rows = 0
@@ -99,10 +104,12 @@ public struct MissingRecords: Sendable, Hashable {
                 )
             }
             if clinicLines[clinic] == nil { clinicLines[clinic] = line }
+            if sale.unitPrice == nil, sale.discount > (standIns[product] ?? .zero) { standIns[product] = sale.discount }
             rows += 1
             for key in ["c" + clinic, "p" + product] where order[key] == nil { order[key] = rows }
         }
         var found = MissingRecords()
+        found.standInPrices = standIns
         var check = options
         check.dryRun = true
         check.problemLimit = .max
@@ -167,7 +174,11 @@ public struct MissingRecords: Sendable, Hashable {
                 }
                 + products.map {
                     .product(
-                        ProductDraft(name: $0.name, unitPrice: $0.unitPrice ?? .zero, unitCost: $0.unitCost ?? .zero)
+                        ProductDraft(
+                            name: $0.name,
+                            unitPrice: $0.unitPrice ?? standInPrices[Self.fold($0.name)] ?? .zero,
+                            unitCost: $0.unitCost ?? .zero
+                        )
                     )
                 }
                 + terms.map {

@@ -677,31 +677,12 @@ import Testing
         let app = Application(
             router: buildRouter(configuration: WebConfiguration(bcryptCost: 4), store: store, routes: RouteLog())
         )
-        let workbook = Array(
-            try Data(
-                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                    .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/her-book.xlsx").standardizedFileURL
-            )
-        )
-        @Sendable func upload(_ csrf: String, _ cookie: String) -> (HTTPFields, ByteBuffer) {
-            let boundary = "----commission-test"
-            var body = ByteBuffer()
-            body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(csrf)\r\n")
-            body.writeString(
-                "--\(boundary)\r\nContent-Disposition: form-data; name=\"workbook\"; filename=\"her-book.xlsx\"\r\n"
-            )
-            body.writeString("Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n")
-            body.writeBytes(workbook)
-            body.writeString("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"dates\"\r\n\r\ndmy\r\n")
-            body.writeString("--\(boundary)--\r\n")
-            return (
-                [.contentType: "multipart/form-data; boundary=\(boundary)", .cookie: "commission_session=\(cookie)"],
-                body
-            )
+        @Sendable func upload(_ csrf: String, _ cookie: String) throws -> (HTTPFields, ByteBuffer) {
+            try workbookUpload("her-book.xlsx", csrf: csrf, cookie: cookie, dates: "dmy")
         }
         try await app.test(.router) { client in
             let (session, csrf) = try await signUp(client)
-            var (headers, body) = upload(csrf, session)
+            var (headers, body) = try upload(csrf, session)
             let checked = try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body)
             let token = try #require(
                 checked.text.firstMatch(of: /id="workbook-confirm">[^§]*?name="token" value="([0-9a-f]{64})"/)?.1
@@ -715,7 +696,7 @@ import Testing
                 body: form(["csrf": csrf, "token": String(token), "action": "commit", "dates": "dmy"])
             )
             #expect(imported.status == .ok, "\(imported.text)")
-            (headers, body) = upload(csrf, session)
+            (headers, body) = try upload(csrf, session)
             let twice = try await client.execute(uri: "/import/workbook", method: .post, headers: headers, body: body)
             #expect(twice.status == .conflict && twice.text.contains("was imported before"), "\(twice.text)")
             // The box the sentence asks her to tick is in sight, marked; her order of dates kept.

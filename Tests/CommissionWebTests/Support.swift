@@ -75,6 +75,24 @@ func form(_ fields: [String: String]) -> ByteBuffer {
 
 let formHeaders: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
 
+/// A workbook of the fixtures (Tests/CommissionKitTests/Fixtures/workbook) chosen on the Import
+/// page, as a browser posts it (`multipart/form-data`), with her order of dates.
+func workbookUpload(_ name: String, csrf: String, cookie: String, dates: String) throws -> (HTTPFields, ByteBuffer) {
+    let workbook = try Data(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../CommissionKitTests/Fixtures/workbook/\(name)").standardizedFileURL
+    )
+    let boundary = "----commission-test"
+    var body = ByteBuffer()
+    body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n\(csrf)\r\n")
+    body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"workbook\"; filename=\"\(name)\"\r\n")
+    body.writeString("Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n")
+    body.writeBytes(Array(workbook))
+    body.writeString("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"dates\"\r\n\r\n\(dates)\r\n")
+    body.writeString("--\(boundary)--\r\n")
+    return ([.contentType: "multipart/form-data; boundary=\(boundary)", .cookie: "commission_session=\(cookie)"], body)
+}
+
 /// Creates the owner through the setup page and returns the session cookie and its CSRF token.
 func signUp(
     _ client: some TestClientProtocol,

@@ -1762,6 +1762,87 @@ import Testing
         #expect(sales.map(\.figures.commission.minorUnits).sorted() == [890, 1500, 4020, 5800])
     }
 
+    /// Her history as a workbook: what it lacks is asked with the workbook kept on the server; an
+    /// answer refused keeps it staged again (under a new token: the old one is spent), so her next
+    /// answer imports it without her choosing the file again. A discount on a line of a product
+    /// whose price she has yet to give (PEEL, 5.25 off) is no problem of the file.
+    @Test func aWorkbookNamingWhatTheBookLacksIsKeptThroughARefusedAnswer() async throws {
+        let test = try await TestApp()
+        try await test.app.test(.router) { client in
+            let (session, csrf) = try await signUp(client)
+            let (upload, body) = try workbookUpload("sales-titled.xlsx", csrf: csrf, cookie: session, dates: "mdy")
+            let asked = try await client.execute(uri: "/import/workbook", method: .post, headers: upload, body: body)
+            #expect(asked.status.code == 422 && asked.text.contains("id=\"additions-form\""), "\(asked.text)")
+            func token(_ page: String) throws -> String {
+                String(
+                    try #require(page.firstMatch(of: /id="additions-form"[^§]*?name="token" value="([0-9a-f]{64})"/)?.1)
+                )
+            }
+            func named(_ field: String, in page: String) -> [String] {
+                page.matches(of: try! Regex(#"name="\#(field)\d+" value="([^"]*)""#)).compactMap {
+                    $0.output[1].substring.map(String.init)
+                }
+            }
+            let first = try token(asked.text)
+            let clinics = named("clinic", in: asked.text), products = named("product", in: asked.text)
+            #expect(clinics == ["Glow Aesthetics", "Harbor Dental"], "\(asked.text)")
+            #expect(products == ["PEEL", "Peel kit"], "the serum is the book's already: \(products)")
+            var answers = ["csrf": csrf, "token": first, "dates": "mdy"]
+            for (index, clinic) in clinics.enumerated() {
+                answers["clinic\(index)"] = clinic
+                answers["kind\(index)"] = "monthly"
+                answers["share\(index)"] = index == 0 ? "40" : ""
+                answers["basis\(index)"] = "profit"
+                answers["from\(index)"] = "2026-03-02"
+            }
+            for (index, product) in products.enumerated() {
+                answers["product\(index)"] = product
+                answers["price\(index)"] = "50.00"
+                answers["cost\(index)"] = "20.00"
+            }
+            var headers = formHeaders
+            headers[.cookie] = "commission_session=\(session)"
+            // Harbor's share left out: refused, nothing made, the workbook staged again, her answers kept.
+            let refused = try await client.execute(
+                uri: "/import/additions",
+                method: .post,
+                headers: headers,
+                body: form(answers)
+            )
+            #expect(refused.status.code == 422)
+            #expect(refused.text.contains("Your share at Harbor Dental"), "\(refused.text)")
+            #expect(refused.text.contains(#"name="share0" value="40""#))
+            let second = try token(refused.text)
+            #expect(second != first)
+            #expect(try await test.store.clinics(ClinicQuery()).count == 1)
+            #expect(try await test.store.countSales(SaleQuery()) == 0)
+            // The spent token finds nothing; the new one imports it all.
+            answers["share1"] = "30"
+            let spent = try await client.execute(
+                uri: "/import/additions",
+                method: .post,
+                headers: headers,
+                body: form(answers)
+            )
+            #expect(spent.status.code == 409 && spent.text.contains("choose the workbook again"), "\(spent.text)")
+            answers["token"] = second
+            let imported = try await client.execute(
+                uri: "/import/additions",
+                method: .post,
+                headers: headers,
+                body: form(answers)
+            )
+            #expect(imported.status.code == 200, "\(imported.text)")
+            #expect(imported.text.contains("6 sales"), "\(imported.text)")
+        }
+        #expect(try await test.store.countSales(SaleQuery()) == 6)
+        #expect(
+            Set(try await test.store.clinics(ClinicQuery()).map(\.name)) == [
+                "Glow", "Glow Aesthetics", "Harbor Dental",
+            ]
+        )
+    }
+
     /// A clinic she has, whose split starts after the file's first sale there: the check offers its
     /// split from that sale (a row of its own), and her answer imports the terms and every sale at once.
     @Test func aClinicWithoutTermsForTheFilesDatesIsAskedItsSplit() async throws {
