@@ -92,7 +92,7 @@ public protocol ReminderStore: Sendable {
 /// What the reminders' pass reads of a book first — enough to know what is due at the end of
 /// her day, without opening the book: its devices, what each of their accounts chose, its time
 /// zone and the days it has sales on. A team server reads it for every book of a database in a
-/// few statements (``ReminderGlance/days``: the days asked for around today).
+/// few statements (the days of ``ReminderGlance/days(around:)``).
 public struct ReminderGlance: Sendable {
     public var devices: [PushDevice]
     /// What each account with a device chose (the defaults for one that did not).
